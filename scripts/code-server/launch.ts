@@ -1,0 +1,140 @@
+// Starts code-server on a loopback port with a throwaway profile (workspace trust off, no welcome
+// page, AI features off) and the built extension installed, and stops it again.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ensureCodeServer } from './install';
+
+export interface LaunchOptions {
+  readonly extensionRoot: string;
+  readonly workspace: string;
+  readonly port?: number;
+  readonly theme?: string;
+  /** Extra settings for the throwaway profile. */
+  readonly settings?: Record<string, unknown>;
+  readonly env?: NodeJS.ProcessEnv;
+  /** Link the extension instead of copying it, so rebuilds show up on reload (npm start). */
+  readonly linkExtension?: boolean;
+  readonly log?: (line: string) => void;
+}
+
+export interface RunningCodeServer {
+  readonly url: string;
+  readonly profileDir: string;
+  /** Everything code-server printed, for diagnostics when a test fails. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** What the .vsix holds, too: the extension as VS Code loads it. */
+const EXTENSION_FILES = ['package.json', 'dist', 'media', 'README.md', 'CHANGELOG.md', 'LICENSE'];
+
+export const PROFILE_SETTINGS: Record<string, unknown> = {
+  'security.workspace.trust.enabled': false,
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'workbench.welcomePage.walkthroughs.openOnInstall': false,
+  'chat.disableAIFeatures': true,
+  'chat.commandCenter.enabled': false,
+  'telemetry.telemetryLevel': 'off',
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'extensions.ignoreRecommendations': true,
+  'update.mode': 'none',
+  'window.restoreWindows': 'none',
+  'workbench.enableExperiments': false,
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  'git.openRepositoryInParentFolders': 'never',
+  'git.enabled': false,
+};
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+function installExtension(extensionRoot: string, extensionsDir: string, link: boolean): void {
+  const manifest = JSON.parse(readFileSync(join(extensionRoot, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+  const target = join(extensionsDir, `${manifest.publisher}.${manifest.name}-${manifest.version}`);
+  mkdirSync(target, { recursive: true });
+  for (const entry of EXTENSION_FILES) {
+    const source = join(extensionRoot, entry);
+    if (link) symlinkSync(source, join(target, entry));
+    else cpSync(source, join(target, entry), { recursive: true });
+  }
+}
+
+async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`code-server exited with code ${child.exitCode} before it was ready`);
+    try {
+      const response = await fetch(`${url}/healthz`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((done) => setTimeout(done, 250));
+  }
+  throw new Error(`code-server did not answer ${url}/healthz within ${timeoutMs} ms`);
+}
+
+export async function launchCodeServer(options: LaunchOptions): Promise<RunningCodeServer> {
+  const log = options.log ?? ((line: string) => console.error(line));
+  const install = ensureCodeServer(log);
+  const profileDir = mkdtempSync(join(tmpdir(), 'context-lens-profile-'));
+  const userDataDir = join(profileDir, 'user-data');
+  const extensionsDir = join(profileDir, 'extensions');
+  mkdirSync(join(userDataDir, 'User'), { recursive: true });
+  writeFileSync(
+    join(userDataDir, 'User', 'settings.json'),
+    JSON.stringify({ ...PROFILE_SETTINGS, ...(options.theme ? { 'workbench.colorTheme': options.theme } : {}), ...options.settings }, null, 2),
+  );
+  installExtension(resolve(options.extensionRoot), extensionsDir, options.linkExtension ?? false);
+
+  const port = options.port ?? (await freePort());
+  const url = `http://127.0.0.1:${port}`;
+  const args = [
+    install.entry,
+    '--bind-addr', `127.0.0.1:${port}`,
+    '--auth', 'none',
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-workspace-trust',
+    '--disable-getting-started-override',
+    '--ignore-last-opened',
+    '--user-data-dir', userDataDir,
+    '--extensions-dir', extensionsDir,
+    resolve(options.workspace),
+  ];
+  let output = '';
+  const child = spawn(install.node, args, { env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((done) => child.once('exit', done));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((done) => setTimeout(done, 5000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+    rmSync(profileDir, { recursive: true, force: true });
+  };
+  try {
+    await waitForHealth(url, child, 60_000);
+  } catch (error) {
+    await stop();
+    throw new Error(`${(error as Error).message}\n--- code-server output ---\n${output}`);
+  }
+  return { url, profileDir, output: () => output, stop };
+}

@@ -1,0 +1,59 @@
+// One live webview (panel view or editor tab). Holds messages back until the webview says
+// `ready`, validates everything it receives, and forwards only whitelisted commands.
+import type * as vscode from 'vscode';
+import { parseWebviewMessage, type HostMessage, type WebviewCommand } from '../../protocol/messages';
+
+export interface ConnectionHandlers {
+  readonly onCommand: (command: WebviewCommand) => void;
+  readonly onReady: () => void;
+  readonly log: vscode.LogOutputChannel;
+}
+
+export class WebviewConnection implements vscode.Disposable {
+  private ready = false;
+  private pending: HostMessage[] = [];
+  private readonly subscription: vscode.Disposable;
+
+  constructor(
+    private readonly webview: vscode.Webview,
+    private readonly handlers: ConnectionHandlers,
+  ) {
+    this.subscription = webview.onDidReceiveMessage((raw: unknown) => this.receive(raw));
+  }
+
+  post(message: HostMessage): void {
+    if (!this.ready) {
+      // Only the newest state matters to a webview that has not rendered yet.
+      this.pending = [...this.pending.filter((queued) => queued.type !== message.type), message];
+      return;
+    }
+    void this.webview.postMessage(message);
+  }
+
+  private receive(raw: unknown): void {
+    const parsed = parseWebviewMessage(raw);
+    if (!parsed.ok) {
+      this.handlers.log.warn(`Ignored a malformed message from the webview: ${parsed.error}`);
+      return;
+    }
+    const message = parsed.value;
+    switch (message.type) {
+      case 'ready': {
+        // A reload of the webview (hide/show with retainContextWhenHidden off) sends ready again.
+        this.ready = true;
+        const queued = this.pending;
+        this.pending = [];
+        for (const item of queued) void this.webview.postMessage(item);
+        this.handlers.onReady();
+        return;
+      }
+      case 'command':
+        this.handlers.onCommand(message.command);
+        return;
+    }
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+  }
+}

@@ -1,0 +1,66 @@
+// Typed view of the `contextLens.*` settings, re-read whenever they change so every consumer
+// (gauge marks, status bar colours, the next plan) reacts without a reload.
+import * as vscode from 'vscode';
+import type { Thresholds } from '../protocol/messages';
+
+export interface Settings {
+  readonly triggerPercent: number;
+  readonly targetPercent: number;
+  readonly safetyNetPercent: number;
+  /** 0 = take the window from the model. */
+  readonly windowTokensOverride: number;
+  readonly claudeConfigDirs: readonly string[];
+  readonly statusBarEnabled: boolean;
+}
+
+const SECTION = 'contextLens';
+
+export function readSettings(scope?: vscode.ConfigurationScope): Settings {
+  const config = vscode.workspace.getConfiguration(SECTION, scope);
+  const triggerPercent = config.get<number>('trigger.thresholdPercent', 85);
+  // Hysteresis only works when the target sits below the trigger; clamp rather than refuse.
+  const targetPercent = Math.min(config.get<number>('trigger.targetPercent', 60), triggerPercent - 1);
+  return {
+    triggerPercent,
+    targetPercent,
+    safetyNetPercent: Math.max(config.get<number>('trigger.safetyNetPercent', 95), triggerPercent),
+    windowTokensOverride: config.get<number>('window.overrideTokens', 0),
+    claudeConfigDirs: config.get<string[]>('claudeCode.configDirs', []),
+    statusBarEnabled: config.get<boolean>('statusBar.enabled', true),
+  };
+}
+
+export function thresholdsOf(settings: Settings, agentAutoCompactPercent: number | null): Thresholds {
+  return {
+    triggerPercent: settings.triggerPercent,
+    targetPercent: settings.targetPercent,
+    safetyNetPercent: settings.safetyNetPercent,
+    agentAutoCompactPercent,
+  };
+}
+
+/** Owns the configuration listener and re-reads the settings on every relevant change. */
+export class SettingsWatcher implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<Settings>();
+  private readonly listener: vscode.Disposable;
+  private settings = readSettings();
+
+  readonly onDidChange = this.changed.event;
+
+  constructor() {
+    this.listener = vscode.workspace.onDidChangeConfiguration((event) => {
+      if (!event.affectsConfiguration(SECTION)) return;
+      this.settings = readSettings();
+      this.changed.fire(this.settings);
+    });
+  }
+
+  get current(): Settings {
+    return this.settings;
+  }
+
+  dispose(): void {
+    this.listener.dispose();
+    this.changed.dispose();
+  }
+}

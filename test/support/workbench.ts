@@ -1,0 +1,63 @@
+// Drives the VS Code workbench served by code-server: command palette, and the extension's webview
+// content, which lives in nested iframes reachable through page.frames().
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Frame, Page } from 'playwright-core';
+
+export const ARTIFACTS = join(__dirname, '..', 'e2e', 'artifacts');
+
+export async function openWorkbench(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
+  // The status bar appears once the workbench has restored; extensions activate after that.
+  await page.locator('#workbench\\.parts\\.statusbar').waitFor({ state: 'visible', timeout: 60_000 });
+}
+
+/**
+ * Runs a command by its full palette title, e.g. "Context Lens: Open Panel". The palette lists
+ * what is registered when it opens, and extension contributions arrive a moment after the
+ * workbench shows, so it reopens the palette until the command appears.
+ */
+export async function runCommand(page: Page, title: string, timeoutMs = 60_000): Promise<void> {
+  // The palette filters on the title without its category; the row still shows the full title.
+  const withoutCategory = title.includes(': ') ? title.slice(title.indexOf(': ') + 2) : title;
+  const input = page.locator('.quick-input-widget input');
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(`>${withoutCategory}`);
+    try {
+      await row.waitFor({ state: 'visible', timeout: 3_000 });
+      await row.click();
+      return;
+    } catch (error) {
+      await page.keyboard.press('Escape');
+      if (Date.now() > deadline) throw new Error(`Command "${title}" never appeared in the palette: ${(error as Error).message}`);
+    }
+  }
+}
+
+/** The frame holding our webview's document: the one whose #app has rendered. */
+export async function webviewFrame(page: Page, timeoutMs = 30_000): Promise<Frame> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for (const frame of page.frames()) {
+      try {
+        if (await frame.locator('#app[data-ready="true"]').count()) return frame;
+      } catch {
+        // frame navigated or detached while we looked
+      }
+    }
+    await page.waitForTimeout(200);
+  }
+  throw new Error(`No Context Lens webview rendered within ${timeoutMs} ms (frames: ${page.frames().map((frame) => frame.url()).join(', ')})`);
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const path = join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path });
+  return path;
+}

@@ -1,0 +1,39 @@
+// Tiny DOM helpers. Text is always set through textContent: transcript content is untrusted and
+// must never be parsed as HTML.
+
+type Child = Node | string | null | undefined | false;
+
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Record<string, string> = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  append(node, children);
+  return node;
+}
+
+/** Custom elements (vscode-elements) by tag name. */
+export function custom(tag: string, attributes: Record<string, string> = {}, ...children: Child[]): HTMLElement {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  append(node, children);
+  return node;
+}
+
+export function icon(name: string, label?: string): HTMLElement {
+  const node = el('span', { class: `codicon codicon-${name}` });
+  if (label) {
+    node.setAttribute('role', 'img');
+    node.setAttribute('aria-label', label);
+  } else node.setAttribute('aria-hidden', 'true');
+  return node;
+}
+
+function append(node: Node, children: Child[]): void {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    node.appendChild(typeof child === 'string' ? document.createTextNode(child) : child);
+  }
+}
