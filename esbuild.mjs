@@ -1,7 +1,7 @@
 // Builds the three bundles: extension host (node/cjs), webview (browser/iife) and the CLI (node/cjs).
 // Usage: node esbuild.mjs [--watch] [--production]
 import * as esbuild from 'esbuild';
-import { cpSync, mkdirSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -57,6 +57,9 @@ function copyCodicons() {
   mkdirSync(target, { recursive: true });
   for (const file of ['codicon.css', 'codicon.ttf']) cpSync(join(source, file), join(target, file));
 }
+
+// A clean dist/ each time, so a production build never ships a stale source map.
+rmSync(join(root, 'dist'), { recursive: true, force: true });
 
 if (watch) {
   copyCodicons();

@@ -2,6 +2,7 @@
 // (gauge marks, status bar colours, the next plan) reacts without a reload.
 import * as vscode from 'vscode';
 import type { Thresholds } from '../protocol/messages';
+import { SETTING_DEFAULTS, type SettingKey } from './settingDefaults';
 
 export interface Settings {
   readonly triggerPercent: number;
@@ -17,16 +18,17 @@ const SECTION = 'contextLens';
 
 export function readSettings(scope?: vscode.ConfigurationScope): Settings {
   const config = vscode.workspace.getConfiguration(SECTION, scope);
-  const triggerPercent = config.get<number>('trigger.thresholdPercent', 85);
+  const get = <K extends SettingKey>(key: K): (typeof SETTING_DEFAULTS)[K] => config.get(key, SETTING_DEFAULTS[key]);
+  const triggerPercent = get('trigger.thresholdPercent');
   // Hysteresis only works when the target sits below the trigger; clamp rather than refuse.
-  const targetPercent = Math.min(config.get<number>('trigger.targetPercent', 60), triggerPercent - 1);
+  const targetPercent = Math.min(get('trigger.targetPercent'), triggerPercent - 1);
   return {
     triggerPercent,
     targetPercent,
-    safetyNetPercent: Math.max(config.get<number>('trigger.safetyNetPercent', 95), triggerPercent),
-    windowTokensOverride: config.get<number>('window.overrideTokens', 0),
-    claudeConfigDirs: config.get<string[]>('claudeCode.configDirs', []),
-    statusBarEnabled: config.get<boolean>('statusBar.enabled', true),
+    safetyNetPercent: Math.max(get('trigger.safetyNetPercent'), triggerPercent),
+    windowTokensOverride: get('window.overrideTokens'),
+    claudeConfigDirs: get('claudeCode.configDirs'),
+    statusBarEnabled: get('statusBar.enabled'),
   };
 }
 

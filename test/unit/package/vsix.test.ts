@@ -1,0 +1,24 @@
+// `npm run package` must produce a .vsix holding only what VS Code loads.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { version } from '../../../package.json';
+
+const ROOT = join(__dirname, '..', '..', '..');
+const ALLOWED = [/^extension\/package\.json$/, /^extension\/dist\//, /^extension\/media\//, /^extension\/readme\.md$/, /^extension\/changelog\.md$/, /^extension\/LICENSE\.txt$/, /^extension\.vsixmanifest$/, /^\[Content_Types\]\.xml$/];
+
+describe('npm run package', { timeout: 120_000 }, () => {
+  it('produces a .vsix with only dist/, media/, README, CHANGELOG and LICENSE', () => {
+    execFileSync('npm', ['run', 'package'], { cwd: ROOT, stdio: 'pipe' });
+    const vsix = join(ROOT, 'dist-vsix', `context-lens-${version}.vsix`);
+    assert.ok(existsSync(vsix), `${vsix} was not written`);
+    const listing = execFileSync('unzip', ['-Z1', vsix], { encoding: 'utf8' }).trim().split('\n');
+    for (const entry of listing) assert.ok(ALLOWED.some((pattern) => pattern.test(entry)), `unexpected file in the .vsix: ${entry}`);
+    for (const required of ['extension/dist/extension.js', 'extension/dist/cli.js', 'extension/dist/webview/main.js', 'extension/readme.md', 'extension/changelog.md', 'extension/LICENSE.txt']) {
+      assert.ok(listing.includes(required), `${required} missing from the .vsix`);
+    }
+    assert.ok(!listing.some((entry) => entry.endsWith('.map')), 'source maps must not ship');
+  });
+});

@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { parseHostMessage, parseWebviewMessage, type PanelState } from '../../../src/protocol/messages';
+
+const state: PanelState = {
+  session: { id: 'abc', title: 'Fix the retry', agent: 'claude-code', model: 'claude-opus-4-5', path: '/tmp/abc.jsonl', live: true },
+  fill: { usedTokens: 124_310, windowTokens: 200_000, source: 'usage' },
+  thresholds: { triggerPercent: 85, targetPercent: 60, safetyNetPercent: 95, agentAutoCompactPercent: 83.5 },
+  empty: null,
+  diagnostics: [],
+};
+
+describe('host → webview messages', () => {
+  it('accepts a well-formed state', () => {
+    const parsed = parseHostMessage({ type: 'state', state });
+    assert.equal(parsed.ok, true);
+  });
+
+  it('rejects a state with a negative token count, and says where', () => {
+    const parsed = parseHostMessage({ type: 'state', state: { ...state, fill: { ...state.fill!, usedTokens: -1 } } });
+    assert.equal(parsed.ok, false);
+    if (!parsed.ok) assert.match(parsed.error, /usedTokens/);
+  });
+});
+
+describe('webview → host messages (untrusted)', () => {
+  it('accepts ready and whitelisted commands', () => {
+    assert.equal(parseWebviewMessage({ type: 'ready' }).ok, true);
+    assert.equal(parseWebviewMessage({ type: 'command', command: 'openTranscript' }).ok, true);
+  });
+
+  it('rejects commands outside the whitelist', () => {
+    const parsed = parseWebviewMessage({ type: 'command', command: 'workbench.action.terminal.sendSequence' });
+    assert.equal(parsed.ok, false);
+  });
+
+  it('never throws on arbitrary input', () => {
+    fc.assert(
+      fc.property(fc.anything(), (raw) => {
+        const parsed = parseWebviewMessage(raw);
+        return parsed.ok === false || (typeof raw === 'object' && raw !== null);
+      }),
+    );
+  });
+});
