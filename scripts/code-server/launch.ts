@@ -134,7 +134,7 @@ export async function launchCodeServer(options: LaunchOptions): Promise<RunningC
     await waitForHealth(url, child, 60_000);
   } catch (error) {
     await stop();
-    throw new Error(`${(error as Error).message}\n--- code-server output ---\n${output}`);
+    throw new Error(`${(error as Error).message}\n--- code-server output ---\n${output}`, { cause: error });
   }
   return { url, profileDir, output: () => output, stop };
 }

@@ -34,7 +34,7 @@ export async function runCommand(page: Page, title: string, timeoutMs = 60_000):
       return;
     } catch (error) {
       await page.keyboard.press('Escape');
-      if (Date.now() > deadline) throw new Error(`Command "${title}" never appeared in the palette: ${(error as Error).message}`);
+      if (Date.now() > deadline) throw new Error(`Command "${title}" never appeared in the palette`, { cause: error });
     }
   }
 }

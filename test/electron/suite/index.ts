@@ -2,11 +2,11 @@
 // extension host and rejects when any test fails.
 import Mocha from 'mocha';
 
-export function run(): Promise<void> {
+export async function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: true });
   mocha.suite.emit('pre-require', globalThis, 'smoke.test', mocha);
   // Loaded after pre-require so describe/it exist as globals.
-  require('./smoke.test');
+  await import('./smoke.test');
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures > 0 ? reject(new Error(`${failures} test(s) failed`)) : resolve()));
   });
