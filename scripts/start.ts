@@ -1,0 +1,47 @@
+// `npm start`: real VS Code (code-server) in a browser, with Context Lens loaded on the bundled
+// demo workspace and its recorded Claude Code session. `npm start -- --desktop` uses a local
+// `code` binary with --extensionDevelopmentPath instead.
+import { spawn, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { launchCodeServer } from './code-server/launch';
+import { prepareDemoClaudeConfig } from './demo-session';
+
+const ROOT = join(__dirname, '..');
+const WORKSPACE = join(ROOT, 'samples', 'demo-workspace');
+const desktop = process.argv.includes('--desktop');
+
+function build(): void {
+  const result = spawnSync(process.execPath, [join(ROOT, 'esbuild.mjs')], { stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+function hasCodeBinary(): boolean {
+  return spawnSync('code', ['--version'], { stdio: 'ignore' }).status === 0;
+}
+
+async function main(): Promise<void> {
+  build();
+  const claudeConfigDir = prepareDemoClaudeConfig(WORKSPACE);
+  const env = { CLAUDE_CONFIG_DIR: claudeConfigDir };
+
+  if (desktop) {
+    if (!hasCodeBinary()) {
+      console.error('npm start -- --desktop needs the `code` command on PATH (VS Code: "Shell Command: Install \'code\' command in PATH").');
+      process.exit(1);
+    }
+    spawn('code', ['--new-window', `--extensionDevelopmentPath=${ROOT}`, WORKSPACE], { stdio: 'inherit', env: { ...process.env, ...env } });
+    return;
+  }
+
+  const port = Number(process.env.CONTEXT_LENS_PORT ?? 8080);
+  const server = await launchCodeServer({ extensionRoot: ROOT, workspace: WORKSPACE, port, env, linkExtension: true, settings: { 'workbench.panel.defaultLocation': 'bottom' } });
+  console.log(`\nContext Lens is running in VS Code at ${server.url}\nDemo sessions: ${claudeConfigDir}\nPress Ctrl+C to stop.\n`);
+  const stop = () => void server.stop().then(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+void main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
