@@ -8,6 +8,6 @@ const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 mkdirSync('dist-vsix', { recursive: true });
 const out = join('dist-vsix', `context-lens-${version}.vsix`);
 const vsce = join('node_modules', '.bin', process.platform === 'win32' ? 'vsce.cmd' : 'vsce');
-const result = spawnSync(vsce, ['package', '--no-dependencies', '--allow-missing-repository', '-o', out], { stdio: 'inherit' });
+const result = spawnSync(vsce, ['package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '-o', out], { stdio: 'inherit' });
 if (result.status !== 0) process.exit(result.status ?? 1);
 console.log(out);

@@ -11,7 +11,12 @@ const ALLOWED = [/^extension\/package\.json$/, /^extension\/dist\//, /^extension
 
 describe('npm run package', { timeout: 120_000 }, () => {
   it('produces a .vsix with only dist/, media/, README, CHANGELOG and LICENSE', () => {
-    execFileSync('npm', ['run', 'package'], { cwd: ROOT, stdio: 'pipe' });
+    try {
+      execFileSync('npm', ['run', 'package'], { cwd: ROOT, stdio: 'pipe', encoding: 'utf8' });
+    } catch (error) {
+      const failed = error as { stdout?: string; stderr?: string };
+      assert.fail(`npm run package failed:\n${failed.stdout ?? ''}\n${failed.stderr ?? ''}`);
+    }
     const vsix = join(ROOT, 'dist-vsix', `context-lens-${version}.vsix`);
     assert.ok(existsSync(vsix), `${vsix} was not written`);
     const listing = execFileSync('unzip', ['-Z1', vsix], { encoding: 'utf8' }).trim().split('\n');
