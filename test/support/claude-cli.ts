@@ -1,0 +1,162 @@
+// The real Claude Code CLI, pinned, installed once into the tool cache (never into the project's
+// node_modules), and run offline against a loopback stand-in for the Anthropic API with a private
+// HOME and CLAUDE_CONFIG_DIR. Used by the fixture recorder and the integration tests.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cacheRoot } from '../../scripts/code-server/install';
+
+export const CLAUDE_CODE_VERSION = '2.1.328';
+export const DEFAULT_MODEL = 'claude-sonnet-4-5';
+export const ALLOWED_TOOLS = 'Read,Edit,Write,Bash,Grep,Glob';
+
+/** The postinstall copies the native binary over a small placeholder; anything this big is the real one. */
+const MIN_BINARY_BYTES = 1_000_000;
+
+function binaryIn(folder: string): string {
+  // The package names its binary claude.exe on every platform.
+  return join(folder, 'node_modules', '@anthropic-ai', 'claude-code', 'bin', 'claude.exe');
+}
+
+function isInstalled(binary: string): boolean {
+  return existsSync(binary) && statSync(binary).size > MIN_BINARY_BYTES;
+}
+
+/** Path of the pinned `claude` binary, installing it into `<cache>/claude-code-<version>` first if needed. */
+export function ensureClaudeCli(log: (line: string) => void = (line) => console.error(line)): string {
+  const folder = join(cacheRoot(), `claude-code-${CLAUDE_CODE_VERSION}`);
+  const binary = binaryIn(folder);
+  if (isInstalled(binary)) return binary;
+
+  // A per-process scratch folder renamed at the end: an interrupted or concurrent install never
+  // leaves something that looks done.
+  const scratch = `${folder}.partial-${process.pid}`;
+  rmSync(scratch, { recursive: true, force: true });
+  mkdirSync(scratch, { recursive: true });
+  writeFileSync(join(scratch, 'package.json'), JSON.stringify({ private: true, description: 'Context Lens tool cache' }));
+  log(`Installing @anthropic-ai/claude-code@${CLAUDE_CODE_VERSION} into ${folder} (once)…`);
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const result = spawnSync(npm, ['install', '--no-audit', '--no-fund', '--no-save', '--loglevel=error', `@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}`], {
+    cwd: scratch,
+    // The package's postinstall copies its platform binary (an optional dependency) into bin/;
+    // npm ≥ 11.19 skips dependency scripts unless allowed. Pinned package, private cache folder.
+    env: { ...process.env, npm_config_dangerously_allow_all_scripts: 'true' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  if (result.status !== 0 || !isInstalled(binaryIn(scratch))) {
+    rmSync(scratch, { recursive: true, force: true });
+    throw new Error(`Installing @anthropic-ai/claude-code@${CLAUDE_CODE_VERSION} failed (exit ${result.status ?? result.signal})`);
+  }
+  if (isInstalled(binary)) rmSync(scratch, { recursive: true, force: true });
+  else {
+    rmSync(folder, { recursive: true, force: true });
+    renameSync(scratch, folder);
+  }
+  return binary;
+}
+
+/** Claude Code's project folder name for a cwd: every non-alphanumeric character becomes `-`. */
+export function encodeProjectPath(cwd: string): string {
+  return cwd.replace(/[^a-zA-Z0-9]/g, '-');
+}
+
+/** Where the CLI writes the transcripts of sessions run in `cwd`. */
+export function projectDir(configDir: string, cwd: string): string {
+  return join(configDir, 'projects', encodeProjectPath(cwd));
+}
+
+/** Session ids (transcript file names without `.jsonl`) in a project folder. */
+export function sessionIds(configDir: string, cwd: string): string[] {
+  const folder = projectDir(configDir, cwd);
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder)
+    .filter((name) => name.endsWith('.jsonl'))
+    .map((name) => name.slice(0, -'.jsonl'.length));
+}
+
+export interface PrintArgsOptions {
+  readonly prompt: string;
+  readonly resume?: string;
+  readonly model?: string;
+  readonly extra?: readonly string[];
+}
+
+/** Arguments for one non-interactive prompt with the file and shell tools pre-approved. */
+export function printArgs(options: PrintArgsOptions): string[] {
+  return [
+    '-p',
+    options.prompt,
+    '--allowedTools',
+    ALLOWED_TOOLS,
+    '--model',
+    options.model ?? DEFAULT_MODEL,
+    ...(options.resume ? ['--resume', options.resume] : []),
+    ...(options.extra ?? []),
+  ];
+}
+
+export interface RunClaudeOptions {
+  readonly args: readonly string[];
+  readonly cwd: string;
+  /** Becomes CLAUDE_CONFIG_DIR: transcripts land in `<configDir>/projects/<encoded cwd>/`. */
+  readonly configDir: string;
+  /** The stand-in's URL; must be loopback. */
+  readonly baseUrl: string;
+  /** A private HOME (default: `<configDir>/home`), so nothing of the real user's setup leaks in. */
+  readonly home?: string;
+  readonly env?: Readonly<Record<string, string>>;
+  readonly timeoutMs?: number;
+  /** Defaults to ensureClaudeCli(). */
+  readonly binary?: string;
+}
+
+export interface ClaudeRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function assertLoopback(baseUrl: string): void {
+  const host = new URL(baseUrl).hostname;
+  if (host !== '127.0.0.1' && host !== 'localhost' && host !== '[::1]') {
+    throw new Error(`runClaude: ANTHROPIC_BASE_URL must be loopback, got ${baseUrl}`);
+  }
+}
+
+/** Runs the CLI once, stdin closed, with an environment built from scratch (no inherited keys). */
+export function runClaude(options: RunClaudeOptions): Promise<ClaudeRun> {
+  assertLoopback(options.baseUrl);
+  const binary = options.binary ?? ensureClaudeCli();
+  const home = options.home ?? join(options.configDir, 'home');
+  mkdirSync(home, { recursive: true });
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    LANG: 'C.UTF-8',
+    HOME: home,
+    CLAUDE_CONFIG_DIR: options.configDir,
+    ANTHROPIC_BASE_URL: options.baseUrl,
+    ANTHROPIC_API_KEY: 'sk-ant-test-offline-0000000000000000',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    ...options.env,
+  };
+  return new Promise((resolve, reject) => {
+    // stdin must be closed: `claude -p` also reads standard input and would wait for it.
+    const child = spawn(binary, options.args, { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}

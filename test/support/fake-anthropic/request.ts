@@ -1,0 +1,44 @@
+// Reading a Messages request: which kind of call it is and what its newest user turn holds.
+import type { CallKind, MessagesRequest, RequestBlock, RequestMessage } from './types';
+
+export function blocksOf(message: RequestMessage | undefined): readonly RequestBlock[] {
+  if (!message) return [];
+  return typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
+}
+
+export function lastUserMessage(request: MessagesRequest): RequestMessage | undefined {
+  return [...request.messages].reverse().find((message) => message.role === 'user');
+}
+
+export function lastUserText(request: MessagesRequest): string {
+  return blocksOf(lastUserMessage(request))
+    .filter((block) => block.type === 'text')
+    .map((block) => block.text ?? '')
+    .join('\n');
+}
+
+export function toolResults(request: MessagesRequest): readonly RequestBlock[] {
+  return blocksOf(lastUserMessage(request)).filter((block) => block.type === 'tool_result');
+}
+
+/** The text of a tool_result block, whether it came as a string or as text blocks. */
+export function toolResultText(block: RequestBlock): string {
+  if (typeof block.content === 'string') return block.content;
+  return (block.content ?? []).map((part) => part.text ?? '').join('\n');
+}
+
+/**
+ * Claude Code's summarisation request for /compact ends with an instruction to write a summary
+ * of the conversation; nothing else it sends does.
+ */
+const COMPACT_REQUEST = /summary of the conversation|summarize the conversation|create a detailed summary/i;
+
+/**
+ * The agent loop always offers its file tools; side calls (titles, topic detection…) offer few
+ * or no tools. Compaction is recognised by its instruction whatever tools it carries.
+ */
+export function classifyRequest(request: MessagesRequest): CallKind {
+  if (COMPACT_REQUEST.test(lastUserText(request))) return 'compact';
+  const names = new Set((request.tools ?? []).map((tool) => tool.name));
+  return names.has('Read') || names.has('Bash') ? 'main' : 'side';
+}

@@ -1,0 +1,147 @@
+// A loopback stand-in for the Anthropic Messages API, driven by a scripted scenario. It lets the
+// real Claude Code CLI run offline so tests and fixtures see genuine transcripts. Main calls walk
+// the script; side calls and /compact get their own answers without consuming it. Every request
+// is logged (in memory and optionally to a JSONL file) so tests can inspect what the client sent.
+import { appendFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gunzipSync } from 'node:zlib';
+import { defaultCompact, defaultFallback, defaultSide } from './defaults';
+import { classifyRequest, lastUserText, toolResults } from './request';
+import type { CallKind, LoggedRequest, MessagesRequest, Reply, Scenario } from './types';
+import { countTokens, UsageModel } from './usage';
+import { messageJson, sseEvents, type WireIds } from './wire';
+
+export interface FakeAnthropicOptions {
+  readonly scenario: Scenario;
+  /** Also append every logged request to this JSONL file. */
+  readonly logFile?: string;
+}
+
+export interface FakeAnthropic {
+  /** `http://127.0.0.1:<port>`: what ANTHROPIC_BASE_URL should be. */
+  readonly url: string;
+  /** Every request received so far, oldest first. */
+  readonly requests: readonly LoggedRequest[];
+  /** How many main calls the script has answered (fallback answers included). */
+  readonly mainCalls: number;
+  stop(): Promise<void>;
+}
+
+/** Headers worth keeping in the log; credentials are never logged. */
+const LOGGED_HEADERS = ['anthropic-beta', 'anthropic-version', 'user-agent', 'x-app', 'x-claude-code-session-id'];
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    request.on('data', (part: Buffer) => parts.push(part));
+    request.on('error', reject);
+    request.on('end', () => {
+      const raw = Buffer.concat(parts);
+      resolve((request.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw).toString('utf8'));
+    });
+  });
+}
+
+function parse(text: string): unknown {
+  if (text === '') return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_fake_${Date.now()}` });
+  response.end(JSON.stringify(body));
+}
+
+export async function startFakeAnthropic(options: FakeAnthropicOptions): Promise<FakeAnthropic> {
+  const { scenario } = options;
+  const requests: LoggedRequest[] = [];
+  const usageModel = new UsageModel();
+  let mainCalls = 0;
+  let messages = 0;
+  let toolUses = 0;
+
+  const ids = (): WireIds => {
+    messages += 1;
+    // Deterministic ids keep re-recorded fixtures stable where the client does not add randomness.
+    return { messageId: `msg_fake${String(messages).padStart(20, '0')}`, toolUseId: () => `toolu_fake${String(++toolUses).padStart(18, '0')}` };
+  };
+
+  const answer = (kind: CallKind, body: MessagesRequest): Reply => {
+    if (kind === 'side') return (scenario.side ?? defaultSide)(body);
+    if (kind === 'compact') return (scenario.compact ?? defaultCompact)(body);
+    const index = mainCalls++;
+    const turn = scenario.turns[index] ?? scenario.fallback ?? defaultFallback;
+    return turn({ request: body, index, lastUserText: lastUserText(body), toolResults: toolResults(body) });
+  };
+
+  const log = (entry: LoggedRequest): void => {
+    requests.push(entry);
+    if (options.logFile) appendFileSync(options.logFile, `${JSON.stringify(entry)}\n`);
+  };
+
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const body = parse(await readBody(request));
+    const path = (request.url ?? '/').split('?')[0] ?? '/';
+    const headers = Object.fromEntries(LOGGED_HEADERS.flatMap((name) => (typeof request.headers[name] === 'string' ? [[name, request.headers[name]]] : [])));
+    const base = { seq: requests.length + 1, method: request.method ?? 'GET', path, headers, body };
+    const isMessages = request.method === 'POST' && typeof body === 'object' && body !== null && 'messages' in body;
+
+    if (isMessages && path === '/v1/messages/count_tokens') {
+      log({ ...base, kind: 'count_tokens' });
+      sendJson(response, 200, { input_tokens: countTokens(body as MessagesRequest) });
+      return;
+    }
+    if (!isMessages || path !== '/v1/messages') {
+      // Probes (HEAD/GET of the base URL, telemetry the client might still try) get a harmless 200.
+      log({ ...base, kind: 'other' });
+      sendJson(response, 200, {});
+      return;
+    }
+
+    const messagesRequest = body as MessagesRequest;
+    const kind = (scenario.classify ?? classifyRequest)(messagesRequest);
+    const reply = answer(kind, messagesRequest);
+    const usage = usageModel.price(messagesRequest, reply.content);
+    log({ ...base, kind, usage });
+    if (messagesRequest.stream) {
+      response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': `req_fake_${base.seq}` });
+      for (const event of sseEvents(reply, messagesRequest.model, usage, ids())) response.write(event);
+      response.end();
+    } else {
+      sendJson(response, 200, messageJson(reply, messagesRequest.model, usage, ids()));
+    }
+  };
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      // A scripted turn that throws is a test bug: answer like the API would and keep serving.
+      const message = error instanceof Error ? error.message : String(error);
+      if (!response.headersSent) sendJson(response, 500, { type: 'error', error: { type: 'api_error', message } });
+      else response.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    get mainCalls() {
+      return mainCalls;
+    },
+    stop: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        // Keep-alive sockets would hold close() open until they time out.
+        server.closeAllConnections();
+      }),
+  };
+}
