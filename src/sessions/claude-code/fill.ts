@@ -1,0 +1,166 @@
+// Exact context fill from the provider's own usage counts. One rule, used three ways: fed the
+// whole chain (live context), fed appended lines (follower), or fed the few newest lines found by
+// reading backwards (`readFill`, the gauge's fast path).
+import { open } from 'node:fs/promises';
+import { failFromError, ok } from '../result';
+import type { Diagnostic, FillSnapshot, Result, UsageBreakdown } from '../types';
+import { RecordParser } from './jsonl';
+import { isChainRecord, isCompactBoundary, isSidechain, messageOf, num, obj, requestTokens, str, usageOf, uuidOf, type LocatedRecord } from './records';
+import { linesBackward } from './tail';
+import { agentAutoCompactTokens, percentOverrideFromEnv, resolveWindow } from './window';
+
+export interface FillOptions {
+  /** Context window override in tokens (the `window.overrideTokens` setting); 0 = from the model. */
+  windowOverride?: number;
+  /** The model's max output tokens, if known (Claude Code reserves min(this, 20000)). */
+  maxOutputTokens?: number;
+  /** Environment to read `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE` from; defaults to `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** The file is a subagent transcript: its records are all sidechain records. */
+  sidechain?: boolean;
+}
+
+interface UsagePoint {
+  usage: UsageBreakdown;
+  uuid: string | null;
+  timestamp: string | null;
+  end: number;
+}
+
+interface BoundaryPoint {
+  uuid: string | null;
+  postTokens: number | null;
+  end: number;
+}
+
+/**
+ * Follows records in file order and keeps what the fill needs: the last completed response's
+ * usage, whether the conversation moved on after it (then its output is in the context too), and a
+ * compaction that happened after it (then the usage is stale).
+ */
+export class FillTracker {
+  private last: UsagePoint | null = null;
+  private followed = false;
+  private boundary: BoundaryPoint | null = null;
+  private betas: string[] = [];
+  /** Model of the newest response seen, also when its usage no longer counts. */
+  private model: string | null = null;
+
+  constructor(private readonly sidechain = false) {}
+
+  /** Feeds one record; returns true when the fill may have changed. */
+  observe({ record, end }: LocatedRecord): boolean {
+    if (record.type === 'api-request') return this.observeRequest(record);
+    if (!isChainRecord(record) || isSidechain(record) !== this.sidechain) return false;
+    if (isCompactBoundary(record)) {
+      this.boundary = { uuid: uuidOf(record), postTokens: num(obj(record.compactMetadata)?.postTokens), end };
+      return true;
+    }
+    const usage = usageOf(record);
+    if (usage !== null) this.model = str(messageOf(record)?.model) ?? this.model;
+    // Records a partial compaction preserved sit before its boundary; their usage is history.
+    if (usage !== null && (this.boundary === null || end > this.boundary.end)) {
+      // Lines of one streamed response share message.id; the newest carries the final output count.
+      this.last = { usage, uuid: uuidOf(record), timestamp: str(record.timestamp), end };
+      this.followed = false;
+      this.boundary = null;
+      return true;
+    }
+    if (record.type === 'user' && this.last !== null && !this.followed) {
+      this.followed = true;
+      return true;
+    }
+    return false;
+  }
+
+  private observeRequest(record: Record<string, unknown>): boolean {
+    const betas = obj(record.params)?.betas;
+    if (!Array.isArray(betas)) return false;
+    this.betas = betas.filter((beta): beta is string => typeof beta === 'string');
+    return true;
+  }
+
+  snapshot(options: FillOptions = {}): FillSnapshot {
+    const last = this.last;
+    const requested = last === null ? 0 : requestTokens(last.usage);
+    const window = resolveWindow({ model: this.model, overrideTokens: options.windowOverride, betas: this.betas, observedTokens: requested });
+    const autoCompact = agentAutoCompactTokens(window.tokens, {
+      maxOutputTokens: options.maxOutputTokens,
+      percentOverride: percentOverrideFromEnv(options.env ?? process.env),
+    });
+    const base = { windowTokens: window.tokens, windowSource: window.source, agentAutoCompactTokens: autoCompact, model: this.model, timestamp: last?.timestamp ?? null };
+    if (this.boundary !== null || last === null) {
+      // Nothing counted covers the live context: a compaction replaced it, or no response yet.
+      const boundary = this.boundary;
+      return {
+        ...base,
+        usedTokens: boundary?.postTokens ?? 0,
+        source: 'estimate',
+        outputTokensPending: 0,
+        usage: null,
+        accountedThrough: { uuid: boundary?.uuid ?? null, endOffset: boundary?.end ?? 0 },
+        compactedSinceUsage: boundary !== null && last !== null,
+      };
+    }
+    const output = last.usage.outputTokens;
+    return {
+      ...base,
+      usedTokens: requested + (this.followed ? output : 0),
+      source: 'usage',
+      outputTokensPending: this.followed ? 0 : output,
+      usage: last.usage,
+      accountedThrough: { uuid: last.uuid, endOffset: last.end },
+      compactedSinceUsage: false,
+    };
+  }
+}
+
+export interface FillRead {
+  fill: FillSnapshot;
+  diagnostics: Diagnostic[];
+  /** Bytes parsed from the end to find the records: the tail-first cost. */
+  bytesScanned: number;
+  size: number;
+  /** Start of an unfinished last line (or the size): where a follower continues. */
+  resumeOffset: number;
+  tracker: FillTracker;
+}
+
+/**
+ * Fill of a transcript, reading backwards only as far as the newest usage record. The records
+ * found on the way are replayed forwards through a `FillTracker`, so the rule stays in one place.
+ */
+export async function readFill(path: string, options: FillOptions = {}): Promise<Result<FillRead>> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    return failFromError(error, path);
+  }
+  try {
+    const size = (await handle.stat()).size;
+    const parser = new RecordParser(path);
+    const tracker = new FillTracker(options.sidechain ?? false);
+    const newestFirst: LocatedRecord[] = [];
+    let bytesScanned = 0;
+    let resumeOffset = size;
+    for await (const line of linesBackward(handle, size)) {
+      bytesScanned = size - line.offset;
+      if (!line.terminated) {
+        // A write in progress: leave it to whoever reads next, do not call it an error.
+        resumeOffset = line.offset;
+        continue;
+      }
+      const located = parser.parse(line.bytes, 0, line.offset, line.end);
+      if (located === null) continue;
+      newestFirst.push(located);
+      if (usageOf(located.record) !== null && isSidechain(located.record) === (options.sidechain ?? false)) break;
+    }
+    for (let index = newestFirst.length - 1; index >= 0; index--) tracker.observe(newestFirst[index] as LocatedRecord);
+    return ok({ fill: tracker.snapshot(options), diagnostics: parser.diagnostics(), bytesScanned, size, resumeOffset, tracker });
+  } catch (error) {
+    return failFromError(error, path);
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,179 @@
+// Session pickers: which transcripts exist, what to call them, which one a workspace is using.
+// Listing must stay cheap with hundreds of sessions, so each file is sampled at its head (first
+// prompt, cwd) and its tail (titles, last model), the way Claude Code's own picker does.
+import { open, readdir } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { failFromError, ok } from '../result';
+import type { Diagnostic, Result, SessionInfo } from '../types';
+import { LineSplitter, RecordParser } from './jsonl';
+import { canonicalCwd, projectDirCandidates, allProjectDirs, resolveConfigDirs, type ConfigDirOptions } from './paths';
+import { contentBlocks, messageOf, str, type RawRecord } from './records';
+import { linesBackward } from './tail';
+
+const HEAD_BYTES = 64 * 1024;
+/** Read at least this much of the tail for titles, and at most `TAIL_MAX_BYTES` looking for a model. */
+const TAIL_MIN_BYTES = 64 * 1024;
+const TAIL_MAX_BYTES = 1024 * 1024;
+const TITLE_MAX_CHARS = 80;
+const SUBAGENT_FILE = /^agent-.+\.jsonl$/;
+
+export interface ListOptions extends ConfigDirOptions {
+  /** Only sessions of this workspace folder (else every project folder). */
+  workspacePath?: string;
+  /** Include subagent transcripts (default true). */
+  includeSidechains?: boolean;
+}
+
+export interface SessionListing {
+  /** Newest activity first. */
+  sessions: SessionInfo[];
+  diagnostics: Diagnostic[];
+}
+
+interface Sample {
+  cwd: string | null;
+  customTitle: string | null;
+  aiTitle: string | null;
+  summary: string | null;
+  firstPrompt: string | null;
+  model: string | null;
+}
+
+/** Reads one transcript's picker information. */
+export async function readSessionInfo(path: string, parentSessionId?: string): Promise<Result<SessionInfo>> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    return failFromError(error, path);
+  }
+  try {
+    const stats = await handle.stat();
+    const sample: Sample = { cwd: null, customTitle: null, aiTitle: null, summary: null, firstPrompt: null, model: null };
+    const parser = new RecordParser(path);
+    // Tail first: there the newest title is met first and wins.
+    for await (const line of linesBackward(handle, stats.size)) {
+      const scanned = stats.size - line.offset;
+      if (scanned > TAIL_MAX_BYTES || (scanned > TAIL_MIN_BYTES && sample.model !== null)) break;
+      const located = line.terminated ? parser.parse(line.bytes, 0, line.offset, line.end) : null;
+      if (located) sampleTail(sample, located.record);
+    }
+    const head = Buffer.allocUnsafe(Math.min(HEAD_BYTES, stats.size));
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    new LineSplitter().push(head.subarray(0, bytesRead), (bytes, line, offset, end) => {
+      const located = parser.parse(bytes, line, offset, end);
+      if (located) sampleHead(sample, located.record);
+    });
+    const id = basename(path, '.jsonl');
+    const title = sample.customTitle ?? sample.aiTitle ?? sample.summary ?? sample.firstPrompt ?? (parentSessionId ? `Subagent ${id}` : 'Untitled session');
+    const info: SessionInfo = {
+      id,
+      agent: 'claude-code',
+      path,
+      projectDir: parentSessionId ? dirname(dirname(dirname(path))) : dirname(path),
+      cwd: sample.cwd,
+      title: truncate(title),
+      model: sample.model,
+      lastActivityMs: stats.mtimeMs,
+      sizeBytes: stats.size,
+      isSidechain: parentSessionId !== undefined,
+    };
+    if (parentSessionId !== undefined) info.parentSessionId = parentSessionId;
+    return ok(info);
+  } catch (error) {
+    return failFromError(error, path);
+  } finally {
+    await handle.close();
+  }
+}
+
+function sampleHead(sample: Sample, record: RawRecord): void {
+  sample.cwd ??= str(record.cwd);
+  sample.firstPrompt ??= promptText(record);
+  sampleTitles(sample, record);
+}
+
+function sampleTail(sample: Sample, record: RawRecord): void {
+  sample.cwd ??= str(record.cwd);
+  if (record.type === 'assistant') {
+    const model = str(messageOf(record)?.model);
+    if (model !== null && model !== '<synthetic>') sample.model ??= model;
+  }
+  sampleTitles(sample, record);
+}
+
+/** The first title of each kind seen wins: the tail is read newest first, before the head. */
+function sampleTitles(sample: Sample, record: RawRecord): void {
+  if (record.type === 'custom-title') sample.customTitle ??= str(record.customTitle);
+  else if (record.type === 'ai-title') sample.aiTitle ??= str(record.aiTitle) ?? str(record.title);
+  else if (record.type === 'summary') sample.summary ??= str(record.summary);
+}
+
+/** The text of a prompt the user typed (not tool results, reminders, commands or summaries). */
+export function promptText(record: RawRecord): string | null {
+  if (record.type !== 'user' || record.isMeta === true || record.isCompactSummary === true) return null;
+  const text = contentBlocks(messageOf(record)).find((block) => block.type === 'text' && typeof block.text === 'string')?.text;
+  if (typeof text !== 'string') return null;
+  const trimmed = text.trim();
+  // Slash commands, their output and injected reminders are tagged; they make poor titles.
+  return trimmed === '' || trimmed.startsWith('<') ? null : trimmed;
+}
+
+function truncate(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > TITLE_MAX_CHARS ? `${flat.slice(0, TITLE_MAX_CHARS - 1)}…` : flat;
+}
+
+/** Transcripts of one project folder, with their subagents. Unreadable files become diagnostics. */
+export async function listProjectSessions(projectDir: string, includeSidechains = true): Promise<SessionListing> {
+  const sessions: SessionInfo[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const collect = async (path: string, parentSessionId?: string): Promise<void> => {
+    const result = await readSessionInfo(path, parentSessionId);
+    if (result.ok) sessions.push(result.value);
+    else diagnostics.push({ severity: 'warning', code: result.error.code, message: result.error.message, path });
+  };
+  let names: string[];
+  try {
+    names = await readdir(projectDir);
+  } catch (error) {
+    const failure = failFromError<never>(error, projectDir);
+    return { sessions, diagnostics: failure.ok ? [] : [{ severity: 'warning', code: failure.error.code, message: failure.error.message, path: projectDir }] };
+  }
+  for (const name of names) {
+    if (name.endsWith('.jsonl')) await collect(join(projectDir, name));
+    else if (includeSidechains) {
+      const subagents = join(projectDir, name, 'subagents');
+      const agentFiles = await readdir(subagents).catch(() => [] as string[]);
+      for (const file of agentFiles) if (SUBAGENT_FILE.test(file)) await collect(join(subagents, file), name);
+    }
+  }
+  sessions.sort((a, b) => b.lastActivityMs - a.lastActivityMs);
+  return { sessions, diagnostics };
+}
+
+/** Sessions of every config folder, or of one workspace folder when `workspacePath` is given. */
+export async function listSessions(options: ListOptions = {}): Promise<Result<SessionListing>> {
+  const configDirs = resolveConfigDirs(options);
+  const sessions: SessionInfo[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const cwd = options.workspacePath === undefined ? null : await canonicalCwd(options.workspacePath);
+  for (const configDir of configDirs) {
+    const folders = cwd === null ? (await allProjectDirs(configDir)).map((path) => ({ path, match: 'exact' as const })) : await projectDirCandidates(configDir, cwd);
+    for (const folder of folders) {
+      const listing = await listProjectSessions(folder.path, options.includeSidechains ?? true);
+      diagnostics.push(...listing.diagnostics);
+      // A prefix match is only ours if the records say so (the hash suffix was not checkable).
+      sessions.push(...(folder.match === 'prefix' ? listing.sessions.filter((session) => session.cwd === cwd) : listing.sessions));
+    }
+  }
+  sessions.sort((a, b) => b.lastActivityMs - a.lastActivityMs);
+  return ok({ sessions, diagnostics });
+}
+
+/** The session most recently written for a workspace folder (main sessions only), or null. */
+export async function findWorkspaceSession(workspacePath: string, options: ConfigDirOptions = {}): Promise<Result<SessionInfo | null>> {
+  const listed = await listSessions({ ...options, workspacePath, includeSidechains: false });
+  if (!listed.ok) return listed;
+  return ok(listed.value.sessions[0] ?? null);
+}

@@ -1,0 +1,121 @@
+// Claude Code transcript records: the few fields Context Lens reads, and guards that check them.
+// Transcripts are written by many CLI versions, so every field is optional and checked before use;
+// a record that lacks what we need is skipped, never trusted.
+import type { ContentBlock, UsageBreakdown } from '../types';
+
+/** One JSON object from a transcript line, as parsed; only `type` is assumed to exist. */
+export interface RawRecord {
+  type?: unknown;
+  [key: string]: unknown;
+}
+
+/** A record together with where it was read. `end` is the byte offset just past its newline. */
+export interface LocatedRecord {
+  record: RawRecord;
+  /** 1-based line number; 0 when the line was read backwards and its number is unknown. */
+  line: number;
+  offset: number;
+  end: number;
+}
+
+/** Record types that take part in the `parentUuid` chain. */
+const CHAIN_TYPES = new Set(['user', 'assistant', 'system', 'attachment', 'progress']);
+
+/**
+ * Types Claude Code is known to write (2.1.x). Anything else is counted as unknown so an upgrade
+ * that adds record types shows up in diagnostics instead of silently changing what we read.
+ */
+export const KNOWN_TYPES = new Set([
+  ...CHAIN_TYPES,
+  'summary', 'custom-title', 'ai-title', 'last-prompt', 'file-history-snapshot', 'file-history-delta',
+  'queue-operation', 'cost-state', 'tools-used', 'mode', 'permission-mode', 'content-replacement',
+  'api-request-shape', 'api-request-blob', 'api-request', 'tag', 'agent-name', 'agent-color', 'agent-setting',
+  'relocated', 'pr-link', 'worktree-state', 'continued-in', 'fork-context-ref', 'frame-link', 'ended-by-model',
+  'attribution-snapshot', 'bridge-session', 'history-suppression', 'isolation-latch', 'dev-mods', 'memory-mode',
+  'atis-latch', 'observer-ref', 'artifact-comment-monitor', 'artifact-autoreact-ledger',
+]);
+
+export function str(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
+export function num(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+export function obj(value: unknown): Record<string, unknown> | null {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+}
+
+export function recordType(record: RawRecord): string | null {
+  return str(record.type);
+}
+
+export function uuidOf(record: RawRecord): string | null {
+  return str(record.uuid);
+}
+
+export function parentOf(record: RawRecord): string | null {
+  return str(record.parentUuid);
+}
+
+export function isChainRecord(record: RawRecord): boolean {
+  return CHAIN_TYPES.has(recordType(record) ?? '') && uuidOf(record) !== null;
+}
+
+export function isSidechain(record: RawRecord): boolean {
+  return record.isSidechain === true;
+}
+
+export function isCompactBoundary(record: RawRecord): boolean {
+  return record.type === 'system' && record.subtype === 'compact_boundary';
+}
+
+/** The `message` of a user/assistant record, when it is an object. */
+export function messageOf(record: RawRecord): Record<string, unknown> | null {
+  return obj(record.message);
+}
+
+/** Content of a message as blocks: a bare string becomes one text block. */
+export function contentBlocks(message: Record<string, unknown> | null): ContentBlock[] {
+  const content = message?.content;
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  if (!Array.isArray(content)) return [];
+  return content.filter((block): block is ContentBlock => obj(block) !== null && typeof (block as ContentBlock).type === 'string');
+}
+
+/**
+ * Usage of an assistant record, or null when it carries none that counts. Synthetic assistant
+ * lines (`model: "<synthetic>"`: API errors, interruptions) and API error records report zeros
+ * that say nothing about the context, so they are skipped, as Claude Code's own gauge does.
+ */
+export function usageOf(record: RawRecord): UsageBreakdown | null {
+  if (record.type !== 'assistant' || record.isApiErrorMessage === true) return null;
+  const message = messageOf(record);
+  if (message === null || message.model === '<synthetic>') return null;
+  const usage = obj(message.usage);
+  if (usage === null) return null;
+  const input = num(usage.input_tokens);
+  if (input === null) return null;
+  return {
+    inputTokens: input,
+    cacheCreationInputTokens: num(usage.cache_creation_input_tokens) ?? 0,
+    cacheReadInputTokens: num(usage.cache_read_input_tokens) ?? 0,
+    outputTokens: num(usage.output_tokens) ?? 0,
+  };
+}
+
+/** Tokens the request that produced this response sent: the context at that call. */
+export function requestTokens(usage: UsageBreakdown): number {
+  return usage.inputTokens + usage.cacheCreationInputTokens + usage.cacheReadInputTokens;
+}
+
+/** Ids of the tool_use blocks in a message's content. */
+export function toolUseIds(blocks: readonly ContentBlock[]): string[] {
+  return blocks.flatMap((block) => (block.type === 'tool_use' || block.type === 'server_tool_use') && typeof block.id === 'string' ? [block.id] : []);
+}
+
+/** Ids named by the tool_result blocks in a message's content. */
+export function toolResultIds(blocks: readonly ContentBlock[]): string[] {
+  return blocks.flatMap((block) => (block.type === 'tool_result' && typeof block.tool_use_id === 'string' ? [block.tool_use_id] : []));
+}

@@ -1,0 +1,111 @@
+// Rebuilds the exact body of a request Claude Code sent, from its replay records (2.1.28x+):
+// `api-request-shape` holds system + tools by `shapeHash`, `api-request-blob` one message by
+// content `hash`, and `api-request` says: the first `keep` messages of request `base`, then the
+// blobs in `tail`, with `params` (model, max_tokens, betas, thinking…) and `cacheControl` marks.
+import type { FileHandle } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
+import type { ApiMessage, ContentBlock, Diagnostic } from '../types';
+import { RecordParser } from './jsonl';
+import { num, obj, str, type RawRecord } from './records';
+import type { LineSpan, TranscriptIndex } from './scan';
+
+export interface RebuiltRequest {
+  id: string;
+  system?: ContentBlock[];
+  tools?: Record<string, unknown>[];
+  params: Record<string, unknown>;
+  /**
+   * The messages sent. `null` where the request named a message that has no blob: Claude Code
+   * writes blobs for the user side only, the model's own turns are the assistant records, so the
+   * caller fills those positions from the chain.
+   */
+  messages: (ApiMessage | null)[];
+}
+
+export type RebuildOutcome = { request: RebuiltRequest } | { request: null; diagnostic: Diagnostic };
+
+/** Reads and parses single lines by position, each at most once. */
+class LineLoader {
+  private readonly cache = new Map<number, RawRecord | null>();
+
+  constructor(private readonly handle: FileHandle, private readonly parser: RecordParser) {}
+
+  async load(span: LineSpan): Promise<RawRecord | null> {
+    if (this.cache.has(span.offset)) return this.cache.get(span.offset) ?? null;
+    const bytes = Buffer.allocUnsafe(span.end - span.offset);
+    await this.handle.read(bytes, 0, bytes.length, span.offset);
+    const located = this.parser.parse(bytes.subarray(0, bytes.length - 1), span.line, span.offset, span.end);
+    this.cache.set(span.offset, located?.record ?? null);
+    return located?.record ?? null;
+  }
+}
+
+export async function rebuildRequest(path: string, index: TranscriptIndex, requestId: string): Promise<RebuildOutcome> {
+  const handle = await open(path, 'r');
+  try {
+    const loader = new LineLoader(handle, new RecordParser(path));
+    const failure = (message: string): RebuildOutcome => ({ request: null, diagnostic: { severity: 'info', code: 'request-not-rebuilt', message, path } });
+    const lookup = async (map: Map<string, LineSpan>, key: string): Promise<RawRecord | null> => {
+      const span = map.get(key);
+      return span === undefined ? null : loader.load(span);
+    };
+    const last = await lookup(index.requests, requestId);
+    if (last === null) return failure(`api-request ${requestId} not found`);
+    // Walk the `base` links back until no earlier message is needed; each step contributes the
+    // part of its tail that the later requests kept.
+    const segments: { tail: string[]; take: number }[] = [];
+    const seen = new Set<string>();
+    let current: RawRecord | null = last;
+    let limit = Number.POSITIVE_INFINITY;
+    for (;;) {
+      if (current === null) return failure(`a base request of ${requestId} is missing`);
+      const id = str(current.id) ?? '';
+      if (seen.has(id)) return failure(`api-request base links loop at ${id}`);
+      seen.add(id);
+      const keep = num(current.keep) ?? 0;
+      const tail = Array.isArray(current.tail) ? current.tail.filter((hash): hash is string => typeof hash === 'string') : [];
+      if (keep < limit) {
+        segments.push({ tail, take: Math.min(tail.length, limit - keep) });
+        limit = keep;
+      }
+      if (limit === 0) break;
+      const base = str(current.base);
+      current = base === null ? null : await lookup(index.requests, base);
+    }
+    const messages: (ApiMessage | null)[] = [];
+    for (const { tail, take } of segments.reverse()) {
+      for (const hash of tail.slice(0, take)) {
+        const message = obj((await lookup(index.blobs, hash))?.message);
+        const valid = message !== null && (message.role === 'user' || message.role === 'assistant');
+        messages.push(valid ? normaliseContent(structuredClone(message) as unknown as ApiMessage) : null);
+      }
+    }
+    const shape = obj((await lookup(index.shapes, str(last.shapeHash) ?? ''))?.shape);
+    const request: RebuiltRequest = { id: requestId, params: obj(last.params) ?? {}, messages };
+    if (Array.isArray(shape?.system)) request.system = structuredClone(shape.system) as ContentBlock[];
+    if (Array.isArray(shape?.tools)) request.tools = structuredClone(shape.tools) as Record<string, unknown>[];
+    applyCacheControl(request, last.cacheControl);
+    return { request };
+  } finally {
+    await handle.close();
+  }
+}
+
+function normaliseContent(message: ApiMessage): ApiMessage {
+  const content = message.content as unknown;
+  return typeof content === 'string' ? { role: message.role, content: [{ type: 'text', text: content }] } : message;
+}
+
+/** `cacheControl: [{path: ['messages', 4, 'content', 0], value}]` marks where cache breakpoints were. */
+function applyCacheControl(request: RebuiltRequest, marks: unknown): void {
+  if (!Array.isArray(marks)) return;
+  for (const mark of marks) {
+    const path = obj(mark)?.path;
+    const value = obj(mark)?.value;
+    if (!Array.isArray(path) || value === null) continue;
+    let target: unknown = request;
+    for (const step of path) target = typeof step === 'string' || typeof step === 'number' ? (target as Record<string | number, unknown> | undefined)?.[step] : undefined;
+    const block = obj(target);
+    if (block !== null) block.cache_control = value;
+  }
+}

@@ -1,0 +1,149 @@
+// Agent-neutral session types. The host, the CLI and the compaction engine build on these, so they
+// stay small and say nothing about any one agent's file format; adapters (claude-code/, later
+// codex/) translate their transcripts into them.
+
+/** Outcome of an adapter or engine call: callers branch on `ok` instead of catching. */
+export type Result<T, E = SessionError> = { ok: true; value: T } | { ok: false; error: E };
+
+/** Why an adapter call failed. `code` is stable for programs; `message` is for people. */
+export interface SessionError {
+  code: 'not-found' | 'permission-denied' | 'io' | 'invalid-input' | 'split-tool-pair' | 'empty';
+  message: string;
+  path?: string;
+}
+
+/**
+ * Something worth telling the user about a transcript that did not stop us reading it:
+ * a torn line, an unknown record, a broken parent link. `line` is 1-based when known; `offset`
+ * is the byte offset of the line start (always known, also when reading backwards).
+ */
+export interface Diagnostic {
+  severity: 'error' | 'warning' | 'info';
+  /** Stable identifier, e.g. `invalid-json`, `cycle`, `missing-parent`, `orphan-tool-use`. */
+  code: string;
+  message: string;
+  line?: number;
+  offset?: number;
+  path?: string;
+}
+
+export type AgentId = 'claude-code';
+
+/** One transcript file as it shows up in a session picker. */
+export interface SessionInfo {
+  id: string;
+  agent: AgentId;
+  path: string;
+  /** Folder holding the transcript (the agent's per-workspace folder). */
+  projectDir: string;
+  /** Working directory the agent ran in, from the records; null when no record names it. */
+  cwd: string | null;
+  title: string;
+  /** Model of the last assistant response; null before the first response. */
+  model: string | null;
+  /** File modification time: the agent appends on every turn, so this is its last activity. */
+  lastActivityMs: number;
+  sizeBytes: number;
+  /** A subagent transcript; `parentSessionId` names the session that spawned it. */
+  isSidechain: boolean;
+  parentSessionId?: string;
+}
+
+/** A compaction the agent itself performed (e.g. Claude Code's `/compact` or auto-compact). */
+export interface CompactionEvent {
+  uuid: string;
+  timestamp: string | null;
+  trigger: 'manual' | 'auto' | string;
+  preTokens: number | null;
+  postTokens: number | null;
+  /** The focus instructions given with a manual compaction. */
+  focus: string | null;
+  /** Text of the summary that replaced the history, when it was found. */
+  summary: string | null;
+  line?: number;
+  offset?: number;
+}
+
+/** Token counts of one API response as the provider reported them. */
+export interface UsageBreakdown {
+  inputTokens: number;
+  cacheCreationInputTokens: number;
+  cacheReadInputTokens: number;
+  outputTokens: number;
+}
+
+/** Where the exactly counted part of a transcript ends; everything after it needs an estimate. */
+export interface AccountedPoint {
+  /** uuid of the last record whose tokens `usedTokens` includes (null: nothing counted yet). */
+  uuid: string | null;
+  /** Byte offset just past that record's line; content from here on is not in `usedTokens`. */
+  endOffset: number;
+}
+
+/** How full the context window is, for a gauge. */
+export interface FillSnapshot {
+  usedTokens: number;
+  /** `usage`: the provider's own counts. `estimate`: no usage covers the live context yet. */
+  source: 'usage' | 'estimate';
+  windowTokens: number;
+  windowSource: 'model' | 'override' | 'default';
+  /** Where the agent compacts on its own (Claude Code: 167k of 200k by default). */
+  agentAutoCompactTokens: number;
+  model: string | null;
+  /** Timestamp of the record the counts come from. */
+  timestamp: string | null;
+  /** Output tokens of the last response not yet in `usedTokens`: they join the next request. */
+  outputTokensPending: number;
+  usage: UsageBreakdown | null;
+  accountedThrough: AccountedPoint;
+  /** The agent compacted after the last usage record; `usedTokens` is then its post-compaction count (or 0). */
+  compactedSinceUsage: boolean;
+}
+
+/** A content block in Anthropic Messages format (text, image, tool_use, tool_result, thinking…). */
+export interface ContentBlock {
+  type: string;
+  [key: string]: unknown;
+}
+
+export interface ApiMessage {
+  role: 'user' | 'assistant';
+  content: ContentBlock[];
+}
+
+export type EntryKind = 'user' | 'assistant' | 'tool-result' | 'meta' | 'attachment' | 'compact-summary';
+
+/** Where one message of the live context came from in the transcript. */
+export interface ContextEntry {
+  /** Index into `LiveContext.messages`. */
+  messageIndex: number;
+  /** What the message mainly is (a prompt wins over reminders merged into the same turn). */
+  kind: EntryKind;
+  /** Records merged into this message, in chain order, with the kind of each. */
+  uuids: string[];
+  recordKinds: EntryKind[];
+  /** 1-based line numbers of those records (when known). */
+  lines: number[];
+  timestamp: string | null;
+  toolUseIds: string[];
+  toolResultIds: string[];
+}
+
+/** What the agent's model sees right now, rebuilt from the transcript. */
+export interface LiveContext {
+  session: SessionInfo;
+  /** `request`: the exact last request body was recorded. `chain`: rebuilt from the record chain. */
+  source: 'request' | 'chain';
+  model: string | null;
+  system?: ContentBlock[];
+  tools?: Record<string, unknown>[];
+  /** Request parameters (model, max_tokens, betas, thinking…) when `source` is `request`. */
+  params?: Record<string, unknown>;
+  /** Consecutive user-side records form one message, as the API receives them. */
+  messages: ApiMessage[];
+  entries: ContextEntry[];
+  fill: FillSnapshot;
+  /** Every compaction the agent performed in this file, oldest first. */
+  compactions: CompactionEvent[];
+  diagnostics: Diagnostic[];
+}
