@@ -21,10 +21,13 @@ export function toolResults(request: MessagesRequest): readonly RequestBlock[] {
   return blocksOf(lastUserMessage(request)).filter((block) => block.type === 'tool_result');
 }
 
-/** The text of a tool_result block, whether it came as a string or as text blocks. */
+/**
+ * The tool's output in a tool_result block, whether it came as a string or as text blocks, without
+ * the <system-reminder> blocks Claude Code appends to it.
+ */
 export function toolResultText(block: RequestBlock): string {
-  if (typeof block.content === 'string') return block.content;
-  return (block.content ?? []).map((part) => part.text ?? '').join('\n');
+  const raw = typeof block.content === 'string' ? block.content : (block.content ?? []).map((part) => part.text ?? '').join('\n');
+  return raw.replace(/\n*<system-reminder>[\s\S]*?<\/system-reminder>\n*/g, '');
 }
 
 /**

@@ -25,6 +25,8 @@ export interface FakeAnthropic {
   readonly requests: readonly LoggedRequest[];
   /** How many main calls the script has answered (fallback answers included). */
   readonly mainCalls: number;
+  /** Errors thrown by scripted turns; each was answered with a 400 so the client stops. */
+  readonly errors: readonly Error[];
   stop(): Promise<void>;
 }
 
@@ -60,6 +62,7 @@ function sendJson(response: ServerResponse, status: number, body: unknown): void
 export async function startFakeAnthropic(options: FakeAnthropicOptions): Promise<FakeAnthropic> {
   const { scenario } = options;
   const requests: LoggedRequest[] = [];
+  const errors: Error[] = [];
   const usageModel = new UsageModel();
   let mainCalls = 0;
   let messages = 0;
@@ -119,9 +122,11 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions): Promise
 
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
-      // A scripted turn that throws is a test bug: answer like the API would and keep serving.
-      const message = error instanceof Error ? error.message : String(error);
-      if (!response.headersSent) sendJson(response, 500, { type: 'error', error: { type: 'api_error', message } });
+      // A scripted turn that throws is a test bug. A 400 is not retried by clients, so the run
+      // ends instead of replaying the request against the next turn of the script.
+      errors.push(error instanceof Error ? error : new Error(String(error)));
+      const message = errors[errors.length - 1]?.message;
+      if (!response.headersSent) sendJson(response, 400, { type: 'error', error: { type: 'invalid_request_error', message } });
       else response.end();
     });
   });
@@ -134,6 +139,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions): Promise
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    errors,
     get mainCalls() {
       return mainCalls;
     },
