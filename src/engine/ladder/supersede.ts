@@ -1,0 +1,94 @@
+// Tier 1 (S5–S7): stale tool outputs. When a newer result exists for the same resource (same file
+// and range, same command, same query) or the file was written later, the older output says nothing
+// the model can still rely on; it becomes an explicit stub so the model knows something was there.
+import { filePathOf, resourceLabel } from '../resource';
+import { redactIdentifier } from '../redact';
+import type { SupersedeOptions } from '../options';
+import type { ContextItem, ToolCategory } from '../model';
+import { countNew, isOpen, replace, targetMet, type LadderState, type PlannedItem, type TierReport } from './state';
+
+export function categoryAllowed(category: ToolCategory | undefined, options: Pick<SupersedeOptions, 'allowedCategories' | 'deniedCategories'>): boolean {
+  const effective = category ?? 'other';
+  if (options.deniedCategories.includes(effective)) return false;
+  return options.allowedCategories.length === 0 || options.allowedCategories.includes(effective);
+}
+
+export function fillStubTemplate(template: string, values: { resource: string; bytes: number; tokens: number; reason: string }): string {
+  return template.replace(/\{(resource|bytes|tokens|reason|size)\}/g, (_match, key: string) => {
+    // `{size}` is seed 002's older name for the byte count.
+    if (key === 'size' || key === 'bytes') return values.bytes.toLocaleString('en-US');
+    if (key === 'tokens') return values.tokens.toLocaleString('en-US');
+    return key === 'resource' ? values.resource : values.reason;
+  });
+}
+
+interface Staleness {
+  newer: ContextItem;
+  why: string;
+  stubReason: string;
+}
+
+/** For each tool result, the newer item that makes it stale (if any). */
+export function findStale(items: readonly ContextItem[], options: SupersedeOptions): Map<number, Staleness> {
+  const stale = new Map<number, Staleness>();
+  const newerByKey = new Map<string, ContextItem[]>();
+  const lastWriteByPath = new Map<string, ContextItem>();
+  // Walk newest → oldest so "newer" is known when an older result is met.
+  for (let index = items.length - 1; index >= 0; index--) {
+    const item = items[index];
+    if (!item || item.kind !== 'tool_result' || !item.resourceKey) continue;
+    const path = filePathOf(item.resourceKey);
+    if (item.toolCategory === 'file_write') {
+      if (path !== undefined) lastWriteByPath.set(path, item);
+      continue;
+    }
+    const newer = newerByKey.get(item.resourceKey) ?? [];
+    const kind = path !== undefined ? 'same file' : item.toolCategory === 'search' ? 'same query' : item.toolCategory?.endsWith('execution') ? 'same command' : 'same resource';
+    const newest = newer[0];
+    if (newer.length >= options.preserveLastNResults && newest) {
+      stale.set(item.id, { newer: newest, why: `superseded by #${newest.id} (${kind}, newer)`, stubReason: `a newer result for this resource exists later (#${newest.id})` });
+    } else if (options.writesSupersedeReads && path !== undefined) {
+      const write = lastWriteByPath.get(path);
+      if (write) stale.set(item.id, { newer: write, why: `superseded by #${write.id} (file written later)`, stubReason: `the file was changed later (#${write.id})` });
+    }
+    newer.unshift(item);
+    newerByKey.set(item.resourceKey, newer);
+  }
+  return stale;
+}
+
+export function runSupersede(state: LadderState): TierReport {
+  const report: TierReport = { tier: 'supersede', acted: 0, tokensSaved: 0 };
+  const options = state.options.supersede;
+  const stale = findStale(state.context.items, options);
+  const candidates: PlannedItem[] = [];
+  for (const planned of state.planned) {
+    if (stale.has(planned.item.id) && isOpen(planned) && categoryAllowed(planned.item.toolCategory, options)) candidates.push(planned);
+  }
+  // Oldest first: the oldest copies are the least likely to still be referenced.
+  for (const planned of candidates) {
+    if (targetMet(state)) break;
+    const staleness = stale.get(planned.item.id);
+    const resourceKey = planned.item.resourceKey;
+    if (!staleness || !resourceKey) continue;
+    const label = resourceLabel(resourceKey);
+    const stub = fillStubTemplate(options.stubTemplate, {
+      resource: options.redactIdentifiers ? redactIdentifier(label) : label,
+      bytes: Buffer.byteLength(planned.item.text, 'utf8'),
+      tokens: planned.item.tokens,
+      reason: staleness.stubReason,
+    });
+    const tokensAfter = countNew(state, stub);
+    if (tokensAfter >= planned.tokensAfter) continue;
+    report.tokensSaved += replace(state, planned, { fate: 'compacted', reason: staleness.why, tier: 'supersede', text: stub, tokensAfter });
+    report.acted += 1;
+  }
+  return report;
+}
+
+/** Resources with at least one stale copy, for the metrics (seed 002 `stale_resources`). */
+export function staleResources(state: LadderState): string[] {
+  const keys = new Set<string>();
+  for (const planned of state.planned) if (planned.tier === 'supersede' && planned.item.resourceKey) keys.add(`${planned.item.toolName ?? 'tool'}:${resourceLabel(planned.item.resourceKey)}`);
+  return [...keys];
+}

@@ -1,0 +1,102 @@
+// The provider-neutral context the engine works on. Adapters (src/sessions/*) translate an agent's
+// transcript into this shape; every tier, policy and report reads only these types, so the engine
+// never learns any one agent's file format.
+
+/** What an item is; the tiers treat each kind differently (only tool results are ever stubbed). */
+export type ItemKind =
+  | 'system'
+  | 'tools'
+  | 'user'
+  | 'assistant'
+  | 'thinking'
+  | 'tool_use'
+  | 'tool_result'
+  | 'reminder'
+  | 'summary';
+
+export type Role = 'system' | 'user' | 'assistant';
+
+/** Tool categories of seed 002; allow/deny lists and truncation caps are expressed in these. */
+export const TOOL_CATEGORIES = [
+  'file_read',
+  'file_write',
+  'view_file',
+  'command_execution',
+  'search',
+  'list_directory',
+  'test_execution',
+  'other',
+] as const;
+export type ToolCategory = (typeof TOOL_CATEGORIES)[number];
+
+/** One block of the context: the unit every fate, reason and token count refers to. */
+export interface ContextItem {
+  /** Stable within one context; reasons cite it as `#id`. */
+  id: number;
+  kind: ItemKind;
+  role: Role;
+  /** 0 for the head; increments at every real user message (not at tool results or reminders). */
+  turn: number;
+  /** Index of the provider message the block belongs to; -1 for system and tool definitions. */
+  messageIndex: number;
+  text: string;
+  /** Tokens of this item, already scaled so that the context total matches `usedTokens`. */
+  tokens: number;
+  /** Pairs tool_use with tool_result. */
+  toolUseId?: string;
+  toolName?: string;
+  toolCategory?: ToolCategory;
+  /** Identity of what a tool touched (normalised path + range, command signature, query). */
+  resourceKey?: string;
+  /** The tool result reported failure (`is_error`). */
+  isError?: boolean;
+  /** The original provider block, so the formatter can emit it unchanged when the item survives. */
+  block?: Record<string, unknown>;
+  /** Opaque pointer back to the source the adapter read (e.g. transcript record uuids). */
+  sourceRef?: string[];
+}
+
+export type UsedSource = 'usage' | 'estimate';
+
+export interface Context {
+  items: ContextItem[];
+  /** Size of the model's context window in tokens. */
+  windowTokens: number;
+  /** Total tokens of the context: exact when the provider reported usage, else our own count. */
+  usedTokens: number;
+  usedSource: UsedSource;
+  /**
+   * Factor applied to raw tokenizer counts to make items sum to `usedTokens`. New text the engine
+   * writes (stubs, summaries) is scaled by the same factor so before/after stay comparable.
+   */
+  tokenScale: number;
+}
+
+/** Anthropic Messages content block, kept loose: the engine passes unknown fields through. */
+export interface MessageBlock {
+  type: string;
+  [key: string]: unknown;
+}
+
+export interface AnthropicMessage {
+  role: 'user' | 'assistant';
+  content: string | MessageBlock[];
+}
+
+/** A request body in Anthropic Messages format (what the compacted context is emitted as). */
+export interface AnthropicConversation {
+  system: MessageBlock[];
+  tools: Record<string, unknown>[];
+  messages: { role: 'user' | 'assistant'; content: MessageBlock[] }[];
+}
+
+export function sumTokens(items: readonly { tokens: number }[]): number {
+  let total = 0;
+  for (const item of items) total += item.tokens;
+  return total;
+}
+
+/** Items that are part of the conversation proper (not the system prompt or tool definitions). */
+export function isHead(item: ContextItem): boolean {
+  return item.kind === 'system' || item.kind === 'tools';
+}

@@ -1,0 +1,144 @@
+// The preservation policy (S15, S16, S3): which items no tier may touch, and why. Computed once per
+// plan; every tier consults it, so "pinned items always survive verbatim" holds by construction.
+import type { Context, ContextItem } from '../model';
+import type { EngineOptions } from '../options';
+import { describeMarkers, distinctPhrases, findEpistemicMarkers, markerThreshold, type MarkerHit } from './epistemic';
+import { focusMatcher } from './focus';
+import { buildPinnedSet, extractPins, type ExtractedPins, type PinnedSet } from './pinned';
+
+export type ProtectionKind = 'head' | 'original-ask' | 'pinned' | 'recent' | 'in-flight' | 'epistemic' | 'focus' | 'pair';
+
+export interface Protection {
+  kind: ProtectionKind;
+  reason: string;
+}
+
+export interface PolicyAnalysis {
+  protections: Map<number, Protection>;
+  /** Index (into `context.items`) where the verbatim recent window begins. */
+  recentStart: number;
+  originalAskId: number | undefined;
+  pinned: PinnedSet;
+  /** Marker hits per item (assistant text and thinking), for reasons, summaries and UI highlights. */
+  markers: Map<number, MarkerHit[]>;
+  focusMatches: Set<number>;
+}
+
+const CONVERSATIONAL = new Set(['user', 'assistant', 'thinking', 'tool_use']);
+
+function clip(text: string, max = 80): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+/**
+ * The recent window: the last `recentTurns` exchanges (an exchange is two messages, seed 000) or the
+ * last `recentPercent` of the window in tokens, whichever reaches further back. It starts on a
+ * message boundary; a window opening on tool results is widened to include their calls.
+ */
+export function recentWindowStart(context: Context, options: EngineOptions): number {
+  const { items } = context;
+  const minMessages = options.preserve.recentTurns * 2;
+  const minTokens = (context.windowTokens * options.preserve.recentPercent) / 100;
+  let messages = 0;
+  let tokens = 0;
+  let start = items.length;
+  let index = items.length - 1;
+  while (index >= 0 && (messages < minMessages || tokens < minTokens)) {
+    const messageIndex = items[index]?.messageIndex ?? -1;
+    if (messageIndex < 0) break;
+    while (index >= 0 && items[index]?.messageIndex === messageIndex) tokens += items[index--]?.tokens ?? 0;
+    messages += 1;
+    start = index + 1;
+  }
+  const first = items[start];
+  if (first?.kind === 'tool_result' && start > 0) {
+    const callMessage = items[start - 1]?.messageIndex;
+    while (start > 0 && items[start - 1]?.messageIndex === callMessage && callMessage !== undefined && callMessage >= 0) start -= 1;
+  }
+  return start;
+}
+
+export function analyzePolicy(context: Context, options: EngineOptions): PolicyAnalysis {
+  const { items } = context;
+  const protections = new Map<number, Protection>();
+  const protect = (item: ContextItem, protection: Protection): void => {
+    if (!protections.has(item.id)) protections.set(item.id, protection);
+  };
+
+  for (const item of items) if (item.kind === 'system' || item.kind === 'tools') protect(item, { kind: 'head', reason: 'system head (cached prefix)' });
+
+  const originalAsk = items.find((item) => item.kind === 'user');
+  if (originalAsk) protect(originalAsk, { kind: 'original-ask', reason: 'original ask' });
+
+  const recentStart = recentWindowStart(context, options);
+  for (let index = recentStart; index < items.length; index++) {
+    const item = items[index];
+    if (item) protect(item, { kind: 'recent', reason: 'recent window' });
+  }
+
+  const resultIds = new Set(items.filter((item) => item.kind === 'tool_result').map((item) => item.toolUseId));
+  for (const item of items) {
+    if (item.kind === 'tool_use' && !resultIds.has(item.toolUseId)) protect(item, { kind: 'in-flight', reason: 'in-flight tool call (no result yet)' });
+  }
+
+  const extracted: { id: number; pins: ExtractedPins }[] = [];
+  if (options.preserve.extractPinned) {
+    for (const item of items) {
+      if (item.kind !== 'user') continue;
+      const pins = extractPins(item.text);
+      if (pins.constraints.length + pins.openLoops.length === 0) continue;
+      extracted.push({ id: item.id, pins });
+      // Long pastes are not pinned whole; the verifier re-injects their constraint sentences instead.
+      if (item.tokens <= options.preserve.pinnedItemMaxTokens) {
+        protect(item, { kind: 'pinned', reason: `pinned: ${clip(pins.constraints[0] ?? pins.openLoops[0] ?? '')}` });
+      }
+    }
+  }
+  const pinned = buildPinnedSet(options.preserve.pinned, extracted);
+
+  const markers = new Map<number, MarkerHit[]>();
+  const threshold = markerThreshold(options.preserve.taskComplexity, options.preserve.epistemicThreshold);
+  const dense: { item: ContextItem; phrases: string[] }[] = [];
+  for (const item of items) {
+    if (item.kind !== 'assistant' && item.kind !== 'thinking') continue;
+    const hits = findEpistemicMarkers(item.text);
+    if (hits.length === 0) continue;
+    markers.set(item.id, hits);
+    const phrases = distinctPhrases(hits);
+    if (phrases.length >= threshold) dense.push({ item, phrases });
+  }
+  // Densest first within a budget: past it, messages are compacted and their markers named instead.
+  let budget = (context.windowTokens * options.preserve.epistemicBudgetPercent) / 100;
+  dense.sort((a, b) => b.phrases.length - a.phrases.length || a.item.id - b.item.id);
+  for (const { item, phrases } of dense) {
+    if (protections.has(item.id) || item.tokens > budget) continue;
+    budget -= item.tokens;
+    protect(item, { kind: 'epistemic', reason: describeMarkers(phrases) });
+  }
+
+  const focusMatches = new Set<number>();
+  const matches = options.focus ? focusMatcher(options.focus) : undefined;
+  if (matches) {
+    for (const item of items) {
+      if (!CONVERSATIONAL.has(item.kind) || !matches(item.text)) continue;
+      focusMatches.add(item.id);
+      protect(item, { kind: 'focus', reason: `focus match: ${clip(options.focus, 60)}` });
+    }
+  }
+
+  // A kept call needs its result and a kept result its call: the API rejects a split pair.
+  const byUseId = new Map<string, ContextItem[]>();
+  for (const item of items) {
+    if (item.toolUseId && (item.kind === 'tool_use' || item.kind === 'tool_result')) byUseId.set(item.toolUseId, [...(byUseId.get(item.toolUseId) ?? []), item]);
+  }
+  for (const [id, protection] of [...protections]) {
+    const item = items[id];
+    if (!item?.toolUseId || protection.kind === 'head') continue;
+    for (const partner of byUseId.get(item.toolUseId) ?? []) {
+      if (partner.id !== id) protect(partner, { kind: 'pair', reason: `pair of #${id} (${protection.reason})` });
+    }
+  }
+
+  return { protections, recentStart, originalAskId: originalAsk?.id, pinned, markers, focusMatches };
+}

@@ -1,0 +1,30 @@
+// One interface for every summarizer (S9, S25). Results are explicit values, never exceptions, so
+// the caller can fall back to the heuristic and say why; the signal carries the timeout.
+import type { ContextItem } from '../model';
+import type { PinnedSet } from '../policy/pinned';
+
+export interface SummaryRequest {
+  /** The aged span, oldest first. */
+  items: ContextItem[];
+  /** Text of the summary being merged (iterative mode, S10). */
+  previousSummary?: string;
+  focus: string;
+  pinned: PinnedSet;
+  /** Marker phrases of span items compacted despite them (S16). */
+  markers: { itemId: number; phrases: string[] }[];
+  originalAsk?: string;
+  maxTokens: number;
+  /** Complete instruction + transcript for LLM summarizers (see prompt.ts). */
+  prompt: string;
+}
+
+export type SummarizerResult = { ok: true; text: string } | { ok: false; error: string };
+
+export interface Summarizer {
+  readonly name: string;
+  summarize(request: SummaryRequest, signal: AbortSignal): Promise<SummarizerResult>;
+}
+
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
