@@ -24,6 +24,7 @@ export class LineSplitter {
   private cursor: number;
   private nextLine: number;
 
+  /** `startLine` 0 means line numbers are unknown (reading resumed mid-file): lines report 0. */
   constructor(startOffset = 0, startLine = 1) {
     this.cursor = startOffset;
     this.nextLine = startLine;
@@ -55,9 +56,9 @@ export class LineSplitter {
         const whole = Buffer.concat(this.pieces, this.pendingLength + newline - start);
         this.pieces = [];
         this.pendingLength = 0;
-        visit(whole, this.nextLine++, offset, end);
+        visit(whole, this.takeLineNumber(), offset, end);
       } else {
-        visit(chunk.subarray(start, newline), this.nextLine++, this.cursor + start, end);
+        visit(chunk.subarray(start, newline), this.takeLineNumber(), this.cursor + start, end);
       }
       start = newline + 1;
       newline = chunk.indexOf(NEWLINE, start);
@@ -69,13 +70,16 @@ export class LineSplitter {
     this.cursor += chunk.length;
   }
 
+  private takeLineNumber(): number {
+    return this.nextLine === 0 ? 0 : this.nextLine++;
+  }
+
   /** Hands out the unfinished line (for a final read of a file without a trailing newline). */
   takePending(): { bytes: Buffer; line: number; offset: number; end: number } | null {
     if (this.pendingLength === 0) return null;
-    const result = { bytes: Buffer.concat(this.pieces, this.pendingLength), line: this.nextLine, offset: this.pendingOffset, end: this.cursor };
+    const result = { bytes: Buffer.concat(this.pieces, this.pendingLength), line: this.takeLineNumber(), offset: this.pendingOffset, end: this.cursor };
     this.pieces = [];
     this.pendingLength = 0;
-    this.nextLine++;
     return result;
   }
 }

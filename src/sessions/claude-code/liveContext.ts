@@ -114,8 +114,18 @@ async function useRecordedRequest(context: LiveContext, path: string, index: Tra
   return [];
 }
 
-/** The sent messages with the model's own turns taken from the chain, or null when they disagree. */
-function aligned(sent: readonly (ApiMessage | null)[], chain: readonly ApiMessage[], entries: readonly ContextEntry[]): ApiMessage[] | null {
+/**
+ * The sent messages with the model's own turns taken from the chain, or null when they disagree.
+ * Claude Code sometimes sends a turn's reminders as separate consecutive user messages; the API
+ * joins those into one turn, and so do we, so that messages and chain entries correspond.
+ */
+function aligned(separate: readonly (ApiMessage | null)[], chain: readonly ApiMessage[], entries: readonly ContextEntry[]): ApiMessage[] | null {
+  const sent: (ApiMessage | null)[] = [];
+  for (const message of separate) {
+    const previous = sent.at(-1);
+    if (message?.role === 'user' && previous?.role === 'user') sent[sent.length - 1] = { role: 'user', content: [...previous.content, ...message.content] };
+    else sent.push(message);
+  }
   if (sent.length > chain.length) return null;
   const result: ApiMessage[] = [];
   for (const [position, message] of sent.entries()) {

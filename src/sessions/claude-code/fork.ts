@@ -1,0 +1,179 @@
+// Applies a compaction by writing a new session that Claude Code can `--resume`: a compact
+// boundary, the summary as Claude Code's own compact-summary user record, then the preserved
+// records re-chained. The agent's file is only ever read; the new one appears atomically.
+import { randomUUID } from 'node:crypto';
+import { open, rename, unlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fail, failFromError, ok } from '../result';
+import type { Result } from '../types';
+import { RecordGraph } from './chain';
+import { readForward } from './jsonl';
+import { contentBlocks, messageOf, str, toolResultIds, toolUseIds, uuidOf, type LocatedRecord, type RawRecord } from './records';
+
+/** Claude Code opens its own summaries with this sentence; resumed sessions read the same way. */
+export const SUMMARY_PREAMBLE =
+  'This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.';
+
+/** Envelope fields every chain record carries; copied from the source so the fork looks native. */
+const ENVELOPE_FIELDS = ['userType', 'entrypoint', 'cwd', 'version', 'gitBranch', 'slug'] as const;
+
+export interface ForkRequest {
+  sourcePath: string;
+  /** Summary text (without the preamble). */
+  summary: string;
+  /** uuids of source records to keep verbatim, in order (e.g. `LiveContext.entries[i].uuids`). */
+  preserveUuids: readonly string[];
+  /** Focus instructions the compaction followed (stored as `compactMetadata.userContext`). */
+  focus?: string | null;
+  preTokens: number | null;
+  postTokens: number | null;
+  /** Optional session title (a `custom-title` record) for pickers. */
+  title?: string;
+  /** Injected clock and id source, for reproducible tests. */
+  now?: () => Date;
+  newUuid?: () => string;
+}
+
+export interface ForkResult {
+  sessionId: string;
+  path: string;
+  resumeCommand: string;
+}
+
+export async function writeFork(request: ForkRequest): Promise<Result<ForkResult>> {
+  const newUuid = request.newUuid ?? randomUUID;
+  let records: LocatedRecord[];
+  try {
+    records = (await readForward(request.sourcePath)).records;
+  } catch (error) {
+    return failFromError(error, request.sourcePath);
+  }
+  const graph = new RecordGraph(request.sourcePath);
+  for (const located of records) graph.add(located);
+  const leaf = graph.liveLeaf(false);
+  if (leaf === null) return fail('empty', 'The source session has no conversation to fork', request.sourcePath);
+  const preserved: RawRecord[] = [];
+  for (const uuid of request.preserveUuids) {
+    const found = graph.get(uuid);
+    if (found === undefined) return fail('invalid-input', `Record ${uuid} is not in the source session`, request.sourcePath);
+    preserved.push(found.record);
+  }
+  const split = splitPair(preserved);
+  if (split !== null) return fail('split-tool-pair', split, request.sourcePath);
+
+  const sessionId = newUuid();
+  const envelope = envelopeOf(leaf.record, sessionId);
+  const clock = request.now ?? (() => new Date());
+  const start = clock().getTime();
+  let tick = 0;
+  // Strictly increasing timestamps keep the preserved records the newest leaf for --resume.
+  const stamp = (): string => new Date(start + tick++).toISOString();
+  const boundaryUuid = newUuid();
+  const summaryUuid = newUuid();
+  const compactMetadata: Record<string, unknown> = { trigger: 'manual', preTokens: request.preTokens, postTokens: request.postTokens };
+  if (request.focus) compactMetadata.userContext = request.focus;
+  const lines: RawRecord[] = [
+    {
+      parentUuid: null,
+      logicalParentUuid: uuidOf(leaf.record),
+      ...envelope,
+      type: 'system',
+      subtype: 'compact_boundary',
+      content: 'Conversation compacted',
+      isMeta: false,
+      timestamp: stamp(),
+      uuid: boundaryUuid,
+      level: 'info',
+      compactMetadata,
+      contextLens: { writer: 'context-lens', sourceSessionId: str(leaf.record.sessionId), sourcePath: request.sourcePath },
+    },
+    {
+      parentUuid: boundaryUuid,
+      ...envelope,
+      type: 'user',
+      message: { role: 'user', content: `${SUMMARY_PREAMBLE}\n\n${request.summary}` },
+      isVisibleInTranscriptOnly: true,
+      isCompactSummary: true,
+      uuid: summaryUuid,
+      timestamp: stamp(),
+    },
+    ...rechain(preserved, summaryUuid, sessionId, newUuid, stamp),
+  ];
+  if (request.title !== undefined) lines.push({ type: 'custom-title', customTitle: request.title, sessionId });
+  const path = join(dirname(request.sourcePath), `${sessionId}.jsonl`);
+  const written = await writeAtomically(path, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+  if (!written.ok) return written;
+  return ok({ sessionId, path, resumeCommand: `claude --resume ${sessionId}` });
+}
+
+/** A description of the first tool_use/tool_result pair the selection would split, or null. */
+export function splitPair(records: readonly RawRecord[]): string | null {
+  const uses = new Set<string>();
+  const results = new Set<string>();
+  for (const record of records) {
+    const blocks = contentBlocks(messageOf(record));
+    if (record.type === 'assistant') for (const id of toolUseIds(blocks)) uses.add(id);
+    if (record.type === 'user') for (const id of toolResultIds(blocks)) results.add(id);
+  }
+  for (const id of uses) if (!results.has(id)) return `tool_use ${id} is preserved without its tool_result`;
+  for (const id of results) if (!uses.has(id)) return `tool_result for ${id} is preserved without its tool_use`;
+  return null;
+}
+
+function envelopeOf(record: RawRecord, sessionId: string): Record<string, unknown> {
+  const envelope: Record<string, unknown> = { isSidechain: false };
+  for (const field of ENVELOPE_FIELDS) if (record[field] !== undefined) envelope[field] = record[field];
+  envelope.sessionId = sessionId;
+  return envelope;
+}
+
+/** Fresh uuids, each record's parent the one before it, references to renamed records updated. */
+function rechain(records: readonly RawRecord[], firstParent: string, sessionId: string, newUuid: () => string, stamp: () => string): RawRecord[] {
+  const renamed = new Map<string, string>();
+  let parent = firstParent;
+  return records.map((source) => {
+    const uuid = newUuid();
+    const old = uuidOf(source);
+    if (old !== null) renamed.set(old, uuid);
+    const copy: RawRecord = { ...source, parentUuid: parent, uuid, sessionId, isSidechain: false, timestamp: stamp() };
+    const assistant = str(source.sourceToolAssistantUUID);
+    if (assistant !== null) copy.sourceToolAssistantUUID = renamed.get(assistant) ?? assistant;
+    delete copy.logicalParentUuid;
+    parent = uuid;
+    return copy;
+  });
+}
+
+/** Temp file in the same folder (same file system), fsync, then rename over the final name. */
+async function writeAtomically(path: string, text: string): Promise<Result<void>> {
+  const temp = join(dirname(path), `.${process.pid}-${randomUUID()}.jsonl.tmp`);
+  try {
+    const handle = await open(temp, 'wx', 0o600);
+    try {
+      await handle.writeFile(text, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, path);
+    await syncFolder(dirname(path));
+    return ok(undefined);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    return failFromError(error, path);
+  }
+}
+
+/** Makes the rename itself durable; some platforms cannot open folders, which is fine. */
+async function syncFolder(folder: string): Promise<void> {
+  try {
+    const handle = await open(folder, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Best effort only.
+  }
+}

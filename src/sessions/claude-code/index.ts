@@ -1,0 +1,35 @@
+// Claude Code adapter: what the host, the CLI and the compaction engine use. Everything here is
+// plain Node (no vscode) and returns results instead of throwing.
+import { fail } from '../result';
+import type { Result } from '../types';
+import { readFill as readFillDetailed, type FillOptions } from './fill';
+import { subagentParent } from './liveContext';
+
+export type { FillOptions } from './fill';
+export type { LiveContextOptions } from './liveContext';
+export type { ListOptions, SessionListing } from './listing';
+export type { ConfigDirOptions } from './paths';
+export type { ContextChange, FollowerEvents, FollowerOptions } from './follower';
+export type { ProjectWatcherEvents, ProjectWatcherOptions, SessionSwitch } from './projectWatcher';
+export type { ForkRequest, ForkResult } from './fork';
+export type { FillRead } from './fill';
+
+export { listSessions, findWorkspaceSession, readSessionInfo } from './listing';
+export { readLiveContext } from './liveContext';
+export { SessionFollower } from './follower';
+export { ProjectWatcher } from './projectWatcher';
+export { writeFork, SUMMARY_PREAMBLE } from './fork';
+export { resolveConfigDirs, encodeProjectDirName } from './paths';
+export { resolveWindow, agentAutoCompactTokens } from './window';
+
+/**
+ * Fill of a transcript, tail first: reads backwards only to the newest usage record. Subagent
+ * transcripts are recognised by their path. The result carries the snapshot, diagnostics and the
+ * bytes it had to read.
+ */
+export async function readFill(path: string, options: FillOptions = {}): ReturnType<typeof readFillDetailed> {
+  if (path.trim() === '') return fail('invalid-input', 'No transcript path given');
+  return readFillDetailed(path, { ...options, sidechain: options.sidechain ?? subagentParent(path) !== undefined });
+}
+
+export type { Result };
