@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { cacheRoot } from '../../scripts/code-server/install';
 
 export const CLAUDE_CODE_VERSION = '2.1.328';
-export const DEFAULT_MODEL = 'claude-sonnet-4-5';
+/** What the CLI's `sonnet` alias resolves to in this version. */
+export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 export const ALLOWED_TOOLS = 'Read,Edit,Write,Bash,Grep,Glob';
 
 /** The postinstall copies the native binary over a small placeholder; anything this big is the real one. */
