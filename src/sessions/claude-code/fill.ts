@@ -115,6 +115,10 @@ export class FillTracker {
   }
 }
 
+const REQUEST_PREFIX = Buffer.from('{"type":"api-request",');
+/** How far before the response its request record may sit (its message blobs come in between). */
+const REQUEST_LOOK_BACK_BYTES = 512 * 1024;
+
 export interface FillRead {
   fill: FillSnapshot;
   diagnostics: Diagnostic[];
@@ -144,7 +148,19 @@ export async function readFill(path: string, options: FillOptions = {}): Promise
     const newestFirst: LocatedRecord[] = [];
     let bytesScanned = 0;
     let resumeOffset = size;
+    // Once the newest usage is found, look a little further back for the request that produced it
+    // (`requestRef`, written just before the response): its betas tell a 1M window.
+    let requestRef: string | null = null;
+    let lookBackUntil = -1;
     for await (const line of linesBackward(handle, size)) {
+      if (requestRef !== null) {
+        if (line.offset < lookBackUntil) break;
+        if (!line.bytes.subarray(0, REQUEST_PREFIX.length).equals(REQUEST_PREFIX) || line.bytes.indexOf(requestRef) === -1) continue;
+        const request = parser.parse(line.bytes, 0, line.offset, line.end);
+        if (request === null || request.record.id !== requestRef) continue;
+        newestFirst.push(request);
+        break;
+      }
       bytesScanned = size - line.offset;
       if (!line.terminated) {
         // A write in progress: leave it to whoever reads next, do not call it an error.
@@ -154,7 +170,11 @@ export async function readFill(path: string, options: FillOptions = {}): Promise
       const located = parser.parse(line.bytes, 0, line.offset, line.end);
       if (located === null) continue;
       newestFirst.push(located);
-      if (usageOf(located.record) !== null && isSidechain(located.record) === (options.sidechain ?? false)) break;
+      if (usageOf(located.record) !== null && isSidechain(located.record) === (options.sidechain ?? false)) {
+        requestRef = str(located.record.requestRef);
+        if (requestRef === null) break;
+        lookBackUntil = line.offset - REQUEST_LOOK_BACK_BYTES;
+      }
     }
     for (let index = newestFirst.length - 1; index >= 0; index--) tracker.observe(newestFirst[index] as LocatedRecord);
     return ok({ fill: tracker.snapshot(options), diagnostics: parser.diagnostics(), bytesScanned, size, resumeOffset, tracker });
