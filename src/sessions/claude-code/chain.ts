@@ -70,9 +70,10 @@ export class RecordGraph {
    */
   liveLeaf(sidechain = false): LocatedRecord | null {
     const parents = new Set<string>();
+    // Only children on the same side count: old transcripts hang subagent records off main ones.
     for (const { record } of this.byUuid.values()) {
       const parent = this.parent(record);
-      if (parent !== null) parents.add(parent);
+      if (parent !== null && isSidechain(record) === sidechain) parents.add(parent);
     }
     let best: LocatedRecord | null = null;
     for (const [uuid, terminal] of this.byUuid) {
