@@ -3,16 +3,12 @@
 // recording's placeholder cwd rewritten to where the workspace really is on this machine.
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { encodeProjectDirName } from '../src/sessions/claude-code';
 import { cacheRoot } from './code-server/install';
 
 const SAMPLES = join(__dirname, '..', 'samples', 'claude-config');
 /** The cwd the demo was recorded in, after the fixtures were sanitised. */
 export const RECORDED_CWD = '/home/user/payments-demo';
-
-/** Claude Code's project folder name: every non-alphanumeric character becomes `-`. */
-function encodeCwd(cwd: string): string {
-  return cwd.replace(/[^a-zA-Z0-9]/g, '-');
-}
 
 function rewriteCwd(folder: string, workspace: string): void {
   for (const name of readdirSync(folder)) {
@@ -25,11 +21,13 @@ function rewriteCwd(folder: string, workspace: string): void {
   }
 }
 
-/** Returns the CLAUDE_CONFIG_DIR to hand to VS Code; empty (no sessions) when no demo is bundled. */
-export function prepareDemoClaudeConfig(workspace: string): string {
-  const configDir = join(cacheRoot(), 'demo-claude-config');
+/**
+ * Returns the CLAUDE_CONFIG_DIR to hand to VS Code (by default a folder in the tool cache, wiped
+ * first); it has no sessions when no demo is bundled.
+ */
+export function prepareDemoClaudeConfig(workspace: string, configDir = join(cacheRoot(), 'demo-claude-config')): string {
   rmSync(configDir, { recursive: true, force: true });
-  const project = join(configDir, 'projects', encodeCwd(workspace));
+  const project = join(configDir, 'projects', encodeProjectDirName(workspace));
   mkdirSync(project, { recursive: true });
   const recorded = join(SAMPLES, 'projects');
   if (existsSync(recorded)) {

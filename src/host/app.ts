@@ -6,7 +6,8 @@ import { Commands, webviewCommandIds } from './commands';
 import { EditorPanel } from './panel/EditorPanel';
 import { PanelHub } from './panel/PanelHub';
 import { PANEL_VIEW_ID, PanelViewProvider } from './panel/PanelViewProvider';
-import { SettingsWatcher, thresholdsOf, type Settings } from './settings';
+import { SessionService, type SessionView } from './sessions/SessionService';
+import { SettingsWatcher, thresholdsOf } from './settings';
 import { FillStatusBar } from './statusBar';
 
 export class ContextLensApp implements vscode.Disposable {
@@ -17,19 +18,23 @@ export class ContextLensApp implements vscode.Disposable {
   private readonly view: PanelViewProvider;
   private readonly editor: EditorPanel;
   private readonly statusBar: FillStatusBar;
+  private readonly sessions: SessionService;
 
   constructor(context: vscode.ExtensionContext) {
     this.log = this.own(vscode.window.createOutputChannel('Context Lens', { log: true }));
     this.settings = this.own(new SettingsWatcher());
-    this.hub = this.own(new PanelHub(this.computeState(this.settings.current), (command) => void vscode.commands.executeCommand(webviewCommandIds[command]), this.log));
+    this.sessions = this.own(new SessionService(this.settings, this.log));
+    this.hub = this.own(new PanelHub(this.computeState(), (command) => void vscode.commands.executeCommand(webviewCommandIds[command]), this.log));
     this.view = this.own(new PanelViewProvider(context.extensionUri, this.hub));
     this.editor = this.own(new EditorPanel(context.extensionUri, this.hub));
     this.statusBar = this.own(new FillStatusBar(Commands.openPanel));
 
     this.own(vscode.window.registerWebviewViewProvider(PANEL_VIEW_ID, this.view));
     this.registerCommands();
-    this.own(this.settings.onDidChange((settings) => this.refresh(settings)));
-    this.refresh(this.settings.current);
+    this.own(this.settings.onDidChange(() => this.refresh()));
+    this.own(this.sessions.onDidChange(() => this.refresh()));
+    this.refresh();
+    void this.sessions.start();
     this.log.info(`Context Lens ${context.extension.packageJSON.version as string} activated`);
   }
 
@@ -39,23 +44,27 @@ export class ContextLensApp implements vscode.Disposable {
     register(Commands.openInEditor, () => this.editor.show());
     register(Commands.openSettings, () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:context-lens.context-lens'));
     register(Commands.showLog, () => this.log.show());
+    register(Commands.selectSession, () => this.sessions.selectSession());
+    register(Commands.openTranscript, () => this.sessions.openTranscript());
   }
 
-  private computeState(settings: Settings): PanelState {
-    const hasWorkspace = (vscode.workspace.workspaceFolders?.length ?? 0) > 0;
+  private computeState(): PanelState {
+    const settings = this.settings.current;
+    const view = this.sessions.current;
+    const fill = view.fill;
     return {
-      session: null,
-      fill: null,
-      thresholds: thresholdsOf(settings, null),
-      empty: hasWorkspace ? 'noSession' : 'noWorkspace',
-      diagnostics: [],
+      session: view.session ? sessionSummary(view) : null,
+      fill: fill && fill.source === 'usage' ? { usedTokens: fill.usedTokens, windowTokens: fill.windowTokens, source: fill.source } : null,
+      thresholds: thresholdsOf(settings, fill ? (fill.agentAutoCompactTokens / fill.windowTokens) * 100 : null),
+      empty: emptyReason(view),
+      diagnostics: view.diagnostics.map((diagnostic) => `${diagnostic.line ? `line ${diagnostic.line}: ` : ''}${diagnostic.message}`),
     };
   }
 
-  private refresh(settings: Settings): void {
-    const state = this.computeState(settings);
+  private refresh(): void {
+    const state = this.computeState();
     this.hub.update(state);
-    this.statusBar.render(state, settings.statusBarEnabled);
+    this.statusBar.render(state, this.settings.current.statusBarEnabled);
   }
 
   private own<T extends vscode.Disposable>(disposable: T): T {
@@ -66,4 +75,14 @@ export class ContextLensApp implements vscode.Disposable {
   dispose(): void {
     for (const disposable of this.disposables.reverse()) disposable.dispose();
   }
+}
+
+function sessionSummary(view: SessionView): PanelState['session'] {
+  const session = view.session!;
+  return { id: session.id, title: session.title, agent: session.agent, model: view.fill?.model ?? session.model, path: session.path, live: true };
+}
+
+function emptyReason(view: SessionView): PanelState['empty'] {
+  if (!view.session) return (vscode.workspace.workspaceFolders?.length ?? 0) > 0 ? 'noSession' : 'noWorkspace';
+  return view.fill && view.fill.source === 'usage' ? null : 'waitingForUsage';
 }

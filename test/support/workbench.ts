@@ -2,7 +2,7 @@
 // content, which lives in nested iframes reachable through page.frames().
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Frame, Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 
 export const ARTIFACTS = join(__dirname, '..', 'e2e', 'artifacts');
 
@@ -60,4 +60,9 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const path = join(ARTIFACTS, `${name}.png`);
   await page.screenshot({ path });
   return path;
+}
+
+/** Our fill item in the status bar. */
+export function statusBarItem(page: Page): Locator {
+  return page.locator('#workbench\\.parts\\.statusbar [id="context-lens.context-lens.contextLens.fill"]');
 }

@@ -1,0 +1,161 @@
+// Which agent session the host shows, and its live fill. Follows the workspace's most recent
+// Claude Code session by default, switches when a newer one appears (unless the user picked one),
+// and lets the user pick another session or any transcript file.
+import * as vscode from 'vscode';
+import { findWorkspaceSession, listSessions, readSessionInfo, SessionFollower } from '../../sessions/claude-code';
+import type { CompactionEvent, Diagnostic, FillSnapshot, SessionInfo } from '../../sessions/types';
+import type { Settings, SettingsWatcher } from '../settings';
+
+export interface SessionView {
+  readonly session: SessionInfo | null;
+  readonly fill: FillSnapshot | null;
+  readonly compactions: readonly CompactionEvent[];
+  readonly diagnostics: readonly Diagnostic[];
+  /** True while we looked but found nothing for this workspace. */
+  readonly searched: boolean;
+}
+
+const MAX_DIAGNOSTICS = 50;
+
+export class SessionService implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<SessionView>();
+  private readonly settingsListener: vscode.Disposable;
+  private follower: SessionFollower | null = null;
+  private view: SessionView = { session: null, fill: null, compactions: [], diagnostics: [], searched: false };
+  /** The user chose this session explicitly: do not jump to newer ones. */
+  private pinned = false;
+  /** Settings the current follower was started with. */
+  private followedWith: Settings;
+
+  readonly onDidChange = this.changed.event;
+
+  constructor(
+    private readonly settings: SettingsWatcher,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.followedWith = settings.current;
+    this.settingsListener = settings.onDidChange((next) => this.onSettings(next));
+  }
+
+  get current(): SessionView {
+    return this.view;
+  }
+
+  /** Finds the workspace's session and starts following it. */
+  async start(): Promise<void> {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (!folder) return this.update({ searched: true });
+    const found = await findWorkspaceSession(folder.uri.fsPath, this.configDirOptions(this.settings.current));
+    if (!found.ok) {
+      this.log.warn(`Looking for Claude Code sessions failed: ${found.error.message}`);
+      return this.update({ searched: true });
+    }
+    if (!found.value) {
+      this.log.info(`No Claude Code session found for ${folder.uri.fsPath}`);
+      return this.update({ searched: true });
+    }
+    await this.follow(found.value, false);
+  }
+
+  async selectSession(): Promise<void> {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const listed = await listSessions({ ...this.configDirOptions(this.settings.current), ...(folder ? { workspacePath: folder } : {}) });
+    const everywhere = folder && listed.ok && listed.value.sessions.length === 0 ? await listSessions(this.configDirOptions(this.settings.current)) : listed;
+    if (!everywhere.ok) {
+      void vscode.window.showErrorMessage(`Context Lens: cannot list sessions: ${everywhere.error.message}`);
+      return;
+    }
+    const items = everywhere.value.sessions.map((session) => ({
+      label: `${session.isSidechain ? '$(type-hierarchy-sub) ' : ''}${session.title}`,
+      description: [session.model ?? 'no response yet', formatAge(session.lastActivityMs), formatSize(session.sizeBytes)].join(' · '),
+      detail: session.path,
+      session,
+    }));
+    if (items.length === 0) {
+      const choice = await vscode.window.showInformationMessage('No Claude Code sessions found. Start `claude` in this folder, or open a transcript file.', 'Open Transcript File…');
+      if (choice) await this.openTranscript();
+      return;
+    }
+    const picked = await vscode.window.showQuickPick(items, { title: 'Context Lens: Select Session', placeHolder: 'Sessions, most recent first', matchOnDescription: true, matchOnDetail: true });
+    if (picked) await this.follow(picked.session, true);
+  }
+
+  async openTranscript(): Promise<void> {
+    const uris = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'Agent transcripts': ['jsonl'], 'All files': ['*'] }, title: 'Open Transcript File' });
+    const uri = uris?.[0];
+    if (!uri) return;
+    const info = await readSessionInfo(uri.fsPath);
+    if (!info.ok) {
+      void vscode.window.showErrorMessage(`Context Lens: ${info.error.message}`);
+      return;
+    }
+    await this.follow(info.value, true);
+  }
+
+  private async follow(session: SessionInfo, pinned: boolean): Promise<void> {
+    this.follower?.dispose();
+    this.pinned = pinned;
+    this.followedWith = this.settings.current;
+    this.update({ session, fill: null, compactions: [], diagnostics: [], searched: true });
+    const follower = new SessionFollower(session.path, { windowOverride: this.settings.current.windowTokensOverride, watchProject: !session.isSidechain });
+    this.follower = follower;
+    follower.on('contextChanged', (change) => {
+      if (this.follower === follower) this.update({ fill: change.fill });
+    });
+    follower.on('compacted', (event) => {
+      if (this.follower !== follower) return;
+      this.log.info(`The agent compacted (${event.trigger}): ${event.preTokens ?? '?'} → ${event.postTokens ?? '?'} tokens`);
+      this.update({ compactions: [...this.view.compactions, event] });
+    });
+    follower.on('diagnostic', (diagnostic) => {
+      if (this.follower !== follower) return;
+      this.log.warn(`${session.path}${diagnostic.line ? `:${diagnostic.line}` : ''}: ${diagnostic.message}`);
+      this.update({ diagnostics: [...this.view.diagnostics, diagnostic].slice(-MAX_DIAGNOSTICS) });
+    });
+    follower.on('sessionSwitched', (change) => {
+      if (this.follower !== follower || this.pinned) return;
+      this.log.info(`Following the newer session ${change.session.id}`);
+      void this.follow(change.session, false);
+    });
+    this.log.info(`Following ${session.path}`);
+    await follower.start();
+  }
+
+  private onSettings(next: Settings): void {
+    const before = this.followedWith;
+    const session = this.view.session;
+    const dirsChanged = before.claudeConfigDirs.join('\n') !== next.claudeConfigDirs.join('\n');
+    // Other folders may hold a newer session for this workspace: look again unless the user chose one.
+    if (dirsChanged && !this.pinned) void this.start();
+    // The window override changes every fill figure: read the session again with it.
+    else if (session && next.windowTokensOverride !== before.windowTokensOverride) void this.follow(session, this.pinned);
+  }
+
+  private configDirOptions(settings: Settings): { configDirs: readonly string[] } {
+    return { configDirs: settings.claudeConfigDirs };
+  }
+
+  private update(patch: Partial<SessionView>): void {
+    this.view = { ...this.view, ...patch };
+    this.changed.fire(this.view);
+  }
+
+  dispose(): void {
+    this.follower?.dispose();
+    this.settingsListener.dispose();
+    this.changed.dispose();
+  }
+}
+
+function formatAge(ms: number): string {
+  const minutes = Math.round((Date.now() - ms) / 60_000);
+  if (minutes < 1) return 'just now';
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.round(minutes / 60);
+  return hours < 48 ? `${hours} h ago` : `${Math.round(hours / 24)} days ago`;
+}
+
+function formatSize(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  return `${Math.max(1, Math.round(bytes / 1024))} KB`;
+}
