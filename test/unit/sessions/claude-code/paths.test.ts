@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { encodeProjectDirName, nodeRuntimePathHash, projectDirCandidates, resolveConfigDirs } from '../../../../src/sessions/claude-code/paths';
+import { tempDir } from './builders';
+
+describe('Claude Code paths', () => {
+  it('encodes every non-alphanumeric character as a dash', () => {
+    assert.equal(encodeProjectDirName('/home/user/my_project.v2'), '-home-user-my-project-v2');
+    assert.equal(encodeProjectDirName('C:\\work\\app'), 'C--work-app');
+  });
+
+  it('cuts long names to 200 characters plus the base-36 hash', () => {
+    const long = `/home/${'a'.repeat(250)}`;
+    const encoded = encodeProjectDirName(long);
+    assert.equal(encoded, `${encodeProjectDirName(long).slice(0, 200)}-${nodeRuntimePathHash(long)}`);
+    assert.match(nodeRuntimePathHash(long), /^[0-9a-z]+$/);
+    assert.equal(nodeRuntimePathHash('a'), (97).toString(36));
+    assert.equal(nodeRuntimePathHash('ab'), (97 * 31 + 98).toString(36));
+  });
+
+  it('config folders: explicit list, else CLAUDE_CONFIG_DIR (comma-separated), else existing defaults', () => {
+    const home = tempDir();
+    assert.deepEqual(resolveConfigDirs({ configDirs: ['/a', ' ', '/a'], env: { CLAUDE_CONFIG_DIR: '/x' }, home }), ['/a']);
+    assert.deepEqual(resolveConfigDirs({ env: { CLAUDE_CONFIG_DIR: '/x, /y' }, home }), ['/x', '/y']);
+    assert.deepEqual(resolveConfigDirs({ env: {}, home }), []);
+    mkdirSync(join(home, '.config', 'claude'), { recursive: true });
+    assert.deepEqual(resolveConfigDirs({ env: {}, home }), [join(home, '.config', 'claude')]);
+  });
+
+  it('long paths also match folders by prefix when the hash differs (Bun-built CLI)', async () => {
+    const config = tempDir();
+    const cwd = `/home/${'b'.repeat(250)}`;
+    const prefix = encodeProjectDirName(cwd).slice(0, 200);
+    mkdirSync(join(config, 'projects', `${prefix}-bunhash`), { recursive: true });
+    mkdirSync(join(config, 'projects', encodeProjectDirName(cwd)), { recursive: true });
+    const candidates = await projectDirCandidates(config, cwd);
+    assert.deepEqual(candidates.map((candidate) => candidate.match), ['exact', 'prefix']);
+  });
+});
