@@ -1,4 +1,4 @@
-// Runs every *.test.ts below the given folders with node's test runner (TypeScript through tsx).
+// Runs every *.test.ts below the given folders (or the given files) with node's test runner (TypeScript through tsx).
 // Node 20's --test takes no globs, so the files are listed here.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
@@ -9,6 +9,7 @@ const folders = args.filter((arg) => !arg.startsWith('--'));
 const passThrough = args.filter((arg) => arg.startsWith('--'));
 
 function collect(folder) {
+  if (!statSync(folder).isDirectory()) return [folder];
   return readdirSync(folder).flatMap((name) => {
     const path = join(folder, name);
     if (statSync(path).isDirectory()) return name === 'artifacts' || name === 'fixtures' ? [] : collect(path);
