@@ -7,16 +7,22 @@ import { encodeProjectDirName } from '../src/sessions/claude-code';
 import { cacheRoot } from './code-server/install';
 
 const SAMPLES = join(__dirname, '..', 'samples', 'claude-config');
-/** The cwd the demo was recorded in, after the fixtures were sanitised. */
+/** The cwd and config folder the demo was recorded in, after the fixtures were sanitised. */
 export const RECORDED_CWD = '/home/user/payments-demo';
+const RECORDED_CONFIG_DIR = '/home/user/.claude';
 
-function rewriteCwd(folder: string, workspace: string): void {
+/** Inside a JSON string, as the transcript stores it. */
+const jsonEscaped = (text: string) => JSON.stringify(text).slice(1, -1);
+
+/** Points the recording's paths (cwd, persisted tool outputs) at where things are on this machine. */
+function relocate(folder: string, replacements: readonly (readonly [string, string])[]): void {
   for (const name of readdirSync(folder)) {
     const path = join(folder, name);
-    if (statSync(path).isDirectory()) rewriteCwd(path, workspace);
+    if (statSync(path).isDirectory()) relocate(path, replacements);
     else if (name.endsWith('.jsonl')) {
-      const text = readFileSync(path, 'utf8');
-      writeFileSync(path, text.split(JSON.stringify(RECORDED_CWD).slice(1, -1)).join(JSON.stringify(workspace).slice(1, -1)));
+      let text = readFileSync(path, 'utf8');
+      for (const [from, to] of replacements) text = text.split(jsonEscaped(from)).join(jsonEscaped(to));
+      writeFileSync(path, text);
     }
   }
 }
@@ -32,7 +38,10 @@ export function prepareDemoClaudeConfig(workspace: string, configDir = join(cach
   const recorded = join(SAMPLES, 'projects');
   if (existsSync(recorded)) {
     for (const name of readdirSync(recorded)) cpSync(join(recorded, name), project, { recursive: true });
-    rewriteCwd(project, workspace);
+    relocate(project, [
+      [`${RECORDED_CONFIG_DIR}/projects/${encodeProjectDirName(RECORDED_CWD)}`, project],
+      [RECORDED_CWD, workspace],
+    ]);
   }
   return configDir;
 }

@@ -5,6 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheRoot } from '../../scripts/code-server/install';
+import { encodeProjectDirName } from '../../src/sessions/claude-code';
 
 export const CLAUDE_CODE_VERSION = '2.1.328';
 /** What the CLI's `sonnet` alias resolves to in this version. */
@@ -56,14 +57,9 @@ export function ensureClaudeCli(log: (line: string) => void = (line) => console.
   return binary;
 }
 
-/** Claude Code's project folder name for a cwd: every non-alphanumeric character becomes `-`. */
-export function encodeProjectPath(cwd: string): string {
-  return cwd.replace(/[^a-zA-Z0-9]/g, '-');
-}
-
 /** Where the CLI writes the transcripts of sessions run in `cwd`. */
 export function projectDir(configDir: string, cwd: string): string {
-  return join(configDir, 'projects', encodeProjectPath(cwd));
+  return join(configDir, 'projects', encodeProjectDirName(cwd));
 }
 
 /** Session ids (transcript file names without `.jsonl`) in a project folder. */
