@@ -31,7 +31,7 @@ export type ToolCategory = (typeof TOOL_CATEGORIES)[number];
 
 /** One block of the context: the unit every fate, reason and token count refers to. */
 export interface ContextItem {
-  /** Stable within one context; reasons cite it as `#id`. */
+  /** Position in `Context.items` (ids equal indexes); reasons cite it as `#id`. */
   id: number;
   kind: ItemKind;
   role: Role;
@@ -51,7 +51,7 @@ export interface ContextItem {
   /** The tool result reported failure (`is_error`). */
   isError?: boolean;
   /** The original provider block, so the formatter can emit it unchanged when the item survives. */
-  block?: Record<string, unknown>;
+  block?: MessageBlock;
   /** Opaque pointer back to the source the adapter read (e.g. transcript record uuids). */
   sourceRef?: string[];
 }

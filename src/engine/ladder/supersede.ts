@@ -87,8 +87,8 @@ export function runSupersede(state: LadderState): TierReport {
 }
 
 /** Resources with at least one stale copy, for the metrics (seed 002 `stale_resources`). */
-export function staleResources(state: LadderState): string[] {
+export function staleResources(planned: readonly PlannedItem[]): string[] {
   const keys = new Set<string>();
-  for (const planned of state.planned) if (planned.tier === 'supersede' && planned.item.resourceKey) keys.add(`${planned.item.toolName ?? 'tool'}:${resourceLabel(planned.item.resourceKey)}`);
+  for (const entry of planned) if (entry.tier === 'supersede' && entry.item.resourceKey) keys.add(`${entry.item.toolName ?? 'tool'}:${resourceLabel(entry.item.resourceKey)}`);
   return [...keys];
 }

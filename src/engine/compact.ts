@@ -1,0 +1,197 @@
+// `compact`: plan, persist, summarise, verify, report — and never throw. Any failure (a hook, the
+// tokenizer, the archive, a bug) returns the original context untouched with the error (S20): a
+// broken compaction must never cost the agent its context.
+import type { Archive, ArchiveRef } from './archive';
+import { unifiedDiff, renderItem, type DiffSlot } from './diff';
+import { countNew } from './ladder/state';
+import type { Context } from './model';
+import { hardLimitOf, resolveOptions, type EngineOptions, type EngineOptionsInput } from './options';
+import { anthropicFormatter, contextAfter, outputItems, type MessageFormatter, type OutputItem } from './output';
+import { metricsInputOf, metricsOf, runLadder, type LadderRun, type PlanDeps } from './plan';
+import { itemFates, overflowOf, type CompactionResult, type CompactionStatus, type SummaryInfo } from './result';
+import { HeuristicSummarizer } from './summarizers/heuristic';
+import { runSummarizer, type SummaryOutcome } from './summarizers/run';
+import { frameSummary } from './summarizers/template';
+import { errorText, type Summarizer } from './summarizers/types';
+import { missingPins, renderPinnedBlock, verify } from './verify';
+
+export interface CompactionHooks {
+  /** Runs before planning; throwing aborts the compaction (fail-open). */
+  onBeforeCompaction?(context: Context, options: EngineOptions): void | Promise<void>;
+  /** Sees every result, including no-ops and failures. */
+  onAfterCompaction?(result: CompactionResult): void | Promise<void>;
+}
+
+export interface CompactDeps extends PlanDeps {
+  /** Default: the heuristic summarizer. */
+  summarizer?: Summarizer;
+  /** Required for tier 4: nothing is dropped that was not persisted first (S13). */
+  archive?: Archive;
+  formatter?: MessageFormatter;
+  hooks?: CompactionHooks;
+  signal?: AbortSignal;
+  now?: () => Date;
+}
+
+/** A result that leaves the context as it was: no-op, low-savings skip or failure. */
+function unchanged(context: Context, options: EngineOptions, formatter: MessageFormatter, status: CompactionStatus, message: string, started: number, run?: LadderRun, error?: string): CompactionResult {
+  const items = context.items.map((item): OutputItem => ({ kind: item.kind, role: item.role, text: item.text, tokens: item.tokens, original: item, changed: false }));
+  const tokens = context.items.reduce((sum, item) => sum + item.tokens, 0);
+  const overflow = overflowOf(tokens, hardLimitOf(options, context.windowTokens));
+  const fates = context.items.map((item) => ({ id: item.id, kind: item.kind, role: item.role, turn: item.turn, fate: 'preserved' as const, reason: message, tokensBefore: item.tokens, tokensAfter: item.tokens }));
+  const metrics = metricsOf({ tokensBefore: tokens, targetTokens: run?.state.targetTokens ?? 0, tiers: [], planned: [] }, tokens, {
+    skippedLowSavings: status === 'skipped-low-savings',
+    failedOpen: status === 'failed-open',
+    durationMs: performance.now() - started,
+  });
+  return {
+    status,
+    message,
+    items: fates,
+    metrics,
+    // The tiers that ran still explain a skip ("would have saved 3 %").
+    tiers: run?.tiers ?? [],
+    after: context,
+    conversation: formatter(items),
+    diff: '',
+    ...(overflow ? { overflow } : {}),
+    ...(error ? { error } : {}),
+  };
+}
+
+function diffSlots(run: LadderRun, inserted: { index: number; item: OutputItem } | undefined): DiffSlot[] {
+  const slots: DiffSlot[] = [];
+  run.state.planned.forEach((planned, index) => {
+    if (inserted?.index === index) slots.push({ before: '', after: renderItem(inserted.item) });
+    const before = renderItem(planned.item);
+    slots.push({ before, after: planned.fate === 'dropped' ? '' : planned.fate === 'compacted' ? renderItem({ ...planned.item, text: planned.text }) : before });
+  });
+  return slots;
+}
+
+async function summarise(run: LadderRun, deps: CompactDeps, remainingMs: number): Promise<SummaryOutcome> {
+  const planned = run.summary;
+  if (!planned) throw new Error('no summary planned');
+  const summarizer = deps.summarizer ?? new HeuristicSummarizer(deps.summaryBuilder);
+  return runSummarizer(summarizer, planned.request, { timeoutMs: Math.max(1, remainingMs), ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.summaryBuilder ? { builder: deps.summaryBuilder } : {}) });
+}
+
+async function apply(context: Context, options: EngineOptions, deps: CompactDeps, started: number): Promise<CompactionResult> {
+  const formatter = deps.formatter ?? anthropicFormatter;
+  await deps.hooks?.onBeforeCompaction?.(context, options);
+  const run = runLadder(context, options, deps, deps.archive !== undefined);
+  if (!deps.archive && options.summary.enabled && run.state.totalTokens > run.state.targetTokens) {
+    run.tiers.push({ tier: 'summarize', acted: 0, tokensSaved: 0, note: 'skipped: summarising drops items, which needs an archive to persist them first' });
+  }
+  const changed = run.state.planned.some((planned) => planned.fate !== 'preserved') || run.summary !== undefined;
+  const tokensBefore = context.items.reduce((sum, item) => sum + item.tokens, 0);
+  if (!changed) {
+    const why = tokensBefore <= run.state.targetTokens && options.trigger !== 'manual' ? 'already at or below the target' : 'nothing compactable outside preserved items';
+    return unchanged(context, options, formatter, 'noop', why, started, run);
+  }
+  const projectedSavings = ((tokensBefore - run.state.totalTokens) / Math.max(1, tokensBefore)) * 100;
+  if (options.trigger !== 'manual' && projectedSavings < options.minSavingsPercent) {
+    return unchanged(context, options, formatter, 'skipped-low-savings', `skipped: projected saving ${projectedSavings.toFixed(1)} % < ${options.minSavingsPercent} %`, started, run);
+  }
+
+  const now = deps.now?.() ?? new Date();
+  let archive: ArchiveRef | undefined;
+  if (deps.archive) archive = await deps.archive.put({ createdAt: now.toISOString(), reason: options.focus ? `${options.trigger}: ${options.focus}` : options.trigger, context });
+
+  let inserted: { index: number; item: OutputItem } | undefined;
+  let summary: SummaryInfo | undefined;
+  if (run.summary) {
+    const outcome = await summarise(run, deps, options.timeoutMs - (performance.now() - started));
+    const frame = (body: string, by: string): string =>
+      frameSummary(body, options.summary.antiInjectionPrefix, { summarizedItems: run.summary?.span.entries.length ?? 0, summarizer: by, ...(archive ? { archiveId: archive.id } : {}) });
+    let text = frame(outcome.text, outcome.summarizer);
+    let tokens = countNew(run.state, text);
+    let fellBack = outcome.fellBack;
+    let error = outcome.error;
+    if (tokens >= run.summary.span.tokens || outcome.text.trim() === '') {
+      // An overlong or empty model summary would make things worse: the heuristic one is bounded.
+      error = `${outcome.summarizer} summary unusable (${tokens} tokens for a ${run.summary.span.tokens}-token span)`;
+      fellBack = true;
+      text = run.summary.text;
+      tokens = run.summary.tokens;
+    }
+    run.state.totalTokens += tokens - run.summary.tokens;
+    inserted = { index: run.summary.span.insertIndex, item: { kind: 'summary', role: 'user', text, tokens, changed: true } };
+    summary = {
+      text,
+      tokens,
+      summarizer: fellBack ? 'heuristic' : outcome.summarizer,
+      fellBack,
+      ...(error ? { error } : {}),
+      summarizedItems: run.summary.span.entries.length,
+      summarizedTokens: run.summary.span.tokens,
+    };
+  }
+
+  let items = outputItems(run.state.planned, inserted);
+  const missing = missingPins(run.state.policy.pinned, items.map((item) => item.text).join('\n'));
+  if (missing.length > 0) {
+    // Outside the anti-injection frame on purpose: constraints are instructions that must keep holding.
+    const block = renderPinnedBlock(missing);
+    if (inserted) {
+      inserted.item.text = `${inserted.item.text}\n\n${block}`;
+      inserted.item.tokens = countNew(run.state, inserted.item.text);
+      if (summary) Object.assign(summary, { text: inserted.item.text, tokens: inserted.item.tokens });
+    } else {
+      const askIndex = run.state.policy.originalAskId ?? -1;
+      inserted = { index: askIndex + 1, item: { kind: 'reminder', role: 'user', text: block, tokens: countNew(run.state, block), changed: true } };
+    }
+    items = outputItems(run.state.planned, inserted);
+  }
+  const outputText = items.map((item) => item.text).join('\n');
+  const verification = verify({ before: context.items, pinned: run.state.policy.pinned, missingBeforeReinjection: missing, outputText });
+  const after = contextAfter(context, items);
+  const overflow = overflowOf(after.usedTokens, hardLimitOf(options, context.windowTokens));
+  const metrics = metricsOf(metricsInputOf(run), after.usedTokens, { durationMs: performance.now() - started });
+  return {
+    status: 'compacted',
+    message: `compacted ${tokensBefore.toLocaleString('en-US')} → ${after.usedTokens.toLocaleString('en-US')} tokens (−${metrics.savingsPercent.toFixed(1)} %)`,
+    items: itemFates(run.state.planned),
+    metrics,
+    tiers: run.tiers,
+    after,
+    conversation: formatter(items),
+    ...(summary ? { summary } : {}),
+    verification,
+    diff: unifiedDiff(diffSlots(run, inserted)),
+    ...(overflow ? { overflow } : {}),
+    ...(archive ? { archive } : {}),
+  };
+}
+
+/**
+ * Compacts `context` towards the target with the gentlest tiers that suffice. Never throws: on any
+ * error the result holds the original context, `status: 'failed-open'` and the error.
+ */
+export async function compact(context: Context, input: EngineOptionsInput = {}, deps: CompactDeps = {}): Promise<CompactionResult> {
+  const started = performance.now();
+  const options = resolveOptions(input);
+  const formatter = deps.formatter ?? anthropicFormatter;
+  let result: CompactionResult;
+  try {
+    result = await apply(context, options, deps, started);
+  } catch (error) {
+    result = failOpen(context, options, formatter, started, error);
+  }
+  try {
+    await deps.hooks?.onAfterCompaction?.(result);
+  } catch (error) {
+    result = failOpen(context, options, formatter, started, error);
+  }
+  return result;
+}
+
+function failOpen(context: Context, options: EngineOptions, formatter: MessageFormatter, started: number, error: unknown): CompactionResult {
+  const message = `compaction failed, context left unchanged: ${errorText(error)}`;
+  try {
+    return unchanged(context, options, formatter, 'failed-open', message, started, undefined, errorText(error));
+  } catch {
+    // Even formatting failed (e.g. a broken custom formatter): report without a conversation.
+    return unchanged(context, options, anthropicFormatter, 'failed-open', message, started, undefined, errorText(error));
+  }
+}

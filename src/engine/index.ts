@@ -1,0 +1,40 @@
+// Public surface of the compaction engine. Pure TypeScript: no vscode, no agent formats.
+export type { AnthropicConversation, AnthropicMessage, Context, ContextItem, ItemKind, MessageBlock, Role, ToolCategory, UsedSource } from './model';
+export { TOOL_CATEGORIES, sumTokens } from './model';
+export { contextFromMessages, type MessagesInput } from './fromMessages';
+export {
+  CLEARED_PLACEHOLDER,
+  DEFAULT_ANTI_INJECTION_PREFIX,
+  DEFAULT_OPTIONS,
+  DEFAULT_STUB_TEMPLATE,
+  resolveOptions,
+  targetTokensOf,
+  underBudgetPressure,
+  type CompactionTrigger,
+  type EngineOptions,
+  type EngineOptionsInput,
+  type TaskComplexity,
+  type TruncateMode,
+  type TruncatePolicy,
+} from './options';
+export { plan, type CompactionPlan, type PlanDeps } from './plan';
+export { compact, type CompactDeps, type CompactionHooks } from './compact';
+export type { CompactionMetrics, CompactionResult, CompactionStatus, ItemFate, OverflowWarning, SummaryInfo, TierMetrics } from './result';
+export type { Fate, TierName, TierReport } from './ladder/state';
+export type { ToolPruner } from './ladder/truncate';
+export { anthropicFormatter, type MessageFormatter, type OutputItem } from './output';
+export { DEFAULT_TRIGGER_OPTIONS, TriggerController, type Fill, type TriggerDecision, type TriggerOptions, type TriggerState } from './triggers';
+export type { Verification } from './verify';
+export { FileSystemArchive, MemoryArchive, type Archive, type ArchiveEntry, type ArchiveRef } from './archive';
+export { redactSecrets, redactIdentifier } from './redact';
+export { findEpistemicMarkers, type MarkerHit } from './policy/epistemic';
+export type { ProtectionKind } from './policy/preserve';
+export { categorizeTool } from './toolCategory';
+export { HeuristicSummarizer } from './summarizers/heuristic';
+export { AnthropicSummarizer, DEFAULT_ANTHROPIC_SUMMARY_MODEL, type AnthropicSummarizerOptions } from './summarizers/anthropic';
+export { ClaudeCliSummarizer, type ClaudeCliSummarizerOptions } from './summarizers/claudeCli';
+export { markdownSummaryBuilder, type SummaryBuilder, type SummarySections } from './summarizers/template';
+export type { Summarizer, SummarizerResult, SummaryRequest } from './summarizers/types';
+export { CachedTokenizer, defaultTokenizer } from './tokens/cache';
+export { TiktokenTokenizer, charEstimateTokenizer, type Tokenizer } from './tokens/tokenizer';
+export { TokenCountWorker } from './tokens/offThread';

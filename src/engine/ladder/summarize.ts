@@ -1,0 +1,92 @@
+// Tier 4 (S9, S10, S13): summarise the aged span — everything before the recent window that policy
+// does not protect — into one structured summary item. In auto mode only the oldest part needed to
+// reach the target is taken; a manual compaction takes the whole aged span. Dropped items are only
+// ever those the summary replaces, and the caller archives the context before using the result.
+import { distinctPhrases } from '../policy/epistemic';
+import { buildSummaryPrompt } from '../summarizers/prompt';
+import { unframe } from '../summarizers/template';
+import type { SummaryRequest } from '../summarizers/types';
+import type { LadderState, PlannedItem } from './state';
+
+export interface SummarySpan {
+  /** Planned entries replaced by the summary, oldest first (previous summaries included). */
+  entries: PlannedItem[];
+  /** Where the summary goes: the position of the oldest entry it replaces. */
+  insertIndex: number;
+  previousSummaryIds: number[];
+  tokens: number;
+}
+
+/** Candidates: unprotected, in the aged region, not yet replaced by an earlier tier's stub only. */
+function candidates(state: LadderState): PlannedItem[] {
+  return state.planned
+    .slice(0, state.policy.recentStart)
+    .filter((planned) => planned.item.kind !== 'system' && planned.item.kind !== 'tools' && planned.protection === undefined && planned.fate !== 'dropped');
+}
+
+export function selectSummarySpan(state: LadderState): SummarySpan | undefined {
+  const pool = candidates(state);
+  if (pool.length === 0) return undefined;
+  const chosen = new Set<PlannedItem>();
+  const iterative = state.options.summary.iterative;
+  if (iterative) for (const planned of pool) if (planned.item.kind === 'summary') chosen.add(planned);
+  // Room the summary itself will take: the budget is an upper bound, so the target is still met.
+  let projected = state.totalTokens + state.options.summary.maxTokens;
+  for (const planned of chosen) projected -= planned.tokensAfter;
+  for (const planned of pool) {
+    if (!state.runAllTiers && projected <= state.targetTokens) break;
+    if (chosen.has(planned)) continue;
+    chosen.add(planned);
+    projected -= planned.tokensAfter;
+  }
+  // Close over tool pairs: a call whose result stays (or the reverse) would be rejected by the API.
+  const byUseId = new Map<string, PlannedItem[]>();
+  for (const planned of pool) if (planned.item.toolUseId) byUseId.set(planned.item.toolUseId, [...(byUseId.get(planned.item.toolUseId) ?? []), planned]);
+  for (const planned of [...chosen]) for (const partner of byUseId.get(planned.item.toolUseId ?? '') ?? []) chosen.add(partner);
+
+  const entries = pool.filter((planned) => chosen.has(planned));
+  const first = entries[0];
+  if (!first) return undefined;
+  return {
+    entries,
+    insertIndex: state.planned.indexOf(first),
+    previousSummaryIds: iterative ? entries.filter((planned) => planned.item.kind === 'summary').map((planned) => planned.item.id) : [],
+    tokens: entries.reduce((sum, planned) => sum + planned.tokensAfter, 0),
+  };
+}
+
+export function summaryRequest(state: LadderState, span: SummarySpan): SummaryRequest {
+  const previousIds = new Set(span.previousSummaryIds);
+  const items = span.entries.filter((planned) => !previousIds.has(planned.item.id)).map((planned) => planned.item);
+  const previous = span.entries.filter((planned) => previousIds.has(planned.item.id)).map((planned) => unframe(planned.item.text));
+  const previousSummary = previous.length > 0 ? previous.join('\n\n') : undefined;
+  const { summary } = state.options;
+  const originalAsk = state.policy.originalAskId === undefined ? undefined : state.context.items[state.policy.originalAskId]?.text;
+  const markers = span.entries.filter((planned) => planned.markers).map((planned) => ({ itemId: planned.item.id, phrases: distinctPhrases(planned.markers ?? []) }));
+  return {
+    items,
+    ...(previousSummary ? { previousSummary } : {}),
+    focus: state.options.focus,
+    pinned: state.policy.pinned,
+    markers,
+    ...(originalAsk ? { originalAsk } : {}),
+    maxTokens: summary.maxTokens,
+    prompt: buildSummaryPrompt({
+      items,
+      ...(previousSummary ? { previousSummary } : {}),
+      focus: state.options.focus,
+      pinned: state.policy.pinned,
+      maxTokens: summary.maxTokens,
+      maxToolResultTokens: summary.pruneToolResultsBeforeSummary ? summary.maxToolResultTokensInPrompt : 0,
+    }),
+  };
+}
+
+/** Marks the span dropped; the summary item's own tokens are added by the caller. */
+export function dropSpan(state: LadderState, span: SummarySpan, summaryLabel: string): void {
+  for (const planned of span.entries) {
+    state.totalTokens -= planned.tokensAfter;
+    const markerNote = planned.markers ? ` — markers kept in summary: ${distinctPhrases(planned.markers).join(' · ')}` : '';
+    Object.assign(planned, { fate: 'dropped', reason: `summarised into ${summaryLabel} (archived)${markerNote}`, tier: 'summarize', text: '', tokensAfter: 0 });
+  }
+}

@@ -1,0 +1,161 @@
+// Planning: policy first, then the ladder gentlest-first until the target is met. Pure and
+// synchronous — no LLM, no I/O — so the live preview can re-plan on every new turn. The summary in
+// a plan is the heuristic one; `compact` swaps in the configured summarizer's text.
+import { runAgeClear } from './ladder/ageClear';
+import { initialPlan, countNew, type LadderState, type PlannedItem, type TierReport } from './ladder/state';
+import { dropSpan, selectSummarySpan, summaryRequest, type SummarySpan } from './ladder/summarize';
+import { runSupersede, staleResources } from './ladder/supersede';
+import { runDedupe, runTruncate, type ToolPruner } from './ladder/truncate';
+import type { Context } from './model';
+import { hardLimitOf, resolveOptions, targetTokensOf, type EngineOptions, type EngineOptionsInput } from './options';
+import { analyzePolicy } from './policy/preserve';
+import { emptyTierMetrics, itemFates, overflowOf, savingsPercent, type CompactionMetrics, type ItemFate, type OverflowWarning } from './result';
+import { heuristicSummary } from './summarizers/heuristic';
+import { frameSummary, markdownSummaryBuilder, type SummaryBuilder } from './summarizers/template';
+import type { SummaryRequest } from './summarizers/types';
+import { defaultTokenizer } from './tokens/cache';
+import type { Tokenizer } from './tokens/tokenizer';
+
+/** Replaceable parts (S25) that planning uses. */
+export interface PlanDeps {
+  tokenizer?: Tokenizer;
+  toolPruner?: ToolPruner;
+  summaryBuilder?: SummaryBuilder;
+}
+
+export interface PlannedSummary {
+  span: SummarySpan;
+  request: SummaryRequest;
+  /** Framed heuristic summary (the preview text and the fallback). */
+  text: string;
+  tokens: number;
+}
+
+/** Internal result of planning, finished by `plan` (preview) or `compact` (apply). */
+export interface LadderRun {
+  state: LadderState;
+  tiers: TierReport[];
+  summary?: PlannedSummary;
+}
+
+export const SUMMARY_LABEL = 'the summary';
+
+function runSummaryTier(state: LadderState, builder: SummaryBuilder): { report: TierReport; summary?: PlannedSummary } {
+  const report: TierReport = { tier: 'summarize', acted: 0, tokensSaved: 0 };
+  const span = selectSummarySpan(state);
+  if (!span) {
+    report.note = 'nothing summarisable outside the recent window and pinned items';
+    return { report };
+  }
+  const request = summaryRequest(state, span);
+  const text = frameSummary(heuristicSummary(request, builder), state.options.summary.antiInjectionPrefix, { summarizedItems: span.entries.length, summarizer: 'heuristic' });
+  const tokens = countNew(state, text);
+  if (tokens >= span.tokens) {
+    report.note = `skipped: a summary (${tokens} tokens) would not be smaller than its span (${span.tokens} tokens)`;
+    return { report };
+  }
+  dropSpan(state, span, SUMMARY_LABEL);
+  state.totalTokens += tokens;
+  report.acted = span.entries.length;
+  report.tokensSaved = span.tokens - tokens;
+  return { report, summary: { span, request, text, tokens } };
+}
+
+/**
+ * Runs policy and ladder. `allowSummary: false` stops before tier 4 — `compact` passes it when no
+ * archive is available, because dropping what was not persisted first is never allowed (S13).
+ */
+export function runLadder(context: Context, options: EngineOptions, deps: PlanDeps, allowSummary = true): LadderRun {
+  const policy = analyzePolicy(context, options);
+  const state: LadderState = {
+    context,
+    options,
+    policy,
+    planned: initialPlan(context, policy),
+    tokenizer: deps.tokenizer ?? defaultTokenizer(),
+    targetTokens: targetTokensOf(options, context.windowTokens),
+    runAllTiers: options.trigger === 'manual',
+    totalTokens: context.items.reduce((sum, item) => sum + item.tokens, 0),
+  };
+  const tiers: TierReport[] = [];
+  const steps: [boolean, () => TierReport][] = [
+    [options.supersede.enabled, () => runSupersede(state)],
+    [options.ageClear.enabled, () => runAgeClear(state)],
+    [options.truncate.enabled && options.truncate.dedupe, () => runDedupe(state)],
+    [options.truncate.enabled, () => runTruncate(state, deps.toolPruner)],
+  ];
+  for (const [enabled, step] of steps) {
+    if (!enabled || (state.totalTokens <= state.targetTokens && !state.runAllTiers)) continue;
+    tiers.push(step());
+  }
+  let summary: PlannedSummary | undefined;
+  if (options.summary.enabled && allowSummary && (state.runAllTiers || state.totalTokens > state.targetTokens)) {
+    const outcome = runSummaryTier(state, deps.summaryBuilder ?? markdownSummaryBuilder);
+    tiers.push(outcome.report);
+    summary = outcome.summary;
+  }
+  return { state, tiers, ...(summary ? { summary } : {}) };
+}
+
+export interface MetricsInput {
+  tokensBefore: number;
+  targetTokens: number;
+  tiers: readonly TierReport[];
+  planned: readonly PlannedItem[];
+  summary?: PlannedSummary;
+}
+
+export function metricsInputOf(run: LadderRun): MetricsInput {
+  const tokensBefore = run.state.context.items.reduce((sum, item) => sum + item.tokens, 0);
+  return { tokensBefore, targetTokens: run.state.targetTokens, tiers: run.tiers, planned: run.state.planned, ...(run.summary ? { summary: run.summary } : {}) };
+}
+
+export function metricsOf(input: MetricsInput, tokensAfter: number, extra: Partial<CompactionMetrics> = {}): CompactionMetrics {
+  const { tokensBefore } = input;
+  const perTier = emptyTierMetrics();
+  for (const report of input.tiers) perTier[report.tier] = { items: report.acted, tokensSaved: report.tokensSaved, ...(report.note ? { note: report.note } : {}) };
+  const summaryTokens = input.summary?.tokens ?? 0;
+  return {
+    tokensBefore,
+    tokensAfter,
+    savedTokens: tokensBefore - tokensAfter,
+    savingsPercent: savingsPercent(tokensBefore, tokensAfter),
+    targetTokens: input.targetTokens,
+    targetMet: tokensAfter <= input.targetTokens,
+    perTier,
+    toolResultsPruned: input.planned.filter((planned) => planned.item.kind === 'tool_result' && planned.fate === 'compacted').length,
+    staleResources: staleResources(input.planned),
+    previousSummaryReused: (input.summary?.span.previousSummaryIds.length ?? 0) > 0,
+    skippedLowSavings: false,
+    failedOpen: false,
+    durationMs: 0,
+    compressionRatio: tokensAfter > 0 ? tokensBefore / tokensAfter : 1,
+    summaryCompressionRatio: summaryTokens > 0 ? (input.summary?.span.tokens ?? 0) / summaryTokens : 0,
+    ...extra,
+  };
+}
+
+export interface CompactionPlan {
+  items: ItemFate[];
+  metrics: CompactionMetrics;
+  tiers: TierReport[];
+  /** The heuristic summary the plan would insert (framed), for the preview. */
+  summaryPreview?: string;
+  overflow?: OverflowWarning;
+}
+
+/** Fates without LLM or I/O, for the live preview. Throws only on programming errors. */
+export function plan(context: Context, input: EngineOptionsInput = {}, deps: PlanDeps = {}): CompactionPlan {
+  const started = performance.now();
+  const options = resolveOptions(input);
+  const run = runLadder(context, options, deps);
+  const tokensAfter = run.state.totalTokens;
+  const overflow = overflowOf(tokensAfter, hardLimitOf(options, context.windowTokens));
+  return {
+    items: itemFates(run.state.planned),
+    metrics: metricsOf(metricsInputOf(run), tokensAfter, { durationMs: performance.now() - started }),
+    tiers: run.tiers,
+    ...(run.summary ? { summaryPreview: run.summary.text } : {}),
+    ...(overflow ? { overflow } : {}),
+  };
+}

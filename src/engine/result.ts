@@ -1,0 +1,133 @@
+// What a compaction reports (S18, S19, S20): a fate and a reason for every item, metrics, the
+// compacted conversation, the summary, the verification and — when anything went wrong — the
+// untouched original plus the error. Shared by `plan` (preview) and `compact`.
+import type { ArchiveRef } from './archive';
+import type { AnthropicConversation, Context, ContextItem } from './model';
+import type { Fate, PlannedItem, TierName, TierReport } from './ladder/state';
+import type { MarkerHit } from './policy/epistemic';
+import type { ProtectionKind } from './policy/preserve';
+import type { Verification } from './verify';
+
+export interface ItemFate {
+  id: number;
+  kind: ContextItem['kind'];
+  role: ContextItem['role'];
+  turn: number;
+  fate: Fate;
+  reason: string;
+  tier?: TierName;
+  tokensBefore: number;
+  tokensAfter: number;
+  protection?: ProtectionKind;
+  markers?: MarkerHit[];
+  toolName?: string;
+  resourceKey?: string;
+  sourceRef?: string[];
+}
+
+export interface TierMetrics {
+  items: number;
+  tokensSaved: number;
+  note?: string;
+}
+
+export interface CompactionMetrics {
+  tokensBefore: number;
+  tokensAfter: number;
+  savedTokens: number;
+  savingsPercent: number;
+  targetTokens: number;
+  targetMet: boolean;
+  perTier: Record<TierName, TierMetrics>;
+  /** Tool results stubbed, cleared, deduplicated or truncated (seed 001 `tool_results_pruned`). */
+  toolResultsPruned: number;
+  /** `tool:resource` of every stale resource stubbed by tier 1 (seed 002). */
+  staleResources: string[];
+  previousSummaryReused: boolean;
+  skippedLowSavings: boolean;
+  failedOpen: boolean;
+  durationMs: number;
+  /** tokensBefore / tokensAfter (1 when nothing changed). */
+  compressionRatio: number;
+  /** Summarised tokens / summary tokens (seed 004's ratio); 0 without a summary. */
+  summaryCompressionRatio: number;
+}
+
+export interface OverflowWarning {
+  hardLimitTokens: number;
+  tokensAfter: number;
+  message: string;
+}
+
+export interface SummaryInfo {
+  text: string;
+  tokens: number;
+  summarizer: string;
+  fellBack: boolean;
+  error?: string;
+  summarizedItems: number;
+  summarizedTokens: number;
+}
+
+export type CompactionStatus = 'compacted' | 'noop' | 'skipped-low-savings' | 'failed-open';
+
+export interface CompactionResult {
+  status: CompactionStatus;
+  /** Human-readable one-liner for logs and the status bar. */
+  message: string;
+  items: ItemFate[];
+  metrics: CompactionMetrics;
+  tiers: TierReport[];
+  /** The compacted context (the original when nothing changed or on failure). */
+  after: Context;
+  conversation: AnthropicConversation;
+  summary?: SummaryInfo;
+  verification?: Verification;
+  /** Unified diff before→after, secrets redacted; '' when nothing changed. */
+  diff: string;
+  overflow?: OverflowWarning;
+  archive?: ArchiveRef;
+  error?: string;
+}
+
+export function emptyTierMetrics(): Record<TierName, TierMetrics> {
+  return {
+    supersede: { items: 0, tokensSaved: 0 },
+    'age-clear': { items: 0, tokensSaved: 0 },
+    dedupe: { items: 0, tokensSaved: 0 },
+    truncate: { items: 0, tokensSaved: 0 },
+    summarize: { items: 0, tokensSaved: 0 },
+  };
+}
+
+export function itemFates(planned: readonly PlannedItem[]): ItemFate[] {
+  return planned.map(({ item, fate, reason, tier, tokensAfter, protection, markers }) => ({
+    id: item.id,
+    kind: item.kind,
+    role: item.role,
+    turn: item.turn,
+    fate,
+    reason,
+    tokensBefore: item.tokens,
+    tokensAfter,
+    ...(tier ? { tier } : {}),
+    ...(protection ? { protection: protection.kind } : {}),
+    ...(markers ? { markers } : {}),
+    ...(item.toolName ? { toolName: item.toolName } : {}),
+    ...(item.resourceKey ? { resourceKey: item.resourceKey } : {}),
+    ...(item.sourceRef ? { sourceRef: item.sourceRef } : {}),
+  }));
+}
+
+export function savingsPercent(before: number, after: number): number {
+  return before <= 0 ? 0 : ((before - after) / before) * 100;
+}
+
+export function overflowOf(tokensAfter: number, hardLimitTokens: number): OverflowWarning | undefined {
+  if (tokensAfter <= hardLimitTokens) return undefined;
+  return {
+    hardLimitTokens,
+    tokensAfter,
+    message: `Still ${tokensAfter.toLocaleString('en-US')} tokens after compaction, above the hard limit of ${hardLimitTokens.toLocaleString('en-US')}: the next request may overflow the window.`,
+  };
+}
