@@ -115,27 +115,33 @@ async function useRecordedRequest(context: LiveContext, path: string, index: Tra
 }
 
 /**
- * The sent messages with the model's own turns taken from the chain, or null when they disagree.
- * Claude Code sometimes sends a turn's reminders as separate consecutive user messages; the API
- * joins those into one turn, and so do we, so that messages and chain entries correspond.
+ * The sent messages, turn by turn against the chain, or null when they disagree. Claude Code writes
+ * a blob only for a message it cannot rebuild from the transcript (the model's own turns never, a
+ * plain tool result often not); a missing blob is the chain's turn at that position. A turn's
+ * reminders may be sent as extra consecutive user or system messages; the API joins those into
+ * one turn, and so do we, so that messages and chain entries correspond.
  */
 function aligned(separate: readonly (ApiMessage | null)[], chain: readonly ApiMessage[], entries: readonly ContextEntry[]): ApiMessage[] | null {
-  const sent: (ApiMessage | null)[] = [];
+  const turns: ApiMessage[] = [];
+  let fromChain = false;
   for (const message of separate) {
-    const previous = sent.at(-1);
-    if (message?.role === 'user' && previous?.role === 'user') sent[sent.length - 1] = { role: 'user', content: [...previous.content, ...message.content] };
-    else sent.push(message);
-  }
-  if (sent.length > chain.length) return null;
-  const result: ApiMessage[] = [];
-  for (const [position, message] of sent.entries()) {
-    const fromChain = chain[position] as ApiMessage;
-    const resolved = message ?? (fromChain.role === 'assistant' ? fromChain : null);
-    if (resolved === null || resolved.role !== fromChain.role) return null;
+    const previous = turns.at(-1);
+    if (message !== null && message.role === 'user' && previous?.role === 'user') {
+      // More of the same user turn: join blobs; a turn taken from the chain already holds it.
+      if (!fromChain) turns[turns.length - 1] = { role: 'user', content: [...previous.content, ...message.content] };
+      continue;
+    }
+    if (message !== null && message.role === 'user' && message.content.length === 0) continue;
+    const position = turns.length;
+    const expected = chain[position];
+    if (expected === undefined) return null;
+    const resolved = message ?? expected;
+    if (resolved.role !== expected.role) return null;
     if (resolved.role === 'assistant' && !sameIds(toolUseIds(resolved.content), entries[position]?.toolUseIds ?? [])) return null;
-    result.push(resolved);
+    turns.push(resolved);
+    fromChain = message === null;
   }
-  return result;
+  return turns;
 }
 
 function sameIds(a: readonly string[], b: readonly string[]): boolean {

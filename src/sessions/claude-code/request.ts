@@ -17,7 +17,7 @@ export interface RebuiltRequest {
   /**
    * The messages sent. `null` where the request named a message that has no blob: Claude Code
    * writes blobs for the user side only, the model's own turns are the assistant records, so the
-   * caller fills those positions from the chain.
+   * caller fills those positions from the chain. `system`-role messages appear as user-side ones.
    */
   messages: (ApiMessage | null)[];
 }
@@ -76,8 +76,7 @@ export async function rebuildRequest(path: string, index: TranscriptIndex, reque
     for (const { tail, take } of segments.reverse()) {
       for (const hash of tail.slice(0, take)) {
         const message = obj((await lookup(index.blobs, hash))?.message);
-        const valid = message !== null && (message.role === 'user' || message.role === 'assistant');
-        messages.push(valid ? normaliseContent(structuredClone(message) as unknown as ApiMessage) : null);
+        messages.push(message === null ? null : sentMessage(message));
       }
     }
     const shape = obj((await lookup(index.shapes, str(last.shapeHash) ?? ''))?.shape);
@@ -91,9 +90,16 @@ export async function rebuildRequest(path: string, index: TranscriptIndex, reque
   }
 }
 
-function normaliseContent(message: ApiMessage): ApiMessage {
-  const content = message.content as unknown;
-  return typeof content === 'string' ? { role: message.role, content: [{ type: 'text', text: content }] } : message;
+/**
+ * A blob as an API message. Newer models get `system`-role messages inside `messages` (rendered
+ * reminders; some empty, carrying only `output_config`). They travel with the user's side of the
+ * turn, so they are kept as user-side content: the text is what was sent, the role is folded.
+ */
+function sentMessage(message: Record<string, unknown>): ApiMessage | null {
+  if (message.role !== 'user' && message.role !== 'assistant' && message.role !== 'system') return null;
+  const content = structuredClone(message.content);
+  const blocks = typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? (content as ContentBlock[]) : [];
+  return { role: message.role === 'assistant' ? 'assistant' : 'user', content: blocks };
 }
 
 /** `cacheControl: [{path: ['messages', 4, 'content', 0], value}]` marks where cache breakpoints were. */

@@ -1,0 +1,89 @@
+// Golden tests on transcripts recorded with the real Claude Code CLI (test/fixtures/claude-code).
+// Expected values are computed here independently, by a plain full parse of every line.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { readFill } from '../../../../src/sessions/claude-code/fill';
+import { readLiveContext } from '../../../../src/sessions/claude-code/liveContext';
+
+const ROOT = join(__dirname, '..', '..', '..', 'fixtures', 'claude-code');
+
+function transcripts(): string[] {
+  if (!existsSync(ROOT)) return [];
+  return readdirSync(ROOT).flatMap((scenario) => {
+    const projects = join(ROOT, scenario, 'projects');
+    if (!existsSync(projects)) return [];
+    return readdirSync(projects).flatMap((project) => readdirSync(join(projects, project)).filter((name) => name.endsWith('.jsonl')).map((name) => join(projects, project, name)));
+  });
+}
+
+interface Expected {
+  used: number;
+  boundaries: number;
+  lastBoundaryPost: number | null;
+}
+
+interface NaiveRecord {
+  type?: string;
+  subtype?: string;
+  isSidechain?: boolean;
+  message?: { model?: string; usage?: { input_tokens: number; cache_creation_input_tokens: number; cache_read_input_tokens: number; output_tokens: number } };
+  compactMetadata?: { postTokens?: number };
+}
+
+/** The fill rule applied by brute force: parse everything, keep the last of each thing. */
+function naive(path: string): Expected {
+  const records = readFileSync(path, 'utf8').split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as NaiveRecord);
+  let used = 0;
+  let output = 0;
+  let followed = false;
+  let boundaries = 0;
+  let lastBoundaryPost: number | null = null;
+  let sinceBoundary = false;
+  for (const record of records) {
+    if (record.isSidechain) continue;
+    const usage = record.type === 'assistant' && record.message?.model !== '<synthetic>' ? record.message?.usage : undefined;
+    if (usage) {
+      used = usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens;
+      output = usage.output_tokens;
+      followed = false;
+      sinceBoundary = false;
+    } else if (record.type === 'user') followed = true;
+    if (record.type === 'system' && record.subtype === 'compact_boundary') {
+      boundaries++;
+      lastBoundaryPost = record.compactMetadata?.postTokens ?? null;
+      sinceBoundary = true;
+    }
+  }
+  return { used: sinceBoundary ? (lastBoundaryPost ?? 0) : used + (followed ? output : 0), boundaries, lastBoundaryPost };
+}
+
+describe('recorded Claude Code fixtures', () => {
+  const files = transcripts();
+  it('are present', { skip: files.length === 0 ? 'no fixtures recorded yet' : false }, () => assert.ok(files.length > 0));
+  for (const path of files) {
+    const name = path.slice(ROOT.length + 1).split('/')[0];
+    it(`${name}: exact fill, compactions, a clean live context`, async () => {
+      const expected = naive(path);
+      const fill = await readFill(path);
+      assert.ok(fill.ok);
+      assert.equal(fill.value.fill.usedTokens, expected.used);
+      assert.deepEqual(fill.value.diagnostics, []);
+      const live = await readLiveContext(path);
+      assert.ok(live.ok);
+      const context = live.value;
+      assert.deepEqual(context.diagnostics, []);
+      assert.equal(context.compactions.length, expected.boundaries);
+      assert.equal(context.fill.usedTokens, expected.used);
+      assert.equal(context.source, 'request', 'the recorded request body lines up with the chain');
+      assert.ok(context.system && context.system.length > 0 && context.tools && context.tools.length > 0);
+      assert.equal(context.messages.length, context.entries.length);
+      assert.ok(context.messages.length >= 2);
+      const uses = context.entries.flatMap((entry) => entry.toolUseIds);
+      const results = new Set(context.entries.flatMap((entry) => entry.toolResultIds));
+      assert.ok(uses.slice(0, -1).every((id) => results.has(id)), 'every finished tool call has its result');
+      if (expected.boundaries > 0) assert.equal(context.entries[0]?.kind, 'compact-summary');
+    });
+  }
+});
