@@ -1,10 +1,10 @@
 // The real Claude Code CLI, pinned, installed once into the tool cache (never into the project's
 // node_modules), and run offline against a loopback stand-in for the Anthropic API with a private
 // HOME and CLAUDE_CONFIG_DIR. Used by the fixture recorder and the integration tests.
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { cacheRoot } from '../../scripts/code-server/install';
+import { cacheRoot, installIntoCache } from '../../scripts/cache';
 import { encodeProjectDirName } from '../../src/sessions/claude-code';
 
 export const CLAUDE_CODE_VERSION = '2.1.328';
@@ -27,34 +27,16 @@ function isInstalled(binary: string): boolean {
 /** Path of the pinned `claude` binary, installing it into `<cache>/claude-code-<version>` first if needed. */
 export function ensureClaudeCli(log: (line: string) => void = (line) => console.error(line)): string {
   const folder = join(cacheRoot(), `claude-code-${CLAUDE_CODE_VERSION}`);
-  const binary = binaryIn(folder);
-  if (isInstalled(binary)) return binary;
-
-  // A per-process scratch folder renamed at the end: an interrupted or concurrent install never
-  // leaves something that looks done.
-  const scratch = `${folder}.partial-${process.pid}`;
-  rmSync(scratch, { recursive: true, force: true });
-  mkdirSync(scratch, { recursive: true });
-  writeFileSync(join(scratch, 'package.json'), JSON.stringify({ private: true, description: 'Context Lens tool cache' }));
-  log(`Installing @anthropic-ai/claude-code@${CLAUDE_CODE_VERSION} into ${folder} (once)…`);
-  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const result = spawnSync(npm, ['install', '--no-audit', '--no-fund', '--no-save', '--loglevel=error', `@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}`], {
-    cwd: scratch,
+  installIntoCache({
+    folder,
+    spec: `@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}`,
+    isInstalled: (root) => isInstalled(binaryIn(root)),
+    log,
     // The package's postinstall copies its platform binary (an optional dependency) into bin/;
     // npm ≥ 11.19 skips dependency scripts unless allowed. Pinned package, private cache folder.
     env: { ...process.env, npm_config_dangerously_allow_all_scripts: 'true' },
-    stdio: ['ignore', 'inherit', 'inherit'],
   });
-  if (result.status !== 0 || !isInstalled(binaryIn(scratch))) {
-    rmSync(scratch, { recursive: true, force: true });
-    throw new Error(`Installing @anthropic-ai/claude-code@${CLAUDE_CODE_VERSION} failed (exit ${result.status ?? result.signal})`);
-  }
-  if (isInstalled(binary)) rmSync(scratch, { recursive: true, force: true });
-  else {
-    rmSync(folder, { recursive: true, force: true });
-    renameSync(scratch, folder);
-  }
-  return binary;
+  return binaryIn(folder);
 }
 
 /** Where the CLI writes the transcripts of sessions run in `cwd`. */

@@ -1,0 +1,51 @@
+// The tool cache: pinned tools the project runs but does not depend on (code-server, Node 24, the
+// Claude Code CLI) live outside node_modules, installed once from the npm registry.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export function cacheRoot(): string {
+  return process.env.CONTEXT_LENS_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'context-lens');
+}
+
+export interface CacheInstall {
+  readonly folder: string;
+  /** npm package spec, pinned: `name@version`. */
+  readonly spec: string;
+  /** True once `folder` (or a scratch folder) holds a usable install. */
+  readonly isInstalled: (folder: string) => boolean;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly log?: (line: string) => void;
+}
+
+/**
+ * Installs `spec` into `folder` unless it is there already. The install happens in a per-process
+ * scratch folder renamed at the end, so an interrupted or concurrent install never looks done.
+ */
+export function installIntoCache(install: CacheInstall): void {
+  if (install.isInstalled(install.folder)) return;
+  const log = install.log ?? ((line: string) => console.error(line));
+  const scratch = `${install.folder}.partial-${process.pid}`;
+  rmSync(scratch, { recursive: true, force: true });
+  mkdirSync(scratch, { recursive: true });
+  writeFileSync(join(scratch, 'package.json'), JSON.stringify({ private: true, description: 'Context Lens tool cache' }));
+  log(`Installing ${install.spec} into ${install.folder} (once; this can take several minutes)…`);
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const result = spawnSync(npm, ['install', '--no-audit', '--no-fund', '--no-save', '--loglevel=error', install.spec], {
+    cwd: scratch,
+    env: install.env ?? process.env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  if (result.status !== 0 || !install.isInstalled(scratch)) {
+    rmSync(scratch, { recursive: true, force: true });
+    throw new Error(`npm install ${install.spec} failed (exit ${result.status ?? result.signal}); see the output above`);
+  }
+  // Another process may have finished the same install meanwhile: keep theirs.
+  if (install.isInstalled(install.folder)) rmSync(scratch, { recursive: true, force: true });
+  else {
+    rmSync(install.folder, { recursive: true, force: true });
+    renameSync(scratch, install.folder);
+  }
+}
+
