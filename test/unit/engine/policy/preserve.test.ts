@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { resolveOptions } from '../../../../src/engine/options';
+import { analyzePolicy, recentWindowStart } from '../../../../src/engine/policy/preserve';
+import { assistant, big, build, call, read, results, user } from '../support/build';
+
+describe('preservation policy', () => {
+  const conversation = [
+    user('Make the parser faster.'),
+    ...read('r1', '/a.ts', big('a', 4_000)),
+    assistant('Wait, actually, let me reconsider. Perhaps the cache is stale.'),
+    user('Never modify config/prod.yaml.'),
+    ...read('r2', '/b.ts', big('b', 4_000)),
+    ...read('r3', '/c.ts', big('c', 400)),
+    assistant(call('r4', 'Bash', { command: 'npm test' })),
+  ];
+
+  it('protects head, original ask, pins, markers, recent window, in-flight calls and pairs', () => {
+    const context = build(conversation, { windowTokens: 10_000 });
+    const policy = analyzePolicy(context, resolveOptions({ preserve: { recentTurns: 1, recentPercent: 0 } }));
+    const kinds = new Map(context.items.map((item) => [item.id, policy.protections.get(item.id)?.kind]));
+    const byText = (fragment: string) => context.items.find((item) => item.text.includes(fragment))?.id ?? -1;
+    assert.equal(kinds.get(0), 'head');
+    assert.equal(kinds.get(byText('Make the parser')), 'original-ask');
+    assert.equal(kinds.get(byText('Never modify')), 'pinned');
+    assert.equal(policy.protections.get(byText('Never modify'))?.reason, 'pinned: Never modify config/prod.yaml.');
+    assert.equal(kinds.get(byText('Perhaps the cache')), 'epistemic');
+    assert.equal(kinds.get(byText('npm test')), 'recent');
+    assert.equal(kinds.get(byText('a\nxxx')), undefined);
+    assert.deepEqual(policy.pinned.constraints.map((entry) => entry.text), ['Never modify config/prod.yaml.']);
+    assert.ok(policy.markers.get(byText('Perhaps the cache'))?.length === 4);
+  });
+
+  it('widens a window that would start on tool results to include their calls', () => {
+    const context = build(conversation);
+    const start = recentWindowStart(context, resolveOptions({ preserve: { recentTurns: 1, recentPercent: 0 } }));
+    // Two messages back from the end lands on r3's result; its call must come along.
+    assert.equal(context.items[start]?.kind, 'tool_use');
+  });
+
+  it('takes the larger of turns and percent of window', () => {
+    const context = build(conversation, { windowTokens: 10_000 });
+    const byTurns = recentWindowStart(context, resolveOptions({ preserve: { recentTurns: 1, recentPercent: 0 } }));
+    const byPercent = recentWindowStart(context, resolveOptions({ preserve: { recentTurns: 1, recentPercent: 15 } }));
+    assert.ok(byPercent < byTurns);
+  });
+
+  it('keeps focus matches and the partner of a protected half', () => {
+    const context = build([user('start'), ...read('f1', '/auth/login.ts', 'token check'), assistant('The auth login flow is broken.'), user('ok'), assistant('done')]);
+    const policy = analyzePolicy(context, resolveOptions({ focus: 'auth login', preserve: { recentTurns: 1, recentPercent: 0 } }));
+    const use = context.items.find((item) => item.kind === 'tool_use');
+    const result = context.items.find((item) => item.kind === 'tool_result');
+    assert.equal(policy.protections.get(use?.id ?? -1)?.kind, 'focus');
+    assert.equal(policy.protections.get(result?.id ?? -1)?.kind, 'pair');
+  });
+
+  it('does not pin long pastes whole', () => {
+    const context = build([user('go'), user(`Never do X.\n${'log line\n'.repeat(2_000)}`), assistant('ok'), user('next'), assistant('ok')]);
+    const policy = analyzePolicy(context, resolveOptions({ preserve: { recentTurns: 1, recentPercent: 0 } }));
+    assert.equal(policy.protections.get(context.items.find((item) => item.text.startsWith('Never'))?.id ?? -1), undefined);
+    assert.equal(policy.pinned.constraints[0]?.text, 'Never do X.');
+  });
+
+  it('names no in-flight call when every call has a result', () => {
+    const context = build([user('go'), ...read('x', '/x', 'y')]);
+    assert.ok(![...analyzePolicy(context, resolveOptions()).protections.values()].some((protection) => protection.kind === 'in-flight'));
+    assert.ok(results({ id: 'x', output: '' }));
+  });
+});

@@ -1,0 +1,23 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { categorizeTool } from '../../../src/engine/toolCategory';
+
+describe('categorizeTool', () => {
+  it('maps Claude Code tools', () => {
+    const names = ['Read', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash', 'Grep', 'Glob', 'LS', 'WebFetch', 'WebSearch', 'Task', 'TodoWrite'];
+    assert.deepEqual(names.map((name) => categorizeTool(name)), [
+      'file_read', 'file_write', 'file_write', 'file_write', 'file_write', 'command_execution', 'search', 'search', 'list_directory', 'view_file', 'search', 'other', 'other',
+    ]);
+  });
+
+  it('recognises test runs inside shell commands', () => {
+    assert.equal(categorizeTool('Bash', { command: 'cd pkg && npm test -- --watch=false' }), 'test_execution');
+    assert.equal(categorizeTool('Bash', { command: 'ls -la' }), 'command_execution');
+  });
+
+  it('falls back to name patterns for other agents', () => {
+    assert.deepEqual(['read_file', 'view_file_outline', 'apply_diff', 'run_command', 'grep_search', 'list_dir', 'run_pytest', 'mystery'].map((name) => categorizeTool(name)), [
+      'file_read', 'view_file', 'file_write', 'command_execution', 'search', 'list_directory', 'test_execution', 'other',
+    ]);
+  });
+});
