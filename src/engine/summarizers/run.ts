@@ -32,8 +32,9 @@ export async function runSummarizer(
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<{ ok: false; error: string }>((resolve) => {
     timer = setTimeout(() => {
-      controller.abort(new Error('timeout'));
+      // Settle first: a summarizer that resolves synchronously on abort must not win the race.
       resolve({ ok: false, error: `${summarizer.name} timed out after ${options.timeoutMs} ms` });
+      controller.abort(new Error('timeout'));
     }, options.timeoutMs);
   });
   try {
