@@ -80,7 +80,7 @@ async function apply(context: Context, options: EngineOptions, deps: CompactDeps
   const formatter = deps.formatter ?? anthropicFormatter;
   await deps.hooks?.onBeforeCompaction?.(context, options);
   const run = runLadder(context, options, deps, deps.archive !== undefined);
-  if (!deps.archive && options.summary.enabled && run.state.totalTokens > run.state.targetTokens) {
+  if (!deps.archive && options.summary.enabled && (run.state.runAllTiers || run.state.totalTokens > run.state.targetTokens)) {
     run.tiers.push({ tier: 'summarize', acted: 0, tokensSaved: 0, note: 'skipped: summarising drops items, which needs an archive to persist them first' });
   }
   const changed = run.state.planned.some((planned) => planned.fate !== 'preserved') || run.summary !== undefined;
