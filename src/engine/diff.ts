@@ -31,8 +31,11 @@ export function unifiedDiff(slots: readonly DiffSlot[], context = 2): string {
     if (slot.before !== slot.after) {
       const patch = structuredPatch('a', 'b', redactSecrets(slot.before), redactSecrets(slot.after), '', '', { context });
       for (const hunk of patch.hunks) {
-        // Shifting works for empty sides too: their start names the line the range follows.
-        lines.push(`@@ -${oldLine + hunk.oldStart},${hunk.oldLines} +${newLine + hunk.newStart},${hunk.newLines} @@`, ...hunk.lines);
+        // Unified diff names an empty range by the line it follows; jsdiff's raw hunks are 1-based
+        // there too, so an empty side is shifted back by one (as jsdiff's own formatter does).
+        const oldStart = oldLine + hunk.oldStart - (hunk.oldLines === 0 ? 1 : 0);
+        const newStart = newLine + hunk.newStart - (hunk.newLines === 0 ? 1 : 0);
+        lines.push(`@@ -${oldStart},${hunk.oldLines} +${newStart},${hunk.newLines} @@`, ...hunk.lines);
       }
     }
     oldLine += lineCount(slot.before);
