@@ -25,10 +25,12 @@ export interface TranscriptIndex {
   size: number;
 }
 
+const COMPACT_MARKER = Buffer.from('ompact');
 const BOUNDARY_MARKER = Buffer.from('"compact_boundary"');
 const SUMMARY_MARKER = Buffer.from('"isCompactSummary":true');
 /** Bookkeeping records start with their type; the key fields follow within a few hundred bytes. */
 const HEAD_BYTES = 512;
+const REPLAY_PREFIX = Buffer.from('{"type":"api-request');
 const REPLAY_KEYS: ReadonlyArray<[prefix: string, key: RegExp, map: 'requests' | 'shapes' | 'blobs']> = [
   ['{"type":"api-request",', /"id":"([^"]+)"/, 'requests'],
   ['{"type":"api-request-shape",', /"shapeHash":"([^"]+)"/, 'shapes'],
@@ -40,15 +42,19 @@ export async function indexTranscript(path: string, sidechain: boolean): Promise
   const collector = new CompactionCollector(sidechain);
   const index: TranscriptIndex = { compactions: [], lastBoundary: null, requests: new Map(), shapes: new Map(), blobs: new Map(), diagnostics: [], size: 0 };
   const end = await scanLines(path, { keepPending: true }, (bytes, line, offset, stop) => {
-    const head = bytes.subarray(0, HEAD_BYTES).toString('latin1');
-    for (const [prefix, key, map] of REPLAY_KEYS) {
-      const id = head.startsWith(prefix) ? key.exec(head)?.[1] : undefined;
-      if (id !== undefined) {
+    if (bytes.subarray(0, REPLAY_PREFIX.length).equals(REPLAY_PREFIX)) {
+      const head = bytes.subarray(0, HEAD_BYTES).toString('latin1');
+      for (const [prefix, key, map] of REPLAY_KEYS) {
+        const id = head.startsWith(prefix) ? key.exec(head)?.[1] : undefined;
+        if (id === undefined) continue;
         index[map].set(id, { offset, end: stop, line });
         return;
       }
     }
-    if (bytes.indexOf(BOUNDARY_MARKER) === -1 && bytes.indexOf(SUMMARY_MARKER) === -1) return;
+    // One search for what both markers share; most lines fail it.
+    const shared = bytes.indexOf(COMPACT_MARKER);
+    const from = Math.max(0, shared - 4);
+    if (shared === -1 || (bytes.indexOf(BOUNDARY_MARKER, from) === -1 && bytes.indexOf(SUMMARY_MARKER, from) === -1)) return;
     const located = parser.parse(bytes, line, offset, stop);
     if (located === null) return;
     collector.observe(located);

@@ -15,8 +15,8 @@ export class ChangeSignal {
   private disposed = false;
 
   constructor(private readonly path: string, private readonly options: ChangeSignalOptions, private readonly fire: () => void) {
+    // Following is an active subscription: it keeps the process alive until dispose().
     this.poll = setInterval(() => this.fire(), options.pollMs);
-    this.poll.unref();
     this.rewatch();
   }
 
@@ -24,7 +24,7 @@ export class ChangeSignal {
   rewatch(): void {
     if (this.disposed || this.watcher !== null) return;
     try {
-      this.watcher = watch(this.path, { persistent: false }, () => this.schedule());
+      this.watcher = watch(this.path, () => this.schedule());
       this.watcher.on('error', () => this.unwatch());
     } catch {
       // Missing or unreadable right now: the poll keeps checking and calls rewatch() later.

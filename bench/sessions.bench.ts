@@ -1,0 +1,142 @@
+// Session adapter benchmarks (figures, not tests): `npm run bench`.
+// Builds ≥100 MB transcripts by chaining copies of a recorded Claude Code session (fresh uuids per
+// copy, each copy's root hung on the previous copy's leaf) and measures the tail-first fill against
+// a naive full parse, live-context builds against live-context size, and follow latency.
+import { appendFileSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { SessionFollower, readFill, readLiveContext } from '../src/sessions/claude-code';
+import { tempDir } from '../test/unit/sessions/claude-code/builders';
+
+const FIXTURE_DIR = join(__dirname, '..', 'test', 'fixtures', 'claude-code', 'multi-prompt', 'projects');
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+const MB = 1024 * 1024;
+
+function template(): string[] {
+  if (!existsSync(FIXTURE_DIR)) throw new Error('Recorded fixtures missing: test/fixtures/claude-code/multi-prompt');
+  const project = join(FIXTURE_DIR, readdirSync(FIXTURE_DIR)[0] as string);
+  const file = readdirSync(project).find((name) => name.endsWith('.jsonl')) as string;
+  return readFileSync(join(project, file), 'utf8').trim().split('\n');
+}
+
+/** A uuid of copy `copy`: same first 24 characters, the copy number in the last 12. */
+function renamed(uuid: string, copy: number): string {
+  return `${uuid.slice(0, 24)}${copy.toString(16).padStart(12, '0')}`;
+}
+
+interface BuildOptions {
+  bytes: number;
+  /** Put a compact boundary so that about this many bytes follow it (the live context). */
+  liveBytes?: number;
+}
+
+function buildTranscript(lines: string[], path: string, options: BuildOptions): void {
+  const records = lines.map((line) => JSON.parse(line) as { uuid?: string; parentUuid?: string | null; type?: string });
+  const lastUuid = [...records].reverse().find((record) => record.uuid !== undefined)?.uuid as string;
+  const copyBytes = lines.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0);
+  const copies = Math.ceil(options.bytes / copyBytes);
+  const boundaryAfter = options.liveBytes === undefined ? -1 : copies - Math.max(1, Math.round(options.liveBytes / copyBytes)) - 1;
+  writeFileSync(path, '');
+  let previousLeaf: string | null = null;
+  let chunk: string[] = [];
+  for (let copy = 0; copy < copies; copy++) {
+    for (const [index, line] of lines.entries()) {
+      let text = line.replace(UUID, (uuid) => renamed(uuid, copy));
+      if (previousLeaf !== null && records[index]?.parentUuid === null && records[index]?.uuid !== undefined) text = text.replace('"parentUuid":null', `"parentUuid":"${previousLeaf}"`);
+      chunk.push(text);
+    }
+    previousLeaf = renamed(lastUuid, copy);
+    if (copy === boundaryAfter) {
+      const boundary = renamed('b0000000-0000-4000-8000-000000000000', copy);
+      const summary = renamed('50000000-0000-4000-8000-000000000000', copy);
+      chunk.push(JSON.stringify({ parentUuid: null, logicalParentUuid: previousLeaf, isSidechain: false, type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', timestamp: '2026-11-22T09:00:00.000Z', uuid: boundary, compactMetadata: { trigger: 'auto', preTokens: 160000, postTokens: 9000 } }));
+      chunk.push(JSON.stringify({ parentUuid: boundary, isSidechain: false, type: 'user', message: { role: 'user', content: 'This session is being continued… summary' }, isCompactSummary: true, isVisibleInTranscriptOnly: true, timestamp: '2026-11-22T09:00:00.001Z', uuid: summary }));
+      previousLeaf = summary;
+    }
+    if (chunk.length > 2000 || copy === copies - 1) {
+      appendFileSync(path, `${chunk.join('\n')}\n`);
+      chunk = [];
+    }
+  }
+}
+
+async function median(runs: number, task: () => Promise<unknown>): Promise<number> {
+  await task();
+  const times: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    const started = performance.now();
+    await task();
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)] as number;
+}
+
+/** What a reader without tail-first reading does: parse every line, keep the last usage. */
+async function naiveFill(path: string): Promise<number> {
+  let used = 0;
+  for (const line of (await readFile(path, 'utf8')).split('\n')) {
+    if (line === '') continue;
+    const record = JSON.parse(line) as { type?: string; message?: { usage?: { input_tokens: number; cache_creation_input_tokens: number; cache_read_input_tokens: number } } };
+    const usage = record.type === 'assistant' ? record.message?.usage : undefined;
+    if (usage) used = usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens;
+  }
+  return used;
+}
+
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+const size = (path: string) => `${(statSync(path).size / MB).toFixed(1)} MB`;
+
+async function main(): Promise<void> {
+  const dir = tempDir('cl-bench-');
+  const lines = template();
+  const small = join(dir, 'small.jsonl');
+  const large = join(dir, 'large.jsonl');
+  buildTranscript(lines, small, { bytes: 1 * MB });
+  buildTranscript(lines, large, { bytes: 100 * MB });
+  console.log(`Transcripts: ${size(small)} and ${size(large)} (chained copies of the recorded multi-prompt session)\n`);
+
+  const fillSmall = await median(21, () => readFill(small));
+  const fillLarge = await median(21, () => readFill(large));
+  const naive = await median(3, () => naiveFill(large));
+  const check = await readFill(large);
+  if (!check.ok || check.value.fill.usedTokens !== (await naiveFill(large))) throw new Error('tail-first and naive fills disagree');
+  console.log('Fill (median, warm cache)');
+  console.log(`  tail-first   1 MB: ${ms(fillSmall)}   100 MB: ${ms(fillLarge)}   (+${ms(fillLarge - fillSmall)} for 100x the size; read ${check.value.bytesScanned} bytes)`);
+  console.log(`  naive full JSON.parse of 100 MB: ${ms(naive)}   ratio naive / tail-first: ${(naive / fillLarge).toFixed(0)}x\n`);
+
+  console.log('Live context build (median) vs live-context size');
+  for (const live of [1, 10, undefined]) {
+    const path = join(dir, `live-${live ?? 'all'}.jsonl`);
+    buildTranscript(lines, path, { bytes: 100 * MB, liveBytes: live === undefined ? undefined : live * MB });
+    const result = await readLiveContext(path);
+    if (!result.ok) throw new Error(result.error.message);
+    const liveBytes = statSync(path).size - (result.value.compactions.at(-1)?.offset ?? 0);
+    const time = await median(3, () => readLiveContext(path));
+    console.log(`  ${size(path)} file, live context ${(liveBytes / MB).toFixed(1)} MB (${result.value.messages.length} messages, source ${result.value.source}): ${ms(time)}`);
+    rmSync(path);
+  }
+
+  console.log('\nFollow: one appended line → contextChanged (debounce 50 ms, 100 MB file)');
+  const follower = new SessionFollower(large, { debounceMs: 50 });
+  await follower.start();
+  const latencies: number[] = [];
+  const assistant = lines.filter((line) => line.includes('"type":"assistant"')).at(-1) as string;
+  for (let round = 0; round < 10; round++) {
+    const changed = new Promise<void>((resolve) => follower.once('contextChanged', () => resolve()));
+    const started = performance.now();
+    appendFileSync(large, `${assistant.replace(UUID, (uuid) => renamed(uuid, 0xfff000 + round))}\n`);
+    await changed;
+    latencies.push(performance.now() - started - 50);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  follower.dispose();
+  latencies.sort((a, b) => a - b);
+  console.log(`  latency after the debounce: median ${ms(latencies[5] as number)}, max ${ms(latencies.at(-1) as number)}`);
+  rmSync(dir, { recursive: true, force: true });
+}
+
+void main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
