@@ -110,7 +110,7 @@ function sampleTitles(sample: Sample, record: RawRecord): void {
 }
 
 /** The text of a prompt the user typed (not tool results, reminders, commands or summaries). */
-export function promptText(record: RawRecord): string | null {
+function promptText(record: RawRecord): string | null {
   if (record.type !== 'user' || record.isMeta === true || record.isCompactSummary === true) return null;
   const text = contentBlocks(messageOf(record)).find((block) => block.type === 'text' && typeof block.text === 'string')?.text;
   if (typeof text !== 'string') return null;

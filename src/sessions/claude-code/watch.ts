@@ -80,9 +80,4 @@ export class SerialRunner {
     })();
     return this.running;
   }
-
-  /** Resolves once the current run (if any) has finished. */
-  idle(): Promise<void> {
-    return this.running ?? Promise.resolve();
-  }
 }
