@@ -23,11 +23,13 @@ const arbitraryCase = fc.record({
   recentTurns: fc.integer({ min: 1, max: 4 }),
 });
 
-function contextOf(testCase: fc.RecordValue<typeof arbitraryCase>): Context {
+type Case = typeof arbitraryCase extends fc.Arbitrary<infer T> ? T : never;
+
+function contextOf(testCase: Case): Context {
   return contextFromMessages({ ...generateMessages({ targetChars: testCase.chars, seed: testCase.seed, inFlight: testCase.inFlight }), windowTokens: testCase.windowTokens, tokenizer });
 }
 
-function optionsOf(testCase: fc.RecordValue<typeof arbitraryCase>): EngineOptionsInput {
+function optionsOf(testCase: Case): EngineOptionsInput {
   return { trigger: testCase.manual ? 'manual' : 'auto', preserve: { recentTurns: testCase.recentTurns } };
 }
 
