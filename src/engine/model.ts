@@ -95,8 +95,3 @@ export function sumTokens(items: readonly { tokens: number }[]): number {
   for (const item of items) total += item.tokens;
   return total;
 }
-
-/** Items that are part of the conversation proper (not the system prompt or tool definitions). */
-export function isHead(item: ContextItem): boolean {
-  return item.kind === 'system' || item.kind === 'tools';
-}

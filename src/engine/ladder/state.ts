@@ -9,7 +9,6 @@ import { scaledCount } from '../tokens/scale';
 import type { Tokenizer } from '../tokens/tokenizer';
 
 export type TierName = 'supersede' | 'age-clear' | 'dedupe' | 'truncate' | 'summarize';
-export const TIER_ORDER: readonly TierName[] = ['supersede', 'age-clear', 'dedupe', 'truncate', 'summarize'];
 
 export type Fate = 'preserved' | 'compacted' | 'dropped';
 
