@@ -15,8 +15,19 @@ export interface CacheInstall {
   readonly spec: string;
   /** True once `folder` (or a scratch folder) holds a usable install. */
   readonly isInstalled: (folder: string) => boolean;
+  /** Added to this process's environment for the install. */
   readonly env?: NodeJS.ProcessEnv;
   readonly log?: (line: string) => void;
+}
+
+/**
+ * This process's environment without what an outer npm/npx put there: an inherited
+ * `npm_config_user_agent` or `npm_node_execpath` names the outer Node, and install scripts that
+ * check the Node version (code-server's does) would read that instead of the one running them.
+ */
+function environmentFor(extra: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key) && key !== 'NODE' && key !== 'INIT_CWD'));
+  return { ...inherited, ...extra };
 }
 
 /**
@@ -34,7 +45,7 @@ export function installIntoCache(install: CacheInstall): void {
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const result = spawnSync(npm, ['install', '--no-audit', '--no-fund', '--no-save', '--loglevel=error', install.spec], {
     cwd: scratch,
-    env: install.env ?? process.env,
+    env: environmentFor(install.env),
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   if (result.status !== 0 || !install.isInstalled(scratch)) {

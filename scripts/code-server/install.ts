@@ -41,7 +41,6 @@ export function ensureCodeServer(log: (line: string) => void = (line) => console
     isInstalled: (root) => existsSync(entryIn(root)),
     log,
     env: {
-      ...process.env,
       PATH: `${join(node, '..')}${process.platform === 'win32' ? ';' : ':'}${process.env.PATH ?? ''}`,
       // Native modules must be built against Node 24's headers, not the system Node's.
       ...(home ? { npm_config_nodedir: home } : {}),

@@ -34,7 +34,7 @@ export function ensureClaudeCli(log: (line: string) => void = (line) => console.
     log,
     // The package's postinstall copies its platform binary (an optional dependency) into bin/;
     // npm ≥ 11.19 skips dependency scripts unless allowed. Pinned package, private cache folder.
-    env: { ...process.env, npm_config_dangerously_allow_all_scripts: 'true' },
+    env: { npm_config_dangerously_allow_all_scripts: 'true' },
   });
   return binaryIn(folder);
 }
