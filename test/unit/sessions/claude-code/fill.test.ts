@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { appendFileSync, chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -135,10 +136,19 @@ describe('readFill (tail first)', () => {
     assert.equal(folder.ok ? 'ok' : folder.error.code, 'io');
   });
 
-  it('permission denied is its own error', { skip: process.getuid?.() === 0 ? 'root reads everything' : false }, async () => {
+  it('permission denied is its own error', async () => {
     const path = basicSession().write(tempDir());
     chmodSync(path, 0o000);
-    const read = await readFill(path);
-    assert.equal(read.ok ? 'ok' : read.error.code, 'permission-denied');
+    if (process.getuid?.() !== 0) {
+      const read = await readFill(path);
+      assert.equal(read.ok ? 'ok' : read.error.code, 'permission-denied');
+      return;
+    }
+    // Root reads everything: read as the unprivileged `nobody` user in a child process instead.
+    const root = join(__dirname, '..', '..', '..', '..');
+    const module = join(root, 'src', 'sessions', 'claude-code', 'fill.ts');
+    const script = `require(${JSON.stringify(module)}).readFill(${JSON.stringify(path)}).then((read) => process.stdout.write(read.ok ? 'ok' : read.error.code));`;
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { uid: 65534, gid: 65534, encoding: 'utf8', cwd: root });
+    assert.equal(child.stdout, 'permission-denied', child.stderr);
   });
 });
