@@ -1,8 +1,7 @@
 // Exact context fill from the provider's own usage counts. One rule, used three ways: fed the
 // whole chain (live context), fed appended lines (follower), or fed the few newest lines found by
 // reading backwards (`readFill`, the gauge's fast path).
-import { open } from 'node:fs/promises';
-import { failFromError, ok } from '../result';
+import { ok, withFile } from '../result';
 import type { Diagnostic, FillSnapshot, Result, UsageBreakdown } from '../types';
 import { RecordParser } from './jsonl';
 import { isChainRecord, isCompactBoundary, isSidechain, messageOf, num, obj, requestTokens, str, usageOf, uuidOf, type LocatedRecord } from './records';
@@ -135,13 +134,7 @@ export interface FillRead {
  * found on the way are replayed forwards through a `FillTracker`, so the rule stays in one place.
  */
 export async function readFill(path: string, options: FillOptions = {}): Promise<Result<FillRead>> {
-  let handle;
-  try {
-    handle = await open(path, 'r');
-  } catch (error) {
-    return failFromError(error, path);
-  }
-  try {
+  return withFile(path, async (handle) => {
     const size = (await handle.stat()).size;
     const parser = new RecordParser(path);
     const tracker = new FillTracker(options.sidechain ?? false);
@@ -178,9 +171,5 @@ export async function readFill(path: string, options: FillOptions = {}): Promise
     }
     for (let index = newestFirst.length - 1; index >= 0; index--) tracker.observe(newestFirst[index] as LocatedRecord);
     return ok({ fill: tracker.snapshot(options), diagnostics: parser.diagnostics(), bytesScanned, size, resumeOffset, tracker });
-  } catch (error) {
-    return failFromError(error, path);
-  } finally {
-    await handle.close();
-  }
+  });
 }

@@ -1,9 +1,9 @@
 // Session pickers: which transcripts exist, what to call them, which one a workspace is using.
 // Listing must stay cheap with hundreds of sessions, so each file is sampled at its head (first
 // prompt, cwd) and its tail (titles, last model), the way Claude Code's own picker does.
-import { open, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { failFromError, ok } from '../result';
+import { failFromError, ok, withFile } from '../result';
 import type { Diagnostic, Result, SessionInfo } from '../types';
 import { LineSplitter, RecordParser } from './jsonl';
 import { canonicalCwd, projectDirCandidates, allProjectDirs, resolveConfigDirs, type ConfigDirOptions } from './paths';
@@ -41,13 +41,7 @@ interface Sample {
 
 /** Reads one transcript's picker information. */
 export async function readSessionInfo(path: string, parentSessionId?: string): Promise<Result<SessionInfo>> {
-  let handle;
-  try {
-    handle = await open(path, 'r');
-  } catch (error) {
-    return failFromError(error, path);
-  }
-  try {
+  return withFile(path, async (handle) => {
     const stats = await handle.stat();
     const sample: Sample = { cwd: null, customTitle: null, aiTitle: null, summary: null, firstPrompt: null, model: null };
     const parser = new RecordParser(path);
@@ -80,11 +74,7 @@ export async function readSessionInfo(path: string, parentSessionId?: string): P
     };
     if (parentSessionId !== undefined) info.parentSessionId = parentSessionId;
     return ok(info);
-  } catch (error) {
-    return failFromError(error, path);
-  } finally {
-    await handle.close();
-  }
+  });
 }
 
 function sampleHead(sample: Sample, record: RawRecord): void {
