@@ -2,11 +2,9 @@
 // Contexts come from the same seeded generator the tests use (repeated Reads, Bash, Grep, edits).
 import { contextFromMessages } from '../src/engine/fromMessages';
 import { runSupersede } from '../src/engine/ladder/supersede';
-import { initialPlan, type LadderState } from '../src/engine/ladder/state';
 import type { Context } from '../src/engine/model';
-import { resolveOptions, targetTokensOf } from '../src/engine/options';
-import { plan } from '../src/engine/plan';
-import { analyzePolicy } from '../src/engine/policy/preserve';
+import { resolveOptions } from '../src/engine/options';
+import { ladderState, plan } from '../src/engine/plan';
 import { defaultTokenizer } from '../src/engine/tokens/cache';
 import { charEstimateTokenizer, TiktokenTokenizer } from '../src/engine/tokens/tokenizer';
 import { generateMessages } from '../test/unit/engine/support/generate';
@@ -31,19 +29,7 @@ function timeIt(runs: number, body: () => void): number[] {
 }
 
 function tierOne(context: Context): void {
-  const options = resolveOptions({ trigger: 'manual' });
-  const policy = analyzePolicy(context, options);
-  const state: LadderState = {
-    context,
-    options,
-    policy,
-    planned: initialPlan(context, policy),
-    tokenizer: defaultTokenizer(),
-    targetTokens: targetTokensOf(options, context.windowTokens),
-    runAllTiers: true,
-    totalTokens: context.usedTokens,
-  };
-  runSupersede(state);
+  runSupersede(ladderState(context, resolveOptions({ trigger: 'manual' }), defaultTokenizer()));
 }
 
 function report(label: string, samples: number[], target: string): void {

@@ -61,22 +61,27 @@ function runSummaryTier(state: LadderState, builder: SummaryBuilder): { report: 
   return { report, summary: { span, request, text, tokens } };
 }
 
+/** What every tier reads and updates: the policy's verdicts and the plan so far. */
+export function ladderState(context: Context, options: EngineOptions, tokenizer: Tokenizer): LadderState {
+  const policy = analyzePolicy(context, options);
+  return {
+    context,
+    options,
+    policy,
+    planned: initialPlan(context, policy),
+    tokenizer,
+    targetTokens: targetTokensOf(options, context.windowTokens),
+    runAllTiers: options.trigger === 'manual',
+    totalTokens: context.items.reduce((sum, item) => sum + item.tokens, 0),
+  };
+}
+
 /**
  * Runs policy and ladder. `allowSummary: false` stops before tier 4 — `compact` passes it when no
  * archive is available, because dropping what was not persisted first is never allowed (S13).
  */
 export function runLadder(context: Context, options: EngineOptions, deps: PlanDeps, allowSummary = true): LadderRun {
-  const policy = analyzePolicy(context, options);
-  const state: LadderState = {
-    context,
-    options,
-    policy,
-    planned: initialPlan(context, policy),
-    tokenizer: deps.tokenizer ?? defaultTokenizer(),
-    targetTokens: targetTokensOf(options, context.windowTokens),
-    runAllTiers: options.trigger === 'manual',
-    totalTokens: context.items.reduce((sum, item) => sum + item.tokens, 0),
-  };
+  const state = ladderState(context, options, deps.tokenizer ?? defaultTokenizer());
   const tiers: TierReport[] = [];
   const steps: [boolean, () => TierReport][] = [
     [options.supersede.enabled, () => runSupersede(state)],
