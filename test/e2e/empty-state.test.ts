@@ -5,32 +5,26 @@ import { after, before, describe, it } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { launchCodeServer, type RunningCodeServer } from '../../scripts/code-server/launch';
-import { launchChromium } from '../support/browser';
-import { openWorkbench, runCommand, screenshot, statusBarItem, webviewFrame } from '../support/workbench';
+import type { Page } from 'playwright-core';
+import { runCommand, screenshot, startWorkbench, statusBarItem, webviewFrame, type Workbench } from '../support/workbench';
 
 const ROOT = join(__dirname, '..', '..');
 
 for (const theme of ['Default Dark Modern', 'Default Light Modern']) {
   describe(`Context Lens panel without a session, in code-server (${theme})`, { timeout: 240_000 }, () => {
-    let server: RunningCodeServer;
-    let browser: Browser;
+    let workbench: Workbench;
     let page: Page;
     // An empty Claude configuration: this suite checks what a user with no session sees.
-    const claudeConfig = mkdtempSync(join(tmpdir(), 'context-lens-empty-claude-'));
+    const claudeConfigDir = mkdtempSync(join(tmpdir(), 'context-lens-empty-claude-'));
 
     before(async () => {
-      server = await launchCodeServer({ extensionRoot: ROOT, workspace: join(ROOT, 'samples', 'demo-workspace'), theme, env: { CLAUDE_CONFIG_DIR: claudeConfig } });
-      browser = await launchChromium();
-      page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-      await openWorkbench(page, server.url);
+      workbench = await startWorkbench({ workspace: join(ROOT, 'samples', 'demo-workspace'), theme, claudeConfigDir });
+      page = workbench.page;
     });
 
     after(async () => {
-      await browser?.close();
-      await server?.stop();
-      rmSync(claudeConfig, { recursive: true, force: true });
+      await workbench?.close();
+      rmSync(claudeConfigDir, { recursive: true, force: true });
     });
 
     it('opens the panel from the command palette and renders the webview', async () => {

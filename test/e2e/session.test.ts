@@ -5,12 +5,10 @@ import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Frame, Page } from 'playwright-core';
-import { launchCodeServer, type RunningCodeServer } from '../../scripts/code-server/launch';
+import type { Frame, Page } from 'playwright-core';
 import { prepareDemoClaudeConfig } from '../../scripts/demo-session';
 import { encodeProjectDirName, readFill } from '../../src/sessions/claude-code';
-import { launchChromium } from '../support/browser';
-import { openWorkbench, runCommand, screenshot, statusBarItem, webviewFrame } from '../support/workbench';
+import { runCommand, screenshot, startWorkbench, statusBarItem, webviewFrame, type Workbench } from '../support/workbench';
 
 const ROOT = join(__dirname, '..', '..');
 const WORKSPACE = join(ROOT, 'samples', 'demo-workspace');
@@ -43,23 +41,19 @@ async function gaugeText(frame: Frame): Promise<string> {
 }
 
 describe('Context Lens on the recorded demo session, in code-server', { timeout: 240_000 }, () => {
-  let server: RunningCodeServer;
-  let browser: Browser;
+  let workbench: Workbench;
   let page: Page;
-  const claudeConfig = prepareDemoClaudeConfig(WORKSPACE, mkdtempSync(join(tmpdir(), 'context-lens-demo-claude-')));
-  const transcript = sessionFile(claudeConfig);
+  const claudeConfigDir = prepareDemoClaudeConfig(WORKSPACE, mkdtempSync(join(tmpdir(), 'context-lens-demo-claude-')));
+  const transcript = sessionFile(claudeConfigDir);
 
   before(async () => {
-    server = await launchCodeServer({ extensionRoot: ROOT, workspace: WORKSPACE, theme: 'Default Dark Modern', env: { CLAUDE_CONFIG_DIR: claudeConfig } });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await openWorkbench(page, server.url);
+    workbench = await startWorkbench({ workspace: WORKSPACE, theme: 'Default Dark Modern', claudeConfigDir });
+    page = workbench.page;
   });
 
   after(async () => {
-    await browser?.close();
-    await server?.stop();
-    rmSync(claudeConfig, { recursive: true, force: true });
+    await workbench?.close();
+    rmSync(claudeConfigDir, { recursive: true, force: true });
   });
 
   it('shows the exact fill from the transcript\'s last usage, in the panel and the status bar', async () => {

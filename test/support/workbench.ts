@@ -2,7 +2,9 @@
 // content, which lives in nested iframes reachable through page.frames().
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Frame, Locator, Page } from 'playwright-core';
+import type { Browser, Frame, Locator, Page } from 'playwright-core';
+import { launchCodeServer, type RunningCodeServer } from '../../scripts/code-server/launch';
+import { launchChromium } from './browser';
 
 export const ARTIFACTS = join(__dirname, '..', 'e2e', 'artifacts');
 
@@ -65,4 +67,33 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 /** Our fill item in the status bar. */
 export function statusBarItem(page: Page): Locator {
   return page.locator('#workbench\\.parts\\.statusbar [id="context-lens.context-lens.contextLens.fill"]');
+}
+
+export interface Workbench {
+  readonly server: RunningCodeServer;
+  readonly browser: Browser;
+  readonly page: Page;
+  close(): Promise<void>;
+}
+
+/** code-server with the built extension on `workspace`, and a browser page showing it. */
+export async function startWorkbench(options: { workspace: string; theme: string; claudeConfigDir: string }): Promise<Workbench> {
+  const extensionRoot = join(__dirname, '..', '..');
+  const server = await launchCodeServer({ extensionRoot, workspace: options.workspace, theme: options.theme, env: { CLAUDE_CONFIG_DIR: options.claudeConfigDir } });
+  let browser: Browser | undefined;
+  try {
+    browser = await launchChromium();
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await openWorkbench(page, server.url);
+    const opened = browser;
+    const close = async () => {
+      await opened.close();
+      await server.stop();
+    };
+    return { server, browser: opened, page, close };
+  } catch (error) {
+    await browser?.close();
+    await server.stop();
+    throw error;
+  }
 }
