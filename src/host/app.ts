@@ -56,6 +56,10 @@ export class ContextLensApp implements vscode.Disposable {
       session: view.session ? sessionSummary(view) : null,
       fill: fill && fill.source === 'usage' ? { usedTokens: fill.usedTokens, windowTokens: fill.windowTokens, source: fill.source } : null,
       thresholds: thresholdsOf(settings, fill ? (fill.agentAutoCompactTokens / fill.windowTokens) * 100 : null),
+      breakdown: [],
+      reservedOutputTokens: 0,
+      timeline: [],
+      history: [],
       empty: emptyReason(view),
       diagnostics: view.diagnostics.map((diagnostic) => `${diagnostic.line ? `line ${diagnostic.line}: ` : ''}${diagnostic.message}`),
     };

@@ -21,4 +21,6 @@ export const webviewCommandIds: Record<WebviewCommand, string> = {
   selectSession: Commands.selectSession,
   openSettings: Commands.openSettings,
   showLog: Commands.showLog,
+  compact: Commands.compact,
+  previewCompaction: Commands.previewCompaction,
 };

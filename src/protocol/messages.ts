@@ -32,10 +32,140 @@ export type Fill = z.infer<typeof fillSchema>;
 export const emptyReasonSchema = z.enum(['noWorkspace', 'noSession', 'waitingForUsage']);
 export type EmptyReason = z.infer<typeof emptyReasonSchema>;
 
+/** Gauge categories, in stacking order. `reminder` covers memory files, reminders and attachments. */
+export const CATEGORIES = ['system', 'tools', 'reminder', 'user', 'assistant', 'thinking', 'tool_use', 'tool_result', 'summary'] as const;
+export const categorySchema = z.enum(CATEGORIES);
+export type Category = z.infer<typeof categorySchema>;
+
+const tokens = z.number().int().nonnegative();
+
+export const breakdownSchema = z.array(z.object({ category: categorySchema, tokens })).max(CATEGORIES.length);
+export type Breakdown = z.infer<typeof breakdownSchema>;
+
+/** Fill after one API call, oldest first; `event` marks a compaction (the agent's or ours). */
+export const timelinePointSchema = z.object({
+  at: z.string().nullable(),
+  usedTokens: tokens,
+  event: z.object({ kind: z.enum(['agent', 'ours']), label: z.string().max(500) }).nullable(),
+});
+export type TimelinePoint = z.infer<typeof timelinePointSchema>;
+
+export const fateSchema = z.enum(['preserved', 'compacted', 'dropped']);
+export type Fate = z.infer<typeof fateSchema>;
+
+/** One context item as the region map shows it. `pinned` items are drawn with the pinned colour. */
+export const regionSchema = z.object({
+  id: z.number().int().nonnegative(),
+  turn: z.number().int().nonnegative(),
+  kind: categorySchema,
+  label: z.string().max(200),
+  tokens,
+  tokensAfter: tokens,
+  fate: fateSchema,
+  reason: z.string().max(1000),
+  tier: z.string().nullable(),
+  protection: z.string().nullable(),
+  pinned: z.boolean(),
+  markerCount: z.number().int().nonnegative(),
+});
+export type Region = z.infer<typeof regionSchema>;
+
+export const tierSummarySchema = z.object({ tier: z.string(), items: z.number().int().nonnegative(), tokensSaved: z.number().int(), note: z.string().nullable() });
+
+export const verificationViewSchema = z.object({
+  ok: z.boolean(),
+  constraintsTotal: z.number().int().nonnegative(),
+  constraintsKept: z.number().int().nonnegative(),
+  reinjected: z.array(z.string()),
+  openLoopsBefore: z.number().int().nonnegative(),
+  openLoopsAfter: z.number().int().nonnegative(),
+  filesLost: z.array(z.string()),
+});
+export type VerificationView = z.infer<typeof verificationViewSchema>;
+
+/** The plan the engine would carry out now (live preview, no LLM), sent only when it changes. */
+export const planViewSchema = z.object({
+  revision: z.number().int().nonnegative(),
+  targetTokens: tokens,
+  beforeTokens: tokens,
+  afterTokens: tokens,
+  savingsPct: z.number(),
+  regions: z.array(regionSchema).max(200_000),
+});
+export type PlanView = z.infer<typeof planViewSchema>;
+
+/** One changed item of a compaction: what it was and what it became (stub, truncation, nothing). */
+export const diffBlockSchema = z.object({
+  id: z.number().int().nonnegative(),
+  label: z.string().max(200),
+  fate: fateSchema,
+  before: z.string(),
+  after: z.string(),
+});
+export type DiffBlock = z.infer<typeof diffBlockSchema>;
+
+export const forkViewSchema = z.object({ sessionId: z.string(), path: z.string(), resumeCommand: z.string() });
+export type ForkView = z.infer<typeof forkViewSchema>;
+
+/** A compaction run on request (Compact… / Preview Compaction), shown until applied or cancelled. */
+export const previewSchema = z.object({
+  id: z.string(),
+  focus: z.string(),
+  status: z.enum(['compacted', 'noop', 'skipped-low-savings', 'failed-open']),
+  message: z.string(),
+  summarizer: z.string(),
+  beforeTokens: tokens,
+  afterTokens: tokens,
+  savingsPct: z.number(),
+  tiers: z.array(tierSummarySchema),
+  verification: verificationViewSchema.nullable(),
+  summary: z.string().nullable(),
+  diff: z.array(diffBlockSchema),
+  regions: z.array(regionSchema).max(200_000),
+  /** Set once applied: the new session Claude Code can resume. */
+  applied: forkViewSchema.nullable(),
+});
+export type Preview = z.infer<typeof previewSchema>;
+
+export const historyEntrySchema = z.object({
+  id: z.string(),
+  at: z.string().nullable(),
+  source: z.enum(['agent', 'contextLens']),
+  trigger: z.string(),
+  focus: z.string().nullable(),
+  beforeTokens: tokens.nullable(),
+  afterTokens: tokens.nullable(),
+  savingsPct: z.number().nullable(),
+  summary: z.string().nullable(),
+  verification: verificationViewSchema.nullable(),
+  fork: forkViewSchema.nullable(),
+});
+export type HistoryEntry = z.infer<typeof historyEntrySchema>;
+
+export const markerSchema = z.object({ phrase: z.string(), start: z.number().int().nonnegative(), end: z.number().int().nonnegative() });
+
+/** Full text of one item for the detail pane, with its epistemic markers' offsets. */
+export const itemDetailSchema = z.object({
+  id: z.number().int().nonnegative(),
+  label: z.string(),
+  text: z.string(),
+  truncated: z.boolean(),
+  markers: z.array(markerSchema),
+  fate: fateSchema.nullable(),
+  reason: z.string().nullable(),
+});
+export type ItemDetail = z.infer<typeof itemDetailSchema>;
+
 export const panelStateSchema = z.object({
   session: sessionSummarySchema.nullable(),
   fill: fillSchema.nullable(),
   thresholds: thresholdsSchema,
+  /** Tokens per category, estimates scaled to the exact total; empty when unknown. */
+  breakdown: breakdownSchema,
+  /** Output tokens reserved for the next response (drawn after free space on the gauge). */
+  reservedOutputTokens: tokens,
+  timeline: z.array(timelinePointSchema).max(5_000),
+  history: z.array(historyEntrySchema).max(500),
   empty: emptyReasonSchema.nullable(),
   diagnostics: z.array(z.string()).max(50),
 });
@@ -43,16 +173,24 @@ export type PanelState = z.infer<typeof panelStateSchema>;
 
 export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('state'), state: panelStateSchema }),
+  z.object({ type: z.literal('plan'), plan: planViewSchema.nullable() }),
+  z.object({ type: z.literal('preview'), preview: previewSchema.nullable() }),
+  /** A compaction is running (LLM summaries can take a while); `null` when done. */
+  z.object({ type: z.literal('progress'), progress: z.object({ message: z.string(), cancellable: z.boolean() }).nullable() }),
+  z.object({ type: z.literal('itemDetail'), detail: itemDetailSchema }),
 ]);
 export type HostMessage = z.infer<typeof hostMessageSchema>;
 
 /** Commands the webview may ask the host to run; anything else is rejected on receipt. */
-export const webviewCommandSchema = z.enum(['openTranscript', 'selectSession', 'openSettings', 'showLog']);
+export const webviewCommandSchema = z.enum(['openTranscript', 'selectSession', 'openSettings', 'showLog', 'compact', 'previewCompaction']);
 export type WebviewCommand = z.infer<typeof webviewCommandSchema>;
 
 export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
   z.object({ type: z.literal('command'), command: webviewCommandSchema }),
+  z.object({ type: z.literal('itemDetail'), id: z.number().int().nonnegative() }),
+  z.object({ type: z.literal('previewAction'), previewId: z.string(), action: z.enum(['apply', 'openDiff', 'cancel', 'resumeInTerminal', 'copyResumeCommand']) }),
+  z.object({ type: z.literal('cancelProgress') }),
 ]);
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
 
