@@ -1,8 +1,15 @@
-// Claude Code's live context → the engine's `Context`. The engine is agent-neutral, so this is the
-// one place that decides which transcript facts it sees: messages as sent, the gauge's exact total
-// and, per message, the record uuids a compaction result must point back to.
-import { contextFromMessages, type Context } from '../../engine';
-import type { LiveContext } from '../types';
+// Glue between Claude Code transcripts and the agent-neutral engine, both ways. In: the live context
+// as an engine `Context` (messages as sent, the gauge's exact total, record uuids per message). Out:
+// a compaction result as the fork that applies it. The engine decides per content block; Claude
+// Code stores blocks in records, so each record is kept, dropped or kept with its compacted tool
+// results, and what the engine wrote itself (summary, re-injected constraints) becomes the fork's
+// compact-summary record.
+import { contextFromMessages, type CompactionResult, type Context, type ContextItem, type ItemFate } from '../../engine';
+import { fail, failFromError, ok } from '../result';
+import type { ContentBlock, LiveContext, Result } from '../types';
+import type { ForkRequest } from './fork';
+import { readForward } from './jsonl';
+import { contentBlocks, messageOf, toolResultIds, toolUseIds, uuidOf, type RawRecord } from './records';
 
 export function engineContextOf(live: LiveContext): Context {
   const sourceRefs: string[][] = [];
@@ -22,4 +29,96 @@ export function engineContextOf(live: LiveContext): Context {
     sourceRefs,
     summaryMessageIndexes,
   });
+}
+
+export interface ForkInput {
+  live: LiveContext;
+  /** The context `result` was computed from (`engineContextOf(live)`): item ids index into it. */
+  context: Context;
+  result: CompactionResult;
+  focus?: string | null;
+  title?: string;
+}
+
+/** Written when only tiers 1–3 ran: nothing was summarised, but the fork still opens with a summary. */
+export const IN_PLACE_NOTE = 'Context Lens compacted older tool results in place (stubbed, cleared or truncated); no earlier messages were removed.';
+
+export async function forkRequestFromResult(input: ForkInput): Promise<Result<Omit<ForkRequest, 'now' | 'newUuid'>>> {
+  const { live, context, result } = input;
+  const path = live.session.path;
+  if (result.status !== 'compacted') return fail('invalid-input', `Nothing to apply: ${result.message}`, path);
+  const aligned = alignAfter(result);
+  if (aligned === null) return fail('invalid-input', 'The compaction result does not line up with its context', path);
+
+  let records: Map<string, RawRecord>;
+  try {
+    records = new Map((await readForward(path)).records.map(({ record }) => [uuidOf(record) ?? '', record]));
+  } catch (error) {
+    return failFromError(error, path);
+  }
+  // Tool blocks are followed by id (a record may hold one of several blocks of a message); other
+  // blocks by message: a record survives when anything of its message that is not a tool block does.
+  const toolFates = new Map<string, { fate: ItemFate; item: ContextItem }>();
+  const textKept = new Set<number>();
+  for (const fate of result.items) {
+    const item = context.items[fate.id];
+    if (item === undefined || item.messageIndex < 0) continue;
+    if (item.toolUseId && (item.kind === 'tool_use' || item.kind === 'tool_result')) toolFates.set(`${item.kind}:${item.toolUseId}`, { fate, item });
+    else if (fate.fate !== 'dropped') textKept.add(item.messageIndex);
+  }
+
+  const preserveUuids: string[] = [];
+  const replaceContent: Record<string, ContentBlock[]> = {};
+  for (const entry of live.entries) {
+    for (const uuid of entry.uuids) {
+      const record = records.get(uuid);
+      if (record === undefined) return fail('invalid-input', `Record ${uuid} of the live context is not in ${path}`, path);
+      const blocks = contentBlocks(messageOf(record));
+      const tools = [...toolUseIds(blocks).map((id) => toolFates.get(`tool_use:${id}`)), ...toolResultIds(blocks).map((id) => toolFates.get(`tool_result:${id}`))];
+      const kept = tools.length > 0 ? tools.some((tool) => tool?.fate.fate !== 'dropped') : textKept.has(entry.messageIndex);
+      if (!kept) continue;
+      preserveUuids.push(uuid);
+      let replaced = false;
+      const content = blocks.map((block) => {
+        const tool = block.type === 'tool_result' ? toolFates.get(`tool_result:${String(block.tool_use_id)}`) : undefined;
+        const text = tool?.fate.fate === 'compacted' ? aligned.compacted.get(tool.fate.id) : undefined;
+        if (text === undefined) return block;
+        replaced = true;
+        return { ...block, content: text };
+      });
+      if (replaced) replaceContent[uuid] = content;
+    }
+  }
+  return ok({
+    sourcePath: path,
+    summary: aligned.written.length > 0 ? aligned.written.join('\n\n') : IN_PLACE_NOTE,
+    preserveUuids,
+    replaceContent,
+    focus: input.focus ?? null,
+    preTokens: result.metrics.tokensBefore,
+    postTokens: result.metrics.tokensAfter,
+    ...(input.title !== undefined ? { title: input.title } : {}),
+  });
+}
+
+/**
+ * `result.after` lists the surviving items in order, with the engine's own text (which has no
+ * source) in between. Walking it alongside the non-dropped fates gives each compacted item's new
+ * text, and leaves the engine-written texts over. null when the counts disagree.
+ */
+function alignAfter(result: CompactionResult): { compacted: Map<number, string>; written: string[] } | null {
+  const survivors = result.items.filter((fate) => fate.fate !== 'dropped');
+  const written: string[] = [];
+  const copies: ContextItem[] = [];
+  for (const item of result.after.items) {
+    const head = item.kind === 'system' || item.kind === 'tools';
+    if (!head && item.sourceRef === undefined) written.push(item.text);
+    else copies.push(item);
+  }
+  if (copies.length !== survivors.length) return null;
+  const compacted = new Map<number, string>();
+  survivors.forEach((fate, index) => {
+    if (fate.fate === 'compacted') compacted.set(fate.id, (copies[index] as ContextItem).text);
+  });
+  return { compacted, written };
 }

@@ -1,27 +1,38 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { PassThrough } from 'node:stream';
-import { main } from '../../../src/cli/main';
 import { version } from '../../../package.json';
-
-function run(argv: string[]): { code: number; out: string; err: string } {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  const code = main(argv, out, err);
-  return { code, out: out.read()?.toString() ?? '', err: err.read()?.toString() ?? '' };
-}
+import { run } from './support';
 
 describe('context-lens CLI', () => {
-  it('prints its version', () => {
-    const result = run(['--version']);
+  it('prints its version', async () => {
+    const result = await run(['--version']);
     assert.equal(result.code, 0);
     assert.equal(result.out.trim(), version);
   });
 
-  it('exits 2 with usage on an unknown command', () => {
-    const result = run(['frobnicate']);
+  it('prints usage listing every command', async () => {
+    const result = await run(['--help']);
+    assert.equal(result.code, 0);
+    for (const command of ['sessions', 'inspect', 'compact']) assert.match(result.out, new RegExp(`context-lens ${command}`));
+  });
+
+  it('exits 2 with usage on an unknown command', async () => {
+    const result = await run(['frobnicate']);
     assert.equal(result.code, 2);
     assert.match(result.err, /unknown command 'frobnicate'/);
     assert.match(result.err, /Usage: context-lens/);
+  });
+
+  it('exits 2 with the command usage on an unknown flag or a missing argument', async () => {
+    const flag = await run(['inspect', '--frob']);
+    assert.equal(flag.code, 2);
+    assert.match(flag.err, /^context-lens inspect: Unknown option '--frob'/);
+    assert.match(flag.err, /Usage: context-lens inspect/);
+    const missing = await run(['inspect']);
+    assert.equal(missing.code, 2);
+    assert.match(missing.err, /missing <file\|id>/);
+    const target = await run(['compact', 'x', '--target-tokens', '10', '--target-percent', '50']);
+    assert.equal(target.code, 2);
+    assert.match(target.err, /exclude each other/);
   });
 });

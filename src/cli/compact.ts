@@ -1,0 +1,170 @@
+// `context-lens compact`: runs the engine on a session's live context and shows (or, with
+// --write-session, applies as a new resumable session) the result. The agent's transcript is only
+// read; the one file ever written next to it is the fork.
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { AnthropicSummarizer, ClaudeCliSummarizer, FileSystemArchive, HeuristicSummarizer, compact, type CompactionResult, type EngineOptionsInput, type Summarizer, type TierName } from '../engine';
+import { writeFork, type ForkResult } from '../sessions/claude-code';
+import { forkRequestFromResult } from '../sessions/claude-code/engineContext';
+import { EXIT_INPUT, EXIT_OK, inputError, parse, positiveInt, usageError, writeJson, type Io } from './io';
+import { gauge, percent, table, tokens } from './format';
+import { LIVE_OPTIONS, loadLive } from './live';
+
+export const COMPACT_USAGE = `context-lens compact <file|id> [--focus TEXT] [--target-tokens N | --target-percent N]
+                     [--summarizer heuristic|anthropic|claude-cli] [--json] [--write-session]
+                     [--archive-dir DIR] [--window N] [--config-dir DIR]…
+  Compacts the live context and shows the result; nothing is written to the agent's files.
+  --write-session   apply it as a new session next to the transcript (resume it with claude --resume)
+  --archive-dir     where the pre-compaction context is kept (default $XDG_STATE_HOME/context-lens/archive
+                    or ~/.local/state/context-lens/archive)
+  anthropic reads ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL); claude-cli runs \`claude -p\`.`;
+
+const OPTIONS = {
+  ...LIVE_OPTIONS,
+  focus: { type: 'string' },
+  'target-tokens': { type: 'string' },
+  'target-percent': { type: 'string' },
+  summarizer: { type: 'string' },
+  'write-session': { type: 'boolean' },
+  'archive-dir': { type: 'string' },
+} as const;
+
+const TIERS: readonly TierName[] = ['supersede', 'age-clear', 'dedupe', 'truncate', 'summarize'];
+
+export async function compactCommand(args: readonly string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(args, OPTIONS, 1);
+  const options = engineOptions(values);
+  const summarizer = summarizerOf(values.summarizer, io);
+  const { live, context } = await loadLive(positionals[0], values, io);
+  // Tier 4 only drops what an archive holds; it lives outside the agent's folders on purpose.
+  const archive = new FileSystemArchive(values['archive-dir'] !== undefined ? resolve(values['archive-dir']) : defaultArchiveDir(io));
+  const result = await compact(context, options, { summarizer, archive });
+
+  let fork: ForkResult | undefined;
+  if (values['write-session'] && result.status === 'compacted') {
+    const request = await forkRequestFromResult({ live, context, result, focus: values.focus ?? null, title: `${live.session.title} (compacted)` });
+    if (!request.ok) throw inputError(request.error.message);
+    const written = await writeFork(request.value);
+    if (!written.ok) throw inputError(written.error.message);
+    fork = written.value;
+  }
+  if (values.json) writeJson(io, report(result, fork));
+  else io.out.write(`${human(result, live.fill.agentAutoCompactTokens, fork)}\n`);
+  if (result.status === 'failed-open') {
+    io.err.write(`context-lens compact: ${result.message}\n`);
+    return EXIT_INPUT;
+  }
+  if (values['write-session'] && fork === undefined) io.err.write(`context-lens compact: no session written: ${result.message}\n`);
+  return EXIT_OK;
+}
+
+function engineOptions(values: { focus?: string; 'target-tokens'?: string; 'target-percent'?: string }): EngineOptionsInput {
+  const targetTokens = positiveInt(values['target-tokens'], '--target-tokens');
+  const targetPercent = positiveInt(values['target-percent'], '--target-percent');
+  if (targetTokens !== undefined && targetPercent !== undefined) throw usageError('--target-tokens and --target-percent exclude each other');
+  if (targetPercent !== undefined && targetPercent >= 100) throw usageError(`--target-percent must be below 100, got ${targetPercent}`);
+  return {
+    // Asked for by a person: run even when the saving is small.
+    trigger: 'manual',
+    ...(values.focus ? { focus: values.focus } : {}),
+    ...(targetTokens !== undefined ? { targetTokens } : {}),
+    ...(targetPercent !== undefined ? { targetPercent } : {}),
+  };
+}
+
+function summarizerOf(name: string | undefined, io: Io): Summarizer {
+  switch (name ?? 'heuristic') {
+    case 'heuristic':
+      return new HeuristicSummarizer();
+    case 'anthropic': {
+      const apiKey = io.env.ANTHROPIC_API_KEY;
+      if (!apiKey) throw inputError('--summarizer anthropic needs ANTHROPIC_API_KEY in the environment');
+      const baseURL = io.env.ANTHROPIC_BASE_URL;
+      return new AnthropicSummarizer({ apiKey, ...(baseURL ? { baseURL } : {}) });
+    }
+    case 'claude-cli':
+      return new ClaudeCliSummarizer();
+    default:
+      throw usageError(`unknown summarizer '${name ?? ''}' (heuristic, anthropic or claude-cli)`);
+  }
+}
+
+function defaultArchiveDir(io: Io): string {
+  const state = io.env.XDG_STATE_HOME;
+  return join(state ? state : join(io.env.HOME ?? homedir(), '.local', 'state'), 'context-lens', 'archive');
+}
+
+function report(result: CompactionResult, fork: ForkResult | undefined) {
+  return {
+    status: result.status,
+    message: result.message,
+    before: { tokens: result.metrics.tokensBefore },
+    after: { tokens: result.metrics.tokensAfter },
+    savingsPct: result.metrics.savingsPercent,
+    regions: result.items.map((item) => ({
+      id: item.id,
+      kind: item.kind,
+      fate: item.fate,
+      reason: item.reason,
+      tokensBefore: item.tokensBefore,
+      tokensAfter: item.tokensAfter,
+      tier: item.tier ?? null,
+      ...(item.toolName ? { toolName: item.toolName } : {}),
+      ...(item.sourceRef ? { sourceRef: item.sourceRef } : {}),
+    })),
+    tiers: result.tiers,
+    summary: result.summary ?? null,
+    messages: result.conversation.messages,
+    verification: result.verification ?? null,
+    metrics: result.metrics,
+    diff: result.diff,
+    overflow: result.overflow ?? null,
+    archive: result.archive ?? null,
+    error: result.error ?? null,
+    ...(fork ? { fork } : {}),
+  };
+}
+
+function human(result: CompactionResult, agentAutoCompactTokens: number, fork: ForkResult | undefined): string {
+  const { metrics } = result;
+  const window = result.after.windowTokens;
+  const lines = [
+    `${result.status}: ${result.message}`,
+    '',
+    `before ${gauge(metrics.tokensBefore, window, agentAutoCompactTokens).split('\n')[0] ?? ''}`,
+    `after  ${gauge(metrics.tokensAfter, window, agentAutoCompactTokens)}`,
+    `saved  ${tokens(metrics.savedTokens)} tokens (${percent(metrics.savingsPercent)}), target ${tokens(metrics.targetTokens)} ${metrics.targetMet ? 'met' : 'not met'}`,
+    '',
+    table(
+      ['TIER', 'ITEMS', 'SAVED'],
+      TIERS.map((tier) => [tier, String(metrics.perTier[tier].items), tokens(metrics.perTier[tier].tokensSaved)]),
+      [1, 2],
+    ),
+  ];
+  const changed = result.items.filter((item) => item.fate !== 'preserved');
+  if (changed.length > 0) {
+    lines.push(
+      '',
+      table(
+        ['#', 'KIND', 'FATE', 'TIER', 'TOKENS', 'REASON'],
+        changed.map((item) => [String(item.id), item.toolName ? `${item.kind} ${item.toolName}` : item.kind, item.fate, item.tier ?? '', `${tokens(item.tokensBefore)} → ${tokens(item.tokensAfter)}`, item.reason]),
+        [0, 4],
+      ),
+    );
+  }
+  if (result.summary) {
+    const { summary } = result;
+    lines.push('', `Summary by ${summary.summarizer}${summary.fellBack ? ` (fell back${summary.error ? `: ${summary.error}` : ''})` : ''}: ${summary.summarizedItems} items, ${tokens(summary.summarizedTokens)} → ${tokens(summary.tokens)} tokens`);
+  }
+  const verification = result.verification;
+  if (verification) {
+    lines.push(
+      '',
+      `Verification: ${verification.ok ? 'ok' : 'needs a look'} — constraints ${verification.constraints.filter((c) => c.present).length}/${verification.constraints.length} present, open loops ${verification.openLoopsBefore} → ${verification.openLoopsAfter}, files lost ${verification.filesLost.length}${verification.reinjected.length > 0 ? `, re-injected ${verification.reinjected.length}` : ''}`,
+    );
+  }
+  if (result.overflow) lines.push('', `Warning: ${result.overflow.message}`);
+  if (result.archive) lines.push(`Archived the original context: ${result.archive.location}`);
+  if (fork) lines.push('', `Wrote ${fork.path}`, `Resume it with: ${fork.resumeCommand}`);
+  return lines.join('\n');
+}

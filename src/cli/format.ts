@@ -1,0 +1,41 @@
+// Terminal rendering shared by the commands: numbers, a plain table and the text gauge.
+import { DEFAULT_TRIGGER_OPTIONS } from '../engine';
+
+export const tokens = (value: number): string => value.toLocaleString('en-US');
+export const percent = (value: number): string => `${value.toFixed(1)} %`;
+export const percentOf = (part: number, whole: number): number => (whole > 0 ? (part / whole) * 100 : 0);
+
+export function bytes(value: number): string {
+  if (value < 1024) return `${value} B`;
+  if (value < 1024 * 1024) return `${(value / 1024).toFixed(1)} KB`;
+  return `${(value / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** Columns padded to their widest cell; `right` columns are numbers. */
+export function table(header: readonly string[], rows: readonly (readonly string[])[], right: readonly number[] = []): string {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((cell, column) => (right.includes(column) ? cell.padStart(widths[column] ?? 0) : cell.padEnd(widths[column] ?? 0)))
+      .join('  ')
+      .trimEnd();
+  return [line(header), ...rows.map(line)].join('\n');
+}
+
+const GAUGE_CELLS = 40;
+
+/**
+ * `[██████░░░░│░░│░│] 62.2 %`: the fill, with a `│` at our target, trigger and safety net and at
+ * the agent's own auto-compact point, plus a legend naming the marks.
+ */
+export function gauge(usedTokens: number, windowTokens: number, agentAutoCompactTokens: number): string {
+  const fill = percentOf(usedTokens, windowTokens);
+  const { targetPercent, thresholdPercent, safetyNetPercent } = DEFAULT_TRIGGER_OPTIONS;
+  const agentPercent = percentOf(agentAutoCompactTokens, windowTokens);
+  const marks = [targetPercent, thresholdPercent, safetyNetPercent, agentPercent].map((mark) => Math.min(GAUGE_CELLS - 1, Math.round((mark / 100) * GAUGE_CELLS)));
+  const filled = Math.min(GAUGE_CELLS, Math.round((fill / 100) * GAUGE_CELLS));
+  let bar = '';
+  for (let cell = 0; cell < GAUGE_CELLS; cell++) bar += marks.includes(cell) ? '│' : cell < filled ? '█' : '░';
+  const legend = `│ marks: ${targetPercent} % target, ${thresholdPercent} % trigger, ${safetyNetPercent} % safety net, ${percent(agentPercent)} Claude Code auto-compact (${tokens(agentAutoCompactTokens)})`;
+  return `[${bar}] ${percent(fill)}  ${tokens(usedTokens)} / ${tokens(windowTokens)}\n${legend}`;
+}

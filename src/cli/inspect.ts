@@ -1,0 +1,63 @@
+// `context-lens inspect`: how full a session's context is and what fills it.
+import type { ItemKind } from '../engine';
+import { EXIT_OK, parse, writeJson, type Io } from './io';
+import { gauge, percent, percentOf, table, tokens } from './format';
+import { LIVE_OPTIONS, loadLive } from './live';
+
+export const INSPECT_USAGE = `context-lens inspect <file|id> [--json] [--window N] [--config-dir DIR]…
+  Shows the live context of a transcript (a path, or a session id from \`context-lens sessions\`):
+  fill, what fills it, the agent's own compactions and any problems found reading it.`;
+
+/** Every kind the engine knows, in the order a person reads a request. */
+const CATEGORIES: readonly ItemKind[] = ['system', 'tools', 'user', 'assistant', 'thinking', 'tool_use', 'tool_result', 'reminder', 'summary'];
+
+export async function inspectCommand(args: readonly string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(args, LIVE_OPTIONS, 1);
+  const { live, context } = await loadLive(positionals[0], values, io);
+  const { fill } = live;
+  const breakdown = CATEGORIES.map((category) => ({
+    category,
+    tokens: context.items.reduce((sum, item) => (item.kind === category ? sum + item.tokens : sum), 0),
+  }));
+  const report = {
+    session: { id: live.session.id, path: live.session.path, agent: live.session.agent, model: live.model, title: live.session.title },
+    // `request`: the exact body Claude Code recorded; `chain`: rebuilt from the transcript records.
+    contextSource: live.source,
+    window: { tokens: fill.windowTokens, source: fill.windowSource },
+    used: { tokens: fill.usedTokens, source: fill.source, outputTokensPending: fill.outputTokensPending },
+    percent: percentOf(fill.usedTokens, fill.windowTokens),
+    agentAutoCompact: { tokens: fill.agentAutoCompactTokens, percent: percentOf(fill.agentAutoCompactTokens, fill.windowTokens) },
+    messages: live.messages.length,
+    breakdown,
+    compactions: live.compactions,
+    diagnostics: live.diagnostics,
+  };
+  if (values.json) {
+    writeJson(io, report);
+    return EXIT_OK;
+  }
+  const lines = [
+    `${live.session.title}`,
+    `  session  ${live.session.id} (${live.session.agent}, ${live.model ?? 'no model yet'})`,
+    `  file     ${live.session.path}`,
+    `  context  ${live.messages.length} messages, ${live.source === 'request' ? 'exact recorded request' : 'rebuilt from the transcript'}; tokens ${fill.source === 'usage' ? "from the provider's usage" : 'estimated'}, window ${tokens(fill.windowTokens)} (${fill.windowSource})`,
+    '',
+    gauge(fill.usedTokens, fill.windowTokens, fill.agentAutoCompactTokens),
+    '',
+    table(
+      ['CATEGORY', 'TOKENS', 'SHARE'],
+      breakdown.filter((row) => row.tokens > 0).map((row) => [row.category, tokens(row.tokens), percent(percentOf(row.tokens, context.usedTokens))]),
+      [1, 2],
+    ),
+  ];
+  if (fill.outputTokensPending > 0) lines.push(`  + ${tokens(fill.outputTokensPending)} output tokens of the last response join the next request`);
+  lines.push('', live.compactions.length === 0 ? 'Compactions by the agent: none' : 'Compactions by the agent:');
+  for (const event of live.compactions) {
+    const counts = `${event.preTokens === null ? '?' : tokens(event.preTokens)} → ${event.postTokens === null ? '?' : tokens(event.postTokens)} tokens`;
+    lines.push(`  ${event.timestamp ?? 'unknown time'}  ${event.trigger}  ${counts}${event.focus ? `  focus: ${event.focus}` : ''}`);
+  }
+  lines.push('', live.diagnostics.length === 0 ? 'Diagnostics: none' : 'Diagnostics:');
+  for (const diagnostic of live.diagnostics) lines.push(`  ${diagnostic.severity}  ${diagnostic.code}${diagnostic.line ? ` (line ${diagnostic.line})` : ''}: ${diagnostic.message}`);
+  io.out.write(`${lines.join('\n')}\n`);
+  return EXIT_OK;
+}

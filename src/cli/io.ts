@@ -1,0 +1,81 @@
+// What every command gets and how it fails. Expected failures are thrown as `CliError` and turned
+// into one line on stderr plus an exit code by `main`; anything else is a bug and keeps its stack.
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { SessionInfo } from '../sessions/types';
+import { listSessions, resolveConfigDirs, type ConfigDirOptions } from '../sessions/claude-code';
+
+export interface Io {
+  out: NodeJS.WritableStream;
+  err: NodeJS.WritableStream;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+export const EXIT_OK = 0;
+export const EXIT_INPUT = 1;
+export const EXIT_USAGE = 2;
+
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: typeof EXIT_INPUT | typeof EXIT_USAGE,
+  ) {
+    super(message);
+  }
+}
+
+export const usageError = (message: string): CliError => new CliError(message, EXIT_USAGE);
+export const inputError = (message: string): CliError => new CliError(message, EXIT_INPUT);
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** `node:util` parseArgs, strict, with its TypeErrors (unknown flag, missing value) as usage errors. */
+export function parse<T extends Options>(args: readonly string[], options: T, positionals: number) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw usageError(error instanceof Error ? error.message : String(error));
+  }
+  if (parsed.positionals.length > positionals) throw usageError(`unexpected argument '${parsed.positionals[positionals] ?? ''}'`);
+  return parsed;
+}
+
+/** A positive integer option, or undefined when absent. */
+export function positiveInt(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number <= 0) throw usageError(`${flag} needs a positive integer, got '${value}'`);
+  return number;
+}
+
+export const CONFIG_DIR_OPTION = { 'config-dir': { type: 'string', multiple: true } } as const;
+
+export function configDirOptions(configDirs: readonly string[] | undefined, io: Io): ConfigDirOptions {
+  return { configDirs: configDirs ?? [], env: io.env };
+}
+
+/**
+ * A transcript named by path, or by session id (looked up in the config folders). A path wins, so a
+ * file called like an id in the working folder is still read as a file.
+ */
+export async function resolveTranscript(target: string | undefined, config: ConfigDirOptions): Promise<string> {
+  if (target === undefined || target === '') throw usageError('missing <file|id>');
+  if (existsSync(target)) return resolve(target);
+  if (target.includes('/') || target.endsWith('.jsonl')) throw inputError(`no such transcript: ${target}`);
+  const listed = await listSessions(config);
+  if (!listed.ok) throw inputError(listed.error.message);
+  const found: SessionInfo | undefined = listed.value.sessions.find((session) => session.id === target);
+  if (found === undefined) throw inputError(`unknown session id '${target}' (looked in ${listingPlaces(config)})`);
+  return found.path;
+}
+
+function listingPlaces(config: ConfigDirOptions): string {
+  const dirs = resolveConfigDirs(config);
+  return dirs.length > 0 ? dirs.join(', ') : 'no Claude Code config folder found; pass --config-dir';
+}
+
+export function writeJson(io: Io, value: unknown): void {
+  io.out.write(`${JSON.stringify(value, null, 2)}\n`);
+}

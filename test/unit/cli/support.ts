@@ -1,0 +1,40 @@
+// CLI test support: running `main` in-process, and recorded Claude Code sessions always copied to a
+// temp folder first (commands may write forks next to a transcript; test/fixtures stays untouched).
+import { cpSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { main } from '../../../src/cli/main';
+
+export const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'claude-code');
+export const SCENARIOS = readdirSync(FIXTURES, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+
+export interface CopiedScenario {
+  /** A valid CLAUDE_CONFIG_DIR. */
+  configDir: string;
+  transcript: string;
+  sessionId: string;
+}
+
+export function copyScenario(name: string): CopiedScenario {
+  const configDir = join(mkdtempSync(join(tmpdir(), 'cl-cli-')), name);
+  cpSync(join(FIXTURES, name), configDir, { recursive: true });
+  const projects = join(configDir, 'projects');
+  const [project] = readdirSync(projects);
+  const file = readdirSync(join(projects, project as string)).find((entry) => entry.endsWith('.jsonl')) as string;
+  return { configDir, transcript: join(projects, project as string, file), sessionId: file.replace(/\.jsonl$/, '') };
+}
+
+export interface Run {
+  code: number;
+  out: string;
+  err: string;
+}
+
+/** Runs the CLI in-process with captured streams and an explicit environment. */
+export async function run(argv: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
+  const out = new PassThrough();
+  const err = new PassThrough();
+  const code = await main(argv, out, err, env);
+  return { code, out: (out.read() as Buffer | null)?.toString() ?? '', err: (err.read() as Buffer | null)?.toString() ?? '' };
+}
