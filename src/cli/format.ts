@@ -32,10 +32,13 @@ export function gauge(usedTokens: number, windowTokens: number, agentAutoCompact
   const fill = percentOf(usedTokens, windowTokens);
   const { targetPercent, thresholdPercent, safetyNetPercent } = DEFAULT_TRIGGER_OPTIONS;
   const agentPercent = percentOf(agentAutoCompactTokens, windowTokens);
-  const marks = [targetPercent, thresholdPercent, safetyNetPercent, agentPercent].map((mark) => Math.min(GAUGE_CELLS - 1, Math.round((mark / 100) * GAUGE_CELLS)));
+  // Tiny (overridden) windows leave Claude Code no room to auto-compact: its point is then ≤ 0.
+  const agentKnown = agentAutoCompactTokens > 0;
+  const marks = [targetPercent, thresholdPercent, safetyNetPercent, ...(agentKnown ? [agentPercent] : [])].map((mark) => Math.min(GAUGE_CELLS - 1, Math.round((mark / 100) * GAUGE_CELLS)));
   const filled = Math.min(GAUGE_CELLS, Math.round((fill / 100) * GAUGE_CELLS));
   let bar = '';
   for (let cell = 0; cell < GAUGE_CELLS; cell++) bar += marks.includes(cell) ? '│' : cell < filled ? '█' : '░';
-  const legend = `│ marks: ${targetPercent} % target, ${thresholdPercent} % trigger, ${safetyNetPercent} % safety net, ${percent(agentPercent)} Claude Code auto-compact (${tokens(agentAutoCompactTokens)})`;
+  const agent = agentKnown ? `${percent(agentPercent)} Claude Code auto-compact (${tokens(agentAutoCompactTokens)})` : 'no Claude Code auto-compact point in this window';
+  const legend = `│ marks: ${targetPercent} % target, ${thresholdPercent} % trigger, ${safetyNetPercent} % safety net, ${agent}`;
   return `[${bar}] ${percent(fill)}  ${tokens(usedTokens)} / ${tokens(windowTokens)}\n${legend}`;
 }

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { open, rename, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fail, failFromError, ok } from '../result';
-import type { Result } from '../types';
+import type { ContentBlock, Result } from '../types';
 import { RecordGraph } from './chain';
 import { readForward } from './jsonl';
 import { contentBlocks, messageOf, str, toolResultIds, toolUseIds, uuidOf, type LocatedRecord, type RawRecord } from './records';
@@ -23,6 +23,11 @@ export interface ForkRequest {
   summary: string;
   /** uuids of source records to keep verbatim, in order (e.g. `LiveContext.entries[i].uuids`). */
   preserveUuids: readonly string[];
+  /**
+   * New `message.content` for some preserved records (by source uuid): compacted tool results keep
+   * their record but not their full text. The tool_use/tool_result ids must stay the same.
+   */
+  replaceContent?: Readonly<Record<string, ContentBlock[] | string>>;
   /** Focus instructions the compaction followed (stored as `compactMetadata.userContext`). */
   focus?: string | null;
   preTokens: number | null;
@@ -56,8 +61,13 @@ export async function writeFork(request: ForkRequest): Promise<Result<ForkResult
   for (const uuid of request.preserveUuids) {
     const found = graph.get(uuid);
     if (found === undefined) return fail('invalid-input', `Record ${uuid} is not in the source session`, request.sourcePath);
-    preserved.push(found.record);
+    const content = request.replaceContent?.[uuid];
+    const record = content === undefined ? found.record : withContent(found.record, content);
+    if (record === null) return fail('invalid-input', `Replacement content for ${uuid} changes its tool ids`, request.sourcePath);
+    preserved.push(record);
   }
+  const stray = Object.keys(request.replaceContent ?? {}).find((uuid) => !request.preserveUuids.includes(uuid));
+  if (stray !== undefined) return fail('invalid-input', `Replacement content for ${stray}, which is not preserved`, request.sourcePath);
   const split = splitPair(preserved);
   if (split !== null) return fail('split-tool-pair', split, request.sourcePath);
 
@@ -104,6 +114,16 @@ export async function writeFork(request: ForkRequest): Promise<Result<ForkResult
   const written = await writeAtomically(path, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
   if (!written.ok) return written;
   return ok({ sessionId, path, resumeCommand: `claude --resume ${sessionId}` });
+}
+
+/** A copy of `record` with new message content, or null when that would re-pair tool calls. */
+function withContent(record: RawRecord, content: ContentBlock[] | string): RawRecord | null {
+  const message = messageOf(record) ?? {};
+  const before = contentBlocks(message);
+  const after = contentBlocks({ content });
+  const same = (ids: (blocks: readonly ContentBlock[]) => string[]): boolean => ids(before).join('\n') === ids(after).join('\n');
+  if (!same(toolUseIds) || !same(toolResultIds)) return null;
+  return { ...record, message: { ...message, content } };
 }
 
 /** A description of the first tool_use/tool_result pair the selection would split, or null. */

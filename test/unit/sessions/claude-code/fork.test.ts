@@ -82,6 +82,29 @@ describe('writeFork', () => {
     assert.deepEqual(live.value.diagnostics, []);
   });
 
+  it('writes replaced content for preserved records, keeping their tool ids', async () => {
+    const { path, uuids } = session();
+    const resultUuid = uuids[3] as string;
+    const stub = [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '[COMPACTED] stub' }];
+    const result = await writeFork({ sourcePath: path, summary: 's', preserveUuids: uuids.slice(1, 4), replaceContent: { [resultUuid]: stub }, preTokens: 1, postTokens: 1 });
+    assert.ok(result.ok, result.ok ? '' : result.error.message);
+    const live = await readLiveContext(result.value.path);
+    assert.ok(live.ok);
+    const toolResult = live.value.messages.flatMap((message) => message.content).find((block) => block.type === 'tool_result');
+    assert.equal(toolResult?.content, '[COMPACTED] stub');
+    assert.deepEqual(live.value.diagnostics, []);
+  });
+
+  it('refuses replacements that change tool ids or target records it does not keep', async () => {
+    const { path, uuids } = session();
+    const resultUuid = uuids[3] as string;
+    const otherId = await writeFork({ sourcePath: path, summary: 's', preserveUuids: uuids.slice(1, 4), replaceContent: { [resultUuid]: [{ type: 'tool_result', tool_use_id: 'toolu_9', content: 'x' }] }, preTokens: 1, postTokens: 1 });
+    assert.equal(otherId.ok ? 'ok' : otherId.error.code, 'invalid-input');
+    const notKept = await writeFork({ sourcePath: path, summary: 's', preserveUuids: uuids.slice(4), replaceContent: { [resultUuid]: 'x' }, preTokens: 1, postTokens: 1 });
+    assert.equal(notKept.ok ? 'ok' : notKept.error.code, 'invalid-input');
+    assert.equal(readdirSync(dirname(path)).length, 1, 'nothing written on refusal');
+  });
+
   it('property: any selection the writer accepts contains only whole pairs', () => {
     const records: RawRecord[] = [];
     for (let index = 0; index < 6; index++) {
