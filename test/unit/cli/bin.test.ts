@@ -1,0 +1,34 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { build } from 'esbuild';
+import { version } from '../../../package.json';
+import { copyScenario } from './support';
+
+// The bundle as esbuild.mjs makes `dist/cli.js`, built into a temp folder so a parallel `npm run
+// build` (which wipes dist/) cannot race this test.
+const bin = join(mkdtempSync(join(tmpdir(), 'cl-bin-')), 'cli.js');
+
+describe('dist/cli.js as a process', () => {
+  before(async () => {
+    await build({ entryPoints: [join(__dirname, '..', '..', '..', 'src', 'cli', 'main.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' }, outfile: bin, logLevel: 'silent' });
+  });
+
+  it('answers --version and inspects a session with the real exit codes', () => {
+    const versionRun = spawnSync(process.execPath, [bin, '--version'], { encoding: 'utf8' });
+    assert.equal(versionRun.status, 0);
+    assert.equal(versionRun.stdout.trim(), version);
+    const copy = copyScenario('commands');
+    const inspect = spawnSync(process.execPath, [bin, 'inspect', copy.sessionId, '--json'], { encoding: 'utf8', env: { ...process.env, CLAUDE_CONFIG_DIR: copy.configDir } });
+    assert.equal(inspect.status, 0, inspect.stderr);
+    assert.equal((JSON.parse(inspect.stdout) as { session: { id: string } }).session.id, copy.sessionId);
+    const missing = spawnSync(process.execPath, [bin, 'inspect', '/nonexistent.jsonl'], { encoding: 'utf8' });
+    assert.equal(missing.status, 1);
+    assert.equal(missing.stderr, 'context-lens inspect: no such transcript: /nonexistent.jsonl\n');
+    const usage = spawnSync(process.execPath, [bin, 'sessions', '--bogus'], { encoding: 'utf8' });
+    assert.equal(usage.status, 2);
+  });
+});

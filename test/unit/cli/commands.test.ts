@@ -1,0 +1,138 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { describe, it } from 'node:test';
+import { readFill, readLiveContext } from '../../../src/sessions/claude-code';
+import { SCENARIOS, copyScenario, run } from './support';
+
+const hash = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
+
+describe('context-lens sessions', () => {
+  it('lists every scenario as JSON and as a table', async () => {
+    const copies = SCENARIOS.map(copyScenario);
+    const flags = copies.flatMap((copy) => ['--config-dir', copy.configDir]);
+    const json = await run(['sessions', '--all', '--json', ...flags]);
+    assert.equal(json.code, 0, json.err);
+    const sessions = JSON.parse(json.out) as { id: string; path: string; agent: string }[];
+    assert.deepEqual(sessions.map((session) => session.id).sort(), copies.map((copy) => copy.sessionId).sort());
+    assert.ok(sessions.every((session) => session.agent === 'claude-code'));
+    const text = await run(['sessions', '--all', ...flags]);
+    assert.equal(text.code, 0);
+    assert.match(text.out, /^TITLE\s+MODEL\s+LAST ACTIVITY \(UTC\)\s+SIZE\s+ID/);
+    for (const copy of copies) assert.match(text.out, new RegExp(copy.sessionId));
+  });
+
+  it('lists one workspace by its cwd', async () => {
+    const copy = copyScenario('commands');
+    const result = await run(['sessions', '--json', '--config-dir', copy.configDir, '--workspace', '/home/user/commands']);
+    assert.equal(result.code, 0, result.err);
+    assert.deepEqual((JSON.parse(result.out) as { id: string }[]).map((session) => session.id), [copy.sessionId]);
+  });
+});
+
+describe('context-lens inspect', () => {
+  for (const scenario of SCENARIOS) {
+    it(`${scenario}: used tokens equal readFill, breakdown sums to them`, async () => {
+      const copy = copyScenario(scenario);
+      const result = await run(['inspect', copy.transcript, '--json']);
+      assert.equal(result.code, 0, result.err);
+      const report = JSON.parse(result.out) as {
+        session: { id: string; path: string; agent: string; model: string };
+        window: { tokens: number; source: string };
+        used: { tokens: number; source: string };
+        percent: number;
+        agentAutoCompact: { tokens: number; percent: number };
+        breakdown: { category: string; tokens: number }[];
+        compactions: unknown[];
+        diagnostics: unknown[];
+      };
+      const fill = await readFill(copy.transcript);
+      assert.ok(fill.ok);
+      assert.equal(report.used.tokens, fill.value.fill.usedTokens);
+      assert.equal(report.window.tokens, fill.value.fill.windowTokens);
+      assert.equal(report.session.id, copy.sessionId);
+      assert.deepEqual(report.breakdown.map((row) => row.category), ['system', 'tools', 'user', 'assistant', 'thinking', 'tool_use', 'tool_result', 'reminder', 'summary']);
+      assert.equal(report.breakdown.reduce((sum, row) => sum + row.tokens, 0), report.used.tokens);
+      assert.equal(report.compactions.length, scenario === 'compact' || scenario === 'demo' ? 1 : 0);
+      assert.deepEqual(report.diagnostics, []);
+    });
+  }
+
+  it('resolves a session id, honours --window and prints a gauge', async () => {
+    const copy = copyScenario('demo');
+    const result = await run(['inspect', copy.sessionId, '--window', '100000'], { CLAUDE_CONFIG_DIR: copy.configDir });
+    assert.equal(result.code, 0, result.err);
+    assert.match(result.out, /\[[█░│]{40}\] \d+\.\d % {2}[\d,]+ \/ 100,000/);
+    assert.match(result.out, /CATEGORY\s+TOKENS\s+SHARE/);
+    assert.match(result.out, /Compactions by the agent:\n {2}\S+ {2}manual/);
+  });
+
+  it('exits 1 with one line for a missing file or an unknown id', async () => {
+    const missing = await run(['inspect', '/nonexistent/x.jsonl']);
+    assert.equal(missing.code, 1);
+    assert.equal(missing.err, 'context-lens inspect: no such transcript: /nonexistent/x.jsonl\n');
+    const copy = copyScenario('commands');
+    const unknown = await run(['inspect', 'no-such-id', '--config-dir', copy.configDir]);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.err, /^context-lens inspect: unknown session id 'no-such-id'.*\n$/);
+    const window = await run(['inspect', copy.transcript, '--window', 'big']);
+    assert.equal(window.code, 2);
+  });
+});
+
+describe('context-lens compact', () => {
+  // The recorded sessions are small: a 20k window makes them worth compacting.
+  const squeeze = ['--window', '20000', '--target-percent', '40'];
+
+  it('reports a compaction as JSON without writing next to the transcript', async () => {
+    const copy = copyScenario('repeated-reads');
+    const archive = mkdtempSync(join(tmpdir(), 'cl-archive-'));
+    const before = readdirSync(dirname(copy.transcript));
+    const result = await run(['compact', copy.transcript, '--json', '--archive-dir', archive, ...squeeze]);
+    assert.equal(result.code, 0, result.err);
+    const report = JSON.parse(result.out) as Record<string, unknown> & { before: { tokens: number }; after: { tokens: number }; regions: { fate: string; reason: string; tier: string | null }[]; summary: { text: string } };
+    assert.equal(report.status, 'compacted');
+    assert.ok(report.after.tokens < report.before.tokens);
+    assert.ok((report.savingsPct as number) > 0);
+    assert.ok(report.regions.some((region) => region.fate === 'dropped' && region.tier === 'summarize'));
+    for (const key of ['messages', 'verification', 'metrics', 'diff', 'summary']) assert.ok(report[key], key);
+    assert.equal(report.fork, undefined);
+    assert.deepEqual(readdirSync(dirname(copy.transcript)), before);
+    assert.equal(readdirSync(archive).length, 1, 'the original context is archived where asked');
+  });
+
+  it('--write-session writes a resumable fork and leaves the source byte-identical', async () => {
+    const copy = copyScenario('demo');
+    const source = hash(copy.transcript);
+    const state = mkdtempSync(join(tmpdir(), 'cl-state-'));
+    const result = await run(['compact', copy.sessionId, '--write-session', '--focus', 'retry logic', ...squeeze], { CLAUDE_CONFIG_DIR: copy.configDir, XDG_STATE_HOME: state });
+    assert.equal(result.code, 0, result.err);
+    assert.match(result.out, /Resume it with: claude --resume [0-9a-f-]{36}/);
+    assert.equal(hash(copy.transcript), source);
+    assert.equal(readdirSync(join(state, 'context-lens', 'archive')).length, 1, 'default archive under XDG_STATE_HOME');
+
+    const json = await run(['compact', copy.transcript, '--json', '--write-session', ...squeeze], { XDG_STATE_HOME: state });
+    const { fork, summary } = JSON.parse(json.out) as { fork: { sessionId: string; path: string; resumeCommand: string }; summary: { text: string } };
+    assert.equal(dirname(fork.path), dirname(copy.transcript));
+    assert.equal(fork.resumeCommand, `claude --resume ${fork.sessionId}`);
+    assert.equal(hash(copy.transcript), source);
+    const live = await readLiveContext(fork.path);
+    assert.ok(live.ok);
+    assert.deepEqual(live.value.diagnostics, []);
+    assert.equal(live.value.entries[0]?.kind, 'compact-summary');
+    const first = live.value.messages[0]?.content[0];
+    assert.ok(typeof first?.text === 'string' && first.text.includes(summary.text));
+  });
+
+  it('exits 1 for a summarizer without its key, 2 for an unknown one', async () => {
+    const copy = copyScenario('commands');
+    const noKey = await run(['compact', copy.transcript, '--summarizer', 'anthropic'], {});
+    assert.equal(noKey.code, 1);
+    assert.equal(noKey.err, 'context-lens compact: --summarizer anthropic needs ANTHROPIC_API_KEY in the environment\n');
+    const unknown = await run(['compact', copy.transcript, '--summarizer', 'gpt']);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.err, /unknown summarizer 'gpt'/);
+  });
+});
