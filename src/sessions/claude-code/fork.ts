@@ -158,6 +158,14 @@ function rechain(records: readonly RawRecord[], firstParent: string, sessionId: 
     const copy: RawRecord = { ...source, parentUuid: parent, uuid, sessionId, isSidechain: false, timestamp: stamp() };
     const assistant = str(source.sourceToolAssistantUUID);
     if (assistant !== null) copy.sourceToolAssistantUUID = renamed.get(assistant) ?? assistant;
+    // A copied response's usage measured the context *before* compaction; left in place it would
+    // be read as the fork's fill (ours and the agent's). Until the next call, the boundary's
+    // postTokens is the count.
+    const message = messageOf(source);
+    if (message !== null && 'usage' in message) {
+      const { usage: _measuredBeforeCompaction, ...rest } = message;
+      copy.message = rest;
+    }
     delete copy.logicalParentUuid;
     parent = uuid;
     return copy;

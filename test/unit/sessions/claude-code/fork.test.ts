@@ -5,6 +5,7 @@ import { dirname } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { splitPair, writeFork } from '../../../../src/sessions/claude-code/fork';
+import { readFill } from '../../../../src/sessions/claude-code/fill';
 import { readLiveContext } from '../../../../src/sessions/claude-code/liveContext';
 import type { RawRecord } from '../../../../src/sessions/claude-code/records';
 import type { TranscriptBuilder} from './builders';
@@ -59,6 +60,18 @@ describe('writeFork', () => {
     assert.deepEqual(live.value.entries.map((entry) => entry.kind), ['compact-summary', 'assistant']);
     assert.equal(live.value.compactions[0]?.focus, 'retry logic');
     assert.deepEqual(live.value.diagnostics, []);
+  });
+
+  it('does not carry pre-compaction usage into the fork: its fill is the boundary\'s postTokens until the next call', async () => {
+    const { path, uuids } = session();
+    const result = await writeFork({ sourcePath: path, summary: 'Summary.', preserveUuids: uuids.slice(5), preTokens: 2300, postTokens: 400 });
+    assert.ok(result.ok);
+    const copied = readFileSync(result.value.path, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as RawRecord).filter((record) => record.type === 'assistant');
+    assert.ok(copied.length > 0);
+    for (const record of copied) assert.equal('usage' in (record.message as object), false);
+    const fill = await readFill(result.value.path);
+    assert.ok(fill.ok);
+    assert.deepEqual([fill.value.fill.usedTokens, fill.value.fill.source], [400, 'estimate']);
   });
 
   it('refuses to split a tool_use from its tool_result, and unknown uuids', async () => {
