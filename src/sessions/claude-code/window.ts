@@ -45,9 +45,10 @@ export interface AutoCompactOptions {
 /** Token count at which Claude Code auto-compacts: `window − min(maxOutput, 20000) − 13000`. */
 export function agentAutoCompactTokens(windowTokens: number, options: AutoCompactOptions = {}): number {
   const effective = windowTokens - Math.min(options.maxOutputTokens ?? SUMMARY_OUTPUT_RESERVE_CAP, SUMMARY_OUTPUT_RESERVE_CAP);
-  const threshold = effective - AUTO_COMPACT_BUFFER_TOKENS;
+  // Windows smaller than the reserves (only through an override) have no auto-compact point: 0.
+  const threshold = Math.max(0, effective - AUTO_COMPACT_BUFFER_TOKENS);
   const percent = options.percentOverride;
-  if (percent !== undefined && percent > 0 && percent <= 100) return Math.min(threshold, Math.floor((effective * percent) / 100));
+  if (percent !== undefined && percent > 0 && percent <= 100) return Math.min(threshold, Math.floor((Math.max(0, effective) * percent) / 100));
   return threshold;
 }
 
