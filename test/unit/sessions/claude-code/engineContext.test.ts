@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { describe, it } from 'node:test';
-import { sumTokens } from '../../../../src/engine';
-import { engineContextOf } from '../../../../src/sessions/claude-code/engineContext';
-import { readFill, readLiveContext } from '../../../../src/sessions/claude-code';
+import { compact, sumTokens } from '../../../../src/engine';
+import { engineContextOf, forkRequestFromResult, IN_PLACE_NOTE } from '../../../../src/sessions/claude-code/engineContext';
+import { readFill, readLiveContext, writeFork } from '../../../../src/sessions/claude-code';
 
 const ROOT = join(__dirname, '..', '..', '..', 'fixtures', 'claude-code');
 
@@ -37,4 +38,35 @@ describe('engineContextOf', () => {
       for (const index of summaries) assert.ok(context.items.some((item) => item.messageIndex === index && item.kind === 'summary'));
     });
   }
+});
+
+describe('forkRequestFromResult', () => {
+  it('writes compacted tool results (stubs, truncations) into the fork in place, tool ids intact', async () => {
+    const source = transcripts().find((path) => path.includes('/repeated-reads/'));
+    assert.ok(source);
+    const copy = join(mkdtempSync(join(tmpdir(), 'cl-fork-inplace-')), basename(source));
+    copyFileSync(source, copy);
+    const live = await readLiveContext(copy);
+    assert.ok(live.ok);
+    const context = engineContextOf(live.value);
+    // Tiers 1–3 only, with a small recent window (the fixture is far below 10 % of 200k).
+    const result = await compact(context, { trigger: 'manual', summary: { enabled: false }, preserve: { recentTurns: 1, recentPercent: 0 } });
+    assert.equal(result.status, 'compacted', result.message);
+    const stubbed = result.items.filter((item) => item.fate === 'compacted' && item.tier === 'supersede');
+    assert.ok(stubbed.length > 0, 'the fixture reads the same file repeatedly');
+
+    const request = await forkRequestFromResult({ live: live.value, context, result, focus: null });
+    assert.ok(request.ok, request.ok ? '' : request.error.message);
+    assert.equal(request.value.summary, IN_PLACE_NOTE);
+    const fork = await writeFork(request.value);
+    assert.ok(fork.ok, fork.ok ? '' : fork.error.message);
+
+    const forked = await readLiveContext(fork.value.path);
+    assert.ok(forked.ok);
+    assert.deepEqual(forked.value.diagnostics, []);
+    const sent = JSON.stringify(forked.value.messages);
+    assert.match(sent, /\[COMPACTED\] Earlier output for /);
+    const ids = (messages: typeof forked.value.messages) => messages.flatMap((message) => message.content.filter((block) => block.type === 'tool_use').map((block) => block.id));
+    assert.deepEqual(ids(forked.value.messages), ids(live.value.messages));
+  });
 });
