@@ -1,40 +1,12 @@
 // The bundled demo session, recorded with the real Claude Code CLI, shown live in real VS Code:
 // the gauge says exactly what the transcript's last usage says, and moves when the agent appends.
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
-import { prepareDemoClaudeConfig } from '../../scripts/demo-session';
-import { encodeProjectDirName, readFill } from '../../src/sessions/claude-code';
+import { readFill } from '../../src/sessions/claude-code';
+import { appendResponse, DEMO_WORKSPACE, prepareDemoSession } from '../support/demoSession';
 import { runCommand, screenshot, startWorkbench, statusBarItem, webviewFrame, type Workbench } from '../support/workbench';
-
-const ROOT = join(__dirname, '..', '..');
-const WORKSPACE = join(ROOT, 'samples', 'demo-workspace');
-
-function sessionFile(configDir: string): string {
-  const project = join(configDir, 'projects', encodeProjectDirName(WORKSPACE));
-  const name = readdirSync(project).find((entry) => entry.endsWith('.jsonl'));
-  assert.ok(name, `no demo transcript in ${project}`);
-  return join(project, name);
-}
-
-/** A further response from the agent: the last assistant record again, with more context used. */
-function appendResponse(path: string, cacheReadInputTokens: number): void {
-  const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
-  const records = lines.map((line) => JSON.parse(line) as { type?: string; uuid?: string; message?: Record<string, unknown> });
-  const lastAssistant = records.reverse().find((record) => record.type === 'assistant');
-  assert.ok(lastAssistant);
-  const next = {
-    ...lastAssistant,
-    uuid: '0e2e0e2e-0000-4000-8000-000000000001',
-    parentUuid: lastAssistant.uuid,
-    timestamp: new Date().toISOString(),
-    message: { ...lastAssistant.message, id: 'msg_e2e_appended', usage: { input_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: cacheReadInputTokens, output_tokens: 20 } },
-  };
-  appendFileSync(path, `${JSON.stringify(next)}\n`);
-}
 
 async function gaugeText(frame: Frame): Promise<string> {
   return frame.locator('[data-testid="fill-summary"]').innerText();
@@ -43,11 +15,10 @@ async function gaugeText(frame: Frame): Promise<string> {
 describe('Context Lens on the recorded demo session, in code-server', { timeout: 240_000 }, () => {
   let workbench: Workbench;
   let page: Page;
-  const claudeConfigDir = prepareDemoClaudeConfig(WORKSPACE, mkdtempSync(join(tmpdir(), 'context-lens-demo-claude-')));
-  const transcript = sessionFile(claudeConfigDir);
+  const { claudeConfigDir, transcript } = prepareDemoSession();
 
   before(async () => {
-    workbench = await startWorkbench({ workspace: WORKSPACE, theme: 'Default Dark Modern', claudeConfigDir });
+    workbench = await startWorkbench({ workspace: DEMO_WORKSPACE, theme: 'Default Dark Modern', claudeConfigDir });
     page = workbench.page;
   });
 

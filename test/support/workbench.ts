@@ -1,6 +1,6 @@
 // Drives the VS Code workbench served by code-server: command palette, and the extension's webview
 // content, which lives in nested iframes reachable through page.frames().
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Frame, Locator, Page } from 'playwright-core';
 import { launchCodeServer, type RunningCodeServer } from '../../scripts/code-server/launch';
@@ -77,9 +77,9 @@ export interface Workbench {
 }
 
 /** code-server with the built extension on `workspace`, and a browser page showing it. */
-export async function startWorkbench(options: { workspace: string; theme: string; claudeConfigDir: string }): Promise<Workbench> {
+export async function startWorkbench(options: { workspace: string; theme: string; claudeConfigDir: string; settings?: Record<string, unknown> }): Promise<Workbench> {
   const extensionRoot = join(__dirname, '..', '..');
-  const server = await launchCodeServer({ extensionRoot, workspace: options.workspace, theme: options.theme, env: { CLAUDE_CONFIG_DIR: options.claudeConfigDir } });
+  const server = await launchCodeServer({ extensionRoot, workspace: options.workspace, theme: options.theme, env: { CLAUDE_CONFIG_DIR: options.claudeConfigDir }, ...(options.settings ? { settings: options.settings } : {}) });
   let browser: Browser | undefined;
   try {
     browser = await launchChromium();
@@ -96,4 +96,11 @@ export async function startWorkbench(options: { workspace: string; theme: string
     await server.stop();
     throw error;
   }
+}
+
+/** Changes user settings of the running profile; VS Code picks the file change up live. */
+export function updateUserSettings(server: RunningCodeServer, settings: Record<string, unknown>): void {
+  const path = join(server.profileDir, 'user-data', 'User', 'settings.json');
+  const current = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+  writeFileSync(path, JSON.stringify({ ...current, ...settings }, null, 2));
 }
