@@ -31,9 +31,32 @@ export function icon(name: string, label?: string): HTMLElement {
   return node;
 }
 
-function append(node: Node, children: Child[]): void {
+export function append(node: Node, children: Child[]): void {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
     node.appendChild(typeof child === 'string' ? document.createTextNode(child) : child);
+  }
+}
+
+/**
+ * A section rebuilt only when its input changes. States arrive up to 10/s and mostly repeat
+ * the same history or empty state; comparing a serialised key is far cheaper than new DOM and
+ * keeps focus, hover and open <details> where they are.
+ */
+export class KeyedSection<T> {
+  private key: string | undefined;
+
+  constructor(
+    readonly element: HTMLElement,
+    private readonly build: (value: T) => Child[],
+  ) {}
+
+  update(value: T): void {
+    const key = JSON.stringify(value);
+    if (key === this.key) return;
+    this.key = key;
+    this.element.replaceChildren();
+    append(this.element, this.build(value));
+    this.element.hidden = this.element.childNodes.length === 0;
   }
 }

@@ -1,71 +1,111 @@
-// The fill gauge: used tokens as a bar with the thresholds marked on it. Colours come from the
-// theme; every mark also carries a text label so colour is never the only cue.
-import type { Fill, Thresholds } from '../src/protocol/messages';
-import { formatTokens, percentOf } from '../src/protocol/format';
+// The fill gauge: a stacked bar by category, then free space, then the output reserved for the next
+// response, with our thresholds and the agent's auto-compact point marked on it. Built once and
+// updated in place, so hover tooltips survive the up-to-10/s state updates.
+import { CATEGORIES, type Fill, type PanelState } from '../src/protocol/messages';
+import { formatTokens } from '../src/protocol/format';
+import { CATEGORY_LABELS, CATEGORY_SHORT, exactTokens, fillSource, fillSummary } from './logic/format';
+import { fillLevel, gaugeMarks, gaugeSegments, INLINE_LABEL_MIN_PERCENT, type MarkKind, type SegmentKey } from './logic/gaugeLayout';
 import { el } from './dom';
 
-interface Mark {
-  readonly percent: number;
-  readonly label: string;
-  readonly kind: string;
-  readonly title: string;
+const SEGMENT_KEYS: readonly SegmentKey[] = [...CATEGORIES, 'used', 'free', 'reserved'];
+const MARK_KINDS: readonly MarkKind[] = ['target', 'trigger', 'safety', 'agent'];
+
+function segmentName(key: SegmentKey): string {
+  if (key === 'used') return 'used';
+  if (key === 'free') return 'free';
+  if (key === 'reserved') return 'reserved for output';
+  return CATEGORY_LABELS[key];
 }
 
-function marksOf(thresholds: Thresholds): Mark[] {
-  const marks: Mark[] = [
-    { percent: thresholds.targetPercent, label: `${thresholds.targetPercent}`, kind: 'target', title: `Our target: compaction stops at ${thresholds.targetPercent} % (setting contextLens.trigger.targetPercent)` },
-    { percent: thresholds.triggerPercent, label: `${thresholds.triggerPercent}`, kind: 'trigger', title: `Our trigger: compaction starts at ${thresholds.triggerPercent} % (setting contextLens.trigger.thresholdPercent)` },
-    { percent: thresholds.safetyNetPercent, label: `${thresholds.safetyNetPercent}`, kind: 'safety', title: `Safety net: always compact at ${thresholds.safetyNetPercent} % (setting contextLens.trigger.safetyNetPercent)` },
-  ];
-  if (thresholds.agentAutoCompactPercent !== null) {
-    const point = thresholds.agentAutoCompactPercent;
-    marks.push({ percent: point, label: 'CC', kind: 'agent', title: `Claude Code compacts by itself at about ${point.toFixed(1)} % of the window` });
+function segmentShort(key: SegmentKey): string {
+  if (key === 'used' || key === 'free') return key;
+  if (key === 'reserved') return 'out';
+  return CATEGORY_SHORT[key];
+}
+
+const LEVEL_TEXT = { ok: '', warning: 'past our trigger', error: "past Claude Code's auto-compact point" } as const;
+
+export class Gauge {
+  readonly element: HTMLElement;
+  private readonly summary = el('strong', { 'data-testid': 'fill-summary' });
+  private readonly source = el('span', { class: 'muted' });
+  private readonly level = el('span', { class: 'gauge-level' });
+  private readonly bar = el('div', { class: 'gauge-bar', role: 'meter', 'aria-label': 'Context window fill', 'aria-valuemin': '0', 'aria-describedby': 'gauge-legend' });
+  private readonly segments = new Map<SegmentKey, HTMLElement>();
+  private readonly marks = new Map<MarkKind, { tick: HTMLElement; label: HTMLElement }>();
+  private readonly legend = el('ul', { class: 'legend', id: 'gauge-legend', 'data-testid': 'legend', 'aria-label': 'Tokens per category' });
+
+  constructor() {
+    for (const key of SEGMENT_KEYS) {
+      // Segments are decorative inside the meter; the legend below carries the same facts as text.
+      const segment = el('div', { class: `gauge-segment segment-${key}`, 'aria-hidden': 'true' });
+      this.segments.set(key, segment);
+      this.bar.appendChild(segment);
+    }
+    const scale = el('div', { class: 'gauge-scale' });
+    for (const kind of MARK_KINDS) {
+      const tick = el('div', { class: `gauge-mark mark-${kind}`, 'data-testid': `gauge-mark-${kind}`, 'aria-hidden': 'true' });
+      const label = el('span', { class: `gauge-label mark-${kind}`, tabindex: '0', role: 'note' });
+      this.bar.appendChild(tick);
+      scale.appendChild(label);
+      this.marks.set(kind, { tick, label });
+    }
+    this.element = el(
+      'section',
+      { class: 'gauge', 'aria-label': 'Fill gauge' },
+      el('div', { class: 'gauge-summary' }, this.summary, ' ', this.source, ' ', this.level),
+      this.bar,
+      scale,
+      this.legend,
+    );
   }
-  return marks;
-}
 
-export function renderGauge(fill: Fill | null, thresholds: Thresholds): HTMLElement {
-  const percent = fill ? percentOf(fill.usedTokens, fill.windowTokens) : 0;
-  const summary = fill
-    ? `${fill.usedTokens.toLocaleString('en-US')} / ${fill.windowTokens.toLocaleString('en-US')} tokens · ${percent.toFixed(1)} %`
-    : 'waiting for the first response';
-  const source = fill ? (fill.source === 'usage' ? '(exact, from the last response\'s usage)' : '(estimate)') : '';
+  update(state: PanelState): void {
+    const fill = state.fill;
+    this.summary.textContent = fill ? fillSummary(fill) : 'waiting for the first response';
+    this.source.textContent = fill ? fillSource(fill) : '';
+    const level = fill ? fillLevel(fill, state.thresholds) : 'ok';
+    this.level.textContent = LEVEL_TEXT[level];
+    this.element.dataset.level = level;
 
-  const bar = el('div', {
-    class: 'gauge-bar',
-    role: 'meter',
-    'aria-label': 'Context window fill',
-    'aria-valuemin': '0',
-    'aria-valuemax': String(fill?.windowTokens ?? 100),
-    'aria-valuenow': String(fill?.usedTokens ?? 0),
-    'aria-valuetext': summary,
-  });
-  const used = el('div', { class: `gauge-used ${levelOf(percent, thresholds)}` });
-  used.style.width = `${Math.min(percent, 100)}%`;
-  bar.appendChild(used);
-
-  const scale = el('div', { class: 'gauge-scale' });
-  for (const mark of marksOf(thresholds)) {
-    const tick = el('div', { class: `gauge-mark mark-${mark.kind}`, title: mark.title, 'data-mark': mark.kind });
-    tick.style.left = `${mark.percent}%`;
-    bar.appendChild(tick);
-    const label = el('span', { class: `gauge-label mark-${mark.kind}`, title: mark.title }, `^${mark.label}`);
-    label.style.left = `${mark.percent}%`;
-    scale.appendChild(label);
+    this.bar.setAttribute('aria-valuemax', String(fill?.windowTokens ?? 100));
+    this.bar.setAttribute('aria-valuenow', String(fill?.usedTokens ?? 0));
+    this.bar.setAttribute('aria-valuetext', this.summary.textContent);
+    this.updateSegments(fill, state);
+    this.updateMarks(state);
   }
 
-  return el(
-    'section',
-    { class: 'gauge', 'aria-label': 'Fill gauge' },
-    el('div', { class: 'gauge-summary' }, el('strong', { 'data-testid': 'fill-summary' }, summary), ' ', el('span', { class: 'muted' }, source)),
-    bar,
-    scale,
-    fill ? el('div', { class: 'muted small' }, `${formatTokens(Math.max(fill.windowTokens - fill.usedTokens, 0))} free`) : null,
-  );
-}
+  private updateSegments(fill: Fill | null, state: PanelState): void {
+    const shown = fill ? gaugeSegments(fill, state.breakdown, state.reservedOutputTokens) : [];
+    const byKey = new Map(shown.map((segment) => [segment.key, segment]));
+    for (const [key, node] of this.segments) {
+      const segment = byKey.get(key);
+      node.hidden = !segment || segment.percent <= 0;
+      if (!segment) continue;
+      node.style.width = `${segment.percent}%`;
+      node.title = `${segmentName(key)}: ${exactTokens(segment.tokens)} tokens`;
+      node.textContent = segment.percent >= INLINE_LABEL_MIN_PERCENT ? segmentShort(key) : '';
+    }
+    this.legend.replaceChildren(
+      ...shown
+        .filter((segment) => segment.tokens > 0)
+        .map((segment) =>
+          el('li', { title: `${exactTokens(segment.tokens)} tokens` }, el('span', { class: `swatch segment-${segment.key}`, 'aria-hidden': 'true' }), `${segmentName(segment.key)} ${formatTokens(segment.tokens)}`),
+        ),
+    );
+  }
 
-function levelOf(percent: number, thresholds: Thresholds): string {
-  if (thresholds.agentAutoCompactPercent !== null && percent >= thresholds.agentAutoCompactPercent) return 'level-error';
-  if (percent >= thresholds.triggerPercent) return 'level-warning';
-  return 'level-ok';
+  private updateMarks(state: PanelState): void {
+    const marks = new Map(gaugeMarks(state.thresholds).map((mark) => [mark.kind, mark]));
+    for (const [kind, { tick, label }] of this.marks) {
+      const mark = marks.get(kind);
+      tick.hidden = label.hidden = !mark;
+      if (!mark) continue;
+      tick.dataset.percent = String(mark.percent);
+      tick.style.left = label.style.left = `${mark.percent}%`;
+      tick.title = label.title = mark.title;
+      label.textContent = mark.label;
+      label.setAttribute('aria-label', mark.title);
+    }
+  }
 }

@@ -1,54 +1,36 @@
-// Entry point of the panel webview. It renders what the host sends and computes nothing itself.
-import '@vscode-elements/elements/dist/vscode-button/index.js';
-import { parseHostMessage, type PanelState, type WebviewCommand } from '../src/protocol/messages';
-import { custom, el, icon } from './dom';
-import { renderGauge } from './gauge';
+// Entry point of the panel webview. It renders what the host sends and computes nothing itself:
+// each section is built once and updated from the messages, so a 10/s stream of states never
+// rebuilds the region map or loses the user's focus, selection or scroll position.
+import { parseHostMessage, type HostMessage, type PanelState } from '../src/protocol/messages';
+import { el, KeyedSection } from './dom';
+import { renderDiagnostics, renderEmpty } from './empty';
+import { Gauge } from './gauge';
+import { createHeader } from './header';
 import { post, savedState, saveState } from './vscodeApi';
 
 const root = document.getElementById('app')!;
 
-function commandButton(label: string, command: WebviewCommand, iconName: string, secondary = false): HTMLElement {
-  const button = custom('vscode-button', { icon: iconName, ...(secondary ? { secondary: '' } : {}) }, label);
-  button.addEventListener('click', () => post({ type: 'command', command }));
-  return button;
-}
+const header = createHeader();
+const gauge = new Gauge();
+const empty = new KeyedSection(el('div'), renderEmpty);
+const diagnostics = new KeyedSection(el('div'), renderDiagnostics);
 
-function renderEmpty(state: PanelState): HTMLElement | null {
-  switch (state.empty) {
-    case null:
-      return null;
-    case 'noWorkspace':
-      return el('div', { class: 'empty', 'data-testid': 'empty' }, el('p', {}, 'Open a folder where you run a coding agent, or open a transcript file.'), commandButton('Open Transcript File…', 'openTranscript', 'folder-opened'));
-    case 'noSession':
-      return el(
-        'div',
-        { class: 'empty', 'data-testid': 'empty' },
-        el('p', {}, 'No agent session found for this workspace. Start ', el('code', {}, 'claude'), ' in this folder, or open a transcript file.'),
-        el('div', { class: 'actions' }, commandButton('Open Transcript File…', 'openTranscript', 'folder-opened'), commandButton('Select Session…', 'selectSession', 'list-selection', true)),
-      );
-    case 'waitingForUsage':
-      return el('div', { class: 'empty', 'data-testid': 'empty' }, el('p', {}, 'Session found: waiting for the first response.'));
-  }
-}
-
-function renderHeader(state: PanelState): HTMLElement {
-  const session = state.session;
-  const parts: (Node | string)[] = [icon('pulse'), ' ', el('span', { class: 'title' }, 'Context Lens')];
-  if (session) {
-    parts.push(' · ', el('span', { 'data-testid': 'session-title' }, session.title));
-    if (session.model) parts.push(' · ', el('span', { class: 'muted' }, session.model));
-    if (session.live) parts.push(' ', el('span', { class: 'live', title: 'Following the transcript live' }, '● live'));
-  }
-  return el('header', { class: 'header' }, el('h1', {}, ...parts), el('div', { class: 'toolbar' }, commandButton('Settings', 'openSettings', 'settings-gear', true)));
-}
-
-function render(state: PanelState): void {
-  const diagnostics = state.diagnostics.length
-    ? el('details', { class: 'diagnostics' }, el('summary', {}, icon('warning'), ` ${state.diagnostics.length} diagnostic(s) while reading the transcript`), el('ul', {}, ...state.diagnostics.map((text) => el('li', {}, text))))
-    : null;
-  const sections = [renderHeader(state), renderGauge(state.fill, state.thresholds), renderEmpty(state), diagnostics];
-  root.replaceChildren(...sections.filter((section): section is HTMLElement => section !== null));
+function showState(state: PanelState): void {
+  header.session.update(state.session);
+  gauge.update(state);
+  empty.update(state.empty);
+  diagnostics.update(state.diagnostics);
+  // The e2e harness waits for this before reading the panel, so it is set after real content.
   root.setAttribute('data-ready', 'true');
+}
+
+function handle(message: HostMessage): void {
+  switch (message.type) {
+    case 'state':
+      saveState({ panel: message.state });
+      showState(message.state);
+      return;
+  }
 }
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
@@ -57,14 +39,10 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
     console.warn(`Context Lens: ignored a malformed message from the host: ${parsed.error}`);
     return;
   }
-  switch (parsed.value.type) {
-    case 'state':
-      saveState(parsed.value.state);
-      render(parsed.value.state);
-      return;
-  }
+  handle(parsed.value);
 });
 
 const previous = savedState();
-if (previous) render(previous);
+root.replaceChildren(header.element, gauge.element, empty.element, diagnostics.element);
+if (previous.panel) showState(previous.panel);
 post({ type: 'ready' });

@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { fillLevel, gaugeMarks, gaugeSegments } from '../../../webview/logic/gaugeLayout';
+
+const thresholds = { triggerPercent: 85, targetPercent: 60, safetyNetPercent: 95, agentAutoCompactPercent: 83.5 };
+
+describe('gaugeSegments', () => {
+  it('stacks categories in protocol order, then free, then reserved output', () => {
+    const segments = gaugeSegments({ usedTokens: 30_000, windowTokens: 100_000, source: 'usage' }, [
+      { category: 'tool_result', tokens: 20_000 },
+      { category: 'system', tokens: 10_000 },
+      { category: 'user', tokens: 0 },
+    ], 20_000);
+    assert.deepEqual(segments.map((segment) => [segment.key, segment.percent]), [['system', 10], ['tool_result', 20], ['free', 50], ['reserved', 20]]);
+  });
+
+  it('draws one used segment without a breakdown and never overflows the bar', () => {
+    const segments = gaugeSegments({ usedTokens: 150, windowTokens: 100, source: 'estimate' }, [], 10);
+    assert.deepEqual(segments.map((segment) => [segment.key, segment.tokens]), [['used', 150], ['free', 0], ['reserved', 0]]);
+    assert.equal(segments.reduce((sum, segment) => sum + segment.percent, 0), 100);
+  });
+});
+
+describe('gaugeMarks', () => {
+  it('names every mark with its meaning and setting', () => {
+    const marks = gaugeMarks(thresholds);
+    assert.deepEqual(marks.map((mark) => [mark.kind, mark.percent, mark.label]), [['target', 60, '^60'], ['trigger', 85, '^85'], ['safety', 95, '^95'], ['agent', 83.5, 'CC']]);
+    assert.match(marks[0]!.title, /contextLens\.trigger\.targetPercent/);
+    assert.match(marks[1]!.title, /contextLens\.trigger\.thresholdPercent/);
+    assert.match(marks[2]!.title, /contextLens\.trigger\.safetyNetPercent/);
+    assert.match(marks[3]!.title, /Claude Code/);
+  });
+
+  it('has no CC mark when the agent point is unknown or none', () => {
+    assert.equal(gaugeMarks({ ...thresholds, agentAutoCompactPercent: null }).length, 3);
+    assert.equal(gaugeMarks({ ...thresholds, agentAutoCompactPercent: 0 }).length, 3);
+  });
+});
+
+describe('fillLevel', () => {
+  it('warns past our trigger and errs past the agent point', () => {
+    const fill = (usedTokens: number) => ({ usedTokens, windowTokens: 100, source: 'usage' as const });
+    assert.equal(fillLevel(fill(50), thresholds), 'ok');
+    assert.equal(fillLevel(fill(84), { ...thresholds, agentAutoCompactPercent: null, triggerPercent: 80 }), 'warning');
+    assert.equal(fillLevel(fill(84), thresholds), 'error');
+  });
+});

@@ -1,0 +1,81 @@
+// Display wording shared by the panel's sections. DOM-free so it is unit-tested under node; the
+// numbers themselves all come from the host — these functions only phrase them.
+import type { Category, Fate, Fill } from '../../src/protocol/messages';
+import { formatTokens, percentOf } from '../../src/protocol/format';
+
+export const CATEGORY_LABELS: Readonly<Record<Category, string>> = {
+  system: 'system',
+  tools: 'tools',
+  reminder: 'memory/reminders',
+  user: 'user',
+  assistant: 'assistant',
+  thinking: 'thinking',
+  tool_use: 'tool calls',
+  tool_result: 'tool results',
+  summary: 'summaries',
+};
+
+/** Short forms that fit inside a gauge segment. */
+export const CATEGORY_SHORT: Readonly<Record<Category, string>> = {
+  system: 'sys',
+  tools: 'tools',
+  reminder: 'mem',
+  user: 'user',
+  assistant: 'asst',
+  thinking: 'think',
+  tool_use: 'calls',
+  tool_result: 'results',
+  summary: 'sum',
+};
+
+/** Fates carry a word and a codicon next to their colour, so colour is never the only cue. */
+export const FATE_ICONS: Readonly<Record<Fate | 'pinned', string>> = {
+  preserved: 'check',
+  compacted: 'fold',
+  dropped: 'trash',
+  pinned: 'pinned',
+};
+
+export function exactTokens(tokens: number): string {
+  return tokens.toLocaleString('en-US');
+}
+
+/** The e2e suite and the CLI agree on this exact text: `124,310 / 200,000 tokens · 62.2 %`. */
+export function fillSummary(fill: Fill): string {
+  return `${exactTokens(fill.usedTokens)} / ${exactTokens(fill.windowTokens)} tokens · ${percentOf(fill.usedTokens, fill.windowTokens).toFixed(1)} %`;
+}
+
+export function fillSource(fill: Fill): string {
+  return fill.source === 'usage' ? "(exact, from the last response's usage)" : '(estimate)';
+}
+
+/** "96k → 41k (−57 %)"; unknown sides read "?" so a partial history entry still says something. */
+export function beforeAfter(before: number | null, after: number | null, savingsPct: number | null): string {
+  const side = (tokens: number | null) => (tokens === null ? '?' : formatTokens(tokens));
+  const savings = savingsPct === null ? '' : ` (${signedPercent(-savingsPct)})`;
+  return `${side(before)} → ${side(after)}${savings}`;
+}
+
+/** "−52,400 tokens (−42 %)": the saving as a reduction, with a real minus sign. */
+export function savingsText(before: number, after: number, savingsPct: number): string {
+  const delta = after - before;
+  return `${delta < 0 ? '−' : '+'}${exactTokens(Math.abs(delta))} tokens (${signedPercent(-savingsPct)})`;
+}
+
+function signedPercent(value: number): string {
+  const rounded = Math.round(value);
+  if (rounded === 0) return '0 %';
+  return `${rounded < 0 ? '−' : '+'}${Math.abs(rounded)} %`;
+}
+
+/** Local wall-clock time of an ISO timestamp ("10:42"), or "—" when the transcript had none. */
+export function clockTime(iso: string | null): string {
+  if (iso === null) return '—';
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '—';
+  return `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
+}
+
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : pluralForm}`;
+}

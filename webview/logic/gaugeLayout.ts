@@ -1,0 +1,69 @@
+// Geometry and wording of the fill gauge, kept DOM-free: which segments to stack, how wide each is,
+// and what each threshold mark means. Widths only re-express the host's token counts as percent.
+import { CATEGORIES, type Breakdown, type Category, type Fill, type Thresholds } from '../../src/protocol/messages';
+import { percentOf } from '../../src/protocol/format';
+
+export type SegmentKey = Category | 'used' | 'free' | 'reserved';
+
+export interface Segment {
+  readonly key: SegmentKey;
+  readonly tokens: number;
+  /** Share of the bar's width, 0–100. */
+  readonly percent: number;
+}
+
+/**
+ * Stacked segments in protocol order, then free space, then the reserved output at the far end.
+ * Without a breakdown the used tokens are one "used" segment. If the parts exceed the window
+ * (a transcript past its window) everything is scaled down so the bar never overflows.
+ */
+export function gaugeSegments(fill: Fill, breakdown: Breakdown, reservedOutputTokens: number): Segment[] {
+  const byCategory = new Map(breakdown.map((entry) => [entry.category, entry.tokens]));
+  const used: { key: SegmentKey; tokens: number }[] = breakdown.length
+    ? CATEGORIES.map((category) => ({ key: category, tokens: byCategory.get(category) ?? 0 })).filter((part) => part.tokens > 0)
+    : [{ key: 'used', tokens: fill.usedTokens }];
+  const usedTotal = used.reduce((sum, part) => sum + part.tokens, 0);
+  const reserved = Math.max(Math.min(reservedOutputTokens, fill.windowTokens - usedTotal), 0);
+  const free = Math.max(fill.windowTokens - usedTotal - reserved, 0);
+  const parts = [...used, { key: 'free' as const, tokens: free }, { key: 'reserved' as const, tokens: reserved }];
+  const scale = Math.max(fill.windowTokens, usedTotal + free + reserved);
+  return parts.map((part) => ({ ...part, percent: percentOf(part.tokens, scale) }));
+}
+
+/** Segments narrower than this get no in-bar text (the legend still names them). */
+export const INLINE_LABEL_MIN_PERCENT = 7;
+
+export type MarkKind = 'target' | 'trigger' | 'safety' | 'agent';
+
+export interface Mark {
+  readonly kind: MarkKind;
+  readonly percent: number;
+  readonly label: string;
+  /** Hover text: what the mark means and which setting moves it. */
+  readonly title: string;
+}
+
+export function gaugeMarks(thresholds: Thresholds): Mark[] {
+  const marks: Mark[] = [
+    { kind: 'target', percent: thresholds.targetPercent, label: `^${thresholds.targetPercent}`, title: `Our target: a compaction shrinks the context to ${thresholds.targetPercent} % of the window. Setting: contextLens.trigger.targetPercent` },
+    { kind: 'trigger', percent: thresholds.triggerPercent, label: `^${thresholds.triggerPercent}`, title: `Our trigger: Context Lens compacts once the context reaches ${thresholds.triggerPercent} %. Setting: contextLens.trigger.thresholdPercent` },
+    { kind: 'safety', percent: thresholds.safetyNetPercent, label: `^${thresholds.safetyNetPercent}`, title: `Safety net: Context Lens always compacts at ${thresholds.safetyNetPercent} %, whatever else is configured. Setting: contextLens.trigger.safetyNetPercent` },
+  ];
+  const agent = thresholds.agentAutoCompactPercent;
+  // 0 means "no auto-compact point" (tiny override windows), so it gets no mark either.
+  if (agent !== null && agent > 0) {
+    marks.push({ kind: 'agent', percent: agent, label: 'CC', title: `CC: Claude Code compacts by itself at about ${agent.toFixed(1)} % of the window. Moved by the CLAUDE_AUTOCOMPACT_PCT_OVERRIDE environment variable (or contextLens.window.overrideTokens for the window size)` });
+  }
+  return marks;
+}
+
+export type FillLevel = 'ok' | 'warning' | 'error';
+
+/** Warning past our trigger, error past the agent's own auto-compact point (as the status bar). */
+export function fillLevel(fill: Fill, thresholds: Thresholds): FillLevel {
+  const percent = percentOf(fill.usedTokens, fill.windowTokens);
+  const agent = thresholds.agentAutoCompactPercent;
+  if (agent !== null && agent > 0 && percent >= agent) return 'error';
+  if (percent >= thresholds.triggerPercent) return 'warning';
+  return 'ok';
+}
