@@ -1,12 +1,16 @@
 // Entry point of the panel webview. It renders what the host sends and computes nothing itself:
 // each section is built once and updated from the messages, so a 10/s stream of states never
 // rebuilds the region map or loses the user's focus, selection or scroll position.
-import { parseHostMessage, type HostMessage, type PanelState } from '../src/protocol/messages';
+import { parseHostMessage, type HostMessage, type PanelState, type PlanView, type Preview } from '../src/protocol/messages';
+import { formatTokens } from '../src/protocol/format';
+import { DetailPane } from './detailPane';
 import { el, KeyedSection } from './dom';
 import { renderDiagnostics, renderEmpty } from './empty';
 import { Gauge } from './gauge';
 import { createHeader } from './header';
-import { post, savedState, saveState } from './vscodeApi';
+import { savingsText } from './logic/format';
+import { RegionMap } from './regionMap';
+import { post, savedState, saveState, type UiState } from './vscodeApi';
 
 const root = document.getElementById('app')!;
 
@@ -14,6 +18,36 @@ const header = createHeader();
 const gauge = new Gauge();
 const empty = new KeyedSection(el('div'), renderEmpty);
 const diagnostics = new KeyedSection(el('div'), renderDiagnostics);
+
+const previous = savedState();
+let ui: UiState = previous.ui ?? { selectedId: null, filter: '', scrollTop: null, expanded: [] };
+let plan: PlanView | null = previous.plan ?? null;
+let preview: Preview | null = previous.preview ?? null;
+
+function rememberUi(part: Partial<UiState>): void {
+  ui = { ...ui, ...part };
+  saveState({ ui });
+}
+
+const detail = new DetailPane(() => saveState({ detail: null }));
+const regionMap = new RegionMap(ui, {
+  open(id) {
+    detail.request(id);
+    post({ type: 'itemDetail', id });
+  },
+  changed: rememberUi,
+});
+
+/** The map shows the preview's regions while a preview is up, else the live plan's. */
+function showRegions(): void {
+  if (preview) {
+    regionMap.setRegions(preview.regions, `Preview · "${preview.focus || 'no focus'}"`, savingsText(preview.beforeTokens, preview.afterTokens, preview.savingsPct));
+  } else if (plan) {
+    regionMap.setRegions(plan.regions, `Next compaction (plan at target ${formatTokens(plan.targetTokens)})`, savingsText(plan.beforeTokens, plan.afterTokens, plan.savingsPct));
+  } else {
+    regionMap.setRegions([], 'Context items', 'no plan yet');
+  }
+}
 
 function showState(state: PanelState): void {
   header.session.update(state.session);
@@ -30,6 +64,14 @@ function handle(message: HostMessage): void {
       saveState({ panel: message.state });
       showState(message.state);
       return;
+    case 'plan':
+      plan = message.plan;
+      saveState({ plan });
+      if (!preview) showRegions();
+      return;
+    case 'itemDetail':
+      if (detail.show(message.detail)) saveState({ detail: message.detail });
+      return;
   }
 }
 
@@ -42,7 +84,16 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   handle(parsed.value);
 });
 
-const previous = savedState();
-root.replaceChildren(header.element, gauge.element, empty.element, diagnostics.element);
+// `/` jumps to the filter from anywhere except a text field, as in VS Code's own lists.
+document.addEventListener('keydown', (event) => {
+  const target = event.target as HTMLElement;
+  if (event.key !== '/' || event.ctrlKey || event.metaKey || event.altKey || target.closest('input, textarea, vscode-textfield, vscode-textarea')) return;
+  event.preventDefault();
+  regionMap.focusFilter();
+});
+
+root.replaceChildren(header.element, gauge.element, empty.element, diagnostics.element, regionMap.element, detail.element);
 if (previous.panel) showState(previous.panel);
+showRegions();
+if (previous.detail) detail.show(previous.detail);
 post({ type: 'ready' });

@@ -1,0 +1,198 @@
+// The region map: every context item as one row of a virtualised grid. Only the rows on screen
+// (plus overscan) exist in the DOM, recycled from a small pool, so 10k+ items scroll smoothly.
+// Keyboard: ↑/↓/PageUp/PageDown/Home/End move the selection, Enter opens the item, `/` filters.
+import '@vscode-elements/elements/dist/vscode-textfield/index.js';
+import type { Region } from '../src/protocol/messages';
+import { custom, el, icon } from './dom';
+import { filterRegions, shownFate } from './logic/filter';
+import { CATEGORY_LABELS, exactTokens, FATE_ICONS, plural } from './logic/format';
+import { moveSelection, scrollToReveal, virtualWindow } from './logic/virtualWindow';
+
+/** Must match the row height in styles.css (.region-row); rows are positioned by index × height. */
+const ROW_HEIGHT = 22;
+const OVERSCAN = 10;
+const MAX_VISIBLE_ROWS = 16;
+const COLUMNS = ['#', 'kind', 'label', 'tokens', 'fate', 'why', 'markers'] as const;
+
+export interface RegionMapState {
+  selectedId: number | null;
+  filter: string;
+  scrollTop: number | null;
+}
+
+export interface RegionMapEvents {
+  /** The user opened an item (click or Enter). */
+  open(id: number): void;
+  /** Selection, filter or scroll changed: worth remembering across hide/show. */
+  changed(state: RegionMapState): void;
+}
+
+type TextField = HTMLElement & { value: string };
+
+export class RegionMap {
+  readonly element: HTMLElement;
+  private readonly title = el('h2', { id: 'region-map-title' });
+  private readonly count = el('span', { class: 'muted small', 'aria-live': 'polite' });
+  private readonly filterBox = custom('vscode-textfield', { placeholder: 'Filter (/): text, kind:tool_result, fate:dropped', 'aria-label': 'Filter items', class: 'region-filter' }) as TextField;
+  private readonly grid = el('div', { class: 'region-grid', role: 'grid', tabindex: '0', 'aria-labelledby': 'region-map-title', 'aria-colcount': String(COLUMNS.length), 'data-testid': 'region-map' });
+  private readonly scroller = el('div', { class: 'region-scroller', role: 'rowgroup' });
+  private readonly spacer = el('div', { class: 'region-spacer' });
+  private readonly pool: HTMLElement[] = [];
+  private regions: readonly Region[] = [];
+  /** Indices into `regions` that pass the filter, in display order. */
+  private visible: number[] = [];
+  private positionById = new Map<number, number>();
+  private frame = 0;
+
+  constructor(
+    private state: RegionMapState,
+    private readonly events: RegionMapEvents,
+  ) {
+    const header = el('div', { class: 'region-row region-header', role: 'row', 'aria-rowindex': '1' }, ...COLUMNS.map((name) => el('span', { role: 'columnheader', class: `col-${name === '#' ? 'id' : name}` }, name)));
+    this.scroller.appendChild(this.spacer);
+    this.grid.append(el('div', { role: 'rowgroup', class: 'region-header-group' }, header), this.scroller);
+    this.element = el('section', { class: 'region-map', 'aria-labelledby': 'region-map-title' }, el('div', { class: 'section-title' }, this.title, this.count), this.filterBox, this.grid, el('p', { class: 'muted small hint' }, '↑/↓ move · Enter opens the item · / filters'));
+    this.filterBox.value = state.filter;
+
+    this.filterBox.addEventListener('input', () => this.setFilter(this.filterBox.value));
+    this.filterBox.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape' || event.key === 'ArrowDown') {
+        event.preventDefault();
+        this.grid.focus();
+      }
+    });
+    this.scroller.addEventListener('scroll', () => this.onScroll());
+    this.grid.addEventListener('keydown', (event) => this.onKey(event));
+    this.scroller.addEventListener('click', (event) => {
+      const row = (event.target as HTMLElement).closest<HTMLElement>('.region-row[data-id]');
+      if (!row) return;
+      const id = Number(row.dataset.id);
+      this.select(id);
+      this.events.open(id);
+    });
+  }
+
+  /** A new plan or preview: keep selection (by id), filter and scroll; rebuild only the index. */
+  setRegions(regions: readonly Region[], title: string, summary: string): void {
+    this.regions = regions;
+    this.title.textContent = title;
+    this.title.title = summary;
+    this.count.textContent = summary;
+    this.reindex();
+  }
+
+  focusFilter(): void {
+    this.filterBox.focus();
+  }
+
+  private setFilter(filter: string): void {
+    this.state = { ...this.state, filter };
+    this.reindex();
+    this.events.changed(this.state);
+  }
+
+  private reindex(): void {
+    this.visible = filterRegions(this.regions, this.state.filter);
+    this.positionById = new Map(this.visible.map((index, position) => [this.regions[index]!.id, position]));
+    this.grid.setAttribute('aria-rowcount', String(this.visible.length + 1));
+    this.spacer.style.height = `${this.visible.length * ROW_HEIGHT}px`;
+    this.scroller.style.height = `${Math.max(Math.min(this.visible.length, MAX_VISIBLE_ROWS), 1) * ROW_HEIGHT}px`;
+    this.element.dataset.count = String(this.visible.length);
+    if (this.state.scrollTop === null) this.scroller.scrollTop = this.scroller.scrollHeight;
+    else this.scroller.scrollTop = this.state.scrollTop;
+    this.renderRows();
+  }
+
+  private onScroll(): void {
+    const { scrollTop, scrollHeight, clientHeight } = this.scroller;
+    // At the bottom the map follows new items, like a terminal: the newest context is the live part.
+    const atEnd = scrollTop + clientHeight >= scrollHeight - ROW_HEIGHT / 2;
+    this.state = { ...this.state, scrollTop: atEnd ? null : scrollTop };
+    this.events.changed(this.state);
+    if (this.frame === 0) {
+      this.frame = requestAnimationFrame(() => {
+        this.frame = 0;
+        this.renderRows();
+      });
+    }
+  }
+
+  private onKey(event: KeyboardEvent): void {
+    const position = this.state.selectedId === null ? -1 : (this.positionById.get(this.state.selectedId) ?? -1);
+    if (event.key === 'Enter' || event.key === ' ') {
+      if (this.state.selectedId === null) return;
+      event.preventDefault();
+      this.events.open(this.state.selectedId);
+      return;
+    }
+    const next = moveSelection(position, this.visible.length, event.key, MAX_VISIBLE_ROWS - 1);
+    if (next === null) return;
+    event.preventDefault();
+    this.select(this.regions[this.visible[next]!]!.id);
+  }
+
+  private select(id: number): void {
+    const position = this.positionById.get(id);
+    this.state = { ...this.state, selectedId: id };
+    if (position !== undefined) {
+      this.scroller.scrollTop = scrollToReveal(position, ROW_HEIGHT, this.scroller.scrollTop, this.scroller.clientHeight);
+    }
+    this.events.changed(this.state);
+    this.renderRows();
+  }
+
+  /** Places pool rows at the visible window; a row's content is rewritten only when it changes. */
+  private renderRows(): void {
+    const window = virtualWindow(this.visible.length, ROW_HEIGHT, this.scroller.scrollTop, this.scroller.clientHeight || MAX_VISIBLE_ROWS * ROW_HEIGHT, OVERSCAN);
+    const needed = window.end - window.start;
+    while (this.pool.length < needed) {
+      const row = el('div', { class: 'region-row', role: 'row' });
+      this.pool.push(row);
+      this.scroller.appendChild(row);
+    }
+    this.grid.removeAttribute('aria-activedescendant');
+    for (let slot = 0; slot < this.pool.length; slot++) {
+      const row = this.pool[slot]!;
+      const position = window.start + slot;
+      if (slot >= needed) {
+        row.hidden = true;
+        continue;
+      }
+      const region = this.regions[this.visible[position]!]!;
+      const selected = region.id === this.state.selectedId;
+      row.hidden = false;
+      row.style.transform = `translateY(${position * ROW_HEIGHT}px)`;
+      row.setAttribute('aria-rowindex', String(position + 2));
+      fillRow(row, region, selected);
+      if (selected) this.grid.setAttribute('aria-activedescendant', row.id);
+    }
+  }
+}
+
+/** Identity of what a row shows, so unchanged rows are left alone while scrolling. */
+const rowKeys = new WeakMap<HTMLElement, Region>();
+
+function fillRow(row: HTMLElement, region: Region, selected: boolean): void {
+  row.classList.toggle('selected', selected);
+  row.setAttribute('aria-selected', String(selected));
+  if (rowKeys.get(row) === region) return;
+  rowKeys.set(row, region);
+  const fate = shownFate(region);
+  row.id = `region-row-${region.id}`;
+  row.dataset.id = String(region.id);
+  row.dataset.fate = region.fate;
+  row.dataset.testid = 'region-row';
+  row.dataset.pinned = String(region.pinned);
+  const detail = [region.tier && `tier: ${region.tier}`, region.protection && `protected: ${region.protection}`].filter(Boolean).join(' · ');
+  row.title = `#${region.id} ${region.label}\n${fate}: ${region.reason}${detail ? `\n${detail}` : ''}`;
+  const tokens = region.tokensAfter === region.tokens ? exactTokens(region.tokens) : `${exactTokens(region.tokens)} → ${exactTokens(region.tokensAfter)}`;
+  row.replaceChildren(
+    el('span', { role: 'gridcell', class: 'col-id' }, String(region.id)),
+    el('span', { role: 'gridcell', class: 'col-kind' }, CATEGORY_LABELS[region.kind]),
+    el('span', { role: 'gridcell', class: 'col-label' }, region.label),
+    el('span', { role: 'gridcell', class: 'col-tokens' }, tokens),
+    el('span', { role: 'gridcell', class: `col-fate fate-${fate}` }, icon(FATE_ICONS[fate]), ` ${fate}`),
+    el('span', { role: 'gridcell', class: 'col-why' }, region.reason),
+    el('span', { role: 'gridcell', class: 'col-markers' }, region.markerCount > 0 ? el('span', { class: 'badge', 'aria-label': plural(region.markerCount, 'epistemic marker') }, String(region.markerCount)) : ''),
+  );
+}
