@@ -1,7 +1,7 @@
 // Tiny DOM helpers. Text is always set through textContent: transcript content is untrusted and
 // must never be parsed as HTML.
 
-type Child = Node | string | null | undefined | false;
+export type Child = Node | string | null | undefined | false;
 
 export function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,

@@ -4,11 +4,13 @@
 import { parseHostMessage, type HostMessage, type PanelState, type PlanView, type Preview } from '../src/protocol/messages';
 import { formatTokens } from '../src/protocol/format';
 import { DetailPane } from './detailPane';
+import { Disclosures } from './disclosure';
 import { el, KeyedSection } from './dom';
 import { renderDiagnostics, renderEmpty } from './empty';
 import { Gauge } from './gauge';
 import { createHeader } from './header';
 import { savingsText } from './logic/format';
+import { renderPreview, renderProgress } from './preview';
 import { RegionMap } from './regionMap';
 import { post, savedState, saveState, type UiState } from './vscodeApi';
 
@@ -27,6 +29,17 @@ let preview: Preview | null = previous.preview ?? null;
 function rememberUi(part: Partial<UiState>): void {
   ui = { ...ui, ...part };
   saveState({ ui });
+}
+
+const disclosures = new Disclosures(ui.expanded, (expanded) => rememberUi({ expanded }));
+const progress = new KeyedSection(el('div'), renderProgress);
+const previewSection = el('div');
+
+/** Preview messages are rare (only on change) and may carry 10k regions: rebuilt, never diffed. */
+function showPreview(): void {
+  previewSection.replaceChildren(...renderPreview(preview, disclosures));
+  previewSection.hidden = preview === null;
+  showRegions();
 }
 
 const detail = new DetailPane(() => saveState({ detail: null }));
@@ -69,6 +82,14 @@ function handle(message: HostMessage): void {
       saveState({ plan });
       if (!preview) showRegions();
       return;
+    case 'preview':
+      preview = message.preview;
+      saveState({ preview });
+      showPreview();
+      return;
+    case 'progress':
+      progress.update(message.progress);
+      return;
     case 'itemDetail':
       if (detail.show(message.detail)) saveState({ detail: message.detail });
       return;
@@ -92,8 +113,9 @@ document.addEventListener('keydown', (event) => {
   regionMap.focusFilter();
 });
 
-root.replaceChildren(header.element, gauge.element, empty.element, diagnostics.element, regionMap.element, detail.element);
+root.replaceChildren(header.element, gauge.element, empty.element, diagnostics.element, progress.element, previewSection, regionMap.element, detail.element);
+progress.update(null);
 if (previous.panel) showState(previous.panel);
-showRegions();
+showPreview();
 if (previous.detail) detail.show(previous.detail);
 post({ type: 'ready' });

@@ -1,0 +1,83 @@
+// The compaction preview (Compact… / Preview): what the run would save, how it was verified, the
+// summary and a side-by-side diff, with Apply / Open in Diff Editor / Cancel. Once applied it says
+// which fork was written and how to resume it. Also the progress of a running compaction.
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
+import type { Preview, VerificationView, WebviewMessage } from '../src/protocol/messages';
+import { custom, el, icon } from './dom';
+import { renderDiffBlock } from './diffView';
+import type { Disclosures } from './disclosure';
+import { exactTokens, plural, savingsText } from './logic/format';
+import { post } from './vscodeApi';
+
+type PreviewAction = Extract<WebviewMessage, { type: 'previewAction' }>['action'];
+
+function actionButton(preview: Preview, action: PreviewAction, label: string, iconName: string, testId: string, secondary: boolean): HTMLElement {
+  const button = custom('vscode-button', { icon: iconName, 'data-testid': testId, ...(secondary ? { secondary: '' } : {}) }, label);
+  button.addEventListener('click', () => post({ type: 'previewAction', previewId: preview.id, action }));
+  return button;
+}
+
+/** Verification as words with an icon each, shared with the history entries. */
+export function renderVerification(verification: VerificationView): HTMLElement {
+  const kept = verification.constraintsKept === verification.constraintsTotal;
+  const items: HTMLElement[] = [
+    el('li', {}, icon(kept ? 'pass' : 'warning'), ` constraints kept ${verification.constraintsKept}/${verification.constraintsTotal}`),
+    el('li', {}, icon('issues'), ` open loops ${verification.openLoopsBefore} → ${verification.openLoopsAfter}`),
+  ];
+  if (verification.reinjected.length) items.push(el('li', {}, icon('debug-restart'), ` re-injected: `, el('ul', {}, ...verification.reinjected.map((text) => el('li', {}, text)))));
+  if (verification.filesLost.length) items.push(el('li', {}, icon('warning'), ` files lost: `, el('ul', {}, ...verification.filesLost.map((file) => el('li', { class: 'mono' }, file)))));
+  return el('ul', { class: `verification ${verification.ok ? 'verified' : 'unverified'}`, 'aria-label': verification.ok ? 'Verification passed' : 'Verification found problems' }, el('li', { class: 'verdict' }, icon(verification.ok ? 'verified' : 'error'), verification.ok ? ' verified' : ' not verified'), ...items);
+}
+
+function renderApplied(preview: Preview): HTMLElement | null {
+  const fork = preview.applied;
+  if (!fork) return null;
+  return el(
+    'div',
+    { class: 'applied', role: 'status' },
+    el('p', { 'data-testid': 'preview-applied' }, icon('pass'), ' Fork written: ', el('strong', { class: 'mono' }, fork.sessionId)),
+    el('p', { class: 'muted small mono', title: fork.path }, fork.resumeCommand),
+    el('div', { class: 'actions' }, actionButton(preview, 'resumeInTerminal', 'Resume in Terminal', 'terminal', 'preview-resume', false), actionButton(preview, 'copyResumeCommand', 'Copy resume command', 'copy', 'preview-copy', true)),
+  );
+}
+
+export function renderPreview(preview: Preview | null, disclosures: Disclosures): HTMLElement[] {
+  if (!preview) return [];
+  const verification = preview.verification ? renderVerification(preview.verification) : el('p', { class: 'muted' }, 'Not verified.');
+  const tiers = preview.tiers.length
+    ? el('ul', { class: 'tiers' }, ...preview.tiers.map((tier) => el('li', {}, el('strong', {}, tier.tier), `: ${plural(tier.items, 'item')}, −${exactTokens(Math.max(tier.tokensSaved, 0))} tokens`, tier.note ? el('span', { class: 'muted' }, ` (${tier.note})`) : '')))
+    : null;
+  const summary = preview.summary ? disclosures.details('preview-summary', ['Summary'], [el('pre', { class: 'summary-text' }, preview.summary)], true) : null;
+  const diff = disclosures.details('preview-diff', [`Changes (${plural(preview.diff.length, 'item')})`], preview.diff.length ? preview.diff.map(renderDiffBlock) : [el('p', { class: 'muted' }, 'Nothing changes.')], true);
+  const actions = preview.applied
+    ? renderApplied(preview)
+    : el(
+        'div',
+        { class: 'actions' },
+        preview.status === 'compacted' ? actionButton(preview, 'apply', 'Apply', 'check', 'preview-apply', false) : null,
+        actionButton(preview, 'openDiff', 'Open in Diff Editor', 'diff', 'preview-open-diff', true),
+        actionButton(preview, 'cancel', 'Cancel', 'close', 'preview-cancel', true),
+      );
+  return [
+    el(
+      'section',
+      { class: 'preview', 'data-testid': 'preview', 'aria-labelledby': 'preview-title' },
+      el('div', { class: 'section-title' }, el('h2', { id: 'preview-title' }, 'Compaction preview'), el('span', {}, savingsText(preview.beforeTokens, preview.afterTokens, preview.savingsPct))),
+      el('p', {}, 'Focus: ', preview.focus ? el('q', {}, preview.focus) : el('span', { class: 'muted' }, 'none'), el('span', { class: 'muted' }, ` · ${preview.message}`)),
+      el('p', { class: 'preview-stats' }, `${exactTokens(preview.beforeTokens)} → ${exactTokens(preview.afterTokens)} tokens`, el('span', { class: 'muted' }, ` · summarizer: ${preview.summarizer} · status: ${preview.status}`)),
+      tiers,
+      verification,
+      summary,
+      diff,
+      actions,
+    ),
+  ];
+}
+
+export function renderProgress(progress: { message: string; cancellable: boolean } | null): HTMLElement[] {
+  if (!progress) return [];
+  const cancel = progress.cancellable ? custom('vscode-button', { secondary: '', icon: 'close', 'data-testid': 'progress-cancel' }, 'Cancel') : null;
+  cancel?.addEventListener('click', () => post({ type: 'cancelProgress' }));
+  return [el('div', { class: 'progress', role: 'status', 'aria-live': 'polite', 'data-testid': 'progress' }, custom('vscode-progress-ring', { 'aria-hidden': 'true' }), el('span', {}, progress.message), cancel)];
+}
