@@ -9,9 +9,11 @@ import { el, KeyedSection } from './dom';
 import { renderDiagnostics, renderEmpty } from './empty';
 import { Gauge } from './gauge';
 import { createHeader } from './header';
+import { renderHistory } from './history';
 import { savingsText } from './logic/format';
 import { renderPreview, renderProgress } from './preview';
 import { RegionMap } from './regionMap';
+import { renderTimeline, timelineInput } from './timeline';
 import { post, savedState, saveState, type UiState } from './vscodeApi';
 
 const root = document.getElementById('app')!;
@@ -34,6 +36,8 @@ function rememberUi(part: Partial<UiState>): void {
 const disclosures = new Disclosures(ui.expanded, (expanded) => rememberUi({ expanded }));
 const progress = new KeyedSection(el('div'), renderProgress);
 const previewSection = el('div');
+const timeline = new KeyedSection(el('div'), renderTimeline);
+const history = new KeyedSection(el('div'), (entries: PanelState['history']) => renderHistory(entries, disclosures));
 
 /** Preview messages are rare (only on change) and may carry 10k regions: rebuilt, never diffed. */
 function showPreview(): void {
@@ -67,6 +71,8 @@ function showState(state: PanelState): void {
   gauge.update(state);
   empty.update(state.empty);
   diagnostics.update(state.diagnostics);
+  timeline.update(timelineInput(state));
+  history.update(state.history);
   // The e2e harness waits for this before reading the panel, so it is set after real content.
   root.setAttribute('data-ready', 'true');
 }
@@ -113,7 +119,7 @@ document.addEventListener('keydown', (event) => {
   regionMap.focusFilter();
 });
 
-root.replaceChildren(header.element, gauge.element, empty.element, diagnostics.element, progress.element, previewSection, regionMap.element, detail.element);
+root.replaceChildren(header.element, gauge.element, empty.element, diagnostics.element, timeline.element, progress.element, previewSection, regionMap.element, detail.element, history.element);
 progress.update(null);
 if (previous.panel) showState(previous.panel);
 showPreview();

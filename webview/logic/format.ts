@@ -79,3 +79,13 @@ export function clockTime(iso: string | null): string {
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
   return `${count} ${count === 1 ? singular : pluralForm}`;
 }
+
+/**
+ * Newest first by timestamp, whatever order the host sent; entries without a time keep their
+ * place relative to each other (the sort is stable) and go last, since they cannot be placed.
+ */
+export function newestFirst<T extends { at: string | null }>(entries: readonly T[]): T[] {
+  const time = (entry: T) => (entry.at === null ? Number.NEGATIVE_INFINITY : Date.parse(entry.at) || Number.NEGATIVE_INFINITY);
+  // Two untimed entries give −∞ − −∞ = NaN, which `|| 0` turns into "equal".
+  return [...entries].sort((a, b) => time(b) - time(a) || 0);
+}

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { beforeAfter, clockTime, fillSource, fillSummary, plural, savingsText } from '../../../webview/logic/format';
+import { beforeAfter, clockTime, fillSource, fillSummary, newestFirst, plural, savingsText } from '../../../webview/logic/format';
 
 describe('webview format', () => {
   it('keeps the exact fill summary the e2e suite and CLI agree on', () => {
@@ -25,5 +25,12 @@ describe('webview format', () => {
   it('pluralises counts', () => {
     assert.equal(plural(1, 'item'), '1 item');
     assert.equal(plural(3, 'item'), '3 items');
+  });
+});
+
+describe('newestFirst', () => {
+  it('orders by time descending and puts untimed entries last, stably', () => {
+    const entries = [{ id: 'a', at: '2025-05-01T09:00:00Z' }, { id: 'b', at: null }, { id: 'c', at: '2025-05-01T10:00:00Z' }, { id: 'd', at: null }];
+    assert.deepEqual(newestFirst(entries).map((entry) => entry.id), ['c', 'a', 'b', 'd']);
   });
 });
