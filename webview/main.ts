@@ -61,9 +61,9 @@ function showRegions(): void {
     regionMap.setRegions(preview.regions, `Preview · "${preview.focus || 'no focus'}"`, savingsText(preview.beforeTokens, preview.afterTokens, preview.savingsPct));
   } else if (plan) {
     regionMap.setRegions(plan.regions, `Next compaction (plan at target ${formatTokens(plan.targetTokens)})`, savingsText(plan.beforeTokens, plan.afterTokens, plan.savingsPct));
-  } else {
-    regionMap.setRegions([], 'Context items', 'no plan yet');
   }
+  // Without a plan or preview there is nothing to map (no session yet): no empty grid either.
+  regionMap.element.hidden = !preview && !plan;
 }
 
 function showState(state: PanelState): void {
