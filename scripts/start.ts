@@ -9,6 +9,7 @@ import { prepareDemoClaudeConfig } from './demo-session';
 const ROOT = join(__dirname, '..');
 const WORKSPACE = join(ROOT, 'samples', 'demo-workspace');
 const desktop = process.argv.includes('--desktop');
+const DEMO_WINDOW_TOKENS = 40_000;
 
 function build(): void {
   const result = spawnSync(process.execPath, [join(ROOT, 'esbuild.mjs')], { stdio: 'inherit' });
@@ -34,8 +35,16 @@ async function main(): Promise<void> {
   }
 
   const port = Number(process.env.CONTEXT_LENS_PORT ?? 8080);
-  const server = await launchCodeServer({ extensionRoot: ROOT, workspace: WORKSPACE, port, env, linkExtension: true, settings: { 'workbench.panel.defaultLocation': 'bottom' } });
-  console.log(`\nContext Lens is running in VS Code at ${server.url}\nDemo sessions: ${claudeConfigDir}\nPress Ctrl+C to stop.\n`);
+  // The recorded demo session is short (about 16k tokens); in a 200k window there would be nothing
+  // to compact. A smaller window, shown as an override on the gauge, makes the demo say something.
+  const settings = { 'contextLens.window.overrideTokens': DEMO_WINDOW_TOKENS };
+  const server = await launchCodeServer({ extensionRoot: ROOT, workspace: WORKSPACE, port, env, linkExtension: true, settings });
+  console.log(
+    `\nContext Lens is running in VS Code at ${server.url}\n` +
+      `Demo sessions: ${claudeConfigDir}\n` +
+      `Demo window: ${DEMO_WINDOW_TOKENS.toLocaleString('en-US')} tokens (setting contextLens.window.overrideTokens; 0 = the model's own window)\n` +
+      'Open the Context Lens tab in the panel area, or run "Context Lens: Open Panel". Press Ctrl+C to stop.\n',
+  );
   const stop = () => void server.stop().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
