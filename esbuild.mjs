@@ -1,4 +1,5 @@
-// Builds the three bundles: extension host (node/cjs), webview (browser/iife) and the CLI (node/cjs).
+// Builds the bundles: extension host (node/cjs), its token-counting worker thread (node/cjs), the
+// webview (browser/iife) and the CLI (node/cjs).
 // Usage: node esbuild.mjs [--watch] [--production]
 import * as esbuild from 'esbuild';
 import { cpSync, mkdirSync, rmSync } from 'node:fs';
@@ -30,6 +31,15 @@ const targets = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+  },
+  {
+    // Loaded by TokenCountWorker from dist/tokenWorker.js so counting never blocks the extension host.
+    ...common,
+    entryPoints: { tokenWorker: join(root, 'src/engine/tokens/worker.ts') },
+    outdir: join(root, 'dist'),
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
   },
   {
     ...common,

@@ -3,6 +3,13 @@
 import * as vscode from 'vscode';
 import type { PanelState } from '../protocol/messages';
 import { Commands, webviewCommandIds } from './commands';
+import { ApiKeyStore } from './compaction/ApiKeyStore';
+import { CompactionFlow } from './compaction/CompactionFlow';
+import { DiffDocuments } from './compaction/DiffDocuments';
+import { ContextModel } from './context/ContextModel';
+import { itemDetailOf } from './context/itemDetail';
+import { historyOf, timelineMarksOf } from './history/history';
+import { HistoryStore } from './history/HistoryStore';
 import { EditorPanel } from './panel/EditorPanel';
 import { PanelHub } from './panel/PanelHub';
 import { PANEL_VIEW_ID, PanelViewProvider } from './panel/PanelViewProvider';
@@ -19,20 +26,57 @@ export class ContextLensApp implements vscode.Disposable {
   private readonly editor: EditorPanel;
   private readonly statusBar: FillStatusBar;
   private readonly sessions: SessionService;
+  private readonly model: ContextModel;
+  private readonly history: HistoryStore;
+  private readonly apiKey: ApiKeyStore;
+  private readonly flow: CompactionFlow;
 
   constructor(context: vscode.ExtensionContext) {
     this.log = this.own(vscode.window.createOutputChannel('Context Lens', { log: true }));
     this.settings = this.own(new SettingsWatcher());
     this.sessions = this.own(new SessionService(this.settings, this.log));
-    this.hub = this.own(new PanelHub(this.computeState(), (command) => void vscode.commands.executeCommand(webviewCommandIds[command]), this.log));
+    this.history = this.own(new HistoryStore(context.workspaceState));
+    this.model = this.own(new ContextModel(this.sessions, this.settings, this.log, vscode.Uri.joinPath(context.extensionUri, 'dist', 'tokenWorker.js').fsPath));
+    this.apiKey = new ApiKeyStore(context.secrets);
+    this.hub = this.own(
+      new PanelHub(
+        this.computeState(),
+        {
+          runCommand: (command) => void vscode.commands.executeCommand(webviewCommandIds[command]),
+          itemDetail: (id) => {
+            const snapshot = this.model.snapshot;
+            return snapshot ? itemDetailOf(snapshot.context, id, this.model.fateOf(id)) : null;
+          },
+          previewAction: (message) => void this.flow.onAction(message),
+          cancelProgress: () => this.flow.cancelProgress(),
+        },
+        this.log,
+      ),
+    );
     this.view = this.own(new PanelViewProvider(context.extensionUri, this.hub));
     this.editor = this.own(new EditorPanel(context.extensionUri, this.hub));
     this.statusBar = this.own(new FillStatusBar(Commands.openPanel));
+    this.flow = this.own(
+      new CompactionFlow({
+        hub: this.hub,
+        settings: this.settings,
+        apiKey: this.apiKey,
+        history: this.history,
+        diffs: this.own(new DiffDocuments()),
+        snapshot: () => this.model.snapshot,
+        revealPanel: () => this.view.reveal(),
+        archiveFolder: vscode.Uri.joinPath(context.globalStorageUri, 'archive').fsPath,
+        log: this.log,
+      }),
+    );
 
     this.own(vscode.window.registerWebviewViewProvider(PANEL_VIEW_ID, this.view));
     this.registerCommands();
     this.own(this.settings.onDidChange(() => this.refresh()));
     this.own(this.sessions.onDidChange(() => this.refresh()));
+    this.own(this.model.onDidChange(() => this.refresh()));
+    this.own(this.history.onDidChange(() => this.refresh()));
+    this.own(this.model.onDidChangePlan((plan) => this.hub.updatePlan(plan)));
     this.refresh();
     void this.sessions.start();
     this.log.info(`Context Lens ${context.extension.packageJSON.version as string} activated`);
@@ -46,20 +90,25 @@ export class ContextLensApp implements vscode.Disposable {
     register(Commands.showLog, () => this.log.show());
     register(Commands.selectSession, () => this.sessions.selectSession());
     register(Commands.openTranscript, () => this.sessions.openTranscript());
+    register(Commands.compact, () => this.flow.run(true));
+    register(Commands.previewCompaction, () => this.flow.run(false));
+    register(Commands.setApiKey, () => this.apiKey.prompt());
   }
 
   private computeState(): PanelState {
     const settings = this.settings.current;
     const view = this.sessions.current;
     const fill = view.fill;
+    const snapshot = this.model.snapshot;
+    const ours = view.session ? this.history.of(view.session.path) : [];
     return {
       session: view.session ? sessionSummary(view) : null,
       fill: fill && fill.source === 'usage' ? { usedTokens: fill.usedTokens, windowTokens: fill.windowTokens, source: fill.source } : null,
       thresholds: thresholdsOf(settings, fill ? (fill.agentAutoCompactTokens / fill.windowTokens) * 100 : null),
-      breakdown: [],
-      reservedOutputTokens: 0,
-      timeline: [],
-      history: [],
+      breakdown: snapshot?.breakdown ?? [],
+      reservedOutputTokens: snapshot?.reservedOutputTokens ?? 0,
+      timeline: this.model.timeline(timelineMarksOf(ours)),
+      history: historyOf(view.compactions, ours),
       empty: emptyReason(view),
       diagnostics: view.diagnostics.map((diagnostic) => `${diagnostic.line ? `line ${diagnostic.line}: ` : ''}${diagnostic.message}`),
     };

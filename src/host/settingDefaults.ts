@@ -1,12 +1,52 @@
 // Defaults of the `contextLens.*` settings, kept free of `vscode` so a test can check them against
-// package.json's contributes.configuration (the two must never drift apart).
+// package.json's contributes.configuration (the two must never drift apart). Engine knobs take their
+// defaults from the engine itself, so a setting left alone behaves exactly like the CLI.
+import { DEFAULT_ANTHROPIC_SUMMARY_MODEL, DEFAULT_OPTIONS, TOOL_CATEGORIES, type TaskComplexity, type ToolCategory } from '../engine';
+
+export const SUMMARIZERS = ['heuristic', 'anthropic', 'claude-cli'] as const;
+export type SummarizerName = (typeof SUMMARIZERS)[number];
+
+const { preserve, supersede, ageClear, truncate, summary } = DEFAULT_OPTIONS;
+
+type CapKey = `truncate.capTokens.${ToolCategory}`;
+const truncateCaps = Object.fromEntries(TOOL_CATEGORIES.map((category) => [`truncate.capTokens.${category}`, truncate.perCategory[category].capTokens])) as Record<CapKey, number>;
+
 export const SETTING_DEFAULTS = {
   'trigger.thresholdPercent': 85,
-  'trigger.targetPercent': 60,
+  'trigger.targetPercent': DEFAULT_OPTIONS.targetPercent,
   'trigger.safetyNetPercent': 95,
   'window.overrideTokens': 0,
   'claudeCode.configDirs': [] as string[],
   'statusBar.enabled': true,
+  'compaction.minSavingsPercent': DEFAULT_OPTIONS.minSavingsPercent,
+  'compaction.hardLimitTokens': DEFAULT_OPTIONS.hardLimitTokens,
+  'summarizer.provider': 'heuristic' as SummarizerName,
+  'summarizer.anthropicModel': DEFAULT_ANTHROPIC_SUMMARY_MODEL,
+  'summarizer.anthropicBaseUrl': '',
+  'summarizer.claudeCliPath': '',
+  'summarizer.timeoutSeconds': DEFAULT_OPTIONS.timeoutMs / 1000,
+  'preserve.recentTurns': preserve.recentTurns,
+  'preserve.recentPercent': preserve.recentPercent,
+  'preserve.pinnedConstraints': [...preserve.pinned],
+  'preserve.extractPinned': preserve.extractPinned,
+  'preserve.taskComplexity': preserve.taskComplexity as TaskComplexity,
+  'preserve.epistemicThreshold': preserve.epistemicThreshold,
+  'supersede.enabled': supersede.enabled,
+  'supersede.allowedCategories': [...supersede.allowedCategories],
+  'supersede.deniedCategories': [...supersede.deniedCategories],
+  'supersede.preserveLastNResults': supersede.preserveLastNResults,
+  'supersede.stubTemplate': supersede.stubTemplate,
+  'supersede.redactIdentifiers': supersede.redactIdentifiers,
+  'ageClear.enabled': ageClear.enabled,
+  'ageClear.keepLastToolUses': ageClear.keepLastToolUses,
+  'ageClear.excludeTools': [...ageClear.excludeTools],
+  'ageClear.clearAtLeastTokens': ageClear.clearAtLeastTokens,
+  'truncate.enabled': truncate.enabled,
+  ...truncateCaps,
+  'summary.enabled': summary.enabled,
+  'summary.iterative': summary.iterative,
+  'summary.maxTokens': summary.maxTokens,
 };
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
+export type SettingValues = { readonly [K in SettingKey]: (typeof SETTING_DEFAULTS)[K] };

@@ -1,8 +1,10 @@
 // Typed view of the `contextLens.*` settings, re-read whenever they change so every consumer
 // (gauge marks, status bar colours, the next plan) reacts without a reload.
 import * as vscode from 'vscode';
+import type { EngineOptionsInput } from '../engine';
 import type { Thresholds } from '../protocol/messages';
-import { SETTING_DEFAULTS, type SettingKey } from './settingDefaults';
+import { engineOptionsOf } from './engineOptions';
+import { SETTING_DEFAULTS, type SettingKey, type SettingValues, type SummarizerName } from './settingDefaults';
 
 export interface Settings {
   readonly triggerPercent: number;
@@ -12,13 +14,26 @@ export interface Settings {
   readonly windowTokensOverride: number;
   readonly claudeConfigDirs: readonly string[];
   readonly statusBarEnabled: boolean;
+  /** Engine knobs for the live plan and Compact… (target from `targetPercent`). */
+  readonly engine: EngineOptionsInput;
+  readonly summarizer: SummarizerSettings;
+}
+
+export interface SummarizerSettings {
+  readonly provider: SummarizerName;
+  readonly anthropicModel: string;
+  /** '' = the SDK's default endpoint. */
+  readonly anthropicBaseUrl: string;
+  /** '' = `claude` from PATH. */
+  readonly claudeCliPath: string;
 }
 
 const SECTION = 'contextLens';
 
 export function readSettings(scope?: vscode.ConfigurationScope): Settings {
   const config = vscode.workspace.getConfiguration(SECTION, scope);
-  const get = <K extends SettingKey>(key: K): (typeof SETTING_DEFAULTS)[K] => config.get(key, SETTING_DEFAULTS[key]);
+  const values = Object.fromEntries(Object.entries(SETTING_DEFAULTS).map(([key, fallback]) => [key, config.get(key, fallback)])) as SettingValues;
+  const get = <K extends SettingKey>(key: K): SettingValues[K] => values[key];
   const triggerPercent = get('trigger.thresholdPercent');
   // Hysteresis only works when the target sits below the trigger; clamp rather than refuse.
   const targetPercent = Math.min(get('trigger.targetPercent'), triggerPercent - 1);
@@ -29,6 +44,13 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
     windowTokensOverride: get('window.overrideTokens'),
     claudeConfigDirs: get('claudeCode.configDirs'),
     statusBarEnabled: get('statusBar.enabled'),
+    engine: engineOptionsOf(values, targetPercent),
+    summarizer: {
+      provider: get('summarizer.provider'),
+      anthropicModel: get('summarizer.anthropicModel'),
+      anthropicBaseUrl: get('summarizer.anthropicBaseUrl'),
+      claudeCliPath: get('summarizer.claudeCliPath'),
+    },
   };
 }
 

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import type { PanelState } from '../protocol/messages';
 import { formatTokens, percentOf } from '../protocol/format';
+import { legendOf } from './context/derive';
 
 export class FillStatusBar implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
@@ -45,6 +46,7 @@ export class FillStatusBar implements vscode.Disposable {
       '',
       `${fill.usedTokens.toLocaleString('en-US')} / ${fill.windowTokens.toLocaleString('en-US')} tokens · ${percent.toFixed(1)} % (${fill.source === 'usage' ? 'exact, from the last response' : 'estimate'})`,
       '',
+      ...(state.breakdown.length > 0 ? [legendOf(state.breakdown, formatTokens), ''] : []),
       `Our trigger ${state.thresholds.triggerPercent} % · target ${state.thresholds.targetPercent} % · safety net ${state.thresholds.safetyNetPercent} %`,
     ];
     const agentPoint = state.thresholds.agentAutoCompactPercent;

@@ -1,16 +1,30 @@
 // Keeps every open Context Lens surface (the panel-area view and the editor tab) showing the
-// same state: the newest PanelState is pushed to each connection as it changes.
+// same thing: the newest state, plan, preview and progress are pushed to each connection as they
+// change, and replayed to a webview that (re)loads.
 import * as vscode from 'vscode';
-import type { PanelState, WebviewCommand } from '../../protocol/messages';
-import { WebviewConnection } from './WebviewConnection';
+import type { ItemDetail, PanelState, PlanView, Preview, WebviewCommand } from '../../protocol/messages';
+import { WebviewConnection, type PreviewActionMessage } from './WebviewConnection';
+
+export type Progress = { message: string; cancellable: boolean } | null;
+
+/** What the webviews may ask of the host; each request is validated before it gets here. */
+export interface PanelRequests {
+  runCommand(command: WebviewCommand): void;
+  itemDetail(id: number): ItemDetail | null;
+  previewAction(message: PreviewActionMessage): void;
+  cancelProgress(): void;
+}
 
 export class PanelHub implements vscode.Disposable {
   private readonly connections = new Set<WebviewConnection>();
   private state: PanelState;
+  private plan: PlanView | null = null;
+  private preview: Preview | null = null;
+  private progress: Progress = null;
 
   constructor(
     initial: PanelState,
-    private readonly runCommand: (command: WebviewCommand) => void,
+    private readonly requests: PanelRequests,
     private readonly log: vscode.LogOutputChannel,
   ) {
     this.state = initial;
@@ -18,9 +32,20 @@ export class PanelHub implements vscode.Disposable {
 
   /** Connects a webview; the returned disposable detaches it (call when the webview goes away). */
   attach(webview: vscode.Webview): vscode.Disposable {
-    const connection = new WebviewConnection(webview, {
-      onCommand: this.runCommand,
-      onReady: () => connection.post({ type: 'state', state: this.state }),
+    const connection: WebviewConnection = new WebviewConnection(webview, {
+      onCommand: (command) => this.requests.runCommand(command),
+      onReady: () => {
+        connection.post({ type: 'state', state: this.state });
+        connection.post({ type: 'plan', plan: this.plan });
+        connection.post({ type: 'preview', preview: this.preview });
+        connection.post({ type: 'progress', progress: this.progress });
+      },
+      onItemDetail: (id) => {
+        const detail = this.requests.itemDetail(id);
+        if (detail) connection.post({ type: 'itemDetail', detail });
+      },
+      onPreviewAction: (message) => this.requests.previewAction(message),
+      onCancelProgress: () => this.requests.cancelProgress(),
       log: this.log,
     });
     this.connections.add(connection);
@@ -33,6 +58,22 @@ export class PanelHub implements vscode.Disposable {
   update(state: PanelState): void {
     this.state = state;
     for (const connection of this.connections) connection.post({ type: 'state', state });
+  }
+
+  /** Sent only when the plan changed (its revision moved): plans of large contexts are big. */
+  updatePlan(plan: PlanView | null): void {
+    this.plan = plan;
+    for (const connection of this.connections) connection.post({ type: 'plan', plan });
+  }
+
+  updatePreview(preview: Preview | null): void {
+    this.preview = preview;
+    for (const connection of this.connections) connection.post({ type: 'preview', preview });
+  }
+
+  updateProgress(progress: Progress): void {
+    this.progress = progress;
+    for (const connection of this.connections) connection.post({ type: 'progress', progress });
   }
 
   dispose(): void {

@@ -1,11 +1,17 @@
 // One live webview (panel view or editor tab). Holds messages back until the webview says
 // `ready`, validates everything it receives, and forwards only whitelisted commands.
 import type * as vscode from 'vscode';
-import { parseWebviewMessage, type HostMessage, type WebviewCommand } from '../../protocol/messages';
+import { parseWebviewMessage, type HostMessage, type WebviewCommand, type WebviewMessage } from '../../protocol/messages';
+
+export type PreviewActionMessage = Extract<WebviewMessage, { type: 'previewAction' }>;
 
 export interface ConnectionHandlers {
   readonly onCommand: (command: WebviewCommand) => void;
   readonly onReady: () => void;
+  /** The detail pane asks for one item; the answer goes back to this webview only. */
+  readonly onItemDetail: (id: number) => void;
+  readonly onPreviewAction: (message: PreviewActionMessage) => void;
+  readonly onCancelProgress: () => void;
   readonly log: vscode.LogOutputChannel;
 }
 
@@ -49,6 +55,15 @@ export class WebviewConnection implements vscode.Disposable {
       }
       case 'command':
         this.handlers.onCommand(message.command);
+        return;
+      case 'itemDetail':
+        this.handlers.onItemDetail(message.id);
+        return;
+      case 'previewAction':
+        this.handlers.onPreviewAction(message);
+        return;
+      case 'cancelProgress':
+        this.handlers.onCancelProgress();
         return;
     }
   }

@@ -1,0 +1,167 @@
+// Compact… and Preview Compaction: run the engine on the live context (cancellable, with progress in
+// a notification and in the panel), show the preview, and act on it: open the diff, apply it as a
+// fork the agent can resume (the source transcript is only read), or cancel.
+import { randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
+import { compact, FileSystemArchive, redactSecrets, type CompactionResult } from '../../engine';
+import type { ForkView, Preview } from '../../protocol/messages';
+import { writeFork } from '../../sessions/claude-code';
+import { forkRequestFromResult } from '../../sessions/claude-code/engineContext';
+import type { LiveSnapshot } from '../context/liveSnapshot';
+import type { HistoryStore } from '../history/HistoryStore';
+import type { PanelHub } from '../panel/PanelHub';
+import type { PreviewActionMessage } from '../panel/WebviewConnection';
+import type { SettingsWatcher } from '../settings';
+import type { ApiKeyStore } from './ApiKeyStore';
+import type { DiffDocuments } from './DiffDocuments';
+import { diffBlocksOf, diffDocuments, previewOf, textsAfter } from './preview';
+import { summarizerOf } from './summarizer';
+
+export interface FlowDeps {
+  readonly hub: PanelHub;
+  readonly settings: SettingsWatcher;
+  readonly apiKey: ApiKeyStore;
+  readonly history: HistoryStore;
+  readonly diffs: DiffDocuments;
+  readonly snapshot: () => LiveSnapshot | null;
+  readonly revealPanel: () => void;
+  readonly archiveFolder: string;
+  readonly log: vscode.LogOutputChannel;
+}
+
+/** The preview on screen and what produced it (apply needs the exact context the result indexes). */
+interface Shown {
+  preview: Preview;
+  snapshot: LiveSnapshot;
+  result: CompactionResult;
+}
+
+export class CompactionFlow implements vscode.Disposable {
+  private shown: Shown | null = null;
+  private running: AbortController | null = null;
+
+  constructor(private readonly deps: FlowDeps) {}
+
+  /** Compact… asks for focus instructions first (like `/compact <instructions>`); Preview does not. */
+  async run(askFocus: boolean): Promise<void> {
+    if (this.running) {
+      void vscode.window.showInformationMessage('Context Lens: a compaction is already running.');
+      return;
+    }
+    const snapshot = this.deps.snapshot();
+    if (snapshot === null || snapshot.context.items.length === 0) {
+      void vscode.window.showWarningMessage('Context Lens: no live context to compact yet — start `claude` in this folder, or open a transcript file.');
+      return;
+    }
+    let focus = '';
+    if (askFocus) {
+      const input = await vscode.window.showInputBox({
+        title: 'Context Lens: Compact…',
+        prompt: 'What the compaction should keep (like /compact <instructions>). Empty = no focus.',
+        placeHolder: 'Focus instructions — e.g. keep the retry decision',
+        ignoreFocusOut: true,
+      });
+      if (input === undefined) return;
+      focus = input.trim();
+    }
+    const settings = this.deps.settings.current;
+    const chosen = summarizerOf(settings.summarizer, await this.deps.apiKey.get(), snapshot.live.session.cwd ?? undefined);
+    if (!chosen.ok) {
+      void vscode.window.showErrorMessage(`Context Lens: ${chosen.error}`, 'Set API Key').then((choice) => choice && vscode.commands.executeCommand('contextLens.setApiKey'));
+      return;
+    }
+    const controller = new AbortController();
+    this.running = controller;
+    const message = `Compacting with the ${chosen.name} summarizer…`;
+    this.deps.hub.updateProgress({ message, cancellable: true });
+    try {
+      const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Context Lens', cancellable: true }, (progress, token) => {
+        progress.report({ message });
+        token.onCancellationRequested(() => controller.abort());
+        return compact(snapshot.context, { ...settings.engine, trigger: 'manual', focus }, { summarizer: chosen.summarizer, archive: new FileSystemArchive(this.deps.archiveFolder), signal: controller.signal });
+      });
+      this.deps.log.info(`Compaction ${focus ? `with focus "${redactSecrets(focus)}" ` : ''}: ${redactSecrets(result.message)}${result.error ? ` (${redactSecrets(result.error)})` : ''}`);
+      const preview = previewOf({ id: randomUUID(), focus, summarizer: chosen.name, context: snapshot.context, result });
+      this.shown = { preview, snapshot, result };
+      this.deps.hub.updatePreview(preview);
+      this.deps.revealPanel();
+    } finally {
+      this.running = null;
+      this.deps.hub.updateProgress(null);
+    }
+  }
+
+  cancelProgress(): void {
+    this.running?.abort();
+  }
+
+  async onAction({ previewId, action }: PreviewActionMessage): Promise<void> {
+    const shown = this.shown;
+    // A stale webview may still show an older preview: ignore its buttons.
+    if (shown === null || shown.preview.id !== previewId) return;
+    switch (action) {
+      case 'openDiff':
+        return this.openDiff(shown);
+      case 'apply':
+        return this.apply(shown);
+      case 'cancel':
+        this.shown = null;
+        this.deps.hub.updatePreview(null);
+        return;
+      case 'resumeInTerminal':
+        if (shown.preview.applied) this.resumeInTerminal(shown.preview.applied, shown.snapshot);
+        return;
+      case 'copyResumeCommand':
+        if (shown.preview.applied) await vscode.env.clipboard.writeText(shown.preview.applied.resumeCommand);
+        return;
+    }
+  }
+
+  private async openDiff({ preview, snapshot, result }: Shown): Promise<void> {
+    const { before, after } = diffDocuments(diffBlocksOf(snapshot.context, result), textsAfter(result).written);
+    await this.deps.diffs.show(preview.id, before, after, `Context Lens: before ↔ after${preview.focus ? ` (${preview.focus})` : ''}`);
+  }
+
+  private async apply(shown: Shown): Promise<void> {
+    const { preview, snapshot, result } = shown;
+    if (preview.applied) return;
+    // The archive was written by compact() before anything was dropped; the fork is a new file.
+    const request = await forkRequestFromResult({ live: snapshot.live, context: snapshot.context, result, focus: preview.focus || null, title: `${snapshot.live.session.title} (compacted)` });
+    const written = request.ok ? await writeFork(request.value) : request;
+    if (!written.ok) {
+      void vscode.window.showErrorMessage(`Context Lens: could not apply the compaction: ${written.error.message}`);
+      return;
+    }
+    const fork: ForkView = written.value;
+    const applied = { ...preview, applied: fork };
+    this.shown = { ...shown, preview: applied };
+    this.deps.hub.updatePreview(applied);
+    await this.deps.history.add([snapshot.live.session.path, fork.path], {
+      id: preview.id,
+      at: new Date().toISOString(),
+      focus: preview.focus || null,
+      beforeTokens: preview.beforeTokens,
+      afterTokens: preview.afterTokens,
+      savingsPct: preview.savingsPct,
+      summary: preview.summary,
+      verification: preview.verification,
+      fork,
+    });
+    this.deps.log.info(`Applied the compaction as session ${fork.sessionId} (${fork.path})`);
+    const choice = await vscode.window.showInformationMessage(`Context Lens: compacted session written — resume it with \`${fork.resumeCommand}\`.`, 'Resume in Terminal', 'Copy resume command');
+    if (choice === 'Resume in Terminal') this.resumeInTerminal(fork, snapshot);
+    else if (choice === 'Copy resume command') await vscode.env.clipboard.writeText(fork.resumeCommand);
+  }
+
+  private resumeInTerminal(fork: ForkView, snapshot: LiveSnapshot): void {
+    // `claude --resume` finds sessions by the folder it runs in: the session's own cwd.
+    const cwd = snapshot.live.session.cwd ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const terminal = vscode.window.createTerminal({ name: 'Claude Code (compacted)', ...(cwd ? { cwd } : {}) });
+    terminal.show();
+    terminal.sendText(fork.resumeCommand);
+  }
+
+  dispose(): void {
+    this.running?.abort();
+  }
+}

@@ -1,0 +1,98 @@
+// A compaction result as the panel previews it: metrics per tier, verification, the summary and one
+// diff block per changed item. Everything shown goes through `redactSecrets` first. Free of `vscode`.
+import { redactSecrets, type CompactionResult, type Context, type Verification } from '../../engine';
+import type { DiffBlock, Preview, VerificationView } from '../../protocol/messages';
+import { regionLabel, regionsOf } from '../context/derive';
+
+/** Per side of a diff block in the webview; the diff editor gets the full text. */
+export const DIFF_BLOCK_MAX_CHARS = 20_000;
+export const DROPPED_TEXT = '(dropped: summarised)';
+
+export function verificationView(verification: Verification): VerificationView {
+  return {
+    ok: verification.ok,
+    constraintsTotal: verification.constraints.length,
+    constraintsKept: verification.constraints.filter((constraint) => constraint.present).length,
+    reinjected: verification.reinjected,
+    openLoopsBefore: verification.openLoopsBefore,
+    openLoopsAfter: verification.openLoopsAfter,
+    filesLost: verification.filesLost,
+  };
+}
+
+/**
+ * New text of every compacted item, by id, and the texts the engine wrote itself (summary,
+ * re-injected constraints). `result.after` lists survivors in order with the written texts, which
+ * have no source, in between.
+ */
+export function textsAfter(result: CompactionResult): { compacted: Map<number, string>; written: string[] } {
+  const survivors = result.items.filter((fate) => fate.fate !== 'dropped');
+  const compacted = new Map<number, string>();
+  const written: string[] = [];
+  let next = 0;
+  for (const item of result.after.items) {
+    const copied = item.kind === 'system' || item.kind === 'tools' || item.sourceRef !== undefined;
+    if (!copied) {
+      written.push(item.text);
+      continue;
+    }
+    const fate = survivors[next++];
+    if (fate?.fate === 'compacted') compacted.set(fate.id, item.text);
+  }
+  return { compacted, written };
+}
+
+function capped(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}\n… (${(text.length - max).toLocaleString('en-US')} more characters)` : text;
+}
+
+/** One block per item the compaction changed: original text vs stub, truncation or the drop note. */
+export function diffBlocksOf(context: Context, result: CompactionResult, maxChars = Number.POSITIVE_INFINITY): DiffBlock[] {
+  if (result.status !== 'compacted') return [];
+  const { compacted } = textsAfter(result);
+  return result.items.flatMap((fate) => {
+    const item = context.items[fate.id];
+    if (item === undefined || fate.fate === 'preserved') return [];
+    const after = fate.fate === 'dropped' ? (fate.tier === 'summarize' ? DROPPED_TEXT : `(dropped: ${fate.reason})`) : (compacted.get(fate.id) ?? '');
+    return [{ id: fate.id, label: regionLabel(item), fate: fate.fate, before: capped(redactSecrets(item.text), maxChars), after: capped(redactSecrets(after), maxChars) }];
+  });
+}
+
+/** The two texts of "Open Diff": one block per changed item, then what the engine wrote, marked. */
+export function diffDocuments(blocks: readonly DiffBlock[], written: readonly string[]): { before: string; after: string } {
+  const header = (block: DiffBlock): string => `=== #${block.id} ${block.label} ===`;
+  const before = blocks.map((block) => `${header(block)}\n${block.before}\n`);
+  const after = blocks.map((block) => `${header(block)} [${block.fate === 'dropped' ? 'DROPPED' : 'COMPACTED'}]\n${block.after}\n`);
+  for (const text of written) {
+    before.push('=== (new) ===\n\n');
+    after.push(`=== (new) [WRITTEN BY CONTEXT LENS: summary / pinned constraints] ===\n${redactSecrets(text)}\n`);
+  }
+  return { before: before.join('\n'), after: after.join('\n') };
+}
+
+export interface PreviewInput {
+  id: string;
+  focus: string;
+  summarizer: string;
+  context: Context;
+  result: CompactionResult;
+}
+
+export function previewOf({ id, focus, summarizer, context, result }: PreviewInput): Preview {
+  return {
+    id,
+    focus,
+    status: result.status,
+    message: redactSecrets(result.error ? `${result.message} (${result.error})` : result.message),
+    summarizer: result.summary?.summarizer ?? summarizer,
+    beforeTokens: result.metrics.tokensBefore,
+    afterTokens: result.metrics.tokensAfter,
+    savingsPct: result.metrics.savingsPercent,
+    tiers: result.tiers.map((tier) => ({ tier: tier.tier, items: tier.acted, tokensSaved: tier.tokensSaved, note: tier.note ?? null })),
+    verification: result.verification ? verificationView(result.verification) : null,
+    summary: result.summary ? redactSecrets(result.summary.text) : null,
+    diff: diffBlocksOf(context, result, DIFF_BLOCK_MAX_CHARS),
+    regions: regionsOf(context, result.items),
+    applied: null,
+  };
+}

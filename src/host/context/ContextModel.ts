@@ -1,0 +1,160 @@
+// Live model of the followed session: on every change of its fill, re-reads the live context
+// (debounced, never two reads at once), counts it off-thread, and re-plans the next compaction.
+// Settings changes re-plan without re-reading. The plan is announced only when it changed.
+import * as vscode from 'vscode';
+import { TokenCountWorker, type ItemFate } from '../../engine';
+import type { PlanView, TimelinePoint } from '../../protocol/messages';
+import type { SessionService } from '../sessions/SessionService';
+import type { SettingsWatcher } from '../settings';
+import { planViewOf, samePlan } from './derive';
+import { livePlan, readSnapshot, type LiveSnapshot } from './liveSnapshot';
+import { timelineOf, UsageLog, type OurCompactionMark } from './timeline';
+import { WorkerTokenizer } from './workerTokenizer';
+
+/** Reading the live context is O(live context): coalesce bursts of appends into one read. */
+const READ_DEBOUNCE_MS = 300;
+
+export class ContextModel implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly planChanged = new vscode.EventEmitter<PlanView | null>();
+  private readonly subscriptions: vscode.Disposable[];
+  private worker: TokenCountWorker | null;
+  private tokenizer: WorkerTokenizer | null;
+  private usage: UsageLog | null = null;
+  private current: LiveSnapshot | null = null;
+  private planView: PlanView | null = null;
+  private fates = new Map<number, ItemFate>();
+  private revision = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private reading = false;
+  /** A change arrived while reading: read once more afterwards. */
+  private dirty = false;
+  private lastFill: unknown = null;
+
+  readonly onDidChange = this.changed.event;
+  readonly onDidChangePlan = this.planChanged.event;
+
+  constructor(
+    private readonly sessions: SessionService,
+    private readonly settings: SettingsWatcher,
+    private readonly log: vscode.LogOutputChannel,
+    workerScript: string,
+  ) {
+    this.worker = new TokenCountWorker(workerScript);
+    this.tokenizer = new WorkerTokenizer(this.worker);
+    this.subscriptions = [sessions.onDidChange(() => this.onSession()), settings.onDidChange(() => this.replan())];
+    this.onSession();
+  }
+
+  get snapshot(): LiveSnapshot | null {
+    return this.current;
+  }
+
+  get plan(): PlanView | null {
+    return this.planView;
+  }
+
+  fateOf(id: number): ItemFate | undefined {
+    return this.fates.get(id);
+  }
+
+  timeline(ours: readonly OurCompactionMark[]): TimelinePoint[] {
+    const usage = this.usage;
+    if (this.current === null || usage === null) return [];
+    return timelineOf(this.current.live, (uuid) => usage.get(uuid), this.sessions.current.compactions, ours);
+  }
+
+  private onSession(): void {
+    const { session, fill } = this.sessions.current;
+    if (session === null) {
+      this.usage = null;
+      this.setSnapshot(null);
+      return;
+    }
+    if (this.usage?.path !== session.path) {
+      this.usage = new UsageLog(session.path);
+      this.setSnapshot(null);
+    }
+    // Only a new fill means new records; diagnostics and compaction notices come with one anyway.
+    if (fill === this.lastFill) return;
+    this.lastFill = fill;
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      void this.read();
+    }, READ_DEBOUNCE_MS);
+  }
+
+  private async read(): Promise<void> {
+    if (this.reading) {
+      this.dirty = true;
+      return;
+    }
+    this.reading = true;
+    try {
+      await this.readOnce();
+    } finally {
+      this.reading = false;
+    }
+    if (this.dirty) {
+      this.dirty = false;
+      void this.read();
+    }
+  }
+
+  private async readOnce(): Promise<void> {
+    const session = this.sessions.current.session;
+    const usage = this.usage;
+    if (session === null || usage === null) return;
+    try {
+      const [read] = await Promise.all([readSnapshot(session, this.settings.current.windowTokensOverride, this.tokenizer), usage.update()]);
+      // The user switched sessions while we read: that session's read is already scheduled.
+      if (this.sessions.current.session?.path !== session.path) return;
+      if (!read.ok) {
+        this.log.warn(`Reading the live context of ${session.path} failed: ${read.error.message}`);
+        return;
+      }
+      this.setSnapshot(read.value);
+    } catch (error) {
+      if (this.tokenizer === null) throw error;
+      // The worker could not start or died: count on this thread from now on rather than show nothing.
+      this.log.warn(`Token counting worker failed, counting in the extension host: ${error instanceof Error ? error.message : String(error)}`);
+      this.closeWorker();
+      await this.readOnce();
+    }
+  }
+
+  private setSnapshot(snapshot: LiveSnapshot | null): void {
+    this.current = snapshot;
+    this.replan();
+    this.changed.fire();
+  }
+
+  private replan(): void {
+    const snapshot = this.current;
+    let next: PlanView | null = null;
+    this.fates = new Map();
+    if (snapshot !== null && snapshot.context.items.length > 0) {
+      const planned = livePlan(snapshot, this.settings.current.engine, this.tokenizer ?? undefined);
+      this.fates = new Map(planned.items.map((fate) => [fate.id, fate]));
+      next = planViewOf(snapshot.context, planned, this.revision + 1);
+    }
+    if (samePlan(this.planView, next)) return;
+    if (next !== null) this.revision = next.revision;
+    this.planView = next;
+    this.planChanged.fire(next);
+  }
+
+  private closeWorker(): void {
+    void this.worker?.close();
+    this.worker = null;
+    this.tokenizer = null;
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    for (const subscription of this.subscriptions) subscription.dispose();
+    this.closeWorker();
+    this.changed.dispose();
+    this.planChanged.dispose();
+  }
+}

@@ -1,0 +1,66 @@
+// The History section: the agent's own compactions of the session and the ones Context Lens
+// applied, newest last. Free of `vscode`; the store persists ours.
+import type { ForkView, HistoryEntry, VerificationView } from '../../protocol/messages';
+import type { CompactionEvent } from '../../sessions/types';
+import type { OurCompactionMark } from '../context/timeline';
+
+export const OURS_PER_SESSION = 100;
+const HISTORY_MAX = 500;
+
+/** A compaction Context Lens applied, as stored in workspaceState. */
+export interface OurCompaction {
+  id: string;
+  at: string;
+  focus: string | null;
+  beforeTokens: number;
+  afterTokens: number;
+  savingsPct: number;
+  summary: string | null;
+  verification: VerificationView | null;
+  fork: ForkView;
+}
+
+export function historyOf(agent: readonly CompactionEvent[], ours: readonly OurCompaction[]): HistoryEntry[] {
+  // A fork opens with our own compact boundary, which the adapter reports as the agent's: show it once.
+  const isOurs = (event: CompactionEvent): boolean => ours.some((entry) => entry.beforeTokens === event.preTokens && entry.afterTokens === event.postTokens);
+  const entries: HistoryEntry[] = [
+    ...agent.filter((event) => !isOurs(event)).map((event) => ({
+      id: event.uuid,
+      at: event.timestamp,
+      source: 'agent' as const,
+      trigger: event.trigger,
+      focus: event.focus,
+      beforeTokens: event.preTokens,
+      afterTokens: event.postTokens,
+      savingsPct: event.preTokens && event.postTokens !== null ? ((event.preTokens - event.postTokens) / event.preTokens) * 100 : null,
+      summary: event.summary,
+      verification: null,
+      fork: null,
+    })),
+    ...ours.map((entry) => ({
+      id: entry.id,
+      at: entry.at,
+      source: 'contextLens' as const,
+      trigger: 'manual',
+      focus: entry.focus,
+      beforeTokens: entry.beforeTokens,
+      afterTokens: entry.afterTokens,
+      savingsPct: entry.savingsPct,
+      summary: entry.summary,
+      verification: entry.verification,
+      fork: entry.fork,
+    })),
+  ];
+  const time = (entry: HistoryEntry): number => (entry.at === null ? 0 : Date.parse(entry.at) || 0);
+  entries.sort((a, b) => time(a) - time(b));
+  return entries.slice(-HISTORY_MAX);
+}
+
+export function timelineMarksOf(ours: readonly OurCompaction[]): OurCompactionMark[] {
+  return ours.map((entry) => ({ at: entry.at, beforeTokens: entry.beforeTokens, afterTokens: entry.afterTokens, focus: entry.focus }));
+}
+
+/** Adds one entry to a session's list, keeping the newest `OURS_PER_SESSION`. */
+export function appended(list: readonly OurCompaction[], entry: OurCompaction): OurCompaction[] {
+  return [...list, entry].slice(-OURS_PER_SESSION);
+}
