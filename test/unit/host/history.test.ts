@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, appendFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { appended, historyOf, OURS_PER_SESSION, timelineMarksOf, type OurCompaction } from '../../../src/host/history/history';
+import { TIMELINE_MAX_POINTS, timelineOf, UsageLog } from '../../../src/host/context/timeline';
+import type { CompactionEvent } from '../../../src/sessions/types';
+
+const agent: CompactionEvent = { uuid: 'b1', timestamp: '2025-05-01T10:00:00Z', trigger: 'auto', preTokens: 167_000, postTokens: 31_000, focus: null, summary: 'S' };
+const ours: OurCompaction = {
+  id: 'o1',
+  at: '2025-05-01T11:00:00Z',
+  focus: 'retry',
+  beforeTokens: 96_000,
+  afterTokens: 41_000,
+  savingsPct: 57.3,
+  summary: null,
+  verification: null,
+  fork: { sessionId: 'f', path: '/p/f.jsonl', resumeCommand: 'claude --resume f' },
+};
+
+function response(uuid: string, id: string, tokens: number, at: string): string {
+  return `${JSON.stringify({ type: 'assistant', uuid, timestamp: at, message: { id, model: 'claude-x', role: 'assistant', content: [], usage: { input_tokens: tokens, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 5 } } })}\n`;
+}
+
+describe('history and timeline', () => {
+  it('lists the agent compactions and ours by time, ours once even when the fork reports its boundary', () => {
+    const ourBoundary: CompactionEvent = { ...agent, uuid: 'b2', timestamp: ours.at, preTokens: 96_000, postTokens: 41_000, trigger: 'manual' };
+    const entries = historyOf([agent, ourBoundary], [ours]);
+    assert.deepEqual(entries.map((entry) => [entry.source, entry.id]), [['agent', 'b1'], ['contextLens', 'o1']]);
+    assert.ok(Math.abs((entries[0]?.savingsPct ?? 0) - 81.4) < 0.1);
+    assert.equal(entries[1]?.fork?.resumeCommand, 'claude --resume f');
+  });
+
+  it('keeps the newest 100 of ours per session', () => {
+    let list: OurCompaction[] = [];
+    for (let index = 0; index < OURS_PER_SESSION + 5; index++) list = appended(list, { ...ours, id: String(index) });
+    assert.equal(list.length, OURS_PER_SESSION);
+    assert.equal(list[0]?.id, '5');
+  });
+
+  it('reads usage incrementally and makes one point per response of the live chain plus compaction events', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'cl-timeline-')), 's.jsonl');
+    writeFileSync(path, response('a1', 'm1', 100, '2025-05-01T10:30:00Z') + response('a1b', 'm1', 100, '2025-05-01T10:30:00Z'));
+    const log = new UsageLog(path);
+    await log.update();
+    appendFileSync(path, response('a2', 'm2', 300, '2025-05-01T10:40:00Z') + response('gone', 'm3', 999, '2025-05-01T10:41:00Z'));
+    await log.update();
+    const live = { entries: [{ uuids: ['a1', 'a1b'] }, { uuids: ['u1'] }, { uuids: ['a2'] }] } as Parameters<typeof timelineOf>[0];
+    const points = timelineOf(live, (uuid) => log.get(uuid), [agent], timelineMarksOf([ours]));
+    assert.deepEqual(points.map((point) => [point.usedTokens, point.event?.kind ?? null]), [[31_000, 'agent'], [100, null], [300, null], [41_000, 'ours']]);
+    assert.match(points[0]?.event?.label ?? '', /agent compacted \(auto\): 167000 → 31000/);
+    assert.ok(TIMELINE_MAX_POINTS === 5_000);
+  });
+});

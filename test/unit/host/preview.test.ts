@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { charEstimateTokenizer, compact, MemoryArchive } from '../../../src/engine';
+import { DROPPED_TEXT, diffBlocksOf, diffDocuments, previewOf, textsAfter } from '../../../src/host/compaction/preview';
+import { itemDetailOf, DETAIL_MAX_CHARS } from '../../../src/host/context/itemDetail';
+import { assistant, big, build, read, user } from '../engine/support/build';
+
+const SECRET = 'password=hunter2';
+const context = () =>
+  build(
+    [
+      user('Fix the retry.'),
+      ...read('t1', '/w/retry.ts', big(`v1 ${SECRET}`, 6_000)),
+      assistant('Looked at it.'),
+      user('go on'),
+      ...read('t2', '/w/retry.ts', big('v2', 6_000)),
+      assistant('Wait, actually the timing is off.'),
+      user('and now?'),
+      assistant('Done.'),
+      user('thanks'),
+    ],
+    { windowTokens: 10_000, sourceRefs: Array.from({ length: 12 }, (_, index) => [`uuid-${index}`]) },
+  );
+
+describe('compaction preview', () => {
+  it('shows one redacted diff block per changed item and the engine-written texts in the diff documents', async () => {
+    const ctx = context();
+    const result = await compact(ctx, { trigger: 'manual', focus: 'keep the retry decision', preserve: { recentTurns: 1, recentPercent: 0 } }, { archive: new MemoryArchive(), tokenizer: charEstimateTokenizer });
+    assert.equal(result.status, 'compacted');
+    const blocks = diffBlocksOf(ctx, result);
+    const changed = result.items.filter((fate) => fate.fate !== 'preserved');
+    assert.deepEqual(blocks.map((block) => block.id), changed.map((fate) => fate.id));
+    assert.ok(blocks.every((block) => !block.before.includes('hunter2') && !block.after.includes('hunter2')), 'secrets are redacted');
+    for (const block of blocks.filter((entry) => entry.fate === 'dropped')) assert.ok(block.after.startsWith('(dropped'), block.after);
+    if (changed.some((fate) => fate.fate === 'dropped' && fate.tier === 'summarize')) assert.ok(blocks.some((block) => block.after === DROPPED_TEXT));
+
+    const { compacted, written } = textsAfter(result);
+    for (const [id, text] of compacted) assert.notEqual(text, ctx.items[id]?.text);
+    const documents = diffDocuments(blocks, written);
+    assert.equal(documents.before.split('=== #').length, documents.after.split('=== #').length);
+    if (written.length > 0) assert.match(documents.after, /WRITTEN BY CONTEXT LENS/);
+
+    const preview = previewOf({ id: 'p1', focus: 'keep the retry decision', summarizer: 'heuristic', context: ctx, result });
+    assert.equal(preview.applied, null);
+    assert.equal(preview.regions.length, ctx.items.length);
+    assert.equal(preview.verification?.constraintsTotal, result.verification?.constraints.length);
+    assert.equal(preview.tiers.length, result.tiers.length);
+  });
+
+  it('caps diff blocks for the webview', async () => {
+    const ctx = context();
+    const result = await compact(ctx, { trigger: 'manual', preserve: { recentTurns: 1, recentPercent: 0 } }, { archive: new MemoryArchive(), tokenizer: charEstimateTokenizer });
+    const blocks = diffBlocksOf(ctx, result, 100);
+    assert.ok(blocks.length > 0);
+    assert.ok(blocks.every((block) => block.before.length < 200));
+    assert.ok(blocks.some((block) => /more characters\)$/.test(block.before)));
+  });
+
+  it('answers item detail with capped text, markers, fate and reason', () => {
+    const ctx = context();
+    const index = ctx.items.findIndex((item) => item.text.startsWith('Wait'));
+    const detail = itemDetailOf(ctx, index, undefined);
+    assert.ok(detail);
+    assert.deepEqual(detail.markers.map((marker) => detail.text.slice(marker.start, marker.end).toLowerCase()), detail.markers.map((marker) => marker.phrase));
+    assert.ok(detail.markers.length >= 2);
+    assert.equal(detail.fate, null);
+    assert.equal(itemDetailOf(ctx, 999, undefined), null);
+    const huge = build([user('x'.repeat(DETAIL_MAX_CHARS + 10))]);
+    const long = itemDetailOf(huge, huge.items.length - 1, { id: 0, kind: 'user', role: 'user', turn: 1, fate: 'compacted', reason: 'why', tokensBefore: 1, tokensAfter: 1 });
+    assert.equal(long?.truncated, true);
+    assert.equal(long?.text.length, DETAIL_MAX_CHARS);
+    assert.equal(long?.reason, 'why');
+  });
+});
