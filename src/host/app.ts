@@ -72,7 +72,10 @@ export class ContextLensApp implements vscode.Disposable {
 
     this.own(vscode.window.registerWebviewViewProvider(PANEL_VIEW_ID, this.view));
     this.registerCommands();
-    this.own(this.settings.onDidChange(() => this.refresh()));
+    this.own(this.settings.onDidChange((settings) => {
+      this.log.info(`Settings changed: trigger ${settings.triggerPercent} %, target ${settings.targetPercent} %, safety net ${settings.safetyNetPercent} %`);
+      this.refresh();
+    }));
     this.own(this.sessions.onDidChange(() => this.refresh()));
     this.own(this.model.onDidChange(() => this.refresh()));
     this.own(this.history.onDidChange(() => this.refresh()));

@@ -1,7 +1,7 @@
 // The bundled demo session (recorded with the real Claude Code CLI) laid out in a private Claude
 // configuration folder, and ways to make the "agent" write more to it during a test.
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { prepareDemoClaudeConfig } from '../../scripts/demo-session';
@@ -22,9 +22,10 @@ export interface DemoSession {
   readonly transcript: string;
 }
 
-export function prepareDemoSession(): DemoSession {
-  const claudeConfigDir = prepareDemoClaudeConfig(DEMO_WORKSPACE, mkdtempSync(join(tmpdir(), 'context-lens-demo-claude-')));
-  const projectDir = join(claudeConfigDir, 'projects', encodeProjectDirName(DEMO_WORKSPACE));
+/** The demo transcript in a fresh config folder, as if recorded in `workspace`. */
+export function prepareDemoSession(workspace = DEMO_WORKSPACE): DemoSession {
+  const claudeConfigDir = prepareDemoClaudeConfig(workspace, mkdtempSync(join(tmpdir(), 'context-lens-demo-claude-')));
+  const projectDir = join(claudeConfigDir, 'projects', encodeProjectDirName(workspace));
   const name = readdirSync(projectDir).find((entry) => entry.endsWith('.jsonl'));
   assert.ok(name, `no demo transcript in ${projectDir}`);
   return { claudeConfigDir, projectDir, transcript: join(projectDir, name) };
@@ -68,4 +69,17 @@ export function appendToolRound(path: string, output: string, cacheReadInputToke
   };
   appendFileSync(path, `${JSON.stringify(record)}\n`);
   appendResponse(path, cacheReadInputTokens + 200, [{ type: 'text', text: 'That file is untrusted HTML; I will not render it.' }]);
+}
+
+/** A throwaway copy of the demo workspace, for tests that write workspace settings into it. */
+export function copyDemoWorkspace(): string {
+  const workspace = join(mkdtempSync(join(tmpdir(), 'context-lens-workspace-')), 'payments-demo');
+  cpSync(DEMO_WORKSPACE, workspace, { recursive: true });
+  return workspace;
+}
+
+/** Workspace settings, as a user would write them in `.vscode/settings.json`. */
+export function writeWorkspaceSettings(workspace: string, settings: Record<string, unknown>): void {
+  mkdirSync(join(workspace, '.vscode'), { recursive: true });
+  writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify(settings, null, 2));
 }

@@ -1,6 +1,6 @@
 // Drives the VS Code workbench served by code-server: command palette, and the extension's webview
 // content, which lives in nested iframes reachable through page.frames().
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Frame, Locator, Page } from 'playwright-core';
 import { launchCodeServer, type RunningCodeServer } from '../../scripts/code-server/launch';
@@ -98,9 +98,3 @@ export async function startWorkbench(options: { workspace: string; theme: string
   }
 }
 
-/** Changes user settings of the running profile; VS Code picks the file change up live. */
-export function updateUserSettings(server: RunningCodeServer, settings: Record<string, unknown>): void {
-  const path = join(server.profileDir, 'user-data', 'User', 'settings.json');
-  const current = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
-  writeFileSync(path, JSON.stringify({ ...current, ...settings }, null, 2));
-}

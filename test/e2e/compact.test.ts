@@ -1,0 +1,96 @@
+// The whole loop in real VS Code on the recorded demo session: the gauge agrees with the CLI,
+// settings move the marks live, Compact… with a focus text previews fates and a diff, Apply writes
+// a fork next to the session, and hostile tool output stays inert text.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Frame, Page } from 'playwright-core';
+import { appendToolRound, copyDemoWorkspace, prepareDemoSession, writeWorkspaceSettings } from '../support/demoSession';
+import { runCommand, screenshot, startWorkbench, webviewFrame, type Workbench } from '../support/workbench';
+
+const CLI = join(__dirname, '..', '..', 'dist', 'cli.js');
+/** The demo is small next to 200k; a smaller window gives the engine something to compact. */
+const WINDOW = 40_000;
+const HOSTILE = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script> password=hunter2';
+
+describe('Compact with focus, apply, settings and hostile content, in code-server', { timeout: 300_000 }, () => {
+  let workbench: Workbench;
+  let page: Page;
+  let frame: Frame;
+  // A copy of the workspace, because this suite writes its .vscode/settings.json.
+  const workspace = copyDemoWorkspace();
+  const demo = prepareDemoSession(workspace);
+
+  before(async () => {
+    writeWorkspaceSettings(workspace, { 'contextLens.window.overrideTokens': WINDOW });
+    workbench = await startWorkbench({ workspace, theme: 'Default Dark Modern', claudeConfigDir: demo.claudeConfigDir });
+    page = workbench.page;
+    await runCommand(page, 'Context Lens: Open Panel');
+    // A maximised panel shows the whole map and preview in the screenshots.
+    await runCommand(page, 'View: Toggle Maximized Panel');
+    frame = await webviewFrame(page);
+  });
+
+  after(async () => {
+    await workbench?.close();
+    rmSync(demo.claudeConfigDir, { recursive: true, force: true });
+    rmSync(workspace, { recursive: true, force: true });
+  });
+
+  it('shows the same used tokens as `context-lens inspect --json`', async () => {
+    const inspected = JSON.parse(execFileSync(process.execPath, [CLI, 'inspect', demo.transcript, '--json', '--window', String(WINDOW)], { encoding: 'utf8' })) as { used: { tokens: number } };
+    const expected = `${inspected.used.tokens.toLocaleString('en-US')} / ${WINDOW.toLocaleString('en-US')} tokens`;
+    await frame.locator('[data-testid="fill-summary"]', { hasText: expected }).waitFor({ timeout: 20_000 });
+    await frame.locator('[data-testid="legend"]').waitFor();
+    await screenshot(page, 'gauge-dark');
+  });
+
+  it('moves the trigger mark when the setting changes', async () => {
+    const mark = frame.locator('[data-testid="gauge-mark-trigger"]');
+    assert.equal(await mark.getAttribute('data-percent'), '85');
+    writeWorkspaceSettings(workspace, { 'contextLens.window.overrideTokens': WINDOW, 'contextLens.trigger.thresholdPercent': 70 });
+    await frame.locator('[data-testid="gauge-mark-trigger"][data-percent="70"]').waitFor({ timeout: 15_000 });
+  });
+
+  it('keeps hostile tool output as inert text in the item detail', async () => {
+    appendToolRound(demo.transcript, HOSTILE, 16_000);
+    const row = frame.locator('[data-testid="region-row"]', { hasText: 'untrusted.html' }).first();
+    await row.waitFor({ timeout: 20_000 });
+    // The tool result is the row after its call.
+    const id = Number(await row.getAttribute('data-id'));
+    await frame.locator(`[data-testid="region-row"][data-id="${id + 1}"]`).click();
+    const detail = frame.locator('[data-testid="detail-text"]');
+    await detail.waitFor({ timeout: 10_000 });
+    assert.ok((await detail.innerText()).includes('<script>window.__pwned=2</script>'));
+    assert.equal(await frame.locator('img[src="x"]').count(), 0);
+    assert.equal(await frame.locator('#app script').count(), 0);
+    assert.equal(await frame.evaluate('typeof window.__pwned'), 'undefined');
+    await screenshot(page, 'hostile-inert-dark');
+  });
+
+  it('compacts with a focus text: preview with fates and a diff, then Apply writes a fork', async () => {
+    await runCommand(page, 'Context Lens: Compact…');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill('keep the retry decision');
+    await input.press('Enter');
+    const preview = frame.locator('[data-testid="preview"]');
+    await preview.waitFor({ timeout: 60_000 });
+    assert.match(await preview.innerText(), /keep the retry decision/);
+    assert.ok((await frame.locator('[data-testid="region-row"][data-fate="compacted"], [data-testid="region-row"][data-fate="dropped"]').count()) > 0, 'something is compacted or dropped');
+    assert.ok((await frame.locator('[data-testid="diff-block"]').count()) > 0, 'the preview shows a diff');
+    await screenshot(page, 'preview-dark');
+
+    const before = readdirSync(demo.projectDir).filter((name) => name.endsWith('.jsonl'));
+    await frame.locator('[data-testid="preview-apply"]').click();
+    await frame.locator('[data-testid="preview-applied"]').waitFor({ timeout: 30_000 });
+    const afterFiles = readdirSync(demo.projectDir).filter((name) => name.endsWith('.jsonl'));
+    assert.equal(afterFiles.length, before.length + 1, 'one new session file');
+    const applied = await frame.locator('[data-testid="preview-applied"]').innerText();
+    const fork = afterFiles.find((name) => !before.includes(name))!.replace('.jsonl', '');
+    assert.ok(applied.includes(fork), `the panel names the fork ${fork}`);
+    await screenshot(page, 'applied-dark');
+  });
+});
