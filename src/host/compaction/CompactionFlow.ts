@@ -3,7 +3,7 @@
 // fork the agent can resume (the source transcript is only read), or cancel.
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { compact, FileSystemArchive, redactSecrets, type CompactionResult } from '../../engine';
+import { afterTexts, compact, FileSystemArchive, redactSecrets, type CompactionResult } from '../../engine';
 import type { ForkView, Preview } from '../../protocol/messages';
 import { writeFork } from '../../sessions/claude-code';
 import { forkRequestFromResult } from '../../sessions/claude-code/engineContext';
@@ -14,7 +14,7 @@ import type { PreviewActionMessage } from '../panel/WebviewConnection';
 import type { SettingsWatcher } from '../settings';
 import type { ApiKeyStore } from './ApiKeyStore';
 import type { DiffDocuments } from './DiffDocuments';
-import { diffBlocksOf, diffDocuments, previewOf, textsAfter } from './preview';
+import { diffBlocksOf, diffDocuments, previewOf } from './preview';
 import { summarizerOf } from './summarizer';
 
 export interface FlowDeps {
@@ -118,7 +118,7 @@ export class CompactionFlow implements vscode.Disposable {
   }
 
   private async openDiff({ preview, snapshot, result }: Shown): Promise<void> {
-    const { before, after } = diffDocuments(diffBlocksOf(snapshot.context, result), textsAfter(result).written);
+    const { before, after } = diffDocuments(diffBlocksOf(snapshot.context, result), afterTexts(result)?.written ?? []);
     await this.deps.diffs.show(preview.id, before, after, `Context Lens: before ↔ after${preview.focus ? ` (${preview.focus})` : ''}`);
   }
 

@@ -1,6 +1,6 @@
 // A compaction result as the panel previews it: metrics per tier, verification, the summary and one
 // diff block per changed item. Everything shown goes through `redactSecrets` first. Free of `vscode`.
-import { redactSecrets, type CompactionResult, type Context, type Verification } from '../../engine';
+import { afterTexts, redactSecrets, type CompactionResult, type Context, type Verification } from '../../engine';
 import type { DiffBlock, Preview, VerificationView } from '../../protocol/messages';
 import { regionLabel, regionsOf } from '../context/derive';
 
@@ -20,27 +20,6 @@ export function verificationView(verification: Verification): VerificationView {
   };
 }
 
-/**
- * New text of every compacted item, by id, and the texts the engine wrote itself (summary,
- * re-injected constraints). `result.after` lists survivors in order with the written texts, which
- * have no source, in between.
- */
-export function textsAfter(result: CompactionResult): { compacted: Map<number, string>; written: string[] } {
-  const survivors = result.items.filter((fate) => fate.fate !== 'dropped');
-  const compacted = new Map<number, string>();
-  const written: string[] = [];
-  let next = 0;
-  for (const item of result.after.items) {
-    const copied = item.kind === 'system' || item.kind === 'tools' || item.sourceRef !== undefined;
-    if (!copied) {
-      written.push(item.text);
-      continue;
-    }
-    const fate = survivors[next++];
-    if (fate?.fate === 'compacted') compacted.set(fate.id, item.text);
-  }
-  return { compacted, written };
-}
 
 function capped(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}\n… (${(text.length - max).toLocaleString('en-US')} more characters)` : text;
@@ -49,7 +28,7 @@ function capped(text: string, max: number): string {
 /** One block per item the compaction changed: original text vs stub, truncation or the drop note. */
 export function diffBlocksOf(context: Context, result: CompactionResult, maxChars = Number.POSITIVE_INFINITY): DiffBlock[] {
   if (result.status !== 'compacted') return [];
-  const { compacted } = textsAfter(result);
+  const compacted = afterTexts(result)?.compacted ?? new Map<number, string>();
   return result.items.flatMap((fate) => {
     const item = context.items[fate.id];
     if (item === undefined || fate.fate === 'preserved') return [];

@@ -1,7 +1,8 @@
 // One read of the followed session, turned into what the panel derives everything from. Free of
 // `vscode`: the ContextModel decides when to build one, this decides how.
-import { contextFromMessages, defaultTokenizer, plan, type CompactionPlan, type Context, type EngineOptionsInput, type Tokenizer } from '../../engine';
+import { defaultTokenizer, plan, type CompactionPlan, type Context, type EngineOptionsInput, type Tokenizer } from '../../engine';
 import { readLiveContext } from '../../sessions/claude-code';
+import { engineContextOf } from '../../sessions/claude-code/engineContext';
 import type { LiveContext, Result, SessionInfo } from '../../sessions/types';
 import { breakdownOf, reservedOutputTokensOf } from './derive';
 import type { Breakdown } from '../../protocol/messages';
@@ -15,29 +16,6 @@ export interface LiveSnapshot {
 }
 
 /**
- * `engineContextOf` (sessions/claude-code/engineContext.ts) with a tokenizer of our choosing: the
- * host counts on a worker thread, which the adapter's version does not allow for yet.
- */
-export function engineContextWith(live: LiveContext, tokenizer: Tokenizer): Context {
-  const sourceRefs: string[][] = [];
-  const summaryMessageIndexes: number[] = [];
-  for (const entry of live.entries) {
-    sourceRefs[entry.messageIndex] = entry.uuids;
-    if (entry.kind === 'compact-summary') summaryMessageIndexes.push(entry.messageIndex);
-  }
-  return contextFromMessages({
-    ...(live.system ? { system: live.system } : {}),
-    ...(live.tools ? { tools: live.tools } : {}),
-    messages: live.messages,
-    ...(live.fill.usedTokens > 0 ? { usedTokens: live.fill.usedTokens } : {}),
-    windowTokens: live.fill.windowTokens,
-    sourceRefs,
-    summaryMessageIndexes,
-    tokenizer,
-  });
-}
-
-/**
  * Reads the live context and counts it. With a worker tokenizer the first pass only estimates and
  * collects unknown texts; they are counted off-thread and the context is built again from the
  * exact counts (a pass without tokenizing is cheap next to counting).
@@ -46,10 +24,10 @@ export async function readSnapshot(session: SessionInfo, windowOverride: number,
   const read = await readLiveContext(session.path, { session, windowOverride });
   if (!read.ok) return read;
   const live = read.value;
-  let context = engineContextWith(live, tokenizer ?? defaultTokenizer());
+  let context = engineContextOf(live, tokenizer ?? defaultTokenizer());
   if (tokenizer?.hasMissing) {
     await tokenizer.fetchMissing();
-    context = engineContextWith(live, tokenizer);
+    context = engineContextOf(live, tokenizer);
   }
   return { ok: true, value: { live, context, breakdown: breakdownOf(context), reservedOutputTokens: reservedOutputTokensOf(live.fill) } };
 }

@@ -4,14 +4,15 @@
 // Code stores blocks in records, so each record is kept, dropped or kept with its compacted tool
 // results, and what the engine wrote itself (summary, re-injected constraints) becomes the fork's
 // compact-summary record.
-import { contextFromMessages, type CompactionResult, type Context, type ContextItem, type ItemFate } from '../../engine';
+import { afterTexts, contextFromMessages, type CompactionResult, type Context, type ContextItem, type ItemFate, type Tokenizer } from '../../engine';
 import { fail, failFromError, ok } from '../result';
 import type { ContentBlock, LiveContext, Result } from '../types';
 import type { ForkRequest } from './fork';
 import { readForward } from './jsonl';
 import { contentBlocks, messageOf, toolResultIds, toolUseIds, uuidOf, type RawRecord } from './records';
 
-export function engineContextOf(live: LiveContext): Context {
+/** `tokenizer`: the host counts on a worker thread; others take the engine's default. */
+export function engineContextOf(live: LiveContext, tokenizer?: Tokenizer): Context {
   const sourceRefs: string[][] = [];
   const summaryMessageIndexes: number[] = [];
   for (const entry of live.entries) {
@@ -28,6 +29,7 @@ export function engineContextOf(live: LiveContext): Context {
     windowTokens: live.fill.windowTokens,
     sourceRefs,
     summaryMessageIndexes,
+    ...(tokenizer ? { tokenizer } : {}),
   });
 }
 
@@ -47,7 +49,7 @@ export async function forkRequestFromResult(input: ForkInput): Promise<Result<Om
   const { live, context, result } = input;
   const path = live.session.path;
   if (result.status !== 'compacted') return fail('invalid-input', `Nothing to apply: ${result.message}`, path);
-  const aligned = alignAfter(result);
+  const aligned = afterTexts(result);
   if (aligned === null) return fail('invalid-input', 'The compaction result does not line up with its context', path);
 
   let records: Map<string, RawRecord>;
@@ -101,24 +103,3 @@ export async function forkRequestFromResult(input: ForkInput): Promise<Result<Om
   });
 }
 
-/**
- * `result.after` lists the surviving items in order, with the engine's own text (which has no
- * source) in between. Walking it alongside the non-dropped fates gives each compacted item's new
- * text, and leaves the engine-written texts over. null when the counts disagree.
- */
-function alignAfter(result: CompactionResult): { compacted: Map<number, string>; written: string[] } | null {
-  const survivors = result.items.filter((fate) => fate.fate !== 'dropped');
-  const written: string[] = [];
-  const copies: ContextItem[] = [];
-  for (const item of result.after.items) {
-    const head = item.kind === 'system' || item.kind === 'tools';
-    if (!head && item.sourceRef === undefined) written.push(item.text);
-    else copies.push(item);
-  }
-  if (copies.length !== survivors.length) return null;
-  const compacted = new Map<number, string>();
-  survivors.forEach((fate, index) => {
-    if (fate.fate === 'compacted') compacted.set(fate.id, (copies[index] as ContextItem).text);
-  });
-  return { compacted, written };
-}

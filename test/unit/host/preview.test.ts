@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { charEstimateTokenizer, compact, MemoryArchive } from '../../../src/engine';
-import { DROPPED_TEXT, diffBlocksOf, diffDocuments, previewOf, textsAfter } from '../../../src/host/compaction/preview';
+import { afterTexts } from '../../../src/engine';
+import { DROPPED_TEXT, diffBlocksOf, diffDocuments, previewOf } from '../../../src/host/compaction/preview';
 import { itemDetailOf, DETAIL_MAX_CHARS } from '../../../src/host/context/itemDetail';
 import { assistant, big, build, read, user } from '../engine/support/build';
 
@@ -34,7 +35,9 @@ describe('compaction preview', () => {
     for (const block of blocks.filter((entry) => entry.fate === 'dropped')) assert.ok(block.after.startsWith('(dropped'), block.after);
     if (changed.some((fate) => fate.fate === 'dropped' && fate.tier === 'summarize')) assert.ok(blocks.some((block) => block.after === DROPPED_TEXT));
 
-    const { compacted, written } = textsAfter(result);
+    const texts = afterTexts(result);
+    assert.ok(texts, 'the result lines up with its context');
+    const { compacted, written } = texts;
     for (const [id, text] of compacted) assert.notEqual(text, ctx.items[id]?.text);
     const documents = diffDocuments(blocks, written);
     assert.equal(documents.before.split('=== #').length, documents.after.split('=== #').length);
