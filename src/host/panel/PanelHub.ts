@@ -7,6 +7,9 @@ import { WebviewConnection, type PreviewActionMessage } from './WebviewConnectio
 
 export type Progress = { message: string; cancellable: boolean } | null;
 
+/** At most ten state messages a second: an agent streaming a response appends many lines. */
+const STATE_INTERVAL_MS = 100;
+
 /** What the webviews may ask of the host; each request is validated before it gets here. */
 export interface PanelRequests {
   runCommand(command: WebviewCommand): void;
@@ -21,6 +24,8 @@ export class PanelHub implements vscode.Disposable {
   private plan: PlanView | null = null;
   private preview: Preview | null = null;
   private progress: Progress = null;
+  private lastStateSent = 0;
+  private stateTimer: NodeJS.Timeout | undefined;
 
   constructor(
     initial: PanelState,
@@ -55,9 +60,16 @@ export class PanelHub implements vscode.Disposable {
     });
   }
 
+  /** Coalesces bursts: the newest state goes out at most every STATE_INTERVAL_MS. */
   update(state: PanelState): void {
     this.state = state;
-    for (const connection of this.connections) connection.post({ type: 'state', state });
+    if (this.stateTimer) return;
+    const wait = Math.max(0, this.lastStateSent + STATE_INTERVAL_MS - Date.now());
+    this.stateTimer = setTimeout(() => {
+      this.stateTimer = undefined;
+      this.lastStateSent = Date.now();
+      for (const connection of this.connections) connection.post({ type: 'state', state: this.state });
+    }, wait);
   }
 
   /** Sent only when the plan changed (its revision moved): plans of large contexts are big. */
@@ -77,6 +89,7 @@ export class PanelHub implements vscode.Disposable {
   }
 
   dispose(): void {
+    clearTimeout(this.stateTimer);
     for (const connection of this.connections) connection.dispose();
     this.connections.clear();
   }
