@@ -12,41 +12,44 @@ async function gaugeText(frame: Frame): Promise<string> {
   return frame.locator('[data-testid="fill-summary"]').innerText();
 }
 
-describe('Context Lens on the recorded demo session, in code-server', { timeout: 240_000 }, () => {
-  let workbench: Workbench;
-  let page: Page;
-  const { claudeConfigDir, transcript } = prepareDemoSession();
+for (const theme of ['Default Dark Modern', 'Default Light Modern']) {
+  const shade = theme.includes('Light') ? 'light' : 'dark';
+  describe(`Context Lens on the recorded demo session, in code-server (${theme})`, { timeout: 240_000 }, () => {
+    let workbench: Workbench;
+    let page: Page;
+    const { claudeConfigDir, transcript } = prepareDemoSession();
 
-  before(async () => {
-    workbench = await startWorkbench({ workspace: DEMO_WORKSPACE, theme: 'Default Dark Modern', claudeConfigDir });
-    page = workbench.page;
-  });
+    before(async () => {
+      workbench = await startWorkbench({ workspace: DEMO_WORKSPACE, theme, claudeConfigDir });
+      page = workbench.page;
+    });
 
-  after(async () => {
-    await workbench?.close();
-    rmSync(claudeConfigDir, { recursive: true, force: true });
-  });
+    after(async () => {
+      await workbench?.close();
+      rmSync(claudeConfigDir, { recursive: true, force: true });
+    });
 
-  it('shows the exact fill from the transcript\'s last usage, in the panel and the status bar', async () => {
-    const expected = await readFill(transcript);
-    assert.ok(expected.ok);
-    const { usedTokens, windowTokens } = expected.value.fill;
-    await runCommand(page, 'Context Lens: Open Panel');
-    const frame = await webviewFrame(page);
-    const summary = `${usedTokens.toLocaleString('en-US')} / ${windowTokens.toLocaleString('en-US')} tokens`;
-    await frame.locator('[data-testid="fill-summary"]', { hasText: summary }).waitFor({ timeout: 20_000 });
-    assert.match(await frame.locator('#app').innerText(), /exact, from the last response's usage/);
-    assert.match(await statusBarItem(page).innerText(), new RegExp(`${Math.round((usedTokens / windowTokens) * 100)}% · `));
-    await screenshot(page, 'session-dark');
-  });
+    it('shows the exact fill from the transcript\'s last usage, in the panel and the status bar', async () => {
+      const expected = await readFill(transcript);
+      assert.ok(expected.ok);
+      const { usedTokens, windowTokens } = expected.value.fill;
+      await runCommand(page, 'Context Lens: Open Panel');
+      const frame = await webviewFrame(page);
+      const summary = `${usedTokens.toLocaleString('en-US')} / ${windowTokens.toLocaleString('en-US')} tokens`;
+      await frame.locator('[data-testid="fill-summary"]', { hasText: summary }).waitFor({ timeout: 20_000 });
+      assert.match(await frame.locator('#app').innerText(), /exact, from the last response's usage/);
+      assert.match(await statusBarItem(page).innerText(), new RegExp(`${Math.round((usedTokens / windowTokens) * 100)}% · `));
+      await screenshot(page, `session-${shade}`);
+    });
 
-  it('moves the gauge when the agent appends a response', async () => {
-    const frame = await webviewFrame(page);
-    const before = await gaugeText(frame);
-    appendResponse(transcript, 120_000);
-    await frame.locator('[data-testid="fill-summary"]', { hasText: '120,010 / 200,000 tokens' }).waitFor({ timeout: 10_000 });
-    assert.notEqual(await gaugeText(frame), before);
-    assert.match(await statusBarItem(page).innerText(), /60% · 120k\/200k/);
-    await screenshot(page, 'session-appended-dark');
+    it('moves the gauge when the agent appends a response', async () => {
+      const frame = await webviewFrame(page);
+      const before = await gaugeText(frame);
+      appendResponse(transcript, 120_000);
+      await frame.locator('[data-testid="fill-summary"]', { hasText: '120,010 / 200,000 tokens' }).waitFor({ timeout: 10_000 });
+      assert.notEqual(await gaugeText(frame), before);
+      assert.match(await statusBarItem(page).innerText(), /60% · 120k\/200k/);
+      await screenshot(page, `session-appended-${shade}`);
+    });
   });
-});
+}

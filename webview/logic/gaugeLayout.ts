@@ -19,8 +19,12 @@ export interface Segment {
  */
 export function gaugeSegments(fill: Fill, breakdown: Breakdown, reservedOutputTokens: number): Segment[] {
   const byCategory = new Map(breakdown.map((entry) => [entry.category, entry.tokens]));
-  const used: { key: SegmentKey; tokens: number }[] = breakdown.length
-    ? CATEGORIES.map((category) => ({ key: category, tokens: byCategory.get(category) ?? 0 })).filter((part) => part.tokens > 0)
+  const breakdownTotal = breakdown.reduce((sum, entry) => sum + entry.tokens, 0);
+  // The breakdown is recounted after the exact total moves (a debounced read of the transcript);
+  // until then its shares are spread over the exact total so the bar always matches the number.
+  const factor = breakdownTotal > 0 ? fill.usedTokens / breakdownTotal : 0;
+  const used: { key: SegmentKey; tokens: number }[] = breakdownTotal > 0
+    ? CATEGORIES.map((category) => ({ key: category, tokens: Math.round((byCategory.get(category) ?? 0) * factor) })).filter((part) => part.tokens > 0)
     : [{ key: 'used', tokens: fill.usedTokens }];
   const usedTotal = used.reduce((sum, part) => sum + part.tokens, 0);
   const reserved = Math.max(Math.min(reservedOutputTokens, fill.windowTokens - usedTotal), 0);

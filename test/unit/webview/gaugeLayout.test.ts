@@ -14,6 +14,14 @@ describe('gaugeSegments', () => {
     assert.deepEqual(segments.map((segment) => [segment.key, segment.percent]), [['system', 10], ['tool_result', 20], ['free', 50], ['reserved', 20]]);
   });
 
+  it('spreads a stale breakdown over the exact total, so the bar always matches the number', () => {
+    const segments = gaugeSegments({ usedTokens: 60_000, windowTokens: 100_000, source: 'usage' }, [
+      { category: 'tool_result', tokens: 20_000 },
+      { category: 'system', tokens: 10_000 },
+    ], 20_000);
+    assert.deepEqual(segments.map((segment) => [segment.key, segment.tokens]), [['system', 20_000], ['tool_result', 40_000], ['free', 20_000], ['reserved', 20_000]]);
+  });
+
   it('draws one used segment without a breakdown and never overflows the bar', () => {
     const segments = gaugeSegments({ usedTokens: 150, windowTokens: 100, source: 'estimate' }, [], 10);
     assert.deepEqual(segments.map((segment) => [segment.key, segment.tokens]), [['used', 150], ['free', 0], ['reserved', 0]]);
