@@ -8,6 +8,8 @@ import { contentBlocks, isCompactBoundary, isSidechain, messageOf, num, obj, par
  */
 export class CompactionCollector {
   private readonly events: CompactionEvent[] = [];
+  /** A manual compaction whose focus text is still to come (see `focusOf`). */
+  private awaitingFocus: CompactionEvent | null = null;
 
   constructor(private readonly sidechain = false) {}
 
@@ -28,7 +30,15 @@ export class CompactionCollector {
       };
       if (line > 0) event.line = line;
       this.events.push(event);
+      this.awaitingFocus = event.focus === null && event.trigger === 'manual' ? event : null;
       return event;
+    }
+    if (this.awaitingFocus !== null && record.type === 'user') {
+      const focus = focusOf(record);
+      if (focus !== undefined) {
+        this.awaitingFocus.focus = focus;
+        this.awaitingFocus = null;
+      }
     }
     if (record.type === 'user' && record.isCompactSummary === true) {
       const parent = parentOf(record);
@@ -46,4 +56,20 @@ export class CompactionCollector {
 function summaryText(record: Record<string, unknown>): string | null {
   const texts = contentBlocks(messageOf(record)).flatMap((block) => (block.type === 'text' && typeof block.text === 'string' ? [block.text] : []));
   return texts.length === 0 ? null : texts.join('\n');
+}
+
+const COMPACT_COMMAND = /<command-name>\/compact<\/command-name>[\s\S]*?<command-args>([\s\S]*?)<\/command-args>/;
+
+/**
+ * Claude Code (2.1.328) keeps `/compact <focus>`'s focus text out of the boundary's metadata; it
+ * records the command itself in a user line written just after the summary. Undefined when
+ * `record` is not that line; null when the command had no focus text.
+ */
+function focusOf(record: Record<string, unknown>): string | null | undefined {
+  const message = messageOf(record);
+  const text = typeof message?.content === 'string' ? message.content : contentBlocks(message).map((block) => (typeof block.text === 'string' ? block.text : '')).join('\n');
+  const match = COMPACT_COMMAND.exec(text);
+  if (!match) return undefined;
+  const focus = (match[1] ?? '').trim();
+  return focus === '' ? null : focus;
 }

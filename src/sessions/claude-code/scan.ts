@@ -28,6 +28,8 @@ export interface TranscriptIndex {
 const COMPACT_MARKER = Buffer.from('ompact');
 const BOUNDARY_MARKER = Buffer.from('"compact_boundary"');
 const SUMMARY_MARKER = Buffer.from('"isCompactSummary":true');
+/** The `/compact <focus>` command line, which carries the focus text (see compactions.ts). */
+const COMMAND_MARKER = Buffer.from('<command-name>/compact</command-name>');
 /** Bookkeeping records start with their type; the key fields follow within a few hundred bytes. */
 const HEAD_BYTES = 512;
 const REPLAY_PREFIX = Buffer.from('{"type":"api-request');
@@ -51,10 +53,10 @@ export async function indexTranscript(path: string, sidechain: boolean): Promise
         return;
       }
     }
-    // One search for what both markers share; most lines fail it.
+    // One search for what all markers share; most lines fail it.
     const shared = bytes.indexOf(COMPACT_MARKER);
-    const from = Math.max(0, shared - 4);
-    if (shared === -1 || (bytes.indexOf(BOUNDARY_MARKER, from) === -1 && bytes.indexOf(SUMMARY_MARKER, from) === -1)) return;
+    const from = Math.max(0, shared - 30);
+    if (shared === -1 || [BOUNDARY_MARKER, SUMMARY_MARKER, COMMAND_MARKER].every((marker) => bytes.indexOf(marker, from) === -1)) return;
     const located = parser.parse(bytes, line, offset, stop);
     if (located === null) return;
     collector.observe(located);
