@@ -81,7 +81,17 @@ describe('Compact with focus, apply, settings and hostile content, in code-serve
     assert.match(await preview.innerText(), /keep the retry decision/);
     assert.ok((await frame.locator('[data-testid="region-row"][data-fate="compacted"], [data-testid="region-row"][data-fate="dropped"]').count()) > 0, 'something is compacted or dropped');
     assert.ok((await frame.locator('[data-testid="diff-block"]').count()) > 0, 'the preview shows a diff');
+    // The progress notification goes away once the preview is there.
+    await page.locator('.notifications-toasts', { hasText: 'Compacting with' }).waitFor({ state: 'hidden', timeout: 15_000 });
     await screenshot(page, 'preview-dark');
+
+    // Open in Diff Editor: VS Code's own diff editor on the two read-only texts.
+    await frame.locator('[data-testid="preview-open-diff"]').click();
+    const diffEditor = page.locator('.monaco-diff-editor');
+    await diffEditor.first().waitFor({ timeout: 20_000 });
+    await screenshot(page, 'diff-editor-dark');
+    await page.locator('.monaco-diff-editor .view-line', { hasText: '=== #' }).first().waitFor({ timeout: 10_000 });
+    await runCommand(page, 'View: Close Editor');
 
     const before = readdirSync(demo.projectDir).filter((name) => name.endsWith('.jsonl'));
     await frame.locator('[data-testid="preview-apply"]').click();
