@@ -1,5 +1,8 @@
 // Engine benchmarks: prints figures, asserts nothing. Run with `npx tsx bench/engine.bench.ts`.
 // Contexts come from the same seeded generator the tests use (repeated Reads, Bash, Grep, edits).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { contextFromMessages } from '../src/engine/fromMessages';
 import { runSupersede } from '../src/engine/ladder/supersede';
 import type { Context } from '../src/engine/model';
@@ -36,20 +39,48 @@ function report(label: string, samples: number[], target: string): void {
   console.log(`${label}: p50 ${percentile(samples, 50).toFixed(2)} ms, p95 ${percentile(samples, 95).toFixed(2)} ms (target ${target}; ${samples.length} runs)`);
 }
 
+/** Text the agent really sent: message contents of the recorded demo session's requests. */
+function recordedRequestText(): string {
+  const log = join(__dirname, '..', 'test', 'fixtures', 'claude-code', 'demo', 'requests.jsonl');
+  return readFileSync(log, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.stringify((JSON.parse(line) as { body?: { messages?: unknown } }).body?.messages ?? ''))
+    .join('\n');
+}
+
+interface Counter {
+  readonly name: string;
+  count(text: string): number;
+}
+
+function throughput(label: string, sample: string, counters: readonly Counter[]): void {
+  const megabytes = Buffer.byteLength(sample) / 1_048_576;
+  const counts = new Map<string, number>();
+  for (const counter of counters) {
+    counter.count('warm up');
+    const started = performance.now();
+    const tokens = counter.count(sample);
+    const seconds = (performance.now() - started) / 1000;
+    counts.set(counter.name, tokens);
+    console.log(`tokenizer ${counter.name} on ${label}: ${(megabytes / seconds).toFixed(2)} MB/s (${tokens.toLocaleString('en-US')} tokens in ${megabytes.toFixed(1)} MB)`);
+  }
+  const o200k = [counts.get('js-tiktoken/o200k_base'), counts.get('gpt-tokenizer/o200k_base')];
+  console.log(`  js-tiktoken and gpt-tokenizer counts ${o200k[0] === o200k[1] ? 'identical' : `differ: ${o200k.join(' vs ')}`}`);
+}
+
 function tokenizerThroughput(): void {
-  const sample = generateMessages({ targetChars: 2_000_000, seed: 11 })
+  const generated = generateMessages({ targetChars: 2_000_000, seed: 11 })
     .messages.flatMap((message) => (typeof message.content === 'string' ? [message.content] : message.content.map((block) => JSON.stringify(block))))
     .join('\n');
-  const megabytes = Buffer.byteLength(sample) / 1_048_576;
-  for (const tokenizer of [new TiktokenTokenizer(), charEstimateTokenizer]) {
-    tokenizer.count('warm up');
-    const started = performance.now();
-    const tokens = tokenizer.count(sample);
-    const seconds = (performance.now() - started) / 1000;
-    console.log(`tokenizer ${tokenizer.name}: ${(megabytes / seconds).toFixed(2)} MB/s (${tokens.toLocaleString('en-US')} tokens in ${megabytes.toFixed(1)} MB)`);
-  }
+  // gpt-tokenizer is measured here only (a devDependency): the engine uses js-tiktoken.
+  const gptTokenizer: Counter = { name: 'gpt-tokenizer/o200k_base', count: (text) => countTokens(text) };
+  const counters = [new TiktokenTokenizer(), gptTokenizer, charEstimateTokenizer];
+  throughput('generated text', generated, counters);
+  throughput('recorded Claude Code request text', recordedRequestText(), counters);
   const cached = defaultTokenizer();
-  const chunks = sample.match(/[\s\S]{1,4000}/g) ?? [];
+  const megabytes = Buffer.byteLength(generated) / 1_048_576;
+  const chunks = generated.match(/[\s\S]{1,4000}/g) ?? [];
   chunks.forEach((chunk) => cached.count(chunk));
   const started = performance.now();
   chunks.forEach((chunk) => cached.count(chunk));
