@@ -51,6 +51,16 @@ const targets = [
     banner: { js: '#!/usr/bin/env node' },
   },
   {
+    // Claude Code runs the status line on every redraw: a bundle of its own, without engine or zod.
+    ...common,
+    entryPoints: { statusline: join(root, 'src/cli/statusline-main.ts') },
+    outdir: join(root, 'dist'),
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    banner: { js: '#!/usr/bin/env node' },
+  },
+  {
     ...common,
     entryPoints: { main: join(root, 'webview/main.ts'), styles: join(root, 'webview/styles.css') },
     outdir: join(root, 'dist/webview'),

@@ -2,14 +2,18 @@
 // file; this one dispatches and turns expected failures into exit codes (0 ok, 1 bad input, 2 usage).
 import { version } from '../../package.json';
 import { COMPACT_USAGE, compactCommand } from './compact';
+import { HOOK_USAGE, hookCommand } from './hook';
 import { INSPECT_USAGE, inspectCommand } from './inspect';
 import { CliError, EXIT_OK, EXIT_USAGE, type Io } from './io';
 import { SESSIONS_USAGE, sessionsCommand } from './sessions';
+import { STATUSLINE_USAGE, statuslineCommand } from './statusline';
 
 const COMMANDS: Record<string, { run: (args: readonly string[], io: Io) => Promise<number>; usage: string }> = {
   sessions: { run: sessionsCommand, usage: SESSIONS_USAGE },
   inspect: { run: inspectCommand, usage: INSPECT_USAGE },
   compact: { run: compactCommand, usage: COMPACT_USAGE },
+  hook: { run: hookCommand, usage: HOOK_USAGE },
+  statusline: { run: statuslineCommand, usage: STATUSLINE_USAGE },
 };
 
 const USAGE = `Usage: context-lens <command> [options]
@@ -22,6 +26,7 @@ ${Object.values(COMMANDS)
   --help        print this help (or: context-lens <command> --help)
 
 Exit codes: 0 ok, 1 bad input (unreadable file, unknown id, compaction failed), 2 usage.
+hook and statusline always exit 0 whatever their stdin holds: they run inside Claude Code.
 `;
 
 export async function main(

@@ -1,0 +1,135 @@
+// `context-lens hook <event>`: Claude Code hook commands that keep the person's constraints alive
+// through the agent's own compactions. `pre-compact` appends them to the compaction instructions;
+// `session-start` (source "compact") re-injects them into the fresh context. A hook must never get
+// in the agent's way, so every failure is recorded in the events file and the hook prints nothing.
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { buildPinnedSet, extractPins, type ExtractedPins, type PinnedSet } from '../engine/policy/pinned';
+import { readForward } from '../sessions/claude-code/jsonl';
+import { contentBlocks, messageOf, type RawRecord } from '../sessions/claude-code/records';
+import { readStdin } from './hookInput';
+import { EXIT_OK, usageError, type Io } from './io';
+
+export const HOOK_USAGE = `context-lens hook <pre-compact|session-start>
+  Claude Code hook commands (hook JSON on stdin). pre-compact prints the pinned constraints and
+  open loops to append to the compaction instructions; session-start prints them again after a
+  compaction (source "compact"). Always exit 0; events go to
+  $XDG_STATE_HOME/context-lens/hook-events.jsonl (default ~/.local/state).`;
+
+export const PINNED_SETTING = 'contextLens.preserve.pinnedConstraints';
+
+/** The fields of Claude Code's hook input that the hooks read; everything is optional and checked. */
+interface HookInput {
+  session_id?: unknown;
+  transcript_path?: unknown;
+  cwd?: unknown;
+  trigger?: unknown;
+  custom_instructions?: unknown;
+  source?: unknown;
+}
+
+type HookName = 'pre-compact' | 'session-start';
+const HOOKS: readonly HookName[] = ['pre-compact', 'session-start'];
+
+export async function hookCommand(args: readonly string[], io: Io): Promise<number> {
+  const [name, ...extra] = args;
+  if (name === undefined || !HOOKS.includes(name as HookName)) throw usageError(`unknown hook '${name ?? ''}' (expected ${HOOKS.join(' or ')})`);
+  if (extra.length > 0) throw usageError(`unexpected argument '${extra[0] ?? ''}'`);
+  return runHook(name as HookName, await readStdin(), io);
+}
+
+/** One hook run on the given stdin text: prints the pinned block (or nothing), records the event. */
+export async function runHook(name: HookName, stdin: string, io: Io): Promise<number> {
+  const event: Record<string, unknown> = { time: new Date().toISOString(), hook: name };
+  try {
+    const input = JSON.parse(stdin) as HookInput;
+    Object.assign(event, { sessionId: str(input.session_id), trigger: str(input.trigger), source: str(input.source), focus: str(input.custom_instructions) });
+    // Only a compaction loses the constraints; a fresh, resumed or cleared session has its own.
+    if (name === 'session-start' && input.source !== 'compact') {
+      event.printed = false;
+    } else {
+      const pinned = await collectPinned(input);
+      const text = renderPinned(pinned, name);
+      Object.assign(event, { constraints: pinned.constraints.length, openLoops: pinned.openLoops.length, printed: text !== '' });
+      io.out.write(text);
+    }
+  } catch (error) {
+    event.error = error instanceof Error ? error.message : String(error);
+  }
+  recordEvent(event, io.env);
+  return EXIT_OK;
+}
+
+const str = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+
+async function collectPinned(input: HookInput): Promise<PinnedSet> {
+  const cwd = str(input.cwd);
+  const transcript = str(input.transcript_path);
+  return buildPinnedSet(cwd === null ? [] : workspacePins(cwd), transcript === null ? [] : await transcriptPins(transcript));
+}
+
+/** The workspace's configured constraints, read from `.vscode/settings.json` (JSON with comments). */
+function workspacePins(cwd: string): string[] {
+  const path = join(cwd, '.vscode', 'settings.json');
+  if (!existsSync(path)) return [];
+  const settings = JSON.parse(stripJsonComments(readFileSync(path, 'utf8'))) as Record<string, unknown>;
+  const value = settings[PINNED_SETTING];
+  return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [];
+}
+
+/** Strings are matched first and kept as they are, so `//` inside a URL is not taken for a comment. */
+const STRING = String.raw`("(?:\\.|[^"\\])*")`;
+const COMMENTS = new RegExp(`${STRING}|//[^\\n]*|/\\*[\\s\\S]*?\\*/`, 'g');
+const TRAILING_COMMAS = new RegExp(`${STRING}|,(\\s*[}\\]])`, 'g');
+
+function stripJsonComments(text: string): string {
+  return text.replace(COMMENTS, (_match, string?: string) => string ?? '').replace(TRAILING_COMMAS, (_match, string?: string, close?: string) => string ?? close ?? '');
+}
+
+/**
+ * Constraints and open loops in everything the person typed in this transcript, including prompts
+ * an earlier compaction already summarised away: the whole file is read, not the live chain.
+ */
+async function transcriptPins(path: string): Promise<{ id: number; pins: ExtractedPins }[]> {
+  const { records } = await readForward(path);
+  return records.flatMap(({ record, line }) => {
+    const text = typedText(record);
+    return text === '' ? [] : [{ id: line, pins: extractPins(text) }];
+  });
+}
+
+/** Text the person typed; reminders and command wrappers Claude Code adds are tagged blocks (`<…>`). */
+function typedText(record: RawRecord): string {
+  if (record.type !== 'user' || record.isMeta === true || record.isCompactSummary === true || record.isSidechain === true) return '';
+  return contentBlocks(messageOf(record))
+    .flatMap((block) => (block.type === 'text' && typeof block.text === 'string' && !block.text.trimStart().startsWith('<') ? [block.text] : []))
+    .join('\n');
+}
+
+const HEADERS: Record<HookName, string> = {
+  'pre-compact': 'Keep the pinned block below verbatim in the summary, every line word for word: these are the user\'s standing constraints and open loops.',
+  'session-start': 'Pinned by the user before this conversation was compacted; these still apply:',
+};
+
+function renderPinned(pinned: PinnedSet, name: HookName): string {
+  if (pinned.constraints.length + pinned.openLoops.length === 0) return '';
+  const section = (title: string, entries: PinnedSet['constraints']): string[] => (entries.length === 0 ? [] : [`${title}:`, ...entries.map((entry) => `- ${entry.text}`)]);
+  return `${[HEADERS[name], '<pinned>', ...section('Constraints', pinned.constraints), ...section('Open loops', pinned.openLoops), '</pinned>'].join('\n')}\n`;
+}
+
+export function hookEventsPath(env: Io['env']): string {
+  const stateHome = str(env.XDG_STATE_HOME) ?? join(str(env.HOME) ?? homedir(), '.local', 'state');
+  return join(stateHome, 'context-lens', 'hook-events.jsonl');
+}
+
+/** One line per run, appended in a single write (O_APPEND) so concurrent hooks do not interleave. */
+function recordEvent(event: Record<string, unknown>, env: Io['env']): void {
+  try {
+    const path = hookEventsPath(env);
+    mkdirSync(dirname(path), { recursive: true });
+    appendFileSync(path, `${JSON.stringify(event)}\n`);
+  } catch {
+    // Nowhere left to report to: the hook's own output must stay clean for the agent.
+  }
+}

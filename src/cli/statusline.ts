@@ -1,0 +1,52 @@
+// `context-lens statusline`: one line for Claude Code's `statusLine` command, from the JSON it pipes
+// in on every redraw. This module and `statusline-main.ts` (its own tiny bundle) import nothing
+// heavy — no zod, engine or tokenizer — so a redraw costs little more than starting node.
+import { agentAutoCompactTokens, percentOverrideFromEnv } from '../sessions/claude-code/window';
+import { readStdin } from './hookInput';
+import type { Io } from './io';
+
+export const STATUSLINE_USAGE = `context-lens statusline
+  Claude Code status line command (status JSON on stdin): prints one line such as
+  "ctx 62% · 124k/200k · 43k to auto-compact". Always exits 0; unreadable input prints "ctx —".`;
+
+/** Shown when the input says nothing usable (no session yet, or not the JSON Claude Code sends). */
+export const NEUTRAL = 'ctx —';
+
+const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : null);
+const obj = (value: unknown): Record<string, unknown> | null => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : null);
+
+function compact(tokens: number): string {
+  if (tokens >= 1_000_000) return `${Number((tokens / 1_000_000).toFixed(1))}M`;
+  return `${Math.round(tokens / 1000)}k`;
+}
+
+/**
+ * Used tokens: the last request's own usage (input + cache writes + cache reads, what the window
+ * holds) when Claude Code sends it, else its rounded `used_percentage` of the window.
+ */
+export function statusLine(stdin: string, env: Io['env'] = {}): string {
+  let input: unknown;
+  try {
+    input = JSON.parse(stdin);
+  } catch {
+    return NEUTRAL;
+  }
+  const window = obj(obj(input)?.context_window);
+  const size = num(window?.context_window_size);
+  if (window === null || size === null || size === 0) return NEUTRAL;
+  const usage = obj(window.current_usage);
+  const parts = usage === null ? [] : [usage.input_tokens, usage.cache_creation_input_tokens, usage.cache_read_input_tokens].map(num);
+  const reported = num(window.used_percentage);
+  const used = parts.some((part) => part !== null) ? parts.reduce<number>((sum, part) => sum + (part ?? 0), 0) : reported === null ? null : (reported / 100) * size;
+  if (used === null) return NEUTRAL;
+  const percent = Math.round(reported ?? (used / size) * 100);
+  const remaining = agentAutoCompactTokens(size, { percentOverride: percentOverrideFromEnv(env) }) - used;
+  const autoCompact = remaining > 0 ? `${compact(remaining)} to auto-compact` : 'auto-compact due';
+  return `ctx ${percent}% · ${compact(used)}/${compact(size)} · ${autoCompact}`;
+}
+
+export async function statuslineCommand(_args: readonly string[], io: Io): Promise<number> {
+  io.out.write(`${statusLine(await readStdin(), io.env)}\n`);
+  // A status line never reports failure: Claude Code would show nothing instead of the neutral line.
+  return 0;
+}

@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { build } from 'esbuild';
+import { statusLine } from '../../../src/cli/statusline';
+
+// Shaped as Claude Code's statusLine input (design notes §3), trimmed to the fields that matter.
+const input = (contextWindow: Record<string, unknown>): string =>
+  JSON.stringify({ hook_event_name: 'Status', session_id: 's', model: { id: 'claude-sonnet-5-5', display_name: 'Sonnet 5.5' }, context_window: contextWindow });
+
+describe('context-lens statusline', () => {
+  it('prefers the current usage and shows the distance to the auto-compact point', () => {
+    const line = statusLine(input({ context_window_size: 200_000, used_percentage: 62, current_usage: { input_tokens: 10, cache_creation_input_tokens: 4_000, cache_read_input_tokens: 120_000, output_tokens: 900 } }));
+    assert.equal(line, 'ctx 62% · 124k/200k · 43k to auto-compact');
+  });
+
+  it('falls back to used_percentage, honours the percent override and says when compaction is due', () => {
+    assert.equal(statusLine(input({ context_window_size: 1_000_000, used_percentage: 25, current_usage: null })), 'ctx 25% · 250k/1M · 717k to auto-compact');
+    assert.equal(statusLine(input({ context_window_size: 200_000, used_percentage: 50 }), { CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '50' }), 'ctx 50% · 100k/200k · auto-compact due');
+  });
+
+  it('prints the neutral line for anything unreadable', () => {
+    for (const stdin of ['', 'not json', 'null', '{}', input({ context_window_size: 0 }), input({ context_window_size: 200_000 })]) assert.equal(statusLine(stdin), 'ctx —');
+  });
+
+  describe('as its own bundle', () => {
+    const bin = join(mkdtempSync(join(tmpdir(), 'cl-statusline-')), 'statusline.js');
+    before(async () => {
+      await build({ entryPoints: [join(__dirname, '..', '..', '..', 'src', 'cli', 'statusline-main.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: bin, logLevel: 'silent' });
+    });
+
+    it('runs as a process, exits 0 on garbage, and bundles nothing heavy', async () => {
+      const ok = spawnSync(process.execPath, [bin], { input: input({ context_window_size: 200_000, used_percentage: 10 }), encoding: 'utf8' });
+      assert.deepEqual([ok.status, ok.stdout], [0, 'ctx 10% · 20k/200k · 147k to auto-compact\n']);
+      const bad = spawnSync(process.execPath, [bin], { input: '{', encoding: 'utf8' });
+      assert.deepEqual([bad.status, bad.stdout], [0, 'ctx —\n']);
+      const { metafile } = await build({ entryPoints: [join(__dirname, '..', '..', '..', 'src', 'cli', 'statusline-main.ts')], bundle: true, platform: 'node', write: false, metafile: true, logLevel: 'silent' });
+      const inputs = Object.keys(metafile.inputs);
+      assert.ok(inputs.every((path) => !/node_modules|src\/engine|zod|tiktoken/.test(path)), inputs.join(', '));
+    });
+  });
+});
