@@ -12,12 +12,14 @@ import { readStdin } from './hookInput';
 import { EXIT_OK, usageError, type Io } from './io';
 
 export const HOOK_USAGE = `context-lens hook <pre-compact|session-start>
-  Claude Code hook commands (hook JSON on stdin). pre-compact prints the pinned constraints and
-  open loops to append to the compaction instructions; session-start prints them again after a
-  compaction (source "compact"). Always exit 0; events go to
+  Claude Code hook commands (hook JSON on stdin). pre-compact prints the pinned constraints, open
+  loops and the workspace's standing focus to append to the compaction instructions;
+  session-start prints the pinned block again after a compaction (source "compact"). Always exit 0; events go to
   $XDG_STATE_HOME/context-lens/hook-events.jsonl (default ~/.local/state).`;
 
 export const PINNED_SETTING = 'contextLens.preserve.pinnedConstraints';
+export const EXTRACT_SETTING = 'contextLens.preserve.extractPinned';
+export const FOCUS_SETTING = 'contextLens.compaction.focus';
 
 /** The fields of Claude Code's hook input that the hooks read; everything is optional and checked. */
 interface HookInput {
@@ -49,9 +51,11 @@ export async function runHook(name: HookName, stdin: string, io: Io): Promise<nu
     if (name === 'session-start' && input.source !== 'compact') {
       event.printed = false;
     } else {
-      const pinned = await collectPinned(input);
-      const text = renderPinned(pinned, name);
-      Object.assign(event, { constraints: pinned.constraints.length, openLoops: pinned.openLoops.length, printed: text !== '' });
+      const workspace = workspaceSettings(str(input.cwd));
+      const pinned = await collectPinned(input, workspace);
+      const focus = name === 'pre-compact' ? standingFocus(workspace, str(input.custom_instructions)) : null;
+      const text = renderPinned(pinned, name) + renderFocus(focus);
+      Object.assign(event, { constraints: pinned.constraints.length, openLoops: pinned.openLoops.length, workspaceFocus: focus, printed: text !== '' });
       io.out.write(text);
     }
   } catch (error) {
@@ -63,19 +67,37 @@ export async function runHook(name: HookName, stdin: string, io: Io): Promise<nu
 
 const str = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 
-async function collectPinned(input: HookInput): Promise<PinnedSet> {
-  const cwd = str(input.cwd);
-  const transcript = str(input.transcript_path);
-  return buildPinnedSet(cwd === null ? [] : workspacePins(cwd), transcript === null ? [] : await transcriptPins(transcript));
+/** What the workspace's Context Lens settings say; the defaults when a setting is not there. */
+interface WorkspaceSettings {
+  pinned: string[];
+  extractPinned: boolean;
+  focus: string | null;
 }
 
-/** The workspace's configured constraints, read from `.vscode/settings.json` (JSON with comments). */
-function workspacePins(cwd: string): string[] {
-  const path = join(cwd, '.vscode', 'settings.json');
-  if (!existsSync(path)) return [];
+async function collectPinned(input: HookInput, workspace: WorkspaceSettings): Promise<PinnedSet> {
+  const transcript = str(input.transcript_path);
+  const extracted = transcript === null || !workspace.extractPinned ? [] : await transcriptPins(transcript);
+  return buildPinnedSet(workspace.pinned, extracted);
+}
+
+/** Read from the workspace's `.vscode/settings.json` (JSON with comments), as VS Code would. */
+function workspaceSettings(cwd: string | null): WorkspaceSettings {
+  const path = cwd === null ? null : join(cwd, '.vscode', 'settings.json');
+  if (path === null || !existsSync(path)) return { pinned: [], extractPinned: true, focus: null };
   const settings = JSON.parse(stripJsonComments(readFileSync(path, 'utf8'))) as Record<string, unknown>;
-  const value = settings[PINNED_SETTING];
-  return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [];
+  const pinned = settings[PINNED_SETTING];
+  const focus = settings[FOCUS_SETTING];
+  return {
+    pinned: Array.isArray(pinned) ? pinned.filter((entry): entry is string => typeof entry === 'string') : [],
+    extractPinned: settings[EXTRACT_SETTING] !== false,
+    focus: typeof focus === 'string' && focus.trim() !== '' ? focus.trim() : null,
+  };
+}
+
+/** The standing focus, unless the person's own `/compact <instructions>` already say it. */
+function standingFocus(workspace: WorkspaceSettings, instructions: string | null): string | null {
+  if (workspace.focus === null) return null;
+  return instructions !== null && instructions.toLowerCase().includes(workspace.focus.toLowerCase()) ? null : workspace.focus;
 }
 
 /** Strings are matched first and kept as they are, so `//` inside a URL is not taken for a comment. */
@@ -105,6 +127,10 @@ function typedText(record: RawRecord): string {
   return contentBlocks(messageOf(record))
     .flatMap((block) => (block.type === 'text' && typeof block.text === 'string' && !block.text.trimStart().startsWith('<') ? [block.text] : []))
     .join('\n');
+}
+
+function renderFocus(focus: string | null): string {
+  return focus === null ? '' : `Focus the summary on: ${focus}\n(the standing focus set for this workspace in Context Lens)\n`;
 }
 
 const HEADERS: Record<HookName, string> = {

@@ -20,6 +20,7 @@ export const SETTING_DEFAULTS = {
   'statusBar.enabled': true,
   'compaction.minSavingsPercent': DEFAULT_OPTIONS.minSavingsPercent,
   'compaction.hardLimitTokens': DEFAULT_OPTIONS.hardLimitTokens,
+  'compaction.focus': '',
   'summarizer.provider': 'heuristic' as SummarizerName,
   'summarizer.anthropicModel': DEFAULT_ANTHROPIC_SUMMARY_MODEL,
   'summarizer.anthropicBaseUrl': '',

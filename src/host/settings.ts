@@ -14,6 +14,8 @@ export interface Settings {
   readonly windowTokensOverride: number;
   readonly claudeConfigDirs: readonly string[];
   readonly statusBarEnabled: boolean;
+  /** Standing focus for compactions; '' = none. */
+  readonly compactionFocus: string;
   /** Engine knobs for the live plan and Compact… (target from `targetPercent`). */
   readonly engine: EngineOptionsInput;
   readonly summarizer: SummarizerSettings;
@@ -44,6 +46,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
     windowTokensOverride: get('window.overrideTokens'),
     claudeConfigDirs: get('claudeCode.configDirs'),
     statusBarEnabled: get('statusBar.enabled'),
+    compactionFocus: get('compaction.focus').trim(),
     engine: engineOptionsOf(values, targetPercent),
     summarizer: {
       provider: get('summarizer.provider'),

@@ -59,6 +59,7 @@ export class CompactionFlow implements vscode.Disposable {
         title: 'Context Lens: Compact…',
         prompt: 'What the compaction should keep (like /compact <instructions>). Empty = no focus.',
         placeHolder: 'Focus instructions — e.g. keep the retry decision',
+        value: this.deps.settings.current.compactionFocus,
         ignoreFocusOut: true,
       });
       if (input === undefined) return;

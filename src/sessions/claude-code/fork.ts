@@ -2,8 +2,8 @@
 // boundary, the summary as Claude Code's own compact-summary user record, then the preserved
 // records re-chained. The agent's file is only ever read; the new one appears atomically.
 import { randomUUID } from 'node:crypto';
-import { open, rename, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { writeAtomically } from '../atomicWrite';
 import { fail, failFromError, ok } from '../result';
 import type { ContentBlock, Result } from '../types';
 import { RecordGraph } from './chain';
@@ -170,38 +170,4 @@ function rechain(records: readonly RawRecord[], firstParent: string, sessionId: 
     parent = uuid;
     return copy;
   });
-}
-
-/** Temp file in the same folder (same file system), fsync, then rename over the final name. */
-async function writeAtomically(path: string, text: string): Promise<Result<void>> {
-  const temp = join(dirname(path), `.${process.pid}-${randomUUID()}.jsonl.tmp`);
-  try {
-    const handle = await open(temp, 'wx', 0o600);
-    try {
-      await handle.writeFile(text, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, path);
-    await syncFolder(dirname(path));
-    return ok(undefined);
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    return failFromError(error, path);
-  }
-}
-
-/** Makes the rename itself durable; some platforms cannot open folders, which is fine. */
-async function syncFolder(folder: string): Promise<void> {
-  try {
-    const handle = await open(folder, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // Best effort only.
-  }
 }

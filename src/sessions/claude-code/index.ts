@@ -21,6 +21,8 @@ export { ProjectWatcher } from './projectWatcher';
 export { writeFork, SUMMARY_PREAMBLE } from './fork';
 export { resolveConfigDirs, encodeProjectDirName } from './paths';
 export { resolveWindow, agentAutoCompactTokens } from './window';
+export { connect, connectionCommands, connectionState, disconnect, isEmptySettings, SETTINGS_FILE } from './connection';
+export type { CommandPaths, ConnectionCommands, ConnectionState, SettingsEdit } from './connection';
 
 /**
  * Fill of a transcript, tail first: reads backwards only to the newest usage record. Subagent
