@@ -6,6 +6,7 @@ import { Commands, webviewCommandIds } from './commands';
 import { ApiKeyStore } from './compaction/ApiKeyStore';
 import { CompactionFlow } from './compaction/CompactionFlow';
 import { DiffDocuments } from './compaction/DiffDocuments';
+import { ClaudeCodeConnector } from './connect/ClaudeCodeConnector';
 import { ContextModel } from './context/ContextModel';
 import { itemDetailOf } from './context/itemDetail';
 import { historyOf, timelineMarksOf } from './history/history';
@@ -30,6 +31,7 @@ export class ContextLensApp implements vscode.Disposable {
   private readonly history: HistoryStore;
   private readonly apiKey: ApiKeyStore;
   private readonly flow: CompactionFlow;
+  private readonly connector: ClaudeCodeConnector;
 
   constructor(context: vscode.ExtensionContext) {
     this.log = this.own(vscode.window.createOutputChannel('Context Lens', { log: true }));
@@ -56,19 +58,29 @@ export class ContextLensApp implements vscode.Disposable {
     this.view = this.own(new PanelViewProvider(context.extensionUri, this.hub));
     this.editor = this.own(new EditorPanel(context.extensionUri, this.hub));
     this.statusBar = this.own(new FillStatusBar(Commands.openPanel));
+    const diffs = this.own(new DiffDocuments());
     this.flow = this.own(
       new CompactionFlow({
         hub: this.hub,
         settings: this.settings,
         apiKey: this.apiKey,
         history: this.history,
-        diffs: this.own(new DiffDocuments()),
+        diffs,
         snapshot: () => this.model.snapshot,
         revealPanel: () => this.view.reveal(),
         archiveFolder: vscode.Uri.joinPath(context.globalStorageUri, 'archive').fsPath,
         log: this.log,
       }),
     );
+
+    this.connector = new ClaudeCodeConnector({
+      extensionUri: context.extensionUri,
+      globalStorageUri: context.globalStorageUri,
+      version: context.extension.packageJSON.version as string,
+      workspaceState: context.workspaceState,
+      diffs,
+      log: this.log,
+    });
 
     this.own(vscode.window.registerWebviewViewProvider(PANEL_VIEW_ID, this.view));
     this.registerCommands();
@@ -96,6 +108,8 @@ export class ContextLensApp implements vscode.Disposable {
     register(Commands.compact, () => this.flow.run(true));
     register(Commands.previewCompaction, () => this.flow.run(false));
     register(Commands.setApiKey, () => this.apiKey.prompt());
+    register(Commands.connectClaudeCode, () => this.connector.connect());
+    register(Commands.disconnectClaudeCode, () => this.connector.disconnect());
   }
 
   private computeState(): PanelState {

@@ -1,4 +1,5 @@
-// Read-only `context-lens:` documents for VS Code's own diff editor: before and after of a preview.
+// Read-only `context-lens:` documents for VS Code's own diff editor: before and after of a preview
+// or of a settings change Context Lens proposes.
 // Documents are provided from memory; nothing is written to disk.
 import * as vscode from 'vscode';
 
@@ -16,11 +17,12 @@ export class DiffDocuments implements vscode.TextDocumentContentProvider, vscode
     return this.texts.get(uri.toString()) ?? '';
   }
 
-  async show(previewId: string, before: string, after: string, title: string): Promise<void> {
-    // Only the newest preview's pair is kept: older previews cannot be opened from the panel any more.
+  /** `fileName` picks the language VS Code highlights the two sides in. */
+  async show(id: string, before: string, after: string, title: string, fileName = 'context.txt'): Promise<void> {
+    // Only the newest pair is kept: older previews cannot be opened from the panel any more.
     this.texts.clear();
-    const left = vscode.Uri.from({ scheme: DIFF_SCHEME, path: `/${previewId}/before.txt` });
-    const right = vscode.Uri.from({ scheme: DIFF_SCHEME, path: `/${previewId}/after.txt` });
+    const left = vscode.Uri.from({ scheme: DIFF_SCHEME, path: `/${id}/before/${fileName}` });
+    const right = vscode.Uri.from({ scheme: DIFF_SCHEME, path: `/${id}/after/${fileName}` });
     this.texts.set(left.toString(), before);
     this.texts.set(right.toString(), after);
     await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true });

@@ -1,0 +1,149 @@
+// Connect / Disconnect Claude Code: writes (or removes) our PreCompact and SessionStart hooks and
+// the status line in the workspace's `.claude/settings.local.json`, after showing the change in
+// VS Code's diff editor and asking. Never clobbers: a file it cannot read as JSON is left alone.
+import { mkdir, readFile, stat, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { writeAtomically } from '../../sessions/atomicWrite';
+import { connect, connectionCommands, disconnect, isEmptySettings, SETTINGS_FILE, type ConnectionCommands, type SettingsEdit } from '../../sessions/claude-code';
+import type { DiffDocuments } from '../compaction/DiffDocuments';
+import { commandPaths, installBundles, refreshBundles } from './launcher';
+
+/** Folders whose settings file Connect created, so Disconnect can remove the file it leaves empty. */
+const CREATED_KEY = 'contextLens.connect.createdSettingsFiles';
+
+export interface ConnectorDeps {
+  readonly extensionUri: vscode.Uri;
+  readonly globalStorageUri: vscode.Uri;
+  readonly version: string;
+  readonly workspaceState: vscode.Memento;
+  readonly diffs: DiffDocuments;
+  readonly log: vscode.LogOutputChannel;
+}
+
+interface Target {
+  readonly folder: vscode.WorkspaceFolder;
+  readonly path: string;
+  readonly before: string | null;
+}
+
+export class ClaudeCodeConnector {
+  private readonly distDir: string;
+  private readonly binDir: string;
+
+  constructor(private readonly deps: ConnectorDeps) {
+    this.distDir = vscode.Uri.joinPath(deps.extensionUri, 'dist').fsPath;
+    this.binDir = vscode.Uri.joinPath(deps.globalStorageUri, 'bin').fsPath;
+    // Hooks written by an earlier version point at the copy: keep it current after an update.
+    void refreshBundles(this.distDir, this.binDir, deps.version).then(
+      (refreshed) => refreshed && deps.log.info(`Updated the Claude Code hook commands in ${this.binDir} to ${deps.version}`),
+      (error: unknown) => deps.log.warn(`Could not update the Claude Code hook commands: ${String(error)}`),
+    );
+  }
+
+  private commands(): ConnectionCommands {
+    return connectionCommands(commandPaths({ pathEnv: process.env.PATH ?? '', platform: process.platform, execPath: process.execPath, isElectron: process.versions.electron !== undefined }, this.binDir));
+  }
+
+  async connect(): Promise<void> {
+    const target = await this.target('connect');
+    if (target === null) return;
+    const commands = this.commands();
+    const edit = connect(target.before, commands);
+    const confirmed = await this.confirm(target, edit, {
+      unchanged: 'Claude Code is already connected in this folder.',
+      question: `Connect Claude Code in ${target.folder.name}?`,
+      detail: 'Adds a PreCompact hook (your pinned constraints, open loops and standing focus go into every compaction), a SessionStart hook (re-injects them after a compaction) and, if you have none, the Context Lens status line to .claude/settings.local.json. The diff is open beside this dialog.',
+      action: 'Connect',
+    });
+    if (confirmed === null) return;
+    try {
+      await installBundles(this.distDir, this.binDir, this.deps.version);
+    } catch (error) {
+      void vscode.window.showErrorMessage(`Context Lens: could not install the hook commands in ${this.binDir}: ${String(error)}`);
+      return;
+    }
+    await mkdir(join(target.folder.uri.fsPath, SETTINGS_FILE[0]), { recursive: true });
+    if (!(await this.write(target, confirmed))) return;
+    if (target.before === null) await this.markCreated(target.path, true);
+    this.deps.log.info(`Connected Claude Code in ${target.path}: ${commands.preCompact} | ${commands.sessionStart} | ${commands.statusLine}`);
+    void vscode.window.showInformationMessage(`Context Lens: Claude Code is connected in ${target.folder.name}. Sessions started from now on use the hooks.${notesOf(edit)}`);
+  }
+
+  async disconnect(): Promise<void> {
+    const target = await this.target('disconnect');
+    if (target === null) return;
+    const edit = disconnect(target.before, this.commands());
+    const confirmed = await this.confirm(target, edit, {
+      unchanged: 'Claude Code is not connected in this folder: nothing of Context Lens is in .claude/settings.local.json.',
+      question: `Disconnect Claude Code in ${target.folder.name}?`,
+      detail: 'Removes exactly the hooks and status line that Connect added to .claude/settings.local.json; everything else stays. The diff is open beside this dialog.',
+      action: 'Disconnect',
+    });
+    if (confirmed === null) return;
+    const created = this.createdFiles().includes(target.path);
+    if (created && isEmptySettings(confirmed)) {
+      await unlink(target.path).catch((error: unknown) => this.deps.log.warn(`Could not remove ${target.path}: ${String(error)}`));
+    } else if (!(await this.write(target, confirmed))) {
+      return;
+    }
+    await this.markCreated(target.path, false);
+    this.deps.log.info(`Disconnected Claude Code in ${target.path}`);
+    void vscode.window.showInformationMessage(`Context Lens: Claude Code is disconnected in ${target.folder.name}.`);
+  }
+
+  /** The workspace folder to act on (asked when there are several) and its settings file's text. */
+  private async target(verb: string): Promise<Target | null> {
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    if (folders.length === 0) {
+      void vscode.window.showWarningMessage(`Context Lens: open the folder you run \`claude\` in, then ${verb} again.`);
+      return null;
+    }
+    const folder = folders.length === 1 ? folders[0] : await vscode.window.showWorkspaceFolderPick({ placeHolder: `Folder whose Claude Code settings to ${verb}` });
+    if (!folder) return null;
+    const path = join(folder.uri.fsPath, ...SETTINGS_FILE);
+    try {
+      return { folder, path, before: await readFile(path, 'utf8') };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { folder, path, before: null };
+      void vscode.window.showErrorMessage(`Context Lens: cannot read ${path}: ${String(error)}`);
+      return null;
+    }
+  }
+
+  /** Shows the diff and asks; the new text when the person agreed, else null. */
+  private async confirm(target: Target, edit: SettingsEdit, words: { unchanged: string; question: string; detail: string; action: string }): Promise<string | null> {
+    if (!edit.ok) {
+      const choice = await vscode.window.showErrorMessage(`Context Lens: ${edit.error}`, 'Open File');
+      if (choice) await vscode.window.showTextDocument(vscode.Uri.file(target.path));
+      return null;
+    }
+    if (!edit.changed) {
+      void vscode.window.showInformationMessage(`Context Lens: ${words.unchanged}${notesOf(edit)}`);
+      return null;
+    }
+    await this.deps.diffs.show(`claude-settings-${Date.now()}`, target.before ?? '', edit.text, `${SETTINGS_FILE.join('/')} (${target.folder.name}) ↔ ${words.action.toLowerCase()}ed`, 'settings.local.json');
+    const choice = await vscode.window.showInformationMessage(words.question, { modal: true, detail: `${words.detail}${notesOf(edit)}` }, words.action);
+    return choice === words.action ? edit.text : null;
+  }
+
+  private async write(target: Target, text: string): Promise<boolean> {
+    const mode = await stat(target.path).then((stats) => stats.mode & 0o777, () => 0o644);
+    const written = await writeAtomically(target.path, text, mode);
+    if (!written.ok) void vscode.window.showErrorMessage(`Context Lens: could not write ${target.path}: ${written.error.message}`);
+    return written.ok;
+  }
+
+  private createdFiles(): string[] {
+    return this.deps.workspaceState.get<string[]>(CREATED_KEY, []);
+  }
+
+  private async markCreated(path: string, created: boolean): Promise<void> {
+    const others = this.createdFiles().filter((entry) => entry !== path);
+    await this.deps.workspaceState.update(CREATED_KEY, created ? [...others, path] : others);
+  }
+}
+
+function notesOf(edit: SettingsEdit): string {
+  return edit.ok && edit.notes.length > 0 ? ` ${edit.notes.join(' ')}` : '';
+}

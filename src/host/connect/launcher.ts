@@ -1,0 +1,65 @@
+// What the hook commands run: a copy of the CLI bundles in the extension's global storage (the
+// extension's own folder changes with every update, which would break the hooks), started by a
+// Node.js from PATH or, where there is none (Claude Code ships as a native binary), by VS Code's
+// own runtime. Free of `vscode` so it can be tested directly.
+import { accessSync, constants } from 'node:fs';
+import { copyFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { delimiter, join } from 'node:path';
+import type { CommandPaths } from '../../sessions/claude-code';
+
+/** The bundles the hook and status line commands run; `cli.js` is self-contained. */
+export const HOOK_BUNDLES = ['cli.js', 'statusline.js'] as const;
+const VERSION_FILE = 'version';
+
+export interface Runtime {
+  readonly pathEnv: string;
+  readonly platform: NodeJS.Platform;
+  /** The running process's executable and whether it is Electron (desktop VS Code) or Node (code-server). */
+  readonly execPath: string;
+  readonly isElectron: boolean;
+}
+
+/** First `node` on PATH that can be executed, else null. */
+export function nodeOnPath(pathEnv: string, platform: NodeJS.Platform): string | null {
+  const name = platform === 'win32' ? 'node.exe' : 'node';
+  for (const folder of pathEnv.split(platform === 'win32' ? ';' : delimiter)) {
+    if (folder === '') continue;
+    const candidate = join(folder, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // Not here; keep looking.
+    }
+  }
+  return null;
+}
+
+export function commandPaths(runtime: Runtime, binDir: string): CommandPaths {
+  const node = nodeOnPath(runtime.pathEnv, runtime.platform);
+  if (node !== null) return { node, binDir, platform: runtime.platform };
+  return { node: runtime.execPath, electronRunAsNode: runtime.isElectron, binDir, platform: runtime.platform };
+}
+
+/**
+ * Copies the bundles from the extension's `dist/` when the copy is missing or from another
+ * version. Each file is renamed into place so a hook never runs half a bundle.
+ */
+export async function installBundles(distDir: string, binDir: string, version: string): Promise<boolean> {
+  const installed = await readFile(join(binDir, VERSION_FILE), 'utf8').catch(() => null);
+  if (installed === version) return false;
+  await mkdir(binDir, { recursive: true });
+  for (const name of HOOK_BUNDLES) {
+    const temp = join(binDir, `.${name}.${process.pid}.tmp`);
+    await copyFile(join(distDir, name), temp);
+    await rename(temp, join(binDir, name));
+  }
+  await writeFile(join(binDir, VERSION_FILE), version, 'utf8');
+  return true;
+}
+
+/** Refreshes an existing copy after an update; never creates one (only Connect does). */
+export async function refreshBundles(distDir: string, binDir: string, version: string): Promise<boolean> {
+  const exists = await readFile(join(binDir, VERSION_FILE), 'utf8').then(() => true, () => false);
+  return exists ? installBundles(distDir, binDir, version) : false;
+}
