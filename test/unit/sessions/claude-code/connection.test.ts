@@ -1,0 +1,139 @@
+// Connect must never clobber the person's Claude Code settings, and Disconnect must take back exactly
+// what Connect added: checked on hand-written files and, as properties, on generated ones.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { connect, connectionCommands, connectionState, disconnect, isEmptySettings } from '../../../../src/sessions/claude-code/connection';
+
+const commands = connectionCommands({ node: '/usr/bin/node', binDir: '/home/user/.vscode/globalStorage/context-lens/bin/', platform: 'linux' });
+
+function edited(edit: ReturnType<typeof connect>): { text: string; changed: boolean; notes: readonly string[] } {
+  assert.ok(edit.ok, edit.ok ? '' : edit.error);
+  return edit;
+}
+
+describe('connection commands', () => {
+  it('quotes paths and starts the CLI bundle with node', () => {
+    assert.deepEqual(commands, {
+      preCompact: '"/usr/bin/node" "/home/user/.vscode/globalStorage/context-lens/bin/cli.js" hook pre-compact',
+      sessionStart: '"/usr/bin/node" "/home/user/.vscode/globalStorage/context-lens/bin/cli.js" hook session-start',
+      statusLine: '"/usr/bin/node" "/home/user/.vscode/globalStorage/context-lens/bin/statusline.js"',
+    });
+  });
+
+  it('writes Windows paths with forward slashes, which bash and cmd both accept', () => {
+    const windows = connectionCommands({ node: 'C:\\Program Files\\nodejs\\node.exe', binDir: 'C:\\Users\\Ann Lee\\AppData\\Roaming\\Code\\User\\globalStorage\\context-lens.context-lens\\bin', platform: 'win32' });
+    assert.equal(windows.preCompact, '"C:/Program Files/nodejs/node.exe" "C:/Users/Ann Lee/AppData/Roaming/Code/User/globalStorage/context-lens.context-lens/bin/cli.js" hook pre-compact');
+  });
+
+  it('runs VS Code\'s own runtime as Node where no node is installed', () => {
+    const electron = connectionCommands({ node: '/Applications/Visual Studio Code.app/Contents/MacOS/Electron', electronRunAsNode: true, binDir: '/tmp/bin', platform: 'darwin' });
+    assert.equal(electron.statusLine, 'ELECTRON_RUN_AS_NODE=1 "/Applications/Visual Studio Code.app/Contents/MacOS/Electron" "/tmp/bin/statusline.js"');
+  });
+});
+
+describe('connect', () => {
+  it('creates the settings with both hooks and the status line when there is no file', () => {
+    const { text, changed } = edited(connect(null, commands));
+    assert.ok(changed);
+    assert.deepEqual(JSON.parse(text), {
+      hooks: {
+        PreCompact: [{ hooks: [{ type: 'command', command: commands.preCompact }] }],
+        SessionStart: [{ matcher: 'compact', hooks: [{ type: 'command', command: commands.sessionStart }] }],
+      },
+      statusLine: { type: 'command', command: commands.statusLine },
+    });
+    assert.equal(connectionState(text, commands), 'connected');
+  });
+
+  it('adds its own groups beside the person\'s hooks and keeps their status line', () => {
+    const theirs = {
+      permissions: { allow: ['Bash(npm test:*)'] },
+      hooks: { PreCompact: [{ hooks: [{ type: 'command', command: 'echo mine' }] }], Stop: [{ hooks: [{ type: 'command', command: 'notify-send done' }] }] },
+      statusLine: { type: 'command', command: '~/bin/my-status' },
+    };
+    const { text, notes } = edited(connect(JSON.stringify(theirs), commands));
+    const settings = JSON.parse(text) as typeof theirs & { hooks: { SessionStart: unknown[] } };
+    assert.deepEqual(settings.permissions, theirs.permissions);
+    assert.deepEqual(settings.hooks.Stop, theirs.hooks.Stop);
+    assert.deepEqual(settings.hooks.PreCompact, [...theirs.hooks.PreCompact, { hooks: [{ type: 'command', command: commands.preCompact }] }]);
+    assert.equal(settings.hooks.SessionStart.length, 1);
+    assert.deepEqual(settings.statusLine, theirs.statusLine);
+    assert.match(notes.join(' '), /status line was kept/);
+  });
+
+  it('is idempotent and says so', () => {
+    const once = edited(connect(null, commands)).text;
+    const twice = edited(connect(once, commands));
+    assert.equal(twice.changed, false);
+    assert.equal(twice.text, once);
+  });
+
+  it('refuses, and changes nothing, when the file is not a JSON object or hooks are malformed', () => {
+    for (const text of ['{ "hooks": ', '[1, 2]', '{"hooks": {"PreCompact": {"command": "x"}}}', '{"hooks": "all"}']) {
+      const edit = connect(text, commands);
+      assert.equal(edit.ok, false, text);
+      assert.match(edit.ok ? '' : edit.error, /was left alone/);
+      assert.equal(connectionState(text, commands), 'disconnected');
+    }
+  });
+
+  it('warns when Claude Code has every hook disabled', () => {
+    assert.match(edited(connect('{"disableAllHooks": true}', commands)).notes.join(' '), /disableAllHooks/);
+  });
+});
+
+describe('disconnect', () => {
+  it('leaves an empty object where connect created the file', () => {
+    const { text } = edited(disconnect(edited(connect(null, commands)).text, commands));
+    assert.ok(isEmptySettings(text));
+  });
+
+  it('removes our entry from a group the person added another hook to, and keeps theirs', () => {
+    const shared = { hooks: { PreCompact: [{ hooks: [{ type: 'command', command: commands.preCompact }, { type: 'command', command: 'echo mine' }] }] } };
+    const { text } = edited(disconnect(JSON.stringify(shared), commands));
+    assert.deepEqual(JSON.parse(text), { hooks: { PreCompact: [{ hooks: [{ type: 'command', command: 'echo mine' }] }] } });
+  });
+
+  it('reports no change when nothing of ours is there, and reads partial connections', () => {
+    assert.equal(edited(disconnect('{"model": "opus"}', commands)).changed, false);
+    assert.equal(connectionState(JSON.stringify({ statusLine: { type: 'command', command: commands.statusLine } }), commands), 'partial');
+  });
+});
+
+const hookEntry = fc.record({ type: fc.constant('command'), command: fc.string({ maxLength: 20 }) });
+const group = fc.record({ matcher: fc.option(fc.constantFrom('compact', 'startup', '*', 'Bash'), { nil: undefined }), hooks: fc.array(hookEntry, { maxLength: 3 }) }, { requiredKeys: ['hooks'] });
+const theirSettings = fc.record(
+  {
+    permissions: fc.record({ allow: fc.array(fc.string({ maxLength: 10 }), { maxLength: 3 }) }),
+    model: fc.string({ maxLength: 10 }),
+    hooks: fc.dictionary(fc.constantFrom('PreCompact', 'SessionStart', 'Stop', 'PostToolUse'), fc.array(group, { minLength: 1, maxLength: 3 })),
+    statusLine: fc.record({ type: fc.constant('command'), command: fc.string({ maxLength: 20 }) }),
+  },
+  { requiredKeys: [] },
+).filter((settings) => settings.hooks === undefined || Object.keys(settings.hooks).length > 0);
+
+describe('connect / disconnect properties', () => {
+  it('disconnect after connect gives back exactly the settings that were there', () => {
+    fc.assert(
+      fc.property(theirSettings, (settings) => {
+        const connected = edited(connect(JSON.stringify(settings), commands)).text;
+        assert.equal(connectionState(connected, commands), 'connected');
+        assert.deepEqual(JSON.parse(edited(disconnect(connected, commands)).text), JSON.parse(JSON.stringify(settings)));
+      }),
+      { numRuns: 200, seed: 7 },
+    );
+  });
+
+  it('connect keeps every entry of the person\'s settings', () => {
+    fc.assert(
+      fc.property(theirSettings, (settings) => {
+        const connected = JSON.parse(edited(connect(JSON.stringify(settings), commands)).text) as Record<string, unknown> & { hooks: Record<string, unknown[]> };
+        const plain = JSON.parse(JSON.stringify(settings)) as Record<string, unknown>;
+        for (const [key, value] of Object.entries(plain)) if (key !== 'hooks') assert.deepEqual(connected[key], value);
+        for (const [event, groups] of Object.entries(settings.hooks ?? {})) assert.deepEqual(connected.hooks[event]?.slice(0, groups.length), JSON.parse(JSON.stringify(groups)));
+      }),
+      { numRuns: 200, seed: 11 },
+    );
+  });
+});
