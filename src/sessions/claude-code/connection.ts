@@ -119,7 +119,7 @@ export function connect(text: string | null, commands: ConnectionCommands): Sett
   }
   const existing = statusLineCommand(settings);
   if (settings.statusLine === undefined) settings.statusLine = { type: 'command', command: commands.statusLine };
-  else if (existing !== commands.statusLine) notes.push('Your own status line was kept; Context Lens did not replace it.');
+  else if (existing !== commands.statusLine) notes.push('Your own status line stays; Context Lens does not replace it.');
   if (settings.disableAllHooks === true) notes.push('"disableAllHooks" is true in this file, so Claude Code will not run the hooks until you remove it.');
   const next = render(settings);
   return { ok: true, text: next, changed: text === null || render(parsed.value) !== next, notes };

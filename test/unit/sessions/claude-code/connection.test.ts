@@ -59,7 +59,7 @@ describe('connect', () => {
     assert.deepEqual(settings.hooks.PreCompact, [...theirs.hooks.PreCompact, { hooks: [{ type: 'command', command: commands.preCompact }] }]);
     assert.equal(settings.hooks.SessionStart.length, 1);
     assert.deepEqual(settings.statusLine, theirs.statusLine);
-    assert.match(notes.join(' '), /status line was kept/);
+    assert.match(notes.join(' '), /own status line stays/);
   });
 
   it('is idempotent and says so', () => {

@@ -1,0 +1,93 @@
+// Connect Claude Code in real VS Code: the proposed change is shown in the diff editor and asked
+// about first, the person's own settings survive, the hook command it writes really runs, and
+// Disconnect gives the file back as it was.
+import assert from 'node:assert/strict';
+import { execSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { copyDemoWorkspace, prepareDemoSession, writeWorkspaceSettings } from '../support/demoSession';
+import { runCommand, screenshot, startWorkbench, type Workbench } from '../support/workbench';
+
+const THEIRS = {
+  permissions: { allow: ['Bash(npm test:*)'] },
+  hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo done' }] }] },
+  statusLine: { type: 'command', command: 'echo my-own-status' },
+};
+
+interface Settings {
+  hooks: Record<string, { matcher?: string; hooks: { command: string }[] }[]>;
+  statusLine: { command: string };
+}
+
+/** Answers the modal question VS Code shows with `button`, once it is there. */
+async function answerDialog(page: Page, question: RegExp, button: string): Promise<void> {
+  const dialog = page.locator('.monaco-dialog-box', { hasText: question });
+  await dialog.waitFor({ timeout: 20_000 });
+  await dialog.locator('.monaco-button', { hasText: new RegExp(`^${button}$`) }).click();
+  await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
+}
+
+async function waitFor<T>(read: () => T, ready: (value: T) => boolean, what: string): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const value = read();
+    if (ready(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+describe('Connect and Disconnect Claude Code, in code-server', { timeout: 240_000 }, () => {
+  let workbench: Workbench;
+  let page: Page;
+  const workspace = copyDemoWorkspace();
+  const demo = prepareDemoSession(workspace);
+  const settingsFile = join(workspace, '.claude', 'settings.local.json');
+  const read = () => readFileSync(settingsFile, 'utf8');
+
+  before(async () => {
+    writeWorkspaceSettings(workspace, { 'contextLens.preserve.pinnedConstraints': ['Never modify config/prod.yaml.'], 'contextLens.compaction.focus': 'the retry rework' });
+    mkdirSync(join(workspace, '.claude'), { recursive: true });
+    writeFileSync(settingsFile, JSON.stringify(THEIRS, null, 2));
+    workbench = await startWorkbench({ workspace, theme: 'Default Dark Modern', claudeConfigDir: demo.claudeConfigDir });
+    page = workbench.page;
+  });
+
+  after(async () => {
+    await workbench?.close();
+    rmSync(demo.claudeConfigDir, { recursive: true, force: true });
+    rmSync(workspace, { recursive: true, force: true });
+  });
+
+  it('shows the diff, asks, then adds the hooks beside the person\'s own settings', async () => {
+    await runCommand(page, 'Context Lens: Connect Claude Code');
+    await page.locator('.monaco-diff-editor').first().waitFor({ timeout: 20_000 });
+    await page.locator('.monaco-dialog-box', { hasText: /Connect Claude Code in payments-demo\?/ }).waitFor({ timeout: 20_000 });
+    await screenshot(page, 'connect-dialog-dark');
+    assert.deepEqual(JSON.parse(read()), THEIRS, 'nothing is written before the answer');
+    await answerDialog(page, /Connect Claude Code in payments-demo\?/, 'Connect');
+
+    const settings = await waitFor(() => JSON.parse(read()) as Settings, (value) => value.hooks.PreCompact !== undefined, 'the hooks');
+    assert.deepEqual(settings.hooks.Stop, THEIRS.hooks.Stop);
+    assert.deepEqual(settings.statusLine, THEIRS.statusLine, 'their status line is kept');
+    assert.equal(settings.hooks.SessionStart?.[0]?.matcher, 'compact');
+    await page.locator('.notifications-toasts', { hasText: 'Claude Code is connected in payments-demo' }).waitFor({ timeout: 10_000 });
+
+    // The command as written runs: Claude Code would get the pinned block and the standing focus.
+    const command = settings.hooks.PreCompact?.[0]?.hooks[0]?.command ?? '';
+    const input = JSON.stringify({ session_id: 'e2e', transcript_path: demo.transcript, cwd: workspace, hook_event_name: 'PreCompact', trigger: 'manual', custom_instructions: '' });
+    const printed = execSync(command, { input, encoding: 'utf8', shell: '/bin/sh', env: { ...process.env, XDG_STATE_HOME: join(workspace, '.state') } });
+    assert.match(printed, /<pinned>[\s\S]*- Never modify config\/prod\.yaml\.[\s\S]*<\/pinned>/);
+    assert.match(printed, /Focus the summary on: the retry rework/);
+  });
+
+  it('disconnects back to exactly the settings that were there', async () => {
+    await runCommand(page, 'Context Lens: Disconnect Claude Code');
+    await answerDialog(page, /Disconnect Claude Code in payments-demo\?/, 'Disconnect');
+    await waitFor(read, (text) => !text.includes('hook pre-compact'), 'the hooks to go');
+    assert.deepEqual(JSON.parse(read()), THEIRS);
+    await screenshot(page, 'disconnected-dark');
+  });
+});
