@@ -3,9 +3,9 @@
 // `session-start` (source "compact") re-injects them into the fresh context. A hook must never get
 // in the agent's way, so every failure is recorded in the events file and the hook prints nothing.
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { buildPinnedSet, extractPins, type ExtractedPins, type PinnedSet } from '../engine/policy/pinned';
+import { hookEventsPath } from '../sessions/claude-code/hookEvents';
 import { readForward } from '../sessions/claude-code/jsonl';
 import { contentBlocks, messageOf, type RawRecord } from '../sessions/claude-code/records';
 import { readStdin } from './hookInput';
@@ -14,8 +14,8 @@ import { EXIT_OK, usageError, type Io } from './io';
 export const HOOK_USAGE = `context-lens hook <pre-compact|session-start>
   Claude Code hook commands (hook JSON on stdin). pre-compact prints the pinned constraints, open
   loops and the workspace's standing focus to append to the compaction instructions;
-  session-start prints the pinned block again after a compaction (source "compact"). Always exit 0; events go to
-  $XDG_STATE_HOME/context-lens/hook-events.jsonl (default ~/.local/state).`;
+  session-start prints the pinned block again after a compaction (source "compact"). Always
+  exit 0; events go to $XDG_STATE_HOME/context-lens/hook-events.jsonl (default ~/.local/state).`;
 
 export const PINNED_SETTING = 'contextLens.preserve.pinnedConstraints';
 export const EXTRACT_SETTING = 'contextLens.preserve.extractPinned';
@@ -142,11 +142,6 @@ function renderPinned(pinned: PinnedSet, name: HookName): string {
   if (pinned.constraints.length + pinned.openLoops.length === 0) return '';
   const section = (title: string, entries: PinnedSet['constraints']): string[] => (entries.length === 0 ? [] : [`${title}:`, ...entries.map((entry) => `- ${entry.text}`)]);
   return `${[HEADERS[name], '<pinned>', ...section('Constraints', pinned.constraints), ...section('Open loops', pinned.openLoops), '</pinned>'].join('\n')}\n`;
-}
-
-export function hookEventsPath(env: Io['env']): string {
-  const stateHome = str(env.XDG_STATE_HOME) ?? join(str(env.HOME) ?? homedir(), '.local', 'state');
-  return join(stateHome, 'context-lens', 'hook-events.jsonl');
 }
 
 /** One line per run, appended in a single write (O_APPEND) so concurrent hooks do not interleave. */

@@ -2,6 +2,7 @@
 // file; this one dispatches and turns expected failures into exit codes (0 ok, 1 bad input, 2 usage).
 import { version } from '../../package.json';
 import { COMPACT_USAGE, compactCommand } from './compact';
+import { CONNECT_USAGE, connectCommand } from './connect';
 import { HOOK_USAGE, hookCommand } from './hook';
 import { INSPECT_USAGE, inspectCommand } from './inspect';
 import { CliError, EXIT_OK, EXIT_USAGE, type Io } from './io';
@@ -12,15 +13,15 @@ const COMMANDS: Record<string, { run: (args: readonly string[], io: Io) => Promi
   sessions: { run: sessionsCommand, usage: SESSIONS_USAGE },
   inspect: { run: inspectCommand, usage: INSPECT_USAGE },
   compact: { run: compactCommand, usage: COMPACT_USAGE },
+  connect: { run: (args, io) => connectCommand('connect', args, io), usage: CONNECT_USAGE },
+  disconnect: { run: (args, io) => connectCommand('disconnect', args, io), usage: CONNECT_USAGE },
   hook: { run: hookCommand, usage: HOOK_USAGE },
   statusline: { run: statuslineCommand, usage: STATUSLINE_USAGE },
 };
 
 const USAGE = `Usage: context-lens <command> [options]
 
-${Object.values(COMMANDS)
-  .map((command) => command.usage)
-  .join('\n\n')}
+${[...new Set(Object.values(COMMANDS).map((command) => command.usage))].join('\n\n')}
 
   --version     print the version
   --help        print this help (or: context-lens <command> --help)
