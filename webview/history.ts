@@ -1,9 +1,10 @@
 // The compaction history: every compaction of this session, the agent's own and ours, newest
 // first, with what it saved, how it was verified and (expandable) the summary it left behind.
-import type { HistoryEntry } from '../src/protocol/messages';
+import type { HistoryEntry, HookActivity } from '../src/protocol/messages';
 import { el, icon } from './dom';
 import type { Disclosures } from './disclosure';
 import { beforeAfter, clockTime, newestFirst } from './logic/format';
+import { hookActivityLine } from './logic/hookActivity';
 import { renderVerification } from './preview';
 
 function renderEntry(entry: HistoryEntry, disclosures: Disclosures): HTMLElement {
@@ -30,8 +31,15 @@ function renderEntry(entry: HistoryEntry, disclosures: Disclosures): HTMLElement
     { class: 'history-entry', 'data-testid': 'history-entry', 'data-source': entry.source },
     line,
     fork,
+    entry.hooks ? renderHooks(entry.hooks) : null,
     details.length ? disclosures.details(`history-${entry.id}`, [entry.summary ? 'Summary and verification' : 'Verification'], details) : null,
   );
+}
+
+/** What our Claude Code hooks did around one of the agent's compactions. */
+function renderHooks(hooks: HookActivity): HTMLElement {
+  const { failed, text } = hookActivityLine(hooks);
+  return el('p', { class: 'small history-hooks', 'data-testid': 'history-hooks', 'data-failed': String(failed) }, icon(failed ? 'warning' : 'pin', failed ? 'Context Lens hooks, failed' : 'Context Lens hooks'), ' ', text);
 }
 
 export function renderHistory(history: readonly HistoryEntry[], disclosures: Disclosures): HTMLElement[] {

@@ -2,6 +2,7 @@
 // services and is itself owned by the extension context.
 import * as vscode from 'vscode';
 import type { PanelState } from '../protocol/messages';
+import { hookEventsPath } from '../sessions/claude-code/hookEvents';
 import { Commands, webviewCommandIds } from './commands';
 import { ApiKeyStore } from './compaction/ApiKeyStore';
 import { CompactionFlow } from './compaction/CompactionFlow';
@@ -11,6 +12,8 @@ import { ContextModel } from './context/ContextModel';
 import { itemDetailOf } from './context/itemDetail';
 import { historyOf, timelineMarksOf } from './history/history';
 import { HistoryStore } from './history/HistoryStore';
+import { hookActivityOf } from './history/hookEvents';
+import { HookEventLog } from './history/HookEventLog';
 import { EditorPanel } from './panel/EditorPanel';
 import { PanelHub } from './panel/PanelHub';
 import { PANEL_VIEW_ID, PanelViewProvider } from './panel/PanelViewProvider';
@@ -29,6 +32,7 @@ export class ContextLensApp implements vscode.Disposable {
   private readonly sessions: SessionService;
   private readonly model: ContextModel;
   private readonly history: HistoryStore;
+  private readonly hookEvents: HookEventLog;
   private readonly apiKey: ApiKeyStore;
   private readonly flow: CompactionFlow;
   private readonly connector: ClaudeCodeConnector;
@@ -38,6 +42,7 @@ export class ContextLensApp implements vscode.Disposable {
     this.settings = this.own(new SettingsWatcher());
     this.sessions = this.own(new SessionService(this.settings, this.log));
     this.history = this.own(new HistoryStore(context.workspaceState));
+    this.hookEvents = this.own(new HookEventLog(hookEventsPath(process.env), this.log));
     this.model = this.own(new ContextModel(this.sessions, this.settings, this.log, vscode.Uri.joinPath(context.extensionUri, 'dist', 'tokenWorker.js').fsPath));
     this.apiKey = new ApiKeyStore(context.secrets);
     this.hub = this.own(
@@ -91,6 +96,7 @@ export class ContextLensApp implements vscode.Disposable {
     this.own(this.sessions.onDidChange(() => this.refresh()));
     this.own(this.model.onDidChange(() => this.refresh()));
     this.own(this.history.onDidChange(() => this.refresh()));
+    this.own(this.hookEvents.onDidChange(() => this.refresh()));
     this.own(this.model.onDidChangePlan((plan) => this.hub.updatePlan(plan)));
     this.refresh();
     void this.sessions.start();
@@ -118,6 +124,7 @@ export class ContextLensApp implements vscode.Disposable {
     const fill = view.fill;
     const snapshot = this.model.snapshot;
     const ours = view.session ? this.history.of(view.session.path) : [];
+    const hooks = view.session ? hookActivityOf(view.session.id, view.compactions, this.hookEvents.events) : new Map();
     return {
       session: view.session ? sessionSummary(view) : null,
       fill: fill && fill.source === 'usage' ? { usedTokens: fill.usedTokens, windowTokens: fill.windowTokens, source: fill.source } : null,
@@ -125,7 +132,7 @@ export class ContextLensApp implements vscode.Disposable {
       breakdown: snapshot?.breakdown ?? [],
       reservedOutputTokens: snapshot?.reservedOutputTokens ?? 0,
       timeline: this.model.timeline(timelineMarksOf(ours)),
-      history: historyOf(view.compactions, ours),
+      history: historyOf(view.compactions, ours, hooks),
       empty: emptyReason(view),
       diagnostics: view.diagnostics.map((diagnostic) => `${diagnostic.line ? `line ${diagnostic.line}: ` : ''}${diagnostic.message}`),
     };

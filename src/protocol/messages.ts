@@ -127,6 +127,21 @@ export const previewSchema = z.object({
 });
 export type Preview = z.infer<typeof previewSchema>;
 
+/** Longest text a hook detail carries (an error message, a focus); the host clips to it. */
+export const HOOK_TEXT_MAX = 500;
+const hookText = z.string().max(HOOK_TEXT_MAX);
+
+/** What our Claude Code hooks did around one of the agent's own compactions, from their events file. */
+export const hookActivitySchema = z.object({
+  /** `hook pre-compact`, which appended the pinned block to the compaction instructions; null when no run was found. */
+  preCompact: z
+    .object({ constraints: z.number().int().nonnegative(), openLoops: z.number().int().nonnegative(), workspaceFocus: hookText.nullable(), error: hookText.nullable() })
+    .nullable(),
+  /** `hook session-start` (source "compact"), which printed the block again into the fresh context. */
+  sessionStart: z.object({ printed: z.boolean(), error: hookText.nullable() }).nullable(),
+});
+export type HookActivity = z.infer<typeof hookActivitySchema>;
+
 export const historyEntrySchema = z.object({
   id: z.string(),
   at: z.string().nullable(),
@@ -139,6 +154,8 @@ export const historyEntrySchema = z.object({
   summary: z.string().nullable(),
   verification: verificationViewSchema.nullable(),
   fork: forkViewSchema.nullable(),
+  /** Only for the agent's own compactions, when our hooks logged a run around it. */
+  hooks: hookActivitySchema.nullable(),
 });
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 

@@ -1,6 +1,6 @@
 // The History section: the agent's own compactions of the session and the ones Context Lens
 // applied, newest last. Free of `vscode`; the store persists ours.
-import type { ForkView, HistoryEntry, VerificationView } from '../../protocol/messages';
+import type { ForkView, HistoryEntry, HookActivity, VerificationView } from '../../protocol/messages';
 import type { CompactionEvent } from '../../sessions/types';
 import type { OurCompactionMark } from '../context/timeline';
 
@@ -20,7 +20,8 @@ export interface OurCompaction {
   fork: ForkView;
 }
 
-export function historyOf(agent: readonly CompactionEvent[], ours: readonly OurCompaction[]): HistoryEntry[] {
+/** `hooks`: what our Claude Code hooks did around the agent's compactions, by boundary uuid (see hookEvents.ts). */
+export function historyOf(agent: readonly CompactionEvent[], ours: readonly OurCompaction[], hooks: ReadonlyMap<string, HookActivity>): HistoryEntry[] {
   // A fork opens with our own compact boundary, which the adapter reports as the agent's: show it once.
   const isOurs = (event: CompactionEvent): boolean => ours.some((entry) => entry.beforeTokens === event.preTokens && entry.afterTokens === event.postTokens);
   const entries: HistoryEntry[] = [
@@ -36,6 +37,7 @@ export function historyOf(agent: readonly CompactionEvent[], ours: readonly OurC
       summary: event.summary,
       verification: null,
       fork: null,
+      hooks: hooks.get(event.uuid) ?? null,
     })),
     ...ours.map((entry) => ({
       id: entry.id,
@@ -49,6 +51,7 @@ export function historyOf(agent: readonly CompactionEvent[], ours: readonly OurC
       summary: entry.summary,
       verification: entry.verification,
       fork: entry.fork,
+      hooks: null,
     })),
   ];
   const time = (entry: HistoryEntry): number => (entry.at === null ? 0 : Date.parse(entry.at) || 0);

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
-import { hookEventsPath, PINNED_SETTING, runHook } from '../../../src/cli/hook';
+import { PINNED_SETTING, runHook } from '../../../src/cli/hook';
+import { hookEventsPath } from '../../../src/sessions/claude-code/hookEvents';
 import { copyScenario, run } from './support';
 
 // Hook inputs shaped as Claude Code sends them (design notes §3), pointing at a copied transcript

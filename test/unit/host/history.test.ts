@@ -27,8 +27,10 @@ function response(uuid: string, id: string, tokens: number, at: string): string 
 describe('history and timeline', () => {
   it('lists the agent compactions and ours by time, ours once even when the fork reports its boundary', () => {
     const ourBoundary: CompactionEvent = { ...agent, uuid: 'b2', timestamp: ours.at, preTokens: 96_000, postTokens: 41_000, trigger: 'manual' };
-    const entries = historyOf([agent, ourBoundary], [ours]);
+    const hooks = { preCompact: { constraints: 2, openLoops: 1, workspaceFocus: null, error: null }, sessionStart: null };
+    const entries = historyOf([agent, ourBoundary], [ours], new Map([['b1', hooks], ['b2', hooks]]));
     assert.deepEqual(entries.map((entry) => [entry.source, entry.id]), [['agent', 'b1'], ['contextLens', 'o1']]);
+    assert.deepEqual(entries.map((entry) => entry.hooks), [hooks, null]);
     assert.ok(Math.abs((entries[0]?.savingsPct ?? 0) - 81.4) < 0.1);
     assert.equal(entries[1]?.fork?.resumeCommand, 'claude --resume f');
   });

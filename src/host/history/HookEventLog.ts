@@ -1,0 +1,50 @@
+// The hook events file, kept read: re-read when it changes so the History shows a hook run as soon
+// as Claude Code's compaction finishes. The folder is watched because the file (and the folder)
+// appear only with the first hook run; a slow poll covers file systems where fs.watch stays silent.
+import { stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import * as vscode from 'vscode';
+import { ChangeSignal, SerialRunner } from '../../sessions/claude-code/watch';
+import { readHookEvents, type HookEvent } from './hookEvents';
+
+export class HookEventLog implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+  private readonly runner = new SerialRunner(() => this.read());
+  private readonly signal: ChangeSignal;
+  private current: readonly HookEvent[] = [];
+  /** Size and mtime at the last read: the poll then costs one stat, not a 1 MiB read. */
+  private stamp: string | null = null;
+
+  constructor(
+    private readonly path: string,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.signal = new ChangeSignal(dirname(path), { debounceMs: 200, pollMs: 2000 }, () => void this.runner.request());
+    void this.runner.request();
+  }
+
+  get events(): readonly HookEvent[] {
+    return this.current;
+  }
+
+  private async read(): Promise<void> {
+    // The folder may have appeared since the last try.
+    this.signal.rewatch();
+    const stamp = await stat(this.path).then((stats) => `${stats.size}:${stats.mtimeMs}`, () => 'missing');
+    if (stamp === this.stamp) return;
+    this.stamp = stamp;
+    try {
+      this.current = await readHookEvents(this.path);
+    } catch (error) {
+      this.log.warn(`Reading the hook events in ${this.path} failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.current = [];
+    }
+    this.changed.fire();
+  }
+
+  dispose(): void {
+    this.signal.dispose();
+    this.changed.dispose();
+  }
+}

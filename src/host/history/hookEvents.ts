@@ -1,0 +1,122 @@
+// What our Claude Code hooks did around each of the agent's own compactions, read from the events
+// file `context-lens hook` appends to. Free of `vscode`. Another process writes that file and nothing
+// rotates it, so only its tail is read and every line is treated as untrusted.
+import { open } from 'node:fs/promises';
+import { HOOK_TEXT_MAX, type HookActivity } from '../../protocol/messages';
+import type { CompactionEvent } from '../../sessions/types';
+
+/** Thousands of runs, far more than one session's compactions need, whatever the file's size. */
+export const HOOK_EVENTS_TAIL_BYTES = 1024 * 1024;
+/** The pre-compact hook runs just before the boundary is written; both clocks are read separately. */
+export const CLOCK_TOLERANCE_MS = 5_000;
+/** How long after a boundary its session-start run is looked for. */
+export const SESSION_START_WINDOW_MS = 5 * 60_000;
+
+/**
+ * One logged hook run. Lines without a time, a known hook or a session id cannot be matched and are
+ * skipped; other missing or mistyped fields read as nothing (null, 0, false).
+ */
+export interface HookEvent {
+  timeMs: number;
+  hook: 'pre-compact' | 'session-start';
+  sessionId: string;
+  source: string | null;
+  constraints: number;
+  openLoops: number;
+  workspaceFocus: string | null;
+  printed: boolean;
+  error: string | null;
+}
+
+/** Parses the file's lines; torn or invalid lines are skipped, unknown fields ignored. Never throws. */
+export function parseHookEvents(text: string): HookEvent[] {
+  return text.split('\n').flatMap((line) => {
+    const event = parseLine(line);
+    return event === null ? [] : [event];
+  });
+}
+
+function parseLine(line: string): HookEvent | null {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return null;
+  const fields = raw as Record<string, unknown>;
+  const timeMs = typeof fields.time === 'string' ? Date.parse(fields.time) : Number.NaN;
+  const sessionId = clipped(fields.sessionId);
+  if (Number.isNaN(timeMs) || sessionId === null || (fields.hook !== 'pre-compact' && fields.hook !== 'session-start')) return null;
+  return {
+    timeMs,
+    hook: fields.hook,
+    sessionId,
+    source: clipped(fields.source),
+    constraints: count(fields.constraints),
+    openLoops: count(fields.openLoops),
+    workspaceFocus: clipped(fields.workspaceFocus),
+    printed: fields.printed === true,
+    error: clipped(fields.error),
+  };
+}
+
+/** Clipped to what the protocol accepts, so one long error cannot get the whole panel state rejected. */
+function clipped(value: unknown): string | null {
+  if (typeof value !== 'string' || value === '') return null;
+  return value.length > HOOK_TEXT_MAX ? `${value.slice(0, HOOK_TEXT_MAX - 1)}…` : value;
+}
+
+const count = (value: unknown): number => (Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : 0);
+
+/** The events in the file's last `maxBytes`; a missing file has none. Other read errors are thrown. */
+export async function readHookEvents(path: string, maxBytes = HOOK_EVENTS_TAIL_BYTES): Promise<HookEvent[]> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  try {
+    const { size } = await handle.stat();
+    const start = Math.max(0, size - maxBytes);
+    const buffer = Buffer.alloc(size - start);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, start);
+    let bytes = buffer.subarray(0, bytesRead);
+    // Starting mid-file lands inside a line (maybe inside a character): skip to the next one.
+    if (start > 0) bytes = bytes.subarray(bytes.indexOf(0x0a) + 1 || bytes.length);
+    return parseHookEvents(bytes.toString('utf8'));
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The hook runs around each of the session's compactions, by boundary uuid. A compaction's
+ * pre-compact run is the newest one since the previous boundary and no later than its own (give or
+ * take the clock tolerance); its session-start run (source "compact") is the first one after that
+ * pre-compact run, or after the boundary when none was found, within a few minutes.
+ */
+export function hookActivityOf(sessionId: string, compactions: readonly CompactionEvent[], events: readonly HookEvent[]): Map<string, HookActivity> {
+  const runs = events.filter((event) => event.sessionId === sessionId).sort((a, b) => a.timeMs - b.timeMs);
+  const boundaries = compactions
+    .map((compaction) => ({ uuid: compaction.uuid, at: compaction.timestamp === null ? Number.NaN : Date.parse(compaction.timestamp) }))
+    .filter((boundary) => !Number.isNaN(boundary.at))
+    .sort((a, b) => a.at - b.at);
+  const activity = new Map<string, HookActivity>();
+  let previous = Number.NEGATIVE_INFINITY;
+  for (const { uuid, at } of boundaries) {
+    const after = previous + CLOCK_TOLERANCE_MS;
+    const pre = runs.findLast((run) => run.hook === 'pre-compact' && run.timeMs > after && run.timeMs <= at + CLOCK_TOLERANCE_MS);
+    const from = pre?.timeMs ?? at - CLOCK_TOLERANCE_MS;
+    const start = runs.find((run) => run.hook === 'session-start' && run.source === 'compact' && run.timeMs >= from && run.timeMs <= at + SESSION_START_WINDOW_MS);
+    previous = at;
+    if (pre === undefined && start === undefined) continue;
+    activity.set(uuid, {
+      preCompact: pre ? { constraints: pre.constraints, openLoops: pre.openLoops, workspaceFocus: pre.workspaceFocus, error: pre.error } : null,
+      sessionStart: start ? { printed: start.printed, error: start.error } : null,
+    });
+  }
+  return activity;
+}

@@ -1,0 +1,30 @@
+// The History's line about what our Claude Code hooks did around one of the agent's compactions.
+// DOM-free so it is unit-tested under node; the webview shows it with a codicon, as text only.
+import type { HookActivity } from '../../src/protocol/messages';
+import { plural } from './format';
+
+export interface HookActivityLine {
+  /** A hook reported an error: drawn with a warning icon (the words say it too). */
+  failed: boolean;
+  text: string;
+}
+
+/** "pinned block sent: 2 constraints, 1 open loop · focus ‘the retry rework’ · re-injected after compaction". */
+export function hookActivityLine({ preCompact, sessionStart }: HookActivity): HookActivityLine {
+  const parts: string[] = [];
+  const pinned = preCompact === null ? 0 : preCompact.constraints + preCompact.openLoops;
+  if (preCompact?.error) parts.push(`pre-compact hook failed: ${preCompact.error}`);
+  else if (preCompact) {
+    const counts: string[] = [];
+    if (preCompact.constraints > 0) counts.push(plural(preCompact.constraints, 'constraint'));
+    if (preCompact.openLoops > 0) counts.push(plural(preCompact.openLoops, 'open loop'));
+    parts.push(pinned > 0 ? `pinned block sent: ${counts.join(', ')}` : 'nothing pinned to send');
+    if (preCompact.workspaceFocus) parts.push(`focus ‘${preCompact.workspaceFocus}’`);
+  }
+  if (sessionStart?.error) parts.push(`session-start hook failed: ${sessionStart.error}`);
+  else if (sessionStart?.printed) parts.push('re-injected after compaction');
+  // Silence after a pinned block is worth saying: the SessionStart hook may not be set up.
+  else if (pinned > 0 && !preCompact?.error) parts.push('not re-injected');
+  else if (sessionStart && preCompact === null) parts.push('nothing re-injected');
+  return { failed: Boolean(preCompact?.error || sessionStart?.error), text: parts.join(' · ') };
+}
