@@ -4,7 +4,7 @@
 // ever those the summary replaces, and the caller archives the context before using the result.
 import { distinctPhrases } from '../policy/epistemic';
 import { buildSummaryPrompt } from '../summarizers/prompt';
-import { unframe } from '../summarizers/template';
+import { summaryBody } from '../summarizers/foreignSummary';
 import type { SummaryRequest } from '../summarizers/types';
 import type { LadderState, PlannedItem } from './state';
 
@@ -58,7 +58,7 @@ export function selectSummarySpan(state: LadderState): SummarySpan | undefined {
 export function summaryRequest(state: LadderState, span: SummarySpan): SummaryRequest {
   const previousIds = new Set(span.previousSummaryIds);
   const items = span.entries.filter((planned) => !previousIds.has(planned.item.id)).map((planned) => planned.item);
-  const previous = span.entries.filter((planned) => previousIds.has(planned.item.id)).map((planned) => unframe(planned.item.text));
+  const previous = span.entries.filter((planned) => previousIds.has(planned.item.id)).map((planned) => summaryBody(planned.item.text));
   const previousSummary = previous.length > 0 ? previous.join('\n\n') : undefined;
   const { summary } = state.options;
   const originalAsk = state.policy.originalAskId === undefined ? undefined : state.context.items[state.policy.originalAskId]?.text;

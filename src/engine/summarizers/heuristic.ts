@@ -5,7 +5,8 @@ import type { ContextItem } from '../model';
 import { filePathOf, resourceLabel } from '../resource';
 import { focusMatcher } from '../policy/focus';
 import { sentencesOf } from '../policy/pinned';
-import { markdownSummaryBuilder, parseSections, SECTION_TITLES, type SectionTitle, type SummaryBuilder, type SummarySections } from './template';
+import { sectionsOfSummary } from './foreignSummary';
+import { markdownSummaryBuilder, SECTION_TITLES, type SectionTitle, type SummaryBuilder, type SummarySections } from './template';
 import type { Summarizer, SummaryRequest, SummarizerResult } from './types';
 
 const DECISION = /\b(decided|decide to|decision|chose|choose|going with|go with|instead|rather than|because|opted|switch(?:ed)? to|I'll use|we'll use|settled on)\b/i;
@@ -89,11 +90,7 @@ export function heuristicSections(request: SummaryRequest): SummarySections {
 /** Iterative mode (S10): earlier bullets first, new ones after, duplicates once. */
 function mergePrevious(sections: SummarySections, previous: string | undefined): SummarySections {
   if (!previous) return sections;
-  const earlier = parseSections(previous);
-  if (!earlier) {
-    // Not one of ours (e.g. the agent's own /compact summary): keep its opening as context.
-    return { ...sections, 'Task and intent': [`Earlier summary: ${clip(previous, 1_500)}`, ...(sections['Task and intent'] ?? [])] };
-  }
+  const earlier = sectionsOfSummary(previous);
   const merged: SummarySections = {};
   for (const title of SECTION_TITLES) {
     const lines = [...(earlier[title] ?? [])];
