@@ -4,17 +4,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { build } from 'esbuild';
 import { version } from '../../../package.json';
+import { buildCliBundles } from '../../support/cli-bundle';
 import { copyScenario } from './support';
 
-// The bundle as esbuild.mjs makes `dist/cli.js`, built into a temp folder so a parallel `npm run
-// build` (which wipes dist/) cannot race this test.
-const bin = join(mkdtempSync(join(tmpdir(), 'cl-bin-')), 'cli.js');
-
 describe('dist/cli.js as a process', () => {
+  let bin: string;
   before(async () => {
-    await build({ entryPoints: [join(__dirname, '..', '..', '..', 'src', 'cli', 'main.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' }, outfile: bin, logLevel: 'silent' });
+    bin = (await buildCliBundles(mkdtempSync(join(tmpdir(), 'cl-bin-')))).cli;
   });
 
   it('answers --version and inspects a session with the real exit codes', () => {

@@ -4,22 +4,39 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
-import { PINNED_SETTING, runHook } from '../../../src/cli/hook';
+import { EXTRACT_SETTING, FOCUS_SETTING, PINNED_SETTING, runHook } from '../../../src/cli/hook';
 import { hookEventsPath } from '../../../src/sessions/claude-code/hookEvents';
-import { copyScenario, run } from './support';
+import { copyScenario, FIXTURES, run } from './support';
 
-// Hook inputs shaped as Claude Code sends them (design notes §3), pointing at a copied transcript
-// whose first prompt says "never modify config/prod.yaml" and "keep the public API backwards compatible".
-function setup(settings?: string) {
-  const copy = copyScenario('multi-prompt');
+// What Claude Code 2.1.328 piped to the hooks around `/compact focus on the retry logic`, recorded
+// with the hook-inputs fixture (see its README). Its transcript's first prompt holds a constraint
+// and a TODO; the recorded paths are the sanitised /home/user ones, so each test points the input
+// at a copy of that transcript and at a workspace folder of its own.
+const RECORDED_CONFIG_DIR = '/home/user/.claude';
+const recorded = (file: string): Record<string, unknown> => JSON.parse(readFileSync(join(FIXTURES, 'hook-inputs', file), 'utf8')) as Record<string, unknown>;
+const PRE_COMPACT = recorded('pre-compact.json');
+const SESSION_START = recorded('session-start.json');
+
+const TYPED_CONSTRAINT = 'Fix it, but never change its signature: chargeCard and other callers depend on it.';
+const TYPED_OPEN_LOOP = 'TODO: decide whether client errors (4xx) should be retried at all.';
+const focusLines = (focus: string): string => `Focus the summary on: ${focus}\n(the standing focus set for this workspace in Context Lens)\n`;
+
+/** `settings` is the workspace's .vscode/settings.json: raw text (JSON with comments) or an object. */
+function setup(settings?: string | Record<string, unknown>) {
+  const copy = copyScenario('hook-inputs');
   const cwd = mkdtempSync(join(tmpdir(), 'cl-hook-cwd-'));
   if (settings !== undefined) {
     mkdirSync(join(cwd, '.vscode'));
-    writeFileSync(join(cwd, '.vscode', 'settings.json'), settings);
+    writeFileSync(join(cwd, '.vscode', 'settings.json'), typeof settings === 'string' ? settings : JSON.stringify(settings));
   }
   const env = { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'cl-hook-state-')) };
-  const base = { session_id: copy.sessionId, transcript_path: copy.transcript, cwd };
-  return { env, preCompact: { ...base, hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: '' }, sessionStart: (source: string) => ({ ...base, hook_event_name: 'SessionStart', source }) };
+  const local = (input: Record<string, unknown>) => ({ ...input, transcript_path: String(input.transcript_path).replace(RECORDED_CONFIG_DIR, copy.configDir), cwd });
+  return {
+    env,
+    copy,
+    preCompact: (custom_instructions = PRE_COMPACT.custom_instructions) => JSON.stringify({ ...local(PRE_COMPACT), custom_instructions }),
+    sessionStart: (source = SESSION_START.source) => JSON.stringify({ ...local(SESSION_START), source }),
+  };
 }
 
 async function hook(name: 'pre-compact' | 'session-start', stdin: string, env: Record<string, string>) {
@@ -34,25 +51,74 @@ const events = (env: Record<string, string>): Record<string, unknown>[] =>
     .split('\n')
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 
+describe('recorded hook inputs', () => {
+  it('belong to the recorded transcript: same session, same paths', () => {
+    const { copy } = setup();
+    for (const input of [PRE_COMPACT, SESSION_START]) {
+      assert.equal(input.session_id, copy.sessionId);
+      assert.equal(String(input.transcript_path).replace(RECORDED_CONFIG_DIR, copy.configDir), copy.transcript);
+      assert.equal(input.cwd, '/home/user/payments-hooks');
+    }
+    assert.deepEqual([PRE_COMPACT.hook_event_name, PRE_COMPACT.trigger, PRE_COMPACT.custom_instructions], ['PreCompact', 'manual', 'focus on the retry logic']);
+    assert.deepEqual([SESSION_START.hook_event_name, SESSION_START.source], ['SessionStart', 'compact']);
+  });
+});
+
 describe('context-lens hook pre-compact', () => {
-  it('prints the configured and extracted constraints with the keep-verbatim line, and records the event', async () => {
-    const { env, preCompact } = setup(`{
+  it('prints the configured and extracted constraints and open loops with the keep-verbatim line, and records the event', async () => {
+    const { env, copy, preCompact } = setup(`{
       // JSON with comments, as VS Code writes it; a URL's // is not a comment
       "docs": "https://example.com/a",
       "${PINNED_SETTING}": ["Use pnpm, never npm.",],
     }`);
-    const result = await hook('pre-compact', JSON.stringify(preCompact), env);
+    const result = await hook('pre-compact', preCompact(), env);
     assert.equal(result.code, 0);
-    assert.match(result.out, /^Keep the pinned block below verbatim in the summary/);
-    const lines = result.out.split('\n');
-    assert.deepEqual(lines.slice(1, 5), ['<pinned>', 'Constraints:', '- Use pnpm, never npm.', '- Constraints: never modify config/prod.yaml, and we must keep the public API backwards compatible.']);
-    assert.equal(lines[5], '</pinned>');
-    assert.deepEqual(events(env).map(({ hook: name, trigger, constraints, printed }) => ({ name, trigger, constraints, printed })), [{ name: 'pre-compact', trigger: 'auto', constraints: 2, printed: true }]);
+    const [header, ...block] = result.out.split('\n');
+    assert.match(header ?? '', /^Keep the pinned block below verbatim in the summary/);
+    assert.deepEqual(block, ['<pinned>', 'Constraints:', '- Use pnpm, never npm.', `- ${TYPED_CONSTRAINT}`, 'Open loops:', `- ${TYPED_OPEN_LOOP}`, '</pinned>', '']);
+    assert.deepEqual(
+      events(env).map(({ hook: name, sessionId, trigger, focus, constraints, openLoops, printed }) => ({ name, sessionId, trigger, focus, constraints, openLoops, printed })),
+      [{ name: 'pre-compact', sessionId: copy.sessionId, trigger: 'manual', focus: 'focus on the retry logic', constraints: 2, openLoops: 1, printed: true }],
+    );
+  });
+
+  it("adds the workspace's standing focus after the block, unless the /compact instructions already name it", async () => {
+    const standing = setup({ [FOCUS_SETTING]: ' the timeout option ' });
+    const added = await hook('pre-compact', standing.preCompact(), standing.env);
+    assert.ok(added.out.endsWith(`</pinned>\n${focusLines('the timeout option')}`), added.out);
+    assert.deepEqual(await hook('pre-compact', standing.preCompact(''), standing.env), added, 'without instructions of its own too');
+    assert.deepEqual(
+      events(standing.env).map((event) => event.workspaceFocus),
+      ['the timeout option', 'the timeout option'],
+    );
+
+    // Matched without regard to case: the person's own "/compact focus on the retry logic" says it already.
+    const named = setup({ [FOCUS_SETTING]: 'The Retry Logic' });
+    const result = await hook('pre-compact', named.preCompact(), named.env);
+    assert.ok(result.out.endsWith('</pinned>\n'), result.out);
+    assert.ok(!result.out.includes('Focus the summary on'));
+    assert.equal(events(named.env)[0]?.workspaceFocus, null);
+  });
+
+  it('extracts nothing from the transcript when extractPinned is false', async () => {
+    const configured = setup({ [EXTRACT_SETTING]: false, [PINNED_SETTING]: ['Use pnpm, never npm.'] });
+    const result = await hook('pre-compact', configured.preCompact(), configured.env);
+    assert.deepEqual(result.out.split('\n').slice(1), ['<pinned>', 'Constraints:', '- Use pnpm, never npm.', '</pinned>', '']);
+
+    const focusOnly = setup({ [EXTRACT_SETTING]: false, [FOCUS_SETTING]: 'the timeout option' });
+    assert.equal((await hook('pre-compact', focusOnly.preCompact(), focusOnly.env)).out, focusLines('the timeout option'));
+
+    const nothing = setup({ [EXTRACT_SETTING]: false });
+    assert.deepEqual(await hook('pre-compact', nothing.preCompact(), nothing.env), { code: 0, out: '' });
+    assert.deepEqual(
+      events(nothing.env).map(({ constraints, openLoops, printed }) => ({ constraints, openLoops, printed })),
+      [{ constraints: 0, openLoops: 0, printed: false }],
+    );
   });
 
   it('prints nothing and exits 0 on bad input, logging the error', async () => {
     const { env, preCompact } = setup('{ not json');
-    assert.deepEqual(await hook('pre-compact', JSON.stringify(preCompact), env), { code: 0, out: '' });
+    assert.deepEqual(await hook('pre-compact', preCompact(), env), { code: 0, out: '' });
     assert.deepEqual(await hook('pre-compact', '{"transcript_path": "/nonexistent.jsonl"}', env), { code: 0, out: '' });
     assert.deepEqual(await hook('pre-compact', 'garbage', env), { code: 0, out: '' });
     assert.ok(events(env).every((event) => typeof event.error === 'string' && event.printed === undefined));
@@ -68,14 +134,24 @@ describe('context-lens hook pre-compact', () => {
 describe('context-lens hook session-start', () => {
   it('re-injects the pinned block after a compaction only', async () => {
     const { env, sessionStart } = setup();
-    const after = await hook('session-start', JSON.stringify(sessionStart('compact')), env);
+    const after = await hook('session-start', sessionStart(), env);
     assert.equal(after.code, 0);
     assert.match(after.out, /^Pinned by the user before this conversation was compacted/);
-    assert.match(after.out, /- Constraints: never modify config\/prod\.yaml, and we must keep the public API backwards compatible\.\n<\/pinned>\n$/);
-    for (const source of ['startup', 'resume', 'clear']) assert.deepEqual(await hook('session-start', JSON.stringify(sessionStart(source)), env), { code: 0, out: '' });
+    assert.ok(after.out.endsWith(`- ${TYPED_CONSTRAINT}\nOpen loops:\n- ${TYPED_OPEN_LOOP}\n</pinned>\n`), after.out);
+    for (const source of ['startup', 'resume', 'clear']) assert.deepEqual(await hook('session-start', sessionStart(source), env), { code: 0, out: '' });
     assert.deepEqual(
       events(env).map((event) => [event.source, event.printed]),
       [['compact', true], ['startup', false], ['resume', false], ['clear', false]],
     );
+  });
+
+  it("never prints the workspace's standing focus, and honours extractPinned", async () => {
+    const focused = setup({ [FOCUS_SETTING]: 'the timeout option' });
+    const result = await hook('session-start', focused.sessionStart(), focused.env);
+    assert.ok(result.out.endsWith('</pinned>\n') && !result.out.includes('Focus the summary on'), result.out);
+    assert.equal(events(focused.env)[0]?.workspaceFocus, null);
+
+    const off = setup({ [EXTRACT_SETTING]: false, [FOCUS_SETTING]: 'the timeout option' });
+    assert.deepEqual(await hook('session-start', off.sessionStart(), off.env), { code: 0, out: '' });
   });
 });

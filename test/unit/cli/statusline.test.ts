@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { build } from 'esbuild';
 import { statusLine } from '../../../src/cli/statusline';
+import { buildCliBundles } from '../../support/cli-bundle';
 
 // Shaped as Claude Code's statusLine input (design notes §3), trimmed to the fields that matter.
 const input = (contextWindow: Record<string, unknown>): string =>
@@ -27,9 +28,9 @@ describe('context-lens statusline', () => {
   });
 
   describe('as its own bundle', () => {
-    const bin = join(mkdtempSync(join(tmpdir(), 'cl-statusline-')), 'statusline.js');
+    let bin: string;
     before(async () => {
-      await build({ entryPoints: [join(__dirname, '..', '..', '..', 'src', 'cli', 'statusline-main.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: bin, logLevel: 'silent' });
+      bin = (await buildCliBundles(mkdtempSync(join(tmpdir(), 'cl-statusline-')))).statusline;
     });
 
     it('runs as a process, exits 0 on garbage, and bundles nothing heavy', async () => {

@@ -84,7 +84,7 @@ describe('recorded Claude Code fixtures', () => {
       const results = new Set(context.entries.flatMap((entry) => entry.toolResultIds));
       assert.ok(uses.slice(0, -1).every((id) => results.has(id)), 'every finished tool call has its result');
       if (expected.boundaries > 0) assert.equal(context.entries[0]?.kind, 'compact-summary');
-      // Both recorded compactions ran `/compact focus on the retry logic`.
+      // Every recorded compaction ran `/compact focus on the retry logic`.
       for (const compaction of context.compactions) {
         assert.equal(compaction.focus, 'focus on the retry logic');
         assert.ok(compaction.summary && compaction.summary.length > 0);
