@@ -54,7 +54,7 @@ describe('foreign summaries', () => {
   });
 
   it('keeps all of the agent\'s summary when the heuristic summarizer merges past it', () => {
-    const merged = heuristicSummary({ items: [], previousSummary: summaryBody(recorded), pinned: { constraints: [], openLoops: [] }, markers: [], maxTokens: 4_000, prompt: '' });
+    const merged = heuristicSummary({ items: [], previousSummary: summaryBody(recorded), focus: '', pinned: { constraints: [], openLoops: [] }, markers: [], maxTokens: 4_000, prompt: '' });
     for (const line of ['- Stop retrying client errors (4xx).', '- test/retry.test.ts: two tests (attempt count; no retry on 4xx).', '- Off-by-one in the retry loop: fixed.']) assert.ok(merged.includes(line), line);
     assert.doesNotMatch(merged, /Earlier summary|system-reminder/);
   });
