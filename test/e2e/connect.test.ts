@@ -1,14 +1,14 @@
 // Connect Claude Code in real VS Code: the proposed change is shown in the diff editor and asked
-// about first, the person's own settings survive, the hook command it writes really runs, and
-// Disconnect gives the file back as it was.
+// about first, the person's own settings survive, the hook commands it writes really run and what
+// they did shows in the History, and Disconnect gives the file back as it was.
 import assert from 'node:assert/strict';
 import { execSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { copyDemoWorkspace, prepareDemoSession, writeWorkspaceSettings } from '../support/demoSession';
-import { runCommand, screenshot, startWorkbench, type Workbench } from '../support/workbench';
+import { appendCompaction, copyDemoWorkspace, prepareDemoSession, writeWorkspaceSettings } from '../support/demoSession';
+import { runCommand, screenshot, startWorkbench, webviewFrame, type Workbench } from '../support/workbench';
 
 const THEIRS = {
   permissions: { allow: ['Bash(npm test:*)'] },
@@ -46,12 +46,19 @@ describe('Connect and Disconnect Claude Code, in code-server', { timeout: 240_00
   const demo = prepareDemoSession(workspace);
   const settingsFile = join(workspace, '.claude', 'settings.local.json');
   const read = () => readFileSync(settingsFile, 'utf8');
+  // Where the hooks log their runs, for the extension and for the hooks run below alike.
+  const stateHome = join(workspace, '.state');
+  const sessionId = demo.transcript.slice(demo.transcript.lastIndexOf('/') + 1, -'.jsonl'.length);
+  /** Runs a hook command exactly as Claude Code would: through a shell, hook JSON on stdin. */
+  const runHook = (command: string, input: Record<string, unknown>): string =>
+    execSync(command, { input: JSON.stringify({ session_id: sessionId, transcript_path: demo.transcript, cwd: workspace, ...input }), encoding: 'utf8', shell: '/bin/sh', env: { ...process.env, XDG_STATE_HOME: stateHome } });
+  let connected: Settings | undefined;
 
   before(async () => {
     writeWorkspaceSettings(workspace, { 'contextLens.preserve.pinnedConstraints': ['Never modify config/prod.yaml.'], 'contextLens.compaction.focus': 'the retry rework' });
     mkdirSync(join(workspace, '.claude'), { recursive: true });
     writeFileSync(settingsFile, JSON.stringify(THEIRS, null, 2));
-    workbench = await startWorkbench({ workspace, theme: 'Default Dark Modern', claudeConfigDir: demo.claudeConfigDir });
+    workbench = await startWorkbench({ workspace, theme: 'Default Dark Modern', claudeConfigDir: demo.claudeConfigDir, env: { XDG_STATE_HOME: stateHome } });
     page = workbench.page;
   });
 
@@ -75,12 +82,26 @@ describe('Connect and Disconnect Claude Code, in code-server', { timeout: 240_00
     assert.equal(settings.hooks.SessionStart?.[0]?.matcher, 'compact');
     await page.locator('.notifications-toasts', { hasText: 'Claude Code is connected in payments-demo' }).waitFor({ timeout: 10_000 });
 
-    // The command as written runs: Claude Code would get the pinned block and the standing focus.
-    const command = settings.hooks.PreCompact?.[0]?.hooks[0]?.command ?? '';
-    const input = JSON.stringify({ session_id: 'e2e', transcript_path: demo.transcript, cwd: workspace, hook_event_name: 'PreCompact', trigger: 'manual', custom_instructions: '' });
-    const printed = execSync(command, { input, encoding: 'utf8', shell: '/bin/sh', env: { ...process.env, XDG_STATE_HOME: join(workspace, '.state') } });
-    assert.match(printed, /<pinned>[\s\S]*- Never modify config\/prod\.yaml\.[\s\S]*<\/pinned>/);
-    assert.match(printed, /Focus the summary on: the retry rework/);
+    connected = settings;
+  });
+
+  it('runs the hooks as written and shows what they did around Claude Code\'s own compaction', async () => {
+    const preCompact = runHook(connected?.hooks.PreCompact?.[0]?.hooks[0]?.command ?? '', { hook_event_name: 'PreCompact', trigger: 'manual', custom_instructions: 'focus on tests' });
+    assert.match(preCompact, /<pinned>[\s\S]*- Never modify config\/prod\.yaml\.[\s\S]*<\/pinned>/);
+    assert.match(preCompact, /Focus the summary on: the retry rework/);
+    appendCompaction(demo.transcript, 'Summary: the retry fix is in; never modify config/prod.yaml.', 16_000, 4_000);
+    const sessionStart = runHook(connected?.hooks.SessionStart?.[0]?.hooks[0]?.command ?? '', { hook_event_name: 'SessionStart', source: 'compact' });
+    assert.match(sessionStart, /^Pinned by the user before this conversation was compacted/);
+
+    await runCommand(page, 'Context Lens: Open Panel');
+    const frame = await webviewFrame(page);
+    const line = frame.locator('[data-testid="history-hooks"]', { hasText: 'pinned block sent' });
+    await line.waitFor({ timeout: 20_000 });
+    const text = await line.innerText();
+    assert.match(text, /pinned block sent: \d+ constraints?/);
+    assert.match(text, /focus ‘the retry rework’ · re-injected after compaction/);
+    await line.scrollIntoViewIfNeeded();
+    await screenshot(page, 'history-hooks-dark');
   });
 
   it('disconnects back to exactly the settings that were there', async () => {

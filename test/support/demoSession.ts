@@ -71,6 +71,20 @@ export function appendToolRound(path: string, output: string, cacheReadInputToke
   appendResponse(path, cacheReadInputTokens + 200, [{ type: 'text', text: 'That file is untrusted HTML; I will not render it.' }]);
 }
 
+/**
+ * Claude Code's own /compact, as it records one: a boundary that starts a new chain, the summary as
+ * a compact-summary user record, then the next response with the smaller context's usage.
+ */
+export function appendCompaction(path: string, summary: string, preTokens: number, postTokens: number): void {
+  const user = lastRecord(path, 'user');
+  const boundaryUuid = nextUuid();
+  const at = new Date().toISOString();
+  const boundary = { ...lastRecord(path, 'system'), parentUuid: null, uuid: boundaryUuid, timestamp: at, type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', compactMetadata: { trigger: 'manual', preTokens, postTokens } };
+  const summaryRecord = { ...user, uuid: nextUuid(), parentUuid: boundaryUuid, timestamp: at, isCompactSummary: true, isVisibleInTranscriptOnly: true, isMeta: undefined, toolUseResult: undefined, message: { role: 'user', content: summary } };
+  appendFileSync(path, `${JSON.stringify(boundary)}\n${JSON.stringify(summaryRecord)}\n`);
+  appendResponse(path, postTokens, [{ type: 'text', text: 'Continuing from the summary.' }]);
+}
+
 /** A throwaway copy of the demo workspace, for tests that write workspace settings into it. */
 export function copyDemoWorkspace(): string {
   const workspace = join(mkdtempSync(join(tmpdir(), 'context-lens-workspace-')), 'payments-demo');

@@ -77,9 +77,10 @@ export interface Workbench {
 }
 
 /** code-server with the built extension on `workspace`, and a browser page showing it. */
-export async function startWorkbench(options: { workspace: string; theme: string; claudeConfigDir: string; settings?: Record<string, unknown> }): Promise<Workbench> {
+export async function startWorkbench(options: { workspace: string; theme: string; claudeConfigDir: string; settings?: Record<string, unknown>; env?: Record<string, string> }): Promise<Workbench> {
   const extensionRoot = join(__dirname, '..', '..');
-  const server = await launchCodeServer({ extensionRoot, workspace: options.workspace, theme: options.theme, env: { CLAUDE_CONFIG_DIR: options.claudeConfigDir }, ...(options.settings ? { settings: options.settings } : {}) });
+  const env = { ...options.env, CLAUDE_CONFIG_DIR: options.claudeConfigDir };
+  const server = await launchCodeServer({ extensionRoot, workspace: options.workspace, theme: options.theme, env, ...(options.settings ? { settings: options.settings } : {}) });
   let browser: Browser | undefined;
   try {
     browser = await launchChromium();
