@@ -2,14 +2,15 @@
 // Contexts come from the same seeded generator the tests use (repeated Reads, Bash, Grep, edits).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { Tiktoken } from 'js-tiktoken/lite';
+import o200kBase from 'js-tiktoken/ranks/o200k_base';
 import { contextFromMessages } from '../src/engine/fromMessages';
 import { runSupersede } from '../src/engine/ladder/supersede';
 import type { Context } from '../src/engine/model';
 import { resolveOptions } from '../src/engine/options';
 import { ladderState, plan } from '../src/engine/plan';
 import { defaultTokenizer } from '../src/engine/tokens/cache';
-import { charEstimateTokenizer, TiktokenTokenizer } from '../src/engine/tokens/tokenizer';
+import { charEstimateTokenizer, O200kTokenizer } from '../src/engine/tokens/tokenizer';
 import { generateMessages } from '../test/unit/engine/support/generate';
 
 function percentile(samples: number[], p: number): number {
@@ -73,9 +74,10 @@ function tokenizerThroughput(): void {
   const generated = generateMessages({ targetChars: 2_000_000, seed: 11 })
     .messages.flatMap((message) => (typeof message.content === 'string' ? [message.content] : message.content.map((block) => JSON.stringify(block))))
     .join('\n');
-  // gpt-tokenizer is measured here only (a devDependency): the engine uses js-tiktoken.
-  const gptTokenizer: Counter = { name: 'gpt-tokenizer/o200k_base', count: (text) => countTokens(text) };
-  const counters = [new TiktokenTokenizer(), gptTokenizer, charEstimateTokenizer];
+  // js-tiktoken is measured here only (a devDependency, the reference): the engine uses gpt-tokenizer.
+  const encoder = new Tiktoken(o200kBase);
+  const jsTiktoken: Counter = { name: 'js-tiktoken/o200k_base', count: (text) => encoder.encode(text, [], []).length };
+  const counters = [jsTiktoken, new O200kTokenizer(), charEstimateTokenizer];
   throughput('generated text', generated, counters);
   throughput('recorded Claude Code request text', recordedRequestText(), counters);
   const cached = defaultTokenizer();

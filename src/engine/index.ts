@@ -37,5 +37,5 @@ export { ClaudeCliSummarizer, type ClaudeCliSummarizerOptions } from './summariz
 export { markdownSummaryBuilder, type SummaryBuilder, type SummarySections } from './summarizers/template';
 export type { Summarizer, SummarizerResult, SummaryRequest } from './summarizers/types';
 export { CachedTokenizer, defaultTokenizer } from './tokens/cache';
-export { TiktokenTokenizer, charEstimateTokenizer, type Tokenizer } from './tokens/tokenizer';
+export { O200kTokenizer, charEstimateTokenizer, type Tokenizer } from './tokens/tokenizer';
 export { TokenCountWorker } from './tokens/offThread';

@@ -1,7 +1,7 @@
 // Counting the same tool output or file read again is the common case in agent transcripts (the
 // whole context is re-counted on every new turn), so counts are memoised per content hash.
 import { createHash } from 'node:crypto';
-import { TiktokenTokenizer, type Tokenizer } from './tokenizer';
+import { O200kTokenizer, type Tokenizer } from './tokenizer';
 
 /** Below this length hashing costs about as much as counting, and the string itself is a small key. */
 const HASH_FROM_CHARS = 256;
@@ -71,6 +71,6 @@ let shared: CachedTokenizer | undefined;
 
 /** One process-wide cached o200k tokenizer: the cache only pays off when it is shared. */
 export function defaultTokenizer(): CachedTokenizer {
-  shared ??= new CachedTokenizer(new TiktokenTokenizer());
+  shared ??= new CachedTokenizer(new O200kTokenizer());
   return shared;
 }

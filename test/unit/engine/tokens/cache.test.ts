@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CachedTokenizer, contentKey, LruCache } from '../../../../src/engine/tokens/cache';
-import { TiktokenTokenizer, type Tokenizer } from '../../../../src/engine/tokens/tokenizer';
+import fc from 'fast-check';
+import { Tiktoken } from 'js-tiktoken/lite';
+import o200kBase from 'js-tiktoken/ranks/o200k_base';
+import { O200kTokenizer, type Tokenizer } from '../../../../src/engine/tokens/tokenizer';
 
 describe('LruCache', () => {
   it('evicts the least recently used entry', () => {
@@ -34,11 +37,25 @@ describe('CachedTokenizer', () => {
   });
 });
 
-describe('TiktokenTokenizer', () => {
+describe('O200kTokenizer', () => {
+  const tokenizer = new O200kTokenizer();
+
   it('counts o200k tokens and accepts special-token text', () => {
-    const tokenizer = new TiktokenTokenizer();
     assert.equal(tokenizer.count(''), 0);
     assert.equal(tokenizer.count('hello world'), 2);
     assert.ok(tokenizer.count('a <|endoftext|> b') > 3);
+  });
+
+  it('counts exactly what js-tiktoken counts, whatever the text', () => {
+    const reference = new Tiktoken(o200kBase);
+    const count = (text: string) => reference.encode(text, [], []).length;
+    const pieces = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('<|endoftext|>', '<|endofprompt|>', '  \n\n', 'const x = 1;', '日本語のテキスト', '🙂👍🏽', '\t\t}'));
+    fc.assert(
+      fc.property(fc.array(pieces, { maxLength: 12 }), (parts) => {
+        const text = parts.join('');
+        assert.equal(tokenizer.count(text), count(text), JSON.stringify(text));
+      }),
+      { numRuns: 400, seed: 3 },
+    );
   });
 });
