@@ -1,10 +1,8 @@
 // `context-lens connect|disconnect [DIR]`: the VS Code command's settings edit from a terminal. The
 // hooks run this very CLI (and its status line bundle beside it) with the Node that runs it now.
-import { mkdir, readFile, stat } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
-import { writeAtomically } from '../sessions/atomicWrite';
-import { connect, connectionCommands, disconnect, SETTINGS_FILE } from '../sessions/claude-code';
+import { connect, connectionCommands, disconnect, readSettingsText, settingsPath, writeSettingsText } from '../sessions/claude-code';
 import { EXIT_OK, inputError, parse, type Io } from './io';
 
 export const CONNECT_USAGE = `context-lens connect|disconnect [DIR] [--dry-run]
@@ -14,12 +12,10 @@ export const CONNECT_USAGE = `context-lens connect|disconnect [DIR] [--dry-run]
 
 export async function connectCommand(verb: 'connect' | 'disconnect', args: readonly string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, { 'dry-run': { type: 'boolean' } }, 1);
-  const folder = resolve(positionals[0] ?? process.cwd());
-  const path = join(folder, ...SETTINGS_FILE);
-  const before = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return null;
-    throw inputError(`cannot read ${path}: ${error.message}`);
-  });
+  const path = settingsPath(resolve(positionals[0] ?? process.cwd()));
+  const read = await readSettingsText(path);
+  if (!read.ok) throw inputError(read.error.message);
+  const before = read.value;
   // Bundled, __dirname is dist/, which holds cli.js and statusline.js.
   const commands = connectionCommands({ node: process.execPath, binDir: __dirname, platform: process.platform });
   const edit = (verb === 'connect' ? connect : disconnect)(before, commands);
@@ -34,9 +30,7 @@ export async function connectCommand(verb: 'connect' | 'disconnect', args: reado
     io.out.write('Dry run: nothing written.\n');
     return EXIT_OK;
   }
-  await mkdir(dirname(path), { recursive: true });
-  const mode = await stat(path).then((stats) => stats.mode & 0o777, () => 0o644);
-  const written = await writeAtomically(path, edit.text, mode);
+  const written = await writeSettingsText(path, edit.text);
   if (!written.ok) throw inputError(written.error.message);
   io.out.write(`Wrote ${path}\n`);
   return EXIT_OK;

@@ -1,11 +1,8 @@
 // Connect / Disconnect Claude Code: writes (or removes) our PreCompact and SessionStart hooks and
 // the status line in the workspace's `.claude/settings.local.json`, after showing the change in
 // VS Code's diff editor and asking. Never clobbers: a file it cannot read as JSON is left alone.
-import { mkdir, readFile, stat, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { writeAtomically } from '../../sessions/atomicWrite';
-import { connect, connectionCommands, disconnect, isEmptySettings, SETTINGS_FILE, type ConnectionCommands, type SettingsEdit } from '../../sessions/claude-code';
+import { connect, connectionCommands, disconnect, isEmptySettings, readSettingsText, removeSettingsFile, settingsPath, SETTINGS_FILE, writeSettingsText, type ConnectionCommands, type SettingsEdit } from '../../sessions/claude-code';
 import type { DiffDocuments } from '../compaction/DiffDocuments';
 import { commandPaths, installBundles, refreshBundles } from './launcher';
 
@@ -63,7 +60,6 @@ export class ClaudeCodeConnector {
       void vscode.window.showErrorMessage(`Context Lens: could not install the hook commands in ${this.binDir}: ${String(error)}`);
       return;
     }
-    await mkdir(join(target.folder.uri.fsPath, SETTINGS_FILE[0]), { recursive: true });
     if (!(await this.write(target, confirmed))) return;
     if (target.before === null) await this.markCreated(target.path, true);
     this.deps.log.info(`Connected Claude Code in ${target.path}: ${commands.preCompact} | ${commands.sessionStart} | ${commands.statusLine}`);
@@ -83,7 +79,8 @@ export class ClaudeCodeConnector {
     if (confirmed === null) return;
     const created = this.createdFiles().includes(target.path);
     if (created && isEmptySettings(confirmed)) {
-      await unlink(target.path).catch((error: unknown) => this.deps.log.warn(`Could not remove ${target.path}: ${String(error)}`));
+      const removed = await removeSettingsFile(target.path);
+      if (!removed.ok) this.deps.log.warn(`Could not remove ${target.path}: ${removed.error.message}`);
     } else if (!(await this.write(target, confirmed))) {
       return;
     }
@@ -101,14 +98,13 @@ export class ClaudeCodeConnector {
     }
     const folder = folders.length === 1 ? folders[0] : await vscode.window.showWorkspaceFolderPick({ placeHolder: `Folder whose Claude Code settings to ${verb}` });
     if (!folder) return null;
-    const path = join(folder.uri.fsPath, ...SETTINGS_FILE);
-    try {
-      return { folder, path, before: await readFile(path, 'utf8') };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { folder, path, before: null };
-      void vscode.window.showErrorMessage(`Context Lens: cannot read ${path}: ${String(error)}`);
+    const path = settingsPath(folder.uri.fsPath);
+    const read = await readSettingsText(path);
+    if (!read.ok) {
+      void vscode.window.showErrorMessage(`Context Lens: ${read.error.message}`);
       return null;
     }
+    return { folder, path, before: read.value };
   }
 
   /** Shows the diff and asks; the new text when the person agreed, else null. */
@@ -128,8 +124,7 @@ export class ClaudeCodeConnector {
   }
 
   private async write(target: Target, text: string): Promise<boolean> {
-    const mode = await stat(target.path).then((stats) => stats.mode & 0o777, () => 0o644);
-    const written = await writeAtomically(target.path, text, mode);
+    const written = await writeSettingsText(target.path, text);
     if (!written.ok) void vscode.window.showErrorMessage(`Context Lens: could not write ${target.path}: ${written.error.message}`);
     return written.ok;
   }

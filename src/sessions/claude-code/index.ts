@@ -22,6 +22,7 @@ export { writeFork, SUMMARY_PREAMBLE } from './fork';
 export { resolveConfigDirs, encodeProjectDirName } from './paths';
 export { resolveWindow, agentAutoCompactTokens } from './window';
 export { connect, connectionCommands, connectionState, disconnect, isEmptySettings, SETTINGS_FILE } from './connection';
+export { readSettingsText, removeSettingsFile, settingsPath, writeSettingsText } from './settingsFile';
 export type { CommandPaths, ConnectionCommands, ConnectionState, SettingsEdit } from './connection';
 
 /**
