@@ -2,6 +2,7 @@
 // plan; every tier consults it, so "pinned items always survive verbatim" holds by construction.
 import type { Context, ContextItem } from '../model';
 import type { EngineOptions } from '../options';
+import { pinnableSummaryText } from '../summarizers/foreignSummary';
 import { describeMarkers, distinctPhrases, findEpistemicMarkers, markerThreshold, type MarkerHit } from './epistemic';
 import { focusMatcher } from './focus';
 import { buildPinnedSet, extractPins, type ExtractedPins, type PinnedSet } from './pinned';
@@ -85,6 +86,12 @@ export function analyzePolicy(context: Context, options: EngineOptions): PolicyA
   const extracted: { id: number; pins: ExtractedPins }[] = [];
   if (options.preserve.extractPinned) {
     for (const item of items) {
+      // A summary carries forward what the person asked before it; it is merged, never pinned whole.
+      if (item.kind === 'summary') {
+        const pins = extractPins(pinnableSummaryText(item.text));
+        if (pins.constraints.length + pins.openLoops.length > 0) extracted.push({ id: item.id, pins });
+        continue;
+      }
       if (item.kind !== 'user') continue;
       const pins = extractPins(item.text);
       if (pins.constraints.length + pins.openLoops.length === 0) continue;

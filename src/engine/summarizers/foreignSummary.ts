@@ -31,14 +31,17 @@ export function summaryBody(text: string): string {
   return text.replace(REMINDERS, '').replace(PREAMBLE, '').replace(SUMMARY_LABEL, '').replace(CLOSING, '').trim();
 }
 
-function bulletOf(line: string): string | null {
+function bulletOf(line: string, maxChars: number): string | null {
   const text = line.replace(/^\s*(?:[-*•]|\d+[.)])\s+/, '').trim();
   if (text === '') return null;
-  return text.length <= LINE_CHARS ? text : `${text.slice(0, LINE_CHARS - 1)}…`;
+  return text.length <= maxChars ? text : `${text.slice(0, maxChars - 1)}…`;
 }
 
-/** Sections of a summary body, ours or foreign; a body without headings becomes one section of its lines. */
-export function sectionsOfSummary(body: string): SummarySections {
+/**
+ * Sections of a summary body, ours or foreign; a body without headings becomes one section of its
+ * lines. `maxLineChars` bounds each bullet (pass Infinity to keep sentences verbatim).
+ */
+export function sectionsOfSummary(body: string, maxLineChars = LINE_CHARS): SummarySections {
   const ours = parseSections(body);
   if (ours) return ours;
   const sections: SummarySections = {};
@@ -61,13 +64,25 @@ export function sectionsOfSummary(body: string): SummarySections {
       const name = heading[1] ?? heading[3] ?? '';
       current = SECTION_TITLES.find((title) => title.toLowerCase() === name.toLowerCase()) ?? SECTION_OF.find(([pattern]) => pattern.test(name))?.[1] ?? 'Facts established';
       headed = true;
-      const rest = heading[2] ? bulletOf(heading[2]) : null;
+      const rest = heading[2] ? bulletOf(heading[2], maxLineChars) : null;
       if (rest) (sections[current] ??= []).push(rest);
       continue;
     }
-    const bullet = bulletOf(line);
+    const bullet = bulletOf(line, maxLineChars);
     if (bullet) (sections[current] ??= []).push(headed ? bullet : `Earlier summary: ${bullet}`);
   }
   if (fencedLines !== null) (sections[current] ??= []).push(`(unclosed code excerpt of ${fencedLines} lines omitted; kept in the archive)`);
   return sections;
+}
+
+/** Where a summary states the person's constraints and open loops; an agent's own puts them in the asks and pending work. */
+const PIN_SECTIONS: readonly SectionTitle[] = ['Constraints', 'Open loops'];
+const FOREIGN_PIN_SECTIONS: readonly SectionTitle[] = [...PIN_SECTIONS, 'Task and intent', 'Remaining work'];
+
+/** The lines of a summary item that may carry pinned constraints and open loops forward. */
+export function pinnableSummaryText(text: string): string {
+  const body = summaryBody(text);
+  const ours = parseSections(body);
+  const sections = ours ?? sectionsOfSummary(body, Infinity);
+  return (ours ? PIN_SECTIONS : FOREIGN_PIN_SECTIONS).flatMap((title) => sections[title] ?? []).join('\n');
 }
