@@ -24,10 +24,11 @@ export interface CommandPaths {
 
 /**
  * Claude Code runs hook commands through a shell (bash; Git Bash on Windows), so paths are
- * double-quoted and, on Windows, written with forward slashes, which both shells accept.
+ * double-quoted with the characters bash still expands there escaped and, on Windows, written
+ * with forward slashes, which both shells accept.
  */
 export function connectionCommands({ node, electronRunAsNode = false, binDir, platform }: CommandPaths): ConnectionCommands {
-  const path = (value: string): string => `"${platform === 'win32' ? value.replace(/\\/g, '/') : value}"`;
+  const path = (value: string): string => `"${(platform === 'win32' ? value.replace(/\\/g, '/') : value).replace(/["$`\\]/g, '\\$&')}"`;
   const script = (name: string): string => path(`${binDir.replace(/[\\/]+$/, '')}/${name}`);
   const run = `${electronRunAsNode ? 'ELECTRON_RUN_AS_NODE=1 ' : ''}${path(node)}`;
   return {

@@ -1,6 +1,10 @@
 // Connect must never clobber the person's Claude Code settings, and Disconnect must take back exactly
 // what Connect added: checked on hand-written files and, as properties, on generated ones.
 import assert from 'node:assert/strict';
+import { execSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { connect, connectionCommands, connectionState, disconnect, isEmptySettings } from '../../../../src/sessions/claude-code/connection';
@@ -24,6 +28,15 @@ describe('connection commands', () => {
   it('writes Windows paths with forward slashes, which bash and cmd both accept', () => {
     const windows = connectionCommands({ node: 'C:\\Program Files\\nodejs\\node.exe', binDir: 'C:\\Users\\Ann Lee\\AppData\\Roaming\\Code\\User\\globalStorage\\context-lens.context-lens\\bin', platform: 'win32' });
     assert.equal(windows.preCompact, '"C:/Program Files/nodejs/node.exe" "C:/Users/Ann Lee/AppData/Roaming/Code/User/globalStorage/context-lens.context-lens/bin/cli.js" hook pre-compact');
+  });
+
+  it('survives a shell on folder names with spaces, quotes, dollars and backticks', () => {
+    const binDir = join(mkdtempSync(join(tmpdir(), 'cl-quote-')), 'my "odd" $HOME `dir` \\ bin');
+    mkdirSync(binDir);
+    writeFileSync(join(binDir, 'cli.js'), 'process.stdout.write(JSON.stringify(process.argv.slice(1)));');
+    const quoted = connectionCommands({ node: process.execPath, binDir, platform: 'linux' });
+    const argv = JSON.parse(execSync(quoted.preCompact, { shell: '/bin/sh', encoding: 'utf8' })) as string[];
+    assert.deepEqual(argv, [join(binDir, 'cli.js'), 'hook', 'pre-compact']);
   });
 
   it('runs VS Code\'s own runtime as Node where no node is installed', () => {
