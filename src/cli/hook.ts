@@ -5,6 +5,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { buildPinnedSet, extractPins, type ExtractedPins, type PinnedSet } from '../engine/policy/pinned';
+import { redactSecrets } from '../engine/redact';
 import { hookEventsPath } from '../sessions/claude-code/hookEvents';
 import { readForward } from '../sessions/claude-code/jsonl';
 import { contentBlocks, messageOf, type RawRecord } from '../sessions/claude-code/records';
@@ -144,12 +145,15 @@ function renderPinned(pinned: PinnedSet, name: HookName): string {
   return `${[HEADERS[name], '<pinned>', ...section('Constraints', pinned.constraints), ...section('Open loops', pinned.openLoops), '</pinned>'].join('\n')}\n`;
 }
 
-/** One line per run, appended in a single write (O_APPEND) so concurrent hooks do not interleave. */
+/**
+ * One line per run, appended in a single write (O_APPEND) so concurrent hooks do not interleave.
+ * Secrets pasted into a focus text or quoted by an error never reach the log.
+ */
 function recordEvent(event: Record<string, unknown>, env: Io['env']): void {
   try {
     const path = hookEventsPath(env);
     mkdirSync(dirname(path), { recursive: true });
-    appendFileSync(path, `${JSON.stringify(event)}\n`);
+    appendFileSync(path, `${redactSecrets(JSON.stringify(event))}\n`);
   } catch {
     // Nowhere left to report to: the hook's own output must stay clean for the agent.
   }

@@ -116,6 +116,14 @@ describe('context-lens hook pre-compact', () => {
     );
   });
 
+  it('keeps secrets pasted into the /compact instructions out of the events log', async () => {
+    const { env, preCompact } = setup();
+    await hook('pre-compact', preCompact('focus on the deploy, token sk-ant-api03-abcdefghijklmnop and password=hunter2'), env);
+    const logged = readFileSync(hookEventsPath(env), 'utf8');
+    assert.ok(!logged.includes('abcdefghijklmnop') && !logged.includes('hunter2'), logged);
+    assert.equal(events(env)[0]?.focus, 'focus on the deploy, token [REDACTED] and password=[REDACTED]');
+  });
+
   it('prints nothing and exits 0 on bad input, logging the error', async () => {
     const { env, preCompact } = setup('{ not json');
     assert.deepEqual(await hook('pre-compact', preCompact(), env), { code: 0, out: '' });
