@@ -1,14 +1,29 @@
-// The panel header: which session we are looking at (title · model · live dot) and the toolbar
-// with the actions a user reaches for most. Built once; only the session line changes.
+// The panel header: which session we are looking at (title · model · live dot), the toolbar
+// with the actions a user reaches for most, and whether Claude Code is connected here. Built once;
+// only the session and connection lines change.
 import '@vscode-elements/elements/dist/vscode-button/index.js';
-import type { SessionSummary, WebviewCommand } from '../src/protocol/messages';
+import type { ClaudeHooks, SessionSummary, WebviewCommand } from '../src/protocol/messages';
 import { custom, el, icon, KeyedSection } from './dom';
+import { claudeHooksLine } from './logic/claudeHooks';
 import { post } from './vscodeApi';
 
+/** Clicking `node` asks the host to run `command` (whitelisted by the protocol). */
+function requesting<T extends HTMLElement>(node: T, command: WebviewCommand): T {
+  node.addEventListener('click', () => post({ type: 'command', command }));
+  return node;
+}
+
 export function commandButton(label: string, command: WebviewCommand, iconName: string, secondary = false, title?: string): HTMLElement {
-  const button = custom('vscode-button', { icon: iconName, ...(secondary ? { secondary: '' } : {}), ...(title ? { title } : {}) }, label);
-  button.addEventListener('click', () => post({ type: 'command', command }));
-  return button;
+  return requesting(custom('vscode-button', { icon: iconName, ...(secondary ? { secondary: '' } : {}), ...(title ? { title } : {}) }, label), command);
+}
+
+/** Secondary information: muted words with a text-link action, not another toolbar button. */
+function hooksLine(state: ClaudeHooks | null | undefined): HTMLElement[] {
+  // undefined in a state saved by an earlier version of the panel.
+  if (!state) return [];
+  const line = claudeHooksLine(state);
+  const action = requesting(el('button', { class: 'link-button', type: 'button', title: line.action.title }, line.action.label), line.action.command);
+  return [el('span', { 'data-testid': 'claude-hooks', 'data-state': state }, icon(line.icon), ' ', line.text, ' · ', action)];
 }
 
 function sessionLine(session: SessionSummary | null): (Node | string)[] {
@@ -20,8 +35,9 @@ function sessionLine(session: SessionSummary | null): (Node | string)[] {
   return parts;
 }
 
-export function createHeader(): { element: HTMLElement; session: KeyedSection<SessionSummary | null> } {
+export function createHeader(): { element: HTMLElement; session: KeyedSection<SessionSummary | null>; hooks: KeyedSection<ClaudeHooks | null> } {
   const session = new KeyedSection<SessionSummary | null>(el('span', { class: 'session' }), sessionLine);
+  const hooks = new KeyedSection<ClaudeHooks | null>(el('div', { class: 'claude-hooks muted small' }), hooksLine);
   const toolbar = el(
     'div',
     { class: 'toolbar', role: 'toolbar', 'aria-label': 'Context Lens actions' },
@@ -30,6 +46,6 @@ export function createHeader(): { element: HTMLElement; session: KeyedSection<Se
     commandButton('Select Session', 'selectSession', 'list-selection', true),
     commandButton('Settings', 'openSettings', 'settings-gear', true),
   );
-  const element = el('header', { class: 'header' }, el('h1', {}, icon('pulse'), ' ', el('span', { class: 'title' }, 'Context Lens'), session.element), toolbar);
-  return { element, session };
+  const element = el('header', { class: 'header' }, el('h1', {}, icon('pulse'), ' ', el('span', { class: 'title' }, 'Context Lens'), session.element), toolbar, hooks.element);
+  return { element, session, hooks };
 }

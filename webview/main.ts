@@ -68,6 +68,7 @@ function showRegions(): void {
 
 function showState(state: PanelState): void {
   header.session.update(state.session);
+  header.hooks.update(state.claudeHooks);
   gauge.update(state);
   empty.update(state.empty);
   diagnostics.update(state.diagnostics);

@@ -8,6 +8,7 @@ import { ApiKeyStore } from './compaction/ApiKeyStore';
 import { CompactionFlow } from './compaction/CompactionFlow';
 import { DiffDocuments } from './compaction/DiffDocuments';
 import { ClaudeCodeConnector } from './connect/ClaudeCodeConnector';
+import { ConnectionStatus } from './connect/ConnectionStatus';
 import { ContextModel } from './context/ContextModel';
 import { itemDetailOf } from './context/itemDetail';
 import { historyOf, timelineMarksOf } from './history/history';
@@ -36,6 +37,7 @@ export class ContextLensApp implements vscode.Disposable {
   private readonly apiKey: ApiKeyStore;
   private readonly flow: CompactionFlow;
   private readonly connector: ClaudeCodeConnector;
+  private readonly connection: ConnectionStatus;
 
   constructor(context: vscode.ExtensionContext) {
     this.log = this.own(vscode.window.createOutputChannel('Context Lens', { log: true }));
@@ -45,6 +47,16 @@ export class ContextLensApp implements vscode.Disposable {
     this.hookEvents = this.own(new HookEventLog(hookEventsPath(process.env), this.log));
     this.model = this.own(new ContextModel(this.sessions, this.settings, this.log, vscode.Uri.joinPath(context.extensionUri, 'dist', 'tokenWorker.js').fsPath));
     this.apiKey = new ApiKeyStore(context.secrets);
+    const diffs = this.own(new DiffDocuments());
+    this.connector = new ClaudeCodeConnector({
+      extensionUri: context.extensionUri,
+      globalStorageUri: context.globalStorageUri,
+      version: context.extension.packageJSON.version as string,
+      workspaceState: context.workspaceState,
+      diffs,
+      log: this.log,
+    });
+    this.connection = this.own(new ConnectionStatus(() => this.connector.commands(), this.log));
     this.hub = this.own(
       new PanelHub(
         this.computeState(),
@@ -63,7 +75,6 @@ export class ContextLensApp implements vscode.Disposable {
     this.view = this.own(new PanelViewProvider(context.extensionUri, this.hub));
     this.editor = this.own(new EditorPanel(context.extensionUri, this.hub));
     this.statusBar = this.own(new FillStatusBar(Commands.openPanel));
-    const diffs = this.own(new DiffDocuments());
     this.flow = this.own(
       new CompactionFlow({
         hub: this.hub,
@@ -78,15 +89,6 @@ export class ContextLensApp implements vscode.Disposable {
       }),
     );
 
-    this.connector = new ClaudeCodeConnector({
-      extensionUri: context.extensionUri,
-      globalStorageUri: context.globalStorageUri,
-      version: context.extension.packageJSON.version as string,
-      workspaceState: context.workspaceState,
-      diffs,
-      log: this.log,
-    });
-
     this.own(vscode.window.registerWebviewViewProvider(PANEL_VIEW_ID, this.view));
     this.registerCommands();
     this.own(this.settings.onDidChange((settings) => {
@@ -97,6 +99,7 @@ export class ContextLensApp implements vscode.Disposable {
     this.own(this.model.onDidChange(() => this.refresh()));
     this.own(this.history.onDidChange(() => this.refresh()));
     this.own(this.hookEvents.onDidChange(() => this.refresh()));
+    this.own(this.connection.onDidChange(() => this.refresh()));
     this.own(this.model.onDidChangePlan((plan) => this.hub.updatePlan(plan)));
     this.refresh();
     void this.sessions.start();
@@ -114,8 +117,9 @@ export class ContextLensApp implements vscode.Disposable {
     register(Commands.compact, () => this.flow.run(true));
     register(Commands.previewCompaction, () => this.flow.run(false));
     register(Commands.setApiKey, () => this.apiKey.prompt());
-    register(Commands.connectClaudeCode, () => this.connector.connect());
-    register(Commands.disconnectClaudeCode, () => this.connector.disconnect());
+    // Re-read at once: the file watcher may be slow or absent (remote and virtual file systems).
+    register(Commands.connectClaudeCode, () => this.connector.connect().finally(() => this.connection.refresh()));
+    register(Commands.disconnectClaudeCode, () => this.connector.disconnect().finally(() => this.connection.refresh()));
   }
 
   private computeState(): PanelState {
@@ -135,6 +139,7 @@ export class ContextLensApp implements vscode.Disposable {
       history: historyOf(view.compactions, ours, hooks),
       empty: emptyReason(view),
       diagnostics: view.diagnostics.map((diagnostic) => `${diagnostic.line ? `line ${diagnostic.line}: ` : ''}${diagnostic.message}`),
+      claudeHooks: this.connection.current,
     };
   }
 

@@ -23,4 +23,6 @@ export const webviewCommandIds: Record<WebviewCommand, string> = {
   showLog: Commands.showLog,
   compact: Commands.compact,
   previewCompaction: Commands.previewCompaction,
+  connectClaudeCode: Commands.connectClaudeCode,
+  disconnectClaudeCode: Commands.disconnectClaudeCode,
 };

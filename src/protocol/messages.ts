@@ -173,6 +173,10 @@ export const itemDetailSchema = z.object({
 });
 export type ItemDetail = z.infer<typeof itemDetailSchema>;
 
+/** How much of Connect Claude Code is in the first workspace folder's `.claude/settings.local.json`. */
+export const claudeHooksSchema = z.enum(['connected', 'partial', 'disconnected']);
+export type ClaudeHooks = z.infer<typeof claudeHooksSchema>;
+
 export const panelStateSchema = z.object({
   session: sessionSummarySchema.nullable(),
   fill: fillSchema.nullable(),
@@ -185,6 +189,8 @@ export const panelStateSchema = z.object({
   history: z.array(historyEntrySchema).max(500),
   empty: emptyReasonSchema.nullable(),
   diagnostics: z.array(z.string()).max(50),
+  /** null when no workspace folder is open (there is nothing to connect). */
+  claudeHooks: claudeHooksSchema.nullable(),
 });
 export type PanelState = z.infer<typeof panelStateSchema>;
 
@@ -199,7 +205,7 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
 export type HostMessage = z.infer<typeof hostMessageSchema>;
 
 /** Commands the webview may ask the host to run; anything else is rejected on receipt. */
-export const webviewCommandSchema = z.enum(['openTranscript', 'selectSession', 'openSettings', 'showLog', 'compact', 'previewCompaction']);
+export const webviewCommandSchema = z.enum(['openTranscript', 'selectSession', 'openSettings', 'showLog', 'compact', 'previewCompaction', 'connectClaudeCode', 'disconnectClaudeCode']);
 export type WebviewCommand = z.infer<typeof webviewCommandSchema>;
 
 export const webviewMessageSchema = z.discriminatedUnion('type', [

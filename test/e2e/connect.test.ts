@@ -1,12 +1,13 @@
-// Connect Claude Code in real VS Code: the proposed change is shown in the diff editor and asked
-// about first, the person's own settings survive, the hook commands it writes really run and what
-// they did shows in the History, and Disconnect gives the file back as it was.
+// Connect Claude Code in real VS Code: the panel says whether it is connected and offers Connect,
+// the proposed change is shown in the diff editor and asked about first, the person's own settings
+// survive, the hook commands it writes really run and what they did shows in the History, and
+// Disconnect gives the file back as it was.
 import assert from 'node:assert/strict';
 import { execSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { appendCompaction, copyDemoWorkspace, prepareDemoSession, writeWorkspaceSettings } from '../support/demoSession';
 import { runCommand, screenshot, startWorkbench, webviewFrame, type Workbench } from '../support/workbench';
 
@@ -27,6 +28,14 @@ async function answerDialog(page: Page, question: RegExp, button: string): Promi
   await dialog.waitFor({ timeout: 20_000 });
   await dialog.locator('.monaco-button', { hasText: new RegExp(`^${button}$`) }).click();
   await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
+}
+
+/** The panel's Claude Code line, once it shows `state`. */
+async function hooksLine(page: Page, state: 'connected' | 'partial' | 'disconnected'): Promise<Locator> {
+  await runCommand(page, 'Context Lens: Open Panel');
+  const line = (await webviewFrame(page)).locator(`[data-testid="claude-hooks"][data-state="${state}"]`);
+  await line.waitFor({ timeout: 20_000 });
+  return line;
 }
 
 async function waitFor<T>(read: () => T, ready: (value: T) => boolean, what: string): Promise<T> {
@@ -68,8 +77,15 @@ describe('Connect and Disconnect Claude Code, in code-server', { timeout: 240_00
     rmSync(workspace, { recursive: true, force: true });
   });
 
+  it('says in the panel that Claude Code is not connected, and what connecting is for', async () => {
+    const line = await hooksLine(page, 'disconnected');
+    assert.match(await line.innerText(), /Claude Code hooks: not connected — keep your constraints through Claude Code's own compactions/);
+    await screenshot(page, 'hooks-line-disconnected-dark');
+  });
+
   it('shows the diff, asks, then adds the hooks beside the person\'s own settings', async () => {
-    await runCommand(page, 'Context Lens: Connect Claude Code');
+    // From the panel's own button: the webview may request this command.
+    await (await hooksLine(page, 'disconnected')).locator('button', { hasText: 'Connect…' }).click();
     await page.locator('.monaco-diff-editor').first().waitFor({ timeout: 20_000 });
     await page.locator('.monaco-dialog-box', { hasText: /Connect Claude Code in payments-demo\?/ }).waitFor({ timeout: 20_000 });
     await screenshot(page, 'connect-dialog-dark');
@@ -81,6 +97,8 @@ describe('Connect and Disconnect Claude Code, in code-server', { timeout: 240_00
     assert.deepEqual(settings.statusLine, THEIRS.statusLine, 'their status line is kept');
     assert.equal(settings.hooks.SessionStart?.[0]?.matcher, 'compact');
     await page.locator('.notifications-toasts', { hasText: 'Claude Code is connected in payments-demo' }).waitFor({ timeout: 10_000 });
+    assert.match(await (await hooksLine(page, 'connected')).innerText(), /Claude Code hooks: connected · Disconnect/);
+    await screenshot(page, 'hooks-line-connected-dark');
 
     connected = settings;
   });
@@ -109,6 +127,13 @@ describe('Connect and Disconnect Claude Code, in code-server', { timeout: 240_00
     await answerDialog(page, /Disconnect Claude Code in payments-demo\?/, 'Disconnect');
     await waitFor(read, (text) => !text.includes('hook pre-compact'), 'the hooks to go');
     assert.deepEqual(JSON.parse(read()), THEIRS);
+    await hooksLine(page, 'disconnected');
     await screenshot(page, 'disconnected-dark');
+  });
+
+  it('notices a hand edit of the settings file: half the hooks is a partial connection', async () => {
+    writeFileSync(settingsFile, JSON.stringify({ ...THEIRS, hooks: { ...THEIRS.hooks, PreCompact: connected?.hooks.PreCompact } }, null, 2));
+    const line = await hooksLine(page, 'partial');
+    assert.match(await line.innerText(), /Claude Code hooks: partly connected · Connect…/);
   });
 });

@@ -38,7 +38,8 @@ export class ClaudeCodeConnector {
     );
   }
 
-  private commands(): ConnectionCommands {
+  /** The commands Connect writes; the panel's connection status looks for these same strings. */
+  commands(): ConnectionCommands {
     return connectionCommands(commandPaths({ pathEnv: process.env.PATH ?? '', platform: process.platform, execPath: process.execPath, isElectron: process.versions.electron !== undefined }, this.binDir));
   }
 

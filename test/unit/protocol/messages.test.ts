@@ -13,6 +13,7 @@ const state: PanelState = {
   history: [],
   empty: null,
   diagnostics: [],
+  claudeHooks: 'connected',
 };
 
 describe('host → webview messages', () => {
@@ -26,12 +27,23 @@ describe('host → webview messages', () => {
     assert.equal(parsed.ok, false);
     if (!parsed.ok) assert.match(parsed.error, /usedTokens/);
   });
+
+  it('carries the Claude Code connection state, null without a workspace folder, and nothing else', () => {
+    for (const claudeHooks of ['connected', 'partial', 'disconnected', null]) assert.equal(parseHostMessage({ type: 'state', state: { ...state, claudeHooks } }).ok, true, String(claudeHooks));
+    const unknown = parseHostMessage({ type: 'state', state: { ...state, claudeHooks: 'yes' } });
+    assert.equal(unknown.ok, false);
+    if (!unknown.ok) assert.match(unknown.error, /claudeHooks/);
+    const { claudeHooks: _omitted, ...withoutField } = state;
+    assert.equal(parseHostMessage({ type: 'state', state: withoutField }).ok, false, 'the field is required (null, not missing)');
+  });
 });
 
 describe('webview → host messages (untrusted)', () => {
   it('accepts ready and whitelisted commands', () => {
     assert.equal(parseWebviewMessage({ type: 'ready' }).ok, true);
     assert.equal(parseWebviewMessage({ type: 'command', command: 'openTranscript' }).ok, true);
+    assert.equal(parseWebviewMessage({ type: 'command', command: 'connectClaudeCode' }).ok, true);
+    assert.equal(parseWebviewMessage({ type: 'command', command: 'disconnectClaudeCode' }).ok, true);
   });
 
   it('rejects commands outside the whitelist', () => {
