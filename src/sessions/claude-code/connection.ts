@@ -1,12 +1,14 @@
 // Connecting Claude Code to Context Lens: the PreCompact and SessionStart hooks and the status line
 // in a project's `.claude/settings.local.json`. Pure text in, text out, so the host can show the
-// diff before anything is written. Connect only ever adds; Disconnect removes exactly the entries
-// Connect writes (matched by their command) and the containers that leaves empty.
+// diff before anything is written. Connect only ever adds (or updates its own entries); Disconnect
+// removes exactly the entries Connect writes and the containers that leaves empty. Our entries are
+// recognised by the scripts they run, so a Node.js that moved (nvm, an update) does not orphan them.
 
 export const SETTINGS_FILE = ['.claude', 'settings.local.json'] as const;
 
-/** The three commands Connect writes; Disconnect recognises our entries by these exact strings. */
+/** The three commands Connect writes, and the runner (Node.js) each starts with. */
 export interface ConnectionCommands {
+  readonly runner: string;
   readonly preCompact: string;
   readonly sessionStart: string;
   readonly statusLine: string;
@@ -32,6 +34,7 @@ export function connectionCommands({ node, electronRunAsNode = false, binDir, pl
   const script = (name: string): string => path(`${binDir.replace(/[\\/]+$/, '')}/${name}`);
   const run = `${electronRunAsNode ? 'ELECTRON_RUN_AS_NODE=1 ' : ''}${path(node)}`;
   return {
+    runner: run,
     preCompact: `${run} ${script('cli.js')} hook pre-compact`,
     sessionStart: `${run} ${script('cli.js')} hook session-start`,
     statusLine: `${run} ${script('statusline.js')}`,
@@ -83,8 +86,15 @@ function groupsOf(settings: Json, event: string): HookGroup[] | null {
   return Array.isArray(groups) ? (groups as HookGroup[]) : null;
 }
 
-function hasCommand(groups: readonly HookGroup[], command: string): boolean {
-  return groups.some((group) => Array.isArray(group.hooks) && (group.hooks as HookEntry[]).some((hook) => hook.command === command));
+type CommandKey = 'preCompact' | 'sessionStart' | 'statusLine';
+
+/** Ours whatever Node.js runs it: the same script and arguments after any runner. */
+function isOurs(command: unknown, commands: ConnectionCommands, key: CommandKey): boolean {
+  return typeof command === 'string' && command.endsWith(commands[key].slice(commands.runner.length));
+}
+
+function ourEntries(groups: readonly HookGroup[], commands: ConnectionCommands, key: CommandKey): HookEntry[] {
+  return groups.flatMap((group) => (Array.isArray(group.hooks) ? (group.hooks as HookEntry[]).filter((hook) => isOurs(hook.command, commands, key)) : []));
 }
 
 function statusLineCommand(settings: Json): string | null {
@@ -97,30 +107,43 @@ export function connectionState(text: string | null, commands: ConnectionCommand
   const parsed = parse(text);
   if (!parsed.ok) return 'disconnected';
   const present = [
-    ...OUR_HOOKS.map(({ event, key }) => hasCommand(groupsOf(parsed.value, event) ?? [], commands[key])),
-    statusLineCommand(parsed.value) === commands.statusLine,
+    ...OUR_HOOKS.map(({ event, key }) => ourEntries(groupsOf(parsed.value, event) ?? [], commands, key).length > 0),
+    isOurs(statusLineCommand(parsed.value), commands, 'statusLine'),
   ];
   const hooksPresent = present.slice(0, OUR_HOOKS.length);
   if (hooksPresent.every(Boolean)) return 'connected';
   return present.some(Boolean) ? 'partial' : 'disconnected';
 }
 
-/** Adds our hooks (each in a group of its own) and, when none is set, our status line. */
+/**
+ * Adds our hooks (each in a group of its own) and, when none is set, our status line; entries of
+ * ours that start another Node.js are pointed at the current one.
+ */
 export function connect(text: string | null, commands: ConnectionCommands): SettingsEdit {
   const parsed = parse(text);
   if (!parsed.ok) return { ok: false, error: `.claude/settings.local.json was left alone: ${parsed.error}. Fix or remove it, then connect again.` };
   const settings: Json = structuredClone(parsed.value);
   const notes: string[] = [];
+  let moved = false;
   for (const { event, key, matcher } of OUR_HOOKS) {
     const groups = groupsOf(settings, event);
     if (groups === null) return { ok: false, error: `.claude/settings.local.json was left alone: "hooks.${event}" is not a list of hook groups.` };
-    if (hasCommand(groups, commands[key])) continue;
+    const existing = ourEntries(groups, commands, key);
+    for (const entry of existing) {
+      moved ||= entry.command !== commands[key];
+      entry.command = commands[key];
+    }
+    if (existing.length > 0) continue;
     const hooks = isObject(settings.hooks) ? settings.hooks : (settings.hooks = {});
     hooks[event] = [...groups, { ...(matcher === null ? {} : { matcher }), hooks: [{ type: 'command', command: commands[key] }] }];
   }
-  const existing = statusLineCommand(settings);
+  const line = statusLineCommand(settings);
   if (settings.statusLine === undefined) settings.statusLine = { type: 'command', command: commands.statusLine };
-  else if (existing !== commands.statusLine) notes.push('Your own status line stays; Context Lens does not replace it.');
+  else if (isOurs(line, commands, 'statusLine')) {
+    moved ||= line !== commands.statusLine;
+    (settings.statusLine as Json).command = commands.statusLine;
+  } else notes.push('Your own status line stays; Context Lens does not replace it.');
+  if (moved) notes.push(`The Context Lens entries now start ${commands.runner}.`);
   if (settings.disableAllHooks === true) notes.push('"disableAllHooks" is true in this file, so Claude Code will not run the hooks until you remove it.');
   const next = render(settings);
   return { ok: true, text: next, changed: text === null || render(parsed.value) !== next, notes };
@@ -131,15 +154,14 @@ export function disconnect(text: string | null, commands: ConnectionCommands): S
   const parsed = parse(text);
   if (!parsed.ok) return { ok: false, error: `.claude/settings.local.json was left alone: ${parsed.error}.` };
   const settings: Json = structuredClone(parsed.value);
-  const ours = new Set<unknown>([commands.preCompact, commands.sessionStart]);
   if (isObject(settings.hooks)) {
     const hooks = settings.hooks;
-    for (const { event } of OUR_HOOKS) {
+    for (const { event, key } of OUR_HOOKS) {
       const groups = hooks[event];
       if (!Array.isArray(groups)) continue;
       const kept = (groups as HookGroup[]).flatMap((group) => {
         if (!Array.isArray(group.hooks)) return [group];
-        const entries = (group.hooks as HookEntry[]).filter((hook) => !ours.has(hook.command));
+        const entries = (group.hooks as HookEntry[]).filter((hook) => !isOurs(hook.command, commands, key));
         if (entries.length === group.hooks.length) return [group];
         return entries.length === 0 ? [] : [{ ...group, hooks: entries }];
       });
@@ -148,7 +170,7 @@ export function disconnect(text: string | null, commands: ConnectionCommands): S
     }
     if (Object.keys(hooks).length === 0) delete settings.hooks;
   }
-  if (statusLineCommand(settings) === commands.statusLine) delete settings.statusLine;
+  if (isOurs(statusLineCommand(settings), commands, 'statusLine')) delete settings.statusLine;
   const next = render(settings);
   return { ok: true, text: next, changed: render(parsed.value) !== next, notes: [] };
 }

@@ -19,6 +19,7 @@ function edited(edit: ReturnType<typeof connect>): { text: string; changed: bool
 describe('connection commands', () => {
   it('quotes paths and starts the CLI bundle with node', () => {
     assert.deepEqual(commands, {
+      runner: '"/usr/bin/node"',
       preCompact: '"/usr/bin/node" "/home/user/.vscode/globalStorage/context-lens/bin/cli.js" hook pre-compact',
       sessionStart: '"/usr/bin/node" "/home/user/.vscode/globalStorage/context-lens/bin/cli.js" hook session-start',
       statusLine: '"/usr/bin/node" "/home/user/.vscode/globalStorage/context-lens/bin/statusline.js"',
@@ -93,6 +94,28 @@ describe('connect', () => {
 
   it('warns when Claude Code has every hook disabled', () => {
     assert.match(edited(connect('{"disableAllHooks": true}', commands)).notes.join(' '), /disableAllHooks/);
+  });
+});
+
+describe('a Node.js that moved', () => {
+  const before = connectionCommands({ node: '/home/user/.nvm/versions/node/v20.1.0/bin/node', binDir: '/home/user/.vscode/globalStorage/context-lens/bin/', platform: 'linux' });
+  const connectedBefore = edited(connect(null, before)).text;
+
+  it('still counts as connected, and Connect points the entries at the current one', () => {
+    assert.equal(connectionState(connectedBefore, commands), 'connected');
+    const { text, changed, notes } = edited(connect(connectedBefore, commands));
+    assert.ok(changed);
+    assert.match(notes.join(' '), /now start "\/usr\/bin\/node"/);
+    assert.deepEqual(text, edited(connect(null, commands)).text, 'updated in place, not added twice');
+  });
+
+  it('is disconnected all the same', () => {
+    assert.ok(isEmptySettings(edited(disconnect(connectedBefore, commands)).text));
+  });
+
+  it('leaves alone the same command for another installation\'s scripts', () => {
+    const elsewhere = connectionCommands({ node: '/usr/bin/node', binDir: '/opt/other/bin', platform: 'linux' });
+    assert.equal(connectionState(edited(connect(null, elsewhere)).text, commands), 'disconnected');
   });
 });
 
