@@ -21,7 +21,8 @@ describe('npm run package', { timeout: 120_000 }, () => {
     assert.ok(existsSync(vsix), `${vsix} was not written`);
     const listing = execFileSync('unzip', ['-Z1', vsix], { encoding: 'utf8' }).trim().split('\n');
     for (const entry of listing) assert.ok(ALLOWED.some((pattern) => pattern.test(entry)), `unexpected file in the .vsix: ${entry}`);
-    for (const required of ['extension/dist/extension.js', 'extension/dist/cli.js', 'extension/dist/webview/main.js', 'extension/readme.md', 'extension/changelog.md', 'extension/LICENSE.txt']) {
+    // The token worker runs beside the extension; Connect copies cli.js and statusline.js for the hooks.
+    for (const required of ['extension/dist/extension.js', 'extension/dist/tokenWorker.js', 'extension/dist/cli.js', 'extension/dist/statusline.js', 'extension/dist/webview/main.js', 'extension/readme.md', 'extension/changelog.md', 'extension/LICENSE.txt']) {
       assert.ok(listing.includes(required), `${required} missing from the .vsix`);
     }
     assert.ok(!listing.some((entry) => entry.endsWith('.map')), 'source maps must not ship');
