@@ -21,6 +21,7 @@ import { PANEL_VIEW_ID, PanelViewProvider } from './panel/PanelViewProvider';
 import { SessionService, type SessionView } from './sessions/SessionService';
 import { SettingsWatcher, thresholdsOf } from './settings';
 import { FillStatusBar } from './statusBar';
+import { TriggerNotifier } from './triggers/TriggerNotifier';
 
 export class ContextLensApp implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
@@ -44,6 +45,7 @@ export class ContextLensApp implements vscode.Disposable {
     this.settings = this.own(new SettingsWatcher());
     this.sessions = this.own(new SessionService(this.settings, this.log));
     this.history = this.own(new HistoryStore(context.workspaceState));
+    this.own(new TriggerNotifier(this.sessions, this.settings, this.history, this.log));
     this.hookEvents = this.own(new HookEventLog(hookEventsPath(process.env), this.log));
     this.model = this.own(new ContextModel(this.sessions, this.settings, this.log, vscode.Uri.joinPath(context.extensionUri, 'dist', 'tokenWorker.js').fsPath));
     this.apiKey = new ApiKeyStore(context.secrets);

@@ -15,6 +15,7 @@ export const SETTING_DEFAULTS = {
   'trigger.thresholdPercent': 85,
   'trigger.targetPercent': DEFAULT_OPTIONS.targetPercent,
   'trigger.safetyNetPercent': 95,
+  'trigger.notify': true,
   'window.overrideTokens': 0,
   'claudeCode.configDirs': [] as string[],
   'statusBar.enabled': true,

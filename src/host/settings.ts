@@ -10,6 +10,8 @@ export interface Settings {
   readonly triggerPercent: number;
   readonly targetPercent: number;
   readonly safetyNetPercent: number;
+  /** Offer Compact… when the fill crosses the trigger or the safety net. */
+  readonly notifyOnTrigger: boolean;
   /** 0 = take the window from the model. */
   readonly windowTokensOverride: number;
   readonly claudeConfigDirs: readonly string[];
@@ -43,6 +45,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
     triggerPercent,
     targetPercent,
     safetyNetPercent: Math.max(get('trigger.safetyNetPercent'), triggerPercent),
+    notifyOnTrigger: get('trigger.notify'),
     windowTokensOverride: get('window.overrideTokens'),
     claudeConfigDirs: get('claudeCode.configDirs'),
     statusBarEnabled: get('statusBar.enabled'),

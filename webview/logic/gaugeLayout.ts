@@ -50,8 +50,8 @@ export interface Mark {
 export function gaugeMarks(thresholds: Thresholds): Mark[] {
   const marks: Mark[] = [
     { kind: 'target', percent: thresholds.targetPercent, label: `^${thresholds.targetPercent}`, title: `Our target: a compaction shrinks the context to ${thresholds.targetPercent} % of the window. Setting: contextLens.trigger.targetPercent` },
-    { kind: 'trigger', percent: thresholds.triggerPercent, label: `^${thresholds.triggerPercent}`, title: `Our trigger: Context Lens compacts once the context reaches ${thresholds.triggerPercent} %. Setting: contextLens.trigger.thresholdPercent` },
-    { kind: 'safety', percent: thresholds.safetyNetPercent, label: `^${thresholds.safetyNetPercent}`, title: `Safety net: Context Lens always compacts at ${thresholds.safetyNetPercent} %, whatever else is configured. Setting: contextLens.trigger.safetyNetPercent` },
+    { kind: 'trigger', percent: thresholds.triggerPercent, label: `^${thresholds.triggerPercent}`, title: `Our trigger: at ${thresholds.triggerPercent} % Context Lens offers to compact (Compact… with a focus, or Preview). Setting: contextLens.trigger.thresholdPercent` },
+    { kind: 'safety', percent: thresholds.safetyNetPercent, label: `^${thresholds.safetyNetPercent}`, title: `Safety net: at ${thresholds.safetyNetPercent} % Context Lens urges a compaction, even after an offer at the trigger. Setting: contextLens.trigger.safetyNetPercent` },
   ];
   const agent = thresholds.agentAutoCompactPercent;
   // 0 means "no auto-compact point" (tiny override windows), so it gets no mark either.

@@ -1,0 +1,81 @@
+// Offers a compaction when the live fill crosses the trigger or the safety net, through the engine's
+// TriggerController (hysteresis, safety net, circuit breaker after low-savings compactions). A notice
+// never compacts by itself: the person picks Compact… (with a focus) or Preview.
+import * as vscode from 'vscode';
+import { DEFAULT_OPTIONS, TriggerController } from '../../engine';
+import { Commands } from '../commands';
+import type { OurCompaction } from '../history/history';
+import type { HistoryStore } from '../history/HistoryStore';
+import type { SessionService } from '../sessions/SessionService';
+import type { Settings, SettingsWatcher } from '../settings';
+import { nudgeFor, type NudgeState } from './nudge';
+
+export class TriggerNotifier implements vscode.Disposable {
+  private readonly disposables: vscode.Disposable[] = [];
+  private controller: TriggerController;
+  private readonly state: NudgeState = { offered: null };
+  private sessionPath: string | null = null;
+  private recorded = 0;
+
+  constructor(
+    private readonly sessions: SessionService,
+    private readonly settings: SettingsWatcher,
+    private readonly history: HistoryStore,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.controller = controllerOf(settings.current);
+    this.disposables.push(
+      settings.onDidChange((next) => {
+        this.controller = controllerOf(next);
+      }),
+      sessions.onDidChange(() => this.check()),
+      history.onDidChange(() => this.recordApplied()),
+    );
+  }
+
+  private check(): void {
+    const { session, fill } = this.sessions.current;
+    if (session?.path !== this.sessionPath) {
+      // Another session: its own climb, its own compactions.
+      this.sessionPath = session?.path ?? null;
+      this.state.offered = null;
+      this.controller = controllerOf(this.settings.current);
+      this.recorded = session ? this.history.of(session.path).length : 0;
+    }
+    if (!fill || fill.source !== 'usage' || !this.settings.current.notifyOnTrigger) return;
+    const decision = this.controller.decide({ usedTokens: fill.usedTokens, windowTokens: fill.windowTokens });
+    if (decision.action === 'blocked') this.log.info(`Not offering a compaction: ${decision.reason}`);
+    const { targetPercent, safetyNetPercent } = this.settings.current;
+    const nudge = nudgeFor(decision, { usedTokens: fill.usedTokens, windowTokens: fill.windowTokens, agentAutoCompactTokens: fill.agentAutoCompactTokens, targetPercent, safetyNetPercent }, this.state);
+    if (!nudge) return;
+    this.log.info(`Offering a compaction (${nudge.level}): ${decision.reason}`);
+    const show = nudge.level === 'safety-net' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    void show(nudge.message, 'Compact…', 'Preview').then((choice) => {
+      if (choice === 'Compact…') void vscode.commands.executeCommand(Commands.compact);
+      else if (choice === 'Preview') void vscode.commands.executeCommand(Commands.previewCompaction);
+    });
+  }
+
+  /** Our applied compactions feed the breaker: two in a row that saved too little silence the offers. */
+  private recordApplied(): void {
+    if (this.sessionPath === null) return;
+    const ours: readonly OurCompaction[] = this.history.of(this.sessionPath);
+    for (const entry of ours.slice(this.recorded)) {
+      this.controller.record({ status: 'compacted', metrics: { savingsPercent: entry.savingsPct, tokensAfter: entry.afterTokens } });
+    }
+    this.recorded = ours.length;
+  }
+
+  dispose(): void {
+    for (const disposable of this.disposables) disposable.dispose();
+  }
+}
+
+function controllerOf(settings: Settings): TriggerController {
+  return new TriggerController({
+    thresholdPercent: settings.triggerPercent,
+    targetPercent: settings.targetPercent,
+    safetyNetPercent: settings.safetyNetPercent,
+    minSavingsPercent: settings.engine.minSavingsPercent ?? DEFAULT_OPTIONS.minSavingsPercent,
+  });
+}
