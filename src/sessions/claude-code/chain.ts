@@ -66,7 +66,9 @@ export class RecordGraph {
   /**
    * The live leaf: among records nobody names as parent, each walked back to its nearest
    * user/assistant record (a trailing system or progress line does not end a conversation), the
-   * newest by timestamp on the requested side (main conversation or sidechain).
+   * newest by timestamp on the requested side (main conversation or sidechain). When there is no
+   * leaf at all (every record is someone's parent: a pure cycle), the newest user/assistant record
+   * stands in, so that the walk from it still shows what it can and reports the cycle.
    */
   liveLeaf(sidechain = false): LocatedRecord | null {
     const parents = new Set<string>();
@@ -75,22 +77,15 @@ export class RecordGraph {
       const parent = this.parent(record);
       if (parent !== null && isSidechain(record) === sidechain) parents.add(parent);
     }
-    let best: LocatedRecord | null = null;
-    for (const [uuid, terminal] of this.byUuid) {
-      if (parents.has(uuid)) continue;
-      const candidate = this.nearestConversational(terminal);
-      if (candidate === null || isSidechain(candidate.record) !== sidechain) continue;
-      if (best === null || newer(candidate, best)) best = candidate;
-    }
-    return best;
+    const leaves = [...this.byUuid].filter(([uuid]) => !parents.has(uuid)).map(([, terminal]) => this.nearestConversational(terminal));
+    return newestConversational(leaves, sidechain) ?? newestConversational(this.byUuid.values(), sidechain);
   }
 
   private nearestConversational(start: LocatedRecord): LocatedRecord | null {
     const seen = new Set<string>();
     let current: LocatedRecord | undefined = start;
     while (current !== undefined) {
-      const type = current.record.type;
-      if (type === 'user' || type === 'assistant') return current;
+      if (isConversational(current.record)) return current;
       const uuid = uuidOf(current.record) as string;
       if (seen.has(uuid)) return null;
       seen.add(uuid);
@@ -135,6 +130,20 @@ export class RecordGraph {
     if (this.path !== undefined) diagnostic.path = this.path;
     this.diagnosticsFound.push(diagnostic);
   }
+}
+
+function isConversational(record: RawRecord): boolean {
+  return record.type === 'user' || record.type === 'assistant';
+}
+
+/** The newest user/assistant record on the given side, if any. */
+function newestConversational(records: Iterable<LocatedRecord | null>, sidechain: boolean): LocatedRecord | null {
+  let best: LocatedRecord | null = null;
+  for (const candidate of records) {
+    if (candidate === null || !isConversational(candidate.record) || isSidechain(candidate.record) !== sidechain) continue;
+    if (best === null || newer(candidate, best)) best = candidate;
+  }
+  return best;
 }
 
 /** Newer by timestamp; unparsable or equal timestamps fall back to position in the file. */

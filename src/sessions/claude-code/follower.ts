@@ -1,19 +1,21 @@
 // Live follow of one transcript: reads only what was appended, keeps a half-written last line until
-// its newline arrives, starts over when the file was truncated or replaced, and reports deletion.
+// its newline arrives, starts over when the file was truncated or replaced, and reports deletion
+// and read errors once each, picking up where it was when the file can be read again.
 import { EventEmitter } from 'node:events';
 import { open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { CompactionEvent, Diagnostic, FillSnapshot } from '../types';
+import { failFromError } from '../result';
+import type { CompactionEvent, Diagnostic, FillSnapshot, SessionError } from '../types';
 import { CompactionCollector } from './compactions';
 import { readFill, type FillOptions, type FillTracker } from './fill';
-import { LineSplitter, RecordParser } from './jsonl';
+import { FORWARD_CHUNK_BYTES, LineSplitter, RecordParser } from './jsonl';
 import { subagentParent } from './liveContext';
 import { ProjectWatcher, type SessionSwitch } from './projectWatcher';
 import { uuidOf } from './records';
 import { ChangeSignal, SerialRunner } from './watch';
 
 export interface FollowerOptions extends FillOptions {
-  /** Quiet time after a change before reading (default 50 ms): a burst of appends is one read. */
+  /** A change is read at once; further changes within this window (default 50 ms) are one more read. */
   debounceMs?: number;
   /** Fallback poll interval (default 1000 ms) for file systems where fs.watch misses changes. */
   pollMs?: number;
@@ -40,7 +42,11 @@ export interface FollowerEvents {
 
 interface FollowState {
   tracker: FillTracker;
+  /** Numbers lines from 1 at `startOffset`; `linesBefore` turns them into the file's own. */
   splitter: LineSplitter;
+  startOffset: number;
+  /** Lines before `startOffset`, counted only once a diagnostic needs a line number. */
+  linesBefore: number | null;
   ino: number;
   fill: FillSnapshot;
 }
@@ -52,6 +58,8 @@ export class SessionFollower extends EventEmitter<FollowerEvents> {
   private readonly runner = new SerialRunner(() => this.check());
   private readonly sidechain: boolean;
   private missing = false;
+  /** The read error last reported, so a poll that keeps failing says it once. */
+  private failing: SessionError['code'] | null = null;
   private disposed = false;
 
   constructor(readonly path: string, private readonly options: FollowerOptions = {}) {
@@ -97,37 +105,38 @@ export class SessionFollower extends EventEmitter<FollowerEvents> {
     try {
       stats = await stat(this.path);
     } catch (error) {
-      return this.reportMissing(error);
+      return this.readFailed(sessionError(error, this.path));
     }
     const state = this.state;
-    if (state === null || this.missing || stats.ino !== state.ino || stats.size < state.splitter.pendingOffset + state.splitter.pendingBytes) {
-      const reason = state === null ? 'initial' : 'reset';
-      if (reason === 'reset') this.report('info', this.missing ? 'file-recreated' : 'file-replaced', 'Transcript was truncated, replaced or recreated; reading it again');
-      this.missing = false;
+    if (state === null || this.missing || stats.ino !== state.ino || stats.size < readEnd(state)) {
       this.signal?.rewatch();
-      return this.restart(reason, stats.ino);
+      return this.restart(stats.ino);
     }
-    if (stats.size > state.splitter.pendingOffset + state.splitter.pendingBytes) await this.readAppended(state, stats.size);
+    if (stats.size > readEnd(state)) await this.readAppended(state, stats.size);
   }
 
-  private async restart(reason: 'initial' | 'reset', ino: number): Promise<void> {
+  private async restart(ino: number): Promise<void> {
     const read = await readFill(this.path, this.options);
-    if (!read.ok) return this.report('error', read.error.code, read.error.message);
-    for (const diagnostic of read.value.diagnostics) this.emit('diagnostic', diagnostic);
+    if (!read.ok) return this.readFailed(read.error);
     const previous = this.state?.fill ?? null;
-    this.state = { tracker: read.value.tracker, splitter: new LineSplitter(read.value.resumeOffset, 0), ino, fill: read.value.fill };
-    this.emit('contextChanged', { fill: read.value.fill, previous, reason, newUuids: [] });
+    if (previous !== null) this.report('info', this.missing ? 'file-recreated' : 'file-replaced', 'Transcript was truncated, replaced or recreated; reading it again');
+    this.missing = false;
+    this.readSucceeded();
+    for (const diagnostic of read.value.diagnostics) this.emit('diagnostic', diagnostic);
+    const { tracker, resumeOffset, fill } = read.value;
+    this.state = { tracker, splitter: new LineSplitter(resumeOffset, 1), startOffset: resumeOffset, linesBefore: null, ino, fill };
+    this.emit('contextChanged', { fill, previous, reason: previous === null ? 'initial' : 'reset', newUuids: [] });
   }
 
   private async readAppended(state: FollowState, size: number): Promise<void> {
-    const from = state.splitter.pendingOffset + state.splitter.pendingBytes;
-    const handle = await open(this.path, 'r');
-    const chunk = Buffer.allocUnsafe(size - from);
+    let chunk: Buffer;
     try {
-      await handle.read(chunk, 0, chunk.length, from);
-    } finally {
-      await handle.close();
+      chunk = await readRange(this.path, readEnd(state), size);
+    } catch (error) {
+      // Deleted since the stat, or made unreadable: nothing was consumed, so a later check retries.
+      return this.readFailed(sessionError(error, this.path));
     }
+    this.readSucceeded();
     const parser = new RecordParser(this.path);
     const compactions = new CompactionCollector(this.sidechain);
     const newUuids: string[] = [];
@@ -140,26 +149,93 @@ export class SessionFollower extends EventEmitter<FollowerEvents> {
       const uuid = uuidOf(located.record);
       if (uuid !== null) newUuids.push(uuid);
     });
-    for (const diagnostic of parser.diagnostics()) this.emit('diagnostic', diagnostic);
-    for (const event of compactions.all()) this.emit('compacted', event);
+    const diagnostics = parser.diagnostics();
+    const events = compactions.all();
+    // Only a diagnostic pays for counting the lines before; a compaction gets a line when it is known.
+    const linesBefore = diagnostics.some((diagnostic) => diagnostic.line !== undefined) ? await this.linesBefore(state) : state.linesBefore;
+    for (const located of [...diagnostics, ...events]) toFileLine(located, linesBefore);
+    for (const diagnostic of diagnostics) this.emit('diagnostic', diagnostic);
+    for (const event of events) this.emit('compacted', event);
     if (!changed) return;
     const previous = state.fill;
     state.fill = state.tracker.snapshot(this.options);
     this.emit('contextChanged', { fill: state.fill, previous, reason: 'append', newUuids });
   }
 
-  private reportMissing(error: unknown): void {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') {
+  /** null when the file cannot be read right now (the next diagnostic tries again). */
+  private async linesBefore(state: FollowState): Promise<number | null> {
+    state.linesBefore ??= await countNewlines(this.path, state.startOffset).catch(() => null);
+    return state.linesBefore;
+  }
+
+  private readFailed(error: SessionError): void {
+    if (error.code === 'not-found') {
       if (this.missing) return;
       this.missing = true;
       this.signal?.unwatch();
-      return this.report('warning', 'file-deleted', 'Transcript was deleted; waiting for it to come back');
+      return this.report('warning', 'file-deleted', `Transcript was deleted; waiting for it to come back: ${this.path}`);
     }
-    this.report('error', code === 'EACCES' || code === 'EPERM' ? 'permission-denied' : 'io', `Cannot read transcript: ${error instanceof Error ? error.message : String(error)}`);
+    if (this.failing === error.code) return;
+    this.failing = error.code;
+    this.report('error', error.code, `${error.message}; following resumes once it can be read`);
+  }
+
+  private readSucceeded(): void {
+    if (this.failing === null) return;
+    this.failing = null;
+    this.report('info', 'file-readable', 'Transcript can be read again; following resumes');
   }
 
   private report(severity: Diagnostic['severity'], code: string, message: string): void {
     this.emit('diagnostic', { severity, code, message, path: this.path });
   }
+}
+
+/** A thrown fs error as the adapter's error: the codes and messages `readFill` returns. */
+function sessionError(error: unknown, path: string): SessionError {
+  const result = failFromError<never>(error, path);
+  return result.ok ? result.value : result.error;
+}
+
+/** Where the next read starts: the unfinished line is read again with what follows it. */
+function readEnd(state: FollowState): number {
+  return state.splitter.pendingOffset + state.splitter.pendingBytes;
+}
+
+/** The bytes from `from` to `to`, fewer when the file shrank meanwhile (the next check resets). */
+async function readRange(path: string, from: number, to: number): Promise<Buffer> {
+  const handle = await open(path, 'r');
+  try {
+    const chunk = Buffer.allocUnsafe(to - from);
+    const { bytesRead } = await handle.read(chunk, 0, chunk.length, from);
+    return chunk.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Newlines in the first `end` bytes of `path`, i.e. the complete lines before `end`. */
+async function countNewlines(path: string, end: number): Promise<number> {
+  const handle = await open(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(Math.min(FORWARD_CHUNK_BYTES, Math.max(1, end)));
+    let count = 0;
+    for (let position = 0; position < end; ) {
+      const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, end - position), position);
+      if (bytesRead === 0) break;
+      const bytes = buffer.subarray(0, bytesRead);
+      for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) count++;
+      position += bytesRead;
+    }
+    return count;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Turns a line counted from where following started into the file's line, or drops it when unknown. */
+function toFileLine(item: { line?: number }, linesBefore: number | null): void {
+  if (item.line === undefined) return;
+  if (linesBefore === null) delete item.line;
+  else item.line += linesBefore;
 }

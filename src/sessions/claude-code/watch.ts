@@ -1,6 +1,7 @@
 // A change signal for a path that survives what editors and agents do to files: fs.watch for
 // speed, a slow poll because fs.watch misses events on some file systems and dies when the file is
-// deleted or replaced, and a debounce so a burst of appends costs one read.
+// deleted or replaced, and a leading-edge debounce so the first change is read at once and a burst
+// of appends after it costs one more read.
 import { watch, type FSWatcher } from 'node:fs';
 
 export interface ChangeSignalOptions {
@@ -11,7 +12,9 @@ export interface ChangeSignalOptions {
 export class ChangeSignal {
   private watcher: FSWatcher | null = null;
   private readonly poll: NodeJS.Timeout;
+  /** The window opened by the last fire; changes during it only set `pending`. */
   private debounce: NodeJS.Timeout | null = null;
+  private pending = false;
   private disposed = false;
 
   constructor(private readonly path: string, private readonly options: ChangeSignalOptions, private readonly fire: () => void) {
@@ -38,13 +41,25 @@ export class ChangeSignal {
     this.watcher = null;
   }
 
+  /**
+   * Fires at once after a quiet period (a single append is read without delay); changes within
+   * `debounceMs` of a fire are coalesced into one trailing fire, which opens the next window.
+   */
   schedule(): void {
     if (this.disposed) return;
-    if (this.debounce !== null) clearTimeout(this.debounce);
-    this.debounce = setTimeout(() => {
-      this.debounce = null;
-      this.fire();
-    }, this.options.debounceMs);
+    if (this.debounce !== null) {
+      this.pending = true;
+      return;
+    }
+    this.fire();
+    this.debounce = setTimeout(() => this.closeWindow(), this.options.debounceMs);
+  }
+
+  private closeWindow(): void {
+    this.debounce = null;
+    if (!this.pending) return;
+    this.pending = false;
+    this.schedule();
   }
 
   dispose(): void {
@@ -53,12 +68,15 @@ export class ChangeSignal {
     clearInterval(this.poll);
     if (this.debounce !== null) clearTimeout(this.debounce);
     this.debounce = null;
+    this.pending = false;
   }
 }
 
 /**
  * Runs `task` one at a time; a request arriving while it runs causes exactly one more run, so no
- * change is missed and reads never overlap.
+ * change is missed and reads never overlap. A failed run ends the current series (its requesters
+ * get the rejection) and the next request starts afresh. Watchers request without awaiting, so the
+ * returned promise never counts as unhandled: tasks report their own problems.
  */
 export class SerialRunner {
   private running: Promise<void> | null = null;
@@ -71,13 +89,19 @@ export class SerialRunner {
       this.again = true;
       return this.running;
     }
-    this.running = (async () => {
-      do {
-        this.again = false;
-        await this.task();
-      } while (this.again);
+    // `finally` runs as a promise reaction, so it never precedes this assignment.
+    const running = this.drain().finally(() => {
       this.running = null;
-    })();
-    return this.running;
+    });
+    running.catch(() => undefined);
+    this.running = running;
+    return running;
+  }
+
+  private async drain(): Promise<void> {
+    do {
+      this.again = false;
+      await this.task();
+    } while (this.again);
   }
 }

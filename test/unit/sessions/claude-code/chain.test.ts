@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import { readLiveContext } from '../../../../src/sessions/claude-code';
 import { RecordGraph } from '../../../../src/sessions/claude-code/chain';
 import type { LocatedRecord, RawRecord } from '../../../../src/sessions/claude-code/records';
+import { TranscriptBuilder, tempDir } from './builders';
 
 function located(record: RawRecord, line: number): LocatedRecord {
   return { record, line, offset: line * 100, end: line * 100 + 99 };
@@ -49,6 +51,31 @@ describe('RecordGraph', () => {
     assert.equal(diagnostic?.code, 'cycle');
     assert.equal(diagnostic?.severity, 'error');
     assert.equal(typeof diagnostic?.line, 'number');
+  });
+
+  it('pure cycle without a leaf: walks from the newest conversational record and reports the cycle', () => {
+    const graph = graphOf([user('a', 'b', 1), user('b', 'a', 2), user('side', 'a', 9, { isSidechain: true })]);
+    const leaf = graph.liveLeaf();
+    assert.equal(leaf?.record.uuid, 'b', 'the newest on this side: the sidechain record is not');
+    const walk = graph.walk(leaf as LocatedRecord);
+    assert.equal(walk.stop, 'cycle');
+    assert.deepEqual(walk.records.map((record) => record.record.uuid), ['a', 'b']);
+    assert.deepEqual(graph.diagnostics().map(({ code, line }) => [code, line]), [['cycle', 2]]);
+  });
+
+  it('pure cycle with equal timestamps: the later record in the file leads', () => {
+    const graph = graphOf([user('a', 'b', 1), user('b', 'a', 1)]);
+    assert.equal(graph.liveLeaf()?.record.uuid, 'b');
+  });
+
+  it('pure cycle through readLiveContext: the context it can show, and the cycle diagnostic', async () => {
+    const builder = new TranscriptBuilder();
+    builder.user('first', { uuid: 'a', parentUuid: 'b' });
+    builder.text('msg_1', 'reply', { input: 10, output: 2 }, undefined, { uuid: 'b' });
+    const read = await readLiveContext(builder.write(tempDir()));
+    assert.ok(read.ok);
+    assert.deepEqual(read.value.messages.map((message) => message.role), ['user', 'assistant']);
+    assert.ok(read.value.diagnostics.some((diagnostic) => diagnostic.code === 'cycle' && diagnostic.line !== undefined), JSON.stringify(read.value.diagnostics));
   });
 
   it('missing parent: keeps what was found and says where the context starts', () => {
