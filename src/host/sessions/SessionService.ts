@@ -1,8 +1,10 @@
 // Which agent session the host shows, and its live fill. Follows the workspace's most recent
 // Claude Code session by default, switches when a newer one appears (unless the user picked one),
-// and lets the user pick another session or any transcript file.
+// and lets the user pick another session or any transcript file. With no session yet, it waits for
+// `claude` to write the workspace's first one.
 import * as vscode from 'vscode';
-import { findWorkspaceSession, listSessions, readSessionInfo, SessionFollower } from '../../sessions/claude-code';
+import { findWorkspaceSession, listSessions, ProjectWatcher, readSessionInfo, SessionFollower, type ConfigDirOptions } from '../../sessions/claude-code';
+import { expectedProjectDirs } from '../../sessions/claude-code/paths';
 import type { CompactionEvent, Diagnostic, FillSnapshot, SessionInfo } from '../../sessions/types';
 import type { Settings, SettingsWatcher } from '../settings';
 
@@ -21,10 +23,14 @@ export class SessionService implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<SessionView>();
   private readonly settingsListener: vscode.Disposable;
   private follower: SessionFollower | null = null;
+  /** Watching the workspace's project folders for a first session, while there is none. */
+  private waiting: ProjectWatcher[] = [];
+  /** Bumped by every lookup and every follow, so a slower, older lookup does not act. */
+  private generation = 0;
   private view: SessionView = { session: null, fill: null, compactions: [], diagnostics: [], searched: false };
   /** The user chose this session explicitly: do not jump to newer ones. */
   private pinned = false;
-  /** Settings the current follower was started with. */
+  /** Settings the current lookup or follower was started with. */
   private followedWith: Settings;
 
   readonly onDidChange = this.changed.event;
@@ -41,20 +47,42 @@ export class SessionService implements vscode.Disposable {
     return this.view;
   }
 
-  /** Finds the workspace's session and starts following it. */
+  /** Finds the workspace's session and starts following it, or waits for one. */
   async start(): Promise<void> {
+    const generation = ++this.generation;
+    this.stopWaiting();
+    this.followedWith = this.settings.current;
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder) return this.update({ searched: true });
-    const found = await findWorkspaceSession(folder.uri.fsPath, this.configDirOptions(this.settings.current));
-    if (!found.ok) {
-      this.log.warn(`Looking for Claude Code sessions failed: ${found.error.message}`);
-      return this.update({ searched: true });
-    }
-    if (!found.value) {
-      this.log.info(`No Claude Code session found for ${folder.uri.fsPath}`);
-      return this.update({ searched: true });
-    }
-    await this.follow(found.value, false);
+    const options = this.configDirOptions(this.followedWith);
+    const found = await findWorkspaceSession(folder.uri.fsPath, options);
+    if (generation !== this.generation) return;
+    if (found.ok && found.value) return this.follow(found.value, false);
+    if (!found.ok) this.log.warn(`Looking for Claude Code sessions failed: ${found.error.message}`);
+    // A session of other config folders no longer belongs to this workspace.
+    this.follower?.dispose();
+    this.follower = null;
+    this.update({ session: null, fill: null, compactions: [], diagnostics: [], searched: true });
+    await this.waitForSession(folder.uri.fsPath, options, generation);
+  }
+
+  /** Follows the first session that appears in the workspace's project folders, existing yet or not. */
+  private async waitForSession(workspacePath: string, options: ConfigDirOptions, generation: number): Promise<void> {
+    const projectDirs = await expectedProjectDirs(workspacePath, options);
+    if (generation !== this.generation) return;
+    this.log.info(`No Claude Code session found for ${workspacePath}; waiting for one in ${projectDirs.join(', ')}`);
+    this.waiting = projectDirs.map((projectDir) => {
+      const watcher = new ProjectWatcher(projectDir);
+      watcher.on('sessionSwitched', ({ session }) => void this.follow(session, false));
+      watcher.on('diagnostic', (diagnostic) => this.log.warn(`${diagnostic.path ?? projectDir}: ${diagnostic.message}`));
+      return watcher;
+    });
+    await Promise.all(this.waiting.map((watcher) => watcher.start()));
+  }
+
+  private stopWaiting(): void {
+    for (const watcher of this.waiting) watcher.dispose();
+    this.waiting = [];
   }
 
   async selectSession(): Promise<void> {
@@ -93,6 +121,8 @@ export class SessionService implements vscode.Disposable {
   }
 
   private async follow(session: SessionInfo, pinned: boolean): Promise<void> {
+    this.generation++;
+    this.stopWaiting();
     this.follower?.dispose();
     this.pinned = pinned;
     this.followedWith = this.settings.current;
@@ -131,7 +161,7 @@ export class SessionService implements vscode.Disposable {
     else if (session && next.windowTokensOverride !== before.windowTokensOverride) void this.follow(session, this.pinned);
   }
 
-  private configDirOptions(settings: Settings): { configDirs: readonly string[] } {
+  private configDirOptions(settings: Settings): ConfigDirOptions {
     return { configDirs: settings.claudeConfigDirs };
   }
 
@@ -141,6 +171,8 @@ export class SessionService implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.generation++;
+    this.stopWaiting();
     this.follower?.dispose();
     this.settingsListener.dispose();
     this.changed.dispose();

@@ -36,6 +36,17 @@ export function resolveConfigDirs(options: ConfigDirOptions = {}): string[] {
   return [join(home, '.claude'), join(home, '.config', 'claude')].filter((dir) => existsSync(dir));
 }
 
+/**
+ * The project folders Claude Code will write `cwd`'s sessions to, whether or not they exist yet:
+ * one per config folder, or under `~/.claude` (which Claude Code creates on its first run) when
+ * there is none. Long paths get the Node hash (see above): a Bun-built CLI may pick another name.
+ */
+export async function expectedProjectDirs(cwd: string, options: ConfigDirOptions = {}): Promise<string[]> {
+  const configDirs = resolveConfigDirs(options);
+  const name = encodeProjectDirName(await canonicalCwd(cwd));
+  return (configDirs.length > 0 ? configDirs : [join(options.home ?? homedir(), '.claude')]).map((dir) => join(dir, 'projects', name));
+}
+
 function unique(values: string[]): string[] {
   return [...new Set(values)];
 }

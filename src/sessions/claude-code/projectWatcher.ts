@@ -1,9 +1,10 @@
 // Notices a new session in a project folder (the user ran `claude` again, or resumed a fork), so the
 // host can offer to follow it. Only new files count: several live sessions in one folder would
-// otherwise make "newest by mtime" flip back and forth.
+// otherwise make "newest by mtime" flip back and forth. Without a current session it waits for the
+// first one, in a folder that may not exist yet (VS Code opened before `claude` ever ran there).
 import { EventEmitter } from 'node:events';
 import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Diagnostic, SessionInfo } from '../types';
 import { readSessionInfo } from './listing';
 import { ChangeSignal, SerialRunner } from './watch';
@@ -15,7 +16,10 @@ export interface SessionSwitch {
 }
 
 export interface ProjectWatcherOptions {
-  /** The transcript being followed now. */
+  /**
+   * The transcript being followed now. Without one the watcher waits for the first session:
+   * transcripts already in the folder count as new.
+   */
   current?: string;
   debounceMs?: number;
   pollMs?: number;
@@ -30,6 +34,8 @@ export class ProjectWatcher extends EventEmitter<ProjectWatcherEvents> {
   private known = new Set<string>();
   private current: string | null;
   private signal: ChangeSignal | null = null;
+  /** Where `signal` watches: the project folder, or its nearest existing ancestor until it exists. */
+  private watched: WatchedFolder | null = null;
   private readonly runner = new SerialRunner(() => this.check());
   private disposed = false;
 
@@ -38,10 +44,10 @@ export class ProjectWatcher extends EventEmitter<ProjectWatcherEvents> {
     this.current = options.current ?? null;
   }
 
+  /** Attaches the watch; while waiting for a first session, emits at once for one already there. */
   async start(): Promise<void> {
-    this.known = new Set(await this.sessionFiles());
-    if (this.disposed) return;
-    this.signal = new ChangeSignal(this.projectDir, { debounceMs: this.options.debounceMs ?? 100, pollMs: this.options.pollMs ?? 2000 }, () => void this.runner.request());
+    if (this.current !== null) this.known = new Set(await this.sessionFiles());
+    await this.runner.request();
   }
 
   refresh(): Promise<void> {
@@ -52,7 +58,22 @@ export class ProjectWatcher extends EventEmitter<ProjectWatcherEvents> {
     this.disposed = true;
     this.signal?.dispose();
     this.signal = null;
+    this.watched = null;
     this.removeAllListeners();
+  }
+
+  /**
+   * Moves the watch down as the missing folders appear (and back up if they are removed): fs.watch
+   * needs an existing folder, and a new inode means the old watch went stale.
+   */
+  private async retarget(): Promise<void> {
+    const target = await nearestExistingFolder(this.projectDir);
+    if (this.disposed || (this.watched?.path === target.path && this.watched.ino === target.ino)) return;
+    this.signal?.dispose();
+    this.watched = target;
+    this.signal = new ChangeSignal(target.path, { debounceMs: this.options.debounceMs ?? 100, pollMs: this.options.pollMs ?? 2000 }, () => void this.runner.request());
+    // A folder created below before the watch attached sends no event: look once more.
+    if (target.path !== this.projectDir) this.signal.schedule();
   }
 
   /** Top-level `*.jsonl` files that have content (Claude Code creates them on first write). */
@@ -70,6 +91,7 @@ export class ProjectWatcher extends EventEmitter<ProjectWatcherEvents> {
 
   private async check(): Promise<void> {
     if (this.disposed) return;
+    await this.retarget();
     const files = await this.sessionFiles();
     const fresh = files.filter((path) => !this.known.has(path));
     for (const path of fresh) this.known.add(path);
@@ -83,5 +105,18 @@ export class ProjectWatcher extends EventEmitter<ProjectWatcherEvents> {
     const previousPath = this.current;
     this.current = newest.info.path;
     this.emit('sessionSwitched', { session: newest.info, previousPath });
+  }
+}
+
+interface WatchedFolder {
+  path: string;
+  ino: number;
+}
+
+/** `path` if it is a folder, else its closest ancestor that is (at worst the root). */
+async function nearestExistingFolder(path: string): Promise<WatchedFolder> {
+  for (let candidate = path; ; candidate = dirname(candidate)) {
+    const stats = await stat(candidate).catch(() => null);
+    if ((stats?.isDirectory() ?? false) || dirname(candidate) === candidate) return { path: candidate, ino: stats?.ino ?? 0 };
   }
 }

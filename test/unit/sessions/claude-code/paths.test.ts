@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { encodeProjectDirName, nodeRuntimePathHash, projectDirCandidates, resolveConfigDirs } from '../../../../src/sessions/claude-code/paths';
+import { encodeProjectDirName, expectedProjectDirs, nodeRuntimePathHash, projectDirCandidates, resolveConfigDirs } from '../../../../src/sessions/claude-code/paths';
 import { tempDir } from './builders';
 
 describe('Claude Code paths', () => {
@@ -27,6 +27,14 @@ describe('Claude Code paths', () => {
     assert.deepEqual(resolveConfigDirs({ env: {}, home }), []);
     mkdirSync(join(home, '.config', 'claude'), { recursive: true });
     assert.deepEqual(resolveConfigDirs({ env: {}, home }), [join(home, '.config', 'claude')]);
+  });
+
+  it('expected project folders: one per config folder, existing or not, else under ~/.claude', async () => {
+    const home = tempDir();
+    const cwd = join(home, 'no such workspace');
+    const name = encodeProjectDirName(cwd);
+    assert.deepEqual(await expectedProjectDirs(cwd, { env: { CLAUDE_CONFIG_DIR: '/x,/y' }, home }), [`/x/projects/${name}`, `/y/projects/${name}`]);
+    assert.deepEqual(await expectedProjectDirs(cwd, { env: {}, home }), [join(home, '.claude', 'projects', name)]);
   });
 
   it('long paths also match folders by prefix when the hash differs (Bun-built CLI)', async () => {
