@@ -2,7 +2,6 @@
 // each section is built once and updated from the messages, so a 10/s stream of states never
 // rebuilds the region map or loses the user's focus, selection or scroll position.
 import { parseHostMessage, type HostMessage, type PanelState, type PlanView, type Preview } from '../src/protocol/messages';
-import { formatTokens } from '../src/protocol/format';
 import { DetailPane } from './detailPane';
 import { Disclosures } from './disclosure';
 import { el, KeyedSection } from './dom';
@@ -10,7 +9,7 @@ import { renderDiagnostics, renderEmpty } from './empty';
 import { Gauge } from './gauge';
 import { createHeader } from './header';
 import { renderHistory } from './history';
-import { savingsText } from './logic/format';
+import { beforeAfter, savingsText } from './logic/format';
 import { renderPreview, renderProgress } from './preview';
 import { RegionMap } from './regionMap';
 import { renderTimeline, timelineInput } from './timeline';
@@ -60,7 +59,7 @@ function showRegions(): void {
   if (preview) {
     regionMap.setRegions(preview.regions, `Preview · "${preview.focus || 'no focus'}"`, savingsText(preview.beforeTokens, preview.afterTokens, preview.savingsPct));
   } else if (plan) {
-    regionMap.setRegions(plan.regions, `Next compaction (plan at target ${formatTokens(plan.targetTokens)})`, savingsText(plan.beforeTokens, plan.afterTokens, plan.savingsPct));
+    regionMap.setRegions(plan.regions, `What Compact… would do: ${beforeAfter(plan.beforeTokens, plan.afterTokens, null)}`, savingsText(plan.beforeTokens, plan.afterTokens, plan.savingsPct));
   }
   // Without a plan or preview there is nothing to map (no session yet): no empty grid either.
   regionMap.element.hidden = !preview && !plan;

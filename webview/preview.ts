@@ -1,6 +1,7 @@
 // The compaction preview (Compact… / Preview): what the run would save, how it was verified, the
-// summary and a side-by-side diff, with Apply / Open in Diff Editor / Cancel. Once applied it says
-// which fork was written and how to resume it. Also the progress of a running compaction.
+// summary and a side-by-side diff, with Apply / Open in Diff Editor / Cancel, and says so when the
+// summarizer fell back or the result may still overflow. Once applied it says which fork was written
+// and how to resume it. Also the progress of a running compaction.
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
 import type { Preview, VerificationView, WebviewMessage } from '../src/protocol/messages';
@@ -28,6 +29,17 @@ export function renderVerification(verification: VerificationView): HTMLElement 
   if (verification.reinjected.length) items.push(el('li', {}, icon('debug-restart'), ` re-injected: `, el('ul', {}, ...verification.reinjected.map((text) => el('li', {}, text)))));
   if (verification.filesLost.length) items.push(el('li', {}, icon('warning'), ` files lost: `, el('ul', {}, ...verification.filesLost.map((file) => el('li', { class: 'mono' }, file)))));
   return el('ul', { class: `verification ${verification.ok ? 'verified' : 'unverified'}`, 'aria-label': verification.ok ? 'Verification passed' : 'Verification found problems' }, el('li', { class: 'verdict' }, icon(verification.ok ? 'verified' : 'error'), verification.ok ? ' verified' : ' not verified'), ...items);
+}
+
+/** The run's warnings in words with a warning icon, coloured like an unverified verdict (theme colours). */
+function renderWarnings(preview: Preview): HTMLElement | null {
+  const warnings = [preview.summaryFallback, preview.overflow].filter((text): text is string => Boolean(text));
+  if (!warnings.length) return null;
+  return el(
+    'ul',
+    { class: 'verification unverified', 'data-testid': 'preview-warnings', 'aria-label': 'Warnings' },
+    ...warnings.map((text) => el('li', { class: 'verdict' }, icon('warning'), ` ${text}`)),
+  );
 }
 
 function renderApplied(preview: Preview): HTMLElement | null {
@@ -66,6 +78,7 @@ export function renderPreview(preview: Preview | null, disclosures: Disclosures)
       el('div', { class: 'section-title' }, el('h2', { id: 'preview-title' }, 'Compaction preview'), el('span', {}, savingsText(preview.beforeTokens, preview.afterTokens, preview.savingsPct))),
       el('p', {}, 'Focus: ', preview.focus ? el('q', {}, preview.focus) : el('span', { class: 'muted' }, 'none'), el('span', { class: 'muted' }, ` · ${preview.message}`)),
       el('p', { class: 'preview-stats' }, `${exactTokens(preview.beforeTokens)} → ${exactTokens(preview.afterTokens)} tokens`, el('span', { class: 'muted' }, ` · summarizer: ${preview.summarizer} · status: ${preview.status}`)),
+      renderWarnings(preview),
       tiers,
       verification,
       summary,

@@ -65,8 +65,9 @@ export class ContextLensApp implements vscode.Disposable {
         {
           runCommand: (command) => void vscode.commands.executeCommand(webviewCommandIds[command]),
           itemDetail: (id) => {
+            // While a preview is shown the map lists its items: the preview's run answers for them.
             const snapshot = this.model.snapshot;
-            return snapshot ? itemDetailOf(snapshot.context, id, this.model.fateOf(id)) : null;
+            return this.flow.itemDetail(id) ?? (snapshot ? itemDetailOf(snapshot.context, id, this.model.fateOf(id)) : null);
           },
           previewAction: (message) => void this.flow.onAction(message),
           cancelProgress: () => this.flow.cancelProgress(),

@@ -83,7 +83,7 @@ export const verificationViewSchema = z.object({
 });
 export type VerificationView = z.infer<typeof verificationViewSchema>;
 
-/** The plan the engine would carry out now (live preview, no LLM), sent only when it changes. */
+/** What Compact… would do now (its options and default focus, heuristic summary, no LLM), sent only when it changes. */
 export const planViewSchema = z.object({
   revision: z.number().int().nonnegative(),
   targetTokens: tokens,
@@ -107,6 +107,10 @@ export type DiffBlock = z.infer<typeof diffBlockSchema>;
 export const forkViewSchema = z.object({ sessionId: z.string(), path: z.string(), resumeCommand: z.string() });
 export type ForkView = z.infer<typeof forkViewSchema>;
 
+/** Longest warning a preview carries (redacted, then clipped by the host). */
+export const PREVIEW_WARNING_MAX = 1_000;
+const previewWarning = z.string().max(PREVIEW_WARNING_MAX);
+
 /** A compaction run on request (Compact… / Preview Compaction), shown until applied or cancelled. */
 export const previewSchema = z.object({
   id: z.string(),
@@ -120,6 +124,10 @@ export const previewSchema = z.object({
   tiers: z.array(tierSummarySchema),
   verification: verificationViewSchema.nullable(),
   summary: z.string().nullable(),
+  /** The configured summarizer failed and the heuristic summary was used instead, and why. */
+  summaryFallback: previewWarning.nullable(),
+  /** The engine's warning that the result is still above the hard limit. */
+  overflow: previewWarning.nullable(),
   diff: z.array(diffBlockSchema),
   regions: z.array(regionSchema).max(200_000),
   /** Set once applied: the new session Claude Code can resume. */

@@ -1,13 +1,14 @@
 // The whole loop in real VS Code on the recorded demo session: the gauge agrees with the CLI,
-// settings move the marks live, Compact… with a focus text previews fates and a diff, Apply writes
-// a fork next to the session, and hostile tool output stays inert text.
+// settings move the marks live, the map says what Compact… would do, Compact… with a focus text
+// previews fates and a diff, Apply refuses a preview the session has moved on from and writes a fork
+// next to the session from a fresh one, and hostile tool output stays inert text.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
-import { appendToolRound, copyDemoWorkspace, prepareDemoSession, writeWorkspaceSettings } from '../support/demoSession';
+import { appendResponse, appendToolRound, copyDemoWorkspace, prepareDemoSession, writeWorkspaceSettings } from '../support/demoSession';
 import { runCommand, screenshot, startWorkbench, webviewFrame, type Workbench } from '../support/workbench';
 
 const CLI = join(__dirname, '..', '..', 'dist', 'cli.js');
@@ -44,6 +45,8 @@ describe('Compact with focus, apply, settings and hostile content, in code-serve
     const expected = `${inspected.used.tokens.toLocaleString('en-US')} / ${WINDOW.toLocaleString('en-US')} tokens`;
     await frame.locator('[data-testid="fill-summary"]', { hasText: expected }).waitFor({ timeout: 20_000 });
     await frame.locator('[data-testid="legend"]').waitFor();
+    // The live map is the plan of Compact… with its defaults, not of an automatic compaction.
+    await frame.locator('#region-map-title', { hasText: /^What Compact… would do: .+ → .+$/ }).waitFor({ timeout: 20_000 });
     await screenshot(page, 'gauge-dark');
   });
 
@@ -93,10 +96,26 @@ describe('Compact with focus, apply, settings and hostile content, in code-serve
     await page.locator('.monaco-diff-editor .view-line', { hasText: '=== #' }).first().waitFor({ timeout: 10_000 });
     await runCommand(page, 'View: Close Editor');
 
-    const before = readdirSync(demo.projectDir).filter((name) => name.endsWith('.jsonl'));
+    // The agent answers once more after the preview: a fork from it would lack that turn.
+    const forks = () => readdirSync(demo.projectDir).filter((name) => name.endsWith('.jsonl'));
+    const before = forks();
+    const stats = frame.locator('[data-testid="preview"] .preview-stats');
+    const stale = await stats.textContent();
+    appendResponse(demo.transcript, 18_000);
+    await frame.locator('[data-testid="preview-apply"]').click();
+    const movedOn = page.locator('.notification-toast', { hasText: 'The session moved on since this preview' });
+    await movedOn.waitFor({ timeout: 15_000 });
+    assert.deepEqual(forks(), before, 'no fork from a stale preview');
+    await movedOn.locator('.monaco-button', { hasText: 'Compact… Again' }).click();
+    await input.waitFor({ state: 'visible' });
+    assert.equal(await input.inputValue(), 'keep the retry decision');
+    await input.press('Enter');
+    // The fresh preview counts the new turn too (the webview's CSP rules out waitForFunction).
+    for (const deadline = Date.now() + 60_000; (await stats.textContent()) === stale; await page.waitForTimeout(200)) assert.ok(Date.now() < deadline, 'a fresh preview');
+
     await frame.locator('[data-testid="preview-apply"]').click();
     await frame.locator('[data-testid="preview-applied"]').waitFor({ timeout: 30_000 });
-    const afterFiles = readdirSync(demo.projectDir).filter((name) => name.endsWith('.jsonl'));
+    const afterFiles = forks();
     assert.equal(afterFiles.length, before.length + 1, 'one new session file');
     const applied = await frame.locator('[data-testid="preview-applied"]').innerText();
     const fork = afterFiles.find((name) => !before.includes(name))!.replace('.jsonl', '');

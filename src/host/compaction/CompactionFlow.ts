@@ -1,10 +1,10 @@
 // Compact… and Preview Compaction: run the engine on the live context (cancellable, with progress in
 // a notification and in the panel), show the preview, and act on it: open the diff, apply it as a
-// fork the agent can resume (the source transcript is only read), or cancel.
+// fork the agent can resume (the source transcript is only read, and must not have moved on), or cancel.
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { afterTexts, compact, FileSystemArchive, redactSecrets, type CompactionResult } from '../../engine';
-import type { ForkView, Preview } from '../../protocol/messages';
+import { afterTexts, FileSystemArchive, redactSecrets, type CompactionResult } from '../../engine';
+import type { ForkView, ItemDetail, Preview } from '../../protocol/messages';
 import { writeFork } from '../../sessions/claude-code';
 import { forkRequestFromResult } from '../../sessions/claude-code/engineContext';
 import type { LiveSnapshot } from '../context/liveSnapshot';
@@ -14,7 +14,9 @@ import type { PreviewActionMessage } from '../panel/WebviewConnection';
 import type { SettingsWatcher } from '../settings';
 import type { ApiKeyStore } from './ApiKeyStore';
 import type { DiffDocuments } from './DiffDocuments';
-import { diffBlocksOf, diffDocuments, previewOf } from './preview';
+import { diffBlocksOf, diffDocuments, previewItemDetail } from './preview';
+import { runCompaction } from './run';
+import { sessionMovedOn } from './stale';
 import { summarizerOf } from './summarizer';
 
 export interface FlowDeps {
@@ -39,11 +41,16 @@ interface Shown {
 export class CompactionFlow implements vscode.Disposable {
   private shown: Shown | null = null;
   private running: AbortController | null = null;
+  /** Apply re-reads the session before writing: a second click meanwhile must not write a second fork. */
+  private applying = false;
 
   constructor(private readonly deps: FlowDeps) {}
 
-  /** Compact… asks for focus instructions first (like `/compact <instructions>`); Preview does not. */
-  async run(askFocus: boolean): Promise<void> {
+  /**
+   * Compact… asks for focus instructions first (like `/compact <instructions>`), pre-filled with
+   * `suggestedFocus`; Preview does not.
+   */
+  async run(askFocus: boolean, suggestedFocus = this.deps.settings.current.compactionFocus): Promise<void> {
     if (this.running) {
       void vscode.window.showInformationMessage('Context Lens: a compaction is already running.');
       return;
@@ -59,7 +66,7 @@ export class CompactionFlow implements vscode.Disposable {
         title: 'Context Lens: Compact…',
         prompt: 'What the compaction should keep (like /compact <instructions>). Empty = no focus.',
         placeHolder: 'Focus instructions — e.g. keep the retry decision',
-        value: this.deps.settings.current.compactionFocus,
+        value: suggestedFocus,
         ignoreFocusOut: true,
       });
       if (input === undefined) return;
@@ -76,13 +83,20 @@ export class CompactionFlow implements vscode.Disposable {
     const message = `Compacting with the ${chosen.name} summarizer…`;
     this.deps.hub.updateProgress({ message, cancellable: true });
     try {
-      const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Context Lens', cancellable: true }, (progress, token) => {
+      const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Context Lens', cancellable: true }, (progress, token) => {
         progress.report({ message });
         token.onCancellationRequested(() => controller.abort());
-        return compact(snapshot.context, { ...settings.engine, trigger: 'manual', focus }, { summarizer: chosen.summarizer, archive: new FileSystemArchive(this.deps.archiveFolder), signal: controller.signal });
+        return runCompaction({ id: randomUUID(), focus, engine: settings.engine, summarizer: chosen, context: snapshot.context, archive: new FileSystemArchive(this.deps.archiveFolder), signal: controller.signal });
       });
-      this.deps.log.info(`Compaction ${focus ? `with focus "${redactSecrets(focus)}" ` : ''}: ${redactSecrets(result.message)}${result.error ? ` (${redactSecrets(result.error)})` : ''}`);
-      const preview = previewOf({ id: randomUUID(), focus, summarizer: chosen.name, context: snapshot.context, result });
+      const { result } = outcome;
+      if (outcome.cancelled) {
+        this.deps.log.info(`Compaction cancelled${result.archive ? ` (the context was already archived as ${result.archive.id})` : ''}`);
+        void vscode.window.showInformationMessage('Context Lens: Compaction cancelled.');
+        return;
+      }
+      const { preview } = outcome;
+      this.deps.log.info(`Compaction${focus ? ` with focus "${redactSecrets(focus)}"` : ''}: ${redactSecrets(result.message)}${result.error ? ` (${redactSecrets(result.error)})` : ''}`);
+      for (const warning of [preview.summaryFallback, preview.overflow]) if (warning) this.deps.log.warn(warning);
       this.shown = { preview, snapshot, result };
       this.deps.hub.updatePreview(preview);
       this.deps.revealPanel();
@@ -96,6 +110,12 @@ export class CompactionFlow implements vscode.Disposable {
     this.running?.abort();
   }
 
+  /** While a preview is shown the map shows its items, so their details come from the same run. */
+  itemDetail(id: number): ItemDetail | null {
+    const shown = this.shown;
+    return shown ? previewItemDetail(shown.snapshot.context, shown.result, id) : null;
+  }
+
   async onAction({ previewId, action }: PreviewActionMessage): Promise<void> {
     const shown = this.shown;
     // A stale webview may still show an older preview: ignore its buttons.
@@ -104,7 +124,9 @@ export class CompactionFlow implements vscode.Disposable {
       case 'openDiff':
         return this.openDiff(shown);
       case 'apply':
-        return this.apply(shown);
+        if (this.applying) return;
+        this.applying = true;
+        return this.apply(shown).finally(() => (this.applying = false));
       case 'cancel':
         this.shown = null;
         this.deps.hub.updatePreview(null);
@@ -126,6 +148,19 @@ export class CompactionFlow implements vscode.Disposable {
   private async apply(shown: Shown): Promise<void> {
     const { preview, snapshot, result } = shown;
     if (preview.applied) return;
+    const moved = await sessionMovedOn(snapshot.live);
+    if (!moved.ok) {
+      void vscode.window.showErrorMessage(`Context Lens: could not apply the compaction: ${moved.error.message}`);
+      return;
+    }
+    if (moved.value) {
+      this.deps.log.warn(`Apply of preview ${preview.id} stopped: ${snapshot.live.session.path} moved on since the preview`);
+      const again = 'Compact… Again';
+      void vscode.window.showWarningMessage('Context Lens: The session moved on since this preview — run Compact… again.', again).then((choice) => {
+        if (choice === again) void this.run(true, preview.focus);
+      });
+      return;
+    }
     // The archive was written by compact() before anything was dropped; the fork is a new file.
     const request = await forkRequestFromResult({ live: snapshot.live, context: snapshot.context, result, focus: preview.focus || null, title: `${snapshot.live.session.title} (compacted)` });
     const written = request.ok ? await writeFork(request.value) : request;

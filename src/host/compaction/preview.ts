@@ -1,8 +1,9 @@
 // A compaction result as the panel previews it: metrics per tier, verification, the summary and one
 // diff block per changed item. Everything shown goes through `redactSecrets` first. Free of `vscode`.
 import { afterTexts, redactSecrets, type CompactionResult, type Context, type Verification } from '../../engine';
-import type { DiffBlock, Preview, VerificationView } from '../../protocol/messages';
+import { PREVIEW_WARNING_MAX, type DiffBlock, type ItemDetail, type Preview, type VerificationView } from '../../protocol/messages';
 import { regionLabel, regionsOf } from '../context/derive';
+import { itemDetailOf } from '../context/itemDetail';
 
 /** Per side of a diff block in the webview; the diff editor gets the full text. */
 export const DIFF_BLOCK_MAX_CHARS = 20_000;
@@ -19,7 +20,6 @@ export function verificationView(verification: Verification): VerificationView {
     filesLost: verification.filesLost,
   };
 }
-
 
 function capped(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}\n… (${(text.length - max).toLocaleString('en-US')} more characters)` : text;
@@ -57,6 +57,26 @@ export interface PreviewInput {
   result: CompactionResult;
 }
 
+/**
+ * Redacted before clipping (a clip through the middle of a secret would hide it from the patterns);
+ * only `text` is clipped, so the conclusion after it is always read.
+ */
+function warningOf(text: string, conclusion = ''): string {
+  const redacted = redactSecrets(text);
+  const room = PREVIEW_WARNING_MAX - conclusion.length;
+  return `${redacted.length > room ? `${redacted.slice(0, room - 1)}…` : redacted}${conclusion}`;
+}
+
+/** Why the configured summarizer's text is not the one used (S9: say so), or null. */
+function summaryFallbackOf(result: CompactionResult): string | null {
+  const summary = result.summary;
+  return summary?.fellBack ? warningOf(summary.error ?? 'the summarizer failed', ' — used the heuristic summary') : null;
+}
+
+function overflowWarningOf(result: CompactionResult): string | null {
+  return result.overflow ? warningOf(result.overflow.message) : null;
+}
+
 export function previewOf({ id, focus, summarizer, context, result }: PreviewInput): Preview {
   return {
     id,
@@ -70,8 +90,15 @@ export function previewOf({ id, focus, summarizer, context, result }: PreviewInp
     tiers: result.tiers.map((tier) => ({ tier: tier.tier, items: tier.acted, tokensSaved: tier.tokensSaved, note: tier.note ?? null })),
     verification: result.verification ? verificationView(result.verification) : null,
     summary: result.summary ? redactSecrets(result.summary.text) : null,
+    summaryFallback: summaryFallbackOf(result),
+    overflow: overflowWarningOf(result),
     diff: diffBlocksOf(context, result, DIFF_BLOCK_MAX_CHARS),
     regions: regionsOf(context, result.items),
     applied: null,
   };
+}
+
+/** The detail pane while a preview is shown: the item as that run saw it, with the fate it gave it. */
+export function previewItemDetail(context: Context, result: CompactionResult, id: number): ItemDetail | null {
+  return itemDetailOf(context, id, result.items.find((fate) => fate.id === id));
 }

@@ -1,5 +1,5 @@
 // Live model of the followed session: on every change of its fill, re-reads the live context
-// (debounced, never two reads at once), counts it off-thread, and re-plans the next compaction.
+// (debounced, never two reads at once), counts it off-thread, and re-plans what Compact… would do.
 // Settings changes re-plan without re-reading. The plan is announced only when it changed.
 import * as vscode from 'vscode';
 import { TokenCountWorker, type ItemFate } from '../../engine';
@@ -134,7 +134,7 @@ export class ContextModel implements vscode.Disposable {
     let next: PlanView | null = null;
     this.fates = new Map();
     if (snapshot !== null && snapshot.context.items.length > 0) {
-      const planned = livePlan(snapshot, this.settings.current.engine, this.tokenizer ?? undefined);
+      const planned = livePlan(snapshot, this.settings.current, this.tokenizer ?? undefined);
       this.fates = new Map(planned.items.map((fate) => [fate.id, fate]));
       next = planViewOf(snapshot.context, planned, this.revision + 1);
     }

@@ -1,5 +1,5 @@
 // The detail pane's view of one item: its text (capped, so a huge tool output cannot flood the
-// webview), its epistemic markers and what the live plan would do with it. Free of `vscode`.
+// webview), its epistemic markers and what the live plan (or the preview shown) does with it. Free of `vscode`.
 import { findEpistemicMarkers, type Context, type ItemFate } from '../../engine';
 import type { ItemDetail } from '../../protocol/messages';
 import { regionLabel } from './derive';

@@ -1,9 +1,11 @@
 // One read of the followed session, turned into what the panel derives everything from. Free of
 // `vscode`: the ContextModel decides when to build one, this decides how.
-import { defaultTokenizer, plan, type CompactionPlan, type Context, type EngineOptionsInput, type Tokenizer } from '../../engine';
+import { defaultTokenizer, plan, type CompactionPlan, type Context, type Tokenizer } from '../../engine';
 import { readLiveContext } from '../../sessions/claude-code';
 import { engineContextOf } from '../../sessions/claude-code/engineContext';
 import type { LiveContext, Result, SessionInfo } from '../../sessions/types';
+import { compactOptionsOf } from '../compaction/run';
+import type { Settings } from '../settings';
 import { breakdownOf, reservedOutputTokensOf } from './derive';
 import type { Breakdown } from '../../protocol/messages';
 import type { WorkerTokenizer } from './workerTokenizer';
@@ -32,7 +34,11 @@ export async function readSnapshot(session: SessionInfo, windowOverride: number,
   return { ok: true, value: { live, context, breakdown: breakdownOf(context), reservedOutputTokens: reservedOutputTokensOf(live.fill) } };
 }
 
-/** The live plan at the configured target (no LLM, no I/O). */
-export function livePlan(snapshot: LiveSnapshot, options: EngineOptionsInput, tokenizer: Tokenizer | undefined): CompactionPlan {
-  return plan(snapshot.context, options, tokenizer ? { tokenizer } : {});
+/**
+ * What Compact… would do with the options it runs with by default (the workspace's standing focus),
+ * so the map never promises to keep what Compact… drops. The summary is the heuristic one: `plan`
+ * calls no LLM and does no I/O, so this runs on every change.
+ */
+export function livePlan(snapshot: LiveSnapshot, settings: Pick<Settings, 'engine' | 'compactionFocus'>, tokenizer: Tokenizer | undefined): CompactionPlan {
+  return plan(snapshot.context, compactOptionsOf(settings.engine, settings.compactionFocus), tokenizer ? { tokenizer } : {});
 }

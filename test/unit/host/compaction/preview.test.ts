@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { charEstimateTokenizer, compact, MemoryArchive } from '../../../src/engine';
-import { afterTexts } from '../../../src/engine';
-import { DROPPED_TEXT, diffBlocksOf, diffDocuments, previewOf } from '../../../src/host/compaction/preview';
-import { itemDetailOf, DETAIL_MAX_CHARS } from '../../../src/host/context/itemDetail';
-import { assistant, big, build, read, user } from '../engine/support/build';
+import { charEstimateTokenizer, compact, MemoryArchive, type Summarizer } from '../../../../src/engine';
+import { afterTexts } from '../../../../src/engine';
+import { DROPPED_TEXT, diffBlocksOf, diffDocuments, previewItemDetail, previewOf } from '../../../../src/host/compaction/preview';
+import { PREVIEW_WARNING_MAX, previewSchema } from '../../../../src/protocol/messages';
+import { itemDetailOf, DETAIL_MAX_CHARS } from '../../../../src/host/context/itemDetail';
+import { assistant, big, build, read, user } from '../../engine/support/build';
 
 const SECRET = 'password=hunter2';
 const context = () =>
@@ -73,5 +74,46 @@ describe('compaction preview', () => {
     assert.equal(long?.truncated, true);
     assert.equal(long?.text.length, DETAIL_MAX_CHARS);
     assert.equal(long?.reason, 'why');
+  });
+
+  it('says so when the summarizer fell back: why (redacted, bounded), and that the heuristic summary was used', async () => {
+    const ctx = context();
+    const failing: Summarizer = { name: 'anthropic', summarize: () => Promise.resolve({ ok: false, error: `anthropic failed: 401 invalid x-api-key sk-ant-api03-abcdefghijklmnop ${'detail '.repeat(300)}` }) };
+    const result = await compact(ctx, { trigger: 'manual', preserve: { recentTurns: 1, recentPercent: 0 } }, { archive: new MemoryArchive(), tokenizer: charEstimateTokenizer, summarizer: failing });
+    assert.equal(result.summary?.fellBack, true);
+    const preview = previewOf({ id: 'p1', focus: '', summarizer: 'anthropic', context: ctx, result });
+    assert.ok(preview.summaryFallback);
+    assert.match(preview.summaryFallback, /^anthropic failed: 401 invalid x-api-key \[REDACTED\]/);
+    assert.match(preview.summaryFallback, /… — used the heuristic summary$/);
+    assert.equal(preview.summaryFallback.length, PREVIEW_WARNING_MAX);
+    assert.equal(preview.summarizer, 'heuristic');
+    assert.equal(preview.overflow, null);
+    assert.ok(previewSchema.safeParse(preview).success);
+  });
+
+  it('carries the engine\'s overflow warning, and no warnings when all went well', async () => {
+    const ctx = context();
+    const options = { trigger: 'manual' as const, preserve: { recentTurns: 1, recentPercent: 0 } };
+    const deps = { archive: new MemoryArchive(), tokenizer: charEstimateTokenizer };
+    const overflowing = await compact(ctx, { ...options, hardLimitTokens: 100 }, deps);
+    const warned = previewOf({ id: 'p1', focus: '', summarizer: 'heuristic', context: ctx, result: overflowing });
+    assert.equal(warned.overflow, overflowing.overflow?.message);
+    assert.match(warned.overflow ?? '', /above the hard limit of 100/);
+
+    const fine = previewOf({ id: 'p2', focus: '', summarizer: 'heuristic', context: ctx, result: await compact(ctx, options, deps) });
+    assert.equal(fine.overflow, null);
+    assert.equal(fine.summaryFallback, null);
+  });
+
+  it('answers item detail from the preview\'s own context and fates', async () => {
+    const ctx = context();
+    const result = await compact(ctx, { trigger: 'manual', preserve: { recentTurns: 1, recentPercent: 0 } }, { archive: new MemoryArchive(), tokenizer: charEstimateTokenizer });
+    const dropped = result.items.find((fate) => fate.fate === 'dropped');
+    assert.ok(dropped, 'the run drops something');
+    const detail = previewItemDetail(ctx, result, dropped.id);
+    assert.equal(detail?.fate, 'dropped');
+    assert.equal(detail?.reason, dropped.reason);
+    assert.equal(detail?.text, ctx.items[dropped.id]?.text);
+    assert.equal(previewItemDetail(ctx, result, ctx.items.length), null);
   });
 });

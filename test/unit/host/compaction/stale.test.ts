@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { describe, it } from 'node:test';
+import { lastRecordOf, sessionMovedOn } from '../../../../src/host/compaction/stale';
+import { readLiveContext } from '../../../../src/sessions/claude-code';
+import { appendResponse } from '../../../support/demoSession';
+
+const DEMO = join(__dirname, '..', '..', '..', 'fixtures', 'claude-code', 'demo', 'projects', '-home-user-payments-demo', '1184e54e-cc88-4ddf-ba37-ec450f40e74c.jsonl');
+
+describe('whether a session moved on since a preview', () => {
+  it('is false until the agent appends a turn, then true', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'cl-stale-'));
+    const copy = join(folder, basename(DEMO));
+    copyFileSync(DEMO, copy);
+    try {
+      const live = await readLiveContext(copy);
+      assert.ok(live.ok);
+      assert.notEqual(lastRecordOf(live.value), null);
+      assert.deepEqual(await sessionMovedOn(live.value), { ok: true, value: false });
+
+      const uuid = appendResponse(copy, 20_000);
+      assert.deepEqual(await sessionMovedOn(live.value), { ok: true, value: true });
+      const now = await readLiveContext(copy);
+      assert.ok(now.ok);
+      assert.equal(lastRecordOf(now.value), uuid);
+
+      rmSync(copy);
+      assert.equal((await sessionMovedOn(live.value)).ok, false, 'a session that cannot be read is not applied blindly');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
