@@ -18,9 +18,9 @@ function percentile(samples: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
-function contextOf(tokens: number): Context {
+function contextOf(tokens: number, outputScale = 1): Context {
   // Build with the exact tokenizer so item sizes are realistic; the plan then never re-counts them.
-  return contextFromMessages({ ...generateMessages({ targetChars: tokens * 4, seed: 7 }), windowTokens: tokens, usedTokens: tokens, tokenizer: defaultTokenizer() });
+  return contextFromMessages({ ...generateMessages({ targetChars: tokens * 4, seed: 7, outputScale }), windowTokens: tokens, usedTokens: tokens, tokenizer: defaultTokenizer() });
 }
 
 function timeIt(runs: number, body: () => void): number[] {
@@ -94,4 +94,8 @@ report(`tier 1 on 100k tokens (${hundredK.items.length} items)`, timeIt(50, () =
 const million = contextOf(1_000_000);
 report(`plan without LLM on 1M tokens (${million.items.length} items)`, timeIt(15, () => plan(million)), '≤ 100 ms');
 report(`plan (manual, full ladder) on 1M tokens`, timeIt(10, () => plan(million, { trigger: 'manual' })), '≤ 100 ms');
+// Small outputs: the same tokens in ~10k items, since the ladder's work grows with the item count.
+const manyItems = contextOf(1_000_000, 0.08);
+report(`plan without LLM on 1M tokens (${manyItems.items.length} items)`, timeIt(15, () => plan(manyItems)), '≤ 100 ms');
+report(`plan (manual, full ladder) on 1M tokens (${manyItems.items.length} items)`, timeIt(10, () => plan(manyItems, { trigger: 'manual' })), '≤ 100 ms');
 tokenizerThroughput();

@@ -64,8 +64,10 @@ function engineOptions(values: { focus?: string; 'target-tokens'?: string; 'targ
   if (targetTokens !== undefined && targetPercent !== undefined) throw usageError('--target-tokens and --target-percent exclude each other');
   if (targetPercent !== undefined && targetPercent >= 100) throw usageError(`--target-percent must be below 100, got ${targetPercent}`);
   return {
-    // Asked for by a person: run even when the saving is small.
+    // Asked for by a person: run even when the saving is small, and as far as the ladder goes
+    // unless they named a target, then stop as soon as it is met.
     trigger: 'manual',
+    explicitTarget: targetTokens !== undefined || targetPercent !== undefined,
     ...(values.focus ? { focus: values.focus } : {}),
     ...(targetTokens !== undefined ? { targetTokens } : {}),
     ...(targetPercent !== undefined ? { targetPercent } : {}),
@@ -137,7 +139,11 @@ function human(result: CompactionResult, agentAutoCompactTokens: number, fork: F
     '',
     table(
       ['TIER', 'ITEMS', 'SAVED'],
-      TIERS.map((tier) => [tier, String(metrics.perTier[tier].items), tokens(metrics.perTier[tier].tokensSaved)]),
+      [
+        ...TIERS.map((tier) => [tier, String(metrics.perTier[tier].items), tokens(metrics.perTier[tier].tokensSaved)]),
+        // Shown so the column adds up to the saving above.
+        ...(metrics.reinjectedTokens > 0 ? [['re-injected', String(result.verification?.reinjected.length ?? 0), tokens(-metrics.reinjectedTokens)]] : []),
+      ],
       [1, 2],
     ),
   ];

@@ -7,7 +7,7 @@ import { countNew } from './ladder/state';
 import type { Context } from './model';
 import { hardLimitOf, resolveOptions, type EngineOptions, type EngineOptionsInput } from './options';
 import { anthropicFormatter, contextAfter, outputItems, type MessageFormatter, type OutputItem } from './output';
-import { metricsInputOf, metricsOf, runLadder, type LadderRun, type PlanDeps } from './plan';
+import { metricsInputOf, metricsOf, runLadder, settleSummary, type LadderRun, type PlanDeps } from './plan';
 import { itemFates, overflowOf, type CompactionResult, type CompactionStatus, type SummaryInfo } from './result';
 import { HeuristicSummarizer } from './summarizers/heuristic';
 import { runSummarizer, type SummaryOutcome } from './summarizers/run';
@@ -86,7 +86,7 @@ async function apply(context: Context, options: EngineOptions, deps: CompactDeps
   const changed = run.state.planned.some((planned) => planned.fate !== 'preserved') || run.summary !== undefined;
   const tokensBefore = context.items.reduce((sum, item) => sum + item.tokens, 0);
   if (!changed) {
-    const why = tokensBefore <= run.state.targetTokens && options.trigger !== 'manual' ? 'already at or below the target' : 'nothing compactable outside preserved items';
+    const why = tokensBefore <= run.state.targetTokens && !run.state.runAllTiers ? 'already at or below the target' : 'nothing compactable outside preserved items';
     return unchanged(context, options, formatter, 'noop', why, started, run);
   }
   const projectedSavings = ((tokensBefore - run.state.totalTokens) / Math.max(1, tokensBefore)) * 100;
@@ -115,7 +115,7 @@ async function apply(context: Context, options: EngineOptions, deps: CompactDeps
       text = run.summary.text;
       tokens = run.summary.tokens;
     }
-    run.state.totalTokens += tokens - run.summary.tokens;
+    settleSummary(run, text, tokens);
     inserted = { index: run.summary.span.insertIndex, item: { kind: 'summary', role: 'user', text, tokens, changed: true } };
     summary = {
       text,
@@ -130,16 +130,20 @@ async function apply(context: Context, options: EngineOptions, deps: CompactDeps
 
   let items = outputItems(run.state.planned, inserted);
   const missing = missingPins(run.state.policy.pinned, items.map((item) => item.text).join('\n'));
+  let reinjectedTokens = 0;
   if (missing.length > 0) {
     // Outside the anti-injection frame on purpose: constraints are instructions that must keep holding.
     const block = renderPinnedBlock(missing);
     if (inserted) {
+      const summaryTokens = inserted.item.tokens;
       inserted.item.text = `${inserted.item.text}\n\n${block}`;
       inserted.item.tokens = countNew(run.state, inserted.item.text);
+      reinjectedTokens = inserted.item.tokens - summaryTokens;
       if (summary) Object.assign(summary, { text: inserted.item.text, tokens: inserted.item.tokens });
     } else {
       const askIndex = run.state.policy.originalAskId ?? -1;
       inserted = { index: askIndex + 1, item: { kind: 'reminder', role: 'user', text: block, tokens: countNew(run.state, block), changed: true } };
+      reinjectedTokens = inserted.item.tokens;
     }
     items = outputItems(run.state.planned, inserted);
   }
@@ -147,7 +151,7 @@ async function apply(context: Context, options: EngineOptions, deps: CompactDeps
   const verification = verify({ before: context.items, pinned: run.state.policy.pinned, missingBeforeReinjection: missing, outputText });
   const after = contextAfter(context, items);
   const overflow = overflowOf(after.usedTokens, hardLimitOf(options, context.windowTokens));
-  const metrics = metricsOf(metricsInputOf(run), after.usedTokens, { durationMs: performance.now() - started });
+  const metrics = metricsOf(metricsInputOf(run), after.usedTokens, { durationMs: performance.now() - started, reinjectedTokens });
   return {
     status: 'compacted',
     message: `compacted ${tokensBefore.toLocaleString('en-US')} → ${after.usedTokens.toLocaleString('en-US')} tokens (−${metrics.savingsPercent.toFixed(1)} %)`,

@@ -75,6 +75,12 @@ export interface PreserveOptions {
 
 export interface EngineOptions {
   trigger: CompactionTrigger;
+  /**
+   * The caller chose the target for this run (e.g. `--target-percent`). A manual compaction then
+   * stops as soon as it is met; without it a manual run goes as far as the ladder goes, like
+   * Claude Code's /compact. Automatic runs always stop at the target.
+   */
+  explicitTarget: boolean;
   /** Focus instructions: steer the summary and keep matching items verbatim (S3). */
   focus: string;
   /** Absolute target; 0 derives it from `targetPercent`. */
@@ -105,6 +111,7 @@ export const DEFAULT_ANTI_INJECTION_PREFIX =
 
 export const DEFAULT_OPTIONS: EngineOptions = {
   trigger: 'auto',
+  explicitTarget: false,
   focus: '',
   targetTokens: 0,
   targetPercent: 60, // seed 003: hysteresis band 85 → 60

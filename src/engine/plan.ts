@@ -4,14 +4,14 @@
 import { runAgeClear } from './ladder/ageClear';
 import { initialPlan, countNew, type LadderState, type PlannedItem, type TierReport } from './ladder/state';
 import { dropSpan, selectSummarySpan, summaryRequest, type SummarySpan } from './ladder/summarize';
-import { runSupersede, staleResources } from './ladder/supersede';
-import { runDedupe, runTruncate, type ToolPruner } from './ladder/truncate';
+import { runSupersede, staleResources, stubPattern } from './ladder/supersede';
+import { ELISION_PATTERN, runDedupe, runTruncate, type ToolPruner } from './ladder/truncate';
 import type { Context } from './model';
 import { hardLimitOf, resolveOptions, targetTokensOf, type EngineOptions, type EngineOptionsInput } from './options';
 import { analyzePolicy } from './policy/preserve';
 import { emptyTierMetrics, itemFates, overflowOf, savingsPercent, type CompactionMetrics, type ItemFate, type OverflowWarning } from './result';
 import { heuristicSummary } from './summarizers/heuristic';
-import { frameSummary, markdownSummaryBuilder, type SummaryBuilder } from './summarizers/template';
+import { frameSummary, markdownSummaryBuilder, unframe, type SummaryBuilder } from './summarizers/template';
 import type { SummaryRequest } from './summarizers/types';
 import { defaultTokenizer } from './tokens/cache';
 import type { Tokenizer } from './tokens/tokenizer';
@@ -47,6 +47,11 @@ function runSummaryTier(state: LadderState, builder: SummaryBuilder): { report: 
     report.note = 'nothing summarisable outside the recent window and pinned items';
     return { report };
   }
+  // Re-summarising nothing but our own summary only rewords it: a second run without growth settles.
+  if (span.entries.every((planned) => planned.item.kind === 'summary' && unframe(planned.item.text) !== planned.item.text)) {
+    report.note = 'skipped: nothing new to summarise since the last summary';
+    return { report };
+  }
   const request = summaryRequest(state, span);
   const text = frameSummary(heuristicSummary(request, builder), state.options.summary.antiInjectionPrefix, { summarizedItems: span.entries.length, summarizer: 'heuristic' });
   const tokens = countNew(state, text);
@@ -64,14 +69,15 @@ function runSummaryTier(state: LadderState, builder: SummaryBuilder): { report: 
 /** What every tier reads and updates: the policy's verdicts and the plan so far. */
 export function ladderState(context: Context, options: EngineOptions, tokenizer: Tokenizer): LadderState {
   const policy = analyzePolicy(context, options);
+  const stub = stubPattern(options.supersede.stubTemplate);
   return {
     context,
     options,
     policy,
-    planned: initialPlan(context, policy),
+    planned: initialPlan(context, policy, (text) => stub.test(text) || ELISION_PATTERN.test(text)),
     tokenizer,
     targetTokens: targetTokensOf(options, context.windowTokens),
-    runAllTiers: options.trigger === 'manual',
+    runAllTiers: options.trigger === 'manual' && !options.explicitTarget,
     totalTokens: context.items.reduce((sum, item) => sum + item.tokens, 0),
   };
 }
@@ -102,6 +108,19 @@ export function runLadder(context: Context, options: EngineOptions, deps: PlanDe
   return { state, tiers, ...(summary ? { summary } : {}) };
 }
 
+/**
+ * Swaps in the summary `compact` really inserts (the configured summarizer's, framed with the
+ * archive id) for the plan's heuristic preview, keeping the running total and tier 4's saving exact.
+ */
+export function settleSummary(run: LadderRun, text: string, tokens: number): void {
+  const summary = run.summary;
+  if (!summary) return;
+  run.state.totalTokens += tokens - summary.tokens;
+  const report = run.tiers.find((tier) => tier.tier === 'summarize');
+  if (report) report.tokensSaved = summary.span.tokens - tokens;
+  Object.assign(summary, { text, tokens });
+}
+
 export interface MetricsInput {
   tokensBefore: number;
   targetTokens: number;
@@ -128,7 +147,8 @@ export function metricsOf(input: MetricsInput, tokensAfter: number, extra: Parti
     targetTokens: input.targetTokens,
     targetMet: tokensAfter <= input.targetTokens,
     perTier,
-    toolResultsPruned: input.planned.filter((planned) => planned.item.kind === 'tool_result' && planned.fate === 'compacted').length,
+    reinjectedTokens: 0,
+    toolResultsPruned: input.planned.filter((planned) => planned.prunedBy !== undefined).length,
     staleResources: staleResources(input.planned),
     previousSummaryReused: (input.summary?.span.previousSummaryIds.length ?? 0) > 0,
     skippedLowSavings: false,

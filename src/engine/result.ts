@@ -15,7 +15,10 @@ export interface ItemFate {
   turn: number;
   fate: Fate;
   reason: string;
+  /** The tier that decided the fate. */
   tier?: TierName;
+  /** The tool-output tier (1–3) that stubbed, cleared or truncated the item first, even if tier 4 then dropped it. */
+  prunedBy?: TierName;
   tokensBefore: number;
   tokensAfter: number;
   protection?: ProtectionKind;
@@ -31,6 +34,13 @@ export interface TierMetrics {
   note?: string;
 }
 
+/**
+ * The books balance: Σ perTier.tokensSaved − reinjectedTokens === savedTokens. Each tier is credited
+ * with what it removed when it acted, so a stub that tier 4 later drops counts for tier 1 with
+ * original − stub and for tier 4 with the stub; tier 4's saving is net of the summary it inserts
+ * (the one really inserted, not the plan's preview). The pinned block re-injected after
+ * verification is no tier's doing and is the one addition reported on its own.
+ */
 export interface CompactionMetrics {
   tokensBefore: number;
   tokensAfter: number;
@@ -39,9 +49,14 @@ export interface CompactionMetrics {
   targetTokens: number;
   targetMet: boolean;
   perTier: Record<TierName, TierMetrics>;
-  /** Tool results stubbed, cleared, deduplicated or truncated (seed 001 `tool_results_pruned`). */
+  /** Tokens of the pinned block re-injected after verification (0 when nothing was missing). */
+  reinjectedTokens: number;
+  /**
+   * Tool results stubbed, cleared, deduplicated or truncated by tiers 1–3, including those tier 4
+   * dropped afterwards (seed 001 `tool_results_pruned`): the items with a `prunedBy`.
+   */
   toolResultsPruned: number;
-  /** `tool:resource` of every stale resource stubbed by tier 1 (seed 002). */
+  /** `tool:resource` of every stale resource stubbed by tier 1 (seed 002), whatever tier 4 did next. */
   staleResources: string[];
   previousSummaryReused: boolean;
   skippedLowSavings: boolean;
@@ -101,7 +116,7 @@ export function emptyTierMetrics(): Record<TierName, TierMetrics> {
 }
 
 export function itemFates(planned: readonly PlannedItem[]): ItemFate[] {
-  return planned.map(({ item, fate, reason, tier, tokensAfter, protection, markers }) => ({
+  return planned.map(({ item, fate, reason, tier, prunedBy, tokensAfter, protection, markers }) => ({
     id: item.id,
     kind: item.kind,
     role: item.role,
@@ -111,6 +126,7 @@ export function itemFates(planned: readonly PlannedItem[]): ItemFate[] {
     tokensBefore: item.tokens,
     tokensAfter,
     ...(tier ? { tier } : {}),
+    ...(prunedBy ? { prunedBy } : {}),
     ...(protection ? { protection: protection.kind } : {}),
     ...(markers ? { markers } : {}),
     ...(item.toolName ? { toolName: item.toolName } : {}),

@@ -17,11 +17,23 @@ export interface PlannedItem {
   fate: Fate;
   /** Human-readable, cites other items as `#id`. */
   reason: string;
+  /** The tier that decided the final fate. */
   tier?: TierName;
+  /**
+   * The tool-output tier (1–3) that rewrote this item, kept when tier 4 later drops it: the metrics
+   * credit stubs, clears and truncations to the tier that made them.
+   */
+  prunedBy?: TierName;
   /** Text after compaction ('' when dropped). */
   text: string;
   tokensAfter: number;
   protection?: Protection;
+  /**
+   * A stub or truncation an earlier compaction wrote. Tiers 1–3 leave it alone: stubbing a stub or
+   * cutting a cut saves a token or two and swaps what it reported (the original size, how much was
+   * elided) for figures about itself. Tier 4 may still summarise it away.
+   */
+  compactedEarlier?: boolean;
   /** Epistemic marker offsets in the original text, for UI highlighting. */
   markers?: MarkerHit[];
 }
@@ -41,7 +53,7 @@ export interface LadderState {
   planned: PlannedItem[];
   tokenizer: Tokenizer;
   targetTokens: number;
-  /** Manual compaction runs every enabled tier instead of stopping at the target. */
+  /** A manual compaction without a target of the caller's runs every enabled tier instead of stopping at the target. */
   runAllTiers: boolean;
   totalTokens: number;
 }
@@ -57,26 +69,34 @@ export function countNew(state: LadderState, text: string): number {
 
 /** Untouched by policy and by earlier tiers: the only items a tier may rewrite. */
 export function isOpen(planned: PlannedItem): boolean {
-  return planned.protection === undefined && planned.tier === undefined;
+  return planned.protection === undefined && planned.tier === undefined && !planned.compactedEarlier;
 }
 
 export function replace(state: LadderState, planned: PlannedItem, change: { fate: Fate; reason: string; tier: TierName; text: string; tokensAfter: number }): number {
   const saved = planned.tokensAfter - change.tokensAfter;
   state.totalTokens -= saved;
-  Object.assign(planned, change);
+  Object.assign(planned, change, { prunedBy: change.tier });
   return saved;
 }
 
-export function initialPlan(context: Context, policy: PolicyAnalysis): PlannedItem[] {
-  return context.items.map((item) => {
+/** `compactedEarlier` recognises a tool result's text as an earlier run's stub or truncation. */
+export function initialPlan(context: Context, policy: PolicyAnalysis, compactedEarlier: (text: string) => boolean): PlannedItem[] {
+  return context.items.map((item, index) => {
     const protection = policy.protections.get(item.id);
     const markers = policy.markers.get(item.id);
+    const earlier = item.kind === 'tool_result' && compactedEarlier(item.text);
+    const unprotected = earlier
+      ? 'kept: already compacted by an earlier run'
+      : index >= policy.openLoopStart
+        ? 'kept: part of the open loop (latest user turn), never summarised'
+        : 'kept: target reached before this item was needed';
     return {
       item,
       fate: 'preserved',
-      reason: protection?.reason ?? 'kept: target reached before this item was needed',
+      reason: protection?.reason ?? unprotected,
       text: item.text,
       tokensAfter: item.tokens,
+      ...(earlier ? { compactedEarlier: true } : {}),
       ...(protection ? { protection } : {}),
       ...(markers ? { markers } : {}),
     };

@@ -1,7 +1,8 @@
-// Tier 4 (S9, S10, S13): summarise the aged span — everything before the recent window that policy
-// does not protect — into one structured summary item. In auto mode only the oldest part needed to
-// reach the target is taken; a manual compaction takes the whole aged span. Dropped items are only
-// ever those the summary replaces, and the caller archives the context before using the result.
+// Tier 4 (S9, S10, S13): summarise the aged span — everything before the recent window and the open
+// loop that policy does not protect — into one structured summary item. When the run stops at the
+// target only the oldest part needed to reach it is taken; a manual compaction without a target of
+// the caller's takes the whole aged span. Dropped items are only ever those the summary replaces,
+// and the caller archives the context before using the result.
 import { distinctPhrases } from '../policy/epistemic';
 import { buildSummaryPrompt } from '../summarizers/prompt';
 import { summaryBody } from '../summarizers/foreignSummary';
@@ -20,7 +21,7 @@ export interface SummarySpan {
 /** Candidates: unprotected, in the aged region, not yet replaced by an earlier tier's stub only. */
 function candidates(state: LadderState): PlannedItem[] {
   return state.planned
-    .slice(0, state.policy.recentStart)
+    .slice(0, Math.min(state.policy.recentStart, state.policy.openLoopStart))
     .filter((planned) => planned.item.kind !== 'system' && planned.item.kind !== 'tools' && planned.protection === undefined && planned.fate !== 'dropped');
 }
 

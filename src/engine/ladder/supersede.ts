@@ -13,13 +13,25 @@ export function categoryAllowed(category: ToolCategory | undefined, options: Pic
   return options.allowedCategories.length === 0 || options.allowedCategories.includes(effective);
 }
 
+const PLACEHOLDER = /\{(resource|bytes|tokens|reason|size)\}/g;
+
 export function fillStubTemplate(template: string, values: { resource: string; bytes: number; tokens: number; reason: string }): string {
-  return template.replace(/\{(resource|bytes|tokens|reason|size)\}/g, (_match, key: string) => {
+  return template.replace(PLACEHOLDER, (_match, key: string) => {
     // `{size}` is seed 002's older name for the byte count.
     if (key === 'size' || key === 'bytes') return values.bytes.toLocaleString('en-US');
     if (key === 'tokens') return values.tokens.toLocaleString('en-US');
     return key === 'resource' ? values.resource : values.reason;
   });
+}
+
+/** Matches any stub `fillStubTemplate` can write from `template`, so a later run knows it for one. */
+export function stubPattern(template: string): RegExp {
+  // Splitting on a capturing pattern alternates literal text (even indexes) and placeholder names.
+  const parts = template.split(PLACEHOLDER).map((part, index) => {
+    if (index % 2 === 0) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    return part === 'resource' || part === 'reason' ? '[\\s\\S]*?' : '[\\d,]+';
+  });
+  return new RegExp(`^${parts.join('')}$`);
 }
 
 interface Staleness {
@@ -86,9 +98,9 @@ export function runSupersede(state: LadderState): TierReport {
   return report;
 }
 
-/** Resources with at least one stale copy, for the metrics (seed 002 `stale_resources`). */
+/** Resources with at least one copy stubbed by this tier, for the metrics (seed 002 `stale_resources`). */
 export function staleResources(planned: readonly PlannedItem[]): string[] {
   const keys = new Set<string>();
-  for (const entry of planned) if (entry.tier === 'supersede' && entry.item.resourceKey) keys.add(`${entry.item.toolName ?? 'tool'}:${resourceLabel(entry.item.resourceKey)}`);
+  for (const entry of planned) if (entry.prunedBy === 'supersede' && entry.item.resourceKey) keys.add(`${entry.item.toolName ?? 'tool'}:${resourceLabel(entry.item.resourceKey)}`);
   return [...keys];
 }

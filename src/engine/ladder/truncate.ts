@@ -13,6 +13,9 @@ export function elisionMarker(tokens: number, chars: number): string {
   return `[… ${tokens.toLocaleString('en-US')} tokens (${chars.toLocaleString('en-US')} chars) elided …]`;
 }
 
+/** Any marker `elisionMarker` writes: the output was truncated by an earlier run. */
+export const ELISION_PATTERN = /\[… [\d,]+ tokens \([\d,]+ chars\) elided …\]/;
+
 /** Moves a cut to the nearest line break within 20 % of the kept length, so lines stay whole. */
 function snapToLine(text: string, cut: number, direction: 'back' | 'forward', slack: number): number {
   const found = direction === 'back' ? text.lastIndexOf('\n', cut) : text.indexOf('\n', cut);

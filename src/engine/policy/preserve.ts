@@ -18,6 +18,8 @@ export interface PolicyAnalysis {
   protections: Map<number, Protection>;
   /** Index (into `context.items`) where the verbatim recent window begins. */
   recentStart: number;
+  /** Index where the open loop (the latest user turn) begins; nothing from here on is summarised. */
+  openLoopStart: number;
   originalAskId: number | undefined;
   pinned: PinnedSet;
   /** Marker hits per item (assistant text and thinking), for reasons, summaries and UI highlights. */
@@ -57,6 +59,22 @@ export function recentWindowStart(context: Context, options: EngineOptions): num
     const callMessage = items[start - 1]?.messageIndex;
     while (start > 0 && items[start - 1]?.messageIndex === callMessage && callMessage !== undefined && callMessage >= 0) start -= 1;
   }
+  return start;
+}
+
+/**
+ * The open loop: the message holding the latest user text and everything after it — what the agent
+ * is working on right now. Whatever the recent-window settings, summarising it would drop the very
+ * request being answered; the tool outputs inside it stay open to tiers 1–3 (stale reads are as
+ * stale there, and one long agent turn would otherwise never be compactable). Without user text
+ * there is no open loop.
+ */
+export function openLoopStart(items: readonly ContextItem[]): number {
+  const last = items.findLastIndex((item) => item.kind === 'user');
+  if (last < 0) return items.length;
+  const messageIndex = items[last]?.messageIndex;
+  let start = last;
+  while (start > 0 && items[start - 1]?.messageIndex === messageIndex) start -= 1;
   return start;
 }
 
@@ -147,5 +165,5 @@ export function analyzePolicy(context: Context, options: EngineOptions): PolicyA
     }
   }
 
-  return { protections, recentStart, originalAskId: originalAsk?.id, pinned, markers, focusMatches };
+  return { protections, recentStart, openLoopStart: openLoopStart(items), originalAskId: originalAsk?.id, pinned, markers, focusMatches };
 }

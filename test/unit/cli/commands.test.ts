@@ -87,7 +87,8 @@ describe('context-lens compact', () => {
   const squeeze = ['--window', '20000', '--target-percent', '40'];
 
   it('reports a compaction as JSON without writing next to the transcript', async () => {
-    const copy = copyScenario('repeated-reads');
+    // Several prompts: everything before the latest one may be summarised.
+    const copy = copyScenario('multi-prompt');
     const archive = mkdtempSync(join(tmpdir(), 'cl-archive-'));
     const before = readdirSync(dirname(copy.transcript));
     const result = await run(['compact', copy.transcript, '--json', '--archive-dir', archive, ...squeeze]);
@@ -101,6 +102,37 @@ describe('context-lens compact', () => {
     assert.equal(report.fork, undefined);
     assert.deepEqual(readdirSync(dirname(copy.transcript)), before);
     assert.equal(readdirSync(archive).length, 1, 'the original context is archived where asked');
+  });
+
+  it('stops as soon as a target given on the command line is met, and goes as far as the ladder goes without one', async () => {
+    const copy = copyScenario('repeated-reads');
+    const archive = mkdtempSync(join(tmpdir(), 'cl-archive-'));
+    interface Report {
+      status: string;
+      tiers: { tier: string }[];
+      regions: { fate: string }[];
+      metrics: { tokensBefore: number; tokensAfter: number; reinjectedTokens: number; toolResultsPruned: number; staleResources: string[]; perTier: Record<string, { items: number; tokensSaved: number }> };
+    }
+    const compactJson = async (...flags: string[]): Promise<Report> => {
+      const result = await run(['compact', copy.transcript, '--json', '--window', '20000', '--archive-dir', archive, ...flags]);
+      assert.equal(result.code, 0, result.err);
+      return JSON.parse(result.out) as Report;
+    };
+    const loose = await compactJson('--target-percent', '99');
+    const gentle = await compactJson('--target-percent', '70');
+    const full = await compactJson();
+    assert.equal(loose.status, 'noop');
+    assert.deepEqual(gentle.tiers.map((tier) => tier.tier), ['supersede']);
+    assert.deepEqual(full.tiers.map((tier) => tier.tier), ['supersede', 'age-clear', 'dedupe', 'truncate', 'summarize']);
+    for (const report of [gentle, full]) {
+      const { metrics } = report;
+      const tierSum = Object.values(metrics.perTier).reduce((sum, tier) => sum + tier.tokensSaved, 0);
+      assert.equal(tierSum - metrics.reinjectedTokens, metrics.tokensBefore - metrics.tokensAfter);
+      assert.equal(metrics.toolResultsPruned, metrics.perTier.supersede?.items);
+      assert.ok(metrics.staleResources.length > 0);
+      // One prompt only: it and everything after it are the open loop, never summarised.
+      assert.ok(!report.regions.some((region) => region.fate === 'dropped'));
+    }
   });
 
   it('--write-session writes a resumable fork and leaves the source byte-identical', async () => {

@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import { FileSystemArchive, MemoryArchive } from '../../../src/engine/archive';
 import { compact } from '../../../src/engine/compact';
 import { plan } from '../../../src/engine/plan';
+import type { CompactionResult } from '../../../src/engine/result';
 import type { Summarizer } from '../../../src/engine/summarizers/types';
 import { charEstimateTokenizer } from '../../../src/engine/tokens/tokenizer';
 import { assistant, big, build, call, read, results, user } from './support/build';
@@ -131,6 +132,60 @@ describe('compact', () => {
   it('warns when the hard limit cannot be met', async () => {
     const result = await compact(context(), { hardLimitTokens: 100 }, { tokenizer, archive: new MemoryArchive() });
     assert.match(result.overflow?.message ?? '', /above the hard limit of 100/);
+  });
+});
+
+describe('stopping at the target', () => {
+  const deps = () => ({ tokenizer, archive: new MemoryArchive() });
+  const tiersOf = (result: { tiers: { tier: string }[] }) => result.tiers.map((tier) => tier.tier);
+
+  it('stops a manual run with the caller’s target after the gentlest tier that meets it', async () => {
+    const stopped = await compact(context(), { trigger: 'manual', explicitTarget: true }, deps());
+    assert.deepEqual(tiersOf(stopped), ['supersede']);
+    assert.equal(stopped.metrics.targetMet, true);
+    assert.equal(stopped.summary, undefined);
+    // Without a target of its own a manual run goes as far as the ladder goes, like /compact.
+    const full = await compact(context(), { trigger: 'manual' }, deps());
+    assert.deepEqual(tiersOf(full), ['supersede', 'age-clear', 'dedupe', 'truncate', 'summarize']);
+    assert.ok(full.metrics.tokensAfter < stopped.metrics.tokensAfter);
+  });
+
+  it('gives different results for a 99 % and a 10 % target', async () => {
+    const loose = await compact(context(), { trigger: 'manual', explicitTarget: true, targetPercent: 99 }, deps());
+    assert.deepEqual([loose.status, loose.message], ['noop', 'already at or below the target']);
+    const tight = await compact(context(), { trigger: 'manual', explicitTarget: true, targetPercent: 10 }, deps());
+    assert.equal(tight.status, 'compacted');
+    assert.ok(tight.summary);
+  });
+
+  it('leaves automatic runs as they were: they always stop at the target', async () => {
+    const plain = await compact(context(), {}, deps());
+    const flagged = await compact(context(), { explicitTarget: true }, deps());
+    assert.deepEqual(tiersOf(plain), ['supersede']);
+    assert.deepEqual(flagged.items, plain.items);
+  });
+});
+
+describe('metrics', () => {
+  const tierSum = (result: CompactionResult): number => Object.values(result.metrics.perTier).reduce((sum, tier) => sum + tier.tokensSaved, 0);
+
+  it('credits a stub tier 4 drops to tier 1 for what the stub saved, and to tier 4 for the rest', async () => {
+    const result = await compact(context(), { trigger: 'manual' }, { tokenizer, archive: new MemoryArchive() });
+    const stale = result.items.find((item) => item.prunedBy === 'supersede');
+    assert.deepEqual([stale?.fate, stale?.tier], ['dropped', 'summarize']);
+    assert.deepEqual(result.metrics.staleResources, ['Read:/src/a.ts']);
+    assert.equal(result.metrics.toolResultsPruned, result.items.filter((item) => item.prunedBy).length);
+    assert.equal(tierSum(result), result.metrics.savedTokens);
+  });
+
+  it('counts the summary really inserted and the re-injected pins, not the plan’s preview', async () => {
+    const llm: Summarizer = { name: 'llm', summarize: async () => ({ ok: true, text: '## Task and intent\n- refactor' }) };
+    const result = await compact(context(), { trigger: 'manual', preserve: { pinned: ['Never force-push.'] } }, { tokenizer, archive: new MemoryArchive(), summarizer: llm });
+    const { summary, metrics } = result;
+    assert.ok(summary && metrics.reinjectedTokens > 0);
+    assert.equal(metrics.perTier.summarize.tokensSaved, summary.summarizedTokens - (summary.tokens - metrics.reinjectedTokens));
+    assert.equal(tierSum(result) - metrics.reinjectedTokens, metrics.savedTokens);
+    assert.notEqual(metrics.perTier.summarize.tokensSaved, plan(context(), { trigger: 'manual' }, { tokenizer }).metrics.perTier.summarize.tokensSaved);
   });
 });
 

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { categoryAllowed, fillStubTemplate, findStale, runSupersede, staleResources } from '../../../../src/engine/ladder/supersede';
+import { categoryAllowed, fillStubTemplate, findStale, runSupersede, staleResources, stubPattern } from '../../../../src/engine/ladder/supersede';
+import { runAgeClear } from '../../../../src/engine/ladder/ageClear';
+import { runTruncate, truncateText } from '../../../../src/engine/ladder/truncate';
 import { DEFAULT_OPTIONS } from '../../../../src/engine/options';
 import { assistant, big, build, call, read, results, user } from '../support/build';
 import { ladderState } from './helpers';
@@ -64,5 +66,22 @@ describe('tier 1: superseded tool outputs', () => {
 
   it('fills every template placeholder', () => {
     assert.equal(fillStubTemplate('{resource}|{bytes}|{size}|{tokens}|{reason}', { resource: 'r', bytes: 2500, tokens: 625, reason: 'why' }), 'r|2,500|2,500|625|why');
+  });
+  it('recognises its own stubs, whatever the template', () => {
+    const values = { resource: '/src/a.ts', bytes: 8_000, tokens: 2_000, reason: 'a newer result for this resource exists later (#9)' };
+    for (const template of [DEFAULT_OPTIONS.supersede.stubTemplate, '{resource} gone ({size} B, {tokens} tokens): {reason}', '[removed]']) {
+      assert.ok(stubPattern(template).test(fillStubTemplate(template, values)), template);
+    }
+    assert.ok(!stubPattern(DEFAULT_OPTIONS.supersede.stubTemplate).test('const a = 1;'));
+  });
+
+  it('leaves the stubs and cuts of an earlier run to tier 4: rewriting them again saves nothing', () => {
+    const stub = fillStubTemplate(DEFAULT_OPTIONS.supersede.stubTemplate, { resource: '/src/a.ts', bytes: 80_000, tokens: 20_000, reason: 'a newer result for this resource exists later (#9)' });
+    const cut = truncateText(big('log', 40_000), 8_000, 'head', 2_000).text;
+    const state = ladderState(build([user('go'), ...read('a1', '/src/a.ts', stub), ...read('a2', '/src/a.ts', big('a v2', 200)), ...read('l1', '/log', cut), user('ok'), assistant('done')]), { ageClear: { keepLastToolUses: 0, clearAtLeastTokens: 0 } });
+    assert.deepEqual([runSupersede(state).acted, runAgeClear(state).acted, runTruncate(state).acted], [0, 1, 0]);
+    const earlier = state.planned.filter((planned) => planned.compactedEarlier);
+    assert.deepEqual(earlier.map((planned) => planned.item.text), [stub, cut]);
+    assert.ok(earlier.every((planned) => planned.fate === 'preserved' && planned.reason === 'kept: already compacted by an earlier run'));
   });
 });

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { resolveOptions } from '../../../../src/engine/options';
-import { analyzePolicy, recentWindowStart } from '../../../../src/engine/policy/preserve';
+import { plan } from '../../../../src/engine/plan';
+import { analyzePolicy, openLoopStart, recentWindowStart } from '../../../../src/engine/policy/preserve';
+import { charEstimateTokenizer } from '../../../../src/engine/tokens/tokenizer';
 import { assistant, big, build, call, read, results, user } from '../support/build';
 
 describe('preservation policy', () => {
@@ -52,6 +54,35 @@ describe('preservation policy', () => {
     const result = context.items.find((item) => item.kind === 'tool_result');
     assert.equal(policy.protections.get(use?.id ?? -1)?.kind, 'focus');
     assert.equal(policy.protections.get(result?.id ?? -1)?.kind, 'pair');
+  });
+
+  it('never summarises the open loop, even with no recent window; its stale outputs may still be stubbed', () => {
+    const context = build([
+      user('Make the parser faster.'),
+      ...read('r1', '/a.ts', big('a', 4_000)),
+      assistant('Done with a.ts.'),
+      user('Now look at b.ts.'),
+      ...read('r2', '/b.ts', big('b v1', 4_000)),
+      ...read('r3', '/b.ts', big('b v2', 4_000)),
+      assistant('Reading b.ts again.'),
+    ], { windowTokens: 10_000 });
+    const preserve = { recentTurns: 0, recentPercent: 0 };
+    const policy = analyzePolicy(context, resolveOptions({ preserve }));
+    const ask = context.items.find((item) => item.text === 'Now look at b.ts.');
+    assert.deepEqual([policy.recentStart, policy.openLoopStart], [context.items.length, ask?.id]);
+    const fates = plan(context, { trigger: 'manual', preserve }, { tokenizer: charEstimateTokenizer }).items;
+    assert.ok(fates.some((item) => item.fate === 'dropped'), 'what came before is summarised');
+    const openLoop = fates.filter((item) => item.id >= (ask?.id ?? 0));
+    assert.ok(openLoop.every((item) => item.fate !== 'dropped'));
+    assert.deepEqual(openLoop.filter((item) => item.fate === 'compacted').map((item) => item.tier), ['supersede']);
+    assert.equal(fates.find((item) => item.id === ask?.id)?.reason, 'kept: part of the open loop (latest user turn), never summarised');
+  });
+
+  it('starts the open loop at the message holding the latest user text; no user text, no open loop', () => {
+    const context = build([user('go'), assistant(call('x', 'Read', { file_path: '/x' })), { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'x', content: 'y' }, { type: 'text', text: 'and then z' }] }]);
+    assert.equal(openLoopStart(context.items), context.items.findIndex((item) => item.kind === 'tool_result'));
+    const noUserText = context.items.filter((item) => item.kind !== 'user');
+    assert.equal(openLoopStart(noUserText), noUserText.length);
   });
 
   it('does not pin long pastes whole', () => {

@@ -10,6 +10,10 @@ export interface GenerateOptions {
   files?: number;
   /** Leave the last tool call without a result (an in-flight call). */
   inFlight?: boolean;
+  /** Tool rounds between two user messages (default 25). */
+  turnEvery?: number;
+  /** Scales tool output sizes (default 1): smaller outputs give more items for the same tokens. */
+  outputScale?: number;
 }
 
 /** Small deterministic PRNG (mulberry32). */
@@ -43,6 +47,8 @@ export function generateMessages(options: GenerateOptions): { system: string; to
   const messages: AnthropicMessage[] = [
     { role: 'user', content: [{ type: 'text', text: 'Refactor the session parser for speed. Never modify config/prod.yaml. TODO: keep the public API stable.' }] },
   ];
+  const turnEvery = options.turnEvery ?? 25;
+  const lines = (base: number, spread: number): number => Math.max(1, Math.round((base + Math.floor(random() * spread)) * (options.outputScale ?? 1)));
   let chars = 0;
   let round = 0;
   while (chars < options.targetChars) {
@@ -55,14 +61,14 @@ export function generateMessages(options: GenerateOptions): { system: string; to
     let isError = false;
     if (pick < 0.45) {
       use = { type: 'tool_use', id, name: 'Read', input: { file_path: file } };
-      output = codeLines(random, 80 + Math.floor(random() * 200), file);
+      output = codeLines(random, lines(80, 200), file);
     } else if (pick < 0.6) {
       use = { type: 'tool_use', id, name: 'Bash', input: { command: random() < 0.5 ? 'npm test' : `ls -la ${file.replace(/\/[^/]+$/, '')}` } };
       isError = random() < 0.3;
-      output = `${Array.from({ length: 40 + Math.floor(random() * 120) }, () => sentence(random, 8)).join('\n')}\n${isError ? 'Error: expected 3 but got 4\n    at parse (src/parser.ts:42)' : 'ok 12 tests passed'}`;
+      output = `${Array.from({ length: lines(40, 120) }, () => sentence(random, 8)).join('\n')}\n${isError ? 'Error: expected 3 but got 4\n    at parse (src/parser.ts:42)' : 'ok 12 tests passed'}`;
     } else if (pick < 0.75) {
       use = { type: 'tool_use', id, name: 'Grep', input: { pattern: WORDS[Math.floor(random() * 6)] ?? 'x', path: '/work/project/src' } };
-      output = Array.from({ length: 20 + Math.floor(random() * 60) }, () => `${file}:${Math.floor(random() * 300)}: ${sentence(random, 6)}`).join('\n');
+      output = Array.from({ length: lines(20, 60) }, () => `${file}:${Math.floor(random() * 300)}: ${sentence(random, 6)}`).join('\n');
     } else if (pick < 0.85) {
       use = { type: 'tool_use', id, name: 'Edit', input: { file_path: file, old_string: 'a', new_string: 'b' } };
       output = `The file ${file} has been updated.`;
@@ -76,7 +82,7 @@ export function generateMessages(options: GenerateOptions): { system: string; to
     messages.push({ role: 'assistant', content: [{ type: 'text', text }, use] });
     messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: output, ...(isError ? { is_error: true } : {}) }] });
     chars += text.length + output.length;
-    if (round % 25 === 0) messages.push({ role: 'assistant', content: [{ type: 'text', text: 'Progress so far is good. Next I will look at the tokenizer.' }] }, { role: 'user', content: [{ type: 'text', text: 'Continue. Do not touch the CLI.' }] });
+    if (round % turnEvery === 0) messages.push({ role: 'assistant', content: [{ type: 'text', text: 'Progress so far is good. Next I will look at the tokenizer.' }] }, { role: 'user', content: [{ type: 'text', text: 'Continue. Do not touch the CLI.' }] });
   }
   if (options.inFlight) messages.push({ role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${++useCounter}`, name: 'Read', input: { file_path: files[0] } }] });
   return {
