@@ -64,6 +64,15 @@ export function summaryRequest(state: LadderState, span: SummarySpan): SummaryRe
   const { summary } = state.options;
   const originalAsk = state.policy.originalAskId === undefined ? undefined : state.context.items[state.policy.originalAskId]?.text;
   const markers = span.entries.filter((planned) => planned.markers).map((planned) => ({ itemId: planned.item.id, phrases: distinctPhrases(planned.markers ?? []) }));
+  const promptInput = {
+    items,
+    ...(previousSummary ? { previousSummary } : {}),
+    focus: state.options.focus,
+    pinned: state.policy.pinned,
+    maxTokens: summary.maxTokens,
+    maxToolResultTokens: summary.pruneToolResultsBeforeSummary ? summary.maxToolResultTokensInPrompt : 0,
+  };
+  let prompt: string | undefined;
   return {
     items,
     ...(previousSummary ? { previousSummary } : {}),
@@ -72,14 +81,10 @@ export function summaryRequest(state: LadderState, span: SummarySpan): SummaryRe
     markers,
     ...(originalAsk ? { originalAsk } : {}),
     maxTokens: summary.maxTokens,
-    prompt: buildSummaryPrompt({
-      items,
-      ...(previousSummary ? { previousSummary } : {}),
-      focus: state.options.focus,
-      pinned: state.policy.pinned,
-      maxTokens: summary.maxTokens,
-      maxToolResultTokens: summary.pruneToolResultsBeforeSummary ? summary.maxToolResultTokensInPrompt : 0,
-    }),
+    // Built on first read: only LLM summarizers read it, and the live plan's heuristic never does.
+    get prompt(): string {
+      return (prompt ??= buildSummaryPrompt(promptInput));
+    },
   };
 }
 
