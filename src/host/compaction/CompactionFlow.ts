@@ -48,7 +48,7 @@ export class CompactionFlow implements vscode.Disposable {
 
   /**
    * Compact… asks for focus instructions first (like `/compact <instructions>`), pre-filled with
-   * `suggestedFocus`; Preview does not.
+   * `suggestedFocus`; Preview takes it as it is, so it shows what the region map shows.
    */
   async run(askFocus: boolean, suggestedFocus = this.deps.settings.current.compactionFocus): Promise<void> {
     if (this.running) {
@@ -60,7 +60,7 @@ export class CompactionFlow implements vscode.Disposable {
       void vscode.window.showWarningMessage('Context Lens: no live context to compact yet — start `claude` in this folder, or open a transcript file.');
       return;
     }
-    let focus = '';
+    let focus = suggestedFocus.trim();
     if (askFocus) {
       const input = await vscode.window.showInputBox({
         title: 'Context Lens: Compact…',
