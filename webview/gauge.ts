@@ -29,6 +29,7 @@ export class Gauge {
   readonly element: HTMLElement;
   private readonly summary = el('strong', { 'data-testid': 'fill-summary' });
   private readonly source = el('span', { class: 'muted' });
+  private readonly pending = el('span', { class: 'muted', 'data-testid': 'fill-pending' });
   private readonly level = el('span', { class: 'gauge-level' });
   private readonly bar = el('div', { class: 'gauge-bar', role: 'meter', 'aria-label': 'Context window fill', 'aria-valuemin': '0', 'aria-describedby': 'gauge-legend' });
   private readonly segments = new Map<SegmentKey, HTMLElement>();
@@ -53,7 +54,7 @@ export class Gauge {
     this.element = el(
       'section',
       { class: 'gauge', 'aria-label': 'Fill gauge' },
-      el('div', { class: 'gauge-summary' }, this.summary, ' ', this.source, ' ', this.level),
+      el('div', { class: 'gauge-summary' }, this.summary, ' ', this.source, ' ', this.pending, ' ', this.level),
       this.bar,
       scale,
       this.legend,
@@ -64,6 +65,7 @@ export class Gauge {
     const fill = state.fill;
     this.summary.textContent = fill ? fillSummary(fill) : 'waiting for the first response';
     this.source.textContent = fill ? fillSource(fill) : '';
+    this.pending.textContent = fill?.pendingTokens ? `+ ~${formatTokens(fill.pendingTokens)} since the last response (estimate)` : '';
     const level = fill ? fillLevel(fill, state.thresholds) : 'ok';
     this.level.textContent = LEVEL_TEXT[level];
     this.element.dataset.level = level;

@@ -25,6 +25,8 @@ export async function inspectCommand(args: readonly string[], io: Io): Promise<n
     contextSource: live.source,
     window: { tokens: fill.windowTokens, source: fill.windowSource },
     used: { tokens: fill.usedTokens, source: fill.source, outputTokensPending: fill.outputTokensPending },
+    // Written after the last response, so in no usage yet: never added to `used`, which stays exact.
+    pending: { tokens: fill.pendingTokens, source: 'estimate' },
     percent: percentOf(fill.usedTokens, fill.windowTokens),
     agentAutoCompact: { tokens: fill.agentAutoCompactTokens, percent: percentOf(fill.agentAutoCompactTokens, fill.windowTokens) },
     messages: live.messages.length,
@@ -51,6 +53,7 @@ export async function inspectCommand(args: readonly string[], io: Io): Promise<n
     ),
   ];
   if (fill.outputTokensPending > 0) lines.push(`  + ${tokens(fill.outputTokensPending)} output tokens of the last response join the next request`);
+  if (fill.pendingTokens > 0) lines.push(`  + ~${tokens(fill.pendingTokens)} written since the last response (estimate)`);
   lines.push('', live.compactions.length === 0 ? 'Compactions by the agent: none' : 'Compactions by the agent:');
   for (const event of live.compactions) {
     const counts = `${event.preTokens === null ? '?' : tokens(event.preTokens)} → ${event.postTokens === null ? '?' : tokens(event.postTokens)} tokens`;

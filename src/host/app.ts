@@ -134,7 +134,7 @@ export class ContextLensApp implements vscode.Disposable {
     const hooks = view.session ? hookActivityOf(view.session.id, view.compactions, this.hookEvents.events) : new Map();
     return {
       session: view.session ? sessionSummary(view) : null,
-      fill: fill && fill.source === 'usage' ? { usedTokens: fill.usedTokens, windowTokens: fill.windowTokens, source: fill.source } : null,
+      fill: fill && fill.source === 'usage' ? { usedTokens: fill.usedTokens, windowTokens: fill.windowTokens, source: fill.source, pendingTokens: fill.pendingTokens } : null,
       thresholds: thresholdsOf(settings, fill ? (fill.agentAutoCompactTokens / fill.windowTokens) * 100 : null),
       breakdown: snapshot?.breakdown ?? [],
       reservedOutputTokens: snapshot?.reservedOutputTokens ?? 0,

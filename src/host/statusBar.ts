@@ -46,6 +46,8 @@ export class FillStatusBar implements vscode.Disposable {
       '',
       `${fill.usedTokens.toLocaleString('en-US')} / ${fill.windowTokens.toLocaleString('en-US')} tokens · ${percent.toFixed(1)} % (${fill.source === 'usage' ? 'exact, from the last response' : 'estimate'})`,
       '',
+      // Escaped: a line starting with `+` is a list item in Markdown.
+      ...(fill.pendingTokens ? [`\\+ ~${formatTokens(fill.pendingTokens)} written since the last response (estimate)`, ''] : []),
       ...(state.breakdown.length > 0 ? [legendOf(state.breakdown, formatTokens), ''] : []),
       `Our trigger ${state.thresholds.triggerPercent} % · target ${state.thresholds.targetPercent} % · safety net ${state.thresholds.safetyNetPercent} %`,
     ];

@@ -26,6 +26,8 @@ export const fillSchema = z.object({
   windowTokens: z.number().int().positive(),
   /** "usage" = exact, from the last response the agent recorded; "estimate" = tokenizer. */
   source: z.enum(['usage', 'estimate']),
+  /** Estimate of what was written after the last response (a prompt, tool results): not in `usedTokens`. */
+  pendingTokens: z.number().int().nonnegative().optional(),
 });
 export type Fill = z.infer<typeof fillSchema>;
 

@@ -94,6 +94,11 @@ export interface FillSnapshot {
   timestamp: string | null;
   /** Output tokens of the last response not yet in `usedTokens`: they join the next request. */
   outputTokensPending: number;
+  /**
+   * Estimate (four characters a token) of what was written after `accountedThrough`: a new prompt,
+   * tool results. Not in `usedTokens`, which stays the provider's exact count; joins the next request.
+   */
+  pendingTokens: number;
   usage: UsageBreakdown | null;
   accountedThrough: AccountedPoint;
   /** The agent compacted after the last usage record; `usedTokens` is then its post-compaction count (or 0). */

@@ -1,10 +1,14 @@
-// Exact context fill from the provider's own usage counts. One rule, used three ways: fed the
-// whole chain (live context), fed appended lines (follower), or fed the few newest lines found by
-// reading backwards (`readFill`, the gauge's fast path).
+// Exact context fill from the provider's own usage counts, plus an estimate of what was written
+// after the last of them. One rule, used three ways: fed the whole chain (live context), fed
+// appended lines (follower), or fed the few newest lines found by reading backwards (`readFill`,
+// the gauge's fast path).
+import { toolResultText } from '../../engine/fromMessages';
+import { charEstimateTokenizer } from '../../engine/tokens/tokenizer';
 import { ok, withFile } from '../result';
-import type { Diagnostic, FillSnapshot, Result, UsageBreakdown } from '../types';
-import { RecordParser } from './jsonl';
-import { isChainRecord, isCompactBoundary, isSidechain, messageOf, num, obj, requestTokens, str, usageOf, uuidOf, type LocatedRecord } from './records';
+import type { ContentBlock, Diagnostic, FillSnapshot, Result, UsageBreakdown } from '../types';
+import { numberLines, RecordParser } from './jsonl';
+import { modelContent } from './messages';
+import { isChainRecord, isCompactBoundary, isSidechain, messageOf, num, obj, requestTokens, str, usageOf, uuidOf, type LocatedRecord, type RawRecord } from './records';
 import { linesBackward } from './tail';
 import { agentAutoCompactTokens, percentOverrideFromEnv, resolveWindow } from './window';
 
@@ -34,13 +38,15 @@ interface BoundaryPoint {
 
 /**
  * Follows records in file order and keeps what the fill needs: the last completed response's
- * usage, whether the conversation moved on after it (then its output is in the context too), and a
- * compaction that happened after it (then the usage is stale).
+ * usage, whether the conversation moved on after it (then its output is in the context too), a
+ * compaction that happened after it (then the usage is stale), and the size of what was written
+ * after whichever of the two counts.
  */
 export class FillTracker {
   private last: UsagePoint | null = null;
   private followed = false;
   private boundary: BoundaryPoint | null = null;
+  private pending = 0;
   private betas: string[] = [];
   /** Model of the newest response seen, also when its usage no longer counts. */
   private model: string | null = null;
@@ -53,6 +59,7 @@ export class FillTracker {
     if (!isChainRecord(record) || isSidechain(record) !== this.sidechain) return false;
     if (isCompactBoundary(record)) {
       this.boundary = { uuid: uuidOf(record), postTokens: num(obj(record.compactMetadata)?.postTokens), end };
+      this.pending = 0;
       return true;
     }
     const usage = usageOf(record);
@@ -63,13 +70,24 @@ export class FillTracker {
       this.last = { usage, uuid: uuidOf(record), timestamp: str(record.timestamp), end };
       this.followed = false;
       this.boundary = null;
+      this.pending = 0;
       return true;
     }
+    const added = this.unaccounted(record, end);
+    this.pending += added;
     if (record.type === 'user' && this.last !== null && !this.followed) {
       this.followed = true;
       return true;
     }
-    return false;
+    return added > 0;
+  }
+
+  /** Estimated tokens a record adds to the next request when nothing counted so far includes it. */
+  private unaccounted(record: RawRecord, end: number): number {
+    // Records a partial compaction preserved sit before its boundary: its count includes them.
+    if (end <= (this.boundary?.end ?? this.last?.end ?? 0)) return 0;
+    if (record.isCompactSummary === true && this.boundary?.postTokens != null) return 0;
+    return estimateTokens(modelContent(record));
   }
 
   private observeRequest(record: Record<string, unknown>): boolean {
@@ -96,6 +114,7 @@ export class FillTracker {
         usedTokens: boundary?.postTokens ?? 0,
         source: 'estimate',
         outputTokensPending: 0,
+        pendingTokens: this.pending,
         usage: null,
         accountedThrough: { uuid: boundary?.uuid ?? null, endOffset: boundary?.end ?? 0 },
         compactedSinceUsage: boundary !== null && last !== null,
@@ -107,11 +126,26 @@ export class FillTracker {
       usedTokens: requested + (this.followed ? output : 0),
       source: 'usage',
       outputTokensPending: this.followed ? 0 : output,
+      pendingTokens: this.pending,
       usage: last.usage,
       accountedThrough: { uuid: last.uuid, endOffset: last.end },
       compactedSinceUsage: false,
     };
   }
+}
+
+/**
+ * Four characters a token, as the engine estimates before its exact count: this runs on every
+ * append the follower reads, where a BPE pass over a large tool result would hold up the gauge.
+ * Images and documents count as placeholders, as in the engine.
+ */
+function estimateTokens(blocks: readonly ContentBlock[]): number {
+  let tokens = 0;
+  for (const block of blocks) {
+    const text = block.type === 'tool_result' ? toolResultText(block.content) : typeof block.text === 'string' ? block.text : `[${block.type}]`;
+    tokens += charEstimateTokenizer.count(text);
+  }
+  return tokens;
 }
 
 const REQUEST_PREFIX = Buffer.from('{"type":"api-request",');
@@ -170,6 +204,8 @@ export async function readFill(path: string, options: FillOptions = {}): Promise
       }
     }
     for (let index = newestFirst.length - 1; index >= 0; index--) tracker.observe(newestFirst[index] as LocatedRecord);
-    return ok({ fill: tracker.snapshot(options), diagnostics: parser.diagnostics(), bytesScanned, size, resumeOffset, tracker });
+    const diagnostics = parser.diagnostics();
+    await numberLines(handle, diagnostics);
+    return ok({ fill: tracker.snapshot(options), diagnostics, bytesScanned, size, resumeOffset, tracker });
   });
 }

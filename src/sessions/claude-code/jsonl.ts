@@ -2,7 +2,7 @@
 // sometimes damaged (crash mid-write, disk full, an editor saving it as Latin-1). Every line that
 // cannot be used becomes a diagnostic with its line number; nothing here throws on bad content.
 import { isUtf8 } from 'node:buffer';
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import type { Diagnostic } from '../types';
 import { KNOWN_TYPES, obj, recordType, type LocatedRecord, type RawRecord } from './records';
 
@@ -140,7 +140,9 @@ export class RecordParser {
     this.found.push(diagnostic);
   }
 
+  /** In file order, also when lines were parsed newest first; then each unknown record type once. */
   diagnostics(): Diagnostic[] {
+    const found = [...this.found].sort((a, b) => (a.offset ?? 0) - (b.offset ?? 0));
     const unknown: Diagnostic[] = [...this.unknown].map(([type, { count, line }]) => ({
       severity: 'info',
       code: 'unknown-record-type',
@@ -148,13 +150,15 @@ export class RecordParser {
       ...(line > 0 ? { line } : {}),
       ...(this.path !== undefined ? { path: this.path } : {}),
     }));
-    return [...this.found, ...unknown];
+    return [...found, ...unknown];
   }
 }
 
 export interface ScanOptions {
   start?: number;
   startLine?: number;
+  /** Read up to this offset (a size the caller already took), not to the current end. */
+  end?: number;
   /** Keep an unfinished last line for later (following) instead of handing it out. */
   keepPending?: boolean;
 }
@@ -166,33 +170,72 @@ export interface ScanEnd {
   size: number;
 }
 
+export type ScanVisitor = (bytes: Buffer, line: number, offset: number, end: number, unterminated: boolean) => void;
+
 /**
  * Visits every line of `path` from `start` to the current end. Without `keepPending`, a last line
  * lacking its newline is visited with `unterminated` set. Throws only on I/O errors (missing file,
  * permission); callers turn those into results.
  */
-export async function scanLines(path: string, options: ScanOptions, visit: (bytes: Buffer, line: number, offset: number, end: number, unterminated: boolean) => void): Promise<ScanEnd> {
-  const splitter = new LineSplitter(options.start ?? 0, options.startLine ?? 1);
-  const complete: LineVisitor = (bytes, line, offset, end) => visit(bytes, line, offset, end, false);
+export async function scanLines(path: string, options: ScanOptions, visit: ScanVisitor): Promise<ScanEnd> {
   const handle = await open(path, 'r');
   try {
-    const size = (await handle.stat()).size;
-    const buffer = Buffer.allocUnsafe(Math.min(FORWARD_CHUNK_BYTES, Math.max(1, size)));
-    let position = options.start ?? 0;
-    while (position < size) {
-      const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, size - position), position);
-      if (bytesRead === 0) break;
-      splitter.push(buffer.subarray(0, bytesRead), complete);
-      position += bytesRead;
-    }
-    if (!options.keepPending) {
-      const pending = splitter.takePending();
-      if (pending !== null) visit(pending.bytes, pending.line, pending.offset, pending.end, true);
-    }
-    return { nextOffset: splitter.pendingOffset, nextLine: splitter.line, size };
+    return await scanHandle(handle, options, visit);
   } finally {
     await handle.close();
   }
+}
+
+/** `scanLines` on a file the caller holds open (so it reads the same file as the caller's other reads). */
+export async function scanHandle(handle: FileHandle, options: ScanOptions, visit: ScanVisitor): Promise<ScanEnd> {
+  const splitter = new LineSplitter(options.start ?? 0, options.startLine ?? 1);
+  const complete: LineVisitor = (bytes, line, offset, end) => visit(bytes, line, offset, end, false);
+  const size = options.end ?? (await handle.stat()).size;
+  const buffer = Buffer.allocUnsafe(Math.min(FORWARD_CHUNK_BYTES, Math.max(1, size)));
+  let position = options.start ?? 0;
+  while (position < size) {
+    const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, size - position), position);
+    if (bytesRead === 0) break;
+    splitter.push(buffer.subarray(0, bytesRead), complete);
+    position += bytesRead;
+  }
+  if (!options.keepPending) {
+    const pending = splitter.takePending();
+    if (pending !== null) visit(pending.bytes, pending.line, pending.offset, pending.end, true);
+  }
+  return { nextOffset: splitter.pendingOffset, nextLine: splitter.line, size };
+}
+
+/**
+ * Gives diagnostics made while reading backwards (line numbers unknown) their 1-based line, by
+ * counting the newlines before each one's offset. That reads the file up to the furthest of them,
+ * a cost paid only when something is wrong.
+ */
+export async function numberLines(handle: FileHandle, diagnostics: readonly Diagnostic[]): Promise<void> {
+  const unnumbered = diagnostics.filter((diagnostic) => diagnostic.line === undefined && diagnostic.offset !== undefined);
+  unnumbered.sort((a, b) => (a.offset as number) - (b.offset as number));
+  let position = 0;
+  let newlines = 0;
+  for (const diagnostic of unnumbered) {
+    const offset = diagnostic.offset as number;
+    newlines += await countNewlines(handle, position, offset);
+    position = offset;
+    diagnostic.line = newlines + 1;
+  }
+}
+
+/** Newlines between byte offsets `from` and `to` of an open file: complete lines in that range. */
+export async function countNewlines(handle: FileHandle, from: number, to: number): Promise<number> {
+  const buffer = Buffer.allocUnsafe(Math.min(FORWARD_CHUNK_BYTES, Math.max(1, to - from)));
+  let count = 0;
+  for (let position = from; position < to; ) {
+    const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, to - position), position);
+    if (bytesRead === 0) break;
+    const bytes = buffer.subarray(0, bytesRead);
+    for (let at = bytes.indexOf(NEWLINE); at !== -1; at = bytes.indexOf(NEWLINE, at + 1)) count++;
+    position += bytesRead;
+  }
+  return count;
 }
 
 export interface ForwardRead extends ScanEnd {

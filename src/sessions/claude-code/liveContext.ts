@@ -1,17 +1,18 @@
-// What the agent's model sees right now. The index pass finds the last compaction; only the records
-// after it are parsed, the live chain is walked from the newest leaf, and where Claude Code
-// recorded the exact request body, that body replaces the reconstruction.
+// What the agent's model sees right now, read from the end of the transcript: back to the last
+// compaction (further only for a parent or a replay record the live context still needs), the live
+// chain walked from the newest leaf, and where Claude Code recorded the exact request body, that
+// body instead of the reconstruction. The compaction history comes from its own, remembered pass.
+import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import { failFromError, ok } from '../result';
+import { ok, withFile } from '../result';
 import type { ApiMessage, ContextEntry, Diagnostic, LiveContext, Result, SessionInfo } from '../types';
 import { RecordGraph, type ChainWalk } from './chain';
 import { FillTracker, type FillOptions } from './fill';
-import { readForward } from './jsonl';
 import { readSessionInfo } from './listing';
 import { messagesFromChain } from './messages';
-import { isCompactBoundary, str, toolUseIds, type LocatedRecord } from './records';
+import { isCompactBoundary, isSidechain, obj, str, toolUseIds, uuidOf, type LocatedRecord } from './records';
 import { rebuildRequest } from './request';
-import { indexTranscript, type TranscriptIndex } from './scan';
+import { readCompactionHistory, TailScan } from './scan';
 
 export interface LiveContextOptions extends FillOptions {
   /** Picker information already known (saves re-reading the file's head and tail). */
@@ -30,57 +31,70 @@ interface ChainBuild {
   diagnostics: Diagnostic[];
 }
 
-async function buildChain(path: string, start: { offset: number; line: number }, sidechain: boolean): Promise<ChainBuild> {
-  const read = await readForward(path, { start: start.offset, startLine: start.line });
-  const graph = new RecordGraph(path);
-  const tracker = new FillTracker(sidechain);
-  for (const located of read.records) {
-    graph.add(located);
-    if (located.record.type === 'api-request') tracker.observe(located);
+/**
+ * Reads back to the newest boundary on our side, where the live context starts. A partial
+ * compaction kept a segment of the old chain before its boundary: reading goes on to that segment's
+ * head. A record whose parent was not met yet (a resume from before the compaction) sends reading
+ * further back until the parent is found, and the chain is walked again.
+ */
+async function buildChain(scan: TailScan, sidechain: boolean): Promise<ChainBuild> {
+  const bounded = await scan.readUntil(({ record }) => isCompactBoundary(record) && isSidechain(record) === sidechain);
+  const segment = bounded ? obj(obj(scan.records.at(-1)?.record.compactMetadata)?.preservedSegment) : null;
+  const wanted = new Set([str(segment?.headUuid), str(segment?.tailUuid)].filter((uuid): uuid is string => uuid !== null));
+  if (wanted.size > 0) await scan.readUntil(({ record }) => wanted.delete(uuidOf(record) ?? '') && wanted.size === 0);
+  for (;;) {
+    const records = [...scan.records].reverse();
+    const graph = new RecordGraph(scan.path);
+    for (const located of records) graph.add(located);
+    for (const { record } of records) if (isCompactBoundary(record)) graph.relinkPreserved(record);
+    const leaf = graph.liveLeaf(sidechain);
+    const walk = leaf === null ? null : graph.walk(leaf);
+    if (walk?.stop === 'missing-parent' && !scan.atStart) {
+      await scan.readUntil(({ record }) => uuidOf(record) === walk.missingParent);
+      continue;
+    }
+    const tracker = new FillTracker(sidechain);
+    for (const located of records) if (located.record.type === 'api-request') tracker.observe(located);
+    for (const located of walk?.records ?? []) tracker.observe(located);
+    return { walk, tracker, diagnostics: graph.diagnostics() };
   }
-  for (const { record } of read.records) if (isCompactBoundary(record)) graph.relinkPreserved(record);
-  const leaf = graph.liveLeaf(sidechain);
-  const walk = leaf === null ? null : graph.walk(leaf);
-  for (const located of walk?.records ?? []) tracker.observe(located);
-  return { walk, tracker, diagnostics: [...read.diagnostics, ...graph.diagnostics()] };
 }
 
 export async function readLiveContext(path: string, options: LiveContextOptions = {}): Promise<Result<LiveContext>> {
   const parentSessionId = subagentParent(path);
   const sidechain = options.sidechain ?? parentSessionId !== undefined;
-  let session = options.session;
-  if (session === undefined) {
-    const info = await readSessionInfo(path, parentSessionId);
-    if (!info.ok) return info;
-    session = info.value;
+  const info = options.session === undefined ? await readSessionInfo(path, parentSessionId) : ok(options.session);
+  if (!info.ok) return info;
+  const session = info.value;
+  return withFile(path, async (handle) => ok(await build(handle, path, session, sidechain, options)));
+}
+
+async function build(handle: FileHandle, path: string, session: SessionInfo, sidechain: boolean, options: FillOptions): Promise<LiveContext> {
+  const stats = await handle.stat();
+  const history = await readCompactionHistory(handle, path, sidechain, stats);
+  const scan = new TailScan(handle, path, stats.size, history.lastLine);
+  const built = await buildChain(scan, sidechain);
+  const chain = messagesFromChain(built.walk?.records ?? [], path);
+  const fill = built.tracker.snapshot(options);
+  const context: LiveContext = {
+    session,
+    source: 'chain',
+    model: fill.model,
+    messages: chain.messages,
+    entries: chain.entries,
+    fill,
+    compactions: history.compactions,
+    diagnostics: [],
+  };
+  const diagnostics = [...history.diagnostics, ...scan.diagnostics(), ...built.diagnostics, ...chain.diagnostics];
+  // The request behind the newest response is written just before it, so within what was read.
+  const requestId = lastRequestRef(built.walk?.records ?? []);
+  if (requestId !== null && scan.has('requests', requestId)) {
+    const boundaries = history.compactions.flatMap((event) => (event.offset === undefined ? [] : [event.offset]));
+    diagnostics.push(...(await useRecordedRequest(context, scan, requestId, boundaries)));
   }
-  try {
-    const index = await indexTranscript(path, sidechain);
-    // A boundary that preserved part of the old chain needs the records before it as well.
-    const boundary = index.lastBoundary;
-    const fromBoundary = boundary !== null && !boundary.preserved;
-    let built = await buildChain(path, fromBoundary ? boundary : { offset: 0, line: 1 }, sidechain);
-    if (fromBoundary && built.walk?.stop === 'missing-parent') built = await buildChain(path, { offset: 0, line: 1 }, sidechain);
-    const chain = messagesFromChain(built.walk?.records ?? [], path);
-    const fill = built.tracker.snapshot(options);
-    const context: LiveContext = {
-      session,
-      source: 'chain',
-      model: fill.model,
-      messages: chain.messages,
-      entries: chain.entries,
-      fill,
-      compactions: index.compactions,
-      diagnostics: [],
-    };
-    const diagnostics = [...index.diagnostics, ...built.diagnostics, ...chain.diagnostics];
-    const requestId = lastRequestRef(built.walk?.records ?? []);
-    if (requestId !== null && index.requests.has(requestId)) diagnostics.push(...(await useRecordedRequest(context, path, index, requestId)));
-    context.diagnostics = dedupe(diagnostics);
-    return ok(context);
-  } catch (error) {
-    return failFromError(error, path);
-  }
+  context.diagnostics = dedupe(diagnostics);
+  return context;
 }
 
 /** The request behind the newest assistant record of the chain (`requestRef`, 2.1.3xx). */
@@ -97,13 +111,13 @@ function lastRequestRef(records: readonly LocatedRecord[]): string | null {
  * the response and anything after it follow the request), same roles, same tool calls. Otherwise
  * the chain reconstruction stays and the mismatch is reported.
  */
-async function useRecordedRequest(context: LiveContext, path: string, index: TranscriptIndex, requestId: string): Promise<Diagnostic[]> {
-  const outcome = await rebuildRequest(path, index, requestId);
+async function useRecordedRequest(context: LiveContext, scan: TailScan, requestId: string, boundaries: readonly number[]): Promise<Diagnostic[]> {
+  const outcome = await rebuildRequest(scan, requestId, boundaries);
   if (outcome.request === null) return [outcome.diagnostic];
   const { request } = outcome;
   const sent = aligned(request.messages, context.messages, context.entries);
   if (sent === null) {
-    return [{ severity: 'info', code: 'request-mismatch', message: `Recorded request ${requestId} does not line up with the transcript chain; the chain is shown`, path }];
+    return [{ severity: 'info', code: 'request-mismatch', message: `Recorded request ${requestId} does not line up with the transcript chain; the chain is shown`, path: scan.path }];
   }
   context.source = 'request';
   context.messages = [...sent, ...context.messages.slice(sent.length)];
@@ -148,7 +162,7 @@ function sameIds(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((id, position) => id === b[position]);
 }
 
-/** The index pass and the chain pass may both trip over the same bad line. */
+/** The history pass and the backward read may both trip over the same bad line. */
 function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {
   const seen = new Set<string>();
   return diagnostics.filter((diagnostic) => {

@@ -64,6 +64,11 @@ interface Part {
   content: ContentBlock[];
 }
 
+/** What one record puts in front of the model (empty for records it never sees). */
+export function modelContent(record: RawRecord): ContentBlock[] {
+  return convert(record)?.content ?? [];
+}
+
 /** One record as message content, or null for records the model never sees. */
 function convert(record: RawRecord): Part | null {
   if (record.type === 'assistant') {

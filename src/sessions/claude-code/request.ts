@@ -3,11 +3,10 @@
 // content `hash`, and `api-request` says: the first `keep` messages of request `base`, then the
 // blobs in `tail`, with `params` (model, max_tokens, betas, thinking…) and `cacheControl` marks.
 import type { FileHandle } from 'node:fs/promises';
-import { open } from 'node:fs/promises';
 import type { ApiMessage, ContentBlock, Diagnostic } from '../types';
 import { RecordParser } from './jsonl';
 import { num, obj, str, type RawRecord } from './records';
-import type { LineSpan, TranscriptIndex } from './scan';
+import type { LineSpan, ReplayKind } from './scan';
 
 export interface RebuiltRequest {
   id: string;
@@ -23,6 +22,13 @@ export interface RebuiltRequest {
 }
 
 export type RebuildOutcome = { request: RebuiltRequest } | { request: null; diagnostic: Diagnostic };
+
+/** Where the replay records are: an open transcript read backwards, further only when asked (`TailScan`). */
+export interface ReplaySource {
+  readonly path: string;
+  readonly handle: FileHandle;
+  find(kind: ReplayKind, key: string, floor?: number): Promise<LineSpan | undefined>;
+}
 
 /** Reads and parses single lines by position, each at most once. */
 class LineLoader {
@@ -40,54 +46,61 @@ class LineLoader {
   }
 }
 
-export async function rebuildRequest(path: string, index: TranscriptIndex, requestId: string): Promise<RebuildOutcome> {
-  const handle = await open(path, 'r');
-  try {
-    const loader = new LineLoader(handle, new RecordParser(path));
-    const failure = (message: string): RebuildOutcome => ({ request: null, diagnostic: { severity: 'info', code: 'request-not-rebuilt', message, path } });
-    const lookup = async (map: Map<string, LineSpan>, key: string): Promise<RawRecord | null> => {
-      const span = map.get(key);
-      return span === undefined ? null : loader.load(span);
-    };
-    const last = await lookup(index.requests, requestId);
-    if (last === null) return failure(`api-request ${requestId} not found`);
-    // Walk the `base` links back until no earlier message is needed; each step contributes the
-    // part of its tail that the later requests kept.
-    const segments: { tail: string[]; take: number }[] = [];
-    const seen = new Set<string>();
-    let current: RawRecord | null = last;
-    let limit = Number.POSITIVE_INFINITY;
-    for (;;) {
-      if (current === null) return failure(`a base request of ${requestId} is missing`);
-      const id = str(current.id) ?? '';
-      if (seen.has(id)) return failure(`api-request base links loop at ${id}`);
-      seen.add(id);
-      const keep = num(current.keep) ?? 0;
-      const tail = Array.isArray(current.tail) ? current.tail.filter((hash): hash is string => typeof hash === 'string') : [];
-      if (keep < limit) {
-        segments.push({ tail, take: Math.min(tail.length, limit - keep) });
-        limit = keep;
-      }
-      if (limit === 0) break;
-      const base = str(current.base);
-      current = base === null ? null : await lookup(index.requests, base);
+/**
+ * `boundaries`: offsets of the file's compact boundaries, oldest first. Claude Code writes a blob
+ * once and names it again in later requests, but it forgets what it wrote before a compaction when
+ * it loads the transcript (replay records are cleared at a boundary). So a blob is looked for back
+ * to the last boundary before the oldest request used, no further: a missing blob is normal (the
+ * chain's turn is used), and looking for one must not read the whole file.
+ */
+export async function rebuildRequest(source: ReplaySource, requestId: string, boundaries: readonly number[]): Promise<RebuildOutcome> {
+  const { path } = source;
+  const loader = new LineLoader(source.handle, new RecordParser(path));
+  const failure = (message: string): RebuildOutcome => ({ request: null, diagnostic: { severity: 'info', code: 'request-not-rebuilt', message, path } });
+  const lookup = async (kind: ReplayKind, key: string, floor?: number): Promise<{ span: LineSpan; record: RawRecord | null } | null> => {
+    const span = await source.find(kind, key, floor);
+    return span === undefined ? null : { span, record: await loader.load(span) };
+  };
+  const last = await lookup('requests', requestId);
+  if (last?.record == null) return failure(`api-request ${requestId} not found`);
+  // Walk the `base` links back until no earlier message is needed; each step contributes the
+  // part of its tail that the later requests kept.
+  const segments: { tail: string[]; take: number }[] = [];
+  const seen = new Set<string>();
+  let current: { span: LineSpan; record: RawRecord | null } | null = last;
+  let oldest = last.span.offset;
+  let limit = Number.POSITIVE_INFINITY;
+  for (;;) {
+    if (current?.record == null) return failure(`a base request of ${requestId} is missing`);
+    const { record } = current;
+    oldest = Math.min(oldest, current.span.offset);
+    const id = str(record.id) ?? '';
+    if (seen.has(id)) return failure(`api-request base links loop at ${id}`);
+    seen.add(id);
+    const keep = num(record.keep) ?? 0;
+    const tail = Array.isArray(record.tail) ? record.tail.filter((hash): hash is string => typeof hash === 'string') : [];
+    if (keep < limit) {
+      segments.push({ tail, take: Math.min(tail.length, limit - keep) });
+      limit = keep;
     }
-    const messages: (ApiMessage | null)[] = [];
-    for (const { tail, take } of segments.reverse()) {
-      for (const hash of tail.slice(0, take)) {
-        const message = obj((await lookup(index.blobs, hash))?.message);
-        messages.push(message === null ? null : sentMessage(message));
-      }
-    }
-    const shape = obj((await lookup(index.shapes, str(last.shapeHash) ?? ''))?.shape);
-    const request: RebuiltRequest = { id: requestId, params: obj(last.params) ?? {}, messages };
-    if (Array.isArray(shape?.system)) request.system = structuredClone(shape.system) as ContentBlock[];
-    if (Array.isArray(shape?.tools)) request.tools = structuredClone(shape.tools) as Record<string, unknown>[];
-    applyCacheControl(request, last.cacheControl);
-    return { request };
-  } finally {
-    await handle.close();
+    if (limit === 0) break;
+    const base = str(record.base);
+    current = base === null ? null : await lookup('requests', base);
   }
+  const blobFloor = boundaries.filter((offset) => offset <= oldest).at(-1) ?? 0;
+  const messages: (ApiMessage | null)[] = [];
+  for (const { tail, take } of segments.reverse()) {
+    for (const hash of tail.slice(0, take)) {
+      const message = obj((await lookup('blobs', hash, blobFloor))?.record?.message);
+      messages.push(message === null ? null : sentMessage(message));
+    }
+  }
+  const shape = obj((await lookup('shapes', str(last.record.shapeHash) ?? ''))?.record?.shape);
+  const request: RebuiltRequest = { id: requestId, params: obj(last.record.params) ?? {}, messages };
+  if (Array.isArray(shape?.system)) request.system = structuredClone(shape.system) as ContentBlock[];
+  if (Array.isArray(shape?.tools)) request.tools = structuredClone(shape.tools) as Record<string, unknown>[];
+  applyCacheControl(request, last.record.cacheControl);
+  return { request };
 }
 
 /**

@@ -1,11 +1,16 @@
-// One cheap pass over a whole transcript that parses almost nothing: it finds the compactions
-// (for the history and to know where the live context starts) and where the request-replay
-// records sit, by looking at raw bytes. The live context is then parsed only from the last
-// boundary on, and replay records only when a request is rebuilt.
+// What a live-context build reads, without reading the whole transcript on every build.
+// - `readCompactionHistory`: every compaction of the file, for the history. A byte search parses
+//   only the lines that name a compaction; the result is remembered per file and continued from
+//   where it stopped, so only the first build of a file pays for reading all of it.
+// - `TailScan`: the file newest line first, as far back as the caller asks: to the last compaction
+//   for the live chain, further only for a parent or a replay record that is still missing.
+import type { Stats } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import type { CompactionEvent, Diagnostic } from '../types';
 import { CompactionCollector } from './compactions';
-import { RecordParser, scanLines } from './jsonl';
-import { isCompactBoundary, isSidechain, obj } from './records';
+import { RecordParser, scanHandle } from './jsonl';
+import type { LocatedRecord } from './records';
+import { linesBackward, type TailLine } from './tail';
 
 export interface LineSpan {
   offset: number;
@@ -13,60 +18,177 @@ export interface LineSpan {
   line: number;
 }
 
-export interface TranscriptIndex {
-  compactions: CompactionEvent[];
-  /** The newest boundary on our side (main or sidechain); `preserved` when it kept a segment of the old chain. */
-  lastBoundary: (LineSpan & { preserved: boolean }) | null;
-  /** `api-request` lines by request id, `api-request-shape` by shapeHash, `api-request-blob` by hash. */
-  requests: Map<string, LineSpan>;
-  shapes: Map<string, LineSpan>;
-  blobs: Map<string, LineSpan>;
-  diagnostics: Diagnostic[];
-  size: number;
-}
-
 const COMPACT_MARKER = Buffer.from('ompact');
 const BOUNDARY_MARKER = Buffer.from('"compact_boundary"');
 const SUMMARY_MARKER = Buffer.from('"isCompactSummary":true');
 /** The `/compact <focus>` command line, which carries the focus text (see compactions.ts). */
 const COMMAND_MARKER = Buffer.from('<command-name>/compact</command-name>');
-/** Bookkeeping records start with their type; the key fields follow within a few hundred bytes. */
-const HEAD_BYTES = 512;
+
+export interface CompactionHistory {
+  /** Every compaction on our side (main conversation or sidechain), oldest first. */
+  compactions: CompactionEvent[];
+  diagnostics: Diagnostic[];
+  /** Number of the last line of the bytes read (0 for an empty file): backward reads count down from it. */
+  lastLine: number;
+}
+
+interface HistoryState {
+  dev: number;
+  ino: number;
+  nextOffset: number;
+  nextLine: number;
+  /** The bytes just before `nextOffset`: still there means the file was only appended to since. */
+  seal: Buffer;
+  collector: CompactionCollector;
+  parser: RecordParser;
+}
+
+/** A host follows one session at a time and the CLI reads one: a few files are plenty. */
+const HISTORY_FILES = 16;
+const SEAL_BYTES = 256;
+const histories = new Map<string, HistoryState>();
+
+/**
+ * The compactions in the first `stats.size` bytes of the open transcript, and its line count.
+ * Continues the previous read of the same file when the file was only appended to since.
+ */
+export async function readCompactionHistory(handle: FileHandle, path: string, sidechain: boolean, stats: Stats): Promise<CompactionHistory> {
+  const key = `${sidechain ? 'sidechain' : 'main'}:${path}`;
+  const known = histories.get(key);
+  // Taken out while in use: a concurrent build of the same file starts its own.
+  histories.delete(key);
+  const state =
+    known !== undefined && (await continues(handle, known, stats))
+      ? known
+      : { dev: stats.dev, ino: stats.ino, nextOffset: 0, nextLine: 1, seal: Buffer.alloc(0), collector: new CompactionCollector(sidechain), parser: new RecordParser(path) };
+  const end = await scanHandle(handle, { start: state.nextOffset, startLine: state.nextLine, end: stats.size, keepPending: true }, (bytes, line, offset, stop) => {
+    // One search for what all markers share; most lines fail it. Each marker holds it within 16 bytes of its start.
+    const shared = bytes.indexOf(COMPACT_MARKER);
+    if (shared === -1) return;
+    const from = Math.max(0, shared - 16);
+    if ([BOUNDARY_MARKER, SUMMARY_MARKER, COMMAND_MARKER].every((marker) => bytes.indexOf(marker, from) === -1)) return;
+    const located = state.parser.parse(bytes, line, offset, stop);
+    if (located !== null) state.collector.observe(located);
+  });
+  state.nextOffset = end.nextOffset;
+  state.nextLine = end.nextLine;
+  state.seal = await readRange(handle, Math.max(0, end.nextOffset - SEAL_BYTES), end.nextOffset);
+  histories.set(key, state);
+  if (histories.size > HISTORY_FILES) histories.delete(histories.keys().next().value as string);
+  return {
+    // Copies: a later read completes events (summary, focus) that this caller already holds.
+    compactions: state.collector.all().map((event) => ({ ...event })),
+    diagnostics: state.parser.diagnostics(),
+    lastLine: end.nextOffset < stats.size ? end.nextLine : end.nextLine - 1,
+  };
+}
+
+async function continues(handle: FileHandle, state: HistoryState, stats: Stats): Promise<boolean> {
+  if (stats.dev !== state.dev || stats.ino !== state.ino || stats.size < state.nextOffset) return false;
+  return (await readRange(handle, state.nextOffset - state.seal.length, state.nextOffset)).equals(state.seal);
+}
+
+async function readRange(handle: FileHandle, from: number, to: number): Promise<Buffer> {
+  const bytes = Buffer.alloc(to - from);
+  const { bytesRead } = await handle.read(bytes, 0, bytes.length, from);
+  return bytes.subarray(0, bytesRead);
+}
+
+/** Replay records: `api-request` by id, `api-request-shape` by shapeHash, `api-request-blob` by hash. */
+export type ReplayKind = 'requests' | 'shapes' | 'blobs';
+
 const REPLAY_PREFIX = Buffer.from('{"type":"api-request');
-const REPLAY_KEYS: ReadonlyArray<[prefix: string, key: RegExp, map: 'requests' | 'shapes' | 'blobs']> = [
+/** Replay records start with their type; the key fields follow within a few hundred bytes. */
+const HEAD_BYTES = 512;
+const REPLAY_KEYS: ReadonlyArray<[prefix: string, key: RegExp, kind: ReplayKind]> = [
   ['{"type":"api-request",', /"id":"([^"]+)"/, 'requests'],
   ['{"type":"api-request-shape",', /"shapeHash":"([^"]+)"/, 'shapes'],
   ['{"type":"api-request-blob",', /"hash":"([^"]+)"/, 'blobs'],
 ];
 
-export async function indexTranscript(path: string, sidechain: boolean): Promise<TranscriptIndex> {
-  const parser = new RecordParser(path);
-  const collector = new CompactionCollector(sidechain);
-  const index: TranscriptIndex = { compactions: [], lastBoundary: null, requests: new Map(), shapes: new Map(), blobs: new Map(), diagnostics: [], size: 0 };
-  const end = await scanLines(path, { keepPending: true }, (bytes, line, offset, stop) => {
-    if (bytes.subarray(0, REPLAY_PREFIX.length).equals(REPLAY_PREFIX)) {
-      const head = bytes.subarray(0, HEAD_BYTES).toString('latin1');
-      for (const [prefix, key, map] of REPLAY_KEYS) {
-        const id = head.startsWith(prefix) ? key.exec(head)?.[1] : undefined;
-        if (id === undefined) continue;
-        index[map].set(id, { offset, end: stop, line });
-        return;
-      }
+/**
+ * A transcript read newest line first, with real line numbers (counted down from the history's
+ * line count). Other records are parsed; replay records are only indexed by key, since their
+ * bodies (system prompt, tools, whole messages) are needed only when a request is rebuilt.
+ */
+export class TailScan {
+  /** Parsed records, newest first: everything read except shapes and blobs. */
+  readonly records: LocatedRecord[] = [];
+  private readonly replay: Record<ReplayKind, Map<string, LineSpan>> = { requests: new Map(), shapes: new Map(), blobs: new Map() };
+  private readonly parser: RecordParser;
+  private readonly lines: AsyncGenerator<TailLine>;
+  private nextLine: number;
+  /** Start of the oldest line read so far. */
+  private from: number;
+
+  constructor(readonly handle: FileHandle, readonly path: string, size: number, lastLine: number) {
+    this.parser = new RecordParser(path);
+    this.lines = linesBackward(handle, size);
+    this.nextLine = lastLine;
+    this.from = size;
+  }
+
+  /** The whole file has been read. */
+  get atStart(): boolean {
+    return this.from === 0;
+  }
+
+  /** Reads and parses older lines until `stop` accepts a record (true) or the file starts (false). */
+  async readUntil(stop: (located: LocatedRecord) => boolean): Promise<boolean> {
+    for (let line = await this.next(); line !== null; line = await this.next()) {
+      const located = this.take(line, true);
+      if (located !== null && stop(located)) return true;
     }
-    // One search for what all markers share; most lines fail it.
-    const shared = bytes.indexOf(COMPACT_MARKER);
-    const from = Math.max(0, shared - 30);
-    if (shared === -1 || [BOUNDARY_MARKER, SUMMARY_MARKER, COMMAND_MARKER].every((marker) => bytes.indexOf(marker, from) === -1)) return;
-    const located = parser.parse(bytes, line, offset, stop);
-    if (located === null) return;
-    collector.observe(located);
-    const { record } = located;
-    if (isCompactBoundary(record) && isSidechain(record) === sidechain) {
-      index.lastBoundary = { offset, end: stop, line, preserved: obj(obj(record.compactMetadata)?.preservedSegment) !== null };
+    return false;
+  }
+
+  /** Whether the lines read so far hold this replay record. */
+  has(kind: ReplayKind, key: string): boolean {
+    return this.replay[kind].has(key);
+  }
+
+  /** The replay record of `kind` named `key`, reading older lines (indexing only) down to `floor` if needed. */
+  async find(kind: ReplayKind, key: string, floor = 0): Promise<LineSpan | undefined> {
+    const found = this.replay[kind];
+    while (!found.has(key) && this.from > floor) {
+      const line = await this.next();
+      if (line === null) break;
+      this.take(line, false);
     }
-  });
-  index.compactions = collector.all();
-  index.diagnostics = parser.diagnostics();
-  index.size = end.size;
-  return index;
+    return found.get(key);
+  }
+
+  diagnostics(): Diagnostic[] {
+    return this.parser.diagnostics();
+  }
+
+  private async next(): Promise<{ line: TailLine; number: number } | null> {
+    const next = await this.lines.next();
+    if (next.done) return null;
+    this.from = next.value.offset;
+    return { line: next.value, number: this.nextLine-- };
+  }
+
+  /** `api-request` lines are also parsed: the fill takes the context window's betas from them. */
+  private take({ line, number }: { line: TailLine; number: number }, parse: boolean): LocatedRecord | null {
+    // A replay record still being written is not indexed; as any unfinished last line, it is parsed as such.
+    const kind = line.terminated ? this.index(line, number) : null;
+    if (!parse || kind === 'shapes' || kind === 'blobs') return null;
+    const located = this.parser.parse(line.bytes, number, line.offset, line.end, !line.terminated);
+    if (located !== null) this.records.push(located);
+    return located;
+  }
+
+  private index(line: TailLine, number: number): ReplayKind | null {
+    if (!line.bytes.subarray(0, REPLAY_PREFIX.length).equals(REPLAY_PREFIX)) return null;
+    const head = line.bytes.subarray(0, HEAD_BYTES).toString('latin1');
+    for (const [prefix, pattern, kind] of REPLAY_KEYS) {
+      const key = head.startsWith(prefix) ? pattern.exec(head)?.[1] : undefined;
+      if (key === undefined) continue;
+      // Newest first: a record written again later keeps its newest line.
+      if (!this.replay[kind].has(key)) this.replay[kind].set(key, { offset: line.offset, end: line.end, line: number });
+      return kind;
+    }
+    return null;
+  }
 }

@@ -1,10 +1,21 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, chmodSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, copyFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { readFill } from '../../../../src/sessions/claude-code/fill';
+import { readLiveContext } from '../../../../src/sessions/claude-code/liveContext';
 import { TranscriptBuilder, basicSession, tempDir } from './builders';
+
+/** A copy of a transcript recorded with the real CLI (test/fixtures/claude-code/<scenario>). */
+function fixtureCopy(scenario: string): string {
+  const projects = join(__dirname, '..', '..', '..', 'fixtures', 'claude-code', scenario, 'projects');
+  const project = join(projects, readdirSync(projects)[0] as string);
+  const name = readdirSync(project).find((file) => file.endsWith('.jsonl')) as string;
+  const copy = join(tempDir(), name);
+  copyFileSync(join(project, name), copy);
+  return copy;
+}
 
 async function fillOf(builder: TranscriptBuilder, options = {}) {
   const result = await readFill(builder.write(tempDir()), options);
@@ -115,13 +126,50 @@ describe('readFill (tail first)', () => {
     assert.deepEqual(read.value.diagnostics, []);
   });
 
-  it('invalid lines near the end become diagnostics with offsets', async () => {
+  it('invalid lines near the end become diagnostics with their line numbers, in file order', async () => {
     const builder = basicSession();
     builder.raw('not json');
+    const path = builder.write(tempDir());
+    appendFileSync(path, Buffer.concat([Buffer.from('{"type":"custom-title","customTitle":"caf'), Buffer.from([0xe9]), Buffer.from('"}\n')]));
+    const read = await readFill(path);
+    assert.ok(read.ok);
+    assert.equal(read.value.fill.usedTokens, 1145);
+    assert.deepEqual(read.value.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.line]), [['invalid-json', 6], ['invalid-utf8', 7]]);
+    assert.equal(read.value.diagnostics[0]?.offset, Buffer.byteLength(basicSession().toString()));
+  });
+
+  it('estimates what was written after the last response (a prompt, a tool result); the exact count stays as it is', async () => {
+    const path = fixtureCopy('multi-prompt');
+    const before = await readFill(path);
+    assert.ok(before.ok);
+    assert.equal(before.value.fill.pendingTokens, 0);
+    const prompt = 'Now make the retry delay configurable. '.repeat(20);
+    const output = 'PASS test/retry.test.ts (3 tests)\n'.repeat(200);
+    const head = readFileSync(path, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>).filter((record) => typeof record.uuid === 'string').at(-1);
+    const envelope = { isSidechain: false, userType: 'external', sessionId: head?.sessionId, cwd: head?.cwd, version: head?.version, timestamp: '2099-01-01T00:00:00.000Z' };
+    appendFileSync(path, `${JSON.stringify({ ...envelope, type: 'user', uuid: 'pending-1', parentUuid: head?.uuid, message: { role: 'user', content: prompt } })}\n`);
+    const result = { type: 'tool_result', tool_use_id: 'toolu_pending', content: [{ type: 'text', text: output }] };
+    appendFileSync(path, `${JSON.stringify({ ...envelope, type: 'user', uuid: 'pending-2', parentUuid: 'pending-1', message: { role: 'user', content: [result] }, toolUseResult: { stdout: output } })}\n`);
+    const expected = Math.ceil(prompt.length / 4) + Math.ceil(output.length / 4);
+    const after = await readFill(path);
+    assert.ok(after.ok);
+    assert.equal(after.value.fill.pendingTokens, expected);
+    // The usage is the same; its output joined the context once the person spoke again.
+    assert.equal(after.value.fill.usedTokens, before.value.fill.usedTokens + before.value.fill.outputTokensPending);
+    assert.equal(after.value.fill.source, 'usage');
+    const live = await readLiveContext(path);
+    assert.ok(live.ok);
+    assert.deepEqual([live.value.fill.usedTokens, live.value.fill.pendingTokens], [after.value.fill.usedTokens, expected]);
+  });
+
+  it('after a compaction, its post-compaction count covers the summary; what follows is pending', async () => {
+    const builder = basicSession();
+    builder.compact('summary', { postTokens: 3000 });
+    builder.user('next prompt here');
     const read = await fillOf(builder);
-    assert.equal(read.fill.usedTokens, 1145);
-    assert.equal(read.diagnostics[0]?.code, 'invalid-json');
-    assert.equal(typeof read.diagnostics[0]?.offset, 'number');
+    assert.deepEqual([read.fill.usedTokens, read.fill.pendingTokens], [3000, Math.ceil('next prompt here'.length / 4)]);
+    builder.text('msg_3', 'answer', { input: 3100, output: 5 });
+    assert.equal((await fillOf(builder)).fill.pendingTokens, 0, 'the next response counted it');
   });
 
   it('missing file, empty file, unreadable file: results, not throws', async () => {

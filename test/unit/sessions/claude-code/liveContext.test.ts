@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { readLiveContext } from '../../../../src/sessions/claude-code/liveContext';
 import { TranscriptBuilder, basicSession, tempDir } from './builders';
@@ -52,6 +53,72 @@ describe('readLiveContext (synthetic)', () => {
     assert.ok(result.ok);
     assert.deepEqual(result.value.messages.flatMap((message) => message.content.map((block) => block.text)), ['early', 'resumed from before the compaction']);
     assert.deepEqual(result.value.entries[0]?.lines, [1, 4]);
+  });
+
+  it('a partial compaction: reads back to the segment it preserved, with real line numbers', async () => {
+    const builder = new TranscriptBuilder();
+    builder.user('dropped by the compaction', { uuid: 'old' });
+    builder.user('kept one', { uuid: 'k1' });
+    builder.user('kept two', { uuid: 'k2' });
+    builder.record({ type: 'system', subtype: 'compact_boundary', uuid: 'cb', parentUuid: null, logicalParentUuid: 'k2', isSidechain: false, timestamp: '2026-01-01T00:01:00.000Z', compactMetadata: { trigger: 'manual', preTokens: 9000, postTokens: 900, preservedSegment: { headUuid: 'k1', anchorUuid: 'sum', tailUuid: 'k2' } } });
+    builder.from('cb');
+    builder.user('summary', { uuid: 'sum', isCompactSummary: true });
+    builder.user('next', { uuid: 'next' });
+    const result = await readLiveContext(builder.write(tempDir()));
+    assert.ok(result.ok);
+    assert.deepEqual(result.value.entries.map((entry) => [entry.uuids, entry.lines]), [[['sum', 'k1', 'k2', 'next'], [5, 2, 3, 6]]]);
+    assert.deepEqual(result.value.compactions.map((event) => [event.uuid, event.line]), [['cb', 4]]);
+  });
+
+  it('a torn last line is reported with its line number', async () => {
+    const path = basicSession().write(tempDir());
+    appendFileSync(path, '{"type":"user","mess');
+    const result = await readLiveContext(path);
+    assert.ok(result.ok);
+    assert.deepEqual(result.value.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.line]), [['truncated-line', 6]]);
+    assert.equal(result.value.messages.length, 4);
+  });
+
+  it('the compaction history follows appends and notices a rewritten file', async () => {
+    const builder = basicSession();
+    builder.compact('first summary', { postTokens: 2000 });
+    const path = builder.write(tempDir());
+    const first = await readLiveContext(path);
+    assert.ok(first.ok);
+    assert.deepEqual(first.value.compactions.map((event) => [event.trigger, event.line]), [['manual', 6]]);
+    const more = new TranscriptBuilder();
+    more.compact('second summary', { trigger: 'auto', postTokens: 2500 });
+    appendFileSync(path, more.toString());
+    const second = await readLiveContext(path);
+    assert.ok(second.ok);
+    assert.deepEqual(second.value.compactions.map((event) => [event.trigger, event.line, event.summary?.includes('second') ?? false]), [['manual', 6, false], ['auto', 8, true]]);
+    assert.equal(first.value.compactions.length, 1, 'what an earlier caller got stays as it was');
+    // Same path, same size or larger, other content: read again from the start.
+    const other = new TranscriptBuilder('session-2');
+    for (let turn = 0; turn < 5; turn++) other.user(`a longer conversation ${turn} ${'x'.repeat(500)}`);
+    writeFileSync(path, other.toString());
+    const third = await readLiveContext(path);
+    assert.ok(third.ok);
+    assert.deepEqual(third.value.compactions, []);
+    assert.deepEqual(third.value.entries[0]?.lines, [1, 2, 3, 4, 5]);
+  });
+
+  it('rebuilds the recorded request when its base request and shape were written before the last compaction', async () => {
+    const builder = new TranscriptBuilder();
+    builder.record({ type: 'api-request-shape', shapeHash: 's1', shape: { system: [{ type: 'text', text: 'SYSTEM PROMPT' }], tools: [{ name: 'Read' }] } });
+    builder.record({ type: 'api-request-blob', hash: 'h1', message: { role: 'user', content: 'the prompt as sent' } });
+    builder.record({ type: 'api-request', id: 'r1', base: null, keep: 0, tail: ['h1'], shapeHash: 's1', params: { model: 'claude-sonnet-4-5' } });
+    builder.user('the prompt');
+    builder.text('msg_1', 'first answer', { input: 100, output: 5 }, undefined, { requestRef: 'r1' });
+    builder.compact('summary', { postTokens: 50 });
+    builder.record({ type: 'api-request', id: 'r2', base: 'r1', keep: 1, tail: [], shapeHash: 's1', params: { model: 'claude-sonnet-4-5' } });
+    builder.text('msg_2', 'second answer', { input: 60, output: 5 }, undefined, { requestRef: 'r2' });
+    const result = await readLiveContext(builder.write(tempDir()));
+    assert.ok(result.ok);
+    assert.equal(result.value.source, 'request');
+    assert.equal(result.value.system?.[0]?.text, 'SYSTEM PROMPT');
+    assert.equal(result.value.messages[0]?.content[0]?.text, 'the prompt as sent');
+    assert.deepEqual(result.value.diagnostics, []);
   });
 
   it('missing and empty files', async () => {

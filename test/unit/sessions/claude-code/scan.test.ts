@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import { open } from 'node:fs/promises';
+import { describe, it } from 'node:test';
+import { isCompactBoundary } from '../../../../src/sessions/claude-code/records';
+import { readCompactionHistory, TailScan } from '../../../../src/sessions/claude-code/scan';
+import { basicSession, tempDir } from './builders';
+
+/** A long conversation, one compaction, a short live context with a request Claude Code recorded. */
+async function scanOf() {
+  const builder = basicSession();
+  for (let turn = 0; turn < 200; turn++) builder.user(`older prompt ${turn}`);
+  builder.compact('summary', { postTokens: 500 });
+  builder.record({ type: 'api-request-blob', hash: 'h-live', message: { role: 'user', content: 'after' } });
+  builder.record({ type: 'api-request', id: 'r-live', base: null, keep: 0, tail: ['h-live', 'h-never-written'], shapeHash: 's' });
+  builder.user('after');
+  const path = builder.write(tempDir());
+  const handle = await open(path, 'r');
+  const stats = await handle.stat();
+  const history = await readCompactionHistory(handle, path, false, stats);
+  return { scan: new TailScan(handle, path, stats.size, history.lastLine), history, lines: builder.lines.length, handle };
+}
+
+describe('TailScan', () => {
+  it('reads back only to the last compaction, with real line numbers, and indexes replay records on the way', async () => {
+    const { scan, history, lines, handle } = await scanOf();
+    try {
+      assert.equal(history.lastLine, lines);
+      assert.equal(await scan.readUntil(({ record }) => isCompactBoundary(record)), true);
+      assert.deepEqual(scan.records.map((located) => located.line), [lines, lines - 1, lines - 3, lines - 4]);
+      assert.equal(scan.records.at(-1)?.line, history.compactions[0]?.line);
+      assert.equal(scan.atStart, false);
+      assert.ok(scan.has('requests', 'r-live') && scan.has('blobs', 'h-live'));
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it('looks for a missing replay record no further back than asked', async () => {
+    const { scan, history, handle } = await scanOf();
+    try {
+      await scan.readUntil(({ record }) => isCompactBoundary(record));
+      assert.equal(await scan.find('blobs', 'h-never-written', history.compactions[0]?.offset), undefined);
+      assert.equal(scan.atStart, false, 'a blob Claude Code did not write is not looked for before the compaction');
+      assert.equal(await scan.find('shapes', 's'), undefined);
+      assert.equal(scan.atStart, true);
+    } finally {
+      await handle.close();
+    }
+  });
+});
