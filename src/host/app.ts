@@ -11,7 +11,7 @@ import { ClaudeCodeConnector } from './connect/ClaudeCodeConnector';
 import { ConnectionStatus } from './connect/ConnectionStatus';
 import { ContextModel } from './context/ContextModel';
 import { itemDetailOf } from './context/itemDetail';
-import { historyOf, timelineMarksOf } from './history/history';
+import { agentCompactionsOf, historyOf, timelineMarksOf } from './history/history';
 import { HistoryStore } from './history/HistoryStore';
 import { hookActivityOf } from './history/hookEvents';
 import { HookEventLog } from './history/HookEventLog';
@@ -131,15 +131,16 @@ export class ContextLensApp implements vscode.Disposable {
     const fill = view.fill;
     const snapshot = this.model.snapshot;
     const ours = view.session ? this.history.of(view.session.path) : [];
-    const hooks = view.session ? hookActivityOf(view.session.id, view.compactions, this.hookEvents.events) : new Map();
+    const agent = agentCompactionsOf(snapshot?.live.compactions ?? [], view.compactions);
+    const hooks = view.session ? hookActivityOf(view.session.id, agent, this.hookEvents.events) : new Map();
     return {
       session: view.session ? sessionSummary(view) : null,
       fill: fill && fill.source === 'usage' ? { usedTokens: fill.usedTokens, windowTokens: fill.windowTokens, source: fill.source, pendingTokens: fill.pendingTokens } : null,
       thresholds: thresholdsOf(settings, fill ? (fill.agentAutoCompactTokens / fill.windowTokens) * 100 : null),
       breakdown: snapshot?.breakdown ?? [],
       reservedOutputTokens: snapshot?.reservedOutputTokens ?? 0,
-      timeline: this.model.timeline(timelineMarksOf(ours)),
-      history: historyOf(view.compactions, ours, hooks),
+      timeline: this.model.timeline(agent, timelineMarksOf(ours)),
+      history: historyOf(agent, ours, hooks),
       empty: emptyReason(view),
       diagnostics: view.diagnostics.map((diagnostic) => `${diagnostic.line ? `line ${diagnostic.line}: ` : ''}${diagnostic.message}`),
       claudeHooks: this.connection.current,

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { TokenCountWorker, type ItemFate } from '../../engine';
 import type { PlanView, TimelinePoint } from '../../protocol/messages';
+import type { CompactionEvent } from '../../sessions/types';
 import type { SessionService } from '../sessions/SessionService';
 import type { SettingsWatcher } from '../settings';
 import { planViewOf, samePlan } from './derive';
@@ -58,10 +59,10 @@ export class ContextModel implements vscode.Disposable {
     return this.fates.get(id);
   }
 
-  timeline(ours: readonly OurCompactionMark[]): TimelinePoint[] {
+  timeline(agent: readonly CompactionEvent[], ours: readonly OurCompactionMark[]): TimelinePoint[] {
     const usage = this.usage;
     if (this.current === null || usage === null) return [];
-    return timelineOf(this.current.live, (uuid) => usage.get(uuid), this.sessions.current.compactions, ours);
+    return timelineOf(this.current.live, (uuid) => usage.get(uuid), agent, ours);
   }
 
   private onSession(): void {

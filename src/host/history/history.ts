@@ -20,6 +20,17 @@ export interface OurCompaction {
   fork: ForkView;
 }
 
+/**
+ * The agent's compactions as the file holds them (read with the live context) plus any the follower
+ * saw since, once each, oldest first: the follower alone only reports the ones appended while followed.
+ */
+export function agentCompactionsOf(inFile: readonly CompactionEvent[], followed: readonly CompactionEvent[]): CompactionEvent[] {
+  const seen = new Set<string>();
+  const all = [...inFile, ...followed].filter((event) => !seen.has(event.uuid) && seen.add(event.uuid));
+  const time = (event: CompactionEvent): number => (event.timestamp === null ? 0 : Date.parse(event.timestamp) || 0);
+  return all.sort((a, b) => time(a) - time(b));
+}
+
 /** `hooks`: what our Claude Code hooks did around the agent's compactions, by boundary uuid (see hookEvents.ts). */
 export function historyOf(agent: readonly CompactionEvent[], ours: readonly OurCompaction[], hooks: ReadonlyMap<string, HookActivity>): HistoryEntry[] {
   // A fork opens with our own compact boundary, which the adapter reports as the agent's: show it once.

@@ -23,9 +23,10 @@ export function engineContextOf(live: LiveContext, tokenizer?: Tokenizer): Conte
     ...(live.system ? { system: live.system } : {}),
     ...(live.tools ? { tools: live.tools } : {}),
     messages: live.messages,
-    // The gauge's number (readFill): the last response's pending output is not in it, so items
-    // scale to what the gauge shows. 0 means nothing counted the live context yet: count ourselves.
-    ...(live.fill.usedTokens > 0 ? { usedTokens: live.fill.usedTokens } : {}),
+    // The gauge's exact number (readFill) plus the estimate of what was written after the last
+    // response: the messages hold both, and the next request will too. 0 means nothing counted the
+    // live context yet: count ourselves.
+    ...(live.fill.usedTokens > 0 ? { usedTokens: live.fill.usedTokens + live.fill.pendingTokens } : {}),
     windowTokens: live.fill.windowTokens,
     sourceRefs,
     summaryMessageIndexes,

@@ -2,13 +2,13 @@
 // its newline arrives, starts over when the file was truncated or replaced, and reports deletion
 // and read errors once each, picking up where it was when the file can be read again.
 import { EventEmitter } from 'node:events';
-import { open, stat } from 'node:fs/promises';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { failFromError } from '../result';
 import type { CompactionEvent, Diagnostic, FillSnapshot, SessionError } from '../types';
 import { CompactionCollector } from './compactions';
 import { readFill, type FillOptions, type FillTracker } from './fill';
-import { FORWARD_CHUNK_BYTES, LineSplitter, RecordParser } from './jsonl';
+import { countNewlines, LineSplitter, RecordParser } from './jsonl';
 import { subagentParent } from './liveContext';
 import { ProjectWatcher, type SessionSwitch } from './projectWatcher';
 import { uuidOf } from './records';
@@ -164,7 +164,7 @@ export class SessionFollower extends EventEmitter<FollowerEvents> {
 
   /** null when the file cannot be read right now (the next diagnostic tries again). */
   private async linesBefore(state: FollowState): Promise<number | null> {
-    state.linesBefore ??= await countNewlines(this.path, state.startOffset).catch(() => null);
+    state.linesBefore ??= await withHandle(this.path, (handle) => countNewlines(handle, 0, state.startOffset)).catch(() => null);
     return state.linesBefore;
   }
 
@@ -202,36 +202,24 @@ function readEnd(state: FollowState): number {
   return state.splitter.pendingOffset + state.splitter.pendingBytes;
 }
 
-/** The bytes from `from` to `to`, fewer when the file shrank meanwhile (the next check resets). */
-async function readRange(path: string, from: number, to: number): Promise<Buffer> {
+async function withHandle<T>(path: string, use: (handle: FileHandle) => Promise<T>): Promise<T> {
   const handle = await open(path, 'r');
   try {
-    const chunk = Buffer.allocUnsafe(to - from);
-    const { bytesRead } = await handle.read(chunk, 0, chunk.length, from);
-    return chunk.subarray(0, bytesRead);
+    return await use(handle);
   } finally {
     await handle.close();
   }
 }
 
-/** Newlines in the first `end` bytes of `path`, i.e. the complete lines before `end`. */
-async function countNewlines(path: string, end: number): Promise<number> {
-  const handle = await open(path, 'r');
-  try {
-    const buffer = Buffer.allocUnsafe(Math.min(FORWARD_CHUNK_BYTES, Math.max(1, end)));
-    let count = 0;
-    for (let position = 0; position < end; ) {
-      const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, end - position), position);
-      if (bytesRead === 0) break;
-      const bytes = buffer.subarray(0, bytesRead);
-      for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) count++;
-      position += bytesRead;
-    }
-    return count;
-  } finally {
-    await handle.close();
-  }
+/** The bytes from `from` to `to`, fewer when the file shrank meanwhile (the next check resets). */
+function readRange(path: string, from: number, to: number): Promise<Buffer> {
+  return withHandle(path, async (handle) => {
+    const chunk = Buffer.allocUnsafe(to - from);
+    const { bytesRead } = await handle.read(chunk, 0, chunk.length, from);
+    return chunk.subarray(0, bytesRead);
+  });
 }
+
 
 /** Turns a line counted from where following started into the file's line, or drops it when unknown. */
 function toFileLine(item: { line?: number }, linesBefore: number | null): void {

@@ -3,7 +3,7 @@ import { mkdtempSync, appendFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { appended, historyOf, OURS_PER_SESSION, timelineMarksOf, type OurCompaction } from '../../../src/host/history/history';
+import { agentCompactionsOf, appended, historyOf, OURS_PER_SESSION, timelineMarksOf, type OurCompaction } from '../../../src/host/history/history';
 import { TIMELINE_MAX_POINTS, timelineOf, UsageLog } from '../../../src/host/context/timeline';
 import type { CompactionEvent } from '../../../src/sessions/types';
 
@@ -54,5 +54,14 @@ describe('history and timeline', () => {
     assert.deepEqual(points.map((point) => [point.usedTokens, point.event?.kind ?? null]), [[31_000, 'agent'], [100, null], [300, null], [41_000, 'ours']]);
     assert.match(points[0]?.event?.label ?? '', /agent compacted \(auto\): 167000 → 31000/);
     assert.ok(TIMELINE_MAX_POINTS === 5_000);
+  });
+});
+
+describe('agentCompactionsOf', () => {
+  it('lists the compactions already in the file and those seen since, once each, oldest first', () => {
+    const later: CompactionEvent = { ...agent, uuid: 'b2', timestamp: '2025-05-01T12:00:00Z' };
+    const earlier: CompactionEvent = { ...agent, uuid: 'b0', timestamp: '2025-05-01T09:00:00Z' };
+    assert.deepEqual(agentCompactionsOf([earlier, agent], [agent, later]).map((event) => event.uuid), ['b0', 'b1', 'b2']);
+    assert.deepEqual(agentCompactionsOf([], [later]), [later]);
   });
 });
