@@ -26,6 +26,8 @@ const previous = savedState();
 let ui: UiState = previous.ui ?? { selectedId: null, filter: '', scrollTop: null, expanded: [] };
 let plan: PlanView | null = previous.plan ?? null;
 let preview: Preview | null = previous.preview ?? null;
+/** What the host last sent whole or patched; a restored one stands until the host's first state. */
+let panelState: PanelState | null = null;
 
 function rememberUi(part: Partial<UiState>): void {
   ui = { ...ui, ...part };
@@ -80,8 +82,16 @@ function showState(state: PanelState): void {
 function handle(message: HostMessage): void {
   switch (message.type) {
     case 'state':
-      saveState({ panel: message.state });
-      showState(message.state);
+      panelState = message.state;
+      saveState({ panel: panelState });
+      showState(panelState);
+      return;
+    case 'statePatch':
+      // A patch applies to the state this webview holds; before the first whole state there is none.
+      if (!panelState) return;
+      panelState = { ...panelState, ...message.patch };
+      saveState({ panel: panelState });
+      showState(panelState);
       return;
     case 'plan':
       plan = message.plan;

@@ -206,6 +206,8 @@ export type PanelState = z.infer<typeof panelStateSchema>;
 
 export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('state'), state: panelStateSchema }),
+  /** Only the parts of the state that changed since the last state or patch (timeline and history are big). */
+  z.object({ type: z.literal('statePatch'), patch: panelStateSchema.partial() }),
   z.object({ type: z.literal('plan'), plan: planViewSchema.nullable() }),
   z.object({ type: z.literal('preview'), preview: previewSchema.nullable() }),
   /** A compaction is running (LLM summaries can take a while); `null` when done. */

@@ -3,6 +3,7 @@
 // change, and replayed to a webview that (re)loads.
 import * as vscode from 'vscode';
 import type { ItemDetail, PanelState, PlanView, Preview, WebviewCommand } from '../../protocol/messages';
+import { StateDelta } from './stateDelta';
 import { WebviewConnection, type PreviewActionMessage } from './WebviewConnection';
 
 export type Progress = { message: string; cancellable: boolean } | null;
@@ -26,6 +27,7 @@ export class PanelHub implements vscode.Disposable {
   private progress: Progress = null;
   private lastStateSent = 0;
   private stateTimer: NodeJS.Timeout | undefined;
+  private readonly sent: StateDelta;
 
   constructor(
     initial: PanelState,
@@ -33,6 +35,7 @@ export class PanelHub implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
   ) {
     this.state = initial;
+    this.sent = new StateDelta(initial);
   }
 
   /** Connects a webview; the returned disposable detaches it (call when the webview goes away). */
@@ -40,6 +43,8 @@ export class PanelHub implements vscode.Disposable {
     const connection: WebviewConnection = new WebviewConnection(webview, {
       onCommand: (command) => this.requests.runCommand(command),
       onReady: () => {
+        // The others catch up first, so every webview holds what `sent` says before this one starts.
+        this.sendPatch();
         connection.post({ type: 'state', state: this.state });
         connection.post({ type: 'plan', plan: this.plan });
         connection.post({ type: 'preview', preview: this.preview });
@@ -60,7 +65,10 @@ export class PanelHub implements vscode.Disposable {
     });
   }
 
-  /** Coalesces bursts: the newest state goes out at most every STATE_INTERVAL_MS. */
+  /**
+   * Coalesces bursts: the newest state goes out at most every STATE_INTERVAL_MS, and only the parts
+   * that changed since the last one (a webview that (re)loads gets it whole on `ready`).
+   */
   update(state: PanelState): void {
     this.state = state;
     if (this.stateTimer) return;
@@ -68,8 +76,14 @@ export class PanelHub implements vscode.Disposable {
     this.stateTimer = setTimeout(() => {
       this.stateTimer = undefined;
       this.lastStateSent = Date.now();
-      for (const connection of this.connections) connection.post({ type: 'state', state: this.state });
+      this.sendPatch();
     }, wait);
+  }
+
+  private sendPatch(): void {
+    const patch = this.sent.patch(this.state);
+    if (patch === null) return;
+    for (const connection of this.connections) connection.post({ type: 'statePatch', patch });
   }
 
   /** Sent only when the plan changed (its revision moved): plans of large contexts are big. */

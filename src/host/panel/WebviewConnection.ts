@@ -29,8 +29,9 @@ export class WebviewConnection implements vscode.Disposable {
 
   post(message: HostMessage): void {
     if (!this.ready) {
-      // Only the newest state matters to a webview that has not rendered yet.
-      this.pending = [...this.pending.filter((queued) => queued.type !== message.type), message];
+      // Only the newest state matters to a webview that has not rendered yet; it gets the whole
+      // state when it says ready, so patches against an older one are dropped.
+      if (message.type !== 'statePatch') this.pending = [...this.pending.filter((queued) => queued.type !== message.type), message];
       return;
     }
     void this.webview.postMessage(message);
