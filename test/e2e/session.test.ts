@@ -12,8 +12,9 @@ async function gaugeText(frame: Frame): Promise<string> {
   return frame.locator('[data-testid="fill-summary"]').innerText();
 }
 
-for (const theme of ['Default Dark Modern', 'Default Light Modern']) {
-  const shade = theme.includes('Light') ? 'light' : 'dark';
+const SHADES: Record<string, string> = { 'Default Dark Modern': 'dark', 'Default Light Modern': 'light', 'Default High Contrast': 'high-contrast' };
+
+for (const [theme, shade] of Object.entries(SHADES)) {
   describe(`Context Lens on the recorded demo session, in code-server (${theme})`, { timeout: 240_000 }, () => {
     let workbench: Workbench;
     let page: Page;
@@ -50,6 +51,15 @@ for (const theme of ['Default Dark Modern', 'Default Light Modern']) {
       assert.notEqual(await gaugeText(frame), before);
       assert.match(await statusBarItem(page).innerText(), /60% · 120k\/200k/);
       await screenshot(page, `session-appended-${shade}`);
+    });
+
+    it('offers a compaction once the fill crosses the trigger', async () => {
+      appendResponse(transcript, 172_000);
+      const offer = page.locator('.notification-toast', { hasText: 'past your trigger' });
+      await offer.waitFor({ timeout: 15_000 });
+      assert.match(await offer.innerText(), /86 % full \(172k\/200k\)/);
+      assert.equal(await offer.locator('.monaco-button', { hasText: 'Compact…' }).count(), 1);
+      await screenshot(page, `trigger-offer-${shade}`);
     });
   });
 }
