@@ -1,25 +1,32 @@
 // Defaults of the `contextLens.*` settings, kept free of `vscode` so a test can check them against
 // package.json's contributes.configuration (the two must never drift apart). Engine knobs take their
 // defaults from the engine itself, so a setting left alone behaves exactly like the CLI.
-import { DEFAULT_ANTHROPIC_SUMMARY_MODEL, DEFAULT_OPTIONS, TOOL_CATEGORIES, type TaskComplexity, type ToolCategory } from '../engine';
+import { DEFAULT_ANTHROPIC_SUMMARY_MODEL, DEFAULT_OPTIONS, DEFAULT_TRIGGER_OPTIONS, TOOL_CATEGORIES, type TaskComplexity, type ToolCategory, type TruncateMode } from '../engine';
 
 export const SUMMARIZERS = ['heuristic', 'anthropic', 'claude-cli'] as const;
 export type SummarizerName = (typeof SUMMARIZERS)[number];
 
 const { preserve, supersede, ageClear, truncate, summary } = DEFAULT_OPTIONS;
 
+type ModeKey = `truncate.mode.${ToolCategory}`;
 type CapKey = `truncate.capTokens.${ToolCategory}`;
-const truncateCaps = Object.fromEntries(TOOL_CATEGORIES.map((category) => [`truncate.capTokens.${category}`, truncate.perCategory[category].capTokens])) as Record<CapKey, number>;
+const truncatePolicies = Object.fromEntries(
+  TOOL_CATEGORIES.flatMap((category) => [
+    [`truncate.mode.${category}`, truncate.perCategory[category].mode],
+    [`truncate.capTokens.${category}`, truncate.perCategory[category].capTokens],
+  ]),
+) as Record<ModeKey, TruncateMode> & Record<CapKey, number>;
 
 export const SETTING_DEFAULTS = {
-  'trigger.thresholdPercent': 85,
+  'trigger.thresholdPercent': DEFAULT_TRIGGER_OPTIONS.thresholdPercent,
   'trigger.targetPercent': DEFAULT_OPTIONS.targetPercent,
-  'trigger.safetyNetPercent': 95,
+  'trigger.safetyNetPercent': DEFAULT_TRIGGER_OPTIONS.safetyNetPercent,
   'trigger.notify': true,
   'window.overrideTokens': 0,
   'claudeCode.configDirs': [] as string[],
   'statusBar.enabled': true,
   'compaction.minSavingsPercent': DEFAULT_OPTIONS.minSavingsPercent,
+  'compaction.maxConsecutiveLowSavings': DEFAULT_TRIGGER_OPTIONS.maxConsecutiveLowSavings,
   'compaction.hardLimitTokens': DEFAULT_OPTIONS.hardLimitTokens,
   'compaction.focus': '',
   'summarizer.provider': 'heuristic' as SummarizerName,
@@ -31,23 +38,31 @@ export const SETTING_DEFAULTS = {
   'preserve.recentPercent': preserve.recentPercent,
   'preserve.pinnedConstraints': [...preserve.pinned],
   'preserve.extractPinned': preserve.extractPinned,
+  'preserve.pinnedItemMaxTokens': preserve.pinnedItemMaxTokens,
   'preserve.taskComplexity': preserve.taskComplexity as TaskComplexity,
   'preserve.epistemicThreshold': preserve.epistemicThreshold,
+  'preserve.epistemicBudgetPercent': preserve.epistemicBudgetPercent,
   'supersede.enabled': supersede.enabled,
   'supersede.allowedCategories': [...supersede.allowedCategories],
   'supersede.deniedCategories': [...supersede.deniedCategories],
   'supersede.preserveLastNResults': supersede.preserveLastNResults,
+  'supersede.writesSupersedeReads': supersede.writesSupersedeReads,
   'supersede.stubTemplate': supersede.stubTemplate,
   'supersede.redactIdentifiers': supersede.redactIdentifiers,
   'ageClear.enabled': ageClear.enabled,
   'ageClear.keepLastToolUses': ageClear.keepLastToolUses,
   'ageClear.excludeTools': [...ageClear.excludeTools],
   'ageClear.clearAtLeastTokens': ageClear.clearAtLeastTokens,
+  'ageClear.placeholder': ageClear.placeholder,
   'truncate.enabled': truncate.enabled,
-  ...truncateCaps,
+  'truncate.dedupe': truncate.dedupe,
+  ...truncatePolicies,
   'summary.enabled': summary.enabled,
   'summary.iterative': summary.iterative,
   'summary.maxTokens': summary.maxTokens,
+  'summary.pruneToolResults': summary.pruneToolResultsBeforeSummary,
+  'summary.maxToolResultTokensInPrompt': summary.maxToolResultTokensInPrompt,
+  'summary.framePrefix': summary.antiInjectionPrefix,
 };
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;

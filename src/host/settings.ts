@@ -12,6 +12,8 @@ export interface Settings {
   readonly safetyNetPercent: number;
   /** Offer Compact… when the fill crosses the trigger or the safety net. */
   readonly notifyOnTrigger: boolean;
+  /** Low-savings compactions in a row after which the offers stop (circuit breaker). */
+  readonly maxConsecutiveLowSavings: number;
   /** 0 = take the window from the model. */
   readonly windowTokensOverride: number;
   readonly claudeConfigDirs: readonly string[];
@@ -46,6 +48,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
     targetPercent,
     safetyNetPercent: Math.max(get('trigger.safetyNetPercent'), triggerPercent),
     notifyOnTrigger: get('trigger.notify'),
+    maxConsecutiveLowSavings: get('compaction.maxConsecutiveLowSavings'),
     windowTokensOverride: get('window.overrideTokens'),
     claudeConfigDirs: get('claudeCode.configDirs'),
     statusBarEnabled: get('statusBar.enabled'),

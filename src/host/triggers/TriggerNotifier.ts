@@ -77,5 +77,6 @@ function controllerOf(settings: Settings): TriggerController {
     targetPercent: settings.targetPercent,
     safetyNetPercent: settings.safetyNetPercent,
     minSavingsPercent: settings.engine.minSavingsPercent ?? DEFAULT_OPTIONS.minSavingsPercent,
+    maxConsecutiveLowSavings: settings.maxConsecutiveLowSavings,
   });
 }

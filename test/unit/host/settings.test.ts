@@ -9,6 +9,11 @@ describe('settings → engine options', () => {
     assert.deepEqual(resolveOptions(engineOptionsOf(SETTING_DEFAULTS, DEFAULT_OPTIONS.targetPercent)), DEFAULT_OPTIONS);
   });
 
+  it('sets every engine knob, so none is stuck at its default: only the per-run options are left out', () => {
+    const { trigger: _trigger, explicitTarget: _explicitTarget, focus: _focus, targetTokens: _targetTokens, ...knobs } = DEFAULT_OPTIONS;
+    assert.deepEqual(engineOptionsOf(SETTING_DEFAULTS, DEFAULT_OPTIONS.targetPercent), knobs);
+  });
+
   it('maps each knob to its engine option', () => {
     const options = resolveOptions(
       engineOptionsOf(
@@ -21,7 +26,12 @@ describe('settings → engine options', () => {
           'supersede.deniedCategories': ['search'],
           'ageClear.excludeTools': ['TodoWrite'],
           'truncate.capTokens.search': 300,
+          'truncate.mode.command_execution': 'head+tail',
+          'truncate.dedupe': false,
+          'supersede.writesSupersedeReads': false,
+          'preserve.epistemicBudgetPercent': 5,
           'summary.maxTokens': 900,
+          'summary.framePrefix': 'Reference only.',
         },
         40,
       ),
@@ -34,6 +44,11 @@ describe('settings → engine options', () => {
     assert.deepEqual(options.supersede.deniedCategories, ['search']);
     assert.deepEqual(options.ageClear.excludeTools, ['TodoWrite']);
     assert.deepEqual(options.truncate.perCategory.search, { mode: 'head', capTokens: 300 });
+    assert.deepEqual(options.truncate.perCategory.command_execution, { mode: 'head+tail', capTokens: DEFAULT_OPTIONS.truncate.perCategory.command_execution.capTokens });
+    assert.equal(options.truncate.dedupe, false);
+    assert.equal(options.supersede.writesSupersedeReads, false);
+    assert.equal(options.preserve.epistemicBudgetPercent, 5);
     assert.equal(options.summary.maxTokens, 900);
+    assert.equal(options.summary.antiInjectionPrefix, 'Reference only.');
   });
 });
