@@ -56,7 +56,7 @@ export class TriggerNotifier implements vscode.Disposable {
     });
   }
 
-  /** Our applied compactions feed the breaker: two in a row that saved too little silence the offers. */
+  /** Our applied compactions feed the breaker: enough of them in a row that saved too little silence the offers. */
   private recordApplied(): void {
     if (this.sessionPath === null) return;
     const ours: readonly OurCompaction[] = this.history.of(this.sessionPath);
