@@ -24,6 +24,17 @@ function snapToLine(text: string, cut: number, direction: 'back' | 'forward', sl
 }
 
 /**
+ * The opening lines that say where the whole output was saved (Claude Code's `<persisted-output>`
+ * preview, "Full output saved to: …"): a tail cut keeps them, or the model could no longer read the
+ * output back.
+ */
+export function savedOutputPointer(text: string): string {
+  const lines = text.slice(0, 1_000).split('\n').slice(0, 4);
+  const at = lines.findIndex((line) => /\b(?:full output|output) (?:was )?saved to\b/i.test(line));
+  return at === -1 ? '' : `${lines.slice(0, at + 1).join('\n')}\n`;
+}
+
+/**
  * Cuts `text` (of `tokens` tokens) down to about `capTokens`. Character positions are derived from
  * the item's own chars-per-token ratio: re-tokenizing every candidate would dominate the plan's
  * cost on large contexts, and a proportional estimate is within a few percent for one text.
@@ -39,8 +50,11 @@ export function truncateText(text: string, tokens: number, mode: TruncateMode, c
     return { text: `${text.slice(0, cut)}\n${marker(cut)}`, keptChars: cut };
   }
   if (mode === 'tail') {
-    const from = snapToLine(text, text.length - keepChars, 'forward', slack);
-    return { text: `${marker(text.length - from)}\n${text.slice(from)}`, keptChars: text.length - from };
+    // The pointer counts against the cap: the tail gives up what it takes.
+    const pointer = savedOutputPointer(text);
+    const from = Math.max(pointer.length, snapToLine(text, text.length - Math.max(1, keepChars - pointer.length), 'forward', slack));
+    const kept = pointer.length + text.length - from;
+    return { text: `${pointer}${marker(kept)}\n${text.slice(from)}`, keptChars: kept };
   }
   const headCut = snapToLine(text, Math.floor(keepChars / 2), 'back', slack);
   const tailFrom = Math.max(headCut, snapToLine(text, text.length - Math.ceil(keepChars / 2), 'forward', slack));

@@ -4,7 +4,7 @@
 import type { ContextItem } from '../model';
 import { filePathOf, resourceLabel } from '../resource';
 import { focusMatcher } from '../policy/focus';
-import { sentencesOf } from '../policy/pinned';
+import { extractPins, sentencesOf } from '../policy/pinned';
 import { sectionsOfSummary } from './foreignSummary';
 import { markdownSummaryBuilder, SECTION_TITLES, type SectionTitle, type SummaryBuilder, type SummarySections } from './template';
 import type { Summarizer, SummaryRequest, SummarizerResult } from './types';
@@ -76,6 +76,10 @@ export function heuristicSections(request: SummaryRequest): SummarySections {
   sections.Files = fileActions(items).slice(-PER_SECTION * 2);
   sections.Constraints = request.pinned.constraints.map((entry) => entry.text);
   sections['Open loops'] = request.pinned.openLoops.map((entry) => entry.text);
+  // The agent's own open questions and TODOs are loops too: verbatim, so the verifier finds them.
+  for (const item of items) {
+    if (item.kind === 'assistant' || item.kind === 'thinking') for (const loop of extractPins(item.text).openLoops) pushUnique(sections['Open loops'], loop, Number.POSITIVE_INFINITY);
+  }
   // Remaining work is what the span was about to do when it ended: read it from the end.
   for (const item of [...items].reverse()) {
     if (item.kind !== 'assistant' || sections['Remaining work'].length >= 4) continue;

@@ -9,7 +9,7 @@ import { compact, MemoryArchive, plan, type CompactionResult, type Context, type
 import { runAgeClear } from '../../../../src/engine/ladder/ageClear';
 import { countNew, type LadderState, type PlannedItem } from '../../../../src/engine/ladder/state';
 import { findStale, runSupersede } from '../../../../src/engine/ladder/supersede';
-import { elisionMarker, runTruncate } from '../../../../src/engine/ladder/truncate';
+import { elisionMarker, runTruncate, savedOutputPointer } from '../../../../src/engine/ladder/truncate';
 import { CLEARED_PLACEHOLDER, DEFAULT_OPTIONS } from '../../../../src/engine/options';
 import { SUMMARY_TAG } from '../../../../src/engine/fromMessages';
 import { filePathOf } from '../../../../src/engine/resource';
@@ -206,13 +206,16 @@ describe('tier 3 on recorded transcripts: truncation', () => {
     const { perCategory } = DEFAULT_OPTIONS.truncate;
 
     const persisted = plannedOf(state, persistedOutput(context));
-    const [marker, ...tail] = persisted.text.split('\n');
+    // The tail of a <persisted-output> preview is the middle of the log: the pointer to the saved
+    // full output stays on top so the model can still read it back.
+    const pointer = savedOutputPointer(persisted.item.text);
+    assert.match(pointer, /^<persisted-output>\n.*Full output saved to: \/home\/user\/\.claude\/\S+\n$/);
+    const [marker, ...tail] = persisted.text.slice(pointer.length).split('\n');
+    assert.ok(persisted.text.startsWith(pointer));
     assert.equal(persisted.reason, `truncated tail only (cap ${perCategory.command_execution.capTokens.toLocaleString('en-US')} tokens)`);
     assert.match(marker ?? '', new RegExp(`^${MARKER.source}$`));
     assert.ok(persisted.item.text.endsWith(tail.join('\n')));
-    assert.equal(elidedChars(persisted.text) + tail.join('\n').length, persisted.item.text.length);
-    // Not asserted (engine gap, reported): the tail of a <persisted-output> preview is the middle of
-    // the log, and the cut header held the path of the saved full output the model could read back.
+    assert.equal(pointer.length + elidedChars(persisted.text) + tail.join('\n').length, persisted.item.text.length);
 
     const page = plannedOf(state, only(results(context, 'Read'), 'one paged read'));
     const [head, rest] = page.text.split(MARKER.exec(page.text)?.[0] ?? '\u0000') as [string, string];
@@ -325,6 +328,9 @@ describe('tier 4 on recorded transcripts: summarisation', () => {
     for (const item of currentTurn(context)) assert.notEqual(result.items[item.id]?.fate, 'dropped', `#${item.id} ${item.kind} is in the current turn`);
     assert.ok(result.items.filter((fate) => fate.fate === 'dropped').every((fate) => fate.tier === 'summarize' && fate.reason.startsWith('summarised into the summary (archived)')));
     assertPaired(result, context);
+    // The agent's own open question is a loop too: kept word for word, so verification holds.
+    assert.ok(sections.get('Open loops')?.some((line) => line.startsWith('Open question: should `timeoutMs` apply per attempt')), 'the agent\'s open question');
+    assert.equal(result.verification?.ok, true);
   });
 
   it('multi-prompt: archives the whole context before the summarizer runs and anything is dropped', async () => {
