@@ -28,6 +28,19 @@ const SUMMARY_TEXT = new RegExp(`<${SUMMARY_TAG}[\\s>]|^This session is being co
 /** Harness-injected user text that is not something the person typed. */
 const REMINDER_TEXT = /^\s*<(system-reminder|local-command-|command-name|command-message|user-prompt-submit-hook)/;
 
+/**
+ * Marks a user-side block that the harness sent in a `system`-role message (newer Claude Code
+ * versions send reminders that way, untagged). A symbol key: it never reaches JSON or the wire.
+ */
+export const HARNESS_BLOCK: unique symbol = Symbol.for('context-lens.harness-block') as never;
+
+export function markHarnessBlock<T extends object>(block: T): T {
+  Object.defineProperty(block, HARNESS_BLOCK, { value: true, enumerable: false });
+  return block;
+}
+
+const isHarnessBlock = (block: MessageBlock): boolean => (block as { [HARNESS_BLOCK]?: boolean })[HARNESS_BLOCK] === true;
+
 function blocksOf(content: string | MessageBlock[]): MessageBlock[] {
   return typeof content === 'string' ? [{ type: 'text', text: content }] : content;
 }
@@ -60,7 +73,7 @@ function draftUserBlock(block: MessageBlock, isSummaryMessage: boolean): Draft {
     };
   }
   if (block.type === 'text' && typeof block.text === 'string') {
-    const kind: ItemKind = isSummaryMessage || SUMMARY_TEXT.test(block.text) ? 'summary' : REMINDER_TEXT.test(block.text) ? 'reminder' : 'user';
+    const kind: ItemKind = isSummaryMessage || SUMMARY_TEXT.test(block.text) ? 'summary' : isHarnessBlock(block) || REMINDER_TEXT.test(block.text) ? 'reminder' : 'user';
     return { kind, role: 'user', text: block.text, block };
   }
   // Images and documents: a placeholder keeps them visible; their real size comes from scaling.

@@ -3,6 +3,7 @@
 // content `hash`, and `api-request` says: the first `keep` messages of request `base`, then the
 // blobs in `tail`, with `params` (model, max_tokens, betas, thinking…) and `cacheControl` marks.
 import type { FileHandle } from 'node:fs/promises';
+import { markHarnessBlock } from '../../engine/fromMessages';
 import type { ApiMessage, ContentBlock, Diagnostic } from '../types';
 import { RecordParser } from './jsonl';
 import { num, obj, str, type RawRecord } from './records';
@@ -112,6 +113,8 @@ function sentMessage(message: Record<string, unknown>): ApiMessage | null {
   if (message.role !== 'user' && message.role !== 'assistant' && message.role !== 'system') return null;
   const content = structuredClone(message.content);
   const blocks = typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? (content as ContentBlock[]) : [];
+  // Folded into the user side, but the engine must not take them for something the person typed.
+  if (message.role === 'system') blocks.forEach(markHarnessBlock);
   return { role: message.role === 'assistant' ? 'assistant' : 'user', content: blocks };
 }
 

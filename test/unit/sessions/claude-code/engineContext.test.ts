@@ -19,6 +19,20 @@ function transcripts(): string[] {
 }
 
 describe('engineContextOf', () => {
+  it('takes what Claude Code sent in system-role messages for reminders, not for something the person typed', async () => {
+    const path = transcripts().find((transcript) => transcript.includes('/multi-prompt/'));
+    assert.ok(path);
+    const live = await readLiveContext(path);
+    assert.ok(live.ok && live.value.source === 'request');
+    const context = engineContextOf(live.value);
+    const identity = context.items.find((item) => item.text.includes('You are powered by the model named'));
+    assert.equal(identity?.kind, 'reminder');
+    assert.deepEqual(
+      context.items.filter((item) => item.kind === 'user').map((item) => item.text.slice(0, 30)),
+      ['Add an optional timeoutMs to c', 'Does config/prod.yaml already ', 'OK. Add a small smoke test for'],
+    );
+  });
+
   for (const path of transcripts()) {
     it(`maps ${path.split('/').at(-4)} with the gauge's exact total and a sourceRef on every message item`, async () => {
       const live = await readLiveContext(path);
