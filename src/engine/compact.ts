@@ -14,6 +14,7 @@ import { runSummarizer, type SummaryOutcome } from './summarizers/run';
 import { frameSummary } from './summarizers/template';
 import { errorText, type Summarizer } from './summarizers/types';
 import { missingPins, renderPinnedBlock, verify } from './verify';
+import { thousands } from './thousands';
 
 export interface CompactionHooks {
   /** Runs before planning; throwing aborts the compaction (fail-open). */
@@ -154,7 +155,7 @@ async function apply(context: Context, options: EngineOptions, deps: CompactDeps
   const metrics = metricsOf(metricsInputOf(run), after.usedTokens, { durationMs: performance.now() - started, reinjectedTokens });
   return {
     status: 'compacted',
-    message: `compacted ${tokensBefore.toLocaleString('en-US')} → ${after.usedTokens.toLocaleString('en-US')} tokens (−${metrics.savingsPercent.toFixed(1)} %)`,
+    message: `compacted ${thousands(tokensBefore)} → ${thousands(after.usedTokens)} tokens (−${metrics.savingsPercent.toFixed(1)} %)`,
     items: itemFates(run.state.planned),
     metrics,
     tiers: run.tiers,

@@ -7,6 +7,7 @@ import type { Fate, PlannedItem, TierName, TierReport } from './ladder/state';
 import type { MarkerHit } from './policy/epistemic';
 import type { ProtectionKind } from './policy/preserve';
 import type { Verification } from './verify';
+import { thousands } from './thousands';
 
 export interface ItemFate {
   id: number;
@@ -144,6 +145,6 @@ export function overflowOf(tokensAfter: number, hardLimitTokens: number): Overfl
   return {
     hardLimitTokens,
     tokensAfter,
-    message: `Still ${tokensAfter.toLocaleString('en-US')} tokens after compaction, above the hard limit of ${hardLimitTokens.toLocaleString('en-US')}: the next request may overflow the window.`,
+    message: `Still ${thousands(tokensAfter)} tokens after compaction, above the hard limit of ${thousands(hardLimitTokens)}: the next request may overflow the window.`,
   };
 }

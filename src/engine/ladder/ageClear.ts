@@ -3,6 +3,7 @@
 // middle of the prompt and so invalidates the provider's prompt cache from that point on: unless it
 // frees at least `clearAtLeastTokens`, it costs more than it saves and is skipped.
 import { isOpen, replace, targetMet, countNew, type LadderState, type PlannedItem, type TierReport } from './state';
+import { thousands } from '../thousands';
 
 export function runAgeClear(state: LadderState): TierReport {
   const report: TierReport = { tier: 'age-clear', acted: 0, tokensSaved: 0 };
@@ -16,7 +17,7 @@ export function runAgeClear(state: LadderState): TierReport {
   );
   const clearable = candidates.reduce((sum, planned) => sum + planned.tokensAfter - placeholderTokens, 0);
   if (clearable < options.clearAtLeastTokens) {
-    report.note = `skipped: would clear only ${clearable.toLocaleString('en-US')} tokens (< ${options.clearAtLeastTokens.toLocaleString('en-US')})`;
+    report.note = `skipped: would clear only ${thousands(clearable)} tokens (< ${thousands(options.clearAtLeastTokens)})`;
     return report;
   }
   for (const planned of candidates) {

@@ -6,6 +6,7 @@ import { redactIdentifier } from '../redact';
 import type { SupersedeOptions } from '../options';
 import type { ContextItem, ToolCategory } from '../model';
 import { countNew, isOpen, replace, targetMet, type LadderState, type PlannedItem, type TierReport } from './state';
+import { thousands } from '../thousands';
 
 export function categoryAllowed(category: ToolCategory | undefined, options: Pick<SupersedeOptions, 'allowedCategories' | 'deniedCategories'>): boolean {
   const effective = category ?? 'other';
@@ -18,8 +19,8 @@ const PLACEHOLDER = /\{(resource|bytes|tokens|reason|size)\}/g;
 export function fillStubTemplate(template: string, values: { resource: string; bytes: number; tokens: number; reason: string }): string {
   return template.replace(PLACEHOLDER, (_match, key: string) => {
     // `{size}` is seed 002's older name for the byte count.
-    if (key === 'size' || key === 'bytes') return values.bytes.toLocaleString('en-US');
-    if (key === 'tokens') return values.tokens.toLocaleString('en-US');
+    if (key === 'size' || key === 'bytes') return thousands(values.bytes);
+    if (key === 'tokens') return thousands(values.tokens);
     return key === 'resource' ? values.resource : values.reason;
   });
 }

@@ -5,12 +5,13 @@ import { contentKey } from '../tokens/cache';
 import type { ContextItem } from '../model';
 import type { TruncateMode, TruncatePolicy } from '../options';
 import { countNew, isOpen, replace, targetMet, type LadderState, type PlannedItem, type TierReport } from './state';
+import { thousands } from '../thousands';
 
 /** A custom pruner (S25) returns the replacement text, or undefined to leave the item alone. */
 export type ToolPruner = (item: ContextItem, policy: TruncatePolicy) => string | undefined;
 
 export function elisionMarker(tokens: number, chars: number): string {
-  return `[… ${tokens.toLocaleString('en-US')} tokens (${chars.toLocaleString('en-US')} chars) elided …]`;
+  return `[… ${thousands(tokens)} tokens (${thousands(chars)} chars) elided …]`;
 }
 
 /** Any marker `elisionMarker` writes: the output was truncated by an earlier run. */
@@ -115,7 +116,7 @@ export function runTruncate(state: LadderState, pruner?: ToolPruner): TierReport
       // The marker's own size barely depends on its numbers; a fixed sample avoids counting each one.
       const markerTokens = countNew(state, elisionMarker(0, 0));
       tokensAfter = Math.round((planned.item.tokens * cut.keptChars) / Math.max(1, planned.item.text.length)) + markerTokens;
-      reason = `truncated ${modeLabel(policy.mode)} (cap ${policy.capTokens.toLocaleString('en-US')} tokens)`;
+      reason = `truncated ${modeLabel(policy.mode)} (cap ${thousands(policy.capTokens)} tokens)`;
     }
     if (tokensAfter >= planned.tokensAfter) continue;
     report.tokensSaved += replace(state, planned, { fate: 'compacted', reason, tier: 'truncate', text, tokensAfter });

@@ -42,6 +42,9 @@ export function extractPins(text: string): ExtractedPins {
   return { constraints, openLoops };
 }
 
+/** Whether a sentence (or, as a cheap first test, a whole text) holds an open-loop marker. */
+export const isOpenLoop = (text: string): boolean => OPEN_LOOP.test(text);
+
 /** How many open-loop markers a text holds: compared before/after by the verifier. */
 export function countOpenLoops(text: string): number {
   return sentencesOf(text).filter((sentence) => OPEN_LOOP.test(sentence)).length;

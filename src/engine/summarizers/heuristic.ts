@@ -4,7 +4,7 @@
 import type { ContextItem } from '../model';
 import { filePathOf, resourceLabel } from '../resource';
 import { focusMatcher } from '../policy/focus';
-import { extractPins, sentencesOf } from '../policy/pinned';
+import { isOpenLoop, sentencesOf } from '../policy/pinned';
 import { sectionsOfSummary } from './foreignSummary';
 import { markdownSummaryBuilder, SECTION_TITLES, type SectionTitle, type SummaryBuilder, type SummarySections } from './template';
 import type { Summarizer, SummaryRequest, SummarizerResult } from './types';
@@ -19,8 +19,10 @@ const PER_SECTION = 8;
 const BULLET_CHARS = 240;
 
 function clip(text: string, max = BULLET_CHARS): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+  // Only the opening is kept: flattening a whole 100 KB output first would dominate large plans.
+  const window = text.length > max * 4 ? text.slice(0, max * 4) : text;
+  const flat = window.replace(/\s+/g, ' ').trim();
+  return flat.length <= max && window === text ? flat : `${flat.slice(0, max - 1)}…`;
 }
 
 function pushUnique(list: string[], line: string, limit = PER_SECTION): void {
@@ -51,12 +53,20 @@ export function heuristicSections(request: SummaryRequest): SummarySections {
   const matchesFocus = request.focus ? focusMatcher(request.focus) : undefined;
   const { items } = request;
 
+  const full = (title: SectionTitle): boolean => sections[title].length >= PER_SECTION;
+  // The agent's own open questions and TODOs are loops too: verbatim, so the verifier finds them.
+  const agentLoops: string[] = [];
   items.forEach((item, index) => {
-    if (item.kind === 'user') pushUnique(sections['Task and intent'], `User (#${item.id}): ${clip(item.text, 200)}`, PER_SECTION);
+    if (item.kind === 'user' && !full('Task and intent')) pushUnique(sections['Task and intent'], `User (#${item.id}): ${clip(item.text, 200)}`, PER_SECTION);
     if (item.kind === 'assistant' || item.kind === 'thinking') {
-      for (const sentence of sentencesOf(item.text)) {
-        if (DECISION.test(sentence)) pushUnique(sections['Decisions and reasons'], `${clip(sentence)} (#${item.id})`);
-        else if (FACT.test(sentence)) pushUnique(sections['Facts established'], `${clip(sentence)} (#${item.id})`);
+      // Sentences are split once per message, and not at all when nothing could come of them.
+      const loops = isOpenLoop(item.text);
+      const notes = !full('Decisions and reasons') || !full('Facts established');
+      for (const sentence of loops || notes ? sentencesOf(item.text) : []) {
+        if (loops && isOpenLoop(sentence)) agentLoops.push(sentence);
+        if (DECISION.test(sentence)) {
+          if (!full('Decisions and reasons')) pushUnique(sections['Decisions and reasons'], `${clip(sentence)} (#${item.id})`);
+        } else if (!full('Facts established') && FACT.test(sentence)) pushUnique(sections['Facts established'], `${clip(sentence)} (#${item.id})`);
       }
     }
     if (item.kind === 'tool_result' && (item.isError || ERROR_TEXT.test(item.text.slice(0, 4_000)))) {
@@ -76,10 +86,7 @@ export function heuristicSections(request: SummaryRequest): SummarySections {
   sections.Files = fileActions(items).slice(-PER_SECTION * 2);
   sections.Constraints = request.pinned.constraints.map((entry) => entry.text);
   sections['Open loops'] = request.pinned.openLoops.map((entry) => entry.text);
-  // The agent's own open questions and TODOs are loops too: verbatim, so the verifier finds them.
-  for (const item of items) {
-    if (item.kind === 'assistant' || item.kind === 'thinking') for (const loop of extractPins(item.text).openLoops) pushUnique(sections['Open loops'], loop, Number.POSITIVE_INFINITY);
-  }
+  for (const loop of agentLoops) pushUnique(sections['Open loops'], loop, Number.POSITIVE_INFINITY);
   // Remaining work is what the span was about to do when it ended: read it from the end.
   for (const item of [...items].reverse()) {
     if (item.kind !== 'assistant' || sections['Remaining work'].length >= 4) continue;
