@@ -3,6 +3,7 @@
 // rotates it, so only its tail is read and every line is treated as untrusted.
 import { open } from 'node:fs/promises';
 import { HOOK_TEXT_MAX, type HookActivity } from '../../protocol/messages';
+import { readRange } from '../../sessions/claude-code/jsonl';
 import type { CompactionEvent } from '../../sessions/types';
 
 /** Thousands of runs, far more than one session's compactions need, whatever the file's size. */
@@ -81,9 +82,7 @@ export async function readHookEvents(path: string, maxBytes = HOOK_EVENTS_TAIL_B
   try {
     const { size } = await handle.stat();
     const start = Math.max(0, size - maxBytes);
-    const buffer = Buffer.alloc(size - start);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, start);
-    let bytes = buffer.subarray(0, bytesRead);
+    let bytes = await readRange(handle, start, size);
     // Starting mid-file lands inside a line (maybe inside a character): skip to the next one.
     if (start > 0) bytes = bytes.subarray(bytes.indexOf(0x0a) + 1 || bytes.length);
     return parseHookEvents(bytes.toString('utf8'));

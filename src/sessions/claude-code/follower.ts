@@ -2,13 +2,13 @@
 // its newline arrives, starts over when the file was truncated or replaced, and reports deletion
 // and read errors once each, picking up where it was when the file can be read again.
 import { EventEmitter } from 'node:events';
-import { open, stat, type FileHandle } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { failFromError } from '../result';
+import { failFromError, ok, withFile } from '../result';
 import type { CompactionEvent, Diagnostic, FillSnapshot, SessionError } from '../types';
 import { CompactionCollector } from './compactions';
 import { readFill, type FillOptions, type FillTracker } from './fill';
-import { countNewlines, LineSplitter, RecordParser } from './jsonl';
+import { countNewlines, LineSplitter, readRange, RecordParser } from './jsonl';
 import { subagentParent } from './liveContext';
 import { ProjectWatcher, type SessionSwitch } from './projectWatcher';
 import { uuidOf } from './records';
@@ -129,13 +129,10 @@ export class SessionFollower extends EventEmitter<FollowerEvents> {
   }
 
   private async readAppended(state: FollowState, size: number): Promise<void> {
-    let chunk: Buffer;
-    try {
-      chunk = await readRange(this.path, readEnd(state), size);
-    } catch (error) {
-      // Deleted since the stat, or made unreadable: nothing was consumed, so a later check retries.
-      return this.readFailed(sessionError(error, this.path));
-    }
+    const read = await withFile(this.path, async (handle) => ok(await readRange(handle, readEnd(state), size)));
+    // Deleted since the stat, or made unreadable: nothing was consumed, so a later check retries.
+    if (!read.ok) return this.readFailed(read.error);
+    const chunk = read.value;
     this.readSucceeded();
     const parser = new RecordParser(this.path);
     const compactions = new CompactionCollector(this.sidechain);
@@ -164,7 +161,10 @@ export class SessionFollower extends EventEmitter<FollowerEvents> {
 
   /** null when the file cannot be read right now (the next diagnostic tries again). */
   private async linesBefore(state: FollowState): Promise<number | null> {
-    state.linesBefore ??= await withHandle(this.path, (handle) => countNewlines(handle, 0, state.startOffset)).catch(() => null);
+    if (state.linesBefore === null) {
+      const counted = await withFile(this.path, async (handle) => ok(await countNewlines(handle, 0, state.startOffset)));
+      state.linesBefore = counted.ok ? counted.value : null;
+    }
     return state.linesBefore;
   }
 
@@ -201,25 +201,6 @@ function sessionError(error: unknown, path: string): SessionError {
 function readEnd(state: FollowState): number {
   return state.splitter.pendingOffset + state.splitter.pendingBytes;
 }
-
-async function withHandle<T>(path: string, use: (handle: FileHandle) => Promise<T>): Promise<T> {
-  const handle = await open(path, 'r');
-  try {
-    return await use(handle);
-  } finally {
-    await handle.close();
-  }
-}
-
-/** The bytes from `from` to `to`, fewer when the file shrank meanwhile (the next check resets). */
-function readRange(path: string, from: number, to: number): Promise<Buffer> {
-  return withHandle(path, async (handle) => {
-    const chunk = Buffer.allocUnsafe(to - from);
-    const { bytesRead } = await handle.read(chunk, 0, chunk.length, from);
-    return chunk.subarray(0, bytesRead);
-  });
-}
-
 
 /** Turns a line counted from where following started into the file's line, or drops it when unknown. */
 function toFileLine(item: { line?: number }, linesBefore: number | null): void {

@@ -224,6 +224,13 @@ export async function numberLines(handle: FileHandle, diagnostics: readonly Diag
   }
 }
 
+/** The bytes from `from` to `to` of an open file, fewer when it ends (or shrank) before `to`. */
+export async function readRange(handle: FileHandle, from: number, to: number): Promise<Buffer> {
+  const bytes = Buffer.allocUnsafe(Math.max(0, to - from));
+  const { bytesRead } = await handle.read(bytes, 0, bytes.length, from);
+  return bytes.subarray(0, bytesRead);
+}
+
 /** Newlines between byte offsets `from` and `to` of an open file: complete lines in that range. */
 export async function countNewlines(handle: FileHandle, from: number, to: number): Promise<number> {
   const buffer = Buffer.allocUnsafe(Math.min(FORWARD_CHUNK_BYTES, Math.max(1, to - from)));

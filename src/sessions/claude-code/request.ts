@@ -5,7 +5,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import { markHarnessBlock } from '../../engine/fromMessages';
 import type { ApiMessage, ContentBlock, Diagnostic } from '../types';
-import { RecordParser } from './jsonl';
+import { readRange, RecordParser } from './jsonl';
 import { num, obj, str, type RawRecord } from './records';
 import type { LineSpan, ReplayKind } from './scan';
 
@@ -39,8 +39,7 @@ class LineLoader {
 
   async load(span: LineSpan): Promise<RawRecord | null> {
     if (this.cache.has(span.offset)) return this.cache.get(span.offset) ?? null;
-    const bytes = Buffer.allocUnsafe(span.end - span.offset);
-    await this.handle.read(bytes, 0, bytes.length, span.offset);
+    const bytes = await readRange(this.handle, span.offset, span.end);
     const located = this.parser.parse(bytes.subarray(0, bytes.length - 1), span.line, span.offset, span.end);
     this.cache.set(span.offset, located?.record ?? null);
     return located?.record ?? null;

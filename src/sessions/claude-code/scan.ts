@@ -8,7 +8,7 @@ import type { Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { CompactionEvent, Diagnostic } from '../types';
 import { CompactionCollector } from './compactions';
-import { RecordParser, scanHandle } from './jsonl';
+import { readRange, RecordParser, scanHandle } from './jsonl';
 import type { LocatedRecord } from './records';
 import { linesBackward, type TailLine } from './tail';
 
@@ -86,12 +86,6 @@ export async function readCompactionHistory(handle: FileHandle, path: string, si
 async function continues(handle: FileHandle, state: HistoryState, stats: Stats): Promise<boolean> {
   if (stats.dev !== state.dev || stats.ino !== state.ino || stats.size < state.nextOffset) return false;
   return (await readRange(handle, state.nextOffset - state.seal.length, state.nextOffset)).equals(state.seal);
-}
-
-async function readRange(handle: FileHandle, from: number, to: number): Promise<Buffer> {
-  const bytes = Buffer.alloc(to - from);
-  const { bytesRead } = await handle.read(bytes, 0, bytes.length, from);
-  return bytes.subarray(0, bytesRead);
 }
 
 /** Replay records: `api-request` by id, `api-request-shape` by shapeHash, `api-request-blob` by hash. */
