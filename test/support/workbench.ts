@@ -28,9 +28,10 @@ export async function runCommand(page: Page, title: string, timeoutMs = 60_000):
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     await page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
-    await input.fill(`>${withoutCategory}`);
     try {
+      // A webview that is still loading may take the focus back and close the palette mid-fill: retry.
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      await input.fill(`>${withoutCategory}`, { timeout: 5_000 });
       await row.waitFor({ state: 'visible', timeout: 3_000 });
       await row.click();
       return;
