@@ -1,12 +1,26 @@
 // Answers for the calls a scenario does not script: side calls, the /compact summarisation
 // request, and main calls once the script has run out. Plus small builders for scripted turns.
 import { lastUserText } from './request';
-import type { MessagesRequest, Reply, ReplyBlock } from './types';
+import type { MessagesRequest, Reply, ReplyBlock, Turn } from './types';
 
 export const text = (value: string): ReplyBlock => ({ type: 'text', text: value });
 export const thinking = (value: string): ReplyBlock => ({ type: 'thinking', thinking: value });
 export const toolUse = (name: string, input: Record<string, unknown>): ReplyBlock => ({ type: 'tool_use', name, input });
 export const reply = (...content: ReplyBlock[]): Reply => ({ content });
+
+export interface AgentInput {
+  readonly description: string;
+  readonly prompt: string;
+  readonly subagent_type?: string;
+  /** Claude Code 2.1.328 runs agents in the background unless this is false. */
+  readonly run_in_background?: boolean;
+}
+
+/**
+ * A call of the subagent tool (`Agent` in Claude Code 2.1.328, `Task` before) whose conversation
+ * the stand-in answers from `turns`.
+ */
+export const agent = (input: AgentInput, turns: readonly Turn[], toolName = 'Agent'): ReplyBlock => ({ type: 'tool_use', name: toolName, input: { ...input }, subagent: turns });
 
 /** Side calls ask for a title, a topic or a yes/no; a short neutral phrase satisfies all of them. */
 export function defaultSide(_request: MessagesRequest): Reply {

@@ -1,5 +1,5 @@
 // Reading a Messages request: which kind of call it is and what its newest user turn holds.
-import type { CallKind, MessagesRequest, RequestBlock, RequestMessage } from './types';
+import type { CallKind, MessagesRequest, RequestBlock, RequestMessage, ToolCall } from './types';
 
 export function blocksOf(message: RequestMessage | undefined): readonly RequestBlock[] {
   if (!message) return [];
@@ -19,6 +19,27 @@ export function lastUserText(request: MessagesRequest): string {
 
 export function toolResults(request: MessagesRequest): readonly RequestBlock[] {
   return blocksOf(lastUserMessage(request)).filter((block) => block.type === 'tool_result');
+}
+
+/** The tool_use blocks of the newest assistant message, each joined to its tool_result by id. */
+export function toolCalls(request: MessagesRequest): readonly ToolCall[] {
+  const assistant = [...request.messages].reverse().find((message) => message.role === 'assistant');
+  const results = new Map(toolResults(request).map((block) => [block.tool_use_id, block]));
+  return blocksOf(assistant)
+    .filter((block) => block.type === 'tool_use' && typeof block.id === 'string')
+    .map((block) => {
+      const id = block.id ?? '';
+      const result = results.get(id);
+      return { id, name: block.name ?? '', input: block.input, ...(result ? { result } : {}) };
+    });
+}
+
+/** Text of the first user message (text blocks only): where a subagent conversation states its task. */
+export function firstUserText(request: MessagesRequest): string {
+  return blocksOf(request.messages.find((message) => message.role === 'user'))
+    .filter((block) => block.type === 'text')
+    .map((block) => block.text ?? '')
+    .join('\n');
 }
 
 /**

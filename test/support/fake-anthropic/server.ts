@@ -1,13 +1,15 @@
 // A loopback stand-in for the Anthropic Messages API, driven by a scripted scenario. It lets the
 // real Claude Code CLI run offline so tests and fixtures see genuine transcripts. Main calls walk
-// the script; side calls and /compact get their own answers without consuming it. Every request
+// the script; subagent conversations walk the script attached to the Agent call that started
+// them; side calls and /compact get their own answers without consuming either. Every request
 // is logged (in memory and optionally to a JSONL file) so tests can inspect what the client sent.
 import { appendFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { defaultCompact, defaultFallback, defaultSide } from './defaults';
-import { classifyRequest, lastUserText, toolResults } from './request';
+import { classifyRequest, lastUserText, toolCalls, toolResults } from './request';
+import { Subagents } from './subagents';
 import type { CallKind, LoggedRequest, MessagesRequest, Reply, Scenario } from './types';
 import { countTokens, UsageModel } from './usage';
 import { messageJson, sseEvents, type WireIds } from './wire';
@@ -64,6 +66,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions): Promise
   const requests: LoggedRequest[] = [];
   const errors: Error[] = [];
   const usageModel = new UsageModel();
+  const subagents = new Subagents();
   let mainCalls = 0;
   let messages = 0;
   let toolUses = 0;
@@ -77,9 +80,18 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions): Promise
   const answer = (kind: CallKind, body: MessagesRequest): Reply => {
     if (kind === 'side') return (scenario.side ?? defaultSide)(body);
     if (kind === 'compact') return (scenario.compact ?? defaultCompact)(body);
+    if (kind === 'subagent') return subagents.answer(body);
     const index = mainCalls++;
     const turn = scenario.turns[index] ?? scenario.fallback ?? defaultFallback;
-    return turn({ request: body, index, lastUserText: lastUserText(body), toolResults: toolResults(body) });
+    const reply = turn({ request: body, index, lastUserText: lastUserText(body), toolResults: toolResults(body), calls: toolCalls(body) });
+    subagents.register(reply);
+    return reply;
+  };
+
+  const classify = (body: MessagesRequest): CallKind => {
+    const kind = (scenario.classify ?? classifyRequest)(body);
+    // A subagent's own /compact stays a compact call; everything else it sends is its script's.
+    return kind !== 'compact' && subagents.owns(body) ? 'subagent' : kind;
   };
 
   const log = (entry: LoggedRequest): void => {
@@ -107,7 +119,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions): Promise
     }
 
     const messagesRequest = body as MessagesRequest;
-    const kind = (scenario.classify ?? classifyRequest)(messagesRequest);
+    const kind = classify(messagesRequest);
     const reply = answer(kind, messagesRequest);
     const usage = usageModel.price(messagesRequest, reply.content);
     log({ ...base, kind, usage });

@@ -40,7 +40,17 @@ export interface MessagesRequest {
 export type ReplyBlock =
   | { readonly type: 'text'; readonly text: string }
   | { readonly type: 'thinking'; readonly thinking: string }
-  | { readonly type: 'tool_use'; readonly name: string; readonly input: Record<string, unknown>; readonly id?: string };
+  | {
+      readonly type: 'tool_use';
+      readonly name: string;
+      readonly input: Record<string, unknown>;
+      readonly id?: string;
+      /**
+       * For an `Agent`/`Task` call: the script of the subagent conversation the client starts for
+       * it. Never sent; the stand-in answers requests opening with `input.prompt` from it.
+       */
+      readonly subagent?: readonly Turn[];
+    };
 
 export interface Reply {
   readonly content: readonly ReplyBlock[];
@@ -51,19 +61,35 @@ export interface Reply {
 /**
  * Which kind of call the client made. `main` calls consume the scenario script; `compact` calls
  * are the client's summarisation request for /compact; `side` calls are everything else the
- * client asks on the side (titles, topic detection…), answered without touching the script.
+ * client asks on the side (titles, topic detection…), answered without touching the script;
+ * `subagent` calls belong to a conversation started by a scripted Agent call, answered from that
+ * call's own script.
  */
-export type CallKind = 'main' | 'side' | 'compact';
+export type CallKind = 'main' | 'side' | 'compact' | 'subagent';
+
+/** A tool_use block of the newest assistant message, joined to its tool_result by id. */
+export interface ToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly input: unknown;
+  /** Absent when the client sent no result for this call. */
+  readonly result?: RequestBlock;
+}
 
 /** What a scripted turn sees: the request plus conveniences extracted from it. */
 export interface TurnContext {
   readonly request: MessagesRequest;
-  /** 0-based index of this call among the scenario's main calls. */
+  /** 0-based index of this call among the scenario's main calls (or its subagent's calls). */
   readonly index: number;
   /** Text of the newest user message (text blocks only, reminders included). */
   readonly lastUserText: string;
-  /** `tool_result` blocks of the newest user message, in order. */
+  /** `tool_result` blocks of the newest user message, in the order the client sent them. */
   readonly toolResults: readonly RequestBlock[];
+  /**
+   * The previous reply's tool calls in the order they were made, each with its result. Clients
+   * may send the results of parallel calls in another order (Claude Code puts an Agent's first).
+   */
+  readonly calls: readonly ToolCall[];
 }
 
 export type Turn = (context: TurnContext) => Reply;
@@ -77,7 +103,7 @@ export interface Scenario {
   readonly compact?: (request: MessagesRequest) => Reply;
   /** Answers side calls (default: a short title-like text). */
   readonly side?: (request: MessagesRequest) => Reply;
-  /** Overrides how a request is classified (default: see classify.ts). */
+  /** Overrides how a request is classified (default: classifyRequest); subagent requests are recognised first. */
   readonly classify?: (request: MessagesRequest) => CallKind;
 }
 

@@ -43,7 +43,8 @@ function segments(request: MessagesRequest): Segment[] {
 }
 
 function outputTokens(content: readonly ReplyBlock[]): number {
-  return Math.max(1, estimateTokens(JSON.stringify(content)));
+  // A subagent's script rides on its Agent call but is never sent.
+  return Math.max(1, estimateTokens(JSON.stringify(content, (key, value: unknown) => (key === 'subagent' ? undefined : value))));
 }
 
 /** Remembers every request it has priced, like a server-side prompt cache that never expires. */

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type FakeAnthropic, reply, startFakeAnthropic, text, thinking, toolResultText, toolUse } from '../../support/fake-anthropic';
+import { agent, type FakeAnthropic, reply, startFakeAnthropic, text, thinking, toolResultText, toolUse, type TurnContext } from '../../support/fake-anthropic';
 
 // Main calls carry the agent's tools; a request without them is a side call.
 const TOOLS = [
@@ -125,5 +125,89 @@ describe('fake Anthropic API', () => {
     } finally {
       await broken.stop();
     }
+  });
+});
+
+describe('fake Anthropic API: parallel tool calls and subagents', () => {
+  let server: FakeAnthropic;
+  let client: Anthropic;
+  const AGENT_PROMPT = 'Read b.ts and c.ts and report what they export.';
+  const seen: { main: TurnContext[]; subagent: TurnContext[] } = { main: [], subagent: [] };
+
+  before(async () => {
+    server = await startFakeAnthropic({
+      scenario: {
+        turns: [
+          () => reply(text('Reading three files at once.'), toolUse('Read', { file_path: '/w/a.ts' }), toolUse('Read', { file_path: '/w/b.ts' }), toolUse('Grep', { pattern: 'export' })),
+          (context) => {
+            seen.main.push(context);
+            return reply(agent({ description: 'Survey b and c', prompt: AGENT_PROMPT, subagent_type: 'Explore', run_in_background: false }, [
+              (sub) => {
+                seen.subagent.push(sub);
+                return reply(toolUse('Read', { file_path: '/w/b.ts' }), toolUse('Read', { file_path: '/w/c.ts' }));
+              },
+              (sub) => {
+                seen.subagent.push(sub);
+                return reply(text(`b and c export ${sub.calls.length} things.`));
+              },
+            ]));
+          },
+          (context) => {
+            seen.main.push(context);
+            return reply(text('All done.'));
+          },
+        ],
+      },
+    });
+    client = new Anthropic({ apiKey: 'sk-ant-test-unit', baseURL: server.url, maxRetries: 0 });
+  });
+  after(() => server.stop());
+
+  const ask = (messages: Anthropic.MessageParam[], tools = TOOLS) => client.messages.stream({ model: MODEL, max_tokens: 1000, tools, messages }).finalMessage();
+  const toolUses = (message: Anthropic.Message) => message.content.filter((block): block is Anthropic.ToolUseBlock => block.type === 'tool_use');
+
+  it('streams several tool_use blocks in one response, each with its own id', async () => {
+    const first = await ask([{ role: 'user', content: 'Look at a and b.' }]);
+    const uses = toolUses(first);
+    assert.deepEqual(uses.map((use) => use.name), ['Read', 'Read', 'Grep']);
+    assert.equal(new Set(uses.map((use) => use.id)).size, 3);
+    assert.equal(first.stop_reason, 'tool_use');
+
+    // Results sent in another order than the calls: the next turn still sees each with its call.
+    const results = [...uses].reverse().map((use, index) => ({ type: 'tool_result' as const, tool_use_id: use.id, content: `result ${index}` }));
+    const second = await ask([{ role: 'user', content: 'Look at a and b.' }, { role: 'assistant', content: first.content }, { role: 'user', content: results }]);
+    const calls = seen.main[0]?.calls ?? [];
+    assert.deepEqual(calls.map((call) => [call.name, call.result ? toolResultText(call.result) : null]), [['Read', 'result 2'], ['Read', 'result 1'], ['Grep', 'result 0']]);
+    assert.deepEqual(seen.main[0]?.toolResults.map((block) => block.tool_use_id), uses.map((use) => use.id).reverse());
+
+    const call = toolUses(second)[0];
+    assert.equal(call?.name, 'Agent');
+    assert.deepEqual(call?.input, { description: 'Survey b and c', prompt: AGENT_PROMPT, subagent_type: 'Explore', run_in_background: false }, 'the script is not sent');
+  });
+
+  it('answers the subagent conversation from the Agent call, without consuming the main script', async () => {
+    // Claude Code opens a subagent conversation with reminders, then the prompt as its own block.
+    const opening: Anthropic.MessageParam = { role: 'user', content: [{ type: 'text', text: '<system-reminder>context</system-reminder>' }, { type: 'text', text: AGENT_PROMPT }] };
+    const before = server.mainCalls;
+    const first = await ask([opening], [TOOLS[0] as Anthropic.Tool]);
+    const reads = toolUses(first);
+    assert.deepEqual(reads.map((use) => use.input), [{ file_path: '/w/b.ts' }, { file_path: '/w/c.ts' }]);
+    const results = reads.map((use) => ({ type: 'tool_result' as const, tool_use_id: use.id, content: 'export const x = 1;' }));
+    const last = await ask([opening, { role: 'assistant', content: first.content }, { role: 'user', content: results }], [TOOLS[0] as Anthropic.Tool]);
+    assert.deepEqual(last.content, [{ type: 'text', text: 'b and c export 2 things.' }]);
+    assert.deepEqual(seen.subagent.map((context) => context.index), [0, 1]);
+    assert.equal(server.mainCalls, before);
+    assert.deepEqual(server.requests.slice(-2).map((request) => request.kind), ['subagent', 'subagent']);
+
+    // A further subagent call past its script gets the generic closing text.
+    const extra = await ask([opening, { role: 'assistant', content: first.content }, { role: 'user', content: results }, { role: 'assistant', content: last.content }, { role: 'user', content: 'and?' }]);
+    assert.deepEqual(extra.content, [{ type: 'text', text: 'Done.' }]);
+  });
+
+  it('goes on with the main script once the agent has reported', async () => {
+    const done = await ask([{ role: 'user', content: 'Look at a and b.' }, { role: 'user', content: 'agent result' }]);
+    assert.deepEqual(done.content, [{ type: 'text', text: 'All done.' }]);
+    assert.equal(seen.main.length, 2);
+    assert.deepEqual(server.requests.map((request) => request.kind), ['main', 'main', 'subagent', 'subagent', 'subagent', 'main']);
   });
 });
