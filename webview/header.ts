@@ -29,6 +29,10 @@ function hooksLine(state: ClaudeHooks | null | undefined): HTMLElement[] {
 function sessionLine(session: SessionSummary | null): (Node | string)[] {
   if (!session) return [];
   const parts: (Node | string)[] = [' · ', el('span', { 'data-testid': 'session-title', title: session.path }, session.title)];
+  if (session.forkOf) {
+    const source = session.forkOf.title ?? 'another session';
+    parts.push(' ', el('span', { class: 'muted', 'data-testid': 'fork-of', title: `Written by Context Lens's Apply: a compacted copy of ${source}` }, icon('repo-forked'), ` fork of ${source}`));
+  }
   if (session.model) parts.push(' · ', el('span', { class: 'muted' }, session.model));
   // The dot is never alone: the word "live" says the same for screen readers and in high contrast.
   if (session.live) parts.push(' · ', el('span', { class: 'live', title: 'Following the transcript live' }, el('span', { class: 'live-dot', 'aria-hidden': 'true' }, '●'), ' live'));

@@ -54,10 +54,12 @@ export async function inspectCommand(args: readonly string[], io: Io): Promise<n
   ];
   if (fill.outputTokensPending > 0) lines.push(`  + ${tokens(fill.outputTokensPending)} output tokens of the last response join the next request`);
   if (fill.pendingTokens > 0) lines.push(`  + ~${tokens(fill.pendingTokens)} written since the last response (estimate)`);
-  lines.push('', live.compactions.length === 0 ? 'Compactions by the agent: none' : 'Compactions by the agent:');
+  if (live.session.forkOf) lines.splice(1, 0, `  fork of  ${live.session.forkOf.title ?? live.session.forkOf.sessionId ?? 'another session'} (written by Context Lens)`);
+  lines.push('', live.compactions.length === 0 ? 'Compactions: none' : 'Compactions:');
   for (const event of live.compactions) {
     const counts = `${event.preTokens === null ? '?' : tokens(event.preTokens)} → ${event.postTokens === null ? '?' : tokens(event.postTokens)} tokens`;
-    lines.push(`  ${event.timestamp ?? 'unknown time'}  ${event.trigger}  ${counts}${event.focus ? `  focus: ${event.focus}` : ''}`);
+    const who = event.by === 'context-lens' ? 'Context Lens' : `agent, ${event.trigger}`;
+    lines.push(`  ${event.timestamp ?? 'unknown time'}  ${who}  ${counts}${event.focus ? `  focus: ${event.focus}` : ''}`);
   }
   lines.push('', live.diagnostics.length === 0 ? 'Diagnostics: none' : 'Diagnostics:');
   for (const diagnostic of live.diagnostics) lines.push(`  ${diagnostic.severity}  ${diagnostic.code}${diagnostic.line ? ` (line ${diagnostic.line})` : ''}: ${diagnostic.message}`);

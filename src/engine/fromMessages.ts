@@ -17,8 +17,6 @@ export interface MessagesInput {
   windowTokens: number;
   /** Per message index: the source records it came from (e.g. transcript uuids). */
   sourceRefs?: (string[] | undefined)[];
-  /** Message indexes the adapter knows are compaction summaries (e.g. `isCompactSummary`). */
-  summaryMessageIndexes?: number[];
   tokenizer?: Tokenizer;
 }
 
@@ -29,17 +27,23 @@ const SUMMARY_TEXT = new RegExp(`<${SUMMARY_TAG}[\\s>]|^This session is being co
 const REMINDER_TEXT = /^\s*<(system-reminder|local-command-|command-name|command-message|user-prompt-submit-hook)/;
 
 /**
- * Marks a user-side block that the harness sent in a `system`-role message (newer Claude Code
- * versions send reminders that way, untagged). A symbol key: it never reaches JSON or the wire.
+ * What an adapter knows about a user-side block that its text does not say: `harness` for what the
+ * harness sent in a `system`-role message (newer Claude Code versions send reminders that way,
+ * untagged), `summary` for the text of a compaction summary record (`isCompactSummary`), which
+ * shares its API message with whatever turns were kept after it. Symbol keys never reach JSON or
+ * the wire.
  */
-export const HARNESS_BLOCK: unique symbol = Symbol.for('context-lens.harness-block') as never;
+const BLOCK_MARKS = { harness: Symbol.for('context-lens.harness-block'), summary: Symbol.for('context-lens.summary-block') } as const;
+export type BlockMark = keyof typeof BLOCK_MARKS;
 
-export function markHarnessBlock<T extends object>(block: T): T {
-  Object.defineProperty(block, HARNESS_BLOCK, { value: true, enumerable: false });
+export function markBlock<T extends object>(block: T, mark: BlockMark): T {
+  Object.defineProperty(block, BLOCK_MARKS[mark], { value: true, enumerable: false });
   return block;
 }
 
-const isHarnessBlock = (block: MessageBlock): boolean => (block as { [HARNESS_BLOCK]?: boolean })[HARNESS_BLOCK] === true;
+export const markHarnessBlock = <T extends object>(block: T): T => markBlock(block, 'harness');
+
+const hasMark = (block: MessageBlock, mark: BlockMark): boolean => (block as unknown as Record<symbol, unknown>)[BLOCK_MARKS[mark]] === true;
 
 function blocksOf(content: string | MessageBlock[]): MessageBlock[] {
   return typeof content === 'string' ? [{ type: 'text', text: content }] : content;
@@ -62,7 +66,7 @@ interface Draft {
   extra?: Partial<ContextItem>;
 }
 
-function draftUserBlock(block: MessageBlock, isSummaryMessage: boolean): Draft {
+function draftUserBlock(block: MessageBlock): Draft {
   if (block.type === 'tool_result') {
     return {
       kind: 'tool_result',
@@ -73,7 +77,7 @@ function draftUserBlock(block: MessageBlock, isSummaryMessage: boolean): Draft {
     };
   }
   if (block.type === 'text' && typeof block.text === 'string') {
-    const kind: ItemKind = isSummaryMessage || SUMMARY_TEXT.test(block.text) ? 'summary' : isHarnessBlock(block) || REMINDER_TEXT.test(block.text) ? 'reminder' : 'user';
+    const kind: ItemKind = hasMark(block, 'summary') || SUMMARY_TEXT.test(block.text) ? 'summary' : hasMark(block, 'harness') || REMINDER_TEXT.test(block.text) ? 'reminder' : 'user';
     return { kind, role: 'user', text: block.text, block };
   }
   // Images and documents: a placeholder keeps them visible; their real size comes from scaling.
@@ -110,13 +114,12 @@ export function contextFromMessages(input: MessagesInput): Context {
     drafts.push({ kind: 'tools', role: 'system', text: JSON.stringify(tool), block: tool as MessageBlock, messageIndex: -1, turn: 0 });
   }
 
-  const summaryIndexes = new Set(input.summaryMessageIndexes ?? []);
   const toolUses = new Map<string, Partial<ContextItem>>();
   let turn = 0;
   input.messages.forEach((message, messageIndex) => {
     const blocks = blocksOf(message.content);
     const messageDrafts =
-      message.role === 'user' ? blocks.map((block) => draftUserBlock(block, summaryIndexes.has(messageIndex))) : blocks.map(draftAssistantBlock);
+      message.role === 'user' ? blocks.map(draftUserBlock) : blocks.map(draftAssistantBlock);
     // A turn starts where the person speaks; tool results and harness reminders continue the turn.
     if (messageDrafts.some((draft) => draft.kind === 'user')) turn += 1;
     for (const draft of messageDrafts) {

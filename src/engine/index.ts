@@ -1,7 +1,7 @@
 // Public surface of the compaction engine. Pure TypeScript: no vscode, no agent formats.
 export type { AnthropicConversation, AnthropicMessage, Context, ContextItem, ItemKind, MessageBlock, Role, ToolCategory, UsedSource } from './model';
 export { TOOL_CATEGORIES, sumTokens } from './model';
-export { contextFromMessages, markHarnessBlock, type MessagesInput } from './fromMessages';
+export { contextFromMessages, markBlock, markHarnessBlock, type MessagesInput } from './fromMessages';
 export {
   CLEARED_PLACEHOLDER,
   DEFAULT_ANTI_INJECTION_PREFIX,

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import type { PanelState } from '../protocol/messages';
 import { hookEventsPath } from '../sessions/claude-code/hookEvents';
+import type { FillSnapshot } from '../sessions/types';
 import { Commands, webviewCommandIds } from './commands';
 import { ApiKeyStore } from './compaction/ApiKeyStore';
 import { CompactionFlow } from './compaction/CompactionFlow';
@@ -135,7 +136,7 @@ export class ContextLensApp implements vscode.Disposable {
     const hooks = view.session ? hookActivityOf(view.session.id, agent, this.hookEvents.events) : new Map();
     return {
       session: view.session ? sessionSummary(view) : null,
-      fill: fill && fill.source === 'usage' ? { usedTokens: fill.usedTokens, windowTokens: fill.windowTokens, source: fill.source, pendingTokens: fill.pendingTokens } : null,
+      fill: fill && shownFill(fill) ? { usedTokens: fill.usedTokens, windowTokens: fill.windowTokens, source: fill.source, pendingTokens: fill.pendingTokens } : null,
       thresholds: thresholdsOf(settings, fill ? (fill.agentAutoCompactTokens / fill.windowTokens) * 100 : null),
       breakdown: snapshot?.breakdown ?? [],
       reservedOutputTokens: snapshot?.reservedOutputTokens ?? 0,
@@ -165,10 +166,27 @@ export class ContextLensApp implements vscode.Disposable {
 
 function sessionSummary(view: SessionView): PanelState['session'] {
   const session = view.session!;
-  return { id: session.id, title: session.title, agent: session.agent, model: view.fill?.model ?? session.model, path: session.path, live: true };
+  return {
+    id: session.id,
+    title: session.title,
+    agent: session.agent,
+    model: view.fill?.model ?? session.model,
+    path: session.path,
+    live: true,
+    ...(session.forkOf ? { forkOf: { title: session.forkOf.title } } : {}),
+  };
+}
+
+/**
+ * Exact from the last response, or after a compaction (the agent's or our fork) the count the
+ * compaction recorded, shown as an estimate until the next response. Before any of those there is
+ * nothing worth a gauge: the system prompt and tools are not in the transcript.
+ */
+function shownFill(fill: FillSnapshot): boolean {
+  return fill.source === 'usage' || fill.usedTokens > 0;
 }
 
 function emptyReason(view: SessionView): PanelState['empty'] {
   if (!view.session) return (vscode.workspace.workspaceFolders?.length ?? 0) > 0 ? 'noSession' : 'noWorkspace';
-  return view.fill && view.fill.source === 'usage' ? null : 'waitingForUsage';
+  return view.fill && shownFill(view.fill) ? null : 'waitingForUsage';
 }

@@ -18,6 +18,8 @@ export const sessionSummarySchema = z.object({
   model: z.string().nullable(),
   path: z.string(),
   live: z.boolean(),
+  /** Title of the session this one was forked from by Context Lens's Apply (null: title unknown). */
+  forkOf: z.object({ title: z.string().nullable() }).optional(),
 });
 export type SessionSummary = z.infer<typeof sessionSummarySchema>;
 

@@ -47,11 +47,15 @@ export interface SessionInfo {
   /** A subagent transcript; `parentSessionId` names the session that spawned it. */
   isSidechain: boolean;
   parentSessionId?: string;
+  /** Written by Context Lens's Apply: the session it compacted (its id, and title when known). */
+  forkOf?: { sessionId: string | null; title: string | null };
 }
 
 /** A compaction the agent itself performed (e.g. Claude Code's `/compact` or auto-compact). */
 export interface CompactionEvent {
   uuid: string;
+  /** Who compacted: the agent itself, or Context Lens (a fork written by Apply). */
+  by: 'agent' | 'context-lens';
   timestamp: string | null;
   trigger: 'manual' | 'auto' | string;
   preTokens: number | null;

@@ -70,8 +70,9 @@ export function timelineOf(live: Pick<LiveContext, 'entries'>, usage: (uuid: str
     }
   }
   for (const event of agent) {
-    const label = `agent compacted (${event.trigger}): ${event.preTokens ?? '?'} → ${event.postTokens ?? '?'}${event.focus ? `, "${event.focus}"` : ''}`;
-    points.push({ at: event.timestamp, usedTokens: event.postTokens ?? 0, event: { kind: 'agent', label: label.slice(0, 500) } });
+    const who = event.by === 'context-lens' ? 'Context Lens compacted' : `agent compacted (${event.trigger})`;
+    const label = `${who}: ${event.preTokens ?? '?'} → ${event.postTokens ?? '?'}${event.focus ? `, "${event.focus}"` : ''}`;
+    points.push({ at: event.timestamp, usedTokens: event.postTokens ?? 0, event: { kind: event.by === 'context-lens' ? 'ours' : 'agent', label: label.slice(0, 500) } });
   }
   for (const mark of ours) {
     const label = `Context Lens compacted: ${mark.beforeTokens} → ${mark.afterTokens}${mark.focus ? `, "${mark.focus}"` : ''}`;

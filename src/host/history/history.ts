@@ -33,13 +33,14 @@ export function agentCompactionsOf(inFile: readonly CompactionEvent[], followed:
 
 /** `hooks`: what our Claude Code hooks did around the agent's compactions, by boundary uuid (see hookEvents.ts). */
 export function historyOf(agent: readonly CompactionEvent[], ours: readonly OurCompaction[], hooks: ReadonlyMap<string, HookActivity>): HistoryEntry[] {
-  // A fork opens with our own compact boundary, which the adapter reports as the agent's: show it once.
+  // A fork opens with our own compact boundary; when this window applied it, the stored entry says more.
   const isOurs = (event: CompactionEvent): boolean => ours.some((entry) => entry.beforeTokens === event.preTokens && entry.afterTokens === event.postTokens);
   const entries: HistoryEntry[] = [
     ...agent.filter((event) => !isOurs(event)).map((event) => ({
       id: event.uuid,
       at: event.timestamp,
-      source: 'agent' as const,
+      // A fork written elsewhere (the CLI, another window) still says in its boundary that it is ours.
+      source: event.by === 'context-lens' ? ('contextLens' as const) : ('agent' as const),
       trigger: event.trigger,
       focus: event.focus,
       beforeTokens: event.preTokens,

@@ -2,7 +2,7 @@
 // Claude Code appends every branch (rewinds, resumes, retries) to the same file; the live one is
 // the newest user/assistant leaf, walked back to the root or to the last compact boundary.
 import type { Diagnostic } from '../types';
-import { isChainRecord, isCompactBoundary, isSidechain, obj, parentOf, str, uuidOf, type LocatedRecord, type RawRecord } from './records';
+import { contentBlocks, isChainRecord, isCompactBoundary, isSidechain, messageOf, obj, parentOf, str, toolResultIds, toolUseIds, uuidOf, type LocatedRecord, type RawRecord } from './records';
 
 export type WalkStop = 'root' | 'boundary' | 'missing-parent' | 'cycle';
 
@@ -12,6 +12,8 @@ export interface ChainWalk {
   stop: WalkStop;
   /** The parent uuid that was not found, when `stop` is `missing-parent`. */
   missingParent?: string;
+  /** Records joined from side branches: the tool results of parallel calls (see `joinParallel`). */
+  joined: number;
 }
 
 export class RecordGraph {
@@ -108,20 +110,81 @@ export class RecordGraph {
       const uuid = uuidOf(current.record) as string;
       if (seen.has(uuid)) {
         this.note('error', 'cycle', `parentUuid chain loops back to ${uuid}; the walk stops there`, current);
-        return { records: reversed.reverse(), stop: 'cycle' };
+        return this.joinParallel(reversed.reverse(), 'cycle');
       }
       seen.add(uuid);
       reversed.push(current);
-      if (isCompactBoundary(current.record)) return { records: reversed.reverse(), stop: 'boundary' };
+      if (isCompactBoundary(current.record)) return this.joinParallel(reversed.reverse(), 'boundary');
       const parent = this.parent(current.record);
-      if (parent === null) return { records: reversed.reverse(), stop: 'root' };
+      if (parent === null) return this.joinParallel(reversed.reverse(), 'root');
       const next = this.byUuid.get(parent);
       if (next === undefined) {
         this.note('warning', 'missing-parent', `Parent ${parent} of ${uuid} is not in the transcript; the live context starts at ${uuid}`, current);
-        return { records: reversed.reverse(), stop: 'missing-parent', missingParent: parent };
+        return { ...this.joinParallel(reversed.reverse(), 'missing-parent'), missingParent: parent };
       }
       current = next;
     }
+  }
+
+  /**
+   * Parallel tool calls make the chain a small tree. Claude Code writes one API response with several
+   * tool_use blocks as one `assistant` line per block (same `message.id`, each the parent of the
+   * next), and each `tool_result` line names *its own* tool_use line as parent. A walk from the
+   * newest leaf therefore passes every line of the response but only the last result; the other
+   * results hang off side branches. Claude Code sends them all (it joins a response's siblings when
+   * it rebuilds the conversation), so we do the same: for every response on the walk, its lines that
+   * the walk missed and the tool results answering its tool_use ids are joined, in file order, just
+   * before the first user line that follows the response on the walk.
+   */
+  private joinParallel(path: LocatedRecord[], stop: WalkStop): ChainWalk {
+    const onPath = new Set(path.map(({ record }) => uuidOf(record) as string));
+    const responses = new Map<string, LocatedRecord[]>();
+    for (const located of path) {
+      const id = responseId(located.record);
+      if (id !== null) responses.set(id, []);
+    }
+    if (responses.size === 0) return { records: path, stop, joined: 0 };
+    const side = isSidechain((path.at(-1) as LocatedRecord).record);
+    const childrenOf = new Map<string, LocatedRecord[]>();
+    for (const located of this.byUuid.values()) {
+      if (isSidechain(located.record) !== side) continue;
+      const id = responseId(located.record);
+      if (id !== null && !onPath.has(uuidOf(located.record) as string)) responses.get(id)?.push(located);
+      const parent = this.parent(located.record);
+      if (parent !== null) childrenOf.set(parent, [...(childrenOf.get(parent) ?? []), located]);
+    }
+    // What each response still lacks: sibling lines, then the results of all its tool_use blocks.
+    const extras = new Map<string, LocatedRecord[]>();
+    for (const [id, missedLines] of responses) {
+      const lines = [...path.filter(({ record }) => responseId(record) === id), ...missedLines];
+      const calls = new Set(lines.flatMap(({ record }) => toolUseIds(contentBlocks(messageOf(record)))));
+      const answered = new Set(path.flatMap(({ record }) => (record.type === 'user' ? toolResultIds(contentBlocks(messageOf(record))) : [])));
+      const results = lines.flatMap(({ record }) => childrenOf.get(uuidOf(record) as string) ?? []).filter((child) => {
+        if (onPath.has(uuidOf(child.record) as string) || child.record.type !== 'user') return false;
+        const ids = toolResultIds(contentBlocks(messageOf(child.record)));
+        return ids.length > 0 && ids.every((toolUseId) => calls.has(toolUseId) && !answered.has(toolUseId));
+      });
+      const joined = [...missedLines, ...results].sort((a, b) => a.offset - b.offset);
+      if (joined.length > 0) extras.set(id, joined);
+    }
+    if (extras.size === 0) return { records: path, stop, joined: 0 };
+    const records: LocatedRecord[] = [];
+    let open: string | null = null;
+    const flush = (): void => {
+      if (open !== null) records.push(...(extras.get(open) ?? []));
+      open = null;
+    };
+    for (const located of path) {
+      const id = responseId(located.record);
+      if (id !== null && id !== open) flush();
+      // Sibling assistant lines go with the response, results before the next user-side line.
+      if (located.record.type !== 'assistant' && located.record.type !== 'progress') flush();
+      records.push(located);
+      if (id !== null) open = id;
+    }
+    flush();
+    const unique = dedupeByUuid(records);
+    return { records: unique, stop, joined: unique.length - path.length };
   }
 
   private note(severity: Diagnostic['severity'], code: string, message: string, at: LocatedRecord): void {
@@ -130,6 +193,22 @@ export class RecordGraph {
     if (this.path !== undefined) diagnostic.path = this.path;
     this.diagnosticsFound.push(diagnostic);
   }
+}
+
+/** `message.id` of an assistant line: the lines of one API response share it. */
+function responseId(record: RawRecord): string | null {
+  return record.type === 'assistant' ? str(messageOf(record)?.id) : null;
+}
+
+/** A record joined from a side branch may also sit on the walk further on; keep its first place. */
+function dedupeByUuid(records: LocatedRecord[]): LocatedRecord[] {
+  const seen = new Set<string>();
+  return records.filter(({ record }) => {
+    const uuid = uuidOf(record) as string;
+    if (seen.has(uuid)) return false;
+    seen.add(uuid);
+    return true;
+  });
 }
 
 function isConversational(record: RawRecord): boolean {

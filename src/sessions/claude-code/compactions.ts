@@ -1,6 +1,6 @@
 // The agent's own compactions: each `compact_boundary` and the summary written right after it.
 import type { CompactionEvent } from '../types';
-import { contentBlocks, isCompactBoundary, isSidechain, messageOf, num, obj, parentOf, str, uuidOf, type LocatedRecord } from './records';
+import { contentBlocks, contextLensMark, isCompactBoundary, isSidechain, messageOf, num, obj, parentOf, str, uuidOf, type LocatedRecord } from './records';
 
 /**
  * Collects compactions from records in file order. A summary is matched to the boundary it names
@@ -20,6 +20,7 @@ export class CompactionCollector {
       const metadata = obj(record.compactMetadata);
       const event: CompactionEvent = {
         uuid: uuidOf(record) ?? '',
+        by: contextLensMark(record) === null ? 'agent' : 'context-lens',
         timestamp: str(record.timestamp),
         trigger: str(metadata?.trigger) ?? 'unknown',
         preTokens: num(metadata?.preTokens),

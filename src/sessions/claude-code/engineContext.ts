@@ -14,11 +14,7 @@ import { contentBlocks, messageOf, toolResultIds, toolUseIds, uuidOf, type RawRe
 /** `tokenizer`: the host counts on a worker thread; others take the engine's default. */
 export function engineContextOf(live: LiveContext, tokenizer?: Tokenizer): Context {
   const sourceRefs: string[][] = [];
-  const summaryMessageIndexes: number[] = [];
-  for (const entry of live.entries) {
-    sourceRefs[entry.messageIndex] = entry.uuids;
-    if (entry.kind === 'compact-summary') summaryMessageIndexes.push(entry.messageIndex);
-  }
+  for (const entry of live.entries) sourceRefs[entry.messageIndex] = entry.uuids;
   return contextFromMessages({
     ...(live.system ? { system: live.system } : {}),
     ...(live.tools ? { tools: live.tools } : {}),
@@ -29,7 +25,6 @@ export function engineContextOf(live: LiveContext, tokenizer?: Tokenizer): Conte
     ...(live.fill.usedTokens > 0 ? { usedTokens: live.fill.usedTokens + live.fill.pendingTokens } : {}),
     windowTokens: live.fill.windowTokens,
     sourceRefs,
-    summaryMessageIndexes,
     ...(tokenizer ? { tokenizer } : {}),
   });
 }

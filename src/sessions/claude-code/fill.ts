@@ -8,7 +8,7 @@ import { ok, withFile } from '../result';
 import type { ContentBlock, Diagnostic, FillSnapshot, Result, UsageBreakdown } from '../types';
 import { numberLines, RecordParser } from './jsonl';
 import { modelContent } from './messages';
-import { isChainRecord, isCompactBoundary, isSidechain, messageOf, num, obj, requestTokens, str, usageOf, uuidOf, type LocatedRecord, type RawRecord } from './records';
+import { contextLensMark, isChainRecord, isCompactBoundary, isSidechain, messageOf, num, obj, requestTokens, str, usageOf, uuidOf, type LocatedRecord, type RawRecord } from './records';
 import { linesBackward } from './tail';
 import { agentAutoCompactTokens, percentOverrideFromEnv, resolveWindow } from './window';
 
@@ -34,6 +34,11 @@ interface BoundaryPoint {
   uuid: string | null;
   postTokens: number | null;
   end: number;
+  /**
+   * A fork Context Lens wrote counts everything it wrote in `postTokens`, up to this record; until
+   * it is met, records are part of that count, not new.
+   */
+  coversThrough: string | null;
 }
 
 /**
@@ -58,9 +63,17 @@ export class FillTracker {
     if (record.type === 'api-request') return this.observeRequest(record);
     if (!isChainRecord(record) || isSidechain(record) !== this.sidechain) return false;
     if (isCompactBoundary(record)) {
-      this.boundary = { uuid: uuidOf(record), postTokens: num(obj(record.compactMetadata)?.postTokens), end };
+      const postTokens = num(obj(record.compactMetadata)?.postTokens);
+      const coversThrough = postTokens === null ? null : (contextLensMark(record)?.lastUuid ?? null);
+      this.boundary = { uuid: uuidOf(record), postTokens, end, coversThrough };
       this.pending = 0;
       return true;
+    }
+    const boundary = this.boundary;
+    if (boundary?.coversThrough != null) {
+      // Written with the fork: counted. The last of them moves the accounted point past the fork.
+      if (uuidOf(record) === boundary.coversThrough) this.boundary = { ...boundary, uuid: uuidOf(record), end, coversThrough: null };
+      return false;
     }
     const usage = usageOf(record);
     if (usage !== null) this.model = str(messageOf(record)?.model) ?? this.model;

@@ -8,7 +8,7 @@ import { fail, failFromError, ok } from '../result';
 import type { ContentBlock, Result } from '../types';
 import { RecordGraph } from './chain';
 import { readForward } from './jsonl';
-import { contentBlocks, messageOf, str, toolResultIds, toolUseIds, uuidOf, type LocatedRecord, type RawRecord } from './records';
+import { CONTEXT_LENS_WRITER, contentBlocks, messageOf, str, toolResultIds, toolUseIds, uuidOf, type LocatedRecord, type RawRecord } from './records';
 
 /** Claude Code opens its own summaries with this sentence; resumed sessions read the same way. */
 export const SUMMARY_PREAMBLE =
@@ -82,6 +82,7 @@ export async function writeFork(request: ForkRequest): Promise<Result<ForkResult
   const summaryUuid = newUuid();
   const compactMetadata: Record<string, unknown> = { trigger: 'manual', preTokens: request.preTokens, postTokens: request.postTokens };
   if (request.focus) compactMetadata.userContext = request.focus;
+  const kept = rechain(preserved, summaryUuid, sessionId, newUuid, stamp);
   const lines: RawRecord[] = [
     {
       parentUuid: null,
@@ -95,7 +96,15 @@ export async function writeFork(request: ForkRequest): Promise<Result<ForkResult
       uuid: boundaryUuid,
       level: 'info',
       compactMetadata,
-      contextLens: { writer: 'context-lens', sourceSessionId: str(leaf.record.sessionId), sourcePath: request.sourcePath },
+      // Ours, not the agent's: readers label the compaction as Context Lens's, name the fork after its
+      // source, and take `postTokens` as the count of everything written here, up to `lastUuid`.
+      contextLens: {
+        writer: CONTEXT_LENS_WRITER,
+        sourceSessionId: str(leaf.record.sessionId),
+        sourcePath: request.sourcePath,
+        ...(request.title !== undefined ? { sourceTitle: request.title } : {}),
+        lastUuid: uuidOf(kept.at(-1) ?? {}) ?? summaryUuid,
+      },
     },
     {
       parentUuid: boundaryUuid,
@@ -107,7 +116,7 @@ export async function writeFork(request: ForkRequest): Promise<Result<ForkResult
       uuid: summaryUuid,
       timestamp: stamp(),
     },
-    ...rechain(preserved, summaryUuid, sessionId, newUuid, stamp),
+    ...kept,
   ];
   if (request.title !== undefined) lines.push({ type: 'custom-title', customTitle: request.title, sessionId });
   const path = join(dirname(request.sourcePath), `${sessionId}.jsonl`);

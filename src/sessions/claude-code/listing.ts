@@ -7,7 +7,7 @@ import { failFromError, ok, withFile } from '../result';
 import type { Diagnostic, Result, SessionInfo } from '../types';
 import { LineSplitter, RecordParser } from './jsonl';
 import { canonicalCwd, projectDirCandidates, allProjectDirs, resolveConfigDirs, type ConfigDirOptions } from './paths';
-import { contentBlocks, messageOf, str, type RawRecord } from './records';
+import { contentBlocks, contextLensMark, isSidechain, messageOf, str, type ContextLensMark, type RawRecord } from './records';
 import { linesBackward } from './tail';
 
 const HEAD_BYTES = 64 * 1024;
@@ -31,6 +31,9 @@ export interface SessionListing {
 }
 
 interface Sample {
+  /** A subagent's file: its prompts are all sidechain records, and the only ones to title it. */
+  sidechain: boolean;
+  forkOf: ContextLensMark | null;
   cwd: string | null;
   customTitle: string | null;
   aiTitle: string | null;
@@ -43,7 +46,7 @@ interface Sample {
 export async function readSessionInfo(path: string, parentSessionId?: string): Promise<Result<SessionInfo>> {
   return withFile(path, async (handle) => {
     const stats = await handle.stat();
-    const sample: Sample = { cwd: null, customTitle: null, aiTitle: null, summary: null, firstPrompt: null, model: null };
+    const sample: Sample = { sidechain: parentSessionId !== undefined, forkOf: null, cwd: null, customTitle: null, aiTitle: null, summary: null, firstPrompt: null, model: null };
     const parser = new RecordParser(path);
     // Tail first: there the newest title is met first and wins.
     for await (const line of linesBackward(handle, stats.size)) {
@@ -73,13 +76,16 @@ export async function readSessionInfo(path: string, parentSessionId?: string): P
       isSidechain: parentSessionId !== undefined,
     };
     if (parentSessionId !== undefined) info.parentSessionId = parentSessionId;
+    if (sample.forkOf !== null) info.forkOf = { sessionId: sample.forkOf.sourceSessionId, title: sample.forkOf.sourceTitle };
     return ok(info);
   });
 }
 
 function sampleHead(sample: Sample, record: RawRecord): void {
   sample.cwd ??= str(record.cwd);
-  sample.firstPrompt ??= promptText(record);
+  sample.forkOf ??= contextLensMark(record);
+  // Older versions keep subagent conversations in the main file: their prompts are not its title.
+  if (isSidechain(record) === sample.sidechain) sample.firstPrompt ??= promptText(record);
   sampleTitles(sample, record);
 }
 

@@ -1,5 +1,6 @@
 // Turns the live chain of records into Anthropic Messages, remembering which records each message
 // came from so the panel can point at transcript lines and the compaction engine at uuids.
+import { markBlock } from '../../engine/fromMessages';
 import type { ApiMessage, ContentBlock, ContextEntry, Diagnostic, EntryKind } from '../types';
 import { contentBlocks, messageOf, obj, str, toolResultIds, toolUseIds, uuidOf, type LocatedRecord, type RawRecord } from './records';
 
@@ -78,6 +79,8 @@ function convert(record: RawRecord): Part | null {
   }
   if (record.type === 'user') {
     const content = contentBlocks(messageOf(record));
+    // The summary shares its API message with the turns kept after it: only its own text is summary.
+    if (record.isCompactSummary === true) content.forEach((block) => markBlock(block, 'summary'));
     return content.length === 0 ? null : { role: 'user', kind: userKind(record, content), content };
   }
   if (record.type === 'attachment') {

@@ -71,6 +71,26 @@ export function isCompactBoundary(record: RawRecord): boolean {
   return record.type === 'system' && record.subtype === 'compact_boundary';
 }
 
+/**
+ * What Context Lens wrote into the boundary of a fork (see fork.ts): null on the agent's own
+ * boundaries and on anything else.
+ */
+/** `compact_boundary.contextLens.writer` of the compactions Context Lens applied. */
+export const CONTEXT_LENS_WRITER = 'context-lens';
+
+export interface ContextLensMark {
+  sourceSessionId: string | null;
+  sourceTitle: string | null;
+  /** The last record the fork wrote: `compactMetadata.postTokens` counts everything up to it. */
+  lastUuid: string | null;
+}
+
+export function contextLensMark(record: RawRecord): ContextLensMark | null {
+  const mark = obj(record.contextLens);
+  if (!isCompactBoundary(record) || mark === null || mark.writer !== CONTEXT_LENS_WRITER) return null;
+  return { sourceSessionId: str(mark.sourceSessionId), sourceTitle: str(mark.sourceTitle), lastUuid: str(mark.lastUuid) };
+}
+
 /** The `message` of a user/assistant record, when it is an object. */
 export function messageOf(record: RawRecord): Record<string, unknown> | null {
   return obj(record.message);
@@ -97,12 +117,15 @@ export function usageOf(record: RawRecord): UsageBreakdown | null {
   if (usage === null) return null;
   const input = num(usage.input_tokens);
   if (input === null) return null;
-  return {
+  const reading = {
     inputTokens: input,
     cacheCreationInputTokens: num(usage.cache_creation_input_tokens) ?? 0,
     cacheReadInputTokens: num(usage.cache_read_input_tokens) ?? 0,
     outputTokens: num(usage.output_tokens) ?? 0,
   };
+  // Every request sends at least a prompt: all zeros means the call never reached the API (older
+  // versions record such failures under the real model name, without the synthetic markers).
+  return requestTokens(reading) === 0 && reading.outputTokens === 0 ? null : reading;
 }
 
 /** Tokens the request that produced this response sent: the context at that call. */

@@ -66,7 +66,7 @@ describe('context-lens inspect', () => {
     assert.equal(result.code, 0, result.err);
     assert.match(result.out, /\[[█░│]{40}\] \d+\.\d % {2}[\d,]+ \/ 100,000/);
     assert.match(result.out, /CATEGORY\s+TOKENS\s+SHARE/);
-    assert.match(result.out, /Compactions by the agent:\n {2}\S+ {2}manual/);
+    assert.match(result.out, /Compactions:\n {2}\S+ {2}agent, manual/);
   });
 
   it('exits 1 with one line for a missing file or an unknown id', async () => {

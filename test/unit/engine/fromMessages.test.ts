@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { contextFromMessages } from '../../../src/engine/fromMessages';
+import { contextFromMessages, markBlock } from '../../../src/engine/fromMessages';
 import { charEstimateTokenizer } from '../../../src/engine/tokens/tokenizer';
 import { assistant, call, results, user } from './support/build';
 
@@ -39,9 +39,10 @@ describe('contextFromMessages', () => {
     assert.ok(context.tokenScale > 1);
   });
 
-  it('marks messages the adapter names as summaries', () => {
-    const context = contextFromMessages({ ...input, summaryMessageIndexes: [4] });
-    assert.equal(context.items.at(-1)?.kind, 'summary');
+  it('marks the blocks the adapter names as summary, not the rest of their message', () => {
+    const summary = markBlock({ type: 'text', text: 'Earlier work, summarised.' }, 'summary');
+    const context = contextFromMessages({ ...input, messages: [...input.messages, { role: 'user' as const, content: [summary, { type: 'text', text: 'Kept prompt.' }] }] });
+    assert.deepEqual(context.items.slice(-2).map((item) => item.kind), ['summary', 'user']);
     assert.ok(results({ id: 'x', output: '' }));
   });
 });

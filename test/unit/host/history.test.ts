@@ -7,7 +7,7 @@ import { agentCompactionsOf, appended, historyOf, OURS_PER_SESSION, timelineMark
 import { TIMELINE_MAX_POINTS, timelineOf, UsageLog } from '../../../src/host/context/timeline';
 import type { CompactionEvent } from '../../../src/sessions/types';
 
-const agent: CompactionEvent = { uuid: 'b1', timestamp: '2025-05-01T10:00:00Z', trigger: 'auto', preTokens: 167_000, postTokens: 31_000, focus: null, summary: 'S' };
+const agent: CompactionEvent = { uuid: 'b1', by: 'agent', timestamp: '2025-05-01T10:00:00Z', trigger: 'auto', preTokens: 167_000, postTokens: 31_000, focus: null, summary: 'S' };
 const ours: OurCompaction = {
   id: 'o1',
   at: '2025-05-01T11:00:00Z',

@@ -95,7 +95,7 @@ describe('preservation policy', () => {
   it('carries constraints and open loops forward from summaries, without pinning the summary itself', () => {
     const agents = 'This session is being continued from a previous conversation that ran out of context.\n\nSummary:\n1. All user messages:\n- Fix the bug. Constraints: never modify config/prod.yaml.\n2. Pending Tasks:\n- TODO: add jitter.\n3. Key Technical Concepts:\n- The loop must stop at retries.';
     const ours = '<context-summary items="3" by="heuristic">\n## Task and intent\n- User (#2): Always run the linter.\n\n## Constraints\n- Keep the API stable, never break it.\n</context-summary>';
-    const context = build([user(agents), user(ours), assistant('ok'), user('next'), assistant('ok')], { summaryMessageIndexes: [0, 1] });
+    const context = build([user(agents), user(ours), assistant('ok'), user('next'), assistant('ok')]);
     const policy = analyzePolicy(context, resolveOptions({ preserve: { recentTurns: 1, recentPercent: 0 } }));
     assert.deepEqual(policy.pinned.constraints.map((entry) => entry.text), ['Constraints: never modify config/prod.yaml.', 'Keep the API stable, never break it.']);
     assert.deepEqual(policy.pinned.openLoops.map((entry) => entry.text), ['TODO: add jitter.']);

@@ -119,6 +119,27 @@ export class TranscriptBuilder {
     return this.assistant(messageId, [{ type: 'tool_use', id: toolUseId, name: 'Bash', input: { command: 'ls' } }], usage)[0] as string;
   }
 
+  /**
+   * Parallel tool calls as Claude Code 2.x writes them: one assistant line per tool_use (same
+   * message.id, each the parent of the next), then each tool_result naming its own tool_use line as
+   * parent. The chain continues from the last result. `order` permutes the order the results are
+   * written in (tools finish in any order).
+   */
+  parallel(messageId: string, calls: { id: string; name?: string; input?: Json; result: string }[], usage: Usage, order?: number[]): { uses: string[]; results: string[] } {
+    const uses = this.assistant(
+      messageId,
+      calls.map((call) => ({ type: 'tool_use', id: call.id, name: call.name ?? 'Read', input: call.input ?? { file_path: `/home/user/project/${call.id}.ts` } })),
+      usage,
+    );
+    const results: string[] = [];
+    for (const index of order ?? calls.map((_, position) => position)) {
+      const call = calls[index]!;
+      this.from(uses[index]!);
+      results[index] = this.user([{ type: 'tool_result', tool_use_id: call.id, content: call.result }], { toolUseResult: { stdout: call.result }, sourceToolAssistantUUID: uses[index] });
+    }
+    return { uses, results };
+  }
+
   /** `/compact`: boundary (parentUuid null, logicalParentUuid) then the summary user record. */
   compact(summary: string, metadata: Json = {}): { boundary: string; summary: string } {
     const logicalParentUuid = this.parent;
