@@ -163,7 +163,7 @@ describe('fake Anthropic API: parallel tool calls and subagents', () => {
   });
   after(() => server.stop());
 
-  const ask = (messages: Anthropic.MessageParam[], tools = TOOLS) => client.messages.stream({ model: MODEL, max_tokens: 1000, tools, messages }).finalMessage();
+  const ask = (messages: Anthropic.MessageParam[], tools: Anthropic.Tool[] = TOOLS) => client.messages.stream({ model: MODEL, max_tokens: 1000, tools, messages }).finalMessage();
   const toolUses = (message: Anthropic.Message) => message.content.filter((block): block is Anthropic.ToolUseBlock => block.type === 'tool_use');
 
   it('streams several tool_use blocks in one response, each with its own id', async () => {
@@ -189,11 +189,11 @@ describe('fake Anthropic API: parallel tool calls and subagents', () => {
     // Claude Code opens a subagent conversation with reminders, then the prompt as its own block.
     const opening: Anthropic.MessageParam = { role: 'user', content: [{ type: 'text', text: '<system-reminder>context</system-reminder>' }, { type: 'text', text: AGENT_PROMPT }] };
     const before = server.mainCalls;
-    const first = await ask([opening], [TOOLS[0] as Anthropic.Tool]);
+    const first = await ask([opening], TOOLS.slice(0, 1));
     const reads = toolUses(first);
     assert.deepEqual(reads.map((use) => use.input), [{ file_path: '/w/b.ts' }, { file_path: '/w/c.ts' }]);
     const results = reads.map((use) => ({ type: 'tool_result' as const, tool_use_id: use.id, content: 'export const x = 1;' }));
-    const last = await ask([opening, { role: 'assistant', content: first.content }, { role: 'user', content: results }], [TOOLS[0] as Anthropic.Tool]);
+    const last = await ask([opening, { role: 'assistant', content: first.content }, { role: 'user', content: results }], TOOLS.slice(0, 1));
     assert.deepEqual(last.content, [{ type: 'text', text: 'b and c export 2 things.' }]);
     assert.deepEqual(seen.subagent.map((context) => context.index), [0, 1]);
     assert.equal(server.mainCalls, before);
