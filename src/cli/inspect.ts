@@ -1,5 +1,5 @@
 // `context-lens inspect`: how full a session's context is and what fills it.
-import type { ItemKind } from '../engine';
+import { categoryOf, type ItemCategory } from '../engine';
 import { EXIT_OK, parse, writeJson, type Io } from './io';
 import { gauge, percent, percentOf, table, tokens } from './format';
 import { LIVE_OPTIONS, loadLive } from './live';
@@ -9,7 +9,7 @@ export const INSPECT_USAGE = `context-lens inspect <file|id> [--json] [--window 
   fill, what fills it, the agent's own compactions and any problems found reading it.`;
 
 /** Every kind the engine knows, in the order a person reads a request. */
-const CATEGORIES: readonly ItemKind[] = ['system', 'tools', 'user', 'assistant', 'thinking', 'tool_use', 'tool_result', 'reminder', 'summary'];
+const CATEGORIES: readonly ItemCategory[] = ['system', 'tools', 'unrecorded', 'user', 'assistant', 'thinking', 'tool_use', 'tool_result', 'reminder', 'summary'];
 
 export async function inspectCommand(args: readonly string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, LIVE_OPTIONS, 1);
@@ -17,7 +17,7 @@ export async function inspectCommand(args: readonly string[], io: Io): Promise<n
   const { fill } = live;
   const breakdown = CATEGORIES.map((category) => ({
     category,
-    tokens: context.items.reduce((sum, item) => (item.kind === category ? sum + item.tokens : sum), 0),
+    tokens: context.items.reduce((sum, item) => (categoryOf(item) === category ? sum + item.tokens : sum), 0),
   }));
   const report = {
     session: { id: live.session.id, path: live.session.path, agent: live.session.agent, model: live.model, title: live.session.title },

@@ -15,10 +15,19 @@ export interface MessagesInput {
   /** Exact total from the provider's usage (input + cache tokens); omitted: our own count. */
   usedTokens?: number;
   windowTokens: number;
+  /**
+   * The request carried a system prompt and tools that the source did not record. With `usedTokens`,
+   * what the messages do not account for is shown as one `unrecorded` head item instead of being
+   * spread over the messages.
+   */
+  headNotRecorded?: boolean;
   /** Per message index: the source records it came from (e.g. transcript uuids). */
   sourceRefs?: (string[] | undefined)[];
   tokenizer?: Tokenizer;
 }
+
+/** What the `unrecorded` head item says in the region map and the diff. */
+export const UNRECORDED_HEAD_TEXT = '[system prompt and tool definitions: sent with every request, not recorded in this transcript]';
 
 /** Our own summaries and Claude Code's are recognised by text so re-compaction can merge them (S10). */
 export const SUMMARY_TAG = 'context-summary';
@@ -134,6 +143,11 @@ export function contextFromMessages(input: MessagesInput): Context {
   });
 
   const raw = drafts.map((draft) => tokenizer.count(draft.text));
+  const unrecorded = input.headNotRecorded === true && input.usedTokens !== undefined ? input.usedTokens - raw.reduce((sum, count) => sum + count, 0) : 0;
+  if (unrecorded > 0) {
+    drafts.unshift({ kind: 'system', role: 'system', text: UNRECORDED_HEAD_TEXT, block: { type: 'text', text: '' }, messageIndex: -1, turn: 0, extra: { unrecorded: true } });
+    raw.unshift(unrecorded);
+  }
   const { counts, scale } = scaleToTotal(raw, input.usedTokens);
   const items: ContextItem[] = drafts.map((draft, id) => ({
     id,

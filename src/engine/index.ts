@@ -1,6 +1,6 @@
 // Public surface of the compaction engine. Pure TypeScript: no vscode, no agent formats.
-export type { AnthropicConversation, AnthropicMessage, Context, ContextItem, ItemKind, MessageBlock, Role, ToolCategory, UsedSource } from './model';
-export { TOOL_CATEGORIES, sumTokens } from './model';
+export type { AnthropicConversation, AnthropicMessage, Context, ContextItem, ItemCategory, ItemKind, MessageBlock, Role, ToolCategory, UsedSource } from './model';
+export { categoryOf, TOOL_CATEGORIES, sumTokens } from './model';
 export { contextFromMessages, markBlock, markHarnessBlock, type MessagesInput } from './fromMessages';
 export {
   CLEARED_PLACEHOLDER,
@@ -26,8 +26,8 @@ export type { ToolPruner } from './ladder/truncate';
 export { anthropicFormatter, type MessageFormatter, type OutputItem } from './output';
 export { DEFAULT_TRIGGER_OPTIONS, TriggerController, type Fill, type TriggerDecision, type TriggerOptions, type TriggerState } from './triggers';
 export type { Verification } from './verify';
-export { FileSystemArchive, MemoryArchive, type Archive, type ArchiveEntry, type ArchiveRef } from './archive';
-export { redactSecrets, redactIdentifier } from './redact';
+export { DEFAULT_ARCHIVE_CAPS, FileSystemArchive, MemoryArchive, StagedArchive, pruneArchive, type Archive, type ArchiveCaps, type ArchiveEntry, type ArchiveRef, type PruneReport } from './archive';
+export { redactSecrets, redactSecretsWithCounts, redactIdentifier } from './redact';
 export { findEpistemicMarkers, type MarkerHit } from './policy/epistemic';
 export type { ProtectionKind } from './policy/preserve';
 export { categorizeTool } from './toolCategory';

@@ -16,6 +16,13 @@ export type ItemKind =
 
 export type Role = 'system' | 'user' | 'assistant';
 
+/** What a breakdown counts an item under: its kind, or the system prompt and tools nobody recorded. */
+export type ItemCategory = ItemKind | 'unrecorded';
+
+export function categoryOf(item: Pick<ContextItem, 'kind' | 'unrecorded'>): ItemCategory {
+  return item.unrecorded ? 'unrecorded' : item.kind;
+}
+
 /** Tool categories of seed 002; allow/deny lists and truncation caps are expressed in these. */
 export const TOOL_CATEGORIES = [
   'file_read',
@@ -54,6 +61,11 @@ export interface ContextItem {
   block?: MessageBlock;
   /** Opaque pointer back to the source the adapter read (e.g. transcript record uuids). */
   sourceRef?: string[];
+  /**
+   * Stands for the system prompt and tool definitions when the agent did not record them (older
+   * Claude Code versions): its tokens are the exact total minus the messages' estimate. Never sent.
+   */
+  unrecorded?: true;
 }
 
 export type UsedSource = 'usage' | 'estimate';

@@ -44,6 +44,7 @@ function blockOf(item: OutputItem): MessageBlock {
 export const anthropicFormatter: MessageFormatter = (items) => {
   const conversation: AnthropicConversation = { system: [], tools: [], messages: [] };
   for (const item of items) {
+    if (item.original?.unrecorded) continue;
     if (item.kind === 'system') conversation.system.push(blockOf(item));
     else if (item.kind === 'tools') conversation.tools.push(blockOf(item));
     else {

@@ -37,7 +37,7 @@ export const emptyReasonSchema = z.enum(['noWorkspace', 'noSession', 'waitingFor
 export type EmptyReason = z.infer<typeof emptyReasonSchema>;
 
 /** Gauge categories, in stacking order. `reminder` covers memory files, reminders and attachments. */
-export const CATEGORIES = ['system', 'tools', 'reminder', 'user', 'assistant', 'thinking', 'tool_use', 'tool_result', 'summary'] as const;
+export const CATEGORIES = ['system', 'tools', 'unrecorded', 'reminder', 'user', 'assistant', 'thinking', 'tool_use', 'tool_result', 'summary'] as const;
 export const categorySchema = z.enum(CATEGORIES);
 export type Category = z.infer<typeof categorySchema>;
 
@@ -132,6 +132,8 @@ export const previewSchema = z.object({
   summaryFallback: previewWarning.nullable(),
   /** The engine's warning that the result is still above the hard limit. */
   overflow: previewWarning.nullable(),
+  /** Secrets masked in what the compaction wrote (metrics.redactions). */
+  redactions: z.number().int().nonnegative(),
   diff: z.array(diffBlockSchema),
   regions: z.array(regionSchema).max(200_000),
   /** Set once applied: the new session Claude Code can resume. */

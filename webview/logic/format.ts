@@ -6,6 +6,7 @@ import { formatTokens, percentOf } from '../../src/protocol/format';
 export const CATEGORY_LABELS: Readonly<Record<Category, string>> = {
   system: 'system',
   tools: 'tools',
+  unrecorded: 'system + tools, not recorded',
   reminder: 'memory/reminders',
   user: 'user',
   assistant: 'assistant',
@@ -19,6 +20,7 @@ export const CATEGORY_LABELS: Readonly<Record<Category, string>> = {
 export const CATEGORY_SHORT: Readonly<Record<Category, string>> = {
   system: 'sys',
   tools: 'tools',
+  unrecorded: 'sys+tools',
   reminder: 'mem',
   user: 'user',
   assistant: 'asst',

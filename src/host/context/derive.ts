@@ -1,6 +1,6 @@
 // What the panel shows about a context, derived from the engine's view of it. Kept free of `vscode`
 // so the derivations are unit-tested with plain node.
-import type { CompactionPlan, Context, ContextItem, ItemFate } from '../../engine';
+import { categoryOf, type CompactionPlan, type Context, type ContextItem, type ItemFate } from '../../engine';
 import { CATEGORIES, type Breakdown, type Category, type PlanView, type Region } from '../../protocol/messages';
 import type { FillSnapshot } from '../../sessions/types';
 
@@ -12,7 +12,7 @@ const AUTO_COMPACT_BUFFER_TOKENS = 13_000;
 /** Tokens per gauge category, in stacking order; categories without tokens are left out. */
 export function breakdownOf(context: Context): Breakdown {
   const totals = new Map<Category, number>();
-  for (const item of context.items) totals.set(item.kind, (totals.get(item.kind) ?? 0) + item.tokens);
+  for (const item of context.items) totals.set(categoryOf(item), (totals.get(categoryOf(item)) ?? 0) + item.tokens);
   return CATEGORIES.flatMap((category) => {
     const tokens = totals.get(category) ?? 0;
     return tokens > 0 ? [{ category, tokens }] : [];
@@ -54,7 +54,7 @@ export function regionsOf(context: Context, fates: readonly ItemFate[]): Region[
       {
         id: fate.id,
         turn: fate.turn,
-        kind: item.kind,
+        kind: categoryOf(item),
         label: regionLabel(item),
         tokens: fate.tokensBefore,
         tokensAfter: fate.tokensAfter,
@@ -89,5 +89,6 @@ export function samePlan(a: PlanView | null, b: PlanView | null): boolean {
 
 /** `system 9k · tools 9k · tool result 88k` for the status bar tooltip. */
 export function legendOf(breakdown: Breakdown, format: (tokens: number) => string): string {
-  return breakdown.map(({ category, tokens }) => `${category.replace('_', ' ')} ${format(tokens)}`).join(' · ');
+  const name = (category: Category): string => (category === 'unrecorded' ? 'system + tools (not recorded)' : category.replace('_', ' '));
+  return breakdown.map(({ category, tokens }) => `${name(category)} ${format(tokens)}`).join(' · ');
 }

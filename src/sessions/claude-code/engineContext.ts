@@ -18,6 +18,8 @@ export function engineContextOf(live: LiveContext, tokenizer?: Tokenizer): Conte
   return contextFromMessages({
     ...(live.system ? { system: live.system } : {}),
     ...(live.tools ? { tools: live.tools } : {}),
+    // Rebuilt from the chain: the request's system prompt and tools were sent but not recorded.
+    headNotRecorded: live.system === undefined && live.tools === undefined,
     messages: live.messages,
     // The gauge's exact number (readFill) plus the estimate of what was written after the last
     // response: the messages hold both, and the next request will too. 0 means nothing counted the

@@ -15,8 +15,12 @@ describe('context-lens sessions', () => {
     const flags = copies.flatMap((copy) => ['--config-dir', copy.configDir]);
     const json = await run(['sessions', '--all', '--json', ...flags]);
     assert.equal(json.code, 0, json.err);
-    const sessions = JSON.parse(json.out) as { id: string; path: string; agent: string }[];
-    assert.deepEqual(sessions.map((session) => session.id).sort(), copies.map((copy) => copy.sessionId).sort());
+    const sessions = JSON.parse(json.out) as { id: string; path: string; agent: string; isSidechain: boolean; parentSessionId?: string }[];
+    const main = sessions.filter((session) => !session.isSidechain);
+    assert.deepEqual(main.map((session) => session.id).sort(), copies.map((copy) => copy.sessionId).sort());
+    // Subagents are listed too, each naming the session that spawned it.
+    const ids = new Set(main.map((session) => session.id));
+    assert.ok(sessions.filter((session) => session.isSidechain).every((session) => ids.has(session.parentSessionId ?? '')));
     assert.ok(sessions.every((session) => session.agent === 'claude-code'));
     const text = await run(['sessions', '--all', ...flags]);
     assert.equal(text.code, 0);
@@ -53,7 +57,7 @@ describe('context-lens inspect', () => {
       assert.equal(report.used.tokens, fill.value.fill.usedTokens);
       assert.equal(report.window.tokens, fill.value.fill.windowTokens);
       assert.equal(report.session.id, copy.sessionId);
-      assert.deepEqual(report.breakdown.map((row) => row.category), ['system', 'tools', 'user', 'assistant', 'thinking', 'tool_use', 'tool_result', 'reminder', 'summary']);
+      assert.deepEqual(report.breakdown.map((row) => row.category), ['system', 'tools', 'unrecorded', 'user', 'assistant', 'thinking', 'tool_use', 'tool_result', 'reminder', 'summary']);
       assert.equal(report.breakdown.reduce((sum, row) => sum + row.tokens, 0), report.used.tokens);
       assert.equal(report.compactions.length, ['compact', 'demo', 'hook-inputs'].includes(scenario) ? 1 : 0);
       assert.deepEqual(report.diagnostics, []);

@@ -84,3 +84,22 @@ describe('forkRequestFromResult', () => {
     assert.deepEqual(ids(forked.value.messages), ids(live.value.messages));
   });
 });
+
+describe('engineContextOf on a transcript without request records', () => {
+  it('shows what the messages do not account for as the unrecorded system prompt and tools', async () => {
+    const { TranscriptBuilder, tempDir } = await import('./builders');
+    const builder = new TranscriptBuilder();
+    builder.user('hi');
+    // 18k tokens sent, of which the messages are a handful: the rest was the system prompt and tools.
+    builder.text('msg_1', 'Hello!', { input: 4, cacheCreation: 18_000, output: 6 });
+    const live = await readLiveContext(builder.write(tempDir()));
+    assert.ok(live.ok && live.value.source === 'chain');
+    const context = engineContextOf(live.value);
+    const head = context.items.filter((item) => item.unrecorded);
+    assert.equal(head.length, 1);
+    assert.ok((head[0]?.tokens ?? 0) > 17_900, `unrecorded ${head[0]?.tokens}`);
+    const assistant = context.items.find((item) => item.kind === 'assistant');
+    assert.ok((assistant?.tokens ?? 0) < 20, `assistant ${assistant?.tokens}`);
+    assert.equal(sumTokens(context.items), live.value.fill.usedTokens);
+  });
+});
