@@ -21,15 +21,16 @@ const common = {
   define: { 'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development') },
 };
 
+/** Node bundles take ESM builds first: jsonc-parser's `main` is a UMD build whose dynamic requires a bundle cannot follow. */
+const nodeBundle = { platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'] };
+
 /** @type {esbuild.BuildOptions[]} */
 const targets = [
   {
     ...common,
     entryPoints: { extension: join(root, 'src/extension.ts') },
     outdir: join(root, 'dist'),
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
+    ...nodeBundle,
     external: ['vscode'],
   },
   {
@@ -37,17 +38,13 @@ const targets = [
     ...common,
     entryPoints: { tokenWorker: join(root, 'src/engine/tokens/worker.ts') },
     outdir: join(root, 'dist'),
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
+    ...nodeBundle,
   },
   {
     ...common,
     entryPoints: { cli: join(root, 'src/cli/main.ts') },
     outdir: join(root, 'dist'),
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
+    ...nodeBundle,
     banner: { js: '#!/usr/bin/env node' },
   },
   {
@@ -55,9 +52,7 @@ const targets = [
     ...common,
     entryPoints: { statusline: join(root, 'src/cli/statusline-main.ts') },
     outdir: join(root, 'dist'),
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
+    ...nodeBundle,
     banner: { js: '#!/usr/bin/env node' },
   },
   {

@@ -18,6 +18,8 @@ export async function buildCliBundles(outdir: string): Promise<CliBundles> {
     outdir,
     bundle: true,
     platform: 'node',
+    // As esbuild.mjs: ESM builds first (jsonc-parser's UMD `main` cannot be bundled).
+    mainFields: ['module', 'main'],
     format: 'cjs',
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },

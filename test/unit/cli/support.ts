@@ -5,9 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { main } from '../../../src/cli/main';
+import { claudeFixtures } from '../../support/claudeFixtures';
 
 export const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'claude-code');
-export const SCENARIOS = readdirSync(FIXTURES, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+/** The sessions recorded here (the public transcripts have their own tests). */
+export const SCENARIOS = claudeFixtures()
+  .filter((fixture) => fixture.origin === 'recorded')
+  .map((fixture) => fixture.name);
 
 export interface CopiedScenario {
   /** A valid CLAUDE_CONFIG_DIR. */

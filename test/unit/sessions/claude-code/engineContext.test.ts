@@ -1,22 +1,14 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, readdirSync } from 'node:fs';
+import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { compact, sumTokens } from '../../../../src/engine';
 import { engineContextOf, forkRequestFromResult, IN_PLACE_NOTE } from '../../../../src/sessions/claude-code/engineContext';
 import { readFill, readLiveContext, writeFork } from '../../../../src/sessions/claude-code';
+import { claudeTranscripts } from '../../../support/claudeFixtures';
 
-const ROOT = join(__dirname, '..', '..', '..', 'fixtures', 'claude-code');
-
-function transcripts(): string[] {
-  return readdirSync(ROOT, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .flatMap((scenario) => {
-      const projects = join(ROOT, scenario.name, 'projects');
-      return readdirSync(projects).flatMap((project) => readdirSync(join(projects, project)).filter((file) => file.endsWith('.jsonl')).map((file) => join(projects, project, file)));
-    });
-}
+const transcripts = (): string[] => claudeTranscripts().map((transcript) => transcript.path);
 
 describe('engineContextOf', () => {
   it('takes what Claude Code sent in system-role messages for reminders, not for something the person typed', async () => {
@@ -33,8 +25,8 @@ describe('engineContextOf', () => {
     );
   });
 
-  for (const path of transcripts()) {
-    it(`maps ${path.split('/').at(-4)} with the gauge's exact total and a sourceRef on every message item`, async () => {
+  for (const { name, path } of claudeTranscripts()) {
+    it(`maps ${name} with the gauge's exact total and a sourceRef on every message item`, async () => {
       const live = await readLiveContext(path);
       assert.ok(live.ok);
       const fill = await readFill(path);
