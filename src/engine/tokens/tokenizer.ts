@@ -1,6 +1,7 @@
 // Token counting behind one small interface, so the engine, its tests and the worker can swap the
 // implementation (exact BPE, cached, or a stub that throws to test fail-open).
 import type { countTokens as CountTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { countBounded, DEFAULT_COUNT_LIMITS, type Bpe, type CountLimits, type TokenCount } from './bounded';
 
 export interface Tokenizer {
   readonly name: string;
@@ -14,20 +15,38 @@ const AS_TEXT = { allowedSpecial: new Set<string>(), disallowedSpecial: new Set<
  * o200k BPE. Claude's own tokenizer is not public; o200k is close enough for relative sizes, and
  * the context total is corrected to the provider's exact usage anyway (see scale.ts).
  * gpt-tokenizer gives the same counts as js-tiktoken (checked by a property test) at 4–8× the
- * throughput (`npm run bench`).
+ * throughput (`npm run bench`). Counting goes through bounded.ts so that no text, however hostile,
+ * costs more than linear time: ordinary text keeps its exact count.
  */
 export class O200kTokenizer implements Tokenizer {
   readonly name = 'gpt-tokenizer/o200k_base';
-  private countTokens: typeof CountTokens | undefined;
+  private bpe: Bpe | undefined;
+
+  constructor(private readonly limits: CountLimits = DEFAULT_COUNT_LIMITS) {}
 
   count(text: string): number {
-    if (text.length === 0) return 0;
-    // Required on first use, not imported: building the BPE tables takes ~170 ms, which must not
-    // land on the extension's activation or on a CLI command that never counts.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    this.countTokens ??= (require('gpt-tokenizer/encoding/o200k_base') as { countTokens: typeof CountTokens }).countTokens;
-    return this.countTokens(text, AS_TEXT);
+    return this.measure(text).tokens;
   }
+
+  /** The count with how it was obtained: pieces cut, characters estimated past the cap or the budget. */
+  measure(text: string): TokenCount {
+    if (text.length === 0) return { tokens: 0, cuts: 0, estimatedChars: 0 };
+    this.bpe ??= loadO200k();
+    return countBounded(text, this.bpe, this.limits);
+  }
+}
+
+/**
+ * Required on first use, not imported: building the BPE tables takes ~170 ms, which must not land on
+ * the extension's activation or on a CLI command that never counts.
+ */
+function loadO200k(): Bpe {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { countTokens } = require('gpt-tokenizer/encoding/o200k_base') as { countTokens: typeof CountTokens };
+  const { O200K_TOKEN_SPLIT_REGEX } = require('gpt-tokenizer/encodingParams/constants') as { O200K_TOKEN_SPLIT_REGEX: RegExp };
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  // Our own copy: the library's instance keeps its matching position in `lastIndex`.
+  return { count: (text) => countTokens(text, AS_TEXT), splitRegex: new RegExp(O200K_TOKEN_SPLIT_REGEX.source, O200K_TOKEN_SPLIT_REGEX.flags) };
 }
 
 /** Four characters per token: for callers that need a size before the BPE table is loaded. */
