@@ -55,7 +55,6 @@ export class ContextLensApp implements vscode.Disposable {
       extensionUri: context.extensionUri,
       globalStorageUri: context.globalStorageUri,
       version: context.extension.packageJSON.version as string,
-      workspaceState: context.workspaceState,
       diffs,
       log: this.log,
     });
@@ -121,6 +120,7 @@ export class ContextLensApp implements vscode.Disposable {
     register(Commands.compact, () => this.flow.run(true));
     register(Commands.previewCompaction, () => this.flow.run(false));
     register(Commands.setApiKey, () => this.apiKey.prompt());
+    register(Commands.pruneArchive, () => this.flow.pruneArchive());
     // Re-read at once: the file watcher may be slow or absent (remote and virtual file systems).
     register(Commands.connectClaudeCode, () => this.connector.connect().finally(() => this.connection.refresh()));
     register(Commands.disconnectClaudeCode, () => this.connector.disconnect().finally(() => this.connection.refresh()));
@@ -141,7 +141,7 @@ export class ContextLensApp implements vscode.Disposable {
       breakdown: snapshot?.breakdown ?? [],
       reservedOutputTokens: snapshot?.reservedOutputTokens ?? 0,
       timeline: this.model.timeline(agent, timelineMarksOf(ours)),
-      history: historyOf(agent, ours, hooks),
+      history: historyOf(agent, ours, hooks, view.forks),
       empty: emptyReason(view),
       diagnostics: view.diagnostics.map((diagnostic) => `${diagnostic.line ? `line ${diagnostic.line}: ` : ''}${diagnostic.message}`),
       claudeHooks: this.connection.current,

@@ -1,7 +1,7 @@
 // The History section: the agent's own compactions of the session and the ones Context Lens
 // applied, newest last. Free of `vscode`; the store persists ours.
 import type { ForkView, HistoryEntry, HookActivity, VerificationView } from '../../protocol/messages';
-import type { CompactionEvent } from '../../sessions/types';
+import type { CompactionEvent, SessionInfo } from '../../sessions/types';
 import type { OurCompactionMark } from '../context/timeline';
 
 export const OURS_PER_SESSION = 100;
@@ -31,8 +31,12 @@ export function agentCompactionsOf(inFile: readonly CompactionEvent[], followed:
   return all.sort((a, b) => time(a) - time(b));
 }
 
-/** `hooks`: what our Claude Code hooks did around the agent's compactions, by boundary uuid (see hookEvents.ts). */
-export function historyOf(agent: readonly CompactionEvent[], ours: readonly OurCompaction[], hooks: ReadonlyMap<string, HookActivity>): HistoryEntry[] {
+/**
+ * `hooks`: what our Claude Code hooks did around the agent's compactions, by boundary uuid (see
+ * hookEvents.ts). `forks`: forks of this session found beside it; those this window did not apply
+ * (the CLI, another window) are listed too, so the original names every fork written of it.
+ */
+export function historyOf(agent: readonly CompactionEvent[], ours: readonly OurCompaction[], hooks: ReadonlyMap<string, HookActivity>, forks: readonly SessionInfo[] = []): HistoryEntry[] {
   // A fork opens with our own compact boundary; when this window applied it, the stored entry says more.
   const isOurs = (event: CompactionEvent): boolean => ours.some((entry) => entry.beforeTokens === event.preTokens && entry.afterTokens === event.postTokens);
   const entries: HistoryEntry[] = [
@@ -65,10 +69,29 @@ export function historyOf(agent: readonly CompactionEvent[], ours: readonly OurC
       fork: entry.fork,
       hooks: null,
     })),
+    ...forks.filter((fork) => !ours.some((entry) => entry.fork.sessionId === fork.id)).map(forkEntry),
   ];
   const time = (entry: HistoryEntry): number => (entry.at === null ? 0 : Date.parse(entry.at) || 0);
   entries.sort((a, b) => time(a) - time(b));
   return entries.slice(-HISTORY_MAX);
+}
+
+/** A fork found on disk: its counts are in its own file, the entry names it and how to resume it. */
+function forkEntry(fork: SessionInfo): HistoryEntry {
+  return {
+    id: fork.id,
+    at: new Date(fork.lastActivityMs).toISOString(),
+    source: 'contextLens',
+    trigger: 'fork',
+    focus: null,
+    beforeTokens: null,
+    afterTokens: null,
+    savingsPct: null,
+    summary: null,
+    verification: null,
+    fork: { sessionId: fork.id, path: fork.path, resumeCommand: `claude --resume ${fork.id}` },
+    hooks: null,
+  };
 }
 
 export function timelineMarksOf(ours: readonly OurCompaction[]): OurCompactionMark[] {

@@ -3,16 +3,19 @@
 // and lets the user pick another session or any transcript file. With no session yet, it waits for
 // `claude` to write the workspace's first one.
 import * as vscode from 'vscode';
-import { findWorkspaceSession, listSessions, ProjectWatcher, readSessionInfo, SessionFollower, type ConfigDirOptions } from '../../sessions/claude-code';
+import { findWorkspaceSession, listProjectSessions, listSessions, ProjectWatcher, readSessionInfo, SessionFollower, type ConfigDirOptions } from '../../sessions/claude-code';
 import { expectedProjectDirs } from '../../sessions/claude-code/paths';
 import type { CompactionEvent, Diagnostic, FillSnapshot, SessionInfo } from '../../sessions/types';
 import type { Settings, SettingsWatcher } from '../settings';
+import { pickerItems } from './pickerItems';
 
 export interface SessionView {
   readonly session: SessionInfo | null;
   readonly fill: FillSnapshot | null;
   readonly compactions: readonly CompactionEvent[];
   readonly diagnostics: readonly Diagnostic[];
+  /** Forks Context Lens wrote of this session (by Apply here, elsewhere, or the CLI), oldest first. */
+  readonly forks: readonly SessionInfo[];
   /** True while we looked but found nothing for this workspace. */
   readonly searched: boolean;
 }
@@ -27,7 +30,7 @@ export class SessionService implements vscode.Disposable {
   private waiting: ProjectWatcher[] = [];
   /** Bumped by every lookup and every follow, so a slower, older lookup does not act. */
   private generation = 0;
-  private view: SessionView = { session: null, fill: null, compactions: [], diagnostics: [], searched: false };
+  private view: SessionView = { session: null, fill: null, compactions: [], diagnostics: [], forks: [], searched: false };
   /** The user chose this session explicitly: do not jump to newer ones. */
   private pinned = false;
   /** Settings the current lookup or follower was started with. */
@@ -62,7 +65,7 @@ export class SessionService implements vscode.Disposable {
     // A session of other config folders no longer belongs to this workspace.
     this.follower?.dispose();
     this.follower = null;
-    this.update({ session: null, fill: null, compactions: [], diagnostics: [], searched: true });
+    this.update({ session: null, fill: null, compactions: [], diagnostics: [], forks: [], searched: true });
     await this.waitForSession(folder.uri.fsPath, options, generation);
   }
 
@@ -93,12 +96,7 @@ export class SessionService implements vscode.Disposable {
       void vscode.window.showErrorMessage(`Context Lens: cannot list sessions: ${everywhere.error.message}`);
       return;
     }
-    const items = everywhere.value.sessions.map((session) => ({
-      label: `${session.isSidechain ? '$(type-hierarchy-sub) ' : ''}${session.title}`,
-      description: [session.model ?? 'no response yet', formatAge(session.lastActivityMs), formatSize(session.sizeBytes)].join(' · '),
-      detail: session.path,
-      session,
-    }));
+    const items = pickerItems(everywhere.value.sessions);
     if (items.length === 0) {
       const choice = await vscode.window.showInformationMessage('No Claude Code sessions found. Start `claude` in this folder, or open a transcript file.', 'Open Transcript File…');
       if (choice) await this.openTranscript();
@@ -126,7 +124,8 @@ export class SessionService implements vscode.Disposable {
     this.follower?.dispose();
     this.pinned = pinned;
     this.followedWith = this.settings.current;
-    this.update({ session, fill: null, compactions: [], diagnostics: [], searched: true });
+    this.update({ session, fill: null, compactions: [], diagnostics: [], forks: [], searched: true });
+    void this.findForks(session, this.generation);
     const follower = new SessionFollower(session.path, { windowOverride: this.settings.current.windowTokensOverride, watchProject: !session.isSidechain });
     this.follower = follower;
     follower.on('contextChanged', (change) => {
@@ -149,6 +148,15 @@ export class SessionService implements vscode.Disposable {
     });
     this.log.info(`Following ${session.path}`);
     await follower.start();
+  }
+
+  /** Forks are written beside their source (see fork.ts): its project folder is enough to look in. */
+  private async findForks(session: SessionInfo, generation: number): Promise<void> {
+    if (session.isSidechain) return;
+    const listing = await listProjectSessions(session.projectDir, false);
+    if (generation !== this.generation) return;
+    const forks = listing.sessions.filter((other) => other.forkOf?.sessionId === session.id).sort((a, b) => a.lastActivityMs - b.lastActivityMs);
+    if (forks.length > 0) this.update({ forks });
   }
 
   private onSettings(next: Settings): void {
@@ -177,17 +185,4 @@ export class SessionService implements vscode.Disposable {
     this.settingsListener.dispose();
     this.changed.dispose();
   }
-}
-
-function formatAge(ms: number): string {
-  const minutes = Math.round((Date.now() - ms) / 60_000);
-  if (minutes < 1) return 'just now';
-  if (minutes < 60) return `${minutes} min ago`;
-  const hours = Math.round(minutes / 60);
-  return hours < 48 ? `${hours} h ago` : `${Math.round(hours / 24)} days ago`;
-}
-
-function formatSize(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-  return `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }

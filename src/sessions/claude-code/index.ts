@@ -14,7 +14,7 @@ export type { ProjectWatcherEvents, ProjectWatcherOptions, SessionSwitch } from 
 export type { ForkRequest, ForkResult } from './fork';
 export type { FillRead } from './fill';
 
-export { listSessions, findWorkspaceSession, readSessionInfo } from './listing';
+export { listSessions, listProjectSessions, findWorkspaceSession, readSessionInfo } from './listing';
 export { readLiveContext } from './liveContext';
 export { SessionFollower } from './follower';
 export { ProjectWatcher } from './projectWatcher';
@@ -22,7 +22,8 @@ export { writeFork, SUMMARY_PREAMBLE } from './fork';
 export { resolveConfigDirs, encodeProjectDirName } from './paths';
 export { resolveWindow, agentAutoCompactTokens } from './window';
 export { connect, connectionCommands, connectionState, disconnect, isEmptySettings, SETTINGS_FILE } from './connection';
-export { readSettingsText, removeSettingsFile, settingsPath, writeSettingsText } from './settingsFile';
+export { readSettings, saveConnected, saveDisconnected, settingsBackupFolder, settingsPath } from './settingsFile';
+export type { Saved, SettingsFile } from './settingsFile';
 export type { CommandPaths, ConnectionCommands, ConnectionState, SettingsEdit } from './connection';
 
 /**

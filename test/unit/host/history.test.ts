@@ -65,3 +65,14 @@ describe('agentCompactionsOf', () => {
     assert.deepEqual(agentCompactionsOf([], [later]), [later]);
   });
 });
+
+describe('historyOf and forks', () => {
+  it('names the forks found beside the session, once, and labels a fork boundary as ours', () => {
+    const fork = { id: 'f1', agent: 'claude-code' as const, path: '/p/f1.jsonl', projectDir: '/p', cwd: null, title: 'T', model: null, lastActivityMs: Date.parse('2025-05-01T12:00:00Z'), sizeBytes: 10, isSidechain: false, forkOf: { sessionId: 's', title: 'T' } };
+    const entries = historyOf([{ ...agent, uuid: 'b2', by: 'context-lens' }], [], new Map(), [fork]);
+    assert.deepEqual(entries.map((entry) => [entry.source, entry.trigger]), [['contextLens', 'auto'], ['contextLens', 'fork']]);
+    assert.equal(entries[1]?.fork?.resumeCommand, 'claude --resume f1');
+    // Applied from this window: the stored entry already names it.
+    assert.equal(historyOf([], [{ ...ours, fork: { sessionId: 'f1', path: '/p/f1.jsonl', resumeCommand: 'claude --resume f1' } }], new Map(), [fork]).length, 1);
+  });
+});

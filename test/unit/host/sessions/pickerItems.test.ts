@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { pickerItems } from '../../../../src/host/sessions/pickerItems';
+import type { SessionInfo } from '../../../../src/sessions/types';
+
+const NOW = Date.parse('2026-11-23T12:00:00Z');
+
+function session(id: string, extra: Partial<SessionInfo> = {}): SessionInfo {
+  return { id, agent: 'claude-code', path: `/p/${id}.jsonl`, projectDir: '/p', cwd: '/w', title: `Title ${id}`, model: 'claude-sonnet-5-5', lastActivityMs: NOW - 60_000, sizeBytes: 2048, isSidechain: false, ...extra };
+}
+
+describe('pickerItems', () => {
+  it('lists subagents right under the session that spawned them, never as a session of their own', () => {
+    const items = pickerItems(
+      [session('agent-1', { isSidechain: true, parentSessionId: 'a', title: 'Explore the parser' }), session('b'), session('a'), session('agent-x', { isSidechain: true, parentSessionId: 'gone' })],
+      NOW,
+    );
+    assert.deepEqual(items.map((item) => item.session.id), ['b', 'a', 'agent-1', 'agent-x']);
+    assert.match(items[2]?.label ?? '', /^ {4}\$\(type-hierarchy-sub\) Explore the parser$/);
+    assert.match(items[2]?.description ?? '', /^subagent of “Title a”/);
+    assert.match(items[3]?.description ?? '', /^subagent of gone/);
+  });
+
+  it('marks a fork Context Lens wrote, so it never looks like its original', () => {
+    const [original, fork] = pickerItems([session('a', { title: 'Fix retries' }), session('f', { title: 'Fix retries', forkOf: { sessionId: 'a', title: 'Fix retries' } })], NOW);
+    assert.notEqual(original?.label, fork?.label);
+    assert.match(fork?.label ?? '', /^\$\(repo-forked\) Fix retries$/);
+    assert.match(fork?.description ?? '', /^fork of “Fix retries”, compacted by Context Lens · claude-sonnet-5-5 · 1 min ago · 2 KB$/);
+  });
+});
