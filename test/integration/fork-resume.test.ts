@@ -105,4 +105,34 @@ describe('a fork written by Context Lens, resumed by the real Claude Code CLI', 
     assert.match(sent, /\[COMPACTED\] Earlier output for /);
     assert.ok(sent.includes('Context Lens compacted older tool results in place'));
   });
+
+  it('resumes a compacted session of parallel tool calls and a subagent with every call paired', { timeout: 90_000 }, async () => {
+    const cwd = join(root, 'ledger-service');
+    mkdirSync(cwd, { recursive: true });
+    const source = installFixture('parallel', configDir, cwd);
+    const live = await readLiveContext(source);
+    assert.ok(live.ok);
+    assert.deepEqual(live.value.diagnostics, []);
+    const context = engineContextOf(live.value);
+    const result = await compact(context, { trigger: 'manual', targetTokens: 30_000, explicitTarget: true, preserve: { recentTurns: 1, recentPercent: 0 } });
+    assert.equal(result.status, 'compacted', result.message);
+    const request = await forkRequestFromResult({ live: live.value, context, result });
+    assert.ok(request.ok, request.ok ? '' : request.error.message);
+    const fork = await writeFork(request.value);
+    assert.ok(fork.ok, fork.ok ? '' : fork.error.message);
+
+    const messages = JSON.parse(await resume(cwd, fork.value.sessionId)) as { role: string; content: string | { type: string; id?: string; tool_use_id?: string }[] }[];
+    const blocks = messages.flatMap((message) => (typeof message.content === 'string' ? [] : message.content));
+    const uses = blocks.filter((block) => block.type === 'tool_use').map((block) => block.id);
+    const results = blocks.filter((block) => block.type === 'tool_result').map((block) => block.tool_use_id);
+    assert.ok(uses.length >= 6, `the fork keeps parallel calls (${uses.length} sent)`);
+    assert.deepEqual([...results].sort(), [...uses].sort(), 'every tool_use the CLI sent has its tool_result');
+    // Each call's result comes in the user message right after the assistant message that made it.
+    messages.forEach((message, index) => {
+      if (message.role !== 'assistant' || typeof message.content === 'string') return;
+      const next = messages[index + 1];
+      const answered = new Set(typeof next?.content === 'string' ? [] : (next?.content ?? []).map((block) => block.tool_use_id));
+      for (const block of message.content) if (block.type === 'tool_use') assert.ok(answered.has(block.id), `${block.id} answered in the next message`);
+    });
+  });
 });
