@@ -8,6 +8,7 @@ import type { Context } from './model';
 import { hardLimitOf, resolveOptions, type EngineOptions, type EngineOptionsInput } from './options';
 import { anthropicFormatter, contextAfter, outputItems, type MessageFormatter, type OutputItem } from './output';
 import { metricsInputOf, metricsOf, runLadder, settleSummary, type LadderRun, type PlanDeps } from './plan';
+import { redactSecretsWithCounts } from './redact';
 import { itemFates, overflowOf, type CompactionResult, type CompactionStatus, type SummaryInfo } from './result';
 import { HeuristicSummarizer } from './summarizers/heuristic';
 import { runSummarizer, type SummaryOutcome } from './summarizers/run';
@@ -109,14 +110,16 @@ async function apply(context: Context, options: EngineOptions, deps: CompactDeps
     let tokens = countNew(run.state, text);
     let fellBack = outcome.fellBack;
     let error = outcome.error;
+    let redactions = outcome.redactions;
     if (tokens >= run.summary.span.tokens || outcome.text.trim() === '') {
       // An overlong or empty model summary would make things worse: the heuristic one is bounded.
       error = `${outcome.summarizer} summary unusable (${tokens} tokens for a ${run.summary.span.tokens}-token span)`;
       fellBack = true;
       text = run.summary.text;
       tokens = run.summary.tokens;
+      redactions = run.summary.redactions;
     }
-    settleSummary(run, text, tokens);
+    settleSummary(run, text, tokens, redactions);
     inserted = { index: run.summary.span.insertIndex, item: { kind: 'summary', role: 'user', text, tokens, changed: true } };
     summary = {
       text,
@@ -134,7 +137,9 @@ async function apply(context: Context, options: EngineOptions, deps: CompactDeps
   let reinjectedTokens = 0;
   if (missing.length > 0) {
     // Outside the anti-injection frame on purpose: constraints are instructions that must keep holding.
-    const block = renderPinnedBlock(missing);
+    const pinnedBlock = redactSecretsWithCounts(renderPinnedBlock(missing));
+    run.state.redactions += pinnedBlock.count;
+    const block = pinnedBlock.text;
     if (inserted) {
       const summaryTokens = inserted.item.tokens;
       inserted.item.text = `${inserted.item.text}\n\n${block}`;

@@ -9,6 +9,7 @@ import { ELISION_PATTERN, runDedupe, runTruncate, type ToolPruner } from './ladd
 import type { Context } from './model';
 import { hardLimitOf, resolveOptions, targetTokensOf, type EngineOptions, type EngineOptionsInput } from './options';
 import { analyzePolicy } from './policy/preserve';
+import { redactSecretsWithCounts } from './redact';
 import { emptyTierMetrics, itemFates, overflowOf, savingsPercent, type CompactionMetrics, type ItemFate, type OverflowWarning } from './result';
 import { heuristicSummary } from './summarizers/heuristic';
 import { frameSummary, markdownSummaryBuilder, unframe, type SummaryBuilder } from './summarizers/template';
@@ -29,6 +30,8 @@ export interface PlannedSummary {
   /** Framed heuristic summary (the preview text and the fallback). */
   text: string;
   tokens: number;
+  /** Secrets masked in `text`. */
+  redactions: number;
 }
 
 /** Internal result of planning, finished by `plan` (preview) or `compact` (apply). */
@@ -53,7 +56,8 @@ function runSummaryTier(state: LadderState, builder: SummaryBuilder): { report: 
     return { report };
   }
   const request = summaryRequest(state, span);
-  const text = frameSummary(heuristicSummary(request, builder), state.options.summary.antiInjectionPrefix, { summarizedItems: span.entries.length, summarizer: 'heuristic' });
+  const body = redactSecretsWithCounts(heuristicSummary(request, builder));
+  const text = frameSummary(body.text, state.options.summary.antiInjectionPrefix, { summarizedItems: span.entries.length, summarizer: 'heuristic' });
   const tokens = countNew(state, text);
   if (tokens >= span.tokens) {
     report.note = `skipped: a summary (${tokens} tokens) would not be smaller than its span (${span.tokens} tokens)`;
@@ -63,7 +67,7 @@ function runSummaryTier(state: LadderState, builder: SummaryBuilder): { report: 
   state.totalTokens += tokens;
   report.acted = span.entries.length;
   report.tokensSaved = span.tokens - tokens;
-  return { report, summary: { span, request, text, tokens } };
+  return { report, summary: { span, request, text, tokens, redactions: body.count } };
 }
 
 /** What every tier reads and updates: the policy's verdicts and the plan so far. */
@@ -79,6 +83,7 @@ export function ladderState(context: Context, options: EngineOptions, tokenizer:
     targetTokens: targetTokensOf(options, context.windowTokens),
     runAllTiers: options.trigger === 'manual' && !options.explicitTarget,
     totalTokens: context.items.reduce((sum, item) => sum + item.tokens, 0),
+    redactions: 0,
   };
 }
 
@@ -112,13 +117,13 @@ export function runLadder(context: Context, options: EngineOptions, deps: PlanDe
  * Swaps in the summary `compact` really inserts (the configured summarizer's, framed with the
  * archive id) for the plan's heuristic preview, keeping the running total and tier 4's saving exact.
  */
-export function settleSummary(run: LadderRun, text: string, tokens: number): void {
+export function settleSummary(run: LadderRun, text: string, tokens: number, redactions: number): void {
   const summary = run.summary;
   if (!summary) return;
   run.state.totalTokens += tokens - summary.tokens;
   const report = run.tiers.find((tier) => tier.tier === 'summarize');
   if (report) report.tokensSaved = summary.span.tokens - tokens;
-  Object.assign(summary, { text, tokens });
+  Object.assign(summary, { text, tokens, redactions });
 }
 
 export interface MetricsInput {
@@ -127,11 +132,14 @@ export interface MetricsInput {
   tiers: readonly TierReport[];
   planned: readonly PlannedItem[];
   summary?: PlannedSummary;
+  /** Secrets masked in what the tiers and the summary wrote. */
+  redactions?: number;
 }
 
 export function metricsInputOf(run: LadderRun): MetricsInput {
   const tokensBefore = run.state.context.items.reduce((sum, item) => sum + item.tokens, 0);
-  return { tokensBefore, targetTokens: run.state.targetTokens, tiers: run.tiers, planned: run.state.planned, ...(run.summary ? { summary: run.summary } : {}) };
+  const redactions = run.state.redactions + (run.summary?.redactions ?? 0);
+  return { tokensBefore, targetTokens: run.state.targetTokens, tiers: run.tiers, planned: run.state.planned, ...(run.summary ? { summary: run.summary } : {}), redactions };
 }
 
 export function metricsOf(input: MetricsInput, tokensAfter: number, extra: Partial<CompactionMetrics> = {}): CompactionMetrics {
@@ -156,6 +164,7 @@ export function metricsOf(input: MetricsInput, tokensAfter: number, extra: Parti
     durationMs: 0,
     compressionRatio: tokensAfter > 0 ? tokensBefore / tokensAfter : 1,
     summaryCompressionRatio: summaryTokens > 0 ? (input.summary?.span.tokens ?? 0) / summaryTokens : 0,
+    redactions: input.redactions ?? 0,
     ...extra,
   };
 }

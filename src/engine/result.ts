@@ -6,6 +6,7 @@ import type { AnthropicConversation, Context, ContextItem } from './model';
 import type { Fate, PlannedItem, TierName, TierReport } from './ladder/state';
 import type { MarkerHit } from './policy/epistemic';
 import type { ProtectionKind } from './policy/preserve';
+import { redactSecrets } from './redact';
 import type { Verification } from './verify';
 import { thousands } from './thousands';
 
@@ -67,6 +68,11 @@ export interface CompactionMetrics {
   compressionRatio: number;
   /** Summarised tokens / summary tokens (seed 004's ratio); 0 without a summary. */
   summaryCompressionRatio: number;
+  /**
+   * Secrets masked in the text this compaction wrote (stubs, truncations, the summary, the pinned
+   * block), for the "N secrets redacted" line. Items kept as they were are not rewritten.
+   */
+  redactions: number;
 }
 
 export interface OverflowWarning {
@@ -131,7 +137,8 @@ export function itemFates(planned: readonly PlannedItem[]): ItemFate[] {
     ...(protection ? { protection: protection.kind } : {}),
     ...(markers ? { markers } : {}),
     ...(item.toolName ? { toolName: item.toolName } : {}),
-    ...(item.resourceKey ? { resourceKey: item.resourceKey } : {}),
+    // A command is a resource too, and `DB_PASSWORD=… ./deploy` would go out in every report.
+    ...(item.resourceKey ? { resourceKey: redactSecrets(item.resourceKey) } : {}),
     ...(item.sourceRef ? { sourceRef: item.sourceRef } : {}),
   }));
 }

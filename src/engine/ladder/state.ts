@@ -5,6 +5,7 @@ import type { Context, ContextItem } from '../model';
 import type { EngineOptions } from '../options';
 import type { MarkerHit } from '../policy/epistemic';
 import type { PolicyAnalysis, Protection } from '../policy/preserve';
+import { redactSecretsWithCounts } from '../redact';
 import { scaledCount } from '../tokens/scale';
 import type { Tokenizer } from '../tokens/tokenizer';
 
@@ -56,6 +57,8 @@ export interface LadderState {
   /** A manual compaction without a target of the caller's runs every enabled tier instead of stopping at the target. */
   runAllTiers: boolean;
   totalTokens: number;
+  /** Secrets masked in the text tiers 1–3 wrote (the summary counts its own). */
+  redactions: number;
 }
 
 export function targetMet(state: LadderState): boolean {
@@ -72,10 +75,17 @@ export function isOpen(planned: PlannedItem): boolean {
   return planned.protection === undefined && planned.tier === undefined && !planned.compactedEarlier;
 }
 
+/**
+ * Every tier's rewrite passes here, so nothing a tier writes (a stub naming a command, the head of
+ * a truncated output) carries a secret on: the text is redacted, and recounted only when it changed.
+ */
 export function replace(state: LadderState, planned: PlannedItem, change: { fate: Fate; reason: string; tier: TierName; text: string; tokensAfter: number }): number {
-  const saved = planned.tokensAfter - change.tokensAfter;
+  const redacted = redactSecretsWithCounts(change.text);
+  state.redactions += redacted.count;
+  const tokensAfter = redacted.count > 0 ? countNew(state, redacted.text) : change.tokensAfter;
+  const saved = planned.tokensAfter - tokensAfter;
   state.totalTokens -= saved;
-  Object.assign(planned, change, { prunedBy: change.tier });
+  Object.assign(planned, change, { text: redacted.text, tokensAfter, prunedBy: change.tier });
   return saved;
 }
 

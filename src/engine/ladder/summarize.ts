@@ -4,6 +4,7 @@
 // the caller's takes the whole aged span. Dropped items are only ever those the summary replaces,
 // and the caller archives the context before using the result.
 import { distinctPhrases } from '../policy/epistemic';
+import { redactSecrets } from '../redact';
 import { buildSummaryPrompt } from '../summarizers/prompt';
 import { summaryBody } from '../summarizers/foreignSummary';
 import type { SummaryRequest } from '../summarizers/types';
@@ -82,8 +83,9 @@ export function summaryRequest(state: LadderState, span: SummarySpan): SummaryRe
     ...(originalAsk ? { originalAsk } : {}),
     maxTokens: summary.maxTokens,
     // Built on first read: only LLM summarizers read it, and the live plan's heuristic never does.
+    // Redacted: the span goes to a model that could quote a key back (and to a network).
     get prompt(): string {
-      return (prompt ??= buildSummaryPrompt(promptInput));
+      return (prompt ??= redactSecrets(buildSummaryPrompt(promptInput)));
     },
   };
 }

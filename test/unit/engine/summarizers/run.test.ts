@@ -8,7 +8,7 @@ const request: SummaryRequest = { items: [], focus: '', pinned: { constraints: [
 describe('runSummarizer', () => {
   it('uses the summarizer when it answers in time', async () => {
     const quick: Summarizer = { name: 'quick', summarize: async () => ({ ok: true, text: 'S' }) };
-    assert.deepEqual((({ durationMs: _d, ...rest }) => rest)(await runSummarizer(quick, request, { timeoutMs: 1_000 })), { text: 'S', summarizer: 'quick', fellBack: false });
+    assert.deepEqual((({ durationMs: _d, ...rest }) => rest)(await runSummarizer(quick, request, { timeoutMs: 1_000 })), { text: 'S', summarizer: 'quick', fellBack: false, redactions: 0 });
   });
 
   it('falls back to the heuristic on error, exception and timeout, and says why', async () => {
@@ -33,5 +33,19 @@ describe('runSummarizer', () => {
     ]);
     assert.ok(outcomes.every((outcome) => outcome.text.includes('Do it.')));
     assert.ok(aborted, 'the slow summarizer saw the abort');
+  });
+});
+
+describe('runSummarizer redaction', () => {
+  it('masks a key a model quotes back, and counts it', async () => {
+    const leaky: Summarizer = { name: 'leaky', summarize: async () => ({ ok: true, text: 'Failed with AWS key AKIAIOSFODNN7EXAMPLE.' }) };
+    const outcome = await runSummarizer(leaky, request, { timeoutMs: 1_000 });
+    assert.equal(outcome.text, 'Failed with AWS key [REDACTED].');
+    assert.equal(outcome.redactions, 1);
+  });
+
+  it('masks a key in the reason a summarizer failed', async () => {
+    const failing: Summarizer = { name: 'failing', summarize: async () => ({ ok: false, error: '401 for sk-ant-api03-secretvalue123' }) };
+    assert.equal((await runSummarizer(failing, request, { timeoutMs: 1_000 })).error, '401 for [REDACTED]');
   });
 });
