@@ -1,27 +1,24 @@
 // Connect / Disconnect Claude Code: writes (or removes) our PreCompact and SessionStart hooks and
 // the status line in the workspace's `.claude/settings.local.json`, after showing the change in
-// VS Code's diff editor and asking. Never clobbers: a file it cannot read as JSON is left alone.
+// VS Code's diff editor and asking. Never clobbers: a file it cannot read as JSON is left alone,
+// only our entries change, and the previous content is backed up (see settingsFile.ts).
 import * as vscode from 'vscode';
-import { connect, connectionCommands, disconnect, isEmptySettings, readSettingsText, removeSettingsFile, settingsPath, SETTINGS_FILE, writeSettingsText, type ConnectionCommands, type SettingsEdit } from '../../sessions/claude-code';
+import { connect, connectionCommands, disconnect, readSettings, saveConnected, saveDisconnected, settingsPath, SETTINGS_FILE, type ConnectionCommands, type Saved, type SettingsEdit, type SettingsFile } from '../../sessions/claude-code';
+import type { Result } from '../../sessions/types';
 import type { DiffDocuments } from '../compaction/DiffDocuments';
 import { commandPaths, installBundles, refreshBundles } from './launcher';
-
-/** Folders whose settings file Connect created, so Disconnect can remove the file it leaves empty. */
-const CREATED_KEY = 'contextLens.connect.createdSettingsFiles';
 
 export interface ConnectorDeps {
   readonly extensionUri: vscode.Uri;
   readonly globalStorageUri: vscode.Uri;
   readonly version: string;
-  readonly workspaceState: vscode.Memento;
   readonly diffs: DiffDocuments;
   readonly log: vscode.LogOutputChannel;
 }
 
 interface Target {
   readonly folder: vscode.WorkspaceFolder;
-  readonly path: string;
-  readonly before: string | null;
+  readonly file: SettingsFile;
 }
 
 export class ClaudeCodeConnector {
@@ -47,7 +44,7 @@ export class ClaudeCodeConnector {
     const target = await this.target('connect');
     if (target === null) return;
     const commands = this.commands();
-    const edit = connect(target.before, commands);
+    const edit = connect(target.file.text, commands);
     const confirmed = await this.confirm(target, edit, {
       unchanged: 'Claude Code is already connected in this folder.',
       question: `Connect Claude Code in ${target.folder.name}?`,
@@ -61,16 +58,16 @@ export class ClaudeCodeConnector {
       void vscode.window.showErrorMessage(`Context Lens: could not install the hook commands in ${this.binDir}: ${String(error)}`);
       return;
     }
-    if (!(await this.write(target, confirmed))) return;
-    if (target.before === null) await this.markCreated(target.path, true);
-    this.deps.log.info(`Connected Claude Code in ${target.path}: ${commands.preCompact} | ${commands.sessionStart} | ${commands.statusLine}`);
-    void vscode.window.showInformationMessage(`Context Lens: Claude Code is connected in ${target.folder.name}. Sessions started from now on use the hooks.${notesOf(edit)}`);
+    const saved = await this.save(target, saveConnected(target.file, confirmed, process.env));
+    if (saved === null) return;
+    this.deps.log.info(`Connected Claude Code in ${target.file.target}: ${commands.preCompact} | ${commands.sessionStart} | ${commands.statusLine}`);
+    void vscode.window.showInformationMessage(`Context Lens: Claude Code is connected in ${target.folder.name}. Sessions started from now on use the hooks.${notesOf(edit)}${backupNote(saved)}`);
   }
 
   async disconnect(): Promise<void> {
     const target = await this.target('disconnect');
     if (target === null) return;
-    const edit = disconnect(target.before, this.commands());
+    const edit = disconnect(target.file.text, this.commands());
     const confirmed = await this.confirm(target, edit, {
       unchanged: 'Claude Code is not connected in this folder: nothing of Context Lens is in .claude/settings.local.json.',
       question: `Disconnect Claude Code in ${target.folder.name}?`,
@@ -78,16 +75,10 @@ export class ClaudeCodeConnector {
       action: 'Disconnect',
     });
     if (confirmed === null) return;
-    const created = this.createdFiles().includes(target.path);
-    if (created && isEmptySettings(confirmed)) {
-      const removed = await removeSettingsFile(target.path);
-      if (!removed.ok) this.deps.log.warn(`Could not remove ${target.path}: ${removed.error.message}`);
-    } else if (!(await this.write(target, confirmed))) {
-      return;
-    }
-    await this.markCreated(target.path, false);
-    this.deps.log.info(`Disconnected Claude Code in ${target.path}`);
-    void vscode.window.showInformationMessage(`Context Lens: Claude Code is disconnected in ${target.folder.name}.`);
+    const saved = await this.save(target, saveDisconnected(target.file, confirmed, process.env));
+    if (saved === null) return;
+    this.deps.log.info(`Disconnected Claude Code in ${target.file.target}${saved.removed ? ' (removed the file Connect had created)' : ''}`);
+    void vscode.window.showInformationMessage(`Context Lens: Claude Code is disconnected in ${target.folder.name}.${saved.removed ? ' Connect had created .claude/settings.local.json, so it is removed.' : ''}${backupNote(saved)}`);
   }
 
   /** The workspace folder to act on (asked when there are several) and its settings file's text. */
@@ -99,45 +90,40 @@ export class ClaudeCodeConnector {
     }
     const folder = folders.length === 1 ? folders[0] : await vscode.window.showWorkspaceFolderPick({ placeHolder: `Folder whose Claude Code settings to ${verb}` });
     if (!folder) return null;
-    const path = settingsPath(folder.uri.fsPath);
-    const read = await readSettingsText(path);
+    const read = await readSettings(settingsPath(folder.uri.fsPath));
     if (!read.ok) {
       void vscode.window.showErrorMessage(`Context Lens: ${read.error.message}`);
       return null;
     }
-    return { folder, path, before: read.value };
+    return { folder, file: read.value };
   }
 
   /** Shows the diff and asks; the new text when the person agreed, else null. */
   private async confirm(target: Target, edit: SettingsEdit, words: { unchanged: string; question: string; detail: string; action: string }): Promise<string | null> {
     if (!edit.ok) {
       const choice = await vscode.window.showErrorMessage(`Context Lens: ${edit.error}`, 'Open File');
-      if (choice) await vscode.window.showTextDocument(vscode.Uri.file(target.path));
+      if (choice) await vscode.window.showTextDocument(vscode.Uri.file(target.file.target));
       return null;
     }
     if (!edit.changed) {
       void vscode.window.showInformationMessage(`Context Lens: ${words.unchanged}${notesOf(edit)}`);
       return null;
     }
-    await this.deps.diffs.show(`claude-settings-${Date.now()}`, target.before ?? '', edit.text, `${SETTINGS_FILE.join('/')} (${target.folder.name}) ↔ ${words.action.toLowerCase()}ed`, 'settings.local.json');
+    await this.deps.diffs.show(`claude-settings-${Date.now()}`, target.file.text ?? '', edit.text, `${SETTINGS_FILE.join('/')} (${target.folder.name}) ↔ ${words.action.toLowerCase()}ed`, 'settings.local.json');
     const choice = await vscode.window.showInformationMessage(words.question, { modal: true, detail: `${words.detail}${notesOf(edit)}` }, words.action);
     return choice === words.action ? edit.text : null;
   }
 
-  private async write(target: Target, text: string): Promise<boolean> {
-    const written = await writeSettingsText(target.path, text);
-    if (!written.ok) void vscode.window.showErrorMessage(`Context Lens: could not write ${target.path}: ${written.error.message}`);
-    return written.ok;
+  private async save(target: Target, saving: Promise<Result<Saved>>): Promise<Saved | null> {
+    const saved = await saving;
+    if (saved.ok) return saved.value;
+    void vscode.window.showErrorMessage(`Context Lens: could not write ${target.file.target}: ${saved.error.message}`);
+    return null;
   }
+}
 
-  private createdFiles(): string[] {
-    return this.deps.workspaceState.get<string[]>(CREATED_KEY, []);
-  }
-
-  private async markCreated(path: string, created: boolean): Promise<void> {
-    const others = this.createdFiles().filter((entry) => entry !== path);
-    await this.deps.workspaceState.update(CREATED_KEY, created ? [...others, path] : others);
-  }
+function backupNote(saved: Saved): string {
+  return saved.backup === null ? '' : ` The previous content is in ${saved.backup}.`;
 }
 
 function notesOf(edit: SettingsEdit): string {

@@ -2,7 +2,7 @@
 // settings file changes (Claude Code, the person or the CLI may edit it) and after Connect or
 // Disconnect, matched against the same commands Connect writes.
 import * as vscode from 'vscode';
-import { connectionState, readSettingsText, settingsPath, SETTINGS_FILE, type ConnectionCommands, type ConnectionState } from '../../sessions/claude-code';
+import { connectionState, readSettings, settingsPath, SETTINGS_FILE, type ConnectionCommands, type ConnectionState } from '../../sessions/claude-code';
 import { SerialRunner } from '../../sessions/claude-code/watch';
 
 /** An editor's save or an atomic rename fires several events; one read covers them. */
@@ -61,8 +61,8 @@ export class ConnectionStatus implements vscode.Disposable {
   }
 
   private async stateOf(path: string): Promise<ConnectionState> {
-    const read = await readSettingsText(path);
-    if (read.ok) return connectionState(read.value, this.commands());
+    const read = await readSettings(path);
+    if (read.ok) return connectionState(read.value.text, this.commands());
     // Unreadable: nothing of ours can run from it either. Connect then says what is wrong.
     this.log.warn(`Could not read ${path} for the Claude Code connection status: ${read.error.message}`);
     return 'disconnected';

@@ -1,12 +1,18 @@
 // Connecting Claude Code to Context Lens: the PreCompact and SessionStart hooks and the status line
 // in a project's `.claude/settings.local.json`. Pure text in, text out, so the host can show the
-// diff before anything is written. Connect only ever adds (or updates its own entries); Disconnect
-// removes exactly the entries Connect writes and the containers that leaves empty. Our entries are
-// recognised by the scripts they run, so a Node.js that moved (nvm, an update) does not orphan them.
+// diff before anything is written. Connect only appends (or re-points its own entries); Disconnect
+// cuts out exactly what Connect appended, so on a file that held nothing of ours it gives back the
+// same bytes. Our entries are marked: the command is exactly CONNECT_MARKER, a Node.js (any: nvm or
+// an update may move it) and our script with its arguments; a command that merely contains ours,
+// like `notify.sh && <ours>`, is the person's.
+import { append, applyEdits, layoutOf, memberOf, parseObject, pretty, properties, remove, replaceString, valueOf, isPretty, type Edit, type Layout, type Node } from './jsoncEdit';
 
 export const SETTINGS_FILE = ['.claude', 'settings.local.json'] as const;
 
-/** The three commands Connect writes, and the runner (Node.js) each starts with. */
+/** Starts every command Connect writes; harmless to the shell, unmistakable to Disconnect. */
+export const CONNECT_MARKER = 'CONTEXT_LENS_CONNECT=1';
+
+/** The three commands Connect writes, and the runner (Node.js) each starts with after the marker. */
 export interface ConnectionCommands {
   readonly runner: string;
   readonly preCompact: string;
@@ -24,6 +30,10 @@ export interface CommandPaths {
   readonly platform: NodeJS.Platform;
 }
 
+/** One double-quoted word as `connectionCommands` writes it: nothing in it the shell would expand or end. */
+const QUOTED = String.raw`"(?:[^"\\$\x60]|\\["\\$\x60])*"`;
+const RUNNER = new RegExp(`^${CONNECT_MARKER} (?:ELECTRON_RUN_AS_NODE=1 )?${QUOTED}$`);
+
 /**
  * Claude Code runs hook commands through a shell (bash; Git Bash on Windows), so paths are
  * double-quoted with the characters bash still expands there escaped and, on Windows, written
@@ -32,9 +42,10 @@ export interface CommandPaths {
 export function connectionCommands({ node, electronRunAsNode = false, binDir, platform }: CommandPaths): ConnectionCommands {
   const path = (value: string): string => `"${(platform === 'win32' ? value.replace(/\\/g, '/') : value).replace(/["$`\\]/g, '\\$&')}"`;
   const script = (name: string): string => path(`${binDir.replace(/[\\/]+$/, '')}/${name}`);
-  const run = `${electronRunAsNode ? 'ELECTRON_RUN_AS_NODE=1 ' : ''}${path(node)}`;
+  const runner = `${electronRunAsNode ? 'ELECTRON_RUN_AS_NODE=1 ' : ''}${path(node)}`;
+  const run = `${CONNECT_MARKER} ${runner}`;
   return {
-    runner: run,
+    runner,
     preCompact: `${run} ${script('cli.js')} hook pre-compact`,
     sessionStart: `${run} ${script('cli.js')} hook session-start`,
     statusLine: `${run} ${script('statusline.js')}`,
@@ -47,15 +58,7 @@ export type SettingsEdit =
   | { readonly ok: true; readonly text: string; readonly changed: boolean; readonly notes: readonly string[] }
   | { readonly ok: false; readonly error: string };
 
-type Json = Record<string, unknown>;
-interface HookEntry {
-  type?: unknown;
-  command?: unknown;
-}
-interface HookGroup {
-  matcher?: unknown;
-  hooks?: unknown;
-}
+type CommandKey = 'preCompact' | 'sessionStart' | 'statusLine';
 
 /** Which event each of our hooks hangs on, and the matcher it needs. */
 const OUR_HOOKS = [
@@ -63,120 +66,160 @@ const OUR_HOOKS = [
   { event: 'SessionStart', key: 'sessionStart', matcher: 'compact' },
 ] as const;
 
-function parse(text: string | null): { ok: true; value: Json } | { ok: false; error: string } {
-  if (text === null || text.trim() === '') return { ok: true, value: {} };
-  try {
-    const value: unknown = JSON.parse(text);
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: false, error: 'it does not hold a JSON object' };
-    return { ok: true, value: value as Json };
-  } catch (error) {
-    return { ok: false, error: `it is not valid JSON (${error instanceof Error ? error.message : String(error)})` };
-  }
-}
-
-const render = (value: Json): string => `${JSON.stringify(value, null, 2)}\n`;
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
-
-function groupsOf(settings: Json, event: string): HookGroup[] | null {
-  const hooks = settings.hooks;
-  if (hooks === undefined) return [];
-  if (!isObject(hooks)) return null;
-  const groups = hooks[event];
-  if (groups === undefined) return [];
-  return Array.isArray(groups) ? (groups as HookGroup[]) : null;
-}
-
-type CommandKey = 'preCompact' | 'sessionStart' | 'statusLine';
-
-/** Ours whatever Node.js runs it: the same script and arguments after any runner. */
+/** Ours: the marker, one runner word, then exactly our script and arguments; nothing before or after. */
 function isOurs(command: unknown, commands: ConnectionCommands, key: CommandKey): boolean {
-  return typeof command === 'string' && command.endsWith(commands[key].slice(commands.runner.length));
+  if (typeof command !== 'string') return false;
+  const tail = commands[key].slice(`${CONNECT_MARKER} ${commands.runner}`.length);
+  return command.endsWith(tail) && RUNNER.test(command.slice(0, command.length - tail.length));
 }
 
-function ourEntries(groups: readonly HookGroup[], commands: ConnectionCommands, key: CommandKey): HookEntry[] {
-  return groups.flatMap((group) => (Array.isArray(group.hooks) ? (group.hooks as HookEntry[]).filter((hook) => isOurs(hook.command, commands, key)) : []));
+/** The `command` string node of a hook entry or status line object, when there is one. */
+function commandNode(entry: Node | undefined): Node | undefined {
+  const node = valueOf(entry, 'command');
+  return node?.type === 'string' ? node : undefined;
 }
 
-function statusLineCommand(settings: Json): string | null {
-  const line = settings.statusLine;
-  return isObject(line) && typeof line.command === 'string' ? line.command : null;
+interface Found {
+  /** Hook entries of ours, by group, in file order. */
+  readonly groups: readonly { readonly group: Node; readonly ours: readonly Node[]; readonly all: boolean }[];
+  readonly array: Node | undefined;
+}
+
+function findHooks(root: Node | undefined, event: string, commands: ConnectionCommands, key: CommandKey): Found {
+  const hooks = valueOf(root, 'hooks');
+  const array = valueOf(hooks, event);
+  const groups = array?.type !== 'array' ? [] : (array.children ?? []).flatMap((group) => {
+    const entries = valueOf(group, 'hooks');
+    if (entries?.type !== 'array') return [];
+    const all = entries.children ?? [];
+    const ours = all.filter((entry) => isOurs(commandNode(entry)?.value, commands, key));
+    return ours.length === 0 ? [] : [{ group, ours, all: ours.length === all.length }];
+  });
+  return { groups, array };
+}
+
+function ourStatusLine(root: Node | undefined, commands: ConnectionCommands): Node | undefined {
+  const line = valueOf(root, 'statusLine');
+  return isOurs(commandNode(line)?.value, commands, 'statusLine') ? line : undefined;
+}
+
+/** Where the file's shape keeps us from editing it safely, the reason; else null. */
+function unfit(root: Node | undefined): string | null {
+  const hooks = valueOf(root, 'hooks');
+  const twice = [
+    ...(['hooks', 'statusLine'] as const).filter((key) => properties(root, key).length > 1),
+    ...OUR_HOOKS.filter(({ event }) => properties(hooks, event).length > 1).map(({ event }) => `hooks.${event}`),
+  ];
+  if (twice.length > 0) return `"${twice[0] ?? ''}" appears more than once (Claude Code reads only the last)`;
+  if (hooks !== undefined && hooks.type !== 'object') return '"hooks" is not an object';
+  const event = OUR_HOOKS.find(({ event: name }) => { const groups = valueOf(hooks, name); return groups !== undefined && groups.type !== 'array'; });
+  return event === undefined ? null : `"hooks.${event.event}" is not a list of hook groups`;
+}
+
+const group = (matcher: string | null, command: string) => ({ ...(matcher === null ? {} : { matcher }), hooks: [{ type: 'command', command }] });
+
+/** The file Connect writes where there is none. */
+function fresh(commands: ConnectionCommands): string {
+  const settings = {
+    hooks: Object.fromEntries(OUR_HOOKS.map(({ event, key, matcher }) => [event, [group(matcher, commands[key])]])),
+    statusLine: { type: 'command', command: commands.statusLine },
+  };
+  return `${pretty(settings, '', { eol: '\n', unit: '  ' })}\n`;
 }
 
 /** How much of the connection a settings text holds. */
 export function connectionState(text: string | null, commands: ConnectionCommands): ConnectionState {
-  const parsed = parse(text);
+  const parsed = parseObject(text ?? '');
   if (!parsed.ok) return 'disconnected';
-  const present = [
-    ...OUR_HOOKS.map(({ event, key }) => ourEntries(groupsOf(parsed.value, event) ?? [], commands, key).length > 0),
-    isOurs(statusLineCommand(parsed.value), commands, 'statusLine'),
-  ];
-  const hooksPresent = present.slice(0, OUR_HOOKS.length);
-  if (hooksPresent.every(Boolean)) return 'connected';
-  return present.some(Boolean) ? 'partial' : 'disconnected';
+  const hooks = OUR_HOOKS.map(({ event, key }) => findHooks(parsed.root, event, commands, key).groups.length > 0);
+  if (hooks.every(Boolean)) return 'connected';
+  return hooks.some(Boolean) || ourStatusLine(parsed.root, commands) !== undefined ? 'partial' : 'disconnected';
+}
+
+/** One step of an edit: the next change to make to the current text, or null when done. */
+type Step = (text: string, root: Node, layout: Layout) => Edit[] | null;
+
+/** Applies steps one at a time, each on the text the previous one left. */
+function run(text: string, steps: readonly Step[]): string {
+  let current = text;
+  for (const step of steps) {
+    // A step is repeated until it has nothing left to do; a settings file has few entries.
+    for (let guard = 0; guard < 1000; guard++) {
+      const parsed = parseObject(current);
+      if (!parsed.ok || parsed.root === undefined) return current;
+      const edits = step(current, parsed.root, layoutOf(current, parsed.root));
+      if (edits === null || edits.length === 0) break;
+      current = applyEdits(current, edits);
+    }
+  }
+  return current;
 }
 
 /**
- * Adds our hooks (each in a group of its own) and, when none is set, our status line; entries of
- * ours that start another Node.js are pointed at the current one.
+ * Adds our hooks (each in a group of its own, at the end of its event's list) and, when none is
+ * set, our status line; entries of ours that start another Node.js are pointed at the current one.
  */
 export function connect(text: string | null, commands: ConnectionCommands): SettingsEdit {
-  const parsed = parse(text);
-  if (!parsed.ok) return { ok: false, error: `.claude/settings.local.json was left alone: ${parsed.error}. Fix or remove it, then connect again.` };
-  const settings: Json = structuredClone(parsed.value);
+  const refused = (reason: string): SettingsEdit => ({ ok: false, error: `.claude/settings.local.json was left alone: ${reason}. Fix or remove it, then connect again.` });
+  const parsed = parseObject(text ?? '');
+  if (!parsed.ok) return refused(parsed.error);
+  if (parsed.root === undefined) return { ok: true, text: fresh(commands), changed: true, notes: [] };
+  const reason = unfit(parsed.root);
+  if (reason !== null) return refused(reason);
   const notes: string[] = [];
-  let moved = false;
-  for (const { event, key, matcher } of OUR_HOOKS) {
-    const groups = groupsOf(settings, event);
-    if (groups === null) return { ok: false, error: `.claude/settings.local.json was left alone: "hooks.${event}" is not a list of hook groups.` };
-    const existing = ourEntries(groups, commands, key);
-    for (const entry of existing) {
-      moved ||= entry.command !== commands[key];
-      entry.command = commands[key];
-    }
-    if (existing.length > 0) continue;
-    const hooks = isObject(settings.hooks) ? settings.hooks : (settings.hooks = {});
-    hooks[event] = [...groups, { ...(matcher === null ? {} : { matcher }), hooks: [{ type: 'command', command: commands[key] }] }];
-  }
-  const line = statusLineCommand(settings);
-  if (settings.statusLine === undefined) settings.statusLine = { type: 'command', command: commands.statusLine };
-  else if (isOurs(line, commands, 'statusLine')) {
-    moved ||= line !== commands.statusLine;
-    (settings.statusLine as Json).command = commands.statusLine;
-  } else notes.push('Your own status line stays; Context Lens does not replace it.');
-  if (moved) notes.push(`The Context Lens entries now start ${commands.runner}.`);
-  if (settings.disableAllHooks === true) notes.push('"disableAllHooks" is true in this file, so Claude Code will not run the hooks until you remove it.');
-  const next = render(settings);
-  return { ok: true, text: next, changed: text === null || render(parsed.value) !== next, notes };
+  const before = text as string;
+  const repoint = (command: Node | undefined, key: CommandKey): Edit[] => (command !== undefined && command.value !== commands[key] ? [replaceString(command, commands[key])] : []);
+  const steps: Step[] = OUR_HOOKS.map(({ event, key, matcher }) => (current, root, layout) => {
+    const found = findHooks(root, event, commands, key);
+    if (found.groups.length > 0) return found.groups.flatMap(({ ours }) => ours.flatMap((entry) => repoint(commandNode(entry), key)));
+    const hooks = valueOf(root, 'hooks');
+    if (hooks === undefined) return [append(current, root, { [event]: [group(matcher, commands[key])] }, layout, 'hooks')];
+    if (found.array === undefined) return [append(current, hooks, [group(matcher, commands[key])], layout, event)];
+    return [append(current, found.array, group(matcher, commands[key]), layout)];
+  });
+  steps.push((current, root, layout) => {
+    const line = valueOf(root, 'statusLine');
+    if (line === undefined) return [append(current, root, { type: 'command', command: commands.statusLine }, layout, 'statusLine')];
+    return ourStatusLine(root, commands) === undefined ? null : repoint(commandNode(line), 'statusLine');
+  });
+  const next = run(before, steps);
+  if (valueOf(parsed.root, 'statusLine') !== undefined && ourStatusLine(parsed.root, commands) === undefined) notes.push('Your own status line stays; Context Lens does not replace it.');
+  if (connectionState(before, commands) !== 'disconnected' && next !== before) notes.push(`The Context Lens entries now start ${commands.runner}.`);
+  if (valueOf(parsed.root, 'disableAllHooks')?.value === true) notes.push('"disableAllHooks" is true in this file, so Claude Code will not run the hooks until you remove it.');
+  return { ok: true, text: next, changed: next !== before, notes };
 }
 
-/** Removes the entries `connect` writes, the groups and lists that leaves empty, and our status line. */
+/**
+ * Removes what `connect` adds, last added first: the status line, then each hook. A list or the
+ * `hooks` object that Connect created whole goes with its last entry; one the person had stays.
+ */
 export function disconnect(text: string | null, commands: ConnectionCommands): SettingsEdit {
-  const parsed = parse(text);
+  const parsed = parseObject(text ?? '');
   if (!parsed.ok) return { ok: false, error: `.claude/settings.local.json was left alone: ${parsed.error}.` };
-  const settings: Json = structuredClone(parsed.value);
-  if (isObject(settings.hooks)) {
-    const hooks = settings.hooks;
-    for (const { event, key } of OUR_HOOKS) {
-      const groups = hooks[event];
-      if (!Array.isArray(groups)) continue;
-      const kept = (groups as HookGroup[]).flatMap((group) => {
-        if (!Array.isArray(group.hooks)) return [group];
-        const entries = (group.hooks as HookEntry[]).filter((hook) => !isOurs(hook.command, commands, key));
-        if (entries.length === group.hooks.length) return [group];
-        return entries.length === 0 ? [] : [{ ...group, hooks: entries }];
-      });
-      if (kept.length === 0) delete hooks[event];
-      else hooks[event] = kept;
-    }
-    if (Object.keys(hooks).length === 0) delete settings.hooks;
-  }
-  if (isOurs(statusLineCommand(settings), commands, 'statusLine')) delete settings.statusLine;
-  const next = render(settings);
-  return { ok: true, text: next, changed: render(parsed.value) !== next, notes: [] };
+  if (text === null || parsed.root === undefined) return { ok: true, text: text ?? '', changed: false, notes: [] };
+  const steps: Step[] = [
+    (current, root, layout) => {
+      const line = ourStatusLine(root, commands);
+      return line === undefined ? null : remove(current, memberOf(line), layout);
+    },
+    ...[...OUR_HOOKS].reverse().map(({ event, key }): Step => (current, root, layout) => {
+      const { groups, array } = findHooks(root, event, commands, key);
+      const last = groups.at(-1);
+      if (last === undefined || array === undefined) return null;
+      if (!last.all) return remove(current, last.ours.at(-1) as Node, layout);
+      const whole = groups.every(({ all }) => all) && groups.length === (array.children ?? []).length && isPretty(current, array, layout);
+      if (!whole) return remove(current, last.group, layout);
+      const hooks = array.parent?.parent as Node;
+      const alone = (hooks.children ?? []).length === 1 && hooks.parent !== undefined && isPretty(current, hooks, layout);
+      return remove(current, alone ? memberOf(hooks) : memberOf(array), layout);
+    }),
+  ];
+  const next = run(text, steps);
+  return { ok: true, text: next, changed: next !== text, notes: [] };
 }
 
-/** True when a settings text is only `{}` (Disconnect deletes a file Connect created and left empty). */
+/** True when a settings text holds an empty object (Disconnect removes a file Connect created and left so). */
 export function isEmptySettings(text: string): boolean {
-  const parsed = parse(text);
-  return parsed.ok && Object.keys(parsed.value).length === 0;
+  const parsed = parseObject(text);
+  return parsed.ok && parsed.root !== undefined && (parsed.root.children ?? []).length === 0;
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -18,7 +18,7 @@ function project(settings?: string): { dir: string; file: string } {
 describe('context-lens connect / disconnect', () => {
   it('prints the diff and writes nothing with --dry-run', async () => {
     const { dir, file } = project();
-    const result = await run(['connect', dir, '--dry-run']);
+    const result = await run(['connect', dir, '--dry-run'], { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'cl-state-')) });
     assert.equal(result.code, 0, result.err);
     assert.match(result.out, /^\+\s+"PreCompact": \[/m);
     assert.match(result.out, /hook session-start/);
@@ -26,23 +26,45 @@ describe('context-lens connect / disconnect', () => {
     assert.equal(existsSync(file), false);
   });
 
-  it('connects beside the person\'s settings, keeps the file mode, and disconnects back', async () => {
-    const original = '{\n  "permissions": { "allow": ["Bash(ls:*)"] }\n}\n';
+  it('connects beside the person\'s settings, keeps the file mode, and disconnects back byte for byte', async () => {
+    const original = '{\n  "permissions": { "allow": ["Bash(ls:*)"] }, // mine\n  "cleanupPeriodDays": 12345678901234567890,\n  "hooks": {"PreCompact": [{"hooks": [{"type": "command", "command": "notify.sh && \\"/usr/bin/node\\" \\"/x/cli.js\\" hook pre-compact"}]}]}\n}\n';
     const { dir, file } = project(original);
-    const connected = await run(['connect', dir]);
+    const env = { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'cl-state-')) };
+    const connected = await run(['connect', dir], env);
     assert.equal(connected.code, 0, connected.err);
-    assert.match(connected.out, /Wrote .*settings\.local\.json\n$/);
-    const settings = JSON.parse(readFileSync(file, 'utf8')) as { permissions: unknown; hooks: Record<string, unknown>; statusLine: { command: string } };
-    assert.deepEqual(settings.permissions, { allow: ['Bash(ls:*)'] });
-    assert.deepEqual(Object.keys(settings.hooks), ['PreCompact', 'SessionStart']);
-    assert.match(settings.statusLine.command, /statusline\.js"$/);
+    assert.match(connected.out, /Wrote .*settings\.local\.json\nThe previous content is in .*settings-backups.*\n$/);
+    const text = readFileSync(file, 'utf8');
+    assert.ok(text.startsWith(original.slice(0, original.indexOf('"hooks"'))), 'the person\'s text is untouched');
+    assert.match(text, /notify\.sh && /);
+    assert.match(text, /CONTEXT_LENS_CONNECT=1 .*statusline\.js/);
     assert.equal(statSync(file).mode & 0o777, 0o640);
 
-    assert.match((await run(['connect', dir])).out, /^Already connected/);
-    const disconnected = await run(['disconnect', dir]);
+    assert.match((await run(['connect', dir], env)).out, /^Already connected/);
+    const disconnected = await run(['disconnect', dir], env);
     assert.equal(disconnected.code, 0, disconnected.err);
-    assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')), JSON.parse(original));
-    assert.match((await run(['disconnect', dir])).out, /^Not connected/);
+    assert.match(disconnected.out, /The previous content is in /);
+    assert.equal(readFileSync(file, 'utf8'), original);
+    assert.match((await run(['disconnect', dir], env)).out, /^Not connected/);
+  });
+
+  it('removes the file it created, and writes through a symlink', async () => {
+    const env = { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'cl-state-')) };
+    const { dir, file } = project();
+    assert.equal((await run(['connect', dir], env)).code, 0);
+    assert.ok(existsSync(file));
+    assert.match((await run(['disconnect', dir], env)).out, /Removed .*Connect had created it/);
+    assert.equal(existsSync(join(dir, '.claude')), false);
+
+    const linked = project();
+    const real = join(mkdtempSync(join(tmpdir(), 'cl-dotfiles-')), 'settings.json');
+    writeFileSync(real, '{}\n');
+    mkdirSync(join(linked.dir, '.claude'));
+    symlinkSync(real, linked.file);
+    assert.equal((await run(['connect', linked.dir], env)).code, 0);
+    assert.ok(lstatSync(linked.file).isSymbolicLink());
+    assert.match(readFileSync(real, 'utf8'), /hook pre-compact/);
+    assert.equal((await run(['disconnect', linked.dir], env)).code, 0);
+    assert.equal(readFileSync(real, 'utf8'), '{}\n');
   });
 
   it('refuses a settings file it cannot read as JSON, leaving it as it was', async () => {

@@ -20,15 +20,15 @@ describe('connection commands', () => {
   it('quotes paths and starts the CLI bundle with node', () => {
     assert.deepEqual(commands, {
       runner: '"/usr/bin/node"',
-      preCompact: '"/usr/bin/node" "/home/user/.vscode/globalStorage/context-lens/bin/cli.js" hook pre-compact',
-      sessionStart: '"/usr/bin/node" "/home/user/.vscode/globalStorage/context-lens/bin/cli.js" hook session-start',
-      statusLine: '"/usr/bin/node" "/home/user/.vscode/globalStorage/context-lens/bin/statusline.js"',
+      preCompact: 'CONTEXT_LENS_CONNECT=1 "/usr/bin/node" "/home/user/.vscode/globalStorage/context-lens/bin/cli.js" hook pre-compact',
+      sessionStart: 'CONTEXT_LENS_CONNECT=1 "/usr/bin/node" "/home/user/.vscode/globalStorage/context-lens/bin/cli.js" hook session-start',
+      statusLine: 'CONTEXT_LENS_CONNECT=1 "/usr/bin/node" "/home/user/.vscode/globalStorage/context-lens/bin/statusline.js"',
     });
   });
 
   it('writes Windows paths with forward slashes, which bash and cmd both accept', () => {
     const windows = connectionCommands({ node: 'C:\\Program Files\\nodejs\\node.exe', binDir: 'C:\\Users\\Ann Lee\\AppData\\Roaming\\Code\\User\\globalStorage\\context-lens.context-lens\\bin', platform: 'win32' });
-    assert.equal(windows.preCompact, '"C:/Program Files/nodejs/node.exe" "C:/Users/Ann Lee/AppData/Roaming/Code/User/globalStorage/context-lens.context-lens/bin/cli.js" hook pre-compact');
+    assert.equal(windows.preCompact, 'CONTEXT_LENS_CONNECT=1 "C:/Program Files/nodejs/node.exe" "C:/Users/Ann Lee/AppData/Roaming/Code/User/globalStorage/context-lens.context-lens/bin/cli.js" hook pre-compact');
   });
 
   it('survives a shell on folder names with spaces, quotes, dollars and backticks', () => {
@@ -42,7 +42,7 @@ describe('connection commands', () => {
 
   it('runs VS Code\'s own runtime as Node where no node is installed', () => {
     const electron = connectionCommands({ node: '/Applications/Visual Studio Code.app/Contents/MacOS/Electron', electronRunAsNode: true, binDir: '/tmp/bin', platform: 'darwin' });
-    assert.equal(electron.statusLine, 'ELECTRON_RUN_AS_NODE=1 "/Applications/Visual Studio Code.app/Contents/MacOS/Electron" "/tmp/bin/statusline.js"');
+    assert.equal(electron.statusLine, 'CONTEXT_LENS_CONNECT=1 ELECTRON_RUN_AS_NODE=1 "/Applications/Visual Studio Code.app/Contents/MacOS/Electron" "/tmp/bin/statusline.js"');
   });
 });
 
@@ -120,8 +120,9 @@ describe('a Node.js that moved', () => {
 });
 
 describe('disconnect', () => {
-  it('leaves an empty object where connect created the file', () => {
+  it('leaves an empty object where connect created the file (the file level then removes it)', () => {
     const { text } = edited(disconnect(edited(connect(null, commands)).text, commands));
+    assert.equal(text, '{}\n');
     assert.ok(isEmptySettings(text));
   });
 
@@ -170,6 +171,151 @@ describe('connect / disconnect properties', () => {
         for (const [event, groups] of Object.entries(settings.hooks ?? {})) assert.deepEqual(connected.hooks[event]?.slice(0, groups.length), JSON.parse(JSON.stringify(groups)));
       }),
       { numRuns: 200, seed: 11 },
+    );
+  });
+});
+
+const text = (edit: ReturnType<typeof connect>): string => edited(edit).text;
+
+describe('the person\'s look-alike commands', () => {
+  const theirs = `notify.sh && ${commands.preCompact.replace('CONTEXT_LENS_CONNECT=1 ', '')}`;
+  const lookAlikes = [
+    theirs,
+    `notify.sh && ${commands.preCompact}`,
+    `${commands.preCompact} --verbose`,
+    `CONTEXT_LENS_CONNECT=1 "/bin/true" && "/usr/bin/node" ${commands.preCompact.split(' ').slice(-3).join(' ')}`,
+    commands.preCompact.replace('CONTEXT_LENS_CONNECT=1 ', ''),
+  ];
+
+  it('are neither replaced by connect nor removed by disconnect', () => {
+    for (const command of lookAlikes) {
+      const original = JSON.stringify({ hooks: { PreCompact: [{ hooks: [{ type: 'command', command }] }] } }, null, 2);
+      assert.equal(connectionState(original, commands), 'disconnected', command);
+      const connected = text(connect(original, commands));
+      assert.ok(connected.includes(JSON.stringify(command)), command);
+      assert.equal(connectionState(connected, commands), 'connected');
+      const disconnected = text(disconnect(connected, commands));
+      assert.equal(disconnected, original, command);
+      assert.equal(edited(disconnect(original, commands)).changed, false, command);
+    }
+  });
+});
+
+describe('the file\'s own text', () => {
+  const original = [
+    '// my local settings',
+    '{',
+    '    "permissions": {"allow": [ "Bash(ls:*)" ],   "deny":[]},  /* kept */',
+    '    "cleanupPeriodDays": 12345678901234567890,',
+    '    "ratio": 1.50, "model": "opus", "model": "sonnet",',
+    '    "hooks": {',
+    '        "Stop": [ { "hooks": [ { "type": "command", "command": "notify-send done" } ] } ], // trailing',
+    '    },',
+    '}',
+  ].join('\r\n');
+
+  it('survives connect byte for byte outside the added entries, and disconnect gives it back', () => {
+    const connected = text(connect(original, commands));
+    for (const piece of original.split('\r\n').slice(0, 6)) assert.ok(connected.includes(piece), piece);
+    assert.ok(connected.includes('12345678901234567890'));
+    assert.ok(connected.includes('"model": "opus", "model": "sonnet"'));
+    assert.ok(!/[^\r]\n/.test(connected), 'line breaks follow the file (CRLF)');
+    assert.ok(connected.includes('\r\n        "PreCompact": [\r\n            {'), 'indented like the file');
+    assert.equal(connectionState(connected, commands), 'connected');
+    assert.equal(text(disconnect(connected, commands)), original);
+  });
+
+  it('keeps empty lists and objects the person had', () => {
+    for (const original of ['{"hooks": {}}', '{"hooks": {"PreCompact": [], "SessionStart": [ ]}}', '{\n}', '{ }', '{"hooks": {"PreCompact": [\n]}}']) {
+      const connected = text(connect(original, commands));
+      assert.equal(connectionState(connected, commands), 'connected', original);
+      assert.equal(text(disconnect(connected, commands)), original);
+    }
+  });
+
+  it('refuses a file where our keys appear twice, since Claude Code reads only the last', () => {
+    const edit = connect('{"hooks": {}, "hooks": {"Stop": []}}', commands);
+    assert.equal(edit.ok, false);
+    assert.match(edit.ok ? '' : edit.error, /"hooks" appears more than once/);
+  });
+
+  it('refuses a file nested too deeply to parse, without throwing', () => {
+    const deep = `{"a": ${'['.repeat(200_000)}${']'.repeat(200_000)}}`;
+    assert.equal(connect(deep, commands).ok, false);
+  });
+});
+
+// Generated JSONC settings files: comments and odd spacing in every gap, big and odd number
+// literals, duplicate keys, trailing commas, CRLF, empty containers and the person's hooks,
+// including commands that look like ours.
+type Doc = { kind: 'raw'; text: string } | { kind: 'array'; items: Doc[] } | { kind: 'object'; entries: [string, Doc][] };
+const raw = (value: unknown): Doc => ({ kind: 'raw', text: JSON.stringify(value) });
+const gap = fc.constantFrom('', ' ', '\n', '\n  ', '\n\t\t', '  ', ' /* c */ ', ' // note\n', '\n    // x,y\n    ');
+
+function render(doc: Doc, tape: readonly string[], trailing: boolean): string {
+  let at = 0;
+  const ws = (): string => (tape.length === 0 ? '' : (tape[at++ % tape.length] as string));
+  const list = (open: string, close: string, parts: string[]): string =>
+    `${open}${ws()}${parts.join(`${ws()},${ws()}`)}${trailing && parts.length > 0 ? `${ws()},` : ''}${ws()}${close}`;
+  const print = (node: Doc): string => {
+    if (node.kind === 'raw') return node.text;
+    if (node.kind === 'array') return list('[', ']', node.items.map(print));
+    return list('{', '}', node.entries.map(([key, value]) => `${JSON.stringify(key)}${ws()}:${ws()}${print(value)}`));
+  };
+  return print(doc);
+}
+
+const lookAlike = fc.constantFrom(
+  `notify.sh && ${commands.preCompact}`,
+  `${commands.sessionStart} --quiet`,
+  commands.statusLine.replace('CONTEXT_LENS_CONNECT=1 ', ''),
+  'echo mine',
+  'CONTEXT_LENS_CONNECT=1 ./my-hook',
+);
+const command = fc.oneof(lookAlike, fc.string({ maxLength: 12 }));
+const entry = command.map((text): Doc => ({ kind: 'object', entries: [['type', raw('command')], ['command', raw(text)]] }));
+const hookGroup = fc
+  .tuple(fc.option(fc.constantFrom('compact', 'startup', '*'), { nil: undefined }), fc.array(entry, { maxLength: 2 }))
+  .map(([matcher, entries]): Doc => ({ kind: 'object', entries: [...(matcher === undefined ? [] : [['matcher', raw(matcher)] as [string, Doc]]), ['hooks', { kind: 'array', items: entries }]] }));
+const hooksDoc = fc
+  .uniqueArray(fc.constantFrom('PreCompact', 'SessionStart', 'Stop', 'Notification'), { maxLength: 3 })
+  .chain((events) => fc.tuple(...events.map((event) => fc.array(hookGroup, { maxLength: 2 }).map((groups): [string, Doc] => [event, { kind: 'array', items: groups }]))))
+  .map((entries): Doc => ({ kind: 'object', entries }));
+const number = fc.constantFrom('12345678901234567890', '1.50', '-0', '1e400', '0.1000', '7');
+const other = fc.tuple(
+  fc.constantFrom('model', 'permissions', 'env', 'cleanupPeriodDays', 'x'),
+  fc.oneof(number.map((text): Doc => ({ kind: 'raw', text })), fc.string({ maxLength: 8 }).map(raw), fc.constant<Doc>({ kind: 'array', items: [] }), fc.constant<Doc>({ kind: 'object', entries: [] })),
+);
+const settingsDoc = fc
+  .tuple(fc.array(other, { maxLength: 4 }), fc.option(hooksDoc, { nil: undefined }), fc.option(command, { nil: undefined }), fc.array(other, { maxLength: 2 }))
+  .map(([before, hooks, statusLine, after]): Doc => ({
+    kind: 'object',
+    entries: [
+      ...before,
+      ...(hooks === undefined ? [] : [['hooks', hooks] as [string, Doc]]),
+      ...(statusLine === undefined ? [] : [['statusLine', { kind: 'object', entries: [['type', raw('command')], ['command', raw(statusLine)]] }] as [string, Doc]]),
+      ...after,
+    ],
+  }));
+const settingsText = fc
+  .tuple(settingsDoc, fc.array(gap, { maxLength: 12 }), fc.boolean(), fc.boolean(), fc.constantFrom('', '\n', '\n\n', ' // end\n'), fc.constantFrom('', '// head\n', '\n'))
+  .map(([doc, tape, trailing, crlf, tail, head]) => {
+    const body = `${head}${render(doc, tape, trailing)}${tail}`;
+    return crlf ? body.replace(/\n/g, '\r\n') : body;
+  });
+
+describe('connect / disconnect on generated JSONC text', () => {
+  it('disconnect(connect(x)) is x byte for byte, and connect is idempotent', () => {
+    fc.assert(
+      fc.property(settingsText, (original) => {
+        const connected = text(connect(original, commands));
+        assert.equal(connectionState(connected, commands), 'connected');
+        const again = edited(connect(connected, commands));
+        assert.equal(again.changed, false);
+        assert.equal(again.text, connected);
+        assert.equal(text(disconnect(connected, commands)), original);
+      }),
+      { numRuns: 1000, seed: 12 },
     );
   });
 });

@@ -1,34 +1,107 @@
+// The settings file on disk: symlinks followed (the link stays), writes atomic with the mode kept,
+// the previous content backed up, and a file Connect created removed again by Disconnect.
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { readSettingsText, settingsPath, writeSettingsText } from '../../../../src/sessions/claude-code/settingsFile';
+import { connect, connectionCommands, disconnect } from '../../../../src/sessions/claude-code/connection';
+import { readSettings, saveConnected, saveDisconnected, settingsBackupFolder, settingsPath } from '../../../../src/sessions/claude-code/settingsFile';
+
+const commands = connectionCommands({ node: '/usr/bin/node', binDir: '/opt/context-lens/bin', platform: 'linux' });
+const temp = (prefix: string): string => mkdtempSync(join(tmpdir(), prefix));
+
+function value<T>(result: { ok: true; value: T } | { ok: false; error: { message: string } }): T {
+  assert.ok(result.ok, result.ok ? '' : result.error.message);
+  return result.value;
+}
+
+/** Connect then Disconnect through the file layer, as the CLI and VS Code do; `check` looks between the two. */
+async function cycle(path: string, env: Record<string, string>, check: (backup: string | null) => void = () => undefined): Promise<string | null> {
+  const before = value(await readSettings(path));
+  const saved = value(await saveConnected(before, (connect(before.text, commands) as { text: string }).text, env));
+  check(saved.backup);
+  const connected = value(await readSettings(path));
+  value(await saveDisconnected(connected, (disconnect(connected.text, commands) as { text: string }).text, env));
+  return connected.text;
+}
 
 describe('Claude Code settings file', () => {
-  it('reads a missing file as null and creates it, with its folder, as 0644', async () => {
-    const path = settingsPath(mkdtempSync(join(tmpdir(), 'cl-settings-')));
-    assert.deepEqual(await readSettingsText(path), { ok: true, value: null });
-    assert.ok((await writeSettingsText(path, '{}\n')).ok);
-    assert.equal(readFileSync(path, 'utf8'), '{}\n');
-    assert.equal(statSync(path).mode & 0o777, 0o644);
-    assert.deepEqual(readdirSync(join(path, '..')), ['settings.local.json'], 'no temp file is left behind');
+  const env = (): Record<string, string> => ({ XDG_STATE_HOME: temp('cl-state-') });
+
+  it('edits the file a symlink points to, and the symlink stays a symlink', async () => {
+    const project = temp('cl-settings-');
+    const elsewhere = join(temp('cl-dotfiles-'), 'claude-local.json');
+    const original = '{\n  "model": "opus" // mine\n}\n';
+    writeFileSync(elsewhere, original, { mode: 0o640 });
+    mkdirSync(join(project, '.claude'));
+    symlinkSync(elsewhere, settingsPath(project));
+    const path = settingsPath(project);
+    const file = value(await readSettings(path));
+    assert.equal(file.target, elsewhere);
+    value(await saveConnected(file, (connect(file.text, commands) as { text: string }).text, env()));
+    assert.ok(lstatSync(path).isSymbolicLink());
+    assert.equal(readlinkSync(path), elsewhere);
+    assert.match(readFileSync(elsewhere, 'utf8'), /hook pre-compact/);
+    assert.equal(statSync(elsewhere).mode & 0o777, 0o640);
+    assert.deepEqual(readdirSync(join(elsewhere, '..')), ['claude-local.json'], 'no temp file is left behind');
   });
 
-  it('keeps the mode the person gave the file', async () => {
-    const path = settingsPath(mkdtempSync(join(tmpdir(), 'cl-settings-')));
-    assert.ok((await writeSettingsText(path, '{}\n')).ok);
+  it('backs up the previous content, privately, and disconnect gives the file back byte for byte', async () => {
+    const project = temp('cl-settings-');
+    const path = settingsPath(project);
+    const original = '{"cleanupPeriodDays": 12345678901234567890, "a": 1, "a": 2}';
+    mkdirSync(join(project, '.claude'));
+    writeFileSync(path, original);
     chmodSync(path, 0o600);
-    assert.ok((await writeSettingsText(path, '{"a": 1}\n')).ok);
+    const state = env();
+    await cycle(path, state, (backup) => {
+      assert.ok(backup !== null && backup.startsWith(settingsBackupFolder(state)));
+      assert.equal(readFileSync(backup, 'utf8'), original);
+      assert.equal(statSync(backup).mode & 0o777, 0o600);
+      assert.equal(statSync(settingsBackupFolder(state)).mode & 0o777, 0o700);
+    });
+    assert.equal(readFileSync(path, 'utf8'), original);
     assert.equal(statSync(path).mode & 0o777, 0o600);
   });
 
-  it('reports what is in the way instead of throwing', async () => {
-    const project = mkdtempSync(join(tmpdir(), 'cl-settings-'));
+  it('removes a file (and the .claude folder) Connect created', async () => {
+    const project = temp('cl-settings-');
+    const path = settingsPath(project);
+    const connected = await cycle(path, env(), (backup) => assert.equal(backup, null));
+    assert.match(connected ?? '', /statusline\.js/);
+    assert.equal(existsSync(path), false);
+    assert.equal(existsSync(join(project, '.claude')), false);
+  });
+
+  it('keeps a .claude folder that was there, and a created file the person added settings to', async () => {
+    const project = temp('cl-settings-');
+    mkdirSync(join(project, '.claude'));
+    writeFileSync(join(project, '.claude', 'settings.json'), '{}');
+    const path = settingsPath(project);
+    await cycle(path, env());
+    assert.deepEqual(readdirSync(join(project, '.claude')), ['settings.json']);
+
+    const state = env();
+    const file = value(await readSettings(path));
+    value(await saveConnected(file, (connect(file.text, commands) as { text: string }).text, state));
+    const edited = readFileSync(path, 'utf8').replace('{', '{\n  "model": "opus",');
+    writeFileSync(path, edited);
+    const connected = value(await readSettings(path));
+    value(await saveDisconnected(connected, (disconnect(connected.text, commands) as { text: string }).text, state));
+    assert.equal(readFileSync(path, 'utf8'), '{\n  "model": "opus"\n}\n');
+  });
+
+  it('reports what is in the way instead of throwing: a folder, a FIFO-like non-file, a symlink loop', async () => {
+    const project = temp('cl-settings-');
     mkdirSync(settingsPath(project), { recursive: true });
-    const read = await readSettingsText(settingsPath(project));
-    assert.equal(read.ok, false);
-    assert.equal(read.ok ? '' : read.error.code, 'io');
-    assert.equal((await writeSettingsText(settingsPath(project), '{}')).ok, false);
+    assert.equal((await readSettings(settingsPath(project))).ok, false);
+    const looped = temp('cl-settings-');
+    mkdirSync(join(looped, '.claude'));
+    symlinkSync(join(looped, '.claude', 'other'), settingsPath(looped));
+    symlinkSync(settingsPath(looped), join(looped, '.claude', 'other'));
+    const loop = await readSettings(settingsPath(looped));
+    assert.equal(loop.ok, false);
+    assert.match(loop.ok ? '' : loop.error.message, /Too many symbolic links/);
   });
 });
