@@ -19,8 +19,6 @@ const common = {
   logLevel: 'info',
   legalComments: 'none',
   define: { 'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development') },
-  // jsonc-parser's UMD build (its "main") loads its parts through a require esbuild cannot follow.
-  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
 };
 
 /** Node bundles take ESM builds first: jsonc-parser's `main` is a UMD build whose dynamic requires a bundle cannot follow. */
