@@ -78,6 +78,7 @@ export function renderPreview(preview: Preview | null, disclosures: Disclosures)
       el('div', { class: 'section-title' }, el('h2', { id: 'preview-title' }, 'Compaction preview'), el('span', {}, savingsText(preview.beforeTokens, preview.afterTokens, preview.savingsPct))),
       el('p', {}, 'Focus: ', preview.focus ? el('q', {}, preview.focus) : el('span', { class: 'muted' }, 'none'), el('span', { class: 'muted' }, ` · ${preview.message}`)),
       el('p', { class: 'preview-stats' }, `${exactTokens(preview.beforeTokens)} → ${exactTokens(preview.afterTokens)} tokens`, el('span', { class: 'muted' }, ` · summarizer: ${preview.summarizer} · status: ${preview.status}`)),
+      preview.redactions > 0 ? el('p', { class: 'muted', 'data-testid': 'preview-redactions' }, icon('shield'), ` ${plural(preview.redactions, 'secret')} redacted`) : null,
       renderWarnings(preview),
       tiers,
       verification,

@@ -2,7 +2,7 @@
 // through the agent's own compactions. `pre-compact` appends them to the compaction instructions;
 // `session-start` (source "compact") re-injects them into the fresh context. A hook must never get
 // in the agent's way, so every failure is recorded in the events file and the hook prints nothing.
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, fchmodSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { buildPinnedSet, extractPins, type ExtractedPins, type PinnedSet } from '../engine/policy/pinned';
 import { redactSecrets } from '../engine/redact';
@@ -57,7 +57,8 @@ export async function runHook(name: HookName, stdin: string, io: Io): Promise<nu
       const focus = name === 'pre-compact' ? standingFocus(workspace, str(input.custom_instructions)) : null;
       const text = renderPinned(pinned, name) + renderFocus(focus);
       Object.assign(event, { constraints: pinned.constraints.length, openLoops: pinned.openLoops.length, workspaceFocus: focus, printed: text !== '' });
-      io.out.write(text);
+      // What Claude Code writes into its summary and transcript: a key in a pinned prompt stays out.
+      io.out.write(redactSecrets(text));
     }
   } catch (error) {
     event.error = error instanceof Error ? error.message : String(error);
@@ -147,13 +148,20 @@ function renderPinned(pinned: PinnedSet, name: HookName): string {
 
 /**
  * One line per run, appended in a single write (O_APPEND) so concurrent hooks do not interleave.
- * Secrets pasted into a focus text or quoted by an error never reach the log.
+ * Secrets pasted into a focus text or quoted by an error never reach the log, and the file (focus
+ * texts, errors) is the person's alone: 0600 in a 0700 folder, tightened if an older run left it open.
  */
 function recordEvent(event: Record<string, unknown>, env: Io['env']): void {
   try {
     const path = hookEventsPath(env);
-    mkdirSync(dirname(path), { recursive: true });
-    appendFileSync(path, `${redactSecrets(JSON.stringify(event))}\n`);
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    const fd = openSync(path, 'a', 0o600);
+    try {
+      fchmodSync(fd, 0o600);
+      writeSync(fd, `${redactSecrets(JSON.stringify(event))}\n`);
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     // Nowhere left to report to: the hook's own output must stay clean for the agent.
   }

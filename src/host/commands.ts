@@ -14,6 +14,7 @@ export const Commands = {
   showLog: 'contextLens.showLog',
   connectClaudeCode: 'contextLens.connectClaudeCode',
   disconnectClaudeCode: 'contextLens.disconnectClaudeCode',
+  pruneArchive: 'contextLens.pruneArchive',
 } as const;
 
 export const webviewCommandIds: Record<WebviewCommand, string> = {

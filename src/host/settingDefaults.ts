@@ -1,7 +1,7 @@
 // Defaults of the `contextLens.*` settings, kept free of `vscode` so a test can check them against
 // package.json's contributes.configuration (the two must never drift apart). Engine knobs take their
 // defaults from the engine itself, so a setting left alone behaves exactly like the CLI.
-import { DEFAULT_ANTHROPIC_SUMMARY_MODEL, DEFAULT_OPTIONS, DEFAULT_TRIGGER_OPTIONS, TOOL_CATEGORIES, type TaskComplexity, type ToolCategory, type TruncateMode } from '../engine';
+import { DEFAULT_ANTHROPIC_SUMMARY_MODEL, DEFAULT_ARCHIVE_CAPS, DEFAULT_OPTIONS, DEFAULT_TRIGGER_OPTIONS, TOOL_CATEGORIES, type TaskComplexity, type ToolCategory, type TruncateMode } from '../engine';
 
 export const SUMMARIZERS = ['heuristic', 'anthropic', 'claude-cli'] as const;
 export type SummarizerName = (typeof SUMMARIZERS)[number];
@@ -63,6 +63,8 @@ export const SETTING_DEFAULTS = {
   'summary.pruneToolResults': summary.pruneToolResultsBeforeSummary,
   'summary.maxToolResultTokensInPrompt': summary.maxToolResultTokensInPrompt,
   'summary.framePrefix': summary.antiInjectionPrefix,
+  'archive.maxMegabytes': DEFAULT_ARCHIVE_CAPS.maxMegabytes as number,
+  'archive.maxAgeDays': DEFAULT_ARCHIVE_CAPS.maxAgeDays as number,
 };
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;

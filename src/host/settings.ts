@@ -1,7 +1,7 @@
 // Typed view of the `contextLens.*` settings, re-read whenever they change so every consumer
 // (gauge marks, status bar colours, the next plan) reacts without a reload.
 import * as vscode from 'vscode';
-import type { EngineOptionsInput } from '../engine';
+import type { ArchiveCaps, EngineOptionsInput } from '../engine';
 import type { Thresholds } from '../protocol/messages';
 import { engineOptionsOf } from './engineOptions';
 import { SETTING_DEFAULTS, type SettingKey, type SettingValues, type SummarizerName } from './settingDefaults';
@@ -23,6 +23,8 @@ export interface Settings {
   /** Engine knobs for the live plan and Compact… (target from `targetPercent`). */
   readonly engine: EngineOptionsInput;
   readonly summarizer: SummarizerSettings;
+  /** Size and age caps of the archive of pre-compaction contexts (0 = no cap). */
+  readonly archive: ArchiveCaps;
 }
 
 export interface SummarizerSettings {
@@ -60,6 +62,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
       anthropicBaseUrl: get('summarizer.anthropicBaseUrl'),
       claudeCliPath: get('summarizer.claudeCliPath'),
     },
+    archive: { maxMegabytes: get('archive.maxMegabytes'), maxAgeDays: get('archive.maxAgeDays') },
   };
 }
 

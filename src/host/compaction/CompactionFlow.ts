@@ -3,7 +3,7 @@
 // fork the agent can resume (the source transcript is only read, and must not have moved on), or cancel.
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { afterTexts, FileSystemArchive, redactSecrets, type CompactionResult } from '../../engine';
+import { afterTexts, FileSystemArchive, pruneArchive, redactSecrets, StagedArchive, type CompactionResult } from '../../engine';
 import type { ForkView, ItemDetail, Preview } from '../../protocol/messages';
 import { writeFork } from '../../sessions/claude-code';
 import { forkRequestFromResult } from '../../sessions/claude-code/engineContext';
@@ -36,6 +36,8 @@ interface Shown {
   preview: Preview;
   snapshot: LiveSnapshot;
   result: CompactionResult;
+  /** The pre-compaction context, written to disk only when the preview is applied. */
+  archive: StagedArchive;
 }
 
 export class CompactionFlow implements vscode.Disposable {
@@ -72,6 +74,8 @@ export class CompactionFlow implements vscode.Disposable {
       if (input === undefined) return;
       focus = input.trim();
     }
+    // Stored in the preview, the history, the fork and the archive: a pasted key goes no further.
+    focus = redactSecrets(focus);
     const settings = this.deps.settings.current;
     const chosen = summarizerOf(settings.summarizer, await this.deps.apiKey.get(), snapshot.live.session.cwd ?? undefined);
     if (!chosen.ok) {
@@ -82,22 +86,23 @@ export class CompactionFlow implements vscode.Disposable {
     this.running = controller;
     const message = `Compacting with the ${chosen.name} summarizer…`;
     this.deps.hub.updateProgress({ message, cancellable: true });
+    const archive = new StagedArchive(new FileSystemArchive(this.deps.archiveFolder));
     try {
       const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Context Lens', cancellable: true }, (progress, token) => {
         progress.report({ message });
         token.onCancellationRequested(() => controller.abort());
-        return runCompaction({ id: randomUUID(), focus, engine: settings.engine, summarizer: chosen, context: snapshot.context, archive: new FileSystemArchive(this.deps.archiveFolder), signal: controller.signal });
+        return runCompaction({ id: randomUUID(), focus, engine: settings.engine, summarizer: chosen, context: snapshot.context, archive, signal: controller.signal });
       });
       const { result } = outcome;
       if (outcome.cancelled) {
-        this.deps.log.info(`Compaction cancelled${result.archive ? ` (the context was already archived as ${result.archive.id})` : ''}`);
+        this.deps.log.info('Compaction cancelled');
         void vscode.window.showInformationMessage('Context Lens: Compaction cancelled.');
         return;
       }
       const { preview } = outcome;
       this.deps.log.info(`Compaction${focus ? ` with focus "${redactSecrets(focus)}"` : ''}: ${redactSecrets(result.message)}${result.error ? ` (${redactSecrets(result.error)})` : ''}`);
       for (const warning of [preview.summaryFallback, preview.overflow]) if (warning) this.deps.log.warn(warning);
-      this.shown = { preview, snapshot, result };
+      this.shown = { preview, snapshot, result, archive };
       this.deps.hub.updatePreview(preview);
       this.deps.revealPanel();
     } finally {
@@ -161,8 +166,16 @@ export class CompactionFlow implements vscode.Disposable {
       });
       return;
     }
-    // The archive was written by compact() before anything was dropped; the fork is a new file.
+    // Archived before the fork that drops anything is written; a preview left unapplied writes nothing.
     const request = await forkRequestFromResult({ live: snapshot.live, context: snapshot.context, result, focus: preview.focus || null, title: `${snapshot.live.session.title} (compacted)` });
+    if (request.ok && result.archive) {
+      const committed = await shown.archive.commit(result.archive.id, this.deps.settings.current.archive);
+      if (!committed.ok) {
+        void vscode.window.showErrorMessage(`Context Lens: could not apply the compaction: ${committed.error}`);
+        return;
+      }
+      this.deps.log.info(`Archived the context before the compaction as ${committed.value.location}`);
+    }
     const written = request.ok ? await writeFork(request.value) : request;
     if (!written.ok) {
       void vscode.window.showErrorMessage(`Context Lens: could not apply the compaction: ${written.error.message}`);
@@ -187,6 +200,21 @@ export class CompactionFlow implements vscode.Disposable {
     const choice = await vscode.window.showInformationMessage(`Context Lens: compacted session written — resume it with \`${fork.resumeCommand}\`.`, 'Resume in Terminal', 'Copy resume command');
     if (choice === 'Resume in Terminal') this.resumeInTerminal(fork, snapshot);
     else if (choice === 'Copy resume command') await vscode.env.clipboard.writeText(fork.resumeCommand);
+  }
+
+  /** Context Lens: Prune Archive — the caps from the settings, applied now. */
+  async pruneArchive(): Promise<void> {
+    const caps = this.deps.settings.current.archive;
+    const pruned = await pruneArchive(this.deps.archiveFolder, caps);
+    if (!pruned.ok) {
+      void vscode.window.showErrorMessage(`Context Lens: ${pruned.error}`);
+      return;
+    }
+    const { removed, keptEntries, keptBytes } = pruned.value;
+    const megabytes = (bytes: number): string => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+    const message = `Archive pruned: removed ${removed.length} file(s) (${megabytes(removed.reduce((sum, file) => sum + file.bytes, 0))}), kept ${keptEntries} (${megabytes(keptBytes)}).`;
+    this.deps.log.info(`${message} Caps: ${caps.maxMegabytes} MB, ${caps.maxAgeDays} days; folder ${this.deps.archiveFolder}`);
+    void vscode.window.showInformationMessage(`Context Lens: ${message}`);
   }
 
   private resumeInTerminal(fork: ForkView, snapshot: LiveSnapshot): void {

@@ -92,6 +92,7 @@ export function previewOf({ id, focus, summarizer, context, result }: PreviewInp
     summary: result.summary ? redactSecrets(result.summary.text) : null,
     summaryFallback: summaryFallbackOf(result),
     overflow: overflowWarningOf(result),
+    redactions: result.metrics.redactions,
     diff: diffBlocksOf(context, result, DIFF_BLOCK_MAX_CHARS),
     regions: regionsOf(context, result.items),
     applied: null,

@@ -1,7 +1,7 @@
 // The hook events file, kept read: re-read when it changes so the History shows a hook run as soon
 // as Claude Code's compaction finishes. The folder is watched because the file (and the folder)
 // appear only with the first hook run; a slow poll covers file systems where fs.watch stays silent.
-import { stat } from 'node:fs/promises';
+import { chmod, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import { ChangeSignal, SerialRunner } from '../../sessions/claude-code/watch';
@@ -31,8 +31,11 @@ export class HookEventLog implements vscode.Disposable {
   private async read(): Promise<void> {
     // The folder may have appeared since the last try.
     this.signal.rewatch();
-    const stamp = await stat(this.path).then((stats) => `${stats.size}:${stats.mtimeMs}`, () => 'missing');
+    const stats = await stat(this.path).catch(() => null);
+    const stamp = stats ? `${stats.size}:${stats.mtimeMs}` : 'missing';
     if (stamp === this.stamp) return;
+    // The hooks write it 0600; one left readable by others by an older version is tightened.
+    if (stats && (stats.mode & 0o077) !== 0) await chmod(this.path, 0o600).catch(() => undefined);
     this.stamp = stamp;
     try {
       this.current = await readHookEvents(this.path);

@@ -105,7 +105,7 @@ describe('context-lens compact', () => {
     for (const key of ['messages', 'verification', 'metrics', 'diff', 'summary']) assert.ok(report[key], key);
     assert.equal(report.fork, undefined);
     assert.deepEqual(readdirSync(dirname(copy.transcript)), before);
-    assert.equal(readdirSync(archive).length, 1, 'the original context is archived where asked');
+    assert.deepEqual(readdirSync(archive), [], 'a preview archives nothing: only what is applied is kept');
   });
 
   it('stops as soon as a target given on the command line is met, and goes as far as the ladder goes without one', async () => {

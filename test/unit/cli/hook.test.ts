@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
 import { EXTRACT_SETTING, FOCUS_SETTING, PINNED_SETTING, runHook } from '../../../src/cli/hook';
@@ -122,6 +122,25 @@ describe('context-lens hook pre-compact', () => {
     const logged = readFileSync(hookEventsPath(env), 'utf8');
     assert.ok(!logged.includes('abcdefghijklmnop') && !logged.includes('hunter2'), logged);
     assert.equal(events(env)[0]?.focus, 'focus on the deploy, token [REDACTED] and password=[REDACTED]');
+  });
+
+  it('keeps the events file private: 0600 in a 0700 folder, tightened when an older run left it open', async () => {
+    const { env, preCompact } = setup();
+    await hook('pre-compact', preCompact(), env);
+    const path = hookEventsPath(env);
+    assert.equal(statSync(path).mode & 0o777, 0o600);
+    assert.equal(statSync(dirname(path)).mode & 0o777, 0o700);
+    chmodSync(path, 0o644);
+    await hook('pre-compact', preCompact(), env);
+    assert.equal(statSync(path).mode & 0o777, 0o600);
+    assert.equal(events(env).length, 2);
+  });
+
+  it('keeps a secret in a pinned constraint out of what it prints to Claude Code', async () => {
+    const { env, preCompact } = setup({ [PINNED_SETTING]: ['Deploy with DB_PASSWORD=hunter2hunter2 only to staging.'] });
+    const { out } = await hook('pre-compact', preCompact(), env);
+    assert.match(out, /Deploy with DB_PASSWORD=\[REDACTED\] only to staging\./);
+    assert.ok(!out.includes('hunter2hunter2'));
   });
 
   it('prints nothing and exits 0 on bad input, logging the error', async () => {
