@@ -129,6 +129,7 @@ describe('Compact with focus, apply, settings and hostile content, in code-serve
     assert.match(await frame.locator('.gauge-summary').innerText(), /\(estimate\)/);
     await frame.locator('[data-testid="history-entry"][data-source="contextLens"]').first().waitFor({ timeout: 20_000 });
     assert.equal(await frame.locator('[data-testid="history-entry"][data-source="agent"]', { hasText: 'manual' }).count(), 0, 'our compaction is not listed as the agent\'s');
+    await frame.locator('[data-testid="fork-of"]').scrollIntoViewIfNeeded();
     await screenshot(page, 'fork-followed-dark');
   });
 });
