@@ -1,10 +1,9 @@
 // `context-lens compact`: runs the engine on a session's live context and shows (or, with
 // --write-session, applies as a new resumable session) the result. The agent's transcript is only
 // read; the one file ever written next to it is the fork.
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { AnthropicSummarizer, ClaudeCliSummarizer, FileSystemArchive, HeuristicSummarizer, compact, type CompactionResult, type EngineOptionsInput, type Summarizer, type TierName } from '../engine';
+import { AnthropicSummarizer, ClaudeCliSummarizer, FileSystemArchive, HeuristicSummarizer, StagedArchive, compact, redactSecrets, type ArchiveRef, type CompactionResult, type EngineOptionsInput, type Summarizer, type TierName } from '../engine';
 import { writeFork, type ForkResult } from '../sessions/claude-code';
+import { archiveDirOf } from './archive';
 import { forkRequestFromResult } from '../sessions/claude-code/engineContext';
 import { EXIT_INPUT, EXIT_OK, inputError, parse, positiveInt, usageError, writeJson, type Io } from './io';
 import { gauge, percent, table, tokens } from './format';
@@ -14,8 +13,9 @@ export const COMPACT_USAGE = `context-lens compact <file|id> [--focus TEXT] [--t
                      [--summarizer heuristic|anthropic|claude-cli] [--json] [--write-session]
                      [--archive-dir DIR] [--window N] [--config-dir DIR]…
   Compacts the live context and shows the result; nothing is written to the agent's files.
-  --write-session   apply it as a new session next to the transcript (resume it with claude --resume)
-  --archive-dir     where the pre-compaction context is kept (default $XDG_STATE_HOME/context-lens/archive
+  --write-session   apply it as a new session next to the transcript (resume it with claude --resume);
+                    the pre-compaction context is archived first (redacted, private; see archive prune)
+  --archive-dir     where the archive is kept (default $XDG_STATE_HOME/context-lens/archive
                     or ~/.local/state/context-lens/archive)
   anthropic reads ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL); claude-cli runs \`claude -p\`.`;
 
@@ -33,23 +33,31 @@ const TIERS: readonly TierName[] = ['supersede', 'age-clear', 'dedupe', 'truncat
 
 export async function compactCommand(args: readonly string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, OPTIONS, 1);
-  const options = engineOptions(values);
+  // The focus text is stored (fork, archive, summary prompt): a key pasted into it goes no further.
+  const focus = values.focus === undefined ? undefined : redactSecrets(values.focus);
+  const options = engineOptions({ ...values, focus });
   const summarizer = summarizerOf(values.summarizer, io);
   const { live, context } = await loadLive(positionals[0], values, io);
-  // Tier 4 only drops what an archive holds; it lives outside the agent's folders on purpose.
-  const archive = new FileSystemArchive(values['archive-dir'] !== undefined ? resolve(values['archive-dir']) : defaultArchiveDir(io));
+  // Tier 4 only drops what an archive holds; the entry reaches the disk only when the result is applied.
+  const archive = new StagedArchive(new FileSystemArchive(archiveDirOf(values['archive-dir'], io)));
   const result = await compact(context, options, { summarizer, archive });
 
   let fork: ForkResult | undefined;
+  let archived: ArchiveRef | undefined;
   if (values['write-session'] && result.status === 'compacted') {
-    const request = await forkRequestFromResult({ live, context, result, focus: values.focus ?? null, title: `${live.session.title} (compacted)` });
+    const request = await forkRequestFromResult({ live, context, result, focus: focus ?? null, title: `${live.session.title} (compacted)` });
     if (!request.ok) throw inputError(request.error.message);
+    if (result.archive) {
+      const committed = await archive.commit(result.archive.id);
+      if (!committed.ok) throw inputError(committed.error);
+      archived = committed.value;
+    }
     const written = await writeFork(request.value);
     if (!written.ok) throw inputError(written.error.message);
     fork = written.value;
   }
-  if (values.json) writeJson(io, report(result, fork));
-  else io.out.write(`${human(result, live.fill.agentAutoCompactTokens, fork)}\n`);
+  if (values.json) writeJson(io, report(result, archived, fork));
+  else io.out.write(`${human(result, live.fill.agentAutoCompactTokens, archived, fork)}\n`);
   if (result.status === 'failed-open') {
     io.err.write(`context-lens compact: ${result.message}\n`);
     return EXIT_INPUT;
@@ -91,12 +99,7 @@ function summarizerOf(name: string | undefined, io: Io): Summarizer {
   }
 }
 
-function defaultArchiveDir(io: Io): string {
-  const state = io.env.XDG_STATE_HOME;
-  return join(state ? state : join(io.env.HOME ?? homedir(), '.local', 'state'), 'context-lens', 'archive');
-}
-
-function report(result: CompactionResult, fork: ForkResult | undefined) {
+function report(result: CompactionResult, archived: ArchiveRef | undefined, fork: ForkResult | undefined) {
   return {
     status: result.status,
     message: result.message,
@@ -121,13 +124,14 @@ function report(result: CompactionResult, fork: ForkResult | undefined) {
     metrics: result.metrics,
     diff: result.diff,
     overflow: result.overflow ?? null,
-    archive: result.archive ?? null,
+    /** Written only when applied (--write-session). */
+    archive: archived ?? null,
     error: result.error ?? null,
     ...(fork ? { fork } : {}),
   };
 }
 
-function human(result: CompactionResult, agentAutoCompactTokens: number, fork: ForkResult | undefined): string {
+function human(result: CompactionResult, agentAutoCompactTokens: number, archived: ArchiveRef | undefined, fork: ForkResult | undefined): string {
   const { metrics } = result;
   const window = result.after.windowTokens;
   const lines = [
@@ -169,8 +173,9 @@ function human(result: CompactionResult, agentAutoCompactTokens: number, fork: F
       `Verification: ${verification.ok ? 'ok' : 'needs a look'} — constraints ${verification.constraints.filter((c) => c.present).length}/${verification.constraints.length} present, open loops ${verification.openLoopsBefore} → ${verification.openLoopsAfter}, files lost ${verification.filesLost.length}${verification.reinjected.length > 0 ? `, re-injected ${verification.reinjected.length}` : ''}`,
     );
   }
+  if (metrics.redactions > 0) lines.push('', `${metrics.redactions} secret${metrics.redactions === 1 ? '' : 's'} redacted`);
   if (result.overflow) lines.push('', `Warning: ${result.overflow.message}`);
-  if (result.archive) lines.push(`Archived the original context: ${result.archive.location}`);
+  if (archived) lines.push(`Archived the original context (redacted): ${archived.location}`);
   if (fork) lines.push('', `Wrote ${fork.path}`, `Resume it with: ${fork.resumeCommand}`);
   return lines.join('\n');
 }

@@ -1,6 +1,7 @@
 // `context-lens`: the session adapters and the compaction engine from a terminal. One command per
 // file; this one dispatches and turns expected failures into exit codes (0 ok, 1 bad input, 2 usage).
 import { version } from '../../package.json';
+import { ARCHIVE_USAGE, archiveCommand } from './archive';
 import { COMPACT_USAGE, compactCommand } from './compact';
 import { CONNECT_USAGE, connectCommand } from './connect';
 import { HOOK_USAGE, hookCommand } from './hook';
@@ -16,6 +17,7 @@ const COMMANDS: Record<string, { run: (args: readonly string[], io: Io) => Promi
   connect: { run: (args, io) => connectCommand('connect', args, io), usage: CONNECT_USAGE },
   disconnect: { run: (args, io) => connectCommand('disconnect', args, io), usage: CONNECT_USAGE },
   hook: { run: hookCommand, usage: HOOK_USAGE },
+  archive: { run: archiveCommand, usage: ARCHIVE_USAGE },
   statusline: { run: statuslineCommand, usage: STATUSLINE_USAGE },
 };
 
