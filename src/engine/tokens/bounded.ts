@@ -1,9 +1,11 @@
 // Counting with a BPE costs time quadratic in the length of one pre-token: gpt-tokenizer's merge
 // loop rescans the whole piece after every merge. One run without spaces (base64 of zero bytes, a
 // Japanese paragraph, a line of emoji) is a single piece, and 256 KB of it took minutes. Here the
-// text is walked with the BPE's own pre-tokenizer and handed over in segments cut between pieces,
-// which leaves the count unchanged; only pieces longer than `pieceChars` are cut into chunks, and
-// only past a length cap or a time budget is the rest estimated.
+// text is handed over in segments cut between pieces, which leaves the count unchanged (cuts.ts
+// finds such places cheaply in ordinary text; otherwise the BPE's own pre-tokenizer walks it); only
+// pieces longer than `pieceChars` are cut into chunks, and only past a length cap or a time budget
+// is the rest estimated.
+import { mayHoldPieceOver, safeCut } from './cuts';
 
 export interface TokenCount {
   tokens: number;
@@ -64,15 +66,26 @@ export function countBounded(text: string, bpe: Bpe, limits: CountLimits = DEFAU
   let tokens = 0;
   let cuts = 0;
   let counted = 0; // everything before this index is counted
+  let stopped = false;
   const outOfBudget = () => counted >= limits.maxExactChars || now() >= deadline;
   const countUpTo = (end: number) => {
     if (end > counted) tokens += bpe.count(text.slice(counted, end));
     counted = end;
   };
 
+  // Ordinary text: segments cut at cheap safe places, no pre-tokenizer pass of our own.
+  if (!mayHoldPieceOver(text, limits.pieceChars)) {
+    while (counted < text.length && !stopped) {
+      const cut = safeCut(text, counted + limits.segmentChars, counted + 2 * limits.segmentChars);
+      if (cut === undefined) break; // no safe place in reach: the walk below takes over
+      countUpTo(cut);
+      stopped = outOfBudget();
+    }
+  }
+
+  // Otherwise walk the pieces: segments end between pieces, over-long pieces are cut into chunks.
   const split = bpe.splitRegex;
-  split.lastIndex = 0;
-  let stopped = false;
+  split.lastIndex = counted;
   while (!stopped) {
     const match = split.exec(text);
     if (match === null) break;
