@@ -4,9 +4,10 @@
 // in the agent's way, so every failure is recorded in the events file and the hook prints nothing.
 import { closeSync, existsSync, fchmodSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { formatHookEvent, HOOK_NAMES, HOOK_SETTINGS, hookEventsPath, settingId, type HookEventLine, type HookName } from '../contracts/hookEvents';
 import { buildPinnedSet, extractPins, type ExtractedPins, type PinnedSet } from '../engine/policy/pinned';
 import { redactSecrets } from '../engine/redact';
-import { hookEventsPath } from '../sessions/claude-code/hookEvents';
 import { readForward } from '../sessions/claude-code/jsonl';
 import { contentBlocks, messageOf, type RawRecord } from '../sessions/claude-code/records';
 import { readStdin } from './hookInput';
@@ -18,9 +19,9 @@ export const HOOK_USAGE = `context-lens hook <pre-compact|session-start>
   session-start prints the pinned block again after a compaction (source "compact"). Always
   exit 0; events go to $XDG_STATE_HOME/context-lens/hook-events.jsonl (default ~/.local/state).`;
 
-export const PINNED_SETTING = 'contextLens.preserve.pinnedConstraints';
-export const EXTRACT_SETTING = 'contextLens.preserve.extractPinned';
-export const FOCUS_SETTING = 'contextLens.compaction.focus';
+export const PINNED_SETTING = settingId(HOOK_SETTINGS.pinnedConstraints);
+export const EXTRACT_SETTING = settingId(HOOK_SETTINGS.extractPinned);
+export const FOCUS_SETTING = settingId(HOOK_SETTINGS.focus);
 
 /** The fields of Claude Code's hook input that the hooks read; everything is optional and checked. */
 interface HookInput {
@@ -32,8 +33,7 @@ interface HookInput {
   source?: unknown;
 }
 
-type HookName = 'pre-compact' | 'session-start';
-const HOOKS: readonly HookName[] = ['pre-compact', 'session-start'];
+const HOOKS: readonly HookName[] = HOOK_NAMES;
 
 export async function hookCommand(args: readonly string[], io: Io): Promise<number> {
   const [name, ...extra] = args;
@@ -44,10 +44,10 @@ export async function hookCommand(args: readonly string[], io: Io): Promise<numb
 
 /** One hook run on the given stdin text: prints the pinned block (or nothing), records the event. */
 export async function runHook(name: HookName, stdin: string, io: Io): Promise<number> {
-  const event: Record<string, unknown> = { time: new Date().toISOString(), hook: name };
+  const event: HookEventLine = { time: new Date().toISOString(), hook: name, sessionId: '', trigger: null, source: null, focus: null, workspaceFocus: null, constraints: 0, openLoops: 0, printed: false, error: null };
   try {
     const input = JSON.parse(stdin) as HookInput;
-    Object.assign(event, { sessionId: str(input.session_id), trigger: str(input.trigger), source: str(input.source), focus: str(input.custom_instructions) });
+    Object.assign(event, { sessionId: str(input.session_id) ?? '', trigger: str(input.trigger), source: str(input.source), focus: str(input.custom_instructions) });
     // Only a compaction loses the constraints; a fresh, resumed or cleared session has its own.
     if (name === 'session-start' && input.source !== 'compact') {
       event.printed = false;
@@ -86,7 +86,11 @@ async function collectPinned(input: HookInput, workspace: WorkspaceSettings): Pr
 function workspaceSettings(cwd: string | null): WorkspaceSettings {
   const path = cwd === null ? null : join(cwd, '.vscode', 'settings.json');
   if (path === null || !existsSync(path)) return { pinned: [], extractPinned: true, focus: null };
-  const settings = JSON.parse(stripJsonComments(readFileSync(path, 'utf8'))) as Record<string, unknown>;
+  // As VS Code reads it: comments and trailing commas allowed; anything else wrong is an error to log.
+  const errors: ParseError[] = [];
+  const settings = (parseJsonc(readFileSync(path, 'utf8'), errors, { allowTrailingComma: true }) ?? {}) as Record<string, unknown>;
+  const [first] = errors;
+  if (first !== undefined) throw new Error(`${path}: ${printParseErrorCode(first.error)} at offset ${first.offset}`);
   const pinned = settings[PINNED_SETTING];
   const focus = settings[FOCUS_SETTING];
   return {
@@ -100,15 +104,6 @@ function workspaceSettings(cwd: string | null): WorkspaceSettings {
 function standingFocus(workspace: WorkspaceSettings, instructions: string | null): string | null {
   if (workspace.focus === null) return null;
   return instructions !== null && instructions.toLowerCase().includes(workspace.focus.toLowerCase()) ? null : workspace.focus;
-}
-
-/** Strings are matched first and kept as they are, so `//` inside a URL is not taken for a comment. */
-const STRING = String.raw`("(?:\\.|[^"\\])*")`;
-const COMMENTS = new RegExp(`${STRING}|//[^\\n]*|/\\*[\\s\\S]*?\\*/`, 'g');
-const TRAILING_COMMAS = new RegExp(`${STRING}|,(\\s*[}\\]])`, 'g');
-
-function stripJsonComments(text: string): string {
-  return text.replace(COMMENTS, (_match, string?: string) => string ?? '').replace(TRAILING_COMMAS, (_match, string?: string, close?: string) => string ?? close ?? '');
 }
 
 /**
@@ -151,14 +146,14 @@ function renderPinned(pinned: PinnedSet, name: HookName): string {
  * Secrets pasted into a focus text or quoted by an error never reach the log, and the file (focus
  * texts, errors) is the person's alone: 0600 in a 0700 folder, tightened if an older run left it open.
  */
-function recordEvent(event: Record<string, unknown>, env: Io['env']): void {
+function recordEvent(event: HookEventLine, env: Io['env']): void {
   try {
     const path = hookEventsPath(env);
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     const fd = openSync(path, 'a', 0o600);
     try {
       fchmodSync(fd, 0o600);
-      writeSync(fd, `${redactSecrets(JSON.stringify(event))}\n`);
+      writeSync(fd, `${redactSecrets(formatHookEvent(event))}\n`);
     } finally {
       closeSync(fd);
     }

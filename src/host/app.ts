@@ -2,7 +2,7 @@
 // services and is itself owned by the extension context.
 import * as vscode from 'vscode';
 import type { PanelState } from '../protocol/messages';
-import { hookEventsPath } from '../sessions/claude-code/hookEvents';
+import { hookEventsPath } from '../contracts/hookEvents';
 import type { FillSnapshot } from '../sessions/types';
 import { Commands, webviewCommandIds } from './commands';
 import { ApiKeyStore } from './compaction/ApiKeyStore';

@@ -1,6 +1,7 @@
 // Defaults of the `contextLens.*` settings, kept free of `vscode` so a test can check them against
 // package.json's contributes.configuration (the two must never drift apart). Engine knobs take their
 // defaults from the engine itself, so a setting left alone behaves exactly like the CLI.
+import { HOOK_SETTINGS } from '../contracts/hookEvents';
 import { DEFAULT_ANTHROPIC_SUMMARY_MODEL, DEFAULT_ARCHIVE_CAPS, DEFAULT_OPTIONS, DEFAULT_TRIGGER_OPTIONS, TOOL_CATEGORIES, type TaskComplexity, type ToolCategory, type TruncateMode } from '../engine';
 
 export const SUMMARIZERS = ['heuristic', 'anthropic', 'claude-cli'] as const;
@@ -28,7 +29,8 @@ export const SETTING_DEFAULTS = {
   'compaction.minSavingsPercent': DEFAULT_OPTIONS.minSavingsPercent,
   'compaction.maxConsecutiveLowSavings': DEFAULT_TRIGGER_OPTIONS.maxConsecutiveLowSavings,
   'compaction.hardLimitTokens': DEFAULT_OPTIONS.hardLimitTokens,
-  'compaction.focus': '',
+  // The hooks read these three from the workspace's settings.json too: one spelling, the contract's.
+  [HOOK_SETTINGS.focus]: '',
   'summarizer.provider': 'heuristic' as SummarizerName,
   'summarizer.anthropicModel': DEFAULT_ANTHROPIC_SUMMARY_MODEL,
   'summarizer.anthropicBaseUrl': '',
@@ -36,8 +38,8 @@ export const SETTING_DEFAULTS = {
   'summarizer.timeoutSeconds': DEFAULT_OPTIONS.timeoutMs / 1000,
   'preserve.recentTurns': preserve.recentTurns,
   'preserve.recentPercent': preserve.recentPercent,
-  'preserve.pinnedConstraints': [...preserve.pinned],
-  'preserve.extractPinned': preserve.extractPinned,
+  [HOOK_SETTINGS.pinnedConstraints]: [...preserve.pinned],
+  [HOOK_SETTINGS.extractPinned]: preserve.extractPinned,
   'preserve.pinnedItemMaxTokens': preserve.pinnedItemMaxTokens,
   'preserve.taskComplexity': preserve.taskComplexity as TaskComplexity,
   'preserve.epistemicThreshold': preserve.epistemicThreshold,

@@ -1,5 +1,6 @@
 // Typed view of the `contextLens.*` settings, re-read whenever they change so every consumer
 // (gauge marks, status bar colours, the next plan) reacts without a reload.
+import { SETTINGS_SECTION } from '../contracts/hookEvents';
 import * as vscode from 'vscode';
 import type { ArchiveCaps, EngineOptionsInput } from '../engine';
 import type { Thresholds } from '../protocol/messages';
@@ -36,7 +37,7 @@ export interface SummarizerSettings {
   readonly claudeCliPath: string;
 }
 
-const SECTION = 'contextLens';
+const SECTION = SETTINGS_SECTION;
 
 export function readSettings(scope?: vscode.ConfigurationScope): Settings {
   const config = vscode.workspace.getConfiguration(SECTION, scope);

@@ -2,7 +2,8 @@
 // file `context-lens hook` appends to. Free of `vscode`. Another process writes that file and nothing
 // rotates it, so only its tail is read and every line is treated as untrusted.
 import { open } from 'node:fs/promises';
-import { HOOK_TEXT_MAX, type HookActivity } from '../../protocol/messages';
+import { parseHookEvent, type HookEventLine } from '../../contracts/hookEvents';
+import type { HookActivity } from '../../protocol/messages';
 import { readRange } from '../../sessions/claude-code/jsonl';
 import type { CompactionEvent } from '../../sessions/types';
 
@@ -13,62 +14,20 @@ export const CLOCK_TOLERANCE_MS = 5_000;
 /** How long after a boundary its session-start run is looked for. */
 export const SESSION_START_WINDOW_MS = 5 * 60_000;
 
-/**
- * One logged hook run. Lines without a time, a known hook or a session id cannot be matched and are
- * skipped; other missing or mistyped fields read as nothing (null, 0, false).
- */
-export interface HookEvent {
+/** One logged hook run, as the contract reads it, with its time parsed. */
+export interface HookEvent extends Omit<HookEventLine, 'time'> {
   timeMs: number;
-  hook: 'pre-compact' | 'session-start';
-  sessionId: string;
-  source: string | null;
-  constraints: number;
-  openLoops: number;
-  workspaceFocus: string | null;
-  printed: boolean;
-  error: string | null;
 }
 
-/** Parses the file's lines; torn or invalid lines are skipped, unknown fields ignored. Never throws. */
+/** Parses the file's lines; torn, invalid or foreign lines are skipped (see the contract). Never throws. */
 export function parseHookEvents(text: string): HookEvent[] {
   return text.split('\n').flatMap((line) => {
-    const event = parseLine(line);
-    return event === null ? [] : [event];
+    const event = parseHookEvent(line);
+    if (event === null) return [];
+    const { time, ...rest } = event;
+    return [{ ...rest, timeMs: Date.parse(time) }];
   });
 }
-
-function parseLine(line: string): HookEvent | null {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(line);
-  } catch {
-    return null;
-  }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return null;
-  const fields = raw as Record<string, unknown>;
-  const timeMs = typeof fields.time === 'string' ? Date.parse(fields.time) : Number.NaN;
-  const sessionId = clipped(fields.sessionId);
-  if (Number.isNaN(timeMs) || sessionId === null || (fields.hook !== 'pre-compact' && fields.hook !== 'session-start')) return null;
-  return {
-    timeMs,
-    hook: fields.hook,
-    sessionId,
-    source: clipped(fields.source),
-    constraints: count(fields.constraints),
-    openLoops: count(fields.openLoops),
-    workspaceFocus: clipped(fields.workspaceFocus),
-    printed: fields.printed === true,
-    error: clipped(fields.error),
-  };
-}
-
-/** Clipped to what the protocol accepts, so one long error cannot get the whole panel state rejected. */
-function clipped(value: unknown): string | null {
-  if (typeof value !== 'string' || value === '') return null;
-  return value.length > HOOK_TEXT_MAX ? `${value.slice(0, HOOK_TEXT_MAX - 1)}…` : value;
-}
-
-const count = (value: unknown): number => (Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : 0);
 
 /** The events in the file's last `maxBytes`; a missing file has none. Other read errors are thrown. */
 export async function readHookEvents(path: string, maxBytes = HOOK_EVENTS_TAIL_BYTES): Promise<HookEvent[]> {

@@ -10,7 +10,7 @@ import { writeAtomically } from '../atomicWrite';
 import { fail, failFromError, ok } from '../result';
 import type { Result } from '../types';
 import { isEmptySettings, SETTINGS_FILE } from './connection';
-import { hookEventsPath } from './hookEvents';
+import { hookEventsPath } from '../../contracts/hookEvents';
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
 import { EXTRACT_SETTING, FOCUS_SETTING, PINNED_SETTING, runHook } from '../../../src/cli/hook';
-import { hookEventsPath } from '../../../src/sessions/claude-code/hookEvents';
+import { hookEventsPath } from '../../../src/contracts/hookEvents';
 import { copyScenario, FIXTURES, run } from './support';
 
 // What Claude Code 2.1.328 piped to the hooks around `/compact focus on the retry logic`, recorded
@@ -148,7 +148,8 @@ describe('context-lens hook pre-compact', () => {
     assert.deepEqual(await hook('pre-compact', preCompact(), env), { code: 0, out: '' });
     assert.deepEqual(await hook('pre-compact', '{"transcript_path": "/nonexistent.jsonl"}', env), { code: 0, out: '' });
     assert.deepEqual(await hook('pre-compact', 'garbage', env), { code: 0, out: '' });
-    assert.ok(events(env).every((event) => typeof event.error === 'string' && event.printed === undefined));
+    assert.ok(events(env).every((event) => typeof event.error === 'string' && event.printed === false));
+    assert.equal(events(env).length, 3);
   });
 
   it('is reachable through main and rejects an unknown hook name as usage', async () => {

@@ -1,0 +1,80 @@
+// The hook events file: written by `context-lens hook` (a process Claude Code starts) and read by
+// the panel's History (the extension host), two processes that may run different versions of us.
+// One module owns the file's place, the shape of a line (zod, checked on both sides) and the
+// workspace settings the hooks read, so writer and reader cannot drift apart.
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+
+/** `$XDG_STATE_HOME/context-lens/hook-events.jsonl`; an empty variable counts as unset. */
+export function hookEventsPath(env: Readonly<Record<string, string | undefined>>): string {
+  return join(env.XDG_STATE_HOME || join(env.HOME || homedir(), '.local', 'state'), 'context-lens', 'hook-events.jsonl');
+}
+
+export const HOOK_NAMES = ['pre-compact', 'session-start'] as const;
+export type HookName = (typeof HOOK_NAMES)[number];
+
+/** Longest text a line keeps (a focus, an error): one long error must not fill the file or the panel. */
+export const HOOK_EVENT_TEXT_MAX = 500;
+
+const text = z
+  .string()
+  .transform((value) => (value.length > HOOK_EVENT_TEXT_MAX ? `${value.slice(0, HOOK_EVENT_TEXT_MAX - 1)}…` : value))
+  .nullable()
+  .catch(null);
+const count = z.number().int().nonnegative().catch(0);
+
+/**
+ * One hook run. Only `time`, `hook` and `sessionId` are required (without them a run cannot be matched
+ * to a compaction; a run whose input named no session says so with an empty id); any other field missing or mistyped reads as nothing, so a line written by an
+ * older or newer version still counts.
+ */
+export const hookEventSchema = z.object({
+  time: z.string().refine((value) => !Number.isNaN(Date.parse(value))),
+  hook: z.enum(HOOK_NAMES),
+  /** Empty when the hook input named none (the run is logged for its error, matched to nothing). */
+  sessionId: z.string(),
+  trigger: text.optional().default(null),
+  source: text.optional().default(null),
+  /** The focus Claude Code passed (`/compact <focus>`). */
+  focus: text.optional().default(null),
+  /** The workspace's standing focus the hook added (pre-compact). */
+  workspaceFocus: text.optional().default(null),
+  constraints: count.optional().default(0),
+  openLoops: count.optional().default(0),
+  /** The hook printed a pinned block for Claude Code. */
+  printed: z.boolean().catch(false).optional().default(false),
+  error: text.optional().default(null),
+});
+export type HookEventLine = z.infer<typeof hookEventSchema>;
+
+/** A line as the hook writes it (without its newline). */
+export function formatHookEvent(event: HookEventLine): string {
+  return JSON.stringify(hookEventSchema.parse(event));
+}
+
+/** A line of the file, or null for a torn, foreign or invalid one. Never throws. */
+export function parseHookEvent(line: string): HookEventLine | null {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  const parsed = hookEventSchema.safeParse(raw);
+  return parsed.success ? parsed.data : null;
+}
+
+/**
+ * The `contextLens.*` settings the hooks read from the workspace's `.vscode/settings.json`, as the
+ * extension declares them (package.json) and reads them (host/settings.ts).
+ */
+export const SETTINGS_SECTION = 'contextLens';
+export const HOOK_SETTINGS = {
+  pinnedConstraints: 'preserve.pinnedConstraints',
+  extractPinned: 'preserve.extractPinned',
+  focus: 'compaction.focus',
+} as const;
+
+/** `contextLens.preserve.pinnedConstraints` and the like: the key in a settings.json file. */
+export const settingId = (key: (typeof HOOK_SETTINGS)[keyof typeof HOOK_SETTINGS]): string => `${SETTINGS_SECTION}.${key}`;
