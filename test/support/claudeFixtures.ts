@@ -23,7 +23,8 @@ function transcriptsOf(configDir: string): string[] {
   if (!existsSync(projects)) return [];
   return readdirSync(projects).flatMap((project) =>
     readdirSync(join(projects, project))
-      .filter((name) => name.endsWith('.jsonl'))
+      // Subagents' files (`agent-*.jsonl`, beside the sessions before 2.1) are read with their session.
+      .filter((name) => name.endsWith('.jsonl') && !name.startsWith('agent-'))
       .sort()
       .map((name) => join(projects, project, name)),
   );

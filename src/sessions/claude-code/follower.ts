@@ -9,7 +9,7 @@ import type { CompactionEvent, Diagnostic, FillSnapshot, SessionError } from '..
 import { CompactionCollector } from './compactions';
 import { readFill, type FillOptions, type FillTracker } from './fill';
 import { countNewlines, LineSplitter, readRange, RecordParser } from './jsonl';
-import { subagentParent } from './liveContext';
+import { isSubagentTranscript } from './paths';
 import { ProjectWatcher, type SessionSwitch } from './projectWatcher';
 import { uuidOf } from './records';
 import { ChangeSignal, SerialRunner } from './watch';
@@ -64,7 +64,7 @@ export class SessionFollower extends EventEmitter<FollowerEvents> {
 
   constructor(readonly path: string, private readonly options: FollowerOptions = {}) {
     super();
-    this.sidechain = options.sidechain ?? subagentParent(path) !== undefined;
+    this.sidechain = options.sidechain ?? isSubagentTranscript(path);
   }
 
   /** The latest fill, once `start()` has read the file. */

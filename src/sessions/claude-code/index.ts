@@ -3,7 +3,7 @@
 import { fail } from '../result';
 import type { Result } from '../types';
 import { readFill as readFillDetailed, type FillOptions } from './fill';
-import { subagentParent } from './liveContext';
+import { isSubagentTranscript } from './paths';
 
 export type { FillOptions } from './fill';
 export type { LiveContextOptions } from './liveContext';
@@ -33,7 +33,7 @@ export type { CommandPaths, ConnectionCommands, ConnectionState, SettingsEdit } 
  */
 export async function readFill(path: string, options: FillOptions = {}): ReturnType<typeof readFillDetailed> {
   if (path.trim() === '') return fail('invalid-input', 'No transcript path given');
-  return readFillDetailed(path, { ...options, sidechain: options.sidechain ?? subagentParent(path) !== undefined });
+  return readFillDetailed(path, { ...options, sidechain: options.sidechain ?? isSubagentTranscript(path) });
 }
 
 export type { Result };

@@ -6,7 +6,7 @@ import { basename, dirname, join } from 'node:path';
 import { failFromError, ok, withFile } from '../result';
 import type { Diagnostic, Result, SessionInfo } from '../types';
 import { LineSplitter, RecordParser } from './jsonl';
-import { canonicalCwd, projectDirCandidates, allProjectDirs, resolveConfigDirs, type ConfigDirOptions } from './paths';
+import { canonicalCwd, isSubagentTranscript, projectDirCandidates, allProjectDirs, resolveConfigDirs, type ConfigDirOptions } from './paths';
 import { contentBlocks, contextLensMark, isSidechain, messageOf, str, type ContextLensMark, type RawRecord } from './records';
 import { linesBackward } from './tail';
 
@@ -33,6 +33,8 @@ export interface SessionListing {
 interface Sample {
   /** A subagent's file: its prompts are all sidechain records, and the only ones to title it. */
   sidechain: boolean;
+  /** The session its records belong to (a legacy subagent file names its parent this way). */
+  sessionId: string | null;
   forkOf: ContextLensMark | null;
   cwd: string | null;
   customTitle: string | null;
@@ -42,11 +44,16 @@ interface Sample {
   model: string | null;
 }
 
-/** Reads one transcript's picker information. */
+/**
+ * Reads one transcript's picker information. A subagent's transcript is `<session>/subagents/agent-*.jsonl`
+ * (the caller passes the session id) or, before 2.1, `agent-*.jsonl` beside the sessions, whose
+ * records name the session that spawned it.
+ */
 export async function readSessionInfo(path: string, parentSessionId?: string): Promise<Result<SessionInfo>> {
+  const legacyAgent = parentSessionId === undefined && isSubagentTranscript(path);
   return withFile(path, async (handle) => {
     const stats = await handle.stat();
-    const sample: Sample = { sidechain: parentSessionId !== undefined, forkOf: null, cwd: null, customTitle: null, aiTitle: null, summary: null, firstPrompt: null, model: null };
+    const sample: Sample = { sidechain: parentSessionId !== undefined || legacyAgent, sessionId: null, forkOf: null, cwd: null, customTitle: null, aiTitle: null, summary: null, firstPrompt: null, model: null };
     const parser = new RecordParser(path);
     // Tail first: there the newest title is met first and wins.
     for await (const line of linesBackward(handle, stats.size)) {
@@ -62,7 +69,8 @@ export async function readSessionInfo(path: string, parentSessionId?: string): P
       if (located) sampleHead(sample, located.record);
     });
     const id = basename(path, '.jsonl');
-    const title = sample.customTitle ?? sample.aiTitle ?? sample.summary ?? sample.firstPrompt ?? (parentSessionId ? `Subagent ${id}` : 'Untitled session');
+    const parent = parentSessionId ?? (legacyAgent ? (sample.sessionId ?? undefined) : undefined);
+    const title = sample.customTitle ?? sample.aiTitle ?? sample.summary ?? sample.firstPrompt ?? (sample.sidechain ? `Subagent ${id}` : 'Untitled session');
     const info: SessionInfo = {
       id,
       agent: 'claude-code',
@@ -73,9 +81,9 @@ export async function readSessionInfo(path: string, parentSessionId?: string): P
       model: sample.model,
       lastActivityMs: stats.mtimeMs,
       sizeBytes: stats.size,
-      isSidechain: parentSessionId !== undefined,
+      isSidechain: sample.sidechain,
     };
-    if (parentSessionId !== undefined) info.parentSessionId = parentSessionId;
+    if (parent !== undefined) info.parentSessionId = parent;
     if (sample.forkOf !== null) info.forkOf = { sessionId: sample.forkOf.sourceSessionId, title: sample.forkOf.sourceTitle };
     return ok(info);
   });
@@ -83,6 +91,7 @@ export async function readSessionInfo(path: string, parentSessionId?: string): P
 
 function sampleHead(sample: Sample, record: RawRecord): void {
   sample.cwd ??= str(record.cwd);
+  sample.sessionId ??= str(record.sessionId);
   sample.forkOf ??= contextLensMark(record);
   // Older versions keep subagent conversations in the main file: their prompts are not its title.
   if (isSidechain(record) === sample.sidechain) sample.firstPrompt ??= promptText(record);
@@ -137,7 +146,9 @@ export async function listProjectSessions(projectDir: string, includeSidechains 
     return { sessions, diagnostics: failure.ok ? [] : [{ severity: 'warning', code: failure.error.code, message: failure.error.message, path: projectDir }] };
   }
   for (const name of names) {
-    if (name.endsWith('.jsonl')) await collect(join(projectDir, name));
+    if (name.endsWith('.jsonl')) {
+      if (includeSidechains || !SUBAGENT_FILE.test(name)) await collect(join(projectDir, name));
+    }
     else if (includeSidechains) {
       const subagents = join(projectDir, name, 'subagents');
       const agentFiles = await readdir(subagents).catch(() => [] as string[]);

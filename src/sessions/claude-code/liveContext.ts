@@ -3,12 +3,12 @@
 // chain walked from the newest leaf, and where Claude Code recorded the exact request body, that
 // body instead of the reconstruction. The compaction history comes from its own, remembered pass.
 import type { FileHandle } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
 import { ok, withFile } from '../result';
 import type { ApiMessage, ContextEntry, Diagnostic, LiveContext, Result, SessionInfo } from '../types';
 import { RecordGraph, type ChainWalk } from './chain';
 import { FillTracker, type FillOptions } from './fill';
 import { readSessionInfo } from './listing';
+import { subagentParent } from './paths';
 import { messagesFromChain } from './messages';
 import { isCompactBoundary, isSidechain, obj, str, toolUseIds, uuidOf, type LocatedRecord } from './records';
 import { rebuildRequest } from './request';
@@ -17,12 +17,6 @@ import { readCompactionHistory, TailScan } from './scan';
 export interface LiveContextOptions extends FillOptions {
   /** Picker information already known (saves re-reading the file's head and tail). */
   session?: SessionInfo;
-}
-
-/** `<project>/<sessionId>/subagents/agent-<id>.jsonl` is a subagent of session `<sessionId>`. */
-export function subagentParent(path: string): string | undefined {
-  const folder = dirname(path);
-  return basename(folder) === 'subagents' && basename(path).startsWith('agent-') ? basename(dirname(folder)) : undefined;
 }
 
 interface ChainBuild {
@@ -61,11 +55,10 @@ async function buildChain(scan: TailScan, sidechain: boolean): Promise<ChainBuil
 }
 
 export async function readLiveContext(path: string, options: LiveContextOptions = {}): Promise<Result<LiveContext>> {
-  const parentSessionId = subagentParent(path);
-  const sidechain = options.sidechain ?? parentSessionId !== undefined;
-  const info = options.session === undefined ? await readSessionInfo(path, parentSessionId) : ok(options.session);
+  const info = options.session === undefined ? await readSessionInfo(path, subagentParent(path)) : ok(options.session);
   if (!info.ok) return info;
   const session = info.value;
+  const sidechain = options.sidechain ?? session.isSidechain;
   return withFile(path, async (handle) => ok(await build(handle, path, session, sidechain, options)));
 }
 

@@ -10,7 +10,7 @@
 import { existsSync } from 'node:fs';
 import { readdir, realpath } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 
 export const MAX_ENCODED_LENGTH = 200;
 
@@ -116,4 +116,15 @@ export async function allProjectDirs(configDir: string): Promise<string[]> {
   } catch {
     return [];
   }
+}
+
+/** `<project>/<sessionId>/subagents/agent-<id>.jsonl` is a subagent of session `<sessionId>`. */
+export function subagentParent(path: string): string | undefined {
+  const folder = dirname(path);
+  return basename(folder) === 'subagents' && isSubagentTranscript(path) ? basename(dirname(folder)) : undefined;
+}
+
+/** Subagent transcripts are `agent-<id>.jsonl`, in `subagents/` or (before 2.1) beside the sessions. */
+export function isSubagentTranscript(path: string): boolean {
+  return basename(path).startsWith('agent-') && path.endsWith('.jsonl');
 }

@@ -72,10 +72,12 @@ describe('recorded Claude Code fixtures', () => {
         assert.ok(context.system && context.system.length > 0 && context.tools && context.tools.length > 0);
       }
       assert.equal(context.messages.length, context.entries.length);
-      assert.ok(context.messages.length >= 2);
-      const uses = context.entries.flatMap((entry) => entry.toolUseIds);
+      if (expected.used > 0) assert.ok(context.messages.length >= 2);
+      // The newest response's calls may still be running (a file read while subagents work).
+      const lastAssistant = context.entries.findLast((entry) => entry.kind === 'assistant');
+      const uses = context.entries.filter((entry) => entry !== lastAssistant).flatMap((entry) => entry.toolUseIds);
       const results = new Set(context.entries.flatMap((entry) => entry.toolResultIds));
-      assert.ok(uses.slice(0, -1).every((id) => results.has(id)), 'every finished tool call has its result');
+      assert.ok(uses.every((id) => results.has(id)), 'every finished tool call has its result');
       if (expected.boundaries > 0) assert.equal(context.entries[0]?.kind, 'compact-summary');
       // Every recorded compaction ran `/compact focus on the retry logic`.
       for (const compaction of origin === 'recorded' ? context.compactions : []) {
