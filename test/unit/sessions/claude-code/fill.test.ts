@@ -47,6 +47,14 @@ describe('readFill (tail first)', () => {
     assert.equal(read.fill.usedTokens, 1145);
   });
 
+  it('takes a call that never reached the API (all-zero usage under the real model name) for no reading', async () => {
+    const builder = basicSession();
+    builder.text('msg_err', 'API Error: 404 model not found', { input: 0, output: 0 });
+    const read = await fillOf(builder);
+    assert.equal(read.fill.usedTokens, 1145);
+    assert.equal(read.fill.source, 'usage');
+  });
+
   it('after a compaction with no newer response, reports the post-compaction count as an estimate', async () => {
     const builder = basicSession();
     const { boundary } = builder.compact('summary', { postTokens: 3000 });
