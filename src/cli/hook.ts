@@ -9,7 +9,8 @@ import { formatHookEvent, HOOK_NAMES, HOOK_SETTINGS, hookEventsPath, settingId, 
 import { buildPinnedSet, extractPins, type ExtractedPins, type PinnedSet } from '../engine/policy/pinned';
 import { redactSecrets } from '../engine/redact';
 import { readForward } from '../sessions/claude-code/jsonl';
-import { contentBlocks, messageOf, type RawRecord } from '../sessions/claude-code/records';
+import { typedTexts } from '../sessions/claude-code/provenance';
+import type { RawRecord } from '../sessions/claude-code/records';
 import { readStdin } from './hookInput';
 import { EXIT_OK, usageError, type Io } from './io';
 
@@ -118,12 +119,9 @@ async function transcriptPins(path: string): Promise<{ id: number; pins: Extract
   });
 }
 
-/** Text the person typed; reminders and command wrappers Claude Code adds are tagged blocks (`<…>`). */
+/** Only what the person typed may be pinned (see provenance.ts). */
 function typedText(record: RawRecord): string {
-  if (record.type !== 'user' || record.isMeta === true || record.isCompactSummary === true || record.isSidechain === true) return '';
-  return contentBlocks(messageOf(record))
-    .flatMap((block) => (block.type === 'text' && typeof block.text === 'string' && !block.text.trimStart().startsWith('<') ? [block.text] : []))
-    .join('\n');
+  return typedTexts(record).join('\n');
 }
 
 function renderFocus(focus: string | null): string {

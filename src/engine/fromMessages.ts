@@ -33,7 +33,7 @@ export const UNRECORDED_HEAD_TEXT = '[system prompt and tool definitions: sent w
 export const SUMMARY_TAG = 'context-summary';
 const SUMMARY_TEXT = new RegExp(`<${SUMMARY_TAG}[\\s>]|^This session is being continued from a previous conversation`);
 /** Harness-injected user text that is not something the person typed. */
-const REMINDER_TEXT = /^\s*<(system-reminder|local-command-|command-name|command-message|user-prompt-submit-hook)/;
+const REMINDER_TEXT = /^\s*<(system-reminder|local-command-|command-name|command-message|user-prompt-submit-hook|bash-input|bash-stdout|bash-stderr)/;
 
 /**
  * What an adapter knows about a user-side block that its text does not say: `harness` for what the
@@ -52,7 +52,7 @@ export function markBlock<T extends object>(block: T, mark: BlockMark): T {
 
 export const markHarnessBlock = <T extends object>(block: T): T => markBlock(block, 'harness');
 
-const hasMark = (block: MessageBlock, mark: BlockMark): boolean => (block as unknown as Record<symbol, unknown>)[BLOCK_MARKS[mark]] === true;
+export const hasMark = (block: MessageBlock, mark: BlockMark): boolean => (block as unknown as Record<symbol, unknown>)[BLOCK_MARKS[mark]] === true;
 
 function blocksOf(content: string | MessageBlock[]): MessageBlock[] {
   return typeof content === 'string' ? [{ type: 'text', text: content }] : content;

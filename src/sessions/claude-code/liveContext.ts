@@ -4,7 +4,8 @@
 // body instead of the reconstruction. The compaction history comes from its own, remembered pass.
 import type { FileHandle } from 'node:fs/promises';
 import { ok, withFile } from '../result';
-import type { ApiMessage, ContextEntry, Diagnostic, LiveContext, Result, SessionInfo } from '../types';
+import { hasMark, markBlock } from '../../engine/fromMessages';
+import type { ApiMessage, ContentBlock, ContextEntry, Diagnostic, LiveContext, Result, SessionInfo } from '../types';
 import { RecordGraph, type ChainWalk } from './chain';
 import { FillTracker, type FillOptions } from './fill';
 import { readSessionInfo } from './listing';
@@ -135,7 +136,11 @@ function aligned(separate: readonly (ApiMessage | null)[], chain: readonly ApiMe
     const previous = turns.at(-1);
     if (message !== null && message.role === 'user' && previous?.role === 'user') {
       // More of the same user turn: join blobs; a turn taken from the chain already holds it.
-      if (!fromChain) turns[turns.length - 1] = { role: 'user', content: [...previous.content, ...message.content] };
+      if (!fromChain) {
+        const twin = chain[turns.length - 1];
+        if (twin !== undefined) carryMarks(twin, message);
+        turns[turns.length - 1] = { role: 'user', content: [...previous.content, ...message.content] };
+      }
       continue;
     }
     if (message !== null && message.role === 'user' && message.content.length === 0) continue;
@@ -144,11 +149,26 @@ function aligned(separate: readonly (ApiMessage | null)[], chain: readonly ApiMe
     if (expected === undefined) return null;
     const resolved = message ?? expected;
     if (resolved.role !== expected.role) return null;
+    if (message !== null) carryMarks(expected, message);
     if (resolved.role === 'assistant' && !sameIds(toolUseIds(resolved.content), entries[position]?.toolUseIds ?? [])) return null;
     turns.push(resolved);
     fromChain = message === null;
   }
   return turns;
+}
+
+/**
+ * What the chain knows about a block's origin (a reminder, a summary, text beside a tool result) is
+ * not in the recorded blob: carried over to the blob's block with the same text.
+ */
+function carryMarks(chain: ApiMessage, sent: ApiMessage): void {
+  const known = new Map<string, ContentBlock>();
+  for (const block of chain.content) if (typeof block.text === 'string') known.set(block.text, block);
+  for (const block of sent.content) {
+    const twin = typeof block.text === 'string' ? known.get(block.text) : undefined;
+    if (twin === undefined) continue;
+    for (const mark of ['harness', 'summary'] as const) if (hasMark(twin, mark)) markBlock(block, mark);
+  }
 }
 
 function sameIds(a: readonly string[], b: readonly string[]): boolean {

@@ -2,6 +2,7 @@
 // came from so the panel can point at transcript lines and the compaction engine at uuids.
 import { markBlock } from '../../engine/fromMessages';
 import type { ApiMessage, ContentBlock, ContextEntry, Diagnostic, EntryKind } from '../types';
+import { notTypedBecause } from './provenance';
 import { contentBlocks, messageOf, obj, str, toolResultIds, toolUseIds, uuidOf, type LocatedRecord, type RawRecord } from './records';
 
 export interface BuiltMessages {
@@ -81,10 +82,12 @@ function convert(record: RawRecord): Part | null {
     const content = contentBlocks(messageOf(record));
     // The summary shares its API message with the turns kept after it: only its own text is summary.
     if (record.isCompactSummary === true) content.forEach((block) => markBlock(block, 'summary'));
+    // Text the person did not type is reference material for the engine, never a constraint.
+    else for (const block of content) if (block.type === 'text' && notTypedBecause(record, block, content) !== null) markBlock(block, 'harness');
     return content.length === 0 ? null : { role: 'user', kind: userKind(record, content), content };
   }
   if (record.type === 'attachment') {
-    const content = renderedAttachment(record);
+    const content = renderedAttachment(record).map((block) => markBlock(block, 'harness'));
     return content.length === 0 ? null : { role: 'user', kind: 'attachment', content };
   }
   return null;
