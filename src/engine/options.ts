@@ -73,6 +73,16 @@ export interface PreserveOptions {
   pinnedItemMaxTokens: number;
 }
 
+/**
+ * What the person chose item by item (ids as in `Context.items`, as the region map numbers them).
+ * A kept item is preserved verbatim like a pinned one; a dropped item leaves the context (with its
+ * tool pair) and is archived first like anything tier 4 drops. Keep wins when both name an item.
+ */
+export interface UserChoices {
+  keep: number[];
+  drop: number[];
+}
+
 export interface EngineOptions {
   trigger: CompactionTrigger;
   /**
@@ -97,6 +107,7 @@ export interface EngineOptions {
   truncate: TruncateOptions;
   summary: SummaryOptions;
   preserve: PreserveOptions;
+  choices: UserChoices;
 }
 
 export const DEFAULT_STUB_TEMPLATE = '[COMPACTED] Earlier output for {resource} ({bytes} bytes, ~{tokens} tokens) removed: {reason}.';
@@ -168,6 +179,7 @@ export const DEFAULT_OPTIONS: EngineOptions = {
     epistemicBudgetPercent: 10,
     pinnedItemMaxTokens: 2_000,
   },
+  choices: { keep: [], drop: [] },
 };
 
 export type EngineOptionsInput = Partial<{
@@ -185,6 +197,7 @@ export function resolveOptions(input: EngineOptionsInput = {}): EngineOptions {
   };
   merged.summary = { ...DEFAULT_OPTIONS.summary, ...input.summary };
   merged.preserve = { ...DEFAULT_OPTIONS.preserve, ...input.preserve };
+  merged.choices = { ...DEFAULT_OPTIONS.choices, ...input.choices };
   // Seed 001 accepts fractions for the savings threshold (0.15 means 15 %).
   if (merged.minSavingsPercent > 0 && merged.minSavingsPercent < 1) merged.minSavingsPercent *= 100;
   return merged;

@@ -8,7 +8,7 @@ import { runSupersede, staleResources, stubPattern } from './ladder/supersede';
 import { ELISION_PATTERN, runDedupe, runTruncate, type ToolPruner } from './ladder/truncate';
 import type { Context } from './model';
 import { hardLimitOf, resolveOptions, targetTokensOf, type EngineOptions, type EngineOptionsInput } from './options';
-import { analyzePolicy } from './policy/preserve';
+import { analyzePolicy, DROPPED_BY_YOU } from './policy/preserve';
 import { redactSecretsWithCounts } from './redact';
 import { emptyTierMetrics, itemFates, overflowOf, savingsPercent, type CompactionMetrics, type ItemFate, type OverflowWarning } from './result';
 import { heuristicSummary } from './summarizers/heuristic';
@@ -70,6 +70,27 @@ function runSummaryTier(state: LadderState, builder: SummaryBuilder): { report: 
   return { report, summary: { span, request, text, tokens, redactions: body.count } };
 }
 
+/**
+ * The person's drops, before any tier: they hold whatever the target. Without an archive nothing is
+ * dropped (S13) and the items stay, saying why.
+ */
+function runChoices(state: LadderState, canDrop: boolean): TierReport {
+  const report: TierReport = { tier: 'choice', acted: 0, tokensSaved: 0 };
+  for (const planned of state.planned) {
+    if (!state.policy.dropped.has(planned.item.id)) continue;
+    if (!canDrop) {
+      planned.reason = `${DROPPED_BY_YOU} — not applied: dropping needs an archive to persist the item first`;
+      continue;
+    }
+    state.totalTokens -= planned.tokensAfter;
+    report.acted += 1;
+    report.tokensSaved += planned.tokensAfter;
+    Object.assign(planned, { fate: 'dropped', reason: DROPPED_BY_YOU, tier: 'choice', text: '', tokensAfter: 0 });
+  }
+  if (!canDrop) report.note = 'skipped: dropping needs an archive to persist the items first';
+  return report;
+}
+
 /** What every tier reads and updates: the policy's verdicts and the plan so far. */
 export function ladderState(context: Context, options: EngineOptions, tokenizer: Tokenizer): LadderState {
   const policy = analyzePolicy(context, options);
@@ -88,12 +109,14 @@ export function ladderState(context: Context, options: EngineOptions, tokenizer:
 }
 
 /**
- * Runs policy and ladder. `allowSummary: false` stops before tier 4 — `compact` passes it when no
- * archive is available, because dropping what was not persisted first is never allowed (S13).
+ * Runs policy and ladder. `allowSummary: false` stops before tier 4 and leaves the person's drops
+ * undone — `compact` passes it when no archive is available, because dropping what was not
+ * persisted first is never allowed (S13).
  */
 export function runLadder(context: Context, options: EngineOptions, deps: PlanDeps, allowSummary = true): LadderRun {
   const state = ladderState(context, options, deps.tokenizer ?? defaultTokenizer());
   const tiers: TierReport[] = [];
+  if (state.policy.dropped.size > 0) tiers.push(runChoices(state, allowSummary));
   const steps: [boolean, () => TierReport][] = [
     [options.supersede.enabled, () => runSupersede(state)],
     [options.ageClear.enabled, () => runAgeClear(state)],

@@ -114,6 +114,7 @@ export interface CompactionResult {
 
 export function emptyTierMetrics(): Record<TierName, TierMetrics> {
   return {
+    choice: { items: 0, tokensSaved: 0 },
     supersede: { items: 0, tokensSaved: 0 },
     'age-clear': { items: 0, tokensSaved: 0 },
     dedupe: { items: 0, tokensSaved: 0 },

@@ -9,7 +9,8 @@ import { redactSecretsWithCounts } from '../redact';
 import { scaledCount } from '../tokens/scale';
 import type { Tokenizer } from '../tokens/tokenizer';
 
-export type TierName = 'supersede' | 'age-clear' | 'dedupe' | 'truncate' | 'summarize';
+/** `choice` is the person's own drops (region map, `--drop`), applied before any tier of ours. */
+export type TierName = 'choice' | 'supersede' | 'age-clear' | 'dedupe' | 'truncate' | 'summarize';
 
 export type Fate = 'preserved' | 'compacted' | 'dropped';
 

@@ -7,7 +7,10 @@ import { describeMarkers, distinctPhrases, findEpistemicMarkers, markerThreshold
 import { focusMatcher } from './focus';
 import { buildPinnedSet, extractPins, type ExtractedPins, type PinnedSet } from './pinned';
 
-export type ProtectionKind = 'head' | 'original-ask' | 'pinned' | 'recent' | 'in-flight' | 'epistemic' | 'focus' | 'pair';
+export type ProtectionKind = 'head' | 'choice' | 'original-ask' | 'pinned' | 'recent' | 'in-flight' | 'epistemic' | 'focus' | 'pair';
+
+export const KEPT_BY_YOU = 'your choice (keep)';
+export const DROPPED_BY_YOU = 'your choice (drop)';
 
 export interface Protection {
   kind: ProtectionKind;
@@ -25,6 +28,8 @@ export interface PolicyAnalysis {
   /** Marker hits per item (assistant text and thinking), for reasons, summaries and UI highlights. */
   markers: Map<number, MarkerHit[]>;
   focusMatches: Set<number>;
+  /** Items the person chose to drop, closed over tool pairs; no tier touches them and the ladder drops them first. */
+  dropped: Set<number>;
 }
 
 const CONVERSATIONAL = new Set(['user', 'assistant', 'thinking', 'tool_use']);
@@ -32,6 +37,49 @@ const CONVERSATIONAL = new Set(['user', 'assistant', 'thinking', 'tool_use']);
 function clip(text: string, max = 80): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+/** Tool calls and results by `toolUseId`: a pair is kept or dropped whole, the API rejects a split one. */
+function pairsByUseId(items: readonly ContextItem[]): Map<string, ContextItem[]> {
+  const byUseId = new Map<string, ContextItem[]>();
+  for (const item of items) {
+    if (item.toolUseId && (item.kind === 'tool_use' || item.kind === 'tool_result')) byUseId.set(item.toolUseId, [...(byUseId.get(item.toolUseId) ?? []), item]);
+  }
+  return byUseId;
+}
+
+/** `ids` and the other side of every tool pair among them. */
+function withPartners(items: readonly ContextItem[], ids: Iterable<number>, byUseId: Map<string, ContextItem[]>): Set<number> {
+  const closed = new Set<number>();
+  for (const id of ids) {
+    const item = items[id];
+    if (!item) continue;
+    closed.add(id);
+    for (const partner of item.toolUseId ? (byUseId.get(item.toolUseId) ?? []) : []) closed.add(partner.id);
+  }
+  return closed;
+}
+
+/**
+ * The person's choices as sets of ids. Keep wins over drop (also across a pair); the head and a call
+ * still waiting for its result cannot be dropped: the first is not part of the conversation, the
+ * second is what the agent is doing right now.
+ */
+export function userChoices(items: readonly ContextItem[], options: EngineOptions, byUseId = pairsByUseId(items)): { keep: Set<number>; drop: Set<number> } {
+  const keep = withPartners(items, options.choices.keep, byUseId);
+  const drop = new Set<number>();
+  for (const id of withPartners(items, options.choices.drop, byUseId)) {
+    const item = items[id];
+    if (!item || keep.has(id) || item.kind === 'system' || item.kind === 'tools') continue;
+    if (item.kind === 'tool_use' && (byUseId.get(item.toolUseId ?? '') ?? []).length < 2) continue;
+    drop.add(id);
+  }
+  // A pair one side of which could not be dropped stays whole.
+  for (const id of [...drop]) {
+    const useId = items[id]?.toolUseId;
+    if (useId && (byUseId.get(useId) ?? []).some((partner) => !drop.has(partner.id))) drop.delete(id);
+  }
+  return { keep, drop };
 }
 
 /**
@@ -86,6 +134,12 @@ export function analyzePolicy(context: Context, options: EngineOptions): PolicyA
   };
 
   for (const item of items) if (item.kind === 'system' || item.kind === 'tools') protect(item, { kind: 'head', reason: 'system head (cached prefix)' });
+
+  // The person's choices come before every rule of ours.
+  const byUseId = pairsByUseId(items);
+  const choices = userChoices(items, options, byUseId);
+  for (const id of choices.keep) if (items[id]) protect(items[id], { kind: 'choice', reason: KEPT_BY_YOU });
+  for (const id of choices.drop) if (items[id]) protect(items[id], { kind: 'choice', reason: DROPPED_BY_YOU });
 
   const originalAsk = items.find((item) => item.kind === 'user');
   if (originalAsk) protect(originalAsk, { kind: 'original-ask', reason: 'original ask' });
@@ -153,17 +207,13 @@ export function analyzePolicy(context: Context, options: EngineOptions): PolicyA
   }
 
   // A kept call needs its result and a kept result its call: the API rejects a split pair.
-  const byUseId = new Map<string, ContextItem[]>();
-  for (const item of items) {
-    if (item.toolUseId && (item.kind === 'tool_use' || item.kind === 'tool_result')) byUseId.set(item.toolUseId, [...(byUseId.get(item.toolUseId) ?? []), item]);
-  }
   for (const [id, protection] of [...protections]) {
     const item = items[id];
-    if (!item?.toolUseId || protection.kind === 'head') continue;
+    if (!item?.toolUseId || protection.kind === 'head' || choices.drop.has(id)) continue;
     for (const partner of byUseId.get(item.toolUseId) ?? []) {
       if (partner.id !== id) protect(partner, { kind: 'pair', reason: `pair of #${id} (${protection.reason})` });
     }
   }
 
-  return { protections, recentStart, openLoopStart: openLoopStart(items), originalAskId: originalAsk?.id, pinned, markers, focusMatches };
+  return { protections, recentStart, openLoopStart: openLoopStart(items), originalAskId: originalAsk?.id, pinned, markers, focusMatches, dropped: choices.drop };
 }
