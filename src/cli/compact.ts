@@ -11,8 +11,10 @@ import { LIVE_OPTIONS, loadLive } from './live';
 
 export const COMPACT_USAGE = `context-lens compact <file|id> [--focus TEXT] [--target-tokens N | --target-percent N]
                      [--summarizer heuristic|anthropic|claude-cli] [--json] [--write-session]
-                     [--archive-dir DIR] [--window N] [--config-dir DIR]…
+                     [--keep N[,N…]]… [--drop N[,N…]]… [--archive-dir DIR] [--window N] [--config-dir DIR]…
   Compacts the live context and shows the result; nothing is written to the agent's files.
+  --keep, --drop    your choices by item number (\`#\` in the panel's map, regions[].id of inspect --json):
+                    a kept item stays verbatim, a dropped one goes (with its tool call or result)
   --write-session   apply it as a new session next to the transcript (resume it with claude --resume);
                     the pre-compaction context is archived first (redacted, private; see archive prune)
   --archive-dir     where the archive is kept (default $XDG_STATE_HOME/context-lens/archive
@@ -27,17 +29,20 @@ const OPTIONS = {
   summarizer: { type: 'string' },
   'write-session': { type: 'boolean' },
   'archive-dir': { type: 'string' },
+  keep: { type: 'string', multiple: true },
+  drop: { type: 'string', multiple: true },
 } as const;
 
-const TIERS: readonly TierName[] = ['supersede', 'age-clear', 'dedupe', 'truncate', 'summarize'];
+const TIERS: readonly TierName[] = ['choice', 'supersede', 'age-clear', 'dedupe', 'truncate', 'summarize'];
 
 export async function compactCommand(args: readonly string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, OPTIONS, 1);
   // The focus text is stored (fork, archive, summary prompt): a key pasted into it goes no further.
   const focus = values.focus === undefined ? undefined : redactSecrets(values.focus);
-  const options = engineOptions({ ...values, focus });
+  const chosen = engineOptions({ ...values, focus });
   const summarizer = summarizerOf(values.summarizer, io);
   const { live, context } = await loadLive(positionals[0], values, io);
+  const options = { ...chosen, choices: choicesOf(values.keep, values.drop, context.items.length) };
   // Tier 4 only drops what an archive holds; the entry reaches the disk only when the result is applied.
   const archive = new StagedArchive(new FileSystemArchive(archiveDirOf(values['archive-dir'], io)));
   const result = await compact(context, options, { summarizer, archive });
@@ -80,6 +85,26 @@ function engineOptions(values: { focus?: string; 'target-tokens'?: string; 'targ
     ...(targetTokens !== undefined ? { targetTokens } : {}),
     ...(targetPercent !== undefined ? { targetPercent } : {}),
   };
+}
+
+/** `--keep 3 --keep 5,7` → [3, 5, 7]; every number must name an item of this context. */
+export function itemIds(values: readonly string[] | undefined, flag: string, count: number): number[] {
+  const ids: number[] = [];
+  for (const part of (values ?? []).flatMap((value) => value.split(','))) {
+    const text = part.trim();
+    const id = /^\d+$/.test(text) ? Number(text) : NaN;
+    if (!Number.isSafeInteger(id)) throw usageError(`${flag} needs item numbers (e.g. ${flag} 12 or ${flag} 12,14), got '${part}'`);
+    if (id >= count) throw inputError(`${flag} ${id}: this context has items #0–#${count - 1} (see inspect --json, regions[].id)`);
+    ids.push(id);
+  }
+  return ids;
+}
+
+function choicesOf(keep: readonly string[] | undefined, drop: readonly string[] | undefined, count: number): { keep: number[]; drop: number[] } {
+  const choices = { keep: itemIds(keep, '--keep', count), drop: itemIds(drop, '--drop', count) };
+  const both = choices.keep.filter((id) => choices.drop.includes(id));
+  if (both.length > 0) throw usageError(`#${both.join(', #')} is both kept and dropped`);
+  return choices;
 }
 
 function summarizerOf(name: string | undefined, io: Io): Summarizer {
@@ -135,7 +160,8 @@ function human(result: CompactionResult, agentAutoCompactTokens: number, archive
   const { metrics } = result;
   const window = result.after.windowTokens;
   const lines = [
-    `${result.status}: ${result.message}`,
+    // The engine's message already opens with "compacted …"; other outcomes say which they are.
+    result.status === 'compacted' ? result.message : `${result.status}: ${result.message}`,
     '',
     `before ${gauge(metrics.tokensBefore, window, agentAutoCompactTokens).split('\n')[0] ?? ''}`,
     `after  ${gauge(metrics.tokensAfter, window, agentAutoCompactTokens)}`,
@@ -144,7 +170,7 @@ function human(result: CompactionResult, agentAutoCompactTokens: number, archive
     table(
       ['TIER', 'ITEMS', 'SAVED'],
       [
-        ...TIERS.map((tier) => [tier, String(metrics.perTier[tier].items), tokens(metrics.perTier[tier].tokensSaved)]),
+        ...TIERS.filter((tier) => tier !== 'choice' || metrics.perTier.choice.items > 0).map((tier) => [tier === 'choice' ? 'your choices' : tier, String(metrics.perTier[tier].items), tokens(metrics.perTier[tier].tokensSaved)]),
         // Shown so the column adds up to the saving above.
         ...(metrics.reinjectedTokens > 0 ? [['re-injected', String(result.verification?.reinjected.length ?? 0), tokens(-metrics.reinjectedTokens)]] : []),
       ],

@@ -3,10 +3,13 @@ import { categoryOf, type ItemCategory } from '../engine';
 import { EXIT_OK, parse, writeJson, type Io } from './io';
 import { gauge, percent, percentOf, table, tokens } from './format';
 import { LIVE_OPTIONS, loadLive } from './live';
+import { CATEGORY_NAMES } from '../protocol/categories';
+import { regionLabel } from '../protocol/regionLabel';
 
 export const INSPECT_USAGE = `context-lens inspect <file|id> [--json] [--window N] [--config-dir DIR]…
   Shows the live context of a transcript (a path, or a session id from \`context-lens sessions\`):
-  fill, what fills it, the agent's own compactions and any problems found reading it.`;
+  fill, what fills it, the agent's own compactions and any problems found reading it.
+  --json also lists every item as regions[] (id, kind, label, tokens): the numbers compact --keep/--drop take.`;
 
 /** Every kind the engine knows, in the order a person reads a request. */
 const CATEGORIES: readonly ItemCategory[] = ['system', 'tools', 'unrecorded', 'user', 'assistant', 'thinking', 'tool_use', 'tool_result', 'reminder', 'summary'];
@@ -31,6 +34,8 @@ export async function inspectCommand(args: readonly string[], io: Io): Promise<n
     agentAutoCompact: { tokens: fill.agentAutoCompactTokens, percent: percentOf(fill.agentAutoCompactTokens, fill.windowTokens) },
     messages: live.messages.length,
     breakdown,
+    // Numbered as in the panel's region map: the ids compact --keep/--drop take.
+    regions: context.items.map((item) => ({ id: item.id, kind: categoryOf(item), label: regionLabel(item), tokens: item.tokens, ...(item.toolName ? { toolName: item.toolName } : {}) })),
     compactions: live.compactions,
     diagnostics: live.diagnostics,
   };
@@ -48,7 +53,7 @@ export async function inspectCommand(args: readonly string[], io: Io): Promise<n
     '',
     table(
       ['CATEGORY', 'TOKENS', 'SHARE'],
-      breakdown.filter((row) => row.tokens > 0).map((row) => [row.category, tokens(row.tokens), percent(percentOf(row.tokens, context.usedTokens))]),
+      breakdown.filter((row) => row.tokens > 0).map((row) => [CATEGORY_NAMES[row.category], tokens(row.tokens), percent(percentOf(row.tokens, context.usedTokens))]),
       [1, 2],
     ),
   ];

@@ -36,10 +36,24 @@ export function parse<T extends Options>(args: readonly string[], options: T, po
   try {
     parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
   } catch (error) {
-    throw usageError(error instanceof Error ? error.message : String(error));
+    throw usageError(parseErrorText(error));
   }
   if (parsed.positionals.length > positionals) throw usageError(`unexpected argument '${parsed.positionals[positionals] ?? ''}'`);
   return parsed;
+}
+
+/** Node's parseArgs messages in our words: the flag and what is wrong, without its advice on `--`. */
+function parseErrorText(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const flag = /'(-[^' ]*)/.exec(message)?.[1] ?? '';
+  switch ((error as { code?: string }).code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return `unknown option '${flag}'`;
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      return /argument missing/.test(message) ? `${flag} needs a value` : `${flag} takes no value`;
+    default:
+      return message;
+  }
 }
 
 /** A positive integer option, or undefined when absent. */

@@ -1,34 +1,9 @@
 // Display wording shared by the panel's sections. DOM-free so it is unit-tested under node; the
 // numbers themselves all come from the host — these functions only phrase them.
-import type { Category, Fate, Fill } from '../../src/protocol/messages';
+import type { Fate, Fill } from '../../src/protocol/messages';
 import { formatTokens, percentOf } from '../../src/protocol/format';
 
-export const CATEGORY_LABELS: Readonly<Record<Category, string>> = {
-  system: 'system',
-  tools: 'tools',
-  unrecorded: 'system + tools, not recorded',
-  reminder: 'memory/reminders',
-  user: 'user',
-  assistant: 'assistant',
-  thinking: 'thinking',
-  tool_use: 'tool calls',
-  tool_result: 'tool results',
-  summary: 'summaries',
-};
-
-/** Short forms that fit inside a gauge segment. */
-export const CATEGORY_SHORT: Readonly<Record<Category, string>> = {
-  system: 'sys',
-  tools: 'tools',
-  unrecorded: 'sys+tools',
-  reminder: 'mem',
-  user: 'user',
-  assistant: 'asst',
-  thinking: 'think',
-  tool_use: 'calls',
-  tool_result: 'results',
-  summary: 'sum',
-};
+export { CATEGORY_NAMES as CATEGORY_LABELS, CATEGORY_SHORT } from '../../src/protocol/categories';
 
 /** Fates carry a word and a codicon next to their colour, so colour is never the only cue. */
 export const FATE_ICONS: Readonly<Record<Fate | 'pinned', string>> = {

@@ -1,11 +1,13 @@
 // What the panel shows about a context, derived from the engine's view of it. Kept free of `vscode`
 // so the derivations are unit-tested with plain node.
-import { categoryOf, type CompactionPlan, type Context, type ContextItem, type ItemFate } from '../../engine';
+import { categoryOf, type CompactionPlan, type Context, type ItemFate } from '../../engine';
 import { CATEGORIES, type Breakdown, type Category, type PlanView, type Region } from '../../protocol/messages';
+import { CATEGORY_NAMES } from '../../protocol/categories';
+import { regionLabel } from '../../protocol/regionLabel';
 import type { FillSnapshot } from '../../sessions/types';
 
-const LABEL_MAX = 200;
-const FIRST_WORDS_CHARS = 60;
+export { regionLabel };
+
 /** Claude Code compacts this many tokens before its effective window is full (see window.ts). */
 const AUTO_COMPACT_BUFFER_TOKENS = 13_000;
 
@@ -25,24 +27,6 @@ export function breakdownOf(context: Context): Breakdown {
  */
 export function reservedOutputTokensOf(fill: Pick<FillSnapshot, 'windowTokens' | 'agentAutoCompactTokens'>): number {
   return Math.max(0, fill.windowTokens - fill.agentAutoCompactTokens - AUTO_COMPACT_BUFFER_TOKENS);
-}
-
-/** `file:/a/b.ts#10+20` → `/a/b.ts#10+20`; the prefix says what the tool name already says. */
-function resourceText(resourceKey: string): string {
-  return resourceKey.replace(/^(file|cmd|url|dir):/, '').replace(/^(search|tool):[^:]*:/, '');
-}
-
-function firstWords(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > FIRST_WORDS_CHARS ? `${flat.slice(0, FIRST_WORDS_CHARS - 1)}…` : flat;
-}
-
-/** What a row of the region map calls an item: the tool and what it touched, else its first words. */
-export function regionLabel(item: Pick<ContextItem, 'kind' | 'text' | 'toolName' | 'resourceKey'>): string {
-  let label: string;
-  if (item.toolName) label = `${item.toolName} ${item.resourceKey ? resourceText(item.resourceKey) : firstWords(item.text)}`;
-  else label = firstWords(item.text) || item.kind;
-  return label.length > LABEL_MAX ? `${label.slice(0, LABEL_MAX - 1)}…` : label;
 }
 
 /** One region per item, in context order, with the fate the engine gave it. */
@@ -87,8 +71,7 @@ export function samePlan(a: PlanView | null, b: PlanView | null): boolean {
   return JSON.stringify({ ...a, revision: 0 }) === JSON.stringify({ ...b, revision: 0 });
 }
 
-/** `system 9k · tools 9k · tool result 88k` for the status bar tooltip. */
+/** `system prompt 9k · tools 9k · tool results 88k` for the status bar tooltip, in the panel's words. */
 export function legendOf(breakdown: Breakdown, format: (tokens: number) => string): string {
-  const name = (category: Category): string => (category === 'unrecorded' ? 'system + tools (not recorded)' : category.replace('_', ' '));
-  return breakdown.map(({ category, tokens }) => `${name(category)} ${format(tokens)}`).join(' · ');
+  return breakdown.map(({ category, tokens }) => `${CATEGORY_NAMES[category]} ${format(tokens)}`).join(' · ');
 }

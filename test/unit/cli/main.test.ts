@@ -26,7 +26,7 @@ describe('context-lens CLI', () => {
   it('exits 2 with the command usage on an unknown flag or a missing argument', async () => {
     const flag = await run(['inspect', '--frob']);
     assert.equal(flag.code, 2);
-    assert.match(flag.err, /^context-lens inspect: Unknown option '--frob'/);
+    assert.match(flag.err, /^context-lens inspect: unknown option '--frob'\n/);
     assert.match(flag.err, /Usage: context-lens inspect/);
     const missing = await run(['inspect']);
     assert.equal(missing.code, 2);

@@ -21,7 +21,7 @@ describe('host derivations', () => {
       CATEGORIES.filter((category) => ctx.items.some((item) => item.kind === category && item.tokens > 0)),
     );
     assert.ok(breakdown.every((entry) => entry.tokens > 0));
-    assert.match(legendOf(breakdown, String), /^system \d+ · .*tool result \d+/);
+    assert.match(legendOf(breakdown, String), /^system prompt \d+ · .*tool results \d+/);
   });
 
   it('reserves what Claude Code keeps free for output: window − auto-compact point − 13k', () => {
@@ -35,6 +35,11 @@ describe('host derivations', () => {
     assert.equal(regionLabel({ kind: 'user', text: '  hello\n  world ' }), 'hello world');
     assert.equal(regionLabel({ kind: 'user', text: 'x'.repeat(500) }).length, 60);
     assert.equal(regionLabel({ kind: 'thinking', text: '' }), 'thinking');
+    // The agent's markup and tool schemas say nothing at a glance.
+    assert.equal(regionLabel({ kind: 'reminder', text: '<system-reminder>\nCalled the Read tool\n</system-reminder>' }), 'Called the Read tool');
+    assert.equal(regionLabel({ kind: 'reminder', text: '<command-name>/compact</command-name>' }), '/compact');
+    assert.equal(regionLabel({ kind: 'tools', text: '{"name":"Bash","description":"…","input_schema":{"type":"object"}}' }), 'tool definition: Bash');
+    assert.equal(regionLabel({ kind: 'user', text: 'is a < b and c > d?' }), 'is a < b and c > d?');
   });
 
   it('turns a plan into regions with fates, pins and marker counts', () => {

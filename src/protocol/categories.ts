@@ -1,0 +1,30 @@
+// One vocabulary for what fills a context: the panel (gauge, legend, map), the status bar tooltip
+// and the CLI all name a category with these words, so a person reads the same thing everywhere.
+import type { Category } from './messages';
+
+export const CATEGORY_NAMES: Readonly<Record<Category, string>> = {
+  system: 'system prompt',
+  tools: 'tools',
+  unrecorded: 'system + tools (not recorded)',
+  reminder: 'reminders',
+  user: 'your prompts',
+  assistant: 'assistant',
+  thinking: 'thinking',
+  tool_use: 'tool calls',
+  tool_result: 'tool results',
+  summary: 'summaries',
+};
+
+/** Short forms that fit inside a gauge segment. */
+export const CATEGORY_SHORT: Readonly<Record<Category, string>> = {
+  system: 'sys',
+  tools: 'tools',
+  unrecorded: 'sys+tools',
+  reminder: 'rem',
+  user: 'you',
+  assistant: 'asst',
+  thinking: 'think',
+  tool_use: 'calls',
+  tool_result: 'results',
+  summary: 'sum',
+};

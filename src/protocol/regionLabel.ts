@@ -1,0 +1,45 @@
+// What the region map (and `inspect --json`) calls an item: the tool and what it touched, a tool
+// definition by its name, anything else by its first words with the agent's markup tags removed,
+// so a row reads "Called the Read tool…" rather than "<system-reminder>".
+
+export interface LabelledItem {
+  kind: string;
+  text: string;
+  toolName?: string;
+  resourceKey?: string;
+}
+
+const LABEL_MAX = 200;
+const FIRST_WORDS_CHARS = 60;
+
+/** `file:/a/b.ts#10+20` → `/a/b.ts#10+20`; the prefix says what the tool name already says. */
+function resourceText(resourceKey: string): string {
+  return resourceKey.replace(/^(file|cmd|url|dir):/, '').replace(/^(search|tool):[^:]*:/, '');
+}
+
+/** Text without `<tag>`/`</tag>` markup (system-reminder, command-name…), whitespace folded. */
+function plainText(text: string): string {
+  return text
+    .replace(/<\/?[a-z][a-z0-9-]*(?:\s[^>]*)?>/gi, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+function firstWords(text: string): string {
+  const flat = plainText(text);
+  return flat.length > FIRST_WORDS_CHARS ? `${flat.slice(0, FIRST_WORDS_CHARS - 1)}…` : flat;
+}
+
+/** A tool definition is JSON with a name; the schema says nothing at a glance. */
+function toolDefinitionName(text: string): string | undefined {
+  return /^\s*\{\s*"name"\s*:\s*"([^"]{1,100})"/.exec(text)?.[1];
+}
+
+export function regionLabel(item: LabelledItem): string {
+  let label: string;
+  const definition = item.kind === 'tools' ? toolDefinitionName(item.text) : undefined;
+  if (definition) label = `tool definition: ${definition}`;
+  else if (item.toolName) label = `${item.toolName} ${item.resourceKey ? resourceText(item.resourceKey) : firstWords(item.text)}`;
+  else label = firstWords(item.text) || item.kind;
+  return label.length > LABEL_MAX ? `${label.slice(0, LABEL_MAX - 1)}…` : label;
+}
