@@ -1,8 +1,9 @@
 // The item detail pane: the full text of one context item, with its epistemic markers
 // highlighted. Transcript content is hostile (tool output can hold <script> or <img onerror>),
 // so the text is only ever set through text nodes; markers are <mark> elements built around them.
+// A sentence selected in the text can be pinned: it then survives every compaction word for word.
 import '@vscode-elements/elements/dist/vscode-button/index.js';
-import type { ItemDetail } from '../src/protocol/messages';
+import { PIN_MAX, type ChoiceAction, type ItemDetail } from '../src/protocol/messages';
 import { custom, el, icon } from './dom';
 import { FATE_ICONS, plural } from './logic/format';
 import { segmentByMarkers } from './logic/markers';
@@ -12,7 +13,10 @@ export class DetailPane {
   /** The item asked for; a detail for another id (a late reply) is ignored. */
   private requested: number | null = null;
 
-  constructor(private readonly onClose: () => void) {}
+  constructor(
+    private readonly onClose: () => void,
+    private readonly onChoose: (action: ChoiceAction) => void,
+  ) {}
 
   /** Shows a placeholder until the host's itemDetail arrives. */
   request(id: number): void {
@@ -30,10 +34,24 @@ export class DetailPane {
       text.appendChild(run.marker === null ? document.createTextNode(run.text) : el('mark', { class: 'marker', 'data-testid': 'marker', title: `Epistemic marker: "${run.marker}"` }, run.text));
     }
     const fate = detail.fate ? el('span', { class: `fate-${detail.fate}` }, icon(FATE_ICONS[detail.fate]), ` ${detail.fate}`) : null;
+    const pin = custom('vscode-button', { icon: 'pinned', secondary: '', 'data-testid': 'pin-selection', title: 'Pin the text selected above as a constraint: it survives every compaction word for word' }, 'Pin selected sentence');
+    const pinHint = el('span', { class: 'muted small', 'aria-live': 'polite' }, 'Select a sentence in the text to pin it.');
+    pin.addEventListener('click', () => {
+      const selection = window.getSelection();
+      const inside = selection !== null && selection.rangeCount > 0 && text.contains(selection.getRangeAt(0).commonAncestorContainer);
+      const chosen = inside ? selection.toString().replace(/\s+/g, ' ').trim() : '';
+      if (chosen === '') {
+        pinHint.textContent = 'Nothing selected in this item: select a sentence first.';
+        return;
+      }
+      this.onChoose({ kind: 'pin', text: chosen.slice(0, PIN_MAX) });
+      pinHint.textContent = `Pinned: “${chosen.length > 80 ? `${chosen.slice(0, 79)}…` : chosen}”`;
+    });
     this.element.replaceChildren(
       this.heading(`Item #${detail.id} · ${detail.label}`),
       el('p', { class: 'detail-meta' }, fate, fate && detail.reason ? ' — ' : '', detail.reason ?? '', detail.markers.length ? el('span', { class: 'muted' }, ` · ${plural(detail.markers.length, 'epistemic marker')}`) : ''),
       text,
+      el('div', { class: 'detail-actions' }, pin, pinHint),
     );
     if (detail.truncated) this.element.appendChild(el('p', { class: 'muted small' }, icon('info'), ' Truncated for display; the full item is in the transcript.'));
     return true;
@@ -51,6 +69,6 @@ export class DetailPane {
       this.hide();
       this.onClose();
     });
-    return el('div', { class: 'section-title' }, el('h2', { id: 'detail-title' }, title), close);
+    return el('div', { class: 'section-title' }, el('h2', { id: 'detail-title', class: 'keep-case' }, title), close);
   }
 }

@@ -1,7 +1,7 @@
 // Entry point of the panel webview. It renders what the host sends and computes nothing itself:
 // each section is built once and updated from the messages, so a 10/s stream of states never
 // rebuilds the region map or loses the user's focus, selection or scroll position.
-import { parseHostMessage, type HostMessage, type PanelState, type PlanView, type Preview } from '../src/protocol/messages';
+import { parseHostMessage, type ChoiceAction, type HostMessage, type PanelState, type PlanView, type Preview } from '../src/protocol/messages';
 import { DetailPane } from './detailPane';
 import { Disclosures } from './disclosure';
 import { el, KeyedSection } from './dom';
@@ -23,7 +23,8 @@ const empty = new KeyedSection(el('div'), renderEmpty);
 const diagnostics = new KeyedSection(el('div'), renderDiagnostics);
 
 const previous = savedState();
-let ui: UiState = previous.ui ?? { selectedId: null, filter: '', scrollTop: null, expanded: [] };
+// The map opens at its top (the system head, then the oldest turns); scrolled to the end it follows new items.
+let ui: UiState = previous.ui ?? { selectedId: null, filter: '', scrollTop: 0, expanded: [] };
 let plan: PlanView | null = previous.plan ?? null;
 let preview: Preview | null = previous.preview ?? null;
 /** What the host last sent whole or patched; a restored one stands until the host's first state. */
@@ -47,13 +48,15 @@ function showPreview(): void {
   showRegions();
 }
 
-const detail = new DetailPane(() => saveState({ detail: null }));
+const choose = (action: ChoiceAction): void => post({ type: 'choice', action });
+const detail = new DetailPane(() => saveState({ detail: null }), choose);
 const regionMap = new RegionMap(ui, {
   open(id) {
     detail.request(id);
     post({ type: 'itemDetail', id });
   },
   changed: rememberUi,
+  choose,
 });
 
 /** The map shows the preview's regions while a preview is up, else the live plan's. */
@@ -63,6 +66,8 @@ function showRegions(): void {
   } else if (plan) {
     regionMap.setRegions(plan.regions, `What Compact… would do: ${beforeAfter(plan.beforeTokens, plan.afterTokens, null)}`, savingsText(plan.beforeTokens, plan.afterTokens, plan.savingsPct));
   }
+  // The choices belong to the session, not to a run: the plan carries the current ones.
+  if (plan) regionMap.setChoices(plan.choices);
   // Without a plan or preview there is nothing to map (no session yet): no empty grid either.
   regionMap.element.hidden = !preview && !plan;
 }
@@ -107,7 +112,11 @@ function handle(message: HostMessage): void {
       progress.update(message.progress);
       return;
     case 'itemDetail':
-      if (detail.show(message.detail)) saveState({ detail: message.detail });
+      if (detail.show(message.detail)) {
+        saveState({ detail: message.detail });
+        // At the default panel height the pane sits below the map: bring it into view.
+        detail.element.scrollIntoView({ block: 'nearest' });
+      }
       return;
   }
 }

@@ -1,8 +1,9 @@
 // The region map: every context item as one row of a virtualised grid. Only the rows on screen
 // (plus overscan) exist in the DOM, recycled from a small pool, so 10k+ items scroll smoothly.
-// Keyboard: ↑/↓/PageUp/PageDown/Home/End move the selection, Enter opens the item, `/` filters.
+// Keyboard: ↑/↓/PageUp/PageDown/Home/End move the selection, Enter opens the item, `/` filters,
+// K keeps and D drops the selected item (again to undo). The choices bar above lists what was chosen.
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
-import type { Region } from '../src/protocol/messages';
+import type { ChoiceAction, Choices, Region } from '../src/protocol/messages';
 import { custom, el, icon } from './dom';
 import { filterRegions, shownFate } from './logic/filter';
 import { CATEGORY_LABELS, exactTokens, FATE_ICONS, plural } from './logic/format';
@@ -11,8 +12,12 @@ import { moveSelection, scrollToReveal, virtualWindow } from './logic/virtualWin
 /** Must match the row height in styles.css (.region-row); rows are positioned by index × height. */
 const ROW_HEIGHT = 22;
 const OVERSCAN = 10;
-const MAX_VISIBLE_ROWS = 16;
-const COLUMNS = ['#', 'kind', 'label', 'tokens', 'fate', 'why', 'markers'] as const;
+const MAX_VISIBLE_ROWS = 12;
+const COLUMNS = ['#', 'kind', 'label', 'tokens', 'fate', 'why', 'markers', 'your call'] as const;
+const COLUMN_CLASS: Readonly<Record<(typeof COLUMNS)[number], string>> = { '#': 'id', kind: 'kind', label: 'label', tokens: 'tokens', fate: 'fate', why: 'why', markers: 'markers', 'your call': 'choice' };
+const NO_CHOICES: Choices = { keep: [], drop: [], pins: [] };
+
+type Choice = 'keep' | 'drop' | null;
 
 export interface RegionMapState {
   selectedId: number | null;
@@ -25,6 +30,8 @@ export interface RegionMapEvents {
   open(id: number): void;
   /** Selection, filter or scroll changed: worth remembering across hide/show. */
   changed(state: RegionMapState): void;
+  /** Keep / drop / undo on a row, or a change from the choices bar. */
+  choose(action: ChoiceAction): void;
 }
 
 type TextField = HTMLElement & { value: string };
@@ -38,6 +45,8 @@ export class RegionMap {
   private readonly scroller = el('div', { class: 'region-scroller', role: 'rowgroup' });
   private readonly spacer = el('div', { class: 'region-spacer' });
   private readonly pool: HTMLElement[] = [];
+  private readonly choicesBar = el('div', { class: 'choices-bar', 'data-testid': 'choices-bar', 'aria-live': 'polite' });
+  private choices: Choices = NO_CHOICES;
   private regions: readonly Region[] = [];
   /** Indices into `regions` that pass the filter, in display order. */
   private visible: number[] = [];
@@ -48,10 +57,18 @@ export class RegionMap {
     private state: RegionMapState,
     private readonly events: RegionMapEvents,
   ) {
-    const header = el('div', { class: 'region-row region-header', role: 'row', 'aria-rowindex': '1' }, ...COLUMNS.map((name) => el('span', { role: 'columnheader', class: `col-${name === '#' ? 'id' : name}` }, name)));
+    const header = el('div', { class: 'region-row region-header', role: 'row', 'aria-rowindex': '1' }, ...COLUMNS.map((name) => el('span', { role: 'columnheader', class: `col-${COLUMN_CLASS[name]}`, title: name }, name)));
     this.scroller.appendChild(this.spacer);
     this.grid.append(el('div', { role: 'rowgroup', class: 'region-header-group' }, header), this.scroller);
-    this.element = el('section', { class: 'region-map', 'aria-labelledby': 'region-map-title' }, el('div', { class: 'section-title' }, this.title, this.count), this.filterBox, this.grid, el('p', { class: 'muted small hint' }, '↑/↓ move · Enter opens the item · / filters'));
+    this.element = el('section', { class: 'region-map', 'aria-labelledby': 'region-map-title' }, el('div', { class: 'section-title' }, this.title, this.count), this.choicesBar, this.filterBox, this.grid, el('p', { class: 'muted small hint' }, '↑/↓ move · Enter opens the item · K keeps, D drops (again to undo) · / filters'));
+    this.choicesBar.hidden = true;
+    this.choicesBar.addEventListener('click', (event) => {
+      const button = (event.target as HTMLElement).closest<HTMLElement>('[data-action]');
+      if (!button) return;
+      if (button.dataset.action === 'clearAll') this.events.choose({ kind: 'clearAll' });
+      else if (button.dataset.action === 'unpin') this.events.choose({ kind: 'unpin', text: button.dataset.text ?? '' });
+      else if (button.dataset.action === 'undo') this.events.choose({ kind: 'undo', id: Number(button.dataset.id) });
+    });
     this.filterBox.value = state.filter;
 
     this.filterBox.addEventListener('input', () => this.setFilter(this.filterBox.value));
@@ -67,6 +84,11 @@ export class RegionMap {
       const row = (event.target as HTMLElement).closest<HTMLElement>('.region-row[data-id]');
       if (!row) return;
       const id = Number(row.dataset.id);
+      const toggle = (event.target as HTMLElement).closest<HTMLElement>('button[data-choice]');
+      if (toggle) {
+        this.toggle(id, toggle.dataset.choice === 'keep' ? 'keep' : 'drop');
+        return;
+      }
       this.select(id);
       this.events.open(id);
     });
@@ -79,6 +101,22 @@ export class RegionMap {
     this.title.title = summary;
     this.count.textContent = summary;
     this.reindex();
+  }
+
+  /** The person's choices (from the live plan): row toggles and the bar above the map. */
+  setChoices(choices: Choices): void {
+    if (JSON.stringify(choices) === JSON.stringify(this.choices)) return;
+    this.choices = choices;
+    renderChoicesBar(this.choicesBar, choices);
+    this.renderRows();
+  }
+
+  private choiceOf(id: number): Choice {
+    return this.choices.keep.includes(id) ? 'keep' : this.choices.drop.includes(id) ? 'drop' : null;
+  }
+
+  private toggle(id: number, choice: 'keep' | 'drop'): void {
+    this.events.choose(this.choiceOf(id) === choice ? { kind: 'undo', id } : { kind: choice, id });
   }
 
   focusFilter(): void {
@@ -125,6 +163,13 @@ export class RegionMap {
       this.events.open(this.state.selectedId);
       return;
     }
+    const key = event.key.toLowerCase();
+    if ((key === 'k' || key === 'd') && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      if (this.state.selectedId === null) return;
+      event.preventDefault();
+      this.toggle(this.state.selectedId, key === 'k' ? 'keep' : 'drop');
+      return;
+    }
     const next = moveSelection(position, this.visible.length, event.key, MAX_VISIBLE_ROWS - 1);
     if (next === null) return;
     event.preventDefault();
@@ -163,20 +208,32 @@ export class RegionMap {
       row.hidden = false;
       row.style.transform = `translateY(${position * ROW_HEIGHT}px)`;
       row.setAttribute('aria-rowindex', String(position + 2));
-      fillRow(row, region, selected);
+      fillRow(row, region, selected, this.choiceOf(region.id));
       if (selected) this.grid.setAttribute('aria-activedescendant', row.id);
     }
   }
 }
 
 /** Identity of what a row shows, so unchanged rows are left alone while scrolling. */
-const rowKeys = new WeakMap<HTMLElement, Region>();
+const rowKeys = new WeakMap<HTMLElement, { region: Region; choice: Choice }>();
 
-function fillRow(row: HTMLElement, region: Region, selected: boolean): void {
+function choiceButton(choice: 'keep' | 'drop', current: Choice, region: Region): HTMLElement {
+  const pressed = current === choice;
+  const label = `${pressed ? 'Undo ' : ''}${choice} #${region.id}`;
+  return el(
+    'button',
+    { class: `choice-toggle choice-${choice}`, 'data-choice': choice, 'data-testid': `choice-${choice}`, 'aria-pressed': String(pressed), 'aria-label': label, title: `${choice === 'keep' ? 'Keep verbatim' : 'Drop from the context'} (${choice === 'keep' ? 'K' : 'D'})${pressed ? ' — chosen; click to undo' : ''}`, tabindex: '-1' },
+    icon(choice === 'keep' ? 'lock' : 'trash'),
+  );
+}
+
+function fillRow(row: HTMLElement, region: Region, selected: boolean, choice: Choice): void {
   row.classList.toggle('selected', selected);
   row.setAttribute('aria-selected', String(selected));
-  if (rowKeys.get(row) === region) return;
-  rowKeys.set(row, region);
+  const key = rowKeys.get(row);
+  if (key?.region === region && key.choice === choice) return;
+  rowKeys.set(row, { region, choice });
+  row.dataset.choice = choice ?? '';
   const fate = shownFate(region);
   row.id = `region-row-${region.id}`;
   row.dataset.id = String(region.id);
@@ -194,5 +251,27 @@ function fillRow(row: HTMLElement, region: Region, selected: boolean): void {
     el('span', { role: 'gridcell', class: `col-fate fate-${fate}` }, icon(FATE_ICONS[fate]), ` ${fate}`),
     el('span', { role: 'gridcell', class: 'col-why' }, region.reason),
     el('span', { role: 'gridcell', class: 'col-markers' }, region.markerCount > 0 ? el('span', { class: 'badge', 'aria-label': plural(region.markerCount, 'epistemic marker') }, String(region.markerCount)) : ''),
+    el('span', { role: 'gridcell', class: 'col-choice' }, choiceButton('keep', choice, region), choiceButton('drop', choice, region)),
+  );
+}
+
+/** "Your choices: kept #3 #5 · dropped #7 · pinned "…" [clear all]"; hidden when there are none. */
+function renderChoicesBar(bar: HTMLElement, choices: Choices): void {
+  const count = choices.keep.length + choices.drop.length + choices.pins.length;
+  bar.hidden = count === 0;
+  if (count === 0) {
+    bar.replaceChildren();
+    return;
+  }
+  const ids = (label: string, list: readonly number[], className: string) =>
+    list.length === 0 ? [] : [el('span', { class: className }, `${label} `, ...list.map((id) => el('button', { class: 'link-button', 'data-action': 'undo', 'data-id': String(id), title: `Undo your choice on #${id}` }, `#${id}`)))];
+  const pins = choices.pins.map((text) =>
+    el('span', { class: 'choice-pin' }, icon('pinned'), ` “${text.length > 80 ? `${text.slice(0, 79)}…` : text}” `, el('button', { class: 'link-button', 'data-action': 'unpin', 'data-text': text, title: 'Unpin this sentence' }, 'unpin')),
+  );
+  bar.replaceChildren(
+    el('strong', {}, 'Your choices: '),
+    ...[...ids('kept', choices.keep, 'fate-preserved'), ...ids('dropped', choices.drop, 'fate-dropped'), ...pins].flatMap((part, index) => (index === 0 ? [part] : [' · ', part])),
+    ' ',
+    el('button', { class: 'link-button', 'data-action': 'clearAll', 'data-testid': 'choices-clear' }, 'clear all'),
   );
 }

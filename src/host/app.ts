@@ -48,7 +48,7 @@ export class ContextLensApp implements vscode.Disposable {
     this.history = this.own(new HistoryStore(context.workspaceState));
     this.own(new TriggerNotifier(this.sessions, this.settings, this.history, this.log));
     this.hookEvents = this.own(new HookEventLog(hookEventsPath(process.env), this.log));
-    this.model = this.own(new ContextModel(this.sessions, this.settings, this.log, vscode.Uri.joinPath(context.extensionUri, 'dist', 'tokenWorker.js').fsPath));
+    this.model = this.own(new ContextModel(this.sessions, this.settings, this.log, vscode.Uri.joinPath(context.extensionUri, 'dist', 'tokenWorker.js').fsPath, context.workspaceState));
     this.apiKey = new ApiKeyStore(context.secrets);
     const diffs = this.own(new DiffDocuments());
     this.connector = new ClaudeCodeConnector({
@@ -71,6 +71,7 @@ export class ContextLensApp implements vscode.Disposable {
           },
           previewAction: (message) => void this.flow.onAction(message),
           cancelProgress: () => this.flow.cancelProgress(),
+          choose: (action) => void this.model.choose(action),
         },
         this.log,
       ),
@@ -86,6 +87,8 @@ export class ContextLensApp implements vscode.Disposable {
         history: this.history,
         diffs,
         snapshot: () => this.model.snapshot,
+        choices: () => this.model.choices,
+        clearChoices: (sessionPath) => this.model.clearChoices(sessionPath),
         revealPanel: () => this.view.reveal(),
         archiveFolder: vscode.Uri.joinPath(context.globalStorageUri, 'archive').fsPath,
         log: this.log,

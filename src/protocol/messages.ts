@@ -87,6 +87,25 @@ export const verificationViewSchema = z.object({
 });
 export type VerificationView = z.infer<typeof verificationViewSchema>;
 
+/** Longest sentence a person may pin from the detail pane. */
+export const PIN_MAX = 1_000;
+
+/** The person's own calls, per session until the next Apply: items kept or dropped, sentences pinned. */
+export const choicesSchema = z.object({
+  keep: z.array(z.number().int().nonnegative()).max(10_000),
+  drop: z.array(z.number().int().nonnegative()).max(10_000),
+  pins: z.array(z.string().min(1).max(PIN_MAX)).max(100),
+});
+export type Choices = z.infer<typeof choicesSchema>;
+
+/** One change to the choices, from a map row, its keyboard keys, the detail pane or the choices bar. */
+export const choiceActionSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.enum(['keep', 'drop', 'undo']), id: z.number().int().nonnegative() }),
+  z.object({ kind: z.enum(['pin', 'unpin']), text: z.string().trim().min(1).max(PIN_MAX) }),
+  z.object({ kind: z.literal('clearAll') }),
+]);
+export type ChoiceAction = z.infer<typeof choiceActionSchema>;
+
 /** What Compact… would do now (its options and default focus, heuristic summary, no LLM), sent only when it changes. */
 export const planViewSchema = z.object({
   revision: z.number().int().nonnegative(),
@@ -95,6 +114,7 @@ export const planViewSchema = z.object({
   afterTokens: tokens,
   savingsPct: z.number(),
   regions: z.array(regionSchema).max(200_000),
+  choices: choicesSchema,
 });
 export type PlanView = z.infer<typeof planViewSchema>;
 
@@ -230,6 +250,7 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('itemDetail'), id: z.number().int().nonnegative() }),
   z.object({ type: z.literal('previewAction'), previewId: z.string(), action: z.enum(['apply', 'openDiff', 'cancel', 'resumeInTerminal', 'copyResumeCommand']) }),
   z.object({ type: z.literal('cancelProgress') }),
+  z.object({ type: z.literal('choice'), action: choiceActionSchema }),
 ]);
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
 

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { afterTexts, FileSystemArchive, pruneArchive, redactSecrets, StagedArchive, type CompactionResult } from '../../engine';
-import type { ForkView, ItemDetail, Preview } from '../../protocol/messages';
+import type { Choices, ForkView, ItemDetail, Preview } from '../../protocol/messages';
 import { writeFork } from '../../sessions/claude-code';
 import { forkRequestFromResult } from '../../sessions/claude-code/engineContext';
 import type { LiveSnapshot } from '../context/liveSnapshot';
@@ -26,6 +26,9 @@ export interface FlowDeps {
   readonly history: HistoryStore;
   readonly diffs: DiffDocuments;
   readonly snapshot: () => LiveSnapshot | null;
+  /** The person's keep/drop/pin choices for the followed session, and their end once applied. */
+  readonly choices: () => Choices;
+  readonly clearChoices: (sessionPath: string) => Promise<void>;
   readonly revealPanel: () => void;
   readonly archiveFolder: string;
   readonly log: vscode.LogOutputChannel;
@@ -91,7 +94,7 @@ export class CompactionFlow implements vscode.Disposable {
       const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Context Lens', cancellable: true }, (progress, token) => {
         progress.report({ message });
         token.onCancellationRequested(() => controller.abort());
-        return runCompaction({ id: randomUUID(), focus, engine: settings.engine, summarizer: chosen, context: snapshot.context, archive, signal: controller.signal });
+        return runCompaction({ id: randomUUID(), focus, engine: settings.engine, summarizer: chosen, context: snapshot.context, archive, signal: controller.signal, choices: this.deps.choices() });
       });
       const { result } = outcome;
       if (outcome.cancelled) {
@@ -197,6 +200,7 @@ export class CompactionFlow implements vscode.Disposable {
       fork,
     });
     this.deps.log.info(`Applied the compaction as session ${fork.sessionId} (${fork.path})`);
+    await this.deps.clearChoices(snapshot.live.session.path);
     const choice = await vscode.window.showInformationMessage(`Context Lens: compacted session written — resume it with \`${fork.resumeCommand}\`.`, 'Resume in Terminal', 'Copy resume command');
     if (choice === 'Resume in Terminal') this.resumeInTerminal(fork, snapshot);
     else if (choice === 'Copy resume command') await vscode.env.clipboard.writeText(fork.resumeCommand);

@@ -2,12 +2,13 @@
 // map shows what Compact… would do) and what comes of it — a preview, or nothing when the person
 // cancelled. Free of `vscode`.
 import { compact, type Archive, type CompactionResult, type Context, type EngineOptionsInput, type Summarizer } from '../../engine';
-import type { Preview } from '../../protocol/messages';
+import type { Choices, Preview } from '../../protocol/messages';
+import { NO_CHOICES, withChoices } from '../context/choices';
 import { previewOf } from './preview';
 
-/** Compact… is a manual compaction: the full ladder, steered by the focus instructions. */
-export function compactOptionsOf(engine: EngineOptionsInput, focus: string): EngineOptionsInput {
-  return { ...engine, trigger: 'manual', focus };
+/** Compact… is a manual compaction: the full ladder, steered by the focus instructions and the person's choices. */
+export function compactOptionsOf(engine: EngineOptionsInput, focus: string, choices: Choices = NO_CHOICES): EngineOptionsInput {
+  return { ...withChoices(engine, choices), trigger: 'manual', focus };
 }
 
 export interface RunInput {
@@ -19,12 +20,14 @@ export interface RunInput {
   context: Context;
   archive: Archive;
   signal: AbortSignal;
+  /** Kept / dropped items and pinned sentences from the map. */
+  choices?: Choices;
 }
 
 export type RunOutcome = { cancelled: true; result: CompactionResult } | { cancelled: false; result: CompactionResult; preview: Preview };
 
-export async function runCompaction({ id, focus, engine, summarizer, context, archive, signal }: RunInput): Promise<RunOutcome> {
-  const result = await compact(context, compactOptionsOf(engine, focus), { summarizer: summarizer.summarizer, archive, signal });
+export async function runCompaction({ id, focus, engine, summarizer, context, archive, signal, choices }: RunInput): Promise<RunOutcome> {
+  const result = await compact(context, compactOptionsOf(engine, focus, choices), { summarizer: summarizer.summarizer, archive, signal });
   // Aborting only stops the summarizer, which then falls back to the heuristic: that result is not
   // what the person asked for, and they asked for nothing more.
   if (signal.aborted) return { cancelled: true, result };

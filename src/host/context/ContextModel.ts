@@ -3,10 +3,11 @@
 // Settings changes re-plan without re-reading. The plan is announced only when it changed.
 import * as vscode from 'vscode';
 import { TokenCountWorker, type ItemFate } from '../../engine';
-import type { PlanView, TimelinePoint } from '../../protocol/messages';
+import type { ChoiceAction, Choices, PlanView, TimelinePoint } from '../../protocol/messages';
 import type { CompactionEvent } from '../../sessions/types';
 import type { SessionService } from '../sessions/SessionService';
 import type { SettingsWatcher } from '../settings';
+import { applyChoice, ChoiceStore, NO_CHOICES, type StateStorage } from './choices';
 import { planViewOf, samePlan } from './derive';
 import { livePlan, readSnapshot, type LiveSnapshot } from './liveSnapshot';
 import { timelineOf, UsageLog, type OurCompactionMark } from './timeline';
@@ -31,6 +32,7 @@ export class ContextModel implements vscode.Disposable {
   /** A change arrived while reading: read once more afterwards. */
   private dirty = false;
   private lastFill: unknown = null;
+  private readonly choiceStore: ChoiceStore;
 
   readonly onDidChange = this.changed.event;
   readonly onDidChangePlan = this.planChanged.event;
@@ -40,7 +42,9 @@ export class ContextModel implements vscode.Disposable {
     private readonly settings: SettingsWatcher,
     private readonly log: vscode.LogOutputChannel,
     workerScript: string,
+    workspaceState: StateStorage,
   ) {
+    this.choiceStore = new ChoiceStore(workspaceState);
     this.worker = new TokenCountWorker(workerScript);
     this.tokenizer = new WorkerTokenizer(this.worker);
     this.subscriptions = [sessions.onDidChange(() => this.onSession()), settings.onDidChange(() => this.replan())];
@@ -53,6 +57,26 @@ export class ContextModel implements vscode.Disposable {
 
   get plan(): PlanView | null {
     return this.planView;
+  }
+
+  /** The person's choices for the followed session (none without one). */
+  get choices(): Choices {
+    const session = this.sessions.current.session;
+    return session ? this.choiceStore.get(session.path) : NO_CHOICES;
+  }
+
+  /** A keep/drop/pin from the panel: stored for the session and the plan recomputed at once. */
+  async choose(action: ChoiceAction): Promise<void> {
+    const session = this.sessions.current.session;
+    if (session === null) return;
+    await this.choiceStore.set(session.path, applyChoice(this.choiceStore.get(session.path), action));
+    this.replan();
+  }
+
+  /** Applied: the choices were for the context that was just compacted. */
+  async clearChoices(sessionPath: string): Promise<void> {
+    await this.choiceStore.set(sessionPath, NO_CHOICES);
+    this.replan();
   }
 
   fateOf(id: number): ItemFate | undefined {
@@ -135,9 +159,10 @@ export class ContextModel implements vscode.Disposable {
     let next: PlanView | null = null;
     this.fates = new Map();
     if (snapshot !== null && snapshot.context.items.length > 0) {
-      const planned = livePlan(snapshot, this.settings.current, this.tokenizer ?? undefined);
+      const choices = this.choices;
+      const planned = livePlan(snapshot, this.settings.current, this.tokenizer ?? undefined, choices);
       this.fates = new Map(planned.items.map((fate) => [fate.id, fate]));
-      next = planViewOf(snapshot.context, planned, this.revision + 1);
+      next = planViewOf(snapshot.context, planned, this.revision + 1, choices);
     }
     if (samePlan(this.planView, next)) return;
     if (next !== null) this.revision = next.revision;

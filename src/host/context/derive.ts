@@ -1,7 +1,8 @@
 // What the panel shows about a context, derived from the engine's view of it. Kept free of `vscode`
 // so the derivations are unit-tested with plain node.
 import { categoryOf, type CompactionPlan, type Context, type ItemFate } from '../../engine';
-import { CATEGORIES, type Breakdown, type Category, type PlanView, type Region } from '../../protocol/messages';
+import { CATEGORIES, type Breakdown, type Category, type Choices, type PlanView, type Region } from '../../protocol/messages';
+import { NO_CHOICES } from './choices';
 import { CATEGORY_NAMES } from '../../protocol/categories';
 import { regionLabel } from '../../protocol/regionLabel';
 import type { FillSnapshot } from '../../sessions/types';
@@ -54,8 +55,9 @@ export function regionsOf(context: Context, fates: readonly ItemFate[]): Region[
 }
 
 /** The live plan as the panel shows it; `revision` is assigned by whoever tracks changes. */
-export function planViewOf(context: Context, plan: CompactionPlan, revision: number): PlanView {
+export function planViewOf(context: Context, plan: CompactionPlan, revision: number, choices: Choices = NO_CHOICES): PlanView {
   return {
+    choices,
     revision,
     targetTokens: plan.metrics.targetTokens,
     beforeTokens: plan.metrics.tokensBefore,

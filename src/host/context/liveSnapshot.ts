@@ -7,7 +7,8 @@ import type { LiveContext, Result, SessionInfo } from '../../sessions/types';
 import { compactOptionsOf } from '../compaction/run';
 import type { Settings } from '../settings';
 import { breakdownOf, reservedOutputTokensOf } from './derive';
-import type { Breakdown } from '../../protocol/messages';
+import type { Breakdown, Choices } from '../../protocol/messages';
+import { NO_CHOICES } from './choices';
 import type { WorkerTokenizer } from './workerTokenizer';
 
 export interface LiveSnapshot {
@@ -35,10 +36,11 @@ export async function readSnapshot(session: SessionInfo, windowOverride: number,
 }
 
 /**
- * What Compact… would do with the options it runs with by default (the workspace's standing focus),
+ * What Compact… would do with the options it runs with by default (the workspace's standing focus
+ * and the person's choices),
  * so the map never promises to keep what Compact… drops. The summary is the heuristic one: `plan`
  * calls no LLM and does no I/O, so this runs on every change.
  */
-export function livePlan(snapshot: LiveSnapshot, settings: Pick<Settings, 'engine' | 'compactionFocus'>, tokenizer: Tokenizer | undefined): CompactionPlan {
-  return plan(snapshot.context, compactOptionsOf(settings.engine, settings.compactionFocus), tokenizer ? { tokenizer } : {});
+export function livePlan(snapshot: LiveSnapshot, settings: Pick<Settings, 'engine' | 'compactionFocus'>, tokenizer: Tokenizer | undefined, choices: Choices = NO_CHOICES): CompactionPlan {
+  return plan(snapshot.context, compactOptionsOf(settings.engine, settings.compactionFocus, choices), tokenizer ? { tokenizer } : {});
 }

@@ -2,7 +2,7 @@
 // same thing: the newest state, plan, preview and progress are pushed to each connection as they
 // change, and replayed to a webview that (re)loads.
 import * as vscode from 'vscode';
-import type { ItemDetail, PanelState, PlanView, Preview, WebviewCommand } from '../../protocol/messages';
+import type { ChoiceAction, ItemDetail, PanelState, PlanView, Preview, WebviewCommand } from '../../protocol/messages';
 import { StateDelta } from './stateDelta';
 import { WebviewConnection, type PreviewActionMessage } from './WebviewConnection';
 
@@ -17,6 +17,8 @@ export interface PanelRequests {
   itemDetail(id: number): ItemDetail | null;
   previewAction(message: PreviewActionMessage): void;
   cancelProgress(): void;
+  /** Keep / drop / pin from the map or the detail pane. */
+  choose(action: ChoiceAction): void;
 }
 
 export class PanelHub implements vscode.Disposable {
@@ -56,6 +58,7 @@ export class PanelHub implements vscode.Disposable {
       },
       onPreviewAction: (message) => this.requests.previewAction(message),
       onCancelProgress: () => this.requests.cancelProgress(),
+      onChoice: (action) => this.requests.choose(action),
       log: this.log,
     });
     this.connections.add(connection);

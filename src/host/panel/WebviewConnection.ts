@@ -1,7 +1,7 @@
 // One live webview (panel view or editor tab). Holds messages back until the webview says
 // `ready`, validates everything it receives, and forwards only whitelisted commands.
 import type * as vscode from 'vscode';
-import { parseWebviewMessage, type HostMessage, type WebviewCommand, type WebviewMessage } from '../../protocol/messages';
+import { parseWebviewMessage, type ChoiceAction, type HostMessage, type WebviewCommand, type WebviewMessage } from '../../protocol/messages';
 
 export type PreviewActionMessage = Extract<WebviewMessage, { type: 'previewAction' }>;
 
@@ -12,6 +12,7 @@ export interface ConnectionHandlers {
   readonly onItemDetail: (id: number) => void;
   readonly onPreviewAction: (message: PreviewActionMessage) => void;
   readonly onCancelProgress: () => void;
+  readonly onChoice: (action: ChoiceAction) => void;
   readonly log: vscode.LogOutputChannel;
 }
 
@@ -65,6 +66,9 @@ export class WebviewConnection implements vscode.Disposable {
         return;
       case 'cancelProgress':
         this.handlers.onCancelProgress();
+        return;
+      case 'choice':
+        this.handlers.onChoice(message.action);
         return;
     }
   }
