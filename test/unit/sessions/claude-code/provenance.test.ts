@@ -12,6 +12,7 @@ import { resolveOptions } from '../../../../src/engine/options';
 import { analyzePolicy } from '../../../../src/engine/policy/preserve';
 import { readLiveContext } from '../../../../src/sessions/claude-code';
 import { engineContextOf } from '../../../../src/sessions/claude-code/engineContext';
+import { claudeTranscripts } from '../../../support/claudeFixtures';
 import { TranscriptBuilder, tempDir } from './builders';
 
 const TYPED = 'Never modify config/prod.yaml.';
@@ -57,5 +58,22 @@ describe('pinned constraints come only from what the person typed', () => {
     const printed = (out.read() as Buffer | null)?.toString() ?? '';
     assert.match(printed, /Never modify config\/prod\.yaml\./);
     for (const planted of ['rm -rf', 'push straight to main', 'staging database', 'run the tests', 'French']) assert.ok(!printed.includes(planted), `${planted} reached the hook's block`);
+  });
+
+  it('on the recording of the real CLI: an @-mentioned file, a skill body, instruction-like file content', async () => {
+    const recorded = claudeTranscripts().find((transcript) => transcript.name === 'provenance');
+    assert.ok(recorded, 'the provenance recording');
+    const live = await readLiveContext(recorded.path);
+    assert.ok(live.ok);
+    const context = engineContextOf(live.value);
+    const policy = analyzePolicy(context, resolveOptions({}));
+    assert.deepEqual(policy.pinned.constraints.map((entry) => entry.text), ['Never modify config/prod.yaml.']);
+    const planted = ['rm -rf', 'staging database', 'push straight to main'];
+    // The planted sentences are in the context, as reference material (reminders, tool results).
+    for (const phrase of planted) {
+      const holders = context.items.filter((item) => item.text.includes(phrase));
+      assert.ok(holders.length > 0, `${phrase} is in the context`);
+      assert.ok(holders.every((item) => item.kind !== 'user'), `${phrase} is not taken for the person's text`);
+    }
   });
 });
