@@ -5,7 +5,7 @@ import { CATEGORIES, type Fill, type PanelState } from '../src/protocol/messages
 import { formatTokens } from '../src/protocol/format';
 import { CATEGORY_LABELS, CATEGORY_SHORT, exactTokens, fillSource, fillSummary } from './logic/format';
 import { fillLevel, gaugeMarks, gaugeSegments, INLINE_LABEL_MIN_PERCENT, type MarkKind, type SegmentKey } from './logic/gaugeLayout';
-import { el } from './dom';
+import { el, icon } from './dom';
 
 const SEGMENT_KEYS: readonly SegmentKey[] = [...CATEGORIES, 'used', 'free', 'reserved'];
 const MARK_KINDS: readonly MarkKind[] = ['target', 'trigger', 'safety', 'agent'];
@@ -58,8 +58,12 @@ export class Gauge {
       this.bar,
       scale,
       this.legend,
+      this.notes,
     );
   }
+
+  /** Why a mark is not where its setting says: a derived trigger, a refused setting. */
+  private readonly notes = el('ul', { class: 'gauge-notes', 'data-testid': 'threshold-notes', 'aria-live': 'polite' });
 
   update(state: PanelState): void {
     const fill = state.fill;
@@ -75,6 +79,8 @@ export class Gauge {
     this.bar.setAttribute('aria-valuetext', this.summary.textContent);
     this.updateSegments(fill, state);
     this.updateMarks(state);
+    this.notes.replaceChildren(...state.thresholds.notes.map((note) => el('li', {}, icon(/^(Target|Safety net)/.test(note) ? 'warning' : 'info'), ` ${note}`)));
+    this.notes.hidden = state.thresholds.notes.length === 0;
   }
 
   private updateSegments(fill: Fill | null, state: PanelState): void {

@@ -40,6 +40,8 @@ export class ContextLensApp implements vscode.Disposable {
   private readonly flow: CompactionFlow;
   private readonly connector: ClaudeCodeConnector;
   private readonly connection: ConnectionStatus;
+  /** The refused trigger settings last warned about, so a change elsewhere does not repeat the warning. */
+  private warnedTriggerProblems = '';
 
   constructor(context: vscode.ExtensionContext) {
     this.log = this.own(vscode.window.createOutputChannel('Context Lens', { log: true }));
@@ -99,8 +101,10 @@ export class ContextLensApp implements vscode.Disposable {
     this.registerCommands();
     this.own(this.settings.onDidChange((settings) => {
       this.log.info(`Settings changed: trigger ${settings.triggerPercent} %, target ${settings.targetPercent} %, safety net ${settings.safetyNetPercent} %`);
+      this.warnAboutTriggerSettings();
       this.refresh();
     }));
+    this.warnAboutTriggerSettings();
     this.own(this.sessions.onDidChange(() => this.refresh()));
     this.own(this.model.onDidChange(() => this.refresh()));
     this.own(this.history.onDidChange(() => this.refresh()));
@@ -110,6 +114,18 @@ export class ContextLensApp implements vscode.Disposable {
     this.refresh();
     void this.sessions.start();
     this.log.info(`Context Lens ${context.extension.packageJSON.version as string} activated`);
+  }
+
+  /** A refused trigger setting gets one warning (the gauge keeps saying which value is used). */
+  private warnAboutTriggerSettings(): void {
+    const problems = this.settings.current.triggerProblems;
+    const key = problems.join('\n');
+    if (key === this.warnedTriggerProblems) return;
+    this.warnedTriggerProblems = key;
+    for (const problem of problems) {
+      this.log.warn(problem);
+      void vscode.window.showWarningMessage(`Context Lens: ${problem}`, 'Open Settings').then((choice) => choice && vscode.commands.executeCommand(Commands.openSettings));
+    }
   }
 
   private registerCommands(): void {

@@ -5,10 +5,16 @@ import * as vscode from 'vscode';
 import type { ArchiveCaps, EngineOptionsInput } from '../engine';
 import type { Thresholds } from '../protocol/messages';
 import { engineOptionsOf } from './engineOptions';
+import { checkTriggerSettings, effectiveTrigger } from './triggerPoints';
 import { SETTING_DEFAULTS, type SettingKey, type SettingValues, type SummarizerName } from './settingDefaults';
 
 export interface Settings {
+  /** The threshold setting; the trigger in force also depends on the agent's point (`effectiveTrigger`). */
   readonly triggerPercent: number;
+  /** The threshold was set by the person: it is then used as it is, never derived. */
+  readonly triggerSet: boolean;
+  /** Refused settings and the values used instead (`checkTriggerSettings`). */
+  readonly triggerProblems: readonly string[];
   readonly targetPercent: number;
   readonly safetyNetPercent: number;
   /** Offer Compact… when the fill crosses the trigger or the safety net. */
@@ -44,12 +50,23 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
   const values = Object.fromEntries(Object.entries(SETTING_DEFAULTS).map(([key, fallback]) => [key, config.get(key, fallback)])) as SettingValues;
   const get = <K extends SettingKey>(key: K): SettingValues[K] => values[key];
   const triggerPercent = get('trigger.thresholdPercent');
-  // Hysteresis only works when the target sits below the trigger; clamp rather than refuse.
-  const targetPercent = Math.min(get('trigger.targetPercent'), triggerPercent - 1);
+  const inspected = config.inspect('trigger.thresholdPercent');
+  const triggerSet = [inspected?.globalValue, inspected?.workspaceValue, inspected?.workspaceFolderValue].some((value) => value !== undefined);
+  // Hysteresis only works when the target sits below the trigger: a setting that breaks it is refused, and said so.
+  const checked = checkTriggerSettings({
+    thresholdPercent: triggerPercent,
+    thresholdSet: triggerSet,
+    targetPercent: get('trigger.targetPercent'),
+    safetyNetPercent: get('trigger.safetyNetPercent'),
+    defaultTargetPercent: SETTING_DEFAULTS['trigger.targetPercent'],
+  });
+  const { targetPercent } = checked;
   return {
     triggerPercent,
+    triggerSet,
+    triggerProblems: checked.problems,
     targetPercent,
-    safetyNetPercent: Math.max(get('trigger.safetyNetPercent'), triggerPercent),
+    safetyNetPercent: checked.safetyNetPercent,
     notifyOnTrigger: get('trigger.notify'),
     maxConsecutiveLowSavings: get('compaction.maxConsecutiveLowSavings'),
     windowTokensOverride: get('window.overrideTokens'),
@@ -67,9 +84,16 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
   };
 }
 
+/** The trigger in force for a session whose agent compacts at `agentAutoCompactPercent`. */
+export function triggerOf(settings: Settings, agentAutoCompactPercent: number | null) {
+  return effectiveTrigger({ thresholdPercent: settings.triggerPercent, thresholdSet: settings.triggerSet }, settings.targetPercent, agentAutoCompactPercent);
+}
+
 export function thresholdsOf(settings: Settings, agentAutoCompactPercent: number | null): Thresholds {
+  const trigger = triggerOf(settings, agentAutoCompactPercent);
   return {
-    triggerPercent: settings.triggerPercent,
+    triggerPercent: trigger.percent,
+    notes: [...settings.triggerProblems, ...(trigger.note ? [trigger.note] : [])],
     targetPercent: settings.targetPercent,
     safetyNetPercent: settings.safetyNetPercent,
     agentAutoCompactPercent,

@@ -8,6 +8,8 @@ export const thresholdsSchema = z.object({
   safetyNetPercent: z.number().min(1).max(100),
   /** Where the agent itself compacts, as a percent of the window; null when unknown. */
   agentAutoCompactPercent: z.number().min(0).max(100).nullable(),
+  /** Why a mark is not where its setting says (derived trigger, refused settings). */
+  notes: z.array(z.string().max(500)).max(10).default([]),
 });
 export type Thresholds = z.infer<typeof thresholdsSchema>;
 

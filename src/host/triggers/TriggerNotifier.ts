@@ -7,7 +7,7 @@ import { Commands } from '../commands';
 import type { OurCompaction } from '../history/history';
 import type { HistoryStore } from '../history/HistoryStore';
 import type { SessionService } from '../sessions/SessionService';
-import type { Settings, SettingsWatcher } from '../settings';
+import { triggerOf, type Settings, type SettingsWatcher } from '../settings';
 import { nudgeFor, type NudgeState } from './nudge';
 
 export class TriggerNotifier implements vscode.Disposable {
@@ -23,10 +23,10 @@ export class TriggerNotifier implements vscode.Disposable {
     private readonly history: HistoryStore,
     private readonly log: vscode.LogOutputChannel,
   ) {
-    this.controller = controllerOf(settings.current);
+    this.controller = controllerOf(settings.current, null);
     this.disposables.push(
-      settings.onDidChange((next) => {
-        this.controller = controllerOf(next);
+      settings.onDidChange(() => {
+        this.controller = controllerOf(this.settings.current, this.agentPercent());
       }),
       sessions.onDidChange(() => this.check()),
       history.onDidChange(() => this.recordApplied()),
@@ -39,10 +39,13 @@ export class TriggerNotifier implements vscode.Disposable {
       // Another session: its own climb, its own compactions.
       this.sessionPath = session?.path ?? null;
       this.state.offered = null;
-      this.controller = controllerOf(this.settings.current);
+      this.controller = controllerOf(this.settings.current, this.agentPercent());
       this.recorded = session ? this.history.of(session.path).length : 0;
     }
     if (!fill || fill.source !== 'usage' || !this.settings.current.notifyOnTrigger) return;
+    // The first fill of a session tells where its agent compacts, which may move our trigger.
+    const trigger = triggerOf(this.settings.current, this.agentPercent()).percent;
+    if (trigger !== this.controllerTrigger) this.controller = controllerOf(this.settings.current, this.agentPercent());
     const decision = this.controller.decide({ usedTokens: fill.usedTokens, windowTokens: fill.windowTokens });
     if (decision.action === 'blocked') this.log.info(`Not offering a compaction: ${decision.reason}`);
     const { targetPercent, safetyNetPercent } = this.settings.current;
@@ -66,14 +69,23 @@ export class TriggerNotifier implements vscode.Disposable {
     this.recorded = ours.length;
   }
 
+  private get controllerTrigger(): number {
+    return this.controller.options.thresholdPercent;
+  }
+
+  private agentPercent(): number | null {
+    const fill = this.sessions.current.fill;
+    return fill && fill.windowTokens > 0 ? (fill.agentAutoCompactTokens / fill.windowTokens) * 100 : null;
+  }
+
   dispose(): void {
     for (const disposable of this.disposables) disposable.dispose();
   }
 }
 
-function controllerOf(settings: Settings): TriggerController {
+function controllerOf(settings: Settings, agentPercent: number | null): TriggerController {
   return new TriggerController({
-    thresholdPercent: settings.triggerPercent,
+    thresholdPercent: triggerOf(settings, agentPercent).percent,
     targetPercent: settings.targetPercent,
     safetyNetPercent: settings.safetyNetPercent,
     minSavingsPercent: settings.engine.minSavingsPercent ?? DEFAULT_OPTIONS.minSavingsPercent,

@@ -6,7 +6,7 @@ import { parseHostMessage, parseWebviewMessage, type PanelState } from '../../..
 const state: PanelState = {
   session: { id: 'abc', title: 'Fix the retry', agent: 'claude-code', model: 'claude-opus-4-5', path: '/tmp/abc.jsonl', live: true },
   fill: { usedTokens: 124_310, windowTokens: 200_000, source: 'usage' },
-  thresholds: { triggerPercent: 85, targetPercent: 60, safetyNetPercent: 95, agentAutoCompactPercent: 83.5 },
+  thresholds: { triggerPercent: 85, targetPercent: 60, safetyNetPercent: 95, agentAutoCompactPercent: 83.5, notes: [] },
   breakdown: [{ category: 'tool_result', tokens: 88_000 }],
   reservedOutputTokens: 20_000,
   timeline: [{ at: null, usedTokens: 124_310, event: null }],

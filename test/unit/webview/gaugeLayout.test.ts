@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fillLevel, gaugeMarks, gaugeSegments } from '../../../webview/logic/gaugeLayout';
 
-const thresholds = { triggerPercent: 85, targetPercent: 60, safetyNetPercent: 95, agentAutoCompactPercent: 83.5 };
+const thresholds = { triggerPercent: 85, targetPercent: 60, safetyNetPercent: 95, agentAutoCompactPercent: 83.5, notes: [] };
 
 describe('gaugeSegments', () => {
   it('stacks categories in protocol order, then free, then reserved output', () => {

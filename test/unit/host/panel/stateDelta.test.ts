@@ -9,7 +9,7 @@ import { parseHostMessage, type PanelState } from '../../../../src/protocol/mess
 const initial: PanelState = {
   session: null,
   fill: { usedTokens: 1_000, windowTokens: 200_000, source: 'usage' },
-  thresholds: { triggerPercent: 85, targetPercent: 60, safetyNetPercent: 95, agentAutoCompactPercent: 83.5 },
+  thresholds: { triggerPercent: 85, targetPercent: 60, safetyNetPercent: 95, agentAutoCompactPercent: 83.5, notes: [] },
   breakdown: [],
   reservedOutputTokens: 20_000,
   timeline: Array.from({ length: 2_000 }, (_, index) => ({ at: null, usedTokens: index, event: null })),
