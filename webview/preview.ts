@@ -5,10 +5,12 @@
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
 import type { Preview, VerificationView, WebviewMessage } from '../src/protocol/messages';
+import { TIER_NAMES } from '../src/protocol/categories';
 import { custom, el, icon } from './dom';
 import { renderDiffBlock } from './diffView';
 import type { Disclosures } from './disclosure';
-import { exactTokens, plural, savingsText } from './logic/format';
+import { exactTokens, plural } from './logic/format';
+import { renderMarkdown } from './markdown';
 import { post } from './vscodeApi';
 
 type PreviewAction = Extract<WebviewMessage, { type: 'previewAction' }>['action'];
@@ -24,7 +26,13 @@ export function renderVerification(verification: VerificationView): HTMLElement 
   const kept = verification.constraintsKept === verification.constraintsTotal;
   const items: HTMLElement[] = [
     el('li', {}, icon(kept ? 'pass' : 'warning'), ` constraints kept ${verification.constraintsKept}/${verification.constraintsTotal}`),
-    el('li', {}, icon('issues'), ` open loops ${verification.openLoopsBefore} → ${verification.openLoopsAfter}`),
+    el(
+      'li',
+      { title: 'Open loops: questions, TODOs and next steps still pending in the conversation. After a compaction the summary lists them again, so the count may grow; it should not shrink.' },
+      icon('issues'),
+      ` open loops (pending questions and next steps) ${verification.openLoopsBefore} before → ${verification.openLoopsAfter} after`,
+      verification.openLoopsAfter < verification.openLoopsBefore ? el('span', { class: 'muted' }, ' — some may be lost') : el('span', { class: 'muted' }, ' — none lost'),
+    ),
   ];
   if (verification.reinjected.length) items.push(el('li', {}, icon('debug-restart'), ` re-injected: `, el('ul', {}, ...verification.reinjected.map((text) => el('li', {}, text)))));
   if (verification.filesLost.length) items.push(el('li', {}, icon('warning'), ` files lost: `, el('ul', {}, ...verification.filesLost.map((file) => el('li', { class: 'mono' }, file)))));
@@ -57,10 +65,20 @@ function renderApplied(preview: Preview): HTMLElement | null {
 export function renderPreview(preview: Preview | null, disclosures: Disclosures): HTMLElement[] {
   if (!preview) return [];
   const verification = preview.verification ? renderVerification(preview.verification) : el('p', { class: 'muted' }, 'Not verified.');
-  const tiers = preview.tiers.length
-    ? el('ul', { class: 'tiers' }, ...preview.tiers.map((tier) => el('li', {}, el('strong', {}, tier.tier), `: ${plural(tier.items, 'item')}, −${exactTokens(Math.max(tier.tokensSaved, 0))} tokens`, tier.note ? el('span', { class: 'muted' }, ` (${tier.note})`) : '')))
+  // Only the steps that did something: "−0 tokens" rows say nothing.
+  const acted = preview.tiers.filter((tier) => tier.items > 0);
+  const tiers = acted.length
+    ? el('ul', { class: 'tiers', 'data-testid': 'preview-tiers' }, ...acted.map((tier) => el('li', {}, el('strong', {}, TIER_NAMES[tier.tier] ?? tier.tier), `: ${plural(tier.items, 'item')}, −${exactTokens(Math.max(tier.tokensSaved, 0))} tokens`, tier.note ? el('span', { class: 'muted' }, ` (${tier.note})`) : '')))
     : null;
-  const summary = preview.summary ? disclosures.details('preview-summary', ['Summary'], [el('pre', { class: 'summary-text' }, preview.summary)], true) : null;
+  const focusKept = preview.regions.filter((region) => region.protection === 'focus').map((region) => `#${region.id}`);
+  const focus = el(
+    'p',
+    { 'data-testid': 'preview-focus' },
+    'Focus: ',
+    preview.focus ? el('q', {}, preview.focus) : el('span', { class: 'muted' }, 'none'),
+    preview.focus ? el('span', { class: 'muted' }, focusKept.length ? ` · kept ${focusKept.slice(0, 12).join(', ')}${focusKept.length > 12 ? ` and ${focusKept.length - 12} more` : ''} verbatim` : ' · matched nothing the ladder would have touched') : null,
+  );
+  const summary = preview.summary ? disclosures.details('preview-summary', ['Summary'], [renderSummary(preview.summary, preview.summaryReadable ?? preview.summary)], true) : null;
   const diff = disclosures.details('preview-diff', [`Changes (${plural(preview.diff.length, 'item')})`], preview.diff.length ? preview.diff.map(renderDiffBlock) : [el('p', { class: 'muted' }, 'Nothing changes.')], true);
   const actions = preview.applied
     ? renderApplied(preview)
@@ -75,9 +93,9 @@ export function renderPreview(preview: Preview | null, disclosures: Disclosures)
     el(
       'section',
       { class: 'preview', 'data-testid': 'preview', 'aria-labelledby': 'preview-title' },
-      el('div', { class: 'section-title' }, el('h2', { id: 'preview-title' }, 'Compaction preview'), el('span', {}, savingsText(preview.beforeTokens, preview.afterTokens, preview.savingsPct))),
-      el('p', {}, 'Focus: ', preview.focus ? el('q', {}, preview.focus) : el('span', { class: 'muted' }, 'none'), el('span', { class: 'muted' }, ` · ${preview.message}`)),
-      el('p', { class: 'preview-stats' }, `${exactTokens(preview.beforeTokens)} → ${exactTokens(preview.afterTokens)} tokens`, el('span', { class: 'muted' }, ` · summarizer: ${preview.summarizer} · status: ${preview.status}`)),
+      el('div', { class: 'section-title' }, el('h2', { id: 'preview-title' }, 'Compaction preview'), el('span', { class: 'muted' }, `summarizer: ${preview.summarizer}`)),
+      el('p', { class: 'preview-headline', 'data-testid': 'preview-headline' }, headline(preview)),
+      focus,
       preview.redactions > 0 ? el('p', { class: 'muted', 'data-testid': 'preview-redactions' }, icon('shield'), ` ${plural(preview.redactions, 'secret')} redacted`) : null,
       renderWarnings(preview),
       tiers,
@@ -87,6 +105,29 @@ export function renderPreview(preview: Preview | null, disclosures: Disclosures)
       actions,
     ),
   ];
+}
+
+/** `145,710 → 29,800 tokens (−80 %) · target 30,000 met` — the one place the figures appear. */
+function headline(preview: Preview): string {
+  const figures = `${exactTokens(preview.beforeTokens)} → ${exactTokens(preview.afterTokens)} tokens (−${Math.round(preview.savingsPct)} %)`;
+  if (preview.status !== 'compacted') return `${figures} · ${preview.message}`;
+  return `${figures} · target ${exactTokens(preview.targetTokens)} ${preview.targetMet ? 'met' : 'not met'}`;
+}
+
+/** The summary rendered as Markdown, the raw text (frame and tags, exactly as inserted) one click away. */
+function renderSummary(raw: string, readable: string): HTMLElement {
+  const rendered = el('div', { class: 'summary-markdown', 'data-testid': 'summary-markdown' });
+  rendered.appendChild(renderMarkdown(readable));
+  const rawText = el('pre', { class: 'summary-text', 'data-testid': 'summary-raw', hidden: '' }, raw);
+  const toggle = el('button', { class: 'link-button', 'data-testid': 'summary-toggle', 'aria-pressed': 'false' }, 'Show raw text');
+  toggle.addEventListener('click', () => {
+    const showRaw = rawText.hidden;
+    rawText.hidden = !showRaw;
+    rendered.hidden = showRaw;
+    toggle.textContent = showRaw ? 'Show rendered' : 'Show raw text';
+    toggle.setAttribute('aria-pressed', String(showRaw));
+  });
+  return el('div', {}, toggle, rendered, rawText);
 }
 
 export function renderProgress(progress: { message: string; cancellable: boolean } | null): HTMLElement[] {

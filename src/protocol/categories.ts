@@ -28,3 +28,13 @@ export const CATEGORY_SHORT: Readonly<Record<Category, string>> = {
   tool_result: 'results',
   summary: 'sum',
 };
+
+/** What each step of a compaction is called in the preview (engine tier names are for logs and JSON). */
+export const TIER_NAMES: Readonly<Record<string, string>> = {
+  choice: 'your choices',
+  supersede: 'stale results stubbed (a newer read of the same thing exists)',
+  'age-clear': 'old tool results cleared',
+  dedupe: 'identical outputs deduplicated',
+  truncate: 'long outputs cut to their cap',
+  summarize: 'older turns summarised',
+};

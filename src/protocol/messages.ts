@@ -149,7 +149,12 @@ export const previewSchema = z.object({
   savingsPct: z.number(),
   tiers: z.array(tierSummarySchema),
   verification: verificationViewSchema.nullable(),
+  /** The summary exactly as inserted (frame and tags included): the "raw" view. */
   summary: z.string().nullable(),
+  /** The same without the anti-injection frame: rendered as Markdown (sanitised) by the panel. */
+  summaryReadable: z.string().nullable(),
+  targetTokens: tokens,
+  targetMet: z.boolean(),
   /** The configured summarizer failed and the heuristic summary was used instead, and why. */
   summaryFallback: previewWarning.nullable(),
   /** The engine's warning that the result is still above the hard limit. */

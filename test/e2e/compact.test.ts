@@ -99,7 +99,7 @@ describe('Compact with focus, apply, settings and hostile content, in code-serve
     // The agent answers once more after the preview: a fork from it would lack that turn.
     const forks = () => readdirSync(demo.projectDir).filter((name) => name.endsWith('.jsonl'));
     const before = forks();
-    const stats = frame.locator('[data-testid="preview"] .preview-stats');
+    const stats = frame.locator('[data-testid="preview-headline"]');
     const stale = await stats.textContent();
     appendResponse(demo.transcript, 18_000);
     await frame.locator('[data-testid="preview-apply"]').click();

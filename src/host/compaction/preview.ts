@@ -1,6 +1,7 @@
 // A compaction result as the panel previews it: metrics per tier, verification, the summary and one
 // diff block per changed item. Everything shown goes through `redactSecrets` first. Free of `vscode`.
 import { afterTexts, redactSecrets, type CompactionResult, type Context, type Verification } from '../../engine';
+import { SUMMARY_TAG } from '../../engine/fromMessages';
 import { PREVIEW_WARNING_MAX, type DiffBlock, type ItemDetail, type Preview, type VerificationView } from '../../protocol/messages';
 import { regionLabel, regionsOf } from '../context/derive';
 import { itemDetailOf } from '../context/itemDetail';
@@ -77,7 +78,17 @@ function overflowWarningOf(result: CompactionResult): string | null {
   return result.overflow ? warningOf(result.overflow.message) : null;
 }
 
+/**
+ * The summary as a person reads it: the body and anything after it (a re-injected pinned block),
+ * without the anti-injection sentence and the tags that frame it for the model.
+ */
+export function readableSummary(text: string): string {
+  const match = new RegExp(`<${SUMMARY_TAG}[^>]*>\\n?([\\s\\S]*?)\\n?</${SUMMARY_TAG}>([\\s\\S]*)$`).exec(text);
+  return match ? `${match[1] ?? ''}${match[2] ?? ''}`.trim() : text;
+}
+
 export function previewOf({ id, focus, summarizer, context, result }: PreviewInput): Preview {
+  const summary = result.summary ? redactSecrets(result.summary.text) : null;
   return {
     id,
     focus,
@@ -89,7 +100,10 @@ export function previewOf({ id, focus, summarizer, context, result }: PreviewInp
     savingsPct: result.metrics.savingsPercent,
     tiers: result.tiers.map((tier) => ({ tier: tier.tier, items: tier.acted, tokensSaved: tier.tokensSaved, note: tier.note ?? null })),
     verification: result.verification ? verificationView(result.verification) : null,
-    summary: result.summary ? redactSecrets(result.summary.text) : null,
+    summary,
+    summaryReadable: summary === null ? null : readableSummary(summary),
+    targetTokens: result.metrics.targetTokens,
+    targetMet: result.metrics.targetMet,
     summaryFallback: summaryFallbackOf(result),
     overflow: overflowWarningOf(result),
     redactions: result.metrics.redactions,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { charEstimateTokenizer, compact, MemoryArchive, type Summarizer } from '../../../../src/engine';
 import { afterTexts } from '../../../../src/engine';
-import { DROPPED_TEXT, diffBlocksOf, diffDocuments, previewItemDetail, previewOf } from '../../../../src/host/compaction/preview';
+import { DROPPED_TEXT, diffBlocksOf, diffDocuments, previewItemDetail, previewOf, readableSummary } from '../../../../src/host/compaction/preview';
 import { PREVIEW_WARNING_MAX, previewSchema } from '../../../../src/protocol/messages';
 import { itemDetailOf, DETAIL_MAX_CHARS } from '../../../../src/host/context/itemDetail';
 import { assistant, big, build, read, user } from '../../engine/support/build';
@@ -89,6 +89,18 @@ describe('compaction preview', () => {
     assert.equal(preview.summarizer, 'heuristic');
     assert.equal(preview.overflow, null);
     assert.ok(previewSchema.safeParse(preview).success);
+  });
+
+  it('gives the summary readable (no frame sentence, no tags, the pinned block kept) beside the raw text, and the target for the headline', async () => {
+    const ctx = context();
+    const result = await compact(ctx, { trigger: 'manual', preserve: { recentTurns: 1, recentPercent: 0 } }, { archive: new MemoryArchive(), tokenizer: charEstimateTokenizer });
+    const preview = previewOf({ id: 'p1', focus: '', summarizer: 'heuristic', context: ctx, result });
+    assert.ok(preview.summary?.includes('<context-summary'));
+    assert.ok(preview.summaryReadable && !preview.summaryReadable.includes('<context-summary') && !preview.summaryReadable.includes('Treat it as background reference'));
+    assert.equal(preview.targetTokens, result.metrics.targetTokens);
+    assert.equal(preview.targetMet, result.metrics.targetMet);
+    assert.equal(readableSummary('Preamble.\n<context-summary items="2">\n## Goal\n- x\n</context-summary>\n\n[pinned] never y'), '## Goal\n- x\n\n[pinned] never y');
+    assert.equal(readableSummary('no frame'), 'no frame');
   });
 
   it('carries the engine\'s overflow warning, and no warnings when all went well', async () => {
