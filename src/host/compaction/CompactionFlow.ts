@@ -17,7 +17,14 @@ import type { DiffDocuments } from './DiffDocuments';
 import { diffBlocksOf, diffDocuments, previewItemDetail } from './preview';
 import { runCompaction } from './run';
 import { sessionMovedOn } from './stale';
+import { executableOnPath } from '../connect/launcher';
 import { summarizerOf } from './summarizer';
+
+/** Where Anthropic explains installing Claude Code. */
+const CLAUDE_CODE_INSTALL_GUIDE = 'https://docs.anthropic.com/en/docs/claude-code/setup';
+
+/** A path as one POSIX shell word. */
+const shellQuote = (path: string): string => `'${path.replace(/'/g, `'\\''`)}'`;
 
 export interface FlowDeps {
   readonly hub: PanelHub;
@@ -222,11 +229,28 @@ export class CompactionFlow implements vscode.Disposable {
   }
 
   private resumeInTerminal(fork: ForkView, snapshot: LiveSnapshot): void {
+    const configured = this.deps.settings.current.summarizer.claudeCliPath;
+    if (configured === '' && executableOnPath('claude', process.env.PATH ?? '', process.platform) === null) {
+      // A terminal would only say "command not found": say what is missing and how to get it.
+      const copy = 'Copy resume command';
+      const guide = 'Open Install Guide';
+      void vscode.window
+        .showErrorMessage(
+          `Context Lens: Claude Code's \`claude\` command is not on PATH, so the fork cannot be resumed here. Install it with \`npm install -g @anthropic-ai/claude-code\` (or set contextLens.summarizer.claudeCliPath), then run \`${fork.resumeCommand}\` in ${snapshot.live.session.cwd ?? 'the session\'s folder'}.`,
+          copy,
+          guide,
+        )
+        .then((choice) => {
+          if (choice === copy) void vscode.env.clipboard.writeText(fork.resumeCommand);
+          else if (choice === guide) void vscode.env.openExternal(vscode.Uri.parse(CLAUDE_CODE_INSTALL_GUIDE));
+        });
+      return;
+    }
     // `claude --resume` finds sessions by the folder it runs in: the session's own cwd.
     const cwd = snapshot.live.session.cwd ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     const terminal = vscode.window.createTerminal({ name: 'Claude Code (compacted)', ...(cwd ? { cwd } : {}) });
     terminal.show();
-    terminal.sendText(fork.resumeCommand);
+    terminal.sendText(configured === '' ? fork.resumeCommand : fork.resumeCommand.replace(/^claude\b/, shellQuote(configured)));
   }
 
   dispose(): void {

@@ -17,8 +17,12 @@ export class DiffDocuments implements vscode.TextDocumentContentProvider, vscode
     return this.texts.get(uri.toString()) ?? '';
   }
 
-  /** `fileName` picks the language VS Code highlights the two sides in. */
-  async show(id: string, before: string, after: string, title: string, fileName = 'context.txt'): Promise<void> {
+  /**
+   * `fileName` picks the language VS Code highlights the two sides in: a context reads as Markdown
+   * (headings per item, the summary's own Markdown), a settings file as JSON. Long lines (tool
+   * output, one-line JSON) are wrapped rather than clipped at the right edge.
+   */
+  async show(id: string, before: string, after: string, title: string, fileName = 'context.md'): Promise<void> {
     // Only the newest pair is kept: older previews cannot be opened from the panel any more.
     this.texts.clear();
     const left = vscode.Uri.from({ scheme: DIFF_SCHEME, path: `/${id}/before/${fileName}` });
@@ -26,10 +30,18 @@ export class DiffDocuments implements vscode.TextDocumentContentProvider, vscode
     this.texts.set(left.toString(), before);
     this.texts.set(right.toString(), after);
     await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true });
+    if (!wrapsAlready()) await vscode.commands.executeCommand('editor.action.toggleWordWrap');
   }
 
   dispose(): void {
     this.registration.dispose();
     this.texts.clear();
   }
+}
+
+/** Whether the diff editor wraps by the person's own settings (toggling would then turn it off). */
+function wrapsAlready(): boolean {
+  const diff = vscode.workspace.getConfiguration('diffEditor').get<string>('wordWrap', 'inherit');
+  if (diff !== 'inherit') return diff === 'on';
+  return vscode.workspace.getConfiguration('editor').get<string>('wordWrap', 'off') !== 'off';
 }

@@ -19,20 +19,27 @@ export interface Runtime {
   readonly isElectron: boolean;
 }
 
-/** First `node` on PATH that can be executed, else null. */
-export function nodeOnPath(pathEnv: string, platform: NodeJS.Platform): string | null {
-  const name = platform === 'win32' ? 'node.exe' : 'node';
+/** First executable `command` on PATH (on Windows with its .exe/.cmd/.bat), else null. */
+export function executableOnPath(command: string, pathEnv: string, platform: NodeJS.Platform): string | null {
+  const names = platform === 'win32' ? ['.exe', '.cmd', '.bat'].map((extension) => `${command}${extension}`) : [command];
   for (const folder of pathEnv.split(platform === 'win32' ? ';' : delimiter)) {
     if (folder === '') continue;
-    const candidate = join(folder, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // Not here; keep looking.
+    for (const name of names) {
+      const candidate = join(folder, name);
+      try {
+        accessSync(candidate, constants.X_OK);
+        return candidate;
+      } catch {
+        // Not here; keep looking.
+      }
     }
   }
   return null;
+}
+
+/** First `node` on PATH that can be executed, else null. */
+export function nodeOnPath(pathEnv: string, platform: NodeJS.Platform): string | null {
+  return executableOnPath('node', pathEnv, platform);
 }
 
 export function commandPaths(runtime: Runtime, binDir: string): CommandPaths {

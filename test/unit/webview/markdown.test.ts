@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { markdownHtml } from '../../../webview/markdown';
+import { markdownHtml } from '../../../webview/logic/markdown';
 
 describe('summary Markdown', () => {
   it('renders the summary\'s sections and lists', () => {

@@ -4,7 +4,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { describe, it } from 'node:test';
-import { commandPaths, installBundles, nodeOnPath, refreshBundles } from '../../../../src/host/connect/launcher';
+import { commandPaths, executableOnPath, installBundles, nodeOnPath, refreshBundles } from '../../../../src/host/connect/launcher';
 
 const temp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
 
@@ -26,6 +26,17 @@ describe('nodeOnPath', () => {
     // root may execute anything with an x bit only; a 0644 file is not executable even for root.
     assert.equal(nodeOnPath(path, 'linux'), join(good, 'node'));
     assert.equal(nodeOnPath(empty, 'linux'), null);
+  });
+
+  it('finds other commands the same way (Resume in Terminal looks for claude first), with Windows extensions', () => {
+    const folder = temp('cl-path-');
+    assert.equal(executableOnPath('claude', folder, 'linux'), null);
+    writeFileSync(join(folder, 'claude'), '#!/bin/sh\n');
+    chmodSync(join(folder, 'claude'), 0o755);
+    assert.equal(executableOnPath('claude', folder, 'linux'), join(folder, 'claude'));
+    writeFileSync(join(folder, 'claude.cmd'), '');
+    chmodSync(join(folder, 'claude.cmd'), 0o755);
+    assert.equal(executableOnPath('claude', folder, 'win32'), join(folder, 'claude.cmd'));
   });
 
   it('falls back to the running runtime, as Node under Electron when that is what runs', () => {
