@@ -1,14 +1,16 @@
-// The timeline: fill per API call as a small bar chart, with compaction events marked (the agent's
-// and ours in different styles, each with its label on hover). The chart is one SVG path however
-// many calls there were; the events are also listed as text, so nothing depends on the picture.
+// The timeline: fill per API call as a bar chart with a token axis, the window and our marks as
+// faint lines, the value of a call on hover (or ←/→ when focused), and compaction events marked and
+// labelled — the agent's and ours in different styles. The bars are one SVG path however many calls
+// there were; the events are also listed as text, so nothing depends on the picture.
 import type { PanelState, TimelinePoint } from '../src/protocol/messages';
 import { formatTokens } from '../src/protocol/format';
 import { el, icon } from './dom';
-import { barsPath, timelineBars } from './logic/timelineLayout';
+import { clockTime, exactTokens } from './logic/format';
+import { axisTicks, barAt, barsPath, slotsOf, timelineBars, timelineScale } from './logic/timelineLayout';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const WIDTH = 600;
-const HEIGHT = 40;
+const HEIGHT = 80;
 
 function svg(tag: string, attributes: Record<string, string>): SVGElement {
   const node = document.createElementNS(SVG, tag);
@@ -19,37 +21,112 @@ function svg(tag: string, attributes: Record<string, string>): SVGElement {
 export interface TimelineInput {
   readonly timeline: readonly TimelinePoint[];
   readonly windowTokens: number | null;
+  readonly thresholds: PanelState['thresholds'];
 }
 
 export function timelineInput(state: PanelState): TimelineInput {
-  return { timeline: state.timeline, windowTokens: state.fill?.windowTokens ?? null };
+  return { timeline: state.timeline, windowTokens: state.fill?.windowTokens ?? null, thresholds: state.thresholds };
 }
 
-export function renderTimeline({ timeline, windowTokens }: TimelineInput): HTMLElement[] {
+const EVENT_NAMES = { agent: 'Claude Code compacted', ours: 'Context Lens compacted' } as const;
+
+function pointText(point: TimelinePoint, index: number, windowTokens: number | null): string {
+  const share = windowTokens ? ` (${((point.usedTokens / windowTokens) * 100).toFixed(1)} %)` : '';
+  const time = point.at ? ` · ${clockTime(point.at)}` : '';
+  return `call ${index + 1}${time} · ${exactTokens(point.usedTokens)} tokens${share}${point.event ? ` · ${EVENT_NAMES[point.event.kind]}: ${point.event.label}` : ''}`;
+}
+
+export function renderTimeline({ timeline, windowTokens, thresholds }: TimelineInput): HTMLElement[] {
   if (timeline.length === 0) return [];
   const bars = timelineBars(timeline, windowTokens);
+  const slots = slotsOf(bars);
+  const scale = timelineScale(timeline, windowTokens);
+  const step = WIDTH / slots;
   const last = timeline[timeline.length - 1]!;
-  const chart = svg('svg', { class: 'timeline-chart', viewBox: `0 0 ${WIDTH} ${HEIGHT}`, preserveAspectRatio: 'none', role: 'img', 'aria-label': `Fill per API call: ${timeline.length} calls, now ${formatTokens(last.usedTokens)} tokens` });
-  chart.appendChild(svg('path', { class: 'timeline-bars', d: barsPath(bars, WIDTH, HEIGHT) }));
-  const step = WIDTH / bars.length;
+  const yOf = (tokens: number): number => HEIGHT * (1 - tokens / scale);
+  const chart = svg('svg', { class: 'timeline-chart', viewBox: `0 0 ${WIDTH} ${HEIGHT}`, preserveAspectRatio: 'none', 'aria-hidden': 'true' });
+  if (windowTokens) {
+    const lines: [string, number][] = [
+      ['window', windowTokens],
+      ['target', (windowTokens * thresholds.targetPercent) / 100],
+      ['trigger', (windowTokens * thresholds.triggerPercent) / 100],
+      ...(thresholds.agentAutoCompactPercent ? [['agent', (windowTokens * thresholds.agentAutoCompactPercent) / 100] as [string, number]] : []),
+    ];
+    for (const [kind, tokens] of lines) {
+      const y = String(yOf(tokens));
+      chart.appendChild(svg('line', { class: `timeline-level level-${kind}`, x1: '0', x2: String(WIDTH), y1: y, y2: y }));
+    }
+  }
+  chart.appendChild(svg('path', { class: 'timeline-bars', d: barsPath(bars, WIDTH, HEIGHT, slots) }));
+  const highlight = svg('rect', { class: 'timeline-highlight', x: '0', y: '0', width: String(Math.max(step * 0.8, 0.5)), height: '0', visibility: 'hidden' });
+  chart.appendChild(highlight);
+
+  const plot = el('div', { class: 'timeline-plot', tabindex: '0', role: 'img', 'data-testid': 'timeline-plot', 'aria-label': `Fill per API call: ${timeline.length} calls, now ${formatTokens(last.usedTokens)} tokens. Arrow keys read the calls.` }, chart);
   const events = bars.filter((bar) => bar.point.event !== null);
   for (const bar of events) {
-    const event = bar.point.event!;
-    const x = String(bar.index * step + step * 0.4);
-    const line = svg('line', { class: `timeline-event event-${event.kind}`, x1: x, x2: x, y1: '0', y2: String(HEIGHT) });
-    const title = svg('title', {});
-    title.textContent = event.label;
-    line.appendChild(title);
-    chart.appendChild(line);
+    const kind = bar.point.event!.kind;
+    const left = `${((bar.index + 0.4) / slots) * 100}%`;
+    const line = el('span', { class: `timeline-event-line event-${kind}` });
+    const flag = el('span', { class: `timeline-flag event-${kind}`, 'data-testid': `timeline-flag-${kind}`, title: `${EVENT_NAMES[kind]}: ${bar.point.event!.label}` }, kind === 'ours' ? 'Context Lens' : 'Claude Code');
+    // Through the CSSOM: the webview's CSP forbids inline style attributes.
+    line.style.left = flag.style.left = left;
+    plot.append(line, flag);
   }
+  const tooltip = el('div', { class: 'timeline-tooltip', 'data-testid': 'timeline-tooltip', role: 'status', 'aria-live': 'polite', hidden: '' });
+  plot.appendChild(tooltip);
+
+  let shown: number | null = null;
+  const show = (index: number | null): void => {
+    shown = index;
+    const bar = index === null ? undefined : bars[index];
+    if (!bar) {
+      tooltip.hidden = true;
+      highlight.setAttribute('visibility', 'hidden');
+      return;
+    }
+    tooltip.textContent = pointText(bar.point, bar.index, windowTokens);
+    tooltip.hidden = false;
+    const fraction = (bar.index + 0.4) / slots;
+    // Kept inside the plot: anchored left on the left half, right on the right half.
+    tooltip.style.left = fraction < 0.5 ? `${fraction * 100}%` : '';
+    tooltip.style.right = fraction < 0.5 ? '' : `${(1 - fraction) * 100}%`;
+    highlight.setAttribute('x', String(bar.index * step));
+    highlight.setAttribute('y', String(yOf(bar.point.usedTokens)));
+    highlight.setAttribute('height', String(HEIGHT - yOf(bar.point.usedTokens)));
+    highlight.setAttribute('visibility', 'visible');
+  };
+  plot.addEventListener('mousemove', (event) => {
+    const rect = plot.getBoundingClientRect();
+    show(barAt((event.clientX - rect.left) / rect.width, bars.length, slots));
+  });
+  plot.addEventListener('mouseleave', () => show(null));
+  plot.addEventListener('blur', () => show(null));
+  plot.addEventListener('keydown', (event) => {
+    const moves: Record<string, number> = { ArrowLeft: -1, ArrowRight: 1, Home: -Infinity, End: Infinity };
+    const move = moves[event.key];
+    if (move === undefined) return;
+    event.preventDefault();
+    const from = shown ?? bars.length - 1;
+    show(Math.min(Math.max(move === -Infinity ? 0 : move === Infinity ? bars.length - 1 : from + move, 0), bars.length - 1));
+  });
+
+  const axis = el('div', { class: 'timeline-axis', 'aria-hidden': 'true' }, ...axisTicks(scale).map((tokens) => el('span', {}, formatTokens(tokens))));
   return [
     el(
       'section',
       { class: 'timeline', 'data-testid': 'timeline', 'aria-labelledby': 'timeline-title' },
-      el('h2', { id: 'timeline-title' }, 'Timeline', el('span', { class: 'muted' }, `fill per API call · ${timeline.length} calls`)),
-      chart,
+      el('h2', { id: 'timeline-title' }, 'Timeline', el('span', { class: 'muted' }, `fill per API call · ${timeline.length} calls · hover for values`)),
+      el('div', { class: 'timeline-body' }, axis, plot),
+      el(
+        'p',
+        { class: 'timeline-legend small muted' },
+        el('span', { class: 'legend-line level-window' }), ' window ',
+        el('span', { class: 'legend-line level-trigger' }), ` our trigger ${thresholds.triggerPercent} % `,
+        el('span', { class: 'legend-line level-target' }), ` target ${thresholds.targetPercent} % `,
+        ...(thresholds.agentAutoCompactPercent ? [el('span', { class: 'legend-line level-agent' }), ` Claude Code auto-compact ${thresholds.agentAutoCompactPercent.toFixed(1)} %`] : []),
+      ),
       events.length
-        ? el('ul', { class: 'timeline-events small' }, ...events.map((bar) => el('li', { class: `event-${bar.point.event!.kind}` }, icon(bar.point.event!.kind === 'ours' ? 'pulse' : 'hubot'), ` call ${bar.index + 1}: ${bar.point.event!.label}`)))
+        ? el('ul', { class: 'timeline-events small' }, ...events.map((bar) => el('li', { class: `event-${bar.point.event!.kind}` }, icon(bar.point.event!.kind === 'ours' ? 'pulse' : 'hubot'), ` call ${bar.index + 1}: ${EVENT_NAMES[bar.point.event!.kind]} — ${bar.point.event!.label}`)))
         : null,
     ),
   ];

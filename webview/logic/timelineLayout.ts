@@ -1,5 +1,6 @@
 // Geometry of the timeline chart: one bar per API call, scaled to the window (or to the highest
-// point if a transcript overshot it), plus the compaction events to mark. DOM-free for tests.
+// point if a transcript overshot it), a token axis, where a hover lands, and the compaction events
+// to mark. DOM-free for tests.
 import type { TimelinePoint } from '../../src/protocol/messages';
 
 export interface TimelineBar {
@@ -9,16 +10,29 @@ export interface TimelineBar {
   readonly point: TimelinePoint;
 }
 
-export function timelineBars(points: readonly TimelinePoint[], windowTokens: number | null): TimelineBar[] {
+/** Fewer calls than this still get bars of this width: six calls should not fill the panel. */
+export const MIN_SLOTS = 60;
+
+/** Tokens at the top of the chart: the window, or the highest point if a call overshot it. */
+export function timelineScale(points: readonly TimelinePoint[], windowTokens: number | null): number {
   const peak = points.reduce((max, point) => Math.max(max, point.usedTokens), 0);
-  const scale = Math.max(windowTokens ?? 0, peak, 1);
+  return Math.max(windowTokens ?? 0, peak, 1);
+}
+
+export function timelineBars(points: readonly TimelinePoint[], windowTokens: number | null): TimelineBar[] {
+  const scale = timelineScale(points, windowTokens);
   return points.map((point, index) => ({ index, height: point.usedTokens / scale, point }));
 }
 
+/** Horizontal slots the chart is divided into: one per call, at least MIN_SLOTS. */
+export function slotsOf(bars: readonly TimelineBar[]): number {
+  return Math.max(bars.length, MIN_SLOTS);
+}
+
 /** An SVG path of all bars at once: 5,000 calls stay one DOM node instead of 5,000. */
-export function barsPath(bars: readonly TimelineBar[], width: number, height: number): string {
+export function barsPath(bars: readonly TimelineBar[], width: number, height: number, slots = bars.length): string {
   if (bars.length === 0) return '';
-  const step = width / bars.length;
+  const step = width / Math.max(slots, bars.length);
   const barWidth = Math.max(step * 0.8, 0.5);
   return bars
     .map((bar) => {
@@ -27,6 +41,18 @@ export function barsPath(bars: readonly TimelineBar[], width: number, height: nu
       return `M${round(x)} ${round(height)}h${round(barWidth)}v${round(-barHeight)}h${round(-barWidth)}z`;
     })
     .join('');
+}
+
+/** The call under a pointer at `fraction` (0–1) of the chart's width, or null past the last call. */
+export function barAt(fraction: number, bars: number, slots: number): number | null {
+  if (bars === 0 || !Number.isFinite(fraction)) return null;
+  const index = Math.floor(Math.min(Math.max(fraction, 0), 0.999999) * Math.max(slots, bars));
+  return index < bars ? index : bars - 1;
+}
+
+/** Axis ticks in tokens, top to bottom: the scale, its half, zero. */
+export function axisTicks(scale: number): number[] {
+  return [scale, Math.round(scale / 2), 0];
 }
 
 function round(value: number): number {

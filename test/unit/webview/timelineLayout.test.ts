@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { barsPath, timelineBars } from '../../../webview/logic/timelineLayout';
+import { axisTicks, barAt, barsPath, MIN_SLOTS, slotsOf, timelineBars } from '../../../webview/logic/timelineLayout';
 
 const point = (usedTokens: number) => ({ at: null, usedTokens, event: null });
 
@@ -14,5 +14,23 @@ describe('timeline layout', () => {
   it('draws all bars as one path', () => {
     assert.equal(barsPath(timelineBars([point(100), point(200)], 200), 100, 10), 'M0 10h40v-5h-40zM50 10h40v-10h-40z');
     assert.equal(barsPath([], 100, 10), '');
+  });
+
+  it('gives a few calls narrow bars at the left instead of the whole width', () => {
+    const bars = timelineBars([point(100), point(200)], 200);
+    assert.equal(slotsOf(bars), MIN_SLOTS);
+    assert.match(barsPath(bars, 600, 10, slotsOf(bars)), /^M0 10h8v-5h-8zM10 10h8v-10h-8z$/);
+  });
+
+  it('finds the call under the pointer, and the last one past it', () => {
+    assert.equal(barAt(0, 2, 60), 0);
+    assert.equal(barAt(1 / 60 + 0.001, 2, 60), 1);
+    assert.equal(barAt(0.9, 2, 60), 1);
+    assert.equal(barAt(0.5, 0, 60), null);
+    assert.equal(barAt(0.99, 100, 60), 99);
+  });
+
+  it('labels the axis at the scale, its half and zero', () => {
+    assert.deepEqual(axisTicks(200_000), [200_000, 100_000, 0]);
   });
 });
