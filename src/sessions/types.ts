@@ -27,7 +27,7 @@ export interface Diagnostic {
   path?: string;
 }
 
-export type AgentId = 'claude-code';
+export type AgentId = 'claude-code' | 'codex';
 
 /** One transcript file as it shows up in a session picker. */
 export interface SessionInfo {
