@@ -1,7 +1,7 @@
 // Public surface of the compaction engine. Pure TypeScript: no vscode, no agent formats.
 export type { AnthropicConversation, AnthropicMessage, Context, ContextItem, ItemCategory, ItemKind, MessageBlock, Role, ToolCategory, UsedSource } from './model';
 export { categoryOf, TOOL_CATEGORIES, sumTokens } from './model';
-export { contextFromMessages, markBlock, markHarnessBlock, type MessagesInput } from './fromMessages';
+export { contextFromMessages, markBlock, markHarnessBlock, toolResultText, type MessagesInput } from './fromMessages';
 export {
   CLEARED_PLACEHOLDER,
   DEFAULT_ANTI_INJECTION_PREFIX,
@@ -36,6 +36,6 @@ export { AnthropicSummarizer, DEFAULT_ANTHROPIC_SUMMARY_MODEL, type AnthropicSum
 export { ClaudeCliSummarizer, type ClaudeCliSummarizerOptions } from './summarizers/claudeCli';
 export { markdownSummaryBuilder, type SummaryBuilder, type SummarySections } from './summarizers/template';
 export type { Summarizer, SummarizerResult, SummaryRequest } from './summarizers/types';
-export { CachedTokenizer, defaultTokenizer } from './tokens/cache';
+export { CachedTokenizer, LruCache, defaultTokenizer } from './tokens/cache';
 export { O200kTokenizer, charEstimateTokenizer, type Tokenizer } from './tokens/tokenizer';
 export { TokenCountWorker } from './tokens/offThread';

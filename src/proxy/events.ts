@@ -1,0 +1,174 @@
+// The live proxy's event stream: one line per request the agent sent through it, written by the
+// proxy (a CLI process or the extension host) and followed by the panel and tests. One module owns
+// the file's place, the shape of a line (zod, checked on both sides), the writer and the reader, so
+// writer and reader cannot drift apart. A line holds figures, ids and reasons: never a request
+// body, a header or a tool output.
+import { appendFile, chmod, mkdir, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { hookEventsPath } from '../contracts/hookEvents';
+import type { Result } from '../sessions/types';
+
+/** `$XDG_STATE_HOME/context-lens/proxy` (or `~/.local/state/...`): the proxy's private folder. */
+export function proxyStateDir(env: Readonly<Record<string, string | undefined>>): string {
+  // The same state folder as the hook events, by the same XDG rule.
+  return join(dirname(hookEventsPath(env)), 'proxy');
+}
+
+export const EVENTS_FILE = 'events.jsonl';
+
+export function proxyEventsPath(env: Readonly<Record<string, string | undefined>>): string {
+  return join(proxyStateDir(env), EVENTS_FILE);
+}
+
+export const FILE_MODE = 0o600;
+export const FOLDER_MODE = 0o700;
+
+/** Longest reason or error a line keeps: one long upstream error must not fill the file. */
+export const EVENT_TEXT_MAX = 300;
+
+const text = z.string().transform((value) => (value.length > EVENT_TEXT_MAX ? `${value.slice(0, EVENT_TEXT_MAX - 1)}…` : value));
+const count = z.number().int().nonnegative();
+
+/** What the proxy did with a request. */
+export const PROXY_ACTIONS = [
+  /** Not a Messages call (count_tokens, probes): bytes forwarded as they came. */
+  'passthrough',
+  /** Below the trigger, nothing sticky to apply: the original bytes went upstream. */
+  'unchanged',
+  /** Earlier edits re-applied, nothing new. */
+  'sticky',
+  /** A new batch of edits (plus the earlier ones). */
+  'edited',
+  /** Something went wrong or took too long: the original bytes went upstream. */
+  'failed-open',
+] as const;
+export type ProxyAction = (typeof PROXY_ACTIONS)[number];
+
+export const EDIT_TIERS = ['supersede', 'age-clear', 'dedupe', 'truncate'] as const;
+
+/** One new edit: which tool result, which tier, where the original can be recalled. */
+export const editSchema = z.object({
+  toolUseId: z.string().max(200),
+  tier: z.enum(EDIT_TIERS),
+  /** `ctx-lens:<hash>`: what the stub names and `recall` takes. */
+  ref: z.string().max(100),
+  tokensBefore: count,
+  tokensAfter: count,
+});
+export type ProxyEdit = z.infer<typeof editSchema>;
+
+/** Exact usage from the response (message_start/message_delta or the JSON body). */
+export const usageSchema = z.object({
+  inputTokens: count,
+  outputTokens: count,
+  cacheReadTokens: count,
+  cacheCreationTokens: count,
+});
+export type ProxyUsage = z.infer<typeof usageSchema>;
+
+export const proxyEventSchema = z.object({
+  v: z.literal(1),
+  time: z.string().refine((value) => !Number.isNaN(Date.parse(value))),
+  /** Short hash naming the agent session (see session.ts); empty for passthrough. */
+  session: z.string().max(64),
+  method: z.string().max(16),
+  /** The path without its query string. */
+  path: z.string().max(200),
+  action: z.enum(PROXY_ACTIONS),
+  /** Why: the fail-open cause, the batch trigger, a compaction request's reason. */
+  reason: text.nullable(),
+  model: z.string().max(100).nullable(),
+  stream: z.boolean(),
+  /** Our estimate of what the agent sent and of what we sent (equal when nothing changed). */
+  agentTokens: count,
+  sentTokens: count,
+  /** Earlier edits applied again to this request. */
+  stickyEdits: count,
+  /** Edits made on this request. */
+  newEdits: z.array(editSchema).max(10_000),
+  /** Time the proxy added before forwarding (parse, engine, serialise). */
+  addedMs: z.number().nonnegative(),
+  status: z.number().int().nullable(),
+  usage: usageSchema.nullable(),
+  /** The response failed (upstream gone, client gone), or null. */
+  error: text.nullable(),
+});
+export type ProxyEvent = z.infer<typeof proxyEventSchema>;
+
+/** A line as written (without its newline); throws on a programming error (an invalid event). */
+export function formatProxyEvent(event: ProxyEvent): string {
+  return JSON.stringify(proxyEventSchema.parse(event));
+}
+
+/** A line of the file, or null for a torn, foreign or invalid one. Never throws. */
+export function parseProxyEvent(line: string): ProxyEvent | null {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  const parsed = proxyEventSchema.safeParse(raw);
+  return parsed.success ? parsed.data : null;
+}
+
+/** Creates `folder` 0700 (and tightens it when we just made it); files in it are 0600. */
+export async function ensurePrivateDir(folder: string): Promise<void> {
+  const created = await mkdir(folder, { recursive: true, mode: FOLDER_MODE });
+  if (created !== undefined) await chmod(folder, FOLDER_MODE);
+}
+
+/**
+ * Appends events in order, one write at a time. A failed write is reported once through `onError`
+ * and never reaches the request it describes: the proxy's job is the agent's traffic.
+ */
+export class ProxyEventWriter {
+  private queue: Promise<void> = Promise.resolve();
+  private ready: Promise<void> | undefined;
+
+  constructor(
+    readonly path: string,
+    private readonly onError: (error: unknown) => void = () => undefined,
+  ) {}
+
+  append(event: ProxyEvent): void {
+    let line: string;
+    try {
+      line = `${formatProxyEvent(event)}\n`;
+    } catch (error) {
+      this.onError(error);
+      return;
+    }
+    this.queue = this.queue.then(async () => {
+      try {
+        this.ready ??= ensurePrivateDir(dirname(this.path));
+        await this.ready;
+        await appendFile(this.path, line, { mode: FILE_MODE });
+      } catch (error) {
+        this.onError(error);
+      }
+    });
+  }
+
+  /** Resolves when every event appended so far is on disk (or failed). */
+  flush(): Promise<void> {
+    return this.queue;
+  }
+}
+
+/** Every valid event of the file, oldest first; a missing file reads as none. */
+export async function readProxyEvents(path: string): Promise<Result<ProxyEvent[], string>> {
+  let content: string;
+  try {
+    content = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, value: [] };
+    return { ok: false, error: `cannot read ${path}: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  const events = content.split('\n').flatMap((line) => {
+    const event = line.trim() === '' ? null : parseProxyEvent(line);
+    return event ? [event] : [];
+  });
+  return { ok: true, value: events };
+}

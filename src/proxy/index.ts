@@ -1,0 +1,44 @@
+// Public surface of the live proxy: start it with options, stop it; plus the contracts other
+// processes share with it (event stream, compaction requests, recall archive).
+import { join } from 'node:path';
+import type { EngineOptionsInput } from '../engine';
+import type { Result } from '../sessions/types';
+import { requestsDir } from './control';
+import { EVENTS_FILE, ProxyEventWriter, proxyStateDir } from './events';
+import { recallDir } from './recall';
+import { DEFAULT_LIVE_OPTIONS, LiveRewriter, type LiveOptions } from './rewrite';
+import { DEFAULT_UPSTREAM, startProxyServer, type RunningProxy } from './server';
+
+export { DEFAULT_LIVE_OPTIONS, LiveRewriter, type LiveOptions } from './rewrite';
+export { DEFAULT_UPSTREAM, isLocalHost, type RunningProxy } from './server';
+export { proxyEventsPath, proxyStateDir, readProxyEvents, type ProxyEvent } from './events';
+export { requestsDir, takeCompactionRequests, writeCompactionRequest } from './control';
+export { recallDir, recallOriginal, REF_IN_TEXT } from './recall';
+
+export interface LiveProxyOptions {
+  port?: number;
+  upstream?: string;
+  live?: Partial<Omit<LiveOptions, 'engine'>> & { engine?: EngineOptionsInput };
+  env: Readonly<Record<string, string | undefined>>;
+  /** Overrides the state folder (events, requests, recall archive). */
+  stateDir?: string;
+  maxBodyBytes?: number;
+  log?: (line: string) => void;
+}
+
+export interface LiveProxy extends RunningProxy {
+  readonly eventsPath: string;
+  readonly stateDir: string;
+  readonly rewriter: LiveRewriter;
+}
+
+export async function startLiveProxy(options: LiveProxyOptions): Promise<Result<LiveProxy, string>> {
+  const stateDir = options.stateDir ?? proxyStateDir(options.env);
+  const eventsPath = join(stateDir, EVENTS_FILE);
+  const log = options.log ?? (() => undefined);
+  const rewriter = new LiveRewriter({ ...DEFAULT_LIVE_OPTIONS, ...options.live, engine: options.live?.engine ?? {} }, { recall: recallDir(stateDir), requests: requestsDir(stateDir) });
+  const events = new ProxyEventWriter(eventsPath, (error) => log(`cannot write the event stream: ${error instanceof Error ? error.message : String(error)}`));
+  const started = await startProxyServer({ port: options.port ?? 0, upstream: options.upstream ?? DEFAULT_UPSTREAM, rewriter, events, log, ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}) });
+  if (!started.ok) return started;
+  return { ok: true, value: { ...started.value, eventsPath, stateDir, rewriter } };
+}

@@ -1,0 +1,266 @@
+// The live edit of one Messages request: below the trigger the agent's bytes go upstream as they
+// came; above it the engine's gentle tiers (supersede → stubs, age-clearing, dedupe, truncation) run
+// on the request in a batch, and every edit ever made in the session is applied again, identically,
+// to every later request, so the provider's prompt cache keeps its prefix between batches. Anything
+// unexpected (a shape we do not know, an error, the time budget) sends the original bytes (fail open).
+import { charEstimateTokenizer, compact, contextFromMessages, toolResultText, type AnthropicMessage, type EngineOptionsInput, type MessageBlock } from '../engine';
+import type { Result } from '../sessions/types';
+import { takeCompactionRequests, type CompactionRequest } from './control';
+import { EDIT_TIERS, type ProxyAction, type ProxyEdit, type ProxyUsage } from './events';
+import { archiveOriginal, refOf } from './recall';
+import { SessionStore, sessionKeyOf, type SessionState, type StickyEdit } from './session';
+
+export interface LiveOptions {
+  /** The model's context window in tokens. */
+  windowTokens: number;
+  /** A batch runs once what we send would exceed this share of the window. */
+  triggerPercent: number;
+  /**
+   * Engine options for a batch (tiers, caps); summarising stays off unless enabled here. The target
+   * defaults to 80 % of the trigger (60 % of the window at the default 75 %).
+   */
+  engine: EngineOptionsInput;
+  /** A batch is only sent when it saves at least this many tokens: smaller ones cost more cache than they save. */
+  minBatchTokens: number;
+  /** Longest time the proxy may add to a request; beyond it the original goes (edits kept for the next). */
+  budgetMs: number;
+}
+
+export const DEFAULT_LIVE_OPTIONS: LiveOptions = {
+  windowTokens: 200_000,
+  // Below Claude Code's own auto-compact point (about 78.5 % of 200k), so ours acts first.
+  triggerPercent: 75,
+  engine: {},
+  minBatchTokens: 2_000,
+  budgetMs: 50,
+};
+
+export interface LiveDirs {
+  /** Where stubbed originals are archived for `recall`. */
+  recall: string;
+  /** Where `compact_context` leaves its requests. */
+  requests: string;
+}
+
+/** What to send and what to record about it. */
+export interface Rewrite {
+  action: Exclude<ProxyAction, 'passthrough'>;
+  reason: string | null;
+  /** The bytes to send upstream: the original ones unless `changed`. */
+  body: Buffer;
+  changed: boolean;
+  session: string;
+  model: string | null;
+  stream: boolean;
+  agentTokens: number;
+  sentTokens: number;
+  stickyEdits: number;
+  newEdits: ProxyEdit[];
+  addedMs: number;
+}
+
+interface RequestBody {
+  model?: unknown;
+  stream?: unknown;
+  metadata?: { user_id?: unknown };
+  system?: string | MessageBlock[];
+  tools?: Record<string, unknown>[];
+  messages: AnthropicMessage[];
+  [key: string]: unknown;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isBlockList = (value: unknown): boolean => Array.isArray(value) && value.every((block) => isObject(block) && typeof block.type === 'string');
+
+/** The Messages shape we know how to edit; anything else is forwarded as it came. */
+export function parseMessagesBody(raw: Buffer): Result<RequestBody, string> {
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return { ok: false, error: 'body is not JSON' };
+  }
+  if (!isObject(body) || !Array.isArray(body.messages)) return { ok: false, error: 'no messages array' };
+  for (const message of body.messages) {
+    if (!isObject(message) || (message.role !== 'user' && message.role !== 'assistant')) return { ok: false, error: 'a message without a user or assistant role' };
+    if (typeof message.content !== 'string' && !isBlockList(message.content)) return { ok: false, error: 'a message content of unknown shape' };
+  }
+  if (body.system !== undefined && typeof body.system !== 'string' && !isBlockList(body.system)) return { ok: false, error: 'a system prompt of unknown shape' };
+  if (body.tools !== undefined && !(Array.isArray(body.tools) && body.tools.every(isObject))) return { ok: false, error: 'tools of unknown shape' };
+  if (body.metadata !== undefined && !isObject(body.metadata)) return { ok: false, error: 'metadata of unknown shape' };
+  return { ok: true, value: body as RequestBody };
+}
+
+/** The session's edits applied to `messages`; untouched messages are shared, not copied. */
+export function applyEdits(messages: readonly AnthropicMessage[], edits: ReadonlyMap<string, StickyEdit>): { messages: AnthropicMessage[]; applied: number; saved: number } {
+  let applied = 0;
+  let saved = 0;
+  if (edits.size === 0) return { messages: [...messages], applied, saved };
+  const out = messages.map((message) => {
+    if (message.role !== 'user' || typeof message.content === 'string') return message;
+    let changed = false;
+    const content = message.content.map((block) => {
+      const edit = block.type === 'tool_result' ? edits.get(String(block.tool_use_id)) : undefined;
+      if (!edit) return block;
+      changed = true;
+      applied += 1;
+      saved += edit.tokensBefore - edit.tokensAfter;
+      return { ...block, content: edit.text };
+    });
+    return changed ? { ...message, content } : message;
+  });
+  return { messages: out, applied, saved };
+}
+
+/** Only text can be stubbed and archived; an output with an image stays whole. */
+function textOnly(block: MessageBlock | undefined): boolean {
+  const content = block?.content;
+  return typeof content === 'string' || (Array.isArray(content) && content.every((part: MessageBlock) => part.type === 'text'));
+}
+
+export function stubWithRef(text: string, ref: string): string {
+  return `${text}\n[Context Lens archived the full output as ${ref}; the recall tool returns it.]`;
+}
+
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+export class LiveRewriter {
+  readonly sessions = new SessionStore();
+
+  constructor(
+    readonly options: LiveOptions,
+    private readonly dirs: LiveDirs,
+  ) {}
+
+  get triggerTokens(): number {
+    return Math.floor((this.options.windowTokens * this.options.triggerPercent) / 100);
+  }
+
+  /** Never throws: every failure is a fail-open rewrite with its reason. */
+  async rewrite(raw: Buffer): Promise<Rewrite> {
+    const started = performance.now();
+    try {
+      return await this.attempt(raw, started);
+    } catch (error) {
+      return this.original(raw, started, 'failed-open', `error: ${errorText(error)}`);
+    }
+  }
+
+  /** The exact usage of a response calibrates the session's tokens-per-byte for the next estimate. */
+  recordUsage(session: string, sentBytes: number, usage: ProxyUsage): void {
+    const state = this.sessions.peek(session);
+    const total = usage.inputTokens + usage.cacheReadTokens + usage.cacheCreationTokens;
+    if (state && sentBytes > 0 && total > 0) state.tokensPerByte = total / sentBytes;
+  }
+
+  private original(raw: Buffer, started: number, action: 'unchanged' | 'failed-open', reason: string | null, fields: Partial<Rewrite> = {}): Rewrite {
+    const tokens = fields.agentTokens ?? Math.round(raw.length * 0.25);
+    return { action, reason, body: raw, changed: false, session: '', model: null, stream: false, agentTokens: tokens, sentTokens: tokens, stickyEdits: 0, newEdits: [], ...fields, addedMs: performance.now() - started };
+  }
+
+  private async attempt(raw: Buffer, started: number): Promise<Rewrite> {
+    const parsed = parseMessagesBody(raw);
+    if (!parsed.ok) return this.original(raw, started, 'failed-open', `unknown shape: ${parsed.error}`);
+    const body = parsed.value;
+    const session = this.sessions.get(sessionKeyOf(body));
+    const fields = {
+      session: session.key,
+      model: typeof body.model === 'string' ? body.model.slice(0, 100) : null,
+      stream: body.stream === true,
+      agentTokens: Math.round(raw.length * session.tokensPerByte),
+    };
+    // The agent loop offers tools; side calls (titles, topics) do not and are never compacted.
+    const main = (body.tools?.length ?? 0) > 0;
+    const requests = main ? takeCompactionRequests(this.dirs.requests) : { requests: [], discarded: [] };
+    let sticky = applyEdits(body.messages, session.edits);
+    let sentTokens = fields.agentTokens - sticky.saved;
+    let reason: string | null = requests.discarded.length > 0 ? `discarded: ${requests.discarded.join('; ')}` : null;
+    let newEdits: StickyEdit[] = [];
+    const due = sentTokens > this.triggerTokens && sentTokens >= session.nextBatchAt;
+    if (main && (requests.requests.length > 0 || due)) {
+      const batch = await this.batch(body, sticky.messages, session, sentTokens, requests.requests);
+      if (!batch.ok) return this.original(raw, started, 'failed-open', batch.error, fields);
+      newEdits = batch.value.edits;
+      reason = batch.value.reason;
+      if (newEdits.length > 0) {
+        sticky = applyEdits(body.messages, session.edits);
+        sentTokens = fields.agentTokens - sticky.saved;
+      }
+    }
+    if (sticky.applied === 0) return this.original(raw, started, 'unchanged', reason, fields);
+    const out = Buffer.from(JSON.stringify({ ...body, messages: sticky.messages }), 'utf8');
+    const elapsed = performance.now() - started;
+    if (elapsed > this.options.budgetMs) {
+      return this.original(raw, started, 'failed-open', `over budget (${elapsed.toFixed(1)} ms > ${this.options.budgetMs} ms); edits kept for the next request`, fields);
+    }
+    const edits = newEdits.map(({ toolUseId, tier, ref, tokensBefore, tokensAfter }) => ({ toolUseId, tier, ref, tokensBefore, tokensAfter }));
+    return {
+      ...fields,
+      action: newEdits.length > 0 ? 'edited' : 'sticky',
+      reason,
+      body: out,
+      changed: true,
+      sentTokens,
+      stickyEdits: sticky.applied - newEdits.length,
+      newEdits: edits,
+      addedMs: performance.now() - started,
+    };
+  }
+
+  /**
+   * One batch: the engine plans on what we would send (earlier edits kept as they are), and its
+   * tool-output edits join the session's, each original archived first. A batch too small to be
+   * worth a cache rewrite is dropped and not retried before the context grew by as much again.
+   */
+  private async batch(body: RequestBody, messages: AnthropicMessage[], session: SessionState, sentTokens: number, requests: readonly CompactionRequest[]): Promise<Result<{ edits: StickyEdit[]; reason: string }, string>> {
+    const context = contextFromMessages({ ...(body.system === undefined ? {} : { system: body.system }), ...(body.tools ? { tools: body.tools } : {}), messages, windowTokens: this.options.windowTokens, usedTokens: sentTokens, tokenizer: charEstimateTokenizer });
+    const edited = context.items.filter((item) => item.kind === 'tool_result' && session.edits.has(item.toolUseId ?? '')).map((item) => item.id);
+    const requested = requests.length > 0;
+    const focus = requests.map((request) => request.focus).filter((text) => text.trim() !== '').join('\n');
+    const engine = this.options.engine;
+    const result = await compact(
+      context,
+      {
+        // The target sits below the trigger, or every request after a batch would start another.
+        targetPercent: Math.floor(this.options.triggerPercent * 0.8),
+        ...engine,
+        // Asked for by the agent: every gentle tier runs; otherwise down to the target and no further.
+        trigger: requested ? 'manual' : 'auto',
+        minSavingsPercent: 0,
+        timeoutMs: this.options.budgetMs,
+        summary: { ...engine.summary, enabled: engine.summary?.enabled ?? false },
+        choices: { keep: edited, drop: [] },
+        ...(focus ? { focus } : engine.focus ? { focus: engine.focus } : {}),
+      },
+      { tokenizer: charEstimateTokenizer },
+    );
+    if (result.status === 'failed-open') return { ok: false, error: `engine: ${result.error ?? result.message}` };
+    const afterText = new Map(result.after.items.filter((item) => item.kind === 'tool_result').map((item) => [item.toolUseId ?? '', item.text]));
+    const edits: StickyEdit[] = [];
+    for (const fate of result.items) {
+      const item = context.items[fate.id];
+      const tier = EDIT_TIERS.find((name) => name === fate.tier);
+      const toolUseId = item?.toolUseId;
+      const text = afterText.get(toolUseId ?? '');
+      if (fate.fate !== 'compacted' || !item || item.kind !== 'tool_result' || !tier || !toolUseId || text === undefined || session.edits.has(toolUseId) || !textOnly(item.block)) continue;
+      const original = toolResultText(item.block?.content);
+      const ref = refOf(toolUseId, original);
+      // Archived before it shrinks; what cannot be archived is not edited.
+      if (!archiveOriginal(this.dirs.recall, ref, original).ok) continue;
+      const stub = stubWithRef(text, ref);
+      edits.push({ toolUseId, tier, text: stub, ref, tokensBefore: fate.tokensBefore, tokensAfter: Math.round(charEstimateTokenizer.count(stub) * context.tokenScale) });
+    }
+    const saved = edits.reduce((sum, edit) => sum + edit.tokensBefore - edit.tokensAfter, 0);
+    const asked = requests.map((request) => request.reason.trim()).filter((text) => text !== '');
+    if (!requested && saved < this.options.minBatchTokens) {
+      session.nextBatchAt = sentTokens + this.options.minBatchTokens;
+      return { ok: true, value: { edits: [], reason: `batch of ${saved} tokens not worth a cache rewrite (< ${this.options.minBatchTokens})` } };
+    }
+    for (const edit of edits) session.edits.set(edit.toolUseId, edit);
+    session.batches += 1;
+    // A batch that could not reach the target is not retried on every request: only after growth.
+    session.nextBatchAt = sentTokens - saved + this.options.minBatchTokens;
+    const why = requested ? `compact_context${asked.length > 0 ? `: ${asked.join('; ')}` : ''}` : `over the trigger (${sentTokens} > ${this.triggerTokens} tokens)`;
+    return { ok: true, value: { edits, reason: `batch ${session.batches}, ${why}: ${edits.length} edits, −${saved} tokens` } };
+  }
+}

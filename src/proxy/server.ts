@@ -1,0 +1,243 @@
+// The loopback proxy between an agent and the Anthropic Messages API. It listens on 127.0.0.1 only,
+// refuses requests naming another host (DNS rebinding), caps request bodies, forwards every header
+// the agent sent (credentials included, never logged) and pipes responses back as they arrive, so
+// streaming stays streaming. `POST /v1/messages` goes through the live rewrite; every other path
+// passes through untouched. One event per request goes to the event stream.
+import { createServer, request as httpRequest, Agent as HttpAgent, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { gunzipSync, inflateSync } from 'node:zlib';
+import type { Result } from '../sessions/types';
+import type { ProxyEvent, ProxyEventWriter } from './events';
+import type { LiveRewriter, Rewrite } from './rewrite';
+import { UsageTap } from './usage';
+
+export const DEFAULT_UPSTREAM = 'https://api.anthropic.com';
+/** Claude Code sends whole conversations; 1M tokens of JSON stay well under this. */
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+export interface ProxyServerOptions {
+  /** 0 picks a free port. */
+  port: number;
+  upstream: string;
+  rewriter: LiveRewriter;
+  events: ProxyEventWriter;
+  maxBodyBytes?: number;
+  /** One line per notable event (never a header or a body). */
+  log?: (line: string) => void;
+}
+
+export interface RunningProxy {
+  readonly url: string;
+  readonly port: number;
+  /** Stops accepting, lets running requests finish for up to `graceMs`, then cuts the rest. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/** Connection-level headers are the hop's own (RFC 9110 §7.6.1): never forwarded. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'proxy-authenticate', 'proxy-authorization']);
+const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** The Host header names us (loopback, any port or ours); anything else may be a rebinding page. */
+export function isLocalHost(host: string | undefined, port: number): boolean {
+  if (!host) return false;
+  const match = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(host.trim().toLowerCase());
+  if (!match?.[1] || !LOCAL_HOSTS.has(match[1])) return false;
+  return match[2] === undefined || Number(match[2]) === port;
+}
+
+function forwardHeaders(headers: IncomingHttpHeaders, upstreamHost: string, body: { changed: boolean; length: number }): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || HOP_BY_HOP.has(name) || name === 'host') continue;
+    if (body.changed && (name === 'content-length' || name === 'content-encoding')) continue;
+    out[name] = value;
+  }
+  out.host = upstreamHost;
+  if (body.changed) out['content-length'] = String(body.length);
+  return out;
+}
+
+function responseHeaders(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
+  return out;
+}
+
+/** An error in the API's own shape, so the agent's client reports it like any API error. */
+function sendError(response: ServerResponse, status: number, type: string, message: string): void {
+  if (response.headersSent) {
+    response.end();
+    return;
+  }
+  response.writeHead(status, { 'content-type': 'application/json', 'x-context-lens-proxy': 'error' });
+  response.end(JSON.stringify({ type: 'error', error: { type, message: `Context Lens proxy: ${message}` } }));
+}
+
+type BodyRead = Result<Buffer, { status: number; message: string }>;
+
+function readBody(request: IncomingMessage, limit: number): Promise<BodyRead> {
+  const declared = Number(request.headers['content-length'] ?? 0);
+  if (declared > limit) return Promise.resolve({ ok: false, error: { status: 413, message: `request body over ${limit} bytes` } });
+  return new Promise((resolve) => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    request.on('data', (part: Buffer) => {
+      size += part.length;
+      if (size > limit) {
+        resolve({ ok: false, error: { status: 413, message: `request body over ${limit} bytes` } });
+        request.destroy();
+        return;
+      }
+      parts.push(part);
+    });
+    request.on('error', (error) => resolve({ ok: false, error: { status: 400, message: `request aborted: ${error.message}` } }));
+    request.on('end', () => resolve({ ok: true, value: Buffer.concat(parts) }));
+  });
+}
+
+/** The JSON inside a compressed request body, for the rewrite only; the original bytes stay as they are. */
+function decoded(raw: Buffer, encoding: string | undefined): Buffer | undefined {
+  const name = (encoding ?? '').trim().toLowerCase();
+  try {
+    if (name === '' || name === 'identity') return raw;
+    if (name === 'gzip') return gunzipSync(raw);
+    if (name === 'deflate') return inflateSync(raw);
+  } catch {
+    return undefined;
+  }
+  return undefined;
+}
+
+export async function startProxyServer(options: ProxyServerOptions): Promise<Result<RunningProxy, string>> {
+  let upstream: URL;
+  try {
+    upstream = new URL(options.upstream);
+    if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:') throw new Error(`unsupported protocol ${upstream.protocol}`);
+  } catch (error) {
+    return { ok: false, error: `invalid upstream URL '${options.upstream}': ${error instanceof Error ? error.message : String(error)}` };
+  }
+  const secure = upstream.protocol === 'https:';
+  const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+  const send = secure ? httpsRequest : httpRequest;
+  const basePath = upstream.pathname.replace(/\/$/, '');
+  const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const log = options.log ?? (() => undefined);
+  let port = 0;
+
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const path = (request.url ?? '/').split('?')[0] ?? '/';
+    const method = request.method ?? 'GET';
+    const base = { v: 1 as const, method: method.slice(0, 16), path: path.slice(0, 200), model: null, stream: false, agentTokens: 0, sentTokens: 0, stickyEdits: 0, newEdits: [], addedMs: 0, usage: null, error: null };
+    if (!isLocalHost(request.headers.host, port)) {
+      // No event: a refused page must not be able to fill the file.
+      log(`refused a request for host '${String(request.headers.host).slice(0, 100)}'`);
+      sendError(response, 403, 'permission_error', 'only loopback hosts are served');
+      request.resume();
+      return;
+    }
+    const read = await readBody(request, limit);
+    if (!read.ok) {
+      sendError(response, read.error.status, read.error.status === 413 ? 'request_too_large' : 'invalid_request_error', read.error.message);
+      options.events.append({ ...base, time: new Date().toISOString(), session: '', action: 'failed-open', reason: read.error.message, status: read.error.status });
+      return;
+    }
+    const raw = read.value;
+    let rewrite: Rewrite | undefined;
+    if (method === 'POST' && path === '/v1/messages') {
+      const json = decoded(raw, request.headers['content-encoding'] as string | undefined);
+      rewrite = json ? await options.rewriter.rewrite(json) : undefined;
+      // A rewrite of a compressed body that changed nothing sends the compressed original.
+      if (rewrite && !rewrite.changed) rewrite = { ...rewrite, body: raw };
+    }
+    const body = rewrite?.body ?? raw;
+    const event: Omit<ProxyEvent, 'status' | 'usage' | 'error'> = rewrite
+      ? { ...base, time: new Date().toISOString(), session: rewrite.session, action: rewrite.action, reason: rewrite.reason, model: rewrite.model, stream: rewrite.stream, agentTokens: rewrite.agentTokens, sentTokens: rewrite.sentTokens, stickyEdits: rewrite.stickyEdits, newEdits: rewrite.newEdits, addedMs: Math.round(rewrite.addedMs * 1000) / 1000 }
+      : { ...base, time: new Date().toISOString(), session: '', action: method === 'POST' && path === '/v1/messages' ? 'failed-open' : 'passthrough', reason: method === 'POST' && path === '/v1/messages' ? 'unknown content encoding' : null };
+    await forward(request, response, body, rewrite?.changed === true, event);
+  };
+
+  const forward = (request: IncomingMessage, response: ServerResponse, body: Buffer, changed: boolean, event: Omit<ProxyEvent, 'status' | 'usage' | 'error'>): Promise<void> =>
+    new Promise((resolve) => {
+      let done = false;
+      const finish = (status: number | null, usage: ProxyEvent['usage'], error: string | null): void => {
+        if (done) return;
+        done = true;
+        if (usage && event.session) options.rewriter.recordUsage(event.session, body.length, usage);
+        options.events.append({ ...event, status, usage, error });
+        if (error) log(`${event.method} ${event.path}: ${error}`);
+        resolve();
+      };
+      const target = `${basePath}${request.url ?? '/'}`;
+      const outgoing = send({ protocol: upstream.protocol, hostname: upstream.hostname, port: upstream.port, method: request.method, path: target, agent, headers: forwardHeaders(request.headers, upstream.host, { changed, length: body.length }) });
+      outgoing.on('response', (incoming) => {
+        const tap = new UsageTap(incoming.headers['content-type'], incoming.headers['content-encoding'] as string | undefined);
+        const sse = (incoming.headers['content-type'] ?? '').includes('text/event-stream');
+        response.writeHead(incoming.statusCode ?? 502, responseHeaders(incoming.headers));
+        response.flushHeaders();
+        incoming.on('data', (chunk: Buffer) => {
+          tap.push(chunk);
+          // Written as it comes: the agent sees each SSE event when the upstream sends it.
+          if (!response.write(chunk)) {
+            incoming.pause();
+            response.once('drain', () => incoming.resume());
+          }
+        });
+        incoming.on('end', () => {
+          response.end();
+          void tap.finish().then((usage) => finish(incoming.statusCode ?? null, usage, null));
+        });
+        // A reset socket errors and then closes; the close handler reports it.
+        incoming.on('error', () => undefined);
+        incoming.on('close', () => {
+          if (incoming.complete) return;
+          const message = 'the upstream connection closed mid-response';
+          // A stream ends with an API error event the client's SDK raises; a JSON body can only be cut.
+          if (sse && !response.writableEnded) response.end(`event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'api_error', message: `Context Lens proxy: ${message}` } })}\n\n`);
+          else response.destroy();
+          void tap.finish().then((usage) => finish(incoming.statusCode ?? null, usage, message));
+        });
+      });
+      outgoing.on('error', (error) => {
+        if (done) return;
+        if (!response.headersSent) sendError(response, 502, 'api_error', `upstream unreachable (${error.message})`);
+        else if (!response.writableEnded) response.destroy();
+        finish(response.headersSent ? response.statusCode : 502, null, `upstream: ${error.message}`);
+      });
+      // The agent gave up (Esc, timeout): stop the upstream call too.
+      response.on('close', () => {
+        if (!response.writableFinished) {
+          outgoing.destroy();
+          finish(null, null, 'the agent closed the connection');
+        }
+      });
+      outgoing.end(body);
+    });
+
+  const server: Server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      log(`internal error: ${error instanceof Error ? error.message : String(error)}`);
+      sendError(response, 500, 'api_error', 'internal error');
+    });
+  });
+  server.on('connection', (socket) => {
+    socket.setNoDelay(true);
+  });
+  const listening = await new Promise<Result<number, string>>((resolve) => {
+    server.once('error', (error) => resolve({ ok: false, error: `cannot listen on 127.0.0.1:${options.port}: ${error.message}` }));
+    server.listen(options.port, '127.0.0.1', () => resolve({ ok: true, value: (server.address() as AddressInfo).port }));
+  });
+  if (!listening.ok) return listening;
+  port = listening.value;
+
+  const stop = async (graceMs = 5_000): Promise<void> => {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+    await closed;
+    clearTimeout(timer);
+    agent.destroy();
+    await options.events.flush();
+  };
+  return { ok: true, value: { url: `http://127.0.0.1:${port}`, port, stop } };
+}

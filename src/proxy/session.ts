@@ -1,0 +1,69 @@
+// What the proxy remembers per agent session: every edit it ever made (by tool_use id, with the
+// exact text sent in place of the output), so each later request carries the same bytes in the
+// same places and the provider's prompt cache keeps its prefix. Memory only, bounded: a restart
+// forgets the edits and costs one cache rewrite, never a wrong context.
+import { createHash } from 'node:crypto';
+import { LruCache } from '../engine';
+import type { EDIT_TIERS } from './events';
+
+export interface StickyEdit {
+  toolUseId: string;
+  tier: (typeof EDIT_TIERS)[number];
+  /** What replaces the tool result's content, stub and ref included. */
+  text: string;
+  ref: string;
+  /** Estimated tokens of the original output and of `text`. */
+  tokensBefore: number;
+  tokensAfter: number;
+}
+
+export interface SessionState {
+  readonly key: string;
+  readonly edits: Map<string, StickyEdit>;
+  /**
+   * Exact tokens per byte of what we sent, from the provider's usage of the last response: turns
+   * the byte size of a request into a token estimate without counting (1/4 until a response came).
+   */
+  tokensPerByte: number;
+  /** No new batch is tried below this estimate (after a batch, or one too small to be worth it). */
+  nextBatchAt: number;
+  batches: number;
+}
+
+export const DEFAULT_TOKENS_PER_BYTE = 0.25;
+export const MAX_SESSIONS = 64;
+
+interface KeyedBody {
+  metadata?: { user_id?: unknown };
+  messages: readonly unknown[];
+}
+
+/**
+ * A session is named by the agent's user id (Claude Code puts its session in it) and the first
+ * message, which never changes while the conversation grows: a subagent or a side call with its own
+ * first message is its own session.
+ */
+export function sessionKeyOf(body: KeyedBody): string {
+  const hash = createHash('sha256');
+  hash.update(JSON.stringify(body.metadata?.user_id ?? null));
+  hash.update('\0');
+  hash.update(JSON.stringify(body.messages[0] ?? null));
+  return hash.digest('hex').slice(0, 16);
+}
+
+export class SessionStore {
+  private readonly sessions = new LruCache<string, SessionState>(MAX_SESSIONS);
+
+  get(key: string): SessionState {
+    let state = this.sessions.get(key);
+    if (!state) {
+      state = { key, edits: new Map(), tokensPerByte: DEFAULT_TOKENS_PER_BYTE, nextBatchAt: 0, batches: 0 };
+      this.sessions.set(key, state);
+    }
+    return state;
+  }
+
+  peek(key: string): SessionState | undefined {
+    return this.sessions.get(key);
+  }
+}

@@ -1,0 +1,132 @@
+// The live rewrite: nothing changes below the trigger; above it a batch stubs superseded reads, and
+// every later request carries exactly the same edits (sticky) so consecutive requests share their
+// prefix; anything unexpected sends the original bytes.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { writeCompactionRequest } from '../../../src/proxy/control';
+import { recallOriginal } from '../../../src/proxy/recall';
+import { DEFAULT_LIVE_OPTIONS, LiveRewriter, type LiveOptions } from '../../../src/proxy/rewrite';
+import { bytesOf, conversation, type Conversation } from '../../support/proxy-conversation';
+
+function rewriter(options: Partial<LiveOptions> = {}): { live: LiveRewriter; dirs: { recall: string; requests: string } } {
+  const root = mkdtempSync(join(tmpdir(), 'cl-proxy-'));
+  const dirs = { recall: join(root, 'recall'), requests: join(root, 'requests') };
+  return { live: new LiveRewriter({ ...DEFAULT_LIVE_OPTIONS, budgetMs: 5_000, ...options }, dirs), dirs };
+}
+
+const sent = (body: Buffer): Conversation => JSON.parse(body.toString('utf8')) as Conversation;
+const resultText = (body: Conversation, id: string): unknown =>
+  body.messages.flatMap((message) => (typeof message.content === 'string' ? [] : message.content)).find((block) => block.tool_use_id === id)?.content;
+
+describe('LiveRewriter', () => {
+  it('below the trigger the original bytes go unchanged', async () => {
+    const { live } = rewriter();
+    const raw = bytesOf(conversation({ turns: 4 }));
+    const result = await live.rewrite(raw);
+    assert.equal(result.action, 'unchanged');
+    assert.equal(result.changed, false);
+    assert.equal(result.body, raw);
+  });
+
+  it('above the trigger superseded reads become stubs naming a ref, archived 0600 and recallable', async () => {
+    const { live, dirs } = rewriter({ windowTokens: 20_000, triggerPercent: 50 });
+    const body = conversation({ turns: 12 });
+    const result = await live.rewrite(bytesOf(body));
+    assert.equal(result.action, 'edited', result.reason ?? '');
+    assert.ok(result.newEdits.length > 0);
+    assert.ok(result.sentTokens < result.agentTokens);
+    const first = result.newEdits[0];
+    assert.ok(first);
+    const stub = resultText(sent(result.body), first.toolUseId);
+    assert.equal(typeof stub, 'string');
+    assert.match(String(stub), /ctx-lens:[0-9a-f]{16}/);
+    assert.ok(String(stub).includes(first.ref));
+    const recalled = recallOriginal(dirs.recall, first.ref);
+    assert.ok(recalled.ok);
+    assert.equal(recalled.value, resultText(body, first.toolUseId));
+    assert.equal(statSync(dirs.recall).mode & 0o777, 0o700);
+    for (const name of readdirSync(dirs.recall)) assert.equal(statSync(join(dirs.recall, name)).mode & 0o777, 0o600);
+    assert.ok(result.newEdits.some((edit) => edit.tier === 'supersede'));
+  });
+
+  it('edits are sticky: every later request carries them byte for byte and keeps the previous request as its prefix', async () => {
+    // About 1k tokens per turn into a 60k window: a batch every few turns at most.
+    const { live } = rewriter({ windowTokens: 60_000, triggerPercent: 50, minBatchTokens: 1_000 });
+    let previous: Conversation | undefined;
+    let batches = 0;
+    let prefixKept = 0;
+    const stubs = new Map<string, unknown>();
+    for (let turns = 25; turns < 55; turns++) {
+      const result = await live.rewrite(bytesOf(conversation({ turns })));
+      const now = sent(result.body);
+      if (result.action === 'edited') batches += 1;
+      for (const [id, text] of stubs) assert.deepEqual(resultText(now, id), text, `edit of ${id} changed at ${turns} turns`);
+      for (const edit of result.newEdits) stubs.set(edit.toolUseId, resultText(now, edit.toolUseId));
+      // The last user message of the previous request is the one that grows; everything before it stays.
+      if (previous && JSON.stringify(now.messages.slice(0, previous.messages.length - 2)) === JSON.stringify(previous.messages.slice(0, -2))) prefixKept += 1;
+      previous = now;
+    }
+    assert.ok(batches >= 1 && batches <= 6, `batches: ${batches}`);
+    assert.ok(prefixKept >= 29 - batches, `prefix kept in ${prefixKept} of 29`);
+    assert.ok(stubs.size > 0);
+  });
+
+  it('the same request twice gives the same bytes (deterministic)', async () => {
+    const raw = bytesOf(conversation({ turns: 12 }));
+    const a = await rewriter({ windowTokens: 20_000, triggerPercent: 50 }).live.rewrite(raw);
+    const b = await rewriter({ windowTokens: 20_000, triggerPercent: 50 }).live.rewrite(raw);
+    assert.ok(a.body.equals(b.body));
+  });
+
+  it('a batch too small to be worth a cache rewrite is not sent', async () => {
+    const { live } = rewriter({ windowTokens: 20_000, triggerPercent: 50, minBatchTokens: 1_000_000 });
+    const result = await live.rewrite(bytesOf(conversation({ turns: 12 })));
+    assert.equal(result.action, 'unchanged');
+    assert.match(result.reason ?? '', /not worth a cache rewrite/);
+  });
+
+  it('fails open on bodies it does not know: original bytes, the reason recorded', async () => {
+    const { live } = rewriter({ windowTokens: 1_000, triggerPercent: 10 });
+    for (const raw of [Buffer.from('not json'), bytesOf({ messages: 'x' }), bytesOf({ messages: [{ role: 'robot', content: 'x' }] }), bytesOf({ messages: [{ role: 'user', content: [{ text: 'no type' }] }] })]) {
+      const result = await live.rewrite(raw);
+      assert.equal(result.action, 'failed-open');
+      assert.equal(result.body, raw);
+      assert.match(result.reason ?? '', /unknown shape/);
+    }
+  });
+
+  it('over the time budget the original goes and the edits wait for the next request', async () => {
+    const { live } = rewriter({ windowTokens: 20_000, triggerPercent: 50, budgetMs: 0 });
+    const raw = bytesOf(conversation({ turns: 12 }));
+    const first = await live.rewrite(raw);
+    assert.equal(first.action, 'failed-open');
+    assert.equal(first.body, raw);
+    assert.match(first.reason ?? '', /over budget/);
+    assert.equal(live.sessions.peek(first.session)?.edits.size !== 0, true);
+  });
+
+  it('side calls (no tools) are never compacted', async () => {
+    const { live } = rewriter({ windowTokens: 20_000, triggerPercent: 50 });
+    const body = { ...conversation({ turns: 12 }), tools: [] };
+    const result = await live.rewrite(bytesOf(body));
+    assert.equal(result.action, 'unchanged');
+  });
+
+  it('a compact_context request is applied to the next main request below the trigger too', async () => {
+    const { live, dirs } = rewriter();
+    const written = writeCompactionRequest(dirs.requests, { reason: 'task boundary', focus: 'file2.ts' });
+    assert.ok(written.ok);
+    const body = conversation({ turns: 30 });
+    const result = await live.rewrite(bytesOf(body));
+    assert.equal(result.action, 'edited', result.reason ?? '');
+    assert.match(result.reason ?? '', /compact_context: task boundary/);
+    assert.deepEqual(readdirSync(dirs.requests), []);
+    // The focus keeps what mentions it verbatim.
+    assert.ok(result.newEdits.every((edit) => !String(resultText(body, edit.toolUseId)).includes('file2.ts')), 'focus');
+    const again = await live.rewrite(bytesOf(body));
+    assert.equal(again.action, 'sticky');
+  });
+});
