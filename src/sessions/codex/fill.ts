@@ -15,7 +15,7 @@ import { linesBackward } from '../claude-code/tail';
 import { numberLines } from '../claude-code/jsonl';
 import { RolloutParser } from './reader';
 import {
-  asHistoryItem, isModelOutput, itemRef, messageText, outputText, payloadOf, reasoningText, responseItemOf, str, taskWindowOf, timestampOf, tokenCountOf, turnModelOf,
+  isModelOutput, itemRef, messageText, outputText, reasoningText, replacementHistory, responseItemOf, str, taskWindowOf, timestampOf, tokenCountOf, turnModelOf,
   type CodexUsage, type HistoryItem, type LocatedRollout,
 } from './records';
 import { codexAutoCompactTokens, DEFAULT_CODEX_WINDOW_TOKENS } from './window';
@@ -95,9 +95,7 @@ export class CodexFillTracker {
       return windowChanged;
     }
     if (record.type === 'compacted') {
-      const history = payloadOf(record)?.replacement_history;
-      const items = Array.isArray(history) ? history.flatMap((value) => asHistoryItem(value) ?? []) : [];
-      this.compaction = { ref: itemRef(offset), end, postTokens: null, estimate: items.reduce((sum, item) => sum + estimateItemTokens(item), 0) };
+      this.compaction = { ref: itemRef(offset), end, postTokens: null, estimate: replacementHistory(record).reduce((sum, item) => sum + estimateItemTokens(item), 0) };
       this.pending = 0;
       this.sinceOutput = 0;
       return true;

@@ -210,3 +210,9 @@ export function parseItemRef(ref: string): { offset: number; replacementIndex: n
   if (!match) return null;
   return { offset: Number(match[1]), replacementIndex: match[2] === undefined ? null : Number(match[2]) };
 }
+
+/** The items a compacted record's history is replaced with (empty when it has none). */
+export function replacementHistory(record: RolloutRecord): HistoryItem[] {
+  const history = payloadOf(record)?.replacement_history;
+  return Array.isArray(history) ? history.flatMap((value) => asHistoryItem(value) ?? []) : [];
+}

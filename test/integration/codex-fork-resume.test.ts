@@ -1,0 +1,95 @@
+// Proof that a fork Context Lens writes is a session Codex itself resumes: the real Codex CLI
+// records a short session against the Responses API stand-in, we fork it (the file read dropped,
+// our summary in its place), and `codex exec resume <fork id>` sends our summary and the kept
+// items, none of what was dropped, then appends its turn to the fork. The source stays untouched.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { readCodexLiveContext } from '../../src/sessions/codex/liveContext';
+import { writeCodexFork } from '../../src/sessions/codex/fork';
+import { ensureCodexCli, execArgs, rolloutFiles, runCodex, writeCodexConfig } from '../support/codex-cli';
+import { exec, type FakeOpenAI, itemText, message, reply, startFakeOpenAI } from '../support/fake-openai';
+
+const SUMMARY = 'CONTEXT-LENS-SUMMARY: notes.txt was read; it says the release is on Friday and the changelog needs a line.';
+/** The file's content: only in the dropped tool output, so it must not be sent after the fork. */
+const SECRET_LINE = 'DROPPED-OUTPUT-MARKER release on friday';
+const FIRST_PROMPT = 'Read notes.txt and remember it.';
+const SECOND_PROMPT = 'What did the notes say?';
+
+const sha256 = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
+
+describe('a Codex fork resumed by the real Codex CLI', { timeout: 120_000 }, () => {
+  let root: string;
+  let server: FakeOpenAI;
+  let binary: string;
+
+  before(async () => {
+    binary = ensureCodexCli();
+    root = mkdtempSync(join(tmpdir(), 'cl-codex-fork-'));
+    server = await startFakeOpenAI({
+      scenario: {
+        prompts: [
+          { prompt: FIRST_PROMPT, steps: [() => reply(exec('cat notes.txt')), () => reply(message('Noted: the release is on Friday.'))] },
+          { prompt: SECOND_PROMPT, steps: [() => reply(message('They said the release is on Friday.'))] },
+        ],
+      },
+    });
+  });
+
+  after(async () => {
+    await server.stop();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('sends our summary and the kept items, not the dropped output, and appends to the fork', async () => {
+    const codexHome = join(root, 'codex');
+    const cwd = join(root, 'project');
+    mkdirSync(cwd, { recursive: true });
+    writeFileSync(join(cwd, 'notes.txt'), `${SECRET_LINE}\n`);
+    writeCodexConfig(codexHome, { baseUrl: server.url });
+
+    const first = await runCodex({ binary, codexHome, cwd, args: execArgs({ prompt: FIRST_PROMPT, cd: cwd }) });
+    assert.equal(first.code, 0, first.stderr);
+    const [source] = rolloutFiles(codexHome);
+    assert.ok(source, 'Codex wrote a rollout');
+    const sourceHash = sha256(source);
+
+    const live = await readCodexLiveContext(source);
+    assert.ok(live.ok, live.ok ? '' : live.error.message);
+    // Keep everything but the tool call and its output (one assistant and one user turn).
+    const dropped = new Set(live.value.entries.filter((entry) => entry.toolUseIds.length > 0 || entry.toolResultIds.length > 0).flatMap((entry) => entry.uuids));
+    assert.equal(dropped.size, 2, 'one exec_command call and its output');
+    const preserveRefs = live.value.entries.flatMap((entry) => entry.uuids).filter((ref) => !dropped.has(ref));
+    const fork = await writeCodexFork({ sourcePath: source, summary: SUMMARY, preserveRefs, preTokens: live.value.fill.usedTokens, postTokens: 1200, title: 'notes' });
+    assert.ok(fork.ok, fork.ok ? '' : fork.error.message);
+
+    const before = server.requests.length;
+    const resumed = await runCodex({ binary, codexHome, cwd, args: execArgs({ prompt: SECOND_PROMPT, resume: fork.value.sessionId }) });
+    assert.equal(resumed.code, 0, resumed.stderr);
+    assert.deepEqual(server.errors, []);
+    const sent = server.requests.slice(before).filter((request) => request.kind === 'turn');
+    assert.equal(sent.length, 1, 'one model call for the resumed turn');
+    const input = (sent[0]?.body as { input: { type: string; role?: string }[] }).input;
+    const texts = input.map((item) => (item.type === 'message' ? itemText(item) : JSON.stringify(item)));
+    assert.ok(texts.some((text) => text.includes(SUMMARY)), 'our summary reached the model');
+    assert.ok(texts.some((text) => text.includes(FIRST_PROMPT)), 'the kept first prompt reached the model');
+    assert.equal(texts.at(-1), SECOND_PROMPT, 'the new prompt comes last');
+    assert.ok(!texts.some((text) => text.includes(SECRET_LINE)), 'the dropped tool output was not sent');
+    assert.ok(!input.some((item) => item.type === 'function_call' || item.type === 'function_call_output'), 'the dropped call was not sent');
+
+    assert.equal(sha256(source), sourceHash, 'the source rollout is untouched');
+    const after = await readCodexLiveContext(fork.value.path);
+    assert.ok(after.ok, after.ok ? '' : after.error.message);
+    assert.equal(after.value.compactions.length, 1);
+    assert.equal(after.value.compactions[0]?.by, 'context-lens');
+    assert.equal(after.value.compactions[0]?.summary, SUMMARY);
+    assert.equal(after.value.session.forkOf?.title, 'notes');
+    assert.equal(after.value.fill.source, 'usage', 'Codex appended the resumed turn with its usage');
+    const lastMessage = after.value.messages.at(-1);
+    assert.equal(lastMessage?.role, 'assistant');
+    assert.equal(lastMessage?.content[0]?.text, 'They said the release is on Friday.');
+  });
+});
