@@ -6,7 +6,10 @@ import { COMPACT_USAGE, compactCommand } from './compact';
 import { CONNECT_USAGE, connectCommand } from './connect';
 import { HOOK_USAGE, hookCommand } from './hook';
 import { INSPECT_USAGE, inspectCommand } from './inspect';
+import { MCP_USAGE, mcpCommand } from './mcp';
 import { CliError, EXIT_OK, EXIT_USAGE, type Io } from './io';
+import { PROXY_USAGE, proxyCommand } from './proxy';
+import { RUN_USAGE, runCommand } from './run';
 import { SESSIONS_USAGE, sessionsCommand } from './sessions';
 import { STATUSLINE_USAGE, statuslineCommand } from './statusline';
 
@@ -19,6 +22,9 @@ const COMMANDS: Record<string, { run: (args: readonly string[], io: Io) => Promi
   hook: { run: hookCommand, usage: HOOK_USAGE },
   archive: { run: archiveCommand, usage: ARCHIVE_USAGE },
   statusline: { run: statuslineCommand, usage: STATUSLINE_USAGE },
+  proxy: { run: proxyCommand, usage: PROXY_USAGE },
+  run: { run: runCommand, usage: RUN_USAGE },
+  mcp: { run: mcpCommand, usage: MCP_USAGE },
 };
 
 const USAGE = `Usage: context-lens <command> [options]

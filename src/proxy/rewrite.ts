@@ -3,7 +3,7 @@
 // on the request in a batch, and every edit ever made in the session is applied again, identically,
 // to every later request, so the provider's prompt cache keeps its prefix between batches. Anything
 // unexpected (a shape we do not know, an error, the time budget) sends the original bytes (fail open).
-import { charEstimateTokenizer, compact, contextFromMessages, toolResultText, type AnthropicMessage, type EngineOptionsInput, type MessageBlock } from '../engine';
+import { charEstimateTokenizer, compact, contextFromMessages, markHarnessBlock, toolResultText, type AnthropicMessage, type EngineOptionsInput, type MessageBlock } from '../engine';
 import type { Result } from '../sessions/types';
 import { takeCompactionRequests, type CompactionRequest } from './control';
 import { EDIT_TIERS, type ProxyAction, type ProxyEdit, type ProxyUsage } from './events';
@@ -59,14 +59,34 @@ export interface Rewrite {
   addedMs: number;
 }
 
+/** Newer Claude Code versions also send `system`-role messages (rendered reminders), some without content. */
+interface WireMessage {
+  role: 'user' | 'assistant' | 'system';
+  content?: string | MessageBlock[];
+  [key: string]: unknown;
+}
+
 interface RequestBody {
   model?: unknown;
   stream?: unknown;
   metadata?: { user_id?: unknown };
   system?: string | MessageBlock[];
   tools?: Record<string, unknown>[];
-  messages: AnthropicMessage[];
+  messages: WireMessage[];
   [key: string]: unknown;
+}
+
+/**
+ * The messages as the engine reads them: `system`-role ones travel with the user's side of the turn
+ * and are marked as harness text (not something the person typed), as the session adapter does.
+ */
+function engineMessages(messages: readonly WireMessage[]): AnthropicMessage[] {
+  return messages.map((message) => {
+    if (message.role !== 'system') return message as AnthropicMessage;
+    const content = message.content ?? [];
+    const blocks = typeof content === 'string' ? [{ type: 'text', text: content }] : content;
+    return { role: 'user', content: blocks.map((block) => markHarnessBlock({ ...block })) };
+  });
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -82,7 +102,8 @@ export function parseMessagesBody(raw: Buffer): Result<RequestBody, string> {
   }
   if (!isObject(body) || !Array.isArray(body.messages)) return { ok: false, error: 'no messages array' };
   for (const message of body.messages) {
-    if (!isObject(message) || (message.role !== 'user' && message.role !== 'assistant')) return { ok: false, error: 'a message without a user or assistant role' };
+    if (!isObject(message) || (message.role !== 'user' && message.role !== 'assistant' && message.role !== 'system')) return { ok: false, error: 'a message without a user, assistant or system role' };
+    if (message.content === undefined && message.role === 'system') continue;
     if (typeof message.content !== 'string' && !isBlockList(message.content)) return { ok: false, error: 'a message content of unknown shape' };
   }
   if (body.system !== undefined && typeof body.system !== 'string' && !isBlockList(body.system)) return { ok: false, error: 'a system prompt of unknown shape' };
@@ -92,12 +113,12 @@ export function parseMessagesBody(raw: Buffer): Result<RequestBody, string> {
 }
 
 /** The session's edits applied to `messages`; untouched messages are shared, not copied. */
-export function applyEdits(messages: readonly AnthropicMessage[], edits: ReadonlyMap<string, StickyEdit>): { messages: AnthropicMessage[]; applied: number; saved: number } {
+export function applyEdits<M extends { role: string; content?: string | MessageBlock[] }>(messages: readonly M[], edits: ReadonlyMap<string, StickyEdit>): { messages: M[]; applied: number; saved: number } {
   let applied = 0;
   let saved = 0;
   if (edits.size === 0) return { messages: [...messages], applied, saved };
   const out = messages.map((message) => {
-    if (message.role !== 'user' || typeof message.content === 'string') return message;
+    if (message.role !== 'user' || !Array.isArray(message.content)) return message;
     let changed = false;
     const content = message.content.map((block) => {
       const edit = block.type === 'tool_result' ? edits.get(String(block.tool_use_id)) : undefined;
@@ -212,8 +233,8 @@ export class LiveRewriter {
    * tool-output edits join the session's, each original archived first. A batch too small to be
    * worth a cache rewrite is dropped and not retried before the context grew by as much again.
    */
-  private async batch(body: RequestBody, messages: AnthropicMessage[], session: SessionState, sentTokens: number, requests: readonly CompactionRequest[]): Promise<Result<{ edits: StickyEdit[]; reason: string }, string>> {
-    const context = contextFromMessages({ ...(body.system === undefined ? {} : { system: body.system }), ...(body.tools ? { tools: body.tools } : {}), messages, windowTokens: this.options.windowTokens, usedTokens: sentTokens, tokenizer: charEstimateTokenizer });
+  private async batch(body: RequestBody, messages: readonly WireMessage[], session: SessionState, sentTokens: number, requests: readonly CompactionRequest[]): Promise<Result<{ edits: StickyEdit[]; reason: string }, string>> {
+    const context = contextFromMessages({ ...(body.system === undefined ? {} : { system: body.system }), ...(body.tools ? { tools: body.tools } : {}), messages: engineMessages(messages), windowTokens: this.options.windowTokens, usedTokens: sentTokens, tokenizer: charEstimateTokenizer });
     const edited = context.items.filter((item) => item.kind === 'tool_result' && session.edits.has(item.toolUseId ?? '')).map((item) => item.id);
     const requested = requests.length > 0;
     const focus = requests.map((request) => request.focus).filter((text) => text.trim() !== '').join('\n');

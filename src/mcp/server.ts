@@ -1,0 +1,51 @@
+// The MCP server the agent talks to (stdio): `compact_context` lets it ask for a compaction at a
+// task boundary, `recall` brings back an output a proxy stub names. The tools change nothing in the
+// conversation themselves: the proxy applies a compaction to the next request it forwards.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { version } from '../../package.json';
+import { requestsDir, writeCompactionRequest } from '../proxy/control';
+import { recallDir, recallOriginal } from '../proxy/recall';
+
+export const MCP_SERVER_NAME = 'context-lens';
+export const TOOL_NAMES = { compact: 'compact_context', recall: 'recall' } as const;
+
+const reply = (text: string, isError = false) => ({ content: [{ type: 'text' as const, text }], ...(isError ? { isError: true } : {}) });
+
+/** The server with both tools, writing to and reading from the proxy's state folder. */
+export function createMcpServer(stateDir: string): McpServer {
+  const server = new McpServer({ name: MCP_SERVER_NAME, version });
+  server.registerTool(
+    TOOL_NAMES.compact,
+    {
+      title: 'Compact context',
+      description:
+        'Ask Context Lens to compact this conversation at a task boundary: superseded tool outputs become stubs, old outputs are cleared or truncated (nothing you wrote is summarised). ' +
+        'It applies to your next request through the Context Lens proxy; this call itself changes nothing. Stubbed outputs can be brought back with the recall tool.',
+      inputSchema: {
+        reason: z.string().max(2_000).describe('Why now (e.g. "finished the refactor, starting the tests").'),
+        focus: z.string().max(2_000).default('').describe('What must stay verbatim (e.g. "the auth module").'),
+      },
+    },
+    ({ reason, focus }) => {
+      const written = writeCompactionRequest(requestsDir(stateDir), { reason, focus });
+      if (!written.ok) return reply(written.error, true);
+      return reply(
+        `Compaction requested (${written.value.id}). This tool changed nothing by itself: the Context Lens proxy applies it to your next request, if the agent runs through it (context-lens run, or the editor's Live Proxy). Stubs it writes name a ctx-lens ref you can pass to recall.`,
+      );
+    },
+  );
+  server.registerTool(
+    TOOL_NAMES.recall,
+    {
+      title: 'Recall archived output',
+      description: 'Return the full tool output that a Context Lens stub replaced. Pass the ref the stub names (ctx-lens:<16 hex digits>). Secrets in it are masked.',
+      inputSchema: { ref: z.string().max(100).describe('The ref from the stub, e.g. ctx-lens:0123456789abcdef') },
+    },
+    ({ ref }) => {
+      const recalled = recallOriginal(recallDir(stateDir), ref);
+      return recalled.ok ? reply(recalled.value) : reply(recalled.error, true);
+    },
+  );
+  return server;
+}

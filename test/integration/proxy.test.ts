@@ -1,0 +1,125 @@
+// The live proxy between the real Claude Code CLI and the scripted stand-in: a multi-prompt session
+// that reads the same files again and again in a window small enough for the proxy to act. Every
+// turn completes, the agent's transcript stays whole (it is written from what the agent sent, not
+// from what we sent), requests past the trigger carry stubs instead of superseded reads, consecutive
+// requests keep their prefix, streaming works, and a dying upstream is an error for the agent.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startLiveProxy, type LiveProxy } from '../../src/proxy';
+import { readProxyEvents } from '../../src/proxy/events';
+import { ensureClaudeCli, printArgs, projectDir, runClaude, sessionIds } from '../support/claude-cli';
+import { type FakeAnthropic, type LoggedRequest, type MessagesRequest, reply, startFakeAnthropic, text, toolUse, type Turn } from '../support/fake-anthropic';
+import { startDyingUpstream } from '../support/dying-upstream';
+
+const RUN_TIMEOUT_MS = 90_000;
+const PROMPTS = 6;
+/**
+ * Claude Code's own system prompt and tools are ~13k tokens (chars/4) and each read ~2.8k: the
+ * trigger (40k) is crossed after about ten reads and again some reads after the first batch.
+ */
+const LIVE = { windowTokens: 80_000, triggerPercent: 50, minBatchTokens: 1_000, budgetMs: 500 };
+
+/**
+ * A message as the API reads it: cache breakpoints move from request to request, and Claude Code
+ * itself sends a text as a string once and as a text block the next time (the same tokens).
+ */
+const normalized = (message: unknown): string =>
+  JSON.stringify(message, (key, inner: unknown) => (key === 'cache_control' ? undefined : key === 'content' && typeof inner === 'string' ? [{ type: 'text', text: inner }] : inner));
+const withoutCacheControl = (messages: unknown): string => (Array.isArray(messages) ? messages.map(normalized).join('\n') : normalized(messages));
+const bodyOf = (request: LoggedRequest): MessagesRequest => request.body as MessagesRequest;
+
+describe('the live proxy with the real Claude Code CLI', () => {
+  const root = mkdtempSync(join(tmpdir(), 'cl-proxy-it-'));
+  const cwd = join(root, 'project');
+  const configDir = join(root, 'config');
+  const files = { a: join(cwd, 'alpha.ts'), b: join(cwd, 'beta.ts') };
+  let binary: string;
+  let fake: FakeAnthropic;
+  let proxy: LiveProxy;
+
+  before(async () => {
+    binary = ensureClaudeCli();
+    mkdirSync(cwd, { recursive: true });
+    writeFileSync(files.a, Array.from({ length: 200 }, (_, line) => `export const alpha${line} = ${line} * 2; // the alpha table\n`).join(''));
+    writeFileSync(files.b, Array.from({ length: 200 }, (_, line) => `export const beta${line} = ${line} + 1; // the beta table\n`).join(''));
+    const read = (path: string): Turn => () => reply(toolUse('Read', { file_path: path }));
+    const prompt: Turn[] = [read(files.a), read(files.b), read(files.a), () => reply(text('Both tables look fine.'))];
+    fake = await startFakeAnthropic({ scenario: { turns: Array.from({ length: PROMPTS }, () => prompt).flat() } });
+    const started = await startLiveProxy({ upstream: fake.url, env: {}, stateDir: join(root, 'state'), live: LIVE });
+    assert.ok(started.ok, started.ok ? '' : started.error);
+    proxy = started.value;
+  });
+  after(async () => {
+    await proxy?.stop(100);
+    await fake?.stop();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('compacts a multi-prompt session with repeated reads, stickily, without touching the transcript', { timeout: 600_000 }, async () => {
+    let session: string | undefined;
+    for (let turn = 0; turn < PROMPTS; turn++) {
+      const run = await runClaude({ binary, args: printArgs({ prompt: `Check the tables, round ${turn + 1}.`, ...(session ? { resume: session } : {}) }), cwd, configDir, baseUrl: proxy.url, timeoutMs: RUN_TIMEOUT_MS });
+      assert.equal(run.code, 0, `prompt ${turn + 1}: ${run.stderr}`);
+      assert.match(run.stdout, /Both tables look fine/);
+      session ??= sessionIds(configDir, cwd)[0];
+    }
+    assert.equal(fake.errors.length, 0, fake.errors.map((error) => error.message).join('\n'));
+    await proxy.stop(100);
+    const read = await readProxyEvents(proxy.eventsPath);
+    assert.ok(read.ok);
+    const events = read.value.filter((event) => event.path === '/v1/messages');
+    assert.ok(events.every((event) => event.action !== 'failed-open'), events.map((event) => event.reason).join('\n'));
+    assert.ok(events.some((event) => event.action === 'edited'), 'the proxy acted');
+    // Streaming: every main call streamed, and its exact usage was read from the SSE events.
+    const main = fake.requests.filter((request) => request.kind === 'main');
+    assert.ok(main.every((request) => bodyOf(request).stream === true));
+    assert.ok(events.filter((event) => event.stream).every((event) => event.usage !== null && event.usage.inputTokens > 0));
+
+    // Past the trigger the older reads of a file reach the model as stubs, the newest one whole.
+    const stubbed = main.filter((request) => JSON.stringify(request.body).includes('ctx-lens:'));
+    assert.ok(stubbed.length > 0, 'stubs reached the model');
+    const last = bodyOf(main[main.length - 1] as LoggedRequest);
+    const results = last.messages.flatMap((message) => (typeof message.content === 'string' ? [] : message.content.filter((block) => block.type === 'tool_result')));
+    const contents = results.map((block) => JSON.stringify(block.content));
+    assert.ok(contents.some((content) => content.includes('[COMPACTED] Earlier output for') && content.includes('alpha.ts')), 'a superseded read of alpha.ts is a stub');
+    assert.ok(contents.at(-1)?.includes('the alpha table'), 'the newest read is whole');
+
+    // Prefix: each request starts with the previous one's messages (cache breakpoints aside).
+    let kept = 0;
+    for (let index = 1; index < main.length; index++) {
+      const previous = bodyOf(main[index - 1] as LoggedRequest).messages;
+      const current = bodyOf(main[index] as LoggedRequest).messages;
+      if (withoutCacheControl(current.slice(0, previous.length)) === withoutCacheControl(previous)) kept += 1;
+      else if (process.env.DEBUG_PROXY_IT) {
+        const at = previous.findIndex((message, i) => withoutCacheControl(message) !== withoutCacheControl(current[i]));
+        console.log('break', index, at, previous.length, current.length, withoutCacheControl(previous[at]).slice(0, 300), '\n---\n', withoutCacheControl(current[at]).slice(0, 300));
+      }
+    }
+    const share = kept / (main.length - 1);
+    console.log(`proxy integration: ${main.length} main requests, ${stubbed.length} with stubs, ${events.filter((event) => event.action === 'edited').length} batches, prefix kept in ${kept}/${main.length - 1} (${(share * 100).toFixed(0)} %)`);
+    assert.ok(share >= 0.8, `prefix kept in ${kept} of ${main.length - 1}`);
+
+    // The transcript is written from what the agent sent: every read is whole, no stub, no ref.
+    const transcript = readFileSync(join(projectDir(configDir, cwd), `${session}.jsonl`), 'utf8');
+    assert.ok(!transcript.includes('ctx-lens:') && !transcript.includes('[COMPACTED]'), 'no stub in the transcript');
+    assert.equal(transcript.split('the alpha table').length - 1 >= 200 * 2 * PROMPTS, true, 'every read of alpha.ts whole');
+  });
+
+  it('an upstream dying mid-stream gives the agent an error, not a hang', { timeout: 300_000 }, async () => {
+    const dying = await startDyingUpstream();
+    const started = await startLiveProxy({ upstream: dying.url, env: {}, stateDir: join(root, 'state-dying'), live: LIVE });
+    assert.ok(started.ok);
+    const begun = Date.now();
+    const run = await runClaude({ binary, args: printArgs({ prompt: 'Say hello.' }), cwd, configDir: join(root, 'config-dying'), baseUrl: started.value.url, timeoutMs: 240_000, env: { CLAUDE_CODE_MAX_RETRIES: '1' } });
+    const took = Date.now() - begun;
+    await started.value.stop(100);
+    await dying.stop();
+    assert.notEqual(run.code, 0, run.stdout);
+    assert.ok(took < 200_000, `took ${took} ms`);
+    assert.match(`${run.stdout}\n${run.stderr}`, /error|Context Lens proxy/i);
+    assert.ok(dying.requests >= 1);
+  });
+});

@@ -1,0 +1,185 @@
+// The loopback server: refuses foreign Host headers, forwards headers and bodies untouched when
+// nothing is edited, pipes SSE as it arrives, records usage (cache figures included) in the event
+// stream without bodies or credentials, caps bodies, and turns a dying upstream into an error.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { startLiveProxy, type LiveProxy } from '../../../src/proxy';
+import { readProxyEvents } from '../../../src/proxy/events';
+import { bytesOf, conversation } from '../../support/proxy-conversation';
+
+const SECRET = 'sk-ant-api03-secretKeyThatMustNeverBeLogged0000';
+
+interface Seen {
+  headers: IncomingMessage['headers'];
+  path: string;
+  body: Buffer;
+}
+
+/** An upstream that records what it got and answers with `respond`. */
+async function upstream(respond: (seen: Seen, response: ServerResponse) => void): Promise<{ url: string; seen: Seen[]; server: Server }> {
+  const seen: Seen[] = [];
+  const server = createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on('data', (part: Buffer) => parts.push(part));
+    req.on('end', () => {
+      const entry = { headers: req.headers, path: req.url ?? '', body: Buffer.concat(parts) };
+      seen.push(entry);
+      respond(entry, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, server };
+}
+
+function call(proxy: { port: number }, options: { path: string; body?: Buffer; headers?: Record<string, string>; onChunk?: (chunk: string, at: number) => void }): Promise<{ status: number; text: string; headers: IncomingMessage['headers'] }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: proxy.port, path: options.path, method: options.body ? 'POST' : 'GET', headers: { 'content-type': 'application/json', ...options.headers } }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => {
+        text += chunk.toString('utf8');
+        options.onChunk?.(chunk.toString('utf8'), Date.now());
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text, headers: res.headers }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+const SSE_USAGE = { input_tokens: 12, cache_read_input_tokens: 3000, cache_creation_input_tokens: 400, output_tokens: 1 };
+
+describe('proxy server', () => {
+  const state = mkdtempSync(join(tmpdir(), 'cl-proxy-server-'));
+  const stops: (() => Promise<void>)[] = [];
+  after(async () => {
+    for (const stop of stops) await stop();
+  });
+  async function proxyTo(url: string, live = {}): Promise<LiveProxy> {
+    const started = await startLiveProxy({ upstream: url, env: {}, stateDir: join(state, String(stops.length)), live });
+    assert.ok(started.ok, started.ok ? '' : started.error);
+    stops.push(() => started.value.stop(100));
+    return started.value;
+  }
+
+  it('forwards headers and the original bytes untouched, never logs them, and records exact usage from the JSON body', async () => {
+    const up = await upstream((_seen, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ type: 'message', content: [], usage: { input_tokens: 50, output_tokens: 7, cache_read_input_tokens: 900, cache_creation_input_tokens: 10 } }));
+    });
+    stops.push(() => new Promise((resolve) => up.server.close(() => resolve())));
+    const proxy = await proxyTo(up.url);
+    const raw = Buffer.from(`${JSON.stringify(conversation({ turns: 2 }))}  `);
+    const answer = await call(proxy, { path: '/v1/messages?beta=true', body: raw, headers: { 'x-api-key': SECRET, 'anthropic-version': '2023-06-01' } });
+    assert.equal(answer.status, 200);
+    const got = up.seen[0];
+    assert.ok(got);
+    assert.equal(got.path, '/v1/messages?beta=true');
+    assert.equal(got.headers['x-api-key'], SECRET);
+    assert.equal(got.headers['anthropic-version'], '2023-06-01');
+    assert.ok(got.body.equals(raw), 'the original bytes, whitespace included');
+    await proxy.stop(100);
+    const events = await readProxyEvents(proxy.eventsPath);
+    assert.ok(events.ok);
+    assert.equal(events.value.length, 1);
+    const event = events.value[0];
+    assert.equal(event?.action, 'unchanged');
+    assert.deepEqual(event?.usage, { inputTokens: 50, outputTokens: 7, cacheReadTokens: 900, cacheCreationTokens: 10 });
+    const file = readFileSync(proxy.eventsPath, 'utf8');
+    assert.ok(!file.includes(SECRET) && !file.includes('file0.ts'), 'no credentials, no bodies');
+    assert.equal(statSync(proxy.eventsPath).mode & 0o777, 0o600);
+    assert.equal(statSync(proxy.stateDir).mode & 0o777, 0o700);
+  });
+
+  it('refuses a Host header that is not loopback (DNS rebinding) and forwards nothing', async () => {
+    const up = await upstream((_seen, res) => res.end('{}'));
+    stops.push(() => new Promise((resolve) => up.server.close(() => resolve())));
+    const proxy = await proxyTo(up.url);
+    for (const host of ['evil.example.com', `evil.example.com:${proxy.port}`, `127.0.0.1:${proxy.port + 1}`, '127.0.0.1.nip.io']) {
+      const answer = await call(proxy, { path: '/v1/messages', body: bytesOf(conversation({ turns: 1 })), headers: { host } });
+      assert.equal(answer.status, 403, host);
+    }
+    assert.equal((await call(proxy, { path: '/v1/models', headers: { host: `localhost:${proxy.port}` } })).status, 200);
+    assert.equal(up.seen.length, 1);
+  });
+
+  it('passes count_tokens and other paths through', async () => {
+    const up = await upstream((seen, res) => res.end(JSON.stringify({ path: seen.path })));
+    stops.push(() => new Promise((resolve) => up.server.close(() => resolve())));
+    const proxy = await proxyTo(up.url, { windowTokens: 1_000, triggerPercent: 10 });
+    const raw = bytesOf(conversation({ turns: 12 }));
+    const answer = await call(proxy, { path: '/v1/messages/count_tokens', body: raw });
+    assert.equal(answer.text, JSON.stringify({ path: '/v1/messages/count_tokens' }));
+    assert.ok(up.seen[0]?.body.equals(raw));
+  });
+
+  it('pipes SSE events as they arrive and reads the cache figures from message_start/message_delta', async () => {
+    const up = await upstream((_seen, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message: { usage: SSE_USAGE } })}\n\n`);
+      setTimeout(() => {
+        res.write(`event: message_delta\ndata: ${JSON.stringify({ type: 'message_delta', delta: {}, usage: { ...SSE_USAGE, output_tokens: 42 } })}\n\n`);
+        res.end('event: message_stop\ndata: {"type":"message_stop"}\n\n');
+      }, 300);
+    });
+    stops.push(() => new Promise((resolve) => up.server.close(() => resolve())));
+    const proxy = await proxyTo(up.url);
+    const started = Date.now();
+    const arrivals: number[] = [];
+    const answer = await call(proxy, { path: '/v1/messages', body: bytesOf(conversation({ turns: 1, stream: true })), onChunk: (_chunk, at) => arrivals.push(at - started) });
+    assert.match(answer.text, /message_stop/);
+    assert.ok((arrivals[0] ?? Infinity) < 250, `first event after ${arrivals[0]} ms: not buffered`);
+    await proxy.stop(100);
+    const events = await readProxyEvents(proxy.eventsPath);
+    assert.ok(events.ok);
+    assert.deepEqual(events.value[0]?.usage, { inputTokens: 12, outputTokens: 42, cacheReadTokens: 3000, cacheCreationTokens: 400 });
+    assert.equal(events.value[0]?.stream, true);
+  });
+
+  it('an upstream dying mid-stream ends the stream with an API error event; an unreachable one is a 502', async () => {
+    const up = await upstream((_seen, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message: { usage: SSE_USAGE } })}\n\n`);
+      setTimeout(() => res.socket?.destroy(), 50);
+    });
+    const proxy = await proxyTo(up.url);
+    const answer = await call(proxy, { path: '/v1/messages', body: bytesOf(conversation({ turns: 1, stream: true })) });
+    assert.match(answer.text, /event: error\ndata: .*"api_error"/);
+    await new Promise<void>((resolve) => up.server.close(() => resolve()));
+    const down = await call(proxy, { path: '/v1/messages', body: bytesOf(conversation({ turns: 1 })) });
+    assert.equal(down.status, 502);
+    assert.match(down.text, /upstream unreachable/);
+    await proxy.stop(100);
+    const events = await readProxyEvents(proxy.eventsPath);
+    assert.ok(events.ok);
+    assert.match(events.value[0]?.error ?? '', /closed mid-response/);
+    assert.match(events.value[1]?.error ?? '', /upstream/);
+  });
+
+  it('refuses a body over the limit with 413', async () => {
+    const up = await upstream((_seen, res) => res.end('{}'));
+    stops.push(() => new Promise((resolve) => up.server.close(() => resolve())));
+    const started = await startLiveProxy({ upstream: up.url, env: {}, stateDir: join(state, 'limit'), maxBodyBytes: 1_000 });
+    assert.ok(started.ok);
+    stops.push(() => started.value.stop(100));
+    const answer = await call(started.value, { path: '/v1/messages', body: bytesOf(conversation({ turns: 3 })) });
+    assert.equal(answer.status, 413);
+    assert.equal(up.seen.length, 0);
+  });
+
+  it('edited requests go out with the new length and as JSON', async () => {
+    const up = await upstream((_seen, res) => res.end('{}'));
+    stops.push(() => new Promise((resolve) => up.server.close(() => resolve())));
+    const proxy = await proxyTo(up.url, { windowTokens: 20_000, triggerPercent: 50, budgetMs: 5_000 });
+    await call(proxy, { path: '/v1/messages', body: bytesOf(conversation({ turns: 12 })) });
+    const got = up.seen[0];
+    assert.ok(got);
+    assert.equal(Number(got.headers['content-length']), got.body.length);
+    assert.match(got.body.toString('utf8'), /ctx-lens:[0-9a-f]{16}/);
+  });
+});
