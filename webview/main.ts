@@ -102,6 +102,7 @@ function handle(message: HostMessage): void {
       plan = message.plan;
       saveState({ plan });
       if (!preview) showRegions();
+      else if (plan) regionMap.setChoices(plan.choices);
       return;
     case 'preview':
       preview = message.preview;

@@ -13,8 +13,8 @@ import { moveSelection, scrollToReveal, virtualWindow } from './logic/virtualWin
 const ROW_HEIGHT = 22;
 const OVERSCAN = 10;
 const MAX_VISIBLE_ROWS = 12;
-const COLUMNS = ['#', 'kind', 'label', 'tokens', 'fate', 'why', 'markers', 'your call'] as const;
-const COLUMN_CLASS: Readonly<Record<(typeof COLUMNS)[number], string>> = { '#': 'id', kind: 'kind', label: 'label', tokens: 'tokens', fate: 'fate', why: 'why', markers: 'markers', 'your call': 'choice' };
+const COLUMNS = ['#', 'kind', 'label', 'tokens', 'fate', 'why', 'markers', 'keep/drop'] as const;
+const COLUMN_CLASS: Readonly<Record<(typeof COLUMNS)[number], string>> = { '#': 'id', kind: 'kind', label: 'label', tokens: 'tokens', fate: 'fate', why: 'why', markers: 'markers', 'keep/drop': 'choice' };
 const NO_CHOICES: Choices = { keep: [], drop: [], pins: [] };
 
 type Choice = 'keep' | 'drop' | null;

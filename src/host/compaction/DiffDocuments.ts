@@ -30,7 +30,12 @@ export class DiffDocuments implements vscode.TextDocumentContentProvider, vscode
     this.texts.set(left.toString(), before);
     this.texts.set(right.toString(), after);
     await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true });
-    if (!wrapsAlready()) await vscode.commands.executeCommand('editor.action.toggleWordWrap');
+    // The toggle acts on the focused editor: wait (briefly) until that is the new diff's right side.
+    if (!wrapsAlready() && (await focused(right))) {
+      // The toggle acts on the editor with keyboard focus, which may still be the panel's webview.
+      await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
+      await vscode.commands.executeCommand('editor.action.toggleWordWrap');
+    }
   }
 
   dispose(): void {
@@ -44,4 +49,11 @@ function wrapsAlready(): boolean {
   const diff = vscode.workspace.getConfiguration('diffEditor').get<string>('wordWrap', 'inherit');
   if (diff !== 'inherit') return diff === 'on';
   return vscode.workspace.getConfiguration('editor').get<string>('wordWrap', 'off') !== 'off';
+}
+
+async function focused(uri: vscode.Uri, timeoutMs = 2_000): Promise<boolean> {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    if (vscode.window.activeTextEditor?.document.uri.toString() === uri.toString()) return true;
+  }
+  return false;
 }

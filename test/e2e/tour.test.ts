@@ -1,0 +1,168 @@
+// The panel as a user meets it, in real VS Code, in a dark and a light theme, one screenshot per
+// state: the demo panel (gauge with both trigger marks, timeline, map), a value on timeline hover,
+// keep / drop / pin in the map, the preview card, VS Code's diff editor, a refused setting, and
+// after Apply. The README's screenshots are taken from these (see media/README.md).
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import type { Frame, Page } from 'playwright-core';
+import { copyDemoWorkspace, prepareDemoSession, writeWorkspaceSettings } from '../support/demoSession';
+import { runCommand, screenshot, startWorkbench, webviewFrame, type Workbench } from '../support/workbench';
+
+/**
+ * The real 200k window, no override. The demo is a short session, so the recent window (10 % of
+ * the window by default) would cover all of it: a smaller share leaves the engine something to do.
+ */
+const SETTINGS = { 'contextLens.preserve.recentPercent': 2 };
+const THEMES = (
+  [
+    ['dark', 'Default Dark Modern'],
+    ['light', 'Default Light Modern'],
+  ] as const
+).filter(([suffix]) => !process.env.TOUR_THEME || process.env.TOUR_THEME === suffix);
+
+for (const [suffix, theme] of THEMES) {
+  describe(`the panel tour (${suffix} theme)`, { timeout: 300_000 }, () => {
+    let workbench: Workbench;
+    let page: Page;
+    let frame: Frame;
+    const workspace = copyDemoWorkspace();
+    const demo = prepareDemoSession(workspace);
+
+    before(async () => {
+      writeWorkspaceSettings(workspace, SETTINGS);
+      workbench = await startWorkbench({ workspace, theme, claudeConfigDir: demo.claudeConfigDir });
+      page = workbench.page;
+      await runCommand(page, 'Context Lens: Open Panel');
+      await runCommand(page, 'View: Toggle Maximized Panel');
+      frame = await webviewFrame(page);
+    });
+
+    after(async () => {
+      await workbench?.close();
+      rmSync(demo.claudeConfigDir, { recursive: true, force: true });
+      rmSync(workspace, { recursive: true, force: true });
+    });
+
+    it('shows the demo: both trigger marks below Claude Code\'s point explained, the timeline and the map from the top', async () => {
+      await frame.locator('[data-testid="fill-summary"]', { hasText: '/ 200,000 tokens' }).waitFor({ timeout: 30_000 });
+      await frame.locator('#region-map-title', { hasText: /^What Compact… would do/ }).waitFor({ timeout: 20_000 });
+      // Left at its default, our trigger sits below Claude Code's auto-compact point, and says so.
+      const trigger = Number(await frame.locator('[data-testid="gauge-mark-trigger"]').getAttribute('data-percent'));
+      const agent = Number(await frame.locator('[data-testid="gauge-mark-agent"]').getAttribute('data-percent'));
+      assert.ok(trigger < agent, `trigger ${trigger} below the agent's ${agent}`);
+      assert.match(await frame.locator('[data-testid="threshold-notes"]').innerText(), /points below Claude Code's auto-compact point/);
+      // The map opens at its top: the first rows are on screen.
+      assert.ok(await frame.locator('[data-testid="region-row"][data-id="0"]').isVisible());
+      // No agent markup or tool schemas in the labels.
+      const labels = await frame.locator('[data-testid="region-row"] .col-label').allInnerTexts();
+      assert.ok(labels.every((label) => !label.includes('<system-reminder>') && !label.includes('input_schema')), labels.join(' | '));
+      await screenshot(page, `tour-panel-${suffix}`);
+    });
+
+    it('says the value of a call on hover over the timeline', async () => {
+      const plot = frame.locator('[data-testid="timeline-plot"]');
+      await plot.scrollIntoViewIfNeeded();
+      const box = await plot.boundingBox();
+      assert.ok(box);
+      await page.mouse.move(box.x + 3, box.y + box.height / 2);
+      const tooltip = frame.locator('[data-testid="timeline-tooltip"]');
+      await tooltip.waitFor({ state: 'visible', timeout: 5_000 });
+      assert.match(await tooltip.innerText(), /^call 1 .* tokens/);
+      await screenshot(page, `tour-timeline-hover-${suffix}`);
+      await page.mouse.move(box.x - 50, box.y - 50);
+    });
+
+    it('keeps and drops items in the map and pins a sentence; the plan follows at once', async () => {
+      // The newest items are at the end of the map: End selects the last row and scrolls to it.
+      await frame.locator('[data-testid="region-row"][data-id="0"]').click();
+      await frame.locator('[data-testid="region-map"]').press('End');
+      // Rows are recycled as the map scrolls: take rows near the end, which are on screen.
+      const results = frame.locator('[data-testid="region-row"]', { hasText: 'tool results' });
+      const dropped = results.last();
+      const droppedId = await dropped.getAttribute('data-id');
+      await dropped.locator('[data-testid="choice-drop"]').click();
+      const droppedRow = frame.locator(`[data-testid="region-row"][data-id="${droppedId}"]`);
+      await frame.locator(`[data-testid="region-row"][data-id="${droppedId}"][data-fate="dropped"]`).waitFor({ timeout: 10_000 });
+      assert.match((await droppedRow.getAttribute('title')) ?? '', /your choice \(drop\)/);
+      // Keyboard: select a row and press K.
+      const keptId = await frame.locator('[data-testid="region-row"]', { hasText: 'assistant' }).last().getAttribute('data-id');
+      await frame.locator(`[data-testid="region-row"][data-id="${keptId}"]`).click();
+      await frame.locator('[data-testid="region-map"]').press('k');
+      await frame.locator(`[data-testid="region-row"][data-id="${keptId}"][data-choice="keep"]`).waitFor({ timeout: 10_000 });
+      // Pin a sentence from the detail pane.
+      const text = frame.locator('[data-testid="detail-text"]');
+      await text.waitFor({ timeout: 10_000 });
+      await text.evaluate((node) => {
+        const range = document.createRange();
+        const first = node.firstChild ?? node;
+        range.setStart(first, 0);
+        range.setEnd(first, Math.min(40, first.textContent?.length ?? 0));
+        const selection = window.getSelection();
+        selection?.removeAllRanges();
+        selection?.addRange(range);
+      });
+      await frame.locator('[data-testid="pin-selection"]').click();
+      const bar = frame.locator('[data-testid="choices-bar"]');
+      await bar.locator('.choice-pin').waitFor({ timeout: 10_000 });
+      assert.match(await bar.innerText(), new RegExp(`kept #${keptId}.*dropped #${droppedId}`, 's'));
+      await bar.scrollIntoViewIfNeeded();
+      await screenshot(page, `tour-choices-${suffix}`);
+    });
+
+    it('previews Compact… with the choices: one headline, the steps that acted, the summary as Markdown', async () => {
+      await runCommand(page, 'Context Lens: Compact…');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible' });
+      await input.fill('the retry backoff');
+      await input.press('Enter');
+      const preview = frame.locator('[data-testid="preview"]');
+      await preview.waitFor({ timeout: 60_000 });
+      await page.locator('.notifications-toasts', { hasText: 'Compacting with' }).waitFor({ state: 'hidden', timeout: 15_000 });
+      assert.match(await frame.locator('[data-testid="preview-headline"]').innerText(), /^[\d,]+ → [\d,]+ tokens \(−\d+ %\) · target [\d,]+ (met|not met)$/);
+      assert.match(await frame.locator('[data-testid="preview-tiers"]').innerText(), /your choices/);
+      assert.doesNotMatch(await frame.locator('[data-testid="preview-tiers"]').innerText(), /−0 tokens/);
+      const rendered = frame.locator('[data-testid="summary-markdown"]');
+      if ((await rendered.count()) > 0) {
+        assert.doesNotMatch(await rendered.innerText(), /<context-summary|Treat it as background reference/);
+        await frame.locator('[data-testid="summary-toggle"]').click();
+        await frame.locator('[data-testid="summary-raw"]').waitFor({ state: 'visible' });
+        await frame.locator('[data-testid="summary-toggle"]').click();
+      }
+      await preview.scrollIntoViewIfNeeded();
+      await screenshot(page, `tour-preview-${suffix}`);
+    });
+
+    it('opens the diff in VS Code\'s diff editor as Markdown with wrapped lines', async () => {
+      await frame.locator('[data-testid="preview-open-diff"]').click();
+      await page.locator('.monaco-diff-editor').first().waitFor({ timeout: 20_000 });
+      await page.locator('[id="status.editor.mode"]', { hasText: 'Markdown' }).waitFor({ timeout: 20_000 });
+      // Wrapped: no line of the right side runs past the editor's width.
+      await page.waitForTimeout(500);
+      const overflowing = await page.locator('.monaco-diff-editor .editor.modified .view-line').evaluateAll((lines) => lines.filter((line) => line.scrollWidth > (line.closest('.monaco-scrollable-element')?.clientWidth ?? Infinity)).length);
+      assert.equal(overflowing, 0, 'long lines are wrapped, not clipped');
+      await screenshot(page, `tour-diff-editor-${suffix}`);
+      await runCommand(page, 'View: Close Editor');
+    });
+
+    it('refuses a target above the trigger: a warning, and the gauge says which value is used', async () => {
+      writeWorkspaceSettings(workspace, { ...SETTINGS, 'contextLens.trigger.targetPercent': 90 });
+      const toast = page.locator('.notification-toast', { hasText: 'Target 90 % is not below the trigger' });
+      await toast.waitFor({ timeout: 20_000 });
+      await frame.locator('[data-testid="threshold-notes"]', { hasText: 'using 60 %' }).waitFor({ timeout: 10_000 });
+      assert.equal(await frame.locator('[data-testid="gauge-mark-target"]').getAttribute('data-percent'), '60');
+      await frame.locator('[data-testid="threshold-notes"]').scrollIntoViewIfNeeded();
+      await screenshot(page, `tour-settings-validation-${suffix}`);
+      writeWorkspaceSettings(workspace, SETTINGS);
+      await toast.locator('.codicon-notifications-clear').click().catch(() => undefined);
+    });
+
+    it('applies: the fork is written, the choices are cleared', async () => {
+      await frame.locator('[data-testid="preview-apply"]').click();
+      await frame.locator('[data-testid="preview-applied"]').waitFor({ timeout: 30_000 });
+      await frame.locator('[data-testid="preview-applied"]').scrollIntoViewIfNeeded();
+      await screenshot(page, `tour-applied-${suffix}`);
+      await frame.locator('[data-testid="choices-bar"]').waitFor({ state: 'hidden', timeout: 20_000 });
+    });
+  });
+}
