@@ -1,6 +1,8 @@
-// Maps tool names to the categories of seed 002. Claude Code's tool names are known exactly; other
-// agents' tools fall back to name patterns so unknown tools still land somewhere sensible.
+// Maps tool names to the categories of seed 002. Claude Code's and Codex's tool names are known
+// exactly; other agents' tools fall back to name patterns so unknown tools still land somewhere
+// sensible. A shell command that only prints a file is a file read; one that runs tests, test output.
 import type { ToolCategory } from './model';
+import { shellFileRead } from './shellCommands';
 
 const EXACT: Readonly<Record<string, ToolCategory>> = {
   Read: 'file_read',
@@ -19,7 +21,30 @@ const EXACT: Readonly<Record<string, ToolCategory>> = {
   WebFetch: 'view_file',
   Task: 'other',
   TodoWrite: 'other',
+  // Codex CLI
+  exec_command: 'command_execution',
+  write_stdin: 'command_execution',
+  shell: 'command_execution',
+  local_shell: 'command_execution',
+  apply_patch: 'file_write',
+  view_image: 'view_file',
+  update_plan: 'other',
 };
+
+/**
+ * Shell tools that are the agent's only way to read files (Codex): there, a command that just
+ * prints a file is a file read. Claude Code has a Read tool, so its Bash commands stay commands.
+ */
+const FILE_READING_SHELLS = new Set(['exec_command', 'shell', 'local_shell']);
+
+/** Where a shell tool's input holds the command line (Claude Code's Bash, Codex's exec_command). */
+const COMMAND_FIELDS = ['command', 'cmd'] as const;
+
+/** The command line of a shell tool's input, when it has one. */
+export function commandOf(input: Record<string, unknown> | undefined): string | undefined {
+  for (const field of COMMAND_FIELDS) if (typeof input?.[field] === 'string') return input[field];
+  return undefined;
+}
 
 /** Order matters: "view_file" must win over the generic "file" read pattern, tests over commands. */
 const PATTERNS: readonly [RegExp, ToolCategory][] = [
@@ -38,6 +63,8 @@ const TEST_COMMAND = /(^|[\s;&|(])(npm (run )?test|yarn test|pnpm test|npx (jest
 export function categorizeTool(name: string, input?: Record<string, unknown>): ToolCategory {
   const exact = EXACT[name];
   const category = exact ?? PATTERNS.find(([pattern]) => pattern.test(name))?.[1] ?? 'other';
-  if (category === 'command_execution' && typeof input?.command === 'string' && TEST_COMMAND.test(input.command)) return 'test_execution';
+  const command = category === 'command_execution' ? commandOf(input) : undefined;
+  if (command !== undefined && TEST_COMMAND.test(command)) return 'test_execution';
+  if (command !== undefined && FILE_READING_SHELLS.has(name) && shellFileRead(command) !== null) return 'file_read';
   return category;
 }
