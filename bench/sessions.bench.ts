@@ -2,63 +2,12 @@
 // Builds ≥100 MB transcripts by chaining copies of a recorded Claude Code session (fresh uuids per
 // copy, each copy's root hung on the previous copy's leaf) and measures the tail-first fill against
 // a naive full parse, live-context builds against live-context size, and follow latency.
-import { appendFileSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, rmSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SessionFollower, readFill, readLiveContext } from '../src/sessions/claude-code';
 import { tempDir } from '../test/unit/sessions/claude-code/builders';
-
-const FIXTURE_DIR = join(__dirname, '..', 'test', 'fixtures', 'claude-code', 'multi-prompt', 'projects');
-const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
-const MB = 1024 * 1024;
-
-function template(): string[] {
-  if (!existsSync(FIXTURE_DIR)) throw new Error('Recorded fixtures missing: test/fixtures/claude-code/multi-prompt');
-  const project = join(FIXTURE_DIR, readdirSync(FIXTURE_DIR)[0] as string);
-  const file = readdirSync(project).find((name) => name.endsWith('.jsonl')) as string;
-  return readFileSync(join(project, file), 'utf8').trim().split('\n');
-}
-
-/** A uuid of copy `copy`: same first 24 characters, the copy number in the last 12. */
-function renamed(uuid: string, copy: number): string {
-  return `${uuid.slice(0, 24)}${copy.toString(16).padStart(12, '0')}`;
-}
-
-interface BuildOptions {
-  bytes: number;
-  /** Put a compact boundary so that about this many bytes follow it (the live context). */
-  liveBytes?: number;
-}
-
-function buildTranscript(lines: string[], path: string, options: BuildOptions): void {
-  const records = lines.map((line) => JSON.parse(line) as { uuid?: string; parentUuid?: string | null; type?: string });
-  const lastUuid = [...records].reverse().find((record) => record.uuid !== undefined)?.uuid as string;
-  const copyBytes = lines.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0);
-  const copies = Math.ceil(options.bytes / copyBytes);
-  const boundaryAfter = options.liveBytes === undefined ? -1 : copies - Math.max(1, Math.round(options.liveBytes / copyBytes)) - 1;
-  writeFileSync(path, '');
-  let previousLeaf: string | null = null;
-  let chunk: string[] = [];
-  for (let copy = 0; copy < copies; copy++) {
-    for (const [index, line] of lines.entries()) {
-      let text = line.replace(UUID, (uuid) => renamed(uuid, copy));
-      if (previousLeaf !== null && records[index]?.parentUuid === null && records[index]?.uuid !== undefined) text = text.replace('"parentUuid":null', `"parentUuid":"${previousLeaf}"`);
-      chunk.push(text);
-    }
-    previousLeaf = renamed(lastUuid, copy);
-    if (copy === boundaryAfter) {
-      const boundary = renamed('b0000000-0000-4000-8000-000000000000', copy);
-      const summary = renamed('50000000-0000-4000-8000-000000000000', copy);
-      chunk.push(JSON.stringify({ parentUuid: null, logicalParentUuid: previousLeaf, isSidechain: false, type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', timestamp: '2026-11-22T09:00:00.000Z', uuid: boundary, compactMetadata: { trigger: 'auto', preTokens: 160000, postTokens: 9000 } }));
-      chunk.push(JSON.stringify({ parentUuid: boundary, isSidechain: false, type: 'user', message: { role: 'user', content: 'This session is being continued… summary' }, isCompactSummary: true, isVisibleInTranscriptOnly: true, timestamp: '2026-11-22T09:00:00.001Z', uuid: summary }));
-      previousLeaf = summary;
-    }
-    if (chunk.length > 2000 || copy === copies - 1) {
-      appendFileSync(path, `${chunk.join('\n')}\n`);
-      chunk = [];
-    }
-  }
-}
+import { buildTranscript, lineOfCopy, MB, template } from './support/transcripts';
 
 async function median(runs: number, task: () => Promise<unknown>): Promise<number> {
   await task();
@@ -137,7 +86,7 @@ async function main(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 3 * debounceMs));
     const changed = new Promise<void>((resolve) => follower.once('contextChanged', () => resolve()));
     const started = performance.now();
-    appendFileSync(large, `${assistant.replace(UUID, (uuid) => renamed(uuid, 0xfff000 + round))}\n`);
+    appendFileSync(large, `${lineOfCopy(assistant, 0xfff000 + round)}\n`);
     await changed;
     latencies.push(performance.now() - started);
   }

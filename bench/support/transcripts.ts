@@ -1,0 +1,86 @@
+// Large transcripts for benchmarks and the first-paint e2e test: copies of a session recorded with
+// the real Claude Code CLI, chained into one conversation (fresh uuids per copy, each copy's root hung
+// on the previous copy's leaf), optionally with a compaction near the end so that only the last
+// `liveBytes` are the live context, as in a long session that was compacted.
+import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const FIXTURES = join(__dirname, '..', '..', 'test', 'fixtures', 'claude-code');
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+export const MB = 1024 * 1024;
+
+/** The lines of a recorded scenario's transcript (default: multi-prompt, seven prompts of ordinary work). */
+export function template(scenario = 'multi-prompt'): string[] {
+  const projects = join(FIXTURES, scenario, 'projects');
+  if (!existsSync(projects)) throw new Error(`Recorded fixtures missing: test/fixtures/claude-code/${scenario}`);
+  const project = join(projects, readdirSync(projects)[0] as string);
+  const file = readdirSync(project).find((name) => name.endsWith('.jsonl')) as string;
+  return readFileSync(join(project, file), 'utf8').trim().split('\n');
+}
+
+/** A uuid of copy `copy`: same first 24 characters, the copy number in the last 12. */
+export function renamed(uuid: string, copy: number): string {
+  return `${uuid.slice(0, 24)}${copy.toString(16).padStart(12, '0')}`;
+}
+
+/** A line of copy `copy` (every uuid in it renamed), e.g. to append a response to a built transcript. */
+export function lineOfCopy(line: string, copy: number): string {
+  return line.replace(UUID, (uuid) => renamed(uuid, copy));
+}
+
+export interface BuildOptions {
+  bytes: number;
+  /** Put a compact boundary so that about this many bytes follow it (the live context). */
+  liveBytes?: number;
+  /**
+   * The boundary's `compactMetadata.preservedSegment` (a partial compaction keeps part of the old
+   * chain): `present` names the last record before it, `dangling` names records that are in no
+   * line of the file (a copied or trimmed transcript), which must not send a reader through the
+   * whole file looking for them. Omitted: a plain compaction.
+   */
+  preserved?: 'present' | 'dangling';
+}
+
+/** What `buildTranscript` wrote: copies, bytes, and the boundary's uuid when there is one. */
+export interface BuiltTranscript {
+  copies: number;
+  bytes: number;
+  boundaryUuid?: string;
+}
+
+export function buildTranscript(lines: readonly string[], path: string, options: BuildOptions): BuiltTranscript {
+  const records = lines.map((line) => JSON.parse(line) as { uuid?: string; parentUuid?: string | null; type?: string });
+  const lastUuid = records.findLast((record) => record.uuid !== undefined)?.uuid as string;
+  const copyBytes = lines.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0);
+  const copies = Math.max(1, Math.ceil(options.bytes / copyBytes));
+  const boundaryAfter = options.liveBytes === undefined ? -1 : Math.max(0, copies - Math.max(1, Math.round(options.liveBytes / copyBytes)) - 1);
+  writeFileSync(path, '');
+  let written = 0;
+  let previousLeaf: string | null = null;
+  let boundaryUuid: string | undefined;
+  let chunk: string[] = [];
+  for (let copy = 0; copy < copies; copy++) {
+    for (const [index, line] of lines.entries()) {
+      let text = lineOfCopy(line, copy);
+      if (previousLeaf !== null && records[index]?.parentUuid === null && records[index]?.uuid !== undefined) text = text.replace('"parentUuid":null', `"parentUuid":"${previousLeaf}"`);
+      chunk.push(text);
+    }
+    previousLeaf = renamed(lastUuid, copy);
+    if (copy === boundaryAfter) {
+      boundaryUuid = renamed('b0000000-0000-4000-8000-000000000000', copy);
+      const summary = renamed('50000000-0000-4000-8000-000000000000', copy);
+      const kept = options.preserved === 'dangling' ? renamed('d0000000-0000-4000-8000-000000000000', copy) : previousLeaf;
+      const segment = options.preserved === undefined ? {} : { preservedSegment: { headUuid: kept, anchorUuid: summary, tailUuid: kept } };
+      chunk.push(JSON.stringify({ parentUuid: null, logicalParentUuid: previousLeaf, isSidechain: false, type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', timestamp: '2026-11-22T09:00:00.000Z', uuid: boundaryUuid, compactMetadata: { trigger: 'auto', preTokens: 160000, postTokens: 9000, ...segment } }));
+      chunk.push(JSON.stringify({ parentUuid: boundaryUuid, isSidechain: false, type: 'user', message: { role: 'user', content: 'This session is being continued… summary' }, isCompactSummary: true, isVisibleInTranscriptOnly: true, timestamp: '2026-11-22T09:00:00.001Z', uuid: summary }));
+      previousLeaf = summary;
+    }
+    if (chunk.length > 2000 || copy === copies - 1) {
+      const text = `${chunk.join('\n')}\n`;
+      appendFileSync(path, text);
+      written += Buffer.byteLength(text);
+      chunk = [];
+    }
+  }
+  return { copies, bytes: written, ...(boundaryUuid ? { boundaryUuid } : {}) };
+}
