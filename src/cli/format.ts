@@ -1,5 +1,5 @@
 // Terminal rendering shared by the commands: numbers, a plain table and the text gauge.
-import { DEFAULT_TRIGGER_OPTIONS } from '../engine';
+import { DEFAULT_TRIGGER_OPTIONS } from '../engine/triggers';
 
 export const tokens = (value: number): string => value.toLocaleString('en-US');
 export const percent = (value: number): string => `${value.toFixed(1)} %`;

@@ -1,5 +1,6 @@
 // `context-lens inspect`: how full a session's context is and what fills it.
-import { categoryOf, type ItemCategory } from '../engine';
+import { categoryOf, type ItemCategory } from '../engine/model';
+import { estimateTokenizer } from '../engine/tokens/estimate';
 import { EXIT_OK, parse, writeJson, type Io } from './io';
 import { gauge, percent, percentOf, table, tokens } from './format';
 import { LIVE_OPTIONS, loadLive } from './live';
@@ -16,7 +17,8 @@ const CATEGORIES: readonly ItemCategory[] = ['system', 'tools', 'unrecorded', 'u
 
 export async function inspectCommand(args: readonly string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, LIVE_OPTIONS, 1);
-  const { live, context } = await loadLive(positionals[0], values, io);
+  // Shares of the exact total only: a calibrated estimate, not the BPE tables (see estimate.ts).
+  const { live, context } = await loadLive(positionals[0], values, io, estimateTokenizer);
   const { fill } = live;
   const breakdown = CATEGORIES.map((category) => ({
     category,

@@ -4,7 +4,9 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { SessionInfo } from '../sessions/types';
-import { listSessions, resolveConfigDirs, type ConfigDirOptions } from '../sessions/claude-code';
+import { listSessions } from '../sessions/claude-code/listing';
+import { resolveConfigDirs, type ConfigDirOptions } from '../sessions/claude-code/paths';
+import { inputError, usageError } from './errors';
 
 export interface Io {
   out: NodeJS.WritableStream;
@@ -12,21 +14,8 @@ export interface Io {
   env: Readonly<Record<string, string | undefined>>;
 }
 
-export const EXIT_OK = 0;
-export const EXIT_INPUT = 1;
-export const EXIT_USAGE = 2;
-
-export class CliError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: typeof EXIT_INPUT | typeof EXIT_USAGE,
-  ) {
-    super(message);
-  }
-}
-
-export const usageError = (message: string): CliError => new CliError(message, EXIT_USAGE);
-export const inputError = (message: string): CliError => new CliError(message, EXIT_INPUT);
+// Also here for the commands: one import for what every command needs.
+export { CliError, EXIT_INPUT, EXIT_OK, EXIT_USAGE, inputError, usageError } from './errors';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 

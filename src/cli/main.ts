@@ -1,38 +1,42 @@
 // `context-lens`: the session adapters and the compaction engine from a terminal. One command per
 // file; this one dispatches and turns expected failures into exit codes (0 ok, 1 bad input, 2 usage).
 import { version } from '../../package.json';
-import { ARCHIVE_USAGE, archiveCommand } from './archive';
-import { COMPACT_USAGE, compactCommand } from './compact';
-import { CONNECT_USAGE, connectCommand } from './connect';
-import { HOOK_USAGE, hookCommand } from './hook';
-import { INSPECT_USAGE, inspectCommand } from './inspect';
-import { MCP_USAGE, mcpCommand } from './mcp';
-import { CliError, EXIT_OK, EXIT_USAGE, type Io } from './io';
-import { PROXY_USAGE, proxyCommand } from './proxy';
-import { RUN_USAGE, runCommand } from './run';
-import { SESSIONS_USAGE, sessionsCommand } from './sessions';
-import { STATUSLINE_USAGE, statuslineCommand } from './statusline';
+import { CliError, EXIT_OK, EXIT_USAGE } from './errors';
+import type { Io } from './io';
 
-const COMMANDS: Record<string, { run: (args: readonly string[], io: Io) => Promise<number>; usage: string }> = {
-  sessions: { run: sessionsCommand, usage: SESSIONS_USAGE },
-  inspect: { run: inspectCommand, usage: INSPECT_USAGE },
-  compact: { run: compactCommand, usage: COMPACT_USAGE },
-  connect: { run: (args, io) => connectCommand('connect', args, io), usage: CONNECT_USAGE },
-  disconnect: { run: (args, io) => connectCommand('disconnect', args, io), usage: CONNECT_USAGE },
-  hook: { run: hookCommand, usage: HOOK_USAGE },
-  archive: { run: archiveCommand, usage: ARCHIVE_USAGE },
-  statusline: { run: statuslineCommand, usage: STATUSLINE_USAGE },
-  proxy: { run: proxyCommand, usage: PROXY_USAGE },
-  run: { run: runCommand, usage: RUN_USAGE },
-  mcp: { run: mcpCommand, usage: MCP_USAGE },
+type Run = (args: readonly string[], io: Io) => Promise<number>;
+
+interface Command {
+  /** One line for the overview; the full usage comes with the command's code. */
+  summary: string;
+  /** Each command's code is loaded when it runs: `--help`, `statusline` and `inspect` load neither the SDK, zod nor the tokenizer. */
+  load(): Promise<{ run: Run; usage: string }>;
+}
+
+const COMMANDS: Record<string, Command> = {
+  sessions: { summary: 'list Claude Code sessions, newest first', load: async () => { const m = await import('./sessions'); return { run: m.sessionsCommand, usage: m.SESSIONS_USAGE }; } },
+  inspect: { summary: "show a session's live context: fill, what fills it, compactions", load: async () => { const m = await import('./inspect'); return { run: m.inspectCommand, usage: m.INSPECT_USAGE }; } },
+  compact: { summary: 'compact a live context (preview, or --write-session to fork it)', load: async () => { const m = await import('./compact'); return { run: m.compactCommand, usage: m.COMPACT_USAGE }; } },
+  connect: { summary: "add Context Lens's hooks and status line to Claude Code's settings", load: async () => { const m = await import('./connect'); return { run: (args, io) => m.connectCommand('connect', args, io), usage: m.CONNECT_USAGE }; } },
+  disconnect: { summary: 'remove them again', load: async () => { const m = await import('./connect'); return { run: (args, io) => m.connectCommand('disconnect', args, io), usage: m.CONNECT_USAGE }; } },
+  hook: { summary: 'Claude Code hook commands (pre-compact, session-start)', load: async () => { const m = await import('./hook'); return { run: m.hookCommand, usage: m.HOOK_USAGE }; } },
+  archive: { summary: 'prune the archive of pre-compaction contexts', load: async () => { const m = await import('./archive'); return { run: m.archiveCommand, usage: m.ARCHIVE_USAGE }; } },
+  statusline: { summary: "Claude Code's status line command", load: async () => { const m = await import('./statusline'); return { run: m.statuslineCommand, usage: m.STATUSLINE_USAGE }; } },
+  proxy: { summary: 'start the live proxy', load: async () => { const m = await import('./proxy'); return { run: m.proxyCommand, usage: m.PROXY_USAGE }; } },
+  run: { summary: 'run a command with the live proxy in front of it', load: async () => { const m = await import('./run'); return { run: m.runCommand, usage: m.RUN_USAGE }; } },
+  mcp: { summary: 'an MCP server for the agent', load: async () => { const m = await import('./mcp'); return { run: m.mcpCommand, usage: m.MCP_USAGE }; } },
 };
+
+const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
 
 const USAGE = `Usage: context-lens <command> [options]
 
-${[...new Set(Object.values(COMMANDS).map((command) => command.usage))].join('\n\n')}
+${Object.entries(COMMANDS)
+  .map(([name, command]) => `  context-lens ${name.padEnd(width)}  ${command.summary}`)
+  .join('\n')}
 
   --version     print the version
-  --help        print this help (or: context-lens <command> --help)
+  --help        print this help; context-lens <command> --help prints the command's options
 
 Exit codes: 0 ok, 1 bad input (unreadable file, unknown id, compaction failed), 2 usage.
 hook and statusline always exit 0 whatever their stdin holds: they run inside Claude Code.
@@ -53,11 +57,12 @@ export async function main(
     out.write(USAGE);
     return EXIT_OK;
   }
-  const command = COMMANDS[first];
-  if (command === undefined) {
+  const entry = COMMANDS[first];
+  if (entry === undefined) {
     err.write(`context-lens: unknown command '${first}'\n\n${USAGE}`);
     return EXIT_USAGE;
   }
+  const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
     out.write(`Usage: ${command.usage}\n`);
     return EXIT_OK;

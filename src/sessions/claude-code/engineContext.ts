@@ -4,7 +4,12 @@
 // Code stores blocks in records, so each record is kept, dropped or kept with its compacted tool
 // results, and what the engine wrote itself (summary, re-injected constraints) becomes the fork's
 // compact-summary record.
-import { afterTexts, contextFromMessages, type CompactionResult, type Context, type ContextItem, type ItemFate, type Tokenizer } from '../../engine';
+// Module by module, not the engine's index: `inspect` loads this without the summarizers' SDK.
+import { afterTexts } from '../../engine/afterTexts';
+import { contextFromMessages } from '../../engine/fromMessages';
+import type { Context, ContextItem } from '../../engine/model';
+import type { CompactionResult, ItemFate } from '../../engine/result';
+import type { Tokenizer } from '../../engine/tokens/tokenizer';
 import { fail, failFromError, ok } from '../result';
 import type { ContentBlock, LiveContext, Result } from '../types';
 import type { ForkRequest } from './fork';
