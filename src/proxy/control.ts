@@ -43,6 +43,15 @@ export function writeCompactionRequest(dir: string, input: { reason: string; foc
   }
 }
 
+/** Whether a request waits, without reading it (one readdir; a missing folder is none). */
+export function hasCompactionRequests(dir: string): boolean {
+  try {
+    return readdirSync(dir).some((name) => name.endsWith('.json'));
+  } catch {
+    return false;
+  }
+}
+
 export interface TakenRequests {
   /** Fresh, valid requests, oldest first. */
   requests: CompactionRequest[];

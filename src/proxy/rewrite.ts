@@ -5,7 +5,7 @@
 // unexpected (a shape we do not know, an error, the time budget) sends the original bytes (fail open).
 import { charEstimateTokenizer, compact, contextFromMessages, markHarnessBlock, toolResultText, type AnthropicMessage, type EngineOptionsInput, type MessageBlock } from '../engine';
 import type { Result } from '../sessions/types';
-import { takeCompactionRequests, type CompactionRequest } from './control';
+import { hasCompactionRequests, takeCompactionRequests, type CompactionRequest } from './control';
 import { EDIT_TIERS, type ProxyAction, type ProxyEdit, type ProxyUsage } from './events';
 import { archiveOriginal, refOf } from './recall';
 import { SessionStore, sessionKeyOf, type SessionState, type StickyEdit } from './session';
@@ -113,6 +113,7 @@ export function parseMessagesBody(raw: Buffer): Result<RequestBody, string> {
 }
 
 /** The session's edits applied to `messages`; untouched messages are shared, not copied. */
+/** `saved` is in bytes of JSON. */
 export function applyEdits<M extends { role: string; content?: string | MessageBlock[] }>(messages: readonly M[], edits: ReadonlyMap<string, StickyEdit>): { messages: M[]; applied: number; saved: number } {
   let applied = 0;
   let saved = 0;
@@ -125,7 +126,7 @@ export function applyEdits<M extends { role: string; content?: string | MessageB
       if (!edit) return block;
       changed = true;
       applied += 1;
-      saved += edit.tokensBefore - edit.tokensAfter;
+      saved += edit.bytesSaved;
       return { ...block, content: edit.text };
     });
     return changed ? { ...message, content } : message;
@@ -171,7 +172,9 @@ export class LiveRewriter {
   recordUsage(session: string, sentBytes: number, usage: ProxyUsage): void {
     const state = this.sessions.peek(session);
     const total = usage.inputTokens + usage.cacheReadTokens + usage.cacheCreationTokens;
-    if (state && sentBytes > 0 && total > 0) state.tokensPerByte = total / sentBytes;
+    if (!state || sentBytes <= 0 || total <= 0) return;
+    state.tokensPerByte = total / sentBytes;
+    this.sessions.maxTokensPerByte = Math.max(this.sessions.maxTokensPerByte, state.tokensPerByte);
   }
 
   private original(raw: Buffer, started: number, action: 'unchanged' | 'failed-open', reason: string | null, fields: Partial<Rewrite> = {}): Rewrite {
@@ -180,6 +183,10 @@ export class LiveRewriter {
   }
 
   private async attempt(raw: Buffer, started: number): Promise<Rewrite> {
+    // Nothing to re-apply anywhere, nothing asked for, and too small to reach the trigger: no parse.
+    if (!this.sessions.anyEdits && raw.length * this.sessions.maxTokensPerByte <= this.triggerTokens && !hasCompactionRequests(this.dirs.requests)) {
+      return this.original(raw, started, 'unchanged', null);
+    }
     const parsed = parseMessagesBody(raw);
     if (!parsed.ok) return this.original(raw, started, 'failed-open', `unknown shape: ${parsed.error}`);
     const body = parsed.value;
@@ -193,8 +200,9 @@ export class LiveRewriter {
     // The agent loop offers tools; side calls (titles, topics) do not and are never compacted.
     const main = (body.tools?.length ?? 0) > 0;
     const requests = main ? takeCompactionRequests(this.dirs.requests) : { requests: [], discarded: [] };
+    const tokensOf = (bytes: number): number => Math.max(0, Math.round(bytes * session.tokensPerByte));
     let sticky = applyEdits(body.messages, session.edits);
-    let sentTokens = fields.agentTokens - sticky.saved;
+    const sentTokens = tokensOf(raw.length - sticky.saved);
     let reason: string | null = requests.discarded.length > 0 ? `discarded: ${requests.discarded.join('; ')}` : null;
     let newEdits: StickyEdit[] = [];
     const due = sentTokens > this.triggerTokens && sentTokens >= session.nextBatchAt;
@@ -203,10 +211,7 @@ export class LiveRewriter {
       if (!batch.ok) return this.original(raw, started, 'failed-open', batch.error, fields);
       newEdits = batch.value.edits;
       reason = batch.value.reason;
-      if (newEdits.length > 0) {
-        sticky = applyEdits(body.messages, session.edits);
-        sentTokens = fields.agentTokens - sticky.saved;
-      }
+      if (newEdits.length > 0) sticky = applyEdits(body.messages, session.edits);
     }
     if (sticky.applied === 0) return this.original(raw, started, 'unchanged', reason, fields);
     const out = Buffer.from(JSON.stringify({ ...body, messages: sticky.messages }), 'utf8');
@@ -221,7 +226,7 @@ export class LiveRewriter {
       reason,
       body: out,
       changed: true,
-      sentTokens,
+      sentTokens: tokensOf(out.length),
       stickyEdits: sticky.applied - newEdits.length,
       newEdits: edits,
       addedMs: performance.now() - started,
@@ -269,15 +274,17 @@ export class LiveRewriter {
       // Archived before it shrinks; what cannot be archived is not edited.
       if (!archiveOriginal(this.dirs.recall, ref, original).ok) continue;
       const stub = stubWithRef(text, ref);
-      edits.push({ toolUseId, tier, text: stub, ref, tokensBefore: fate.tokensBefore, tokensAfter: Math.round(charEstimateTokenizer.count(stub) * context.tokenScale) });
+      const bytesSaved = Buffer.byteLength(JSON.stringify(item.block?.content ?? '')) - Buffer.byteLength(JSON.stringify(stub));
+      edits.push({ toolUseId, tier, text: stub, ref, tokensBefore: fate.tokensBefore, tokensAfter: Math.round(charEstimateTokenizer.count(stub) * context.tokenScale), bytesSaved });
     }
-    const saved = edits.reduce((sum, edit) => sum + edit.tokensBefore - edit.tokensAfter, 0);
+    const saved = Math.round(edits.reduce((sum, edit) => sum + edit.bytesSaved, 0) * session.tokensPerByte);
     const asked = requests.map((request) => request.reason.trim()).filter((text) => text !== '');
     if (!requested && saved < this.options.minBatchTokens) {
       session.nextBatchAt = sentTokens + this.options.minBatchTokens;
       return { ok: true, value: { edits: [], reason: `batch of ${saved} tokens not worth a cache rewrite (< ${this.options.minBatchTokens})` } };
     }
     for (const edit of edits) session.edits.set(edit.toolUseId, edit);
+    if (edits.length > 0) this.sessions.anyEdits = true;
     session.batches += 1;
     // A batch that could not reach the target is not retried on every request: only after growth.
     session.nextBatchAt = sentTokens - saved + this.options.minBatchTokens;

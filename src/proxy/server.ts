@@ -160,11 +160,13 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Res
   const forward = (request: IncomingMessage, response: ServerResponse, body: Buffer, changed: boolean, event: Omit<ProxyEvent, 'status' | 'usage' | 'error'>): Promise<void> =>
     new Promise((resolve) => {
       let done = false;
+      // A request below the trigger is not parsed: whether it streamed is read from the response.
+      let streamed = event.stream;
       const finish = (status: number | null, usage: ProxyEvent['usage'], error: string | null): void => {
         if (done) return;
         done = true;
         if (usage && event.session) options.rewriter.recordUsage(event.session, body.length, usage);
-        options.events.append({ ...event, status, usage, error });
+        options.events.append({ ...event, stream: streamed, status, usage, error });
         if (error) log(`${event.method} ${event.path}: ${error}`);
         resolve();
       };
@@ -173,6 +175,7 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Res
       outgoing.on('response', (incoming) => {
         const tap = new UsageTap(incoming.headers['content-type'], incoming.headers['content-encoding'] as string | undefined);
         const sse = (incoming.headers['content-type'] ?? '').includes('text/event-stream');
+        streamed ||= sse;
         response.writeHead(incoming.statusCode ?? 502, responseHeaders(incoming.headers));
         response.flushHeaders();
         incoming.on('data', (chunk: Buffer) => {

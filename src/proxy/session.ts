@@ -15,6 +15,8 @@ export interface StickyEdit {
   /** Estimated tokens of the original output and of `text`. */
   tokensBefore: number;
   tokensAfter: number;
+  /** Bytes of JSON the edit removes from a request: with the session's tokens-per-byte, its saving. */
+  bytesSaved: number;
 }
 
 export interface SessionState {
@@ -53,6 +55,10 @@ export function sessionKeyOf(body: KeyedBody): string {
 
 export class SessionStore {
   private readonly sessions = new LruCache<string, SessionState>(MAX_SESSIONS);
+  /** Some session has edits: until then a small request needs no parsing at all. */
+  anyEdits = false;
+  /** The highest tokens-per-byte any session measured, for a size check before parsing. */
+  maxTokensPerByte = DEFAULT_TOKENS_PER_BYTE;
 
   get(key: string): SessionState {
     let state = this.sessions.get(key);

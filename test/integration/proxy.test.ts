@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startLiveProxy, type LiveProxy } from '../../src/proxy';
 import { readProxyEvents } from '../../src/proxy/events';
-import { ensureClaudeCli, printArgs, projectDir, runClaude, sessionIds } from '../support/claude-cli';
-import { type FakeAnthropic, type LoggedRequest, type MessagesRequest, reply, startFakeAnthropic, text, toolUse, type Turn } from '../support/fake-anthropic';
+import { ALLOWED_TOOLS, DEFAULT_MODEL, ensureClaudeCli, printArgs, projectDir, runClaude, sessionIds } from '../support/claude-cli';
+import { buildCliBundles } from '../support/cli-bundle';
+import { type FakeAnthropic, type LoggedRequest, type MessagesRequest, reply, startFakeAnthropic, text, toolResultText, toolUse, type Turn } from '../support/fake-anthropic';
 import { startDyingUpstream } from '../support/dying-upstream';
 
 const RUN_TIMEOUT_MS = 90_000;
@@ -121,5 +122,46 @@ describe('the live proxy with the real Claude Code CLI', () => {
     assert.ok(took < 200_000, `took ${took} ms`);
     assert.match(`${run.stdout}\n${run.stderr}`, /error|Context Lens proxy/i);
     assert.ok(dying.requests >= 1);
+  });
+
+  it('the real CLI calls compact_context and recall through the MCP server, and the next request shows the effect', { timeout: 300_000 }, async () => {
+    const { cli } = await buildCliBundles(join(root, 'bin'));
+    const stateDir = join(root, 'state-mcp');
+    const mcpConfig = join(root, 'mcp.json');
+    writeFileSync(mcpConfig, JSON.stringify({ mcpServers: { 'context-lens': { type: 'stdio', command: process.execPath, args: [cli, 'mcp', '--state-dir', stateDir] } } }));
+    const read = (path: string): Turn => () => reply(toolUse('Read', { file_path: path }));
+    let stubsAfterRequest = 0;
+    let recalled = '';
+    const turns: Turn[] = [
+      ...[files.a, files.b, files.a, files.b, files.a, files.b].map(read),
+      () => reply(toolUse('mcp__context-lens__compact_context', { reason: 'finished reading the tables', focus: '' })),
+      (context) => {
+        const body = JSON.stringify(context.request);
+        stubsAfterRequest = body.split('[COMPACTED] Earlier output for').length - 1;
+        const ref = /ctx-lens:[0-9a-f]{16}/.exec(body)?.[0] ?? 'ctx-lens:none';
+        return reply(toolUse('mcp__context-lens__recall', { ref }));
+      },
+      (context) => {
+        recalled = context.toolResults[0] ? toolResultText(context.toolResults[0]) : '';
+        return reply(text('Recalled it.'));
+      },
+    ];
+    const mcpFake = await startFakeAnthropic({ scenario: { turns } });
+    // The trigger is never crossed here: only the agent's request compacts.
+    const started = await startLiveProxy({ upstream: mcpFake.url, env: {}, stateDir, live: { ...LIVE, windowTokens: 60_000, triggerPercent: 90 } });
+    assert.ok(started.ok);
+    const args = ['-p', 'Read the tables, then compact and recall.', '--allowedTools', `${ALLOWED_TOOLS},mcp__context-lens__compact_context,mcp__context-lens__recall`, '--model', DEFAULT_MODEL, '--mcp-config', mcpConfig, '--strict-mcp-config'];
+    const run = await runClaude({ binary, args, cwd, configDir: join(root, 'config-mcp'), baseUrl: started.value.url, timeoutMs: RUN_TIMEOUT_MS });
+    await started.value.stop(100);
+    await mcpFake.stop();
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /Recalled it/);
+    const compactCall = mcpFake.requests.findIndex((request) => request.kind === 'main' && JSON.stringify(request.body).includes('Compaction requested'));
+    assert.ok(compactCall >= 0, 'the tool answered and said it changed nothing by itself');
+    const before = mcpFake.requests.slice(0, compactCall).filter((request) => request.kind === 'main');
+    assert.ok(before.every((request) => !JSON.stringify(request.body).includes('ctx-lens:')), 'nothing compacted before the agent asked');
+    assert.ok(stubsAfterRequest >= 2, `the next request carries stubs (${stubsAfterRequest})`);
+    assert.match(recalled, /the (alpha|beta) table/);
+    assert.ok(!recalled.includes('[COMPACTED]'));
   });
 });

@@ -89,8 +89,10 @@ describe('LiveRewriter', () => {
   });
 
   it('fails open on bodies it does not know: original bytes, the reason recorded', async () => {
-    const { live } = rewriter({ windowTokens: 1_000, triggerPercent: 10 });
-    for (const raw of [Buffer.from('not json'), bytesOf({ messages: 'x' }), bytesOf({ messages: [{ role: 'robot', content: 'x' }] }), bytesOf({ messages: [{ role: 'user', content: [{ text: 'no type' }] }] })]) {
+    const { live } = rewriter({ windowTokens: 100, triggerPercent: 10 });
+    // Padded past the trigger: smaller bodies go unread, as they came.
+    const pad = ' '.repeat(200);
+    for (const raw of [Buffer.from(`not json${pad}`), Buffer.from(`${JSON.stringify({ messages: 'x' })}${pad}`), Buffer.from(`${JSON.stringify({ messages: [{ role: 'robot', content: 'x' }] })}${pad}`), Buffer.from(`${JSON.stringify({ messages: [{ role: 'user', content: [{ text: 'no type' }] }] })}${pad}`)]) {
       const result = await live.rewrite(raw);
       assert.equal(result.action, 'failed-open');
       assert.equal(result.body, raw);

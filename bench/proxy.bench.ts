@@ -1,0 +1,112 @@
+// Live proxy benchmark: prints figures, asserts nothing. Run with `npx tsx bench/proxy.bench.ts`.
+// Added latency per request at 10k, 100k and 1M tokens (end to end through the proxy minus straight
+// to the same loopback stub upstream, and the proxy's own time per request from its events), for a
+// request below the trigger (original bytes) and one above it carrying sticky edits; then requests/s.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, request, Agent } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startLiveProxy } from '../src/proxy';
+import { readProxyEvents } from '../src/proxy/events';
+import { bytesOf, conversation } from '../test/support/proxy-conversation';
+
+const percentile = (samples: readonly number[], p: number): number => {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+};
+
+async function stubUpstream(): Promise<{ url: string; close: () => void }> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      // No usage: the proxy keeps its default tokens-per-byte, so the sticky case stays above the trigger.
+      res.end('{"type":"message","content":[]}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+
+function post(port: number, body: Buffer): Promise<number> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: '/v1/messages', method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': body.length } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(performance.now() - started));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function latencies(port: number, body: Buffer, runs: number): Promise<number[]> {
+  await post(port, body);
+  const out: number[] = [];
+  for (let run = 0; run < runs; run++) out.push(await post(port, body));
+  return out;
+}
+
+const SIZES: readonly (readonly [string, number, number])[] = [
+  ['10k', 10, 200],
+  ['100k', 100, 100],
+  ['1M', 1000, 20],
+];
+
+const fmt = (value: number): string => value.toFixed(2).padStart(8);
+
+async function main(): Promise<void> {
+  const upstream = await stubUpstream();
+  const upstreamPort = Number(new URL(upstream.url).port);
+  console.log('proxy added latency per request (ms): end to end via proxy − direct, and the proxy’s own time (events addedMs)');
+  console.log('size       case       e2e p50  e2e p99   own p50  own p99');
+  // BENCH_SIZES=10k,100k runs only those.
+  const only = process.env.BENCH_SIZES?.split(',');
+  for (const [label, turns, runs] of SIZES.filter(([label]) => !only || only.includes(label))) {
+    const body = bytesOf(conversation({ turns, resultChars: 4_000 }));
+    for (const mode of ['below', 'sticky'] as const) {
+      const state = mkdtempSync(join(tmpdir(), 'cl-proxy-bench-'));
+      // Below: a window far larger than the request. Sticky: a window the request overflows, so the
+      // first request makes a batch and every measured one re-applies it (budget off to measure it all).
+      const windowTokens = mode === 'below' ? 10_000_000 : Math.round(body.length / 4 / 0.9);
+      const started = await startLiveProxy({ upstream: upstream.url, env: {}, stateDir: state, live: { windowTokens, triggerPercent: 75, budgetMs: 60_000 } });
+      if (!started.ok) throw new Error(started.error);
+      const proxy = started.value;
+      const direct = await latencies(upstreamPort, body, runs);
+      const via = await latencies(proxy.port, body, runs);
+      await proxy.stop(100);
+      const events = await readProxyEvents(proxy.eventsPath);
+      const measured = events.ok ? events.value.slice(2) : [];
+      const own = measured.map((event) => event.addedMs);
+      const actions = [...new Set(measured.map((event) => event.action))].join(',');
+      console.log(`${label.padEnd(6)} ${`${mode} (${actions})`.padEnd(18)} ${fmt(percentile(via, 50) - percentile(direct, 50))} ${fmt(percentile(via, 99) - percentile(direct, 99))} ${fmt(percentile(own, 50))} ${fmt(percentile(own, 99))}`);
+      rmSync(state, { recursive: true, force: true });
+    }
+  }
+
+  // Throughput: 32 requests in flight of a 10k-token body for three seconds.
+  const state = mkdtempSync(join(tmpdir(), 'cl-proxy-bench-'));
+  const started = await startLiveProxy({ upstream: upstream.url, env: {}, stateDir: state, live: { windowTokens: 10_000_000 } });
+  if (!started.ok) throw new Error(started.error);
+  const body = bytesOf(conversation({ turns: 10, resultChars: 4_000 }));
+  let done = 0;
+  const until = performance.now() + 3_000;
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      while (performance.now() < until) {
+        await post(started.value.port, body);
+        done += 1;
+      }
+    }),
+  );
+  console.log(`requests/s through the proxy (10k-token body, 32 in flight, loopback stub upstream): ${(done / 3).toFixed(0)}`);
+  await started.value.stop(100);
+  rmSync(state, { recursive: true, force: true });
+  agent.destroy();
+  upstream.close();
+}
+
+void main();
