@@ -1,13 +1,19 @@
 // Builds the bundles: extension host (node/cjs), its token-counting worker thread (node/cjs), the
-// webview (browser/iife) and the CLI (node/cjs).
+// webview (browser/iife), the CLI (node/cjs) and the status line (node/cjs). What several node
+// bundles use and only some runs need is a file of its own beside them, required at run time, so
+// the package holds one copy and a command that never uses it never parses it: the o200k tokenizer
+// (dist/o200k.js, its tables brotli-compressed in dist/o200k.json.br), zod and the
+// Anthropic SDK (dist/zod.js, dist/anthropic-sdk.js).
 // Usage: node esbuild.mjs [--watch] [--production]
 import * as esbuild from 'esbuild';
-import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants } from 'node:zlib';
 
 const root = dirname(fileURLToPath(import.meta.url));
+const dist = join(root, 'dist');
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
 const require = createRequire(import.meta.url);
@@ -21,44 +27,69 @@ const common = {
   define: { 'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development') },
 };
 
+/** Third-party packages required from a file beside the bundles: import specifier → file name in dist/. */
+const SHARED = { zod: 'zod', '@anthropic-ai/sdk': 'anthropic-sdk' };
+const TOKENIZER_MODULE = join(root, 'src/engine/tokens/tokenizer.ts');
+
+/** Imports of a shared package, and tokenizer.ts's require('./o200k'), become requires of the file beside the bundle. */
+const sharedBeside = {
+  name: 'shared-beside',
+  setup(build) {
+    build.onResolve({ filter: /^(zod|@anthropic-ai\/sdk)$/ }, (args) => ({ path: `./${SHARED[args.path]}.js`, external: true }));
+    build.onResolve({ filter: /^\.\/o200k$/ }, (args) => (args.importer === TOKENIZER_MODULE ? { path: './o200k.js', external: true } : undefined));
+  },
+};
+
+/**
+ * The o200k ranks go to dist/o200k.json.br (brotli packs them in about 0.75 MB where the .vsix's zip
+ * needs 1.1 MB for the same array as JavaScript) and o200k.js reads them from there. Development
+ * builds compress fast and a little less.
+ */
+const ranksFromBrotli = {
+  name: 'o200k-ranks-brotli',
+  setup(build) {
+    build.onResolve({ filter: /bpeRanks\/o200k_base\.js$/ }, () => ({ path: 'o200k-ranks', namespace: 'o200k-ranks' }));
+    build.onLoad({ filter: /.*/, namespace: 'o200k-ranks' }, () => ({
+      loader: 'js',
+      contents: `const { readFileSync } = require('node:fs');
+const { join } = require('node:path');
+const { brotliDecompressSync } = require('node:zlib');
+module.exports = JSON.parse(brotliDecompressSync(readFileSync(join(__dirname, 'o200k.json.br'))).toString('utf8'));`,
+    }));
+  },
+};
+
+async function writeRanks() {
+  const { default: ranks } = await import('gpt-tokenizer/bpeRanks/o200k_base');
+  const json = Buffer.from(JSON.stringify(ranks));
+  const packed = brotliCompressSync(json, { params: { [constants.BROTLI_PARAM_QUALITY]: production ? 11 : 4, [constants.BROTLI_PARAM_LGWIN]: 24, [constants.BROTLI_PARAM_SIZE_HINT]: json.length } });
+  writeFileSync(join(dist, 'o200k.json.br'), packed);
+}
+
 /** Node bundles take ESM builds first: jsonc-parser's `main` is a UMD build whose dynamic requires a bundle cannot follow. */
-const nodeBundle = { platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'] };
+const nodeBundle = { ...common, platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'], outdir: dist };
 
 /** @type {esbuild.BuildOptions[]} */
 const targets = [
+  { ...nodeBundle, entryPoints: { extension: join(root, 'src/extension.ts') }, external: ['vscode'], plugins: [sharedBeside] },
+  // Loaded by TokenCountWorker from dist/tokenWorker.js so counting never blocks the extension host.
+  { ...nodeBundle, entryPoints: { tokenWorker: join(root, 'src/engine/tokens/worker.ts') }, plugins: [sharedBeside] },
+  { ...nodeBundle, entryPoints: { cli: join(root, 'src/cli/main.ts') }, plugins: [sharedBeside], banner: { js: '#!/usr/bin/env node' } },
+  // Claude Code runs the status line on every redraw: a bundle of its own, without engine or zod.
+  { ...nodeBundle, entryPoints: { statusline: join(root, 'src/cli/statusline-main.ts') }, plugins: [sharedBeside], banner: { js: '#!/usr/bin/env node' } },
+  // The shared files themselves.
+  { ...nodeBundle, entryPoints: { o200k: join(root, 'src/engine/tokens/o200k.ts') }, plugins: [ranksFromBrotli] },
+  { ...nodeBundle, stdin: { contents: "export * from 'zod';", resolveDir: root, loader: 'js' }, outdir: undefined, outfile: join(dist, 'zod.js') },
   {
-    ...common,
-    entryPoints: { extension: join(root, 'src/extension.ts') },
-    outdir: join(root, 'dist'),
     ...nodeBundle,
-    external: ['vscode'],
-  },
-  {
-    // Loaded by TokenCountWorker from dist/tokenWorker.js so counting never blocks the extension host.
-    ...common,
-    entryPoints: { tokenWorker: join(root, 'src/engine/tokens/worker.ts') },
-    outdir: join(root, 'dist'),
-    ...nodeBundle,
-  },
-  {
-    ...common,
-    entryPoints: { cli: join(root, 'src/cli/main.ts') },
-    outdir: join(root, 'dist'),
-    ...nodeBundle,
-    banner: { js: '#!/usr/bin/env node' },
-  },
-  {
-    // Claude Code runs the status line on every redraw: a bundle of its own, without engine or zod.
-    ...common,
-    entryPoints: { statusline: join(root, 'src/cli/statusline-main.ts') },
-    outdir: join(root, 'dist'),
-    ...nodeBundle,
-    banner: { js: '#!/usr/bin/env node' },
+    stdin: { contents: "export { default } from '@anthropic-ai/sdk'; export * from '@anthropic-ai/sdk';", resolveDir: root, loader: 'js' },
+    outdir: undefined,
+    outfile: join(dist, 'anthropic-sdk.js'),
   },
   {
     ...common,
     entryPoints: { main: join(root, 'webview/main.ts'), styles: join(root, 'webview/styles.css') },
-    outdir: join(root, 'dist/webview'),
+    outdir: join(dist, 'webview'),
     platform: 'browser',
     format: 'iife',
     target: 'es2022',
@@ -68,20 +99,22 @@ const targets = [
 /** Codicons are served from dist/webview so the webview's localResourceRoots stay narrow. */
 function copyCodicons() {
   const source = dirname(require.resolve('@vscode/codicons/dist/codicon.css'));
-  const target = join(root, 'dist/webview/codicons');
+  const target = join(dist, 'webview/codicons');
   mkdirSync(target, { recursive: true });
   for (const file of ['codicon.css', 'codicon.ttf']) cpSync(join(source, file), join(target, file));
 }
 
 // A clean dist/ each time, so a production build never ships a stale source map.
-rmSync(join(root, 'dist'), { recursive: true, force: true });
+rmSync(dist, { recursive: true, force: true });
+mkdirSync(dist, { recursive: true });
 
 if (watch) {
   copyCodicons();
+  await writeRanks();
   const contexts = await Promise.all(targets.map((options) => esbuild.context(options)));
   await Promise.all(contexts.map((context) => context.watch()));
   console.log('[esbuild] watching for changes…');
 } else {
-  await Promise.all(targets.map((options) => esbuild.build(options)));
+  await Promise.all([...targets.map((options) => esbuild.build(options)), writeRanks()]);
   copyCodicons();
 }

@@ -1,6 +1,6 @@
 // Token counting behind one small interface, so the engine, its tests and the worker can swap the
 // implementation (exact BPE, cached, or a stub that throws to test fail-open).
-import type { countTokens as CountTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import type * as O200k from './o200k';
 import { countBounded, DEFAULT_COUNT_LIMITS, type Bpe, type CountLimits, type TokenCount } from './bounded';
 
 export interface Tokenizer {
@@ -41,10 +41,8 @@ export class O200kTokenizer implements Tokenizer {
  * the extension's activation or on a CLI command that never counts.
  */
 function loadO200k(): Bpe {
-  /* eslint-disable @typescript-eslint/no-require-imports */
-  const { countTokens } = require('gpt-tokenizer/encoding/o200k_base') as { countTokens: typeof CountTokens };
-  const { O200K_TOKEN_SPLIT_REGEX } = require('gpt-tokenizer/encodingParams/constants') as { O200K_TOKEN_SPLIT_REGEX: RegExp };
-  /* eslint-enable @typescript-eslint/no-require-imports */
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { countTokens, O200K_TOKEN_SPLIT_REGEX } = require('./o200k') as typeof O200k;
   // Our own copy: the library's instance keeps its matching position in `lastIndex`.
   return { count: (text) => countTokens(text, AS_TEXT), splitRegex: new RegExp(O200K_TOKEN_SPLIT_REGEX.source, O200K_TOKEN_SPLIT_REGEX.flags) };
 }

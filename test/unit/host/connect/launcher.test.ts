@@ -4,14 +4,13 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { describe, it } from 'node:test';
-import { commandPaths, executableOnPath, installBundles, nodeOnPath, refreshBundles } from '../../../../src/host/connect/launcher';
+import { commandPaths, executableOnPath, HOOK_BUNDLES, installBundles, nodeOnPath, refreshBundles } from '../../../../src/host/connect/launcher';
 
 const temp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
 
 function dist(content: string): string {
   const folder = temp('cl-dist-');
-  writeFileSync(join(folder, 'cli.js'), `cli ${content}`);
-  writeFileSync(join(folder, 'statusline.js'), `statusline ${content}`);
+  for (const name of HOOK_BUNDLES) writeFileSync(join(folder, name), `${name.replace(/\.js$/, '')} ${content}`);
   return folder;
 }
 
