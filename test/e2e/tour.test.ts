@@ -143,6 +143,8 @@ for (const [suffix, theme] of THEMES) {
       assert.equal(overflowing, 0, 'long lines are wrapped, not clipped');
       await screenshot(page, `tour-diff-editor-${suffix}`);
       await runCommand(page, 'View: Close Editor');
+      // Opening an editor restored the panel: maximise it again for the next screenshots.
+      await runCommand(page, 'View: Toggle Maximized Panel');
     });
 
     it('refuses a target above the trigger: a warning, and the gauge says which value is used', async () => {
