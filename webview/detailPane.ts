@@ -4,6 +4,7 @@
 // A sentence selected in the text can be pinned: it then survives every compaction word for word.
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import { PIN_MAX, type ChoiceAction, type ItemDetail } from '../src/protocol/messages';
+import { printable } from '../src/protocol/printable';
 import { custom, el, icon } from './dom';
 import { FATE_ICONS, plural } from './logic/format';
 import { segmentByMarkers } from './logic/markers';
@@ -31,7 +32,7 @@ export class DetailPane {
     this.element.hidden = false;
     const text = el('pre', { class: 'detail-text', 'data-testid': 'detail-text', tabindex: '0', 'aria-label': `Text of item #${detail.id}` });
     for (const run of segmentByMarkers(detail.text, detail.markers)) {
-      text.appendChild(run.marker === null ? document.createTextNode(run.text) : el('mark', { class: 'marker', 'data-testid': 'marker', title: `Epistemic marker: "${run.marker}"` }, run.text));
+      text.appendChild(run.marker === null ? document.createTextNode(printable(run.text)) : el('mark', { class: 'marker', 'data-testid': 'marker', title: `Epistemic marker: "${run.marker}"` }, run.text));
     }
     const fate = detail.fate ? el('span', { class: `fate-${detail.fate}` }, icon(FATE_ICONS[detail.fate]), ` ${detail.fate}`) : null;
     const pin = custom('vscode-button', { icon: 'pinned', secondary: '', 'data-testid': 'pin-selection', title: 'Pin the text selected above as a constraint: it survives every compaction word for word' }, 'Pin selected sentence');

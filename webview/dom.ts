@@ -1,5 +1,6 @@
 // Tiny DOM helpers. Text is always set through textContent: transcript content is untrusted and
-// must never be parsed as HTML.
+// must never be parsed as HTML. Control and bidi characters in it are shown as `\u001b`-style escapes.
+import { printable } from '../src/protocol/printable';
 
 export type Child = Node | string | null | undefined | false;
 
@@ -9,7 +10,7 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   ...children: Child[]
 ): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, printable(value));
   append(node, children);
   return node;
 }
@@ -34,7 +35,7 @@ export function icon(name: string, label?: string): HTMLElement {
 export function append(node: Node, children: Child[]): void {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
-    node.appendChild(typeof child === 'string' ? document.createTextNode(child) : child);
+    node.appendChild(typeof child === 'string' ? document.createTextNode(printable(child)) : child);
   }
 }
 

@@ -4,6 +4,7 @@
 // K keeps and D drops the selected item (again to undo). The choices bar above lists what was chosen.
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import type { ChoiceAction, Choices, Region } from '../src/protocol/messages';
+import { printable } from '../src/protocol/printable';
 import { custom, el, icon } from './dom';
 import { filterRegions, shownFate } from './logic/filter';
 import { CATEGORY_LABELS, exactTokens, FATE_ICONS, plural } from './logic/format';
@@ -97,7 +98,7 @@ export class RegionMap {
   /** A new plan or preview: keep selection (by id), filter and scroll; rebuild only the index. */
   setRegions(regions: readonly Region[], title: string, summary: string): void {
     this.regions = regions;
-    this.title.textContent = title;
+    this.title.textContent = printable(title);
     this.title.title = summary;
     this.count.textContent = summary;
     this.reindex();

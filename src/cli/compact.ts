@@ -6,7 +6,7 @@ import { writeFork, type ForkResult } from '../sessions/claude-code';
 import { archiveDirOf } from './archive';
 import { forkRequestFromResult } from '../sessions/claude-code/engineContext';
 import { EXIT_INPUT, EXIT_OK, inputError, parse, positiveInt, usageError, writeJson, type Io } from './io';
-import { gauge, percent, table, tokens } from './format';
+import { gauge, percent, printable, table, tokens } from './format';
 import { LIVE_OPTIONS, loadLive } from './live';
 
 export const COMPACT_USAGE = `context-lens compact <file|id> [--focus TEXT] [--target-tokens N | --target-percent N]
@@ -62,12 +62,12 @@ export async function compactCommand(args: readonly string[], io: Io): Promise<n
     fork = written.value;
   }
   if (values.json) writeJson(io, report(result, archived, fork));
-  else io.out.write(`${human(result, live.fill.agentAutoCompactTokens, archived, fork)}\n`);
+  else io.out.write(printable(`${human(result, live.fill.agentAutoCompactTokens, archived, fork)}\n`));
   if (result.status === 'failed-open') {
-    io.err.write(`context-lens compact: ${result.message}\n`);
+    io.err.write(`context-lens compact: ${printable(result.message, true)}\n`);
     return EXIT_INPUT;
   }
-  if (values['write-session'] && fork === undefined) io.err.write(`context-lens compact: no session written: ${result.message}\n`);
+  if (values['write-session'] && fork === undefined) io.err.write(`context-lens compact: no session written: ${printable(result.message, true)}\n`);
   return EXIT_OK;
 }
 

@@ -2,7 +2,7 @@
 import { categoryOf, type ItemCategory } from '../engine/model';
 import { estimateTokenizer } from '../engine/tokens/estimate';
 import { EXIT_OK, parse, writeJson, type Io } from './io';
-import { gauge, percent, percentOf, table, tokens } from './format';
+import { gauge, percent, percentOf, printable, table, tokens } from './format';
 import { LIVE_OPTIONS, loadLive } from './live';
 import { CATEGORY_NAMES } from '../protocol/categories';
 import { regionLabel } from '../protocol/regionLabel';
@@ -70,6 +70,6 @@ export async function inspectCommand(args: readonly string[], io: Io): Promise<n
   }
   lines.push('', live.diagnostics.length === 0 ? 'Diagnostics: none' : 'Diagnostics:');
   for (const diagnostic of live.diagnostics) lines.push(`  ${diagnostic.severity}  ${diagnostic.code}${diagnostic.line ? ` (line ${diagnostic.line})` : ''}: ${diagnostic.message}`);
-  io.out.write(`${lines.join('\n')}\n`);
+  io.out.write(printable(`${lines.join('\n')}\n`));
   return EXIT_OK;
 }

@@ -1,6 +1,6 @@
 // What every command gets and how it fails. Expected failures are thrown as `CliError` and turned
 // into one line on stderr plus an exit code by `main`; anything else is a bug and keeps its stack.
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { SessionInfo } from '../sessions/types';
@@ -65,13 +65,25 @@ export function configDirOptions(configDirs: readonly string[] | undefined, io: 
  */
 export async function resolveTranscript(target: string | undefined, config: ConfigDirOptions): Promise<string> {
   if (target === undefined || target === '') throw usageError('missing <file|id>');
-  if (existsSync(target)) return resolve(target);
+  const found = pathState(target);
+  if (found === 'file') return resolve(target);
+  if (found === 'loop') throw inputError(`symlink loop: ${target}`);
+  if (found === 'other') throw inputError(`not a regular file: ${target}`);
   if (target.includes('/') || target.endsWith('.jsonl')) throw inputError(`no such transcript: ${target}`);
   const listed = await listSessions(config);
   if (!listed.ok) throw inputError(listed.error.message);
-  const found: SessionInfo | undefined = listed.value.sessions.find((session) => session.id === target);
-  if (found === undefined) throw inputError(`unknown session id '${target}' (looked in ${listingPlaces(config)})`);
-  return found.path;
+  const session: SessionInfo | undefined = listed.value.sessions.find((candidate) => candidate.id === target);
+  if (session === undefined) throw inputError(`unknown session id '${target}' (looked in ${listingPlaces(config)})`);
+  return session.path;
+}
+
+/** What a path names: a regular file, nothing, a symlink loop, or something else (folder, FIFO…). */
+function pathState(path: string): 'file' | 'missing' | 'loop' | 'other' {
+  try {
+    return statSync(path).isFile() ? 'file' : 'other';
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ELOOP' ? 'loop' : 'missing';
+  }
 }
 
 function listingPlaces(config: ConfigDirOptions): string {

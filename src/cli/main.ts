@@ -1,8 +1,9 @@
 // `context-lens`: the session adapters and the compaction engine from a terminal. One command per
 // file; this one dispatches and turns expected failures into exit codes (0 ok, 1 bad input, 2 usage).
 import { version } from '../../package.json';
-import { CliError, EXIT_OK, EXIT_USAGE } from './errors';
+import { CliError, EXIT_INPUT, EXIT_OK, EXIT_USAGE } from './errors';
 import type { Io } from './io';
+import { printable } from '../protocol/printable';
 
 type Run = (args: readonly string[], io: Io) => Promise<number>;
 
@@ -59,7 +60,7 @@ export async function main(
   }
   const entry = COMMANDS[first];
   if (entry === undefined) {
-    err.write(`context-lens: unknown command '${first}'\n\n${USAGE}`);
+    err.write(`context-lens: unknown command '${printable(first, true)}'\n\n${USAGE}`);
     return EXIT_USAGE;
   }
   const command = await entry.load();
@@ -70,11 +71,22 @@ export async function main(
   try {
     return await command.run(rest, { out, err, env });
   } catch (error) {
-    if (!(error instanceof CliError)) throw error;
-    err.write(`context-lens ${first}: ${error.message}\n`);
+    if (!(error instanceof CliError)) return internalError(first, error, err, env);
+    err.write(`context-lens ${first}: ${printable(error.message, true)}\n`);
     if (error.exitCode === EXIT_USAGE) err.write(`\nUsage: ${command.usage}\n`);
     return error.exitCode;
   }
+}
+
+/**
+ * A bug, not an expected failure: one line for the person (input that reaches here is still bad
+ * input to them), the stack only when CONTEXT_LENS_DEBUG is set, for the report.
+ */
+function internalError(command: string, error: unknown, err: NodeJS.WritableStream, env: Readonly<Record<string, string | undefined>>): number {
+  const message = error instanceof RangeError && /call stack/i.test(error.message) ? 'input nested too deeply to process' : error instanceof Error ? error.message : String(error);
+  err.write(`context-lens ${command}: internal error: ${printable(message, true)} (CONTEXT_LENS_DEBUG=1 shows the stack)\n`);
+  if (env.CONTEXT_LENS_DEBUG) err.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  return EXIT_INPUT;
 }
 
 if (require.main === module) {

@@ -1,7 +1,7 @@
 // `context-lens sessions`: the transcripts of this workspace (or every project with --all).
 import { listSessions } from '../sessions/claude-code';
 import { CONFIG_DIR_OPTION, EXIT_OK, configDirOptions, inputError, parse, usageError, writeJson, type Io } from './io';
-import { bytes, table } from './format';
+import { bytes, printable, table } from './format';
 
 export const SESSIONS_USAGE = `context-lens sessions [--json] [--config-dir DIR]… [--workspace PATH | --all]
   Lists Claude Code sessions, newest first: those of the current folder, of --workspace PATH, or
@@ -25,8 +25,8 @@ export async function sessionsCommand(args: readonly string[], io: Io): Promise<
     return EXIT_OK;
   }
   const rows = sessions.map((session) => [
-    session.title.length > 50 ? `${session.title.slice(0, 49)}…` : session.title,
-    session.model ?? '—',
+    clip(printable(session.title, true)),
+    session.model === null ? '—' : clip(printable(session.model, true)),
     new Date(session.lastActivityMs).toISOString().replace('T', ' ').slice(0, 16),
     bytes(session.sizeBytes),
     session.id,
@@ -34,3 +34,5 @@ export async function sessionsCommand(args: readonly string[], io: Io): Promise<
   io.out.write(`${table(['TITLE', 'MODEL', 'LAST ACTIVITY (UTC)', 'SIZE', 'ID'], rows, [3])}\n`);
   return EXIT_OK;
 }
+
+const clip = (text: string): string => (text.length > 50 ? `${text.slice(0, 49)}…` : text);

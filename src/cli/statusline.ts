@@ -4,10 +4,12 @@
 import { agentAutoCompactTokens, percentOverrideFromEnv } from '../sessions/claude-code/window';
 import { readStdin } from './hookInput';
 import type { Io } from './io';
+import { transcriptFill } from './statuslineTranscript';
 
 export const STATUSLINE_USAGE = `context-lens statusline
   Claude Code status line command (status JSON on stdin): prints one line such as
-  "ctx 62% · 124k/200k · 43k to auto-compact". Always exits 0; unreadable input prints "ctx —".`;
+  "ctx 62% · 124k/200k · 43k to auto-compact". Without a context_window in the input, the newest
+  usage in transcript_path is shown. Always exits 0; unreadable input prints "ctx —".`;
 
 /** Shown when the input says nothing usable (no session yet, or not the JSON Claude Code sends). */
 export const NEUTRAL = 'ctx —';
@@ -39,6 +41,28 @@ export function statusLine(stdin: string, env: Io['env'] = {}): string {
   const reported = num(window.used_percentage);
   const used = parts.some((part) => part !== null) ? parts.reduce<number>((sum, part) => sum + (part ?? 0), 0) : reported === null ? null : (reported / 100) * size;
   if (used === null) return NEUTRAL;
+  return line(used, size, reported, env);
+}
+
+/**
+ * `statusLine`, falling back to the transcript's newest usage when the input carries no window
+ * (Claude Code versions without `context_window`, or a session before its first response).
+ */
+export async function resolveStatusLine(stdin: string, env: Io['env'] = {}): Promise<string> {
+  const fromInput = statusLine(stdin, env);
+  if (fromInput !== NEUTRAL) return fromInput;
+  let path: string | undefined;
+  try {
+    const value = obj(JSON.parse(stdin))?.transcript_path;
+    path = typeof value === 'string' && value !== '' ? value : undefined;
+  } catch {
+    return NEUTRAL;
+  }
+  const fill = path === undefined ? null : await transcriptFill(path);
+  return fill === null ? NEUTRAL : line(fill.usedTokens, fill.windowTokens, null, env);
+}
+
+function line(used: number, size: number, reported: number | null, env: Io['env']): string {
   const percent = Math.round(reported ?? (used / size) * 100);
   const remaining = agentAutoCompactTokens(size, { percentOverride: percentOverrideFromEnv(env) }) - used;
   const autoCompact = remaining > 0 ? `${compact(remaining)} to auto-compact` : 'auto-compact due';
@@ -46,7 +70,7 @@ export function statusLine(stdin: string, env: Io['env'] = {}): string {
 }
 
 export async function statuslineCommand(_args: readonly string[], io: Io): Promise<number> {
-  io.out.write(`${statusLine(await readStdin(), io.env)}\n`);
+  io.out.write(`${await resolveStatusLine(await readStdin(), io.env)}\n`);
   // A status line never reports failure: Claude Code would show nothing instead of the neutral line.
   return 0;
 }

@@ -1,14 +1,17 @@
 // The one way Context Lens writes next to an agent's files: a temp file in the same folder (same
 // file system), fsync, then a rename over the final name, so nobody ever sees half a file.
+// The temp file is hidden and does not end in `.jsonl`, so the agent never lists a half-written
+// session; one left by a killed run is removed by the next write to that folder.
 import { randomUUID } from 'node:crypto';
-import { open, rename, unlink } from 'node:fs/promises';
+import { open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { failFromError, ok } from './result';
 import type { Result } from './types';
 
 /** `mode` applies to a new file; rename keeps the temp file's mode, so pass the old one to keep it. */
 export async function writeAtomically(path: string, text: string, mode = 0o600): Promise<Result<void>> {
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}-${randomUUID()}.tmp`);
+  await removeStaleTemps(dirname(path));
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}-${randomUUID()}${TEMP_SUFFIX}`);
   try {
     const handle = await open(temp, 'wx', mode);
     try {
@@ -24,6 +27,36 @@ export async function writeAtomically(path: string, text: string, mode = 0o600):
   } catch (error) {
     await unlink(temp).catch(() => undefined);
     return failFromError(error, path);
+  }
+}
+
+const TEMP_SUFFIX = '.context-lens-tmp';
+/** Older than this, a temp file of ours belongs to a run that died (a write takes well under a second). */
+const STALE_MS = 10 * 60 * 1000;
+
+/** Deletes temp files of ours that a killed run left in `folder`; best effort, never fails the write. */
+async function removeStaleTemps(folder: string): Promise<void> {
+  const names = await readdir(folder).catch(() => [] as string[]);
+  const now = Date.now();
+  for (const name of names) {
+    if (!name.startsWith('.') || !name.endsWith(TEMP_SUFFIX)) continue;
+    const path = join(folder, name);
+    const pid = Number(/\.(\d+)-[0-9a-f-]+\.context-lens-tmp$/.exec(name)?.[1]);
+    const stats = await stat(path).catch(() => null);
+    if (stats === null || !stats.isFile()) continue;
+    if (!processAlive(pid) || now - stats.mtimeMs > STALE_MS) await unlink(path).catch(() => undefined);
+  }
+}
+
+/** Whether a process with this id is running (on this machine): a temp file of a live writer stays. */
+function processAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -151,14 +151,23 @@ export class RecordGraph {
       const id = responseId(located.record);
       if (id !== null && !onPath.has(uuidOf(located.record) as string)) responses.get(id)?.push(located);
       const parent = this.parent(located.record);
-      if (parent !== null) childrenOf.set(parent, [...(childrenOf.get(parent) ?? []), located]);
+      if (parent === null) continue;
+      const siblings = childrenOf.get(parent);
+      if (siblings === undefined) childrenOf.set(parent, [located]);
+      else siblings.push(located);
+    }
+    // Computed once, not per response: a walk of 100k records must stay linear.
+    const answered = new Set(path.flatMap(({ record }) => (record.type === 'user' ? toolResultIds(contentBlocks(messageOf(record))) : [])));
+    const pathLines = new Map<string, LocatedRecord[]>();
+    for (const located of path) {
+      const id = responseId(located.record);
+      if (id !== null) pathLines.set(id, [...(pathLines.get(id) ?? []), located]);
     }
     // What each response still lacks: sibling lines, then the results of all its tool_use blocks.
     const extras = new Map<string, LocatedRecord[]>();
     for (const [id, missedLines] of responses) {
-      const lines = [...path.filter(({ record }) => responseId(record) === id), ...missedLines];
+      const lines = [...(pathLines.get(id) ?? []), ...missedLines];
       const calls = new Set(lines.flatMap(({ record }) => toolUseIds(contentBlocks(messageOf(record)))));
-      const answered = new Set(path.flatMap(({ record }) => (record.type === 'user' ? toolResultIds(contentBlocks(messageOf(record))) : [])));
       const results = lines.flatMap(({ record }) => childrenOf.get(uuidOf(record) as string) ?? []).filter((child) => {
         if (onPath.has(uuidOf(child.record) as string) || child.record.type !== 'user') return false;
         const ids = toolResultIds(contentBlocks(messageOf(child.record)));

@@ -2,11 +2,20 @@
 // sometimes damaged (crash mid-write, disk full, an editor saving it as Latin-1). Every line that
 // cannot be used becomes a diagnostic with its line number; nothing here throws on bad content.
 import { isUtf8 } from 'node:buffer';
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { openRegular } from '../result';
 import type { Diagnostic } from '../types';
-import { KNOWN_TYPES, obj, recordType, type LocatedRecord, type RawRecord } from './records';
+import { KNOWN_TYPES, obj, recordType, usageProblem, type LocatedRecord, type RawRecord } from './records';
 
 const NEWLINE = 0x0a;
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+/**
+ * Deepest nesting kept in a record. Claude Code's own records nest a dozen levels; anything past
+ * this is cut, because recursive code further on (JSON.stringify, clones, token counts) would
+ * overflow the stack on 100k-deep input.
+ */
+export const MAX_NESTING = 256;
+const INVALID_UTF8 = 'Line is not valid UTF-8; undecodable bytes were replaced';
 /** Forward reads go in 1 MiB chunks: few syscalls, bounded buffer growth. */
 export const FORWARD_CHUNK_BYTES = 1 << 20;
 
@@ -99,14 +108,16 @@ export class RecordParser {
    * `unterminated`: the line had no newline at end of file, so bad JSON there is a torn write.
    */
   parse(bytes: Buffer, line: number, offset: number, end: number, unterminated = false): LocatedRecord | null {
-    let start = 0;
+    // A byte-order mark (an editor saved the file) is not part of the first record.
+    let start = offset === 0 && bytes.subarray(0, BOM.length).equals(BOM) ? BOM.length : 0;
+    const first = start;
     while (start < bytes.length && bytes[start] === 0) start++;
-    if (start > 0) this.add('warning', 'nul-bytes', `${start} NUL byte(s) before the record (a crash left a hole in the file)`, line, offset);
+    if (start > first) this.add('warning', 'nul-bytes', `${start - first} NUL byte(s) before the record (a crash left a hole in the file)`, line, offset);
     let stop = bytes.length;
     while (stop > start && (bytes[stop - 1] === 0x0d || bytes[stop - 1] === 0x20 || bytes[stop - 1] === 0x09)) stop--;
     if (stop === start) return null;
     const body = bytes.subarray(start, stop);
-    if (!isUtf8(body)) this.add('warning', 'invalid-utf8', 'Line is not valid UTF-8; undecodable bytes were replaced', line, offset);
+    this.checkEncoding(body, line, offset);
     let value: unknown;
     try {
       value = JSON.parse(body.toString('utf8'));
@@ -118,11 +129,17 @@ export class RecordParser {
       this.add('error', 'invalid-json', `Line is not valid JSON (${error instanceof Error ? error.message : String(error)}); skipped`, line, offset);
       return null;
     }
+    // Only a line of at least twice the limit in bytes can nest that deep: most lines skip the walk.
+    if (body.length > 2 * MAX_NESTING && flatten(value, MAX_NESTING)) {
+      this.add('warning', 'too-deep', `Record nests deeper than ${MAX_NESTING} levels; the deeper part was replaced by a placeholder`, line, offset);
+    }
     const record = obj(value) as RawRecord | null;
     if (record === null) {
       this.add('error', 'not-an-object', 'Line is JSON but not an object; skipped', line, offset);
       return null;
     }
+    const usage = usageProblem(record);
+    if (usage !== null) this.add('warning', 'invalid-usage', `${usage}; this response's usage is ignored`, line, offset);
     const type = recordType(record) ?? '(none)';
     if (!KNOWN_TYPES.has(type)) {
       const seen = this.unknown.get(type);
@@ -130,6 +147,11 @@ export class RecordParser {
       else this.unknown.set(type, { count: 1, line });
     }
     return { record, line, offset, end };
+  }
+
+  /** Notes a line that is not valid UTF-8 (decoding replaces the bad bytes, the rest stays usable). */
+  checkEncoding(bytes: Buffer, line: number, offset: number): void {
+    if (!isUtf8(bytes)) this.add('warning', 'invalid-utf8', INVALID_UTF8, line, offset);
   }
 
   add(severity: Diagnostic['severity'], code: string, message: string, line?: number, offset?: number): void {
@@ -152,6 +174,27 @@ export class RecordParser {
     }));
     return [...found, ...unknown];
   }
+}
+
+/**
+ * Replaces every object or array nested deeper than `limit` by a placeholder string, walking
+ * without recursion. Returns whether anything was replaced.
+ */
+function flatten(root: unknown, limit: number): boolean {
+  let cut = false;
+  const stack: Array<{ value: Record<string, unknown> | unknown[]; depth: number }> = typeof root === 'object' && root !== null ? [{ value: root as Record<string, unknown>, depth: 1 }] : [];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const container = next.value as Record<string, unknown>;
+    for (const key of Object.keys(container)) {
+      const child = container[key];
+      if (typeof child !== 'object' || child === null) continue;
+      if (next.depth >= limit) {
+        container[key] = `[nested deeper than ${limit} levels: removed]`;
+        cut = true;
+      } else stack.push({ value: child as Record<string, unknown>, depth: next.depth + 1 });
+    }
+  }
+  return cut;
 }
 
 export interface ScanOptions {
@@ -178,7 +221,7 @@ export type ScanVisitor = (bytes: Buffer, line: number, offset: number, end: num
  * permission); callers turn those into results.
  */
 export async function scanLines(path: string, options: ScanOptions, visit: ScanVisitor): Promise<ScanEnd> {
-  const handle = await open(path, 'r');
+  const handle = await openRegular(path);
   try {
     return await scanHandle(handle, options, visit);
   } finally {
@@ -252,11 +295,27 @@ export interface ForwardRead extends ScanEnd {
 
 /** Parses the records of `path` from `start` to the current end (see `scanLines`). */
 export async function readForward(path: string, options: ScanOptions = {}): Promise<ForwardRead> {
-  const parser = new RecordParser(path);
   const records: LocatedRecord[] = [];
+  const end = await forEachRecord(path, options, (record) => void records.push(record));
+  return { ...end, records };
+}
+
+/**
+ * Hands each record of `path` to `visit` without keeping them: memory stays that of one line, for
+ * readers that need a little of every record of a file that may hold millions. `wanted` skips
+ * lines (unparsed, undiagnosed) that cannot hold what the reader looks for.
+ */
+export async function forEachRecord(
+  path: string,
+  options: ScanOptions & { wanted?: (bytes: Buffer) => boolean },
+  visit: (located: LocatedRecord) => void,
+): Promise<ScanEnd & { diagnostics: Diagnostic[] }> {
+  const parser = new RecordParser(path);
   const end = await scanLines(path, options, (bytes, line, offset, stop, unterminated) => {
+    // A cheap byte test first: parsing is most of the cost of reading a big file.
+    if (options.wanted !== undefined && !options.wanted(bytes)) return;
     const record = parser.parse(bytes, line, offset, stop, unterminated);
-    if (record) records.push(record);
+    if (record) visit(record);
   });
-  return { ...end, records, diagnostics: parser.diagnostics() };
+  return { ...end, diagnostics: parser.diagnostics() };
 }

@@ -114,7 +114,7 @@ export function usageOf(record: RawRecord): UsageBreakdown | null {
   const message = messageOf(record);
   if (message === null || message.model === '<synthetic>') return null;
   const usage = obj(message.usage);
-  if (usage === null) return null;
+  if (usage === null || usageProblem(record) !== null) return null;
   const input = num(usage.input_tokens);
   if (input === null) return null;
   const reading = {
@@ -126,6 +126,28 @@ export function usageOf(record: RawRecord): UsageBreakdown | null {
   // Every request sends at least a prompt: all zeros means the call never reached the API (older
   // versions record such failures under the real model name, without the synthetic markers).
   return requestTokens(reading) === 0 && reading.outputTokens === 0 ? null : reading;
+}
+
+/** 100× the largest context window: a count above it is damage, not a reading. */
+export const MAX_USAGE_TOKENS = 100_000_000;
+const USAGE_FIELDS = ['input_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens', 'output_tokens'] as const;
+
+/**
+ * Why an assistant record's usage cannot be a reading (a count that is negative, fractional, not a
+ * number or absurdly large), or null when it is fine or absent. Such a usage is ignored whole.
+ */
+export function usageProblem(record: RawRecord): string | null {
+  if (record.type !== 'assistant') return null;
+  const usage = obj(messageOf(record)?.usage);
+  if (usage === null) return null;
+  for (const field of USAGE_FIELDS) {
+    const value = usage[field];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_USAGE_TOKENS) {
+      return `usage.${field} is ${typeof value === 'number' ? String(value) : JSON.stringify(value)?.slice(0, 40)}, not a token count`;
+    }
+  }
+  return null;
 }
 
 /** Tokens the request that produced this response sent: the context at that call. */

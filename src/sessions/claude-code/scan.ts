@@ -8,6 +8,7 @@ import type { Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { CompactionEvent, Diagnostic } from '../types';
 import { CompactionCollector } from './compactions';
+import { loadStoredHistory, saveStoredHistory, type StoredHistory } from './historyIndex';
 import { readRange, RecordParser, scanHandle } from './jsonl';
 import type { LocatedRecord } from './records';
 import { linesBackward, type TailLine } from './tail';
@@ -39,6 +40,8 @@ interface HistoryState {
   nextLine: number;
   /** The bytes just before `nextOffset`: still there means the file was only appended to since. */
   seal: Buffer;
+  /** What an earlier process found before the point this one resumed from (see historyIndex.ts). */
+  prior: { events: CompactionEvent[]; diagnostics: Diagnostic[] };
   collector: CompactionCollector;
   parser: RecordParser;
 }
@@ -50,23 +53,26 @@ const histories = new Map<string, HistoryState>();
 
 /**
  * The compactions in the first `stats.size` bytes of the open transcript, and its line count.
- * Continues the previous read of the same file when the file was only appended to since.
+ * Continues the previous read of the same file when the file was only appended to since: this
+ * process's, or one kept on disk by an earlier process (historyIndex.ts), so only the first read
+ * of a file reads all of it.
  */
 export async function readCompactionHistory(handle: FileHandle, path: string, sidechain: boolean, stats: Stats): Promise<CompactionHistory> {
   const key = `${sidechain ? 'sidechain' : 'main'}:${path}`;
   const known = histories.get(key);
   // Taken out while in use: a concurrent build of the same file starts its own.
   histories.delete(key);
-  const state =
-    known !== undefined && (await continues(handle, known, stats))
-      ? known
-      : { dev: stats.dev, ino: stats.ino, nextOffset: 0, nextLine: 1, seal: Buffer.alloc(0), collector: new CompactionCollector(sidechain), parser: new RecordParser(path) };
+  const state = known !== undefined && (await continues(handle, known, stats)) ? known : await startHistory(handle, path, sidechain, stats);
+  const readFrom = state.nextOffset;
   const end = await scanHandle(handle, { start: state.nextOffset, startLine: state.nextLine, end: stats.size, keepPending: true }, (bytes, line, offset, stop) => {
     // One search for what all markers share; most lines fail it. Each marker holds it within 16 bytes of its start.
     const shared = bytes.indexOf(COMPACT_MARKER);
-    if (shared === -1) return;
     const from = Math.max(0, shared - 16);
-    if ([BOUNDARY_MARKER, SUMMARY_MARKER, COMMAND_MARKER].every((marker) => bytes.indexOf(marker, from) === -1)) return;
+    if (shared === -1 || [BOUNDARY_MARKER, SUMMARY_MARKER, COMMAND_MARKER].every((marker) => bytes.indexOf(marker, from) === -1)) {
+      // Not parsed here, and lines before the last compaction are not parsed anywhere: damage is noted now.
+      state.parser.checkEncoding(bytes, line, offset);
+      return;
+    }
     const located = state.parser.parse(bytes, line, offset, stop);
     if (located !== null) state.collector.observe(located);
   });
@@ -75,10 +81,13 @@ export async function readCompactionHistory(handle: FileHandle, path: string, si
   state.seal = await readRange(handle, Math.max(0, end.nextOffset - SEAL_BYTES), end.nextOffset);
   histories.set(key, state);
   if (histories.size > HISTORY_FILES) histories.delete(histories.keys().next().value as string);
+  const compactions = [...state.prior.events, ...state.collector.all()];
+  const diagnostics = [...state.prior.diagnostics, ...state.parser.diagnostics()];
+  if (end.nextOffset > readFrom) await saveStoredHistory(stats, sidechain, toStored(state, compactions, diagnostics));
   return {
     // Copies: a later read completes events (summary, focus) that this caller already holds.
-    compactions: state.collector.all().map((event) => ({ ...event })),
-    diagnostics: state.parser.diagnostics(),
+    compactions: compactions.map((event) => ({ ...event })),
+    diagnostics,
     lastLine: end.nextOffset < stats.size ? end.nextLine : end.nextLine - 1,
   };
 }
@@ -86,6 +95,35 @@ export async function readCompactionHistory(handle: FileHandle, path: string, si
 async function continues(handle: FileHandle, state: HistoryState, stats: Stats): Promise<boolean> {
   if (stats.dev !== state.dev || stats.ino !== state.ino || stats.size < state.nextOffset) return false;
   return (await readRange(handle, state.nextOffset - state.seal.length, state.nextOffset)).equals(state.seal);
+}
+
+/** From where an earlier process's index says reading can resume, else from the start. */
+async function startHistory(handle: FileHandle, path: string, sidechain: boolean, stats: Stats): Promise<HistoryState> {
+  const fresh = { dev: stats.dev, ino: stats.ino, collector: new CompactionCollector(sidechain), parser: new RecordParser(path) };
+  const stored = await loadStoredHistory(stats, sidechain);
+  const seal = stored === null ? null : Buffer.from(stored.seal, 'base64');
+  if (stored === null || seal === null || !(await readRange(handle, stored.readTo - seal.length, stored.readTo)).equals(seal)) {
+    return { ...fresh, nextOffset: 0, nextLine: 1, seal: Buffer.alloc(0), prior: { events: [], diagnostics: [] } };
+  }
+  return { ...fresh, nextOffset: stored.resumeOffset, nextLine: stored.resumeLine, seal: Buffer.alloc(0), prior: { events: stored.events, diagnostics: stored.diagnostics } };
+}
+
+/**
+ * What the next process needs: a compaction still without its summary, or a manual one without its
+ * focus, may be completed by lines still to come, so reading resumes at it; otherwise at the end.
+ */
+function toStored(state: HistoryState, compactions: readonly CompactionEvent[], diagnostics: readonly Diagnostic[]): StoredHistory {
+  const last = compactions.at(-1);
+  const open = last !== undefined && last.offset !== undefined && last.line !== undefined && (last.summary === null || (last.trigger === 'manual' && last.focus === null));
+  const resumeOffset = open ? (last.offset as number) : state.nextOffset;
+  return {
+    resumeOffset,
+    resumeLine: open ? (last.line as number) : state.nextLine,
+    events: open ? compactions.slice(0, -1) : [...compactions],
+    diagnostics: diagnostics.filter((diagnostic) => (diagnostic.offset === undefined ? !open : diagnostic.offset < resumeOffset)),
+    readTo: state.nextOffset,
+    seal: state.seal.toString('base64'),
+  };
 }
 
 /** Replay records: `api-request` by id, `api-request-shape` by shapeHash, `api-request-blob` by hash. */
@@ -101,6 +139,13 @@ const REPLAY_KEYS: ReadonlyArray<[prefix: string, key: RegExp, kind: ReplayKind]
 ];
 
 /**
+ * How far back from the end a live context is read: 4× the largest context window (1M tokens at
+ * ~4 bytes each) in bytes. No real live context comes near it; a transcript of a million chained
+ * records without a compaction would otherwise be parsed whole, gigabytes of memory for one build.
+ */
+export const LIVE_READ_CAP_BYTES = 4 * 1_000_000 * 4;
+
+/**
  * A transcript read newest line first, with real line numbers (counted down from the history's
  * line count). Other records are parsed; replay records are only indexed by key, since their
  * bodies (system prompt, tools, whole messages) are needed only when a request is rebuilt.
@@ -114,22 +159,42 @@ export class TailScan {
   private nextLine: number;
   /** Start of the oldest line read so far. */
   private from: number;
+  /** Parsing stopped at the cap (see `LIVE_READ_CAP_BYTES`); older lines are only indexed. */
+  private capped = false;
 
-  constructor(readonly handle: FileHandle, readonly path: string, size: number, lastLine: number) {
+  constructor(
+    readonly handle: FileHandle,
+    readonly path: string,
+    private readonly size: number,
+    lastLine: number,
+    private readonly capBytes = LIVE_READ_CAP_BYTES,
+  ) {
     this.parser = new RecordParser(path);
     this.lines = linesBackward(handle, size);
     this.nextLine = lastLine;
     this.from = size;
   }
 
-  /** The whole file has been read. */
+  /** Parsing stopped at the cap: the live context may start before what was read. */
+  get truncated(): boolean {
+    return this.capped;
+  }
+
+  /** No older line will be parsed: the whole file has been read, or the cap was reached. */
   get atStart(): boolean {
-    return this.from === 0;
+    return this.from === 0 || this.capped;
   }
 
   /** Reads and parses older lines until `stop` accepts a record (true) or the file starts (false). */
   async readUntil(stop: (located: LocatedRecord) => boolean): Promise<boolean> {
+    if (this.capped) return false;
     for (let line = await this.next(); line !== null; line = await this.next()) {
+      if (this.size - line.line.offset > this.capBytes) {
+        this.capped = true;
+        this.take(line, false);
+        this.parser.add('warning', 'live-context-truncated', `Live context truncated at this line: read ${Math.round(this.capBytes / (1 << 20))} MB back from the end without finding its start (a compaction or the first message); older records are ignored`, line.number, line.line.end);
+        return false;
+      }
       const located = this.take(line, true);
       if (located !== null && stop(located)) return true;
     }

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { build } from 'esbuild';
-import { statusLine } from '../../../src/cli/statusline';
+import { resolveStatusLine, statusLine } from '../../../src/cli/statusline';
 import { buildCliBundles } from '../../support/cli-bundle';
 
 // Shaped as Claude Code's statusLine input (design notes §3), trimmed to the fields that matter.
@@ -25,6 +25,18 @@ describe('context-lens statusline', () => {
 
   it('prints the neutral line for anything unreadable', () => {
     for (const stdin of ['', 'not json', 'null', '{}', input({ context_window_size: 0 }), input({ context_window_size: 200_000 })]) assert.equal(statusLine(stdin), 'ctx —');
+  });
+
+  it('without a context_window, reads the newest main-conversation usage from transcript_path', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'cl-statusline-')), 's.jsonl');
+    const response = (usage: Record<string, unknown>, sidechain = false): string =>
+      JSON.stringify({ type: 'assistant', uuid: 'a', isSidechain: sidechain, message: { model: 'claude-sonnet-5-5', role: 'assistant', content: [], usage } });
+    writeFileSync(path, [response({ input_tokens: 5, cache_read_input_tokens: 120_000, output_tokens: 10 }), response({ input_tokens: 999_999 }, true), response({ input_tokens: -5 }), ''].join('\n'));
+    const stdin = JSON.stringify({ session_id: 's', transcript_path: path, model: { id: 'claude-sonnet-5-5' } });
+    assert.equal(await resolveStatusLine(stdin), 'ctx 60% · 120k/200k · 47k to auto-compact');
+    // The input's own window wins; a missing or unreadable transcript stays neutral.
+    assert.equal(await resolveStatusLine(input({ context_window_size: 200_000, used_percentage: 10 })), 'ctx 10% · 20k/200k · 147k to auto-compact');
+    assert.equal(await resolveStatusLine(JSON.stringify({ transcript_path: `${path}.gone` })), 'ctx —');
   });
 
   describe('as its own bundle', () => {

@@ -1,0 +1,47 @@
+// The status line's fallback when Claude Code's input has no `context_window` (older versions, or
+// before the first response of a session): the newest usage in the transcript's tail. Imports only
+// the light readers (no engine, no tokenizer) so a redraw stays about as cheap as starting node.
+import { openRegularFile } from '../sessions/result';
+import { isSidechain, messageOf, obj, requestTokens, str, usageOf, type RawRecord } from '../sessions/claude-code/records';
+import { linesBackward } from '../sessions/claude-code/tail';
+import { resolveWindow } from '../sessions/claude-code/window';
+
+/** The newest response sits in the last lines; a status line never reads further than this. */
+const TAIL_LIMIT_BYTES = 1024 * 1024;
+const USAGE_MARKER = Buffer.from('"usage"');
+
+export interface TranscriptFill {
+  usedTokens: number;
+  windowTokens: number;
+}
+
+/** Tokens the last request of the main conversation sent, and its window; null when none is found. */
+export async function transcriptFill(path: string): Promise<TranscriptFill | null> {
+  const opened = await openRegularFile(path);
+  if (!opened.ok) return null;
+  const handle = opened.value;
+  try {
+    const { size } = await handle.stat();
+    for await (const line of linesBackward(handle, size)) {
+      if (size - line.offset > TAIL_LIMIT_BYTES) return null;
+      if (!line.terminated || line.bytes.indexOf(USAGE_MARKER) === -1) continue;
+      let record: RawRecord | null;
+      try {
+        record = obj(JSON.parse(line.bytes.toString('utf8')));
+      } catch {
+        continue;
+      }
+      if (record === null || isSidechain(record)) continue;
+      const usage = usageOf(record);
+      if (usage === null) continue;
+      const usedTokens = requestTokens(usage);
+      const model = str(messageOf(record)?.model);
+      return { usedTokens, windowTokens: resolveWindow({ model, observedTokens: usedTokens }).tokens };
+    }
+    return null;
+  } catch {
+    return null;
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
