@@ -18,6 +18,7 @@ import { hookActivityOf } from './history/hookEvents';
 import { HookEventLog } from './history/HookEventLog';
 import { EditorPanel } from './panel/EditorPanel';
 import { PanelHub } from './panel/PanelHub';
+import { LiveProxyControl } from './proxy/LiveProxyControl';
 import { PANEL_VIEW_ID, PanelViewProvider } from './panel/PanelViewProvider';
 import { SessionService, type SessionView } from './sessions/SessionService';
 import { SettingsWatcher, thresholdsOf } from './settings';
@@ -99,6 +100,7 @@ export class ContextLensApp implements vscode.Disposable {
 
     this.own(vscode.window.registerWebviewViewProvider(PANEL_VIEW_ID, this.view));
     this.registerCommands();
+    this.own(new LiveProxyControl(context, this.log));
     this.own(this.settings.onDidChange((settings) => {
       this.log.info(`Settings changed: trigger ${settings.triggerPercent} %, target ${settings.targetPercent} %, safety net ${settings.safetyNetPercent} %`);
       this.warnAboutTriggerSettings();

@@ -15,6 +15,8 @@ export const Commands = {
   connectClaudeCode: 'contextLens.connectClaudeCode',
   disconnectClaudeCode: 'contextLens.disconnectClaudeCode',
   pruneArchive: 'contextLens.pruneArchive',
+  startLiveProxy: 'contextLens.startLiveProxy',
+  stopLiveProxy: 'contextLens.stopLiveProxy',
 } as const;
 
 export const webviewCommandIds: Record<WebviewCommand, string> = {

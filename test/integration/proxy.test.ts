@@ -85,7 +85,7 @@ describe('the live proxy with the real Claude Code CLI', () => {
     const last = bodyOf(main[main.length - 1] as LoggedRequest);
     const results = last.messages.flatMap((message) => (typeof message.content === 'string' ? [] : message.content.filter((block) => block.type === 'tool_result')));
     const contents = results.map((block) => JSON.stringify(block.content));
-    assert.ok(contents.some((content) => content.includes('[COMPACTED] Earlier output for') && content.includes('alpha.ts')), 'a superseded read of alpha.ts is a stub');
+    assert.ok(contents.some((content) => content.includes('[COMPACTED] Earlier') && content.includes('alpha.ts')), 'a superseded read of alpha.ts is a stub');
     assert.ok(contents.at(-1)?.includes('the alpha table'), 'the newest read is whole');
 
     // Prefix: each request starts with the previous one's messages (cache breakpoints aside).
@@ -137,7 +137,7 @@ describe('the live proxy with the real Claude Code CLI', () => {
       () => reply(toolUse('mcp__context-lens__compact_context', { reason: 'finished reading the tables', focus: '' })),
       (context) => {
         const body = JSON.stringify(context.request);
-        stubsAfterRequest = body.split('[COMPACTED] Earlier output for').length - 1;
+        stubsAfterRequest = body.split('[COMPACTED] Earlier').length - 1;
         const ref = /ctx-lens:[0-9a-f]{16}/.exec(body)?.[0] ?? 'ctx-lens:none';
         return reply(toolUse('mcp__context-lens__recall', { ref }));
       },

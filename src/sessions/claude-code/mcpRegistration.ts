@@ -26,7 +26,8 @@ export interface McpEdit {
   changed: boolean;
 }
 
-const FORMAT = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } };
+// No formatting pass: it would re-indent the neighbours of our entry, which are the person's.
+const FORMAT = {};
 
 function checked(text: string): Result<unknown, string> {
   const errors: ParseError[] = [];
@@ -39,7 +40,8 @@ function checked(text: string): Result<unknown, string> {
 
 /** `text` (null: no file yet) with our server registered under `name`. */
 export function registerMcpServer(text: string | null, name: string, entry: McpServerEntry): Result<McpEdit, string> {
-  const source = text ?? '{}\n';
+  if (text === null) return { ok: true, value: { text: mcpConfig(name, entry), changed: true } };
+  const source = text;
   const read = checked(source);
   if (!read.ok) return read;
   const current = (read.value as { mcpServers?: Record<string, unknown> } | undefined)?.mcpServers?.[name];
