@@ -27,7 +27,8 @@ export async function sessionsCommand(args: readonly string[], io: Io): Promise<
   const rows = sessions.map((session) => [
     clip(printable(session.title, true)),
     session.model === null ? '—' : clip(printable(session.model, true)),
-    new Date(session.lastActivityMs).toISOString().replace('T', ' ').slice(0, 16),
+    // The transcript's own last timestamp; the file's mtime only when no record has one.
+    new Date(session.lastRecordAtMs ?? session.lastActivityMs).toISOString().replace('T', ' ').slice(0, 16),
     bytes(session.sizeBytes),
     session.id,
   ]);

@@ -43,6 +43,11 @@ export interface SessionInfo {
   model: string | null;
   /** File modification time: the agent appends on every turn, so this is its last activity. */
   lastActivityMs: number;
+  /**
+   * Timestamp of the newest record that has one (read from the file's tail), what a person means by
+   * "last activity"; null when none was found. The mtime moves with copies and restores as well.
+   */
+  lastRecordAtMs?: number | null;
   sizeBytes: number;
   /** A subagent transcript; `parentSessionId` names the session that spawned it. */
   isSidechain: boolean;

@@ -94,11 +94,12 @@ for (const [suffix, theme] of THEMES) {
       const text = frame.locator('[data-testid="detail-text"]');
       await text.waitFor({ timeout: 10_000 });
       await text.evaluate((node) => {
+        const document = node.ownerDocument;
         const range = document.createRange();
         const first = node.firstChild ?? node;
         range.setStart(first, 0);
         range.setEnd(first, Math.min(40, first.textContent?.length ?? 0));
-        const selection = window.getSelection();
+        const selection = document.getSelection();
         selection?.removeAllRanges();
         selection?.addRange(range);
       });

@@ -42,6 +42,8 @@ interface Sample {
   summary: string | null;
   firstPrompt: string | null;
   model: string | null;
+  /** Newest record timestamp (the tail is read newest first). */
+  lastRecordAtMs: number | null;
 }
 
 /**
@@ -53,7 +55,7 @@ export async function readSessionInfo(path: string, parentSessionId?: string): P
   const legacyAgent = parentSessionId === undefined && isSubagentTranscript(path);
   return withFile(path, async (handle) => {
     const stats = await handle.stat();
-    const sample: Sample = { sidechain: parentSessionId !== undefined || legacyAgent, sessionId: null, forkOf: null, cwd: null, customTitle: null, aiTitle: null, summary: null, firstPrompt: null, model: null };
+    const sample: Sample = { sidechain: parentSessionId !== undefined || legacyAgent, sessionId: null, forkOf: null, cwd: null, customTitle: null, aiTitle: null, summary: null, firstPrompt: null, model: null, lastRecordAtMs: null };
     const parser = new RecordParser(path);
     // Tail first: there the newest title is met first and wins.
     for await (const line of linesBackward(handle, stats.size)) {
@@ -80,6 +82,7 @@ export async function readSessionInfo(path: string, parentSessionId?: string): P
       title: truncate(title),
       model: sample.model,
       lastActivityMs: stats.mtimeMs,
+      lastRecordAtMs: sample.lastRecordAtMs,
       sizeBytes: stats.size,
       isSidechain: sample.sidechain,
     };
@@ -100,6 +103,8 @@ function sampleHead(sample: Sample, record: RawRecord): void {
 
 function sampleTail(sample: Sample, record: RawRecord): void {
   sample.cwd ??= str(record.cwd);
+  const at = Date.parse(str(record.timestamp) ?? '');
+  if (Number.isFinite(at)) sample.lastRecordAtMs ??= at;
   if (record.type === 'assistant') {
     const model = str(messageOf(record)?.model);
     if (model !== null && model !== '<synthetic>') sample.model ??= model;

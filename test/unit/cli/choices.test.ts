@@ -64,6 +64,15 @@ describe('compact --keep / --drop', () => {
     assert.match(result.out, /^compacted \d/);
   });
 
+  it('sessions shows the transcript\'s last timestamp, not the file\'s mtime (a copy moves the mtime)', async () => {
+    const json = JSON.parse((await run(['sessions', '--all', '--json', '--config-dir', copy.configDir])).out) as { id: string; lastRecordAtMs: number | null; lastActivityMs: number }[];
+    const session = json.find((entry) => entry.id === copy.sessionId);
+    assert.ok(session?.lastRecordAtMs);
+    assert.ok(session.lastRecordAtMs < session.lastActivityMs, 'recorded before the test copied it');
+    const text = (await run(['sessions', '--all', '--config-dir', copy.configDir])).out;
+    assert.ok(text.includes(new Date(session.lastRecordAtMs).toISOString().replace('T', ' ').slice(0, 16)));
+  });
+
   it('says which option is unknown in its own words', async () => {
     const result = await run(['compact', '--frob']);
     assert.equal(result.code, 2);
