@@ -137,7 +137,8 @@ for (const [suffix, theme] of THEMES) {
     it('opens the diff in VS Code\'s diff editor as Markdown with wrapped lines', async () => {
       await frame.locator('[data-testid="preview-open-diff"]').click();
       await page.locator('.monaco-diff-editor').first().waitFor({ timeout: 20_000 });
-      await page.locator('[id="status.editor.mode"]', { hasText: 'Markdown' }).waitFor({ timeout: 20_000 });
+      // The language: the status bar names it (it can lag behind on a loaded machine, so the editor's own mode id counts too).
+      await page.locator('[id="status.editor.mode"]:has-text("Markdown"), .monaco-diff-editor .monaco-editor[data-mode-id="markdown"]').first().waitFor({ timeout: 30_000 });
       // Wrapped: no line of the right side runs past the editor's width.
       await page.waitForTimeout(500);
       const overflowing = await page.locator('.monaco-diff-editor .editor.modified .view-line').evaluateAll((lines) => lines.filter((line) => line.scrollWidth > (line.closest('.monaco-scrollable-element')?.clientWidth ?? Infinity)).length);
