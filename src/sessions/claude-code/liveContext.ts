@@ -27,21 +27,38 @@ interface ChainBuild {
 }
 
 /**
+ * How far before a compaction its preserved segment is looked for. The segment is the newest turns
+ * of the context that was compacted, written just before the boundary; 8 MiB holds a full context
+ * window of records many times over. Past it (a trimmed or copied transcript), the segment is
+ * reported missing instead of the whole file being read for it.
+ */
+const PRESERVED_SEARCH_BYTES = 8 * 1024 * 1024;
+
+/**
  * Reads back to the newest boundary on our side, where the live context starts. A partial
  * compaction kept a segment of the old chain before its boundary: reading goes on to that segment's
- * head. A record whose parent was not met yet (a resume from before the compaction) sends reading
- * further back until the parent is found, and the chain is walked again.
+ * head, no further than the compaction before or `PRESERVED_SEARCH_BYTES`. A record whose parent
+ * was not met yet (a resume from before the compaction) sends reading further back until the parent
+ * is found, and the chain is walked again.
  */
-async function buildChain(scan: TailScan, sidechain: boolean): Promise<ChainBuild> {
+async function buildChain(scan: TailScan, sidechain: boolean, boundaries: readonly number[]): Promise<ChainBuild> {
   const bounded = await scan.readUntil(({ record }) => isCompactBoundary(record) && isSidechain(record) === sidechain);
-  const segment = bounded ? obj(obj(scan.records.at(-1)?.record.compactMetadata)?.preservedSegment) : null;
-  const wanted = new Set([str(segment?.headUuid), str(segment?.tailUuid)].filter((uuid): uuid is string => uuid !== null));
-  if (wanted.size > 0) await scan.readUntil(({ record }) => wanted.delete(uuidOf(record) ?? '') && wanted.size === 0);
+  const boundary = bounded ? scan.records.at(-1) : undefined;
+  const segment = obj(obj(boundary?.record.compactMetadata)?.preservedSegment);
+  const wanted = [...new Set([str(segment?.headUuid), str(segment?.tailUuid)].filter((uuid): uuid is string => uuid !== null))];
+  const missing: Diagnostic[] = [];
+  if (boundary !== undefined && wanted.length > 0) {
+    const previous = Math.max(0, ...boundaries.filter((offset) => offset < boundary.offset));
+    if (!(await scan.readBackFor(wanted, Math.max(previous, boundary.offset - PRESERVED_SEARCH_BYTES)))) {
+      const diagnostic: Diagnostic = { severity: 'warning', code: 'preserved-segment-missing', message: `The compaction keeps earlier records (${wanted.join(', ')}) that are not in the transcript before it; the live context starts at the compaction`, offset: boundary.offset, path: scan.path };
+      if (boundary.line > 0) diagnostic.line = boundary.line;
+      missing.push(diagnostic);
+    }
+  }
   for (;;) {
-    const records = [...scan.records].reverse();
     const graph = new RecordGraph(scan.path);
-    for (const located of records) graph.add(located);
-    for (const { record } of records) if (isCompactBoundary(record)) graph.relinkPreserved(record);
+    for (const located of scan.oldestFirst()) graph.add(located);
+    for (const { record } of scan.oldestFirst()) if (isCompactBoundary(record)) graph.relinkPreserved(record);
     const leaf = graph.liveLeaf(sidechain);
     const walk = leaf === null ? null : graph.walk(leaf);
     if (walk?.stop === 'missing-parent' && !scan.atStart) {
@@ -49,9 +66,9 @@ async function buildChain(scan: TailScan, sidechain: boolean): Promise<ChainBuil
       continue;
     }
     const tracker = new FillTracker(sidechain);
-    for (const located of records) if (located.record.type === 'api-request') tracker.observe(located);
+    for (const located of scan.oldestFirst()) if (located.record.type === 'api-request') tracker.observe(located);
     for (const located of walk?.records ?? []) tracker.observe(located);
-    return { walk, tracker, diagnostics: graph.diagnostics() };
+    return { walk, tracker, diagnostics: [...missing, ...graph.diagnostics()] };
   }
 }
 
@@ -67,7 +84,8 @@ async function build(handle: FileHandle, path: string, session: SessionInfo, sid
   const stats = await handle.stat();
   const history = await readCompactionHistory(handle, path, sidechain, stats);
   const scan = new TailScan(handle, path, stats.size, history.lastLine);
-  const built = await buildChain(scan, sidechain);
+  const boundaries = history.compactions.flatMap((event) => (event.offset === undefined ? [] : [event.offset]));
+  const built = await buildChain(scan, sidechain, boundaries);
   const chain = messagesFromChain(built.walk?.records ?? [], path);
   const fill = built.tracker.snapshot(options);
   const context: LiveContext = {
@@ -84,7 +102,6 @@ async function build(handle: FileHandle, path: string, session: SessionInfo, sid
   // The request behind the newest response is written just before it, so within what was read.
   const requestId = lastRequestRef(built.walk?.records ?? []);
   if (requestId !== null && scan.has('requests', requestId)) {
-    const boundaries = history.compactions.flatMap((event) => (event.offset === undefined ? [] : [event.offset]));
     diagnostics.push(...(await useRecordedRequest(context, scan, requestId, boundaries)));
   }
   context.diagnostics = dedupe(diagnostics);

@@ -126,6 +126,30 @@ function toStored(state: HistoryState, compactions: readonly CompactionEvent[], 
   };
 }
 
+/** Backward searches read 1 MiB at a time into one buffer. */
+const SEARCH_CHUNK_BYTES = 1 << 20;
+
+/**
+ * Where the last occurrence of each marker in [floor, to) starts, the oldest of those; null when
+ * one of them does not occur. Chunks overlap by a marker's length, so none is missed at a seam.
+ */
+async function oldestOfLast(handle: FileHandle, markers: readonly Buffer[], floor: number, to: number): Promise<number | null> {
+  const overlap = Math.max(0, ...markers.map((marker) => marker.length - 1));
+  const buffer = Buffer.allocUnsafe(SEARCH_CHUNK_BYTES + overlap);
+  const found = new Map<Buffer, number>();
+  for (let end = to; end > floor && found.size < markers.length; ) {
+    const start = Math.max(floor, end - SEARCH_CHUNK_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, Math.min(to, end + overlap) - start, start);
+    const bytes = buffer.subarray(0, bytesRead);
+    for (const marker of markers) {
+      const at = found.has(marker) ? -1 : bytes.lastIndexOf(marker);
+      if (at !== -1) found.set(marker, start + at);
+    }
+    end = start;
+  }
+  return found.size === markers.length ? Math.min(...found.values()) : null;
+}
+
 /** Replay records: `api-request` by id, `api-request-shape` by shapeHash, `api-request-blob` by hash. */
 export type ReplayKind = 'requests' | 'shapes' | 'blobs';
 
@@ -199,6 +223,23 @@ export class TailScan {
       if (located !== null && stop(located)) return true;
     }
     return false;
+  }
+
+  /**
+   * Reads older lines, no further than `floor` (nor the cap), down to the records with these uuids.
+   * A byte search for `"uuid":"<id>"` finds them first, so a reference to records that are not in
+   * the file costs a search of the bytes down to `floor`, nothing parsed, not a read of the whole file.
+   */
+  async readBackFor(uuids: readonly string[], floor: number): Promise<boolean> {
+    const markers = uuids.map((uuid) => Buffer.from(`"uuid":"${uuid}"`));
+    const oldest = await oldestOfLast(this.handle, markers, Math.max(0, floor, this.size - this.capBytes), this.from);
+    if (oldest === null) return false;
+    return this.readUntil((located) => located.offset <= oldest);
+  }
+
+  /** The parsed records in file order, without copying them. */
+  *oldestFirst(): Generator<LocatedRecord> {
+    for (let index = this.records.length - 1; index >= 0; index--) yield this.records[index] as LocatedRecord;
   }
 
   /** Whether the lines read so far hold this replay record. */

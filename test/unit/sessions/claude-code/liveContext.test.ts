@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { appendFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { buildTranscript, MB, template } from '../../../../bench/support/transcripts';
 import { readLiveContext } from '../../../../src/sessions/claude-code/liveContext';
 import { TranscriptBuilder, basicSession, tempDir } from './builders';
 
@@ -127,5 +129,24 @@ describe('readLiveContext (synthetic)', () => {
     const empty = await readLiveContext(new TranscriptBuilder().write(tempDir()));
     assert.ok(empty.ok);
     assert.deepEqual(empty.value.messages, []);
+  });
+});
+
+describe('readLiveContext on a compaction whose preserved segment is not in the file', () => {
+  it('starts the live context at the compaction with a diagnostic, reading nothing before it but a bounded search', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'dangling.jsonl');
+    buildTranscript(template(), path, { bytes: 2 * MB, liveBytes: 200 * 1024, preserved: 'dangling' });
+    const present = join(dir, 'present.jsonl');
+    buildTranscript(template(), present, { bytes: 2 * MB, liveBytes: 200 * 1024, preserved: 'present' });
+    const dangling = await readLiveContext(path);
+    assert.ok(dangling.ok);
+    assert.deepEqual(dangling.value.diagnostics.map((diagnostic) => diagnostic.code), ['preserved-segment-missing']);
+    const kept = await readLiveContext(present);
+    assert.ok(kept.ok);
+    assert.deepEqual(kept.value.diagnostics, []);
+    // The present segment is spliced in after the summary: two more turns than the dangling one.
+    assert.equal(kept.value.messages.length, dangling.value.messages.length + 2);
+    assert.equal(dangling.value.fill.usedTokens, kept.value.fill.usedTokens);
   });
 });
