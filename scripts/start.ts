@@ -9,7 +9,13 @@ import { prepareDemoClaudeConfig } from './demo-session';
 const ROOT = join(__dirname, '..');
 const WORKSPACE = join(ROOT, 'samples', 'demo-workspace');
 const desktop = process.argv.includes('--desktop');
-const DEMO_WINDOW_TOKENS = 40_000;
+/**
+ * The recorded demo session is short (about 16k tokens of a 200k window). The window stays the
+ * model's own, so the gauge, the marks and Claude Code's point read true; only the recent window
+ * kept verbatim (10 % of the window by default, more than the whole demo) is narrowed so that
+ * Compact… has something to show.
+ */
+const DEMO_SETTINGS = { 'contextLens.preserve.recentPercent': 2 };
 
 function build(): void {
   const result = spawnSync(process.execPath, [join(ROOT, 'esbuild.mjs')], { stdio: 'inherit' });
@@ -35,14 +41,11 @@ async function main(): Promise<void> {
   }
 
   const port = Number(process.env.CONTEXT_LENS_PORT ?? 8080);
-  // The recorded demo session is short (about 16k tokens); in a 200k window there would be nothing
-  // to compact. A smaller window, shown as an override on the gauge, makes the demo say something.
-  const settings = { 'contextLens.window.overrideTokens': DEMO_WINDOW_TOKENS };
-  const server = await launchCodeServer({ extensionRoot: ROOT, workspace: WORKSPACE, port, env, linkExtension: true, settings });
+  const server = await launchCodeServer({ extensionRoot: ROOT, workspace: WORKSPACE, port, env, linkExtension: true, settings: DEMO_SETTINGS });
   console.log(
     `\nContext Lens is running in VS Code at ${server.url}\n` +
       `Demo sessions: ${claudeConfigDir}\n` +
-      `Demo window: ${DEMO_WINDOW_TOKENS.toLocaleString('en-US')} tokens (setting contextLens.window.overrideTokens; 0 = the model's own window)\n` +
+      "Demo setting: contextLens.preserve.recentPercent = 2 (the default 10 % of a 200k window would keep the whole short demo verbatim)\n" +
       'Open the Context Lens tab in the panel area, or run "Context Lens: Open Panel". Press Ctrl+C to stop.\n',
   );
   const stop = () => void server.stop().then(() => process.exit(0));
