@@ -3,7 +3,7 @@
 // bundles use and only some runs need is a file of its own beside them, required at run time, so
 // the package holds one copy and a command that never uses it never parses it: the o200k tokenizer
 // (dist/o200k.js, its tables brotli-compressed in dist/o200k.json.br), zod and the
-// Anthropic SDK (dist/zod.js, dist/anthropic-sdk.js).
+// Anthropic SDK (dist/zod.js, dist/anthropic-sdk.js), the MCP SDK (dist/mcp-sdk.js).
 // Usage: node esbuild.mjs [--watch] [--production]
 import * as esbuild from 'esbuild';
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,14 +28,20 @@ const common = {
 };
 
 /** Third-party packages required from a file beside the bundles: import specifier → file name in dist/. */
-const SHARED = { zod: 'zod', '@anthropic-ai/sdk': 'anthropic-sdk' };
+const SHARED = {
+  zod: 'zod',
+  '@anthropic-ai/sdk': 'anthropic-sdk',
+  // Only `context-lens mcp` needs the MCP SDK (and its ajv): out of cli.js, which every command parses.
+  '@modelcontextprotocol/sdk/server/mcp.js': 'mcp-sdk',
+  '@modelcontextprotocol/sdk/server/stdio.js': 'mcp-sdk',
+};
 const TOKENIZER_MODULE = join(root, 'src/engine/tokens/tokenizer.ts');
 
 /** Imports of a shared package, and tokenizer.ts's require('./o200k'), become requires of the file beside the bundle. */
 const sharedBeside = {
   name: 'shared-beside',
   setup(build) {
-    build.onResolve({ filter: /^(zod|@anthropic-ai\/sdk)$/ }, (args) => ({ path: `./${SHARED[args.path]}.js`, external: true }));
+    build.onResolve({ filter: /^(zod|@anthropic-ai\/sdk|@modelcontextprotocol\/sdk\/server\/(mcp|stdio)\.js)$/ }, (args) => ({ path: `./${SHARED[args.path]}.js`, external: true }));
     build.onResolve({ filter: /^\.\/o200k$/ }, (args) => (args.importer === TOKENIZER_MODULE ? { path: './o200k.js', external: true } : undefined));
   },
 };
@@ -80,6 +86,12 @@ const targets = [
   // The shared files themselves.
   { ...nodeBundle, entryPoints: { o200k: join(root, 'src/engine/tokens/o200k.ts') }, plugins: [ranksFromBrotli] },
   { ...nodeBundle, stdin: { contents: "export * from 'zod';", resolveDir: root, loader: 'js' }, outdir: undefined, outfile: join(dist, 'zod.js') },
+  {
+    ...nodeBundle,
+    stdin: { contents: "export { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'; export { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';", resolveDir: root, loader: 'js' },
+    outdir: undefined,
+    outfile: join(dist, 'mcp-sdk.js'),
+  },
   {
     ...nodeBundle,
     stdin: { contents: "export { default } from '@anthropic-ai/sdk'; export * from '@anthropic-ai/sdk';", resolveDir: root, loader: 'js' },
