@@ -22,7 +22,33 @@ export default tseslint.config(
       eqeqeq: ['error', 'smart'],
     },
   },
-  { files: ['src/engine/**/*.ts', 'src/sessions/**/*.ts', 'src/protocol/**/*.ts', 'src/cli/**/*.ts', 'webview/**/*.ts'], rules: noVscode },
+  { files: ['src/sessions/**/*.ts', 'src/protocol/**/*.ts', 'src/cli/**/*.ts', 'src/proxy/**/*.ts', 'src/contracts/**/*.ts'], rules: noVscode },
+  {
+    // The engine is pure: it knows no agent's format, no VS Code, no command line and no panel.
+    files: ['src/engine/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'The engine must not depend on VS Code.' }],
+          patterns: [{ group: ['**/sessions/**', '**/host/**', '**/cli/**', '**/protocol/**', '**/proxy/**', '**/contracts/**'], message: 'The engine imports nothing outside src/engine: adapters hand it their context.' }],
+        },
+      ],
+    },
+  },
+  {
+    // The panel renders what the host sends: it imports only the protocol (and its own files).
+    files: ['webview/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'The webview runs in a browser frame.' }],
+          patterns: [{ regex: '^(\\.\\./)+src/(?!protocol/)', message: 'The webview imports only src/protocol.' }],
+        },
+      ],
+    },
+  },
   {
     files: ['**/*.mjs'],
     languageOptions: {
