@@ -143,6 +143,8 @@ function report(result: CompactionResult, archived: ArchiveRef | undefined, fork
       ...(item.sourceRef ? { sourceRef: item.sourceRef } : {}),
     })),
     tiers: result.tiers,
+    escalation: result.escalation,
+    floor: result.floor ?? null,
     summary: result.summary ?? null,
     messages: result.conversation.messages,
     verification: result.verification ?? null,
@@ -177,6 +179,7 @@ function human(result: CompactionResult, agentAutoCompactTokens: number, archive
       [1, 2],
     ),
   ];
+  lines.push(...escalationLines(result));
   const changed = result.items.filter((item) => item.fate !== 'preserved');
   if (changed.length > 0) {
     lines.push(
@@ -191,6 +194,7 @@ function human(result: CompactionResult, agentAutoCompactTokens: number, archive
   if (result.summary) {
     const { summary } = result;
     lines.push('', `Summary by ${summary.summarizer}${summary.fellBack ? ` (fell back${summary.error ? `: ${summary.error}` : ''})` : ''}: ${summary.summarizedItems} items, ${tokens(summary.summarizedTokens)} → ${tokens(summary.tokens)} tokens`);
+    if (summary.repaired) lines.push(`  repaired from the session (the summary left these out): ${summary.repaired.join(', ')}`);
   }
   const verification = result.verification;
   if (verification) {
@@ -204,4 +208,18 @@ function human(result: CompactionResult, agentAutoCompactTokens: number, archive
   if (archived) lines.push(`Archived the original context (redacted): ${archived.location}`);
   if (fork) lines.push('', `Wrote ${fork.path}`, `Resume it with: ${fork.resumeCommand}`);
   return lines.join('\n');
+}
+
+/**
+ * What the engine did beyond the gentle tiers to reach the target, in order, and — when the target
+ * is still missed — the floor no step can remove, so the person sees why.
+ */
+function escalationLines(result: CompactionResult): string[] {
+  const { metrics, floor } = result;
+  const lines = result.escalation.map((step, index) => `escalation ${index + 1}: ${step.detail} → ${tokens(step.tokensAfter)} tokens${step.targetMet ? ' (target met)' : ''}`);
+  if (floor && !metrics.targetMet && result.status === 'compacted') {
+    const parts = [['system prompt', floor.system], ['tool definitions', floor.tools], ['pinned', floor.pinned], ['latest prompt', floor.latestPrompt], ['original ask', floor.originalAsk]] as const;
+    lines.push(`floor: ${tokens(floor.tokens)} tokens cannot be removed (${parts.filter(([, count]) => count > 0).map(([name, count]) => `${name} ${tokens(count)}`).join(', ')})`);
+  }
+  return lines.length === 0 ? [] : ['', ...lines];
 }

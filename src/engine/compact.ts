@@ -3,6 +3,8 @@
 // broken compaction must never cost the agent its context.
 import type { Archive, ArchiveRef } from './archive';
 import { unifiedDiff, renderItem, type DiffSlot } from './diff';
+import { policyFloor } from './ladder/escalate';
+import { settleRefs } from './ladder/stubText';
 import { countNew } from './ladder/state';
 import type { Context } from './model';
 import { hardLimitOf, resolveOptions, type EngineOptions, type EngineOptionsInput } from './options';
@@ -11,6 +13,7 @@ import { metricsInputOf, metricsOf, runLadder, settleSummary, type LadderRun, ty
 import { redactSecretsWithCounts } from './redact';
 import { itemFates, overflowOf, type CompactionResult, type CompactionStatus, type SummaryInfo } from './result';
 import { HeuristicSummarizer } from './summarizers/heuristic';
+import { checkSummary } from './summarizers/repair';
 import { runSummarizer, type SummaryOutcome } from './summarizers/run';
 import { frameSummary } from './summarizers/template';
 import { errorText, type Summarizer } from './summarizers/types';
@@ -53,6 +56,8 @@ function unchanged(context: Context, options: EngineOptions, formatter: MessageF
     metrics,
     // The tiers that ran still explain a skip ("would have saved 3 %").
     tiers: run?.tiers ?? [],
+    escalation: run?.escalation ?? [],
+    ...(run ? { floor: policyFloor(run.state) } : {}),
     after: context,
     conversation: formatter(items),
     diff: '',
@@ -99,6 +104,8 @@ async function apply(context: Context, options: EngineOptions, deps: CompactDeps
   const now = deps.now?.() ?? new Date();
   let archive: ArchiveRef | undefined;
   if (deps.archive) archive = await deps.archive.put({ createdAt: now.toISOString(), reason: options.focus ? `${options.trigger}: ${options.focus}` : options.trigger, context });
+  // Stubs cite the entry that holds what they replaced, so the agent can ask for it back.
+  settleRefs(run.state, run.tiers, archive?.id);
 
   let inserted: { index: number; item: OutputItem } | undefined;
   let summary: SummaryInfo | undefined;
@@ -106,14 +113,22 @@ async function apply(context: Context, options: EngineOptions, deps: CompactDeps
     const outcome = await summarise(run, deps, options.timeoutMs - (performance.now() - started));
     const frame = (body: string, by: string): string =>
       frameSummary(body, options.summary.antiInjectionPrefix, { summarizedItems: run.summary?.span.entries.length ?? 0, summarizer: by, ...(archive ? { archiveId: archive.id } : {}) });
-    let text = frame(outcome.text, outcome.summarizer);
+    // A model's summary is checked, never taken as is: rejected when malformed, else repaired.
+    const check = outcome.fellBack || outcome.summarizer === 'heuristic' ? ({ verdict: 'ok' } as const) : checkSummary(outcome.text, run.summary.request);
+    // What the repair adds comes from the span itself: masked like everything else the engine writes.
+    const repaired = check.verdict === 'repaired' ? redactSecretsWithCounts(check.text) : undefined;
+    const body = repaired?.text ?? outcome.text;
+    let text = frame(body, outcome.summarizer);
     let tokens = countNew(run.state, text);
     let fellBack = outcome.fellBack;
     let error = outcome.error;
-    let redactions = outcome.redactions;
-    if (tokens >= run.summary.span.tokens || outcome.text.trim() === '') {
-      // An overlong or empty model summary would make things worse: the heuristic one is bounded.
-      error = `${outcome.summarizer} summary unusable (${tokens} tokens for a ${run.summary.span.tokens}-token span)`;
+    let redactions = outcome.redactions + (repaired?.count ?? 0);
+    if (check.verdict === 'rejected' || tokens >= run.summary.span.tokens || outcome.text.trim() === '') {
+      // An overlong, empty or malformed model summary would make things worse: the heuristic one is bounded.
+      error =
+        check.verdict === 'rejected'
+          ? `${outcome.summarizer} summary rejected: ${check.why}; the heuristic summary is used instead`
+          : `${outcome.summarizer} summary unusable (${tokens} tokens for a ${run.summary.span.tokens}-token span)`;
       fellBack = true;
       text = run.summary.text;
       tokens = run.summary.tokens;
@@ -129,6 +144,7 @@ async function apply(context: Context, options: EngineOptions, deps: CompactDeps
       ...(error ? { error } : {}),
       summarizedItems: run.summary.span.entries.length,
       summarizedTokens: run.summary.span.tokens,
+      ...(check.verdict === 'repaired' && !fellBack ? { repaired: check.added } : {}),
     };
   }
 
@@ -154,7 +170,7 @@ async function apply(context: Context, options: EngineOptions, deps: CompactDeps
     items = outputItems(run.state.planned, inserted);
   }
   const outputText = items.map((item) => item.text).join('\n');
-  const verification = verify({ before: context.items, pinned: run.state.policy.pinned, missingBeforeReinjection: missing, outputText });
+  const verification = verify({ before: context.items, pinned: run.state.policy.pinned, missingBeforeReinjection: missing, outputText, ...(context.workspace ? { workspace: context.workspace } : {}) });
   const after = contextAfter(context, items);
   const overflow = overflowOf(after.usedTokens, hardLimitOf(options, context.windowTokens));
   const metrics = metricsOf(metricsInputOf(run), after.usedTokens, { durationMs: performance.now() - started, reinjectedTokens });
@@ -164,6 +180,8 @@ async function apply(context: Context, options: EngineOptions, deps: CompactDeps
     items: itemFates(run.state.planned),
     metrics,
     tiers: run.tiers,
+    escalation: run.escalation,
+    floor: policyFloor(run.state),
     after,
     conversation: formatter(items),
     ...(summary ? { summary } : {}),

@@ -15,6 +15,8 @@ export interface MessagesInput {
   /** Exact total from the provider's usage (input + cache tokens); omitted: our own count. */
   usedTokens?: number;
   windowTokens: number;
+  /** The agent's working directory, when known. */
+  workspace?: string;
   /**
    * The request carried a system prompt and tools that the source did not record. With `usedTokens`,
    * what the messages do not account for is shown as one `unrecorded` head item instead of being
@@ -162,5 +164,5 @@ export function contextFromMessages(input: MessagesInput): Context {
     ...(draft.sourceRef ? { sourceRef: draft.sourceRef } : {}),
   }));
   const usedTokens = input.usedTokens ?? counts.reduce((sum, value) => sum + value, 0);
-  return { items, windowTokens: input.windowTokens, usedTokens, usedSource: input.usedTokens === undefined ? 'estimate' : 'usage', tokenScale: scale };
+  return { items, windowTokens: input.windowTokens, usedTokens, usedSource: input.usedTokens === undefined ? 'estimate' : 'usage', tokenScale: scale, ...(input.workspace ? { workspace: input.workspace } : {}) };
 }

@@ -82,6 +82,8 @@ export interface Context {
    * writes (stubs, summaries) is scaled by the same factor so before/after stay comparable.
    */
   tokenScale: number;
+  /** The agent's working directory, when the adapter knows it (summaries name files relative to it). */
+  workspace?: string;
 }
 
 /** Anthropic Messages content block, kept loose: the engine passes unknown fields through. */

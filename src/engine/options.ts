@@ -20,7 +20,7 @@ export interface SupersedeOptions {
   deniedCategories: ToolCategory[];
   /** Newest results kept per resource. */
   preserveLastNResults: number;
-  /** Placeholders: {resource} {bytes} {tokens} {reason}. */
+  /** Placeholders: {tool} {resource} {bytes} {tokens} {reason} {ref} (the archive entry: `<archive id>#<item id>`). */
   stubTemplate: string;
   redactIdentifiers: boolean;
   /** A later Write/Edit of a file makes earlier reads of it stale. */
@@ -110,7 +110,7 @@ export interface EngineOptions {
   choices: UserChoices;
 }
 
-export const DEFAULT_STUB_TEMPLATE = '[COMPACTED] Earlier output for {resource} ({bytes} bytes, ~{tokens} tokens) removed: {reason}.';
+export const DEFAULT_STUB_TEMPLATE = '[COMPACTED] Earlier {tool} output for {resource} ({bytes} bytes, ~{tokens} tokens) removed: {reason}. ref: {ref}';
 
 /** Claude Code's own microcompact placeholder, so agents trained on it recognise the gap. */
 export const CLEARED_PLACEHOLDER = '[Old tool result content cleared]';

@@ -2,6 +2,7 @@
 // synchronous — no LLM, no I/O — so the live preview can re-plan on every new turn. The summary in
 // a plan is the heuristic one; `compact` swaps in the configured summarizer's text.
 import { runAgeClear } from './ladder/ageClear';
+import { escalate, policyFloor, type Escalation, type EscalationStep, type PolicyFloor } from './ladder/escalate';
 import { initialPlan, countNew, type LadderState, type PlannedItem, type TierReport } from './ladder/state';
 import { dropSpan, selectSummarySpan, summaryRequest, type SummarySpan } from './ladder/summarize';
 import { runSupersede, staleResources, stubPattern } from './ladder/supersede';
@@ -39,6 +40,8 @@ export interface LadderRun {
   state: LadderState;
   tiers: TierReport[];
   summary?: PlannedSummary;
+  /** Steps taken inside the protected windows because the gentle tiers missed the target. */
+  escalation: EscalationStep[];
 }
 
 export const SUMMARY_LABEL = 'the summary';
@@ -92,19 +95,20 @@ function runChoices(state: LadderState, canDrop: boolean): TierReport {
 }
 
 /** What every tier reads and updates: the policy's verdicts and the plan so far. */
-export function ladderState(context: Context, options: EngineOptions, tokenizer: Tokenizer): LadderState {
+export function ladderState(context: Context, options: EngineOptions, tokenizer: Tokenizer, escalation: Escalation = {}): LadderState {
   const policy = analyzePolicy(context, options);
   const stub = stubPattern(options.supersede.stubTemplate);
   return {
     context,
     options,
     policy,
-    planned: initialPlan(context, policy, (text) => stub.test(text) || ELISION_PATTERN.test(text)),
+    planned: initialPlan(context, policy, (text) => stub.test(text) || ELISION_PATTERN.test(text) || text.startsWith(`${options.ageClear.placeholder} `)),
     tokenizer,
     targetTokens: targetTokensOf(options, context.windowTokens),
     runAllTiers: options.trigger === 'manual' && !options.explicitTarget,
     totalTokens: context.items.reduce((sum, item) => sum + item.tokens, 0),
     redactions: 0,
+    ...(escalation.cutRecentOutputs ? { cutRecentOutputs: true } : {}),
   };
 }
 
@@ -114,7 +118,13 @@ export function ladderState(context: Context, options: EngineOptions, tokenizer:
  * persisted first is never allowed (S13).
  */
 export function runLadder(context: Context, options: EngineOptions, deps: PlanDeps, allowSummary = true): LadderRun {
-  const state = ladderState(context, options, deps.tokenizer ?? defaultTokenizer());
+  const escalated = escalate(options, (attemptOptions, escalation) => runOnce(context, attemptOptions, deps, allowSummary, escalation));
+  return { ...escalated.run, escalation: escalated.steps };
+}
+
+/** One pass of policy and tiers under fixed options (escalation repeats it with wider reach). */
+function runOnce(context: Context, options: EngineOptions, deps: PlanDeps, allowSummary: boolean, escalation: Escalation): LadderRun {
+  const state = ladderState(context, options, deps.tokenizer ?? defaultTokenizer(), escalation);
   const tiers: TierReport[] = [];
   if (state.policy.dropped.size > 0) tiers.push(runChoices(state, allowSummary));
   const steps: [boolean, () => TierReport][] = [
@@ -133,7 +143,7 @@ export function runLadder(context: Context, options: EngineOptions, deps: PlanDe
     tiers.push(outcome.report);
     summary = outcome.summary;
   }
-  return { state, tiers, ...(summary ? { summary } : {}) };
+  return { state, tiers, escalation: [], ...(summary ? { summary } : {}) };
 }
 
 /**
@@ -196,6 +206,10 @@ export interface CompactionPlan {
   items: ItemFate[];
   metrics: CompactionMetrics;
   tiers: TierReport[];
+  /** Steps taken inside the protected windows because the target was missed (empty when it was not). */
+  escalation: EscalationStep[];
+  /** What no tier removes (system, tools, pinned, the latest prompt, the original ask). */
+  floor: PolicyFloor;
   /** The heuristic summary the plan would insert (framed), for the preview. */
   summaryPreview?: string;
   overflow?: OverflowWarning;
@@ -212,6 +226,8 @@ export function plan(context: Context, input: EngineOptionsInput = {}, deps: Pla
     items: itemFates(run.state.planned),
     metrics: metricsOf(metricsInputOf(run), tokensAfter, { durationMs: performance.now() - started }),
     tiers: run.tiers,
+    escalation: run.escalation,
+    floor: policyFloor(run.state),
     ...(run.summary ? { summaryPreview: run.summary.text } : {}),
     ...(overflow ? { overflow } : {}),
   };

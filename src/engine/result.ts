@@ -3,6 +3,7 @@
 // untouched original plus the error. Shared by `plan` (preview) and `compact`.
 import type { ArchiveRef } from './archive';
 import type { AnthropicConversation, Context, ContextItem } from './model';
+import type { EscalationStep, PolicyFloor } from './ladder/escalate';
 import type { Fate, PlannedItem, TierName, TierReport } from './ladder/state';
 import type { MarkerHit } from './policy/epistemic';
 import type { ProtectionKind } from './policy/preserve';
@@ -89,6 +90,8 @@ export interface SummaryInfo {
   error?: string;
   summarizedItems: number;
   summarizedTokens: number;
+  /** What the model's summary left out and the engine added back from the span ("Constraints: 2"). */
+  repaired?: string[];
 }
 
 export type CompactionStatus = 'compacted' | 'noop' | 'skipped-low-savings' | 'failed-open';
@@ -100,6 +103,10 @@ export interface CompactionResult {
   items: ItemFate[];
   metrics: CompactionMetrics;
   tiers: TierReport[];
+  /** Steps taken inside the protected windows because the gentle tiers missed the target, in order. */
+  escalation: EscalationStep[];
+  /** What no tier removes (system, tools, pinned, the latest prompt, the original ask); absent on failure. */
+  floor?: PolicyFloor;
   /** The compacted context (the original when nothing changed or on failure). */
   after: Context;
   conversation: AnthropicConversation;

@@ -4,6 +4,7 @@
 import type { ContextItem } from './model';
 import { countOpenLoops, type PinnedSet } from './policy/pinned';
 import { filePathOf } from './resource';
+import { relativeTo, workspaceOf } from './summarizers/facts';
 
 export interface Verification {
   constraints: { text: string; present: boolean }[];
@@ -35,11 +36,13 @@ function filePaths(items: readonly ContextItem[]): string[] {
   return [...paths];
 }
 
-export function verify(input: { before: readonly ContextItem[]; pinned: PinnedSet; missingBeforeReinjection: readonly string[]; outputText: string }): Verification {
+export function verify(input: { before: readonly ContextItem[]; pinned: PinnedSet; missingBeforeReinjection: readonly string[]; outputText: string; workspace?: string }): Verification {
   const beforeText = input.before.map((item) => item.text).join('\n');
   const constraints = input.pinned.constraints.map((entry) => ({ text: entry.text, present: input.outputText.includes(entry.text) }));
   const files = filePaths(input.before);
-  const filesLost = files.filter((path) => !input.outputText.includes(path));
+  // The summary names files relative to the workspace, as the agent does.
+  const workspace = input.workspace ?? workspaceOf(files);
+  const filesLost = files.filter((path) => !input.outputText.includes(path) && !input.outputText.includes(relativeTo(workspace, path)));
   const openLoopsBefore = countOpenLoops(beforeText);
   const openLoopsAfter = countOpenLoops(input.outputText);
   return {

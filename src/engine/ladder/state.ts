@@ -60,6 +60,8 @@ export interface LadderState {
   totalTokens: number;
   /** Secrets masked in the text tiers 1–3 wrote (the summary counts its own). */
   redactions: number;
+  /** Escalation (see escalate.ts): tier 3 also cuts oversized outputs inside the recent window. */
+  cutRecentOutputs?: boolean;
 }
 
 export function targetMet(state: LadderState): boolean {
@@ -90,17 +92,20 @@ export function replace(state: LadderState, planned: PlannedItem, change: { fate
   return saved;
 }
 
+/** Kept only for being recent: what escalation may cut when the target is missed (see escalate.ts). */
+export function isRecentOnly(state: LadderState, planned: PlannedItem): boolean {
+  const kind = planned.protection?.kind;
+  const recent = kind === 'recent' || (kind === 'pair' && state.planned.indexOf(planned) >= state.policy.recentStart);
+  return recent && planned.tier === undefined && !planned.compactedEarlier;
+}
+
 /** `compactedEarlier` recognises a tool result's text as an earlier run's stub or truncation. */
 export function initialPlan(context: Context, policy: PolicyAnalysis, compactedEarlier: (text: string) => boolean): PlannedItem[] {
-  return context.items.map((item, index) => {
+  return context.items.map((item) => {
     const protection = policy.protections.get(item.id);
     const markers = policy.markers.get(item.id);
     const earlier = item.kind === 'tool_result' && compactedEarlier(item.text);
-    const unprotected = earlier
-      ? 'kept: already compacted by an earlier run'
-      : index >= policy.openLoopStart
-        ? 'kept: part of the open loop (latest user turn), never summarised'
-        : 'kept: target reached before this item was needed';
+    const unprotected = earlier ? 'kept: already compacted by an earlier run' : 'kept: target reached before this item was needed';
     return {
       item,
       fate: 'preserved',

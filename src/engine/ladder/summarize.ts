@@ -1,7 +1,7 @@
-// Tier 4 (S9, S10, S13): summarise the aged span — everything before the recent window and the open
-// loop that policy does not protect — into one structured summary item. When the run stops at the
-// target only the oldest part needed to reach it is taken; a manual compaction without a target of
-// the caller's takes the whole aged span. Dropped items are only ever those the summary replaces,
+// Tier 4 (S9, S10, S13): summarise the aged span — everything before the recent window and the last
+// tool uses that policy does not protect, inside the current turn too — into one structured summary
+// item. When the run stops at the target only the oldest part needed to reach it is taken; a manual
+// compaction without a target of the caller's takes the whole aged span. Dropped items are only ever those the summary replaces,
 // and the caller archives the context before using the result.
 import { distinctPhrases } from '../policy/epistemic';
 import { redactSecrets } from '../redact';
@@ -19,10 +19,22 @@ export interface SummarySpan {
   tokens: number;
 }
 
-/** Candidates: unprotected, in the aged region, not yet replaced by an earlier tier's stub only. */
+/**
+ * Where the verbatim tail starts: the recent window, or earlier when the last `keepLastToolUses`
+ * tool calls of the current turn reach further back — those are what the agent is acting on.
+ */
+export function verbatimTailStart(state: LadderState): number {
+  const keep = Math.max(1, state.options.ageClear.keepLastToolUses);
+  const uses = state.planned.slice(state.policy.openLoopStart).filter((planned) => planned.item.kind === 'tool_use');
+  const oldestKept = uses[Math.max(0, uses.length - keep)]?.item;
+  const useStart = oldestKept === undefined ? state.planned.length : state.planned.findIndex((planned) => planned.item.messageIndex === oldestKept.messageIndex);
+  return Math.min(state.policy.recentStart, useStart);
+}
+
+/** Candidates: unprotected, aged (before the verbatim tail), not yet dropped. */
 function candidates(state: LadderState): PlannedItem[] {
   return state.planned
-    .slice(0, Math.min(state.policy.recentStart, state.policy.openLoopStart))
+    .slice(0, verbatimTailStart(state))
     .filter((planned) => planned.item.kind !== 'system' && planned.item.kind !== 'tools' && planned.protection === undefined && planned.fate !== 'dropped');
 }
 
@@ -81,6 +93,7 @@ export function summaryRequest(state: LadderState, span: SummarySpan): SummaryRe
     pinned: state.policy.pinned,
     markers,
     ...(originalAsk ? { originalAsk } : {}),
+    ...(state.context.workspace ? { workspace: state.context.workspace } : {}),
     maxTokens: summary.maxTokens,
     // Built on first read: only LLM summarizers read it, and the live plan's heuristic never does.
     // Redacted: the span goes to a model that could quote a key back (and to a network).

@@ -6,6 +6,7 @@ import { redactIdentifier } from '../redact';
 import type { SupersedeOptions } from '../options';
 import type { ContextItem, ToolCategory } from '../model';
 import { countNew, isOpen, replace, targetMet, type LadderState, type PlannedItem, type TierReport } from './state';
+import { archiveRef, PENDING_ARCHIVE_ID } from './stubText';
 import { thousands } from '../thousands';
 
 export function categoryAllowed(category: ToolCategory | undefined, options: Pick<SupersedeOptions, 'allowedCategories' | 'deniedCategories'>): boolean {
@@ -14,25 +15,43 @@ export function categoryAllowed(category: ToolCategory | undefined, options: Pic
   return options.allowedCategories.length === 0 || options.allowedCategories.includes(effective);
 }
 
-const PLACEHOLDER = /\{(resource|bytes|tokens|reason|size)\}/g;
+const PLACEHOLDER = /\{(resource|bytes|tokens|reason|size|tool|ref)\}/g;
 
-export function fillStubTemplate(template: string, values: { resource: string; bytes: number; tokens: number; reason: string }): string {
-  return template.replace(PLACEHOLDER, (_match, key: string) => {
+export interface StubValues {
+  resource: string;
+  bytes: number;
+  tokens: number;
+  reason: string;
+  /** Tool name; `tool` when unknown. */
+  tool?: string;
+  /** Where the archive keeps the output (`<archive id>#<item id>`). */
+  ref?: string;
+}
+
+export function fillStubTemplate(template: string, values: StubValues): string {
+  // No archive entry to cite: the stub says nothing about one.
+  const used = values.ref ? template : template.replace(/ ?ref: \{ref\}/, '');
+  return used.replace(PLACEHOLDER, (_match, key: string) => {
     // `{size}` is seed 002's older name for the byte count.
     if (key === 'size' || key === 'bytes') return thousands(values.bytes);
     if (key === 'tokens') return thousands(values.tokens);
+    if (key === 'tool') return values.tool ?? 'tool';
+    if (key === 'ref') return values.ref ?? '';
     return key === 'resource' ? values.resource : values.reason;
   });
 }
 
 /** Matches any stub `fillStubTemplate` can write from `template`, so a later run knows it for one. */
 export function stubPattern(template: string): RegExp {
+  // A stub written without an archive has no ref to cite, so a trailing one is optional.
+  const trailingRef = / ref: \{ref\}$/.test(template);
+  const core = trailingRef ? template.replace(/ ref: \{ref\}$/, '') : template;
   // Splitting on a capturing pattern alternates literal text (even indexes) and placeholder names.
-  const parts = template.split(PLACEHOLDER).map((part, index) => {
+  const parts = core.split(PLACEHOLDER).map((part, index) => {
     if (index % 2 === 0) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    return part === 'resource' || part === 'reason' ? '[\\s\\S]*?' : '[\\d,]+';
+    return part === 'resource' || part === 'reason' || part === 'ref' || part === 'tool' ? '[\\s\\S]*?' : '[\\d,]+';
   });
-  return new RegExp(`^${parts.join('')}$`);
+  return new RegExp(`^${parts.join('')}${trailingRef ? '(?: ref:(?: [\\w-]+#\\d+)?)?' : ''}$`);
 }
 
 interface Staleness {
@@ -90,6 +109,8 @@ export function runSupersede(state: LadderState): TierReport {
       bytes: Buffer.byteLength(planned.item.text, 'utf8'),
       tokens: planned.item.tokens,
       reason: staleness.stubReason,
+      tool: planned.item.toolName ?? 'tool',
+      ref: archiveRef(PENDING_ARCHIVE_ID, planned.item.id).slice('ref: '.length),
     });
     const tokensAfter = countNew(state, stub);
     if (tokensAfter >= planned.tokensAfter) continue;

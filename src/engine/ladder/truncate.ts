@@ -4,7 +4,7 @@
 import { contentKey } from '../tokens/cache';
 import type { ContextItem } from '../model';
 import type { TruncateMode, TruncatePolicy } from '../options';
-import { countNew, isOpen, replace, targetMet, type LadderState, type PlannedItem, type TierReport } from './state';
+import { countNew, isOpen, isRecentOnly, replace, targetMet, type LadderState, type PlannedItem, type TierReport } from './state';
 import { thousands } from '../thousands';
 
 /** A custom pruner (S25) returns the replacement text, or undefined to leave the item alone. */
@@ -94,13 +94,17 @@ export function runDedupe(state: LadderState): TierReport {
 export function runTruncate(state: LadderState, pruner?: ToolPruner): TierReport {
   const report: TierReport = { tier: 'truncate', acted: 0, tokensSaved: 0 };
   const perCategory = state.options.truncate.perCategory;
+  const recent = (planned: PlannedItem): boolean => state.cutRecentOutputs === true && isRecentOnly(state, planned);
   const candidates = state.planned
-    .filter((planned) => planned.item.kind === 'tool_result' && isOpen(planned))
+    .filter((planned) => planned.item.kind === 'tool_result' && (isOpen(planned) || recent(planned)))
     .filter((planned) => planned.tokensAfter > perCategory[planned.item.toolCategory ?? 'other'].capTokens)
     .sort((a, b) => b.tokensAfter - a.tokensAfter);
   for (const planned of candidates) {
     if (targetMet(state)) break;
-    const policy = perCategory[planned.item.toolCategory ?? 'other'];
+    // Escalation keeps both ends of a recent output: the start says what it is, the end how it ended.
+    const inRecent = recent(planned);
+    const category = perCategory[planned.item.toolCategory ?? 'other'];
+    const policy = inRecent ? { ...category, mode: 'head+tail' as const } : category;
     let text: string;
     let tokensAfter: number;
     let reason: string;
@@ -116,7 +120,7 @@ export function runTruncate(state: LadderState, pruner?: ToolPruner): TierReport
       // The marker's own size barely depends on its numbers; a fixed sample avoids counting each one.
       const markerTokens = countNew(state, elisionMarker(0, 0));
       tokensAfter = Math.round((planned.item.tokens * cut.keptChars) / Math.max(1, planned.item.text.length)) + markerTokens;
-      reason = `truncated ${modeLabel(policy.mode)} (cap ${thousands(policy.capTokens)} tokens)`;
+      reason = `truncated ${modeLabel(policy.mode)} (cap ${thousands(policy.capTokens)} tokens)${inRecent ? ', in the recent window: the target was missed without it' : ''}`;
     }
     if (tokensAfter >= planned.tokensAfter) continue;
     report.tokensSaved += replace(state, planned, { fate: 'compacted', reason, tier: 'truncate', text, tokensAfter });

@@ -7,7 +7,7 @@ import { describeMarkers, distinctPhrases, findEpistemicMarkers, markerThreshold
 import { focusMatcher } from './focus';
 import { buildPinnedSet, extractPins, type ExtractedPins, type PinnedSet } from './pinned';
 
-export type ProtectionKind = 'head' | 'choice' | 'original-ask' | 'pinned' | 'recent' | 'in-flight' | 'epistemic' | 'focus' | 'pair';
+export type ProtectionKind = 'head' | 'choice' | 'original-ask' | 'latest-prompt' | 'pinned' | 'recent' | 'in-flight' | 'epistemic' | 'focus' | 'pair';
 
 export const KEPT_BY_YOU = 'your choice (keep)';
 export const DROPPED_BY_YOU = 'your choice (drop)';
@@ -21,7 +21,7 @@ export interface PolicyAnalysis {
   protections: Map<number, Protection>;
   /** Index (into `context.items`) where the verbatim recent window begins. */
   recentStart: number;
-  /** Index where the open loop (the latest user turn) begins; nothing from here on is summarised. */
+  /** Index where the open loop (the latest user turn) begins: its prompt is kept, its aged part may be summarised. */
   openLoopStart: number;
   originalAskId: number | undefined;
   pinned: PinnedSet;
@@ -112,10 +112,9 @@ export function recentWindowStart(context: Context, options: EngineOptions): num
 
 /**
  * The open loop: the message holding the latest user text and everything after it — what the agent
- * is working on right now. Whatever the recent-window settings, summarising it would drop the very
- * request being answered; the tool outputs inside it stay open to tiers 1–3 (stale reads are as
- * stale there, and one long agent turn would otherwise never be compactable). Without user text
- * there is no open loop.
+ * is working on right now. Its prompt is always kept and so are its last tool uses (see the summary
+ * tier); a long autonomous turn is otherwise compacted like any span, or the session that needs
+ * compaction most could never be summarised. Without user text there is no open loop.
  */
 export function openLoopStart(items: readonly ContextItem[]): number {
   const last = items.findLastIndex((item) => item.kind === 'user');
@@ -124,6 +123,12 @@ export function openLoopStart(items: readonly ContextItem[]): number {
   let start = last;
   while (start > 0 && items[start - 1]?.messageIndex === messageIndex) start -= 1;
   return start;
+}
+
+/** The user text of the message that opens the open loop. */
+export function latestPrompt(items: readonly ContextItem[], loopStart = openLoopStart(items)): ContextItem[] {
+  const message = items[loopStart]?.messageIndex;
+  return message === undefined ? [] : items.filter((item) => item.kind === 'user' && item.messageIndex === message);
 }
 
 export function analyzePolicy(context: Context, options: EngineOptions): PolicyAnalysis {
@@ -161,20 +166,27 @@ export function analyzePolicy(context: Context, options: EngineOptions): PolicyA
       // A summary carries forward what the person asked before it; it is merged, never pinned whole.
       if (item.kind === 'summary') {
         const pins = extractPins(pinnableSummaryText(item.text));
-        if (pins.constraints.length + pins.openLoops.length > 0) extracted.push({ id: item.id, pins });
+        if (pins.constraints.length + pins.openLoops.length + (pins.revocations?.length ?? 0) > 0) extracted.push({ id: item.id, pins });
         continue;
       }
       if (item.kind !== 'user') continue;
       const pins = extractPins(item.text);
-      if (pins.constraints.length + pins.openLoops.length === 0) continue;
+      const held = pins.constraints.length + pins.openLoops.length;
+      // A message that only revokes an earlier rule is not pinned itself, but the revocation counts.
+      if (held + (pins.revocations?.length ?? 0) === 0) continue;
       extracted.push({ id: item.id, pins });
       // Long pastes are not pinned whole; the verifier re-injects their constraint sentences instead.
-      if (item.tokens <= options.preserve.pinnedItemMaxTokens) {
+      if (held > 0 && item.tokens <= options.preserve.pinnedItemMaxTokens) {
         protect(item, { kind: 'pinned', reason: `pinned: ${clip(pins.constraints[0] ?? pins.openLoops[0] ?? '')}` });
       }
     }
   }
   const pinned = buildPinnedSet(options.preserve.pinned, extracted);
+
+  // What the agent is answering right now (unless already kept for another reason); the rest of the
+  // current turn may be summarised once aged.
+  const loopStart = openLoopStart(items);
+  for (const item of latestPrompt(items, loopStart)) protect(item, { kind: 'latest-prompt', reason: 'latest prompt (what the agent is answering)' });
 
   const markers = new Map<number, MarkerHit[]>();
   const threshold = markerThreshold(options.preserve.taskComplexity, options.preserve.epistemicThreshold);
@@ -215,5 +227,5 @@ export function analyzePolicy(context: Context, options: EngineOptions): PolicyA
     }
   }
 
-  return { protections, recentStart, openLoopStart: openLoopStart(items), originalAskId: originalAsk?.id, pinned, markers, focusMatches, dropped: choices.drop };
+  return { protections, recentStart, openLoopStart: loopStart, originalAskId: originalAsk?.id, pinned, markers, focusMatches, dropped: choices.drop };
 }

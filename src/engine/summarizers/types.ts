@@ -13,6 +13,8 @@ export interface SummaryRequest {
   /** Marker phrases of span items compacted despite them (S16). */
   markers: { itemId: number; phrases: string[] }[];
   originalAsk?: string;
+  /** The agent's working directory, when known: file paths in the summary are relative to it. */
+  workspace?: string;
   maxTokens: number;
   /** Complete instruction + transcript for LLM summarizers (see prompt.ts). */
   prompt: string;

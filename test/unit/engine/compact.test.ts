@@ -8,6 +8,7 @@ import { compact } from '../../../src/engine/compact';
 import { plan } from '../../../src/engine/plan';
 import type { CompactionResult } from '../../../src/engine/result';
 import type { Summarizer } from '../../../src/engine/summarizers/types';
+import { markdownSummaryBuilder, type SummarySections } from '../../../src/engine/summarizers/template';
 import { charEstimateTokenizer } from '../../../src/engine/tokens/tokenizer';
 import { assistant, big, build, call, read, results, user } from './support/build';
 
@@ -26,6 +27,9 @@ const conversation = [
   assistant('Working on it.'),
 ];
 const context = () => build(conversation, { windowTokens: 12_000 });
+
+/** A model's summary of acceptable shape that names none of the span's facts. */
+const MODEL_SUMMARY = '## Task and intent\n- Refactor the module the user pointed at, keeping its behaviour the same while the structure changes.\n## Remaining work\n- Finish the remaining steps of the refactoring and run the checks again afterwards.';
 
 describe('compact', () => {
   it('climbs the ladder to the target and reports every item', async () => {
@@ -84,20 +88,37 @@ describe('compact', () => {
   });
 
   it('uses the configured summarizer and falls back with a reason', async () => {
-    const llm: Summarizer = { name: 'llm', summarize: async () => ({ ok: true, text: '## Task and intent\n- refactor' }) };
+    const llm: Summarizer = { name: 'llm', summarize: async () => ({ ok: true, text: MODEL_SUMMARY }) };
     const good = await compact(context(), { trigger: 'manual' }, { tokenizer, archive: new MemoryArchive(), summarizer: llm });
     assert.equal(good.summary?.summarizer, 'llm');
+    // Issue 13: a reply of a few words is not a summary; it is rejected, visibly.
+    const terse: Summarizer = { name: 'llm', summarize: async () => ({ ok: true, text: 'Summary done.' }) };
+    const rejected = await compact(context(), { trigger: 'manual' }, { tokenizer, archive: new MemoryArchive(), summarizer: terse });
+    assert.deepEqual([rejected.summary?.summarizer, rejected.summary?.fellBack], ['heuristic', true]);
+    assert.match(rejected.summary?.error ?? '', /^llm summary rejected: malformed \(2 words, no sections or bullets\); the heuristic summary is used instead$/);
     // The model dropped the constraint: it is re-injected verbatim and reported.
     const failing: Summarizer = { name: 'llm', summarize: async () => ({ ok: false, error: '529 overloaded' }) };
     const fallback = await compact(context(), { trigger: 'manual' }, { tokenizer, archive: new MemoryArchive(), summarizer: failing });
     assert.deepEqual([fallback.summary?.summarizer, fallback.summary?.fellBack, fallback.summary?.error], ['heuristic', true, '529 overloaded']);
   });
 
+  it('repairs a model summary that lost a constraint from the extracted facts, and says so', async () => {
+    const long = `Never modify config/prod.yaml.\n${'pasted log line\n'.repeat(1_000)}`;
+    const ctx = build([user('Start.'), user(long), ...read('r', '/x', big('x', 9_000)), assistant('ok'), user('next'), assistant('done')], { windowTokens: 20_000 });
+    const llm: Summarizer = { name: 'llm', summarize: async () => ({ ok: true, text: MODEL_SUMMARY }) };
+    const result = await compact(ctx, { trigger: 'manual', preserve: { recentTurns: 1 } }, { tokenizer, archive: new MemoryArchive(), summarizer: llm });
+    assert.equal(result.summary?.summarizer, 'llm');
+    assert.deepEqual(result.summary?.repaired, ['Constraints: 1']);
+    assert.match(result.summary?.text ?? '', /Carried over by Context Lens[^\n]*\n\n## Constraints\n- Never modify config\/prod\.yaml\./);
+    assert.deepEqual(result.verification?.reinjected, []);
+  });
+
   it('re-injects a lost constraint and reports it', async () => {
     const long = `Never modify config/prod.yaml.\n${'pasted log line\n'.repeat(1_000)}`;
     const ctx = build([user('Start.'), user(long), ...read('r', '/x', big('x', 9_000)), assistant('ok'), user('next'), assistant('done')], { windowTokens: 20_000 });
-    const llm: Summarizer = { name: 'llm', summarize: async () => ({ ok: true, text: '## Task and intent\n- something' }) };
-    const result = await compact(ctx, { trigger: 'manual', preserve: { recentTurns: 1 } }, { tokenizer, archive: new MemoryArchive(), summarizer: llm });
+    // A summary builder that leaves constraints out: only the re-injected block can bring them back.
+    const summaryBuilder = (sections: SummarySections): string => markdownSummaryBuilder({ 'Remaining work': sections['Remaining work']?.length ? sections['Remaining work'] : ['(this builder leaves the rest out)'] });
+    const result = await compact(ctx, { trigger: 'manual', preserve: { recentTurns: 1 } }, { tokenizer, archive: new MemoryArchive(), summaryBuilder });
     assert.deepEqual(result.verification?.reinjected, ['Never modify config/prod.yaml.']);
     assert.equal(result.verification?.ok, false);
     assert.ok(result.verification?.constraints.every((constraint) => constraint.present));
@@ -178,11 +199,12 @@ describe('metrics', () => {
     assert.equal(tierSum(result), result.metrics.savedTokens);
   });
 
-  it('counts the summary really inserted and the re-injected pins, not the plan’s preview', async () => {
-    const llm: Summarizer = { name: 'llm', summarize: async () => ({ ok: true, text: '## Task and intent\n- refactor' }) };
+  it('counts the summary really inserted (repaired) and the re-injected pins, not the plan’s preview', async () => {
+    const llm: Summarizer = { name: 'llm', summarize: async () => ({ ok: true, text: MODEL_SUMMARY }) };
     const result = await compact(context(), { trigger: 'manual', preserve: { pinned: ['Never force-push.'] } }, { tokenizer, archive: new MemoryArchive(), summarizer: llm });
     const { summary, metrics } = result;
-    assert.ok(summary && metrics.reinjectedTokens > 0);
+    assert.ok(summary?.repaired?.includes('Constraints: 2'), 'the pins are carried by the repaired summary');
+    if (!summary) return;
     assert.equal(metrics.perTier.summarize.tokensSaved, summary.summarizedTokens - (summary.tokens - metrics.reinjectedTokens));
     assert.equal(tierSum(result) - metrics.reinjectedTokens, metrics.savedTokens);
     assert.notEqual(metrics.perTier.summarize.tokensSaved, plan(context(), { trigger: 'manual' }, { tokenizer }).metrics.perTier.summarize.tokensSaved);

@@ -14,7 +14,9 @@ describe('tier 2: age-based clearing', () => {
     const cleared = state.planned.filter((planned) => planned.tier === 'age-clear');
     assert.equal(report.acted, 3);
     assert.deepEqual(cleared.map((planned) => planned.item.text.split('\n')[0]), ['out 1', 'out 2', 'out 3']);
-    assert.ok(cleared.every((planned) => planned.text === CLEARED_PLACEHOLDER));
+    // Claude Code's placeholder, then what the output was and where the archive keeps it (issue 13).
+    for (const planned of cleared) assert.match(planned.text, new RegExp(`^\\[Old tool result content cleared\\] \\S+ .*\\(\\d[\\d,]* bytes, ~[\\d,]+ tokens\\); ref: archive-pending#${planned.item.id}$`));
+    assert.ok(cleared.every((planned) => planned.text.startsWith(CLEARED_PLACEHOLDER)));
   });
 
   it('skips when the saving would not pay for the cache break', () => {

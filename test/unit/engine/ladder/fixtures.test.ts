@@ -71,7 +71,7 @@ describe('tier 1 on recorded transcripts: superseded tool outputs', () => {
       const [, offset, limit] = /#(\d+)\+(\d+)$/.exec(page.resourceKey ?? '') ?? [];
       const size = `${Buffer.byteLength(page.text, 'utf8').toLocaleString('en-US')} bytes, ~${page.tokens.toLocaleString('en-US')} tokens`;
       assert.equal(planned.fate, 'compacted');
-      assert.equal(planned.text, `[COMPACTED] Earlier output for ${filePathOf(page.resourceKey)} (offset ${offset}, limit ${limit}) (${size}) removed: the file was changed later (#${changelogEdit.id}).`);
+      assert.equal(planned.text, `[COMPACTED] Earlier Read output for ${filePathOf(page.resourceKey)} (offset ${offset}, limit ${limit}) (${size}) removed: the file was changed later (#${changelogEdit.id}). ref: archive-pending#${page.id}`);
     }
     for (const edit of results(context, 'Edit')) assert.equal(plannedOf(state, edit).fate, 'preserved', 'file_write is denied by default');
     // The config file is six lines: its stub would be longer than the output, so the stale reads stay.
@@ -110,7 +110,7 @@ describe('tier 1 on recorded transcripts: superseded tool outputs', () => {
     const byDefault = ladderState(context);
     runSupersede(byDefault);
     assert.equal(plannedOf(byDefault, failing).reason, `superseded by #${passing.id} (same command, newer)`);
-    assert.ok(plannedOf(byDefault, failing).text.startsWith(`[COMPACTED] Earlier output for ${failing.resourceKey?.replace(/^cmd:/, '')} (`));
+    assert.ok(plannedOf(byDefault, failing).text.startsWith(`[COMPACTED] Earlier Bash output for ${failing.resourceKey?.replace(/^cmd:/, '')} (`));
     assert.equal(plannedOf(byDefault, passing).text, passing.text);
     for (const edit of results(context, 'Edit')) assert.equal(plannedOf(byDefault, edit).text, edit.text);
 
@@ -152,7 +152,12 @@ describe('tier 2 on recorded transcripts: age-based clearing (commands)', () => 
     const report = runAgeClear(state);
     const all = results(context);
     assert.deepEqual(cleared(state), all.slice(0, -keep));
-    for (const item of all.slice(0, -keep)) assert.equal(plannedOf(state, item).text, CLEARED_PLACEHOLDER, `${item.toolName} #${item.id}`);
+    // Each stub names the tool and what it ran on, keeps a failing run's verdict, and cites its archive ref.
+    for (const item of all.slice(0, -keep)) {
+      const text = plannedOf(state, item).text;
+      assert.ok(text.startsWith(`${CLEARED_PLACEHOLDER} ${item.toolName ?? ''} `) && text.endsWith(`ref: archive-pending#${item.id}`), `${item.toolName} #${item.id}`);
+      if (item.isError) assert.match(text, / failed: Exit code 1/);
+    }
     for (const item of all.slice(-keep)) assert.equal(plannedOf(state, item).text, item.text, `${item.toolName} #${item.id}`);
     assert.equal(report.acted, all.length - keep);
   });
@@ -320,7 +325,8 @@ describe('tier 4 on recorded transcripts: summarisation', () => {
     const dropped = new Set(result.items.filter((fate) => fate.fate === 'dropped').map((fate) => fate.id));
     const touched = context.items.filter((item) => item.kind === 'tool_use' && dropped.has(item.id) && filePathOf(item.resourceKey) !== undefined).map((item) => filePathOf(item.resourceKey) ?? '');
     assert.ok(touched.length > 0);
-    for (const path of touched) assert.ok(sections.get('Files')?.some((line) => line.startsWith(`${path} (`)), path);
+    // Relative to the workspace, changed files first with what was done to them.
+    for (const path of touched) assert.ok(sections.get('Files')?.some((line) => line.startsWith(`${path.replace('/home/user/multi-prompt/', '')} — `)), path);
     const todo = context.items.find((item) => dropped.has(item.id) && item.kind === 'assistant' && item.text.includes('TODO:'));
     assert.ok(todo && sections.get('Remaining work')?.some((line) => line.startsWith('TODO:') && line.endsWith(`(#${todo.id})`)));
 
@@ -400,13 +406,15 @@ describe('tier 4 on recorded transcripts: summarisation', () => {
     assert.ok(sections.get('Facts established')?.some((line) => line.includes('Focus: focus on the retry logic.')));
   });
 
-  it('compact: never summarises the turn after the agent\'s compaction, re-attached files included', async () => {
+  it('compact: in the turn after the agent\'s compaction, the prompt and the last tool uses stay verbatim; the aged part may be summarised', async () => {
     const context = await fixtureContext('compact');
     const { result } = await summarise(context);
     const turn = currentTurn(context);
     assert.ok(turn.some((item) => item.kind === 'reminder' && item.text.includes('Result of calling the Read tool')), 'Claude Code re-attached the file it had read');
-    for (const item of turn) assert.equal(result.items[item.id]?.fate, 'preserved', `#${item.id} ${item.kind}`);
-    const dropped = result.items.filter((fate) => fate.fate === 'dropped').map((fate) => fate.id);
-    assert.ok(dropped.every((id) => id < (turn[0]?.id ?? 0)));
+    // Issue 13: a long current turn is summarised like any span, except what the agent is acting on.
+    for (const item of turn.filter((entry) => entry.kind === 'user')) assert.equal(result.items[item.id]?.fate, 'preserved', `#${item.id} the latest prompt`);
+    const lastUses = turn.filter((item) => item.kind === 'tool_use').slice(-DEFAULT_OPTIONS.ageClear.keepLastToolUses);
+    for (const item of lastUses) assert.notEqual(result.items[item.id]?.fate, 'dropped', `#${item.id} one of the last tool uses`);
+    assertPaired(result, context);
   });
 });

@@ -40,7 +40,7 @@ describe('tier 1: superseded tool outputs', () => {
     const report = runSupersede(state);
     const compacted = state.planned.filter((planned) => planned.fate === 'compacted');
     assert.equal(report.acted, 2);
-    assert.ok(compacted.every((planned) => planned.text.startsWith('[COMPACTED] Earlier output for /src/')));
+    assert.ok(compacted.every((planned) => planned.text.startsWith('[COMPACTED] Earlier Read output for /src/') && planned.text.endsWith(`ref: archive-pending#${planned.item.id}`)));
     assert.match(compacted[0]?.text ?? '', /\(2,\d+ bytes, ~\d+ tokens\) removed: a newer result/);
     assert.ok(!compacted.some((planned) => planned.item.text.startsWith('build')), 'command outputs are denied by default');
     assert.deepEqual(staleResources(state.planned).sort(), ['Read:/src/a.ts', 'Read:/src/b.ts']);

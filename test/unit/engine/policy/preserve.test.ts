@@ -56,7 +56,7 @@ describe('preservation policy', () => {
     assert.equal(policy.protections.get(result?.id ?? -1)?.kind, 'pair');
   });
 
-  it('never summarises the open loop, even with no recent window; its stale outputs may still be stubbed', () => {
+  it('keeps the latest prompt and the last tool uses of the open loop, even with no recent window; its stale outputs may still be stubbed', () => {
     const context = build([
       user('Make the parser faster.'),
       ...read('r1', '/a.ts', big('a', 4_000)),
@@ -75,7 +75,7 @@ describe('preservation policy', () => {
     const openLoop = fates.filter((item) => item.id >= (ask?.id ?? 0));
     assert.ok(openLoop.every((item) => item.fate !== 'dropped'));
     assert.deepEqual(openLoop.filter((item) => item.fate === 'compacted').map((item) => item.tier), ['supersede']);
-    assert.equal(fates.find((item) => item.id === ask?.id)?.reason, 'kept: part of the open loop (latest user turn), never summarised');
+    assert.equal(fates.find((item) => item.id === ask?.id)?.reason, 'latest prompt (what the agent is answering)');
   });
 
   it('starts the open loop at the message holding the latest user text; no user text, no open loop', () => {

@@ -34,8 +34,8 @@ describe('heuristic summarizer', () => {
     assert.equal(sections['Task and intent']?.[0], 'Speed up the parser.');
     assert.match(sections['Decisions and reasons']?.[0] ?? '', /^I decided to stream the file because .* \(#\d+\)$/);
     assert.match(sections['Facts established']?.join('\n') ?? '', /Found that parse\(\) returns early/);
-    assert.deepEqual(sections.Files, ['/src/parser.ts (read, modified)']);
-    assert.match(sections['Errors and root causes']?.[0] ?? '', /^Bash npm test: FAIL parser\.test\.ts — cause: The test failed because the offset was off by one\. \(#\d+\)$/);
+    assert.deepEqual(sections.Files, ['/src/parser.ts — modified (1 edit), read 1×']);
+    assert.match(sections['Errors and root causes']?.[0] ?? '', /^Bash npm test failed: FAIL parser\.test\.ts — cause: The test failed because the offset was off by one\. \(#\d+\)$/);
     assert.deepEqual(sections.Constraints, ['Never modify config/prod.yaml.']);
     assert.deepEqual(sections['Open loops'], ['TODO: benchmark']);
     assert.match(sections['Remaining work']?.[0] ?? '', /Next I need to fix the offset/);

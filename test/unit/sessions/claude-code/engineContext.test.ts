@@ -76,7 +76,7 @@ describe('forkRequestFromResult', () => {
     assert.ok(forked.ok);
     assert.deepEqual(forked.value.diagnostics, []);
     const sent = JSON.stringify(forked.value.messages);
-    assert.match(sent, /\[COMPACTED\] Earlier output for /);
+    assert.match(sent, /\[COMPACTED\] Earlier Read output for /);
     const ids = (messages: typeof forked.value.messages) => messages.flatMap((message) => message.content.filter((block) => block.type === 'tool_use').map((block) => block.id));
     assert.deepEqual(ids(forked.value.messages), ids(live.value.messages));
   });

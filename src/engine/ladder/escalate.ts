@@ -1,0 +1,96 @@
+// When the gentle tiers leave a run above its target (the caller's, or the setting), the ladder
+// escalates inside what it protected, in a stated order, each step a full re-plan:
+//   1. oversized tool outputs in the recent window are cut to head+tail (their category's cap);
+//   2. the recent window shrinks (5 % of the window / 2 exchanges, then 2 % / 1, then 1 exchange).
+// Each step is reported. What no step can remove — system prompt, tool definitions, pinned and kept
+// items, the latest prompt — is the policy floor, reported with the result so the person sees why
+// a target is out of reach.
+import type { EngineOptions } from '../options';
+import { latestPrompt } from '../policy/preserve';
+import type { LadderState } from './state';
+
+export interface Escalation {
+  /** Truncate oversized outputs inside the recent window too. */
+  cutRecentOutputs?: boolean;
+}
+
+export type EscalationStepName = 'cut-recent-outputs' | 'smaller-recent-window';
+
+export interface EscalationStep {
+  step: EscalationStepName;
+  /** In words, for the CLI and the preview ("recent window 5 % / 2 exchanges"). */
+  detail: string;
+  tokensAfter: number;
+  targetMet: boolean;
+}
+
+/** The smaller recent windows tried in turn (percent of the window, exchanges). */
+const SMALLER_WINDOWS: readonly { percent: number; turns: number }[] = [
+  { percent: 5, turns: 2 },
+  { percent: 2, turns: 1 },
+  { percent: 0, turns: 1 },
+];
+
+export interface EscalatedRun<R> {
+  run: R;
+  steps: EscalationStep[];
+}
+
+/**
+ * Runs `attempt` with the options as given, then escalates step by step while the target is missed.
+ * `attempt` is one full plan (policy and every tier) under the options and escalation it is given.
+ */
+export function escalate<R extends { state: LadderState }>(options: EngineOptions, attempt: (options: EngineOptions, escalation: Escalation) => R): EscalatedRun<R> {
+  let run = attempt(options, {});
+  const steps: EscalationStep[] = [];
+  const missed = (candidate: R): boolean => candidate.state.totalTokens > candidate.state.targetTokens;
+  if (!missed(run)) return { run, steps };
+
+  const record = (step: EscalationStepName, detail: string, next: R): void => {
+    steps.push({ step, detail, tokensAfter: next.state.totalTokens, targetMet: !missed(next) });
+    run = next;
+  };
+  record('cut-recent-outputs', 'oversized tool outputs in the recent window cut to head+tail', attempt(options, { cutRecentOutputs: true }));
+  const { preserve } = options;
+  for (const window of SMALLER_WINDOWS) {
+    if (!missed(run)) break;
+    const turns = Math.min(preserve.recentTurns, window.turns);
+    const percent = Math.min(preserve.recentPercent, window.percent);
+    if (turns === preserve.recentTurns && percent === preserve.recentPercent) continue;
+    const smaller = { ...options, preserve: { ...preserve, recentTurns: turns, recentPercent: percent } };
+    record('smaller-recent-window', `recent window ${percent} % of the window / ${turns} exchange${turns === 1 ? '' : 's'}`, attempt(smaller, { cutRecentOutputs: true }));
+  }
+  return { run, steps };
+}
+
+export interface PolicyFloor {
+  /** Tokens no tier or escalation step removes. */
+  tokens: number;
+  system: number;
+  tools: number;
+  /** Pinned constraints' messages and what the person chose to keep. */
+  pinned: number;
+  latestPrompt: number;
+  /** The first user message, kept as the original ask. */
+  originalAsk: number;
+}
+
+/** What the policy keeps whatever the target: the floor under every compaction of this context. */
+export function policyFloor(state: LadderState): PolicyFloor {
+  const floor: PolicyFloor = { tokens: 0, system: 0, tools: 0, pinned: 0, latestPrompt: 0, originalAsk: 0 };
+  // By position, not by the protection it got: the latest prompt may be kept as recent or pinned too.
+  const latest = new Set(latestPrompt(state.context.items, state.policy.openLoopStart).map((item) => item.id));
+  for (const planned of state.planned) {
+    if (planned.fate === 'dropped') continue;
+    const kind = planned.protection?.kind;
+    const tokens = planned.item.tokens;
+    if (planned.item.kind === 'system') floor.system += tokens;
+    else if (planned.item.kind === 'tools') floor.tools += tokens;
+    else if (latest.has(planned.item.id)) floor.latestPrompt += tokens;
+    else if (kind === 'pinned' || kind === 'choice') floor.pinned += tokens;
+    else if (kind === 'original-ask') floor.originalAsk += tokens;
+    else continue;
+    floor.tokens += tokens;
+  }
+  return floor;
+}

@@ -1,0 +1,87 @@
+// What a cleared or stubbed tool output says about itself, so the agent knows what was there and
+// how to get it back: the tool, the path or command, the line range, the size, a failing run's
+// verdict lines, and `ref: <archive id>#<item id>` — the archive entry that holds it (a recall tool
+// takes that ref). The archive id exists only once `compact` has archived the context, so plans
+// write a placeholder that `settleRefs` replaces.
+import type { ContextItem } from '../model';
+import { filePathOf, resourceLabel } from '../resource';
+import { isFailure } from '../summarizers/facts';
+import { thousands } from '../thousands';
+import { countNew, type LadderState, type TierReport } from './state';
+
+/** Stands for the archive id until `compact` knows it; the preview shows it as is. */
+export const PENDING_ARCHIVE_ID = 'archive-pending';
+
+export function archiveRef(archiveId: string, itemId: number): string {
+  return `ref: ${archiveId}#${itemId}`;
+}
+
+/** Line numbers of a Read output ("  12\t…"): its first and last line. */
+function lineRange(text: string): string | undefined {
+  const first = /^\s*(\d+)\t/.exec(text);
+  if (!first) return undefined;
+  const last = /(?:^|\n)\s*(\d+)\t[^\n]*\n?$/.exec(text.slice(-2_000));
+  return `lines ${first[1]}–${last?.[1] ?? first[1]}`;
+}
+
+function inputOf(item: ContextItem): Record<string, unknown> {
+  const input = item.block?.input;
+  return input !== null && typeof input === 'object' ? (input as Record<string, unknown>) : {};
+}
+
+/** "Read /p/a.ts lines 1–80", "Bash `npm test`", "Grep search:{…}": what the output came from. */
+export function outputSource(result: ContextItem, call?: ContextItem): string {
+  const tool = result.toolName ?? call?.toolName ?? 'tool';
+  const input = call ? inputOf(call) : {};
+  const path = filePathOf(result.resourceKey);
+  if (path !== undefined) return [tool, path, result.toolCategory === 'file_write' ? undefined : lineRange(result.text)].filter(Boolean).join(' ');
+  if (typeof input.command === 'string') return `${tool} \`${input.command.length > 120 ? `${input.command.slice(0, 119)}…` : input.command}\``;
+  return result.resourceKey ? `${tool} ${resourceLabel(result.resourceKey).slice(0, 160)}` : tool;
+}
+
+/** The verdict lines of a failing run, kept in its stub: the failure must not vanish with the output. */
+function verdict(result: ContextItem): string {
+  if (!isFailure(result)) return '';
+  const lines = result.text
+    .slice(0, 20_000)
+    .split('\n')
+    .filter((line) => /^(?:not ok \d+|Exit code [1-9]|\s*✖|.*\bFAIL(?:ED)?\b)/.test(line))
+    .slice(0, 4);
+  return lines.length === 0 ? ' failed' : ` failed: ${lines.map((line) => line.trim()).join('; ')}`;
+}
+
+/** "Read /p/a.ts lines 1–80 (2,345 bytes, ~600 tokens); ref: …#12" */
+export function describeOutput(result: ContextItem, call: ContextItem | undefined, archiveId = PENDING_ARCHIVE_ID): string {
+  const size = `${thousands(Buffer.byteLength(result.text, 'utf8'))} bytes, ~${thousands(result.tokens)} tokens`;
+  return `${outputSource(result, call)}${verdict(result)} (${size}); ${archiveRef(archiveId, result.id)}`;
+}
+
+/** The tool_use item of a tool_result, by `toolUseId`. */
+export function callOf(state: LadderState, result: ContextItem): ContextItem | undefined {
+  if (!result.toolUseId) return undefined;
+  return state.context.items.find((item) => item.kind === 'tool_use' && item.toolUseId === result.toolUseId);
+}
+
+const PENDING_REF = new RegExp(`(?:;|\\.)? ?ref: ${PENDING_ARCHIVE_ID}#(\\d+)`, 'g');
+
+/**
+ * Puts the real archive id into every stub that cites the placeholder, or — with no archive, when
+ * nothing was persisted to ask for — takes the ref out. Keeps the running total exact.
+ */
+export function settleRefs(state: LadderState, tiers: readonly TierReport[], archiveId: string | undefined): void {
+  for (const planned of state.planned) {
+    if (!planned.text.includes(`ref: ${PENDING_ARCHIVE_ID}#`)) continue;
+    const text = planned.text.replace(PENDING_REF, (match: string, id: string) => {
+      if (archiveId !== undefined) return match.replace(`${PENDING_ARCHIVE_ID}#${id}`, `${archiveId}#${id}`);
+      // Nothing archived, nothing to ask for: the stub ends where its ref began.
+      return match.startsWith('.') ? '.' : '';
+    });
+    const tokensAfter = countNew(state, text);
+    const delta = tokensAfter - planned.tokensAfter;
+    state.totalTokens += delta;
+    // The tier that wrote the stub saved that much less (or more): the books still balance.
+    const report = tiers.find((tier) => tier.tier === planned.prunedBy);
+    if (report) report.tokensSaved -= delta;
+    Object.assign(planned, { text, tokensAfter });
+  }
+}
