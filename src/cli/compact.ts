@@ -145,6 +145,7 @@ function report(result: CompactionResult, archived: ArchiveRef | undefined, fork
     tiers: result.tiers,
     escalation: result.escalation,
     floor: result.floor ?? null,
+    focusKept: result.focusKept,
     summary: result.summary ?? null,
     messages: result.conversation.messages,
     verification: result.verification ?? null,

@@ -3,7 +3,7 @@
 // broken compaction must never cost the agent its context.
 import type { Archive, ArchiveRef } from './archive';
 import { unifiedDiff, renderItem, type DiffSlot } from './diff';
-import { policyFloor } from './ladder/escalate';
+import { focusKept, policyFloor } from './ladder/escalate';
 import { settleRefs } from './ladder/stubText';
 import { countNew } from './ladder/state';
 import type { Context } from './model';
@@ -57,6 +57,7 @@ function unchanged(context: Context, options: EngineOptions, formatter: MessageF
     // The tiers that ran still explain a skip ("would have saved 3 %").
     tiers: run?.tiers ?? [],
     escalation: run?.escalation ?? [],
+    focusKept: [],
     ...(run ? { floor: policyFloor(run.state) } : {}),
     after: context,
     conversation: formatter(items),
@@ -182,6 +183,7 @@ async function apply(context: Context, options: EngineOptions, deps: CompactDeps
     tiers: run.tiers,
     escalation: run.escalation,
     floor: policyFloor(run.state),
+    focusKept: focusKept(run.state),
     after,
     conversation: formatter(items),
     ...(summary ? { summary } : {}),

@@ -2,7 +2,7 @@
 // synchronous — no LLM, no I/O — so the live preview can re-plan on every new turn. The summary in
 // a plan is the heuristic one; `compact` swaps in the configured summarizer's text.
 import { runAgeClear } from './ladder/ageClear';
-import { escalate, policyFloor, type Escalation, type EscalationStep, type PolicyFloor } from './ladder/escalate';
+import { escalate, focusKept, policyFloor, type Escalation, type EscalationStep, type PolicyFloor } from './ladder/escalate';
 import { initialPlan, countNew, type LadderState, type PlannedItem, type TierReport } from './ladder/state';
 import { dropSpan, selectSummarySpan, summaryRequest, type SummarySpan } from './ladder/summarize';
 import { runSupersede, staleResources, stubPattern } from './ladder/supersede';
@@ -210,6 +210,8 @@ export interface CompactionPlan {
   escalation: EscalationStep[];
   /** What no tier removes (system, tools, pinned, the latest prompt, the original ask). */
   floor: PolicyFloor;
+  /** Ids of the items kept verbatim because they match the focus text. */
+  focusKept: number[];
   /** The heuristic summary the plan would insert (framed), for the preview. */
   summaryPreview?: string;
   overflow?: OverflowWarning;
@@ -228,6 +230,7 @@ export function plan(context: Context, input: EngineOptionsInput = {}, deps: Pla
     tiers: run.tiers,
     escalation: run.escalation,
     floor: policyFloor(run.state),
+    focusKept: focusKept(run.state),
     ...(run.summary ? { summaryPreview: run.summary.text } : {}),
     ...(overflow ? { overflow } : {}),
   };

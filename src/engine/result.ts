@@ -107,6 +107,8 @@ export interface CompactionResult {
   escalation: EscalationStep[];
   /** What no tier removes (system, tools, pinned, the latest prompt, the original ask); absent on failure. */
   floor?: PolicyFloor;
+  /** Ids of the items kept verbatim because they match the focus text. */
+  focusKept: number[];
   /** The compacted context (the original when nothing changed or on failure). */
   after: Context;
   conversation: AnthropicConversation;

@@ -75,6 +75,11 @@ export interface PolicyFloor {
   originalAsk: number;
 }
 
+/** Items kept verbatim because they match the focus text (the preview lists them). */
+export function focusKept(state: LadderState): number[] {
+  return state.planned.filter((planned) => planned.protection?.kind === 'focus' && planned.fate === 'preserved').map((planned) => planned.item.id);
+}
+
 /** What the policy keeps whatever the target: the floor under every compaction of this context. */
 export function policyFloor(state: LadderState): PolicyFloor {
   const floor: PolicyFloor = { tokens: 0, system: 0, tools: 0, pinned: 0, latestPrompt: 0, originalAsk: 0 };

@@ -4,6 +4,7 @@
 // compaction without a target of the caller's takes the whole aged span. Dropped items are only ever those the summary replaces,
 // and the caller archives the context before using the result.
 import { distinctPhrases } from '../policy/epistemic';
+import { describeImportance, importanceOf, keepThreshold, type Importance } from '../policy/importance';
 import { redactSecrets } from '../redact';
 import { buildSummaryPrompt } from '../summarizers/prompt';
 import { summaryBody } from '../summarizers/foreignSummary';
@@ -17,6 +18,8 @@ export interface SummarySpan {
   insertIndex: number;
   previousSummaryIds: number[];
   tokens: number;
+  /** Importance of the conversational items (for their reasons). */
+  importance: Map<number, Importance>;
 }
 
 /**
@@ -58,7 +61,8 @@ export function selectSummarySpan(state: LadderState): SummarySpan | undefined {
   for (const planned of pool) if (planned.item.toolUseId) byUseId.set(planned.item.toolUseId, [...(byUseId.get(planned.item.toolUseId) ?? []), planned]);
   for (const planned of [...chosen]) for (const partner of byUseId.get(planned.item.toolUseId ?? '') ?? []) chosen.add(partner);
 
-  const entries = pool.filter((planned) => chosen.has(planned));
+  const importance = importanceOf(state.context.items);
+  const entries = keepImportant(state, pool.filter((planned) => chosen.has(planned)), importance);
   const first = entries[0];
   if (!first) return undefined;
   return {
@@ -66,7 +70,35 @@ export function selectSummarySpan(state: LadderState): SummarySpan | undefined {
     insertIndex: state.planned.indexOf(first),
     previousSummaryIds: iterative ? entries.filter((planned) => planned.item.kind === 'summary').map((planned) => planned.item.id) : [],
     tokens: entries.reduce((sum, planned) => sum + planned.tokensAfter, 0),
+    importance,
   };
+}
+
+// Not thinking: a thinking block belongs with the rest of its message.
+const KEEPABLE = new Set(['user', 'assistant']);
+
+/**
+ * Room left under the target once the span is summarised goes to its most important messages,
+ * kept verbatim (S23); the higher bar under budget pressure (S24) keeps fewer. A manual run
+ * without a target of the caller's summarises the whole aged span and keeps none.
+ */
+function keepImportant(state: LadderState, entries: PlannedItem[], importance: Map<number, Importance>): PlannedItem[] {
+  if (state.runAllTiers) return entries;
+  const spanTokens = entries.reduce((sum, planned) => sum + planned.tokensAfter, 0);
+  let room = state.targetTokens - (state.totalTokens - spanTokens + state.options.summary.maxTokens);
+  const threshold = keepThreshold(state.totalTokens, state.targetTokens);
+  const ranked = entries
+    .filter((planned) => KEEPABLE.has(planned.item.kind) && (importance.get(planned.item.id)?.score ?? 0) >= threshold)
+    .sort((a, b) => (importance.get(b.item.id)?.score ?? 0) - (importance.get(a.item.id)?.score ?? 0));
+  const kept = new Set<PlannedItem>();
+  for (const planned of ranked) {
+    if (planned.tokensAfter > room) continue;
+    room -= planned.tokensAfter;
+    kept.add(planned);
+    const score = importance.get(planned.item.id);
+    if (score) planned.reason = `kept verbatim: ${describeImportance(score)}, room left under the target`;
+  }
+  return entries.filter((planned) => !kept.has(planned));
 }
 
 export function summaryRequest(state: LadderState, span: SummarySpan): SummaryRequest {
@@ -108,6 +140,8 @@ export function dropSpan(state: LadderState, span: SummarySpan, summaryLabel: st
   for (const planned of span.entries) {
     state.totalTokens -= planned.tokensAfter;
     const markerNote = planned.markers ? ` — markers kept in summary: ${distinctPhrases(planned.markers).join(' · ')}` : '';
-    Object.assign(planned, { fate: 'dropped', reason: `summarised into ${summaryLabel} (archived)${markerNote}`, tier: 'summarize', text: '', tokensAfter: 0 });
+    const score = span.importance.get(planned.item.id);
+    const importanceNote = score ? ` — ${describeImportance(score)}` : '';
+    Object.assign(planned, { fate: 'dropped', reason: `summarised into ${summaryLabel} (archived)${markerNote}${importanceNote}`, tier: 'summarize', text: '', tokensAfter: 0 });
   }
 }

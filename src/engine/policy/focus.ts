@@ -1,22 +1,57 @@
 // Focus instructions (S3, seed 001): "/compact focus on the auth errors" both steers the summary and
-// keeps matching items verbatim. Matching is on the meaningful words of the focus text so "focus on
-// the payment integration" matches an item mentioning "payment" and "integration" in any order.
+// keeps matching items verbatim. Matching is on word stems (Porter, the `stemmer` package), so
+// "keep the retry decision" matches "retries" and "decided"; an item matches when it holds the
+// focus phrase itself, or enough of its meaningful words in any order: all of one or two, at
+// least half of three or more (a focus sentence says more than any one message does).
+import { stemmer } from 'stemmer';
 
 const FILLER = new Set([
   'focus', 'focusing', 'especially', 'on', 'the', 'a', 'an', 'and', 'or', 'of', 'to', 'in', 'for', 'with', 'about', 'keep', 'preserve', 'please', 'all', 'any', 'our', 'my', 'that', 'this', 'these', 'those', 'is', 'are',
 ]);
 
+const WORD = /[\p{L}\p{N}_./-]+/gu;
+
 export function focusTerms(focus: string): string[] {
-  const words = focus.toLowerCase().match(/[\p{L}\p{N}_./-]+/gu) ?? [];
+  const words = focus.toLowerCase().match(WORD) ?? [];
   return [...new Set(words.filter((word) => word.length >= 3 && !FILLER.has(word)))];
+}
+
+/** A word's stem; paths, identifiers and numbers (anything but letters) are kept whole. */
+export function stemOf(word: string): string {
+  const lower = word.toLowerCase();
+  return /^\p{L}+$/u.test(lower) ? stemmer(lower) : lower;
+}
+
+/**
+ * The stems of a text's words, a path or identifier also by its parts ("/auth/login.ts" holds
+ * "auth" and "login"). Bounded: a focus match only needs the opening of a huge output.
+ */
+function stemsOf(text: string): Set<string> {
+  const stems = new Set<string>();
+  for (const word of text.slice(0, 200_000).match(WORD) ?? []) {
+    stems.add(stemOf(word));
+    if (/[./_-]/.test(word)) for (const part of word.split(/[./_-]+/)) if (part !== '') stems.add(stemOf(part));
+  }
+  return stems;
+}
+
+/** How many of the focus stems an item must hold. */
+export function required(terms: number): number {
+  return terms <= 2 ? terms : Math.ceil(terms / 2);
 }
 
 /** A matcher for item text, or undefined when the focus text has no meaningful words. */
 export function focusMatcher(focus: string): ((text: string) => boolean) | undefined {
   const terms = focusTerms(focus);
   if (terms.length === 0) return undefined;
+  const stems = [...new Set(terms.map(stemOf))];
+  const need = required(stems.length);
+  const phrase = terms.length >= 2 ? terms.join(' ') : undefined;
   return (text) => {
     const lower = text.toLowerCase();
-    return terms.every((term) => lower.includes(term));
+    if (phrase !== undefined && lower.replace(/\s+/g, ' ').includes(phrase)) return true;
+    const present = stemsOf(text);
+    // A path or identifier ("prod.yaml") is found anywhere, also inside a longer path.
+    return stems.filter((stem) => present.has(stem) || (/[./_-]/.test(stem) && lower.includes(stem))).length >= need;
   };
 }
