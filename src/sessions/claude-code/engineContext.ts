@@ -32,6 +32,8 @@ export function engineContextOf(live: LiveContext, tokenizer?: Tokenizer): Conte
     ...(live.fill.usedTokens > 0 ? { usedTokens: live.fill.usedTokens + live.fill.pendingTokens } : {}),
     windowTokens: live.fill.windowTokens,
     sourceRefs,
+    // Paths in summaries and stubs are said relative to where the agent ran.
+    ...(live.session.cwd ? { workspace: live.session.cwd } : {}),
     ...(tokenizer ? { tokenizer } : {}),
   });
 }
