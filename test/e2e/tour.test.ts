@@ -139,11 +139,13 @@ for (const [suffix, theme] of THEMES) {
       await page.locator('.monaco-diff-editor').first().waitFor({ timeout: 20_000 });
       // The language: the status bar names it (it can lag behind on a loaded machine, so the editor's own mode id counts too).
       await page.locator('[id="status.editor.mode"]:has-text("Markdown"), .monaco-diff-editor .monaco-editor[data-mode-id="markdown"]').first().waitFor({ timeout: 30_000 });
-      // Wrapped: no line of the right side runs past the editor's width.
-      await page.waitForTimeout(500);
-      const overflowing = await page.locator('.monaco-diff-editor .editor.modified .view-line').evaluateAll((lines) => lines.filter((line) => line.scrollWidth > (line.closest('.monaco-scrollable-element')?.clientWidth ?? Infinity)).length);
-      assert.equal(overflowing, 0, 'long lines are wrapped, not clipped');
+      // Wrapped: no line of the right side runs past the editor's width. The extension turns wrap on
+      // once the editor has focus, a moment after it opens: poll rather than read once.
+      const overflowingLines = () => page.locator('.monaco-diff-editor .editor.modified .view-line').evaluateAll((lines) => lines.filter((line) => line.scrollWidth > (line.closest('.monaco-scrollable-element')?.clientWidth ?? Infinity)).length);
+      let overflowing = await overflowingLines();
+      for (const deadline = Date.now() + 10_000; overflowing > 0 && Date.now() < deadline; overflowing = await overflowingLines()) await page.waitForTimeout(200);
       await screenshot(page, `tour-diff-editor-${suffix}`);
+      assert.equal(overflowing, 0, 'long lines are wrapped, not clipped');
       await runCommand(page, 'View: Close Editor');
       // Opening an editor restored the panel: maximise it again for the next screenshots.
       await runCommand(page, 'View: Toggle Maximized Panel');

@@ -30,10 +30,12 @@ export class DiffDocuments implements vscode.TextDocumentContentProvider, vscode
     this.texts.set(left.toString(), before);
     this.texts.set(right.toString(), after);
     await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true });
-    // The toggle acts on the focused editor: wait (briefly) until that is the new diff's right side.
-    if (!wrapsAlready() && (await focused(right))) {
-      // The toggle acts on the editor with keyboard focus, which may still be the panel's webview.
+    // The toggle acts on the focused editor: wait until the new diff's right side is shown.
+    if (!wrapsAlready() && (await shown(right))) {
+      // Keyboard focus may still be in the panel's webview. The workbench moves it asynchronously
+      // (the extension host learns of it later), so the toggle waits for the focus to land.
       await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
+      await new Promise((resolve) => setTimeout(resolve, FOCUS_SETTLE_MS));
       await vscode.commands.executeCommand('editor.action.toggleWordWrap');
     }
   }
@@ -51,9 +53,29 @@ function wrapsAlready(): boolean {
   return vscode.workspace.getConfiguration('editor').get<string>('wordWrap', 'off') !== 'off';
 }
 
-async function focused(uri: vscode.Uri, timeoutMs = 2_000): Promise<boolean> {
-  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
-    if (vscode.window.activeTextEditor?.document.uri.toString() === uri.toString()) return true;
-  }
-  return false;
+/**
+ * Time for the workbench to move keyboard focus into the editor. No API reports that focus landed;
+ * until it does, the toggle acts on whichever editor had focus (a simple widget such as the quick input cannot
+ * wrap, so nothing happens). 300 ms was too short on a loaded 2-core machine; 1 s was enough in every run.
+ */
+const FOCUS_SETTLE_MS = 1_000;
+
+/**
+ * Waits until the given document is the active editor and laid out (it has visible ranges).
+ * Event-driven with a generous bound: on a busy machine the diff editor can take seconds to open,
+ * and toggling before that would act on another editor, or none, and leave the diff clipped.
+ */
+function shown(uri: vscode.Uri, timeoutMs = 15_000): Promise<boolean> {
+  const isIt = (editor: vscode.TextEditor | undefined): boolean => editor !== undefined && editor.document.uri.toString() === uri.toString() && editor.visibleRanges.length > 0;
+  if (isIt(vscode.window.activeTextEditor)) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (value: boolean): void => {
+      clearTimeout(timer);
+      for (const subscription of subscriptions) subscription.dispose();
+      resolve(value);
+    };
+    const check = (): unknown => isIt(vscode.window.activeTextEditor) && done(true);
+    const subscriptions = [vscode.window.onDidChangeActiveTextEditor(check), vscode.window.onDidChangeTextEditorVisibleRanges(check)];
+    const timer = setTimeout(() => done(isIt(vscode.window.activeTextEditor)), timeoutMs);
+  });
 }
