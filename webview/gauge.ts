@@ -23,6 +23,11 @@ function segmentShort(key: SegmentKey): string {
   return CATEGORY_SHORT[key];
 }
 
+function spinning(node: HTMLElement): HTMLElement {
+  node.classList.add('codicon-modifier-spin');
+  return node;
+}
+
 const LEVEL_TEXT = { ok: '', warning: 'past our trigger', error: "past Claude Code's auto-compact point" } as const;
 
 export class Gauge {
@@ -34,6 +39,8 @@ export class Gauge {
   private readonly bar = el('div', { class: 'gauge-bar', role: 'meter', 'aria-label': 'Context window fill', 'aria-valuemin': '0', 'aria-describedby': 'gauge-legend' });
   private readonly segments = new Map<SegmentKey, HTMLElement>();
   private readonly marks = new Map<MarkKind, { tick: HTMLElement; label: HTMLElement }>();
+  /** While the live context is read: the fill above is already exact, the rest follows. */
+  private readonly loading = el('p', { class: 'gauge-loading muted', 'data-testid': 'context-loading', role: 'status' }, spinning(icon('loading')), ' Reading the live context: the breakdown and the map follow…');
   private readonly legend = el('ul', { class: 'legend', id: 'gauge-legend', 'data-testid': 'legend', 'aria-label': 'Tokens per category' });
 
   constructor() {
@@ -55,6 +62,7 @@ export class Gauge {
       'section',
       { class: 'gauge', 'aria-label': 'Fill gauge' },
       el('div', { class: 'gauge-summary' }, this.summary, ' ', this.source, ' ', this.pending, ' ', this.level),
+      this.loading,
       this.bar,
       scale,
       this.legend,
@@ -73,6 +81,7 @@ export class Gauge {
     const level = fill ? fillLevel(fill, state.thresholds) : 'ok';
     this.level.textContent = LEVEL_TEXT[level];
     this.element.dataset.level = level;
+    this.loading.hidden = !(fill && state.contextLoading);
 
     this.bar.setAttribute('aria-valuemax', String(fill?.windowTokens ?? 100));
     this.bar.setAttribute('aria-valuenow', String(fill?.usedTokens ?? 0));

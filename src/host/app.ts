@@ -41,6 +41,8 @@ export class ContextLensApp implements vscode.Disposable {
   private readonly flow: CompactionFlow;
   private readonly connector: ClaudeCodeConnector;
   private readonly connection: ConnectionStatus;
+  private readonly activatedAt = performance.now();
+  private firstFillLogged = false;
   /** The refused trigger settings last warned about, so a change elsewhere does not repeat the warning. */
   private warnedTriggerProblems = '';
 
@@ -166,6 +168,7 @@ export class ContextLensApp implements vscode.Disposable {
       empty: emptyReason(view),
       diagnostics: view.diagnostics.map((diagnostic) => `${diagnostic.line ? `line ${diagnostic.line}: ` : ''}${diagnostic.message}`),
       claudeHooks: this.connection.current,
+      contextLoading: this.model.loading,
     };
   }
 
@@ -173,6 +176,11 @@ export class ContextLensApp implements vscode.Disposable {
     const state = this.computeState();
     this.hub.update(state);
     this.statusBar.render(state, this.settings.current.statusBarEnabled);
+    if (!this.firstFillLogged && state.fill) {
+      // The figure a person waits for after opening a workspace: checked by the first-paint e2e test.
+      this.firstFillLogged = true;
+      this.log.info(`First fill shown ${Math.round(performance.now() - this.activatedAt)} ms after activation (transcript ${this.sessions.current.session?.sizeBytes ?? 0} bytes)`);
+    }
   }
 
   private own<T extends vscode.Disposable>(disposable: T): T {

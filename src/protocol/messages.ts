@@ -232,6 +232,8 @@ export const panelStateSchema = z.object({
   diagnostics: z.array(z.string()).max(50),
   /** null when no workspace folder is open (there is nothing to connect). */
   claudeHooks: claudeHooksSchema.nullable(),
+  /** The session's fill is shown; its live context (breakdown, map) is still being read. */
+  contextLoading: z.boolean(),
 });
 export type PanelState = z.infer<typeof panelStateSchema>;
 

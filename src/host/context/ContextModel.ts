@@ -20,8 +20,13 @@ export class ContextModel implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly planChanged = new vscode.EventEmitter<PlanView | null>();
   private readonly subscriptions: vscode.Disposable[];
-  private worker: TokenCountWorker | null;
-  private tokenizer: WorkerTokenizer | null;
+  /** Started on the first read: activating without a session (or before one is read) costs no thread. */
+  private worker: TokenCountWorker | null = null;
+  private tokenizer: WorkerTokenizer | null = null;
+  /** The worker could not start or died once: count on the host thread from then on. */
+  private workerFailed = false;
+  /** The followed session whose first read is under way: the panel says so until it lands. */
+  private firstReadOf: string | null = null;
   private usage: UsageLog | null = null;
   private current: LiveSnapshot | null = null;
   private planView: PlanView | null = null;
@@ -41,18 +46,21 @@ export class ContextModel implements vscode.Disposable {
     private readonly sessions: SessionService,
     private readonly settings: SettingsWatcher,
     private readonly log: vscode.LogOutputChannel,
-    workerScript: string,
+    private readonly workerScript: string,
     workspaceState: StateStorage,
   ) {
     this.choiceStore = new ChoiceStore(workspaceState);
-    this.worker = new TokenCountWorker(workerScript);
-    this.tokenizer = new WorkerTokenizer(this.worker);
     this.subscriptions = [sessions.onDidChange(() => this.onSession()), settings.onDidChange(() => this.replan())];
     this.onSession();
   }
 
   get snapshot(): LiveSnapshot | null {
     return this.current;
+  }
+
+  /** A session is followed but its live context (breakdown, map) is still being read. */
+  get loading(): boolean {
+    return this.firstReadOf !== null;
   }
 
   get plan(): PlanView | null {
@@ -93,11 +101,13 @@ export class ContextModel implements vscode.Disposable {
     const { session, fill } = this.sessions.current;
     if (session === null) {
       this.usage = null;
+      this.firstReadOf = null;
       this.setSnapshot(null);
       return;
     }
     if (this.usage?.path !== session.path) {
       this.usage = new UsageLog(session.path);
+      this.firstReadOf = session.path;
       this.setSnapshot(null);
     }
     // Only a new fill means new records; diagnostics and compaction notices come with one anyway.
@@ -115,10 +125,16 @@ export class ContextModel implements vscode.Disposable {
       return;
     }
     this.reading = true;
+    const path = this.sessions.current.session?.path;
     try {
       await this.readOnce();
     } finally {
       this.reading = false;
+      if (path !== undefined && this.firstReadOf === path) {
+        // Read or failed (the log says why): either way the panel stops saying it is reading.
+        this.firstReadOf = null;
+        this.changed.fire();
+      }
     }
     if (this.dirty) {
       this.dirty = false;
@@ -131,7 +147,7 @@ export class ContextModel implements vscode.Disposable {
     const usage = this.usage;
     if (session === null || usage === null) return;
     try {
-      const [read] = await Promise.all([readSnapshot(session, this.settings.current.windowTokensOverride, this.tokenizer), usage.update()]);
+      const [read] = await Promise.all([readSnapshot(session, this.settings.current.windowTokensOverride, this.workerTokenizer()), usage.update()]);
       // The user switched sessions while we read: that session's read is already scheduled.
       if (this.sessions.current.session?.path !== session.path) return;
       if (!read.ok) {
@@ -143,6 +159,7 @@ export class ContextModel implements vscode.Disposable {
       if (this.tokenizer === null) throw error;
       // The worker could not start or died: count on this thread from now on rather than show nothing.
       this.log.warn(`Token counting worker failed, counting in the extension host: ${error instanceof Error ? error.message : String(error)}`);
+      this.workerFailed = true;
       this.closeWorker();
       await this.readOnce();
     }
@@ -168,6 +185,15 @@ export class ContextModel implements vscode.Disposable {
     if (next !== null) this.revision = next.revision;
     this.planView = next;
     this.planChanged.fire(next);
+  }
+
+  /** The off-thread tokenizer, started when a read first needs counts; null once it failed. */
+  private workerTokenizer(): WorkerTokenizer | null {
+    if (this.tokenizer === null && !this.workerFailed) {
+      this.worker = new TokenCountWorker(this.workerScript);
+      this.tokenizer = new WorkerTokenizer(this.worker);
+    }
+    return this.tokenizer;
   }
 
   private closeWorker(): void {

@@ -27,12 +27,20 @@ export async function readSnapshot(session: SessionInfo, windowOverride: number,
   const read = await readLiveContext(session.path, { session, windowOverride });
   if (!read.ok) return read;
   const live = read.value;
+  // Each step runs on the extension host's thread: let other work (a panel's first state, a
+  // keystroke in the editor) run between them instead of one long block.
+  await nextTurn();
   let context = engineContextOf(live, tokenizer ?? defaultTokenizer());
   if (tokenizer?.hasMissing) {
     await tokenizer.fetchMissing();
     context = engineContextOf(live, tokenizer);
   }
+  await nextTurn();
   return { ok: true, value: { live, context, breakdown: breakdownOf(context), reservedOutputTokens: reservedOutputTokensOf(live.fill) } };
+}
+
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /**

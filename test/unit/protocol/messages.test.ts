@@ -14,6 +14,7 @@ const state: PanelState = {
   empty: null,
   diagnostics: [],
   claudeHooks: 'connected',
+  contextLoading: false,
 };
 
 describe('host → webview messages', () => {

@@ -17,6 +17,7 @@ const initial: PanelState = {
   empty: null,
   diagnostics: [],
   claudeHooks: 'disconnected',
+  contextLoading: false,
 };
 
 describe('StateDelta', () => {
