@@ -17,8 +17,8 @@ const desktop = process.argv.includes('--desktop');
  */
 const DEMO_SETTINGS = { 'contextLens.preserve.recentPercent': 2 };
 
-function build(): void {
-  const result = spawnSync(process.execPath, [join(ROOT, 'esbuild.mjs')], { stdio: 'inherit' });
+function run(script: string, ...args: string[]): void {
+  const result = spawnSync(process.execPath, [join(ROOT, script), ...args], { stdio: 'inherit', cwd: ROOT });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
@@ -27,7 +27,13 @@ function hasCodeBinary(): boolean {
 }
 
 async function main(): Promise<void> {
-  build();
+  // Desktop VS Code runs the build in place (--extensionDevelopmentPath); code-server gets the
+  // production build packed as a .vsix and installed, as a person installs it.
+  if (desktop) run('esbuild.mjs');
+  else {
+    run('esbuild.mjs', '--production');
+    run('scripts/package-vsix.mjs');
+  }
   const claudeConfigDir = prepareDemoClaudeConfig(WORKSPACE);
   const env = { CLAUDE_CONFIG_DIR: claudeConfigDir };
 
@@ -41,7 +47,7 @@ async function main(): Promise<void> {
   }
 
   const port = Number(process.env.CONTEXT_LENS_PORT ?? 8080);
-  const server = await launchCodeServer({ extensionRoot: ROOT, workspace: WORKSPACE, port, env, linkExtension: true, settings: DEMO_SETTINGS });
+  const server = await launchCodeServer({ extensionRoot: ROOT, workspace: WORKSPACE, port, env, settings: DEMO_SETTINGS });
   console.log(
     `\nContext Lens is running in VS Code at ${server.url}\n` +
       `Demo sessions: ${claudeConfigDir}\n` +

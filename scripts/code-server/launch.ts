@@ -1,7 +1,7 @@
 // Starts code-server on a loopback port with a throwaway profile (workspace trust off, no welcome
 // page, AI features off) and the built extension installed, and stops it again.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -15,8 +15,6 @@ export interface LaunchOptions {
   /** Extra settings for the throwaway profile. */
   readonly settings?: Record<string, unknown>;
   readonly env?: NodeJS.ProcessEnv;
-  /** Link the extension instead of copying it, so rebuilds show up on reload (npm start). */
-  readonly linkExtension?: boolean;
   readonly log?: (line: string) => void;
 }
 
@@ -27,9 +25,6 @@ export interface RunningCodeServer {
   output(): string;
   stop(): Promise<void>;
 }
-
-/** What the .vsix holds, too: the extension as VS Code loads it. */
-const EXTENSION_FILES = ['package.json', 'dist', 'media', 'README.md', 'CHANGELOG.md', 'LICENSE'];
 
 export const PROFILE_SETTINGS: Record<string, unknown> = {
   'security.workspace.trust.enabled': false,
@@ -62,15 +57,21 @@ export async function freePort(): Promise<number> {
   });
 }
 
-function installExtension(extensionRoot: string, extensionsDir: string, link: boolean): void {
-  const manifest = JSON.parse(readFileSync(join(extensionRoot, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
-  const target = join(extensionsDir, `${manifest.publisher}.${manifest.name}-${manifest.version}`);
-  mkdirSync(target, { recursive: true });
-  for (const entry of EXTENSION_FILES) {
-    const source = join(extensionRoot, entry);
-    if (link) symlinkSync(source, join(target, entry));
-    else cpSync(source, join(target, entry), { recursive: true });
-  }
+/** The packaged extension (`npm run package`) a person would install. */
+export function vsixPath(extensionRoot: string): string {
+  const { version } = JSON.parse(readFileSync(join(extensionRoot, 'package.json'), 'utf8')) as { version: string };
+  return join(extensionRoot, 'dist-vsix', `context-lens-${version}.vsix`);
+}
+
+/**
+ * Installs the .vsix the way a person does (`--install-extension`), not by linking or copying the
+ * build: VS Code then knows the extension by its installed files, so notifications and logs name
+ * it (a linked build's real paths lie outside its folder and show as "Null Extension Description").
+ */
+function installExtension(install: { node: string; entry: string }, vsix: string, userDataDir: string, extensionsDir: string): void {
+  if (!existsSync(vsix)) throw new Error(`${vsix} is missing: run \`npm run package\` first`);
+  const result = spawnSync(install.node, [install.entry, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, '--install-extension', vsix], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`code-server --install-extension ${vsix} failed (${result.status}): ${result.stderr || result.stdout}`);
 }
 
 async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
@@ -99,7 +100,7 @@ export async function launchCodeServer(options: LaunchOptions): Promise<RunningC
     join(userDataDir, 'User', 'settings.json'),
     JSON.stringify({ ...PROFILE_SETTINGS, ...(options.theme ? { 'workbench.colorTheme': options.theme } : {}), ...options.settings }, null, 2),
   );
-  installExtension(resolve(options.extensionRoot), extensionsDir, options.linkExtension ?? false);
+  installExtension(install, vsixPath(resolve(options.extensionRoot)), userDataDir, extensionsDir);
 
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;

@@ -59,6 +59,10 @@ for (const [theme, shade] of Object.entries(SHADES)) {
       await offer.waitFor({ timeout: 15_000 });
       assert.match(await offer.innerText(), /86 % full \(172k\/200k\)/);
       assert.equal(await offer.locator('.monaco-button', { hasText: 'Compact…' }).count(), 1);
+      // Installed from the .vsix as a person would: VS Code names the extension the offer comes from.
+      const source = await offer.locator('.notification-list-item-source').innerText();
+      assert.match(source, /Context Lens/);
+      assert.doesNotMatch(source, /Null Extension/);
       await screenshot(page, `trigger-offer-${shade}`);
     });
   });
