@@ -14,13 +14,31 @@ const RECORDED_CONFIG_DIR = '/home/user/.claude';
 /** Inside a JSON string, as the transcript stores it. */
 const jsonEscaped = (text: string) => JSON.stringify(text).slice(1, -1);
 
-/** Points the recording's paths (cwd, persisted tool outputs) at where things are on this machine. */
+const PLACEHOLDER = /\[client ([a-z ]+) removed: (\d+) chars\]/g;
+const FILLER = ' not redistributed;';
+
+/**
+ * The fixtures replace Claude Code's own prompt texts by `[client … removed: N chars]` (we may not
+ * ship them). Padded back to N characters, the demo's system prompt and tool definitions weigh in
+ * the breakdown about what they weighed in the recorded requests, instead of a few tokens each.
+ */
+function padPlaceholders(text: string): string {
+  return text.replace(PLACEHOLDER, (placeholder: string, _what: string, chars: string) => {
+    const missing = Number(chars) - placeholder.length;
+    return missing > 0 ? placeholder + FILLER.repeat(Math.ceil(missing / FILLER.length)).slice(0, missing) : placeholder;
+  });
+}
+
+/**
+ * Points the recording's paths (cwd, persisted tool outputs) at where things are on this machine,
+ * and pads the placeholders of the client's texts back to their length.
+ */
 function relocate(folder: string, replacements: readonly (readonly [string, string])[]): void {
   for (const name of readdirSync(folder)) {
     const path = join(folder, name);
     if (statSync(path).isDirectory()) relocate(path, replacements);
     else if (name.endsWith('.jsonl')) {
-      let text = readFileSync(path, 'utf8');
+      let text = padPlaceholders(readFileSync(path, 'utf8'));
       for (const [from, to] of replacements) text = text.split(jsonEscaped(from)).join(jsonEscaped(to));
       writeFileSync(path, text);
     }

@@ -9,14 +9,6 @@ import { prepareDemoClaudeConfig } from './demo-session';
 const ROOT = join(__dirname, '..');
 const WORKSPACE = join(ROOT, 'samples', 'demo-workspace');
 const desktop = process.argv.includes('--desktop');
-/**
- * The recorded demo session is short (about 16k tokens of a 200k window). The window stays the
- * model's own, so the gauge, the marks and Claude Code's point read true; only the recent window
- * kept verbatim (10 % of the window by default, more than the whole demo) is narrowed so that
- * Compact… has something to show.
- */
-const DEMO_SETTINGS = { 'contextLens.preserve.recentPercent': 2 };
-
 function run(script: string, ...args: string[]): void {
   const result = spawnSync(process.execPath, [join(ROOT, script), ...args], { stdio: 'inherit', cwd: ROOT });
   if (result.status !== 0) process.exit(result.status ?? 1);
@@ -47,11 +39,10 @@ async function main(): Promise<void> {
   }
 
   const port = Number(process.env.CONTEXT_LENS_PORT ?? 8080);
-  const server = await launchCodeServer({ extensionRoot: ROOT, workspace: WORKSPACE, port, env, settings: DEMO_SETTINGS });
+  const server = await launchCodeServer({ extensionRoot: ROOT, workspace: WORKSPACE, port, env });
   console.log(
     `\nContext Lens is running in VS Code at ${server.url}\n` +
       `Demo sessions: ${claudeConfigDir}\n` +
-      "Demo setting: contextLens.preserve.recentPercent = 2 (the default 10 % of a 200k window would keep the whole short demo verbatim)\n" +
       'Open the Context Lens tab in the panel area, or run "Context Lens: Open Panel". Press Ctrl+C to stop.\n',
   );
   const stop = () => void server.stop().then(() => process.exit(0));

@@ -1,4 +1,5 @@
 // Terminal rendering shared by the commands: numbers, a plain table and the text gauge.
+import { effectiveTrigger } from '../engine/triggerPoints';
 import { DEFAULT_TRIGGER_OPTIONS } from '../engine/triggers';
 
 export { printable } from '../protocol/printable';
@@ -33,10 +34,12 @@ const GAUGE_CELLS = 40;
  */
 export function gauge(usedTokens: number, windowTokens: number, agentAutoCompactTokens: number): string {
   const fill = percentOf(usedTokens, windowTokens);
-  const { targetPercent, thresholdPercent, safetyNetPercent } = DEFAULT_TRIGGER_OPTIONS;
+  const { targetPercent, safetyNetPercent } = DEFAULT_TRIGGER_OPTIONS;
   const agentPercent = percentOf(agentAutoCompactTokens, windowTokens);
   // Tiny (overridden) windows leave Claude Code no room to auto-compact: its point is then ≤ 0.
   const agentKnown = agentAutoCompactTokens > 0;
+  // The trigger the panel shows too: by default below the agent's own point.
+  const thresholdPercent = effectiveTrigger({ thresholdPercent: DEFAULT_TRIGGER_OPTIONS.thresholdPercent, thresholdSet: false }, targetPercent, agentKnown ? agentPercent : null).percent;
   const marks = [targetPercent, thresholdPercent, safetyNetPercent, ...(agentKnown ? [agentPercent] : [])].map((mark) => Math.min(GAUGE_CELLS - 1, Math.round((mark / 100) * GAUGE_CELLS)));
   const filled = Math.min(GAUGE_CELLS, Math.round((fill / 100) * GAUGE_CELLS));
   let bar = '';

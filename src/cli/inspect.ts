@@ -37,7 +37,7 @@ export async function inspectCommand(args: readonly string[], io: Io): Promise<n
     messages: live.messages.length,
     breakdown,
     // Numbered as in the panel's region map: the ids compact --keep/--drop take.
-    regions: context.items.map((item) => ({ id: item.id, kind: categoryOf(item), label: regionLabel(item), tokens: item.tokens, ...(item.toolName ? { toolName: item.toolName } : {}) })),
+    regions: context.items.map((item) => ({ id: item.id, kind: categoryOf(item), label: regionLabel(item, context.workspace), tokens: item.tokens, ...(item.toolName ? { toolName: item.toolName } : {}) })),
     compactions: live.compactions,
     diagnostics: live.diagnostics,
   };

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { ArchiveCaps, EngineOptionsInput } from '../engine';
 import type { Thresholds } from '../protocol/messages';
 import { engineOptionsOf } from './engineOptions';
-import { checkTriggerSettings, effectiveTrigger } from './triggerPoints';
+import { checkTriggerSettings, effectiveTrigger } from '../engine/triggerPoints';
 import { SETTING_DEFAULTS, type SettingKey, type SettingValues, type SummarizerName } from './settingDefaults';
 
 export interface Settings {

@@ -12,9 +12,13 @@ export interface LabelledItem {
 const LABEL_MAX = 200;
 const FIRST_WORDS_CHARS = 60;
 
-/** `file:/a/b.ts#10+20` → `/a/b.ts#10+20`; the prefix says what the tool name already says. */
-function resourceText(resourceKey: string): string {
-  return resourceKey.replace(/^(file|cmd|url|dir):/, '').replace(/^(search|tool):[^:]*:/, '');
+/**
+ * `file:/a/b.ts#10+20` → `/a/b.ts#10+20`; the prefix says what the tool name already says. Paths
+ * inside the agent's working directory read relative to it, so the file name fits the column.
+ */
+function resourceText(resourceKey: string, workspace: string | undefined): string {
+  const text = resourceKey.replace(/^(file|cmd|url|dir):/, '').replace(/^(search|tool):[^:]*:/, '');
+  return workspace ? text.split(`${workspace}/`).join('') : text;
 }
 
 /** Text without `<tag>`/`</tag>` markup (system-reminder, command-name…), whitespace folded. */
@@ -35,11 +39,12 @@ function toolDefinitionName(text: string): string | undefined {
   return /^\s*\{\s*"name"\s*:\s*"([^"]{1,100})"/.exec(text)?.[1];
 }
 
-export function regionLabel(item: LabelledItem): string {
+/** `workspace`: the agent's working directory, when known (paths are shown relative to it). */
+export function regionLabel(item: LabelledItem, workspace?: string): string {
   let label: string;
   const definition = item.kind === 'tools' ? toolDefinitionName(item.text) : undefined;
   if (definition) label = `tool definition: ${definition}`;
-  else if (item.toolName) label = `${item.toolName} ${item.resourceKey ? resourceText(item.resourceKey) : firstWords(item.text)}`;
+  else if (item.toolName) label = `${item.toolName} ${item.resourceKey ? resourceText(item.resourceKey, workspace) : firstWords(item.text)}`;
   else label = firstWords(item.text) || item.kind;
   return label.length > LABEL_MAX ? `${label.slice(0, LABEL_MAX - 1)}…` : label;
 }

@@ -9,11 +9,6 @@ import type { Frame, Page } from 'playwright-core';
 import { copyDemoWorkspace, prepareDemoSession, writeWorkspaceSettings } from '../support/demoSession';
 import { runCommand, screenshot, startWorkbench, webviewFrame, type Workbench } from '../support/workbench';
 
-/**
- * The real 200k window, no override. The demo is a short session, so the recent window (10 % of
- * the window by default) would cover all of it: a smaller share leaves the engine something to do.
- */
-const SETTINGS = { 'contextLens.preserve.recentPercent': 2 };
 const THEMES = (
   [
     ['dark', 'Default Dark Modern'],
@@ -30,7 +25,6 @@ for (const [suffix, theme] of THEMES) {
     const demo = prepareDemoSession(workspace);
 
     before(async () => {
-      writeWorkspaceSettings(workspace, SETTINGS);
       workbench = await startWorkbench({ workspace, theme, claudeConfigDir: demo.claudeConfigDir });
       page = workbench.page;
       await runCommand(page, 'Context Lens: Open Panel');
@@ -152,14 +146,13 @@ for (const [suffix, theme] of THEMES) {
     });
 
     it('refuses a target above the trigger: a warning, and the gauge says which value is used', async () => {
-      writeWorkspaceSettings(workspace, { ...SETTINGS, 'contextLens.trigger.targetPercent': 90 });
+      writeWorkspaceSettings(workspace, { 'contextLens.trigger.targetPercent': 90 });
       const toast = page.locator('.notification-toast', { hasText: 'Target 90 % is not below the trigger' });
       await toast.waitFor({ timeout: 20_000 });
       await frame.locator('[data-testid="threshold-notes"]', { hasText: 'using 60 %' }).waitFor({ timeout: 10_000 });
       assert.equal(await frame.locator('[data-testid="gauge-mark-target"]').getAttribute('data-percent'), '60');
       await frame.locator('[data-testid="threshold-notes"]').scrollIntoViewIfNeeded();
       await screenshot(page, `tour-settings-validation-${suffix}`);
-      writeWorkspaceSettings(workspace, SETTINGS);
       await toast.locator('.codicon-notifications-clear').click().catch(() => undefined);
     });
 

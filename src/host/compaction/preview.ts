@@ -34,7 +34,7 @@ export function diffBlocksOf(context: Context, result: CompactionResult, maxChar
     const item = context.items[fate.id];
     if (item === undefined || fate.fate === 'preserved') return [];
     const after = fate.fate === 'dropped' ? (fate.tier === 'summarize' ? DROPPED_TEXT : `(dropped: ${fate.reason})`) : (compacted.get(fate.id) ?? '');
-    return [{ id: fate.id, label: regionLabel(item), fate: fate.fate, before: capped(redactSecrets(item.text), maxChars), after: capped(redactSecrets(after), maxChars) }];
+    return [{ id: fate.id, label: regionLabel(item, context.workspace), fate: fate.fate, before: capped(redactSecrets(item.text), maxChars), after: capped(redactSecrets(after), maxChars) }];
   });
 }
 

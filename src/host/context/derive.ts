@@ -40,7 +40,7 @@ export function regionsOf(context: Context, fates: readonly ItemFate[]): Region[
         id: fate.id,
         turn: fate.turn,
         kind: categoryOf(item),
-        label: regionLabel(item),
+        label: regionLabel(item, context.workspace),
         tokens: fate.tokensBefore,
         tokensAfter: fate.tokensAfter,
         fate: fate.fate,

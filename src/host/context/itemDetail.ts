@@ -15,7 +15,7 @@ export function itemDetailOf(context: Context, id: number, fate: ItemFate | unde
   const markers = (fate?.markers ?? findEpistemicMarkers(item.text)).filter((marker) => marker.end <= text.length);
   return {
     id,
-    label: regionLabel(item),
+    label: regionLabel(item, context.workspace),
     text,
     truncated,
     markers: markers.map(({ phrase, start, end }) => ({ phrase, start, end })),

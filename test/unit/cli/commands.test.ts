@@ -59,7 +59,7 @@ describe('context-lens inspect', () => {
       assert.equal(report.session.id, copy.sessionId);
       assert.deepEqual(report.breakdown.map((row) => row.category), ['system', 'tools', 'unrecorded', 'user', 'assistant', 'thinking', 'tool_use', 'tool_result', 'reminder', 'summary']);
       assert.equal(report.breakdown.reduce((sum, row) => sum + row.tokens, 0), report.used.tokens);
-      assert.equal(report.compactions.length, ['compact', 'demo', 'hook-inputs', 'long-compacted'].includes(scenario) ? 1 : 0);
+      assert.equal(report.compactions.length, ['compact', 'demo', 'hook-inputs', 'long-compacted', 'long-demo'].includes(scenario) ? 1 : 0);
       assert.deepEqual(report.diagnostics, []);
     });
   }

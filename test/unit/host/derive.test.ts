@@ -32,6 +32,10 @@ describe('host derivations', () => {
   it('labels tools by what they touched and other items by their first words', () => {
     assert.equal(regionLabel({ kind: 'tool_use', text: 'Read {}', toolName: 'Read', resourceKey: 'file:/w/retry.ts' }), 'Read /w/retry.ts');
     assert.equal(regionLabel({ kind: 'tool_use', text: 'Bash {}', toolName: 'Bash', resourceKey: 'cmd:cat untrusted.html' }), 'Bash cat untrusted.html');
+    // Inside the agent's working directory, paths read relative to it (the file name fits the column).
+    assert.equal(regionLabel({ kind: 'tool_use', text: 'Read {}', toolName: 'Read', resourceKey: 'file:/w/src/retry.ts#1+20' }, '/w'), 'Read src/retry.ts#1+20');
+    assert.equal(regionLabel({ kind: 'tool_use', text: 'Grep {}', toolName: 'Grep', resourceKey: 'search:Grep:withRetry in /w/src' }, '/w'), 'Grep withRetry in src');
+    assert.equal(regionLabel({ kind: 'tool_use', text: 'Read {}', toolName: 'Read', resourceKey: 'file:/elsewhere/a.ts' }, '/w'), 'Read /elsewhere/a.ts');
     assert.equal(regionLabel({ kind: 'user', text: '  hello\n  world ' }), 'hello world');
     assert.equal(regionLabel({ kind: 'user', text: 'x'.repeat(500) }).length, 60);
     assert.equal(regionLabel({ kind: 'thinking', text: '' }), 'thinking');

@@ -1,5 +1,5 @@
 // Where the gauge's marks and the offers sit, from the settings and the agent's own auto-compact
-// point. Free of `vscode` so the rules are unit-tested:
+// point. Pure (no vscode), shared by the panel and the CLI so both show the same marks:
 // - left at its default, our trigger sits AGENT_MARGIN_PERCENT below Claude Code's point, so the
 //   offer (with a focus, a preview, the person's choices) comes before Claude Code compacts blindly;
 // - a target that is not below the trigger, or a safety net below it, is refused with a sentence
