@@ -22,7 +22,7 @@ export default tseslint.config(
       eqeqeq: ['error', 'smart'],
     },
   },
-  { files: ['src/sessions/**/*.ts', 'src/protocol/**/*.ts', 'src/cli/**/*.ts', 'src/proxy/**/*.ts', 'src/contracts/**/*.ts'], rules: noVscode },
+  { files: ['src/sessions/**/*.ts', 'src/protocol/**/*.ts', 'src/cli/**/*.ts', 'src/proxy/**/*.ts', 'src/contracts/**/*.ts', 'src/archive/**/*.ts', 'src/summarizers/**/*.ts'], rules: noVscode },
   {
     // The engine is pure: it knows no agent's format, no VS Code, no command line and no panel.
     files: ['src/engine/**/*.ts'],
@@ -30,8 +30,13 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'vscode', message: 'The engine must not depend on VS Code.' }],
-          patterns: [{ group: ['**/sessions/**', '**/host/**', '**/cli/**', '**/protocol/**', '**/proxy/**', '**/contracts/**'], message: 'The engine imports nothing outside src/engine: adapters hand it their context.' }],
+          paths: [
+            { name: 'vscode', message: 'The engine must not depend on VS Code.' },
+            // No I/O of its own: archives on disk and summarizers that call a network or a process
+            // live in src/archive and src/summarizers and are handed to the engine.
+            ...['node:fs', 'node:fs/promises', 'node:child_process', 'node:net', 'node:http', 'node:https', '@anthropic-ai/sdk'].map((name) => ({ name, message: 'The engine does no I/O: take it as a dependency (src/archive, src/summarizers).' })),
+          ],
+          patterns: [{ group: ['**/sessions/**', '**/host/**', '**/cli/**', '**/protocol/**', '**/proxy/**', '**/contracts/**', '**/archive/**', '**/summarizers/anthropic', '**/summarizers/claudeCli'], message: 'The engine imports nothing outside src/engine: adapters hand it their context.' }],
         },
       ],
     },

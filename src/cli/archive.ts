@@ -3,7 +3,8 @@
 // prunes it too after each entry it adds.
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { DEFAULT_ARCHIVE_CAPS, pruneArchive, type PruneReport } from '../engine';
+import { pruneArchive, type PruneReport } from '../archive/fileArchive';
+import { DEFAULT_ARCHIVE_CAPS } from '../engine';
 import { bytes } from './format';
 import { EXIT_OK, inputError, parse, usageError, writeJson, type Io } from './io';
 

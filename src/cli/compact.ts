@@ -1,7 +1,10 @@
 // `context-lens compact`: runs the engine on a session's live context and shows (or, with
 // --write-session, applies as a new resumable session) the result. The agent's transcript is only
 // read; the one file ever written next to it is the fork.
-import { AnthropicSummarizer, ClaudeCliSummarizer, FileSystemArchive, HeuristicSummarizer, StagedArchive, compact, redactSecrets, type ArchiveRef, type CompactionResult, type EngineOptionsInput, type Summarizer, type TierName } from '../engine';
+import { FileSystemArchive, StagedArchive } from '../archive/fileArchive';
+import { AnthropicSummarizer } from '../summarizers/anthropic';
+import { ClaudeCliSummarizer } from '../summarizers/claudeCli';
+import { HeuristicSummarizer, compact, redactSecrets, type ArchiveRef, type CompactionResult, type EngineOptionsInput, type Summarizer, type TierName } from '../engine';
 import { writeFork, type ForkResult } from '../sessions/claude-code';
 import { archiveDirOf } from './archive';
 import { forkRequestFromResult } from '../sessions/claude-code/engineContext';

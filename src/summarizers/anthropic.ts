@@ -2,7 +2,8 @@
 // keeps the key in SecretStorage); nothing is read from the environment here, so tests and a proxy
 // setup behave the same.
 import Anthropic from '@anthropic-ai/sdk';
-import { errorText, type Summarizer, type SummaryRequest, type SummarizerResult } from './types';
+import { DEFAULT_ANTHROPIC_SUMMARY_MODEL } from './defaults';
+import { errorText, type Summarizer, type SummaryRequest, type SummarizerResult } from '../engine/summarizers/types';
 
 export interface AnthropicSummarizerOptions {
   apiKey: string;
@@ -14,7 +15,6 @@ export interface AnthropicSummarizerOptions {
 }
 
 /** Fast and inexpensive; summaries do not need the agent's own model. */
-export const DEFAULT_ANTHROPIC_SUMMARY_MODEL = 'claude-haiku-4-5';
 
 export class AnthropicSummarizer implements Summarizer {
   readonly name = 'anthropic';

@@ -3,7 +3,8 @@
 // fork the agent can resume (the source transcript is only read, and must not have moved on), or cancel.
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { afterTexts, FileSystemArchive, pruneArchive, redactSecrets, StagedArchive, type CompactionResult } from '../../engine';
+import { FileSystemArchive, pruneArchive, StagedArchive } from '../../archive/fileArchive';
+import { afterTexts, redactSecrets, type CompactionResult } from '../../engine';
 import type { Choices, ForkView, ItemDetail, Preview } from '../../protocol/messages';
 import { writeFork } from '../../sessions/claude-code';
 import { forkRequestFromResult } from '../../sessions/claude-code/engineContext';

@@ -1,6 +1,8 @@
 // The configured summarizer for Compact…. Free of `vscode`: the API key comes from SecretStorage
 // through the caller, never from settings.
-import { AnthropicSummarizer, ClaudeCliSummarizer, HeuristicSummarizer, type Summarizer } from '../../engine';
+import { HeuristicSummarizer, type Summarizer } from '../../engine';
+import { AnthropicSummarizer } from '../../summarizers/anthropic';
+import { ClaudeCliSummarizer } from '../../summarizers/claudeCli';
 import type { SummarizerSettings } from '../settings';
 
 export type SummarizerChoice = { ok: true; summarizer: Summarizer; name: string } | { ok: false; error: string };

@@ -3,10 +3,11 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, u
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { FileSystemArchive, StagedArchive, pruneArchive, type ArchiveEntry } from '../../../src/engine/archive';
+import { FileSystemArchive, StagedArchive, pruneArchive } from '../../../src/archive/fileArchive';
+import type { ArchiveEntry } from '../../../src/engine/archive';
 import { compact } from '../../../src/engine/compact';
 import { charEstimateTokenizer as tokenizer } from '../../../src/engine/tokens/tokenizer';
-import { assistant, big, build, read, user } from './support/build';
+import { assistant, big, build, read, user } from '../engine/support/build';
 
 const mode = (path: string): number => statSync(path).mode & 0o777;
 const temp = (): string => mkdtempSync(join(tmpdir(), 'archive-'));

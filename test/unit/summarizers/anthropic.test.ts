@@ -1,9 +1,9 @@
 // Goes through the real @anthropic-ai/sdk against the loopback Anthropic stand-in.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { reply, startFakeAnthropic, text, type FakeAnthropic } from '../../../support/fake-anthropic';
-import { AnthropicSummarizer } from '../../../../src/engine/summarizers/anthropic';
-import type { SummaryRequest } from '../../../../src/engine/summarizers/types';
+import { reply, startFakeAnthropic, text, type FakeAnthropic } from '../../support/fake-anthropic';
+import { AnthropicSummarizer } from '../../../src/summarizers/anthropic';
+import type { SummaryRequest } from '../../../src/engine/summarizers/types';
 
 const request: SummaryRequest = { items: [], focus: '', pinned: { constraints: [], openLoops: [] }, markers: [], maxTokens: 300, prompt: 'Compress the agent session excerpt below.\n[#3 user]\nhello' };
 

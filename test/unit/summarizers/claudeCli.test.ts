@@ -5,8 +5,8 @@ import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { ClaudeCliSummarizer } from '../../../../src/engine/summarizers/claudeCli';
-import type { SummaryRequest } from '../../../../src/engine/summarizers/types';
+import { ClaudeCliSummarizer } from '../../../src/summarizers/claudeCli';
+import type { SummaryRequest } from '../../../src/engine/summarizers/types';
 
 const request: SummaryRequest = { items: [], focus: '', pinned: { constraints: [], openLoops: [] }, markers: [], maxTokens: 100, prompt: 'PROMPT-BODY' };
 
