@@ -10,6 +10,24 @@ const noVscode = {
   ],
 };
 
+const ADAPTER_INTERNALS = {
+  regex: '^(\\.\\./)+sessions/(claude-code|codex)/(?!statusline$)[^/]+',
+  message: "Import the adapter's index (sessions/<agent>), not its internals.",
+};
+
+/** The adapter rule, with the no-vscode rule for code that runs outside the extension host too. */
+function adapterFaceOnly({ vscode }) {
+  return {
+    'no-restricted-imports': [
+      'error',
+      {
+        ...(vscode ? {} : { paths: [{ name: 'vscode', message: 'The CLI, proxy and MCP server run without VS Code.' }] }),
+        patterns: [ADAPTER_INTERNALS],
+      },
+    ],
+  };
+}
+
 export default tseslint.config(
   { ignores: ['dist/**', 'dist-test/**', 'dist-vsix/**', 'node_modules/**', '.vscode-test/**', 'test/e2e/artifacts/**', 'test/fixtures/**', 'samples/**'] },
   js.configs.recommended,
@@ -22,7 +40,7 @@ export default tseslint.config(
       eqeqeq: ['error', 'smart'],
     },
   },
-  { files: ['src/sessions/**/*.ts', 'src/protocol/**/*.ts', 'src/cli/**/*.ts', 'src/proxy/**/*.ts', 'src/contracts/**/*.ts', 'src/archive/**/*.ts', 'src/summarizers/**/*.ts'], rules: noVscode },
+  { files: ['src/sessions/**/*.ts', 'src/protocol/**/*.ts', 'src/contracts/**/*.ts', 'src/archive/**/*.ts', 'src/summarizers/**/*.ts'], rules: noVscode },
   {
     // The engine is pure: it knows no agent's format, no VS Code, no command line and no panel.
     files: ['src/engine/**/*.ts'],
@@ -41,6 +59,10 @@ export default tseslint.config(
       ],
     },
   },
+  // The host, the CLI, the proxy and the MCP server reach an agent through its adapter's face
+  // (src/sessions/<agent>/index.ts, plus the status line's light entry), never its internals.
+  { files: ['src/host/**/*.ts'], rules: adapterFaceOnly({ vscode: true }) },
+  { files: ['src/cli/**/*.ts', 'src/proxy/**/*.ts', 'src/mcp/**/*.ts'], rules: adapterFaceOnly({ vscode: false }) },
   {
     // The panel renders what the host sends: it imports only the protocol (and its own files).
     files: ['webview/**/*.ts'],

@@ -9,9 +9,7 @@ import { formatHookEvent, HOOK_NAMES, HOOK_SETTINGS, hookEventsPath, settingId, 
 import { buildPinnedSet, extractPins, type ExtractedPins, type PinnedSet } from '../engine/policy/pinned';
 import { redactSecrets } from '../engine/redact';
 import { pinnableSummaryText } from '../engine/summarizers/foreignSummary';
-import { forEachRecord } from '../sessions/claude-code/jsonl';
-import { typedTexts } from '../sessions/claude-code/provenance';
-import { contentBlocks, messageOf, type RawRecord } from '../sessions/claude-code/records';
+import { forEachPinSource, type PinSource } from '../sessions/claude-code';
 import { readStdin } from './hookInput';
 import { EXIT_OK, usageError, type Io } from './io';
 
@@ -108,40 +106,26 @@ function standingFocus(workspace: WorkspaceSettings, instructions: string | null
   return instructions !== null && instructions.toLowerCase().includes(workspace.focus.toLowerCase()) ? null : workspace.focus;
 }
 
-const USER_TYPE = Buffer.from('"type":"user"');
-/** Assistant lines too: the agent's own open loops ("TODO: …") are carried like the person's. */
-const ASSISTANT_TYPE = Buffer.from('"type":"assistant"');
-
 /**
  * Constraints and open loops in everything the person typed in this transcript, including prompts
- * an earlier compaction already summarised away: the whole file is read, not the live chain. Open
- * loops the agent wrote itself ("TODO: …") count too, and so does what an earlier summary (Claude
- * Code's own) carried forward. A later sentence revoking a rule drops it (see buildPinnedSet).
+ * an earlier compaction already summarised away. Open loops the agent wrote itself ("TODO: …")
+ * count too, and so does what an earlier summary (Claude Code's own) carried forward. A later
+ * sentence revoking a rule drops it (see buildPinnedSet).
  */
 async function transcriptPins(path: string): Promise<{ id: number; pins: ExtractedPins }[]> {
-  // Record by record: only the sentences that matter are kept, never the whole file.
   const found: { id: number; pins: ExtractedPins }[] = [];
-  await forEachRecord(path, { wanted: (bytes) => bytes.indexOf(USER_TYPE) !== -1 || bytes.indexOf(ASSISTANT_TYPE) !== -1 }, ({ record, line }) => {
-    const pins = recordPins(record);
+  await forEachPinSource(path, ({ line, kind, text }) => {
+    const pins = pinsOf(kind, text);
     if (pins !== undefined) found.push({ id: line, pins });
   });
   return found;
 }
 
-function recordPins(record: RawRecord): ExtractedPins | undefined {
-  if (record.isCompactSummary === true) return extractPins(pinnableSummaryText(blockTexts(record).join('\n')));
-  // Only what the person typed may be a constraint (see provenance.ts); the agent adds open loops only.
-  if (record.type === 'assistant' && record.isSidechain !== true) {
-    const openLoops = extractPins(blockTexts(record).join('\n')).openLoops;
-    return openLoops.length === 0 ? undefined : { constraints: [], openLoops };
-  }
-  const typed = typedTexts(record).join('\n');
-  return typed === '' ? undefined : extractPins(typed);
-}
-
-/** The text blocks of a record's message (a string content counts as one). */
-function blockTexts(record: RawRecord): string[] {
-  return contentBlocks(messageOf(record)).flatMap((block) => (block.type === 'text' && typeof block.text === 'string' ? [block.text] : []));
+function pinsOf(kind: PinSource['kind'], text: string): ExtractedPins | undefined {
+  if (kind === 'summary') return extractPins(pinnableSummaryText(text));
+  if (kind === 'typed') return extractPins(text);
+  const openLoops = extractPins(text).openLoops;
+  return openLoops.length === 0 ? undefined : { constraints: [], openLoops };
 }
 
 function renderFocus(focus: string | null): string {

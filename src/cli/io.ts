@@ -4,8 +4,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { SessionInfo } from '../sessions/types';
-import { listSessions } from '../sessions/claude-code/listing';
-import { resolveConfigDirs, type ConfigDirOptions } from '../sessions/claude-code/paths';
+import { type ConfigDirOptions, listSessions, resolveConfigDirs } from '../sessions/claude-code';
 import { inputError, usageError } from './errors';
 
 export interface Io {

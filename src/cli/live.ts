@@ -2,8 +2,7 @@
 // override and errors for both.
 import type { Context } from '../engine/model';
 import type { Tokenizer } from '../engine/tokens/tokenizer';
-import { readLiveContext } from '../sessions/claude-code/liveContext';
-import { engineContextOf } from '../sessions/claude-code/engineContext';
+import { engineContextOf, readLiveContext } from '../sessions/claude-code';
 import type { LiveContext } from '../sessions/types';
 import { CONFIG_DIR_OPTION, configDirOptions, inputError, positiveInt, resolveTranscript, type Io } from './io';
 

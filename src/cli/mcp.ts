@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createMcpServer, MCP_SERVER_NAME } from '../mcp/server';
 import { proxyStateDir } from '../proxy';
-import { MCP_FILE, mcpConfig, mcpEntry, registerMcpServer } from '../sessions/claude-code/mcpRegistration';
+import { MCP_FILE, mcpConfig, mcpEntry, registerMcpServer } from '../sessions/claude-code';
 import { EXIT_OK, inputError, parse, type Io } from './io';
 
 export const MCP_USAGE = `context-lens mcp [--print-config | --register [DIR]] [--state-dir DIR]

@@ -1,10 +1,9 @@
 // `context-lens statusline`: one line for Claude Code's `statusLine` command, from the JSON it pipes
 // in on every redraw. This module and `statusline-main.ts` (its own tiny bundle) import nothing
 // heavy — no zod, engine or tokenizer — so a redraw costs little more than starting node.
-import { agentAutoCompactTokens, percentOverrideFromEnv } from '../sessions/claude-code/window';
+import { agentAutoCompactTokens, percentOverrideFromEnv, transcriptFill } from '../sessions/claude-code/statusline';
 import { readStdin } from './hookInput';
 import type { Io } from './io';
-import { transcriptFill } from './statuslineTranscript';
 
 export const STATUSLINE_USAGE = `context-lens statusline
   Claude Code status line command (status JSON on stdin): prints one line such as

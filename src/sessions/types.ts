@@ -161,3 +161,29 @@ export interface LiveContext {
   compactions: CompactionEvent[];
   diagnostics: Diagnostic[];
 }
+
+/** A newer session appeared where a follower watches (the agent started or resumed one). */
+export interface SessionSwitch {
+  session: SessionInfo;
+  /** The transcript that was current before, if any. */
+  previousPath: string | null;
+}
+
+/** A follower's reading of what changed in the followed file. */
+export interface ContextChange {
+  fill: FillSnapshot;
+  previous: FillSnapshot | null;
+  /** `initial`: first read. `append`: new lines. `reset`: the file was truncated or replaced. */
+  reason: 'initial' | 'append' | 'reset';
+  /** Refs (record uuids, or an agent's own item refs) of what arrived with this change (empty for initial and reset). */
+  newUuids: string[];
+}
+
+/** What every agent's follower emits; the host listens to either the same way. */
+export interface FollowerEvents {
+  contextChanged: [ContextChange];
+  compacted: [CompactionEvent];
+  sessionSwitched: [SessionSwitch];
+  /** Problems while following (deleted, unreadable, bad lines). Named so an unheard one never throws. */
+  diagnostic: [Diagnostic];
+}

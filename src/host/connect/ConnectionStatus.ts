@@ -3,7 +3,7 @@
 // Disconnect, matched against the same commands Connect writes.
 import * as vscode from 'vscode';
 import { connectionState, readSettings, settingsPath, SETTINGS_FILE, type ConnectionCommands, type ConnectionState } from '../../sessions/claude-code';
-import { SerialRunner } from '../../sessions/claude-code/watch';
+import { SerialRunner } from '../../sessions/common/watch';
 
 /** An editor's save or an atomic rename fires several events; one read covers them. */
 const DEBOUNCE_MS = 150;

@@ -10,7 +10,8 @@ import type { SettingsWatcher } from '../settings';
 import { applyChoice, ChoiceStore, NO_CHOICES, type StateStorage } from './choices';
 import { planViewOf, samePlan } from './derive';
 import { livePlan, readSnapshot, type LiveSnapshot } from './liveSnapshot';
-import { timelineOf, UsageLog, type OurCompactionMark } from './timeline';
+import { UsageLog } from '../../sessions/claude-code';
+import { timelineOf, type OurCompactionMark } from './timeline';
 import { WorkerTokenizer } from './workerTokenizer';
 
 /** Reading the live context is O(live context): coalesce bursts of appends into one read. */

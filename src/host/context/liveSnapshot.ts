@@ -1,8 +1,7 @@
 // One read of the followed session, turned into what the panel derives everything from. Free of
 // `vscode`: the ContextModel decides when to build one, this decides how.
 import { defaultTokenizer, plan, type CompactionPlan, type Context, type Tokenizer } from '../../engine';
-import { readLiveContext } from '../../sessions/claude-code';
-import { engineContextOf } from '../../sessions/claude-code/engineContext';
+import { engineContextOf, readLiveContext } from '../../sessions/claude-code';
 import type { LiveContext, Result, SessionInfo } from '../../sessions/types';
 import { compactOptionsOf } from '../compaction/run';
 import type { Settings } from '../settings';

@@ -1,18 +1,10 @@
-// Fill per API call for the timeline: every assistant response's usage, read incrementally (only
-// the bytes appended since the last read), joined with the live chain and the compactions.
+// Fill per API call for the timeline: the adapter's per-call usage joined with the live chain and
+// the compactions (the agent's and ours).
 import type { TimelinePoint } from '../../protocol/messages';
-import { readForward } from '../../sessions/claude-code/jsonl';
-import { requestTokens, str, usageOf, uuidOf } from '../../sessions/claude-code/records';
+import type { UsagePoint } from '../../sessions/claude-code';
 import type { CompactionEvent, LiveContext } from '../../sessions/types';
 
 export const TIMELINE_MAX_POINTS = 5_000;
-
-export interface UsagePoint {
-  at: string | null;
-  usedTokens: number;
-  /** Claude Code writes one record per content block of a response, all with the same message id. */
-  messageId: string | null;
-}
 
 /** A compaction of ours, as the timeline marks it. */
 export interface OurCompactionMark {
@@ -20,39 +12,6 @@ export interface OurCompactionMark {
   beforeTokens: number;
   afterTokens: number;
   focus: string | null;
-}
-
-/** Usage of every assistant record of one transcript, by record uuid. Reads only appended bytes. */
-export class UsageLog {
-  private readonly byUuid = new Map<string, UsagePoint>();
-  private offset = 0;
-  private line = 1;
-
-  constructor(readonly path: string) {}
-
-  async update(): Promise<void> {
-    const read = await readForward(this.path, { start: this.offset, startLine: this.line, keepPending: true });
-    if (read.size < this.offset) {
-      // Truncated or replaced: start over.
-      this.byUuid.clear();
-      this.offset = 0;
-      this.line = 1;
-      return this.update();
-    }
-    for (const { record } of read.records) {
-      const usage = usageOf(record);
-      const uuid = uuidOf(record);
-      if (usage === null || uuid === null) continue;
-      const message = record.message as Record<string, unknown> | undefined;
-      this.byUuid.set(uuid, { at: str(record.timestamp), usedTokens: requestTokens(usage), messageId: str(message?.id) });
-    }
-    this.offset = read.nextOffset;
-    this.line = read.nextLine;
-  }
-
-  get(uuid: string): UsagePoint | undefined {
-    return this.byUuid.get(uuid);
-  }
 }
 
 /** One point per response of the live chain, plus one per compaction (the agent's and ours), oldest first. */

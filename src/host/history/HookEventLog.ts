@@ -4,7 +4,7 @@
 import { chmod, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import * as vscode from 'vscode';
-import { ChangeSignal, SerialRunner } from '../../sessions/claude-code/watch';
+import { ChangeSignal, SerialRunner } from '../../sessions/common/watch';
 import { readHookEvents, type HookEvent } from './hookEvents';
 
 export class HookEventLog implements vscode.Disposable {

@@ -4,7 +4,7 @@
 import { open } from 'node:fs/promises';
 import { parseHookEvent, type HookEventLine } from '../../contracts/hookEvents';
 import type { HookActivity } from '../../protocol/messages';
-import { readRange } from '../../sessions/claude-code/jsonl';
+import { readRange } from '../../sessions/common/lines';
 import type { CompactionEvent } from '../../sessions/types';
 
 /** Thousands of runs, far more than one session's compactions need, whatever the file's size. */

@@ -3,8 +3,7 @@
 // and lets the user pick another session or any transcript file. With no session yet, it waits for
 // `claude` to write the workspace's first one.
 import * as vscode from 'vscode';
-import { findWorkspaceSession, listProjectSessions, listSessions, ProjectWatcher, readSessionInfo, SessionFollower, type ConfigDirOptions } from '../../sessions/claude-code';
-import { expectedProjectDirs } from '../../sessions/claude-code/paths';
+import { type ConfigDirOptions, expectedProjectDirs, findWorkspaceSession, listProjectSessions, listSessions, ProjectWatcher, readSessionInfo, SessionFollower } from '../../sessions/claude-code';
 import type { CompactionEvent, Diagnostic, FillSnapshot, SessionInfo } from '../../sessions/types';
 import type { Settings, SettingsWatcher } from '../settings';
 import { pickerItems } from './pickerItems';

@@ -6,10 +6,11 @@ import { toolResultText } from '../../engine/fromMessages';
 import { charEstimateTokenizer } from '../../engine/tokens/tokenizer';
 import { ok, withFile } from '../result';
 import type { ContentBlock, Diagnostic, FillSnapshot, Result, UsageBreakdown } from '../types';
-import { numberLines, RecordParser } from './jsonl';
+import { numberLines } from '../common/lines';
+import { RecordParser } from './jsonl';
 import { modelContent } from './messages';
 import { contextLensMark, isChainRecord, isCompactBoundary, isSidechain, messageOf, num, obj, requestTokens, str, usageOf, uuidOf, type LocatedRecord, type RawRecord } from './records';
-import { linesBackward } from './tail';
+import { linesBackward } from '../common/tail';
 import { agentAutoCompactTokens, percentOverrideFromEnv, resolveWindow } from './window';
 
 export interface FillOptions {

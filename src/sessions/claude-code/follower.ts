@@ -5,14 +5,15 @@ import { EventEmitter } from 'node:events';
 import { stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { failFromError, ok, withFile } from '../result';
-import type { CompactionEvent, Diagnostic, FillSnapshot, SessionError } from '../types';
+import type { Diagnostic, FillSnapshot, FollowerEvents, SessionError } from '../types';
 import { CompactionCollector } from './compactions';
 import { readFill, type FillOptions, type FillTracker } from './fill';
-import { countNewlines, LineSplitter, readRange, RecordParser } from './jsonl';
+import { countNewlines, LineSplitter, readRange } from '../common/lines';
+import { RecordParser } from './jsonl';
 import { isSubagentTranscript } from './paths';
-import { ProjectWatcher, type SessionSwitch } from './projectWatcher';
+import { ProjectWatcher } from './projectWatcher';
 import { uuidOf } from './records';
-import { ChangeSignal, SerialRunner } from './watch';
+import { ChangeSignal, SerialRunner } from '../common/watch';
 
 export interface FollowerOptions extends FillOptions {
   /** A change is read at once; further changes within this window (default 50 ms) are one more read. */
@@ -21,23 +22,6 @@ export interface FollowerOptions extends FillOptions {
   pollMs?: number;
   /** Also watch the project folder and emit `sessionSwitched` when a new session appears. */
   watchProject?: boolean;
-}
-
-export interface ContextChange {
-  fill: FillSnapshot;
-  previous: FillSnapshot | null;
-  /** `initial`: first read. `append`: new lines. `reset`: the file was truncated or replaced. */
-  reason: 'initial' | 'append' | 'reset';
-  /** uuids of chain records that arrived with this change (empty for initial and reset). */
-  newUuids: string[];
-}
-
-export interface FollowerEvents {
-  contextChanged: [ContextChange];
-  compacted: [CompactionEvent];
-  sessionSwitched: [SessionSwitch];
-  /** Problems while following (deleted, unreadable, bad lines). Named so an unheard one never throws. */
-  diagnostic: [Diagnostic];
 }
 
 interface FollowState {

@@ -5,10 +5,11 @@ import { readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { failFromError, ok, withFile } from '../result';
 import type { Diagnostic, Result, SessionInfo } from '../types';
-import { LineSplitter, RecordParser } from './jsonl';
+import { LineSplitter } from '../common/lines';
+import { RecordParser } from './jsonl';
 import { canonicalCwd, isSubagentTranscript, projectDirCandidates, allProjectDirs, resolveConfigDirs, type ConfigDirOptions } from './paths';
 import { contentBlocks, contextLensMark, isSidechain, messageOf, str, type ContextLensMark, type RawRecord } from './records';
-import { linesBackward } from './tail';
+import { linesBackward } from '../common/tail';
 
 const HEAD_BYTES = 64 * 1024;
 /** Read at least this much of the tail for titles, and at most `TAIL_MAX_BYTES` looking for a model. */

@@ -5,15 +5,9 @@
 import { EventEmitter } from 'node:events';
 import { readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { Diagnostic, SessionInfo } from '../types';
+import type { Diagnostic, SessionInfo, SessionSwitch } from '../types';
 import { readSessionInfo } from './listing';
-import { ChangeSignal, SerialRunner } from './watch';
-
-export interface SessionSwitch {
-  session: SessionInfo;
-  /** The transcript that was current before, if any. */
-  previousPath: string | null;
-}
+import { ChangeSignal, SerialRunner } from '../common/watch';
 
 export interface ProjectWatcherOptions {
   /**

@@ -5,7 +5,8 @@
 import type { FileHandle } from 'node:fs/promises';
 import { markHarnessBlock } from '../../engine/fromMessages';
 import type { ApiMessage, ContentBlock, Diagnostic } from '../types';
-import { readRange, RecordParser } from './jsonl';
+import { readRange } from '../common/lines';
+import { RecordParser } from './jsonl';
 import { num, obj, str, type RawRecord } from './records';
 import type { LineSpan, ReplayKind } from './scan';
 

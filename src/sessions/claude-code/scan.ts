@@ -9,9 +9,10 @@ import type { FileHandle } from 'node:fs/promises';
 import type { CompactionEvent, Diagnostic } from '../types';
 import { CompactionCollector } from './compactions';
 import { loadStoredHistory, saveStoredHistory, type StoredHistory } from './historyIndex';
-import { readRange, RecordParser, scanHandle } from './jsonl';
+import { readRange, scanHandle } from '../common/lines';
+import { RecordParser } from './jsonl';
 import type { LocatedRecord } from './records';
-import { linesBackward, type TailLine } from './tail';
+import { linesBackward, type TailLine } from '../common/tail';
 
 export interface LineSpan {
   offset: number;

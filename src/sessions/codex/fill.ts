@@ -11,8 +11,8 @@
 import { charEstimateTokenizer } from '../../engine/tokens/tokenizer';
 import { ok, withFile } from '../result';
 import type { Diagnostic, FillSnapshot, Result } from '../types';
-import { linesBackward } from '../claude-code/tail';
-import { numberLines } from '../claude-code/jsonl';
+import { linesBackward } from '../common/tail';
+import { numberLines } from '../common/lines';
 import { RolloutParser } from './reader';
 import {
   isModelOutput, itemRef, messageText, outputText, reasoningText, replacementHistory, responseItemOf, str, taskWindowOf, timestampOf, tokenCountOf, turnModelOf,

@@ -5,10 +5,9 @@
 import { EventEmitter } from 'node:events';
 import { stat } from 'node:fs/promises';
 import { failFromError, ok, withFile } from '../result';
-import type { Diagnostic, FillSnapshot, SessionError } from '../types';
-import type { FollowerEvents } from '../claude-code/follower';
-import { LineSplitter, readRange } from '../claude-code/jsonl';
-import { ChangeSignal, SerialRunner } from '../claude-code/watch';
+import type { Diagnostic, FillSnapshot, FollowerEvents, SessionError } from '../types';
+import { LineSplitter, readRange } from '../common/lines';
+import { ChangeSignal, SerialRunner } from '../common/watch';
 import { CodexCompactionCollector } from './compactions';
 import { readCodexFill, type CodexFillOptions, type CodexFillTracker } from './fill';
 import { RolloutParser } from './reader';

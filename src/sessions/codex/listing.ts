@@ -4,8 +4,8 @@
 import { ok, withFile } from '../result';
 import type { Diagnostic, Result, SessionInfo } from '../types';
 import { canonicalCwd } from '../claude-code/paths';
-import { LineSplitter } from '../claude-code/jsonl';
-import { linesBackward } from '../claude-code/tail';
+import { LineSplitter } from '../common/lines';
+import { linesBackward } from '../common/tail';
 import { RolloutParser } from './reader';
 import { codexHomeOf, listRolloutFiles, resolveCodexHomes, sessionIdFromPath, type CodexHomeOptions } from './paths';
 import { contextLensMark, isInjectedUserText, messageText, payloadOf, responseItemOf, str, turnModelOf, replacementHistory, type CodexForkMark, type HistoryItem, type RolloutRecord } from './records';

@@ -4,7 +4,8 @@
 // types are counted here instead. (The lead moves the generic parser out of claude-code/ later.)
 import type { FileHandle } from 'node:fs/promises';
 import type { Diagnostic } from '../types';
-import { RecordParser, scanHandle, type ScanEnd, type ScanOptions } from '../claude-code/jsonl';
+import { scanHandle, type ScanEnd, type ScanOptions } from '../common/lines';
+import { RecordParser } from '../claude-code/jsonl';
 import { KNOWN_ROLLOUT_TYPES, str, type LocatedRollout } from './records';
 
 export class RolloutParser {

@@ -4,7 +4,8 @@ import { appendFileSync, chownSync, renameSync, rmSync, writeFileSync } from 'no
 import fsPromises from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, it, mock } from 'node:test';
-import { SessionFollower, type ContextChange, type FollowerOptions } from '../../../../src/sessions/claude-code/follower';
+import { SessionFollower, type FollowerOptions } from '../../../../src/sessions/claude-code/follower';
+import type { ContextChange } from '../../../../src/sessions/types';
 import type { CompactionEvent, Diagnostic } from '../../../../src/sessions/types';
 import { TranscriptBuilder, basicSession, tempDir } from './builders';
 

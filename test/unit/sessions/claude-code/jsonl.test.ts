@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { LineSplitter, readForward } from '../../../../src/sessions/claude-code/jsonl';
+import { LineSplitter } from '../../../../src/sessions/common/lines';
+import { readForward } from '../../../../src/sessions/claude-code/jsonl';
 import { TranscriptBuilder, basicSession, tempDir } from './builders';
 
 function file(content: string | Buffer): string {

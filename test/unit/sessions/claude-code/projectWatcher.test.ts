@@ -3,7 +3,8 @@ import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ProjectWatcher, type ProjectWatcherOptions, type SessionSwitch } from '../../../../src/sessions/claude-code/projectWatcher';
+import { ProjectWatcher, type ProjectWatcherOptions } from '../../../../src/sessions/claude-code/projectWatcher';
+import type { SessionSwitch } from '../../../../src/sessions/types';
 import { basicSession, tempDir, TranscriptBuilder } from './builders';
 
 // Generous: a missed fs.watch event still shows up through the poll well within this.

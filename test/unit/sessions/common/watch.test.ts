@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
-import { ChangeSignal, SerialRunner } from '../../../../src/sessions/claude-code/watch';
-import { tempDir } from './builders';
+import { ChangeSignal, SerialRunner } from '../../../../src/sessions/common/watch';
+import { tempDir } from '../claude-code/builders';
 
 describe('ChangeSignal', () => {
   let fired = 0;

@@ -1,10 +1,14 @@
-// The status line's fallback when Claude Code's input has no `context_window` (older versions, or
-// before the first response of a session): the newest usage in the transcript's tail. Imports only
-// the light readers (no engine, no tokenizer) so a redraw stays about as cheap as starting node.
-import { openRegularFile } from '../sessions/result';
-import { isSidechain, messageOf, obj, requestTokens, str, usageOf, type RawRecord } from '../sessions/claude-code/records';
-import { linesBackward } from '../sessions/claude-code/tail';
-import { resolveWindow } from '../sessions/claude-code/window';
+// What the status line command needs of the adapter, as its own light entry (the adapter's index
+// would pull every reader into the status line's ~1 KB bundle): the auto-compact point, and the
+// fallback when Claude Code's input has no `context_window` (older versions, or before the first
+// response of a session): the newest usage in the transcript's tail. Imports only the light
+// readers (no engine, no tokenizer) so a redraw stays about as cheap as starting node.
+import { openRegularFile } from '../result';
+import { isSidechain, messageOf, obj, requestTokens, str, usageOf, type RawRecord } from './records';
+import { linesBackward } from '../common/tail';
+import { resolveWindow } from './window';
+
+export { agentAutoCompactTokens, percentOverrideFromEnv } from './window';
 
 /** The newest response sits in the last lines; a status line never reads further than this. */
 const TAIL_LIMIT_BYTES = 1024 * 1024;
