@@ -1,6 +1,7 @@
 // The fill gauge: a stacked bar by category, then free space, then the output reserved for the next
 // response, with our thresholds and the agent's auto-compact point marked on it. Built once and
 // updated in place, so hover tooltips survive the up-to-10/s state updates.
+import { agentLabel } from '../src/protocol/agents';
 import { CATEGORIES, type Fill, type PanelState } from '../src/protocol/messages';
 import { formatTokens } from '../src/protocol/format';
 import { CATEGORY_LABELS, CATEGORY_SHORT, exactTokens, fillSource, fillSummary } from './logic/format';
@@ -28,7 +29,9 @@ function spinning(node: HTMLElement): HTMLElement {
   return node;
 }
 
-const LEVEL_TEXT = { ok: '', warning: 'past our trigger', error: "past Claude Code's auto-compact point" } as const;
+function levelText(level: 'ok' | 'warning' | 'error', agent: string | null | undefined): string {
+  return level === 'ok' ? '' : level === 'warning' ? 'past our trigger' : `past ${agentLabel(agent).name}'s auto-compact point`;
+}
 
 export class Gauge {
   readonly element: HTMLElement;
@@ -79,7 +82,7 @@ export class Gauge {
     this.source.textContent = fill ? fillSource(fill) : '';
     this.pending.textContent = fill?.pendingTokens ? `+ ~${formatTokens(fill.pendingTokens)} since the last response (estimate)` : '';
     const level = fill ? fillLevel(fill, state.thresholds) : 'ok';
-    this.level.textContent = LEVEL_TEXT[level];
+    this.level.textContent = levelText(level, state.session?.agent);
     this.element.dataset.level = level;
     this.loading.hidden = !(fill && state.contextLoading);
 
@@ -113,7 +116,7 @@ export class Gauge {
   }
 
   private updateMarks(state: PanelState): void {
-    const marks = new Map(gaugeMarks(state.thresholds).map((mark) => [mark.kind, mark]));
+    const marks = new Map(gaugeMarks(state.thresholds, state.session?.agent).map((mark) => [mark.kind, mark]));
     for (const [kind, { tick, label }] of this.marks) {
       const mark = marks.get(kind);
       tick.hidden = label.hidden = !mark;

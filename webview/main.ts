@@ -74,7 +74,7 @@ function showRegions(): void {
 
 function showState(state: PanelState): void {
   header.session.update(state.session);
-  header.hooks.update(state.claudeHooks);
+  header.hooks.update(state.session?.agent === 'codex' ? 'codex' : state.claudeHooks);
   gauge.update(state);
   empty.update(state.empty);
   diagnostics.update(state.diagnostics);

@@ -2,6 +2,7 @@
 // faint lines, the value of a call on hover (or ←/→ when focused), and compaction events marked and
 // labelled — the agent's and ours in different styles. The bars are one SVG path however many calls
 // there were; the events are also listed as text, so nothing depends on the picture.
+import { agentLabel } from '../src/protocol/agents';
 import type { PanelState, TimelinePoint } from '../src/protocol/messages';
 import { formatTokens } from '../src/protocol/format';
 import { el, icon } from './dom';
@@ -22,21 +23,25 @@ export interface TimelineInput {
   readonly timeline: readonly TimelinePoint[];
   readonly windowTokens: number | null;
   readonly thresholds: PanelState['thresholds'];
+  /** The followed session's agent: its compactions and auto-compact point carry its name. */
+  readonly agent: string | null;
 }
 
 export function timelineInput(state: PanelState): TimelineInput {
-  return { timeline: state.timeline, windowTokens: state.fill?.windowTokens ?? null, thresholds: state.thresholds };
+  return { timeline: state.timeline, windowTokens: state.fill?.windowTokens ?? null, thresholds: state.thresholds, agent: state.session?.agent ?? null };
 }
 
-const EVENT_NAMES = { agent: 'Claude Code compacted', ours: 'Context Lens compacted' } as const;
+function eventName(kind: 'agent' | 'ours', agent: string | null): string {
+  return kind === 'ours' ? 'Context Lens compacted' : `${agentLabel(agent).name} compacted`;
+}
 
-function pointText(point: TimelinePoint, index: number, windowTokens: number | null): string {
+function pointText(point: TimelinePoint, index: number, windowTokens: number | null, agent: string | null): string {
   const share = windowTokens ? ` (${((point.usedTokens / windowTokens) * 100).toFixed(1)} %)` : '';
   const time = point.at ? ` · ${clockTime(point.at)}` : '';
-  return `call ${index + 1}${time} · ${exactTokens(point.usedTokens)} tokens${share}${point.event ? ` · ${EVENT_NAMES[point.event.kind]}: ${point.event.label}` : ''}`;
+  return `call ${index + 1}${time} · ${exactTokens(point.usedTokens)} tokens${share}${point.event ? ` · ${eventName(point.event.kind, agent)}: ${point.event.label}` : ''}`;
 }
 
-export function renderTimeline({ timeline, windowTokens, thresholds }: TimelineInput): HTMLElement[] {
+export function renderTimeline({ timeline, windowTokens, thresholds, agent }: TimelineInput): HTMLElement[] {
   if (timeline.length === 0) return [];
   const bars = timelineBars(timeline, windowTokens);
   const slots = slotsOf(bars);
@@ -67,7 +72,7 @@ export function renderTimeline({ timeline, windowTokens, thresholds }: TimelineI
     const kind = bar.point.event!.kind;
     const left = `${((bar.index + 0.4) / slots) * 100}%`;
     const line = el('span', { class: `timeline-event-line event-${kind}` });
-    const flag = el('span', { class: `timeline-flag event-${kind}`, 'data-testid': `timeline-flag-${kind}`, title: `${EVENT_NAMES[kind]}: ${bar.point.event!.label}` }, kind === 'ours' ? 'Context Lens' : 'Claude Code');
+    const flag = el('span', { class: `timeline-flag event-${kind}`, 'data-testid': `timeline-flag-${kind}`, title: `${eventName(kind, agent)}: ${bar.point.event!.label}` }, kind === 'ours' ? 'Context Lens' : agentLabel(agent).name);
     // Through the CSSOM: the webview's CSP forbids inline style attributes.
     line.style.left = flag.style.left = left;
     plot.append(line, flag);
@@ -84,7 +89,7 @@ export function renderTimeline({ timeline, windowTokens, thresholds }: TimelineI
       highlight.setAttribute('visibility', 'hidden');
       return;
     }
-    tooltip.textContent = pointText(bar.point, bar.index, windowTokens);
+    tooltip.textContent = pointText(bar.point, bar.index, windowTokens, agent);
     tooltip.hidden = false;
     const fraction = (bar.index + 0.4) / slots;
     // Kept inside the plot: anchored left on the left half, right on the right half.
@@ -115,7 +120,7 @@ export function renderTimeline({ timeline, windowTokens, thresholds }: TimelineI
     el(
       'section',
       { class: 'timeline', 'data-testid': 'timeline', 'aria-labelledby': 'timeline-title' },
-      el('h2', { id: 'timeline-title' }, 'Timeline', el('span', { class: 'muted' }, `fill per API call · ${timeline.length} calls · hover for values`)),
+      el('h2', { id: 'timeline-title' }, 'Timeline', el('span', { class: 'muted' }, `fill per API call · ${timeline.length} ${timeline.length === 1 ? 'call' : 'calls'} · hover for values`)),
       el('div', { class: 'timeline-body' }, axis, plot),
       el(
         'p',
@@ -123,10 +128,10 @@ export function renderTimeline({ timeline, windowTokens, thresholds }: TimelineI
         el('span', { class: 'legend-line level-window' }), ' window ',
         el('span', { class: 'legend-line level-trigger' }), ` our trigger ${thresholds.triggerPercent} % `,
         el('span', { class: 'legend-line level-target' }), ` target ${thresholds.targetPercent} % `,
-        ...(thresholds.agentAutoCompactPercent ? [el('span', { class: 'legend-line level-agent' }), ` Claude Code auto-compact ${thresholds.agentAutoCompactPercent.toFixed(1)} %`] : []),
+        ...(thresholds.agentAutoCompactPercent ? [el('span', { class: 'legend-line level-agent' }), ` ${agentLabel(agent).name} auto-compact ${thresholds.agentAutoCompactPercent.toFixed(1)} %`] : []),
       ),
       events.length
-        ? el('ul', { class: 'timeline-events small' }, ...events.map((bar) => el('li', { class: `event-${bar.point.event!.kind}` }, icon(bar.point.event!.kind === 'ours' ? 'pulse' : 'hubot'), ` call ${bar.index + 1}: ${EVENT_NAMES[bar.point.event!.kind]} — ${bar.point.event!.label}`)))
+        ? el('ul', { class: 'timeline-events small' }, ...events.map((bar) => el('li', { class: `event-${bar.point.event!.kind}` }, icon(bar.point.event!.kind === 'ours' ? 'pulse' : 'hubot'), ` call ${bar.index + 1}: ${eventName(bar.point.event!.kind, agent)} — ${bar.point.event!.label}`)))
         : null,
     ),
   ];

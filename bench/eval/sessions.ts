@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Context } from '../../src/engine';
 import { readLiveContext } from '../../src/sessions/claude-code';
-import { engineContextOf } from '../../src/sessions/claude-code/engineContext';
+import { engineContextOf } from '../../src/sessions/engineContext';
 import type { Session } from './facts';
 
 export const FIXTURES = join(__dirname, '..', '..', 'test', 'fixtures', 'claude-code');

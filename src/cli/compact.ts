@@ -5,7 +5,7 @@ import { FileSystemArchive, StagedArchive } from '../archive/fileArchive';
 import { AnthropicSummarizer } from '../summarizers/anthropic';
 import { ClaudeCliSummarizer } from '../summarizers/claudeCli';
 import { HeuristicSummarizer, compact, redactSecrets, type ArchiveRef, type CompactionResult, type EngineOptionsInput, type Summarizer, type TierName } from '../engine';
-import { forkRequestFromResult, type ForkResult, writeFork } from '../sessions/claude-code';
+import type { WrittenFork } from '../sessions/port';
 import { archiveDirOf } from './archive';
 import { EXIT_INPUT, EXIT_OK, inputError, parse, positiveInt, usageError, writeJson, type Io } from './io';
 import { gauge, percent, printable, table, tokens } from './format';
@@ -13,7 +13,8 @@ import { LIVE_OPTIONS, loadLive } from './live';
 
 export const COMPACT_USAGE = `context-lens compact <file|id> [--focus TEXT] [--target-tokens N | --target-percent N]
                      [--summarizer heuristic|anthropic|claude-cli] [--json] [--write-session]
-                     [--keep N[,N…]]… [--drop N[,N…]]… [--archive-dir DIR] [--window N] [--config-dir DIR]…
+                     [--keep N[,N…]]… [--drop N[,N…]]… [--archive-dir DIR] [--window N] [--agent claude-code|codex]
+                     [--config-dir DIR]… [--codex-home DIR]…
   Compacts the live context and shows the result; nothing is written to the agent's files.
   --keep, --drop    your choices by item number (\`#\` in the panel's map, regions[].id of inspect --json):
                     a kept item stays verbatim, a dropped one goes (with its tool call or result)
@@ -43,28 +44,27 @@ export async function compactCommand(args: readonly string[], io: Io): Promise<n
   const focus = values.focus === undefined ? undefined : redactSecrets(values.focus);
   const chosen = engineOptions({ ...values, focus });
   const summarizer = summarizerOf(values.summarizer, io);
-  const { live, context } = await loadLive(positionals[0], values, io);
+  const { live, context, adapter } = await loadLive(positionals[0], values, io);
   const options = { ...chosen, choices: choicesOf(values.keep, values.drop, context.items.length) };
   // Tier 4 only drops what an archive holds; the entry reaches the disk only when the result is applied.
   const archive = new StagedArchive(new FileSystemArchive(archiveDirOf(values['archive-dir'], io)));
   const result = await compact(context, options, { summarizer, archive });
 
-  let fork: ForkResult | undefined;
+  let fork: WrittenFork | undefined;
   let archived: ArchiveRef | undefined;
   if (values['write-session'] && result.status === 'compacted') {
-    const request = await forkRequestFromResult({ live, context, result, focus: focus ?? null, title: `${live.session.title} (compacted)` });
-    if (!request.ok) throw inputError(request.error.message);
+    // Archived before the fork that drops anything is written.
     if (result.archive) {
       const committed = await archive.commit(result.archive.id);
       if (!committed.ok) throw inputError(committed.error);
       archived = committed.value;
     }
-    const written = await writeFork(request.value);
+    const written = await adapter.writeFork({ live, context, result, focus: focus ?? null, title: `${live.session.title} (compacted)` });
     if (!written.ok) throw inputError(written.error.message);
     fork = written.value;
   }
   if (values.json) writeJson(io, report(result, archived, fork));
-  else io.out.write(printable(`${human(result, live.fill.agentAutoCompactTokens, archived, fork)}\n`));
+  else io.out.write(printable(`${human(result, live.fill.agentAutoCompactTokens, live.session.agent, archived, fork)}\n`));
   if (result.status === 'failed-open') {
     io.err.write(`context-lens compact: ${printable(result.message, true)}\n`);
     return EXIT_INPUT;
@@ -126,7 +126,7 @@ function summarizerOf(name: string | undefined, io: Io): Summarizer {
   }
 }
 
-function report(result: CompactionResult, archived: ArchiveRef | undefined, fork: ForkResult | undefined) {
+function report(result: CompactionResult, archived: ArchiveRef | undefined, fork: WrittenFork | undefined) {
   return {
     status: result.status,
     message: result.message,
@@ -161,15 +161,15 @@ function report(result: CompactionResult, archived: ArchiveRef | undefined, fork
   };
 }
 
-function human(result: CompactionResult, agentAutoCompactTokens: number, archived: ArchiveRef | undefined, fork: ForkResult | undefined): string {
+function human(result: CompactionResult, agentAutoCompactTokens: number, agent: string, archived: ArchiveRef | undefined, fork: WrittenFork | undefined): string {
   const { metrics } = result;
   const window = result.after.windowTokens;
   const lines = [
     // The engine's message already opens with "compacted …"; other outcomes say which they are.
     result.status === 'compacted' ? result.message : `${result.status}: ${result.message}`,
     '',
-    `before ${gauge(metrics.tokensBefore, window, agentAutoCompactTokens).split('\n')[0] ?? ''}`,
-    `after  ${gauge(metrics.tokensAfter, window, agentAutoCompactTokens)}`,
+    `before ${gauge(metrics.tokensBefore, window, agentAutoCompactTokens, agent).split('\n')[0] ?? ''}`,
+    `after  ${gauge(metrics.tokensAfter, window, agentAutoCompactTokens, agent)}`,
     `saved  ${tokens(metrics.savedTokens)} tokens (${percent(metrics.savingsPercent)}), target ${tokens(metrics.targetTokens)} ${metrics.targetMet ? 'met' : 'not met'}`,
     '',
     table(

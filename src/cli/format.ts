@@ -1,5 +1,6 @@
 // Terminal rendering shared by the commands: numbers, a plain table and the text gauge.
 import { effectiveTrigger } from '../engine/triggerPoints';
+import { agentLabel } from '../protocol/agents';
 import { DEFAULT_TRIGGER_OPTIONS } from '../engine/triggers';
 
 export { printable } from '../protocol/printable';
@@ -32,19 +33,20 @@ const GAUGE_CELLS = 40;
  * `[██████░░░░│░░│░│] 62.2 %`: the fill, with a `│` at our target, trigger and safety net and at
  * the agent's own auto-compact point, plus a legend naming the marks.
  */
-export function gauge(usedTokens: number, windowTokens: number, agentAutoCompactTokens: number): string {
+export function gauge(usedTokens: number, windowTokens: number, agentAutoCompactTokens: number, agent?: string): string {
+  const agentName = agentLabel(agent).name;
   const fill = percentOf(usedTokens, windowTokens);
   const { targetPercent, safetyNetPercent } = DEFAULT_TRIGGER_OPTIONS;
   const agentPercent = percentOf(agentAutoCompactTokens, windowTokens);
-  // Tiny (overridden) windows leave Claude Code no room to auto-compact: its point is then ≤ 0.
+  // Tiny (overridden) windows leave the agent no room to auto-compact: its point is then ≤ 0.
   const agentKnown = agentAutoCompactTokens > 0;
   // The trigger the panel shows too: by default below the agent's own point.
-  const thresholdPercent = effectiveTrigger({ thresholdPercent: DEFAULT_TRIGGER_OPTIONS.thresholdPercent, thresholdSet: false }, targetPercent, agentKnown ? agentPercent : null).percent;
+  const thresholdPercent = effectiveTrigger({ thresholdPercent: DEFAULT_TRIGGER_OPTIONS.thresholdPercent, thresholdSet: false }, targetPercent, agentKnown ? agentPercent : null, agentName).percent;
   const marks = [targetPercent, thresholdPercent, safetyNetPercent, ...(agentKnown ? [agentPercent] : [])].map((mark) => Math.min(GAUGE_CELLS - 1, Math.round((mark / 100) * GAUGE_CELLS)));
   const filled = Math.min(GAUGE_CELLS, Math.round((fill / 100) * GAUGE_CELLS));
   let bar = '';
   for (let cell = 0; cell < GAUGE_CELLS; cell++) bar += marks.includes(cell) ? '│' : cell < filled ? '█' : '░';
-  const agent = agentKnown ? `${percent(agentPercent)} Claude Code auto-compact (${tokens(agentAutoCompactTokens)})` : 'no Claude Code auto-compact point in this window';
-  const legend = `│ marks: ${targetPercent} % target, ${thresholdPercent} % trigger, ${safetyNetPercent} % safety net, ${agent}`;
+  const point = agentKnown ? `${percent(agentPercent)} ${agentName} auto-compact (${tokens(agentAutoCompactTokens)})` : `no ${agentName} auto-compact point in this window`;
+  const legend = `│ marks: ${targetPercent} % target, ${thresholdPercent} % trigger, ${safetyNetPercent} % safety net, ${point}`;
   return `[${bar}] ${percent(fill)}  ${tokens(usedTokens)} / ${tokens(windowTokens)}\n${legend}`;
 }

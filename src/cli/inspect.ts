@@ -7,8 +7,9 @@ import { LIVE_OPTIONS, loadLive } from './live';
 import { CATEGORY_NAMES } from '../protocol/categories';
 import { regionLabel } from '../protocol/regionLabel';
 
-export const INSPECT_USAGE = `context-lens inspect <file|id> [--json] [--window N] [--config-dir DIR]…
-  Shows the live context of a transcript (a path, or a session id from \`context-lens sessions\`):
+export const INSPECT_USAGE = `context-lens inspect <file|id> [--json] [--window N] [--agent claude-code|codex] [--config-dir DIR]… [--codex-home DIR]…
+  Shows the live context of a Claude Code or Codex session (a path, or an id from \`context-lens sessions\`;
+  the agent is told by the file unless --agent says it):
   fill, what fills it, the agent's own compactions and any problems found reading it.
   --json also lists every item as regions[] (id, kind, label, tokens): the numbers compact --keep/--drop take.`;
 
@@ -51,7 +52,7 @@ export async function inspectCommand(args: readonly string[], io: Io): Promise<n
     `  file     ${live.session.path}`,
     `  context  ${live.messages.length} messages, ${live.source === 'request' ? 'exact recorded request' : 'rebuilt from the transcript'}; tokens ${fill.source === 'usage' ? "from the provider's usage" : 'estimated'}, window ${tokens(fill.windowTokens)} (${fill.windowSource})`,
     '',
-    gauge(fill.usedTokens, fill.windowTokens, fill.agentAutoCompactTokens),
+    gauge(fill.usedTokens, fill.windowTokens, fill.agentAutoCompactTokens, live.session.agent),
     '',
     table(
       ['CATEGORY', 'TOKENS', 'SHARE'],

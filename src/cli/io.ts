@@ -3,8 +3,10 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import type { SessionInfo } from '../sessions/types';
-import { type ConfigDirOptions, listSessions, resolveConfigDirs } from '../sessions/claude-code';
+import { AGENTS, adapterForFile, adapterOf } from '../sessions/agents';
+import { type ConfigDirOptions, resolveConfigDirs } from '../sessions/claude-code';
+import type { AgentAdapter, SessionLocations } from '../sessions/port';
+import type { AgentId } from '../sessions/types';
 import { inputError, usageError } from './errors';
 
 export interface Io {
@@ -52,28 +54,51 @@ export function positiveInt(value: string | undefined, flag: string): number | u
   return number;
 }
 
-export const CONFIG_DIR_OPTION = { 'config-dir': { type: 'string', multiple: true } } as const;
+export const CONFIG_DIR_OPTION = { 'config-dir': { type: 'string', multiple: true }, 'codex-home': { type: 'string', multiple: true } } as const;
+export const AGENT_OPTION = { agent: { type: 'string' } } as const;
+
+/** `--agent claude-code|codex`; undefined when not given (every agent, or the file's own). */
+export function agentOption(value: string | undefined): AgentAdapter | undefined {
+  if (value === undefined) return undefined;
+  const known = AGENTS.map((adapter) => adapter.id);
+  if (!known.includes(value as AgentId)) throw usageError(`--agent takes ${known.join(' or ')}, got '${value}'`);
+  return adapterOf(value as AgentId);
+}
+
+export function locationsOf(values: { 'config-dir'?: string[]; 'codex-home'?: string[] }, io: Io): SessionLocations {
+  return { claudeConfigDirs: values['config-dir'] ?? [], codexHomes: values['codex-home'] ?? [], env: io.env };
+}
 
 export function configDirOptions(configDirs: readonly string[] | undefined, io: Io): ConfigDirOptions {
   return { configDirs: configDirs ?? [], env: io.env };
 }
 
+export interface Resolved {
+  path: string;
+  /** The agent that wrote the file: `--agent`, else told by the file itself. */
+  adapter: AgentAdapter;
+}
+
 /**
- * A transcript named by path, or by session id (looked up in the config folders). A path wins, so a
- * file called like an id in the working folder is still read as a file.
+ * A session file named by path, or by session id (looked up in every agent's folders, or only
+ * `--agent`'s). A path wins, so a file called like an id in the working folder is still read as a file.
  */
-export async function resolveTranscript(target: string | undefined, config: ConfigDirOptions): Promise<string> {
+export async function resolveSession(target: string | undefined, values: { 'config-dir'?: string[]; 'codex-home'?: string[] }, io: Io, only: AgentAdapter | undefined): Promise<Resolved> {
   if (target === undefined || target === '') throw usageError('missing <file|id>');
   const found = pathState(target);
-  if (found === 'file') return resolve(target);
   if (found === 'loop') throw inputError(`symlink loop: ${target}`);
   if (found === 'other') throw inputError(`not a regular file: ${target}`);
+  if (found === 'file') {
+    const path = resolve(target);
+    return { path, adapter: only ?? (await adapterForFile(path)) };
+  }
   if (target.includes('/') || target.endsWith('.jsonl')) throw inputError(`no such transcript: ${target}`);
-  const listed = await listSessions(config);
-  if (!listed.ok) throw inputError(listed.error.message);
-  const session: SessionInfo | undefined = listed.value.sessions.find((candidate) => candidate.id === target);
-  if (session === undefined) throw inputError(`unknown session id '${target}' (looked in ${listingPlaces(config)})`);
-  return session.path;
+  for (const adapter of only ? [only] : AGENTS) {
+    const listed = await adapter.listSessions(locationsOf(values, io));
+    const session = listed.ok ? listed.value.find((candidate) => candidate.id === target) : undefined;
+    if (session) return { path: session.path, adapter };
+  }
+  throw inputError(`unknown session id '${target}' (looked in ${listingPlaces(configDirOptions(values['config-dir'], io))} and the Codex homes; pass --config-dir or --codex-home)`);
 }
 
 /** What a path names: a regular file, nothing, a symlink loop, or something else (folder, FIFO…). */

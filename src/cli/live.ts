@@ -2,12 +2,14 @@
 // override and errors for both.
 import type { Context } from '../engine/model';
 import type { Tokenizer } from '../engine/tokens/tokenizer';
-import { engineContextOf, readLiveContext } from '../sessions/claude-code';
+import { engineContextOf } from '../sessions/engineContext';
+import type { AgentAdapter } from '../sessions/port';
 import type { LiveContext } from '../sessions/types';
-import { CONFIG_DIR_OPTION, configDirOptions, inputError, positiveInt, resolveTranscript, type Io } from './io';
+import { AGENT_OPTION, agentOption, CONFIG_DIR_OPTION, inputError, positiveInt, resolveSession, type Io } from './io';
 
 export const LIVE_OPTIONS = {
   ...CONFIG_DIR_OPTION,
+  ...AGENT_OPTION,
   window: { type: 'string' },
   json: { type: 'boolean' },
 } as const;
@@ -15,13 +17,17 @@ export const LIVE_OPTIONS = {
 export interface Loaded {
   live: LiveContext;
   context: Context;
+  /** The agent that wrote the session: it writes the fork too. */
+  adapter: AgentAdapter;
 }
 
 /** `tokenizer`: how items are counted before scaling to the exact total (default: the engine's o200k). */
-export async function loadLive(target: string | undefined, values: { 'config-dir'?: string[]; window?: string }, io: Io, tokenizer?: Tokenizer): Promise<Loaded> {
+export async function loadLive(target: string | undefined, values: { 'config-dir'?: string[]; 'codex-home'?: string[]; agent?: string; window?: string }, io: Io, tokenizer?: Tokenizer): Promise<Loaded> {
   const windowOverride = positiveInt(values.window, '--window');
-  const path = await resolveTranscript(target, configDirOptions(values['config-dir'], io));
-  const live = await readLiveContext(path, { env: io.env, ...(windowOverride ? { windowOverride } : {}) });
+  const { path, adapter } = await resolveSession(target, values, io, agentOption(values.agent));
+  const session = await adapter.readSessionInfo(path);
+  if (!session.ok) throw inputError(session.error.message);
+  const live = await adapter.readLiveContext(session.value, { env: io.env, ...(windowOverride ? { windowOverride } : {}) });
   if (!live.ok) throw inputError(live.error.message);
-  return { live: live.value, context: engineContextOf(live.value, tokenizer) };
+  return { live: live.value, context: engineContextOf(live.value, tokenizer), adapter };
 }

@@ -1,38 +1,43 @@
-// `context-lens sessions`: the transcripts of this workspace (or every project with --all).
-import { listSessions } from '../sessions/claude-code';
-import { CONFIG_DIR_OPTION, EXIT_OK, configDirOptions, inputError, parse, usageError, writeJson, type Io } from './io';
+// `context-lens sessions`: every agent's sessions of this workspace (or of every project with --all).
+import { AGENTS } from '../sessions/agents';
+import { AGENT_OPTION, agentOption, CONFIG_DIR_OPTION, EXIT_OK, inputError, locationsOf, parse, usageError, writeJson, type Io } from './io';
 import { bytes, printable, table } from './format';
 
-export const SESSIONS_USAGE = `context-lens sessions [--json] [--config-dir DIR]… [--workspace PATH | --all]
-  Lists Claude Code sessions, newest first: those of the current folder, of --workspace PATH, or
-  with --all those of every project (subagent transcripts included).`;
+export const SESSIONS_USAGE = `context-lens sessions [--json] [--agent claude-code|codex] [--config-dir DIR]… [--codex-home DIR]… [--workspace PATH | --all]
+  Lists Claude Code and Codex CLI sessions, newest first: those of the current folder, of
+  --workspace PATH, or with --all those of every project (subagent transcripts included).`;
 
 export async function sessionsCommand(args: readonly string[], io: Io): Promise<number> {
-  const { values } = parse(args, { json: { type: 'boolean' }, workspace: { type: 'string' }, all: { type: 'boolean' }, ...CONFIG_DIR_OPTION }, 0);
+  const { values } = parse(args, { json: { type: 'boolean' }, workspace: { type: 'string' }, all: { type: 'boolean' }, ...CONFIG_DIR_OPTION, ...AGENT_OPTION }, 0);
   if (values.all && values.workspace !== undefined) throw usageError('--all and --workspace exclude each other');
-  const listed = await listSessions({
-    ...configDirOptions(values['config-dir'], io),
-    ...(values.all ? {} : { workspacePath: values.workspace ?? process.cwd(), includeSidechains: false }),
-  });
-  if (!listed.ok) throw inputError(listed.error.message);
-  const { sessions } = listed.value;
+  const only = agentOption(values.agent);
+  const workspacePath = values.all ? undefined : (values.workspace ?? process.cwd());
+  const sessions = [];
+  for (const adapter of only ? [only] : AGENTS) {
+    const listed = await adapter.listSessions(locationsOf(values, io), workspacePath);
+    if (!listed.ok) throw inputError(listed.error.message);
+    // A workspace's own sessions: its subagents' transcripts are listed with --all.
+    sessions.push(...listed.value.filter((session) => workspacePath === undefined || !session.isSidechain));
+  }
+  sessions.sort((a, b) => (b.lastRecordAtMs ?? b.lastActivityMs) - (a.lastRecordAtMs ?? a.lastActivityMs));
   if (values.json) {
     writeJson(io, sessions);
     return EXIT_OK;
   }
   if (sessions.length === 0) {
-    io.out.write(values.all ? 'No Claude Code sessions found.\n' : 'No Claude Code sessions for this folder (try --all or --workspace PATH).\n');
+    io.out.write(values.all ? 'No Claude Code or Codex sessions found.\n' : 'No Claude Code or Codex sessions for this folder (try --all or --workspace PATH).\n');
     return EXIT_OK;
   }
   const rows = sessions.map((session) => [
     clip(printable(session.title, true)),
+    session.agent,
     session.model === null ? '—' : clip(printable(session.model, true)),
     // The transcript's own last timestamp; the file's mtime only when no record has one.
     new Date(session.lastRecordAtMs ?? session.lastActivityMs).toISOString().replace('T', ' ').slice(0, 16),
     bytes(session.sizeBytes),
     session.id,
   ]);
-  io.out.write(`${table(['TITLE', 'MODEL', 'LAST ACTIVITY (UTC)', 'SIZE', 'ID'], rows, [3])}\n`);
+  io.out.write(`${table(['TITLE', 'AGENT', 'MODEL', 'LAST ACTIVITY (UTC)', 'SIZE', 'ID'], rows, [4])}\n`);
   return EXIT_OK;
 }
 

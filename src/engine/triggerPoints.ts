@@ -53,18 +53,22 @@ export interface EffectiveTrigger {
 }
 
 /** The trigger in force for a session whose agent compacts at `agentPercent` (null: unknown). */
-export function effectiveTrigger(settings: Pick<TriggerSettings, 'thresholdPercent' | 'thresholdSet'>, targetPercent: number, agentPercent: number | null): EffectiveTrigger {
+export function effectiveTrigger(settings: Pick<TriggerSettings, 'thresholdPercent' | 'thresholdSet'>, targetPercent: number, agentPercent: number | null, agentName = 'Claude Code'): EffectiveTrigger {
   const setting = settings.thresholdPercent;
   if (agentPercent === null || agentPercent <= 0) return { percent: setting, note: null };
+  if (agentPercent <= targetPercent) {
+    // The agent compacts by itself before the fill could reach our target: no trigger of ours comes first.
+    return { percent: setting, note: `${agentName} compacts by itself at ${round1(agentPercent)} %, below our target (${targetPercent} %): it will compact before Context Lens offers to. Compact… here any time before that.` };
+  }
   if (!settings.thresholdSet) {
     const below = round1(Math.max(agentPercent - AGENT_MARGIN_PERCENT, targetPercent + 1));
     if (below < setting) {
-      return { percent: below, note: `Trigger at ${below} %: ${AGENT_MARGIN_PERCENT} points below Claude Code's auto-compact point (${round1(agentPercent)} %), so Context Lens offers first. Set contextLens.trigger.thresholdPercent to choose another.` };
+      return { percent: below, note: `Trigger at ${below} %: ${AGENT_MARGIN_PERCENT} points below ${agentName}'s auto-compact point (${round1(agentPercent)} %), so Context Lens offers first. Set contextLens.trigger.thresholdPercent to choose another.` };
     }
     return { percent: setting, note: null };
   }
   if (setting >= agentPercent) {
-    return { percent: setting, note: `Your trigger ${setting} % is at or above Claude Code's auto-compact point (${round1(agentPercent)} %): Claude Code will compact first, without a focus or your choices.` };
+    return { percent: setting, note: `Your trigger ${setting} % is at or above ${agentName}'s auto-compact point (${round1(agentPercent)} %): ${agentName} will compact first, without a focus or your choices.` };
   }
   return { percent: setting, note: null };
 }

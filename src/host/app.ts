@@ -1,6 +1,7 @@
 // Wires the host services together. Each service owns its own disposables; the app owns the
 // services and is itself owned by the extension context.
 import * as vscode from 'vscode';
+import { agentLabel } from '../protocol/agents';
 import type { PanelState } from '../protocol/messages';
 import { hookEventsPath } from '../contracts/hookEvents';
 import type { FillSnapshot } from '../sessions/types';
@@ -160,7 +161,7 @@ export class ContextLensApp implements vscode.Disposable {
     return {
       session: view.session ? sessionSummary(view) : null,
       fill: fill && shownFill(fill) ? { usedTokens: fill.usedTokens, windowTokens: fill.windowTokens, source: fill.source, pendingTokens: fill.pendingTokens } : null,
-      thresholds: thresholdsOf(settings, fill ? (fill.agentAutoCompactTokens / fill.windowTokens) * 100 : null),
+      thresholds: thresholdsOf(settings, fill ? (fill.agentAutoCompactTokens / fill.windowTokens) * 100 : null, agentLabel(view.session?.agent).name),
       breakdown: snapshot?.breakdown ?? [],
       reservedOutputTokens: snapshot?.reservedOutputTokens ?? 0,
       timeline: this.model.timeline(agent, timelineMarksOf(ours)),

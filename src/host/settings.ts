@@ -85,12 +85,13 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
 }
 
 /** The trigger in force for a session whose agent compacts at `agentAutoCompactPercent`. */
-export function triggerOf(settings: Settings, agentAutoCompactPercent: number | null) {
-  return effectiveTrigger({ thresholdPercent: settings.triggerPercent, thresholdSet: settings.triggerSet }, settings.targetPercent, agentAutoCompactPercent);
+/** `agentName`: the followed session's agent, as the notes name it. */
+export function triggerOf(settings: Settings, agentAutoCompactPercent: number | null, agentName?: string) {
+  return effectiveTrigger({ thresholdPercent: settings.triggerPercent, thresholdSet: settings.triggerSet }, settings.targetPercent, agentAutoCompactPercent, agentName);
 }
 
-export function thresholdsOf(settings: Settings, agentAutoCompactPercent: number | null): Thresholds {
-  const trigger = triggerOf(settings, agentAutoCompactPercent);
+export function thresholdsOf(settings: Settings, agentAutoCompactPercent: number | null, agentName?: string): Thresholds {
+  const trigger = triggerOf(settings, agentAutoCompactPercent, agentName);
   return {
     triggerPercent: trigger.percent,
     notes: [...settings.triggerProblems, ...(trigger.note ? [trigger.note] : [])],

@@ -8,12 +8,14 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { compact } from '../../src/engine/compact';
+import { MemoryArchive } from '../../src/engine/archive';
+import { adapterOf } from '../../src/sessions/agents';
+import { engineContextOf } from '../../src/sessions/engineContext';
 import { readCodexLiveContext } from '../../src/sessions/codex/liveContext';
-import { writeCodexFork } from '../../src/sessions/codex/fork';
 import { ensureCodexCli, execArgs, rolloutFiles, runCodex, writeCodexConfig } from '../support/codex-cli';
 import { exec, type FakeOpenAI, itemText, message, reply, startFakeOpenAI } from '../support/fake-openai';
 
-const SUMMARY = 'CONTEXT-LENS-SUMMARY: notes.txt was read; it says the release is on Friday and the changelog needs a line.';
 /** The file's content: only in the dropped tool output, so it must not be sent after the fork. */
 const SECRET_LINE = 'DROPPED-OUTPUT-MARKER release on friday';
 const FIRST_PROMPT = 'Read notes.txt and remember it.';
@@ -44,7 +46,7 @@ describe('a Codex fork resumed by the real Codex CLI', { timeout: 120_000 }, () 
     rmSync(root, { recursive: true, force: true });
   });
 
-  it('sends our summary and the kept items, not the dropped output, and appends to the fork', async () => {
+  it('applies an engine compaction through the Codex adapter: the real CLI sends our summary and the kept items, not the dropped output, and appends to the fork', async () => {
     const codexHome = join(root, 'codex');
     const cwd = join(root, 'project');
     mkdirSync(cwd, { recursive: true });
@@ -57,14 +59,25 @@ describe('a Codex fork resumed by the real Codex CLI', { timeout: 120_000 }, () 
     assert.ok(source, 'Codex wrote a rollout');
     const sourceHash = sha256(source);
 
-    const live = await readCodexLiveContext(source);
+    // What Apply does: the session's adapter reads it, the engine compacts it (the person dropped the
+    // tool output, which takes its call along), the adapter writes the fork.
+    const adapter = adapterOf('codex');
+    const session = await adapter.readSessionInfo(source);
+    assert.ok(session.ok);
+    const live = await adapter.readLiveContext(session.value);
     assert.ok(live.ok, live.ok ? '' : live.error.message);
-    // Keep everything but the tool call and its output (one assistant and one user turn).
-    const dropped = new Set(live.value.entries.filter((entry) => entry.toolUseIds.length > 0 || entry.toolResultIds.length > 0).flatMap((entry) => entry.uuids));
-    assert.equal(dropped.size, 2, 'one exec_command call and its output');
-    const preserveRefs = live.value.entries.flatMap((entry) => entry.uuids).filter((ref) => !dropped.has(ref));
-    const fork = await writeCodexFork({ sourcePath: source, summary: SUMMARY, preserveRefs, preTokens: live.value.fill.usedTokens, postTokens: 1200, title: 'notes' });
+    const context = engineContextOf(live.value);
+    const output = context.items.findIndex((item) => item.kind === 'tool_result');
+    assert.ok(output >= 0, 'one exec_command output');
+    const result = await compact(context, { trigger: 'manual', choices: { keep: [], drop: [output] } }, { archive: new MemoryArchive() });
+    assert.equal(result.status, 'compacted');
+    const fork = await adapter.writeFork({ live: live.value, context, result, title: 'notes' });
     assert.ok(fork.ok, fork.ok ? '' : fork.error.message);
+    const written = await readCodexLiveContext(fork.value.path);
+    assert.ok(written.ok);
+    const SUMMARY = written.value.compactions[0]?.summary ?? '';
+    assert.ok(SUMMARY.length > 0, 'the fork carries our summary');
+    assert.ok(!SUMMARY.includes(SECRET_LINE), 'the summary does not repeat the dropped output');
 
     const before = server.requests.length;
     const resumed = await runCodex({ binary, codexHome, cwd, args: execArgs({ prompt: SECOND_PROMPT, resume: fork.value.sessionId }) });

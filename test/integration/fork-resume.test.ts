@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { compact } from '../../src/engine';
 import { readLiveContext, writeFork } from '../../src/sessions/claude-code';
-import { engineContextOf, forkRequestFromResult } from '../../src/sessions/claude-code/engineContext';
+import { engineContextOf } from '../../src/sessions/engineContext';
+import { forkRequestFromResult } from '../../src/sessions/claude-code/engineContext';
 import { ensureClaudeCli, printArgs, projectDir, runClaude } from '../support/claude-cli';
 import { type FakeAnthropic, reply, startFakeAnthropic, text } from '../support/fake-anthropic';
 

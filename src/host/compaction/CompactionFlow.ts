@@ -6,7 +6,8 @@ import * as vscode from 'vscode';
 import { FileSystemArchive, pruneArchive, StagedArchive } from '../../archive/fileArchive';
 import { afterTexts, redactSecrets, type CompactionResult } from '../../engine';
 import type { Choices, ForkView, ItemDetail, Preview } from '../../protocol/messages';
-import { forkRequestFromResult, writeFork } from '../../sessions/claude-code';
+import { adapterOf } from '../../sessions/agents';
+import type { AgentId } from '../../sessions/types';
 import type { LiveSnapshot } from '../context/liveSnapshot';
 import type { HistoryStore } from '../history/HistoryStore';
 import type { PanelHub } from '../panel/PanelHub';
@@ -21,7 +22,10 @@ import { executableOnPath } from '../connect/launcher';
 import { summarizerOf } from './summarizer';
 
 /** Where Anthropic explains installing Claude Code. */
-const CLAUDE_CODE_INSTALL_GUIDE = 'https://docs.anthropic.com/en/docs/claude-code/setup';
+const INSTALL_GUIDES: Record<AgentId, string> = {
+  'claude-code': 'https://docs.anthropic.com/en/docs/claude-code/setup',
+  codex: 'https://github.com/openai/codex#installing-and-running-codex-cli',
+};
 
 /** A path as one POSIX shell word. */
 const shellQuote = (path: string): string => `'${path.replace(/'/g, `'\\''`)}'`;
@@ -177,8 +181,7 @@ export class CompactionFlow implements vscode.Disposable {
       return;
     }
     // Archived before the fork that drops anything is written; a preview left unapplied writes nothing.
-    const request = await forkRequestFromResult({ live: snapshot.live, context: snapshot.context, result, focus: preview.focus || null, title: `${snapshot.live.session.title} (compacted)` });
-    if (request.ok && result.archive) {
+    if (result.archive) {
       const committed = await shown.archive.commit(result.archive.id, this.deps.settings.current.archive);
       if (!committed.ok) {
         void vscode.window.showErrorMessage(`Context Lens: could not apply the compaction: ${committed.error}`);
@@ -186,7 +189,8 @@ export class CompactionFlow implements vscode.Disposable {
       }
       this.deps.log.info(`Archived the context before the compaction as ${committed.value.location}`);
     }
-    const written = request.ok ? await writeFork(request.value) : request;
+    const adapter = adapterOf(snapshot.live.session.agent);
+    const written = await adapter.writeFork({ live: snapshot.live, context: snapshot.context, result, focus: preview.focus || null, title: `${snapshot.live.session.title} (compacted)` });
     if (!written.ok) {
       void vscode.window.showErrorMessage(`Context Lens: could not apply the compaction: ${written.error.message}`);
       return;
@@ -229,26 +233,28 @@ export class CompactionFlow implements vscode.Disposable {
   }
 
   private resumeInTerminal(fork: ForkView, snapshot: LiveSnapshot): void {
-    const configured = this.deps.settings.current.summarizer.claudeCliPath;
-    if (configured === '' && executableOnPath('claude', process.env.PATH ?? '', process.platform) === null) {
+    const adapter = adapterOf(snapshot.live.session.agent);
+    // Claude Code's binary can be set (for the claude -p summarizer too); other agents' are on PATH.
+    const configured = adapter.id === 'claude-code' ? this.deps.settings.current.summarizer.claudeCliPath : '';
+    if (configured === '' && executableOnPath(adapter.command, process.env.PATH ?? '', process.platform) === null) {
       // A terminal would only say "command not found": say what is missing and how to get it.
       const copy = 'Copy resume command';
       const guide = 'Open Install Guide';
       void vscode.window
         .showErrorMessage(
-          `Context Lens: Claude Code's \`claude\` command is not on PATH, so the fork cannot be resumed here. Install it with \`npm install -g @anthropic-ai/claude-code\` (or set contextLens.summarizer.claudeCliPath), then run \`${fork.resumeCommand}\` in ${snapshot.live.session.cwd ?? 'the session\'s folder'}.`,
+          `Context Lens: ${adapter.name}'s \`${adapter.command}\` command is not on PATH, so the fork cannot be resumed here. Install it with \`npm install -g ${adapter.installPackage}\`${adapter.id === 'claude-code' ? ' (or set contextLens.summarizer.claudeCliPath)' : ''}, then run \`${fork.resumeCommand}\` in ${snapshot.live.session.cwd ?? 'the session\'s folder'}.`,
           copy,
           guide,
         )
         .then((choice) => {
           if (choice === copy) void vscode.env.clipboard.writeText(fork.resumeCommand);
-          else if (choice === guide) void vscode.env.openExternal(vscode.Uri.parse(CLAUDE_CODE_INSTALL_GUIDE));
+          else if (choice === guide) void vscode.env.openExternal(vscode.Uri.parse(INSTALL_GUIDES[adapter.id]));
         });
       return;
     }
     // `claude --resume` finds sessions by the folder it runs in: the session's own cwd.
     const cwd = snapshot.live.session.cwd ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    const terminal = vscode.window.createTerminal({ name: 'Claude Code (compacted)', ...(cwd ? { cwd } : {}) });
+    const terminal = vscode.window.createTerminal({ name: `${adapter.name} (compacted)`, ...(cwd ? { cwd } : {}) });
     terminal.show();
     terminal.sendText(configured === '' ? fork.resumeCommand : fork.resumeCommand.replace(/^claude\b/, shellQuote(configured)));
   }

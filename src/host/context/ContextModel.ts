@@ -10,7 +10,8 @@ import type { SettingsWatcher } from '../settings';
 import { applyChoice, ChoiceStore, NO_CHOICES, type StateStorage } from './choices';
 import { planViewOf, samePlan } from './derive';
 import { livePlan, readSnapshot, type LiveSnapshot } from './liveSnapshot';
-import { UsageLog } from '../../sessions/claude-code';
+import { adapterOf } from '../../sessions/agents';
+import type { UsageReader } from '../../sessions/port';
 import { timelineOf, type OurCompactionMark } from './timeline';
 import { WorkerTokenizer } from './workerTokenizer';
 
@@ -28,7 +29,7 @@ export class ContextModel implements vscode.Disposable {
   private workerFailed = false;
   /** The followed session whose first read is under way: the panel says so until it lands. */
   private firstReadOf: string | null = null;
-  private usage: UsageLog | null = null;
+  private usage: UsageReader | null = null;
   private current: LiveSnapshot | null = null;
   private planView: PlanView | null = null;
   private fates = new Map<number, ItemFate>();
@@ -107,7 +108,7 @@ export class ContextModel implements vscode.Disposable {
       return;
     }
     if (this.usage?.path !== session.path) {
-      this.usage = new UsageLog(session.path);
+      this.usage = adapterOf(session.agent).usage(session.path);
       this.firstReadOf = session.path;
       this.setSnapshot(null);
     }

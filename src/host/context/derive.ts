@@ -5,7 +5,7 @@ import { CATEGORIES, type Breakdown, type Category, type Choices, type PlanView,
 import { NO_CHOICES } from './choices';
 import { CATEGORY_NAMES } from '../../protocol/categories';
 import { regionLabel } from '../../protocol/regionLabel';
-import type { FillSnapshot } from '../../sessions/types';
+import type { AgentId, FillSnapshot } from '../../sessions/types';
 
 export { regionLabel };
 
@@ -26,7 +26,13 @@ export function breakdownOf(context: Context): Breakdown {
  * Output tokens Claude Code keeps free for the next response: its auto-compact point sits
  * `min(maxOutput, 20000) + 13000` below the window, so the reserve is what is left after the buffer.
  */
-export function reservedOutputTokensOf(fill: Pick<FillSnapshot, 'windowTokens' | 'agentAutoCompactTokens'>): number {
+/**
+ * What the agent keeps free for the next response. Claude Code reserves it below its window (what
+ * lies between its auto-compact point plus buffer and the window); Codex reports a window that is
+ * already what the model may fill, so nothing is drawn as reserved for it.
+ */
+export function reservedOutputTokensOf(fill: Pick<FillSnapshot, 'windowTokens' | 'agentAutoCompactTokens'>, agent: AgentId = 'claude-code'): number {
+  if (agent !== 'claude-code') return 0;
   return Math.max(0, fill.windowTokens - fill.agentAutoCompactTokens - AUTO_COMPACT_BUFFER_TOKENS);
 }
 

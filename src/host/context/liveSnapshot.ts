@@ -1,7 +1,8 @@
 // One read of the followed session, turned into what the panel derives everything from. Free of
 // `vscode`: the ContextModel decides when to build one, this decides how.
 import { defaultTokenizer, plan, type CompactionPlan, type Context, type Tokenizer } from '../../engine';
-import { engineContextOf, readLiveContext } from '../../sessions/claude-code';
+import { adapterOf } from '../../sessions/agents';
+import { engineContextOf } from '../../sessions/engineContext';
 import type { LiveContext, Result, SessionInfo } from '../../sessions/types';
 import { compactOptionsOf } from '../compaction/run';
 import type { Settings } from '../settings';
@@ -23,7 +24,7 @@ export interface LiveSnapshot {
  * exact counts (a pass without tokenizing is cheap next to counting).
  */
 export async function readSnapshot(session: SessionInfo, windowOverride: number, tokenizer: WorkerTokenizer | null): Promise<Result<LiveSnapshot>> {
-  const read = await readLiveContext(session.path, { session, windowOverride });
+  const read = await adapterOf(session.agent).readLiveContext(session, { windowOverride });
   if (!read.ok) return read;
   const live = read.value;
   // Each step runs on the extension host's thread: let other work (a panel's first state, a
@@ -35,7 +36,7 @@ export async function readSnapshot(session: SessionInfo, windowOverride: number,
     context = engineContextOf(live, tokenizer);
   }
   await nextTurn();
-  return { ok: true, value: { live, context, breakdown: breakdownOf(context), reservedOutputTokens: reservedOutputTokensOf(live.fill) } };
+  return { ok: true, value: { live, context, breakdown: breakdownOf(context), reservedOutputTokens: reservedOutputTokensOf(live.fill, live.session.agent) } };
 }
 
 function nextTurn(): Promise<void> {

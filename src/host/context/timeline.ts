@@ -1,7 +1,7 @@
 // Fill per API call for the timeline: the adapter's per-call usage joined with the live chain and
 // the compactions (the agent's and ours).
 import type { TimelinePoint } from '../../protocol/messages';
-import type { UsagePoint } from '../../sessions/claude-code';
+import type { UsagePoint } from '../../sessions/port';
 import type { CompactionEvent, LiveContext } from '../../sessions/types';
 
 export const TIMELINE_MAX_POINTS = 5_000;

@@ -1,9 +1,11 @@
 // Which agent session the host shows, and its live fill. Follows the workspace's most recent
-// Claude Code session by default, switches when a newer one appears (unless the user picked one),
-// and lets the user pick another session or any transcript file. With no session yet, it waits for
-// `claude` to write the workspace's first one.
+// session of any agent (Claude Code, Codex CLI) by default, switches when a newer one appears
+// (unless the user picked one), and lets the user pick another session or any transcript file.
+// With no session yet, it waits for `claude` to write the workspace's first one.
 import * as vscode from 'vscode';
-import { type ConfigDirOptions, expectedProjectDirs, findWorkspaceSession, listProjectSessions, listSessions, ProjectWatcher, readSessionInfo, SessionFollower } from '../../sessions/claude-code';
+import { AGENTS, adapterForFile, adapterOf } from '../../sessions/agents';
+import { expectedProjectDirs, ProjectWatcher, type ConfigDirOptions } from '../../sessions/claude-code';
+import type { SessionFollowerPort, SessionLocations } from '../../sessions/port';
 import type { CompactionEvent, Diagnostic, FillSnapshot, SessionInfo } from '../../sessions/types';
 import type { Settings, SettingsWatcher } from '../settings';
 import { pickerItems } from './pickerItems';
@@ -24,7 +26,7 @@ const MAX_DIAGNOSTICS = 50;
 export class SessionService implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<SessionView>();
   private readonly settingsListener: vscode.Disposable;
-  private follower: SessionFollower | null = null;
+  private follower: SessionFollowerPort | null = null;
   /** Watching the workspace's project folders for a first session, while there is none. */
   private waiting: ProjectWatcher[] = [];
   /** Bumped by every lookup and every follow, so a slower, older lookup does not act. */
@@ -56,16 +58,26 @@ export class SessionService implements vscode.Disposable {
     this.followedWith = this.settings.current;
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder) return this.update({ searched: true });
-    const options = this.configDirOptions(this.followedWith);
-    const found = await findWorkspaceSession(folder.uri.fsPath, options);
+    const found = await this.newestWorkspaceSession(folder.uri.fsPath);
     if (generation !== this.generation) return;
-    if (found.ok && found.value) return this.follow(found.value, false);
-    if (!found.ok) this.log.warn(`Looking for Claude Code sessions failed: ${found.error.message}`);
+    if (found) return this.follow(found, false);
     // A session of other config folders no longer belongs to this workspace.
     this.follower?.dispose();
     this.follower = null;
     this.update({ session: null, fill: null, compactions: [], diagnostics: [], forks: [], searched: true });
-    await this.waitForSession(folder.uri.fsPath, options, generation);
+    await this.waitForSession(folder.uri.fsPath, this.configDirOptions(this.followedWith), generation);
+  }
+
+  /** The workspace's most recently active session of any agent, or null. */
+  private async newestWorkspaceSession(workspacePath: string): Promise<SessionInfo | null> {
+    const found = await Promise.all(
+      AGENTS.map(async (adapter) => {
+        const result = await adapter.findWorkspaceSession(workspacePath, this.locations(this.followedWith));
+        if (!result.ok) this.log.warn(`Looking for ${adapter.name} sessions failed: ${result.error.message}`);
+        return result.ok ? result.value : null;
+      }),
+    );
+    return newest(found.filter((session): session is SessionInfo => session !== null));
   }
 
   /** Follows the first session that appears in the workspace's project folders, existing yet or not. */
@@ -89,15 +101,11 @@ export class SessionService implements vscode.Disposable {
 
   async selectSession(): Promise<void> {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    const listed = await listSessions({ ...this.configDirOptions(this.settings.current), ...(folder ? { workspacePath: folder } : {}) });
-    const everywhere = folder && listed.ok && listed.value.sessions.length === 0 ? await listSessions(this.configDirOptions(this.settings.current)) : listed;
-    if (!everywhere.ok) {
-      void vscode.window.showErrorMessage(`Context Lens: cannot list sessions: ${everywhere.error.message}`);
-      return;
-    }
-    const items = pickerItems(everywhere.value.sessions);
+    const listed = await this.listAll(folder);
+    const everywhere = folder && listed.length === 0 ? await this.listAll(undefined) : listed;
+    const items = pickerItems(everywhere);
     if (items.length === 0) {
-      const choice = await vscode.window.showInformationMessage('No Claude Code sessions found. Start `claude` in this folder, or open a transcript file.', 'Open Transcript File…');
+      const choice = await vscode.window.showInformationMessage('No Claude Code or Codex sessions found. Start `claude` or `codex` in this folder, or open a transcript file.', 'Open Transcript File…');
       if (choice) await this.openTranscript();
       return;
     }
@@ -109,7 +117,7 @@ export class SessionService implements vscode.Disposable {
     const uris = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'Agent transcripts': ['jsonl'], 'All files': ['*'] }, title: 'Open Transcript File' });
     const uri = uris?.[0];
     if (!uri) return;
-    const info = await readSessionInfo(uri.fsPath);
+    const info = await (await adapterForFile(uri.fsPath)).readSessionInfo(uri.fsPath);
     if (!info.ok) {
       void vscode.window.showErrorMessage(`Context Lens: ${info.error.message}`);
       return;
@@ -125,7 +133,10 @@ export class SessionService implements vscode.Disposable {
     this.followedWith = this.settings.current;
     this.update({ session, fill: null, compactions: [], diagnostics: [], forks: [], searched: true });
     void this.findForks(session, this.generation);
-    const follower = new SessionFollower(session.path, { windowOverride: this.settings.current.windowTokensOverride, watchProject: !session.isSidechain });
+    const generation = this.generation;
+    const follower = await adapterOf(session.agent).follow(session, { windowOverride: this.settings.current.windowTokensOverride });
+    // Another session was chosen while this one's follower was being made.
+    if (generation !== this.generation) return follower.dispose();
     this.follower = follower;
     follower.on('contextChanged', (change) => {
       if (this.follower === follower) this.update({ fill: change.fill });
@@ -149,13 +160,21 @@ export class SessionService implements vscode.Disposable {
     await follower.start();
   }
 
-  /** Forks are written beside their source (see fork.ts): its project folder is enough to look in. */
   private async findForks(session: SessionInfo, generation: number): Promise<void> {
-    if (session.isSidechain) return;
-    const listing = await listProjectSessions(session.projectDir, false);
-    if (generation !== this.generation) return;
-    const forks = listing.sessions.filter((other) => other.forkOf?.sessionId === session.id).sort((a, b) => a.lastActivityMs - b.lastActivityMs);
-    if (forks.length > 0) this.update({ forks });
+    const forks = await adapterOf(session.agent).listForks(session);
+    if (generation === this.generation && forks.length > 0) this.update({ forks });
+  }
+
+  /** Every agent's sessions (of one workspace folder when given), newest first; failures are logged. */
+  private async listAll(workspacePath: string | undefined): Promise<SessionInfo[]> {
+    const lists = await Promise.all(
+      AGENTS.map(async (adapter) => {
+        const listed = await adapter.listSessions(this.locations(this.settings.current), workspacePath);
+        if (!listed.ok) this.log.warn(`Listing ${adapter.name} sessions failed: ${listed.error.message}`);
+        return listed.ok ? listed.value : [];
+      }),
+    );
+    return lists.flat().sort((a, b) => activity(b) - activity(a));
   }
 
   private onSettings(next: Settings): void {
@@ -172,6 +191,10 @@ export class SessionService implements vscode.Disposable {
     return { configDirs: settings.claudeConfigDirs };
   }
 
+  private locations(settings: Settings): SessionLocations {
+    return { claudeConfigDirs: settings.claudeConfigDirs };
+  }
+
   private update(patch: Partial<SessionView>): void {
     this.view = { ...this.view, ...patch };
     this.changed.fire(this.view);
@@ -184,4 +207,13 @@ export class SessionService implements vscode.Disposable {
     this.settingsListener.dispose();
     this.changed.dispose();
   }
+}
+
+/** When a session was last active: its newest record's time, else its file's. */
+function activity(session: SessionInfo): number {
+  return session.lastRecordAtMs ?? session.lastActivityMs;
+}
+
+function newest(sessions: readonly SessionInfo[]): SessionInfo | null {
+  return sessions.reduce<SessionInfo | null>((best, session) => (best === null || activity(session) > activity(best) ? session : best), null);
 }

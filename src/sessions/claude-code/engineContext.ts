@@ -1,54 +1,18 @@
-// Glue between Claude Code transcripts and the agent-neutral engine, both ways. In: the live context
-// as an engine `Context` (messages as sent, the gauge's exact total, record uuids per message). Out:
-// a compaction result as the fork that applies it. The engine decides per content block; Claude
+// A compaction result as the Claude Code fork that applies it (the way in is ../engineContext.ts). The engine decides per content block; Claude
 // Code stores blocks in records, so each record is kept, dropped or kept with its compacted tool
 // results, and what the engine wrote itself (summary, re-injected constraints) becomes the fork's
 // compact-summary record.
-// Module by module, not the engine's index: `inspect` loads this without the summarizers' SDK.
+// Module by module, not the engine's index: `inspect` loads only what it needs.
 import { afterTexts } from '../../engine/afterTexts';
-import { contextFromMessages } from '../../engine/fromMessages';
-import type { Context, ContextItem } from '../../engine/model';
-import type { CompactionResult, ItemFate } from '../../engine/result';
-import type { Tokenizer } from '../../engine/tokens/tokenizer';
+import type { ContextItem } from '../../engine/model';
+import type { ItemFate } from '../../engine/result';
+import { IN_PLACE_NOTE } from '../common/forkTexts';
 import { fail, failFromError, ok } from '../result';
-import type { ContentBlock, LiveContext, Result } from '../types';
+import type { ForkInput } from '../port';
+import type { ContentBlock, Result } from '../types';
 import type { ForkRequest } from './fork';
 import { readForward } from './jsonl';
 import { contentBlocks, messageOf, toolResultIds, toolUseIds, uuidOf, type RawRecord } from './records';
-
-/** `tokenizer`: the host counts on a worker thread; others take the engine's default. */
-export function engineContextOf(live: LiveContext, tokenizer?: Tokenizer): Context {
-  const sourceRefs: string[][] = [];
-  for (const entry of live.entries) sourceRefs[entry.messageIndex] = entry.uuids;
-  return contextFromMessages({
-    ...(live.system ? { system: live.system } : {}),
-    ...(live.tools ? { tools: live.tools } : {}),
-    // Rebuilt from the chain: the request's system prompt and tools were sent but not recorded.
-    headNotRecorded: live.system === undefined && live.tools === undefined,
-    messages: live.messages,
-    // The gauge's exact number (readFill) plus the estimate of what was written after the last
-    // response: the messages hold both, and the next request will too. 0 means nothing counted the
-    // live context yet: count ourselves.
-    ...(live.fill.usedTokens > 0 ? { usedTokens: live.fill.usedTokens + live.fill.pendingTokens } : {}),
-    windowTokens: live.fill.windowTokens,
-    sourceRefs,
-    // Paths in summaries and stubs are said relative to where the agent ran.
-    ...(live.session.cwd ? { workspace: live.session.cwd } : {}),
-    ...(tokenizer ? { tokenizer } : {}),
-  });
-}
-
-export interface ForkInput {
-  live: LiveContext;
-  /** The context `result` was computed from (`engineContextOf(live)`): item ids index into it. */
-  context: Context;
-  result: CompactionResult;
-  focus?: string | null;
-  title?: string;
-}
-
-/** Written when only tiers 1–3 ran: nothing was summarised, but the fork still opens with a summary. */
-export const IN_PLACE_NOTE = 'Context Lens compacted older tool results in place (stubbed, cleared or truncated); no earlier messages were removed.';
 
 export async function forkRequestFromResult(input: ForkInput): Promise<Result<Omit<ForkRequest, 'now' | 'newUuid'>>> {
   const { live, context, result } = input;

@@ -1,6 +1,7 @@
 // Applies a compaction by writing a new session that Claude Code can `--resume`: a compact
 // boundary, the summary as Claude Code's own compact-summary user record, then the preserved
 // records re-chained. The agent's file is only ever read; the new one appears atomically.
+import { SUMMARY_PREAMBLE } from '../common/forkTexts';
 import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { writeAtomically } from '../atomicWrite';
@@ -10,9 +11,6 @@ import { RecordGraph } from './chain';
 import { readForward } from './jsonl';
 import { CONTEXT_LENS_WRITER, contentBlocks, messageOf, str, toolResultIds, toolUseIds, uuidOf, type LocatedRecord, type RawRecord } from './records';
 
-/** Claude Code opens its own summaries with this sentence; resumed sessions read the same way. */
-export const SUMMARY_PREAMBLE =
-  'This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.';
 
 /** Envelope fields every chain record carries; copied from the source so the fork looks native. */
 const ENVELOPE_FIELDS = ['userType', 'entrypoint', 'cwd', 'version', 'gitBranch', 'slug'] as const;

@@ -17,13 +17,13 @@ export type { FillRead } from './fill';
 
 export { listSessions, listProjectSessions, findWorkspaceSession, readSessionInfo } from './listing';
 export { readLiveContext } from './liveContext';
-export { UsageLog, type UsagePoint } from './usageLog';
+export { UsageLog } from './usageLog';
 export { forEachPinSource, type PinSource } from './pinSources';
 export { SessionFollower } from './follower';
 export { ProjectWatcher } from './projectWatcher';
-export { writeFork, SUMMARY_PREAMBLE } from './fork';
+export { writeFork } from './fork';
 export { resolveConfigDirs, encodeProjectDirName, expectedProjectDirs } from './paths';
-export { engineContextOf, forkRequestFromResult, type ForkInput } from './engineContext';
+export { forkRequestFromResult } from './engineContext';
 export { MCP_FILE, mcpConfig, mcpEntry, registerMcpServer } from './mcpRegistration';
 export { resolveWindow, agentAutoCompactTokens } from './window';
 export { connect, connectionCommands, connectionState, disconnect, isEmptySettings, SETTINGS_FILE } from './connection';

@@ -2,17 +2,11 @@
 // (only the bytes appended since the last read). Claude Code writes one record per content block
 // of a response, all with the same message id, so each point carries it for the caller to merge.
 import { readForward } from './jsonl';
+import type { UsagePoint, UsageReader } from '../port';
 import { requestTokens, str, usageOf, uuidOf } from './records';
 
-export interface UsagePoint {
-  at: string | null;
-  usedTokens: number;
-  /** Claude Code writes one record per content block of a response, all with the same message id. */
-  messageId: string | null;
-}
-
 /** Usage of every assistant record of one transcript, by record uuid. Reads only appended bytes. */
-export class UsageLog {
+export class UsageLog implements UsageReader {
   private readonly byUuid = new Map<string, UsagePoint>();
   private offset = 0;
   private line = 1;

@@ -10,7 +10,7 @@ import { basename, dirname, join } from 'node:path';
 import { writeAtomically } from '../atomicWrite';
 import { fail, ok, withFile } from '../result';
 import type { Result } from '../types';
-import { SUMMARY_PREAMBLE } from '../claude-code/fork';
+import { SUMMARY_PREAMBLE } from '../common/forkTexts';
 import { HistoryBuilder } from './liveContext';
 import { codexHomeOf, rolloutPathFor } from './paths';
 import { scanRollout } from './reader';
@@ -58,7 +58,7 @@ interface SourceRead {
   window: number | null;
 }
 
-async function readSource(path: string): Promise<Result<SourceRead>> {
+export async function readSource(path: string): Promise<Result<SourceRead>> {
   return withFile(path, async (handle) => {
     const source: SourceRead = { meta: null, turnContext: null, history: new HistoryBuilder(), window: null };
     await scanRollout(handle, path, {}, (located) => {

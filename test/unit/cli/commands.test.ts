@@ -24,7 +24,7 @@ describe('context-lens sessions', () => {
     assert.ok(sessions.every((session) => session.agent === 'claude-code'));
     const text = await run(['sessions', '--all', ...flags]);
     assert.equal(text.code, 0);
-    assert.match(text.out, /^TITLE\s+MODEL\s+LAST ACTIVITY \(UTC\)\s+SIZE\s+ID/);
+    assert.match(text.out, /^TITLE\s+AGENT\s+MODEL\s+LAST ACTIVITY \(UTC\)\s+SIZE\s+ID/);
     for (const copy of copies) assert.match(text.out, new RegExp(copy.sessionId));
   });
 

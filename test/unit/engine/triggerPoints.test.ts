@@ -16,6 +16,12 @@ describe('trigger points', () => {
     assert.equal(effectiveTrigger(defaults, 80, 83.5).percent, 81);
   });
 
+  it('says so when the agent compacts below our target (a Codex limit set low), naming that agent', () => {
+    const early = effectiveTrigger(defaults, 60, 7.7, 'Codex');
+    assert.equal(early.percent, 85);
+    assert.match(early.note ?? '', /^Codex compacts by itself at 7\.7 %, below our target \(60 %\)/);
+  });
+
   it('a trigger the person set is used as set, with a word when Claude Code would compact first', () => {
     assert.deepEqual(effectiveTrigger({ thresholdPercent: 70, thresholdSet: true }, 60, 83.5), { percent: 70, note: null });
     const late = effectiveTrigger({ thresholdPercent: 90, thresholdSet: true }, 60, 83.5);

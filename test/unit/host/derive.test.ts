@@ -27,6 +27,8 @@ describe('host derivations', () => {
   it('reserves what Claude Code keeps free for output: window − auto-compact point − 13k', () => {
     assert.equal(reservedOutputTokensOf({ windowTokens: 200_000, agentAutoCompactTokens: 167_000 }), 20_000);
     assert.equal(reservedOutputTokensOf({ windowTokens: 10_000, agentAutoCompactTokens: 0 }), 0);
+    // Codex's reported window is what the model may fill: nothing is reserved on the gauge.
+    assert.equal(reservedOutputTokensOf({ windowTokens: 258_400, agentAutoCompactTokens: 232_560 }, 'codex'), 0);
   });
 
   it('labels tools by what they touched and other items by their first words', () => {

@@ -39,6 +39,14 @@ describe('gaugeMarks', () => {
     assert.match(marks[3]!.title, /Claude Code/);
   });
 
+  it("names a Codex session's own point after Codex and what sets it", () => {
+    const mark = gaugeMarks(thresholds, 'codex')[3]!;
+    assert.equal(mark.label, 'CX');
+    assert.match(mark.title, /^CX: Codex compacts by itself/);
+    assert.match(mark.title, /model_auto_compact_token_limit/);
+    assert.doesNotMatch(mark.title, /Claude/);
+  });
+
   it('has no CC mark when the agent point is unknown or none', () => {
     assert.equal(gaugeMarks({ ...thresholds, agentAutoCompactPercent: null }).length, 3);
     assert.equal(gaugeMarks({ ...thresholds, agentAutoCompactPercent: 0 }).length, 3);

@@ -17,7 +17,7 @@ import { HeuristicSummarizer } from '../../../../src/engine/summarizers/heuristi
 import { SECTION_TITLES } from '../../../../src/engine/summarizers/template';
 import { charEstimateTokenizer } from '../../../../src/engine/tokens/tokenizer';
 import { readLiveContext } from '../../../../src/sessions/claude-code';
-import { engineContextOf } from '../../../../src/sessions/claude-code/engineContext';
+import { engineContextOf } from '../../../../src/sessions/engineContext';
 import { copyScenario, FIXTURES } from '../../cli/support';
 import { ladderState } from './helpers';
 

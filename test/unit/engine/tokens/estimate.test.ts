@@ -6,7 +6,7 @@ import { categoryOf } from '../../../../src/engine/model';
 import { estimateTokenizer, estimateTokens } from '../../../../src/engine/tokens/estimate';
 import { O200kTokenizer } from '../../../../src/engine/tokens/tokenizer';
 import { readLiveContext } from '../../../../src/sessions/claude-code';
-import { engineContextOf } from '../../../../src/sessions/claude-code/engineContext';
+import { engineContextOf } from '../../../../src/sessions/engineContext';
 import { claudeTranscripts } from '../../../support/claudeFixtures';
 
 /** Largest gap between the two shares of a category, in percentage points of the exact total. */

@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { compact, sumTokens } from '../../../../src/engine';
-import { engineContextOf, forkRequestFromResult, IN_PLACE_NOTE } from '../../../../src/sessions/claude-code/engineContext';
+import { IN_PLACE_NOTE } from '../../../../src/sessions/common/forkTexts';
+import { engineContextOf } from '../../../../src/sessions/engineContext';
+import { forkRequestFromResult } from '../../../../src/sessions/claude-code/engineContext';
 import { readFill, readLiveContext, writeFork } from '../../../../src/sessions/claude-code';
 import { claudeTranscripts } from '../../../support/claudeFixtures';
 

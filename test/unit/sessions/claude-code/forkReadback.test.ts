@@ -9,7 +9,8 @@ import { basename, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { compact, sumTokens, type CompactionResult, type Context } from '../../../../src/engine';
 import { readLiveContext, writeFork } from '../../../../src/sessions/claude-code';
-import { engineContextOf, forkRequestFromResult } from '../../../../src/sessions/claude-code/engineContext';
+import { engineContextOf } from '../../../../src/sessions/engineContext';
+import { forkRequestFromResult } from '../../../../src/sessions/claude-code/engineContext';
 import type { LiveContext } from '../../../../src/sessions/types';
 import { claudeTranscripts } from '../../../support/claudeFixtures';
 

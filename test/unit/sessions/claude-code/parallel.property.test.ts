@@ -6,7 +6,8 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { compact } from '../../../../src/engine';
 import { readLiveContext, writeFork } from '../../../../src/sessions/claude-code';
-import { engineContextOf, forkRequestFromResult } from '../../../../src/sessions/claude-code/engineContext';
+import { engineContextOf } from '../../../../src/sessions/engineContext';
+import { forkRequestFromResult } from '../../../../src/sessions/claude-code/engineContext';
 import type { LiveContext } from '../../../../src/sessions/types';
 import { TranscriptBuilder, tempDir } from './builders';
 

@@ -1,0 +1,45 @@
+// Claude Code behind the adapter port (port.ts): transcripts under the config folders' projects/,
+// followed with the project folder watched for newer sessions, forks written beside their source.
+import type { AgentAdapter, ForkInput, SessionLocations, WrittenFork } from '../port';
+import type { Result, SessionInfo } from '../types';
+import { forkRequestFromResult } from './engineContext';
+import { writeFork } from './fork';
+import { SessionFollower } from './follower';
+import { findWorkspaceSession, listProjectSessions, listSessions, readSessionInfo } from './listing';
+import { readLiveContext } from './liveContext';
+import type { ConfigDirOptions } from './paths';
+import { UsageLog } from './usageLog';
+
+async function writeForkFromResult(input: ForkInput): Promise<Result<WrittenFork>> {
+  const request = await forkRequestFromResult(input);
+  return request.ok ? writeFork(request.value) : request;
+}
+
+/** Forks are written beside their source (see fork.ts): its project folder is enough to look in. */
+async function listForks(session: SessionInfo): Promise<SessionInfo[]> {
+  if (session.isSidechain) return [];
+  const listing = await listProjectSessions(session.projectDir, false);
+  return listing.sessions.filter((other) => other.forkOf?.sessionId === session.id).sort((a, b) => a.lastActivityMs - b.lastActivityMs);
+}
+
+const configDirs = (where: SessionLocations): ConfigDirOptions => ({ configDirs: where.claudeConfigDirs ?? [], ...(where.env ? { env: where.env } : {}) });
+
+export const claudeCodeAdapter: AgentAdapter = {
+  id: 'claude-code',
+  name: 'Claude Code',
+  command: 'claude',
+  installPackage: '@anthropic-ai/claude-code',
+  // Asked last (see agents.ts): any JSONL file another agent does not claim is read as a transcript.
+  owns: (path) => Promise.resolve(path.endsWith('.jsonl')),
+  listSessions: async (where, workspacePath) => {
+    const listed = await listSessions({ ...configDirs(where), ...(workspacePath !== undefined ? { workspacePath } : {}) });
+    return listed.ok ? { ok: true, value: listed.value.sessions } : listed;
+  },
+  findWorkspaceSession: (workspacePath, where) => findWorkspaceSession(workspacePath, configDirs(where)),
+  readSessionInfo: (path) => readSessionInfo(path),
+  readLiveContext: (session, options = {}) => readLiveContext(session.path, { session, ...(options.windowOverride !== undefined ? { windowOverride: options.windowOverride } : {}), ...(options.env ? { env: options.env } : {}) }),
+  follow: (session, options = {}) => Promise.resolve(new SessionFollower(session.path, { ...(options.windowOverride !== undefined ? { windowOverride: options.windowOverride } : {}), watchProject: !session.isSidechain })),
+  listForks,
+  usage: (path) => new UsageLog(path),
+  writeFork: writeForkFromResult,
+};

@@ -1,0 +1,56 @@
+// Codex CLI behind the adapter port (port.ts): rollouts under each CODEX_HOME's sessions/ matched to
+// a workspace by their session_meta.cwd, reads with Codex's configured auto-compact limit, forks
+// written as new rollouts that `codex resume <id>` continues.
+import type { AgentAdapter, ForkInput, SessionLocations, UsageReader, WrittenFork } from '../port';
+import type { Result, SessionInfo } from '../types';
+import { withConfiguredLimit } from './index';
+import { CodexSessionFollower } from './follower';
+import { writeCodexFork } from './fork';
+import { codexForkRequestFromResult } from './forkFromResult';
+import { findCodexWorkspaceSession, isCodexRollout, listCodexSessions, readCodexSessionInfo } from './listing';
+import { readCodexLiveContext } from './liveContext';
+import { codexHomeOf, type CodexHomeOptions } from './paths';
+
+async function writeForkFromResult(input: ForkInput): Promise<Result<WrittenFork>> {
+  const request = await codexForkRequestFromResult(input);
+  return request.ok ? writeCodexFork(request.value) : request;
+}
+
+/** Forks are written into the source's CODEX_HOME: its sessions are enough to look in. */
+async function listForks(session: SessionInfo): Promise<SessionInfo[]> {
+  const home = codexHomeOf(session.path);
+  if (home === null) return [];
+  const listed = await listCodexSessions({ codexHomes: [home] });
+  if (!listed.ok) return [];
+  return listed.value.sessions.filter((other) => other.forkOf?.sessionId === session.id).sort((a, b) => a.lastActivityMs - b.lastActivityMs);
+}
+
+/**
+ * Codex records its usage per turn (token_count events), not per history item, so the timeline has
+ * no per-call bars for it: only the fill, and its compactions as marks.
+ */
+function noPerCallUsage(path: string): UsageReader {
+  return { path, update: () => Promise.resolve(), get: () => undefined };
+}
+
+const homes = (where: SessionLocations): CodexHomeOptions => ({ codexHomes: where.codexHomes ?? [], ...(where.env ? { env: where.env } : {}) });
+const windowOf = (options: { windowOverride?: number }) => (options.windowOverride !== undefined ? { windowOverride: options.windowOverride } : {});
+
+export const codexAdapter: AgentAdapter = {
+  id: 'codex',
+  name: 'Codex CLI',
+  command: 'codex',
+  installPackage: '@openai/codex',
+  owns: (path) => isCodexRollout(path),
+  listSessions: async (where, workspacePath) => {
+    const listed = await listCodexSessions({ ...homes(where), ...(workspacePath !== undefined ? { workspacePath } : {}) });
+    return listed.ok ? { ok: true, value: listed.value.sessions } : listed;
+  },
+  findWorkspaceSession: (workspacePath, where) => findCodexWorkspaceSession(workspacePath, homes(where)),
+  readSessionInfo: (path) => readCodexSessionInfo(path),
+  readLiveContext: async (session, options = {}) => readCodexLiveContext(session.path, await withConfiguredLimit(session.path, { session, ...windowOf(options) })),
+  follow: async (session, options = {}) => new CodexSessionFollower(session.path, await withConfiguredLimit(session.path, windowOf(options))),
+  listForks,
+  usage: noPerCallUsage,
+  writeFork: writeForkFromResult,
+};

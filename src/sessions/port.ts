@@ -1,0 +1,88 @@
+// The adapter port: everything the host and the CLI ask of a coding agent's session files, in the
+// agent-neutral types of types.ts. Each agent has one folder under src/sessions/ whose adapter.ts
+// implements this; agents.ts lists them. Adding an agent is adding a folder and a line there.
+import type { Context } from '../engine/model';
+import type { CompactionResult } from '../engine/result';
+import type { AgentId, FollowerEvents, LiveContext, Result, SessionInfo } from './types';
+
+/** Where to look for sessions; empty lists mean each agent's own defaults (environment, home folder). */
+export interface SessionLocations {
+  /** Claude Code config folders (default: CLAUDE_CONFIG_DIR, ~/.claude, ~/.config/claude). */
+  readonly claudeConfigDirs?: readonly string[];
+  /** Codex homes (default: CODEX_HOME, ~/.codex). */
+  readonly codexHomes?: readonly string[];
+  /** Environment the defaults are read from (default: this process's). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+export interface ReadOptions {
+  /** Window size to use instead of the model's (the contextLens.window setting); 0 = the model's. */
+  readonly windowOverride?: number;
+  /** Environment the agent's own overrides are read from (default: this process's). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** A live follower of one session file, emitting the same events for every agent. */
+export interface SessionFollowerPort {
+  on<K extends keyof FollowerEvents>(event: K, listener: (...args: FollowerEvents[K]) => void): unknown;
+  start(): Promise<void>;
+  dispose(): void;
+}
+
+/** Fill at one API call, for the timeline. */
+export interface UsagePoint {
+  at: string | null;
+  usedTokens: number;
+  /** Calls that span several records share an id, so the timeline draws one bar for them. */
+  messageId: string | null;
+}
+
+/** Per-call usage of one session file, read incrementally; keyed by the live context's entry refs. */
+export interface UsageReader {
+  readonly path: string;
+  update(): Promise<void>;
+  get(ref: string): UsagePoint | undefined;
+}
+
+/** What Apply hands an adapter: the compaction of a live context, to write as a new session. */
+export interface ForkInput {
+  live: LiveContext;
+  /** The context `result` was computed from (item ids index into it). */
+  context: Context;
+  result: CompactionResult;
+  focus?: string | null;
+  title?: string;
+}
+
+export interface WrittenFork {
+  sessionId: string;
+  path: string;
+  /** What a person types to continue from the fork (in the session's working directory). */
+  resumeCommand: string;
+}
+
+export interface AgentAdapter {
+  readonly id: AgentId;
+  /** As people call it in messages: "Claude Code", "Codex CLI". */
+  readonly name: string;
+  /** The command a resume runs, checked on PATH before a terminal is opened. */
+  readonly command: string;
+  /** The npm package that installs `command`, for the message when it is missing. */
+  readonly installPackage: string;
+  /** Whether a file is one of this agent's session files (by its place or its first record). */
+  owns(path: string): Promise<boolean>;
+  /** Sessions, newest activity first; of one workspace folder when `workspacePath` is given. */
+  listSessions(where: SessionLocations, workspacePath?: string): Promise<Result<SessionInfo[]>>;
+  /** The workspace's most recently written main session, or null. */
+  findWorkspaceSession(workspacePath: string, where: SessionLocations): Promise<Result<SessionInfo | null>>;
+  readSessionInfo(path: string): Promise<Result<SessionInfo>>;
+  /** What the agent's model sees now, with the exact fill and every compaction of the file. */
+  readLiveContext(session: SessionInfo, options?: ReadOptions): Promise<Result<LiveContext>>;
+  /** Not started yet: listen first, then `start()`. */
+  follow(session: SessionInfo, options?: ReadOptions): Promise<SessionFollowerPort>;
+  /** Forks Context Lens wrote of `session`, oldest first. */
+  listForks(session: SessionInfo): Promise<SessionInfo[]>;
+  usage(path: string): UsageReader;
+  /** Writes the compaction as a new session the agent resumes; the source is only read. */
+  writeFork(input: ForkInput): Promise<Result<WrittenFork>>;
+}

@@ -1,0 +1,70 @@
+// A Codex CLI session in the panel, in real VS Code: the workspace's rollout (recorded with the real
+// Codex CLI 0.169.0, see test/fixtures/codex/) is found by its cwd, its exact fill is shown with
+// Codex's own auto-compact point, its compaction is listed, and the hooks line says Codex has none.
+import assert from 'node:assert/strict';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Frame, Page } from 'playwright-core';
+import { readCodexFill } from '../../src/sessions/codex';
+import { runCommand, screenshot, startWorkbench, statusBarItem, webviewFrame, type Workbench } from '../support/workbench';
+
+const FIXTURE = join(__dirname, '..', 'fixtures', 'codex', 'tally');
+const RECORDED_CWD = '/home/user/tally';
+
+/** Every rollout file below `folder`. */
+function rollouts(folder: string): string[] {
+  return readdirSync(folder, { recursive: true, encoding: 'utf8' }).filter((path) => path.endsWith('.jsonl') && statSync(join(folder, path)).isFile()).map((path) => join(folder, path));
+}
+
+describe('a Codex CLI session in the panel, in code-server', { timeout: 240_000 }, () => {
+  const root = mkdtempSync(join(tmpdir(), 'context-lens-codex-e2e-'));
+  const workspace = join(root, 'tally');
+  const codexHome = join(root, 'codex');
+  let workbench: Workbench;
+  let page: Page;
+  let frame: Frame;
+
+  before(async () => {
+    mkdirSync(workspace, { recursive: true });
+    cpSync(FIXTURE, codexHome, { recursive: true });
+    // The recording's cwd is sanitised: point it at this workspace, as if Codex had run here.
+    for (const path of rollouts(join(codexHome, 'sessions'))) writeFileSync(path, readFileSync(path, 'utf8').split(RECORDED_CWD).join(workspace));
+    workbench = await startWorkbench({ workspace, theme: 'Default Dark Modern', claudeConfigDir: join(root, 'no-claude'), env: { CODEX_HOME: codexHome } });
+    page = workbench.page;
+    await runCommand(page, 'Context Lens: Open Panel');
+    frame = await webviewFrame(page);
+  });
+
+  after(async () => {
+    await workbench?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it("shows the exact fill from Codex's last token count, with Codex's own auto-compact point", async () => {
+    const [rollout] = rollouts(join(codexHome, 'sessions'));
+    assert.ok(rollout);
+    const expected = await readCodexFill(rollout);
+    assert.ok(expected.ok);
+    const { usedTokens, windowTokens } = expected.value.fill;
+    await frame.locator('[data-testid="fill-summary"]', { hasText: `${usedTokens.toLocaleString('en-US')} / ${windowTokens.toLocaleString('en-US')} tokens` }).waitFor({ timeout: 30_000 });
+    assert.match(await statusBarItem(page).innerText(), new RegExp(`${Math.round((usedTokens / windowTokens) * 100)}%`));
+    // Codex's point (model_auto_compact_token_limit in the recording's config.toml), named as Codex's.
+    const mark = frame.locator('.gauge-label.mark-agent');
+    assert.equal(await mark.innerText(), 'CX');
+    assert.match((await mark.getAttribute('title')) ?? '', /^CX: Codex compacts by itself/);
+  });
+
+  it("lists Codex's own compaction, says Codex has no hooks, and names no other agent", async () => {
+    await frame.locator('[data-testid="history-entry"][data-source="agent"]').first().waitFor({ timeout: 20_000 });
+    assert.match(await frame.locator('[data-testid="claude-hooks"]').innerText(), /Codex CLI has no compaction hooks/);
+    const header = await frame.locator('header').innerText();
+    assert.match(header, /The test in test\/sum\.test\.js fails/);
+    // The map of what Compact… would do is there for Codex sessions too.
+    await frame.locator('[data-testid="region-row"]').first().waitFor({ timeout: 30_000 });
+    const panel = await frame.locator('#app').innerText();
+    assert.doesNotMatch(panel, /Claude Code's auto-compact|Claude Code compacted/);
+    await screenshot(page, 'codex-panel-dark');
+  });
+});
