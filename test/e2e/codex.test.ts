@@ -1,16 +1,20 @@
 // A Codex CLI session in the panel, in real VS Code: the workspace's rollout (recorded with the real
 // Codex CLI 0.169.0, see test/fixtures/codex/) is found by its cwd, its exact fill is shown with
 // Codex's own auto-compact point, its compaction is listed, and the hooks line says Codex has none.
+// The workspace also has an older Claude Code session: the newest is followed, the picker lists both.
 import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
+import { encodeProjectDirName } from '../../src/sessions/claude-code';
 import { readCodexFill } from '../../src/sessions/codex';
 import { runCommand, screenshot, startWorkbench, statusBarItem, webviewFrame, type Workbench } from '../support/workbench';
 
 const FIXTURE = join(__dirname, '..', 'fixtures', 'codex', 'tally');
+/** A Claude Code recording older than the Codex one (2026-11-22 vs 2026-11-23). */
+const CLAUDE_FIXTURE = join(__dirname, '..', 'fixtures', 'claude-code', 'multi-prompt', 'projects');
 const RECORDED_CWD = '/home/user/tally';
 
 /** Every rollout file below `folder`. */
@@ -31,7 +35,9 @@ describe('a Codex CLI session in the panel, in code-server', { timeout: 240_000 
     cpSync(FIXTURE, codexHome, { recursive: true });
     // The recording's cwd is sanitised: point it at this workspace, as if Codex had run here.
     for (const path of rollouts(join(codexHome, 'sessions'))) writeFileSync(path, readFileSync(path, 'utf8').split(RECORDED_CWD).join(workspace));
-    workbench = await startWorkbench({ workspace, theme: 'Default Dark Modern', claudeConfigDir: join(root, 'no-claude'), env: { CODEX_HOME: codexHome } });
+    const claudeProject = join(root, 'claude', 'projects', encodeProjectDirName(workspace));
+    cpSync(join(CLAUDE_FIXTURE, readdirSync(CLAUDE_FIXTURE)[0] ?? ''), claudeProject, { recursive: true });
+    workbench = await startWorkbench({ workspace, theme: 'Default Dark Modern', claudeConfigDir: join(root, 'claude'), env: { CODEX_HOME: codexHome } });
     page = workbench.page;
     await runCommand(page, 'Context Lens: Open Panel');
     frame = await webviewFrame(page);
@@ -66,5 +72,16 @@ describe('a Codex CLI session in the panel, in code-server', { timeout: 240_000 
     const panel = await frame.locator('#app').innerText();
     assert.doesNotMatch(panel, /Claude Code's auto-compact|Claude Code compacted/);
     await screenshot(page, 'codex-panel-dark');
+  });
+
+  it('lists the sessions of both agents in Select Session…, each saying its agent', async () => {
+    await runCommand(page, 'Context Lens: Select Session…');
+    const rows = page.locator('.quick-input-widget .monaco-list-row');
+    await rows.first().waitFor({ timeout: 20_000 });
+    const texts = await rows.allInnerTexts();
+    assert.ok(texts.some((text) => /Codex · gpt-5\.5/.test(text)), texts.join(' | '));
+    assert.ok(texts.some((text) => /Claude Code · claude-sonnet-5-5/.test(text)), texts.join(' | '));
+    await screenshot(page, 'codex-picker-dark');
+    await page.keyboard.press('Escape');
   });
 });

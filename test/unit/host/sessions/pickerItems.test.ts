@@ -25,6 +25,6 @@ describe('pickerItems', () => {
     const [original, fork] = pickerItems([session('a', { title: 'Fix retries' }), session('f', { title: 'Fix retries', forkOf: { sessionId: 'a', title: 'Fix retries' } })], NOW);
     assert.notEqual(original?.label, fork?.label);
     assert.match(fork?.label ?? '', /^\$\(repo-forked\) Fix retries$/);
-    assert.match(fork?.description ?? '', /^fork of “Fix retries”, compacted by Context Lens · claude-sonnet-5-5 · 1 min ago · 2 KB$/);
+    assert.match(fork?.description ?? '', /^fork of “Fix retries”, compacted by Context Lens · Claude Code · claude-sonnet-5-5 · 1 min ago · 2 KB$/);
   });
 });
