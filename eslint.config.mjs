@@ -14,6 +14,11 @@ const ADAPTER_INTERNALS = {
   regex: '^(\\.\\./)+sessions/(claude-code|codex)/(?!statusline$)[^/]+',
   message: "Import the adapter's index (sessions/<agent>), not its internals.",
 };
+/** Reading sessions goes through the port (sessions/agents); only Claude Code's hooks, status line and first-session watch are its own. */
+const CODEX_DIRECT = {
+  regex: '^(\\.\\./)+sessions/codex$',
+  message: 'Reach Codex through the adapter port (sessions/agents), like every agent.',
+};
 
 /** The adapter rule, with the no-vscode rule for code that runs outside the extension host too. */
 function adapterFaceOnly({ vscode }) {
@@ -22,7 +27,7 @@ function adapterFaceOnly({ vscode }) {
       'error',
       {
         ...(vscode ? {} : { paths: [{ name: 'vscode', message: 'The CLI, proxy and MCP server run without VS Code.' }] }),
-        patterns: [ADAPTER_INTERNALS],
+        patterns: [ADAPTER_INTERNALS, CODEX_DIRECT],
       },
     ],
   };
