@@ -1,6 +1,7 @@
 // The fill gauge: a stacked bar by category, then free space, then the output reserved for the next
 // response, with our thresholds and the agent's auto-compact point marked on it. Built once and
 // updated in place, so hover tooltips survive the up-to-10/s state updates.
+import { liveProxyLine } from './logic/liveProxy';
 import { agentLabel } from '../src/protocol/agents';
 import { CATEGORIES, type Fill, type PanelState } from '../src/protocol/messages';
 import { formatTokens } from '../src/protocol/format';
@@ -44,6 +45,9 @@ export class Gauge {
   private readonly marks = new Map<MarkKind, { tick: HTMLElement; label: HTMLElement }>();
   /** While the live context is read: the fill above is already exact, the rest follows. */
   private readonly loading = el('p', { class: 'gauge-loading muted', 'data-testid': 'context-loading', role: 'status' }, spinning(icon('loading')), ' Reading the live context: the breakdown and the map follow…');
+  /** What the live proxy did with the agent's last request, when one went through it. */
+  private readonly liveProxyText = el('span');
+  private readonly liveProxy = el('p', { class: 'gauge-live-proxy small', 'data-testid': 'live-proxy', role: 'status' }, icon('radio-tower'), ' ', this.liveProxyText);
   private readonly legend = el('ul', { class: 'legend', id: 'gauge-legend', 'data-testid': 'legend', 'aria-label': 'Tokens per category' });
 
   constructor() {
@@ -66,6 +70,7 @@ export class Gauge {
       { class: 'gauge', 'aria-label': 'Fill gauge' },
       el('div', { class: 'gauge-summary' }, this.summary, ' ', this.source, ' ', this.pending, ' ', this.level),
       this.loading,
+      this.liveProxy,
       this.bar,
       scale,
       this.legend,
@@ -85,6 +90,9 @@ export class Gauge {
     this.level.textContent = levelText(level, state.session?.agent);
     this.element.dataset.level = level;
     this.loading.hidden = !(fill && state.contextLoading);
+    // A state saved by an earlier version of the panel has no liveProxy field.
+    this.liveProxy.hidden = !state.liveProxy;
+    this.liveProxyText.textContent = state.liveProxy ? liveProxyLine(state.liveProxy) : '';
 
     this.bar.setAttribute('aria-valuemax', String(fill?.windowTokens ?? 100));
     this.bar.setAttribute('aria-valuenow', String(fill?.usedTokens ?? 0));

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { agentLabel } from '../protocol/agents';
 import type { PanelState } from '../protocol/messages';
 import { hookEventsPath } from '../contracts/hookEvents';
+import { proxyEventsPath, type ProxyEvent } from '../proxy/events';
 import type { FillSnapshot } from '../sessions/types';
 import { Commands, webviewCommandIds } from './commands';
 import { ApiKeyStore } from './compaction/ApiKeyStore';
@@ -15,8 +16,9 @@ import { ContextModel } from './context/ContextModel';
 import { itemDetailOf } from './context/itemDetail';
 import { agentCompactionsOf, historyOf, timelineMarksOf } from './history/history';
 import { HistoryStore } from './history/HistoryStore';
-import { hookActivityOf } from './history/hookEvents';
-import { HookEventLog } from './history/HookEventLog';
+import { hookActivityOf, readHookEvents, type HookEvent } from './history/hookEvents';
+import { EventFileLog } from './events/EventFileLog';
+import { liveProxyOf, readProxyEventTail } from './proxy/liveProxySummary';
 import { EditorPanel } from './panel/EditorPanel';
 import { PanelHub } from './panel/PanelHub';
 import { LiveProxyControl } from './proxy/LiveProxyControl';
@@ -37,7 +39,8 @@ export class ContextLensApp implements vscode.Disposable {
   private readonly sessions: SessionService;
   private readonly model: ContextModel;
   private readonly history: HistoryStore;
-  private readonly hookEvents: HookEventLog;
+  private readonly hookEvents: EventFileLog<HookEvent>;
+  private readonly proxyEvents: EventFileLog<ProxyEvent>;
   private readonly apiKey: ApiKeyStore;
   private readonly flow: CompactionFlow;
   private readonly connector: ClaudeCodeConnector;
@@ -53,7 +56,8 @@ export class ContextLensApp implements vscode.Disposable {
     this.sessions = this.own(new SessionService(this.settings, this.log));
     this.history = this.own(new HistoryStore(context.workspaceState));
     this.own(new TriggerNotifier(this.sessions, this.settings, this.history, this.log));
-    this.hookEvents = this.own(new HookEventLog(hookEventsPath(process.env), this.log));
+    this.hookEvents = this.own(new EventFileLog(hookEventsPath(process.env), readHookEvents, 'hook events', this.log));
+    this.proxyEvents = this.own(new EventFileLog(proxyEventsPath(process.env), readProxyEventTail, 'live proxy events', this.log));
     this.model = this.own(new ContextModel(this.sessions, this.settings, this.log, vscode.Uri.joinPath(context.extensionUri, 'dist', 'tokenWorker.js').fsPath, context.workspaceState));
     this.apiKey = new ApiKeyStore(context.secrets);
     const diffs = this.own(new DiffDocuments());
@@ -114,6 +118,7 @@ export class ContextLensApp implements vscode.Disposable {
     this.own(this.model.onDidChange(() => this.refresh()));
     this.own(this.history.onDidChange(() => this.refresh()));
     this.own(this.hookEvents.onDidChange(() => this.refresh()));
+    this.own(this.proxyEvents.onDidChange(() => this.refresh()));
     this.own(this.connection.onDidChange(() => this.refresh()));
     this.own(this.model.onDidChangePlan((plan) => this.hub.updatePlan(plan)));
     this.refresh();
@@ -170,6 +175,7 @@ export class ContextLensApp implements vscode.Disposable {
       diagnostics: view.diagnostics.map((diagnostic) => `${diagnostic.line ? `line ${diagnostic.line}: ` : ''}${diagnostic.message}`),
       claudeHooks: this.connection.current,
       contextLoading: this.model.loading,
+      liveProxy: liveProxyOf(this.proxyEvents.events),
     };
   }
 

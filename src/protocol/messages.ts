@@ -218,6 +218,24 @@ export type ItemDetail = z.infer<typeof itemDetailSchema>;
 export const claudeHooksSchema = z.enum(['connected', 'partial', 'disconnected']);
 export type ClaudeHooks = z.infer<typeof claudeHooksSchema>;
 
+/** The live proxy's last Messages request and its session's totals (see src/host/proxy/liveProxySummary.ts). */
+export const liveProxySchema = z.object({
+  at: z.string().max(40),
+  /** unchanged, sticky, edited or failed-open (the proxy's own words, src/proxy/events.ts). */
+  action: z.string().max(20),
+  reason: z.string().max(300).nullable(),
+  /** What the agent sent and what reached the model after our edits (estimates of the same request). */
+  agentTokens: tokens,
+  sentTokens: tokens,
+  /** The model's exact usage for that request. */
+  usage: z.object({ inputTokens: tokens, outputTokens: tokens, cacheReadTokens: tokens, cacheCreationTokens: tokens }).nullable(),
+  requests: tokens,
+  editedRequests: tokens,
+  edits: tokens,
+  failedOpen: tokens,
+});
+export type LiveProxyState = z.infer<typeof liveProxySchema>;
+
 export const panelStateSchema = z.object({
   session: sessionSummarySchema.nullable(),
   fill: fillSchema.nullable(),
@@ -234,6 +252,8 @@ export const panelStateSchema = z.object({
   claudeHooks: claudeHooksSchema.nullable(),
   /** The session's fill is shown; its live context (breakdown, map) is still being read. */
   contextLoading: z.boolean(),
+  /** What the live proxy did with the agent's last request; null when nothing went through it. */
+  liveProxy: liveProxySchema.nullable(),
 });
 export type PanelState = z.infer<typeof panelStateSchema>;
 

@@ -1,14 +1,11 @@
 // What our Claude Code hooks did around each of the agent's own compactions, read from the events
 // file `context-lens hook` appends to. Free of `vscode`. Another process writes that file and nothing
 // rotates it, so only its tail is read and every line is treated as untrusted.
-import { open } from 'node:fs/promises';
 import { parseHookEvent, type HookEventLine } from '../../contracts/hookEvents';
 import type { HookActivity } from '../../protocol/messages';
-import { readRange } from '../../sessions/common/lines';
+import { EVENTS_TAIL_BYTES, readTail } from '../events/readTail';
 import type { CompactionEvent } from '../../sessions/types';
 
-/** Thousands of runs, far more than one session's compactions need, whatever the file's size. */
-export const HOOK_EVENTS_TAIL_BYTES = 1024 * 1024;
 /** The pre-compact hook runs just before the boundary is written; both clocks are read separately. */
 export const CLOCK_TOLERANCE_MS = 5_000;
 /** How long after a boundary its session-start run is looked for. */
@@ -29,25 +26,9 @@ export function parseHookEvents(text: string): HookEvent[] {
   });
 }
 
-/** The events in the file's last `maxBytes`; a missing file has none. Other read errors are thrown. */
-export async function readHookEvents(path: string, maxBytes = HOOK_EVENTS_TAIL_BYTES): Promise<HookEvent[]> {
-  let handle;
-  try {
-    handle = await open(path, 'r');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-  try {
-    const { size } = await handle.stat();
-    const start = Math.max(0, size - maxBytes);
-    let bytes = await readRange(handle, start, size);
-    // Starting mid-file lands inside a line (maybe inside a character): skip to the next one.
-    if (start > 0) bytes = bytes.subarray(bytes.indexOf(0x0a) + 1 || bytes.length);
-    return parseHookEvents(bytes.toString('utf8'));
-  } finally {
-    await handle.close();
-  }
+/** The events in the file's tail; a missing file has none. Other read errors are thrown. */
+export async function readHookEvents(path: string, maxBytes = EVENTS_TAIL_BYTES): Promise<HookEvent[]> {
+  return parseHookEvents(await readTail(path, maxBytes));
 }
 
 /**

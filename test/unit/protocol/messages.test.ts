@@ -15,6 +15,7 @@ const state: PanelState = {
   diagnostics: [],
   claudeHooks: 'connected',
   contextLoading: false,
+  liveProxy: null,
 };
 
 describe('host → webview messages', () => {

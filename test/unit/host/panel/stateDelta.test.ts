@@ -18,6 +18,7 @@ const initial: PanelState = {
   diagnostics: [],
   claudeHooks: 'disconnected',
   contextLoading: false,
+  liveProxy: null,
 };
 
 describe('StateDelta', () => {
