@@ -9,7 +9,7 @@ import { hasCompactionRequests, takeCompactionRequests, type CompactionRequest }
 import { EDIT_TIERS, type ProxyAction, type ProxyEdit, type ProxyUsage } from './events';
 import { dropEdits, restoreKept, textOnly, type LiveInstructions } from './instructions';
 import { archiveOriginal, refOf, stubWithRef } from './recall';
-import { agentSessionOf, SessionStore, sessionKeyOf, type SessionState, type StickyEdit } from './session';
+import { agentSessionInBody, agentSessionOf, SessionStore, sessionKeyOf, type SessionState, type StickyEdit } from './session';
 
 export interface LiveOptions {
   /** The model's context window in tokens. */
@@ -202,7 +202,7 @@ export class LiveRewriter {
   private async attempt(raw: Buffer, started: number): Promise<Rewrite> {
     // Nothing to re-apply or drop anywhere, nothing asked for, and too small to reach the trigger: no parse.
     if (!this.sessions.anyEdits && this.drop.size === 0 && raw.length * this.sessions.maxTokensPerByte <= this.triggerTokens && !hasCompactionRequests(this.dirs.requests)) {
-      return this.original(raw, started, 'unchanged', null);
+      return this.original(raw, started, 'unchanged', null, { agentSession: agentSessionInBody(raw) });
     }
     const parsed = parseMessagesBody(raw);
     if (!parsed.ok) return this.original(raw, started, 'failed-open', `unknown shape: ${parsed.error}`);

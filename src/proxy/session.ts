@@ -74,6 +74,22 @@ export function agentSessionOf(userId: unknown): string | null {
   return typeof id === 'string' && UUID.test(id) ? id.toLowerCase() : null;
 }
 
+/**
+ * The same from a body the proxy does not parse (below the trigger): Claude Code sends `metadata`
+ * after the messages and tools, so it is searched from the end and only its first field is read.
+ */
+export function agentSessionInBody(raw: Buffer): string | null {
+  const at = raw.lastIndexOf('"metadata":{"user_id":');
+  if (at === -1) return null;
+  const field = /^"metadata":\{"user_id":("(?:[^"\\]|\\.){0,1000}")/.exec(raw.subarray(at, at + 1_100).toString('utf8'));
+  if (!field?.[1]) return null;
+  try {
+    return agentSessionOf(JSON.parse(field[1]));
+  } catch {
+    return null;
+  }
+}
+
 export class SessionStore {
   private readonly sessions = new LruCache<string, SessionState>(MAX_SESSIONS);
   /** Some session has edits: until then a small request needs no parsing at all. */

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { recallOriginal } from '../../../src/proxy/recall';
 import { DEFAULT_LIVE_OPTIONS, LiveRewriter, type LiveOptions } from '../../../src/proxy/rewrite';
-import { agentSessionOf } from '../../../src/proxy/session';
+import { agentSessionInBody, agentSessionOf } from '../../../src/proxy/session';
 import { bytesOf, conversation, type Conversation } from '../../support/proxy-conversation';
 
 function rewriter(options: Partial<LiveOptions> = {}): { live: LiveRewriter; recall: string } {
@@ -86,6 +86,17 @@ describe('LiveRewriter.instruct', () => {
     const id = 'e312c332-1269-4f82-b8fb-6059e3c67fa5';
     const result = await live.rewrite(bytesOf(conversation({ turns: 12, userId: JSON.stringify({ device_id: 'd', account_uuid: '', session_id: id }) })));
     assert.equal(result.agentSession, id);
+  });
+});
+
+describe('agentSessionInBody', () => {
+  it('finds the session of a body below the trigger without parsing it, and nothing in a body without one', async () => {
+    const id = 'e312c332-1269-4f82-b8fb-6059e3c67fa5';
+    const body = conversation({ turns: 4, userId: JSON.stringify({ device_id: 'd', account_uuid: '', session_id: id }) });
+    assert.equal(agentSessionInBody(bytesOf(body)), id);
+    assert.equal((await rewriter().live.rewrite(bytesOf(body))).agentSession, id);
+    assert.equal(agentSessionInBody(bytesOf({ ...body, metadata: {} })), null);
+    assert.equal(agentSessionInBody(Buffer.from('{"metadata":{"user_id":"unterminated')), null);
   });
 });
 
