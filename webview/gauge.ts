@@ -1,7 +1,7 @@
 // The fill gauge: a stacked bar by category, then free space, then the output reserved for the next
 // response, with our thresholds and the agent's auto-compact point marked on it. Built once and
 // updated in place, so hover tooltips survive the up-to-10/s state updates.
-import { liveProxyLine } from './logic/liveProxy';
+import { heldNotSent, liveProxyLine } from './logic/liveProxy';
 import { agentLabel } from '../src/protocol/agents';
 import { CATEGORIES, type Fill, type PanelState } from '../src/protocol/messages';
 import { formatTokens } from '../src/protocol/format';
@@ -48,6 +48,8 @@ export class Gauge {
   /** What the live proxy did with the agent's last request, when one went through it. */
   private readonly liveProxyText = el('span');
   private readonly liveProxy = el('p', { class: 'gauge-live-proxy small', 'data-testid': 'live-proxy', role: 'status' }, icon('radio-tower'), ' ', this.liveProxyText);
+  /** Past the fill: what the agent holds that the live edits kept from the model. */
+  private readonly held = el('div', { class: 'gauge-held', 'data-testid': 'gauge-held', 'aria-hidden': 'true' });
   private readonly legend = el('ul', { class: 'legend', id: 'gauge-legend', 'data-testid': 'legend', 'aria-label': 'Tokens per category' });
 
   constructor() {
@@ -57,6 +59,7 @@ export class Gauge {
       this.segments.set(key, segment);
       this.bar.appendChild(segment);
     }
+    this.bar.appendChild(this.held);
     const scale = el('div', { class: 'gauge-scale' });
     for (const kind of MARK_KINDS) {
       const tick = el('div', { class: `gauge-mark mark-${kind}`, 'data-testid': `gauge-mark-${kind}`, 'aria-hidden': 'true' });
@@ -93,6 +96,13 @@ export class Gauge {
     // A state saved by an earlier version of the panel has no liveProxy field.
     this.liveProxy.hidden = !state.liveProxy;
     this.liveProxyText.textContent = state.liveProxy ? liveProxyLine(state.liveProxy) : '';
+    const held = fill && state.liveProxy ? heldNotSent(fill, state.liveProxy) : null;
+    this.held.hidden = held === null;
+    if (held) {
+      this.held.style.left = `${held.left}%`;
+      this.held.style.width = `${held.width}%`;
+      this.held.title = held.title;
+    }
 
     this.bar.setAttribute('aria-valuemax', String(fill?.windowTokens ?? 100));
     this.bar.setAttribute('aria-valuenow', String(fill?.usedTokens ?? 0));

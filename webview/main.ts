@@ -79,6 +79,8 @@ function showState(state: PanelState): void {
   empty.update(state.empty);
   diagnostics.update(state.diagnostics);
   timeline.update(timelineInput(state));
+  // A state saved by an earlier version of the panel has no live items.
+  regionMap.setLive(state.liveProxy?.items ?? []);
   history.update(state.history);
   // The e2e harness waits for this before reading the panel, so it is set after real content.
   root.setAttribute('data-ready', 'true');

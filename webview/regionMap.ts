@@ -2,20 +2,22 @@
 // (plus overscan) exist in the DOM, recycled from a small pool, so 10k+ items scroll smoothly.
 // Keyboard: ↑/↓/PageUp/PageDown/Home/End move the selection, Enter opens the item, `/` filters,
 // K keeps and D drops the selected item (again to undo). The choices bar above lists what was chosen.
+// While the live proxy changed items of this context, a "live" column says what reached the model.
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
-import type { ChoiceAction, Choices, Region } from '../src/protocol/messages';
+import type { ChoiceAction, Choices, LiveFate, Region } from '../src/protocol/messages';
 import { printable } from '../src/protocol/printable';
 import { custom, el, icon } from './dom';
 import { filterRegions, shownFate } from './logic/filter';
 import { CATEGORY_LABELS, exactTokens, FATE_ICONS, plural } from './logic/format';
+import { liveFatesText } from './logic/liveProxy';
 import { moveSelection, scrollToReveal, virtualWindow } from './logic/virtualWindow';
 
 /** Must match the row height in styles.css (.region-row); rows are positioned by index × height. */
 const ROW_HEIGHT = 22;
 const OVERSCAN = 10;
 const MAX_VISIBLE_ROWS = 12;
-const COLUMNS = ['#', 'kind', 'label', 'tokens', 'fate', 'why', 'markers', 'keep/drop'] as const;
-const COLUMN_CLASS: Readonly<Record<(typeof COLUMNS)[number], string>> = { '#': 'id', kind: 'kind', label: 'label', tokens: 'tokens', fate: 'fate', why: 'why', markers: 'markers', 'keep/drop': 'choice' };
+const COLUMNS = ['#', 'kind', 'label', 'tokens', 'fate', 'live', 'why', 'markers', 'keep/drop'] as const;
+const COLUMN_CLASS: Readonly<Record<(typeof COLUMNS)[number], string>> = { '#': 'id', kind: 'kind', label: 'label', tokens: 'tokens', fate: 'fate', live: 'live', why: 'why', markers: 'markers', 'keep/drop': 'choice' };
 const NO_CHOICES: Choices = { keep: [], drop: [], pins: [] };
 
 type Choice = 'keep' | 'drop' | null;
@@ -48,6 +50,9 @@ export class RegionMap {
   private readonly pool: HTMLElement[] = [];
   private readonly choicesBar = el('div', { class: 'choices-bar', 'data-testid': 'choices-bar', 'aria-live': 'polite' });
   private choices: Choices = NO_CHOICES;
+  private live = new Map<number, LiveFate>();
+  /** "Live proxy: 3 stubbed, 1 cleared in what reached the model", shown while there are live fates. */
+  private readonly liveBar = el('p', { class: 'live-bar small', 'data-testid': 'live-fates', role: 'status' });
   private regions: readonly Region[] = [];
   /** Indices into `regions` that pass the filter, in display order. */
   private visible: number[] = [];
@@ -61,8 +66,9 @@ export class RegionMap {
     const header = el('div', { class: 'region-row region-header', role: 'row', 'aria-rowindex': '1' }, ...COLUMNS.map((name) => el('span', { role: 'columnheader', class: `col-${COLUMN_CLASS[name]}`, title: name }, name)));
     this.scroller.appendChild(this.spacer);
     this.grid.append(el('div', { role: 'rowgroup', class: 'region-header-group' }, header), this.scroller);
-    this.element = el('section', { class: 'region-map', 'aria-labelledby': 'region-map-title' }, el('div', { class: 'section-title' }, this.title, this.count), this.choicesBar, this.filterBox, this.grid, el('p', { class: 'muted small hint' }, '↑/↓ move · Enter opens the item · K keeps, D drops (again to undo) · / filters'));
+    this.element = el('section', { class: 'region-map', 'aria-labelledby': 'region-map-title' }, el('div', { class: 'section-title' }, this.title, this.count), this.liveBar, this.choicesBar, this.filterBox, this.grid, el('p', { class: 'muted small hint' }, '↑/↓ move · Enter opens the item · K keeps, D drops (again to undo) · / filters'));
     this.choicesBar.hidden = true;
+    this.liveBar.hidden = true;
     this.choicesBar.addEventListener('click', (event) => {
       const button = (event.target as HTMLElement).closest<HTMLElement>('[data-action]');
       if (!button) return;
@@ -109,6 +115,17 @@ export class RegionMap {
     if (JSON.stringify(choices) === JSON.stringify(this.choices)) return;
     this.choices = choices;
     renderChoicesBar(this.choicesBar, choices);
+    this.renderRows();
+  }
+
+  /** The live proxy's fates of this context's items (what reached the model instead of them). */
+  setLive(items: readonly LiveFate[]): void {
+    const next = new Map(items.map((item) => [item.id, item]));
+    if (JSON.stringify([...next]) === JSON.stringify([...this.live])) return;
+    this.live = next;
+    this.element.classList.toggle('has-live', next.size > 0);
+    this.liveBar.hidden = next.size === 0;
+    this.liveBar.replaceChildren(icon('radio-tower'), ` Live proxy: ${liveFatesText(items)} in what reached the model (the live column); the map's fates say what Compact… would do.`);
     this.renderRows();
   }
 
@@ -209,14 +226,14 @@ export class RegionMap {
       row.hidden = false;
       row.style.transform = `translateY(${position * ROW_HEIGHT}px)`;
       row.setAttribute('aria-rowindex', String(position + 2));
-      fillRow(row, region, selected, this.choiceOf(region.id));
+      fillRow(row, region, selected, this.choiceOf(region.id), this.live.get(region.id));
       if (selected) this.grid.setAttribute('aria-activedescendant', row.id);
     }
   }
 }
 
 /** Identity of what a row shows, so unchanged rows are left alone while scrolling. */
-const rowKeys = new WeakMap<HTMLElement, { region: Region; choice: Choice }>();
+const rowKeys = new WeakMap<HTMLElement, { region: Region; choice: Choice; live: LiveFate | undefined }>();
 
 function choiceButton(choice: 'keep' | 'drop', current: Choice, region: Region): HTMLElement {
   const pressed = current === choice;
@@ -228,12 +245,18 @@ function choiceButton(choice: 'keep' | 'drop', current: Choice, region: Region):
   );
 }
 
-function fillRow(row: HTMLElement, region: Region, selected: boolean, choice: Choice): void {
+/** What the live proxy sent instead of an item, for the row's tooltip. */
+function liveText(live: LiveFate): string {
+  return `live: ${live.fate} by the proxy — the model got ${exactTokens(live.tokensSent)} tokens in its place (recall ${live.ref})`;
+}
+
+function fillRow(row: HTMLElement, region: Region, selected: boolean, choice: Choice, live: LiveFate | undefined): void {
   row.classList.toggle('selected', selected);
   row.setAttribute('aria-selected', String(selected));
   const key = rowKeys.get(row);
-  if (key?.region === region && key.choice === choice) return;
-  rowKeys.set(row, { region, choice });
+  if (key?.region === region && key.choice === choice && key.live === live) return;
+  rowKeys.set(row, { region, choice, live });
+  row.dataset.live = live?.fate ?? '';
   row.dataset.choice = choice ?? '';
   const fate = shownFate(region);
   row.id = `region-row-${region.id}`;
@@ -242,7 +265,7 @@ function fillRow(row: HTMLElement, region: Region, selected: boolean, choice: Ch
   row.dataset.testid = 'region-row';
   row.dataset.pinned = String(region.pinned);
   const detail = [region.tier && `tier: ${region.tier}`, region.protection && `protected: ${region.protection}`].filter(Boolean).join(' · ');
-  row.title = `#${region.id} ${region.label}\n${fate}: ${region.reason}${detail ? `\n${detail}` : ''}`;
+  row.title = `#${region.id} ${region.label}\n${fate}: ${region.reason}${detail ? `\n${detail}` : ''}${live ? `\n${liveText(live)}` : ''}`;
   const tokens = region.tokensAfter === region.tokens ? exactTokens(region.tokens) : `${exactTokens(region.tokens)} → ${exactTokens(region.tokensAfter)}`;
   row.replaceChildren(
     el('span', { role: 'gridcell', class: 'col-id' }, String(region.id)),
@@ -250,6 +273,7 @@ function fillRow(row: HTMLElement, region: Region, selected: boolean, choice: Ch
     el('span', { role: 'gridcell', class: 'col-label' }, region.label),
     el('span', { role: 'gridcell', class: 'col-tokens' }, tokens),
     el('span', { role: 'gridcell', class: `col-fate fate-${fate}` }, icon(FATE_ICONS[fate]), ` ${fate}`),
+    el('span', { role: 'gridcell', class: 'col-live', ...(live ? { 'data-testid': 'live-fate', title: liveText(live) } : {}) }, ...(live ? [icon('radio-tower'), ` ${live.fate}`] : [])),
     el('span', { role: 'gridcell', class: 'col-why' }, region.reason),
     el('span', { role: 'gridcell', class: 'col-markers' }, region.markerCount > 0 ? el('span', { class: 'badge', 'aria-label': plural(region.markerCount, 'epistemic marker') }, String(region.markerCount)) : ''),
     el('span', { role: 'gridcell', class: 'col-choice' }, choiceButton('keep', choice, region), choiceButton('drop', choice, region)),

@@ -31,8 +31,17 @@ export function timelineInput(state: PanelState): TimelineInput {
   return { timeline: state.timeline, windowTokens: state.fill?.windowTokens ?? null, thresholds: state.thresholds, agent: state.session?.agent ?? null };
 }
 
-function eventName(kind: 'agent' | 'ours', agent: string | null): string {
+type EventKind = NonNullable<TimelinePoint['event']>['kind'];
+
+function eventName(kind: EventKind, agent: string | null): string {
+  if (kind === 'live') return 'Live proxy edited what reached the model';
   return kind === 'ours' ? 'Context Lens compacted' : `${agentLabel(agent).name} compacted`;
+}
+
+/** The flag's word and the list's icon for each kind of event. */
+function eventFlag(kind: EventKind, agent: string | null): { text: string; icon: string } {
+  if (kind === 'live') return { text: 'Live', icon: 'radio-tower' };
+  return kind === 'ours' ? { text: 'Context Lens', icon: 'pulse' } : { text: agentLabel(agent).name, icon: 'hubot' };
 }
 
 function pointText(point: TimelinePoint, index: number, windowTokens: number | null, agent: string | null): string {
@@ -72,7 +81,7 @@ export function renderTimeline({ timeline, windowTokens, thresholds, agent }: Ti
     const kind = bar.point.event!.kind;
     const left = `${((bar.index + 0.4) / slots) * 100}%`;
     const line = el('span', { class: `timeline-event-line event-${kind}` });
-    const flag = el('span', { class: `timeline-flag event-${kind}`, 'data-testid': `timeline-flag-${kind}`, title: `${eventName(kind, agent)}: ${bar.point.event!.label}` }, kind === 'ours' ? 'Context Lens' : agentLabel(agent).name);
+    const flag = el('span', { class: `timeline-flag event-${kind}`, 'data-testid': `timeline-flag-${kind}`, title: `${eventName(kind, agent)}: ${bar.point.event!.label}` }, eventFlag(kind, agent).text);
     // Through the CSSOM: the webview's CSP forbids inline style attributes.
     line.style.left = flag.style.left = left;
     plot.append(line, flag);
@@ -131,7 +140,7 @@ export function renderTimeline({ timeline, windowTokens, thresholds, agent }: Ti
         ...(thresholds.agentAutoCompactPercent ? [el('span', { class: 'legend-line level-agent' }), ` ${agentLabel(agent).name} auto-compact ${thresholds.agentAutoCompactPercent.toFixed(1)} %`] : []),
       ),
       events.length
-        ? el('ul', { class: 'timeline-events small' }, ...events.map((bar) => el('li', { class: `event-${bar.point.event!.kind}` }, icon(bar.point.event!.kind === 'ours' ? 'pulse' : 'hubot'), ` call ${bar.index + 1}: ${eventName(bar.point.event!.kind, agent)} — ${bar.point.event!.label}`)))
+        ? el('ul', { class: 'timeline-events small', 'data-testid': 'timeline-events' }, ...events.map((bar) => el('li', { class: `event-${bar.point.event!.kind}` }, icon(eventFlag(bar.point.event!.kind, agent).icon), ` call ${bar.index + 1}: ${eventName(bar.point.event!.kind, agent)} — ${bar.point.event!.label}`)))
         : null,
     ),
   ];

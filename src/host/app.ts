@@ -18,7 +18,9 @@ import { agentCompactionsOf, historyOf, timelineMarksOf } from './history/histor
 import { HistoryStore } from './history/HistoryStore';
 import { hookActivityOf, readHookEvents, type HookEvent } from './history/hookEvents';
 import { EventFileLog } from './events/EventFileLog';
-import { liveProxyOf, readProxyEventTail } from './proxy/liveProxySummary';
+import { followedCalls, liveProxyOf, readProxyEventTail } from './proxy/liveProxySummary';
+import { liveInstructionsOf } from './proxy/liveInstructions';
+import { withLiveEdits } from './proxy/liveTimeline';
 import { EditorPanel } from './panel/EditorPanel';
 import { PanelHub } from './panel/PanelHub';
 import { LiveProxyControl } from './proxy/LiveProxyControl';
@@ -45,6 +47,9 @@ export class ContextLensApp implements vscode.Disposable {
   private readonly flow: CompactionFlow;
   private readonly connector: ClaudeCodeConnector;
   private readonly connection: ConnectionStatus;
+  private readonly liveProxy: LiveProxyControl;
+  /** The state last shown, for the proxy's instructions when only the plan (the choices) changed. */
+  private lastState: PanelState | undefined;
   private readonly activatedAt = performance.now();
   private firstFillLogged = false;
   /** The refused trigger settings last warned about, so a change elsewhere does not repeat the warning. */
@@ -107,7 +112,7 @@ export class ContextLensApp implements vscode.Disposable {
 
     this.own(vscode.window.registerWebviewViewProvider(PANEL_VIEW_ID, this.view));
     this.registerCommands();
-    this.own(new LiveProxyControl(context, this.log));
+    this.liveProxy = this.own(new LiveProxyControl(context, this.log));
     this.own(this.settings.onDidChange((settings) => {
       this.log.info(`Settings changed: trigger ${settings.triggerPercent} %, target ${settings.targetPercent} %, safety net ${settings.safetyNetPercent} %`);
       this.warnAboutTriggerSettings();
@@ -120,7 +125,13 @@ export class ContextLensApp implements vscode.Disposable {
     this.own(this.hookEvents.onDidChange(() => this.refresh()));
     this.own(this.proxyEvents.onDidChange(() => this.refresh()));
     this.own(this.connection.onDidChange(() => this.refresh()));
-    this.own(this.model.onDidChangePlan((plan) => this.hub.updatePlan(plan)));
+    this.own(
+      this.model.onDidChangePlan((plan) => {
+        this.hub.updatePlan(plan);
+        // A keep, drop or pin in the map changes the plan: the proxy's next request follows it.
+        if (this.lastState) this.instructProxy(this.lastState);
+      }),
+    );
     this.refresh();
     void this.sessions.start();
     this.log.info(`Context Lens ${context.extension.packageJSON.version as string} activated`);
@@ -163,31 +174,41 @@ export class ContextLensApp implements vscode.Disposable {
     const ours = view.session ? this.history.of(view.session.path) : [];
     const agent = agentCompactionsOf(snapshot?.live.compactions ?? [], view.compactions);
     const hooks = view.session ? hookActivityOf(view.session.id, agent, this.hookEvents.events) : new Map();
+    const followed = { sessionId: view.session?.id ?? null, items: snapshot?.context.items ?? [] };
     return {
       session: view.session ? sessionSummary(view) : null,
       fill: fill && shownFill(fill) ? { usedTokens: fill.usedTokens, windowTokens: fill.windowTokens, source: fill.source, pendingTokens: fill.pendingTokens } : null,
       thresholds: thresholdsOf(settings, fill ? (fill.agentAutoCompactTokens / fill.windowTokens) * 100 : null, agentLabel(view.session?.agent).name),
       breakdown: snapshot?.breakdown ?? [],
       reservedOutputTokens: snapshot?.reservedOutputTokens ?? 0,
-      timeline: this.model.timeline(agent, timelineMarksOf(ours)),
+      timeline: withLiveEdits(this.model.timeline(agent, timelineMarksOf(ours)), followedCalls(this.proxyEvents.events, followed.sessionId)),
       history: historyOf(agent, ours, hooks, view.forks),
       empty: emptyReason(view),
       diagnostics: view.diagnostics.map((diagnostic) => `${diagnostic.line ? `line ${diagnostic.line}: ` : ''}${diagnostic.message}`),
       claudeHooks: this.connection.current,
       contextLoading: this.model.loading,
-      liveProxy: liveProxyOf(this.proxyEvents.events),
+      liveProxy: liveProxyOf(this.proxyEvents.events, followed),
     };
   }
 
   private refresh(): void {
     const state = this.computeState();
+    this.lastState = state;
     this.hub.update(state);
     this.statusBar.render(state, this.settings.current.statusBarEnabled);
+    this.liveProxy.showSummary(state.liveProxy);
+    this.instructProxy(state);
     if (!this.firstFillLogged && state.fill) {
       // The figure a person waits for after opening a workspace: checked by the first-paint e2e test.
       this.firstFillLogged = true;
       this.log.info(`First fill shown ${Math.round(performance.now() - this.activatedAt)} ms after activation (transcript ${this.sessions.current.session?.sizeBytes ?? 0} bytes)`);
     }
+  }
+
+  /** The gauge's window and thresholds, the settings' engine knobs and the map's choices, for the live proxy. */
+  private instructProxy(state: PanelState): void {
+    const items = this.model.snapshot?.context.items ?? [];
+    this.liveProxy.instruct(liveInstructionsOf({ settings: this.settings.current, thresholds: state.thresholds, windowTokens: state.fill?.windowTokens ?? null, choices: this.model.choices, items }));
   }
 
   private own<T extends vscode.Disposable>(disposable: T): T {

@@ -48,11 +48,11 @@ const tokens = z.number().int().nonnegative();
 export const breakdownSchema = z.array(z.object({ category: categorySchema, tokens })).max(CATEGORIES.length);
 export type Breakdown = z.infer<typeof breakdownSchema>;
 
-/** Fill after one API call, oldest first; `event` marks a compaction (the agent's or ours). */
+/** Fill after one API call, oldest first; `event` marks a compaction (the agent's or ours) or the live proxy's edits. */
 export const timelinePointSchema = z.object({
   at: z.string().nullable(),
   usedTokens: tokens,
-  event: z.object({ kind: z.enum(['agent', 'ours']), label: z.string().max(500) }).nullable(),
+  event: z.object({ kind: z.enum(['agent', 'ours', 'live']), label: z.string().max(500) }).nullable(),
 });
 export type TimelinePoint = z.infer<typeof timelinePointSchema>;
 
@@ -218,6 +218,18 @@ export type ItemDetail = z.infer<typeof itemDetailSchema>;
 export const claudeHooksSchema = z.enum(['connected', 'partial', 'disconnected']);
 export type ClaudeHooks = z.infer<typeof claudeHooksSchema>;
 
+/** What the live proxy did to one item in what reached the model (by the map's item id). */
+export const liveFateSchema = z.object({
+  id: z.number().int().nonnegative(),
+  /** stubbed (superseded or repeated), cleared (aged out), truncated, or dropped (by the person). */
+  fate: z.enum(['stubbed', 'cleared', 'truncated', 'dropped']),
+  /** Tokens of the stub that went in its place. */
+  tokensSent: tokens,
+  /** What `recall` takes to give the original back. */
+  ref: z.string().max(100),
+});
+export type LiveFate = z.infer<typeof liveFateSchema>;
+
 /** The live proxy's last Messages request and its session's totals (see src/host/proxy/liveProxySummary.ts). */
 export const liveProxySchema = z.object({
   at: z.string().max(40),
@@ -233,6 +245,10 @@ export const liveProxySchema = z.object({
   editedRequests: tokens,
   edits: tokens,
   failedOpen: tokens,
+  /** Tokens the agent sent that did not reach the model, summed over the session's requests. */
+  savedTokens: tokens,
+  /** The live fate of each item of the followed context the proxy changed; empty without a context. */
+  items: z.array(liveFateSchema).max(100_000),
 });
 export type LiveProxyState = z.infer<typeof liveProxySchema>;
 

@@ -45,7 +45,8 @@ export const PROXY_ACTIONS = [
 ] as const;
 export type ProxyAction = (typeof PROXY_ACTIONS)[number];
 
-export const EDIT_TIERS = ['supersede', 'age-clear', 'dedupe', 'truncate'] as const;
+/** The engine's gentle tiers, and `choice`: a tool result the person dropped in the panel. */
+export const EDIT_TIERS = ['supersede', 'age-clear', 'dedupe', 'truncate', 'choice'] as const;
 
 /** One new edit: which tool result, which tier, where the original can be recalled. */
 export const editSchema = z.object({
@@ -72,6 +73,11 @@ export const proxyEventSchema = z.object({
   time: z.string().refine((value) => !Number.isNaN(Date.parse(value))),
   /** Short hash naming the agent session (see session.ts); empty for passthrough. */
   session: z.string().max(64),
+  /**
+   * The agent's own session id (Claude Code's, from the request's metadata), so the panel shows the
+   * session it follows; null when unknown (a request the proxy did not need to read, older lines).
+   */
+  agentSession: z.string().max(100).nullable().default(null),
   method: z.string().max(16),
   /** The path without its query string. */
   path: z.string().max(200),
@@ -85,8 +91,10 @@ export const proxyEventSchema = z.object({
   sentTokens: count,
   /** Earlier edits applied again to this request. */
   stickyEdits: count,
-  /** Edits made on this request. */
+  /** Edits that reached the model for the first time with this request. */
   newEdits: z.array(editSchema).max(10_000),
+  /** Tool results the person kept in the panel whose earlier edit was undone: the original goes again. */
+  restored: z.array(z.string().max(200)).max(10_000).default([]),
   /** Time the proxy added before forwarding (parse, engine, serialise). */
   addedMs: z.number().nonnegative(),
   status: z.number().int().nullable(),

@@ -43,6 +43,11 @@ export function archiveOriginal(dir: string, ref: string, original: string): Res
   }
 }
 
+/** What replaces an output in what the model sees: the stub, and where the original can be recalled. */
+export function stubWithRef(text: string, ref: string): string {
+  return `${text}\n[Context Lens archived the full output as ${ref}; the recall tool returns it.]`;
+}
+
 /** The archived output a stub named (secrets masked again on the way out). */
 export function recallOriginal(dir: string, ref: string): Result<string, string> {
   const match = REF.exec(ref.trim());

@@ -7,8 +7,9 @@ import { charEstimateTokenizer, compact, contextFromMessages, markHarnessBlock, 
 import type { Result } from '../sessions/types';
 import { hasCompactionRequests, takeCompactionRequests, type CompactionRequest } from './control';
 import { EDIT_TIERS, type ProxyAction, type ProxyEdit, type ProxyUsage } from './events';
-import { archiveOriginal, refOf } from './recall';
-import { SessionStore, sessionKeyOf, type SessionState, type StickyEdit } from './session';
+import { dropEdits, restoreKept, textOnly, type LiveInstructions } from './instructions';
+import { archiveOriginal, refOf, stubWithRef } from './recall';
+import { agentSessionInBody, agentSessionOf, SessionStore, sessionKeyOf, type SessionState, type StickyEdit } from './session';
 
 export interface LiveOptions {
   /** The model's context window in tokens. */
@@ -50,12 +51,16 @@ export interface Rewrite {
   body: Buffer;
   changed: boolean;
   session: string;
+  /** The agent's own session id, when the request was read. */
+  agentSession: string | null;
   model: string | null;
   stream: boolean;
   agentTokens: number;
   sentTokens: number;
   stickyEdits: number;
   newEdits: ProxyEdit[];
+  /** Kept by the person: earlier edits undone on this request. */
+  restored: string[];
   addedMs: number;
 }
 
@@ -112,12 +117,12 @@ export function parseMessagesBody(raw: Buffer): Result<RequestBody, string> {
   return { ok: true, value: body as RequestBody };
 }
 
-/** The session's edits applied to `messages`; untouched messages are shared, not copied. */
-/** `saved` is in bytes of JSON. */
-export function applyEdits<M extends { role: string; content?: string | MessageBlock[] }>(messages: readonly M[], edits: ReadonlyMap<string, StickyEdit>): { messages: M[]; applied: number; saved: number } {
+/** The session's edits applied to `messages`; untouched messages are shared, not copied. `saved` is in bytes of JSON. */
+export function applyEdits<M extends { role: string; content?: string | MessageBlock[] }>(messages: readonly M[], edits: ReadonlyMap<string, StickyEdit>): { messages: M[]; applied: number; saved: number; used: StickyEdit[] } {
   let applied = 0;
   let saved = 0;
-  if (edits.size === 0) return { messages: [...messages], applied, saved };
+  const used: StickyEdit[] = [];
+  if (edits.size === 0) return { messages: [...messages], applied, saved, used };
   const out = messages.map((message) => {
     if (message.role !== 'user' || !Array.isArray(message.content)) return message;
     let changed = false;
@@ -127,32 +132,44 @@ export function applyEdits<M extends { role: string; content?: string | MessageB
       changed = true;
       applied += 1;
       saved += edit.bytesSaved;
+      used.push(edit);
       return { ...block, content: edit.text };
     });
     return changed ? { ...message, content } : message;
   });
-  return { messages: out, applied, saved };
-}
-
-/** Only text can be stubbed and archived; an output with an image stays whole. */
-function textOnly(block: MessageBlock | undefined): boolean {
-  const content = block?.content;
-  return typeof content === 'string' || (Array.isArray(content) && content.every((part: MessageBlock) => part.type === 'text'));
-}
-
-export function stubWithRef(text: string, ref: string): string {
-  return `${text}\n[Context Lens archived the full output as ${ref}; the recall tool returns it.]`;
+  return { messages: out, applied, saved, used };
 }
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 export class LiveRewriter {
   readonly sessions = new SessionStore();
+  private current: LiveOptions;
+  private keep: ReadonlySet<string> = new Set();
+  private drop: ReadonlySet<string> = new Set();
 
   constructor(
-    readonly options: LiveOptions,
+    private readonly base: LiveOptions,
     private readonly dirs: LiveDirs,
-  ) {}
+  ) {
+    this.current = base;
+  }
+
+  get options(): LiveOptions {
+    return this.current;
+  }
+
+  /** The panel's thresholds, engine knobs and keep/drop choices, from the next request on. */
+  instruct(instructions: LiveInstructions): void {
+    this.current = {
+      ...this.base,
+      ...(instructions.windowTokens ? { windowTokens: instructions.windowTokens } : {}),
+      ...(instructions.triggerPercent ? { triggerPercent: instructions.triggerPercent } : {}),
+      engine: instructions.engine ?? this.base.engine,
+    };
+    this.keep = new Set(instructions.keep ?? []);
+    this.drop = new Set((instructions.drop ?? []).filter((id) => !this.keep.has(id)));
+  }
 
   get triggerTokens(): number {
     return Math.floor((this.options.windowTokens * this.options.triggerPercent) / 100);
@@ -179,13 +196,13 @@ export class LiveRewriter {
 
   private original(raw: Buffer, started: number, action: 'unchanged' | 'failed-open', reason: string | null, fields: Partial<Rewrite> = {}): Rewrite {
     const tokens = fields.agentTokens ?? Math.round(raw.length * 0.25);
-    return { action, reason, body: raw, changed: false, session: '', model: null, stream: false, agentTokens: tokens, sentTokens: tokens, stickyEdits: 0, newEdits: [], ...fields, addedMs: performance.now() - started };
+    return { action, reason, body: raw, changed: false, session: '', agentSession: null, model: null, stream: false, agentTokens: tokens, sentTokens: tokens, stickyEdits: 0, newEdits: [], restored: [], ...fields, addedMs: performance.now() - started };
   }
 
   private async attempt(raw: Buffer, started: number): Promise<Rewrite> {
-    // Nothing to re-apply anywhere, nothing asked for, and too small to reach the trigger: no parse.
-    if (!this.sessions.anyEdits && raw.length * this.sessions.maxTokensPerByte <= this.triggerTokens && !hasCompactionRequests(this.dirs.requests)) {
-      return this.original(raw, started, 'unchanged', null);
+    // Nothing to re-apply or drop anywhere, nothing asked for, and too small to reach the trigger: no parse.
+    if (!this.sessions.anyEdits && this.drop.size === 0 && raw.length * this.sessions.maxTokensPerByte <= this.triggerTokens && !hasCompactionRequests(this.dirs.requests)) {
+      return this.original(raw, started, 'unchanged', null, { agentSession: agentSessionInBody(raw) });
     }
     const parsed = parseMessagesBody(raw);
     if (!parsed.ok) return this.original(raw, started, 'failed-open', `unknown shape: ${parsed.error}`);
@@ -193,6 +210,7 @@ export class LiveRewriter {
     const session = this.sessions.get(sessionKeyOf(body));
     const fields = {
       session: session.key,
+      agentSession: agentSessionOf(body.metadata?.user_id),
       model: typeof body.model === 'string' ? body.model.slice(0, 100) : null,
       stream: body.stream === true,
       agentTokens: Math.round(raw.length * session.tokensPerByte),
@@ -201,34 +219,40 @@ export class LiveRewriter {
     const main = (body.tools?.length ?? 0) > 0;
     const requests = main ? takeCompactionRequests(this.dirs.requests) : { requests: [], discarded: [] };
     const tokensOf = (bytes: number): number => Math.max(0, Math.round(bytes * session.tokensPerByte));
+    // The person's calls come first: a kept output goes whole again, a dropped one becomes a stub.
+    const restored = main ? restoreKept(session, this.keep) : [];
+    const dropped = main ? dropEdits(body.messages, session, this.drop, this.dirs.recall) : [];
+    if (dropped.length > 0) this.sessions.anyEdits = true;
     let sticky = applyEdits(body.messages, session.edits);
     const sentTokens = tokensOf(raw.length - sticky.saved);
-    let reason: string | null = requests.discarded.length > 0 ? `discarded: ${requests.discarded.join('; ')}` : null;
-    let newEdits: StickyEdit[] = [];
+    const yours = [restored.length > 0 ? `${restored.length} kept by you` : '', dropped.length > 0 ? `${dropped.length} dropped by you` : ''].filter(Boolean).join(', ');
+    let reason: string | null = [requests.discarded.length > 0 ? `discarded: ${requests.discarded.join('; ')}` : '', yours].filter(Boolean).join('; ') || null;
     const due = sentTokens > this.triggerTokens && sentTokens >= session.nextBatchAt;
     if (main && (requests.requests.length > 0 || due)) {
       const batch = await this.batch(body, sticky.messages, session, sentTokens, requests.requests);
-      if (!batch.ok) return this.original(raw, started, 'failed-open', batch.error, fields);
-      newEdits = batch.value.edits;
-      reason = batch.value.reason;
-      if (newEdits.length > 0) sticky = applyEdits(body.messages, session.edits);
+      if (!batch.ok) return this.original(raw, started, 'failed-open', batch.error, { ...fields, restored });
+      reason = [batch.value.reason, yours].filter(Boolean).join('; ');
+      if (batch.value.edits.length > 0) sticky = applyEdits(body.messages, session.edits);
     }
-    if (sticky.applied === 0) return this.original(raw, started, 'unchanged', reason, fields);
+    if (sticky.applied === 0) return this.original(raw, started, 'unchanged', reason, { ...fields, restored });
     const out = Buffer.from(JSON.stringify({ ...body, messages: sticky.messages }), 'utf8');
     const elapsed = performance.now() - started;
     if (elapsed > this.options.budgetMs) {
-      return this.original(raw, started, 'failed-open', `over budget (${elapsed.toFixed(1)} ms > ${this.options.budgetMs} ms); edits kept for the next request`, fields);
+      return this.original(raw, started, 'failed-open', `over budget (${elapsed.toFixed(1)} ms > ${this.options.budgetMs} ms); edits kept for the next request`, { ...fields, restored });
     }
-    const edits = newEdits.map(({ toolUseId, tier, ref, tokensBefore, tokensAfter }) => ({ toolUseId, tier, ref, tokensBefore, tokensAfter }));
+    // Reported once, with the request that first carries them (a batch over budget goes out later).
+    const fresh = sticky.used.filter((edit) => edit.sent !== true);
+    for (const edit of fresh) edit.sent = true;
     return {
       ...fields,
-      action: newEdits.length > 0 ? 'edited' : 'sticky',
+      action: fresh.length > 0 ? 'edited' : 'sticky',
       reason,
       body: out,
       changed: true,
       sentTokens: tokensOf(out.length),
-      stickyEdits: sticky.applied - newEdits.length,
-      newEdits: edits,
+      stickyEdits: sticky.applied - fresh.length,
+      newEdits: fresh.map(({ toolUseId, tier, ref, tokensBefore, tokensAfter }) => ({ toolUseId, tier, ref, tokensBefore, tokensAfter })),
+      restored,
       addedMs: performance.now() - started,
     };
   }
@@ -240,7 +264,8 @@ export class LiveRewriter {
    */
   private async batch(body: RequestBody, messages: readonly WireMessage[], session: SessionState, sentTokens: number, requests: readonly CompactionRequest[]): Promise<Result<{ edits: StickyEdit[]; reason: string }, string>> {
     const context = contextFromMessages({ ...(body.system === undefined ? {} : { system: body.system }), ...(body.tools ? { tools: body.tools } : {}), messages: engineMessages(messages), windowTokens: this.options.windowTokens, usedTokens: sentTokens, tokenizer: charEstimateTokenizer });
-    const edited = context.items.filter((item) => item.kind === 'tool_result' && session.edits.has(item.toolUseId ?? '')).map((item) => item.id);
+    // Earlier edits stay as they are, and what the person keeps stays whole.
+    const kept = context.items.filter((item) => item.kind === 'tool_result' && (session.edits.has(item.toolUseId ?? '') || this.keep.has(item.toolUseId ?? ''))).map((item) => item.id);
     const requested = requests.length > 0;
     const focus = requests.map((request) => request.focus).filter((text) => text.trim() !== '').join('\n');
     const engine = this.options.engine;
@@ -255,7 +280,7 @@ export class LiveRewriter {
         minSavingsPercent: 0,
         timeoutMs: this.options.budgetMs,
         summary: { ...engine.summary, enabled: engine.summary?.enabled ?? false },
-        choices: { keep: edited, drop: [] },
+        choices: { keep: kept, drop: [] },
         ...(focus ? { focus } : engine.focus ? { focus: engine.focus } : {}),
       },
       { tokenizer: charEstimateTokenizer },

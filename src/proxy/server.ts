@@ -128,7 +128,7 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Res
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const path = (request.url ?? '/').split('?')[0] ?? '/';
     const method = request.method ?? 'GET';
-    const base = { v: 1 as const, method: method.slice(0, 16), path: path.slice(0, 200), model: null, stream: false, agentTokens: 0, sentTokens: 0, stickyEdits: 0, newEdits: [], addedMs: 0, usage: null, error: null };
+    const base = { v: 1 as const, agentSession: null, method: method.slice(0, 16), path: path.slice(0, 200), model: null, stream: false, agentTokens: 0, sentTokens: 0, stickyEdits: 0, newEdits: [], restored: [], addedMs: 0, usage: null, error: null };
     if (!isLocalHost(request.headers.host, port)) {
       // No event: a refused page must not be able to fill the file.
       log(`refused a request for host '${String(request.headers.host).slice(0, 100)}'`);
@@ -152,7 +152,7 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Res
     }
     const body = rewrite?.body ?? raw;
     const event: Omit<ProxyEvent, 'status' | 'usage' | 'error'> = rewrite
-      ? { ...base, time: new Date().toISOString(), session: rewrite.session, action: rewrite.action, reason: rewrite.reason, model: rewrite.model, stream: rewrite.stream, agentTokens: rewrite.agentTokens, sentTokens: rewrite.sentTokens, stickyEdits: rewrite.stickyEdits, newEdits: rewrite.newEdits, addedMs: Math.round(rewrite.addedMs * 1000) / 1000 }
+      ? { ...base, time: new Date().toISOString(), session: rewrite.session, agentSession: rewrite.agentSession, action: rewrite.action, reason: rewrite.reason, model: rewrite.model, stream: rewrite.stream, agentTokens: rewrite.agentTokens, sentTokens: rewrite.sentTokens, stickyEdits: rewrite.stickyEdits, newEdits: rewrite.newEdits, restored: rewrite.restored, addedMs: Math.round(rewrite.addedMs * 1000) / 1000 }
       : { ...base, time: new Date().toISOString(), session: '', action: method === 'POST' && path === '/v1/messages' ? 'failed-open' : 'passthrough', reason: method === 'POST' && path === '/v1/messages' ? 'unknown content encoding' : null };
     await forward(request, response, body, rewrite?.changed === true, event);
   };

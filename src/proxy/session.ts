@@ -17,6 +17,8 @@ export interface StickyEdit {
   tokensAfter: number;
   /** Bytes of JSON the edit removes from a request: with the session's tokens-per-byte, its saving. */
   bytesSaved: number;
+  /** Went upstream at least once: the event stream reports an edit when it first reaches the model. */
+  sent?: boolean;
 }
 
 export interface SessionState {
@@ -51,6 +53,41 @@ export function sessionKeyOf(body: KeyedBody): string {
   hash.update('\0');
   hash.update(JSON.stringify(body.messages[0] ?? null));
   return hash.digest('hex').slice(0, 16);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The agent's own session id from `metadata.user_id`: Claude Code 2.x sends a JSON string with
+ * `session_id`, 1.x `user_<hash>_account_<uuid>_session_<uuid>`. Null for anything else.
+ */
+export function agentSessionOf(userId: unknown): string | null {
+  if (typeof userId !== 'string') return null;
+  let id: unknown = /_session_([0-9a-f-]{36})$/i.exec(userId)?.[1];
+  if (id === undefined && userId.startsWith('{')) {
+    try {
+      id = (JSON.parse(userId) as { session_id?: unknown }).session_id;
+    } catch {
+      return null;
+    }
+  }
+  return typeof id === 'string' && UUID.test(id) ? id.toLowerCase() : null;
+}
+
+/**
+ * The same from a body the proxy does not parse (below the trigger): Claude Code sends `metadata`
+ * after the messages and tools, so it is searched from the end and only its first field is read.
+ */
+export function agentSessionInBody(raw: Buffer): string | null {
+  const at = raw.lastIndexOf('"metadata":{"user_id":');
+  if (at === -1) return null;
+  const field = /^"metadata":\{"user_id":("(?:[^"\\]|\\.){0,1000}")/.exec(raw.subarray(at, at + 1_100).toString('utf8'));
+  if (!field?.[1]) return null;
+  try {
+    return agentSessionOf(JSON.parse(field[1]));
+  } catch {
+    return null;
+  }
 }
 
 export class SessionStore {

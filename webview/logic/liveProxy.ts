@@ -1,18 +1,48 @@
-// The gauge's line about the live proxy: what reached the model of the agent's last request, what
-// our edits took out, and what the model read from its prompt cache. DOM-free, unit-tested.
-import type { LiveProxyState } from '../../src/protocol/messages';
+// What the panel says about the live proxy: the gauge's line (what reached the model of the agent's
+// last request, exactly, with the cache figures; what our edits took out), the part of the bar the
+// agent holds but the model did not get, and the map's live fates in words. DOM-free, unit-tested.
+import type { Fill, LiveFate, LiveProxyState } from '../../src/protocol/messages';
 import { exactTokens } from './format';
 
 const plural = (count: number, one: string, many: string): string => `${exactTokens(count)} ${count === 1 ? one : many}`;
 
+/** What reached the model: exact from the response's usage (input + cache read + cache write), else our estimate. */
+export function sentToModel(live: LiveProxyState): { tokens: number; exact: boolean } {
+  const usage = live.usage;
+  return usage ? { tokens: usage.inputTokens + usage.cacheReadTokens + usage.cacheCreationTokens, exact: true } : { tokens: live.sentTokens, exact: false };
+}
+
 export function liveProxyLine(live: LiveProxyState): string {
   const saved = live.agentTokens - live.sentTokens;
+  const sent = sentToModel(live);
+  const how = live.usage
+    ? `exact: ${exactTokens(live.usage.cacheReadTokens)} read from the model's cache, ${exactTokens(live.usage.cacheCreationTokens)} written to it, ${exactTokens(live.usage.inputTokens)} uncached`
+    : 'estimate';
   const last =
     saved > 0
-      ? `the last request sent ${exactTokens(live.sentTokens)} of the agent's ${exactTokens(live.agentTokens)} tokens (−${exactTokens(saved)} by our edits)`
-      : `the last request went through as the agent sent it (${exactTokens(live.agentTokens)} tokens)`;
-  const parts = [`Live proxy: ${last}`, `${plural(live.edits, 'tool result', 'tool results')} stubbed, cleared or truncated in ${plural(live.requests, 'request', 'requests')}`];
-  if (live.usage) parts.push(`the model read ${exactTokens(live.usage.cacheReadTokens)} tokens from its cache and wrote ${exactTokens(live.usage.cacheCreationTokens)}`);
+      ? `sent to the model after live edits: ${exactTokens(sent.tokens)} tokens (${how}) of the agent's ~${exactTokens(live.agentTokens)} (−${exactTokens(saved)})`
+      : `the last request went through as the agent sent it: ${exactTokens(sent.tokens)} tokens (${how})`;
+  const parts = [`Live proxy · ${last}`, `${plural(live.edits, 'tool result', 'tool results')} stubbed, cleared or truncated and ${exactTokens(live.savedTokens)} tokens not sent over ${plural(live.requests, 'request', 'requests')}`];
   if (live.failedOpen > 0) parts.push(`${plural(live.failedOpen, 'request', 'requests')} forwarded as sent after an error`);
   return parts.join(' · ');
+}
+
+/**
+ * The stretch of the bar past the fill that the agent holds but the live edits kept from the model,
+ * in percent of the window; null when nothing was taken out.
+ */
+export function heldNotSent(fill: Fill, live: LiveProxyState): { left: number; width: number; title: string } | null {
+  const saved = live.agentTokens - live.sentTokens;
+  if (saved <= 0) return null;
+  const left = Math.min(100, (fill.usedTokens / fill.windowTokens) * 100);
+  const width = Math.min(100 - left, (saved / fill.windowTokens) * 100);
+  if (width <= 0) return null;
+  return { left, width, title: `Held by the agent, not sent: ~${exactTokens(saved)} tokens the live proxy stubbed, cleared or truncated in the last request (the agent holds ~${exactTokens(live.agentTokens)})` };
+}
+
+/** "3 stubbed, 1 cleared" over the map's items, most frequent first. */
+export function liveFatesText(items: readonly LiveFate[]): string {
+  const counts = new Map<string, number>();
+  for (const item of items) counts.set(item.fate, (counts.get(item.fate) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1]).map(([fate, count]) => `${exactTokens(count)} ${fate}`).join(', ');
 }

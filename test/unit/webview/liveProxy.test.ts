@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { LiveProxyState } from '../../../src/protocol/messages';
-import { liveProxyLine } from '../../../webview/logic/liveProxy';
+import { heldNotSent, liveFatesText, liveProxyLine, sentToModel } from '../../../webview/logic/liveProxy';
 
 const live: LiveProxyState = {
   at: '2026-11-24T16:03:00.000Z',
@@ -14,18 +14,47 @@ const live: LiveProxyState = {
   editedRequests: 4,
   edits: 8,
   failedOpen: 0,
+  savedTokens: 61_300,
+  items: [],
 };
 
 describe('the live proxy line', () => {
-  it('says what reached the model, what our edits took out and what the model read from its cache', () => {
+  it('says exactly what reached the model with the cache figures, what the agent holds, and the totals', () => {
     assert.equal(
       liveProxyLine(live),
-      "Live proxy: the last request sent 95,700 of the agent's 121,000 tokens (−25,300 by our edits) · 8 tool results stubbed, cleared or truncated in 12 requests · the model read 90,000 tokens from its cache and wrote 5,000",
+      "Live proxy · sent to the model after live edits: 95,010 tokens (exact: 90,000 read from the model's cache, 5,000 written to it, 10 uncached) of the agent's ~121,000 (−25,300) · 8 tool results stubbed, cleared or truncated and 61,300 tokens not sent over 12 requests",
     );
+    assert.deepEqual(sentToModel(live), { tokens: 95_010, exact: true });
   });
 
-  it('says a request went through unchanged, and counts those forwarded as sent after an error', () => {
-    const line = liveProxyLine({ ...live, sentTokens: 121_000, usage: null, edits: 1, requests: 1, failedOpen: 1 });
-    assert.equal(line, "Live proxy: the last request went through as the agent sent it (121,000 tokens) · 1 tool result stubbed, cleared or truncated in 1 request · 1 request forwarded as sent after an error");
+  it('says a request went through unchanged (an estimate without usage), and counts those forwarded as sent after an error', () => {
+    const line = liveProxyLine({ ...live, sentTokens: 121_000, usage: null, edits: 1, requests: 1, failedOpen: 1, savedTokens: 0 });
+    assert.equal(line, 'Live proxy · the last request went through as the agent sent it: 121,000 tokens (estimate) · 1 tool result stubbed, cleared or truncated and 0 tokens not sent over 1 request · 1 request forwarded as sent after an error');
+  });
+});
+
+describe('the gauge stretch held but not sent', () => {
+  const fill = { usedTokens: 95_010, windowTokens: 200_000, source: 'usage' as const };
+
+  it('starts at the fill and is as wide as what the edits took out, within the bar', () => {
+    const held = heldNotSent(fill, live);
+    assert.ok(held);
+    assert.ok(Math.abs(held.left - 47.505) < 1e-9);
+    assert.ok(Math.abs(held.width - 12.65) < 1e-9);
+    assert.match(held.title, /~25,300 tokens the live proxy stubbed/);
+    assert.ok(Math.abs((heldNotSent({ ...fill, usedTokens: 190_000 }, live)?.width ?? 0) - 5) < 1e-9);
+  });
+
+  it('is absent when nothing was taken out', () => {
+    assert.equal(heldNotSent(fill, { ...live, sentTokens: live.agentTokens }), null);
+    assert.equal(heldNotSent({ ...fill, usedTokens: 200_000 }, live), null);
+  });
+});
+
+describe('live fates in words', () => {
+  it('counts each fate, most frequent first', () => {
+    const item = (id: number, fate: 'stubbed' | 'cleared' | 'dropped') => ({ id, fate, tokensSent: 20, ref: 'ctx-lens:0000000000000000' });
+    assert.equal(liveFatesText([item(1, 'cleared'), item(2, 'stubbed'), item(3, 'stubbed'), item(4, 'dropped')]), '2 stubbed, 1 cleared, 1 dropped');
+    assert.equal(liveFatesText([]), '');
   });
 });

@@ -11,6 +11,7 @@ function event(overrides: Partial<ProxyEvent>): ProxyEvent {
     v: 1,
     time: '2026-11-24T16:00:00.000Z',
     session: 's1',
+    agentSession: null,
     method: 'POST',
     path: '/v1/messages',
     action: 'unchanged',
@@ -21,6 +22,7 @@ function event(overrides: Partial<ProxyEvent>): ProxyEvent {
     sentTokens: 1000,
     stickyEdits: 0,
     newEdits: [],
+    restored: [],
     addedMs: 1,
     status: 200,
     usage: { inputTokens: 10, outputTokens: 20, cacheReadTokens: 900, cacheCreationTokens: 90 },
@@ -53,7 +55,26 @@ describe('the live proxy in the panel', () => {
       editedRequests: 2,
       edits: 2,
       failedOpen: 0,
+      savedTokens: 25_280 + 25_300,
+      items: [],
     });
+  });
+
+  it('follows the session the panel follows: requests of another agent session are left out', () => {
+    const mine = '11111111-2222-3333-4444-555555555555';
+    const events = [
+      event({ agentSession: mine, action: 'edited', agentTokens: 50_000, sentTokens: 40_000, newEdits: [edit('a')] }),
+      event({ session: 's2', agentSession: '99999999-2222-3333-4444-555555555555', agentTokens: 7 }),
+    ];
+    const items = [
+      { id: 4, kind: 'tool_use', toolUseId: 'a' },
+      { id: 5, kind: 'tool_result', toolUseId: 'a' },
+    ];
+    const live = liveProxyOf(events, { sessionId: mine, items });
+    assert.equal(live?.agentTokens, 50_000);
+    assert.deepEqual(live?.items, [{ id: 5, fate: 'stubbed', tokensSent: 20, ref: 'ctx-lens:a' }]);
+    // Without a followed session every request counts (the newest is the other session's).
+    assert.equal(liveProxyOf(events)?.agentTokens, 7);
   });
 
   it('counts requests forwarded unchanged after an error, and says nothing before any request', () => {

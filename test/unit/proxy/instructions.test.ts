@@ -1,0 +1,110 @@
+// The panel's instructions reach the next proxied request: a dropped tool result goes as a stub
+// (below the trigger too), a kept one goes whole again and is never edited, the window and trigger
+// move where batches start; and every edit is reported once, with the request that first carries it.
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { recallOriginal } from '../../../src/proxy/recall';
+import { DEFAULT_LIVE_OPTIONS, LiveRewriter, type LiveOptions } from '../../../src/proxy/rewrite';
+import { agentSessionInBody, agentSessionOf } from '../../../src/proxy/session';
+import { bytesOf, conversation, type Conversation } from '../../support/proxy-conversation';
+
+function rewriter(options: Partial<LiveOptions> = {}): { live: LiveRewriter; recall: string } {
+  const root = mkdtempSync(join(tmpdir(), 'cl-proxy-instr-'));
+  const recall = join(root, 'recall');
+  return { live: new LiveRewriter({ ...DEFAULT_LIVE_OPTIONS, budgetMs: 5_000, ...options }, { recall, requests: join(root, 'requests') }), recall };
+}
+
+const sent = (body: Buffer): Conversation => JSON.parse(body.toString('utf8')) as Conversation;
+const resultText = (body: Conversation, id: string): unknown =>
+  body.messages.flatMap((message) => (typeof message.content === 'string' ? [] : message.content)).find((block) => block.tool_use_id === id)?.content;
+
+describe('LiveRewriter.instruct', () => {
+  it('a tool result the person dropped goes as a stub from the next request on, below the trigger, recallable', async () => {
+    const { live, recall } = rewriter();
+    const body = conversation({ turns: 4 });
+    live.instruct({ drop: ['toolu_000001'] });
+    const first = await live.rewrite(bytesOf(body));
+    assert.equal(first.action, 'edited', first.reason ?? '');
+    assert.match(first.reason ?? '', /1 dropped by you/);
+    assert.deepEqual(first.newEdits.map((edit) => [edit.toolUseId, edit.tier]), [['toolu_000001', 'choice']]);
+    const stub = String(resultText(sent(first.body), 'toolu_000001'));
+    assert.match(stub, /^\[DROPPED\] Read \/project\/src\/file1\.ts output/);
+    const recalled = recallOriginal(recall, first.newEdits[0]!.ref);
+    assert.ok(recalled.ok);
+    assert.equal(recalled.value, resultText(body, 'toolu_000001'));
+    assert.equal(resultText(sent(first.body), 'toolu_000002'), resultText(body, 'toolu_000002'), 'the rest whole');
+    // Reported once: the next request carries it as a sticky edit.
+    const again = await live.rewrite(bytesOf(conversation({ turns: 5 })));
+    assert.equal(again.action, 'sticky');
+    assert.equal(again.stickyEdits, 1);
+    assert.deepEqual(again.newEdits, []);
+  });
+
+  it('a kept tool result the proxy had stubbed goes whole again and is not edited by later batches', async () => {
+    const { live } = rewriter({ windowTokens: 20_000, triggerPercent: 50 });
+    const first = await live.rewrite(bytesOf(conversation({ turns: 12 })));
+    assert.equal(first.action, 'edited', first.reason ?? '');
+    const kept = first.newEdits[0]!.toolUseId;
+    live.instruct({ windowTokens: 20_000, triggerPercent: 50, keep: [kept] });
+    const body = conversation({ turns: 13 });
+    const next = await live.rewrite(bytesOf(body));
+    assert.deepEqual(next.restored, [kept]);
+    assert.match(next.reason ?? '', /1 kept by you/);
+    assert.equal(resultText(sent(next.body), kept), resultText(body, kept));
+    for (let turns = 14; turns < 30; turns++) {
+      const later = await live.rewrite(bytesOf(conversation({ turns })));
+      assert.ok(!later.newEdits.some((edit) => edit.toolUseId === kept), `re-edited at ${turns} turns`);
+      assert.deepEqual(later.restored, []);
+    }
+  });
+
+  it('the window and trigger from the panel decide where batches start', async () => {
+    const { live } = rewriter();
+    const raw = bytesOf(conversation({ turns: 12 }));
+    assert.equal((await live.rewrite(raw)).action, 'unchanged');
+    live.instruct({ windowTokens: 20_000, triggerPercent: 50 });
+    assert.equal(live.triggerTokens, 10_000);
+    assert.equal((await live.rewrite(raw)).action, 'edited');
+  });
+
+  it('each edit is reported once, with the first request that carries it', async () => {
+    const { live } = rewriter({ windowTokens: 20_000, triggerPercent: 50 });
+    const raw = bytesOf(conversation({ turns: 12 }));
+    const once = await live.rewrite(raw);
+    const twice = await live.rewrite(raw);
+    assert.ok(once.newEdits.length > 0);
+    assert.equal(twice.action, 'sticky');
+    assert.deepEqual(twice.newEdits, []);
+    assert.equal(twice.stickyEdits, once.newEdits.length);
+  });
+
+  it('names the agent session from Claude Code metadata', async () => {
+    const { live } = rewriter({ windowTokens: 20_000, triggerPercent: 50 });
+    const id = 'e312c332-1269-4f82-b8fb-6059e3c67fa5';
+    const result = await live.rewrite(bytesOf(conversation({ turns: 12, userId: JSON.stringify({ device_id: 'd', account_uuid: '', session_id: id }) })));
+    assert.equal(result.agentSession, id);
+  });
+});
+
+describe('agentSessionInBody', () => {
+  it('finds the session of a body below the trigger without parsing it, and nothing in a body without one', async () => {
+    const id = 'e312c332-1269-4f82-b8fb-6059e3c67fa5';
+    const body = conversation({ turns: 4, userId: JSON.stringify({ device_id: 'd', account_uuid: '', session_id: id }) });
+    assert.equal(agentSessionInBody(bytesOf(body)), id);
+    assert.equal((await rewriter().live.rewrite(bytesOf(body))).agentSession, id);
+    assert.equal(agentSessionInBody(bytesOf({ ...body, metadata: {} })), null);
+    assert.equal(agentSessionInBody(Buffer.from('{"metadata":{"user_id":"unterminated')), null);
+  });
+});
+
+describe('agentSessionOf', () => {
+  it('reads both forms of metadata.user_id and nothing else', () => {
+    const id = 'E312C332-1269-4f82-b8fb-6059e3c67fa5';
+    assert.equal(agentSessionOf(JSON.stringify({ device_id: 'd', session_id: id })), id.toLowerCase());
+    assert.equal(agentSessionOf(`user_abc_account_11111111-2222-3333-4444-555555555555_session_${id}`), id.toLowerCase());
+    for (const other of [undefined, 42, 'user_test_session_1', '{"session_id":"not-a-uuid"}', '{broken', JSON.stringify({ session_id: 7 })]) assert.equal(agentSessionOf(other), null);
+  });
+});
