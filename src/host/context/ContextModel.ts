@@ -137,13 +137,15 @@ export class ContextModel implements vscode.Disposable {
     const usage = this.usage;
     if (session === null || usage === null) return;
     try {
-      const [read] = await Promise.all([readSnapshot(session, this.settings.current.windowTokensOverride, this.workerTokenizer()), usage.update()]);
-      // The user switched sessions while we read: that session's read is already scheduled.
-      if (this.sessions.current.session?.path !== session.path) return;
+      const read = await readSnapshot(session, this.settings.current.windowTokensOverride, this.workerTokenizer());
       if (!read.ok) {
         this.log.warn(`Reading the live context of ${session.path} failed: ${read.error.message}`);
         return;
       }
+      // The timeline's per-call usage: only from where the live context starts.
+      await usage.update(read.value.live.startOffset);
+      // The user switched sessions while we read: that session's read is already scheduled.
+      if (this.sessions.current.session?.path !== session.path) return;
       this.setSnapshot(read.value);
     } catch (error) {
       if (this.tokenizer === null) throw error;
