@@ -89,16 +89,21 @@ async function hostReads(scratch: string): Promise<void> {
 
 async function workbenchPart(scratch: string): Promise<void> {
   console.log(`\nIn code-server, from the session appearing in the workspace (panel open), medians of ${RUNS}:`);
-  console.log('| session | picked up | gauge exact | status bar | map | click while reading → picker | activation (VS Code\'s figure) | gauge ≤ 1 s |');
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log('| session | picked up | gauge exact | status bar | map | click while reading → picker | gauge ≤ 1 s |');
+  console.log('|---|---|---|---|---|---|---|');
+  const activations: number[] = [];
   for (const size of [1, 100]) {
     const runs: FirstPaint[] = [];
     for (let run = 0; run < RUNS; run++) runs.push(await measureFirstPaint({ scratch, name: `run-${size}-${run}`, bytes: size * MB, activation: true }));
+    activations.push(...runs.map((figures) => figures.activationMs));
     const of = (pick: (figures: FirstPaint) => number) => median(runs.map(pick));
     const gauge = of((figures) => figures.gaugeMs);
     const ordered = runs.every((figures) => figures.gaugeBeforeMap);
-    console.log(`| ${size} MB | ${ms(of((f) => f.pickedUpMs))} | ${ms(gauge)}${ordered ? '' : ' (NOT before the map in every run)'} | ${ms(of((f) => f.statusBarMs))} | ${ms(of((f) => f.mapMs))} | ${ms(of((f) => f.clickAnsweredMs))} | ${ms(of((f) => f.activationMs))} | ${gauge <= TARGET_MS ? 'ok' : 'MISSES'} |`);
+    console.log(`| ${size} MB | ${ms(of((f) => f.pickedUpMs))} | ${ms(gauge)}${ordered ? '' : ' (NOT before the map in every run)'} | ${ms(of((f) => f.statusBarMs))} | ${ms(of((f) => f.mapMs))} | ${ms(of((f) => f.clickAnsweredMs))} | ${gauge <= TARGET_MS ? 'ok' : 'MISSES'} |`);
   }
+  // Activated at startup, before any session appears: the same measure in every run.
+  const sorted = [...activations].sort((a, b) => a - b);
+  console.log(`\nActivation (VS Code's figure, Developer: Show Running Extensions), ${sorted.length} runs: median ${ms(median(sorted))} (${ms(sorted[0] ?? Number.NaN)}–${ms(sorted.at(-1) ?? Number.NaN)})`);
 }
 
 async function main(): Promise<void> {
