@@ -32,6 +32,13 @@ export function icon(name: string, label?: string): HTMLElement {
   return node;
 }
 
+/** A codicon that turns: something is under way. */
+export function spinningIcon(name: string): HTMLElement {
+  const node = icon(name);
+  node.classList.add('codicon-modifier-spin');
+  return node;
+}
+
 export function append(node: Node, children: Child[]): void {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;

@@ -1,6 +1,6 @@
 // Empty states say what to do next, with the button that does it.
 import type { EmptyReason } from '../src/protocol/messages';
-import { el } from './dom';
+import { el, spinningIcon } from './dom';
 import { commandButton } from './header';
 
 export function renderEmpty(reason: EmptyReason | null): HTMLElement[] {
@@ -18,6 +18,8 @@ export function renderEmpty(reason: EmptyReason | null): HTMLElement[] {
           el('div', { class: 'actions' }, commandButton('Open Transcript File…', 'openTranscript', 'folder-opened'), commandButton('Select Session…', 'selectSession', 'list-selection', true)),
         ),
       ];
+    case 'readingSession':
+      return [el('div', { class: 'empty', 'data-testid': 'empty', role: 'status' }, el('p', {}, spinningIcon('loading'), ' Session found: reading its fill from the end of the transcript…'))];
     case 'waitingForUsage':
       return [el('div', { class: 'empty', 'data-testid': 'empty' }, el('p', {}, 'Session found: waiting for the first response.'))];
   }

@@ -7,7 +7,7 @@ import { CATEGORIES, type Fill, type PanelState } from '../src/protocol/messages
 import { formatTokens } from '../src/protocol/format';
 import { CATEGORY_LABELS, CATEGORY_SHORT, exactTokens, fillSource, fillSummary } from './logic/format';
 import { fillLevel, gaugeMarks, gaugeSegments, INLINE_LABEL_MIN_PERCENT, type MarkKind, type SegmentKey } from './logic/gaugeLayout';
-import { el, icon } from './dom';
+import { el, icon, spinningIcon } from './dom';
 
 const SEGMENT_KEYS: readonly SegmentKey[] = [...CATEGORIES, 'used', 'free', 'reserved'];
 const MARK_KINDS: readonly MarkKind[] = ['target', 'trigger', 'safety', 'agent'];
@@ -25,11 +25,6 @@ function segmentShort(key: SegmentKey): string {
   return CATEGORY_SHORT[key];
 }
 
-function spinning(node: HTMLElement): HTMLElement {
-  node.classList.add('codicon-modifier-spin');
-  return node;
-}
-
 function levelText(level: 'ok' | 'warning' | 'error', agent: string | null | undefined): string {
   return level === 'ok' ? '' : level === 'warning' ? 'past our trigger' : `past ${agentLabel(agent).name}'s auto-compact point`;
 }
@@ -44,7 +39,7 @@ export class Gauge {
   private readonly segments = new Map<SegmentKey, HTMLElement>();
   private readonly marks = new Map<MarkKind, { tick: HTMLElement; label: HTMLElement }>();
   /** While the live context is read: the fill above is already exact, the rest follows. */
-  private readonly loading = el('p', { class: 'gauge-loading muted', 'data-testid': 'context-loading', role: 'status' }, spinning(icon('loading')), ' Reading the live context: the breakdown and the map follow…');
+  private readonly loading = el('p', { class: 'gauge-loading muted', 'data-testid': 'context-loading', role: 'status' }, spinningIcon('loading'), ' Reading the live context: the breakdown and the map follow…');
   /** What the live proxy did with the agent's last request, when one went through it. */
   private readonly liveProxyText = el('span');
   private readonly liveProxy = el('p', { class: 'gauge-live-proxy small', 'data-testid': 'live-proxy', role: 'status' }, icon('radio-tower'), ' ', this.liveProxyText);
@@ -86,7 +81,7 @@ export class Gauge {
 
   update(state: PanelState): void {
     const fill = state.fill;
-    this.summary.textContent = fill ? fillSummary(fill) : 'waiting for the first response';
+    this.summary.textContent = fill ? fillSummary(fill) : state.empty === 'readingSession' ? 'reading the session…' : 'waiting for the first response';
     this.source.textContent = fill ? fillSource(fill) : '';
     this.pending.textContent = fill?.pendingTokens ? `+ ~${formatTokens(fill.pendingTokens)} since the last response (estimate)` : '';
     const level = fill ? fillLevel(fill, state.thresholds) : 'ok';

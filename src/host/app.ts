@@ -245,5 +245,7 @@ function shownFill(fill: FillSnapshot): boolean {
 
 function emptyReason(view: SessionView): PanelState['empty'] {
   if (!view.session) return (vscode.workspace.workspaceFolders?.length ?? 0) > 0 ? 'noSession' : 'noWorkspace';
-  return view.fill && shownFill(view.fill) ? null : 'waitingForUsage';
+  // No fill at all yet: the follower's first read (from the end of the file) has not landed.
+  if (!view.fill) return 'readingSession';
+  return shownFill(view.fill) ? null : 'waitingForUsage';
 }

@@ -22,7 +22,7 @@ export class FillStatusBar implements vscode.Disposable {
     const { fill, thresholds } = state;
     if (!fill) {
       this.item.text = '$(pulse) —';
-      this.item.tooltip = state.session ? 'Context Lens: waiting for the first response' : 'Context Lens: no agent session found';
+      this.item.tooltip = !state.session ? 'Context Lens: no agent session found' : state.empty === 'readingSession' ? 'Context Lens: reading the session' : 'Context Lens: waiting for the first response';
       this.item.backgroundColor = undefined;
       this.item.accessibilityInformation = { label: `Context Lens: ${this.item.tooltip}` };
       this.item.show();

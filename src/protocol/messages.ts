@@ -35,7 +35,8 @@ export const fillSchema = z.object({
 });
 export type Fill = z.infer<typeof fillSchema>;
 
-export const emptyReasonSchema = z.enum(['noWorkspace', 'noSession', 'waitingForUsage']);
+/** readingSession: a session is followed and its first (tail) read is under way. */
+export const emptyReasonSchema = z.enum(['noWorkspace', 'noSession', 'readingSession', 'waitingForUsage']);
 export type EmptyReason = z.infer<typeof emptyReasonSchema>;
 
 /** Gauge categories, in stacking order. `reminder` covers memory files, reminders and attachments. */

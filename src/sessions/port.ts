@@ -40,7 +40,8 @@ export interface UsagePoint {
 /** Per-call usage of one session file, read incrementally; keyed by the live context's entry refs. */
 export interface UsageReader {
   readonly path: string;
-  update(): Promise<void>;
+  /** Reads what was appended; `from`: the live context's `startOffset` (nothing before it is asked for). */
+  update(from?: number): Promise<void>;
   get(ref: string): UsagePoint | undefined;
 }
 

@@ -160,6 +160,8 @@ export interface LiveContext {
   /** Every compaction the agent performed in this file, oldest first. */
   compactions: CompactionEvent[];
   diagnostics: Diagnostic[];
+  /** Where in the file the live context's oldest record starts, when the adapter knows (per-call usage reads from here). */
+  startOffset?: number;
 }
 
 /** A newer session appeared where a follower watches (the agent started or resumed one). */

@@ -1,7 +1,8 @@
 // LLM summarizer through the official SDK. Credentials and endpoint come from the caller (the host
 // keeps the key in SecretStorage); nothing is read from the environment here, so tests and a proxy
-// setup behave the same.
-import Anthropic from '@anthropic-ai/sdk';
+// setup behave the same. The SDK is loaded on the first summary: the extension host and the CLI
+// create a summarizer without paying for the SDK's code unless a summary is asked for.
+import type Anthropic from '@anthropic-ai/sdk';
 import { DEFAULT_ANTHROPIC_SUMMARY_MODEL } from './defaults';
 import { errorText, type Summarizer, type SummaryRequest, type SummarizerResult } from '../engine/summarizers/types';
 
@@ -18,17 +19,17 @@ export interface AnthropicSummarizerOptions {
 
 export class AnthropicSummarizer implements Summarizer {
   readonly name = 'anthropic';
-  private readonly client: Anthropic;
+  private client: Anthropic | null = null;
   private readonly model: string;
 
-  constructor(options: AnthropicSummarizerOptions) {
-    this.client = new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL || null, maxRetries: options.maxRetries ?? 0 });
+  constructor(private readonly options: AnthropicSummarizerOptions) {
     this.model = options.model || DEFAULT_ANTHROPIC_SUMMARY_MODEL;
   }
 
   async summarize(request: SummaryRequest, signal: AbortSignal): Promise<SummarizerResult> {
     try {
-      const response = await this.client.messages.create(
+      const client = (this.client ??= await this.createClient());
+      const response = await client.messages.create(
         { model: this.model, max_tokens: request.maxTokens, messages: [{ role: 'user', content: request.prompt }] },
         { signal },
       );
@@ -41,5 +42,10 @@ export class AnthropicSummarizer implements Summarizer {
     } catch (error) {
       return { ok: false, error: `anthropic: ${errorText(error)}` };
     }
+  }
+
+  private async createClient(): Promise<Anthropic> {
+    const { Anthropic: Sdk } = await import('./anthropicSdk');
+    return new Sdk({ apiKey: this.options.apiKey, baseURL: this.options.baseURL || null, maxRetries: this.options.maxRetries ?? 0 });
   }
 }

@@ -65,9 +65,12 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return path;
 }
 
+/** The element id VS Code gives our fill item in the status bar. */
+export const STATUS_BAR_ITEM_ID = 'context-lens.context-lens.contextLens.fill';
+
 /** Our fill item in the status bar. */
 export function statusBarItem(page: Page): Locator {
-  return page.locator('#workbench\\.parts\\.statusbar [id="context-lens.context-lens.contextLens.fill"]');
+  return page.locator(`#workbench\\.parts\\.statusbar [id="${STATUS_BAR_ITEM_ID}"]`);
 }
 
 export interface Workbench {

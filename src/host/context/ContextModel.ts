@@ -1,5 +1,6 @@
-// Live model of the followed session: on every change of its fill, re-reads the live context
-// (debounced, never two reads at once), counts it off-thread, and re-plans what Compact… would do.
+// Live model of the followed session: once its fill is shown (the tail read), reads the live
+// context at once, then again on every change of the fill (debounced, never two reads at once),
+// counts it off-thread, and re-plans what Compact… would do.
 // Settings changes re-plan without re-reading. The plan is announced only when it changed.
 import * as vscode from 'vscode';
 import { TokenCountWorker, type ItemFate } from '../../engine';
@@ -12,6 +13,7 @@ import { planViewOf, samePlan } from './derive';
 import { livePlan, readSnapshot, type LiveSnapshot } from './liveSnapshot';
 import { adapterOf } from '../../sessions/agents';
 import type { UsageReader } from '../../sessions/port';
+import { ReadScheduler } from './readScheduler';
 import { timelineOf, type OurCompactionMark } from './timeline';
 import { WorkerTokenizer } from './workerTokenizer';
 
@@ -34,10 +36,7 @@ export class ContextModel implements vscode.Disposable {
   private planView: PlanView | null = null;
   private fates = new Map<number, ItemFate>();
   private revision = 0;
-  private timer: NodeJS.Timeout | undefined;
-  private reading = false;
-  /** A change arrived while reading: read once more afterwards. */
-  private dirty = false;
+  private readonly reads = new ReadScheduler(() => this.read(), READ_DEBOUNCE_MS);
   private lastFill: unknown = null;
   private readonly choiceStore: ChoiceStore;
 
@@ -115,32 +114,21 @@ export class ContextModel implements vscode.Disposable {
     // Only a new fill means new records; diagnostics and compaction notices come with one anyway.
     if (fill === this.lastFill) return;
     this.lastFill = fill;
-    this.timer ??= setTimeout(() => {
-      this.timer = undefined;
-      void this.read();
-    }, READ_DEBOUNCE_MS);
+    // Not before the tail read's fill: the gauge is drawn from it first, the full read follows.
+    if (fill === null) return;
+    this.reads.request(this.firstReadOf === session.path);
   }
 
   private async read(): Promise<void> {
-    if (this.reading) {
-      this.dirty = true;
-      return;
-    }
-    this.reading = true;
     const path = this.sessions.current.session?.path;
     try {
       await this.readOnce();
     } finally {
-      this.reading = false;
       if (path !== undefined && this.firstReadOf === path) {
         // Read or failed (the log says why): either way the panel stops saying it is reading.
         this.firstReadOf = null;
         this.changed.fire();
       }
-    }
-    if (this.dirty) {
-      this.dirty = false;
-      void this.read();
     }
   }
 
@@ -149,13 +137,15 @@ export class ContextModel implements vscode.Disposable {
     const usage = this.usage;
     if (session === null || usage === null) return;
     try {
-      const [read] = await Promise.all([readSnapshot(session, this.settings.current.windowTokensOverride, this.workerTokenizer()), usage.update()]);
-      // The user switched sessions while we read: that session's read is already scheduled.
-      if (this.sessions.current.session?.path !== session.path) return;
+      const read = await readSnapshot(session, this.settings.current.windowTokensOverride, this.workerTokenizer());
       if (!read.ok) {
         this.log.warn(`Reading the live context of ${session.path} failed: ${read.error.message}`);
         return;
       }
+      // The timeline's per-call usage: only from where the live context starts.
+      await usage.update(read.value.live.startOffset);
+      // The user switched sessions while we read: that session's read is already scheduled.
+      if (this.sessions.current.session?.path !== session.path) return;
       this.setSnapshot(read.value);
     } catch (error) {
       if (this.tokenizer === null) throw error;
@@ -205,7 +195,7 @@ export class ContextModel implements vscode.Disposable {
   }
 
   dispose(): void {
-    clearTimeout(this.timer);
+    this.reads.dispose();
     for (const subscription of this.subscriptions) subscription.dispose();
     this.closeWorker();
     this.changed.dispose();

@@ -76,11 +76,14 @@ export class PanelHub implements vscode.Disposable {
     this.state = state;
     if (this.stateTimer) return;
     const wait = Math.max(0, this.lastStateSent + STATE_INTERVAL_MS - Date.now());
-    this.stateTimer = setTimeout(() => {
-      this.stateTimer = undefined;
-      this.lastStateSent = Date.now();
-      this.sendPatch();
-    }, wait);
+    this.stateTimer = setTimeout(() => this.flushState(), wait);
+  }
+
+  private flushState(): void {
+    clearTimeout(this.stateTimer);
+    this.stateTimer = undefined;
+    this.lastStateSent = Date.now();
+    this.sendPatch();
   }
 
   private sendPatch(): void {
@@ -89,9 +92,13 @@ export class PanelHub implements vscode.Disposable {
     for (const connection of this.connections) connection.post({ type: 'statePatch', patch });
   }
 
-  /** Sent only when the plan changed (its revision moved): plans of large contexts are big. */
+  /**
+   * Sent only when the plan changed (its revision moved): plans of large contexts are big. A state
+   * still waiting goes first, so the map never shows ahead of the gauge of the same read.
+   */
   updatePlan(plan: PlanView | null): void {
     this.plan = plan;
+    if (this.stateTimer) this.flushState();
     for (const connection of this.connections) connection.post({ type: 'plan', plan });
   }
 

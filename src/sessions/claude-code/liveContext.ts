@@ -86,7 +86,8 @@ async function build(handle: FileHandle, path: string, session: SessionInfo, sid
   const scan = new TailScan(handle, path, stats.size, history.lastLine);
   const boundaries = history.compactions.flatMap((event) => (event.offset === undefined ? [] : [event.offset]));
   const built = await buildChain(scan, sidechain, boundaries);
-  const chain = messagesFromChain(built.walk?.records ?? [], path);
+  const records = built.walk?.records ?? [];
+  const chain = messagesFromChain(records, path);
   const fill = built.tracker.snapshot(options);
   const context: LiveContext = {
     session,
@@ -97,10 +98,11 @@ async function build(handle: FileHandle, path: string, session: SessionInfo, sid
     fill,
     compactions: history.compactions,
     diagnostics: [],
+    startOffset: records.reduce((first, located) => Math.min(first, located.offset), stats.size),
   };
   const diagnostics = [...history.diagnostics, ...scan.diagnostics(), ...built.diagnostics, ...chain.diagnostics];
   // The request behind the newest response is written just before it, so within what was read.
-  const requestId = lastRequestRef(built.walk?.records ?? []);
+  const requestId = lastRequestRef(records);
   if (requestId !== null && scan.has('requests', requestId)) {
     diagnostics.push(...(await useRecordedRequest(context, scan, requestId, boundaries)));
   }

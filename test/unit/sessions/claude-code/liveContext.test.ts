@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { buildTranscript, MB, template } from '../../../../bench/support/transcripts';
@@ -148,5 +148,23 @@ describe('readLiveContext on a compaction whose preserved segment is not in the 
     // The present segment is spliced in after the summary: two more turns than the dangling one.
     assert.equal(kept.value.messages.length, dangling.value.messages.length + 2);
     assert.equal(dangling.value.fill.usedTokens, kept.value.fill.usedTokens);
+  });
+
+  it('says where the live context starts in the file: at the compaction, or before it at a preserved segment', async () => {
+    const dir = tempDir();
+    const offsetOf = (path: string, uuid: string): number => {
+      const text = readFileSync(path, 'utf8');
+      return Buffer.byteLength(text.slice(0, text.lastIndexOf('\n', text.indexOf(`"uuid":"${uuid}"`)) + 1));
+    };
+    const plain = join(dir, 'plain.jsonl');
+    const built = buildTranscript(template(), plain, { bytes: 2 * MB, liveBytes: 200 * 1024 });
+    const live = await readLiveContext(plain);
+    assert.ok(live.ok);
+    assert.equal(live.value.startOffset, offsetOf(plain, built.boundaryUuid as string));
+    const present = join(dir, 'present.jsonl');
+    const kept = buildTranscript(template(), present, { bytes: 2 * MB, liveBytes: 200 * 1024, preserved: 'present' });
+    const withSegment = await readLiveContext(present);
+    assert.ok(withSegment.ok);
+    assert.ok((withSegment.value.startOffset ?? Infinity) < offsetOf(present, kept.boundaryUuid as string));
   });
 });

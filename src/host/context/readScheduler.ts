@@ -1,0 +1,54 @@
+// When the followed session's live context is read. The first read of a session starts at once:
+// the panel shows "reading" until it lands, and nothing is gained by waiting. Later changes (the
+// agent appending records in bursts) coalesce into one read a short while after the first of
+// them. Never two reads at once: a request during a read reads once more after it.
+
+export class ReadScheduler {
+  private timer: NodeJS.Timeout | undefined;
+  private reading = false;
+  private again = false;
+  private disposed = false;
+
+  constructor(
+    private readonly read: () => Promise<void>,
+    private readonly debounceMs: number,
+  ) {}
+
+  /** `now`: the session's first read; otherwise a change, read after the debounce. */
+  request(now: boolean): void {
+    if (now) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      void this.start();
+      return;
+    }
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      void this.start();
+    }, this.debounceMs);
+  }
+
+  private async start(): Promise<void> {
+    if (this.disposed) return;
+    if (this.reading) {
+      this.again = true;
+      return;
+    }
+    this.reading = true;
+    try {
+      await this.read();
+    } finally {
+      this.reading = false;
+    }
+    if (this.again) {
+      this.again = false;
+      void this.start();
+    }
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}

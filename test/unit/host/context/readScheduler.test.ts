@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, it, mock } from 'node:test';
+import { ReadScheduler } from '../../../../src/host/context/readScheduler';
+
+/** A read that stays under way until the test ends it. */
+function reads(): { count: () => number; finish: () => Promise<void>; read: () => Promise<void> } {
+  let started = 0;
+  const pending: (() => void)[] = [];
+  return {
+    count: () => started,
+    read: () => {
+      started++;
+      return new Promise((resolve) => pending.push(resolve));
+    },
+    // Lets the scheduler see the end of the read and start the next one, if any.
+    finish: async () => {
+      pending.shift()?.();
+      for (let turn = 0; turn < 3; turn++) await Promise.resolve();
+    },
+  };
+}
+
+describe('ReadScheduler', () => {
+  beforeEach(() => mock.timers.enable({ apis: ['setTimeout'] }));
+  afterEach(() => mock.timers.reset());
+
+  it('reads a session the first time at once, without waiting for the debounce', () => {
+    const probe = reads();
+    new ReadScheduler(probe.read, 300).request(true);
+    assert.equal(probe.count(), 1);
+  });
+
+  it('reads a burst of changes once, the debounce after the first of them', () => {
+    const probe = reads();
+    const scheduler = new ReadScheduler(probe.read, 300);
+    scheduler.request(false);
+    mock.timers.tick(200);
+    scheduler.request(false);
+    assert.equal(probe.count(), 0);
+    mock.timers.tick(100);
+    assert.equal(probe.count(), 1);
+    mock.timers.tick(1000);
+    assert.equal(probe.count(), 1);
+  });
+
+  it('never reads twice at once: requests during a read make one more read after it', async () => {
+    const probe = reads();
+    const scheduler = new ReadScheduler(probe.read, 300);
+    scheduler.request(true);
+    scheduler.request(true);
+    scheduler.request(true);
+    assert.equal(probe.count(), 1);
+    await probe.finish();
+    assert.equal(probe.count(), 2);
+    await probe.finish();
+    assert.equal(probe.count(), 2);
+  });
+
+  it('a first read replaces a pending debounced one', () => {
+    const probe = reads();
+    const scheduler = new ReadScheduler(probe.read, 300);
+    scheduler.request(false);
+    scheduler.request(true);
+    mock.timers.tick(300);
+    assert.equal(probe.count(), 1);
+  });
+
+  it('reads nothing once disposed', () => {
+    const probe = reads();
+    const scheduler = new ReadScheduler(probe.read, 300);
+    scheduler.request(false);
+    scheduler.dispose();
+    mock.timers.tick(300);
+    scheduler.request(true);
+    assert.equal(probe.count(), 0);
+  });
+});
