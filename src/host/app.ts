@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { agentLabel } from '../protocol/agents';
 import type { PanelState } from '../protocol/messages';
 import { hookEventsPath } from '../contracts/hookEvents';
-import { proxyEventsPath, type ProxyEvent } from '../proxy/events';
+import { proxyEventsPath, proxyStateDir, type ProxyEvent } from '../proxy/events';
 import type { FillSnapshot } from '../sessions/types';
 import { Commands, webviewCommandIds } from './commands';
 import { ApiKeyStore } from './compaction/ApiKeyStore';
@@ -24,6 +24,7 @@ import { withLiveEdits } from './proxy/liveTimeline';
 import { EditorPanel } from './panel/EditorPanel';
 import { PanelHub } from './panel/PanelHub';
 import { LiveProxyControl } from './proxy/LiveProxyControl';
+import { PanelInstructionsWriter } from './proxy/PanelInstructionsWriter';
 import { PANEL_VIEW_ID, PanelViewProvider } from './panel/PanelViewProvider';
 import { SessionService, type SessionView } from './sessions/SessionService';
 import { SettingsWatcher, thresholdsOf } from './settings';
@@ -43,6 +44,7 @@ export class ContextLensApp implements vscode.Disposable {
   private readonly history: HistoryStore;
   private readonly hookEvents: EventFileLog<HookEvent>;
   private readonly proxyEvents: EventFileLog<ProxyEvent>;
+  private readonly panelInstructions: PanelInstructionsWriter;
   private readonly apiKey: ApiKeyStore;
   private readonly flow: CompactionFlow;
   private readonly connector: ClaudeCodeConnector;
@@ -63,6 +65,7 @@ export class ContextLensApp implements vscode.Disposable {
     this.own(new TriggerNotifier(this.sessions, this.settings, this.history, this.log));
     this.hookEvents = this.own(new EventFileLog(hookEventsPath(process.env), readHookEvents, 'hook events', this.log));
     this.proxyEvents = this.own(new EventFileLog(proxyEventsPath(process.env), readProxyEventTail, 'live proxy events', this.log));
+    this.panelInstructions = new PanelInstructionsWriter(proxyStateDir(process.env), (line) => this.log.warn(line));
     this.model = this.own(new ContextModel(this.sessions, this.settings, this.log, vscode.Uri.joinPath(context.extensionUri, 'dist', 'tokenWorker.js').fsPath, context.workspaceState));
     this.apiKey = new ApiKeyStore(context.secrets);
     const diffs = this.own(new DiffDocuments());
@@ -205,10 +208,13 @@ export class ContextLensApp implements vscode.Disposable {
     }
   }
 
-  /** The gauge's window and thresholds, the settings' engine knobs and the map's choices, for the live proxy. */
+  /** The gauge's window and thresholds, the settings' engine knobs and the map's choices, for any live proxy. */
   private instructProxy(state: PanelState): void {
+    const session = this.sessions.current.session;
+    // The proxy speaks Claude Code's API; Codex sessions never go through it.
+    if (session?.agent !== 'claude-code') return;
     const items = this.model.snapshot?.context.items ?? [];
-    this.liveProxy.instruct(liveInstructionsOf({ settings: this.settings.current, thresholds: state.thresholds, windowTokens: state.fill?.windowTokens ?? null, choices: this.model.choices, items }));
+    this.panelInstructions.update(session.id, liveInstructionsOf({ settings: this.settings.current, thresholds: state.thresholds, windowTokens: state.fill?.windowTokens ?? null, choices: this.model.choices, items }));
   }
 
   private own<T extends vscode.Disposable>(disposable: T): T {

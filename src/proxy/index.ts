@@ -5,6 +5,7 @@ import type { EngineOptionsInput } from '../engine';
 import type { Result } from '../sessions/types';
 import { requestsDir } from './control';
 import { EVENTS_FILE, ProxyEventWriter, proxyStateDir } from './events';
+import { panelDir } from './panelInstructions';
 import { recallDir } from './recall';
 import { DEFAULT_LIVE_OPTIONS, LiveRewriter, type LiveOptions } from './rewrite';
 import { DEFAULT_UPSTREAM, startProxyServer, type RunningProxy } from './server';
@@ -14,6 +15,7 @@ export { DEFAULT_UPSTREAM, isLocalHost, type RunningProxy } from './server';
 export { proxyEventsPath, proxyStateDir, readProxyEvents, type ProxyEvent } from './events';
 export { requestsDir, takeCompactionRequests, writeCompactionRequest } from './control';
 export { recallDir, recallOriginal, REF_IN_TEXT } from './recall';
+export { panelDir, writePanelInstructions } from './panelInstructions';
 
 export interface LiveProxyOptions {
   port?: number;
@@ -36,7 +38,7 @@ export async function startLiveProxy(options: LiveProxyOptions): Promise<Result<
   const stateDir = options.stateDir ?? proxyStateDir(options.env);
   const eventsPath = join(stateDir, EVENTS_FILE);
   const log = options.log ?? (() => undefined);
-  const rewriter = new LiveRewriter({ ...DEFAULT_LIVE_OPTIONS, ...options.live, engine: options.live?.engine ?? {} }, { recall: recallDir(stateDir), requests: requestsDir(stateDir) });
+  const rewriter = new LiveRewriter({ ...DEFAULT_LIVE_OPTIONS, ...options.live, engine: options.live?.engine ?? {} }, { recall: recallDir(stateDir), requests: requestsDir(stateDir), panel: panelDir(stateDir) }, log);
   const events = new ProxyEventWriter(eventsPath, (error) => log(`cannot write the event stream: ${error instanceof Error ? error.message : String(error)}`));
   const started = await startProxyServer({ port: options.port ?? 0, upstream: options.upstream ?? DEFAULT_UPSTREAM, rewriter, events, log, ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}) });
   if (!started.ok) return started;

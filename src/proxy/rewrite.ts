@@ -8,6 +8,7 @@ import type { Result } from '../sessions/types';
 import { hasCompactionRequests, takeCompactionRequests, type CompactionRequest } from './control';
 import { EDIT_TIERS, type ProxyAction, type ProxyEdit, type ProxyUsage } from './events';
 import { dropEdits, restoreKept, textOnly, type LiveInstructions } from './instructions';
+import { PanelInstructionsReader } from './panelInstructions';
 import { archiveOriginal, refOf, stubWithRef } from './recall';
 import { agentSessionInBody, agentSessionOf, SessionStore, sessionKeyOf, type SessionState, type StickyEdit } from './session';
 
@@ -41,6 +42,15 @@ export interface LiveDirs {
   recall: string;
   /** Where `compact_context` leaves its requests. */
   requests: string;
+  /** Where the panel leaves its say about each agent session (panelInstructions.ts). */
+  panel: string;
+}
+
+/** The options, keeps and drops that hold for one request's agent session. */
+interface Said {
+  options: LiveOptions;
+  keep: ReadonlySet<string>;
+  drop: ReadonlySet<string>;
 }
 
 /** What to send and what to record about it. */
@@ -140,39 +150,42 @@ export function applyEdits<M extends { role: string; content?: string | MessageB
   return { messages: out, applied, saved, used };
 }
 
+/** Where batches start: the trigger's share of the window. */
+export function triggerTokensOf(options: Pick<LiveOptions, 'windowTokens' | 'triggerPercent'>): number {
+  return Math.floor((options.windowTokens * options.triggerPercent) / 100);
+}
+
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 export class LiveRewriter {
   readonly sessions = new SessionStore();
-  private current: LiveOptions;
-  private keep: ReadonlySet<string> = new Set();
-  private drop: ReadonlySet<string> = new Set();
+  private readonly panel: PanelInstructionsReader;
 
   constructor(
     private readonly base: LiveOptions,
     private readonly dirs: LiveDirs,
+    log: (line: string) => void = () => undefined,
   ) {
-    this.current = base;
+    this.panel = new PanelInstructionsReader(dirs.panel, log);
   }
 
-  get options(): LiveOptions {
-    return this.current;
-  }
-
-  /** The panel's thresholds, engine knobs and keep/drop choices, from the next request on. */
-  instruct(instructions: LiveInstructions): void {
-    this.current = {
-      ...this.base,
-      ...(instructions.windowTokens ? { windowTokens: instructions.windowTokens } : {}),
-      ...(instructions.triggerPercent ? { triggerPercent: instructions.triggerPercent } : {}),
-      engine: instructions.engine ?? this.base.engine,
+  /**
+   * The panel's thresholds, engine knobs and keep/drop choices for this agent session over the
+   * proxy's own options (its flags); a session the panel said nothing about gets the proxy's own.
+   */
+  private said(agentSession: string | null): Said {
+    const instructions: LiveInstructions = this.panel.of(agentSession);
+    const keep = new Set(instructions.keep ?? []);
+    return {
+      options: {
+        ...this.base,
+        ...(instructions.windowTokens ? { windowTokens: instructions.windowTokens } : {}),
+        ...(instructions.triggerPercent ? { triggerPercent: instructions.triggerPercent } : {}),
+        engine: instructions.engine ?? this.base.engine,
+      },
+      keep,
+      drop: new Set((instructions.drop ?? []).filter((id) => !keep.has(id))),
     };
-    this.keep = new Set(instructions.keep ?? []);
-    this.drop = new Set((instructions.drop ?? []).filter((id) => !this.keep.has(id)));
-  }
-
-  get triggerTokens(): number {
-    return Math.floor((this.options.windowTokens * this.options.triggerPercent) / 100);
   }
 
   /** Never throws: every failure is a fail-open rewrite with its reason. */
@@ -200,17 +213,22 @@ export class LiveRewriter {
   }
 
   private async attempt(raw: Buffer, started: number): Promise<Rewrite> {
+    const early = agentSessionInBody(raw);
+    let said = this.said(early);
     // Nothing to re-apply or drop anywhere, nothing asked for, and too small to reach the trigger: no parse.
-    if (!this.sessions.anyEdits && this.drop.size === 0 && raw.length * this.sessions.maxTokensPerByte <= this.triggerTokens && !hasCompactionRequests(this.dirs.requests)) {
-      return this.original(raw, started, 'unchanged', null, { agentSession: agentSessionInBody(raw) });
+    if (!this.sessions.anyEdits && said.drop.size === 0 && raw.length * this.sessions.maxTokensPerByte <= triggerTokensOf(said.options) && !hasCompactionRequests(this.dirs.requests)) {
+      return this.original(raw, started, 'unchanged', null, { agentSession: early });
     }
     const parsed = parseMessagesBody(raw);
     if (!parsed.ok) return this.original(raw, started, 'failed-open', `unknown shape: ${parsed.error}`);
     const body = parsed.value;
     const session = this.sessions.get(sessionKeyOf(body));
+    const agentSession = agentSessionOf(body.metadata?.user_id);
+    if (agentSession !== early) said = this.said(agentSession);
+    const { options } = said;
     const fields = {
       session: session.key,
-      agentSession: agentSessionOf(body.metadata?.user_id),
+      agentSession,
       model: typeof body.model === 'string' ? body.model.slice(0, 100) : null,
       stream: body.stream === true,
       agentTokens: Math.round(raw.length * session.tokensPerByte),
@@ -220,16 +238,16 @@ export class LiveRewriter {
     const requests = main ? takeCompactionRequests(this.dirs.requests) : { requests: [], discarded: [] };
     const tokensOf = (bytes: number): number => Math.max(0, Math.round(bytes * session.tokensPerByte));
     // The person's calls come first: a kept output goes whole again, a dropped one becomes a stub.
-    const restored = main ? restoreKept(session, this.keep) : [];
-    const dropped = main ? dropEdits(body.messages, session, this.drop, this.dirs.recall) : [];
+    const restored = main ? restoreKept(session, said.keep) : [];
+    const dropped = main ? dropEdits(body.messages, session, said.drop, this.dirs.recall) : [];
     if (dropped.length > 0) this.sessions.anyEdits = true;
     let sticky = applyEdits(body.messages, session.edits);
     const sentTokens = tokensOf(raw.length - sticky.saved);
     const yours = [restored.length > 0 ? `${restored.length} kept by you` : '', dropped.length > 0 ? `${dropped.length} dropped by you` : ''].filter(Boolean).join(', ');
     let reason: string | null = [requests.discarded.length > 0 ? `discarded: ${requests.discarded.join('; ')}` : '', yours].filter(Boolean).join('; ') || null;
-    const due = sentTokens > this.triggerTokens && sentTokens >= session.nextBatchAt;
+    const due = sentTokens > triggerTokensOf(options) && sentTokens >= session.nextBatchAt;
     if (main && (requests.requests.length > 0 || due)) {
-      const batch = await this.batch(body, sticky.messages, session, sentTokens, requests.requests);
+      const batch = await this.batch(body, sticky.messages, session, sentTokens, requests.requests, said);
       if (!batch.ok) return this.original(raw, started, 'failed-open', batch.error, { ...fields, restored });
       reason = [batch.value.reason, yours].filter(Boolean).join('; ');
       if (batch.value.edits.length > 0) sticky = applyEdits(body.messages, session.edits);
@@ -237,8 +255,8 @@ export class LiveRewriter {
     if (sticky.applied === 0) return this.original(raw, started, 'unchanged', reason, { ...fields, restored });
     const out = Buffer.from(JSON.stringify({ ...body, messages: sticky.messages }), 'utf8');
     const elapsed = performance.now() - started;
-    if (elapsed > this.options.budgetMs) {
-      return this.original(raw, started, 'failed-open', `over budget (${elapsed.toFixed(1)} ms > ${this.options.budgetMs} ms); edits kept for the next request`, { ...fields, restored });
+    if (elapsed > options.budgetMs) {
+      return this.original(raw, started, 'failed-open', `over budget (${elapsed.toFixed(1)} ms > ${options.budgetMs} ms); edits kept for the next request`, { ...fields, restored });
     }
     // Reported once, with the request that first carries them (a batch over budget goes out later).
     const fresh = sticky.used.filter((edit) => edit.sent !== true);
@@ -262,23 +280,23 @@ export class LiveRewriter {
    * tool-output edits join the session's, each original archived first. A batch too small to be
    * worth a cache rewrite is dropped and not retried before the context grew by as much again.
    */
-  private async batch(body: RequestBody, messages: readonly WireMessage[], session: SessionState, sentTokens: number, requests: readonly CompactionRequest[]): Promise<Result<{ edits: StickyEdit[]; reason: string }, string>> {
-    const context = contextFromMessages({ ...(body.system === undefined ? {} : { system: body.system }), ...(body.tools ? { tools: body.tools } : {}), messages: engineMessages(messages), windowTokens: this.options.windowTokens, usedTokens: sentTokens, tokenizer: charEstimateTokenizer });
+  private async batch(body: RequestBody, messages: readonly WireMessage[], session: SessionState, sentTokens: number, requests: readonly CompactionRequest[], { options, keep }: Said): Promise<Result<{ edits: StickyEdit[]; reason: string }, string>> {
+    const context = contextFromMessages({ ...(body.system === undefined ? {} : { system: body.system }), ...(body.tools ? { tools: body.tools } : {}), messages: engineMessages(messages), windowTokens: options.windowTokens, usedTokens: sentTokens, tokenizer: charEstimateTokenizer });
     // Earlier edits stay as they are, and what the person keeps stays whole.
-    const kept = context.items.filter((item) => item.kind === 'tool_result' && (session.edits.has(item.toolUseId ?? '') || this.keep.has(item.toolUseId ?? ''))).map((item) => item.id);
+    const kept = context.items.filter((item) => item.kind === 'tool_result' && (session.edits.has(item.toolUseId ?? '') || keep.has(item.toolUseId ?? ''))).map((item) => item.id);
     const requested = requests.length > 0;
     const focus = requests.map((request) => request.focus).filter((text) => text.trim() !== '').join('\n');
-    const engine = this.options.engine;
+    const engine = options.engine;
     const result = await compact(
       context,
       {
         // The target sits below the trigger, or every request after a batch would start another.
-        targetPercent: Math.floor(this.options.triggerPercent * 0.8),
+        targetPercent: Math.floor(options.triggerPercent * 0.8),
         ...engine,
         // Asked for by the agent: every gentle tier runs; otherwise down to the target and no further.
         trigger: requested ? 'manual' : 'auto',
         minSavingsPercent: 0,
-        timeoutMs: this.options.budgetMs,
+        timeoutMs: options.budgetMs,
         summary: { ...engine.summary, enabled: engine.summary?.enabled ?? false },
         choices: { keep: kept, drop: [] },
         ...(focus ? { focus } : engine.focus ? { focus: engine.focus } : {}),
@@ -304,16 +322,16 @@ export class LiveRewriter {
     }
     const saved = Math.round(edits.reduce((sum, edit) => sum + edit.bytesSaved, 0) * session.tokensPerByte);
     const asked = requests.map((request) => request.reason.trim()).filter((text) => text !== '');
-    if (!requested && saved < this.options.minBatchTokens) {
-      session.nextBatchAt = sentTokens + this.options.minBatchTokens;
-      return { ok: true, value: { edits: [], reason: `batch of ${saved} tokens not worth a cache rewrite (< ${this.options.minBatchTokens})` } };
+    if (!requested && saved < options.minBatchTokens) {
+      session.nextBatchAt = sentTokens + options.minBatchTokens;
+      return { ok: true, value: { edits: [], reason: `batch of ${saved} tokens not worth a cache rewrite (< ${options.minBatchTokens})` } };
     }
     for (const edit of edits) session.edits.set(edit.toolUseId, edit);
     if (edits.length > 0) this.sessions.anyEdits = true;
     session.batches += 1;
     // A batch that could not reach the target is not retried on every request: only after growth.
-    session.nextBatchAt = sentTokens - saved + this.options.minBatchTokens;
-    const why = requested ? `compact_context${asked.length > 0 ? `: ${asked.join('; ')}` : ''}` : `over the trigger (${sentTokens} > ${this.triggerTokens} tokens)`;
+    session.nextBatchAt = sentTokens - saved + options.minBatchTokens;
+    const why = requested ? `compact_context${asked.length > 0 ? `: ${asked.join('; ')}` : ''}` : `over the trigger (${sentTokens} > ${triggerTokensOf(options)} tokens)`;
     return { ok: true, value: { edits, reason: `batch ${session.batches}, ${why}: ${edits.length} edits, −${saved} tokens` } };
   }
 }

@@ -4,11 +4,13 @@
 // from what we sent), requests past the trigger carry stubs instead of superseded reads, consecutive
 // requests keep their prefix, streaming works, and a dying upstream is an error for the agent.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startLiveProxy, type LiveProxy } from '../../src/proxy';
+import { panelDir, startLiveProxy, writePanelInstructions, type LiveProxy } from '../../src/proxy';
 import { readProxyEvents } from '../../src/proxy/events';
 import { ALLOWED_TOOLS, DEFAULT_MODEL, ensureClaudeCli, printArgs, projectDir, runClaude, sessionIds } from '../support/claude-cli';
 import { buildCliBundles } from '../support/cli-bundle';
@@ -122,6 +124,56 @@ describe('the live proxy with the real Claude Code CLI', () => {
     assert.ok(took < 200_000, `took ${took} ms`);
     assert.match(`${run.stdout}\n${run.stderr}`, /error|Context Lens proxy/i);
     assert.ok(dying.requests >= 1);
+  });
+
+  it("a proxy started in a terminal follows the panel's choices for the session: a dropped read goes as a stub on the next prompt", { timeout: 300_000 }, async () => {
+    const { cli } = await buildCliBundles(join(root, 'bin-terminal'));
+    const stateDir = join(root, 'state-terminal');
+    const session = randomUUID();
+    let resumed: MessagesRequest | undefined;
+    const turns: Turn[] = [
+      () => reply(toolUse('Read', { file_path: files.a })),
+      () => reply(text('Read it.')),
+      (context) => {
+        resumed = context.request;
+        return reply(text('Done.'));
+      },
+    ];
+    const terminalFake = await startFakeAnthropic({ scenario: { turns } });
+    // As a person would start it in a terminal: its own process, the default options.
+    const child = spawn(process.execPath, [cli, 'proxy', '--state-dir', stateDir, '--upstream', terminalFake.url], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString('utf8');
+          const found = /Listening on (\S+)/.exec(out)?.[1];
+          if (found) resolve(found);
+        });
+        child.once('exit', (code) => reject(new Error(`the proxy exited with ${code}`)));
+      });
+      const configDir = join(root, 'config-terminal');
+      const first = await runClaude({ binary, args: printArgs({ prompt: 'Read alpha.ts.', extra: ['--session-id', session] }), cwd, configDir, baseUrl: url, timeoutMs: RUN_TIMEOUT_MS });
+      assert.equal(first.code, 0, first.stderr);
+      const readId = terminalFake.requests.flatMap((request) => (request.kind === 'main' ? bodyOf(request).messages : [])).flatMap((message) => (Array.isArray(message.content) ? message.content : [])).find((block) => block.type === 'tool_result')?.tool_use_id;
+      assert.ok(typeof readId === 'string', 'the read went through the proxy');
+      // What the extension writes when the person drops that read in the map of this session.
+      assert.ok((await writePanelInstructions(panelDir(stateDir), session, { drop: [readId] })).ok);
+      const second = await runClaude({ binary, args: printArgs({ prompt: 'Go on.', resume: session }), cwd, configDir, baseUrl: url, timeoutMs: RUN_TIMEOUT_MS });
+      assert.equal(second.code, 0, second.stderr);
+      const sentResult = resumed?.messages.flatMap((message) => (Array.isArray(message.content) ? message.content : [])).find((block) => block.type === 'tool_result' && block.tool_use_id === readId);
+      assert.ok(sentResult, 'the resumed request carries the read');
+      assert.match(toolResultText(sentResult), /^\[DROPPED\] Read .*alpha\.ts output, left out of the context by the person's choice/);
+      const events = await readProxyEvents(join(stateDir, 'events.jsonl'));
+      assert.ok(events.ok);
+      assert.ok(events.value.some((event) => event.agentSession === session && event.newEdits.some((edit) => edit.toolUseId === readId && edit.tier === 'choice')), 'the event names the session and the choice');
+      const transcript = readFileSync(join(projectDir(configDir, cwd), `${session}.jsonl`), 'utf8');
+      assert.ok(!transcript.includes('[DROPPED]'), 'the agent keeps its own transcript whole');
+    } finally {
+      child.kill('SIGINT');
+      await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(undefined)));
+      await terminalFake.stop();
+    }
   });
 
   it('the real CLI calls compact_context and recall through the MCP server, and the next request shows the effect', { timeout: 300_000 }, async () => {

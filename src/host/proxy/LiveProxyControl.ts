@@ -1,11 +1,10 @@
 // "Context Lens: Start Live Proxy" / "Stop Live Proxy": the live proxy in the extension host for
 // this workspace. While it runs, new terminals get ANTHROPIC_BASE_URL pointing at it (so `claude`
-// started there goes through it), the panel's choices and thresholds reach it directly, and the
-// status bar says what it saved; stopped, nothing points at it.
+// started there goes through it), it reads the panel's choices and thresholds as any proxy does
+// (PanelInstructionsWriter), and the status bar says what it saved; stopped, nothing points at it.
 import * as vscode from 'vscode';
 import type { LiveProxyState } from '../../protocol/messages';
 import { startLiveProxy, type LiveProxy } from '../../proxy';
-import type { LiveInstructions } from '../../proxy/instructions';
 import { Commands } from '../commands';
 import { liveProxyStatus } from './liveProxyStatus';
 
@@ -13,8 +12,6 @@ export class LiveProxyControl implements vscode.Disposable {
   private proxy: LiveProxy | undefined;
   private readonly item = vscode.window.createStatusBarItem('contextLens.liveProxy', vscode.StatusBarAlignment.Right, 99);
   private readonly disposables: vscode.Disposable[];
-  /** The panel's latest say, kept while stopped so a proxy started later begins with it. */
-  private instructions: LiveInstructions = {};
   private summary: LiveProxyState | null = null;
 
   constructor(
@@ -30,12 +27,6 @@ export class LiveProxyControl implements vscode.Disposable {
     // A previous window's variable must not point new terminals at a proxy that is gone.
     this.context.environmentVariableCollection.clear();
     this.render();
-  }
-
-  /** Thresholds, engine knobs and keep/drop choices for the next proxied request. */
-  instruct(instructions: LiveInstructions): void {
-    this.instructions = instructions;
-    this.proxy?.rewriter.instruct(instructions);
   }
 
   /** What the panel shows about the followed session's requests, for the status bar's saving. */
@@ -56,7 +47,6 @@ export class LiveProxyControl implements vscode.Disposable {
       return;
     }
     this.proxy = started.value;
-    this.proxy.rewriter.instruct(this.instructions);
     const variables = this.context.environmentVariableCollection;
     variables.description = 'Context Lens live proxy: Claude Code started in this terminal sends its requests through it.';
     variables.replace('ANTHROPIC_BASE_URL', this.proxy.url);

@@ -2,6 +2,7 @@
 // knobs with the standing focus and the pinned sentences, and the tool results kept or dropped in
 // the map, named by tool_use id (the map's item ids mean nothing in a request). Summaries stay off:
 // the proxy never summarises unless asked. Free of `vscode`.
+import { redactSecrets } from '../../engine';
 import type { Choices, Thresholds } from '../../protocol/messages';
 import type { LiveInstructions } from '../../proxy/instructions';
 import { withChoices } from '../context/choices';
@@ -26,10 +27,12 @@ function toolUseIds(ids: readonly number[], items: readonly ToolResultItem[]): s
 
 export function liveInstructionsOf({ settings, thresholds, windowTokens, choices, items }: InstructionInput): LiveInstructions {
   const engine = withChoices(settings.engine, { keep: [], drop: [], pins: choices.pins });
+  // They are written to a file the proxies read: no secret a pinned sentence quoted goes with them.
+  const preserve = engine.preserve?.pinned ? { preserve: { ...engine.preserve, pinned: engine.preserve.pinned.map(redactSecrets) } } : {};
   return {
     ...(windowTokens ? { windowTokens } : {}),
     triggerPercent: thresholds.triggerPercent,
-    engine: { ...engine, targetPercent: thresholds.targetPercent, focus: settings.compactionFocus, summary: { ...engine.summary, enabled: false } },
+    engine: { ...engine, ...preserve, targetPercent: thresholds.targetPercent, focus: redactSecrets(settings.compactionFocus), summary: { ...engine.summary, enabled: false } },
     keep: toolUseIds(choices.keep, items),
     drop: toolUseIds(choices.drop, items),
   };

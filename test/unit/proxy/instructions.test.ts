@@ -1,31 +1,46 @@
-// The panel's instructions reach the next proxied request: a dropped tool result goes as a stub
-// (below the trigger too), a kept one goes whole again and is never edited, the window and trigger
-// move where batches start; and every edit is reported once, with the request that first carries it.
+// The panel's instructions, left in the file of the agent's session as the extension writes it,
+// reach the next proxied request of that session: a dropped tool result goes as a stub (below the
+// trigger too), a kept one goes whole again and is never edited, the window and trigger move where
+// batches start; another session is untouched; every edit is reported once, with the first request
+// that carries it.
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import type { LiveInstructions } from '../../../src/proxy/instructions';
+import { writePanelInstructions } from '../../../src/proxy/panelInstructions';
 import { recallOriginal } from '../../../src/proxy/recall';
 import { DEFAULT_LIVE_OPTIONS, LiveRewriter, type LiveOptions } from '../../../src/proxy/rewrite';
 import { agentSessionInBody, agentSessionOf } from '../../../src/proxy/session';
 import { bytesOf, conversation, type Conversation } from '../../support/proxy-conversation';
 
-function rewriter(options: Partial<LiveOptions> = {}): { live: LiveRewriter; recall: string } {
+const SESSION = 'e312c332-1269-4f82-b8fb-6059e3c67fa5';
+const OTHER = '0b7c4c47-8d43-4a8e-9c55-3a1f6f7d2e10';
+const userId = (session: string): string => JSON.stringify({ device_id: 'd', account_uuid: '', session_id: session });
+/** A conversation of the agent session whose panel said something. */
+const ours = (turns: number): Conversation => conversation({ turns, userId: userId(SESSION) });
+
+function rewriter(options: Partial<LiveOptions> = {}): { live: LiveRewriter; recall: string; say: (instructions: LiveInstructions, session?: string) => Promise<void> } {
   const root = mkdtempSync(join(tmpdir(), 'cl-proxy-instr-'));
   const recall = join(root, 'recall');
-  return { live: new LiveRewriter({ ...DEFAULT_LIVE_OPTIONS, budgetMs: 5_000, ...options }, { recall, requests: join(root, 'requests') }), recall };
+  const panel = join(root, 'panel');
+  const say = async (instructions: LiveInstructions, session = SESSION): Promise<void> => {
+    const written = await writePanelInstructions(panel, session, instructions);
+    assert.ok(written.ok);
+  };
+  return { live: new LiveRewriter({ ...DEFAULT_LIVE_OPTIONS, budgetMs: 5_000, ...options }, { recall, requests: join(root, 'requests'), panel }), recall, say };
 }
 
 const sent = (body: Buffer): Conversation => JSON.parse(body.toString('utf8')) as Conversation;
 const resultText = (body: Conversation, id: string): unknown =>
   body.messages.flatMap((message) => (typeof message.content === 'string' ? [] : message.content)).find((block) => block.tool_use_id === id)?.content;
 
-describe('LiveRewriter.instruct', () => {
+describe("the panel's say in the live proxy", () => {
   it('a tool result the person dropped goes as a stub from the next request on, below the trigger, recallable', async () => {
-    const { live, recall } = rewriter();
-    const body = conversation({ turns: 4 });
-    live.instruct({ drop: ['toolu_000001'] });
+    const { live, recall, say } = rewriter();
+    const body = ours(4);
+    await say({ drop: ['toolu_000001'] });
     const first = await live.rewrite(bytesOf(body));
     assert.equal(first.action, 'edited', first.reason ?? '');
     assert.match(first.reason ?? '', /1 dropped by you/);
@@ -37,37 +52,57 @@ describe('LiveRewriter.instruct', () => {
     assert.equal(recalled.value, resultText(body, 'toolu_000001'));
     assert.equal(resultText(sent(first.body), 'toolu_000002'), resultText(body, 'toolu_000002'), 'the rest whole');
     // Reported once: the next request carries it as a sticky edit.
-    const again = await live.rewrite(bytesOf(conversation({ turns: 5 })));
+    const again = await live.rewrite(bytesOf(ours(5)));
     assert.equal(again.action, 'sticky');
     assert.equal(again.stickyEdits, 1);
     assert.deepEqual(again.newEdits, []);
   });
 
   it('a kept tool result the proxy had stubbed goes whole again and is not edited by later batches', async () => {
-    const { live } = rewriter({ windowTokens: 20_000, triggerPercent: 50 });
-    const first = await live.rewrite(bytesOf(conversation({ turns: 12 })));
+    const { live, say } = rewriter({ windowTokens: 20_000, triggerPercent: 50 });
+    const first = await live.rewrite(bytesOf(ours(12)));
     assert.equal(first.action, 'edited', first.reason ?? '');
     const kept = first.newEdits[0]!.toolUseId;
-    live.instruct({ windowTokens: 20_000, triggerPercent: 50, keep: [kept] });
-    const body = conversation({ turns: 13 });
+    await say({ windowTokens: 20_000, triggerPercent: 50, keep: [kept] });
+    const body = ours(13);
     const next = await live.rewrite(bytesOf(body));
     assert.deepEqual(next.restored, [kept]);
     assert.match(next.reason ?? '', /1 kept by you/);
     assert.equal(resultText(sent(next.body), kept), resultText(body, kept));
     for (let turns = 14; turns < 30; turns++) {
-      const later = await live.rewrite(bytesOf(conversation({ turns })));
+      const later = await live.rewrite(bytesOf(ours(turns)));
       assert.ok(!later.newEdits.some((edit) => edit.toolUseId === kept), `re-edited at ${turns} turns`);
       assert.deepEqual(later.restored, []);
     }
   });
 
   it('the window and trigger from the panel decide where batches start', async () => {
-    const { live } = rewriter();
-    const raw = bytesOf(conversation({ turns: 12 }));
+    const { live, say } = rewriter();
+    const raw = bytesOf(ours(12));
     assert.equal((await live.rewrite(raw)).action, 'unchanged');
-    live.instruct({ windowTokens: 20_000, triggerPercent: 50 });
-    assert.equal(live.triggerTokens, 10_000);
-    assert.equal((await live.rewrite(raw)).action, 'edited');
+    await say({ windowTokens: 20_000, triggerPercent: 50 });
+    const edited = await live.rewrite(raw);
+    assert.equal(edited.action, 'edited');
+    assert.match(edited.reason ?? '', /over the trigger \(\d+ > 10000 tokens\)/);
+  });
+
+  it("only the session the panel follows: another agent session through the same proxy keeps the proxy's own options", async () => {
+    const { live, say } = rewriter();
+    await say({ windowTokens: 20_000, triggerPercent: 50, drop: ['toolu_000001'] });
+    const other = await live.rewrite(bytesOf(conversation({ turns: 12, userId: userId(OTHER) })));
+    assert.equal(other.action, 'unchanged', other.reason ?? '');
+    assert.equal(other.agentSession, OTHER);
+    assert.equal((await live.rewrite(bytesOf(ours(12)))).action, 'edited');
+  });
+
+  it('a later say replaces the earlier one: a drop taken back goes whole again', async () => {
+    const { live, say } = rewriter();
+    await say({ drop: ['toolu_000001'] });
+    assert.equal((await live.rewrite(bytesOf(ours(4)))).action, 'edited');
+    await say({ keep: ['toolu_000001'] });
+    const next = await live.rewrite(bytesOf(ours(5)));
+    assert.deepEqual(next.restored, ['toolu_000001']);
+    assert.equal(next.action, 'unchanged');
   });
 
   it('each edit is reported once, with the first request that carries it', async () => {

@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { writeCompactionRequest } from '../../../src/proxy/control';
 import { recallOriginal } from '../../../src/proxy/recall';
-import { DEFAULT_LIVE_OPTIONS, LiveRewriter, type LiveOptions } from '../../../src/proxy/rewrite';
+import { DEFAULT_LIVE_OPTIONS, LiveRewriter, type LiveDirs, type LiveOptions } from '../../../src/proxy/rewrite';
 import { bytesOf, conversation, type Conversation } from '../../support/proxy-conversation';
 
-function rewriter(options: Partial<LiveOptions> = {}): { live: LiveRewriter; dirs: { recall: string; requests: string } } {
+function rewriter(options: Partial<LiveOptions> = {}): { live: LiveRewriter; dirs: LiveDirs } {
   const root = mkdtempSync(join(tmpdir(), 'cl-proxy-'));
-  const dirs = { recall: join(root, 'recall'), requests: join(root, 'requests') };
+  const dirs = { recall: join(root, 'recall'), requests: join(root, 'requests'), panel: join(root, 'panel') };
   return { live: new LiveRewriter({ ...DEFAULT_LIVE_OPTIONS, budgetMs: 5_000, ...options }, dirs), dirs };
 }
 
