@@ -180,6 +180,11 @@ describe('the live proxy with a scripted agent in a VS Code terminal, in code-se
     await frame.locator(`[data-testid="region-row"][data-id="${id}"][data-live="dropped"]`).waitFor({ timeout: 30_000 });
     await frame.locator('[data-testid="live-fates"]').filter({ hasText: '1 dropped' }).waitFor({ timeout: 30_000 });
     await screenshot(page, 'live-proxy-dropped-dark');
+    // The same in a light theme: the stripes, marks and live column take the theme's colours.
+    await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+    await page.locator('.monaco-workbench.vs:not(.vs-dark)').waitFor({ timeout: 15_000 });
+    await frame.locator('body.vscode-light').waitFor({ timeout: 15_000 });
+    await screenshot(page, 'live-proxy-dropped-light');
   });
 });
 
