@@ -1,13 +1,14 @@
 // Live proxy benchmark: prints figures, asserts nothing. Run with `npx tsx bench/proxy.bench.ts`.
 // Added latency per request at 10k, 100k and 1M tokens (end to end through the proxy minus straight
-// to the same loopback stub upstream, and the proxy's own time per request from its events), for a
-// request below the trigger (original bytes) and one above it carrying sticky edits; then requests/s.
+// to the same loopback stub upstream, paired run by run, and the proxy's own time per request from its
+// events), for a request below the trigger (original bytes), one above it carrying sticky edits, and
+// the same with the panel's say for its session on disk; then requests/s.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request, Agent } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startLiveProxy } from '../src/proxy';
+import { panelDir, startLiveProxy, writePanelInstructions } from '../src/proxy';
 import { readProxyEvents } from '../src/proxy/events';
 import { bytesOf, conversation } from '../test/support/proxy-conversation';
 
@@ -29,6 +30,8 @@ async function stubUpstream(): Promise<{ url: string; close: () => void }> {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
 }
 
+const SESSION = 'b3a1c0de-0000-4000-8000-000000000be9';
+
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
 function post(port: number, body: Buffer): Promise<number> {
@@ -43,10 +46,18 @@ function post(port: number, body: Buffer): Promise<number> {
   });
 }
 
-async function latencies(port: number, body: Buffer, runs: number): Promise<number[]> {
-  await post(port, body);
+/**
+ * Added latency, paired: each run posts the body straight to the upstream and then through the
+ * proxy, and keeps the difference, so a slow moment of the machine lands on both halves of a pair.
+ */
+async function addedLatencies(upstreamPort: number, proxyPort: number, body: Buffer, runs: number): Promise<number[]> {
+  await post(upstreamPort, body);
+  await post(proxyPort, body);
   const out: number[] = [];
-  for (let run = 0; run < runs; run++) out.push(await post(port, body));
+  for (let run = 0; run < runs; run++) {
+    const direct = await post(upstreamPort, body);
+    out.push((await post(proxyPort, body)) - direct);
+  }
   return out;
 }
 
@@ -66,23 +77,28 @@ async function main(): Promise<void> {
   // BENCH_SIZES=10k,100k runs only those.
   const only = process.env.BENCH_SIZES?.split(',');
   for (const [label, turns, runs] of SIZES.filter(([label]) => !only || only.includes(label))) {
-    const body = bytesOf(conversation({ turns, resultChars: 4_000 }));
-    for (const mode of ['below', 'sticky'] as const) {
+    const body = bytesOf(conversation({ turns, resultChars: 4_000, userId: JSON.stringify({ device_id: 'bench', account_uuid: '', session_id: SESSION }) }));
+    for (const mode of ['below', 'sticky', 'panel'] as const) {
       const state = mkdtempSync(join(tmpdir(), 'cl-proxy-bench-'));
       // Below: a window far larger than the request. Sticky: a window the request overflows, so the
       // first request makes a batch and every measured one re-applies it (budget off to measure it all).
+      // Panel: sticky, plus the panel's file for the session (a stat per request) and one dropped result.
       const windowTokens = mode === 'below' ? 10_000_000 : Math.round(body.length / 4 / 0.9);
       const started = await startLiveProxy({ upstream: upstream.url, env: {}, stateDir: state, live: { windowTokens, triggerPercent: 75, budgetMs: 60_000 } });
       if (!started.ok) throw new Error(started.error);
       const proxy = started.value;
-      const direct = await latencies(upstreamPort, body, runs);
-      const via = await latencies(proxy.port, body, runs);
+      if (mode === 'panel') {
+        // The panel has a say about this session (a drop): every request looks its file up.
+        const dropped = await writePanelInstructions(panelDir(state), SESSION, { drop: ['toolu_000001'] });
+        if (!dropped.ok) throw new Error(dropped.error.message);
+      }
+      const added = await addedLatencies(upstreamPort, proxy.port, body, runs);
       await proxy.stop(100);
       const events = await readProxyEvents(proxy.eventsPath);
       const measured = events.ok ? events.value.slice(2) : [];
       const own = measured.map((event) => event.addedMs);
       const actions = [...new Set(measured.map((event) => event.action))].join(',');
-      console.log(`${label.padEnd(6)} ${`${mode} (${actions})`.padEnd(18)} ${fmt(percentile(via, 50) - percentile(direct, 50))} ${fmt(percentile(via, 99) - percentile(direct, 99))} ${fmt(percentile(own, 50))} ${fmt(percentile(own, 99))}`);
+      console.log(`${label.padEnd(6)} ${`${mode} (${actions})`.padEnd(18)} ${fmt(percentile(added, 50))} ${fmt(percentile(added, 99))} ${fmt(percentile(own, 50))} ${fmt(percentile(own, 99))}`);
       rmSync(state, { recursive: true, force: true });
     }
   }
