@@ -1,18 +1,18 @@
 // `context-lens mcp`: the MCP server Claude Code starts (stdio) with the compact_context and recall
 // tools; `--print-config` shows the .mcp.json entry, `--register [DIR]` writes it into DIR/.mcp.json.
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createMcpServer, MCP_SERVER_NAME } from '../mcp/server';
+import { createMcpServer } from '../mcp/server';
 import { proxyStateDir } from '../proxy';
-import { MCP_FILE, mcpConfig, mcpEntry, registerMcpServer } from '../sessions/claude-code';
+import { connectMcp, MCP_SERVER_NAME, mcpConfig, mcpEntry, mcpPath, readSettings, saveConnected } from '../sessions/claude-code';
 import { EXIT_OK, inputError, parse, type Io } from './io';
 
 export const MCP_USAGE = `context-lens mcp [--print-config | --register [DIR]] [--state-dir DIR]
   An MCP server (stdio) for the agent: compact_context(reason, focus) asks the live proxy to compact
   the next request (the tool itself changes nothing); recall(ref) returns the output a proxy stub
   names. --print-config prints the .mcp.json to add; --register adds it to DIR/.mcp.json (default:
-  the current folder), leaving the rest of the file as it is. Claude Code tool names:
+  the current folder), leaving the rest of the file as it is (\`context-lens connect\` does this too,
+  beside the hooks; \`disconnect\` takes it out). Claude Code tool names:
   mcp__${MCP_SERVER_NAME}__compact_context, mcp__${MCP_SERVER_NAME}__recall.`;
 
 const OPTIONS = { 'print-config': { type: 'boolean' }, register: { type: 'boolean' }, 'state-dir': { type: 'string' } } as const;
@@ -20,20 +20,25 @@ const OPTIONS = { 'print-config': { type: 'boolean' }, register: { type: 'boolea
 export async function mcpCommand(args: readonly string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, OPTIONS, 1);
   // Bundled, __dirname is dist/, which holds cli.js.
-  const entry = mcpEntry(process.execPath, join(__dirname, 'cli.js'));
+  const entry = mcpEntry({ node: process.execPath, cli: join(__dirname, 'cli.js') });
   if (values['print-config']) {
     io.out.write(mcpConfig(MCP_SERVER_NAME, entry));
     return EXIT_OK;
   }
   if (values.register) {
-    const path = join(resolve(positionals[0] ?? process.cwd()), MCP_FILE);
-    const edit = registerMcpServer(existsSync(path) ? readFileSync(path, 'utf8') : null, MCP_SERVER_NAME, entry);
+    // The same edit Connect makes to .mcp.json: minimal, atomic, the previous content backed up.
+    const read = await readSettings(mcpPath(resolve(positionals[0] ?? process.cwd())));
+    if (!read.ok) throw inputError(read.error.message);
+    const edit = connectMcp(read.value.text, MCP_SERVER_NAME, entry);
     if (!edit.ok) throw inputError(edit.error);
-    if (edit.value.changed) {
-      writeFileSync(`${path}.tmp`, edit.value.text);
-      renameSync(`${path}.tmp`, path);
+    for (const note of edit.notes) io.err.write(`${note}\n`);
+    if (!edit.changed) {
+      io.out.write(`Already registered in ${read.value.path}\n`);
+      return EXIT_OK;
     }
-    io.out.write(edit.value.changed ? `Registered ${MCP_SERVER_NAME} in ${path}\n` : `Already registered in ${path}\n`);
+    const saved = await saveConnected(read.value, edit.text, io.env);
+    if (!saved.ok) throw inputError(saved.error.message);
+    io.out.write(`Registered ${MCP_SERVER_NAME} in ${read.value.path}\n`);
     return EXIT_OK;
   }
   const server = createMcpServer(values['state-dir'] ?? proxyStateDir(io.env));

@@ -5,9 +5,9 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { version } from '../../package.json';
 import { requestsDir, writeCompactionRequest } from '../proxy/control';
+import { MCP_SERVER_NAME } from '../sessions/claude-code';
 import { recallDir, recallOriginal } from '../proxy/recall';
 
-export const MCP_SERVER_NAME = 'context-lens';
 export const TOOL_NAMES = { compact: 'compact_context', recall: 'recall' } as const;
 
 const reply = (text: string, isError = false) => ({ content: [{ type: 'text' as const, text }], ...(isError ? { isError: true } : {}) });

@@ -4,7 +4,7 @@
 // Disconnect gives the file back as it was.
 import assert from 'node:assert/strict';
 import { execSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
@@ -96,6 +96,10 @@ describe('Connect and Disconnect Claude Code, in code-server', { timeout: 240_00
     assert.deepEqual(settings.hooks.Stop, THEIRS.hooks.Stop);
     assert.deepEqual(settings.statusLine, THEIRS.statusLine, 'their status line is kept');
     assert.equal(settings.hooks.SessionStart?.[0]?.matcher, 'compact');
+    // The agent's MCP tools beside the hooks: the same CLI copy with `mcp`.
+    const mcp = JSON.parse(readFileSync(join(workspace, '.mcp.json'), 'utf8')) as { mcpServers: Record<string, { command: string; args: string[] }> };
+    assert.deepEqual(mcp.mcpServers['context-lens']?.args.slice(1), ['mcp']);
+    assert.match(mcp.mcpServers['context-lens']?.args[0] ?? '', /[\\/]bin[\\/]cli\.js$/);
     await page.locator('.notifications-toasts', { hasText: 'Claude Code is connected in payments-demo' }).waitFor({ timeout: 10_000 });
     assert.match(await (await hooksLine(page, 'connected')).innerText(), /Claude Code hooks: connected · Disconnect/);
     await screenshot(page, 'hooks-line-connected-dark');
@@ -127,6 +131,7 @@ describe('Connect and Disconnect Claude Code, in code-server', { timeout: 240_00
     await answerDialog(page, /Disconnect Claude Code in payments-demo\?/, 'Disconnect');
     await waitFor(read, (text) => !text.includes('hook pre-compact'), 'the hooks to go');
     assert.deepEqual(JSON.parse(read()), THEIRS);
+    assert.equal(existsSync(join(workspace, '.mcp.json')), false, 'the .mcp.json Connect created is gone');
     await hooksLine(page, 'disconnected');
     await screenshot(page, 'disconnected-dark');
   });

@@ -4,13 +4,13 @@
 // from what we sent), requests past the trigger carry stubs instead of superseded reads, consecutive
 // requests keep their prefix, streaming works, and a dying upstream is an error for the agent.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { panelDir, startLiveProxy, writePanelInstructions, type LiveProxy } from '../../src/proxy';
+import { panelDir, proxyStateDir, startLiveProxy, writePanelInstructions, type LiveProxy } from '../../src/proxy';
 import { readProxyEvents } from '../../src/proxy/events';
 import { ALLOWED_TOOLS, DEFAULT_MODEL, ensureClaudeCli, printArgs, projectDir, runClaude, sessionIds } from '../support/claude-cli';
 import { buildCliBundles } from '../support/cli-bundle';
@@ -176,11 +176,14 @@ describe('the live proxy with the real Claude Code CLI', () => {
     }
   });
 
-  it('the real CLI calls compact_context and recall through the MCP server, and the next request shows the effect', { timeout: 300_000 }, async () => {
+  it('the real CLI calls compact_context and recall through the MCP server `context-lens connect` registered, and the next request shows the effect', { timeout: 300_000 }, async () => {
     const { cli } = await buildCliBundles(join(root, 'bin'));
-    const stateDir = join(root, 'state-mcp');
-    const mcpConfig = join(root, 'mcp.json');
-    writeFileSync(mcpConfig, JSON.stringify({ mcpServers: { 'context-lens': { type: 'stdio', command: process.execPath, args: [cli, 'mcp', '--state-dir', stateDir] } } }));
+    // The server finds the proxy's state folder as the proxy does: by XDG_STATE_HOME, which Claude Code passes on.
+    const env = { XDG_STATE_HOME: join(root, 'xdg-mcp') };
+    const stateDir = proxyStateDir(env);
+    const connected = spawnSync(process.execPath, [cli, 'connect', cwd], { env: { ...process.env, ...env }, encoding: 'utf8' });
+    assert.equal(connected.status, 0, connected.stderr);
+    assert.match(connected.stdout, /Wrote .*\.mcp\.json/);
     const read = (path: string): Turn => () => reply(toolUse('Read', { file_path: path }));
     let stubsAfterRequest = 0;
     let recalled = '';
@@ -202,10 +205,14 @@ describe('the live proxy with the real Claude Code CLI', () => {
     // The trigger is never crossed here: only the agent's request compacts.
     const started = await startLiveProxy({ upstream: mcpFake.url, env: {}, stateDir, live: { ...LIVE, windowTokens: 60_000, triggerPercent: 90 } });
     assert.ok(started.ok);
-    const args = ['-p', 'Read the tables, then compact and recall.', '--allowedTools', `${ALLOWED_TOOLS},mcp__context-lens__compact_context,mcp__context-lens__recall`, '--model', DEFAULT_MODEL, '--mcp-config', mcpConfig, '--strict-mcp-config'];
-    const run = await runClaude({ binary, args, cwd, configDir: join(root, 'config-mcp'), baseUrl: started.value.url, timeoutMs: RUN_TIMEOUT_MS });
+    // No --mcp-config: Claude Code finds the server in the project's .mcp.json.
+    const args = ['-p', 'Read the tables, then compact and recall.', '--allowedTools', `${ALLOWED_TOOLS},mcp__context-lens__compact_context,mcp__context-lens__recall`, '--model', DEFAULT_MODEL];
+    const run = await runClaude({ binary, args, cwd, configDir: join(root, 'config-mcp'), baseUrl: started.value.url, env, timeoutMs: RUN_TIMEOUT_MS });
     await started.value.stop(100);
     await mcpFake.stop();
+    const disconnected = spawnSync(process.execPath, [cli, 'disconnect', cwd], { env: { ...process.env, ...env }, encoding: 'utf8' });
+    assert.equal(disconnected.status, 0, disconnected.stderr);
+    assert.equal(existsSync(join(cwd, '.mcp.json')), false, 'disconnect removes the .mcp.json connect created');
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /Recalled it/);
     const compactCall = mcpFake.requests.findIndex((request) => request.kind === 'main' && JSON.stringify(request.body).includes('Compaction requested'));

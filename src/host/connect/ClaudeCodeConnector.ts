@@ -1,10 +1,11 @@
 // Connect / Disconnect Claude Code: writes (or removes) our PreCompact and SessionStart hooks and
-// the status line in the workspace's `.claude/settings.local.json`, after showing the change in
-// VS Code's diff editor and asking. Never clobbers: a file it cannot read as JSON is left alone,
-// only our entries change, and the previous content is backed up (see settingsFile.ts).
+// the status line in the workspace's `.claude/settings.local.json` and our MCP server in its
+// `.mcp.json`, after showing each change in VS Code's diff editor and asking. Never clobbers: a
+// file it cannot read as JSON is left alone, only our entries change, and the previous content is
+// backed up (see settingsFile.ts).
+import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { connect, connectionCommands, disconnect, readSettings, saveConnected, saveDisconnected, settingsPath, SETTINGS_FILE, type ConnectionCommands, type Saved, type SettingsEdit, type SettingsFile } from '../../sessions/claude-code';
-import type { Result } from '../../sessions/types';
+import { changesOf, connectionCommands, mcpEntry, planConnection, saveConnection, type ConnectionCommands, type ConnectPlan, type ConnectVerb, type Saved } from '../../sessions/claude-code';
 import type { DiffDocuments } from '../compaction/DiffDocuments';
 import { commandPaths, installBundles, refreshBundles } from './launcher';
 
@@ -18,7 +19,7 @@ export interface ConnectorDeps {
 
 interface Target {
   readonly folder: vscode.WorkspaceFolder;
-  readonly file: SettingsFile;
+  readonly plan: ConnectPlan;
 }
 
 export class ClaudeCodeConnector {
@@ -35,54 +36,59 @@ export class ClaudeCodeConnector {
     );
   }
 
+  private paths() {
+    return commandPaths({ pathEnv: process.env.PATH ?? '', platform: process.platform, execPath: process.execPath, isElectron: process.versions.electron !== undefined }, this.binDir);
+  }
+
   /** The commands Connect writes; the panel's connection status looks for these same strings. */
   commands(): ConnectionCommands {
-    return connectionCommands(commandPaths({ pathEnv: process.env.PATH ?? '', platform: process.platform, execPath: process.execPath, isElectron: process.versions.electron !== undefined }, this.binDir));
+    return connectionCommands(this.paths());
   }
 
   async connect(): Promise<void> {
     const target = await this.target('connect');
     if (target === null) return;
-    const commands = this.commands();
-    const edit = connect(target.file.text, commands);
-    const confirmed = await this.confirm(target, edit, {
+    const confirmed = await this.confirm(target, {
       unchanged: 'Claude Code is already connected in this folder.',
       question: `Connect Claude Code in ${target.folder.name}?`,
-      detail: 'Adds a PreCompact hook (your pinned constraints, open loops and standing focus go into every compaction), a SessionStart hook (re-injects them after a compaction) and, if you have none, the Context Lens status line to .claude/settings.local.json. The diff is open beside this dialog.',
+      detail:
+        'Adds a PreCompact hook (your pinned constraints, open loops and standing focus go into every compaction), a SessionStart hook (re-injects them after a compaction) and, if you have none, the Context Lens status line to .claude/settings.local.json, ' +
+        'and the Context Lens MCP server (the agent can ask for a compaction at a task boundary and recall what a live-proxy stub replaced) to .mcp.json. Claude Code asks once before it starts a project MCP server. The diffs are open beside this dialog.',
       action: 'Connect',
     });
-    if (confirmed === null) return;
+    if (!confirmed) return;
     try {
       await installBundles(this.distDir, this.binDir, this.deps.version);
     } catch (error) {
       void vscode.window.showErrorMessage(`Context Lens: could not install the hook commands in ${this.binDir}: ${String(error)}`);
       return;
     }
-    const saved = await this.save(target, saveConnected(target.file, confirmed, process.env));
+    const saved = await this.save(target);
     if (saved === null) return;
-    this.deps.log.info(`Connected Claude Code in ${target.file.target}: ${commands.preCompact} | ${commands.sessionStart} | ${commands.statusLine}`);
-    void vscode.window.showInformationMessage(`Context Lens: Claude Code is connected in ${target.folder.name}. Sessions started from now on use the hooks.${notesOf(edit)}${backupNote(saved)}`);
+    const commands = this.commands();
+    this.deps.log.info(`Connected Claude Code in ${target.folder.uri.fsPath}: ${commands.preCompact} | ${commands.sessionStart} | ${commands.statusLine} | .mcp.json`);
+    void vscode.window.showInformationMessage(`Context Lens: Claude Code is connected in ${target.folder.name}. Sessions started from now on use the hooks and the MCP tools.${notesOf(target.plan)}${backupNote(saved)}`);
   }
 
   async disconnect(): Promise<void> {
     const target = await this.target('disconnect');
     if (target === null) return;
-    const edit = disconnect(target.file.text, this.commands());
-    const confirmed = await this.confirm(target, edit, {
-      unchanged: 'Claude Code is not connected in this folder: nothing of Context Lens is in .claude/settings.local.json.',
+    const confirmed = await this.confirm(target, {
+      unchanged: 'Claude Code is not connected in this folder: nothing of Context Lens is in .claude/settings.local.json or .mcp.json.',
       question: `Disconnect Claude Code in ${target.folder.name}?`,
-      detail: 'Removes exactly the hooks and status line that Connect added to .claude/settings.local.json; everything else stays. The diff is open beside this dialog.',
+      detail: 'Removes exactly the hooks and status line that Connect added to .claude/settings.local.json and its MCP server from .mcp.json; everything else stays. The diffs are open beside this dialog.',
       action: 'Disconnect',
     });
-    if (confirmed === null) return;
-    const saved = await this.save(target, saveDisconnected(target.file, confirmed, process.env));
+    if (!confirmed) return;
+    const saved = await this.save(target);
     if (saved === null) return;
-    this.deps.log.info(`Disconnected Claude Code in ${target.file.target}${saved.removed ? ' (removed the file Connect had created)' : ''}`);
-    void vscode.window.showInformationMessage(`Context Lens: Claude Code is disconnected in ${target.folder.name}.${saved.removed ? ' Connect had created .claude/settings.local.json, so it is removed.' : ''}${backupNote(saved)}`);
+    const removed = saved.filter((one) => one.removed).length;
+    this.deps.log.info(`Disconnected Claude Code in ${target.folder.uri.fsPath}${removed > 0 ? ` (removed ${removed} file(s) Connect had created)` : ''}`);
+    void vscode.window.showInformationMessage(`Context Lens: Claude Code is disconnected in ${target.folder.name}.${removed > 0 ? ' Files Connect had created are removed.' : ''}${backupNote(saved)}`);
   }
 
-  /** The workspace folder to act on (asked when there are several) and its settings file's text. */
-  private async target(verb: string): Promise<Target | null> {
+  /** The workspace folder to act on (asked when there are several) and what would change in it. */
+  private async target(verb: ConnectVerb): Promise<Target | null> {
     const folders = vscode.workspace.workspaceFolders ?? [];
     if (folders.length === 0) {
       void vscode.window.showWarningMessage(`Context Lens: open the folder you run \`claude\` in, then ${verb} again.`);
@@ -90,42 +96,53 @@ export class ClaudeCodeConnector {
     }
     const folder = folders.length === 1 ? folders[0] : await vscode.window.showWorkspaceFolderPick({ placeHolder: `Folder whose Claude Code settings to ${verb}` });
     if (!folder) return null;
-    const read = await readSettings(settingsPath(folder.uri.fsPath));
-    if (!read.ok) {
-      void vscode.window.showErrorMessage(`Context Lens: ${read.error.message}`);
+    const paths = this.paths();
+    const planned = await planConnection(verb, folder.uri.fsPath, connectionCommands(paths), mcpEntry({ node: paths.node, electronRunAsNode: paths.electronRunAsNode ?? false, cli: join(this.binDir, 'cli.js') }));
+    if (!planned.ok) {
+      void vscode.window.showErrorMessage(`Context Lens: ${planned.error.message}`);
       return null;
     }
-    return { folder, file: read.value };
+    return { folder, plan: planned.value };
   }
 
-  /** Shows the diff and asks; the new text when the person agreed, else null. */
-  private async confirm(target: Target, edit: SettingsEdit, words: { unchanged: string; question: string; detail: string; action: string }): Promise<string | null> {
-    if (!edit.ok) {
-      const choice = await vscode.window.showErrorMessage(`Context Lens: ${edit.error}`, 'Open File');
-      if (choice) await vscode.window.showTextDocument(vscode.Uri.file(target.file.target));
-      return null;
+  /** Shows each file's diff and asks; true when the person agreed. */
+  private async confirm(target: Target, words: { unchanged: string; question: string; detail: string; action: string }): Promise<boolean> {
+    const { plan } = target;
+    if (!plan.settings.edit.ok) {
+      const choice = await vscode.window.showErrorMessage(`Context Lens: ${plan.settings.edit.error}`, 'Open File');
+      if (choice) await vscode.window.showTextDocument(vscode.Uri.file(plan.settings.file.target));
+      return false;
     }
-    if (!edit.changed) {
-      void vscode.window.showInformationMessage(`Context Lens: ${words.unchanged}${notesOf(edit)}`);
-      return null;
+    const changes = changesOf(plan);
+    if (changes.length === 0) {
+      void vscode.window.showInformationMessage(`Context Lens: ${words.unchanged}${notesOf(plan)}`);
+      return false;
     }
-    await this.deps.diffs.show(`claude-settings-${Date.now()}`, target.file.text ?? '', edit.text, `${SETTINGS_FILE.join('/')} (${target.folder.name}) ↔ ${words.action.toLowerCase()}ed`, 'settings.local.json');
-    const choice = await vscode.window.showInformationMessage(words.question, { modal: true, detail: `${words.detail}${notesOf(edit)}` }, words.action);
-    return choice === words.action ? edit.text : null;
+    for (const { file, text } of changes) {
+      const name = vscode.workspace.asRelativePath(file.path, false);
+      await this.deps.diffs.show(`claude-connect-${Date.now()}-${name}`, file.text ?? '', text, `${name} (${target.folder.name}) ↔ ${words.action.toLowerCase()}ed`, name.split('/').at(-1) ?? name);
+    }
+    const choice = await vscode.window.showInformationMessage(words.question, { modal: true, detail: `${words.detail}${notesOf(plan)}` }, words.action);
+    return choice === words.action;
   }
 
-  private async save(target: Target, saving: Promise<Result<Saved>>): Promise<Saved | null> {
-    const saved = await saving;
-    if (saved.ok) return saved.value;
-    void vscode.window.showErrorMessage(`Context Lens: could not write ${target.file.target}: ${saved.error.message}`);
-    return null;
+  /** Writes the plan; what was saved, or null when a file could not be written (said in an error). */
+  private async save(target: Target): Promise<Saved[] | null> {
+    const results = await saveConnection(target.plan, process.env);
+    const failed = results.find((one) => !one.saved.ok);
+    if (failed && !failed.saved.ok) {
+      void vscode.window.showErrorMessage(`Context Lens: could not write ${failed.file.target}: ${failed.saved.error.message}`);
+      return null;
+    }
+    return results.flatMap((one) => (one.saved.ok ? [one.saved.value] : []));
   }
 }
 
-function backupNote(saved: Saved): string {
-  return saved.backup === null ? '' : ` The previous content is in ${saved.backup}.`;
+function backupNote(saved: readonly Saved[]): string {
+  const backups = saved.flatMap((one) => (one.backup === null ? [] : [one.backup]));
+  return backups.length === 0 ? '' : ` The previous content is in ${backups.join(' and ')}.`;
 }
 
-function notesOf(edit: SettingsEdit): string {
-  return edit.ok && edit.notes.length > 0 ? ` ${edit.notes.join(' ')}` : '';
+function notesOf(plan: ConnectPlan): string {
+  return plan.notes.length > 0 ? ` ${plan.notes.join(' ')}` : '';
 }

@@ -24,10 +24,11 @@ export { ProjectWatcher } from './projectWatcher';
 export { writeFork } from './fork';
 export { resolveConfigDirs, encodeProjectDirName, expectedProjectDirs } from './paths';
 export { forkRequestFromResult } from './engineContext';
-export { MCP_FILE, mcpConfig, mcpEntry, registerMcpServer } from './mcpRegistration';
+export { connectMcp, disconnectMcp, MCP_FILE, mcpConfig, mcpEntry, type McpServerEntry } from './mcpRegistration';
 export { resolveWindow, agentAutoCompactTokens } from './window';
 export { connect, connectionCommands, connectionState, disconnect, isEmptySettings, SETTINGS_FILE } from './connection';
 export { readSettings, saveConnected, saveDisconnected, settingsBackupFolder, settingsPath } from './settingsFile';
+export { changesOf, MCP_SERVER_NAME, mcpPath, planConnection, saveConnection, type ConnectPlan, type ConnectVerb, type FileChange, type SavedFile } from './connectPlan';
 export type { Saved, SettingsFile } from './settingsFile';
 export type { CommandPaths, ConnectionCommands, ConnectionState, SettingsEdit } from './connection';
 

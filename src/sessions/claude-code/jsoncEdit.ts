@@ -106,6 +106,11 @@ export function append(text: string, container: Node, value: unknown, layout: La
   return { offset: container.offset + 1, length: 0, content: member(lineIndent(text, container.offset)) };
 }
 
+/** Replaces a value in place, written as `append` would have written it there. */
+export function replaceValue(text: string, node: Node, value: unknown, layout: Layout): Edit {
+  return { offset: node.offset, length: node.length, content: pretty(value, lineIndent(text, memberOf(node).offset), layout) };
+}
+
 /** Replaces a string value in place. */
 export function replaceString(node: Node, value: string): Edit {
   return { offset: node.offset, length: node.length, content: JSON.stringify(value) };

@@ -1,8 +1,8 @@
-// Reading and writing a project's `.claude/settings.local.json` for Connect and Disconnect. A
-// symlinked file is edited where it points (the link stays a link); every write is atomic and keeps
-// the file's mode; the previous content is copied to a backup first. A file Connect created (and the
-// `.claude` folder, if it made that too) is recorded, so Disconnect can remove it again instead of
-// leaving `{}` behind.
+// Reading and writing the files Connect and Disconnect edit: a project's
+// `.claude/settings.local.json` and its `.mcp.json`. A symlinked file is edited where it points (the
+// link stays a link); every write is atomic and keeps the file's mode; the previous content is
+// copied to a backup first. A file Connect created (and the `.claude` folder, if it made that too)
+// is recorded, so Disconnect can remove it again instead of leaving `{}` behind.
 import { createHash } from 'node:crypto';
 import { lstat, mkdir, readFile, readlink, rmdir, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -42,11 +42,14 @@ export function settingsBackupFolder(env: Env): string {
   return join(dirname(hookEventsPath(env)), 'settings-backups');
 }
 
-/** The backup copy and the created-file record of one settings file, named after its project. */
+/** The backup copy and the created-file record of one file Connect edits, named after its project. */
 function backupPaths(target: string, env: Env): { copy: string; created: string } {
-  const stem = `${basename(dirname(dirname(target))).replace(/[^\w.-]+/g, '_')}-${createHash('sha256').update(target).digest('hex').slice(0, 12)}`;
+  const name = basename(target);
+  // The settings sit in the project's `.claude` folder, `.mcp.json` in the project folder itself.
+  const project = name === SETTINGS_FILE[1] ? dirname(dirname(target)) : dirname(target);
+  const stem = `${basename(project).replace(/[^\w.-]+/g, '_')}-${createHash('sha256').update(target).digest('hex').slice(0, 12)}`;
   const folder = settingsBackupFolder(env);
-  return { copy: join(folder, `${stem}.settings.local.json`), created: join(folder, `${stem}.created.json`) };
+  return { copy: join(folder, `${stem}.${name.replace(/^\./, '')}`), created: join(folder, `${stem}.created.json`) };
 }
 
 /** Follows symbolic links to the file they name, even one that does not exist yet. */

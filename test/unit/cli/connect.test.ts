@@ -32,7 +32,7 @@ describe('context-lens connect / disconnect', () => {
     const env = { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'cl-state-')) };
     const connected = await run(['connect', dir], env);
     assert.equal(connected.code, 0, connected.err);
-    assert.match(connected.out, /Wrote .*settings\.local\.json\nThe previous content is in .*settings-backups.*\n$/);
+    assert.match(connected.out, /Wrote .*settings\.local\.json\nThe previous content is in .*settings-backups.*\nWrote .*\.mcp\.json\n$/);
     const text = readFileSync(file, 'utf8');
     assert.ok(text.startsWith(original.slice(0, original.indexOf('"hooks"'))), 'the person\'s text is untouched');
     assert.match(text, /notify\.sh && /);
@@ -65,6 +65,33 @@ describe('context-lens connect / disconnect', () => {
     assert.match(readFileSync(real, 'utf8'), /hook pre-compact/);
     assert.equal((await run(['disconnect', linked.dir], env)).code, 0);
     assert.equal(readFileSync(real, 'utf8'), '{}\n');
+  });
+
+  it('registers the MCP server in .mcp.json beside the person\'s servers, and disconnect gives the file back byte for byte', async () => {
+    const env = { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'cl-state-')) };
+    const { dir } = project();
+    const mcp = join(dir, '.mcp.json');
+    const theirs = '{\n  // the team\'s servers\n  "mcpServers": {\n    "docs": { "command": "docs-server", "args": [] }\n  }\n}\n';
+    writeFileSync(mcp, theirs);
+    const connected = await run(['connect', dir], env);
+    assert.equal(connected.code, 0, connected.err);
+    const entry = (JSON.parse(readFileSync(mcp, 'utf8').replace(/^\s*\/\/.*$/m, '')) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers;
+    assert.deepEqual(Object.keys(entry), ['docs', 'context-lens']);
+    assert.match(entry['context-lens']?.args[0] ?? '', /cli\.js$/);
+    assert.equal(entry['context-lens']?.args[1], 'mcp');
+    assert.ok(readFileSync(mcp, 'utf8').includes("// the team's servers"));
+    assert.equal((await run(['disconnect', dir], env)).code, 0);
+    assert.equal(readFileSync(mcp, 'utf8'), theirs);
+  });
+
+  it('connects the hooks even when .mcp.json cannot be read as JSON, and says so', async () => {
+    const { dir, file } = project();
+    writeFileSync(join(dir, '.mcp.json'), '{ "mcpServers": ');
+    const result = await run(['connect', dir], { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'cl-state-')) });
+    assert.equal(result.code, 0, result.err);
+    assert.match(result.err, /\.mcp\.json was left alone: it is not valid JSON/);
+    assert.match(readFileSync(file, 'utf8'), /hook pre-compact/);
+    assert.equal(readFileSync(join(dir, '.mcp.json'), 'utf8'), '{ "mcpServers": ');
   });
 
   it('refuses a settings file it cannot read as JSON, leaving it as it was', async () => {
