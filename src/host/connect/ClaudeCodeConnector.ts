@@ -53,7 +53,7 @@ export class ClaudeCodeConnector {
       question: `Connect Claude Code in ${target.folder.name}?`,
       detail:
         'Adds a PreCompact hook (your pinned constraints, open loops and standing focus go into every compaction), a SessionStart hook (re-injects them after a compaction) and, if you have none, the Context Lens status line to .claude/settings.local.json, ' +
-        'and the Context Lens MCP server (the agent can ask for a compaction at a task boundary and recall what a live-proxy stub replaced) to .mcp.json. Claude Code asks once before it starts a project MCP server. The diffs are open beside this dialog.',
+        'and the Context Lens MCP server (the agent can ask for a compaction at a task boundary and recall what a live-proxy stub replaced) to .mcp.json. Claude Code asks once before it starts a project MCP server. The diff is open beside this dialog.',
       action: 'Connect',
     });
     if (!confirmed) return;
@@ -76,7 +76,7 @@ export class ClaudeCodeConnector {
     const confirmed = await this.confirm(target, {
       unchanged: 'Claude Code is not connected in this folder: nothing of Context Lens is in .claude/settings.local.json or .mcp.json.',
       question: `Disconnect Claude Code in ${target.folder.name}?`,
-      detail: 'Removes exactly the hooks and status line that Connect added to .claude/settings.local.json and its MCP server from .mcp.json; everything else stays. The diffs are open beside this dialog.',
+      detail: 'Removes exactly the hooks and status line that Connect added to .claude/settings.local.json and its MCP server from .mcp.json; everything else stays. The diff is open beside this dialog.',
       action: 'Disconnect',
     });
     if (!confirmed) return;
@@ -105,7 +105,7 @@ export class ClaudeCodeConnector {
     return { folder, plan: planned.value };
   }
 
-  /** Shows each file's diff and asks; true when the person agreed. */
+  /** Shows the diff of every file that changes and asks; true when the person agreed. */
   private async confirm(target: Target, words: { unchanged: string; question: string; detail: string; action: string }): Promise<boolean> {
     const { plan } = target;
     if (!plan.settings.edit.ok) {
@@ -118,10 +118,21 @@ export class ClaudeCodeConnector {
       void vscode.window.showInformationMessage(`Context Lens: ${words.unchanged}${notesOf(plan)}`);
       return false;
     }
-    for (const { file, text } of changes) {
-      const name = vscode.workspace.asRelativePath(file.path, false);
-      await this.deps.diffs.show(`claude-connect-${Date.now()}-${name}`, file.text ?? '', text, `${name} (${target.folder.name}) ↔ ${words.action.toLowerCase()}ed`, name.split('/').at(-1) ?? name);
-    }
+    // One diff for every file that changes, each a fenced block under its name: the dialog is modal,
+    // so the person reviews everything at once instead of one diff hiding another. Markdown keeps
+    // the JSON highlighted without a JSON checker flagging two documents in one.
+    const names = changes.map(({ file }) => vscode.workspace.asRelativePath(file.path, false));
+    const all = changes.flatMap(({ file, text }) => [file.text ?? '', text]).join('\n');
+    // A fence longer than any run of backticks in the files, so none of their text can end it.
+    const fence = '`'.repeat(Math.max(3, ...(all.match(/`+/g) ?? []).map((run) => run.length + 1)));
+    const side = (texts: readonly string[]): string => texts.map((text, index) => `## ${names[index] ?? ''}\n\n${fence}jsonc\n${text}${text.endsWith('\n') || text === '' ? '' : '\n'}${fence}\n`).join('\n');
+    await this.deps.diffs.show(
+      `claude-connect-${Date.now()}`,
+      side(changes.map(({ file }) => file.text ?? '')),
+      side(changes.map(({ text }) => text)),
+      `${names.join(' + ')} (${target.folder.name}) ↔ ${words.action.toLowerCase()}ed`,
+      'claude-code-connect.md',
+    );
     const choice = await vscode.window.showInformationMessage(words.question, { modal: true, detail: `${words.detail}${notesOf(plan)}` }, words.action);
     return choice === words.action;
   }
