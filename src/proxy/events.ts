@@ -93,7 +93,7 @@ export const proxyEventSchema = z.object({
   stickyEdits: count,
   /** Edits that reached the model for the first time with this request. */
   newEdits: z.array(editSchema).max(10_000),
-  /** Tool results the person kept in the panel whose earlier edit was undone: the original goes again. */
+  /** Tool results whose earlier edit was undone (kept in the panel, or a drop taken back): the original goes again. */
   restored: z.array(z.string().max(200)).max(10_000).default([]),
   /** Time the proxy added before forwarding (parse, engine, serialise). */
   addedMs: z.number().nonnegative(),

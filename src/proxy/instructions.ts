@@ -28,9 +28,12 @@ export function textOnly(block: MessageBlock | undefined): boolean {
   return typeof content === 'string' || (Array.isArray(content) && content.every((part: MessageBlock) => part.type === 'text'));
 }
 
-/** Undoes the session's edits of tool results the person keeps, so their originals go again; returns their ids. */
-export function restoreKept(session: SessionState, keep: ReadonlySet<string>): string[] {
-  const restored = [...keep].filter((id) => session.edits.has(id));
+/**
+ * Undoes the session's edits the person took back, so those originals go again (one cache rewrite):
+ * any edit of a tool result they keep, and a drop of theirs they no longer ask for. Returns the ids.
+ */
+export function restoreTakenBack(session: SessionState, keep: ReadonlySet<string>, drop: ReadonlySet<string>): string[] {
+  const restored = [...session.edits.values()].filter((edit) => keep.has(edit.toolUseId) || (edit.tier === 'choice' && !drop.has(edit.toolUseId))).map((edit) => edit.toolUseId);
   for (const id of restored) session.edits.delete(id);
   return restored;
 }

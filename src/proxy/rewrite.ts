@@ -7,7 +7,7 @@ import { charEstimateTokenizer, compact, contextFromMessages, markHarnessBlock, 
 import type { Result } from '../sessions/types';
 import { hasCompactionRequests, takeCompactionRequests, type CompactionRequest } from './control';
 import { EDIT_TIERS, type ProxyAction, type ProxyEdit, type ProxyUsage } from './events';
-import { dropEdits, restoreKept, textOnly, type LiveInstructions } from './instructions';
+import { dropEdits, restoreTakenBack, textOnly, type LiveInstructions } from './instructions';
 import { PanelInstructionsReader } from './panelInstructions';
 import { archiveOriginal, refOf, stubWithRef } from './recall';
 import { agentSessionInBody, agentSessionOf, SessionStore, sessionKeyOf, type SessionState, type StickyEdit } from './session';
@@ -69,7 +69,7 @@ export interface Rewrite {
   sentTokens: number;
   stickyEdits: number;
   newEdits: ProxyEdit[];
-  /** Kept by the person: earlier edits undone on this request. */
+  /** Kept by the person, or a drop of theirs taken back: earlier edits undone on this request. */
   restored: string[];
   addedMs: number;
 }
@@ -238,12 +238,12 @@ export class LiveRewriter {
     const requests = main ? takeCompactionRequests(this.dirs.requests) : { requests: [], discarded: [] };
     const tokensOf = (bytes: number): number => Math.max(0, Math.round(bytes * session.tokensPerByte));
     // The person's calls come first: a kept output goes whole again, a dropped one becomes a stub.
-    const restored = main ? restoreKept(session, said.keep) : [];
+    const restored = main ? restoreTakenBack(session, said.keep, said.drop) : [];
     const dropped = main ? dropEdits(body.messages, session, said.drop, this.dirs.recall) : [];
     if (dropped.length > 0) this.sessions.anyEdits = true;
     let sticky = applyEdits(body.messages, session.edits);
     const sentTokens = tokensOf(raw.length - sticky.saved);
-    const yours = [restored.length > 0 ? `${restored.length} kept by you` : '', dropped.length > 0 ? `${dropped.length} dropped by you` : ''].filter(Boolean).join(', ');
+    const yours = [restored.length > 0 ? `${restored.length} given back whole by your choice` : '', dropped.length > 0 ? `${dropped.length} dropped by you` : ''].filter(Boolean).join(', ');
     let reason: string | null = [requests.discarded.length > 0 ? `discarded: ${requests.discarded.join('; ')}` : '', yours].filter(Boolean).join('; ') || null;
     const due = sentTokens > triggerTokensOf(options) && sentTokens >= session.nextBatchAt;
     if (main && (requests.requests.length > 0 || due)) {

@@ -67,7 +67,7 @@ describe("the panel's say in the live proxy", () => {
     const body = ours(13);
     const next = await live.rewrite(bytesOf(body));
     assert.deepEqual(next.restored, [kept]);
-    assert.match(next.reason ?? '', /1 kept by you/);
+    assert.match(next.reason ?? '', /1 given back whole by your choice/);
     assert.equal(resultText(sent(next.body), kept), resultText(body, kept));
     for (let turns = 14; turns < 30; turns++) {
       const later = await live.rewrite(bytesOf(ours(turns)));
@@ -95,14 +95,19 @@ describe("the panel's say in the live proxy", () => {
     assert.equal((await live.rewrite(bytesOf(ours(12)))).action, 'edited');
   });
 
-  it('a later say replaces the earlier one: a drop taken back goes whole again', async () => {
-    const { live, say } = rewriter();
-    await say({ drop: ['toolu_000001'] });
-    assert.equal((await live.rewrite(bytesOf(ours(4)))).action, 'edited');
-    await say({ keep: ['toolu_000001'] });
-    const next = await live.rewrite(bytesOf(ours(5)));
-    assert.deepEqual(next.restored, ['toolu_000001']);
-    assert.equal(next.action, 'unchanged');
+  it('a later say replaces the earlier one: a drop taken back (cleared, or turned into a keep) goes whole again', async () => {
+    for (const takenBack of [{}, { keep: ['toolu_000001'] }]) {
+      const { live, say } = rewriter();
+      await say({ drop: ['toolu_000001', 'toolu_000002'] });
+      assert.equal((await live.rewrite(bytesOf(ours(4)))).action, 'edited');
+      await say({ ...takenBack, drop: ['toolu_000002'] });
+      const body = ours(5);
+      const next = await live.rewrite(bytesOf(body));
+      assert.deepEqual(next.restored, ['toolu_000001']);
+      assert.equal(next.action, 'sticky', 'the other drop stays');
+      assert.equal(resultText(sent(next.body), 'toolu_000001'), resultText(body, 'toolu_000001'));
+      assert.match(String(resultText(sent(next.body), 'toolu_000002')), /^\[DROPPED\]/);
+    }
   });
 
   it('each edit is reported once, with the first request that carries it', async () => {
