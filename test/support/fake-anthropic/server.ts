@@ -3,10 +3,8 @@
 // the script; subagent conversations walk the script attached to the Agent call that started
 // them; side calls and /compact get their own answers without consuming either. Every request
 // is logged (in memory and optionally to a JSONL file) so tests can inspect what the client sent.
-import { appendFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { gunzipSync } from 'node:zlib';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { loggedHeaders, pathOf, readJsonBody, RequestLog, sendJson, startScriptedServer } from '../scriptedServer';
 import { defaultCompact, defaultFallback, defaultSide } from './defaults';
 import { classifyRequest, lastUserText, toolCalls, toolResults } from './request';
 import { Subagents } from './subagents';
@@ -35,36 +33,11 @@ export interface FakeAnthropic {
 /** Headers worth keeping in the log; credentials are never logged. */
 const LOGGED_HEADERS = ['anthropic-beta', 'anthropic-version', 'user-agent', 'x-app', 'x-claude-code-session-id'];
 
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    request.on('data', (part: Buffer) => parts.push(part));
-    request.on('error', reject);
-    request.on('end', () => {
-      const raw = Buffer.concat(parts);
-      resolve((request.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw).toString('utf8'));
-    });
-  });
-}
-
-function parse(text: string): unknown {
-  if (text === '') return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_fake_${Date.now()}` });
-  response.end(JSON.stringify(body));
-}
+const requestId = (seq: number | string): Record<string, string> => ({ 'request-id': `req_fake_${seq}` });
 
 export async function startFakeAnthropic(options: FakeAnthropicOptions): Promise<FakeAnthropic> {
   const { scenario } = options;
-  const requests: LoggedRequest[] = [];
-  const errors: Error[] = [];
+  const requests = new RequestLog<LoggedRequest>(options.logFile);
   const usageModel = new UsageModel();
   const subagents = new Subagents();
   let mainCalls = 0;
@@ -94,27 +67,21 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions): Promise
     return kind !== 'compact' && subagents.owns(body) ? 'subagent' : kind;
   };
 
-  const log = (entry: LoggedRequest): void => {
-    requests.push(entry);
-    if (options.logFile) appendFileSync(options.logFile, `${JSON.stringify(entry)}\n`);
-  };
-
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const body = parse(await readBody(request));
-    const path = (request.url ?? '/').split('?')[0] ?? '/';
-    const headers = Object.fromEntries(LOGGED_HEADERS.flatMap((name) => (typeof request.headers[name] === 'string' ? [[name, request.headers[name]]] : [])));
-    const base = { seq: requests.length + 1, method: request.method ?? 'GET', path, headers, body };
+    const body = await readJsonBody(request);
+    const path = pathOf(request);
+    const base = { seq: requests.next, method: request.method ?? 'GET', path, headers: loggedHeaders(request, LOGGED_HEADERS), body };
     const isMessages = request.method === 'POST' && typeof body === 'object' && body !== null && 'messages' in body;
 
     if (isMessages && path === '/v1/messages/count_tokens') {
-      log({ ...base, kind: 'count_tokens' });
-      sendJson(response, 200, { input_tokens: countTokens(body as MessagesRequest) });
+      requests.add({ ...base, kind: 'count_tokens' });
+      sendJson(response, 200, { input_tokens: countTokens(body as MessagesRequest) }, requestId(base.seq));
       return;
     }
     if (!isMessages || path !== '/v1/messages') {
       // Probes (HEAD/GET of the base URL, telemetry the client might still try) get a harmless 200.
-      log({ ...base, kind: 'other' });
-      sendJson(response, 200, {});
+      requests.add({ ...base, kind: 'other' });
+      sendJson(response, 200, {}, requestId(base.seq));
       return;
     }
 
@@ -122,44 +89,27 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions): Promise
     const kind = classify(messagesRequest);
     const reply = answer(kind, messagesRequest);
     const usage = usageModel.price(messagesRequest, reply.content);
-    log({ ...base, kind, usage });
+    requests.add({ ...base, kind, usage });
     if (messagesRequest.stream) {
-      response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': `req_fake_${base.seq}` });
+      response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...requestId(base.seq) });
       for (const event of sseEvents(reply, messagesRequest.model, usage, ids())) response.write(event);
       response.end();
     } else {
-      sendJson(response, 200, messageJson(reply, messagesRequest.model, usage, ids()));
+      sendJson(response, 200, messageJson(reply, messagesRequest.model, usage, ids()), requestId(base.seq));
     }
   };
 
-  const server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      // A scripted turn that throws is a test bug. A 400 is not retried by clients, so the run
-      // ends instead of replaying the request against the next turn of the script.
-      errors.push(error instanceof Error ? error : new Error(String(error)));
-      const message = errors[errors.length - 1]?.message;
-      if (!response.headersSent) sendJson(response, 400, { type: 'error', error: { type: 'invalid_request_error', message } });
-      else response.end();
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-
+  // A scripted turn that throws is a test bug: answered with a 400, which ends the run.
+  const server = await startScriptedServer(handle, (message) => ({ type: 'error', error: { type: 'invalid_request_error', message } }));
   return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    errors,
+    url: server.url,
+    get requests() {
+      return requests.entries;
+    },
+    errors: server.errors,
     get mainCalls() {
       return mainCalls;
     },
-    stop: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        // Keep-alive sockets would hold close() open until they time out.
-        server.closeAllConnections();
-      }),
+    stop: () => server.stop(),
   };
 }

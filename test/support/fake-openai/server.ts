@@ -2,10 +2,8 @@
 // Codex CLI runs offline and tests and fixtures see genuine rollouts. Turn requests are answered
 // from the script (see script.ts), compaction requests with a handoff summary. Every request is
 // logged (in memory and optionally to a JSONL file) so tests can inspect what the client sent.
-import { appendFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { gunzipSync } from 'node:zlib';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pathOf, readJsonBody, RequestLog, sendJson, startScriptedServer } from '../scriptedServer';
 import { classify, lastItem, TURN_METADATA_HEADER, turnMetadata } from './request';
 import { defaultSummary, message, ScriptCursor } from './script';
 import type { LoggedRequest, Reply, ResponsesRequest, Scenario, Usage } from './types';
@@ -31,50 +29,18 @@ export interface FakeOpenAI {
 /** Headers worth keeping in the log; credentials are never logged. */
 const LOGGED_HEADERS = ['user-agent', 'originator', 'session_id', 'x-codex-window-id', TURN_METADATA_HEADER];
 
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    request.on('data', (part: Buffer) => parts.push(part));
-    request.on('error', reject);
-    request.on('end', () => {
-      const raw = Buffer.concat(parts);
-      resolve((request.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw).toString('utf8'));
-    });
-  });
-}
-
-function parse(text: string): unknown {
-  if (text === '') return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json' });
-  response.end(JSON.stringify(body));
-}
-
 export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeOpenAI> {
   const { scenario } = options;
-  const requests: LoggedRequest[] = [];
-  const errors: Error[] = [];
+  const requests = new RequestLog<LoggedRequest>(options.logFile);
   const usageModel = new UsageModel();
   const cursor = new ScriptCursor(scenario);
   let responses = 0;
   let items = 0;
   let calls = 0;
 
-  const log = (entry: LoggedRequest): void => {
-    requests.push(entry);
-    if (options.logFile) appendFileSync(options.logFile, `${JSON.stringify(entry)}\n`);
-  };
-
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const body = parse(await readBody(request));
-    const path = (request.url ?? '/').split('?')[0] ?? '/';
+    const body = await readJsonBody(request);
+    const path = pathOf(request);
     const metadataHeader = request.headers[TURN_METADATA_HEADER];
     const metadata = turnMetadata(typeof metadataHeader === 'string' ? metadataHeader : undefined);
     const headers: Record<string, unknown> = {};
@@ -82,11 +48,11 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeO
       const value = request.headers[name];
       if (typeof value === 'string') headers[name] = name === TURN_METADATA_HEADER ? (metadata ?? value) : value;
     }
-    const base = { seq: requests.length + 1, method: request.method ?? 'GET', path, headers, body };
+    const base = { seq: requests.next, method: request.method ?? 'GET', path, headers, body };
     const kind = classify(path, body, metadata);
     if (kind === 'other') {
       // Probes (model lists, anything a newer client tries) get a harmless empty answer.
-      log({ ...base, kind });
+      requests.add({ ...base, kind });
       sendJson(response, 404, { error: { message: `The stand-in does not serve ${request.method} ${path}` } });
       return;
     }
@@ -103,37 +69,20 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeO
     });
     cursor.issued(chosen.position, output.flatMap((item) => (typeof item.call_id === 'string' ? [item.call_id] : [])));
     const usage: Usage = { ...usageModel.price(responsesRequest, chosen.reply.items), ...chosen.reply.usage };
-    log({ ...base, kind, usage });
+    requests.add({ ...base, kind, usage });
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     for (const event of sseEvents(output, usage, `resp_fake${responses}`)) response.write(event);
     response.end();
   };
 
-  const server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      // A scripted step that throws is a test bug. A 400 is not retried, so the run ends instead
-      // of replaying the request against the next step of the script.
-      errors.push(error instanceof Error ? error : new Error(String(error)));
-      const text = errors[errors.length - 1]?.message;
-      if (!response.headersSent) sendJson(response, 400, { error: { type: 'invalid_request_error', message: text } });
-      else response.end();
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-
+  // A scripted step that throws is a test bug: answered with a 400, which ends the run.
+  const server = await startScriptedServer(handle, (message) => ({ error: { type: 'invalid_request_error', message } }));
   return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    errors,
-    stop: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        // Keep-alive sockets would hold close() open until they time out.
-        server.closeAllConnections();
-      }),
+    url: server.url,
+    get requests() {
+      return requests.entries;
+    },
+    errors: server.errors,
+    stop: () => server.stop(),
   };
 }
