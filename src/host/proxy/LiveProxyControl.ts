@@ -24,7 +24,9 @@ export class LiveProxyControl implements vscode.Disposable {
       vscode.commands.registerCommand(Commands.startLiveProxy, () => this.start()),
       vscode.commands.registerCommand(Commands.stopLiveProxy, () => this.stop()),
     ];
-    // A previous window's variable must not point new terminals at a proxy that is gone.
+    // The proxy lives and dies with this window: its variable is never restored into the terminals
+    // of the next one (not persisted), and one a previous version left is cleared.
+    this.context.environmentVariableCollection.persistent = false;
     this.context.environmentVariableCollection.clear();
     this.render();
   }
