@@ -96,11 +96,12 @@ describe('Connect and Disconnect Claude Code, in code-server', { timeout: 240_00
     assert.deepEqual(settings.hooks.Stop, THEIRS.hooks.Stop);
     assert.deepEqual(settings.statusLine, THEIRS.statusLine, 'their status line is kept');
     assert.equal(settings.hooks.SessionStart?.[0]?.matcher, 'compact');
+    // Said once every file is written: the settings first, then .mcp.json.
+    await page.locator('.notifications-toasts', { hasText: 'Claude Code is connected in payments-demo' }).waitFor({ timeout: 10_000 });
     // The agent's MCP tools beside the hooks: the same CLI copy with `mcp`.
     const mcp = JSON.parse(readFileSync(join(workspace, '.mcp.json'), 'utf8')) as { mcpServers: Record<string, { command: string; args: string[] }> };
     assert.deepEqual(mcp.mcpServers['context-lens']?.args.slice(1), ['mcp']);
     assert.match(mcp.mcpServers['context-lens']?.args[0] ?? '', /[\\/]bin[\\/]cli\.js$/);
-    await page.locator('.notifications-toasts', { hasText: 'Claude Code is connected in payments-demo' }).waitFor({ timeout: 10_000 });
     assert.match(await (await hooksLine(page, 'connected')).innerText(), /Claude Code hooks: connected · Disconnect/);
     await screenshot(page, 'hooks-line-connected-dark');
 
@@ -131,7 +132,8 @@ describe('Connect and Disconnect Claude Code, in code-server', { timeout: 240_00
     await answerDialog(page, /Disconnect Claude Code in payments-demo\?/, 'Disconnect');
     await waitFor(read, (text) => !text.includes('hook pre-compact'), 'the hooks to go');
     assert.deepEqual(JSON.parse(read()), THEIRS);
-    assert.equal(existsSync(join(workspace, '.mcp.json')), false, 'the .mcp.json Connect created is gone');
+    // The files are written one after the other: .mcp.json goes after the settings.
+    await waitFor(() => existsSync(join(workspace, '.mcp.json')), (exists) => !exists, 'the .mcp.json Connect created to go');
     await hooksLine(page, 'disconnected');
     await screenshot(page, 'disconnected-dark');
   });
