@@ -71,6 +71,11 @@ describe('a Codex CLI session in the panel, in code-server', { timeout: 240_000 
     await frame.locator('[data-testid="region-row"]').first().waitFor({ timeout: 30_000 });
     const panel = await frame.locator('#app').innerText();
     assert.doesNotMatch(panel, /Claude Code's auto-compact|Claude Code compacted/);
+    // A bar per model call since the compaction, from the token_count Codex writes after each response.
+    const plot = frame.locator('[data-testid="timeline-plot"]');
+    await plot.waitFor({ timeout: 20_000 });
+    const calls = Number(/Fill per API call: (\d+) calls/.exec((await plot.getAttribute('aria-label')) ?? '')?.[1]);
+    assert.ok(calls >= 3, `bars for Codex's calls: ${calls}`);
     await screenshot(page, 'codex-panel-dark');
   });
 

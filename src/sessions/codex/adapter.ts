@@ -1,7 +1,7 @@
 // Codex CLI behind the adapter port (port.ts): rollouts under each CODEX_HOME's sessions/ matched to
 // a workspace by their session_meta.cwd, reads with Codex's configured auto-compact limit, forks
 // written as new rollouts that `codex resume <id>` continues.
-import type { AgentAdapter, ForkInput, SessionLocations, UsageReader, WrittenFork } from '../port';
+import type { AgentAdapter, ForkInput, SessionLocations, WrittenFork } from '../port';
 import type { Result, SessionInfo } from '../types';
 import { withConfiguredLimit } from './index';
 import { CodexSessionFollower } from './follower';
@@ -9,6 +9,7 @@ import { writeCodexFork } from './fork';
 import { codexForkRequestFromResult } from './forkFromResult';
 import { findCodexWorkspaceSession, isCodexRollout, listCodexSessions, readCodexSessionInfo } from './listing';
 import { readCodexLiveContext } from './liveContext';
+import { CodexUsageLog } from './usageLog';
 import { codexHomeOf, type CodexHomeOptions } from './paths';
 
 async function writeForkFromResult(input: ForkInput): Promise<Result<WrittenFork>> {
@@ -23,14 +24,6 @@ async function listForks(session: SessionInfo): Promise<SessionInfo[]> {
   const listed = await listCodexSessions({ codexHomes: [home] });
   if (!listed.ok) return [];
   return listed.value.sessions.filter((other) => other.forkOf?.sessionId === session.id).sort((a, b) => a.lastActivityMs - b.lastActivityMs);
-}
-
-/**
- * Codex records its usage per turn (token_count events), not per history item, so the timeline has
- * no per-call bars for it: only the fill, and its compactions as marks.
- */
-function noPerCallUsage(path: string): UsageReader {
-  return { path, update: () => Promise.resolve(), get: () => undefined };
 }
 
 const homes = (where: SessionLocations): CodexHomeOptions => ({ codexHomes: where.codexHomes ?? [], ...(where.env ? { env: where.env } : {}) });
@@ -51,6 +44,6 @@ export const codexAdapter: AgentAdapter = {
   readLiveContext: async (session, options = {}) => readCodexLiveContext(session.path, await withConfiguredLimit(session.path, { session, ...windowOf(options) })),
   follow: async (session, options = {}) => new CodexSessionFollower(session.path, await withConfiguredLimit(session.path, windowOf(options))),
   listForks,
-  usage: noPerCallUsage,
+  usage: (path) => new CodexUsageLog(path),
   writeFork: writeForkFromResult,
 };
