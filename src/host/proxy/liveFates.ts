@@ -1,6 +1,6 @@
 // The live fate of each tool result of the followed context: what the proxy sent in its place, from
 // the edits its event stream reports (by tool_use id, the same in the transcript and in requests).
-// An edit holds until the person's keep undoes it. Free of `vscode`.
+// An edit holds until the person takes it back (a keep, or a drop cleared). Free of `vscode`.
 import type { LiveFate } from '../../protocol/messages';
 import type { ProxyEdit, ProxyEvent } from '../../proxy/events';
 

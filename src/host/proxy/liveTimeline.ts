@@ -1,5 +1,5 @@
-// The timeline's marks for the live proxy: a request that carried new edits (or undid some for the
-// person's keep) marks the call it made — the first call the transcript recorded after it — so the
+// The timeline's marks for the live proxy: a request that carried new edits (or undid some the
+// person took back) marks the call it made — the first call the transcript recorded after it — so the
 // bar of that call is what reached the model after the edits. A request whose call is not recorded
 // yet gets a point of its own. Free of `vscode`.
 import type { TimelinePoint } from '../../protocol/messages';
