@@ -3,7 +3,7 @@
 // implements this; agents.ts lists them. Adding an agent is adding a folder and a line there.
 import type { Context } from '../engine/model';
 import type { CompactionResult } from '../engine/result';
-import type { AgentId, FollowerEvents, LiveContext, Result, SessionInfo } from './types';
+import type { AgentId, Diagnostic, FollowerEvents, LiveContext, Result, SessionInfo } from './types';
 
 /** Where to look for sessions; empty lists mean each agent's own defaults (environment, home folder). */
 export interface SessionLocations {
@@ -26,6 +26,13 @@ export interface ReadOptions {
 export interface SessionFollowerPort {
   on<K extends keyof FollowerEvents>(event: K, listener: (...args: FollowerEvents[K]) => void): unknown;
   start(): Promise<void>;
+  dispose(): void;
+}
+
+/** Waiting for a workspace's first session of one agent (started after VS Code was). */
+export interface SessionWaiter {
+  /** The folders watched, for the log. */
+  readonly where: readonly string[];
   dispose(): void;
 }
 
@@ -81,6 +88,11 @@ export interface AgentAdapter {
   readLiveContext(session: SessionInfo, options?: ReadOptions): Promise<Result<LiveContext>>;
   /** Not started yet: listen first, then `start()`. */
   follow(session: SessionInfo, options?: ReadOptions): Promise<SessionFollowerPort>;
+  /**
+   * Watches where the agent would write the workspace's sessions (folders that may not exist yet)
+   * and calls `found` with each one that appears there; one already there counts as appearing.
+   */
+  waitForSession(workspacePath: string, where: SessionLocations, found: (session: SessionInfo) => void, report: (diagnostic: Diagnostic) => void): Promise<SessionWaiter>;
   /** Forks Context Lens wrote of `session`, oldest first. */
   listForks(session: SessionInfo): Promise<SessionInfo[]>;
   usage(path: string): UsageReader;

@@ -82,11 +82,49 @@ describe('a Codex CLI session in the panel, in code-server', { timeout: 240_000 
   it('lists the sessions of both agents in Select Session…, each saying its agent', async () => {
     await runCommand(page, 'Context Lens: Select Session…');
     const rows = page.locator('.quick-input-widget .monaco-list-row');
-    await rows.first().waitFor({ timeout: 20_000 });
+    // The command palette's own rows stay until the session picker replaces them: wait for a session.
+    await rows.filter({ hasText: /Codex · / }).first().waitFor({ timeout: 20_000 });
     const texts = await rows.allInnerTexts();
     assert.ok(texts.some((text) => /Codex · gpt-5\.5/.test(text)), texts.join(' | '));
     assert.ok(texts.some((text) => /Claude Code · claude-sonnet-5-5/.test(text)), texts.join(' | '));
     await screenshot(page, 'codex-picker-dark');
     await page.keyboard.press('Escape');
+  });
+});
+
+describe('a Codex session started after VS Code, in code-server', { timeout: 240_000 }, () => {
+  const root = mkdtempSync(join(tmpdir(), 'context-lens-codex-later-'));
+  const workspace = join(root, 'tally');
+  const codexHome = join(root, 'codex');
+  let workbench: Workbench;
+
+  before(async () => {
+    mkdirSync(workspace, { recursive: true });
+    // Codex has never run here: not even its home exists yet.
+    workbench = await startWorkbench({ workspace, theme: 'Default Dark Modern', claudeConfigDir: join(root, 'claude'), env: { CODEX_HOME: codexHome } });
+  });
+
+  after(async () => {
+    await workbench?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('follows the rollout Codex starts in its dated folder, from the empty state', async () => {
+    const page = workbench.page;
+    await runCommand(page, 'Context Lens: Open Panel');
+    const frame = await webviewFrame(page);
+    await frame.locator('#app', { hasText: 'No agent session found for this workspace' }).waitFor({ timeout: 20_000 });
+    // What `codex` does on its first run here: today's folder, a rollout whose session_meta names the workspace.
+    const [source] = rollouts(join(FIXTURE, 'sessions'));
+    assert.ok(source);
+    const now = new Date();
+    const day = join(codexHome, 'sessions', String(now.getFullYear()), String(now.getMonth() + 1).padStart(2, '0'), String(now.getDate()).padStart(2, '0'));
+    mkdirSync(day, { recursive: true });
+    const rollout = join(day, source.split('/').at(-1) ?? 'rollout.jsonl');
+    writeFileSync(rollout, readFileSync(source, 'utf8').split(RECORDED_CWD).join(workspace));
+    const expected = await readCodexFill(rollout);
+    assert.ok(expected.ok);
+    await frame.locator('[data-testid="fill-summary"]', { hasText: `${expected.value.fill.usedTokens.toLocaleString('en-US')} / ` }).waitFor({ timeout: 20_000 });
+    assert.match(await frame.locator('header').innerText(), /The test in test\/sum\.test\.js fails/);
   });
 });

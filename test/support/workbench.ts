@@ -34,6 +34,11 @@ export async function runCommand(page: Page, title: string, timeoutMs = 60_000):
       await input.fill(`>${withoutCategory}`, { timeout: 5_000 });
       await row.waitFor({ state: 'visible', timeout: 3_000 });
       await row.click();
+      // The palette's input and rows stay on screen a moment after the click; a quick pick or input
+      // box the command opens reuses the same widget. Wait until it no longer holds the palette's
+      // `>` query, so the caller never reads or types into the palette.
+      const paletteShown = async (): Promise<boolean> => (await input.isVisible()) && (await input.inputValue({ timeout: 1_000 }).catch(() => '')).startsWith('>');
+      for (let wait = 0; wait < 100 && (await paletteShown()); wait++) await page.waitForTimeout(50);
       return;
     } catch (error) {
       await page.keyboard.press('Escape');

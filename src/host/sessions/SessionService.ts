@@ -1,11 +1,10 @@
 // Which agent session the host shows, and its live fill. Follows the workspace's most recent
 // session of any agent (Claude Code, Codex CLI) by default, switches when a newer one appears
 // (unless the user picked one), and lets the user pick another session or any transcript file.
-// With no session yet, it waits for `claude` to write the workspace's first one.
+// With no session yet, it waits for any agent to write the workspace's first one.
 import * as vscode from 'vscode';
 import { AGENTS, adapterForFile, adapterOf } from '../../sessions/agents';
-import { expectedProjectDirs, ProjectWatcher, type ConfigDirOptions } from '../../sessions/claude-code';
-import type { SessionFollowerPort, SessionLocations } from '../../sessions/port';
+import type { SessionFollowerPort, SessionLocations, SessionWaiter } from '../../sessions/port';
 import type { CompactionEvent, Diagnostic, FillSnapshot, SessionInfo } from '../../sessions/types';
 import type { Settings, SettingsWatcher } from '../settings';
 import { pickerItems } from './pickerItems';
@@ -27,8 +26,8 @@ export class SessionService implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<SessionView>();
   private readonly settingsListener: vscode.Disposable;
   private follower: SessionFollowerPort | null = null;
-  /** Watching the workspace's project folders for a first session, while there is none. */
-  private waiting: ProjectWatcher[] = [];
+  /** Each agent watching for the workspace's first session, while there is none. */
+  private waiting: SessionWaiter[] = [];
   /** Bumped by every lookup and every follow, so a slower, older lookup does not act. */
   private generation = 0;
   private view: SessionView = { session: null, fill: null, compactions: [], diagnostics: [], forks: [], searched: false };
@@ -65,7 +64,7 @@ export class SessionService implements vscode.Disposable {
     this.follower?.dispose();
     this.follower = null;
     this.update({ session: null, fill: null, compactions: [], diagnostics: [], forks: [], searched: true });
-    await this.waitForSession(folder.uri.fsPath, this.configDirOptions(this.followedWith), generation);
+    await this.waitForSession(folder.uri.fsPath, generation);
   }
 
   /** The workspace's most recently active session of any agent, or null. */
@@ -80,18 +79,25 @@ export class SessionService implements vscode.Disposable {
     return newest(found.filter((session): session is SessionInfo => session !== null));
   }
 
-  /** Follows the first session that appears in the workspace's project folders, existing yet or not. */
-  private async waitForSession(workspacePath: string, options: ConfigDirOptions, generation: number): Promise<void> {
-    const projectDirs = await expectedProjectDirs(workspacePath, options);
-    if (generation !== this.generation) return;
-    this.log.info(`No Claude Code session found for ${workspacePath}; waiting for one in ${projectDirs.join(', ')}`);
-    this.waiting = projectDirs.map((projectDir) => {
-      const watcher = new ProjectWatcher(projectDir);
-      watcher.on('sessionSwitched', ({ session }) => void this.follow(session, false));
-      watcher.on('diagnostic', (diagnostic) => this.log.warn(`${diagnostic.path ?? projectDir}: ${diagnostic.message}`));
-      return watcher;
-    });
-    await Promise.all(this.waiting.map((watcher) => watcher.start()));
+  /** Follows the first session any agent writes for the workspace, in folders that may not exist yet. */
+  private async waitForSession(workspacePath: string, generation: number): Promise<void> {
+    const waiters = await Promise.all(
+      AGENTS.map(async (adapter) => {
+        const waiter = await adapter.waitForSession(
+          workspacePath,
+          this.locations(this.followedWith),
+          (session) => void this.follow(session, false),
+          (diagnostic) => this.log.warn(`${diagnostic.path ?? adapter.name}: ${diagnostic.message}`),
+        );
+        return { adapter, waiter };
+      }),
+    );
+    if (generation !== this.generation) {
+      for (const { waiter } of waiters) waiter.dispose();
+      return;
+    }
+    this.waiting = waiters.map(({ waiter }) => waiter);
+    this.log.info(`No session found for ${workspacePath}; waiting for one: ${waiters.map(({ adapter, waiter }) => `${adapter.name} in ${waiter.where.join(', ')}`).join('; ')}`);
   }
 
   private stopWaiting(): void {
@@ -185,10 +191,6 @@ export class SessionService implements vscode.Disposable {
     if (dirsChanged && !this.pinned) void this.start();
     // The window override changes every fill figure: read the session again with it.
     else if (session && next.windowTokensOverride !== before.windowTokensOverride) void this.follow(session, this.pinned);
-  }
-
-  private configDirOptions(settings: Settings): ConfigDirOptions {
-    return { configDirs: settings.claudeConfigDirs };
   }
 
   private locations(settings: Settings): SessionLocations {

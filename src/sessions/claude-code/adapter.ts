@@ -1,13 +1,14 @@
 // Claude Code behind the adapter port (port.ts): transcripts under the config folders' projects/,
 // followed with the project folder watched for newer sessions, forks written beside their source.
-import type { AgentAdapter, ForkInput, SessionLocations, WrittenFork } from '../port';
-import type { Result, SessionInfo } from '../types';
+import type { AgentAdapter, ForkInput, SessionLocations, SessionWaiter, WrittenFork } from '../port';
+import type { Diagnostic, Result, SessionInfo } from '../types';
 import { forkRequestFromResult } from './engineContext';
 import { writeFork } from './fork';
 import { SessionFollower } from './follower';
 import { findWorkspaceSession, listProjectSessions, listSessions, readSessionInfo } from './listing';
 import { readLiveContext } from './liveContext';
-import type { ConfigDirOptions } from './paths';
+import { expectedProjectDirs, type ConfigDirOptions } from './paths';
+import { ProjectWatcher } from './projectWatcher';
 import { UsageLog } from './usageLog';
 
 async function writeForkFromResult(input: ForkInput): Promise<Result<WrittenFork>> {
@@ -20,6 +21,19 @@ async function listForks(session: SessionInfo): Promise<SessionInfo[]> {
   if (session.isSidechain) return [];
   const listing = await listProjectSessions(session.projectDir, false);
   return listing.sessions.filter((other) => other.forkOf?.sessionId === session.id).sort((a, b) => a.lastActivityMs - b.lastActivityMs);
+}
+
+/** The project folder of the workspace in each config folder, watched until `claude` writes there. */
+async function waitForSession(workspacePath: string, where: SessionLocations, found: (session: SessionInfo) => void, report: (diagnostic: Diagnostic) => void): Promise<SessionWaiter> {
+  const projectDirs = await expectedProjectDirs(workspacePath, configDirs(where));
+  const watchers = projectDirs.map((projectDir) => {
+    const watcher = new ProjectWatcher(projectDir);
+    watcher.on('sessionSwitched', ({ session }) => found(session));
+    watcher.on('diagnostic', report);
+    return watcher;
+  });
+  await Promise.all(watchers.map((watcher) => watcher.start()));
+  return { where: projectDirs, dispose: () => watchers.forEach((watcher) => watcher.dispose()) };
 }
 
 const configDirs = (where: SessionLocations): ConfigDirOptions => ({ configDirs: where.claudeConfigDirs ?? [], ...(where.env ? { env: where.env } : {}) });
@@ -39,6 +53,7 @@ export const claudeCodeAdapter: AgentAdapter = {
   readSessionInfo: (path) => readSessionInfo(path),
   readLiveContext: (session, options = {}) => readLiveContext(session.path, { session, ...(options.windowOverride !== undefined ? { windowOverride: options.windowOverride } : {}), ...(options.env ? { env: options.env } : {}) }),
   follow: (session, options = {}) => Promise.resolve(new SessionFollower(session.path, { ...(options.windowOverride !== undefined ? { windowOverride: options.windowOverride } : {}), watchProject: !session.isSidechain })),
+  waitForSession,
   listForks,
   usage: (path) => new UsageLog(path),
   writeFork: writeForkFromResult,

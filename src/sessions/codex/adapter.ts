@@ -9,6 +9,8 @@ import { writeCodexFork } from './fork';
 import { codexForkRequestFromResult } from './forkFromResult';
 import { findCodexWorkspaceSession, isCodexRollout, listCodexSessions, readCodexSessionInfo } from './listing';
 import { readCodexLiveContext } from './liveContext';
+import { resolveCodexHomes } from './paths';
+import { waitForCodexSession } from './sessionWaiter';
 import { CodexUsageLog } from './usageLog';
 import { codexHomeOf, type CodexHomeOptions } from './paths';
 
@@ -43,6 +45,7 @@ export const codexAdapter: AgentAdapter = {
   readSessionInfo: (path) => readCodexSessionInfo(path),
   readLiveContext: async (session, options = {}) => readCodexLiveContext(session.path, await withConfiguredLimit(session.path, { session, ...windowOf(options) })),
   follow: async (session, options = {}) => new CodexSessionFollower(session.path, await withConfiguredLimit(session.path, windowOf(options))),
+  waitForSession: (workspacePath, where, found, report) => waitForCodexSession(resolveCodexHomes(homes(where)), workspacePath, found, report),
   listForks,
   usage: (path) => new CodexUsageLog(path),
   writeFork: writeForkFromResult,
