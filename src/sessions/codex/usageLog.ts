@@ -3,41 +3,28 @@
 // own output items (reasoning, tool calls, the assistant's message), which are the live context's
 // entry refs, and carries one id per response, so the timeline draws one bar per call. Read
 // incrementally, from where the live context starts, like Claude Code's.
-import type { UsagePoint, UsageReader } from '../port';
-import { scanLines } from '../common/lines';
+import { scanLines, type ScanEnd } from '../common/lines';
+import { UsageLogBase } from '../common/usageLogBase';
+import type { UsagePoint } from '../port';
 import { RolloutParser } from './reader';
 import { isModelOutput, itemRef, responseItemOf, timestampOf, tokenCountOf, type LocatedRollout } from './records';
 
-export class CodexUsageLog implements UsageReader {
-  private readonly byRef = new Map<string, UsagePoint>();
+export class CodexUsageLog extends UsageLogBase {
   /** Output items since the last counted response: the response the next `token_count` counts. */
   private outputs: string[] = [];
-  /** Where the records read so far start, and where the next read starts. */
-  private start = 0;
-  private offset = 0;
-  private read = false;
 
-  constructor(readonly path: string) {}
-
-  async update(from = 0): Promise<void> {
-    if (!this.read || from < this.start) this.restart(from);
-    this.read = true;
+  protected readFrom(offset: number): Promise<ScanEnd> {
     // Line numbers only number diagnostics, and this reader reports none.
     const parser = new RolloutParser(this.path);
-    const end = await scanLines(this.path, { start: this.offset, startLine: 1, keepPending: true }, (bytes, line, offset, stop, unterminated) => {
-      const located = parser.parse(bytes, line, offset, stop, unterminated);
+    return scanLines(this.path, { start: offset, startLine: 1, keepPending: true }, (bytes, line, at, stop, unterminated) => {
+      const located = parser.parse(bytes, line, at, stop, unterminated);
       if (located !== null) this.observe(located);
     });
-    if (end.size < this.offset) {
-      // Truncated or replaced: start over.
-      this.read = false;
-      return this.update(from);
-    }
-    this.offset = end.nextOffset;
   }
 
-  get(ref: string): UsagePoint | undefined {
-    return this.byRef.get(ref);
+  protected override restart(from: number): void {
+    super.restart(from);
+    this.outputs = [];
   }
 
   private observe({ record, offset }: LocatedRollout): void {
@@ -54,14 +41,7 @@ export class CodexUsageLog implements UsageReader {
     // A count with no input is Codex's estimate of a compacted history (or a repeat): no call.
     if (!last || last.input <= 0 || this.outputs.length === 0) return;
     const point: UsagePoint = { at: timestampOf(record), usedTokens: last.input + last.output, messageId: `response@${offset}` };
-    for (const ref of this.outputs) this.byRef.set(ref, point);
+    for (const ref of this.outputs) this.points.set(ref, point);
     this.outputs = [];
-  }
-
-  private restart(from: number): void {
-    this.byRef.clear();
-    this.outputs = [];
-    this.start = from;
-    this.offset = from;
   }
 }
