@@ -1,8 +1,10 @@
-// Live proxy benchmark: prints figures, asserts nothing. Run with `npx tsx bench/proxy.bench.ts`.
+// Live proxy benchmark: prints figures, asserts nothing. Run with `npx tsx bench/proxy.bench.ts`
+// (PROXY_PROCESS=1 after `npm run build`: the proxy as `context-lens proxy` in its own process).
 // Added latency per request at 10k, 100k and 1M tokens (end to end through the proxy minus straight
 // to the same loopback stub upstream, paired run by run, and the proxy's own time per request from its
 // events), for a request below the trigger (original bytes), one above it carrying sticky edits, and
 // the same with the panel's say for its session on disk; then requests/s.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request, Agent } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -69,10 +71,41 @@ const SIZES: readonly (readonly [string, number, number])[] = [
 
 const fmt = (value: number): string => value.toFixed(2).padStart(8);
 
+/** A proxy under test: started in this process, or as `context-lens proxy` in its own (PROXY_PROCESS=1). */
+interface Proxy {
+  port: number;
+  eventsPath: string;
+  stop(): Promise<void>;
+}
+
+async function inProcess(upstream: string, stateDir: string, live: { windowTokens: number; triggerPercent: number; budgetMs: number }): Promise<Proxy> {
+  const started = await startLiveProxy({ upstream, env: {}, stateDir, live });
+  if (!started.ok) throw new Error(started.error);
+  return { port: started.value.port, eventsPath: started.value.eventsPath, stop: () => started.value.stop(100) };
+}
+
+/** The proxy as a terminal user runs it: its own Node process, its own event loop and heap. */
+async function ownProcess(upstream: string, stateDir: string, live: { windowTokens: number; triggerPercent: number; budgetMs: number }): Promise<Proxy> {
+  const cli = join(__dirname, '../dist/cli.js');
+  const child = spawn(process.execPath, [cli, 'proxy', '--upstream', upstream, '--state-dir', stateDir, '--window', String(live.windowTokens), '--trigger-percent', String(live.triggerPercent), '--budget-ms', String(live.budgetMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      const match = /Listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
+      if (match) resolve(Number(match[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`context-lens proxy exited (${code}); run npm run build first`)));
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return { port, eventsPath: join(stateDir, 'events.jsonl'), stop: async () => void (child.kill('SIGTERM'), await exited) };
+}
+
 async function main(): Promise<void> {
   const upstream = await stubUpstream();
   const upstreamPort = Number(new URL(upstream.url).port);
-  console.log('proxy added latency per request (ms): end to end via proxy − direct, and the proxy’s own time (events addedMs)');
+  const start = process.env.PROXY_PROCESS === '1' ? ownProcess : inProcess;
+  console.log(`proxy added latency per request (ms): end to end via proxy − direct, and the proxy’s own time (events addedMs); proxy ${start === ownProcess ? 'in its own process (dist/cli.js proxy)' : 'in this process'}`);
   console.log('size       case       e2e p50  e2e p99   own p50  own p99');
   // BENCH_SIZES=10k,100k runs only those.
   const only = process.env.BENCH_SIZES?.split(',');
@@ -84,16 +117,14 @@ async function main(): Promise<void> {
       // first request makes a batch and every measured one re-applies it (budget off to measure it all).
       // Panel: sticky, plus the panel's file for the session (a stat per request) and one dropped result.
       const windowTokens = mode === 'below' ? 10_000_000 : Math.round(body.length / 4 / 0.9);
-      const started = await startLiveProxy({ upstream: upstream.url, env: {}, stateDir: state, live: { windowTokens, triggerPercent: 75, budgetMs: 60_000 } });
-      if (!started.ok) throw new Error(started.error);
-      const proxy = started.value;
       if (mode === 'panel') {
         // The panel has a say about this session (a drop): every request looks its file up.
         const dropped = await writePanelInstructions(panelDir(state), SESSION, { drop: ['toolu_000001'] });
         if (!dropped.ok) throw new Error(dropped.error.message);
       }
+      const proxy = await start(upstream.url, state, { windowTokens, triggerPercent: 75, budgetMs: 60_000 });
       const added = await addedLatencies(upstreamPort, proxy.port, body, runs);
-      await proxy.stop(100);
+      await proxy.stop();
       const events = await readProxyEvents(proxy.eventsPath);
       const measured = events.ok ? events.value.slice(2) : [];
       const own = measured.map((event) => event.addedMs);
@@ -105,21 +136,20 @@ async function main(): Promise<void> {
 
   // Throughput: 32 requests in flight of a 10k-token body for three seconds.
   const state = mkdtempSync(join(tmpdir(), 'cl-proxy-bench-'));
-  const started = await startLiveProxy({ upstream: upstream.url, env: {}, stateDir: state, live: { windowTokens: 10_000_000 } });
-  if (!started.ok) throw new Error(started.error);
+  const proxy = await start(upstream.url, state, { windowTokens: 10_000_000, triggerPercent: 75, budgetMs: 50 });
   const body = bytesOf(conversation({ turns: 10, resultChars: 4_000 }));
   let done = 0;
   const until = performance.now() + 3_000;
   await Promise.all(
     Array.from({ length: 32 }, async () => {
       while (performance.now() < until) {
-        await post(started.value.port, body);
+        await post(proxy.port, body);
         done += 1;
       }
     }),
   );
   console.log(`requests/s through the proxy (10k-token body, 32 in flight, loopback stub upstream): ${(done / 3).toFixed(0)}`);
-  await started.value.stop(100);
+  await proxy.stop();
   rmSync(state, { recursive: true, force: true });
   agent.destroy();
   upstream.close();

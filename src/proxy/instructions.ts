@@ -51,6 +51,11 @@ function callLabel(messages: readonly Message[], toolUseId: string): string {
   return 'tool';
 }
 
+/** A drop of the person's that this request carries and the session has not stubbed yet: only then are its messages read. */
+export function hasNewDrops(results: readonly { toolUseId: string }[], session: SessionState, drop: ReadonlySet<string>): boolean {
+  return drop.size > 0 && results.some((result) => drop.has(result.toolUseId) && !session.edits.has(result.toolUseId));
+}
+
 /**
  * Stubs for the person's drops found in this request and not edited yet. Each original is archived
  * first (what cannot be archived stays whole) and the stub joins the session's sticky edits.

@@ -3,14 +3,16 @@
 // on the request in a batch, and every edit ever made in the session is applied again, identically,
 // to every later request, so the provider's prompt cache keeps its prefix between batches. Anything
 // unexpected (a shape we do not know, an error, the time budget) sends the original bytes (fail open).
+// The edits are spliced into the agent's own bytes (scan.ts); the request is parsed only for a batch.
 import { charEstimateTokenizer, compact, contextFromMessages, toolResultText, type EngineOptionsInput } from '../engine';
 import type { Result } from '../sessions/types';
 import { hasCompactionRequests, takeCompactionRequests, type CompactionRequest } from './control';
 import { EDIT_TIERS, type ProxyAction, type ProxyEdit, type ProxyUsage } from './events';
-import { dropEdits, restoreTakenBack, textOnly, type LiveInstructions } from './instructions';
+import { dropEdits, hasNewDrops, restoreTakenBack, textOnly, type LiveInstructions } from './instructions';
 import { PanelInstructionsReader } from './panelInstructions';
 import { archiveOriginal, refOf, stubWithRef } from './recall';
-import { applyEdits, engineMessages, parseMessagesBody, type RequestBody, type WireMessage } from './wire';
+import { scanMessagesBody, spliceEdits } from './scan';
+import { applyEdits, engineMessages, parseScannedBody, type RequestBody, type WireMessage } from './wire';
 import { agentSessionInBody, agentSessionOf, SessionStore, sessionKeyOf, type SessionState, type StickyEdit } from './session';
 
 export interface LiveOptions {
@@ -140,45 +142,49 @@ export class LiveRewriter {
   private async attempt(raw: Buffer, started: number): Promise<Rewrite> {
     const early = agentSessionInBody(raw);
     let said = this.said(early);
-    // Nothing to re-apply or drop anywhere, nothing asked for, and too small to reach the trigger: no parse.
+    // Nothing to re-apply or drop anywhere, nothing asked for, and too small to reach the trigger: no scan.
     if (!this.sessions.anyEdits && said.drop.size === 0 && raw.length * this.sessions.maxTokensPerByte <= triggerTokensOf(said.options) && !hasCompactionRequests(this.dirs.requests)) {
       return this.original(raw, started, 'unchanged', null, { agentSession: early });
     }
-    const parsed = parseMessagesBody(raw);
-    if (!parsed.ok) return this.original(raw, started, 'failed-open', `unknown shape: ${parsed.error}`);
-    const body = parsed.value;
-    const session = this.sessions.get(sessionKeyOf(body));
-    const agentSession = agentSessionOf(body.metadata?.user_id);
+    const scanned = scanMessagesBody(raw);
+    if (!scanned.ok) return this.original(raw, started, 'failed-open', `unknown shape: ${scanned.error}`);
+    const scan = scanned.value;
+    const session = this.sessions.get(sessionKeyOf(scan.userId, scan.firstMessage));
+    const agentSession = agentSessionOf(scan.userId);
     if (agentSession !== early) said = this.said(agentSession);
     const { options } = said;
-    const fields = {
-      session: session.key,
-      agentSession,
-      model: typeof body.model === 'string' ? body.model.slice(0, 100) : null,
-      stream: body.stream === true,
-      agentTokens: Math.round(raw.length * session.tokensPerByte),
-    };
+    const fields = { session: session.key, agentSession, model: scan.model, stream: scan.stream, agentTokens: Math.round(raw.length * session.tokensPerByte) };
     // The agent loop offers tools; side calls (titles, topics) do not and are never compacted.
-    const main = (body.tools?.length ?? 0) > 0;
+    const main = scan.hasTools;
     const requests = main ? takeCompactionRequests(this.dirs.requests) : { requests: [], discarded: [] };
     const tokensOf = (bytes: number): number => Math.max(0, Math.round(bytes * session.tokensPerByte));
+    // Parsed only when a batch or a new drop has to read the messages; repeating edits splices bytes.
+    let parsed: Result<RequestBody, string> | undefined;
+    const body = (): Result<RequestBody, string> => (parsed ??= parseScannedBody(raw));
     // The person's calls come first: a kept output goes whole again, a dropped one becomes a stub.
     const restored = main ? restoreTakenBack(session, said.keep, said.drop) : [];
-    const dropped = main ? dropEdits(body.messages, session, said.drop, this.dirs.recall) : [];
+    let dropped: StickyEdit[] = [];
+    if (main && hasNewDrops(scan.toolResults, session, said.drop)) {
+      const read = body();
+      if (!read.ok) return this.original(raw, started, 'failed-open', read.error, { ...fields, restored });
+      dropped = dropEdits(read.value.messages, session, said.drop, this.dirs.recall);
+    }
     if (dropped.length > 0) this.sessions.anyEdits = true;
-    let sticky = applyEdits(body.messages, session.edits);
+    let sticky = spliceEdits(raw, scan, session.edits);
     const sentTokens = tokensOf(raw.length - sticky.saved);
     const yours = [restored.length > 0 ? `${restored.length} given back whole by your choice` : '', dropped.length > 0 ? `${dropped.length} dropped by you` : ''].filter(Boolean).join(', ');
     let reason: string | null = [requests.discarded.length > 0 ? `discarded: ${requests.discarded.join('; ')}` : '', yours].filter(Boolean).join('; ') || null;
     const due = sentTokens > triggerTokensOf(options) && sentTokens >= session.nextBatchAt;
     if (main && (requests.requests.length > 0 || due)) {
-      const batch = await this.batch(body, sticky.messages, session, sentTokens, requests.requests, said);
+      const read = body();
+      if (!read.ok) return this.original(raw, started, 'failed-open', read.error, { ...fields, restored });
+      const batch = await this.batch(read.value, applyEdits(read.value.messages, session.edits), session, sentTokens, requests.requests, said);
       if (!batch.ok) return this.original(raw, started, 'failed-open', batch.error, { ...fields, restored });
       reason = [batch.value.reason, yours].filter(Boolean).join('; ');
-      if (batch.value.edits.length > 0) sticky = applyEdits(body.messages, session.edits);
+      if (batch.value.edits.length > 0) sticky = spliceEdits(raw, scan, session.edits);
     }
     if (sticky.applied === 0) return this.original(raw, started, 'unchanged', reason, { ...fields, restored });
-    const out = Buffer.from(JSON.stringify({ ...body, messages: sticky.messages }), 'utf8');
+    const out = sticky.build();
     const elapsed = performance.now() - started;
     if (elapsed > options.budgetMs) {
       return this.original(raw, started, 'failed-open', `over budget (${elapsed.toFixed(1)} ms > ${options.budgetMs} ms); edits kept for the next request`, { ...fields, restored });

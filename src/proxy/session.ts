@@ -37,21 +37,16 @@ export interface SessionState {
 export const DEFAULT_TOKENS_PER_BYTE = 0.25;
 export const MAX_SESSIONS = 64;
 
-interface KeyedBody {
-  metadata?: { user_id?: unknown };
-  messages: readonly unknown[];
-}
-
 /**
  * A session is named by the agent's user id (Claude Code puts its session in it) and the first
- * message, which never changes while the conversation grows: a subagent or a side call with its own
- * first message is its own session.
+ * message's bytes, which never change while the conversation grows: a subagent or a side call with
+ * its own first message is its own session.
  */
-export function sessionKeyOf(body: KeyedBody): string {
+export function sessionKeyOf(userId: unknown, firstMessage: Uint8Array): string {
   const hash = createHash('sha256');
-  hash.update(JSON.stringify(body.metadata?.user_id ?? null));
+  hash.update(JSON.stringify(userId ?? null));
   hash.update('\0');
-  hash.update(JSON.stringify(body.messages[0] ?? null));
+  hash.update(firstMessage);
   return hash.digest('hex').slice(0, 16);
 }
 

@@ -41,14 +41,15 @@ export function conversation(options: ConversationOptions): Conversation {
   }
   messages.push({ role: 'assistant', content: [{ type: 'text', text: 'Looked at everything.' }] });
   messages.push({ role: 'user', content: 'Now summarise what you found.' });
+  // In the order Claude Code sends its fields (the proxy looks for metadata from the end).
   return {
     model: 'claude-sonnet-5-5',
-    max_tokens: 1024,
-    stream: options.stream ?? false,
-    metadata: { user_id: options.userId ?? 'user_test_session_1' },
+    messages,
     system: [{ type: 'text', text: 'You are a coding agent.' }],
     tools: TOOLS,
-    messages,
+    metadata: { user_id: options.userId ?? 'user_test_session_1' },
+    max_tokens: 1024,
+    stream: options.stream ?? false,
   };
 }
 
