@@ -72,6 +72,9 @@ const SIZES: readonly (readonly [string, number, number])[] = [
 
 const fmt = (value: number): string => value.toFixed(2).padStart(8);
 
+/** The knobs each case sets, the same for both ways of starting the proxy. */
+type Knobs = { windowTokens: number; triggerPercent: number; budgetMs: number };
+
 /** A proxy under test: started in this process, or as `context-lens proxy` in its own (PROXY_PROCESS=1). */
 interface Proxy {
   port: number;
@@ -79,14 +82,14 @@ interface Proxy {
   stop(): Promise<void>;
 }
 
-async function inProcess(upstream: string, stateDir: string, live: { windowTokens: number; triggerPercent: number; budgetMs: number }): Promise<Proxy> {
+async function inProcess(upstream: string, stateDir: string, live: Knobs): Promise<Proxy> {
   const started = await startLiveProxy({ upstream, env: {}, stateDir, live });
   if (!started.ok) throw new Error(started.error);
   return { port: started.value.port, eventsPath: started.value.eventsPath, stop: () => started.value.stop(100) };
 }
 
 /** The proxy as a terminal user runs it: its own Node process, its own event loop and heap. */
-async function ownProcess(upstream: string, stateDir: string, live: { windowTokens: number; triggerPercent: number; budgetMs: number }): Promise<Proxy> {
+async function ownProcess(upstream: string, stateDir: string, live: Knobs): Promise<Proxy> {
   const cli = join(__dirname, '../dist/cli.js');
   const child = spawn(process.execPath, [cli, 'proxy', '--upstream', upstream, '--state-dir', stateDir, '--window', String(live.windowTokens), '--trigger-percent', String(live.triggerPercent), '--budget-ms', String(live.budgetMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {

@@ -162,6 +162,19 @@ export interface Splice {
   build(): Buffer;
 }
 
+/** A stub's JSON bytes, encoded once: the same edit goes into every later request of its session. */
+const encodedStubs = new WeakMap<StickyEdit, Buffer>();
+const CONTENT_KEY = Buffer.from(',"content":', 'latin1');
+
+function encodedStub(edit: StickyEdit): Buffer {
+  let bytes = encodedStubs.get(edit);
+  if (!bytes) {
+    bytes = Buffer.from(JSON.stringify(edit.text), 'utf8');
+    encodedStubs.set(edit, bytes);
+  }
+  return bytes;
+}
+
 /** The session's edits spliced into the agent's bytes: the same request applyEdits builds, without parsing it. */
 export function spliceEdits(raw: Buffer, scan: BodyScan, edits: ReadonlyMap<string, StickyEdit>): Splice {
   const pieces: Buffer[] = [];
@@ -171,10 +184,15 @@ export function spliceEdits(raw: Buffer, scan: BodyScan, edits: ReadonlyMap<stri
   for (const result of scan.toolResults) {
     const edit = edits.get(result.toolUseId);
     if (!edit) continue;
-    const json = JSON.stringify(edit.text);
-    const inserted = Buffer.from(result.start === result.end ? `,"content":${json}` : json, 'utf8');
-    pieces.push(raw.subarray(from, result.start), inserted);
-    saved += result.end - result.start - inserted.length;
+    pieces.push(raw.subarray(from, result.start));
+    // A result without content gets the key too, before its closing '}'.
+    if (result.start === result.end) {
+      pieces.push(CONTENT_KEY);
+      saved -= CONTENT_KEY.length;
+    }
+    const stub = encodedStub(edit);
+    pieces.push(stub);
+    saved += result.end - result.start - stub.length;
     from = result.end;
     used.push(edit);
   }
