@@ -9,7 +9,7 @@ export const PROXY_OPTIONS_USAGE = `  --port N              listen on 127.0.0.1:
   --trigger-percent N   edit once a request would fill this share of the window (default ${DEFAULT_LIVE_OPTIONS.triggerPercent})
   --target-percent N    a batch of edits aims for this share (default 80 % of the trigger)
   --min-batch-tokens N  a batch must save this many tokens to be worth a cache rewrite (default ${DEFAULT_LIVE_OPTIONS.minBatchTokens})
-  --budget-ms N         most time added to a request; beyond it the original goes (default ${DEFAULT_LIVE_OPTIONS.budgetMs})
+  --budget-ms N         time the proxy means to add to a request; a slower one says so in its event (default ${DEFAULT_LIVE_OPTIONS.budgetMs})
   --focus TEXT          keep what matches verbatim in every batch
   --state-dir DIR       events, compaction requests and recall archive (default $XDG_STATE_HOME/context-lens/proxy)`;
 

@@ -2,7 +2,7 @@
 // came; above it the engine's gentle tiers (supersede → stubs, age-clearing, dedupe, truncation) run
 // on the request in a batch, and every edit ever made in the session is applied again, identically,
 // to every later request, so the provider's prompt cache keeps its prefix between batches. Anything
-// unexpected (a shape we do not know, an error, the time budget) sends the original bytes (fail open).
+// unexpected (a shape we do not know, an error) sends the original bytes (fail open).
 // The edits are spliced into the agent's own bytes (scan.ts); the request is parsed only for a batch.
 import { charEstimateTokenizer, compact, contextFromMessages, toolResultText, type EngineOptionsInput } from '../engine';
 import type { Result } from '../sessions/types';
@@ -27,7 +27,12 @@ export interface LiveOptions {
   engine: EngineOptionsInput;
   /** A batch is only sent when it saves at least this many tokens: smaller ones cost more cache than they save. */
   minBatchTokens: number;
-  /** Longest time the proxy may add to a request; beyond it the original goes (edits kept for the next). */
+  /**
+   * The time the proxy means to add to a request; one that took longer says so in its reason. The
+   * edit is synchronous work, so by the time it is late the time is spent: its edits are sent all
+   * the same (holding them back saved nothing, sent a bigger request, and lost a person's drop on
+   * the last request of a session).
+   */
   budgetMs: number;
 }
 
@@ -174,6 +179,10 @@ export class LiveRewriter {
     const sentTokens = tokensOf(raw.length - sticky.saved);
     const yours = [restored.length > 0 ? `${restored.length} given back whole by your choice` : '', dropped.length > 0 ? `${dropped.length} dropped by you` : ''].filter(Boolean).join(', ');
     let reason: string | null = [requests.discarded.length > 0 ? `discarded: ${requests.discarded.join('; ')}` : '', yours].filter(Boolean).join('; ') || null;
+    const slow = (why: string | null): string | null => {
+      const elapsed = performance.now() - started;
+      return elapsed <= options.budgetMs ? why : [why, `slow: ${elapsed.toFixed(1)} ms, over the ${options.budgetMs} ms budget`].filter(Boolean).join('; ');
+    };
     const due = sentTokens > triggerTokensOf(options) && sentTokens >= session.nextBatchAt;
     if (main && (requests.requests.length > 0 || due)) {
       const read = body();
@@ -183,19 +192,15 @@ export class LiveRewriter {
       reason = [batch.value.reason, yours].filter(Boolean).join('; ');
       if (batch.value.edits.length > 0) sticky = spliceEdits(raw, scan, session.edits);
     }
-    if (sticky.applied === 0) return this.original(raw, started, 'unchanged', reason, { ...fields, restored });
+    if (sticky.applied === 0) return this.original(raw, started, 'unchanged', slow(reason), { ...fields, restored });
     const out = sticky.build();
-    const elapsed = performance.now() - started;
-    if (elapsed > options.budgetMs) {
-      return this.original(raw, started, 'failed-open', `over budget (${elapsed.toFixed(1)} ms > ${options.budgetMs} ms); edits kept for the next request`, { ...fields, restored });
-    }
-    // Reported once, with the request that first carries them (a batch over budget goes out later).
+    // Reported once, with the request that first carries them.
     const fresh = sticky.used.filter((edit) => edit.sent !== true);
     for (const edit of fresh) edit.sent = true;
     return {
       ...fields,
       action: fresh.length > 0 ? 'edited' : 'sticky',
-      reason,
+      reason: slow(reason),
       body: out,
       changed: true,
       sentTokens: tokensOf(out.length),

@@ -58,6 +58,16 @@ describe("the panel's say in the live proxy", () => {
     assert.deepEqual(again.newEdits, []);
   });
 
+  it("a drop goes with the request that first carries it even when the proxy was slow: a session's last request is not lost", async () => {
+    // A proxy just started in a terminal is cold: its first drop once took longer than the budget on a loaded machine.
+    const { live, say } = rewriter({ budgetMs: 0 });
+    await say({ drop: ['toolu_000001'] });
+    const first = await live.rewrite(bytesOf(ours(4)));
+    assert.equal(first.action, 'edited');
+    assert.match(first.reason ?? '', /^1 dropped by you; slow: /);
+    assert.match(String(resultText(sent(first.body), 'toolu_000001')), /^\[DROPPED\] /);
+  });
+
   it('a kept tool result the proxy had stubbed goes whole again and is not edited by later batches', async () => {
     const { live, say } = rewriter({ windowTokens: 20_000, triggerPercent: 50 });
     const first = await live.rewrite(bytesOf(ours(12)));
