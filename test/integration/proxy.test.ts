@@ -23,7 +23,7 @@ const PROMPTS = 6;
  * Claude Code's own system prompt and tools are ~13k tokens (chars/4) and each read ~2.8k: the
  * trigger (40k) is crossed after about ten reads and again some reads after the first batch.
  */
-const LIVE = { windowTokens: 80_000, triggerPercent: 50, minBatchTokens: 1_000, budgetMs: 500 };
+const LIVE = { windowTokens: 80_000, triggerPercent: 50, minBatchTokens: 1_000 };
 
 /**
  * A message as the API reads it: cache breakpoints move from request to request, and Claude Code
