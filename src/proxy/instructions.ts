@@ -74,7 +74,7 @@ export function dropEdits(messages: readonly Message[], session: SessionState, d
       const text = stubWithRef(`[DROPPED] ${callLabel(messages, id)} output, left out of the context by the person's choice.`, ref);
       const before = Buffer.byteLength(JSON.stringify(block.content ?? ''));
       const after = Buffer.byteLength(JSON.stringify(text));
-      const edit: StickyEdit = { toolUseId: id, tier: 'choice', text, ref, tokensBefore: Math.round(before * session.tokensPerByte), tokensAfter: Math.round(after * session.tokensPerByte), bytesSaved: before - after };
+      const edit: StickyEdit = { toolUseId: id, tier: 'choice', text, ref, tokensBefore: Math.round(before * session.tokensPerByte), tokensAfter: Math.round(after * session.tokensPerByte) };
       session.edits.set(id, edit);
       edits.push(edit);
     }

@@ -242,6 +242,8 @@ export class LiveRewriter {
     if (result.status === 'failed-open') return { ok: false, error: `engine: ${result.error ?? result.message}` };
     const afterText = new Map(result.after.items.filter((item) => item.kind === 'tool_result').map((item) => [item.toolUseId ?? '', item.text]));
     const edits: StickyEdit[] = [];
+    // Bytes of JSON the batch's edits take out; with the session's tokens-per-byte, its saving.
+    let savedBytes = 0;
     for (const fate of result.items) {
       const item = context.items[fate.id];
       const tier = EDIT_TIERS.find((name) => name === fate.tier);
@@ -253,10 +255,10 @@ export class LiveRewriter {
       // Archived before it shrinks; what cannot be archived is not edited.
       if (!archiveOriginal(this.dirs.recall, ref, original).ok) continue;
       const stub = stubWithRef(text, ref);
-      const bytesSaved = Buffer.byteLength(JSON.stringify(item.block?.content ?? '')) - Buffer.byteLength(JSON.stringify(stub));
-      edits.push({ toolUseId, tier, text: stub, ref, tokensBefore: fate.tokensBefore, tokensAfter: Math.round(charEstimateTokenizer.count(stub) * context.tokenScale), bytesSaved });
+      savedBytes += Buffer.byteLength(JSON.stringify(item.block?.content ?? '')) - Buffer.byteLength(JSON.stringify(stub));
+      edits.push({ toolUseId, tier, text: stub, ref, tokensBefore: fate.tokensBefore, tokensAfter: Math.round(charEstimateTokenizer.count(stub) * context.tokenScale) });
     }
-    const saved = Math.round(edits.reduce((sum, edit) => sum + edit.bytesSaved, 0) * session.tokensPerByte);
+    const saved = Math.round(savedBytes * session.tokensPerByte);
     const asked = requests.map((request) => request.reason.trim()).filter((text) => text !== '');
     if (!requested && saved < options.minBatchTokens) {
       session.nextBatchAt = sentTokens + options.minBatchTokens;

@@ -15,8 +15,6 @@ export interface StickyEdit {
   /** Estimated tokens of the original output and of `text`. */
   tokensBefore: number;
   tokensAfter: number;
-  /** Bytes of JSON the edit removes from a request: with the session's tokens-per-byte, its saving. */
-  bytesSaved: number;
   /** Went upstream at least once: the event stream reports an edit when it first reaches the model. */
   sent?: boolean;
 }

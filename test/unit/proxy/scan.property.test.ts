@@ -78,7 +78,7 @@ describe('scanMessagesBody and spliceEdits (fast-check)', () => {
           scan.value.toolResults.map((result) => result.toolUseId),
           resultsOf(body),
         );
-        const edits = new Map(Object.entries(texts).map(([toolUseId, stub]): [string, StickyEdit] => [toolUseId, { toolUseId, tier: 'supersede', text: stub, ref: 'ctx-lens:x', tokensBefore: 0, tokensAfter: 0, bytesSaved: 0 }]));
+        const edits = new Map(Object.entries(texts).map(([toolUseId, stub]): [string, StickyEdit] => [toolUseId, { toolUseId, tier: 'supersede', text: stub, ref: 'ctx-lens:x', tokensBefore: 0, tokensAfter: 0 }]));
         const splice = spliceEdits(raw, scan.value, edits);
         const out = splice.build();
         assert.deepEqual(JSON.parse(out.toString('utf8')), { ...body, messages: applyEdits(body.messages, edits) });

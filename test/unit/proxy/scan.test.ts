@@ -37,7 +37,7 @@ function recordedBodies(): { name: string; body: Buffer }[] {
     });
 }
 
-const edit = (toolUseId: string, text: string): StickyEdit => ({ toolUseId, tier: 'supersede', text, ref: 'ctx-lens:x', tokensBefore: 0, tokensAfter: 0, bytesSaved: 0 });
+const edit = (toolUseId: string, text: string): StickyEdit => ({ toolUseId, tier: 'supersede', text, ref: 'ctx-lens:x', tokensBefore: 0, tokensAfter: 0 });
 
 /** The tool results of user messages as JSON.parse sees them, in order. */
 function parsedResults(body: RequestBody): string[] {
