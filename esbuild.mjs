@@ -1,16 +1,14 @@
-// Builds the bundles: extension host (node/cjs), its token-counting worker thread (node/cjs), the
-// webview (browser/iife), the CLI (node/cjs) and the status line (node/cjs). What several node
-// bundles use and only some runs need is a file of its own beside them, required at run time, so
-// the package holds one copy and a command that never uses it never parses it: the o200k tokenizer
-// (dist/o200k.js, its tables brotli-compressed in dist/o200k.json.br), zod and the
-// Anthropic SDK (dist/zod.js, dist/anthropic-sdk.js), the MCP SDK (dist/mcp-sdk.js).
+// Builds the bundles: extension host (node/cjs), the webview (browser/iife), the CLI (node/cjs) and
+// the status line (node/cjs). What several node bundles use and only some runs need is a file of its
+// own beside them, required at run time, so the package holds one copy and a command that never uses
+// it never parses it: zod and the Anthropic SDK (dist/zod.js, dist/anthropic-sdk.js), the MCP SDK
+// (dist/mcp-sdk.js).
 // Usage: node esbuild.mjs [--watch] [--production]
 import * as esbuild from 'esbuild';
-import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { brotliCompressSync, constants } from 'node:zlib';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const dist = join(root, 'dist');
@@ -35,42 +33,13 @@ const SHARED = {
   '@modelcontextprotocol/sdk/server/mcp.js': 'mcp-sdk',
   '@modelcontextprotocol/sdk/server/stdio.js': 'mcp-sdk',
 };
-const TOKENIZER_MODULE = join(root, 'src/engine/tokens/tokenizer.ts');
-
-/** Imports of a shared package, and tokenizer.ts's require('./o200k'), become requires of the file beside the bundle. */
+/** Imports of a shared package become requires of the file beside the bundle. */
 const sharedBeside = {
   name: 'shared-beside',
   setup(build) {
     build.onResolve({ filter: /^(zod|@anthropic-ai\/sdk|@modelcontextprotocol\/sdk\/server\/(mcp|stdio)\.js)$/ }, (args) => ({ path: `./${SHARED[args.path]}.js`, external: true }));
-    build.onResolve({ filter: /^\.\/o200k$/ }, (args) => (args.importer === TOKENIZER_MODULE ? { path: './o200k.js', external: true } : undefined));
   },
 };
-
-/**
- * The o200k ranks go to dist/o200k.json.br (brotli packs them in about 0.75 MB where the .vsix's zip
- * needs 1.1 MB for the same array as JavaScript) and o200k.js reads them from there. Development
- * builds compress fast and a little less.
- */
-const ranksFromBrotli = {
-  name: 'o200k-ranks-brotli',
-  setup(build) {
-    build.onResolve({ filter: /bpeRanks\/o200k_base\.js$/ }, () => ({ path: 'o200k-ranks', namespace: 'o200k-ranks' }));
-    build.onLoad({ filter: /.*/, namespace: 'o200k-ranks' }, () => ({
-      loader: 'js',
-      contents: `const { readFileSync } = require('node:fs');
-const { join } = require('node:path');
-const { brotliDecompressSync } = require('node:zlib');
-module.exports = JSON.parse(brotliDecompressSync(readFileSync(join(__dirname, 'o200k.json.br'))).toString('utf8'));`,
-    }));
-  },
-};
-
-async function writeRanks() {
-  const { default: ranks } = await import('gpt-tokenizer/bpeRanks/o200k_base');
-  const json = Buffer.from(JSON.stringify(ranks));
-  const packed = brotliCompressSync(json, { params: { [constants.BROTLI_PARAM_QUALITY]: production ? 11 : 4, [constants.BROTLI_PARAM_LGWIN]: 24, [constants.BROTLI_PARAM_SIZE_HINT]: json.length } });
-  writeFileSync(join(dist, 'o200k.json.br'), packed);
-}
 
 /** Node bundles take ESM builds first: jsonc-parser's `main` is a UMD build whose dynamic requires a bundle cannot follow. */
 const nodeBundle = { ...common, platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'], outdir: dist };
@@ -78,13 +47,10 @@ const nodeBundle = { ...common, platform: 'node', format: 'cjs', target: 'node20
 /** @type {esbuild.BuildOptions[]} */
 const targets = [
   { ...nodeBundle, entryPoints: { extension: join(root, 'src/extension.ts') }, external: ['vscode'], plugins: [sharedBeside] },
-  // Loaded by TokenCountWorker from dist/tokenWorker.js so counting never blocks the extension host.
-  { ...nodeBundle, entryPoints: { tokenWorker: join(root, 'src/engine/tokens/worker.ts') }, plugins: [sharedBeside] },
   { ...nodeBundle, entryPoints: { cli: join(root, 'src/cli/main.ts') }, plugins: [sharedBeside], banner: { js: '#!/usr/bin/env node' } },
   // Claude Code runs the status line on every redraw: a bundle of its own, without engine or zod.
   { ...nodeBundle, entryPoints: { statusline: join(root, 'src/cli/statusline-main.ts') }, plugins: [sharedBeside], banner: { js: '#!/usr/bin/env node' } },
   // The shared files themselves.
-  { ...nodeBundle, entryPoints: { o200k: join(root, 'src/engine/tokens/o200k.ts') }, plugins: [ranksFromBrotli] },
   { ...nodeBundle, stdin: { contents: "export * from 'zod';", resolveDir: root, loader: 'js' }, outdir: undefined, outfile: join(dist, 'zod.js') },
   {
     ...nodeBundle,
@@ -122,11 +88,10 @@ mkdirSync(dist, { recursive: true });
 
 if (watch) {
   copyCodicons();
-  await writeRanks();
   const contexts = await Promise.all(targets.map((options) => esbuild.context(options)));
   await Promise.all(contexts.map((context) => context.watch()));
   console.log('[esbuild] watching for changes…');
 } else {
-  await Promise.all([...targets.map((options) => esbuild.build(options)), writeRanks()]);
+  await Promise.all(targets.map((options) => esbuild.build(options)));
   copyCodicons();
 }

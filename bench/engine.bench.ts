@@ -9,8 +9,8 @@ import { runSupersede } from '../src/engine/ladder/supersede';
 import type { Context } from '../src/engine/model';
 import { resolveOptions } from '../src/engine/options';
 import { ladderState, plan } from '../src/engine/plan';
-import { defaultTokenizer } from '../src/engine/tokens/cache';
-import { charEstimateTokenizer, O200kTokenizer } from '../src/engine/tokens/tokenizer';
+import { estimateTokenizer } from '../src/engine/tokens/estimate';
+import { charEstimateTokenizer } from '../src/engine/tokens/tokenizer';
 import { generateMessages } from '../test/unit/engine/support/generate';
 
 function percentile(samples: number[], p: number): number {
@@ -19,8 +19,7 @@ function percentile(samples: number[], p: number): number {
 }
 
 function contextOf(tokens: number, outputScale = 1): Context {
-  // Build with the exact tokenizer so item sizes are realistic; the plan then never re-counts them.
-  return contextFromMessages({ ...generateMessages({ targetChars: tokens * 4, seed: 7, outputScale }), windowTokens: tokens, usedTokens: tokens, tokenizer: defaultTokenizer() });
+  return contextFromMessages({ ...generateMessages({ targetChars: tokens * 4, seed: 7, outputScale }), windowTokens: tokens, usedTokens: tokens });
 }
 
 function timeIt(runs: number, body: () => void): number[] {
@@ -33,7 +32,7 @@ function timeIt(runs: number, body: () => void): number[] {
 }
 
 function tierOne(context: Context): void {
-  runSupersede(ladderState(context, resolveOptions({ trigger: 'manual' }), defaultTokenizer()));
+  runSupersede(ladderState(context, resolveOptions({ trigger: 'manual' }), estimateTokenizer));
 }
 
 function report(label: string, samples: number[], target: string): void {
@@ -66,27 +65,18 @@ function throughput(label: string, sample: string, counters: readonly Counter[])
     counts.set(counter.name, tokens);
     console.log(`tokenizer ${counter.name} on ${label}: ${(megabytes / seconds).toFixed(2)} MB/s (${tokens.toLocaleString('en-US')} tokens in ${megabytes.toFixed(1)} MB)`);
   }
-  const o200k = [counts.get('js-tiktoken/o200k_base'), counts.get('gpt-tokenizer/o200k_base')];
-  console.log(`  js-tiktoken and gpt-tokenizer counts ${o200k[0] === o200k[1] ? 'identical' : `differ: ${o200k.join(' vs ')}`}`);
 }
 
 function tokenizerThroughput(): void {
   const generated = generateMessages({ targetChars: 2_000_000, seed: 11 })
     .messages.flatMap((message) => (typeof message.content === 'string' ? [message.content] : message.content.map((block) => JSON.stringify(block))))
     .join('\n');
-  // js-tiktoken is measured here only (a devDependency, the reference): the engine uses gpt-tokenizer.
+  // js-tiktoken (a devDependency) is the reference BPE: what the one-pass estimate the engine uses saves.
   const encoder = new Tiktoken(o200kBase);
   const jsTiktoken: Counter = { name: 'js-tiktoken/o200k_base', count: (text) => encoder.encode(text, [], []).length };
-  const counters = [jsTiktoken, new O200kTokenizer(), charEstimateTokenizer];
+  const counters = [jsTiktoken, estimateTokenizer, charEstimateTokenizer];
   throughput('generated text', generated, counters);
   throughput('recorded Claude Code request text', recordedRequestText(), counters);
-  const cached = defaultTokenizer();
-  const megabytes = Buffer.byteLength(generated) / 1_048_576;
-  const chunks = generated.match(/[\s\S]{1,4000}/g) ?? [];
-  chunks.forEach((chunk) => cached.count(chunk));
-  const started = performance.now();
-  chunks.forEach((chunk) => cached.count(chunk));
-  console.log(`tokenizer ${cached.name} (all hits): ${(megabytes / ((performance.now() - started) / 1000)).toFixed(1)} MB/s`);
 }
 
 const hundredK = contextOf(100_000);

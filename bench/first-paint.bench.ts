@@ -1,8 +1,8 @@
 // First paint of a session (figures, not tests): `npx tsx bench/first-paint.bench.ts`, after
 // `npm run package` for the VS Code part. Two parts:
 // 1. The extension host's first read of a session, in this process with the host's own code: the
-//    tail read the gauge is drawn from, the live context with its counts (a fresh token worker, as
-//    on a first read), the timeline's per-call usage, and the longest the thread was blocked
+//    tail read the gauge is drawn from, the live context with its items sized from the recorded
+//    usage, the timeline's per-call usage, and the longest the thread was blocked
 //    meanwhile (the host serves every other extension and the panel on that thread).
 // 2. The same in real VS Code (code-server, test/support/firstPaint.ts): with the panel open, the
 //    session appears in the workspace; milliseconds until the panel shows the exact fill, the status
@@ -13,16 +13,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { TokenCountWorker } from '../src/engine';
 import { readSnapshot } from '../src/host/context/liveSnapshot';
-import { WorkerTokenizer } from '../src/host/context/workerTokenizer';
 import { readFill, readSessionInfo, UsageLog } from '../src/sessions/claude-code';
 import { measureFirstPaint, type FirstPaint } from '../test/support/firstPaint';
 import { buildTranscript, MB, template } from './support/transcripts';
 
 const RUNS = Number(process.env.RUNS ?? 3);
 const SIZES = [1, 10, 30, 100];
-const WORKER = join(__dirname, '..', 'dist', 'tokenWorker.js');
 const TARGET_MS = 1000;
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
@@ -41,14 +38,13 @@ async function hostFirstRead(path: string): Promise<HostRead> {
   if (!info.ok) throw new Error(info.error.message);
   const delay = monitorEventLoopDelay({ resolution: 1 });
   delay.enable();
-  const worker = new TokenCountWorker(WORKER);
   try {
     let started = performance.now();
     const fill = await readFill(path);
     if (!fill.ok) throw new Error(fill.error.message);
     const fillMs = performance.now() - started;
     started = performance.now();
-    const snapshot = await readSnapshot(info.value, 0, new WorkerTokenizer(worker));
+    const snapshot = await readSnapshot(info.value, 0);
     if (!snapshot.ok) throw new Error(snapshot.error.message);
     const snapshotMs = performance.now() - started;
     started = performance.now();
@@ -57,7 +53,6 @@ async function hostFirstRead(path: string): Promise<HostRead> {
     return { fillMs, snapshotMs, usageMs, longestBlockMs: delay.max / 1e6 };
   } finally {
     delay.disable();
-    await worker.close();
   }
 }
 
@@ -76,7 +71,7 @@ async function hostPart(scratch: string): Promise<void> {
 
 async function hostReads(scratch: string): Promise<void> {
   console.log('The extension host\'s first read of a session (live context: the last 1 MB, after a compaction)');
-  console.log('| session | tail read (gauge) | live context + counts (fresh worker) | per-call usage | longest block of the host thread |');
+  console.log('| session | tail read (gauge) | live context + counts | per-call usage | longest block of the host thread |');
   console.log('|---|---|---|---|---|');
   for (const size of SIZES) {
     const path = join(scratch, `host-${size}mb.jsonl`);

@@ -1,6 +1,5 @@
 // `context-lens inspect`: how full a session's context is and what fills it.
 import { categoryOf, type ItemCategory } from '../engine/model';
-import { estimateTokenizer } from '../engine/tokens/estimate';
 import { EXIT_OK, parse, writeJson, type Io } from './io';
 import { gauge, percent, percentOf, printable, table, tokens } from './format';
 import { LIVE_OPTIONS, loadLive } from './live';
@@ -19,8 +18,10 @@ const CATEGORIES: readonly ItemCategory[] = ['system', 'tools', 'unrecorded', 'u
 export async function inspectCommand(args: readonly string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, LIVE_OPTIONS, 1);
   // Shares of the exact total only: a calibrated estimate, not the BPE tables (see estimate.ts).
-  const { live, context } = await loadLive(positionals[0], values, io, estimateTokenizer);
+  const { live, context } = await loadLive(positionals[0], values, io);
   const { fill } = live;
+  const measured = context.measuredTokens ?? (context.usedSource === 'usage' ? fill.usedTokens : 0);
+  const pending = context.measuredTokens === undefined ? fill.pendingTokens : context.usedTokens - measured;
   const breakdown = CATEGORIES.map((category) => ({
     category,
     tokens: context.items.reduce((sum, item) => (categoryOf(item) === category ? sum + item.tokens : sum), 0),
@@ -32,13 +33,17 @@ export async function inspectCommand(args: readonly string[], io: Io): Promise<n
     window: { tokens: fill.windowTokens, source: fill.windowSource },
     used: { tokens: fill.usedTokens, source: fill.source, outputTokensPending: fill.outputTokensPending },
     // Written after the last response, so in no usage yet: never added to `used`, which stays exact.
-    pending: { tokens: fill.pendingTokens, source: 'estimate' },
+    pending: { tokens: pending, source: 'estimate' },
+    // What the next request holds, item by item: `measured` from the calls' usage (the last
+    // response's output included), `estimated` what no call measured yet. `breakdown` sums to it.
+    context: { tokens: context.usedTokens, measured, estimated: context.usedTokens - measured },
     percent: percentOf(fill.usedTokens, fill.windowTokens),
     agentAutoCompact: { tokens: fill.agentAutoCompactTokens, percent: percentOf(fill.agentAutoCompactTokens, fill.windowTokens) },
     messages: live.messages.length,
     breakdown,
     // Numbered as in the panel's region map: the ids compact --keep/--drop take.
-    regions: context.items.map((item) => ({ id: item.id, kind: categoryOf(item), label: regionLabel(item, context.workspace), tokens: item.tokens, ...(item.toolName ? { toolName: item.toolName } : {}) })),
+    // `basis`: measured alone, split from a measured step, or estimated (tokens/attribute.ts).
+    regions: context.items.map((item) => ({ id: item.id, kind: categoryOf(item), label: regionLabel(item, context.workspace), tokens: item.tokens, basis: item.basis ?? 'estimated', ...(item.apiDropped ? { apiDropped: item.apiDropped } : {}), ...(item.toolName ? { toolName: item.toolName } : {}) })),
     compactions: live.compactions,
     diagnostics: live.diagnostics,
   };
@@ -60,8 +65,8 @@ export async function inspectCommand(args: readonly string[], io: Io): Promise<n
       [1, 2],
     ),
   ];
-  if (fill.outputTokensPending > 0) lines.push(`  + ${tokens(fill.outputTokensPending)} output tokens of the last response join the next request`);
-  if (fill.pendingTokens > 0) lines.push(`  + ~${tokens(fill.pendingTokens)} written since the last response (estimate)`);
+  lines.push(`  ${tokens(context.usedTokens)} in the next request: ${tokens(measured)} measured by the provider's usage${pending > 0 ? `, ~${tokens(pending)} written since the last response (estimate)` : ''}`);
+  if (fill.outputTokensPending > 0) lines.push(`  (the gauge's ${tokens(fill.usedTokens)} is the last request; the ${tokens(fill.outputTokensPending)} output tokens of its response join the next one)`);
   if (live.session.forkOf) lines.splice(1, 0, `  fork of  ${live.session.forkOf.title ?? live.session.forkOf.sessionId ?? 'another session'} (written by Context Lens)`);
   lines.push('', live.compactions.length === 0 ? 'Compactions: none' : 'Compactions:');
   for (const event of live.compactions) {

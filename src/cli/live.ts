@@ -1,7 +1,6 @@
 // Loading a transcript's live context for `inspect` and `compact`: the same resolution, window
 // override and errors for both.
 import type { Context } from '../engine/model';
-import type { Tokenizer } from '../engine/tokens/tokenizer';
 import { engineContextOf } from '../sessions/engineContext';
 import type { AgentAdapter } from '../sessions/port';
 import type { LiveContext } from '../sessions/types';
@@ -21,13 +20,12 @@ export interface Loaded {
   adapter: AgentAdapter;
 }
 
-/** `tokenizer`: how items are counted before scaling to the exact total (default: the engine's o200k). */
-export async function loadLive(target: string | undefined, values: { 'config-dir'?: string[]; 'codex-home'?: string[]; agent?: string; window?: string }, io: Io, tokenizer?: Tokenizer): Promise<Loaded> {
+export async function loadLive(target: string | undefined, values: { 'config-dir'?: string[]; 'codex-home'?: string[]; agent?: string; window?: string }, io: Io): Promise<Loaded> {
   const windowOverride = positiveInt(values.window, '--window');
   const { path, adapter } = await resolveSession(target, values, io, agentOption(values.agent));
   const session = await adapter.readSessionInfo(path);
   if (!session.ok) throw inputError(session.error.message);
   const live = await adapter.readLiveContext(session.value, { env: io.env, ...(windowOverride ? { windowOverride } : {}) });
   if (!live.ok) throw inputError(live.error.message);
-  return { live: live.value, context: engineContextOf(live.value, tokenizer), adapter };
+  return { live: live.value, context: engineContextOf(live.value), adapter };
 }

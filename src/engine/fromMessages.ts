@@ -1,7 +1,9 @@
 // The adapter-facing builder: Anthropic Messages format (what Claude Code's transcripts rebuild to)
 // plus the provider's usage total → engine `Context`. One item per content block, so fates and
 // token counts are as fine-grained as what the model actually sees.
-import { defaultTokenizer } from './tokens/cache';
+import { estimateTokenizer } from './tokens/estimate';
+import { attribute, type MeasuredCall, type TokenBasis } from './tokens/attribute';
+import { imageTokens } from './tokens/image';
 import { scaleToTotal } from './tokens/scale';
 import type { Tokenizer } from './tokens/tokenizer';
 import type { AnthropicMessage, Context, ContextItem, ItemKind, MessageBlock, Role } from './model';
@@ -25,6 +27,11 @@ export interface MessagesInput {
   headNotRecorded?: boolean;
   /** Per message index: the source records it came from (e.g. transcript uuids). */
   sourceRefs?: (string[] | undefined)[];
+  /**
+   * The provider's usage of each completed call on this chain: items are then sized from what the
+   * calls measured (tokens/attribute.ts) and `usedTokens` is only the fallback when none is usable.
+   */
+  calls?: readonly MeasuredCall[];
   tokenizer?: Tokenizer;
 }
 
@@ -44,7 +51,12 @@ const REMINDER_TEXT = /^\s*<(system-reminder|local-command-|command-name|command
  * shares its API message with whatever turns were kept after it. Symbol keys never reach JSON or
  * the wire.
  */
-const BLOCK_MARKS = { harness: Symbol.for('context-lens.harness-block'), summary: Symbol.for('context-lens.summary-block') } as const;
+const BLOCK_MARKS = {
+  harness: Symbol.for('context-lens.harness-block'),
+  summary: Symbol.for('context-lens.summary-block'),
+  /** Reasoning of which the transcript shows at most a summary (Codex's encrypted reasoning). */
+  hidden: Symbol.for('context-lens.hidden-block'),
+} as const;
 export type BlockMark = keyof typeof BLOCK_MARKS;
 
 export function markBlock<T extends object>(block: T, mark: BlockMark): T {
@@ -75,6 +87,15 @@ interface Draft {
   text: string;
   block: MessageBlock;
   extra?: Partial<ContextItem>;
+  /** Content the transcript does not show (reasoning kept only as a signature or encrypted). */
+  hidden?: boolean;
+}
+
+/** Images weigh what their pixels do, not their placeholder text. */
+function imagesIn(block: MessageBlock): number {
+  if (block.type === 'image') return imageTokens(block);
+  if (block.type !== 'tool_result' || !Array.isArray(block.content)) return 0;
+  return (block.content as MessageBlock[]).reduce((sum, part) => sum + (part?.type === 'image' ? imageTokens(part) : 0), 0);
 }
 
 function draftUserBlock(block: MessageBlock): Draft {
@@ -109,15 +130,17 @@ function draftAssistantBlock(block: MessageBlock): Draft {
     };
   }
   if (block.type === 'thinking' || block.type === 'redacted_thinking') {
-    return { kind: 'thinking', role: 'assistant', text: typeof block.thinking === 'string' ? block.thinking : '', block };
+    const text = typeof block.thinking === 'string' ? block.thinking : '';
+    // Claude Code 2.1 writes thinking as "" plus its signature; the model still receives it.
+    return { kind: 'thinking', role: 'assistant', text, block, ...(text.trim() === '' || block.type === 'redacted_thinking' || hasMark(block, 'hidden') ? { hidden: true } : {}) };
   }
   const text = block.type === 'text' && typeof block.text === 'string' ? block.text : JSON.stringify(block);
   return { kind: 'assistant', role: 'assistant', text, block };
 }
 
 export function contextFromMessages(input: MessagesInput): Context {
-  const tokenizer = input.tokenizer ?? defaultTokenizer();
-  const drafts: (Draft & { messageIndex: number; turn: number; sourceRef?: string[] })[] = [];
+  const tokenizer = input.tokenizer ?? estimateTokenizer;
+  const drafts: PlacedDraft[] = [];
   for (const block of input.system === undefined ? [] : blocksOf(input.system)) {
     drafts.push({ kind: 'system', role: 'system', text: typeof block.text === 'string' ? block.text : JSON.stringify(block), block, messageIndex: -1, turn: 0 });
   }
@@ -144,13 +167,22 @@ export function contextFromMessages(input: MessagesInput): Context {
     }
   });
 
-  const raw = drafts.map((draft) => tokenizer.count(draft.text));
-  const unrecorded = input.headNotRecorded === true && input.usedTokens !== undefined ? input.usedTokens - raw.reduce((sum, count) => sum + count, 0) : 0;
-  if (unrecorded > 0) {
-    drafts.unshift({ kind: 'system', role: 'system', text: UNRECORDED_HEAD_TEXT, block: { type: 'text', text: '' }, messageIndex: -1, turn: 0, extra: { unrecorded: true } });
-    raw.unshift(unrecorded);
+  // Hidden reasoning has no size of its own to estimate: its response's output says what it weighs.
+  const raw = drafts.map((draft) => (draft.hidden && input.calls?.length ? 0 : tokenizer.count(draft.text) + imagesIn(draft.block)));
+  const measured = input.calls !== undefined && input.calls.length > 0 ? measure(drafts, raw, input) : null;
+  let counts: number[];
+  let scale: number;
+  if (measured !== null) {
+    ({ counts, scale } = measured);
+  } else {
+    // No call measured this chain: the exact total (if any) is shared out by estimate.
+    const unrecorded = input.headNotRecorded === true && input.usedTokens !== undefined ? input.usedTokens - raw.reduce((sum, count) => sum + count, 0) : 0;
+    if (unrecorded > 0) {
+      drafts.unshift({ ...UNRECORDED_DRAFT });
+      raw.unshift(unrecorded);
+    }
+    ({ counts, scale } = scaleToTotal(raw, input.usedTokens));
   }
-  const { counts, scale } = scaleToTotal(raw, input.usedTokens);
   const items: ContextItem[] = drafts.map((draft, id) => ({
     id,
     kind: draft.kind,
@@ -162,7 +194,55 @@ export function contextFromMessages(input: MessagesInput): Context {
     block: draft.block,
     ...draft.extra,
     ...(draft.sourceRef ? { sourceRef: draft.sourceRef } : {}),
+    ...(measured ? { basis: measured.basis[id] ?? 'estimated' } : { basis: 'estimated' as const }),
+    ...(measured?.apiDropped[id] ? { apiDropped: measured.apiDropped[id] } : {}),
   }));
-  const usedTokens = input.usedTokens ?? counts.reduce((sum, value) => sum + value, 0);
-  return { items, windowTokens: input.windowTokens, usedTokens, usedSource: input.usedTokens === undefined ? 'estimate' : 'usage', tokenScale: scale, ...(input.workspace ? { workspace: input.workspace } : {}) };
+  const total = counts.reduce((sum, value) => sum + value, 0);
+  const usedTokens = measured !== null ? total : (input.usedTokens ?? total);
+  const exact = measured !== null || input.usedTokens !== undefined;
+  return {
+    items,
+    windowTokens: input.windowTokens,
+    usedTokens,
+    usedSource: exact ? 'usage' : 'estimate',
+    tokenScale: scale,
+    ...(measured ? { measuredTokens: measured.measuredTokens, calls: measured.calls } : {}),
+    ...(input.workspace ? { workspace: input.workspace } : {}),
+  };
+}
+
+type PlacedDraft = Draft & { messageIndex: number; turn: number; sourceRef?: string[] };
+
+const UNRECORDED_DRAFT: PlacedDraft = { kind: 'system', role: 'system', text: UNRECORDED_HEAD_TEXT, block: { type: 'text', text: '' }, messageIndex: -1, turn: 0, extra: { unrecorded: true } };
+
+/**
+ * Sizes items from the calls' usage (tokens/attribute.ts). A head nobody recorded becomes its own
+ * item, sized by the first call. `scale` is how many provider tokens one of ours came to on what was
+ * measured, so text the engine writes later is counted in the same units.
+ */
+function measure(drafts: PlacedDraft[], raw: number[], input: MessagesInput): { counts: number[]; scale: number; basis: TokenBasis[]; apiDropped: number[]; measuredTokens: number; calls: MeasuredCall[] } | null {
+  if (input.headNotRecorded === true) {
+    drafts.unshift({ ...UNRECORDED_DRAFT });
+    raw.unshift(0);
+  }
+  const result = attribute(
+    drafts.map((draft, index) => ({ messageIndex: draft.messageIndex, role: draft.role, kind: draft.kind, estimate: raw[index] ?? 0, ...(draft.hidden ? { hidden: true } : {}), ...(draft.extra?.unrecorded ? { unrecordedHead: true } : {}) })),
+    input.calls ?? [],
+  );
+  if (result.calls.length === 0) {
+    if (input.headNotRecorded === true) {
+      drafts.shift();
+      raw.shift();
+    }
+    return null;
+  }
+  let measuredRaw = 0;
+  let measuredTokens = 0;
+  drafts.forEach((draft, index) => {
+    if (result.basis[index] === 'estimated' || draft.hidden || draft.extra?.unrecorded) return;
+    measuredRaw += raw[index] ?? 0;
+    measuredTokens += result.tokens[index] ?? 0;
+  });
+  const scale = measuredRaw > 0 && measuredTokens > 0 ? measuredTokens / measuredRaw : 1;
+  return { counts: result.tokens, scale, basis: result.basis, apiDropped: result.apiDropped, measuredTokens: result.measuredTokens, calls: result.calls };
 }

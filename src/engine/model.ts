@@ -1,6 +1,7 @@
 // The provider-neutral context the engine works on. Adapters (src/sessions/*) translate an agent's
 // transcript into this shape; every tier, policy and report reads only these types, so the engine
 // never learns any one agent's file format.
+import type { MeasuredCall, TokenBasis } from './tokens/attribute';
 
 /** What an item is; the tiers treat each kind differently (only tool results are ever stubbed). */
 export type ItemKind =
@@ -62,6 +63,14 @@ export interface ContextItem {
   /** Opaque pointer back to the source the adapter read (e.g. transcript record uuids). */
   sourceRef?: string[];
   /**
+   * How `tokens` was obtained: `measured` (the provider's usage for this item alone), `split` (a
+   * measured amount shared with the items written beside it, by estimate) or `estimated` (no call
+   * has measured it yet, or the session reports no usage).
+   */
+  basis?: TokenBasis;
+  /** Tokens of this item a later call no longer counted (the API dropped earlier thinking, cleared old results). */
+  apiDropped?: number;
+  /**
    * Stands for the system prompt and tool definitions when the agent did not record them (older
    * Claude Code versions): its tokens are the exact total minus the messages' estimate. Never sent.
    */
@@ -84,6 +93,10 @@ export interface Context {
   tokenScale: number;
   /** The agent's working directory, when the adapter knows it (summaries name files relative to it). */
   workspace?: string;
+  /** What the provider's calls measured (through the last response); the rest of `usedTokens` is estimated. */
+  measuredTokens?: number;
+  /** The calls the items were sized from, oldest first (message indexes of their responses). */
+  calls?: MeasuredCall[];
 }
 
 /** Anthropic Messages content block, kept loose: the engine passes unknown fields through. */

@@ -15,7 +15,7 @@ import { emptyTierMetrics, itemFates, overflowOf, savingsPercent, type Compactio
 import { heuristicSummary } from './summarizers/heuristic';
 import { frameSummary, markdownSummaryBuilder, unframe, type SummaryBuilder } from './summarizers/template';
 import type { SummaryRequest } from './summarizers/types';
-import { defaultTokenizer } from './tokens/cache';
+import { estimateTokenizer } from './tokens/estimate';
 import type { Tokenizer } from './tokens/tokenizer';
 
 /** Replaceable parts (S25) that planning uses. */
@@ -124,7 +124,7 @@ export function runLadder(context: Context, options: EngineOptions, deps: PlanDe
 
 /** One pass of policy and tiers under fixed options (escalation repeats it with wider reach). */
 function runOnce(context: Context, options: EngineOptions, deps: PlanDeps, allowSummary: boolean, escalation: Escalation): LadderRun {
-  const state = ladderState(context, options, deps.tokenizer ?? defaultTokenizer(), escalation);
+  const state = ladderState(context, options, deps.tokenizer ?? estimateTokenizer, escalation);
   const tiers: TierReport[] = [];
   if (state.policy.dropped.size > 0) tiers.push(runChoices(state, allowSummary));
   const steps: [boolean, () => TierReport][] = [

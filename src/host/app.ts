@@ -66,7 +66,7 @@ export class ContextLensApp implements vscode.Disposable {
     this.hookEvents = this.own(new EventFileLog(hookEventsPath(process.env), readHookEvents, 'hook events', this.log));
     this.proxyEvents = this.own(new EventFileLog(proxyEventsPath(process.env), readProxyEventTail, 'live proxy events', this.log));
     this.panelInstructions = new PanelInstructionsWriter(proxyStateDir(process.env), (line) => this.log.warn(line));
-    this.model = this.own(new ContextModel(this.sessions, this.settings, this.log, vscode.Uri.joinPath(context.extensionUri, 'dist', 'tokenWorker.js').fsPath, context.workspaceState));
+    this.model = this.own(new ContextModel(this.sessions, this.settings, this.log, context.workspaceState));
     this.apiKey = new ApiKeyStore(context.secrets);
     const diffs = this.own(new DiffDocuments());
     this.connector = new ClaudeCodeConnector({

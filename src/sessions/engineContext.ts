@@ -1,14 +1,24 @@
-// Any agent's live context as the engine's input: the messages as sent, the gauge's exact total,
-// and each message's source refs (record uuids, or an agent's own item refs) so a compaction result
-// can be mapped back onto the session file by the agent's fork writer.
+// Any agent's live context as the engine's input: the messages as sent, each completed call's usage
+// (items are sized from it), and each message's source refs (record uuids, or an agent's own item
+// refs) so a compaction result can be mapped back onto the session file by the agent's fork writer.
 // Module by module, not the engine's index: `inspect` loads this without the summarizers.
 import { contextFromMessages } from '../engine/fromMessages';
 import type { Context } from '../engine/model';
+import { estimateTokenizer } from '../engine/tokens/estimate';
 import type { Tokenizer } from '../engine/tokens/tokenizer';
-import type { LiveContext } from './types';
+import type { LiveContext, UsageBreakdown } from './types';
 
-/** `tokenizer`: the host counts on a worker thread; others take the engine's default. */
-export function engineContextOf(live: LiveContext, tokenizer?: Tokenizer): Context {
+export function promptTokensOf(usage: UsageBreakdown): number {
+  return usage.inputTokens + usage.cacheCreationInputTokens + usage.cacheReadInputTokens;
+}
+
+/**
+ * Every caller (panel, `inspect`, `compact`, hooks, MCP) builds the context here with the same
+ * estimate, so an item has one token count everywhere: the calls measure it, the estimate only
+ * splits a measured step among the items written in it and sizes what no call measured yet.
+ * (`estimate` is for tests that compare estimators; production code leaves it.)
+ */
+export function engineContextOf(live: LiveContext, estimate: Tokenizer = estimateTokenizer): Context {
   const sourceRefs: string[][] = [];
   for (const entry of live.entries) sourceRefs[entry.messageIndex] = entry.uuids;
   return contextFromMessages({
@@ -17,14 +27,14 @@ export function engineContextOf(live: LiveContext, tokenizer?: Tokenizer): Conte
     // Rebuilt from the chain: the request's system prompt and tools were sent but not recorded.
     headNotRecorded: live.system === undefined && live.tools === undefined,
     messages: live.messages,
-    // The gauge's exact number (readFill) plus the estimate of what was written after the last
-    // response: the messages hold both, and the next request will too. 0 means nothing counted the
-    // live context yet: count ourselves.
+    calls: live.calls.map((call) => ({ from: call.from, to: call.to, promptTokens: promptTokensOf(call.usage), outputTokens: call.usage.outputTokens })),
+    // Without usable calls: the gauge's exact number (readFill) plus the estimate of what was written
+    // after the last response. 0 means nothing counted the live context yet: count ourselves.
     ...(live.fill.usedTokens > 0 ? { usedTokens: live.fill.usedTokens + live.fill.pendingTokens } : {}),
     windowTokens: live.fill.windowTokens,
     sourceRefs,
     // Paths in summaries and stubs are said relative to where the agent ran.
     ...(live.session.cwd ? { workspace: live.session.cwd } : {}),
-    ...(tokenizer ? { tokenizer } : {}),
+    tokenizer: estimate,
   });
 }

@@ -143,6 +143,18 @@ export interface ContextEntry {
   toolResultIds: string[];
 }
 
+/**
+ * One completed model call on the live chain as the provider reported it: its response is
+ * messages `from`…`to` (usually one message), its prompt every message before `from`.
+ */
+export interface LiveCall {
+  from: number;
+  to: number;
+  usage: UsageBreakdown;
+  model: string | null;
+  at: string | null;
+}
+
 /** What the agent's model sees right now, rebuilt from the transcript. */
 export interface LiveContext {
   session: SessionInfo;
@@ -160,6 +172,11 @@ export interface LiveContext {
   /** Every compaction the agent performed in this file, oldest first. */
   compactions: CompactionEvent[];
   diagnostics: Diagnostic[];
+  /**
+   * Every call since the live context began that reported usage, oldest first: items are sized from
+   * them (engine/tokens/attribute.ts). Calls reporting no usage (some third-party models) are absent.
+   */
+  calls: LiveCall[];
   /** Where in the file the live context's oldest record starts, when the adapter knows (per-call usage reads from here). */
   startOffset?: number;
 }

@@ -1,9 +1,10 @@
 // Live model of the followed session: once its fill is shown (the tail read), reads the live
 // context at once, then again on every change of the fill (debounced, never two reads at once),
-// counts it off-thread, and re-plans what Compact… would do.
+// and re-plans what Compact… would do. Items are sized from the agent's recorded usage with a
+// one-pass estimate, so no tokenizer tables are loaded and nothing needs a worker thread.
 // Settings changes re-plan without re-reading. The plan is announced only when it changed.
 import * as vscode from 'vscode';
-import { TokenCountWorker, type ItemFate } from '../../engine';
+import type { ItemFate } from '../../engine';
 import type { ChoiceAction, Choices, PlanView, TimelinePoint } from '../../protocol/messages';
 import type { CompactionEvent } from '../../sessions/types';
 import type { SessionService } from '../sessions/SessionService';
@@ -15,7 +16,6 @@ import { adapterOf } from '../../sessions/agents';
 import type { UsageReader } from '../../sessions/port';
 import { ReadScheduler } from './readScheduler';
 import { timelineOf, type OurCompactionMark } from './timeline';
-import { WorkerTokenizer } from './workerTokenizer';
 
 /** Reading the live context is O(live context): coalesce bursts of appends into one read. */
 const READ_DEBOUNCE_MS = 300;
@@ -24,11 +24,6 @@ export class ContextModel implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly planChanged = new vscode.EventEmitter<PlanView | null>();
   private readonly subscriptions: vscode.Disposable[];
-  /** Started on the first read: activating without a session (or before one is read) costs no thread. */
-  private worker: TokenCountWorker | null = null;
-  private tokenizer: WorkerTokenizer | null = null;
-  /** The worker could not start or died once: count on the host thread from then on. */
-  private workerFailed = false;
   /** The followed session whose first read is under way: the panel says so until it lands. */
   private firstReadOf: string | null = null;
   private usage: UsageReader | null = null;
@@ -47,7 +42,6 @@ export class ContextModel implements vscode.Disposable {
     private readonly sessions: SessionService,
     private readonly settings: SettingsWatcher,
     private readonly log: vscode.LogOutputChannel,
-    private readonly workerScript: string,
     workspaceState: StateStorage,
   ) {
     this.choiceStore = new ChoiceStore(workspaceState);
@@ -136,25 +130,16 @@ export class ContextModel implements vscode.Disposable {
     const session = this.sessions.current.session;
     const usage = this.usage;
     if (session === null || usage === null) return;
-    try {
-      const read = await readSnapshot(session, this.settings.current.windowTokensOverride, this.workerTokenizer());
-      if (!read.ok) {
-        this.log.warn(`Reading the live context of ${session.path} failed: ${read.error.message}`);
-        return;
-      }
-      // The timeline's per-call usage: only from where the live context starts.
-      await usage.update(read.value.live.startOffset);
-      // The user switched sessions while we read: that session's read is already scheduled.
-      if (this.sessions.current.session?.path !== session.path) return;
-      this.setSnapshot(read.value);
-    } catch (error) {
-      if (this.tokenizer === null) throw error;
-      // The worker could not start or died: count on this thread from now on rather than show nothing.
-      this.log.warn(`Token counting worker failed, counting in the extension host: ${error instanceof Error ? error.message : String(error)}`);
-      this.workerFailed = true;
-      this.closeWorker();
-      await this.readOnce();
+    const read = await readSnapshot(session, this.settings.current.windowTokensOverride);
+    if (!read.ok) {
+      this.log.warn(`Reading the live context of ${session.path} failed: ${read.error.message}`);
+      return;
     }
+    // The timeline's per-call usage: only from where the live context starts.
+    await usage.update(read.value.live.startOffset);
+    // The user switched sessions while we read: that session's read is already scheduled.
+    if (this.sessions.current.session?.path !== session.path) return;
+    this.setSnapshot(read.value);
   }
 
   private setSnapshot(snapshot: LiveSnapshot | null): void {
@@ -169,7 +154,7 @@ export class ContextModel implements vscode.Disposable {
     this.fates = new Map();
     if (snapshot !== null && snapshot.context.items.length > 0) {
       const choices = this.choices;
-      const planned = livePlan(snapshot, this.settings.current, this.tokenizer ?? undefined, choices);
+      const planned = livePlan(snapshot, this.settings.current, choices);
       this.fates = new Map(planned.items.map((fate) => [fate.id, fate]));
       next = planViewOf(snapshot.context, planned, this.revision + 1, choices);
     }
@@ -179,25 +164,9 @@ export class ContextModel implements vscode.Disposable {
     this.planChanged.fire(next);
   }
 
-  /** The off-thread tokenizer, started when a read first needs counts; null once it failed. */
-  private workerTokenizer(): WorkerTokenizer | null {
-    if (this.tokenizer === null && !this.workerFailed) {
-      this.worker = new TokenCountWorker(this.workerScript);
-      this.tokenizer = new WorkerTokenizer(this.worker);
-    }
-    return this.tokenizer;
-  }
-
-  private closeWorker(): void {
-    void this.worker?.close();
-    this.worker = null;
-    this.tokenizer = null;
-  }
-
   dispose(): void {
     this.reads.dispose();
     for (const subscription of this.subscriptions) subscription.dispose();
-    this.closeWorker();
     this.changed.dispose();
     this.planChanged.dispose();
   }

@@ -1,6 +1,6 @@
 // One read of the followed session, turned into what the panel derives everything from. Free of
 // `vscode`: the ContextModel decides when to build one, this decides how.
-import { defaultTokenizer, plan, type CompactionPlan, type Context, type Tokenizer } from '../../engine';
+import { plan, type CompactionPlan, type Context } from '../../engine';
 import { adapterOf } from '../../sessions/agents';
 import { engineContextOf } from '../../sessions/engineContext';
 import type { LiveContext, Result, SessionInfo } from '../../sessions/types';
@@ -9,7 +9,6 @@ import type { Settings } from '../settings';
 import { breakdownOf, reservedOutputTokensOf } from './derive';
 import type { Breakdown, Choices } from '../../protocol/messages';
 import { NO_CHOICES } from './choices';
-import type { WorkerTokenizer } from './workerTokenizer';
 
 export interface LiveSnapshot {
   readonly live: LiveContext;
@@ -18,23 +17,15 @@ export interface LiveSnapshot {
   readonly reservedOutputTokens: number;
 }
 
-/**
- * Reads the live context and counts it. With a worker tokenizer the first pass only estimates and
- * collects unknown texts; they are counted off-thread and the context is built again from the
- * exact counts (a pass without tokenizing is cheap next to counting).
- */
-export async function readSnapshot(session: SessionInfo, windowOverride: number, tokenizer: WorkerTokenizer | null): Promise<Result<LiveSnapshot>> {
+/** Reads the live context and sizes its items from the agent's recorded usage. */
+export async function readSnapshot(session: SessionInfo, windowOverride: number): Promise<Result<LiveSnapshot>> {
   const read = await adapterOf(session.agent).readLiveContext(session, { windowOverride });
   if (!read.ok) return read;
   const live = read.value;
   // Each step runs on the extension host's thread: let other work (a panel's first state, a
   // keystroke in the editor) run between them instead of one long block.
   await nextTurn();
-  let context = engineContextOf(live, tokenizer ?? defaultTokenizer());
-  if (tokenizer?.hasMissing) {
-    await tokenizer.fetchMissing();
-    context = engineContextOf(live, tokenizer);
-  }
+  const context = engineContextOf(live);
   await nextTurn();
   return { ok: true, value: { live, context, breakdown: breakdownOf(context), reservedOutputTokens: reservedOutputTokensOf(live.fill, live.session.agent) } };
 }
@@ -49,6 +40,6 @@ function nextTurn(): Promise<void> {
  * so the map never promises to keep what Compact… drops. The summary is the heuristic one: `plan`
  * calls no LLM and does no I/O, so this runs on every change.
  */
-export function livePlan(snapshot: LiveSnapshot, settings: Pick<Settings, 'engine' | 'compactionFocus'>, tokenizer: Tokenizer | undefined, choices: Choices = NO_CHOICES): CompactionPlan {
-  return plan(snapshot.context, compactOptionsOf(settings.engine, settings.compactionFocus, choices), tokenizer ? { tokenizer } : {});
+export function livePlan(snapshot: LiveSnapshot, settings: Pick<Settings, 'engine' | 'compactionFocus'>, choices: Choices = NO_CHOICES): CompactionPlan {
+  return plan(snapshot.context, compactOptionsOf(settings.engine, settings.compactionFocus, choices));
 }

@@ -31,6 +31,13 @@ interface UsagePoint {
   end: number;
 }
 
+/** One streamed line's usage that counts for the live context. */
+export interface CountedReading {
+  usage: UsageBreakdown;
+  model: string | null;
+  at: string | null;
+}
+
 interface BoundaryPoint {
   uuid: string | null;
   postTokens: number | null;
@@ -56,6 +63,8 @@ export class FillTracker {
   private betas: string[] = [];
   /** Model of the newest response seen, also when its usage no longer counts. */
   private model: string | null = null;
+  /** Every reading that counts for the live context, by record uuid (one per streamed line). */
+  private readonly counted = new Map<string, CountedReading>();
 
   constructor(private readonly sidechain = false) {}
 
@@ -68,6 +77,8 @@ export class FillTracker {
       const coversThrough = postTokens === null ? null : (contextLensMark(record)?.lastUuid ?? null);
       this.boundary = { uuid: uuidOf(record), postTokens, end, coversThrough };
       this.pending = 0;
+      // Calls before a compaction measured a context that no longer exists.
+      this.counted.clear();
       return true;
     }
     const boundary = this.boundary;
@@ -82,6 +93,7 @@ export class FillTracker {
     if (usage !== null && (this.boundary === null || end > this.boundary.end)) {
       // Lines of one streamed response share message.id; the newest carries the final output count.
       this.last = { usage, uuid: uuidOf(record), timestamp: str(record.timestamp), end };
+      if (this.last.uuid !== null) this.counted.set(this.last.uuid, { usage, model: str(messageOf(record)?.model), at: this.last.timestamp });
       this.followed = false;
       this.boundary = null;
       this.pending = 0;
@@ -102,6 +114,11 @@ export class FillTracker {
     if (end <= (this.boundary?.end ?? this.last?.end ?? 0)) return 0;
     if (record.isCompactSummary === true && this.boundary?.postTokens != null) return 0;
     return estimateTokens(modelContent(record));
+  }
+
+  /** The reading of a record whose usage counts for the live context (see `observe`), if any. */
+  readingOf(uuid: string): CountedReading | undefined {
+    return this.counted.get(uuid);
   }
 
   private observeRequest(record: Record<string, unknown>): boolean {

@@ -5,9 +5,9 @@
 import type { FileHandle } from 'node:fs/promises';
 import { ok, withFile } from '../result';
 import { hasMark, markBlock } from '../../engine/fromMessages';
-import type { ApiMessage, ContentBlock, ContextEntry, Diagnostic, LiveContext, Result, SessionInfo } from '../types';
+import type { ApiMessage, ContentBlock, ContextEntry, Diagnostic, LiveCall, LiveContext, Result, SessionInfo } from '../types';
 import { RecordGraph, type ChainWalk } from './chain';
-import { FillTracker, type FillOptions } from './fill';
+import { FillTracker, type CountedReading, type FillOptions } from './fill';
 import { readSessionInfo } from './listing';
 import { subagentParent } from './paths';
 import { messagesFromChain } from './messages';
@@ -98,6 +98,7 @@ async function build(handle: FileHandle, path: string, session: SessionInfo, sid
     fill,
     compactions: history.compactions,
     diagnostics: [],
+    calls: callsOf(chain.entries, built.tracker),
     startOffset: records.reduce((first, located) => Math.min(first, located.offset), stats.size),
   };
   const diagnostics = [...history.diagnostics, ...scan.diagnostics(), ...built.diagnostics, ...chain.diagnostics];
@@ -108,6 +109,21 @@ async function build(handle: FileHandle, path: string, session: SessionInfo, sid
   }
   context.diagnostics = dedupe(diagnostics);
   return context;
+}
+
+/**
+ * One call per assistant message whose usage counts (the fill's own rule): the newest of its
+ * streamed lines, which carries the final output count.
+ */
+function callsOf(entries: readonly ContextEntry[], tracker: FillTracker): LiveCall[] {
+  const calls: LiveCall[] = [];
+  for (const entry of entries) {
+    if (entry.kind !== 'assistant') continue;
+    let reading: CountedReading | undefined;
+    for (const uuid of entry.uuids) reading = tracker.readingOf(uuid) ?? reading;
+    if (reading !== undefined) calls.push({ from: entry.messageIndex, to: entry.messageIndex, usage: reading.usage, model: reading.model, at: reading.at });
+  }
+  return calls;
 }
 
 /** The request behind the newest assistant record of the chain (`requestRef`, 2.1.3xx). */

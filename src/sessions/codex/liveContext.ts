@@ -4,6 +4,7 @@
 // Only the live history is kept while reading, so memory follows the context, not the file.
 import { ok, withFile } from '../result';
 import type { ContentBlock, LiveContext, Result, SessionInfo } from '../types';
+import { CodexCallCollector } from './calls';
 import { CodexCompactionCollector } from './compactions';
 import { CodexFillTracker, type CodexFillOptions } from './fill';
 import { readCodexSessionInfo } from './listing';
@@ -51,8 +52,10 @@ export async function readCodexLiveContext(path: string, options: CodexLiveConte
     const fill = new CodexFillTracker();
     const compactions = new CodexCompactionCollector();
     const history = new HistoryBuilder();
+    const calls = new CodexCallCollector();
     const scan = await scanRollout(handle, path, {}, (located) => {
       fill.observe(located);
+      calls.observe(located);
       compactions.observe(located);
       history.observe(located);
     });
@@ -69,6 +72,7 @@ export async function readCodexLiveContext(path: string, options: CodexLiveConte
       fill: snapshot,
       compactions: compactions.all(),
       diagnostics: [...scan.diagnostics, ...built.diagnostics],
+      calls: calls.calls(built.entries),
     } satisfies LiveContext);
   });
 }

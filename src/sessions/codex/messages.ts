@@ -72,7 +72,8 @@ function convert(placed: PlacedItem): Converted | null {
     case 'message':
       return messageBlocks(item, placed.isSummary === true);
     case 'reasoning':
-      return { blocks: [{ type: 'thinking', thinking: reasoningText(item) }], kinds: ['assistant'] };
+      // What Codex shows of its reasoning is a summary; the model is sent the encrypted whole.
+      return { blocks: [markBlock({ type: 'thinking', thinking: reasoningText(item) }, 'hidden')], kinds: ['assistant'] };
     case 'function_call':
     case 'custom_tool_call':
     case 'local_shell_call':

@@ -45,7 +45,9 @@ describe('context-lens inspect', () => {
       const report = JSON.parse(result.out) as {
         session: { id: string; path: string; agent: string; model: string };
         window: { tokens: number; source: string };
-        used: { tokens: number; source: string };
+        used: { tokens: number; source: string; outputTokensPending: number };
+        context: { tokens: number; measured: number; estimated: number };
+        regions: { tokens: number; basis: string }[];
         percent: number;
         agentAutoCompact: { tokens: number; percent: number };
         breakdown: { category: string; tokens: number }[];
@@ -58,7 +60,11 @@ describe('context-lens inspect', () => {
       assert.equal(report.window.tokens, fill.value.fill.windowTokens);
       assert.equal(report.session.id, copy.sessionId);
       assert.deepEqual(report.breakdown.map((row) => row.category), ['system', 'tools', 'unrecorded', 'user', 'assistant', 'thinking', 'tool_use', 'tool_result', 'reminder', 'summary']);
-      assert.equal(report.breakdown.reduce((sum, row) => sum + row.tokens, 0), report.used.tokens);
+      // The parts add up to what the next request holds: the last call's exact prompt and output, and
+      // the estimate of what was written after it, item by item.
+      assert.equal(report.breakdown.reduce((sum, row) => sum + row.tokens, 0), report.context.tokens);
+      assert.equal(report.context.measured, report.used.tokens + report.used.outputTokensPending);
+      assert.equal(report.regions.filter((region) => region.basis === 'estimated').reduce((sum, region) => sum + region.tokens, 0), report.context.estimated);
       assert.equal(report.compactions.length, ['compact', 'demo', 'hook-inputs', 'long-compacted', 'long-demo'].includes(scenario) ? 1 : 0);
       assert.deepEqual(report.diagnostics, []);
     });
@@ -109,7 +115,8 @@ describe('context-lens compact', () => {
   });
 
   it('stops as soon as a target given on the command line is met, and goes as far as the ladder goes without one', async () => {
-    const copy = copyScenario('repeated-reads');
+    // Reads big enough that a stub saves something (repeated-reads' files are smaller than a stub).
+    const copy = copyScenario('parallel');
     const archive = mkdtempSync(join(tmpdir(), 'cl-archive-'));
     interface Report {
       status: string;
@@ -118,12 +125,12 @@ describe('context-lens compact', () => {
       metrics: { tokensBefore: number; tokensAfter: number; reinjectedTokens: number; toolResultsPruned: number; staleResources: string[]; perTier: Record<string, { items: number; tokensSaved: number }> };
     }
     const compactJson = async (...flags: string[]): Promise<Report> => {
-      const result = await run(['compact', copy.transcript, '--json', '--window', '20000', '--archive-dir', archive, ...flags]);
+      const result = await run(['compact', copy.transcript, '--json', '--window', '80000', '--archive-dir', archive, ...flags]);
       assert.equal(result.code, 0, result.err);
       return JSON.parse(result.out) as Report;
     };
     const loose = await compactJson('--target-percent', '99');
-    const gentle = await compactJson('--target-percent', '70');
+    const gentle = await compactJson('--target-percent', '75');
     const full = await compactJson();
     assert.equal(loose.status, 'noop');
     assert.deepEqual(gentle.tiers.map((tier) => tier.tier), ['supersede']);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { defaultTokenizer, HeuristicSummarizer, MemoryArchive } from '../../../../src/engine';
+import { HeuristicSummarizer, MemoryArchive } from '../../../../src/engine';
 import { runCompaction } from '../../../../src/host/compaction/run';
 import { applyChoice, ChoiceStore, NO_CHOICES, withChoices } from '../../../../src/host/context/choices';
 import { planViewOf } from '../../../../src/host/context/derive';
@@ -59,7 +59,7 @@ describe('the person\'s choices', () => {
   it('the live plan, the map and Compact… all follow them', async () => {
     const info = await readSessionInfo(DEMO);
     assert.ok(info.ok);
-    const read = await readSnapshot(info.value, 0, null);
+    const read = await readSnapshot(info.value, 0);
     assert.ok(read.ok);
     const snapshot = read.value;
     const settings = { engine: engineOptionsOf(SETTING_DEFAULTS, SETTING_DEFAULTS['trigger.targetPercent']), compactionFocus: '' };
@@ -68,7 +68,7 @@ describe('the person\'s choices', () => {
     assert.ok(result && user);
     const choices = { keep: [user.id], drop: [result.id], pins: ['Keep the retry budget at 3.'] };
 
-    const live = livePlan(snapshot, settings, defaultTokenizer(), choices);
+    const live = livePlan(snapshot, settings, choices);
     const view = planViewOf(snapshot.context, live, 1, choices);
     assert.deepEqual(view.choices, choices);
     const region = (id: number) => view.regions.find((entry) => entry.id === id);

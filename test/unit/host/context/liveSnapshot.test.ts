@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { defaultTokenizer, HeuristicSummarizer, MemoryArchive, plan } from '../../../../src/engine';
+import { HeuristicSummarizer, MemoryArchive, plan } from '../../../../src/engine';
 import { runCompaction } from '../../../../src/host/compaction/run';
 import { livePlan, readSnapshot } from '../../../../src/host/context/liveSnapshot';
 import { engineOptionsOf } from '../../../../src/host/engineOptions';
@@ -15,12 +15,12 @@ describe('the live plan', () => {
     const info = await readSessionInfo(DEMO);
     assert.ok(info.ok);
     // The e2e window: small enough next to the demo that the recent window does not cover it all.
-    const read = await readSnapshot(info.value, 40_000, null);
+    const read = await readSnapshot(info.value, 40_000);
     assert.ok(read.ok);
     const snapshot = read.value;
     const settings = { engine: engineOptionsOf(SETTING_DEFAULTS, SETTING_DEFAULTS['trigger.targetPercent']), compactionFocus: 'the retry decision' };
 
-    const live = livePlan(snapshot, settings, defaultTokenizer());
+    const live = livePlan(snapshot, settings);
     const compacted = await runCompaction({
       id: 'p1',
       focus: settings.compactionFocus,

@@ -34,12 +34,15 @@ describe('engineContextOf', () => {
       const fill = await readFill(path);
       assert.ok(fill.ok);
       const context = engineContextOf(live.value);
-      const { usedTokens, pendingTokens } = fill.value.fill;
-      // The exact count plus the estimate of what was written after the last response; nothing to
-      // scale to before a first response (a session started with /clear, say).
+      const { usedTokens, outputTokensPending } = fill.value.fill;
+      // What the calls measured is the gauge's exact count (with the last response's output once it
+      // joins the next request); what was written after it is estimated item by item. Nothing is
+      // measured before a first response (a session started with /clear, say).
+      assert.equal(sumTokens(context.items), context.usedTokens);
       if (usedTokens > 0) {
-        assert.equal(context.usedTokens, usedTokens + pendingTokens);
-        assert.equal(sumTokens(context.items), usedTokens + pendingTokens);
+        assert.equal(context.measuredTokens, usedTokens + outputTokensPending);
+        const estimated = context.items.filter((item) => item.basis === 'estimated');
+        assert.equal(sumTokens(estimated), context.usedTokens - usedTokens - outputTokensPending);
         assert.equal(context.usedSource, 'usage');
       } else assert.equal(context.usedSource, 'estimate');
       assert.equal(context.windowTokens, live.value.fill.windowTokens);
@@ -97,8 +100,11 @@ describe('engineContextOf on a transcript without request records', () => {
     const head = context.items.filter((item) => item.unrecorded);
     assert.equal(head.length, 1);
     assert.ok((head[0]?.tokens ?? 0) > 17_900, `unrecorded ${head[0]?.tokens}`);
+    // The response weighs exactly its output; the head is the first prompt minus its one message.
     const assistant = context.items.find((item) => item.kind === 'assistant');
-    assert.ok((assistant?.tokens ?? 0) < 20, `assistant ${assistant?.tokens}`);
-    assert.equal(sumTokens(context.items), live.value.fill.usedTokens);
+    assert.equal(assistant?.tokens, 6);
+    assert.equal(assistant?.basis, 'measured');
+    assert.ok((head[0]?.tokens ?? 0) <= 18_004);
+    assert.equal(sumTokens(context.items), live.value.fill.usedTokens + live.value.fill.outputTokensPending);
   });
 });
