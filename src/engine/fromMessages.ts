@@ -236,13 +236,20 @@ function measure(drafts: PlacedDraft[], raw: number[], input: MessagesInput): { 
     }
     return null;
   }
-  let measuredRaw = 0;
-  let measuredTokens = 0;
-  drafts.forEach((draft, index) => {
-    if (result.basis[index] === 'estimated' || draft.hidden || draft.extra?.unrecorded) return;
-    measuredRaw += raw[index] ?? 0;
-    measuredTokens += result.tokens[index] ?? 0;
-  });
+  // Calibrated on message items measured alone (the head's texts may be placeholders), else on every
+  // measured message item.
+  const ratio = (wanted: (basis: TokenBasis | undefined) => boolean): [number, number] => {
+    let ours = 0;
+    let theirs = 0;
+    drafts.forEach((draft, index) => {
+      if (draft.messageIndex < 0 || draft.hidden || !wanted(result.basis[index])) return;
+      ours += raw[index] ?? 0;
+      theirs += result.tokens[index] ?? 0;
+    });
+    return [ours, theirs];
+  };
+  let [measuredRaw, measuredTokens] = ratio((basis) => basis === 'measured');
+  if (measuredRaw === 0) [measuredRaw, measuredTokens] = ratio((basis) => basis !== 'estimated');
   const scale = measuredRaw > 0 && measuredTokens > 0 ? measuredTokens / measuredRaw : 1;
   return { counts: result.tokens, scale, basis: result.basis, apiDropped: result.apiDropped, measuredTokens: result.measuredTokens, calls: result.calls };
 }

@@ -14,8 +14,11 @@ import { forkRequestFromResult } from '../../../../src/sessions/claude-code/engi
 import type { LiveContext } from '../../../../src/sessions/types';
 import { claudeTranscripts } from '../../../support/claudeFixtures';
 
-/** Sessions with stale reads and big outputs: a manual compaction always has work there. */
-const MUST_COMPACT = ['parallel', 'big-output', 'repeated-reads', 'demo'];
+/**
+ * Sessions with stale reads and big outputs: a manual compaction always has work there. (big-output's
+ * outputs were saved aside by Claude Code: measured, its live context is mostly the system prompt.)
+ */
+const MUST_COMPACT = ['parallel', 'repeated-reads', 'demo'];
 
 /** As `Compact…` with a target: down to 15 % of the window, or by half when already below it. */
 function manualTarget(context: Context): number {
