@@ -56,6 +56,22 @@ export const markHarnessBlock = <T extends object>(block: T): T => markBlock(blo
 
 export const hasMark = (block: MessageBlock, mark: BlockMark): boolean => (block as unknown as Record<symbol, unknown>)[BLOCK_MARKS[mark]] === true;
 
+/**
+ * A block the tokenizer cannot read (a provider's encrypted item) carries the size its agent
+ * measured; it is counted at that size instead of its placeholder text's.
+ */
+const MEASURED_TOKENS = Symbol.for('context-lens.measured-tokens');
+
+export function withMeasuredTokens<T extends object>(block: T, tokens: number): T {
+  Object.defineProperty(block, MEASURED_TOKENS, { value: tokens, enumerable: false });
+  return block;
+}
+
+const measuredTokensOf = (block: MessageBlock): number | undefined => {
+  const tokens = (block as unknown as Record<symbol, unknown>)[MEASURED_TOKENS];
+  return typeof tokens === 'number' ? tokens : undefined;
+};
+
 function blocksOf(content: string | MessageBlock[]): MessageBlock[] {
   return typeof content === 'string' ? [{ type: 'text', text: content }] : content;
 }
@@ -144,7 +160,7 @@ export function contextFromMessages(input: MessagesInput): Context {
     }
   });
 
-  const raw = drafts.map((draft) => tokenizer.count(draft.text));
+  const raw = drafts.map((draft) => measuredTokensOf(draft.block) ?? tokenizer.count(draft.text));
   const unrecorded = input.headNotRecorded === true && input.usedTokens !== undefined ? input.usedTokens - raw.reduce((sum, count) => sum + count, 0) : 0;
   if (unrecorded > 0) {
     drafts.unshift({ kind: 'system', role: 'system', text: UNRECORDED_HEAD_TEXT, block: { type: 'text', text: '' }, messageIndex: -1, turn: 0, extra: { unrecorded: true } });

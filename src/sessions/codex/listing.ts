@@ -57,7 +57,7 @@ export async function readCodexSessionInfo(path: string): Promise<Result<Session
       path,
       projectDir: codexHomeOf(path) ?? path,
       cwd: sample.cwd,
-      title: truncate(sample.firstPrompt ?? (sample.forkOf?.sourceTitle ? `Fork of ${sample.forkOf.sourceTitle}` : 'Untitled session')),
+      title: truncate(sample.firstPrompt ?? sample.forkOf?.title ?? (sample.forkOf?.sourceTitle ? `Fork of ${sample.forkOf.sourceTitle}` : 'Untitled session')),
       model: sample.model,
       lastActivityMs: stats.mtimeMs,
       sizeBytes: stats.size,
