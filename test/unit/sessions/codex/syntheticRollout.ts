@@ -8,8 +8,8 @@ import { join } from 'node:path';
 export const SESSION_ID = '01a20a7c-0000-7000-8000-00000000abcd';
 const TIME = '2026-11-23T22:17:45.000Z';
 
-export type Item = Record<string, unknown>;
-export type Line = { type: string; payload: Item };
+export type Item = { type: string; [key: string]: unknown };
+export type Line = { type: string; payload: Record<string, unknown> };
 
 export const user = (text: string): Item => ({ type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
 export const assistant = (text: string): Item => ({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] });
