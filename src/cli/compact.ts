@@ -209,7 +209,7 @@ function human(result: CompactionResult, agentAutoCompactTokens: number, agent: 
   if (metrics.redactions > 0) lines.push('', `${metrics.redactions} secret${metrics.redactions === 1 ? '' : 's'} redacted`);
   if (result.overflow) lines.push('', `Warning: ${result.overflow.message}`);
   if (archived) lines.push(`Archived the original context (redacted): ${archived.location}`);
-  if (fork) lines.push('', `Wrote ${fork.path}`, `Resume it with: ${fork.resumeCommand}`);
+  if (fork) lines.push('', `Wrote ${fork.path}`, ...(fork.notes ?? []).map((note) => `Note: ${note}`), `Resume it with: ${fork.resumeCommand}`);
   return lines.join('\n');
 }
 

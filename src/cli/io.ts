@@ -3,7 +3,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { AGENTS, adapterForFile, adapterOf } from '../sessions/agents';
+import { AGENTS, adapterOf, identifyFile } from '../sessions/agents';
 import { type ConfigDirOptions, resolveConfigDirs } from '../sessions/claude-code';
 import type { AgentAdapter, SessionLocations } from '../sessions/port';
 import type { AgentId } from '../sessions/types';
@@ -90,7 +90,11 @@ export async function resolveSession(target: string | undefined, values: { 'conf
   if (found === 'other') throw inputError(`not a regular file: ${target}`);
   if (found === 'file') {
     const path = resolve(target);
-    return { path, adapter: only ?? (await adapterForFile(path)) };
+    if (only) return { path, adapter: only };
+    const told = await identifyFile(path);
+    // Read all the same (the reader reports what it cannot use), but never silently as the wrong agent's.
+    if (told.unrecognised !== undefined) io.err.write(`context-lens: ${told.unrecognised} Pass --agent claude-code or --agent codex to choose.\n`);
+    return { path, adapter: told.adapter };
   }
   if (target.includes('/') || target.endsWith('.jsonl')) throw inputError(`no such transcript: ${target}`);
   for (const adapter of only ? [only] : AGENTS) {

@@ -132,7 +132,7 @@ async function apply(context: Context, options: EngineOptions, deps: CompactDeps
           : `${outcome.summarizer} summary unusable (${tokens} tokens for a ${run.summary.span.tokens}-token span)`;
       fellBack = true;
       text = run.summary.text;
-      tokens = run.summary.tokens;
+      tokens = countNew(run.state, text);
       redactions = run.summary.redactions;
     }
     settleSummary(run, text, tokens, redactions);
@@ -175,6 +175,10 @@ async function apply(context: Context, options: EngineOptions, deps: CompactDeps
   const after = contextAfter(context, items);
   const overflow = overflowOf(after.usedTokens, hardLimitOf(options, context.windowTokens));
   const metrics = metricsOf(metricsInputOf(run), after.usedTokens, { durationMs: performance.now() - started, reinjectedTokens });
+  // The ladder decided on its estimate; what was written (real archive id, the summarizer's text,
+  // re-injected constraints) is the figure the last step reports, and only it meets a target.
+  const lastStep = run.escalation.at(-1);
+  if (lastStep) Object.assign(lastStep, { tokensAfter: after.usedTokens, targetMet: after.usedTokens <= run.state.targetTokens });
   return {
     status: 'compacted',
     message: `compacted ${thousands(tokensBefore)} → ${thousands(after.usedTokens)} tokens (−${metrics.savingsPercent.toFixed(1)} %)`,

@@ -68,6 +68,22 @@ export const markHarnessBlock = <T extends object>(block: T): T => markBlock(blo
 
 export const hasMark = (block: MessageBlock, mark: BlockMark): boolean => (block as unknown as Record<symbol, unknown>)[BLOCK_MARKS[mark]] === true;
 
+/**
+ * A block the tokenizer cannot read (a provider's encrypted item) carries the size its agent
+ * measured; it is counted at that size instead of its placeholder text's.
+ */
+const MEASURED_TOKENS = Symbol.for('context-lens.measured-tokens');
+
+export function withMeasuredTokens<T extends object>(block: T, tokens: number): T {
+  Object.defineProperty(block, MEASURED_TOKENS, { value: tokens, enumerable: false });
+  return block;
+}
+
+const measuredTokensOf = (block: MessageBlock): number | undefined => {
+  const tokens = (block as unknown as Record<symbol, unknown>)[MEASURED_TOKENS];
+  return typeof tokens === 'number' ? tokens : undefined;
+};
+
 function blocksOf(content: string | MessageBlock[]): MessageBlock[] {
   return typeof content === 'string' ? [{ type: 'text', text: content }] : content;
 }
@@ -168,7 +184,7 @@ export function contextFromMessages(input: MessagesInput): Context {
   });
 
   // Hidden reasoning has no size of its own to estimate: its response's output says what it weighs.
-  const raw = drafts.map((draft) => (draft.hidden && input.calls?.length ? 0 : tokenizer.count(draft.text) + imagesIn(draft.block)));
+  const raw = drafts.map((draft) => (draft.hidden && input.calls?.length ? 0 : (measuredTokensOf(draft.block) ?? tokenizer.count(draft.text) + imagesIn(draft.block))));
   const measured = input.calls !== undefined && input.calls.length > 0 ? measure(drafts, raw, input) : null;
   let counts: number[];
   let scale: number;

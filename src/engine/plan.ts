@@ -3,7 +3,8 @@
 // a plan is the heuristic one; `compact` swaps in the configured summarizer's text.
 import { runAgeClear } from './ladder/ageClear';
 import { escalate, focusKept, policyFloor, type Escalation, type EscalationStep, type PolicyFloor } from './ladder/escalate';
-import { initialPlan, countNew, type LadderState, type PlannedItem, type TierReport } from './ladder/state';
+import { initialPlan, type LadderState, type PlannedItem, type TierReport } from './ladder/state';
+import { countStub, PENDING_ARCHIVE_ID } from './ladder/stubText';
 import { dropSpan, selectSummarySpan, summaryRequest, type SummarySpan } from './ladder/summarize';
 import { runSupersede, staleResources, stubPattern } from './ladder/supersede';
 import { ELISION_PATTERN, runDedupe, runTruncate, type ToolPruner } from './ladder/truncate';
@@ -60,8 +61,10 @@ function runSummaryTier(state: LadderState, builder: SummaryBuilder): { report: 
   }
   const request = summaryRequest(state, span);
   const body = redactSecretsWithCounts(heuristicSummary(request, builder));
-  const text = frameSummary(body.text, state.options.summary.antiInjectionPrefix, { summarizedItems: span.entries.length, summarizer: 'heuristic' });
-  const tokens = countNew(state, text);
+  const frame = { summarizedItems: span.entries.length, summarizer: 'heuristic' };
+  const text = frameSummary(body.text, state.options.summary.antiInjectionPrefix, frame);
+  // Counted as `compact` will insert it, citing its archive: the plan's total is the result's.
+  const tokens = countStub(state, frameSummary(body.text, state.options.summary.antiInjectionPrefix, { ...frame, archiveId: PENDING_ARCHIVE_ID }));
   if (tokens >= span.tokens) {
     report.note = `skipped: a summary (${tokens} tokens) would not be smaller than its span (${span.tokens} tokens)`;
     return { report };

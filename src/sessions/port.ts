@@ -59,6 +59,7 @@ export interface ForkInput {
   context: Context;
   result: CompactionResult;
   focus?: string | null;
+  /** The fork's own title ("… (compacted)"); the source's title is `live.session.title`. */
   title?: string;
 }
 
@@ -67,6 +68,8 @@ export interface WrittenFork {
   path: string;
   /** What a person types to continue from the fork (in the session's working directory). */
   resumeCommand: string;
+  /** What the writer had to add or decide that the compaction result does not say (e.g. a call it closed). */
+  notes?: string[];
 }
 
 export interface AgentAdapter {

@@ -21,6 +21,9 @@ const SECRET_LINE = 'DROPPED-OUTPUT-MARKER release on friday';
 const FIRST_PROMPT = 'Read notes.txt and remember it.';
 const SECOND_PROMPT = 'What did the notes say?';
 
+/** Codex's own compaction item: opaque (encrypted) to everyone but Codex's server, kept verbatim by the fork. */
+const ENCRYPTED = { type: 'compaction', encrypted_content: Buffer.from('ENCRYPTED-COMPACTION-MARKER '.repeat(40)).toString('base64') };
+
 const sha256 = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
 
 describe('a Codex fork resumed by the real Codex CLI', { timeout: 120_000 }, () => {
@@ -57,6 +60,13 @@ describe('a Codex fork resumed by the real Codex CLI', { timeout: 120_000 }, () 
     assert.equal(first.code, 0, first.stderr);
     const [source] = rolloutFiles(codexHome);
     assert.ok(source, 'Codex wrote a rollout');
+
+    // Codex 0.117+ compacts remotely into an encrypted `compaction` item; the pinned CLI cannot make
+    // one offline against the stand-in, so one is appended by hand in its documented shape (a
+    // `compacted` record whose replacement_history is the history so far and it, codex-rs protocol ResponseItem::Compaction).
+    const history = readFileSync(source, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; payload: { type?: string; role?: string } });
+    const kept = history.filter((record) => record.type === 'response_item').map((record) => record.payload);
+    writeFileSync(source, `${readFileSync(source, 'utf8')}${JSON.stringify({ timestamp: new Date().toISOString(), type: 'compacted', payload: { message: '', replacement_history: [...kept, ENCRYPTED] } })}\n`);
     const sourceHash = sha256(source);
 
     // What Apply does: the session's adapter reads it, the engine compacts it (the person dropped the
@@ -91,6 +101,7 @@ describe('a Codex fork resumed by the real Codex CLI', { timeout: 120_000 }, () 
     assert.ok(texts.some((text) => text.includes(FIRST_PROMPT)), 'the kept first prompt reached the model');
     assert.equal(texts.at(-1), SECOND_PROMPT, 'the new prompt comes last');
     assert.ok(!texts.some((text) => text.includes(SECRET_LINE)), 'the dropped tool output was not sent');
+    assert.deepEqual(input.filter((item) => item.type === 'compaction'), [ENCRYPTED], "Codex's own compaction item was sent verbatim");
     assert.ok(!input.some((item) => item.type === 'function_call' || item.type === 'function_call_output'), 'the dropped call was not sent');
 
     assert.equal(sha256(source), sourceHash, 'the source rollout is untouched');
@@ -99,7 +110,7 @@ describe('a Codex fork resumed by the real Codex CLI', { timeout: 120_000 }, () 
     assert.equal(after.value.compactions.length, 1);
     assert.equal(after.value.compactions[0]?.by, 'context-lens');
     assert.equal(after.value.compactions[0]?.summary, SUMMARY);
-    assert.equal(after.value.session.forkOf?.title, 'notes');
+    assert.equal(after.value.session.forkOf?.title, session.value.title, "the source's title, not the fork's");
     assert.equal(after.value.fill.source, 'usage', 'Codex appended the resumed turn with its usage');
     const lastMessage = after.value.messages.at(-1);
     assert.equal(lastMessage?.role, 'assistant');

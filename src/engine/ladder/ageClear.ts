@@ -3,8 +3,8 @@
 // the output was (tool, path or command, lines, size) and its archive ref. Clearing rewrites the
 // middle of the prompt and so invalidates the provider's prompt cache from that point on: unless it
 // frees at least `clearAtLeastTokens`, it costs more than it saves and is skipped.
-import { isOpen, replace, targetMet, countNew, type LadderState, type PlannedItem, type TierReport } from './state';
-import { callOf, describeOutput } from './stubText';
+import { isOpen, replace, targetMet, type LadderState, type PlannedItem, type TierReport } from './state';
+import { callOf, countStub, describeOutput } from './stubText';
 import { thousands } from '../thousands';
 
 export function runAgeClear(state: LadderState): TierReport {
@@ -18,7 +18,7 @@ export function runAgeClear(state: LadderState): TierReport {
   for (const planned of aged) {
     if (!isOpen(planned) || excluded.has(planned.item.toolName ?? '')) continue;
     const text = `${options.placeholder} ${describeOutput(planned.item, callOf(state, planned.item))}`;
-    const tokens = countNew(state, text);
+    const tokens = countStub(state, text);
     if (tokens < planned.tokensAfter) stubs.set(planned, { text, tokens });
   }
   const clearable = [...stubs].reduce((sum, [planned, stub]) => sum + planned.tokensAfter - stub.tokens, 0);

@@ -12,6 +12,19 @@ import { countNew, type LadderState, type TierReport } from './state';
 /** Stands for the archive id until `compact` knows it; the preview shows it as is. */
 export const PENDING_ARCHIVE_ID = 'archive-pending';
 
+/**
+ * An id of the shape `newArchiveId` gives (time, then 6 random characters): stubs are counted with
+ * one in place of the placeholder, so what a tier plans is the size the applied stub will have —
+ * a short placeholder made stubs look smaller than they came out, and the total met a target
+ * the result then missed.
+ */
+const SAMPLE_ARCHIVE_ID = '2026-01-01T00-00-00-000Z-a1b2c3';
+
+/** Tokens of a text the engine writes that may cite the pending archive: as it will be once settled. */
+export function countStub(state: LadderState, text: string): number {
+  return countNew(state, text.replaceAll(PENDING_ARCHIVE_ID, SAMPLE_ARCHIVE_ID));
+}
+
 export function archiveRef(archiveId: string, itemId: number): string {
   return `ref: ${archiveId}#${itemId}`;
 }
@@ -66,22 +79,38 @@ const PENDING_REF = new RegExp(`(?:;|\\.)? ?ref: ${PENDING_ARCHIVE_ID}#(\\d+)`, 
 
 /**
  * Puts the real archive id into every stub that cites the placeholder, or — with no archive, when
- * nothing was persisted to ask for — takes the ref out. Keeps the running total exact.
+ * nothing was persisted to ask for — takes the ref out. Keeps the running total exact. A rewrite
+ * that came out no smaller than what it replaced (a longer id, a recount after redaction) is
+ * undone: the item stays whole, since a stub must never cost more than the content it stands for.
  */
 export function settleRefs(state: LadderState, tiers: readonly TierReport[], archiveId: string | undefined): void {
   for (const planned of state.planned) {
-    if (!planned.text.includes(`ref: ${PENDING_ARCHIVE_ID}#`)) continue;
-    const text = planned.text.replace(PENDING_REF, (match: string, id: string) => {
-      if (archiveId !== undefined) return match.replace(`${PENDING_ARCHIVE_ID}#${id}`, `${archiveId}#${id}`);
-      // Nothing archived, nothing to ask for: the stub ends where its ref began.
-      return match.startsWith('.') ? '.' : '';
-    });
-    const tokensAfter = countNew(state, text);
+    if (planned.fate !== 'compacted') continue;
+    const report = tiers.find((tier) => tier.tier === planned.prunedBy);
+    const settled = planned.text.includes(`ref: ${PENDING_ARCHIVE_ID}#`) ? settledText(planned.text, archiveId) : planned.text;
+    const settledTokens = countNew(state, settled);
+    const whole = settledTokens >= planned.item.tokens;
+    const tokensAfter = whole ? planned.item.tokens : settledTokens;
     const delta = tokensAfter - planned.tokensAfter;
     state.totalTokens += delta;
     // The tier that wrote the stub saved that much less (or more): the books still balance.
-    const report = tiers.find((tier) => tier.tier === planned.prunedBy);
     if (report) report.tokensSaved -= delta;
-    Object.assign(planned, { text, tokensAfter });
+    if (!whole) {
+      Object.assign(planned, { text: settled, tokensAfter });
+      continue;
+    }
+    if (report) report.acted -= 1;
+    const by = planned.prunedBy ?? 'compacted';
+    Object.assign(planned, { fate: 'preserved', reason: `kept whole: its ${by} text (${settledTokens} tokens) would not be smaller than the output (${planned.item.tokens})`, text: planned.item.text, tokensAfter });
+    delete planned.tier;
+    delete planned.prunedBy;
   }
+}
+
+function settledText(text: string, archiveId: string | undefined): string {
+  return text.replace(PENDING_REF, (match: string, id: string) => {
+    if (archiveId !== undefined) return match.replace(`${PENDING_ARCHIVE_ID}#${id}`, `${archiveId}#${id}`);
+    // Nothing archived, nothing to ask for: the stub ends where its ref began.
+    return match.startsWith('.') ? '.' : '';
+  });
 }

@@ -5,8 +5,8 @@ import { filePathOf, resourceLabel } from '../resource';
 import { redactIdentifier } from '../redact';
 import type { SupersedeOptions } from '../options';
 import type { ContextItem, ToolCategory } from '../model';
-import { countNew, isOpen, replace, targetMet, type LadderState, type PlannedItem, type TierReport } from './state';
-import { archiveRef, PENDING_ARCHIVE_ID } from './stubText';
+import { isOpen, replace, targetMet, type LadderState, type PlannedItem, type TierReport } from './state';
+import { archiveRef, countStub, PENDING_ARCHIVE_ID } from './stubText';
 import { thousands } from '../thousands';
 
 export function categoryAllowed(category: ToolCategory | undefined, options: Pick<SupersedeOptions, 'allowedCategories' | 'deniedCategories'>): boolean {
@@ -112,7 +112,7 @@ export function runSupersede(state: LadderState): TierReport {
       tool: planned.item.toolName ?? 'tool',
       ref: archiveRef(PENDING_ARCHIVE_ID, planned.item.id).slice('ref: '.length),
     });
-    const tokensAfter = countNew(state, stub);
+    const tokensAfter = countStub(state, stub);
     if (tokensAfter >= planned.tokensAfter) continue;
     report.tokensSaved += replace(state, planned, { fate: 'compacted', reason: staleness.why, tier: 'supersede', text: stub, tokensAfter });
     report.acted += 1;

@@ -3,7 +3,7 @@
 // (unless the user picked one), and lets the user pick another session or any transcript file.
 // With no session yet, it waits for any agent to write the workspace's first one.
 import * as vscode from 'vscode';
-import { AGENTS, adapterForFile, adapterOf } from '../../sessions/agents';
+import { AGENTS, adapterOf, identifyFile } from '../../sessions/agents';
 import type { SessionFollowerPort, SessionLocations, SessionWaiter } from '../../sessions/port';
 import type { CompactionEvent, Diagnostic, FillSnapshot, SessionInfo } from '../../sessions/types';
 import type { Settings, SettingsWatcher } from '../settings';
@@ -123,7 +123,9 @@ export class SessionService implements vscode.Disposable {
     const uris = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'Agent transcripts': ['jsonl'], 'All files': ['*'] }, title: 'Open Transcript File' });
     const uri = uris?.[0];
     if (!uri) return;
-    const info = await (await adapterForFile(uri.fsPath)).readSessionInfo(uri.fsPath);
+    const told = await identifyFile(uri.fsPath);
+    if (told.unrecognised !== undefined) void vscode.window.showWarningMessage(`Context Lens: ${told.unrecognised}`);
+    const info = await told.adapter.readSessionInfo(uri.fsPath);
     if (!info.ok) {
       void vscode.window.showErrorMessage(`Context Lens: ${info.error.message}`);
       return;

@@ -10,6 +10,7 @@ import { readLiveContext } from './liveContext';
 import { expectedProjectDirs, type ConfigDirOptions } from './paths';
 import { ProjectWatcher } from './projectWatcher';
 import { UsageLog } from './usageLog';
+import { isClaudeCodeTranscript } from './recognise';
 
 async function writeForkFromResult(input: ForkInput): Promise<Result<WrittenFork>> {
   const request = await forkRequestFromResult(input);
@@ -44,7 +45,7 @@ export const claudeCodeAdapter: AgentAdapter = {
   command: 'claude',
   installPackage: '@anthropic-ai/claude-code',
   // Asked last (see agents.ts): any JSONL file another agent does not claim is read as a transcript.
-  owns: (path) => Promise.resolve(path.endsWith('.jsonl')),
+  owns: (path) => isClaudeCodeTranscript(path),
   listSessions: async (where, workspacePath) => {
     const listed = await listSessions({ ...configDirs(where), ...(workspacePath !== undefined ? { workspacePath } : {}) });
     return listed.ok ? { ok: true, value: listed.value.sessions } : listed;

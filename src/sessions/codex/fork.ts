@@ -2,8 +2,10 @@
 // `codex exec resume <id>`) continues: the source's session_meta with a new id, its last
 // turn_context, and one `compacted` record whose replacement_history is the kept history items
 // with our summary in place of what was removed. Codex sends the base instructions, then that
-// history, then the next prompt (checked with 0.169.0, see shared/design/codex.md). The source is
-// only read; the new file appears atomically.
+// history, then the next prompt (checked with 0.169.0, see shared/design/codex.md). Codex's own
+// encrypted compaction items are always kept, verbatim: they are the memory of what came before,
+// and only Codex can read them. A call the source has no output for yet is closed as Codex closes
+// an interrupted call (pendingCalls.ts). The source is only read; the new file appears atomically.
 import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -14,7 +16,8 @@ import { SUMMARY_PREAMBLE } from '../common/forkTexts';
 import { HistoryBuilder } from './liveContext';
 import { codexHomeOf, rolloutPathFor } from './paths';
 import { scanRollout } from './reader';
-import { callIdOf, CONTEXT_LENS_KEY, CONTEXT_LENS_WRITER, isInjectedUserText, isToolCall, isToolOutput, messageText, payloadOf, str, tokenCountOf, type HistoryItem } from './records';
+import { PendingCallCloser } from './pendingCalls';
+import { callIdOf, CONTEXT_LENS_KEY, CONTEXT_LENS_WRITER, isInjectedUserText, isOpaqueCompaction, isToolCall, isToolOutput, messageText, payloadOf, str, tokenCountOf, type HistoryItem } from './records';
 
 export interface CodexForkRequest {
   sourcePath: string;
@@ -27,7 +30,9 @@ export interface CodexForkRequest {
   focus?: string | null;
   preTokens: number | null;
   postTokens: number | null;
-  /** Title of the source session, remembered in the fork for pickers. */
+  /** Title of the source session, remembered in the fork for pickers (`source_title`). */
+  sourceTitle?: string;
+  /** The fork's own title ("… (compacted)"), for pickers when it has no prompt of its own. */
   title?: string;
   /** Injected clock and id source, for reproducible tests. */
   now?: () => Date;
@@ -38,6 +43,8 @@ export interface CodexForkResult {
   sessionId: string;
   path: string;
   resumeCommand: string;
+  /** What the fork had to add that the request did not say (a pending call it closed). */
+  notes: string[];
 }
 
 /** A version 7 UUID (time-ordered, as Codex names its sessions). */
@@ -95,15 +102,19 @@ export async function writeCodexFork(request: CodexForkRequest): Promise<Result<
   const live = new Map(history.items.map((placed) => [placed.ref, placed.item]));
   const missing = request.preserveRefs.find((ref) => !live.has(ref));
   if (missing !== undefined) return fail('invalid-input', `Item ${missing} is not in the live history of the source`, request.sourcePath);
-  const keep = new Set(request.preserveRefs);
+  // Codex's own compaction items are not the engine's to drop: it cannot read them.
+  const keep = new Set([...request.preserveRefs, ...history.items.filter((placed) => isOpaqueCompaction(placed.item)).map((placed) => placed.ref)]);
   for (const ref of Object.keys(request.replaceOutput ?? {})) {
     if (!keep.has(ref)) return fail('invalid-input', `Replacement output for ${ref}, which is not preserved`, request.sourcePath);
     if (!isToolOutput(live.get(ref) as HistoryItem)) return fail('invalid-input', `Replacement output for ${ref}, which is not a tool output`, request.sourcePath);
   }
-  const kept = history.items.filter((placed) => keep.has(placed.ref)).map((placed) => {
+  // One group per kept item: the item (its output replaced when asked), and an "aborted" output after a call still pending.
+  const closer = new PendingCallCloser(history.items.map((placed) => placed.item));
+  const groups = history.items.filter((placed) => keep.has(placed.ref)).map((placed) => {
     const text = request.replaceOutput?.[placed.ref];
-    return text === undefined ? placed.item : { ...placed.item, output: text };
+    return closer.close(text === undefined ? placed.item : { ...placed.item, output: text });
   });
+  const kept = groups.flat();
   const split = splitCodexPair(kept);
   if (split !== null) return fail('split-tool-pair', split, request.sourcePath);
 
@@ -113,7 +124,7 @@ export async function writeCodexFork(request: CodexForkRequest): Promise<Result<
   const firstDropped = history.items.findIndex((placed) => !keep.has(placed.ref));
   const at = firstDropped === -1 ? history.items.findIndex((placed) => !isLeadingHarness(placed.item)) : firstDropped;
   const before = (at === -1 ? history.items : history.items.slice(0, at)).filter((placed) => keep.has(placed.ref)).length;
-  const replacement = [...kept.slice(0, before), summaryItem, ...kept.slice(before)];
+  const replacement = [...groups.slice(0, before).flat(), summaryItem, ...groups.slice(before).flat()];
 
   const now = (request.now ?? (() => new Date()))();
   const sessionId = (request.newId ?? ((date: Date) => uuidv7(date)))(now);
@@ -123,7 +134,8 @@ export async function writeCodexFork(request: CodexForkRequest): Promise<Result<
     writer: CONTEXT_LENS_WRITER,
     source_session_id: sourceId,
     source_path: request.sourcePath,
-    ...(request.title !== undefined ? { source_title: request.title } : {}),
+    ...(request.sourceTitle !== undefined ? { source_title: request.sourceTitle } : {}),
+    ...(request.title !== undefined ? { title: request.title } : {}),
   };
   const records: Record<string, unknown>[] = [
     { type: 'session_meta', payload: { ...meta, id: sessionId, ...('session_id' in meta ? { session_id: sessionId } : {}), timestamp, [CONTEXT_LENS_KEY]: mark } },
@@ -152,5 +164,5 @@ export async function writeCodexFork(request: CodexForkRequest): Promise<Result<
   }
   const written = await writeAtomically(path, `${lines.join('\n')}\n`);
   if (!written.ok) return written;
-  return ok({ sessionId, path, resumeCommand: `codex resume ${sessionId}` });
+  return ok({ sessionId, path, resumeCommand: `codex resume ${sessionId}`, notes: closer.notes });
 }

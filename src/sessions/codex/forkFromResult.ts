@@ -33,5 +33,6 @@ export async function codexForkRequestFromResult(input: ForkInput): Promise<Resu
       if (text !== undefined) replaceOutput[ref] = text;
     }
   }
-  return ok({ sourcePath: path, summary: plan.summary, preserveRefs, replaceOutput, ...plan.meta });
+  // `title` (in the plan's meta) is the fork's own; the source's is the session's, remembered as source_title.
+  return ok({ sourcePath: path, summary: plan.summary, preserveRefs, replaceOutput, ...plan.meta, sourceTitle: input.live.session.title });
 }

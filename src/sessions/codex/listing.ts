@@ -4,6 +4,7 @@
 import { ok, withFile } from '../result';
 import type { Diagnostic, Result, SessionInfo } from '../types';
 import { canonicalCwd } from '../claude-code/paths';
+import { firstRecords } from '../common/firstRecords';
 import { LineSplitter } from '../common/lines';
 import { linesBackward } from '../common/tail';
 import { RolloutParser } from './reader';
@@ -57,7 +58,7 @@ export async function readCodexSessionInfo(path: string): Promise<Result<Session
       path,
       projectDir: codexHomeOf(path) ?? path,
       cwd: sample.cwd,
-      title: truncate(sample.firstPrompt ?? (sample.forkOf?.sourceTitle ? `Fork of ${sample.forkOf.sourceTitle}` : 'Untitled session')),
+      title: truncate(sample.firstPrompt ?? sample.forkOf?.title ?? (sample.forkOf?.sourceTitle ? `Fork of ${sample.forkOf.sourceTitle}` : 'Untitled session')),
       model: sample.model,
       lastActivityMs: stats.mtimeMs,
       sizeBytes: stats.size,
@@ -125,14 +126,8 @@ export async function findCodexWorkspaceSession(workspacePath: string, options: 
   return ok(listed.value.sessions[0] ?? null);
 }
 
-const SESSION_META_HEAD = /^\s*\{[^\n]{0,200}"type":"session_meta"/;
-
-/** Whether a file is a Codex rollout: its first record is a session_meta (for telling the agent from a file). */
+/** Whether a file is a Codex rollout: its first record is a session_meta (parsed, so any JSON spelling counts). */
 export async function isCodexRollout(path: string): Promise<boolean> {
-  const head = await withFile(path, async (handle) => {
-    const bytes = Buffer.alloc(512);
-    const { bytesRead } = await handle.read(bytes, 0, bytes.length, 0);
-    return ok(bytes.subarray(0, bytesRead).toString('utf8'));
-  });
-  return head.ok && SESSION_META_HEAD.test(head.value);
+  const [first] = await firstRecords(path, 1);
+  return first?.type === 'session_meta';
 }

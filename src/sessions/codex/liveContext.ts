@@ -61,7 +61,9 @@ export async function readCodexLiveContext(path: string, options: CodexLiveConte
     });
     const built = messagesFromHistory(history.items, path);
     const snapshot = fill.snapshot(options);
-    const system: ContentBlock[] | undefined = history.baseInstructions === null ? undefined : [{ type: 'text', text: history.baseInstructions }];
+    // Codex's own encrypted compaction items go with the head: no tier may summarise or stub them.
+    const head: ContentBlock[] = [...(history.baseInstructions === null ? [] : [{ type: 'text', text: history.baseInstructions }]), ...built.opaque];
+    const system: ContentBlock[] | undefined = head.length === 0 ? undefined : head;
     return ok({
       session,
       source: 'chain',

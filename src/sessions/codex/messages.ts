@@ -2,10 +2,13 @@
 // turned into content blocks and grouped into alternating turns. Messages from the user, the
 // harness (developer messages, environment context) and tool outputs form user turns; the model's
 // reasoning, answers and tool calls form assistant turns. A call and its output share the call_id
-// as tool_use id, so the engine keeps or drops them together.
-import { markBlock, markHarnessBlock } from '../../engine/fromMessages';
+// as tool_use id, so the engine keeps or drops them together. Codex's own encrypted compaction
+// items are set apart as `opaque` blocks (the caller puts them in the head, which no tier touches),
+// counted at Codex's own estimate of their size.
+import { markBlock, markHarnessBlock, withMeasuredTokens } from '../../engine/fromMessages';
 import type { ApiMessage, ContentBlock, ContextEntry, Diagnostic, EntryKind } from '../types';
-import { callIdOf, isInjectedUserText, isModelOutput, isToolCall, isToolOutput, obj, outputText, reasoningText, str, type HistoryItem } from './records';
+import { thousands } from '../../engine/thousands';
+import { callIdOf, isInjectedUserText, isModelOutput, isOpaqueCompaction, isToolCall, isToolOutput, obj, opaqueCompactionTokens, outputText, reasoningText, str, type HistoryItem } from './records';
 
 /** One history item with where it came from. */
 export interface PlacedItem {
@@ -21,7 +24,16 @@ export interface PlacedItem {
 export interface HistoryMessages {
   messages: ApiMessage[];
   entries: ContextEntry[];
+  /** Codex's own compaction items, as placeholder blocks with Codex's token estimate: kept, never rewritten. */
+  opaque: ContentBlock[];
   diagnostics: Diagnostic[];
+}
+
+/** What the engine shows for one of Codex's encrypted compaction items. */
+function opaqueBlock(item: HistoryItem): ContentBlock {
+  const bytes = str(item.encrypted_content)?.length ?? 0;
+  const text = `[Codex's own compaction (${item.type}): its encrypted summary of the earlier conversation, ${thousands(bytes)} bytes; only Codex can read it, so it is kept verbatim]`;
+  return withMeasuredTokens({ type: 'text', text }, opaqueCompactionTokens(item));
 }
 
 /** Tool arguments as an object: Codex sends JSON text; anything else is kept under `arguments`. */
@@ -90,6 +102,7 @@ function convert(placed: PlacedItem): Converted | null {
 export function messagesFromHistory(items: readonly PlacedItem[], path?: string): HistoryMessages {
   const messages: ApiMessage[] = [];
   const entries: ContextEntry[] = [];
+  const opaque: ContentBlock[] = [];
   const diagnostics: Diagnostic[] = [];
   const report = (severity: Diagnostic['severity'], code: string, message: string, line: number): void => {
     diagnostics.push({ severity, code, message, ...(line > 0 ? { line } : {}), ...(path !== undefined ? { path } : {}) });
@@ -103,6 +116,10 @@ export function messagesFromHistory(items: readonly PlacedItem[], path?: string)
     if (isToolOutput(item) && (id === null || !calls.has(id))) {
       // An output whose call is not in the live history cannot be sent: the API pairs them.
       report('warning', 'orphan-tool-result', `Tool output ${id ?? '(no call_id)'} has no call in the live history; left out`, placed.line);
+      continue;
+    }
+    if (isOpaqueCompaction(item)) {
+      opaque.push(opaqueBlock(item));
       continue;
     }
     const converted = convert(placed);
@@ -141,7 +158,7 @@ export function messagesFromHistory(items: readonly PlacedItem[], path?: string)
     }
   }
   for (const [type, { count, line }] of skipped) report('info', 'unsupported-item', `${count} history item(s) of type '${type}' not shown to the engine`, line);
-  return { messages, entries, diagnostics };
+  return { messages, entries, opaque, diagnostics };
 }
 
 /** What a user turn mainly is: a prompt wins over a summary, a summary over tool results, those over harness text. */

@@ -86,6 +86,28 @@ export function callIdOf(item: HistoryItem): string | null {
   return str(item.call_id);
 }
 
+/**
+ * Codex's own compaction items (0.117+: the server's `compaction`, alias `compaction_summary`, and
+ * `context_compaction`): the summary of everything before, encrypted. Opaque to us, so a fork keeps
+ * them verbatim and nothing of ours summarises or stubs them.
+ */
+const OPAQUE_COMPACTION_TYPES = new Set(['compaction', 'compaction_summary', 'context_compaction']);
+
+export function isOpaqueCompaction(item: HistoryItem): boolean {
+  return OPAQUE_COMPACTION_TYPES.has(item.type);
+}
+
+/**
+ * Tokens of an opaque compaction item as Codex itself estimates them (codex-rs context_manager,
+ * `estimate_reasoning_length`): the base64 text decodes to 3/4 of its length, less 650 bytes of
+ * envelope, at 4 bytes a token (rounded up).
+ */
+export function opaqueCompactionTokens(item: HistoryItem): number {
+  const encoded = str(item.encrypted_content)?.length ?? 0;
+  const bytes = Math.max(0, Math.floor((encoded * 3) / 4) - 650);
+  return Math.ceil(bytes / 4);
+}
+
 /** Text of a message item: its `input_text` / `output_text` parts, or a bare string. */
 export function messageText(item: HistoryItem): string {
   if (typeof item.content === 'string') return item.content;
@@ -180,13 +202,15 @@ export const CONTEXT_LENS_WRITER = 'context-lens';
 export interface CodexForkMark {
   sourceSessionId: string | null;
   sourceTitle: string | null;
+  /** The fork's own title, when its writer gave one. */
+  title: string | null;
 }
 
 /** Our mark in a session_meta or compacted payload, or null on the agent's own records. */
 export function contextLensMark(record: RolloutRecord): CodexForkMark | null {
   const mark = obj(payloadOf(record)?.[CONTEXT_LENS_KEY]);
   if (mark === null || mark.writer !== CONTEXT_LENS_WRITER) return null;
-  return { sourceSessionId: str(mark.source_session_id), sourceTitle: str(mark.source_title) };
+  return { sourceSessionId: str(mark.source_session_id), sourceTitle: str(mark.source_title), title: str(mark.title) };
 }
 
 /** Codex's own context it injects as user messages (environment, AGENTS.md…), not typed by the person. */

@@ -131,6 +131,22 @@ describe('compaction properties', () => {
     );
   });
 
+  it('no tier ever makes an item bigger, and the last escalation step reports the result\'s own total', async () => {
+    await fc.assert(
+      fc.asyncProperty(arbitraryCase, fc.integer({ min: 1, max: 60 }), async (testCase, targetPercent) => {
+        const context = contextOf(testCase);
+        const result = await compact(context, { ...optionsOf(testCase), explicitTarget: true, targetPercent, ageClear: { clearAtLeastTokens: 0 } }, { tokenizer, archive: new MemoryArchive() });
+        for (const fate of result.items) assert.ok(fate.tokensAfter <= fate.tokensBefore, `#${fate.id} (${fate.kind}, ${fate.tier ?? fate.fate}) ${fate.tokensBefore} → ${fate.tokensAfter}`);
+        const last = result.escalation.at(-1);
+        if (last && result.status === 'compacted') {
+          assert.equal(last.tokensAfter, result.metrics.tokensAfter);
+          assert.equal(last.targetMet, result.metrics.tokensAfter <= result.metrics.targetTokens);
+        }
+      }),
+      settings,
+    );
+  });
+
   it('fails open on injected errors, returning the context untouched', async () => {
     const faults = fc.constantFrom('tokenizer', 'summarizer-throws', 'archive', 'formatter-once');
     await fc.assert(

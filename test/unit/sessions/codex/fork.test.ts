@@ -28,7 +28,7 @@ describe('writeCodexFork', () => {
     const preserveRefs = live.value.entries.flatMap((entry) => entry.uuids).filter((ref) => !dropped.includes(ref));
     const tail = live.value.entries[8]?.uuids[0];
     assert.ok(tail);
-    const fork = await writeCodexFork({ sourcePath: source, summary: 'OUR SUMMARY', preserveRefs, replaceOutput: { [tail]: '[COMPACTED] tail output' }, preTokens: 9824, postTokens: 4000, title: 'tally', now: () => NOW, newId: () => ID });
+    const fork = await writeCodexFork({ sourcePath: source, summary: 'OUR SUMMARY', preserveRefs, replaceOutput: { [tail]: '[COMPACTED] tail output' }, preTokens: 9824, postTokens: 4000, sourceTitle: 'tally', now: () => NOW, newId: () => ID });
     assert.ok(fork.ok, fork.ok ? '' : fork.error.message);
     assert.equal(sessionIdFromPath(fork.value.path), ID);
     assert.ok(fork.value.path.includes(join('sessions', String(NOW.getFullYear()))));
