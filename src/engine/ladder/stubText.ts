@@ -85,9 +85,10 @@ const PENDING_REF = new RegExp(`(?:;|\\.)? ?ref: ${PENDING_ARCHIVE_ID}#(\\d+)`, 
  */
 export function settleRefs(state: LadderState, tiers: readonly TierReport[], archiveId: string | undefined): void {
   for (const planned of state.planned) {
-    if (planned.fate !== 'compacted') continue;
+    // Only a text citing the pending archive changes; a tier's own count of any other text stands.
+    if (planned.fate !== 'compacted' || !planned.text.includes(`ref: ${PENDING_ARCHIVE_ID}#`)) continue;
     const report = tiers.find((tier) => tier.tier === planned.prunedBy);
-    const settled = planned.text.includes(`ref: ${PENDING_ARCHIVE_ID}#`) ? settledText(planned.text, archiveId) : planned.text;
+    const settled = settledText(planned.text, archiveId);
     const settledTokens = countNew(state, settled);
     const whole = settledTokens >= planned.item.tokens;
     const tokensAfter = whole ? planned.item.tokens : settledTokens;

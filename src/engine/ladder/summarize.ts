@@ -9,7 +9,8 @@ import { redactSecrets } from '../redact';
 import { buildSummaryPrompt } from '../summarizers/prompt';
 import { summaryBody } from '../summarizers/foreignSummary';
 import type { SummaryRequest } from '../summarizers/types';
-import type { LadderState, PlannedItem } from './state';
+import { countNew, type LadderState, type PlannedItem } from './state';
+import { renderPinnedBlock } from '../verify';
 
 export interface SummarySpan {
   /** Planned entries replaced by the summary, oldest first (previous summaries included). */
@@ -50,8 +51,9 @@ export function selectSummarySpan(state: LadderState): SummarySpan | undefined {
   // Room the summary itself will take: the budget is an upper bound, so the target is still met.
   let projected = state.totalTokens + state.options.summary.maxTokens;
   for (const planned of chosen) projected -= planned.tokensAfter;
+  const aim = state.targetTokens - pinnedReserve(state);
   for (const planned of pool) {
-    if (!state.runAllTiers && projected <= state.targetTokens) break;
+    if (!state.runAllTiers && projected <= aim) break;
     if (chosen.has(planned)) continue;
     chosen.add(planned);
     projected -= planned.tokensAfter;
@@ -74,6 +76,17 @@ export function selectSummarySpan(state: LadderState): SummarySpan | undefined {
   };
 }
 
+/**
+ * What re-injecting every pinned constraint and open loop could add after the summary (compact.ts
+ * carries back those the output lost): kept free under the target so the result, not only the plan,
+ * meets it.
+ */
+function pinnedReserve(state: LadderState): number {
+  const { constraints, openLoops } = state.policy.pinned;
+  const texts = [...constraints, ...openLoops].map((entry) => entry.text);
+  return texts.length === 0 ? 0 : countNew(state, renderPinnedBlock(texts));
+}
+
 // Not thinking: a thinking block belongs with the rest of its message.
 const KEEPABLE = new Set(['user', 'assistant']);
 
@@ -85,7 +98,7 @@ const KEEPABLE = new Set(['user', 'assistant']);
 function keepImportant(state: LadderState, entries: PlannedItem[], importance: Map<number, Importance>): PlannedItem[] {
   if (state.runAllTiers) return entries;
   const spanTokens = entries.reduce((sum, planned) => sum + planned.tokensAfter, 0);
-  let room = state.targetTokens - (state.totalTokens - spanTokens + state.options.summary.maxTokens);
+  let room = state.targetTokens - pinnedReserve(state) - (state.totalTokens - spanTokens + state.options.summary.maxTokens);
   const threshold = keepThreshold(state.totalTokens, state.targetTokens);
   const ranked = entries
     .filter((planned) => KEEPABLE.has(planned.item.kind) && (importance.get(planned.item.id)?.score ?? 0) >= threshold)
