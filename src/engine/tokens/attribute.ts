@@ -120,6 +120,8 @@ export function attribute(items: readonly AttributionItem[], calls: readonly Mea
       // earlier (thinking of earlier turns, cleared tool results). The step keeps its estimate and
       // the difference is taken from the earlier items it most likely came from.
       takeBack([...earlier, ...step], sumOf(step, tokens) - added, items, tokens, apiDropped);
+      // Still a share of what this call measured: the prompt's total stays exact.
+      for (const index of step) basis[index] = 'split';
     }
     earlier.push(...step);
     running = next.promptTokens;
