@@ -7,7 +7,7 @@ import { failFromError, ok, withFile } from '../result';
 import type { Diagnostic, Result, SessionInfo } from '../types';
 import { LineSplitter } from '../common/lines';
 import { RecordParser } from './jsonl';
-import { canonicalCwd, isSubagentTranscript, projectDirCandidates, allProjectDirs, resolveConfigDirs, type ConfigDirOptions } from './paths';
+import { canonicalCwd, isSubagentTranscript, projectDirCandidates, allProjectDirs, resolveConfigDirs, subagentParent, type ConfigDirOptions } from './paths';
 import { contentBlocks, contextLensMark, isSidechain, messageOf, str, type ContextLensMark, type RawRecord } from './records';
 import { linesBackward } from '../common/tail';
 
@@ -49,10 +49,10 @@ interface Sample {
 
 /**
  * Reads one transcript's picker information. A subagent's transcript is `<session>/subagents/agent-*.jsonl`
- * (the caller passes the session id) or, before 2.1, `agent-*.jsonl` beside the sessions, whose
+ * (the session id is the folder's name, or the caller's) or, before 2.1, `agent-*.jsonl` beside the sessions, whose
  * records name the session that spawned it.
  */
-export async function readSessionInfo(path: string, parentSessionId?: string): Promise<Result<SessionInfo>> {
+export async function readSessionInfo(path: string, parentSessionId = subagentParent(path)): Promise<Result<SessionInfo>> {
   const legacyAgent = parentSessionId === undefined && isSubagentTranscript(path);
   return withFile(path, async (handle) => {
     const stats = await handle.stat();
