@@ -18,7 +18,7 @@ const HEAD_BYTES = 64 * 1024;
 /** How far the head is read for a first typed prompt when nothing else titles the session. */
 const TITLE_BUDGET_BYTES = 16 * 1024 * 1024;
 /** Head lines are read with strings cut to this (a title needs a few dozen characters)… */
-const HEAD_STRING_BYTES = 64 * 1024;
+const HEAD_STRING_BYTES = 8 * 1024;
 /** …and a line still longer than this once cut is skipped. */
 const HEAD_LINE_BYTES = 1024 * 1024;
 /** Read at least this much of the tail for titles, and at most `TAIL_MAX_BYTES` looking for a model. */
@@ -76,13 +76,11 @@ export async function readSessionInfo(path: string, parentSessionId = subagentPa
       if (located) sampleTail(sample, located.record);
     }
     const titled = sample.customTitle !== null || sample.aiTitle !== null || sample.summary !== null;
-    let read = 0;
-    await readElidedLines(handle, titled ? HEAD_BYTES : TITLE_BUDGET_BYTES, { keepBytes: HEAD_STRING_BYTES, maxLineBytes: HEAD_LINE_BYTES }, (text) => {
-      read += (text?.length ?? 0) + 1;
+    await readElidedLines(handle, titled ? HEAD_BYTES : TITLE_BUDGET_BYTES, { keepBytes: HEAD_STRING_BYTES, maxLineBytes: HEAD_LINE_BYTES }, (text, end) => {
       const record = text === null ? null : parseRecord(text);
       if (record !== null) sampleHead(sample, record);
-      // The first lines name the cwd, the session and a fork's source; further lines only the prompt.
-      return sample.firstPrompt.typed !== null && read >= HEAD_BYTES;
+      // The head names the cwd, the session, a fork's source, old titles; past it only the prompt is looked for.
+      return end >= HEAD_BYTES && (titled || sample.firstPrompt.typed !== null);
     });
     const id = basename(path, '.jsonl');
     const parent = parentSessionId ?? (legacyAgent ? (sample.sessionId ?? undefined) : undefined);
