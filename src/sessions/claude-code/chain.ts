@@ -2,6 +2,7 @@
 // Claude Code appends every branch (rewinds, resumes, retries) to the same file; the live one is
 // the newest user/assistant leaf, walked back to the root or to the last compact boundary.
 import type { Diagnostic } from '../types';
+import { withoutUnpaired } from './unpaired';
 import { contentBlocks, isChainRecord, isCompactBoundary, isSidechain, messageOf, obj, parentOf, str, toolResultIds, toolUseIds, uuidOf, type LocatedRecord, type RawRecord } from './records';
 
 export type WalkStop = 'root' | 'boundary' | 'missing-parent' | 'cycle';
@@ -120,7 +121,11 @@ export class RecordGraph {
     const done = (stop: WalkStop): ChainWalk => {
       if (firstBridged !== null) this.note('info', 'missing-parent-bridged', `${missing.length} record${missing.length === 1 ? ' names a parent' : 's name parents'} not in the transcript (first: ${missing[0]}); the walk went on through the tool call each result answers, else the record before it in the file`, firstBridged);
       const walk = this.joinParallel(reversed.reverse(), stop);
-      return missing.length > 0 ? { ...walk, missingParent: missing[0] as string, bridged: missing.length } : walk;
+      if (firstBridged === null) return walk;
+      // A bridge may pass calls whose results were never written (or the reverse): they cannot be sent again.
+      const paired = withoutUnpaired(walk.records);
+      if (paired.dropped > 0) this.note('info', 'unpaired-tool-dropped', `${paired.dropped} record${paired.dropped === 1 ? '' : 's'} holding tool calls whose results were never written, or results whose calls were not, left out of the live context`, firstBridged);
+      return { ...walk, records: paired.records, missingParent: missing[0] as string, bridged: missing.length };
     };
     let current = leaf;
     for (;;) {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { readLiveContext } from '../../../../src/sessions/claude-code';
+import { readLiveContext, writeFork } from '../../../../src/sessions/claude-code';
 import { RecordGraph } from '../../../../src/sessions/claude-code/chain';
 import type { LocatedRecord } from '../../../../src/sessions/claude-code/records';
 import type { LiveContext } from '../../../../src/sessions/types';
@@ -76,6 +76,31 @@ describe('parents that were never written', () => {
     assert.ok(read.ok);
     assert.deepEqual(read.value.messages.map((message) => message.role), ['user', 'assistant', 'user', 'assistant']);
     assert.deepEqual(read.value.diagnostics.map(({ code }) => code), ['missing-parent-bridged']);
+  });
+
+  it('calls whose results were never written (and a result whose call was not) are left out, so the context forks', async () => {
+    // As in a real 2.0.75 transcript: the results of a response's calls are missing, the next
+    // response names a parent that is not in the file, and a result answers a call that is not there.
+    const builder = new TranscriptBuilder();
+    builder.user('Analyze the bedrock provider');
+    builder.assistant('msg_1', [{ type: 'tool_use', id: 'toolu_read', name: 'Read', input: { file_path: 'a.ts' } }], { input: 3000, output: 10 });
+    builder.toolResult('toolu_read', 'export const a = 1;');
+    builder.from('never-written-1');
+    builder.user([{ type: 'tool_result', tool_use_id: 'toolu_unknown', content: 'orphan result' }]);
+    builder.assistant('msg_2', [{ type: 'tool_use', id: 'toolu_a', name: 'Grep', input: { pattern: 'x' } }, { type: 'tool_use', id: 'toolu_b', name: 'Glob', input: { pattern: '*' } }], { input: 3100, output: 10 });
+    builder.record({ type: 'queue-operation', operation: 'enqueue', timestamp: '2026-01-01T00:00:30.000Z', content: 'x' });
+    builder.from('never-written-2');
+    builder.text('msg_3', 'The provider retries on throttling.', { input: 3300, output: 12 });
+    const path = builder.write(tempDir());
+    const read = await readLiveContext(path);
+    assert.ok(read.ok);
+    const live = read.value;
+    assert.deepEqual(unpaired(live), []);
+    assert.deepEqual(live.entries.flatMap((entry) => entry.toolUseIds), ['toolu_read']);
+    assert.deepEqual(live.diagnostics.map(({ code, severity }) => `${severity} ${code}`), ['info missing-parent-bridged', 'info unpaired-tool-dropped']);
+    assert.match(live.diagnostics[1]?.message ?? '', /^3 records/);
+    const fork = await writeFork({ sourcePath: path, summary: 'Looked at the provider.', preserveUuids: live.entries.flatMap((entry) => entry.uuids), preTokens: 3300, postTokens: 100 });
+    assert.ok(fork.ok, fork.ok ? '' : fork.error.message);
   });
 
   it('prefers logicalParentUuid, never bridges to a record already on the walk, and stops where nothing precedes', () => {
