@@ -59,7 +59,8 @@ export async function compactCommand(args: readonly string[], io: Io): Promise<n
       if (!committed.ok) throw inputError(committed.error);
       archived = committed.value;
     }
-    const written = await adapter.writeFork({ live, context, result, focus: focus ?? null, title: `${live.session.title} (compacted)` });
+    // A fork inherits its source's title (pickers say "fork of …"): no suffix piling up over forks of forks.
+    const written = await adapter.writeFork({ live, context, result, focus: focus ?? null, title: live.session.title });
     if (!written.ok) throw inputError(written.error.message);
     fork = written.value;
   }

@@ -17,17 +17,19 @@ const CATEGORIES: readonly ItemCategory[] = ['system', 'tools', 'unrecorded', 'u
 
 export async function inspectCommand(args: readonly string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, LIVE_OPTIONS, 1);
-  // Shares of the exact total only: a calibrated estimate, not the BPE tables (see estimate.ts).
   const { live, context } = await loadLive(positionals[0], values, io);
   const { fill } = live;
   const measured = context.measuredTokens ?? (context.usedSource === 'usage' ? fill.usedTokens : 0);
   const pending = context.measuredTokens === undefined ? fill.pendingTokens : context.usedTokens - measured;
+  // The fill keeps the model of its last usable reading; a model behind Claude Code that reports
+  // all-zero usage (e.g. glm-4.7) has none, while the listing names the newest response's model.
+  const model = live.model ?? live.session.model;
   const breakdown = CATEGORIES.map((category) => ({
     category,
     tokens: context.items.reduce((sum, item) => (categoryOf(item) === category ? sum + item.tokens : sum), 0),
   }));
   const report = {
-    session: { id: live.session.id, path: live.session.path, agent: live.session.agent, model: live.model, title: live.session.title },
+    session: { id: live.session.id, path: live.session.path, agent: live.session.agent, model, title: live.session.title },
     // `request`: the exact body Claude Code recorded; `chain`: rebuilt from the transcript records.
     contextSource: live.source,
     window: { tokens: fill.windowTokens, source: fill.windowSource },
@@ -53,7 +55,7 @@ export async function inspectCommand(args: readonly string[], io: Io): Promise<n
   }
   const lines = [
     `${live.session.title}`,
-    `  session  ${live.session.id} (${live.session.agent}, ${live.model ?? 'no model yet'})`,
+    `  session  ${live.session.id} (${live.session.agent}, ${model ?? 'no model yet'})`,
     `  file     ${live.session.path}`,
     `  context  ${live.messages.length} messages, ${live.source === 'request' ? 'exact recorded request' : 'rebuilt from the transcript'}; tokens ${fill.source === 'usage' ? "from the provider's usage" : 'estimated'}, window ${tokens(fill.windowTokens)} (${fill.windowSource})`,
     '',

@@ -190,7 +190,8 @@ export class CompactionFlow implements vscode.Disposable {
       this.deps.log.info(`Archived the context before the compaction as ${committed.value.location}`);
     }
     const adapter = adapterOf(snapshot.live.session.agent);
-    const written = await adapter.writeFork({ live: snapshot.live, context: snapshot.context, result, focus: preview.focus || null, title: `${snapshot.live.session.title} (compacted)` });
+    // A fork inherits its source's title (pickers say "fork of …"): no suffix piling up over forks of forks.
+    const written = await adapter.writeFork({ live: snapshot.live, context: snapshot.context, result, focus: preview.focus || null, title: snapshot.live.session.title });
     if (!written.ok) {
       void vscode.window.showErrorMessage(`Context Lens: could not apply the compaction: ${written.error.message}`);
       return;

@@ -17,9 +17,8 @@ async function writeForkFromResult(input: ForkInput): Promise<Result<WrittenFork
   return request.ok ? writeFork(request.value) : request;
 }
 
-/** Forks are written beside their source (see fork.ts): its project folder is enough to look in. */
+/** Forks are written in their source's project folder (see fork.ts), a subagent's too. */
 async function listForks(session: SessionInfo): Promise<SessionInfo[]> {
-  if (session.isSidechain) return [];
   const listing = await listProjectSessions(session.projectDir, false);
   return listing.sessions.filter((other) => other.forkOf?.sessionId === session.id).sort((a, b) => a.lastActivityMs - b.lastActivityMs);
 }

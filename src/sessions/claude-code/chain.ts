@@ -2,6 +2,7 @@
 // Claude Code appends every branch (rewinds, resumes, retries) to the same file; the live one is
 // the newest user/assistant leaf, walked back to the root or to the last compact boundary.
 import type { Diagnostic } from '../types';
+import { withoutUnpaired } from './unpaired';
 import { contentBlocks, isChainRecord, isCompactBoundary, isSidechain, messageOf, obj, parentOf, str, toolResultIds, toolUseIds, uuidOf, type LocatedRecord, type RawRecord } from './records';
 
 export type WalkStop = 'root' | 'boundary' | 'missing-parent' | 'cycle';
@@ -10,14 +11,21 @@ export interface ChainWalk {
   /** Records from the start of the live context (a boundary or the root) to the leaf. */
   records: LocatedRecord[];
   stop: WalkStop;
-  /** The parent uuid that was not found, when `stop` is `missing-parent`. */
+  /**
+   * The first parent uuid that was not in the file: where the walk stopped (`missing-parent`), or the
+   * first of the links it bridged (see `bridge`).
+   */
   missingParent?: string;
+  /** Missing parents the walk went past (see `bridge`). */
+  bridged: number;
   /** Records joined from side branches: the tool results of parallel calls (see `joinParallel`). */
   joined: number;
 }
 
 export class RecordGraph {
   private readonly byUuid = new Map<string, LocatedRecord>();
+  /** What `bridge` looks in, built on the first missing parent: most files never need it. */
+  private bridges: Bridges | null = null;
   /** Parent links changed by partial compactions (uuid → effective parent). */
   private readonly relinked = new Map<string, string>();
   private readonly diagnosticsFound: Diagnostic[] = [];
@@ -31,6 +39,7 @@ export class RecordGraph {
     const earlier = this.byUuid.get(uuid);
     if (earlier) this.note('warning', 'duplicate-uuid', `uuid ${uuid} also appears at line ${earlier.line}; the later record is used`, located);
     this.byUuid.set(uuid, located);
+    this.bridges = null;
   }
 
   /**
@@ -99,31 +108,89 @@ export class RecordGraph {
 
   /**
    * Walks from `leaf` to the root, stopping at a compact boundary (where the live context begins).
-   * Never loops: a uuid met twice ends the walk with a `cycle` diagnostic; a parent that is not in
-   * the file ends it with `missing-parent`, keeping what was found.
+   * Never loops: a uuid met twice ends the walk with a `cycle` diagnostic. A parent that is not in the
+   * file is bridged (see `bridge`) with one info diagnostic for the walk; where nothing can stand in
+   * for it, the walk ends there with `missing-parent`, keeping what was found.
    */
   walk(leaf: LocatedRecord): ChainWalk {
     const reversed: LocatedRecord[] = [];
     const seen = new Set<string>();
+    // Parents bridged, nearest the leaf first, and the first record that named one.
+    const missing: string[] = [];
+    let firstBridged: LocatedRecord | null = null;
+    const done = (stop: WalkStop): ChainWalk => {
+      if (firstBridged !== null) this.note('info', 'missing-parent-bridged', `${missing.length} record${missing.length === 1 ? ' names a parent' : 's name parents'} not in the transcript (first: ${missing[0]}); the walk went on through the tool call each result answers, else the record before it in the file`, firstBridged);
+      const walk = this.joinParallel(reversed.reverse(), stop);
+      if (firstBridged === null) return walk;
+      // A bridge may pass calls whose results were never written (or the reverse): they cannot be sent again.
+      const paired = withoutUnpaired(walk.records);
+      if (paired.dropped > 0) this.note('info', 'unpaired-tool-dropped', `${paired.dropped} record${paired.dropped === 1 ? '' : 's'} holding tool calls whose results were never written, or results whose calls were not, left out of the live context`, firstBridged);
+      return { ...walk, records: paired.records, missingParent: missing[0] as string, bridged: missing.length };
+    };
     let current = leaf;
     for (;;) {
       const uuid = uuidOf(current.record) as string;
       if (seen.has(uuid)) {
         this.note('error', 'cycle', `parentUuid chain loops back to ${uuid}; the walk stops there`, current);
-        return this.joinParallel(reversed.reverse(), 'cycle');
+        return done('cycle');
       }
       seen.add(uuid);
       reversed.push(current);
-      if (isCompactBoundary(current.record)) return this.joinParallel(reversed.reverse(), 'boundary');
+      if (isCompactBoundary(current.record)) return done('boundary');
       const parent = this.parent(current.record);
-      if (parent === null) return this.joinParallel(reversed.reverse(), 'root');
-      const next = this.byUuid.get(parent);
+      if (parent === null) return done('root');
+      const next = this.byUuid.get(parent) ?? this.bridge(current, seen);
       if (next === undefined) {
         this.note('warning', 'missing-parent', `Parent ${parent} of ${uuid} is not in the transcript; the live context starts at ${uuid}`, current);
-        return { ...this.joinParallel(reversed.reverse(), 'missing-parent'), missingParent: parent };
+        return { ...done('missing-parent'), missingParent: parent };
+      }
+      if (!this.byUuid.has(parent)) {
+        missing.push(parent);
+        firstBridged ??= current;
       }
       current = next;
     }
+  }
+
+  /**
+   * What stands in for the parent of `record` when that parent was never written (Claude Code 2.0's
+   * subagent files name parents for their tool results that are not in them; a trailing
+   * `turn_duration` line may name one too): its `logicalParentUuid`; for a tool result, the line
+   * holding the tool call it answers; else the record before it in the file on the same side. Only
+   * records not yet on the walk (`seen`), so a bridge never loops.
+   */
+  private bridge(record: LocatedRecord, seen: ReadonlySet<string>): LocatedRecord | undefined {
+    const usable = (candidate: LocatedRecord | undefined): candidate is LocatedRecord => candidate !== undefined && !seen.has(uuidOf(candidate.record) as string) && isSidechain(candidate.record) === isSidechain(record.record);
+    const logical = this.byUuid.get(str(record.record.logicalParentUuid) ?? '');
+    if (usable(logical)) return logical;
+    const call = this.callAnswered(record.record);
+    if (usable(call)) return call;
+    this.bridges ??= bridgesOf(this.byUuid.values());
+    const sameSide = this.bridges.bySide[isSidechain(record.record) ? 1 : 0];
+    for (let index = firstAtOrAfter(sameSide, record.offset) - 1; index >= 0; index--) {
+      const candidate = sameSide[index] as LocatedRecord;
+      if (usable(candidate)) return candidate;
+    }
+    return undefined;
+  }
+
+  /** The assistant line holding the tool call a tool-result record answers (`sourceToolAssistantUUID`, else by id). */
+  private callAnswered(record: RawRecord): LocatedRecord | undefined {
+    if (record.type !== 'user') return undefined;
+    const ids = toolResultIds(contentBlocks(messageOf(record)));
+    if (ids.length === 0) return undefined;
+    const source = this.byUuid.get(str(record.sourceToolAssistantUUID) ?? '');
+    if (source !== undefined) return source;
+    this.bridges ??= bridgesOf(this.byUuid.values());
+    return this.bridges.callOwner.get(ids[0] as string);
+  }
+
+  /** The effective parent for joining: the recorded one, or for a tool result whose parent is missing, its call's line. */
+  private joinParent(record: RawRecord): string | null {
+    const parent = this.parent(record);
+    if (parent === null || this.byUuid.has(parent)) return parent;
+    const call = this.callAnswered(record);
+    return call === undefined ? parent : (uuidOf(call.record) as string);
   }
 
   /**
@@ -143,14 +210,14 @@ export class RecordGraph {
       const id = responseId(located.record);
       if (id !== null) responses.set(id, []);
     }
-    if (responses.size === 0) return { records: path, stop, joined: 0 };
+    if (responses.size === 0) return { records: path, stop, joined: 0, bridged: 0 };
     const side = isSidechain((path.at(-1) as LocatedRecord).record);
     const childrenOf = new Map<string, LocatedRecord[]>();
     for (const located of this.byUuid.values()) {
       if (isSidechain(located.record) !== side) continue;
       const id = responseId(located.record);
       if (id !== null && !onPath.has(uuidOf(located.record) as string)) responses.get(id)?.push(located);
-      const parent = this.parent(located.record);
+      const parent = this.joinParent(located.record);
       if (parent === null) continue;
       const siblings = childrenOf.get(parent);
       if (siblings === undefined) childrenOf.set(parent, [located]);
@@ -176,7 +243,7 @@ export class RecordGraph {
       const joined = [...missedLines, ...results].sort((a, b) => a.offset - b.offset);
       if (joined.length > 0) extras.set(id, joined);
     }
-    if (extras.size === 0) return { records: path, stop, joined: 0 };
+    if (extras.size === 0) return { records: path, stop, joined: 0, bridged: 0 };
     const records: LocatedRecord[] = [];
     let open: string | null = null;
     const flush = (): void => {
@@ -193,7 +260,7 @@ export class RecordGraph {
     }
     flush();
     const unique = dedupeByUuid(records);
-    return { records: unique, stop, joined: unique.length - path.length };
+    return { records: unique, stop, joined: unique.length - path.length, bridged: 0 };
   }
 
   private note(severity: Diagnostic['severity'], code: string, message: string, at: LocatedRecord): void {
@@ -202,6 +269,35 @@ export class RecordGraph {
     if (this.path !== undefined) diagnostic.path = this.path;
     this.diagnosticsFound.push(diagnostic);
   }
+}
+
+interface Bridges {
+  /** Chain records in file order, main side [0] and sidechain [1]. */
+  bySide: [LocatedRecord[], LocatedRecord[]];
+  /** tool_use id → the assistant line that holds the call. */
+  callOwner: Map<string, LocatedRecord>;
+}
+
+function bridgesOf(records: Iterable<LocatedRecord>): Bridges {
+  const bridges: Bridges = { bySide: [[], []], callOwner: new Map() };
+  for (const located of records) {
+    bridges.bySide[isSidechain(located.record) ? 1 : 0].push(located);
+    if (located.record.type === 'assistant') for (const id of toolUseIds(contentBlocks(messageOf(located.record)))) bridges.callOwner.set(id, located);
+  }
+  for (const side of bridges.bySide) side.sort((a, b) => a.offset - b.offset);
+  return bridges;
+}
+
+/** Index of the first record at or after `offset` in records sorted by offset. */
+function firstAtOrAfter(records: readonly LocatedRecord[], offset: number): number {
+  let low = 0;
+  let high = records.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((records[middle] as LocatedRecord).offset < offset) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /** `message.id` of an assistant line: the lines of one API response share it. */

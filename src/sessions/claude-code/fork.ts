@@ -3,12 +3,13 @@
 // records re-chained. The agent's file is only ever read; the new one appears atomically.
 import { SUMMARY_PREAMBLE } from '../common/forkTexts';
 import { randomUUID } from 'node:crypto';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { writeAtomically } from '../atomicWrite';
 import { fail, failFromError, ok } from '../result';
 import type { ContentBlock, Result } from '../types';
 import { RecordGraph } from './chain';
 import { readForward } from './jsonl';
+import { isSubagentTranscript, subagentParent } from './paths';
 import { CONTEXT_LENS_WRITER, contentBlocks, messageOf, str, toolResultIds, toolUseIds, uuidOf, type LocatedRecord, type RawRecord } from './records';
 
 
@@ -30,7 +31,7 @@ export interface ForkRequest {
   focus?: string | null;
   preTokens: number | null;
   postTokens: number | null;
-  /** Optional session title (a `custom-title` record) for pickers. */
+  /** The source's title: the fork's own (a `custom-title` record) and the one it names its source by. */
   title?: string;
   /** Injected clock and id source, for reproducible tests. */
   now?: () => Date;
@@ -53,7 +54,8 @@ export async function writeFork(request: ForkRequest): Promise<Result<ForkResult
   }
   const graph = new RecordGraph(request.sourcePath);
   for (const located of records) graph.add(located);
-  const leaf = graph.liveLeaf(false);
+  // A subagent's transcript holds only sidechain records: its conversation forks into a main session.
+  const leaf = graph.liveLeaf(false) ?? graph.liveLeaf(true);
   if (leaf === null) return fail('empty', 'The source session has no conversation to fork', request.sourcePath);
   const preserved: RawRecord[] = [];
   for (const uuid of request.preserveUuids) {
@@ -98,7 +100,7 @@ export async function writeFork(request: ForkRequest): Promise<Result<ForkResult
       // source, and take `postTokens` as the count of everything written here, up to `lastUuid`.
       contextLens: {
         writer: CONTEXT_LENS_WRITER,
-        sourceSessionId: str(leaf.record.sessionId),
+        sourceSessionId: sourceSessionId(request.sourcePath, leaf.record),
         sourcePath: request.sourcePath,
         ...(request.title !== undefined ? { sourceTitle: request.title } : {}),
         lastUuid: uuidOf(kept.at(-1) ?? {}) ?? summaryUuid,
@@ -117,10 +119,26 @@ export async function writeFork(request: ForkRequest): Promise<Result<ForkResult
     ...kept,
   ];
   if (request.title !== undefined) lines.push({ type: 'custom-title', customTitle: request.title, sessionId });
-  const path = join(dirname(request.sourcePath), `${sessionId}.jsonl`);
+  const path = join(projectDirOf(request.sourcePath), `${sessionId}.jsonl`);
   const written = await writeAtomically(path, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
   if (!written.ok) return written;
   return ok({ sessionId, path, resumeCommand: `claude --resume ${sessionId}` });
+}
+
+/**
+ * Where `claude --resume` finds the fork: the project folder of the source, also for a subagent's
+ * transcript (`<project>/<session>/subagents/agent-*.jsonl` since 2.1, beside the sessions before).
+ */
+function projectDirOf(sourcePath: string): string {
+  return subagentParent(sourcePath) === undefined ? dirname(sourcePath) : dirname(dirname(dirname(sourcePath)));
+}
+
+/**
+ * The session the fork names as its source, as the pickers list it: a subagent's records carry its
+ * parent's `sessionId`, so its file name (`agent-<id>`) is what tells it apart from the parent.
+ */
+function sourceSessionId(sourcePath: string, leaf: RawRecord): string | null {
+  return isSubagentTranscript(sourcePath) ? basename(sourcePath, '.jsonl') : str(leaf.sessionId);
 }
 
 /** A copy of `record` with new message content, or null when that would re-pair tool calls. */
@@ -174,6 +192,8 @@ function rechain(records: readonly RawRecord[], firstParent: string, sessionId: 
       copy.message = rest;
     }
     delete copy.logicalParentUuid;
+    // A subagent's records become the fork's own conversation (main chain, no agent).
+    delete copy.agentId;
     parent = uuid;
     return copy;
   });

@@ -1,17 +1,26 @@
 // Session pickers: which transcripts exist, what to call them, which one a workspace is using.
 // Listing must stay cheap with hundreds of sessions, so each file is sampled at its head (first
-// prompt, cwd) and its tail (titles, last model), the way Claude Code's own picker does.
+// prompt, cwd) and its tail (titles, last model), the way Claude Code's own picker does. The head
+// read goes further, with long strings cut, only for a file whose first typed prompt is not near
+// its start (a pasted image, a command's long output before it) and that has no other title.
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { failFromError, ok, withFile } from '../result';
 import type { Diagnostic, Result, SessionInfo } from '../types';
-import { LineSplitter } from '../common/lines';
+import { readElidedLines } from '../common/elidedLines';
+import { FirstPrompt } from './firstPrompt';
 import { RecordParser } from './jsonl';
-import { canonicalCwd, isSubagentTranscript, projectDirCandidates, allProjectDirs, resolveConfigDirs, type ConfigDirOptions } from './paths';
-import { contentBlocks, contextLensMark, isSidechain, messageOf, str, type ContextLensMark, type RawRecord } from './records';
+import { canonicalCwd, isSubagentTranscript, projectDirCandidates, allProjectDirs, resolveConfigDirs, subagentParent, type ConfigDirOptions } from './paths';
+import { contextLensMark, isSidechain, messageOf, obj, str, type ContextLensMark, type RawRecord } from './records';
 import { linesBackward } from '../common/tail';
 
 const HEAD_BYTES = 64 * 1024;
+/** How far the head is read for a first typed prompt when nothing else titles the session. */
+const TITLE_BUDGET_BYTES = 16 * 1024 * 1024;
+/** Head lines are read with strings cut to this (a title needs a few dozen characters)… */
+const HEAD_STRING_BYTES = 8 * 1024;
+/** …and a line still longer than this once cut is skipped. */
+const HEAD_LINE_BYTES = 1024 * 1024;
 /** Read at least this much of the tail for titles, and at most `TAIL_MAX_BYTES` looking for a model. */
 const TAIL_MIN_BYTES = 64 * 1024;
 const TAIL_MAX_BYTES = 1024 * 1024;
@@ -41,7 +50,7 @@ interface Sample {
   customTitle: string | null;
   aiTitle: string | null;
   summary: string | null;
-  firstPrompt: string | null;
+  firstPrompt: FirstPrompt;
   model: string | null;
   /** Newest record timestamp (the tail is read newest first). */
   lastRecordAtMs: number | null;
@@ -49,14 +58,15 @@ interface Sample {
 
 /**
  * Reads one transcript's picker information. A subagent's transcript is `<session>/subagents/agent-*.jsonl`
- * (the caller passes the session id) or, before 2.1, `agent-*.jsonl` beside the sessions, whose
+ * (the session id is the folder's name, or the caller's) or, before 2.1, `agent-*.jsonl` beside the sessions, whose
  * records name the session that spawned it.
  */
-export async function readSessionInfo(path: string, parentSessionId?: string): Promise<Result<SessionInfo>> {
+export async function readSessionInfo(path: string, parentSessionId = subagentParent(path)): Promise<Result<SessionInfo>> {
   const legacyAgent = parentSessionId === undefined && isSubagentTranscript(path);
   return withFile(path, async (handle) => {
     const stats = await handle.stat();
-    const sample: Sample = { sidechain: parentSessionId !== undefined || legacyAgent, sessionId: null, forkOf: null, cwd: null, customTitle: null, aiTitle: null, summary: null, firstPrompt: null, model: null, lastRecordAtMs: null };
+    const sidechain = parentSessionId !== undefined || legacyAgent;
+    const sample: Sample = { sidechain, sessionId: null, forkOf: null, cwd: null, customTitle: null, aiTitle: null, summary: null, firstPrompt: new FirstPrompt(sidechain), model: null, lastRecordAtMs: null };
     const parser = new RecordParser(path);
     // Tail first: there the newest title is met first and wins.
     for await (const line of linesBackward(handle, stats.size)) {
@@ -65,15 +75,17 @@ export async function readSessionInfo(path: string, parentSessionId?: string): P
       const located = line.terminated ? parser.parse(line.bytes, 0, line.offset, line.end) : null;
       if (located) sampleTail(sample, located.record);
     }
-    const head = Buffer.allocUnsafe(Math.min(HEAD_BYTES, stats.size));
-    const { bytesRead } = await handle.read(head, 0, head.length, 0);
-    new LineSplitter().push(head.subarray(0, bytesRead), (bytes, line, offset, end) => {
-      const located = parser.parse(bytes, line, offset, end);
-      if (located) sampleHead(sample, located.record);
+    const titled = sample.customTitle !== null || sample.aiTitle !== null || sample.summary !== null;
+    await readElidedLines(handle, titled ? HEAD_BYTES : TITLE_BUDGET_BYTES, { keepBytes: HEAD_STRING_BYTES, maxLineBytes: HEAD_LINE_BYTES }, (text, end) => {
+      const record = text === null ? null : parseRecord(text);
+      if (record !== null) sampleHead(sample, record);
+      // The head names the cwd, the session, a fork's source, old titles; past it only the prompt is looked for.
+      return end >= HEAD_BYTES && (titled || sample.firstPrompt.typed !== null);
     });
     const id = basename(path, '.jsonl');
     const parent = parentSessionId ?? (legacyAgent ? (sample.sessionId ?? undefined) : undefined);
-    const title = sample.customTitle ?? sample.aiTitle ?? sample.summary ?? sample.firstPrompt ?? (sample.sidechain ? `Subagent ${id}` : 'Untitled session');
+    // A fork is named after its source until it gets a title of its own; a command only when nothing was typed.
+    const title = sample.customTitle ?? sample.aiTitle ?? sample.summary ?? sample.forkOf?.sourceTitle ?? sample.firstPrompt.typed ?? sample.firstPrompt.command ?? (sample.sidechain ? `Subagent ${id}` : 'Untitled session');
     const info: SessionInfo = {
       id,
       agent: 'claude-code',
@@ -98,7 +110,7 @@ function sampleHead(sample: Sample, record: RawRecord): void {
   sample.sessionId ??= str(record.sessionId);
   sample.forkOf ??= contextLensMark(record);
   // Older versions keep subagent conversations in the main file: their prompts are not its title.
-  if (isSidechain(record) === sample.sidechain) sample.firstPrompt ??= promptText(record);
+  sample.firstPrompt.observe(record);
   sampleTitles(sample, record);
 }
 
@@ -106,7 +118,8 @@ function sampleTail(sample: Sample, record: RawRecord): void {
   sample.cwd ??= str(record.cwd);
   const at = Date.parse(str(record.timestamp) ?? '');
   if (Number.isFinite(at)) sample.lastRecordAtMs ??= at;
-  if (record.type === 'assistant') {
+  // The model of this side's newest response (a legacy main file also holds its subagents').
+  if (record.type === 'assistant' && isSidechain(record) === sample.sidechain) {
     const model = str(messageOf(record)?.model);
     if (model !== null && model !== '<synthetic>') sample.model ??= model;
   }
@@ -120,14 +133,13 @@ function sampleTitles(sample: Sample, record: RawRecord): void {
   else if (record.type === 'summary') sample.summary ??= str(record.summary);
 }
 
-/** The text of a prompt the user typed (not tool results, reminders, commands or summaries). */
-function promptText(record: RawRecord): string | null {
-  if (record.type !== 'user' || record.isMeta === true || record.isCompactSummary === true) return null;
-  const text = contentBlocks(messageOf(record)).find((block) => block.type === 'text' && typeof block.text === 'string')?.text;
-  if (typeof text !== 'string') return null;
-  const trimmed = text.trim();
-  // Slash commands, their output and injected reminders are tagged; they make poor titles.
-  return trimmed === '' || trimmed.startsWith('<') ? null : trimmed;
+/** A head line's record, or null for anything that is not one (the live reader reports damage). */
+function parseRecord(text: string): RawRecord | null {
+  try {
+    return obj(JSON.parse(text)) as RawRecord | null;
+  } catch {
+    return null;
+  }
 }
 
 function truncate(text: string): string {

@@ -61,7 +61,8 @@ async function buildChain(scan: TailScan, sidechain: boolean, boundaries: readon
     for (const { record } of scan.oldestFirst()) if (isCompactBoundary(record)) graph.relinkPreserved(record);
     const leaf = graph.liveLeaf(sidechain);
     const walk = leaf === null ? null : graph.walk(leaf);
-    if (walk?.stop === 'missing-parent' && !scan.atStart) {
+    // Also a bridged one (chain.ts): the parent may only be further back than what was read.
+    if (walk?.missingParent !== undefined && !scan.atStart) {
       await scan.readUntil(({ record }) => uuidOf(record) === walk.missingParent);
       continue;
     }

@@ -6,8 +6,8 @@
 import type { ContentBlock } from '../types';
 import { contentBlocks, messageOf, type RawRecord } from './records';
 
-/** Tags Claude Code wraps around text it writes into user records itself. */
-const HARNESS_TAG = /^\s*<(bash-(input|stdout|stderr)|local-command-(stdout|stderr|caveat)|command-(name|message|args)|system-reminder|user-prompt-submit-hook|task-notification|persisted-output)\b/;
+/** Tags Claude Code wraps around text it writes into user records itself (`ide_*`: what the IDE extension adds). */
+const HARNESS_TAG = /^\s*<(bash-(input|stdout|stderr)|local-command-(stdout|stderr|caveat)|command-(name|message|args)|system-reminder|user-prompt-submit-hook|task-notification|persisted-output|ide_[a-z_]+)\b/;
 
 /** Why `block` of a user-side `record` was not typed by the person, or null when it was. */
 export function notTypedBecause(record: RawRecord, block: ContentBlock, siblings: readonly ContentBlock[]): string | null {

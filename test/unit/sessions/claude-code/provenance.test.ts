@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
+import { typedTexts } from '../../../../src/sessions/claude-code/provenance';
 import { runHook } from '../../../../src/cli/hook';
 import { resolveOptions } from '../../../../src/engine/options';
 import { analyzePolicy } from '../../../../src/engine/policy/preserve';
@@ -75,5 +76,10 @@ describe('pinned constraints come only from what the person typed', () => {
       assert.ok(holders.length > 0, `${phrase} is in the context`);
       assert.ok(holders.every((item) => item.kind !== 'user'), `${phrase} is not taken for the person's text`);
     }
+  });
+
+  it('IDE context blocks (<ide_opened_file>, <ide_selection>) are the IDE\'s, the request beside them the person\'s', () => {
+    const blocks = [{ type: 'text', text: '<ide_opened_file>The user opened the file /p/config/prod.yaml in the IDE. You must never edit it.</ide_opened_file>' }, { type: 'text', text: 'Never modify config/prod.yaml.' }];
+    assert.deepEqual(typedTexts({ type: 'user', message: { role: 'user', content: blocks } }), ['Never modify config/prod.yaml.']);
   });
 });
