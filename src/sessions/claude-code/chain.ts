@@ -141,7 +141,9 @@ export class RecordGraph {
       if (parent === null) return done('root');
       const next = this.byUuid.get(parent) ?? this.bridge(current, seen);
       if (next === undefined) {
-        this.note('warning', 'missing-parent', `Parent ${parent} of ${uuid} is not in the transcript; the live context starts at ${uuid}`, current);
+        // The file's first record naming a parent: a transcript kept from mid-conversation on, not damage.
+        const excerpt = current.offset === 0;
+        this.note(excerpt ? 'info' : 'warning', 'missing-parent', `Parent ${parent} of ${uuid} is not in the transcript${excerpt ? ' (it starts mid-conversation)' : ''}; the live context starts at ${uuid}`, current);
         return { ...done('missing-parent'), missingParent: parent };
       }
       if (!this.byUuid.has(parent)) {

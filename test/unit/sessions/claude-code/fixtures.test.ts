@@ -64,7 +64,8 @@ describe('recorded Claude Code fixtures', () => {
       const live = await readLiveContext(path);
       assert.ok(live.ok);
       const context = live.value;
-      assert.deepEqual(context.diagnostics, []);
+      // Notes on how a real file was read (a bridged parent, a file starting mid-conversation) are not problems.
+      assert.deepEqual(context.diagnostics.filter((diagnostic) => diagnostic.severity !== 'info'), []);
       assert.equal(context.compactions.length, expected.boundaries);
       assert.equal(context.fill.usedTokens, expected.used);
       if (origin === 'recorded') {
