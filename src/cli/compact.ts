@@ -225,5 +225,8 @@ function escalationLines(result: CompactionResult): string[] {
     const parts = [['system prompt', floor.system], ['tool definitions', floor.tools], ['pinned', floor.pinned], ['latest prompt', floor.latestPrompt], ['original ask', floor.originalAsk]] as const;
     lines.push(`floor: ${tokens(floor.tokens)} tokens cannot be removed (${parts.filter(([, count]) => count > 0).map(([name, count]) => `${name} ${tokens(count)}`).join(', ')})`);
   }
+  if ((result.heldBy?.length ?? 0) > 0 && (!metrics.targetMet || result.status === 'noop')) {
+    lines.push(`held up by: ${(result.heldBy ?? []).map((held) => `#${held.id} ${held.kind} ${tokens(held.tokens)}${held.protection ? ` (${held.protection})` : ''}`).join(', ')}`);
+  }
   return lines.length === 0 ? [] : ['', ...lines];
 }

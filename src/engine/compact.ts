@@ -3,7 +3,7 @@
 // broken compaction must never cost the agent its context.
 import type { Archive, ArchiveRef } from './archive';
 import { unifiedDiff, renderItem, type DiffSlot } from './diff';
-import { focusKept, policyFloor } from './ladder/escalate';
+import { focusKept, holdingItems, policyFloor } from './ladder/escalate';
 import { settleRefs } from './ladder/stubText';
 import { countNew } from './ladder/state';
 import type { Context } from './model';
@@ -58,7 +58,7 @@ function unchanged(context: Context, options: EngineOptions, formatter: MessageF
     tiers: run?.tiers ?? [],
     escalation: run?.escalation ?? [],
     focusKept: [],
-    ...(run ? { floor: policyFloor(run.state) } : {}),
+    ...(run ? { floor: policyFloor(run.state), heldBy: holdingItems(run.state) } : {}),
     after: context,
     conversation: formatter(items),
     diff: '',
@@ -187,6 +187,7 @@ async function apply(context: Context, options: EngineOptions, deps: CompactDeps
     tiers: run.tiers,
     escalation: run.escalation,
     floor: policyFloor(run.state),
+    ...(after.usedTokens > run.state.targetTokens ? { heldBy: holdingItems(run.state) } : {}),
     focusKept: focusKept(run.state),
     after,
     conversation: formatter(items),

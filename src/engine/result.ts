@@ -3,7 +3,7 @@
 // untouched original plus the error. Shared by `plan` (preview) and `compact`.
 import type { ArchiveRef } from './archive';
 import type { AnthropicConversation, Context, ContextItem } from './model';
-import type { EscalationStep, PolicyFloor } from './ladder/escalate';
+import type { EscalationStep, PolicyFloor, HoldingItem } from './ladder/escalate';
 import type { Fate, PlannedItem, TierName, TierReport } from './ladder/state';
 import type { MarkerHit } from './policy/epistemic';
 import type { ProtectionKind } from './policy/preserve';
@@ -107,6 +107,8 @@ export interface CompactionResult {
   escalation: EscalationStep[];
   /** What no tier removes (system, tools, pinned, the latest prompt, the original ask); absent on failure. */
   floor?: PolicyFloor;
+  /** When the target is missed (or nothing could be done): the heaviest message items still kept, and why. */
+  heldBy?: HoldingItem[];
   /** Ids of the items kept verbatim because they match the focus text. */
   focusKept: number[];
   /** The compacted context (the original when nothing changed or on failure). */

@@ -61,7 +61,7 @@ describe('Compact with focus, apply, settings and hostile content, in code-serve
   });
 
   it('keeps hostile tool output as inert text in the item detail', async () => {
-    appendToolRound(demo.transcript, HOSTILE, 16_000);
+    appendToolRound(demo.transcript, HOSTILE);
     const row = frame.locator('[data-testid="region-row"]', { hasText: 'untrusted.html' }).first();
     // The map opens at its top; the new item is at the end (End selects the last row and scrolls there).
     for (const deadline = Date.now() + 20_000; (await row.count()) === 0; await page.waitForTimeout(300)) {

@@ -51,9 +51,17 @@ export function appendResponse(path: string, cacheReadInputTokens: number, conte
   return uuid;
 }
 
-/** A tool call and its (hostile) result, as the agent would record them. */
-export function appendToolRound(path: string, output: string, cacheReadInputTokens: number): void {
+/**
+ * A tool call and its (hostile) result, as the agent would record them, with the usage the API
+ * would report: each prompt holds the one before, its response and what was written since (items
+ * are sized from those differences, so a prompt that shrank would read as the API dropping content).
+ */
+export function appendToolRound(path: string, output: string): void {
   const id = `toolu_e2e_${appended + 1}`;
+  const usage = (lastRecord(path, 'assistant').message?.usage ?? {}) as Record<string, number | undefined>;
+  const previous = (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0) + (usage.output_tokens ?? 0);
+  // appendResponse adds 10 uncached input tokens to the cache read it is given.
+  const cacheReadInputTokens = previous;
   appendResponse(path, cacheReadInputTokens, [{ type: 'tool_use', id, name: 'Bash', input: { command: 'cat untrusted.html' } }]);
   const user = lastRecord(path, 'user');
   const parent = readFileSync(path, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as TranscriptRecord).at(-1)?.uuid;

@@ -99,3 +99,21 @@ export function policyFloor(state: LadderState): PolicyFloor {
   }
   return floor;
 }
+
+/** A message item the plan keeps that weighs most: what holds a missed target up, beside the floor. */
+export interface HoldingItem {
+  id: number;
+  kind: string;
+  tokens: number;
+  /** Why it stays: the recent window, a focus match, the person's keep, a pinned rule… (or none: a tier's own limit). */
+  protection: string | null;
+}
+
+/** The heaviest message items still in the plan (the head is the floor's), heaviest first. */
+export function holdingItems(state: LadderState, limit = 8): HoldingItem[] {
+  return state.planned
+    .filter((planned) => planned.item.messageIndex >= 0 && planned.fate !== 'dropped' && planned.tokensAfter > 0)
+    .sort((a, b) => b.tokensAfter - a.tokensAfter || a.item.id - b.item.id)
+    .slice(0, limit)
+    .map((planned) => ({ id: planned.item.id, kind: planned.item.toolName ? `${planned.item.kind} ${planned.item.toolName}` : planned.item.kind, tokens: planned.tokensAfter, protection: state.policy.protections.get(planned.item.id)?.reason ?? null }));
+}
