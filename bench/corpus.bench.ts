@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readLiveContext } from '../src/sessions/claude-code';
 import { readCodexLiveContext } from '../src/sessions/codex';
-import { promptTokensOf } from '../src/sessions/engineContext';
+import { promptTokensOf } from '../src/sessions/common/usage';
 import { claudeTranscripts } from '../test/support/claudeFixtures';
 import { codexRollouts } from '../test/support/codexFixtures';
 

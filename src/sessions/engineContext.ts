@@ -6,11 +6,8 @@ import { contextFromMessages } from '../engine/fromMessages';
 import type { Context } from '../engine/model';
 import { estimateTokenizer } from '../engine/tokens/estimate';
 import type { Tokenizer } from '../engine/tokens/tokenizer';
-import type { LiveContext, UsageBreakdown } from './types';
-
-export function promptTokensOf(usage: UsageBreakdown): number {
-  return usage.inputTokens + usage.cacheCreationInputTokens + usage.cacheReadInputTokens;
-}
+import { promptTokensOf } from './common/usage';
+import type { LiveContext } from './types';
 
 /**
  * Every caller (panel, `inspect`, `compact`, hooks, MCP) builds the context here with the same

@@ -9,9 +9,10 @@ import type { ContentBlock, Diagnostic, FillSnapshot, Result, UsageBreakdown } f
 import { numberLines } from '../common/lines';
 import { RecordParser } from './jsonl';
 import { modelContent } from './messages';
-import { contextLensMark, isChainRecord, isCompactBoundary, isSidechain, messageOf, num, obj, requestTokens, str, usageOf, uuidOf, type LocatedRecord, type RawRecord } from './records';
+import { contextLensMark, isChainRecord, isCompactBoundary, isSidechain, messageOf, num, obj, str, usageOf, uuidOf, type LocatedRecord, type RawRecord } from './records';
 import { linesBackward } from '../common/tail';
 import { agentAutoCompactTokens, percentOverrideFromEnv, resolveWindow } from './window';
+import { promptTokensOf } from '../common/usage';
 
 export interface FillOptions {
   /** Context window override in tokens (the `window.overrideTokens` setting); 0 = from the model. */
@@ -130,7 +131,7 @@ export class FillTracker {
 
   snapshot(options: FillOptions = {}): FillSnapshot {
     const last = this.last;
-    const requested = last === null ? 0 : requestTokens(last.usage);
+    const requested = last === null ? 0 : promptTokensOf(last.usage);
     const window = resolveWindow({ model: this.model, overrideTokens: options.windowOverride, betas: this.betas, observedTokens: requested });
     const autoCompact = agentAutoCompactTokens(window.tokens, {
       maxOutputTokens: options.maxOutputTokens,

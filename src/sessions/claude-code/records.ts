@@ -2,6 +2,7 @@
 // Transcripts are written by many CLI versions, so every field is optional and checked before use;
 // a record that lacks what we need is skipped, never trusted.
 import type { ContentBlock, UsageBreakdown } from '../types';
+import { promptTokensOf } from '../common/usage';
 
 /** One JSON object from a transcript line, as parsed; only `type` is assumed to exist. */
 export interface RawRecord {
@@ -125,7 +126,7 @@ export function usageOf(record: RawRecord): UsageBreakdown | null {
   };
   // Every request sends at least a prompt: all zeros means the call never reached the API (older
   // versions record such failures under the real model name, without the synthetic markers).
-  return requestTokens(reading) === 0 && reading.outputTokens === 0 ? null : reading;
+  return promptTokensOf(reading) === 0 && reading.outputTokens === 0 ? null : reading;
 }
 
 /** 100× the largest context window: a count above it is damage, not a reading. */
@@ -148,11 +149,6 @@ export function usageProblem(record: RawRecord): string | null {
     }
   }
   return null;
-}
-
-/** Tokens the request that produced this response sent: the context at that call. */
-export function requestTokens(usage: UsageBreakdown): number {
-  return usage.inputTokens + usage.cacheCreationInputTokens + usage.cacheReadInputTokens;
 }
 
 /** Ids of the tool_use blocks in a message's content. */

@@ -4,9 +4,10 @@
 // response of a session): the newest usage in the transcript's tail. Imports only the light
 // readers (no engine, no tokenizer) so a redraw stays about as cheap as starting node.
 import { openRegularFile } from '../result';
-import { isSidechain, messageOf, obj, requestTokens, str, usageOf, type RawRecord } from './records';
+import { isSidechain, messageOf, obj, str, usageOf, type RawRecord } from './records';
 import { linesBackward } from '../common/tail';
 import { resolveWindow } from './window';
+import { promptTokensOf } from '../common/usage';
 
 export { agentAutoCompactTokens, percentOverrideFromEnv } from './window';
 
@@ -38,7 +39,7 @@ export async function transcriptFill(path: string): Promise<TranscriptFill | nul
       if (record === null || isSidechain(record)) continue;
       const usage = usageOf(record);
       if (usage === null) continue;
-      const usedTokens = requestTokens(usage);
+      const usedTokens = promptTokensOf(usage);
       const model = str(messageOf(record)?.model);
       return { usedTokens, windowTokens: resolveWindow({ model, observedTokens: usedTokens }).tokens };
     }

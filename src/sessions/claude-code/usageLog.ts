@@ -6,7 +6,8 @@
 import { UsageLogBase } from '../common/usageLogBase';
 import type { ScanEnd } from '../common/lines';
 import { forEachRecord } from './jsonl';
-import { requestTokens, str, usageOf, uuidOf } from './records';
+import { str, usageOf, uuidOf } from './records';
+import { promptTokensOf } from '../common/usage';
 
 /** Lines without this cannot hold a usage: skipped unparsed. */
 const USAGE_KEY = Buffer.from('"usage"');
@@ -20,7 +21,7 @@ export class UsageLog extends UsageLogBase {
       const uuid = uuidOf(record);
       if (usage === null || uuid === null) return;
       const message = record.message as Record<string, unknown> | undefined;
-      this.points.set(uuid, { at: str(record.timestamp), usedTokens: requestTokens(usage), messageId: str(message?.id) });
+      this.points.set(uuid, { at: str(record.timestamp), usedTokens: promptTokensOf(usage), messageId: str(message?.id) });
     });
   }
 }

@@ -13,6 +13,7 @@ import { ok, withFile } from '../result';
 import type { Diagnostic, FillSnapshot, Result } from '../types';
 import { linesBackward } from '../common/tail';
 import { numberLines } from '../common/lines';
+import { usageBreakdownOf } from './calls';
 import { RolloutParser } from './reader';
 import {
   isModelOutput, itemRef, messageText, outputText, reasoningText, replacementHistory, responseItemOf, str, taskWindowOf, timestampOf, tokenCountOf, turnModelOf,
@@ -140,8 +141,7 @@ export class CodexFillTracker {
         compactedSinceUsage: compaction !== null && usage !== null,
       };
     }
-    const { input, cached, cacheWrite, output } = usage.usage;
-    const written = Math.min(cacheWrite, input - cached);
+    const { input, output } = usage.usage;
     return {
       ...base,
       usedTokens: input + output,
@@ -150,7 +150,7 @@ export class CodexFillTracker {
       // The response's output is already in the count: Codex counts input plus output as the context.
       outputTokensPending: 0,
       pendingTokens: this.pending,
-      usage: { inputTokens: input - cached - written, cacheCreationInputTokens: written, cacheReadInputTokens: cached, outputTokens: output },
+      usage: usageBreakdownOf(usage.usage),
       accountedThrough: { uuid: usage.ref, endOffset: usage.end },
       compactedSinceUsage: false,
     };

@@ -7,11 +7,11 @@ import { scanLines, type ScanEnd } from '../common/lines';
 import { UsageLogBase } from '../common/usageLogBase';
 import type { UsagePoint } from '../port';
 import { RolloutParser } from './reader';
-import { isModelOutput, itemRef, responseItemOf, timestampOf, tokenCountOf, type LocatedRollout } from './records';
+import { ResponseCounter } from './calls';
+import { timestampOf, type LocatedRollout } from './records';
 
 export class CodexUsageLog extends UsageLogBase {
-  /** Output items since the last counted response: the response the next `token_count` counts. */
-  private outputs: string[] = [];
+  private readonly responses = new ResponseCounter();
 
   protected readFrom(offset: number): Promise<ScanEnd> {
     // Line numbers only number diagnostics, and this reader reports none.
@@ -24,24 +24,13 @@ export class CodexUsageLog extends UsageLogBase {
 
   protected override restart(from: number): void {
     super.restart(from);
-    this.outputs = [];
+    this.responses.reset();
   }
 
-  private observe({ record, offset }: LocatedRollout): void {
-    const item = responseItemOf(record);
-    if (item !== null) {
-      if (isModelOutput(item)) this.outputs.push(itemRef(offset));
-      return;
-    }
-    if (record.type === 'compacted') {
-      this.outputs = [];
-      return;
-    }
-    const last = tokenCountOf(record)?.last;
-    // A count with no input is Codex's estimate of a compacted history (or a repeat): no call.
-    if (!last || last.input <= 0 || this.outputs.length === 0) return;
-    const point: UsagePoint = { at: timestampOf(record), usedTokens: last.input + last.output, messageId: `response@${offset}` };
-    for (const ref of this.outputs) this.points.set(ref, point);
-    this.outputs = [];
+  private observe(located: LocatedRollout): void {
+    const counted = this.responses.observe(located);
+    if (counted === null) return;
+    const point: UsagePoint = { at: timestampOf(located.record), usedTokens: counted.usage.input + counted.usage.output, messageId: `response@${located.offset}` };
+    for (const ref of counted.refs) this.points.set(ref, point);
   }
 }

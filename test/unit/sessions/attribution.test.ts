@@ -8,7 +8,8 @@ import { contextFromMessages, sumTokens, type Context } from '../../../src/engin
 import { estimateTokenizer } from '../../../src/engine/tokens/estimate';
 import { readLiveContext } from '../../../src/sessions/claude-code';
 import { readCodexLiveContext } from '../../../src/sessions/codex';
-import { engineContextOf, promptTokensOf } from '../../../src/sessions/engineContext';
+import { promptTokensOf } from '../../../src/sessions/common/usage';
+import { engineContextOf } from '../../../src/sessions/engineContext';
 import type { LiveContext, Result } from '../../../src/sessions/types';
 import { claudeTranscripts } from '../../support/claudeFixtures';
 import { codexRollouts } from '../../support/codexFixtures';
