@@ -2,7 +2,7 @@
 // plus the provider's usage total → engine `Context`. One item per content block, so fates and
 // token counts are as fine-grained as what the model actually sees.
 import { estimateTokenizer } from './tokens/estimate';
-import { attribute, type MeasuredCall, type TokenBasis } from './tokens/attribute';
+import { attribute, usableCalls, type MeasuredCall, type TokenBasis } from './tokens/attribute';
 import { imageTokens } from './tokens/image';
 import { scaleToTotal } from './tokens/scale';
 import type { Tokenizer } from './tokens/tokenizer';
@@ -183,9 +183,11 @@ export function contextFromMessages(input: MessagesInput): Context {
     }
   });
 
+  // The calls attribute() will use (a response must be among the items it is given).
+  const calls = usableCalls(input.calls ?? [], drafts.reduce((count, draft) => Math.max(count, draft.messageIndex + 1), 0));
   // Hidden reasoning has no size of its own to estimate: its response's output says what it weighs.
-  const raw = drafts.map((draft) => (draft.hidden && input.calls?.length ? 0 : (measuredTokensOf(draft.block) ?? tokenizer.count(draft.text) + imagesIn(draft.block))));
-  const measured = input.calls !== undefined && input.calls.length > 0 ? measure(drafts, raw, input) : null;
+  const raw = drafts.map((draft) => (draft.hidden && calls.length > 0 ? 0 : (measuredTokensOf(draft.block) ?? tokenizer.count(draft.text) + imagesIn(draft.block))));
+  const measured = calls.length > 0 ? measure(drafts, raw, calls, input.headNotRecorded === true) : null;
   let counts: number[];
   let scale: number;
   if (measured !== null) {
@@ -236,22 +238,15 @@ const UNRECORDED_DRAFT: PlacedDraft = { kind: 'system', role: 'system', text: UN
  * item, sized by the first call. `scale` is how many provider tokens one of ours came to on what was
  * measured, so text the engine writes later is counted in the same units.
  */
-function measure(drafts: PlacedDraft[], raw: number[], input: MessagesInput): { counts: number[]; scale: number; basis: TokenBasis[]; apiDropped: number[]; measuredTokens: number; calls: MeasuredCall[] } | null {
-  if (input.headNotRecorded === true) {
+function measure(drafts: PlacedDraft[], raw: number[], calls: readonly MeasuredCall[], headNotRecorded: boolean): { counts: number[]; scale: number; basis: TokenBasis[]; apiDropped: number[]; measuredTokens: number; calls: MeasuredCall[] } {
+  if (headNotRecorded) {
     drafts.unshift({ ...UNRECORDED_DRAFT });
     raw.unshift(0);
   }
   const result = attribute(
     drafts.map((draft, index) => ({ messageIndex: draft.messageIndex, role: draft.role, kind: draft.kind, estimate: raw[index] ?? 0, ...(draft.hidden ? { hidden: true } : {}), ...(draft.extra?.unrecorded ? { unrecordedHead: true } : {}) })),
-    input.calls ?? [],
+    calls,
   );
-  if (result.calls.length === 0) {
-    if (input.headNotRecorded === true) {
-      drafts.shift();
-      raw.shift();
-    }
-    return null;
-  }
   // Calibrated on message items measured alone (the head's texts may be placeholders), else on every
   // measured message item.
   const ratio = (wanted: (basis: TokenBasis | undefined) => boolean): [number, number] => {

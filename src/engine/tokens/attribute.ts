@@ -75,7 +75,7 @@ export function attribute(items: readonly AttributionItem[], calls: readonly Mea
   const basis: TokenBasis[] = items.map(() => 'estimated');
   const apiDropped = items.map(() => 0);
   if (used.length === 0) {
-    if (fallbackTotal !== undefined && fallbackTotal > 0) spread(items.map((_, index) => index), fallbackTotal, items, tokens, basis, 'split');
+    if (fallbackTotal !== undefined && fallbackTotal > 0) spread(items.map((_, index) => index), fallbackTotal, tokens, basis, 'split');
     return { tokens, basis, apiDropped, measuredTokens: 0, calls: used };
   }
   // Which segment each item belongs to: the prefix before the first call, a response, or the step after one.
@@ -97,7 +97,7 @@ export function attribute(items: readonly AttributionItem[], calls: readonly Mea
     const messages = prefix.reduce((sum, index) => sum + (index === head ? 0 : (items[index] as AttributionItem).estimate), 0);
     tokens[head] = Math.max(0, first.promptTokens - messages);
   }
-  spread(prefix, first.promptTokens, items, tokens, basis, 'measured');
+  spread(prefix, first.promptTokens, tokens, basis, 'measured');
 
   let running = first.promptTokens;
   // Everything measured so far: where a shrinking prompt's difference can have come from.
@@ -112,9 +112,9 @@ export function attribute(items: readonly AttributionItem[], calls: readonly Mea
     if (next === undefined) return; // The pending tail: nothing measured it yet.
     const added = next.promptTokens - running;
     if (added >= 0) {
-      if (step.length > 0) spread(step, added, items, tokens, basis, 'measured');
+      if (step.length > 0) spread(step, added, tokens, basis, 'measured');
       // Nothing written between two calls, yet the prompt grew: the response weighs more as input.
-      else if (response.length > 0) spread(response, sumOf(response, tokens) + added, items, tokens, basis, 'measured');
+      else if (response.length > 0) spread(response, sumOf(response, tokens) + added, tokens, basis, 'measured');
     } else {
       // The prompt grew by less than the step's own content: the API stopped counting something
       // earlier (thinking of earlier turns, cleared tool results). The step keeps its estimate and
@@ -134,12 +134,13 @@ function sumOf(indexes: readonly number[], tokens: readonly number[]): number {
 }
 
 /**
- * Shares `total` among `indexes` in proportion to their estimates (equally when none has one),
- * rounding by largest remainder so the shares sum to `total` exactly.
+ * Shares `total` among `indexes` in proportion to what they hold so far (their estimates until a
+ * call sized them; the head its remainder), or `equally`, rounding by largest remainder so the
+ * shares sum to `total` exactly.
  */
-function spread(indexes: readonly number[], total: number, items: readonly AttributionItem[], tokens: number[], basis: TokenBasis[], alone: TokenBasis): void {
+function spread(indexes: readonly number[], total: number, tokens: number[], basis: TokenBasis[], alone: TokenBasis, equally = false): void {
   if (indexes.length === 0) return;
-  const weights = indexes.map((index) => (items[index]?.unrecordedHead ? (tokens[index] ?? 0) : (items[index] as AttributionItem).estimate));
+  const weights = indexes.map((index) => (equally ? 1 : (tokens[index] ?? 0)));
   const shares = shareOut(weights, Math.max(0, Math.round(total)));
   indexes.forEach((index, position) => {
     tokens[index] = shares[position] as number;
@@ -156,10 +157,10 @@ function spreadResponse(indexes: readonly number[], output: number, items: reado
   const visible = indexes.filter((index) => !items[index]?.hidden);
   const visibleEstimate = visible.reduce((sum, index) => sum + (items[index] as AttributionItem).estimate, 0);
   if (hidden.length === 0 || visibleEstimate >= output) {
-    spread(indexes, output, items, tokens, basis, 'measured');
+    spread(indexes, output, tokens, basis, 'measured');
     return;
   }
-  spread(hidden, output - visibleEstimate, items.map((item) => ({ ...item, estimate: 1 })), tokens, basis, 'split');
+  spread(hidden, output - visibleEstimate, tokens, basis, 'split', true);
   for (const index of visible) {
     tokens[index] = (items[index] as AttributionItem).estimate;
     basis[index] = 'split';
