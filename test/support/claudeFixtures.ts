@@ -3,9 +3,9 @@
 // attribution (test/fixtures/claude-code/public/<name>/). Each folder is a valid CLAUDE_CONFIG_DIR.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { fixtureFolders } from './fixtureFolders';
 
 export const CLAUDE_FIXTURES = join(__dirname, '..', 'fixtures', 'claude-code');
-const PUBLIC = join(CLAUDE_FIXTURES, 'public');
 
 export interface ClaudeFixture {
   /** `parallel`, `public/…`: how a test names it. */
@@ -30,18 +30,10 @@ function transcriptsOf(configDir: string): string[] {
   );
 }
 
-function foldersOf(root: string): string[] {
-  if (!existsSync(root)) return [];
-  return readdirSync(root, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && entry.name !== 'public')
-    .map((entry) => entry.name)
-    .sort();
-}
-
 export function claudeFixtures(): ClaudeFixture[] {
-  const recorded = foldersOf(CLAUDE_FIXTURES).map((name) => ({ name, origin: 'recorded' as const, configDir: join(CLAUDE_FIXTURES, name) }));
-  const published = foldersOf(PUBLIC).map((name) => ({ name: `public/${name}`, origin: 'public' as const, configDir: join(PUBLIC, name) }));
-  return [...recorded, ...published].map((fixture) => ({ ...fixture, transcripts: transcriptsOf(fixture.configDir) })).filter((fixture) => fixture.transcripts.length > 0);
+  return fixtureFolders(CLAUDE_FIXTURES)
+    .map(({ name, origin, folder }) => ({ name, origin, configDir: folder, transcripts: transcriptsOf(folder) }))
+    .filter((fixture) => fixture.transcripts.length > 0);
 }
 
 /** One entry per transcript, named `<fixture>` or `<fixture>/<session id>` when a fixture holds several. */

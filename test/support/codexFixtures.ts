@@ -3,9 +3,9 @@
 // (test/fixtures/codex/public/<name>/). Each folder is a valid CODEX_HOME (`sessions/YYYY/MM/DD/rollout-*.jsonl`).
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { fixtureFolders } from './fixtureFolders';
 
 export const CODEX_FIXTURES = join(__dirname, '..', 'fixtures', 'codex');
-const PUBLIC = join(CODEX_FIXTURES, 'public');
 
 export interface CodexFixture {
   /** `tally`, `public/…`: how a test names it. */
@@ -29,18 +29,10 @@ function rolloutsBelow(dir: string): string[] {
     });
 }
 
-function foldersOf(root: string): string[] {
-  if (!existsSync(root)) return [];
-  return readdirSync(root, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && entry.name !== 'public')
-    .map((entry) => entry.name)
-    .sort();
-}
-
 export function codexFixtures(): CodexFixture[] {
-  const recorded = foldersOf(CODEX_FIXTURES).map((name) => ({ name, origin: 'recorded' as const, codexHome: join(CODEX_FIXTURES, name) }));
-  const published = foldersOf(PUBLIC).map((name) => ({ name: `public/${name}`, origin: 'public' as const, codexHome: join(PUBLIC, name) }));
-  return [...recorded, ...published].map((fixture) => ({ ...fixture, rollouts: rolloutsBelow(join(fixture.codexHome, 'sessions')) })).filter((fixture) => fixture.rollouts.length > 0);
+  return fixtureFolders(CODEX_FIXTURES)
+    .map(({ name, origin, folder }) => ({ name, origin, codexHome: folder, rollouts: rolloutsBelow(join(folder, 'sessions')) }))
+    .filter((fixture) => fixture.rollouts.length > 0);
 }
 
 /** One entry per rollout, named `<fixture>` or `<fixture>/<file name>` when a fixture holds several. */
