@@ -50,6 +50,31 @@ describe('Compact with focus, apply, settings and hostile content, in code-serve
     await screenshot(page, 'gauge-dark');
   });
 
+  it('shows each item with the tokens `inspect --json` and `compact --json` give it', async () => {
+    const json = <T>(...args: string[]): T => JSON.parse(execFileSync(process.execPath, [CLI, ...args, demo.transcript, '--json', '--window', String(WINDOW)], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })) as T;
+    const inspected = new Map(json<{ regions: { id: number; tokens: number }[] }>('inspect').regions.map((region) => [region.id, region.tokens]));
+    const compacted = new Map(json<{ regions: { id: number; tokensBefore: number }[] }>('compact').regions.map((region) => [region.id, region.tokensBefore]));
+    const map = frame.locator('[data-testid="region-map"]');
+    await map.press('Home');
+    // The rows the map shows at its top and at its end (virtualised: only what is on screen exists).
+    const rows: [number, number][] = [];
+    for (const key of ['Home', 'End']) {
+      await map.press(key);
+      await page.waitForTimeout(300);
+      for (const row of await frame.locator('[data-testid="region-row"]').all()) {
+        const id = Number(await row.getAttribute('data-id'));
+        const before = (await row.locator('.col-tokens').innerText()).split('→')[0]?.replace(/[^\d]/g, '') ?? '';
+        rows.push([id, Number(before)]);
+      }
+    }
+    assert.ok(rows.length >= 10, `${rows.length} rows read`);
+    for (const [id, tokens] of rows) {
+      assert.equal(tokens, inspected.get(id), `#${id}: panel ${tokens}, inspect ${inspected.get(id)}`);
+      assert.equal(tokens, compacted.get(id), `#${id}: panel ${tokens}, compact ${compacted.get(id)}`);
+    }
+    await map.press('Home');
+  });
+
   it('moves the trigger mark when the setting changes', async () => {
     const mark = frame.locator('[data-testid="gauge-mark-trigger"]');
     // In a 40k window Claude Code's own point lies below our target: no trigger of ours can come first,
