@@ -101,17 +101,19 @@ export function attribute(items: readonly AttributionItem[], calls: readonly Mea
 
   let running = first.promptTokens;
   // Everything measured so far: where a shrinking prompt's difference can have come from.
-  const earlier = [...prefix];
+  const earlier = new TakeBackOrder(items);
+  earlier.add(prefix);
   used.forEach((measured, k) => {
     const response = responses[k] as number[];
     spreadResponse(response, measured.outputTokens, items, tokens, basis);
-    earlier.push(...response);
+    earlier.add(response);
     running += measured.outputTokens;
     const next = used[k + 1];
     const step = steps[k] as number[];
     if (next === undefined) return; // The pending tail: nothing measured it yet.
     const added = next.promptTokens - running;
     if (added >= 0) {
+      earlier.add(step);
       if (step.length > 0) spread(step, added, tokens, basis, 'measured');
       // Nothing written between two calls, yet the prompt grew: the response weighs more as input.
       else if (response.length > 0) spread(response, sumOf(response, tokens) + added, tokens, basis, 'measured');
@@ -119,11 +121,11 @@ export function attribute(items: readonly AttributionItem[], calls: readonly Mea
       // The prompt grew by less than the step's own content: the API stopped counting something
       // earlier (thinking of earlier turns, cleared tool results). The step keeps its estimate and
       // the difference is taken from the earlier items it most likely came from.
-      takeBack([...earlier, ...step], sumOf(step, tokens) - added, items, tokens, apiDropped);
+      earlier.add(step);
+      earlier.take(sumOf(step, tokens) - added, tokens, apiDropped);
       // Still a share of what this call measured: the prompt's total stays exact.
       for (const index of step) basis[index] = 'split';
     }
-    earlier.push(...step);
     running = next.promptTokens;
   });
   return { tokens, basis, apiDropped, measuredTokens: running, calls: used };
@@ -168,20 +170,38 @@ function spreadResponse(indexes: readonly number[], output: number, items: reado
 }
 
 /**
- * Takes `amount` tokens back from earlier items, noting it on each: thinking first (the API drops
- * earlier turns' reasoning), then tool results oldest first (context editing clears the oldest),
- * then any other message item oldest first; the step itself last. The head is never reduced.
+ * Where a shrinking prompt's difference is taken back from, each item noting what it lost: thinking
+ * first (the API drops earlier turns' reasoning), then tool results (context editing clears the
+ * oldest), then any other message item, each kind oldest first. The head is never reduced. One
+ * queue per kind with a cursor past the emptied items, so a session whose every step shrinks costs
+ * each item once, not a sort of everything per step.
  */
-function takeBack(indexes: readonly number[], amount: number, items: readonly AttributionItem[], tokens: number[], apiDropped: number[]): void {
-  let left = Math.round(amount);
-  const rank = (item: AttributionItem): number => (item.kind === 'thinking' ? 0 : item.kind === 'tool_result' ? 1 : 2);
-  const order = indexes.filter((index) => (items[index]?.messageIndex ?? -1) >= 0).sort((a, b) => rank(items[a] as AttributionItem) - rank(items[b] as AttributionItem) || a - b);
-  for (const index of order) {
-    if (left <= 0) break;
-    const taken = Math.min(left, tokens[index] ?? 0);
-    tokens[index] = (tokens[index] ?? 0) - taken;
-    apiDropped[index] = (apiDropped[index] ?? 0) + taken;
-    left -= taken;
+class TakeBackOrder {
+  private readonly queues: number[][] = [[], [], []];
+  private readonly cursors = [0, 0, 0];
+
+  constructor(private readonly items: readonly AttributionItem[]) {}
+
+  add(indexes: readonly number[]): void {
+    for (const index of indexes) {
+      const item = this.items[index] as AttributionItem;
+      if (item.messageIndex < 0) continue;
+      (this.queues[item.kind === 'thinking' ? 0 : item.kind === 'tool_result' ? 1 : 2] as number[]).push(index);
+    }
+  }
+
+  take(amount: number, tokens: number[], apiDropped: number[]): void {
+    let left = Math.round(amount);
+    this.queues.forEach((queue, rank) => {
+      while (left > 0 && (this.cursors[rank] as number) < queue.length) {
+        const index = queue[this.cursors[rank] as number] as number;
+        const taken = Math.min(left, tokens[index] ?? 0);
+        tokens[index] = (tokens[index] ?? 0) - taken;
+        apiDropped[index] = (apiDropped[index] ?? 0) + taken;
+        left -= taken;
+        if (tokens[index] === 0) this.cursors[rank] = (this.cursors[rank] as number) + 1;
+      }
+    });
   }
 }
 
