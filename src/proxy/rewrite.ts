@@ -4,7 +4,7 @@
 // to every later request, so the provider's prompt cache keeps its prefix between batches. Anything
 // unexpected (a shape we do not know, an error) sends the original bytes (fail open).
 // The edits are spliced into the agent's own bytes (scan.ts); the request is parsed only for a batch.
-import { charEstimateTokenizer, compact, contextFromMessages, toolResultText, type EngineOptionsInput } from '../engine';
+import { compact, contextFromMessages, estimateTokenizer, toolResultText, type EngineOptionsInput } from '../engine';
 import type { Result } from '../sessions/types';
 import { hasCompactionRequests, takeCompactionRequests, type CompactionRequest } from './control';
 import { EDIT_TIERS, type ProxyAction, type ProxyEdit, type ProxyUsage } from './events';
@@ -13,7 +13,7 @@ import { PanelInstructionsReader } from './panelInstructions';
 import { archiveOriginal, refOf, stubWithRef } from './recall';
 import { scanMessagesBody, spliceEdits } from './scan';
 import { applyEdits, engineMessages, parseScannedBody, type RequestBody, type WireMessage } from './wire';
-import { agentSessionInBody, agentSessionOf, SessionStore, sessionKeyOf, type SessionState, type StickyEdit } from './session';
+import { agentSessionInBody, agentSessionOf, editsChanged, recordCall, SessionStore, sessionKeyOf, type SentRequest, type SessionState, type StickyEdit } from './session';
 
 export interface LiveOptions {
   /** The model's context window in tokens. */
@@ -79,6 +79,8 @@ export interface Rewrite {
   newEdits: ProxyEdit[];
   /** Kept by the person, or a drop of theirs taken back: earlier edits undone on this request. */
   restored: string[];
+  /** What the response's usage will measure, when the request was read (recordUsage). */
+  sent: SentRequest | null;
   addedMs: number;
 }
 
@@ -130,25 +132,31 @@ export class LiveRewriter {
     }
   }
 
-  /** The exact usage of a response calibrates the session's tokens-per-byte for the next estimate. */
-  recordUsage(session: string, sentBytes: number, usage: ProxyUsage): void {
+  /**
+   * The exact usage of a response calibrates the session's tokens-per-byte for the next estimate,
+   * and is the call a later batch sizes the items it measured by.
+   */
+  recordUsage(session: string, sentBytes: number, usage: ProxyUsage, sent: SentRequest | null = null): void {
     const state = this.sessions.peek(session);
     const total = usage.inputTokens + usage.cacheReadTokens + usage.cacheCreationTokens;
     if (!state || sentBytes <= 0 || total <= 0) return;
+    if (sent) recordCall(state, sent, total, usage.outputTokens);
     state.tokensPerByte = total / sentBytes;
     this.sessions.maxTokensPerByte = Math.max(this.sessions.maxTokensPerByte, state.tokensPerByte);
   }
 
   private original(raw: Buffer, started: number, action: 'unchanged' | 'failed-open', reason: string | null, fields: Partial<Rewrite> = {}): Rewrite {
     const tokens = fields.agentTokens ?? Math.round(raw.length * 0.25);
-    return { action, reason, body: raw, changed: false, session: '', agentSession: null, model: null, stream: false, agentTokens: tokens, sentTokens: tokens, stickyEdits: 0, newEdits: [], restored: [], ...fields, addedMs: performance.now() - started };
+    return { action, reason, body: raw, changed: false, session: '', agentSession: null, model: null, stream: false, agentTokens: tokens, sentTokens: tokens, stickyEdits: 0, newEdits: [], restored: [], sent: null, ...fields, addedMs: performance.now() - started };
   }
 
   private async attempt(raw: Buffer, started: number): Promise<Rewrite> {
     const early = agentSessionInBody(raw);
     let said = this.said(early);
-    // Nothing to re-apply or drop anywhere, nothing asked for, and too small to reach the trigger: no scan.
-    if (!this.sessions.anyEdits && said.drop.size === 0 && raw.length * this.sessions.maxTokensPerByte <= triggerTokensOf(said.options) && !hasCompactionRequests(this.dirs.requests)) {
+    // Nothing to re-apply or drop anywhere, nothing asked for, and too small to come near the trigger:
+    // no scan. From half the trigger on, requests are read so their responses' usage measures the
+    // messages the first batch will size (a batch with no measured call can only estimate them).
+    if (!this.sessions.anyEdits && said.drop.size === 0 && raw.length * this.sessions.maxTokensPerByte <= triggerTokensOf(said.options) / 2 && !hasCompactionRequests(this.dirs.requests)) {
       return this.original(raw, started, 'unchanged', null, { agentSession: early });
     }
     const scanned = scanMessagesBody(raw);
@@ -161,6 +169,9 @@ export class LiveRewriter {
     const fields = { session: session.key, agentSession, model: scan.model, stream: scan.stream, agentTokens: Math.round(raw.length * session.tokensPerByte) };
     // The agent loop offers tools; side calls (titles, topics) do not and are never compacted.
     const main = scan.hasTools;
+    // Side calls answer with their own messages: only the agent loop's calls measure its context.
+    // Read when the request leaves, after any batch: its edits are what the response measures.
+    const sent = (): SentRequest | null => (main ? { messageCount: scan.messageCount, generation: session.generation } : null);
     const requests = main ? takeCompactionRequests(this.dirs.requests) : { requests: [], discarded: [] };
     const tokensOf = (bytes: number): number => Math.max(0, Math.round(bytes * session.tokensPerByte));
     // Parsed only when a batch or a new drop has to read the messages; repeating edits splices bytes.
@@ -175,6 +186,7 @@ export class LiveRewriter {
       dropped = dropEdits(read.value.messages, session, said.drop, this.dirs.recall);
     }
     if (dropped.length > 0) this.sessions.anyEdits = true;
+    if (dropped.length > 0 || restored.length > 0) editsChanged(session);
     let sticky = spliceEdits(raw, scan, session.edits);
     const sentTokens = tokensOf(raw.length - sticky.saved);
     const yours = [restored.length > 0 ? `${restored.length} given back whole by your choice` : '', dropped.length > 0 ? `${dropped.length} dropped by you` : ''].filter(Boolean).join(', ');
@@ -192,7 +204,7 @@ export class LiveRewriter {
       reason = [batch.value.reason, yours].filter(Boolean).join('; ');
       if (batch.value.edits.length > 0) sticky = spliceEdits(raw, scan, session.edits);
     }
-    if (sticky.applied === 0) return this.original(raw, started, 'unchanged', slow(reason), { ...fields, restored });
+    if (sticky.applied === 0) return this.original(raw, started, 'unchanged', slow(reason), { ...fields, restored, sent: sent() });
     const out = sticky.build();
     // Reported once, with the request that first carries them.
     const fresh = sticky.used.filter((edit) => edit.sent !== true);
@@ -207,6 +219,7 @@ export class LiveRewriter {
       stickyEdits: sticky.applied - fresh.length,
       newEdits: fresh.map(({ toolUseId, tier, ref, tokensBefore, tokensAfter }) => ({ toolUseId, tier, ref, tokensBefore, tokensAfter })),
       restored,
+      sent: sent(),
       addedMs: performance.now() - started,
     };
   }
@@ -217,7 +230,9 @@ export class LiveRewriter {
    * worth a cache rewrite is dropped and not retried before the context grew by as much again.
    */
   private async batch(body: RequestBody, messages: readonly WireMessage[], session: SessionState, sentTokens: number, requests: readonly CompactionRequest[], { options, keep }: Said): Promise<Result<{ edits: StickyEdit[]; reason: string }, string>> {
-    const context = contextFromMessages({ ...(body.system === undefined ? {} : { system: body.system }), ...(body.tools ? { tools: body.tools } : {}), messages: engineMessages(messages), windowTokens: options.windowTokens, usedTokens: sentTokens, tokenizer: charEstimateTokenizer });
+    // Items are sized from this edit generation's calls, as the panel sizes them from the transcript;
+    // the byte estimate is only the total when no call measured yet.
+    const context = contextFromMessages({ ...(body.system === undefined ? {} : { system: body.system }), ...(body.tools ? { tools: body.tools } : {}), messages: engineMessages(messages), windowTokens: options.windowTokens, usedTokens: sentTokens, calls: session.calls });
     // Earlier edits stay as they are, and what the person keeps stays whole.
     const kept = context.items.filter((item) => item.kind === 'tool_result' && (session.edits.has(item.toolUseId ?? '') || keep.has(item.toolUseId ?? ''))).map((item) => item.id);
     const requested = requests.length > 0;
@@ -237,7 +252,7 @@ export class LiveRewriter {
         choices: { keep: kept, drop: [] },
         ...(focus ? { focus } : engine.focus ? { focus: engine.focus } : {}),
       },
-      { tokenizer: charEstimateTokenizer },
+      { tokenizer: estimateTokenizer },
     );
     if (result.status === 'failed-open') return { ok: false, error: `engine: ${result.error ?? result.message}` };
     const afterText = new Map(result.after.items.filter((item) => item.kind === 'tool_result').map((item) => [item.toolUseId ?? '', item.text]));
@@ -256,7 +271,7 @@ export class LiveRewriter {
       if (!archiveOriginal(this.dirs.recall, ref, original).ok) continue;
       const stub = stubWithRef(text, ref);
       savedBytes += Buffer.byteLength(JSON.stringify(item.block?.content ?? '')) - Buffer.byteLength(JSON.stringify(stub));
-      edits.push({ toolUseId, tier, text: stub, ref, tokensBefore: fate.tokensBefore, tokensAfter: Math.round(charEstimateTokenizer.count(stub) * context.tokenScale) });
+      edits.push({ toolUseId, tier, text: stub, ref, tokensBefore: fate.tokensBefore, tokensAfter: Math.round(estimateTokenizer.count(stub) * context.tokenScale) });
     }
     const saved = Math.round(savedBytes * session.tokensPerByte);
     const asked = requests.map((request) => request.reason.trim()).filter((text) => text !== '');
@@ -265,7 +280,10 @@ export class LiveRewriter {
       return { ok: true, value: { edits: [], reason: `batch of ${saved} tokens not worth a cache rewrite (< ${options.minBatchTokens})` } };
     }
     for (const edit of edits) session.edits.set(edit.toolUseId, edit);
-    if (edits.length > 0) this.sessions.anyEdits = true;
+    if (edits.length > 0) {
+      this.sessions.anyEdits = true;
+      editsChanged(session);
+    }
     session.batches += 1;
     // A batch that could not reach the target is not retried on every request: only after growth.
     session.nextBatchAt = sentTokens - saved + options.minBatchTokens;

@@ -27,6 +27,8 @@ export interface BodyScan {
   hasTools: boolean;
   /** The tool results of user messages, in order. */
   toolResults: ToolResultSpan[];
+  /** How many messages the request holds: the next response becomes the message at this index. */
+  messageCount: number;
 }
 
 const TOP = new Keys(['messages', 'model', 'stream', 'metadata', 'system', 'tools']);
@@ -108,7 +110,7 @@ function message(scanner: JsonBytes, at: number, results: ToolResultSpan[]): num
 /** The request's shape and the places the proxy may edit, or why it cannot read it. */
 export function scanMessagesBody(raw: Buffer): Result<BodyScan, string> {
   const scanner = new JsonBytes(raw);
-  const scan: BodyScan = { model: null, stream: false, userId: undefined, firstMessage: Buffer.alloc(0), hasTools: false, toolResults: [] };
+  const scan: BodyScan = { model: null, stream: false, userId: undefined, firstMessage: Buffer.alloc(0), hasTools: false, toolResults: [], messageCount: 0 };
   let messages = false;
   const start = scanner.space(0);
   if (raw[start] !== OPEN_OBJECT) return { ok: false, error: raw[start] === OPEN_ARRAY ? 'no messages array' : 'body is not a JSON object' };
@@ -120,6 +122,7 @@ export function scanMessagesBody(raw: Buffer): Result<BodyScan, string> {
         return scanner.array(value, (at) => {
           const after = message(scanner, at, scan.toolResults);
           if (after !== FAILED && scan.firstMessage.length === 0) scan.firstMessage = raw.subarray(at, after);
+          scan.messageCount += 1;
           return after;
         });
       case 'system':

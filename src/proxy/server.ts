@@ -11,6 +11,7 @@ import type { Result } from '../sessions/types';
 import type { ProxyEvent, ProxyEventWriter } from './events';
 import type { LiveRewriter, Rewrite } from './rewrite';
 import { UsageTap } from './usage';
+import type { SentRequest } from './session';
 
 export const DEFAULT_UPSTREAM = 'https://api.anthropic.com';
 /** Claude Code sends whole conversations; 1M tokens of JSON stay well under this. */
@@ -154,10 +155,10 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Res
     const event: Omit<ProxyEvent, 'status' | 'usage' | 'error'> = rewrite
       ? { ...base, time: new Date().toISOString(), session: rewrite.session, agentSession: rewrite.agentSession, action: rewrite.action, reason: rewrite.reason, model: rewrite.model, stream: rewrite.stream, agentTokens: rewrite.agentTokens, sentTokens: rewrite.sentTokens, stickyEdits: rewrite.stickyEdits, newEdits: rewrite.newEdits, restored: rewrite.restored, addedMs: Math.round(rewrite.addedMs * 1000) / 1000 }
       : { ...base, time: new Date().toISOString(), session: '', action: method === 'POST' && path === '/v1/messages' ? 'failed-open' : 'passthrough', reason: method === 'POST' && path === '/v1/messages' ? 'unknown content encoding' : null };
-    await forward(request, response, body, rewrite?.changed === true, event);
+    await forward(request, response, body, rewrite?.changed === true, event, rewrite?.sent ?? null);
   };
 
-  const forward = (request: IncomingMessage, response: ServerResponse, body: Buffer, changed: boolean, event: Omit<ProxyEvent, 'status' | 'usage' | 'error'>): Promise<void> =>
+  const forward = (request: IncomingMessage, response: ServerResponse, body: Buffer, changed: boolean, event: Omit<ProxyEvent, 'status' | 'usage' | 'error'>, sent: SentRequest | null): Promise<void> =>
     new Promise((resolve) => {
       let done = false;
       // A request below the trigger is not parsed: whether it streamed is read from the response.
@@ -165,7 +166,7 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Res
       const finish = (status: number | null, usage: ProxyEvent['usage'], error: string | null): void => {
         if (done) return;
         done = true;
-        if (usage && event.session) options.rewriter.recordUsage(event.session, body.length, usage);
+        if (usage && event.session) options.rewriter.recordUsage(event.session, body.length, usage, sent);
         options.events.append({ ...event, stream: streamed, status, usage, error });
         if (error) log(`${event.method} ${event.path}: ${error}`);
         resolve();

@@ -3,7 +3,7 @@
 // same places and the provider's prompt cache keeps its prefix. Memory only, bounded: a restart
 // forgets the edits and costs one cache rewrite, never a wrong context.
 import { createHash } from 'node:crypto';
-import { LruCache } from '../engine';
+import { LruCache, type MeasuredCall } from '../engine';
 import type { EDIT_TIERS } from './events';
 
 export interface StickyEdit {
@@ -30,6 +30,41 @@ export interface SessionState {
   /** No new batch is tried below this estimate (after a batch, or one too small to be worth it). */
   nextBatchAt: number;
   batches: number;
+  /**
+   * Bumped whenever the set of edits changes: a call measured the prompt as it was sent, so only the
+   * calls of the current generation measure the messages a batch now sees.
+   */
+  generation: number;
+  /** The provider's usage of this generation's calls, by the message index their response takes. */
+  calls: MeasuredCall[];
+}
+
+/** Calls kept per session: enough for a long stretch between two batches, bounded for memory. */
+export const MAX_CALLS = 1_000;
+
+/** The request a response answered: how many messages it sent and under which edit generation. */
+export interface SentRequest {
+  messageCount: number;
+  generation: number;
+}
+
+/**
+ * Records a completed call. One measured under an older set of edits no longer describes what is
+ * sent and is left out; a retried request (same message count) replaces the earlier reading.
+ */
+export function recordCall(state: SessionState, sent: SentRequest, promptTokens: number, outputTokens: number): void {
+  if (sent.generation !== state.generation || sent.messageCount <= 0 || promptTokens <= 0) return;
+  const call: MeasuredCall = { from: sent.messageCount, to: sent.messageCount, promptTokens, outputTokens };
+  const at = state.calls.findIndex((earlier) => earlier.from >= sent.messageCount);
+  if (at === -1) state.calls.push(call);
+  else state.calls.splice(at, state.calls[at]?.from === sent.messageCount ? 1 : 0, call);
+  if (state.calls.length > MAX_CALLS) state.calls.splice(0, state.calls.length - MAX_CALLS);
+}
+
+/** The edits changed: what earlier calls measured is no longer what goes upstream. */
+export function editsChanged(state: SessionState): void {
+  state.generation += 1;
+  state.calls = [];
 }
 
 export const DEFAULT_TOKENS_PER_BYTE = 0.25;
@@ -93,7 +128,7 @@ export class SessionStore {
   get(key: string): SessionState {
     let state = this.sessions.get(key);
     if (!state) {
-      state = { key, edits: new Map(), tokensPerByte: DEFAULT_TOKENS_PER_BYTE, nextBatchAt: 0, batches: 0 };
+      state = { key, edits: new Map(), tokensPerByte: DEFAULT_TOKENS_PER_BYTE, nextBatchAt: 0, batches: 0, generation: 0, calls: [] };
       this.sessions.set(key, state);
     }
     return state;

@@ -131,4 +131,39 @@ describe('LiveRewriter', () => {
     const again = await live.rewrite(bytesOf(body));
     assert.equal(again.action, 'sticky');
   });
+
+  it('a batch sizes what it edits from the usage of the calls before it, and forgets calls measured under other edits', async () => {
+    // Results of file 0 cost three times what the others do, though all are the same length (a dense file).
+    const sizeOf = (turn: number): number => (turn % 3 === 0 ? 600 : 200);
+    // The call after `turns` rounds is followed by the result of round `turns` (the test conversation
+    // ends each request with a closing pair, which the next request's round takes the place of).
+    const promptOf = (turns: number): number => 2_000 + Array.from({ length: turns + 1 }, (_, turn) => sizeOf(turn) + 10).reduce((a, b) => a + b, 0);
+    const { live, dirs } = rewriter({ windowTokens: 20_000, triggerPercent: 75 });
+    // From half the trigger on (~7 turns of 4 KB at 1/4 token a byte) requests are read and their usage kept.
+    for (let turns = 4; turns < 30; turns++) {
+      const raw = bytesOf(conversation({ turns }));
+      const result = await live.rewrite(raw);
+      assert.equal(result.action, 'unchanged');
+      live.recordUsage(result.session, raw.length, { inputTokens: 10, cacheReadTokens: promptOf(turns) - 10, cacheCreationTokens: 0, outputTokens: 10 }, result.sent);
+    }
+    assert.ok(writeCompactionRequest(dirs.requests, { reason: 'measured', focus: '' }).ok);
+    const batch = await live.rewrite(bytesOf(conversation({ turns: 30 })));
+    assert.equal(batch.action, 'edited', batch.reason ?? '');
+    assert.ok(batch.sent);
+    const turnOf = (id: string): number => Number(id.slice(-6));
+    const measured = batch.newEdits.filter((edit) => turnOf(edit.toolUseId) >= 10);
+    const dense = measured.filter((edit) => turnOf(edit.toolUseId) % 3 === 0);
+    const light = measured.filter((edit) => turnOf(edit.toolUseId) % 3 !== 0);
+    assert.ok(dense.length > 0 && light.length > 0, JSON.stringify(batch.newEdits));
+    for (const edit of dense) assert.ok(Math.abs(edit.tokensBefore - 600) <= 10, `${edit.toolUseId}: ${edit.tokensBefore}`);
+    for (const edit of light) assert.ok(Math.abs(edit.tokensBefore - 200) <= 10, `${edit.toolUseId}: ${edit.tokensBefore}`);
+    // The batch changed what is sent: a response to a request sent before it measures nothing now.
+    const state = live.sessions.peek(batch.session);
+    assert.equal(state?.calls.length, 0);
+    const usage = { inputTokens: 50_000, cacheReadTokens: 0, cacheCreationTokens: 0, outputTokens: 10 };
+    live.recordUsage(batch.session, 1_000, usage, { ...batch.sent, generation: batch.sent.generation - 1 });
+    assert.equal(state?.calls.length, 0);
+    live.recordUsage(batch.session, 1_000, usage, batch.sent);
+    assert.equal(state?.calls.length, 1);
+  });
 });
