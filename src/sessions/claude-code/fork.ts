@@ -10,6 +10,7 @@ import type { ContentBlock, Result } from '../types';
 import { RecordGraph } from './chain';
 import { readForward } from './jsonl';
 import { isSubagentTranscript, subagentParent } from './paths';
+import { closePendingCalls } from './pendingCalls';
 import { CONTEXT_LENS_WRITER, contentBlocks, messageOf, str, toolResultIds, toolUseIds, uuidOf, type LocatedRecord, type RawRecord } from './records';
 
 
@@ -42,6 +43,8 @@ export interface ForkResult {
   sessionId: string;
   path: string;
   resumeCommand: string;
+  /** What the fork had to do beyond the plan (calls closed that had no result yet). */
+  notes: string[];
 }
 
 export async function writeFork(request: ForkRequest): Promise<Result<ForkResult>> {
@@ -68,7 +71,9 @@ export async function writeFork(request: ForkRequest): Promise<Result<ForkResult
   }
   const stray = Object.keys(request.replaceContent ?? {}).find((uuid) => !request.preserveUuids.includes(uuid));
   if (stray !== undefined) return fail('invalid-input', `Replacement content for ${stray}, which is not preserved`, request.sourcePath);
-  const split = splitPair(preserved);
+  // A call still running when the source was read gets its result closed; one whose result exists but was not kept is refused.
+  const closed = closePendingCalls(preserved, records.map((located) => located.record), ENVELOPE_FIELDS);
+  const split = splitPair(closed.records);
   if (split !== null) return fail('split-tool-pair', split, request.sourcePath);
 
   const sessionId = newUuid();
@@ -82,7 +87,7 @@ export async function writeFork(request: ForkRequest): Promise<Result<ForkResult
   const summaryUuid = newUuid();
   const compactMetadata: Record<string, unknown> = { trigger: 'manual', preTokens: request.preTokens, postTokens: request.postTokens };
   if (request.focus) compactMetadata.userContext = request.focus;
-  const kept = rechain(preserved, summaryUuid, sessionId, newUuid, stamp);
+  const kept = rechain(closed.records, summaryUuid, sessionId, newUuid, stamp);
   const lines: RawRecord[] = [
     {
       parentUuid: null,
@@ -122,7 +127,7 @@ export async function writeFork(request: ForkRequest): Promise<Result<ForkResult
   const path = join(projectDirOf(request.sourcePath), `${sessionId}.jsonl`);
   const written = await writeAtomically(path, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
   if (!written.ok) return written;
-  return ok({ sessionId, path, resumeCommand: `claude --resume ${sessionId}` });
+  return ok({ sessionId, path, resumeCommand: `claude --resume ${sessionId}`, notes: closed.notes });
 }
 
 /**

@@ -85,6 +85,33 @@ describe('writeFork', () => {
     assert.equal(readdirSync(dirname(path)).length, 1, 'nothing written on refusal');
   });
 
+  it('closes a call still running when the source was read (no result anywhere) with an error result, and says so', async () => {
+    const builder = basicSession();
+    builder.user('Now run the tests');
+    builder.assistant('msg_3', [{ type: 'text', text: 'Running them.' }, { type: 'tool_use', id: 'toolu_run', name: 'Bash', input: { command: 'npm test' } }], { input: 5, cacheRead: 1200, output: 20 });
+    const path = builder.write(tempDir());
+    const uuids = builder.lines.map((line) => (JSON.parse(line) as { uuid: string }).uuid);
+    const result = await writeFork({ sourcePath: path, summary: 'Summary.', preserveUuids: uuids.slice(4), preTokens: 1300, postTokens: 300 });
+    assert.ok(result.ok, result.ok ? '' : result.error.message);
+    assert.equal(result.value.notes.length, 1);
+    assert.match(result.value.notes[0] ?? '', /Bash \(toolu_run\) had no result yet/);
+    const records = readFileSync(result.value.path, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as RawRecord);
+    const at = records.findIndex((record) => JSON.stringify(record.message ?? '').includes('"id":"toolu_run"'));
+    // Right after the response's last record, in the chain, looking like its neighbours.
+    const closing = records.slice(at + 1).find((record) => record.type !== 'assistant');
+    const content = (closing?.message as { content: { type: string; tool_use_id: string; is_error: boolean }[] }).content;
+    assert.deepEqual(content.map((block) => [block.type, block.tool_use_id, block.is_error]), [['tool_result', 'toolu_run', true]]);
+    assert.equal(closing?.parentUuid, records.slice(0, records.indexOf(closing as RawRecord)).at(-1)?.uuid);
+    assert.equal(closing?.cwd, '/home/user/project');
+    const live = await readLiveContext(result.value.path);
+    assert.ok(live.ok);
+    assert.deepEqual(live.value.entries.map((entry) => entry.kind).slice(-2), ['assistant', 'tool-result']);
+    assert.deepEqual(live.value.diagnostics, []);
+    // A result that exists in the source but was not kept is still a split.
+    const split = await writeFork({ sourcePath: path, summary: 's', preserveUuids: uuids.slice(1, 3), preTokens: null, postTokens: null });
+    assert.equal(split.ok ? 'ok' : split.error.code, 'split-tool-pair');
+  });
+
   it('keeps a pair intact and remaps sourceToolAssistantUUID', async () => {
     const { path, uuids } = session();
     const result = await writeFork({ sourcePath: path, summary: 's', preserveUuids: uuids.slice(1, 4), preTokens: 1, postTokens: 1, newUuid: (() => { let n = 0; return () => `00000000-0000-4000-8000-9${String(++n).padStart(11, '0')}`; })() });
