@@ -6,12 +6,13 @@
 import { createServer, request as httpRequest, Agent as HttpAgent, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { gunzipSync, inflateSync } from 'node:zlib';
+import { brotliDecompress, gunzip, inflate, type InputType, type ZlibOptions } from 'node:zlib';
 import type { Result } from '../sessions/types';
 import type { ProxyEvent, ProxyEventWriter } from './events';
 import type { LiveRewriter, Rewrite } from './rewrite';
 import { UsageTap } from './usage';
 import type { SentRequest } from './session';
+import { SseBoundary } from './sseBoundary';
 
 export const DEFAULT_UPSTREAM = 'https://api.anthropic.com';
 /** Claude Code sends whole conversations; 1M tokens of JSON stay well under this. */
@@ -71,9 +72,13 @@ function sendError(response: ServerResponse, status: number, type: string, messa
     response.end();
     return;
   }
-  response.writeHead(status, { 'content-type': 'application/json', 'x-context-lens-proxy': 'error' });
+  // A refused body may still be arriving: this connection is not kept for another request.
+  response.writeHead(status, { 'content-type': 'application/json', 'x-context-lens-proxy': 'error', ...(status === 413 ? { connection: 'close' } : {}) });
   response.end(JSON.stringify({ type: 'error', error: { type, message: `Context Lens proxy: ${message}` } }));
 }
+
+/** How long a refused body may keep arriving before its connection is closed. */
+const DRAIN_MS = 5_000;
 
 type BodyRead = Result<Buffer, { status: number; message: string }>;
 
@@ -83,31 +88,45 @@ function readBody(request: IncomingMessage, limit: number): Promise<BodyRead> {
   return new Promise((resolve) => {
     const parts: Buffer[] = [];
     let size = 0;
-    request.on('data', (part: Buffer) => {
+    const onData = (part: Buffer): void => {
       size += part.length;
-      if (size > limit) {
-        resolve({ ok: false, error: { status: 413, message: `request body over ${limit} bytes` } });
-        request.destroy();
+      if (size <= limit) {
+        parts.push(part);
         return;
       }
-      parts.push(part);
-    });
+      // The rest is read and thrown away, so the client gets the 413 rather than a reset socket
+      // while it is still sending; one that keeps sending past the answer is cut.
+      parts.length = 0;
+      request.off('data', onData);
+      request.resume();
+      request.socket.setTimeout(DRAIN_MS, () => request.destroy());
+      resolve({ ok: false, error: { status: 413, message: `request body over ${limit} bytes` } });
+    };
+    request.on('data', onData);
     request.on('error', (error) => resolve({ ok: false, error: { status: 400, message: `request aborted: ${error.message}` } }));
     request.on('end', () => resolve({ ok: true, value: Buffer.concat(parts) }));
   });
 }
 
-/** The JSON inside a compressed request body, for the rewrite only; the original bytes stay as they are. */
-function decoded(raw: Buffer, encoding: string | undefined): Buffer | undefined {
+const INFLATERS: Record<string, (input: InputType, options: ZlibOptions, callback: (error: Error | null, result: Buffer) => void) => void> = { gzip: gunzip, 'x-gzip': gunzip, deflate: inflate, br: brotliDecompress };
+
+/**
+ * The JSON inside a compressed request body, for the rewrite only; the original bytes stay as they
+ * are. Inflated off the main thread and never past `limit` bytes: a small bomb costs neither a
+ * stall of the other streams nor gigabytes. Null when it cannot be read (sent as it came: fail open).
+ */
+function decoded(raw: Buffer, encoding: string | undefined, limit: number): Promise<Result<Buffer | null, string>> {
   const name = (encoding ?? '').trim().toLowerCase();
-  try {
-    if (name === '' || name === 'identity') return raw;
-    if (name === 'gzip') return gunzipSync(raw);
-    if (name === 'deflate') return inflateSync(raw);
-  } catch {
-    return undefined;
-  }
-  return undefined;
+  if (name === '' || name === 'identity') return Promise.resolve({ ok: true, value: raw });
+  const inflater = INFLATERS[name];
+  if (!inflater) return Promise.resolve({ ok: true, value: null });
+  return new Promise((resolve) => {
+    inflater(raw, { maxOutputLength: limit }, (error, result) => {
+      if (!error) resolve({ ok: true, value: result });
+      else if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') resolve({ ok: false, error: `request body over ${limit} bytes once decompressed (${name})` });
+      else resolve({ ok: true, value: null });
+    });
+  });
 }
 
 export async function startProxyServer(options: ProxyServerOptions): Promise<Result<RunningProxy, string>> {
@@ -146,8 +165,13 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Res
     const raw = read.value;
     let rewrite: Rewrite | undefined;
     if (method === 'POST' && path === '/v1/messages') {
-      const json = decoded(raw, request.headers['content-encoding'] as string | undefined);
-      rewrite = json ? await options.rewriter.rewrite(json) : undefined;
+      const json = await decoded(raw, request.headers['content-encoding'] as string | undefined, limit);
+      if (!json.ok) {
+        sendError(response, 413, 'request_too_large', json.error);
+        options.events.append({ ...base, time: new Date().toISOString(), session: '', action: 'failed-open', reason: json.error, status: 413 });
+        return;
+      }
+      rewrite = json.value ? await options.rewriter.rewrite(json.value) : undefined;
       // A rewrite of a compressed body that changed nothing sends the compressed original.
       if (rewrite && !rewrite.changed) rewrite = { ...rewrite, body: raw };
     }
@@ -179,16 +203,19 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Res
         streamed ||= sse;
         response.writeHead(incoming.statusCode ?? 502, responseHeaders(incoming.headers));
         response.flushHeaders();
+        // Compressed events cannot be told apart here, and need not be: the client can only cut those.
+        const events = sse && !incoming.headers['content-encoding'] ? new SseBoundary() : null;
         incoming.on('data', (chunk: Buffer) => {
           tap.push(chunk);
-          // Written as it comes: the agent sees each SSE event when the upstream sends it.
-          if (!response.write(chunk)) {
+          // Written as it comes: the agent sees each SSE event when the upstream has sent all of it.
+          const out = events ? events.push(chunk) : chunk;
+          if (out.length > 0 && !response.write(out)) {
             incoming.pause();
             response.once('drain', () => incoming.resume());
           }
         });
         incoming.on('end', () => {
-          response.end();
+          response.end(events?.rest());
           void tap.finish().then((usage) => finish(incoming.statusCode ?? null, usage, null));
         });
         // A reset socket errors and then closes; the close handler reports it.
@@ -196,8 +223,9 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Res
         incoming.on('close', () => {
           if (incoming.complete) return;
           const message = 'the upstream connection closed mid-response';
-          // A stream ends with an API error event the client's SDK raises; a JSON body can only be cut.
-          if (sse && !response.writableEnded) response.end(`event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'api_error', message: `Context Lens proxy: ${message}` } })}\n\n`);
+          // A stream ends with an API error event the client's SDK raises, after the last whole event
+          // (the partial one is dropped); a JSON body, or an event already cut, can only be cut.
+          if (events?.abandon() === true && !response.writableEnded) response.end(`event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'api_error', message: `Context Lens proxy: ${message}` } })}\n\n`);
           else response.destroy();
           void tap.finish().then((usage) => finish(incoming.statusCode ?? null, usage, message));
         });

@@ -7,6 +7,7 @@ import { createServer, request, type IncomingMessage, type Server, type ServerRe
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { after, describe, it } from 'node:test';
 import { startLiveProxy, type LiveProxy } from '../../../src/proxy';
 import { readProxyEvents } from '../../../src/proxy/events';
@@ -161,6 +162,49 @@ describe('proxy server', () => {
     assert.match(events.value[1]?.error ?? '', /upstream/);
   });
 
+  it('an upstream dying mid-event: the client gets every whole event, not the cut one, then an error event it can parse', async () => {
+    const start = `event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message: { usage: SSE_USAGE } })}\n\n`;
+    const delta = `event: content_block_delta\ndata: ${JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'half of this' } })}\n\n`;
+    const up = await upstream((_seen, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      // One whole event and a half, in chunks cut inside lines.
+      res.write(start.slice(0, 20));
+      setTimeout(() => res.write(start.slice(20) + delta.slice(0, 40)), 10);
+      setTimeout(() => res.socket?.destroy(), 60);
+    });
+    stops.push(() => new Promise((resolve) => up.server.close(() => resolve())));
+    const proxy = await proxyTo(up.url);
+    const answer = await call(proxy, { path: '/v1/messages', body: bytesOf(conversation({ turns: 1, stream: true })) });
+    const events = answer.text.split('\n\n').filter((event) => event !== '');
+    assert.equal(events.length, 2, answer.text);
+    assert.equal(`${events[0] ?? ''}\n\n`, start);
+    assert.match(events[1] ?? '', /^event: error\ndata: /);
+    // Every data line parses as JSON, as the SDK parses it.
+    for (const event of events) for (const line of event.split('\n')) if (line.startsWith('data: ')) JSON.parse(line.slice(6));
+  });
+
+  it('a compressed request that inflates past the limit is refused with 413 at once, without inflating it all', async () => {
+    const up = await upstream((_seen, res) => res.end('{}'));
+    stops.push(() => new Promise((resolve) => up.server.close(() => resolve())));
+    const started = await startLiveProxy({ upstream: up.url, env: {}, stateDir: join(state, 'bomb'), maxBodyBytes: 8 * 1024 * 1024 });
+    assert.ok(started.ok);
+    stops.push(() => started.value.stop(100));
+    // 128 MB of zeros in about 128 KB of gzip: sixteen times the limit.
+    const bomb = gzipSync(Buffer.alloc(128 * 1024 * 1024), { level: 1 });
+    const began = performance.now();
+    const answer = await call(started.value, { path: '/v1/messages', body: bomb, headers: { 'content-encoding': 'gzip' } });
+    const took = performance.now() - began;
+    assert.equal(answer.status, 413);
+    assert.match(answer.text, /once decompressed \(gzip\)/);
+    assert.equal(up.seen.length, 0);
+    assert.ok(took < 2_000, `${took.toFixed(0)} ms`);
+    // A small compressed request still goes through as it came.
+    const small = gzipSync(bytesOf(conversation({ turns: 2 })));
+    const fine = await call(started.value, { path: '/v1/messages', body: small, headers: { 'content-encoding': 'gzip' } });
+    assert.equal(fine.status, 200);
+    assert.deepEqual(up.seen[0]?.body, small);
+  });
+
   it('refuses a body over the limit with 413', async () => {
     const up = await upstream((_seen, res) => res.end('{}'));
     stops.push(() => new Promise((resolve) => up.server.close(() => resolve())));
@@ -169,6 +213,28 @@ describe('proxy server', () => {
     stops.push(() => started.value.stop(100));
     const answer = await call(started.value, { path: '/v1/messages', body: bytesOf(conversation({ turns: 3 })) });
     assert.equal(answer.status, 413);
+    assert.equal(up.seen.length, 0);
+  });
+
+  it('a chunked body over the limit gets its 413, not a reset connection', async () => {
+    const up = await upstream((_seen, res) => res.end('{}'));
+    stops.push(() => new Promise((resolve) => up.server.close(() => resolve())));
+    const started = await startLiveProxy({ upstream: up.url, env: {}, stateDir: join(state, 'chunked'), maxBodyBytes: 64 * 1024 });
+    assert.ok(started.ok);
+    stops.push(() => started.value.stop(100));
+    const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: started.value.port, path: '/v1/messages', method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      });
+      req.on('error', reject);
+      const part = Buffer.alloc(16 * 1024, 0x20);
+      for (let index = 0; index < 32; index++) req.write(part);
+      req.end();
+    });
+    assert.equal(answer.status, 413);
+    assert.match(answer.text, /over 65536 bytes/);
     assert.equal(up.seen.length, 0);
   });
 
