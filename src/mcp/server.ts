@@ -12,8 +12,19 @@ export const TOOL_NAMES = { compact: 'compact_context', recall: 'recall' } as co
 
 const reply = (text: string, isError = false) => ({ content: [{ type: 'text' as const, text }], ...(isError ? { isError: true } : {}) });
 
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The agent session that started this server: Claude Code puts it in CLAUDE_CODE_SESSION_ID for the
+ * processes it starts. A compaction request carries it so the proxy applies it to that session only.
+ */
+export function agentSessionOfEnv(env: NodeJS.ProcessEnv): string | null {
+  const id = env.CLAUDE_CODE_SESSION_ID?.trim() ?? '';
+  return SESSION_ID.test(id) ? id.toLowerCase() : null;
+}
+
 /** The server with both tools, writing to and reading from the proxy's state folder. */
-export function createMcpServer(stateDir: string): McpServer {
+export function createMcpServer(stateDir: string, agentSession: string | null = agentSessionOfEnv(process.env)): McpServer {
   const server = new McpServer({ name: MCP_SERVER_NAME, version });
   server.registerTool(
     TOOL_NAMES.compact,
@@ -28,7 +39,7 @@ export function createMcpServer(stateDir: string): McpServer {
       },
     },
     ({ reason, focus }) => {
-      const written = writeCompactionRequest(requestsDir(stateDir), { reason, focus });
+      const written = writeCompactionRequest(requestsDir(stateDir), { reason, focus, session: agentSession });
       if (!written.ok) return reply(written.error, true);
       return reply(
         `Compaction requested (${written.value.id}). This tool changed nothing by itself: the Context Lens proxy applies it to your next request, if the agent runs through it (context-lens run, or the editor's Live Proxy). Stubs it writes name a ctx-lens ref you can pass to recall.`,

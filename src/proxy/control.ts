@@ -19,6 +19,12 @@ export const compactionRequestSchema = z.object({
   time: z.string().refine((value) => !Number.isNaN(Date.parse(value))),
   reason: z.string().max(TEXT_MAX),
   focus: z.string().max(TEXT_MAX),
+  /**
+   * The agent session that asked (Claude Code tells the servers it starts in CLAUDE_CODE_SESSION_ID):
+   * only that session's requests are compacted. Null when the agent did not say: then only a proxy
+   * that has seen a single agent session applies it.
+   */
+  session: z.string().regex(/^[0-9a-f-]{36}$/).nullable().default(null),
 });
 export type CompactionRequest = z.infer<typeof compactionRequestSchema>;
 
@@ -29,8 +35,8 @@ export function requestsDir(stateDir: string): string {
 const clip = (text: string): string => (text.length > TEXT_MAX ? text.slice(0, TEXT_MAX) : text);
 
 /** Leaves a request for the proxy; returns it as written. */
-export function writeCompactionRequest(dir: string, input: { reason: string; focus: string }, now = new Date()): Result<CompactionRequest, string> {
-  const request: CompactionRequest = { v: 1, id: `${now.getTime()}-${randomBytes(4).toString('hex')}`, time: now.toISOString(), reason: clip(input.reason), focus: clip(input.focus) };
+export function writeCompactionRequest(dir: string, input: { reason: string; focus: string; session?: string | null }, now = new Date()): Result<CompactionRequest, string> {
+  const request: CompactionRequest = { v: 1, id: `${now.getTime()}-${randomBytes(4).toString('hex')}`, time: now.toISOString(), reason: clip(input.reason), focus: clip(input.focus), session: input.session ?? null };
   try {
     mkdirSync(dir, { recursive: true, mode: FOLDER_MODE });
     chmodSync(dir, FOLDER_MODE);
@@ -59,11 +65,22 @@ export interface TakenRequests {
   discarded: string[];
 }
 
+/** What the file holds: a request, or why it is not one. */
+function readRequest(path: string): Result<CompactionRequest, string> {
+  try {
+    const parsed = compactionRequestSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+    return parsed.success ? { ok: true, value: parsed.data } : { ok: false, error: 'not a compaction request' };
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
 /**
- * Claims every pending request (rename, so a second proxy gets none of them), reads and deletes it.
- * Synchronous and cheap when the folder is empty or missing: it runs on every Messages call.
+ * Claims the pending requests `accepts` takes (rename, so a second proxy gets none of them), reads
+ * and deletes them; another session's requests stay for the proxy that serves it, unless stale or
+ * invalid. Synchronous and cheap when the folder is empty or missing: it runs on every Messages call.
  */
-export function takeCompactionRequests(dir: string, now = Date.now()): TakenRequests {
+export function takeCompactionRequests(dir: string, accepts: (request: CompactionRequest) => boolean = () => true, now = Date.now()): TakenRequests {
   const taken: TakenRequests = { requests: [], discarded: [] };
   let names: string[];
   try {
@@ -72,6 +89,9 @@ export function takeCompactionRequests(dir: string, now = Date.now()): TakenRequ
     return taken;
   }
   for (const name of names) {
+    const seen = readRequest(join(dir, name));
+    const stale = seen.ok && now - Date.parse(seen.value.time) > REQUEST_MAX_AGE_MS;
+    if (seen.ok && !stale && !accepts(seen.value)) continue;
     const claimed = join(dir, `${name}.${process.pid}.claimed`);
     try {
       renameSync(join(dir, name), claimed);
@@ -79,12 +99,9 @@ export function takeCompactionRequests(dir: string, now = Date.now()): TakenRequ
       continue; // another proxy took it first
     }
     try {
-      const parsed = compactionRequestSchema.safeParse(JSON.parse(readFileSync(claimed, 'utf8')));
-      if (!parsed.success) taken.discarded.push(`${name}: not a compaction request`);
-      else if (now - Date.parse(parsed.data.time) > REQUEST_MAX_AGE_MS) taken.discarded.push(`${name}: older than ${REQUEST_MAX_AGE_MS / 60_000} minutes`);
-      else taken.requests.push(parsed.data);
-    } catch (error) {
-      taken.discarded.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+      if (!seen.ok) taken.discarded.push(`${name}: ${seen.error}`);
+      else if (stale) taken.discarded.push(`${name}: older than ${REQUEST_MAX_AGE_MS / 60_000} minutes`);
+      else taken.requests.push(seen.value);
     } finally {
       rmSync(claimed, { force: true });
     }

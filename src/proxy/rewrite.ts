@@ -94,6 +94,9 @@ const errorText = (error: unknown): string => (error instanceof Error ? error.me
 export class LiveRewriter {
   readonly sessions = new SessionStore();
   private readonly panel: PanelInstructionsReader;
+  /** The agent session of the first main request, and whether another one came since. */
+  private firstAgentSession: string | null | undefined;
+  private severalAgentSessions = false;
 
   constructor(
     private readonly base: LiveOptions,
@@ -120,6 +123,20 @@ export class LiveRewriter {
       keep,
       drop: new Set((instructions.drop ?? []).filter((id) => !keep.has(id))),
     };
+  }
+
+  private sawAgentSession(agentSession: string | null): void {
+    if (this.firstAgentSession === undefined) this.firstAgentSession = agentSession;
+    else if (this.firstAgentSession !== agentSession) this.severalAgentSessions = true;
+  }
+
+  /**
+   * A compaction request names the agent session that asked; one that names none (an agent that
+   * does not tell its servers its session) is only applied while this proxy has served one session,
+   * so it can never land on another person's or another terminal's conversation.
+   */
+  private asksFor(request: CompactionRequest, agentSession: string | null): boolean {
+    return request.session === null ? !this.severalAgentSessions : request.session === agentSession;
   }
 
   /** Never throws: every failure is a fail-open rewrite with its reason. */
@@ -172,7 +189,8 @@ export class LiveRewriter {
     // Side calls answer with their own messages: only the agent loop's calls measure its context.
     // Read when the request leaves, after any batch: its edits are what the response measures.
     const sent = (): SentRequest | null => (main ? { messageCount: scan.messageCount, generation: session.generation } : null);
-    const requests = main ? takeCompactionRequests(this.dirs.requests) : { requests: [], discarded: [] };
+    if (main) this.sawAgentSession(agentSession);
+    const requests = main ? takeCompactionRequests(this.dirs.requests, (request) => this.asksFor(request, agentSession)) : { requests: [], discarded: [] };
     const tokensOf = (bytes: number): number => Math.max(0, Math.round(bytes * session.tokensPerByte));
     // Parsed only when a batch or a new drop has to read the messages; repeating edits splices bytes.
     let parsed: Result<RequestBody, string> | undefined;

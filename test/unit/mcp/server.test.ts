@@ -8,14 +8,14 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createMcpServer, TOOL_NAMES } from '../../../src/mcp/server';
+import { agentSessionOfEnv, createMcpServer, TOOL_NAMES } from '../../../src/mcp/server';
 import { requestsDir, takeCompactionRequests } from '../../../src/proxy/control';
 import { archiveOriginal, recallDir, refOf } from '../../../src/proxy/recall';
 
-async function connected(): Promise<{ client: Client; stateDir: string }> {
+async function connected(session: string | null = null): Promise<{ client: Client; stateDir: string }> {
   const stateDir = mkdtempSync(join(tmpdir(), 'cl-mcp-'));
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await createMcpServer(stateDir).connect(serverSide);
+  await createMcpServer(stateDir, session).connect(serverSide);
   const client = new Client({ name: 'test', version: '1' });
   await client.connect(clientSide);
   return { client, stateDir };
@@ -38,7 +38,19 @@ describe('the MCP server', () => {
     assert.equal(result.isError, undefined);
     assert.match(textOf(result), /^Compaction requested \([\w-]+\)\. This tool changed nothing by itself/);
     const taken = takeCompactionRequests(requestsDir(stateDir));
-    assert.deepEqual(taken.requests.map(({ reason, focus }) => ({ reason, focus })), [{ reason: 'finished the refactor', focus: 'the auth module' }]);
+    assert.deepEqual(taken.requests.map(({ reason, focus, session }) => ({ reason, focus, session })), [{ reason: 'finished the refactor', focus: 'the auth module', session: null }]);
+    await client.close();
+  });
+
+  it('a request names the agent session that started the server (CLAUDE_CODE_SESSION_ID), and only that session takes it', async () => {
+    const session = '0b5e9c1e-3f4a-4c2b-9d8e-7a6b5c4d3e2f';
+    assert.equal(agentSessionOfEnv({ CLAUDE_CODE_SESSION_ID: session.toUpperCase() }), session);
+    assert.equal(agentSessionOfEnv({ CLAUDE_CODE_SESSION_ID: '../etc' }), null);
+    assert.equal(agentSessionOfEnv({}), null);
+    const { client, stateDir } = await connected(session);
+    await client.callTool({ name: TOOL_NAMES.compact, arguments: { reason: 'done with the parser' } });
+    assert.deepEqual(takeCompactionRequests(requestsDir(stateDir), (request) => request.session === 'another').requests, []);
+    assert.deepEqual(takeCompactionRequests(requestsDir(stateDir), (request) => request.session === session).requests.map((request) => request.session), [session]);
     await client.close();
   });
 

@@ -166,4 +166,25 @@ describe('LiveRewriter', () => {
     live.recordUsage(batch.session, 1_000, usage, batch.sent);
     assert.equal(state?.calls.length, 1);
   });
+
+  it('a compact_context request is applied to the session that asked, never to another one; one naming no session only while a single session is served', async () => {
+    const ids = ['11111111-1111-4111-8111-111111111111', '22222222-2222-4222-8222-222222222222'];
+    const bodyOf = (id: string): Buffer => bytesOf(conversation({ turns: 30, userId: JSON.stringify({ session_id: id }) }));
+    const { live, dirs } = rewriter();
+    assert.ok(writeCompactionRequest(dirs.requests, { reason: 'for A', focus: '', session: ids[0] }).ok);
+    const other = await live.rewrite(bodyOf(ids[1] as string));
+    assert.equal(other.action, 'unchanged', other.reason ?? '');
+    assert.equal(readdirSync(dirs.requests).length, 1, 'left for the session that asked');
+    const asked = await live.rewrite(bodyOf(ids[0] as string));
+    assert.equal(asked.action, 'edited');
+    assert.match(asked.reason ?? '', /compact_context: for A/);
+    // Two sessions served: a request that names none is left alone (and dropped once stale).
+    assert.ok(writeCompactionRequest(dirs.requests, { reason: 'whose?', focus: '' }).ok);
+    const neither = await live.rewrite(bodyOf(ids[1] as string));
+    assert.doesNotMatch(neither.reason ?? '', /whose\?/);
+    const single = rewriter();
+    assert.ok(writeCompactionRequest(single.dirs.requests, { reason: 'only one here', focus: '' }).ok);
+    const alone = await single.live.rewrite(bodyOf(ids[0] as string));
+    assert.match(alone.reason ?? '', /compact_context: only one here/);
+  });
 });
