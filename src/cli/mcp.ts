@@ -1,7 +1,7 @@
 // `context-lens mcp`: the MCP server Claude Code starts (stdio) with the compact_context and recall
 // tools; `--print-config` shows the .mcp.json entry, `--register [DIR]` writes it into DIR/.mcp.json.
 import { join, resolve } from 'node:path';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { BoundedStdioTransport } from '../mcp/transport';
 import { createMcpServer } from '../mcp/server';
 import { proxyStateDir } from '../proxy';
 import { connectMcp, MCP_SERVER_NAME, mcpConfig, mcpEntry, mcpPath, readSettings, saveConnected } from '../sessions/claude-code';
@@ -42,9 +42,10 @@ export async function mcpCommand(args: readonly string[], io: Io): Promise<numbe
     return EXIT_OK;
   }
   const server = createMcpServer(values['state-dir'] ?? proxyStateDir(io.env));
-  await server.connect(new StdioServerTransport());
   // The agent ends the session by closing our stdin.
-  await new Promise<void>((done) => process.stdin.once('end', done));
+  const ended = new Promise<void>((done) => process.stdin.once('end', done));
+  await server.connect(new BoundedStdioTransport());
+  await ended;
   await server.close();
   return EXIT_OK;
 }

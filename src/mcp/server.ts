@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { version } from '../../package.json';
 import { requestsDir, writeCompactionRequest } from '../proxy/control';
 import { MCP_SERVER_NAME } from '../sessions/claude-code';
-import { recallDir, recallOriginal } from '../proxy/recall';
+import { recallDir, recallOriginal, sessionRecallDir } from '../proxy/recall';
 
 export const TOOL_NAMES = { compact: 'compact_context', recall: 'recall' } as const;
 
@@ -54,7 +54,8 @@ export function createMcpServer(stateDir: string, agentSession: string | null = 
       inputSchema: { ref: z.string().max(100).describe('The ref from the stub, e.g. ctx-lens:0123456789abcdef') },
     },
     ({ ref }) => {
-      const recalled = recallOriginal(recallDir(stateDir), ref);
+      // Only this session's archive: a ref from another conversation finds nothing.
+      const recalled = recallOriginal(sessionRecallDir(recallDir(stateDir), agentSession), ref);
       return recalled.ok ? reply(recalled.value) : reply(recalled.error, true);
     },
   );

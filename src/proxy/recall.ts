@@ -3,7 +3,7 @@
 // `recall`). Private (0600 files in a 0700 folder) and redacted: the archive sits outside the
 // agent's folders and may outlive the session.
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { redactSecrets } from '../engine';
 import type { Result } from '../sessions/types';
@@ -24,21 +24,31 @@ export function recallDir(stateDir: string): string {
 }
 
 /**
+ * One folder per agent session: a ref is only recalled by the session whose output it archived (a
+ * ref quoted into another conversation finds nothing there). Requests that name no session share one.
+ */
+export function sessionRecallDir(dir: string, agentSession: string | null): string {
+  return join(dir, agentSession === null ? 'no-session' : `session-${agentSession}`);
+}
+
+/**
  * Archives `original` under `ref`, synchronously: the stub naming the ref goes out right after, and
  * a recall must never find nothing. Written to a temp name and renamed, so a reader never sees half.
  */
 export function archiveOriginal(dir: string, ref: string, original: string): Result<string, string> {
   const match = REF.exec(ref);
   if (!match) return { ok: false, error: `not a ref: ${ref}` };
+  const file = join(dir, `${match[1]}.txt`);
+  const temp = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(dir, { recursive: true, mode: FOLDER_MODE });
     chmodSync(dir, FOLDER_MODE);
-    const file = join(dir, `${match[1]}.txt`);
-    const temp = `${file}.${process.pid}.tmp`;
     writeFileSync(temp, redactSecrets(original), { mode: FILE_MODE });
     renameSync(temp, file);
     return { ok: true, value: file };
   } catch (error) {
+    // A full disk leaves half a temp file: it goes now, not at the next prune.
+    rmSync(temp, { force: true });
     return { ok: false, error: `cannot archive ${ref}: ${error instanceof Error ? error.message : String(error)}` };
   }
 }

@@ -10,7 +10,7 @@ import { hasCompactionRequests, takeCompactionRequests, type CompactionRequest }
 import { EDIT_TIERS, type ProxyAction, type ProxyEdit, type ProxyUsage } from './events';
 import { dropEdits, hasNewDrops, restoreTakenBack, textOnly, type LiveInstructions } from './instructions';
 import { PanelInstructionsReader } from './panelInstructions';
-import { archiveOriginal, refOf, stubWithRef } from './recall';
+import { archiveOriginal, refOf, sessionRecallDir, stubWithRef } from './recall';
 import { scanMessagesBody, spliceEdits } from './scan';
 import { applyEdits, engineMessages, parseScannedBody, type RequestBody, type WireMessage } from './wire';
 import { agentSessionInBody, agentSessionOf, editsChanged, recordCall, SessionStore, sessionKeyOf, type SentRequest, type SessionState, type StickyEdit } from './session';
@@ -201,7 +201,7 @@ export class LiveRewriter {
     if (main && hasNewDrops(scan.toolResults, session, said.drop)) {
       const read = body();
       if (!read.ok) return this.original(raw, started, 'failed-open', read.error, { ...fields, restored });
-      dropped = dropEdits(read.value.messages, session, said.drop, this.dirs.recall);
+      dropped = dropEdits(read.value.messages, session, said.drop, sessionRecallDir(this.dirs.recall, agentSession));
     }
     if (dropped.length > 0) this.sessions.anyEdits = true;
     if (dropped.length > 0 || restored.length > 0) editsChanged(session);
@@ -217,7 +217,7 @@ export class LiveRewriter {
     if (main && (requests.requests.length > 0 || due)) {
       const read = body();
       if (!read.ok) return this.original(raw, started, 'failed-open', read.error, { ...fields, restored });
-      const batch = await this.batch(read.value, applyEdits(read.value.messages, session.edits), session, sentTokens, requests.requests, said);
+      const batch = await this.batch(read.value, applyEdits(read.value.messages, session.edits), session, sentTokens, requests.requests, said, sessionRecallDir(this.dirs.recall, agentSession));
       if (!batch.ok) return this.original(raw, started, 'failed-open', batch.error, { ...fields, restored });
       reason = [batch.value.reason, yours].filter(Boolean).join('; ');
       if (batch.value.edits.length > 0) sticky = spliceEdits(raw, scan, session.edits);
@@ -247,7 +247,7 @@ export class LiveRewriter {
    * tool-output edits join the session's, each original archived first. A batch too small to be
    * worth a cache rewrite is dropped and not retried before the context grew by as much again.
    */
-  private async batch(body: RequestBody, messages: readonly WireMessage[], session: SessionState, sentTokens: number, requests: readonly CompactionRequest[], { options, keep }: Said): Promise<Result<{ edits: StickyEdit[]; reason: string }, string>> {
+  private async batch(body: RequestBody, messages: readonly WireMessage[], session: SessionState, sentTokens: number, requests: readonly CompactionRequest[], { options, keep }: Said, recall: string): Promise<Result<{ edits: StickyEdit[]; reason: string }, string>> {
     // Items are sized from this edit generation's calls, as the panel sizes them from the transcript;
     // the byte estimate is only the total when no call measured yet.
     const context = contextFromMessages({ ...(body.system === undefined ? {} : { system: body.system }), ...(body.tools ? { tools: body.tools } : {}), messages: engineMessages(messages), windowTokens: options.windowTokens, usedTokens: sentTokens, calls: session.calls });
@@ -286,7 +286,7 @@ export class LiveRewriter {
       const original = toolResultText(item.block?.content);
       const ref = refOf(toolUseId, original);
       // Archived before it shrinks; what cannot be archived is not edited.
-      if (!archiveOriginal(this.dirs.recall, ref, original).ok) continue;
+      if (!archiveOriginal(recall, ref, original).ok) continue;
       const stub = stubWithRef(text, ref);
       savedBytes += Buffer.byteLength(JSON.stringify(item.block?.content ?? '')) - Buffer.byteLength(JSON.stringify(stub));
       edits.push({ toolUseId, tier, text: stub, ref, tokensBefore: fate.tokensBefore, tokensAfter: Math.round(estimateTokenizer.count(stub) * context.tokenScale) });

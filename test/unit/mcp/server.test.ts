@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { agentSessionOfEnv, createMcpServer, TOOL_NAMES } from '../../../src/mcp/server';
 import { requestsDir, takeCompactionRequests } from '../../../src/proxy/control';
-import { archiveOriginal, recallDir, refOf } from '../../../src/proxy/recall';
+import { archiveOriginal, recallDir, refOf, sessionRecallDir } from '../../../src/proxy/recall';
 
 async function connected(session: string | null = null): Promise<{ client: Client; stateDir: string }> {
   const stateDir = mkdtempSync(join(tmpdir(), 'cl-mcp-'));
@@ -59,7 +59,7 @@ describe('the MCP server', () => {
     const secret = `sk-ant-api03-${'x'.repeat(40)}`;
     const original = `const key = "${secret}"; // the table\n`;
     const ref = refOf('toolu_1', original);
-    assert.ok(archiveOriginal(recallDir(stateDir), ref, original).ok);
+    assert.ok(archiveOriginal(sessionRecallDir(recallDir(stateDir), null), ref, original).ok);
     const recalled = await client.callTool({ name: TOOL_NAMES.recall, arguments: { ref } });
     assert.match(textOf(recalled), /the table/);
     assert.ok(!textOf(recalled).includes(secret));

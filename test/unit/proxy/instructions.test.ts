@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { LiveInstructions } from '../../../src/proxy/instructions';
 import { writePanelInstructions } from '../../../src/proxy/panelInstructions';
-import { recallOriginal } from '../../../src/proxy/recall';
+import { recallOriginal, sessionRecallDir } from '../../../src/proxy/recall';
 import { DEFAULT_LIVE_OPTIONS, LiveRewriter, type LiveOptions } from '../../../src/proxy/rewrite';
 import { agentSessionInBody, agentSessionOf } from '../../../src/proxy/session';
 import { bytesOf, conversation, type Conversation } from '../../support/proxy-conversation';
@@ -47,8 +47,10 @@ describe("the panel's say in the live proxy", () => {
     assert.deepEqual(first.newEdits.map((edit) => [edit.toolUseId, edit.tier]), [['toolu_000001', 'choice']]);
     const stub = String(resultText(sent(first.body), 'toolu_000001'));
     assert.match(stub, /^\[DROPPED\] Read \/project\/src\/file1\.ts output/);
-    const recalled = recallOriginal(recall, first.newEdits[0]!.ref);
+    const recalled = recallOriginal(sessionRecallDir(recall, SESSION), first.newEdits[0]!.ref);
     assert.ok(recalled.ok);
+    // Another session cannot recall it.
+    assert.equal(recallOriginal(sessionRecallDir(recall, OTHER), first.newEdits[0]!.ref).ok, false);
     assert.equal(recalled.value, resultText(body, 'toolu_000001'));
     assert.equal(resultText(sent(first.body), 'toolu_000002'), resultText(body, 'toolu_000002'), 'the rest whole');
     // Reported once: the next request carries it as a sticky edit.

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { writePanelInstructions } from '../../../src/proxy/panelInstructions';
-import { recallOriginal, REF_IN_TEXT } from '../../../src/proxy/recall';
+import { recallOriginal, REF_IN_TEXT, sessionRecallDir } from '../../../src/proxy/recall';
 import { DEFAULT_LIVE_OPTIONS, LiveRewriter } from '../../../src/proxy/rewrite';
 import { bytesOf, conversation, type Conversation } from '../../support/proxy-conversation';
 
@@ -68,7 +68,7 @@ describe('the live rewrite (fast-check)', () => {
               if (out.content === block.content) return;
               const ref = REF_IN_TEXT.exec(String(out.content))?.[0];
               assert.ok(ref, `an edited result names its ref: ${String(out.content).slice(0, 120)}`);
-              const recalled = recallOriginal(dirs.recall, ref);
+              const recalled = recallOriginal(sessionRecallDir(dirs.recall, SESSION), ref);
               assert.ok(recalled.ok && recalled.value === block.content, 'the ref gives back the original');
             });
             // Sticky: what was sent in place of a result is sent again, identically.

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { writeCompactionRequest } from '../../../src/proxy/control';
-import { recallOriginal } from '../../../src/proxy/recall';
+import { recallOriginal, sessionRecallDir } from '../../../src/proxy/recall';
 import { DEFAULT_LIVE_OPTIONS, LiveRewriter, type LiveDirs, type LiveOptions } from '../../../src/proxy/rewrite';
 import { bytesOf, conversation, type Conversation } from '../../support/proxy-conversation';
 
@@ -44,11 +44,12 @@ describe('LiveRewriter', () => {
     assert.equal(typeof stub, 'string');
     assert.match(String(stub), /ctx-lens:[0-9a-f]{16}/);
     assert.ok(String(stub).includes(first.ref));
-    const recalled = recallOriginal(dirs.recall, first.ref);
+    const recalled = recallOriginal(sessionRecallDir(dirs.recall, null), first.ref);
     assert.ok(recalled.ok);
     assert.equal(recalled.value, resultText(body, first.toolUseId));
-    assert.equal(statSync(dirs.recall).mode & 0o777, 0o700);
-    for (const name of readdirSync(dirs.recall)) assert.equal(statSync(join(dirs.recall, name)).mode & 0o777, 0o600);
+    const archived = sessionRecallDir(dirs.recall, null);
+    assert.equal(statSync(archived).mode & 0o777, 0o700);
+    for (const name of readdirSync(archived)) assert.equal(statSync(join(archived, name)).mode & 0o777, 0o600);
     assert.ok(result.newEdits.some((edit) => edit.tier === 'supersede'));
   });
 
