@@ -25,6 +25,8 @@ export interface LiveProxyOptions {
   /** Overrides the state folder (events, requests, recall archive). */
   stateDir?: string;
   maxBodyBytes?: number;
+  /** What all requests' bodies may hold together (DEFAULT_MAX_HELD_BYTES). */
+  maxHeldBytes?: number;
   log?: (line: string) => void;
 }
 
@@ -40,7 +42,7 @@ export async function startLiveProxy(options: LiveProxyOptions): Promise<Result<
   const log = options.log ?? (() => undefined);
   const rewriter = new LiveRewriter({ ...DEFAULT_LIVE_OPTIONS, ...options.live, engine: options.live?.engine ?? {} }, { recall: recallDir(stateDir), requests: requestsDir(stateDir), panel: panelDir(stateDir) }, log);
   const events = new ProxyEventWriter(eventsPath, (error) => log(`cannot write the event stream: ${error instanceof Error ? error.message : String(error)}`));
-  const started = await startProxyServer({ port: options.port ?? 0, upstream: options.upstream ?? DEFAULT_UPSTREAM, rewriter, events, log, ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}) });
+  const started = await startProxyServer({ port: options.port ?? 0, upstream: options.upstream ?? DEFAULT_UPSTREAM, rewriter, events, log, ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}), ...(options.maxHeldBytes ? { maxHeldBytes: options.maxHeldBytes } : {}) });
   if (!started.ok) return started;
   return { ok: true, value: { ...started.value, eventsPath, stateDir, rewriter } };
 }

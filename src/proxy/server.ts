@@ -17,6 +17,8 @@ import { SseBoundary } from './sseBoundary';
 export const DEFAULT_UPSTREAM = 'https://api.anthropic.com';
 /** Claude Code sends whole conversations; 1M tokens of JSON stay well under this. */
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
+/** Bodies held at once, all requests together (raw and inflated): 16 clients at the cap would hold a gigabyte. */
+export const DEFAULT_MAX_HELD_BYTES = 256 * 1024 * 1024;
 
 export interface ProxyServerOptions {
   /** 0 picks a free port. */
@@ -25,6 +27,8 @@ export interface ProxyServerOptions {
   rewriter: LiveRewriter;
   events: ProxyEventWriter;
   maxBodyBytes?: number;
+  /** What all requests' bodies may hold together; past it a request is answered 503 and may retry. */
+  maxHeldBytes?: number;
   /** One line per notable event (never a header or a body). */
   log?: (line: string) => void;
 }
@@ -46,6 +50,21 @@ export function isLocalHost(host: string | undefined, port: number): boolean {
   const match = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(host.trim().toLowerCase());
   if (!match?.[1] || !LOCAL_HOSTS.has(match[1])) return false;
   return match[2] === undefined || Number(match[2]) === port;
+}
+
+/**
+ * The path and query a request asks for, in origin form with dot segments resolved, or null for any
+ * other form (`http://host/…`, `//host/…`, `*`): what goes upstream stays under its base path.
+ */
+export function requestTarget(url: string | undefined): { path: string; search: string } | null {
+  const raw = url ?? '/';
+  if (!raw.startsWith('/') || raw.startsWith('//')) return null;
+  try {
+    const parsed = new URL(raw, 'http://proxy.invalid');
+    return parsed.host === 'proxy.invalid' ? { path: parsed.pathname, search: parsed.search } : null;
+  } catch {
+    return null;
+  }
 }
 
 function forwardHeaders(headers: IncomingHttpHeaders, upstreamHost: string, body: { changed: boolean; length: number }): OutgoingHttpHeaders {
@@ -82,7 +101,26 @@ const DRAIN_MS = 5_000;
 
 type BodyRead = Result<Buffer, { status: number; message: string }>;
 
-function readBody(request: IncomingMessage, limit: number): Promise<BodyRead> {
+/** The proxy-wide account of body bytes held in memory. */
+class HeldBytes {
+  private held = 0;
+  constructor(readonly max: number) {}
+
+  take(bytes: number): boolean {
+    if (this.held + bytes > this.max) return false;
+    this.held += bytes;
+    return true;
+  }
+
+  give(bytes: number): void {
+    this.held = Math.max(0, this.held - bytes);
+  }
+}
+
+const busy = (held: HeldBytes): { status: number; message: string } => ({ status: 503, message: `busy: request bodies in memory would pass ${held.max} bytes; retry shortly` });
+
+/** Reads the body within the per-request limit, counting each byte against `held` (the caller gives back the body's length). */
+function readBody(request: IncomingMessage, limit: number, held: HeldBytes): Promise<BodyRead> {
   const declared = Number(request.headers['content-length'] ?? 0);
   if (declared > limit) return Promise.resolve({ ok: false, error: { status: 413, message: `request body over ${limit} bytes` } });
   return new Promise((resolve) => {
@@ -90,20 +128,25 @@ function readBody(request: IncomingMessage, limit: number): Promise<BodyRead> {
     let size = 0;
     const onData = (part: Buffer): void => {
       size += part.length;
-      if (size <= limit) {
+      const refusal = size > limit ? { status: 413, message: `request body over ${limit} bytes` } : held.take(part.length) ? null : busy(held);
+      if (refusal === null) {
         parts.push(part);
         return;
       }
-      // The rest is read and thrown away, so the client gets the 413 rather than a reset socket
+      // The rest is read and thrown away, so the client gets the answer rather than a reset socket
       // while it is still sending; one that keeps sending past the answer is cut.
+      held.give(size - part.length);
       parts.length = 0;
       request.off('data', onData);
       request.resume();
       request.socket.setTimeout(DRAIN_MS, () => request.destroy());
-      resolve({ ok: false, error: { status: 413, message: `request body over ${limit} bytes` } });
+      resolve({ ok: false, error: refusal });
     };
     request.on('data', onData);
-    request.on('error', (error) => resolve({ ok: false, error: { status: 400, message: `request aborted: ${error.message}` } }));
+    request.on('error', (error) => {
+      held.give(size);
+      resolve({ ok: false, error: { status: 400, message: `request aborted: ${error.message}` } });
+    });
     request.on('end', () => resolve({ ok: true, value: Buffer.concat(parts) }));
   });
 }
@@ -142,11 +185,13 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Res
   const send = secure ? httpsRequest : httpRequest;
   const basePath = upstream.pathname.replace(/\/$/, '');
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const held = new HeldBytes(options.maxHeldBytes ?? DEFAULT_MAX_HELD_BYTES);
   const log = options.log ?? (() => undefined);
   let port = 0;
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const path = (request.url ?? '/').split('?')[0] ?? '/';
+    const asked = requestTarget(request.url);
+    const path = asked?.path ?? '/';
     const method = request.method ?? 'GET';
     const base = { v: 1 as const, agentSession: null, method: method.slice(0, 16), path: path.slice(0, 200), model: null, stream: false, agentTokens: 0, sentTokens: 0, stickyEdits: 0, newEdits: [], restored: [], addedMs: 0, usage: null, error: null };
     if (!isLocalHost(request.headers.host, port)) {
@@ -156,33 +201,45 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Res
       request.resume();
       return;
     }
-    const read = await readBody(request, limit);
-    if (!read.ok) {
-      sendError(response, read.error.status, read.error.status === 413 ? 'request_too_large' : 'invalid_request_error', read.error.message);
-      options.events.append({ ...base, time: new Date().toISOString(), session: '', action: 'failed-open', reason: read.error.message, status: read.error.status });
+    if (!asked) {
+      log(`refused a request target '${String(request.url).slice(0, 100)}'`);
+      sendError(response, 400, 'invalid_request_error', 'only paths are served (origin-form request targets)');
+      request.resume();
       return;
     }
+    // A refused request gets the API's error shape and one event saying why.
+    const refuse = (status: number, type: string, reason: string): void => {
+      sendError(response, status, type, reason);
+      options.events.append({ ...base, time: new Date().toISOString(), session: '', action: 'failed-open', reason, status });
+    };
+    const read = await readBody(request, limit, held);
+    if (!read.ok) return refuse(read.error.status, read.error.status === 413 ? 'request_too_large' : read.error.status === 503 ? 'overloaded_error' : 'invalid_request_error', read.error.message);
     const raw = read.value;
-    let rewrite: Rewrite | undefined;
-    if (method === 'POST' && path === '/v1/messages') {
-      const json = await decoded(raw, request.headers['content-encoding'] as string | undefined, limit);
-      if (!json.ok) {
-        sendError(response, 413, 'request_too_large', json.error);
-        options.events.append({ ...base, time: new Date().toISOString(), session: '', action: 'failed-open', reason: json.error, status: 413 });
-        return;
+    let inflated = 0;
+    try {
+      let rewrite: Rewrite | undefined;
+      if (method === 'POST' && path === '/v1/messages') {
+        const json = await decoded(raw, request.headers['content-encoding'] as string | undefined, limit);
+        if (!json.ok) return refuse(413, 'request_too_large', json.error);
+        const size = json.value && json.value !== raw ? json.value.length : 0;
+        if (!held.take(size)) return refuse(503, 'overloaded_error', busy(held).message);
+        inflated = size;
+        rewrite = json.value ? await options.rewriter.rewrite(json.value) : undefined;
+        // A rewrite of a compressed body that changed nothing sends the compressed original.
+        if (rewrite && !rewrite.changed) rewrite = { ...rewrite, body: raw };
       }
-      rewrite = json.value ? await options.rewriter.rewrite(json.value) : undefined;
-      // A rewrite of a compressed body that changed nothing sends the compressed original.
-      if (rewrite && !rewrite.changed) rewrite = { ...rewrite, body: raw };
+      const body = rewrite?.body ?? raw;
+      const event: Omit<ProxyEvent, 'status' | 'usage' | 'error'> = rewrite
+        ? { ...base, time: new Date().toISOString(), session: rewrite.session, agentSession: rewrite.agentSession, action: rewrite.action, reason: rewrite.reason, model: rewrite.model, stream: rewrite.stream, agentTokens: rewrite.agentTokens, sentTokens: rewrite.sentTokens, stickyEdits: rewrite.stickyEdits, newEdits: rewrite.newEdits, restored: rewrite.restored, addedMs: Math.round(rewrite.addedMs * 1000) / 1000 }
+        : { ...base, time: new Date().toISOString(), session: '', action: method === 'POST' && path === '/v1/messages' ? 'failed-open' : 'passthrough', reason: method === 'POST' && path === '/v1/messages' ? 'unknown content encoding' : null };
+      await forward(request, response, body, rewrite?.changed === true, event, rewrite?.sent ?? null, `${basePath}${asked.path}${asked.search}`);
+    } finally {
+      // Held until the response is done: the body is in memory while it is sent upstream.
+      held.give(raw.length + inflated);
     }
-    const body = rewrite?.body ?? raw;
-    const event: Omit<ProxyEvent, 'status' | 'usage' | 'error'> = rewrite
-      ? { ...base, time: new Date().toISOString(), session: rewrite.session, agentSession: rewrite.agentSession, action: rewrite.action, reason: rewrite.reason, model: rewrite.model, stream: rewrite.stream, agentTokens: rewrite.agentTokens, sentTokens: rewrite.sentTokens, stickyEdits: rewrite.stickyEdits, newEdits: rewrite.newEdits, restored: rewrite.restored, addedMs: Math.round(rewrite.addedMs * 1000) / 1000 }
-      : { ...base, time: new Date().toISOString(), session: '', action: method === 'POST' && path === '/v1/messages' ? 'failed-open' : 'passthrough', reason: method === 'POST' && path === '/v1/messages' ? 'unknown content encoding' : null };
-    await forward(request, response, body, rewrite?.changed === true, event, rewrite?.sent ?? null);
   };
 
-  const forward = (request: IncomingMessage, response: ServerResponse, body: Buffer, changed: boolean, event: Omit<ProxyEvent, 'status' | 'usage' | 'error'>, sent: SentRequest | null): Promise<void> =>
+  const forward = (request: IncomingMessage, response: ServerResponse, body: Buffer, changed: boolean, event: Omit<ProxyEvent, 'status' | 'usage' | 'error'>, sent: SentRequest | null, target: string): Promise<void> =>
     new Promise((resolve) => {
       let done = false;
       // A request below the trigger is not parsed: whether it streamed is read from the response.
@@ -195,7 +252,6 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Res
         if (error) log(`${event.method} ${event.path}: ${error}`);
         resolve();
       };
-      const target = `${basePath}${request.url ?? '/'}`;
       const outgoing = send({ protocol: upstream.protocol, hostname: upstream.hostname, port: upstream.port, method: request.method, path: target, agent, headers: forwardHeaders(request.headers, upstream.host, { changed, length: body.length }) });
       outgoing.on('response', (incoming) => {
         const tap = new UsageTap(incoming.headers['content-type'], incoming.headers['content-encoding'] as string | undefined);

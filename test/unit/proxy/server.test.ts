@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { after, describe, it } from 'node:test';
 import { startLiveProxy, type LiveProxy } from '../../../src/proxy';
+import { requestTarget } from '../../../src/proxy/server';
 import { readProxyEvents } from '../../../src/proxy/events';
 import { bytesOf, conversation } from '../../support/proxy-conversation';
 
@@ -236,6 +237,32 @@ describe('proxy server', () => {
     assert.equal(answer.status, 413);
     assert.match(answer.text, /over 65536 bytes/);
     assert.equal(up.seen.length, 0);
+  });
+
+  it('serves only origin-form targets, dot segments resolved under the upstream base path', async () => {
+    assert.deepEqual(requestTarget('/v1/messages?beta=true'), { path: '/v1/messages', search: '?beta=true' });
+    assert.deepEqual(requestTarget('/../../etc/passwd'), { path: '/etc/passwd', search: '' });
+    assert.deepEqual(requestTarget('/v1/./x/../messages'), { path: '/v1/messages', search: '' });
+    for (const bad of ['http://evil.example/v1/messages', '//evil.example/v1', '*', 'v1/messages']) assert.equal(requestTarget(bad), null, bad);
+    const up = await upstream((_seen, res) => res.end('{}'));
+    stops.push(() => new Promise((resolve) => up.server.close(() => resolve())));
+    const proxy = await proxyTo(`${up.url}/base`);
+    await call(proxy, { path: '/../../secret' });
+    assert.equal(up.seen[0]?.path, '/base/secret');
+  });
+
+  it('bodies held at once are bounded proxy-wide: past the budget a request is answered 503 and may retry', async () => {
+    const up = await upstream((_seen, res) => setTimeout(() => res.end('{}'), 300));
+    stops.push(() => new Promise((resolve) => up.server.close(() => resolve())));
+    const started = await startLiveProxy({ upstream: up.url, env: {}, stateDir: join(state, 'held'), maxBodyBytes: 1024 * 1024, maxHeldBytes: 1536 * 1024 });
+    assert.ok(started.ok);
+    stops.push(() => started.value.stop(100));
+    const body = Buffer.from(JSON.stringify({ pad: 'x'.repeat(1000 * 1024) }));
+    const answers = await Promise.all([0, 1, 2].map(() => call(started.value, { path: '/v1/other', body })));
+    assert.deepEqual(answers.map((answer) => answer.status).sort(), [200, 503, 503]);
+    assert.match(answers.find((answer) => answer.status === 503)?.text ?? '', /overloaded_error.*busy/);
+    // Given back when the response is done.
+    assert.equal((await call(started.value, { path: '/v1/other', body })).status, 200);
   });
 
   it('edited requests go out with the new length and as JSON', async () => {
