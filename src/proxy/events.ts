@@ -3,7 +3,7 @@
 // the file's place, the shape of a line (zod, checked on both sides), the writer and the reader, so
 // writer and reader cannot drift apart. A line holds figures, ids and reasons: never a request
 // body, a header or a tool output.
-import { appendFile, chmod, mkdir, readFile } from 'node:fs/promises';
+import { appendFile, chmod, mkdir, readFile, rename, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { hookEventsPath } from '../contracts/hookEvents';
@@ -121,6 +121,9 @@ export function parseProxyEvent(line: string): ProxyEvent | null {
   return parsed.success ? parsed.data : null;
 }
 
+/** Where the event file is rotated: about 20,000 requests of events. */
+export const MAX_EVENTS_BYTES = 8 * 1024 * 1024;
+
 /** Creates `folder` 0700 (and tightens it when we just made it); files in it are 0600. */
 export async function ensurePrivateDir(folder: string): Promise<void> {
   const created = await mkdir(folder, { recursive: true, mode: FOLDER_MODE });
@@ -134,10 +137,19 @@ export async function ensurePrivateDir(folder: string): Promise<void> {
 export class ProxyEventWriter {
   private queue: Promise<void> = Promise.resolve();
   private ready: Promise<void> | undefined;
+  /** The file's size as far as we know (read once, then counted as we append). */
+  private size: number | undefined;
+  /** A write failed (a full disk): it may have left half a line, which the next one must not continue. */
+  private torn = false;
 
+  /**
+   * Past `maxBytes` the file is moved to `<path>.1` (replacing the one before) and a new one begun:
+   * the panel reads only the tail, and a week of traffic must not grow a file without end.
+   */
   constructor(
     readonly path: string,
     private readonly onError: (error: unknown) => void = () => undefined,
+    private readonly maxBytes = MAX_EVENTS_BYTES,
   ) {}
 
   append(event: ProxyEvent): void {
@@ -152,8 +164,18 @@ export class ProxyEventWriter {
       try {
         this.ready ??= ensurePrivateDir(dirname(this.path));
         await this.ready;
-        await appendFile(this.path, line, { mode: FILE_MODE });
+        this.size ??= await stat(this.path).then((stats) => stats.size, () => 0);
+        if (this.size + line.length > this.maxBytes) {
+          await rename(this.path, `${this.path}.1`).catch(() => undefined);
+          this.size = 0;
+        }
+        const text = this.torn ? `\n${line}` : line;
+        await appendFile(this.path, text, { mode: FILE_MODE });
+        this.torn = false;
+        this.size += Buffer.byteLength(text);
       } catch (error) {
+        this.torn = true;
+        this.size = undefined;
         this.onError(error);
       }
     });
