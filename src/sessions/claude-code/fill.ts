@@ -10,7 +10,7 @@ import { numberLines } from '../common/lines';
 import { RecordParser } from './jsonl';
 import { modelContent } from './messages';
 import { contextLensMark, isChainRecord, isCompactBoundary, isSidechain, messageOf, num, obj, str, usageOf, uuidOf, type LocatedRecord, type RawRecord } from './records';
-import { linesBackward } from '../common/tail';
+import { linesBackward, MAX_TAIL_LINE_BYTES } from '../common/tail';
 import { agentAutoCompactTokens, percentOverrideFromEnv, resolveWindow } from './window';
 import { promptTokensOf } from '../common/usage';
 
@@ -224,6 +224,10 @@ export async function readFill(path: string, options: FillOptions = {}): Promise
       if (!line.terminated) {
         // A write in progress: leave it to whoever reads next, do not call it an error.
         resumeOffset = line.offset;
+        continue;
+      }
+      if (line.oversized) {
+        parser.add('warning', 'oversized-line', `Line is over ${MAX_TAIL_LINE_BYTES} bytes; skipped`, 0, line.offset);
         continue;
       }
       const located = parser.parse(line.bytes, 0, line.offset, line.end);

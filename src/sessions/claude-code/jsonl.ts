@@ -2,7 +2,7 @@
 // sometimes damaged (crash mid-write, disk full, an editor saving it as Latin-1). Every line that
 // cannot be used becomes a diagnostic with its line number; nothing here throws on bad content.
 import { isUtf8 } from 'node:buffer';
-import { scanLines, type ScanEnd, type ScanOptions } from '../common/lines';
+import { MAX_LINE_BYTES, scanLines, type ScanEnd, type ScanOptions } from '../common/lines';
 import type { Diagnostic } from '../types';
 import { KNOWN_TYPES, obj, recordType, usageProblem, type LocatedRecord, type RawRecord } from './records';
 
@@ -142,7 +142,8 @@ export async function forEachRecord(
   visit: (located: LocatedRecord) => void,
 ): Promise<ScanEnd & { diagnostics: Diagnostic[] }> {
   const parser = new RecordParser(path);
-  const end = await scanLines(path, options, (bytes, line, offset, stop, unterminated) => {
+  const oversized = (line: number, offset: number): void => parser.add('warning', 'oversized-line', `Line is over ${MAX_LINE_BYTES} bytes; skipped`, line, offset);
+  const end = await scanLines(path, { ...options, oversized }, (bytes, line, offset, stop, unterminated) => {
     // A cheap byte test first: parsing is most of the cost of reading a big file.
     if (options.wanted !== undefined && !options.wanted(bytes)) return;
     const record = parser.parse(bytes, line, offset, stop, unterminated);

@@ -27,8 +27,8 @@ export async function transcriptFill(path: string): Promise<TranscriptFill | nul
   const handle = opened.value;
   try {
     const { size } = await handle.stat();
-    for await (const line of linesBackward(handle, size)) {
-      if (size - line.offset > TAIL_LIMIT_BYTES) return null;
+    // Never past the limit, and no line longer than it is gathered: a redraw stays cheap on any file.
+    for await (const line of linesBackward(handle, size, { floor: Math.max(0, size - TAIL_LIMIT_BYTES), maxLineBytes: TAIL_LIMIT_BYTES })) {
       if (!line.terminated || line.bytes.indexOf(USAGE_MARKER) === -1) continue;
       let record: RawRecord | null;
       try {

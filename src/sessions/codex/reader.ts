@@ -4,7 +4,7 @@
 // types are counted here instead. (The lead moves the generic parser out of claude-code/ later.)
 import type { FileHandle } from 'node:fs/promises';
 import type { Diagnostic } from '../types';
-import { scanHandle, type ScanEnd, type ScanOptions } from '../common/lines';
+import { MAX_LINE_BYTES, scanHandle, type ScanEnd, type ScanOptions } from '../common/lines';
 import { RecordParser } from '../claude-code/jsonl';
 import { KNOWN_ROLLOUT_TYPES, str, type LocatedRollout } from './records';
 
@@ -54,7 +54,8 @@ export interface RolloutScan extends ScanEnd {
 /** Parses every record of an open rollout from `options.start`, handing each to `visit` (nothing is kept). */
 export async function scanRollout(handle: FileHandle, path: string, options: ScanOptions, visit: (located: LocatedRollout) => void): Promise<RolloutScan> {
   const parser = new RolloutParser(path);
-  const end = await scanHandle(handle, options, (bytes, line, offset, stop, unterminated) => {
+  const oversized = (line: number, offset: number): void => parser.add('warning', 'oversized-line', `Line is over ${MAX_LINE_BYTES} bytes; skipped`, line, offset);
+  const end = await scanHandle(handle, { ...options, oversized }, (bytes, line, offset, stop, unterminated) => {
     const located = parser.parse(bytes, line, offset, stop, unterminated);
     if (located !== null) visit(located);
   });

@@ -9,6 +9,15 @@ const NEWLINE = 0x0a;
 /** Forward reads go in 1 MiB chunks: few syscalls, bounded buffer growth. */
 export const FORWARD_CHUNK_BYTES = 1 << 20;
 
+/**
+ * Lines longer than this are skipped: a transcript record is at most a few megabytes (a pasted
+ * image), and the readers must stay bounded on a file that never ends its line.
+ */
+export const MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+/** Hears of a line skipped for its length. */
+export type OversizedVisitor = (line: number, offset: number, end: number) => void;
+
 /** Receives one complete line (without its newline); `bytes` is only valid during the call. */
 export type LineVisitor = (bytes: Buffer, line: number, offset: number, end: number) => void;
 
@@ -22,9 +31,20 @@ export class LineSplitter {
   private pendingLength = 0;
   private cursor: number;
   private nextLine: number;
+  /** The unfinished line passed the cap: its bytes are no longer kept, only counted. */
+  private skipping = false;
 
-  /** `startLine` 0 means line numbers are unknown (reading resumed mid-file): lines report 0. */
-  constructor(startOffset = 0, startLine = 1) {
+  /**
+   * `startLine` 0 means line numbers are unknown (reading resumed mid-file): lines report 0. A line
+   * longer than `maxLineBytes` is not gathered (a file with no newline for gigabytes must not become
+   * one buffer): `oversized` hears of it instead of the visitor.
+   */
+  constructor(
+    startOffset = 0,
+    startLine = 1,
+    private readonly oversized: OversizedVisitor = () => undefined,
+    private readonly maxLineBytes = MAX_LINE_BYTES,
+  ) {
     this.cursor = startOffset;
     this.nextLine = startLine;
   }
@@ -48,7 +68,17 @@ export class LineSplitter {
     let newline = chunk.indexOf(NEWLINE, start);
     while (newline !== -1) {
       const end = this.cursor + newline + 1;
-      if (this.pieces.length > 0) {
+      if (this.skipping) {
+        const offset = this.pendingOffset;
+        this.skipping = false;
+        this.pendingLength = 0;
+        this.oversized(this.takeLineNumber(), offset, end);
+      } else if (this.pendingLength + newline - start > this.maxLineBytes) {
+        const offset = this.pendingLength > 0 ? this.pendingOffset : this.cursor + start;
+        this.pieces = [];
+        this.pendingLength = 0;
+        this.oversized(this.takeLineNumber(), offset, end);
+      } else if (this.pieces.length > 0) {
         // Only a line that straddles reads is concatenated; the rest are views into `chunk`.
         this.pieces.push(chunk.subarray(start, newline));
         const offset = this.pendingOffset;
@@ -63,8 +93,11 @@ export class LineSplitter {
       newline = chunk.indexOf(NEWLINE, start);
     }
     if (start < chunk.length) {
-      this.pieces.push(Buffer.from(chunk.subarray(start)));
       this.pendingLength += chunk.length - start;
+      if (this.pendingLength > this.maxLineBytes) {
+        this.skipping = true;
+        this.pieces = [];
+      } else this.pieces.push(Buffer.from(chunk.subarray(start)));
     }
     this.cursor += chunk.length;
   }
@@ -76,6 +109,13 @@ export class LineSplitter {
   /** Hands out the unfinished line (for a final read of a file without a trailing newline). */
   takePending(): { bytes: Buffer; line: number; offset: number; end: number } | null {
     if (this.pendingLength === 0) return null;
+    if (this.skipping) {
+      const offset = this.pendingOffset;
+      this.skipping = false;
+      this.pendingLength = 0;
+      this.oversized(this.takeLineNumber(), offset, this.cursor);
+      return null;
+    }
     const result = { bytes: Buffer.concat(this.pieces, this.pendingLength), line: this.takeLineNumber(), offset: this.pendingOffset, end: this.cursor };
     this.pieces = [];
     this.pendingLength = 0;
@@ -91,6 +131,8 @@ export interface ScanOptions {
   end?: number;
   /** Keep an unfinished last line for later (following) instead of handing it out. */
   keepPending?: boolean;
+  /** Hears of lines skipped for being longer than MAX_LINE_BYTES. */
+  oversized?: OversizedVisitor;
 }
 
 export interface ScanEnd {
@@ -118,7 +160,7 @@ export async function scanLines(path: string, options: ScanOptions, visit: ScanV
 
 /** `scanLines` on a file the caller holds open (so it reads the same file as the caller's other reads). */
 export async function scanHandle(handle: FileHandle, options: ScanOptions, visit: ScanVisitor): Promise<ScanEnd> {
-  const splitter = new LineSplitter(options.start ?? 0, options.startLine ?? 1);
+  const splitter = new LineSplitter(options.start ?? 0, options.startLine ?? 1, options.oversized);
   const complete: LineVisitor = (bytes, line, offset, end) => visit(bytes, line, offset, end, false);
   const size = options.end ?? (await handle.stat()).size;
   const buffer = Buffer.allocUnsafe(Math.min(FORWARD_CHUNK_BYTES, Math.max(1, size)));

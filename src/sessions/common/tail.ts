@@ -7,27 +7,55 @@ import type { FileHandle } from 'node:fs/promises';
 export const TAIL_BLOCK_BYTES = 64 * 1024;
 const NEWLINE = 0x0a;
 
+/**
+ * Longer lines are skipped, not gathered: no record we read from the end is this long, and a file
+ * with no newline for gigabytes (a hole, garbage) must not become one buffer.
+ */
+export const MAX_TAIL_LINE_BYTES = 64 * 1024 * 1024;
+
 export interface TailLine {
-  /** Line content without its newline. */
+  /** Line content without its newline; empty for an oversized line. */
   bytes: Buffer;
   offset: number;
   /** Offset just past the newline (or the end of file for an unterminated last line). */
   end: number;
   /** False only for a last line with no newline yet: possibly a write in progress. */
   terminated: boolean;
+  /** Longer than the cap: its bytes were not kept. */
+  oversized?: boolean;
+}
+
+export interface BackwardOptions {
+  blockBytes?: number;
+  /** Lines longer than this come out empty with `oversized` set (their bytes are read, never held). */
+  maxLineBytes?: number;
+  /** Nothing before this offset is read: a caller that gives up past some distance stops there. */
+  floor?: number;
 }
 
 /**
  * Yields the lines of the first `size` bytes of the file, last line first. A line longer than a
  * block is gathered from its pieces and joined once, when its start is found.
  */
-export async function* linesBackward(handle: FileHandle, size: number, blockBytes = TAIL_BLOCK_BYTES): AsyncGenerator<TailLine> {
+export async function* linesBackward(handle: FileHandle, size: number, options: BackwardOptions = {}): AsyncGenerator<TailLine> {
+  const blockBytes = options.blockBytes ?? TAIL_BLOCK_BYTES;
+  const maxLineBytes = options.maxLineBytes ?? MAX_TAIL_LINE_BYTES;
+  const floor = Math.max(0, options.floor ?? 0);
   let pieces: Buffer[] = [];
+  let gathered = 0;
+  let oversized = false;
   let segmentEnd = size;
   let terminated = false;
   let position = size;
-  while (position > 0) {
-    const start = Math.max(0, position - blockBytes);
+  const lineOf = (bytes: Buffer, offset: number): TailLine => {
+    const line: TailLine = oversized ? { bytes: Buffer.alloc(0), offset, end: terminated ? segmentEnd + 1 : segmentEnd, terminated, oversized } : { bytes, offset, end: terminated ? segmentEnd + 1 : segmentEnd, terminated };
+    pieces = [];
+    gathered = 0;
+    oversized = false;
+    return line;
+  };
+  while (position > floor) {
+    const start = Math.max(floor, position - blockBytes);
     // A fresh buffer per block: pieces of a long line keep referring to it until the line is joined.
     const block = Buffer.allocUnsafe(position - start);
     const { bytesRead } = await handle.read(block, 0, block.length, start);
@@ -35,20 +63,29 @@ export async function* linesBackward(handle: FileHandle, size: number, blockByte
     let right = block.length;
     let newline = right > 0 ? block.lastIndexOf(NEWLINE, right - 1) : -1;
     while (newline !== -1) {
-      const line = joinPieces(block.subarray(newline + 1, right), pieces);
+      const head = block.subarray(newline + 1, right);
+      oversized ||= gathered + head.length > maxLineBytes;
+      const line = lineOf(oversized ? head : joinPieces(head, pieces), start + newline + 1);
       // The empty "line" after a final newline is not a line.
-      if (terminated || line.length > 0) yield { bytes: line, offset: start + newline + 1, end: terminated ? segmentEnd + 1 : segmentEnd, terminated };
-      pieces = [];
+      if (terminated || line.bytes.length > 0 || line.oversized) yield line;
       segmentEnd = start + newline;
       terminated = true;
       right = newline;
       newline = right > 0 ? block.lastIndexOf(NEWLINE, right - 1) : -1;
     }
-    if (right > 0) pieces.unshift(block.subarray(0, right));
+    if (right > 0) {
+      gathered += right;
+      if (gathered > maxLineBytes) {
+        oversized = true;
+        pieces = [];
+      } else pieces.unshift(block.subarray(0, right));
+    }
     position = start;
   }
-  const first = joinPieces(Buffer.alloc(0), pieces);
-  if (terminated || first.length > 0) yield { bytes: first, offset: 0, end: terminated ? segmentEnd + 1 : segmentEnd, terminated };
+  // Stopped at the floor: the line there may start earlier, so it is not handed out.
+  if (floor > 0) return;
+  const first = lineOf(joinPieces(Buffer.alloc(0), pieces), 0);
+  if (terminated || first.bytes.length > 0 || first.oversized) yield first;
 }
 
 function joinPieces(head: Buffer, rest: Buffer[]): Buffer {
