@@ -19,6 +19,11 @@ export class DetailPane {
     private readonly onChoose: (action: ChoiceAction) => void,
   ) {}
 
+  /** The item the pane shows or waits for; null when closed. */
+  get shownId(): number | null {
+    return this.element.hidden ? null : this.requested;
+  }
+
   /** Shows a placeholder until the host's itemDetail arrives. */
   request(id: number): void {
     this.requested = id;

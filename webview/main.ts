@@ -12,6 +12,7 @@ import { renderHistory } from './history';
 import { beforeAfter, savingsText } from './logic/format';
 import { renderPreview, renderProgress } from './preview';
 import { RegionMap } from './regionMap';
+import { SummaryEditor } from './summaryEditor';
 import { renderTimeline, timelineInput } from './timeline';
 import { post, savedState, saveState, type UiState } from './vscodeApi';
 
@@ -41,11 +42,21 @@ const previewSection = el('div');
 const timeline = new KeyedSection(el('div'), renderTimeline);
 const history = new KeyedSection(el('div'), (entries: PanelState['history']) => renderHistory(entries, disclosures));
 
+const summaryEditor = new SummaryEditor(() => renderPreviewSection());
+
+function renderPreviewSection(): void {
+  const restoreFocus = summaryEditor.keepFocus();
+  previewSection.replaceChildren(...renderPreview(preview, disclosures, summaryEditor));
+  previewSection.hidden = preview === null;
+  restoreFocus();
+}
+
 /** Preview messages are rare (only on change) and may carry 10k regions: rebuilt, never diffed. */
 function showPreview(): void {
-  previewSection.replaceChildren(...renderPreview(preview, disclosures));
-  previewSection.hidden = preview === null;
+  if (preview === null) summaryEditor.reset();
+  renderPreviewSection();
   showRegions();
+  refreshDetail();
 }
 
 const choose = (action: ChoiceAction): void => post({ type: 'choice', action });
@@ -58,6 +69,14 @@ const regionMap = new RegionMap(ui, {
   changed: rememberUi,
   choose,
 });
+
+/** The open item's fate and reason come from the plan or preview shown: ask again when that changes. */
+function refreshDetail(): void {
+  refreshingDetail = detail.shownId;
+  if (refreshingDetail !== null) post({ type: 'itemDetail', id: refreshingDetail });
+}
+/** The item asked for again by `refreshDetail`: updated in place, without scrolling to it. */
+let refreshingDetail: number | null = null;
 
 /** The map shows the preview's regions while a preview is up, else the live plan's. */
 function showRegions(): void {
@@ -103,8 +122,10 @@ function handle(message: HostMessage): void {
     case 'plan':
       plan = message.plan;
       saveState({ plan });
-      if (!preview) showRegions();
-      else if (plan) regionMap.setChoices(plan.choices);
+      if (!preview) {
+        showRegions();
+        refreshDetail();
+      } else if (plan) regionMap.setChoices(plan.choices);
       return;
     case 'preview':
       preview = message.preview;
@@ -117,8 +138,9 @@ function handle(message: HostMessage): void {
     case 'itemDetail':
       if (detail.show(message.detail)) {
         saveState({ detail: message.detail });
-        // At the default panel height the pane sits below the map: bring it into view.
-        detail.element.scrollIntoView({ block: 'nearest' });
+        // At the default panel height the pane sits below the map: bring it into view (once).
+        if (message.detail.id !== refreshingDetail) detail.element.scrollIntoView({ block: 'nearest' });
+        refreshingDetail = null;
       }
       return;
   }
