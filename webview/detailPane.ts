@@ -55,7 +55,7 @@ export class DetailPane {
     });
     this.element.replaceChildren(
       this.heading(`Item #${detail.id} · ${detail.label}`),
-      el('p', { class: 'detail-meta' }, fate, fate && detail.reason ? ' — ' : '', detail.reason ?? '', detail.markers.length ? el('span', { class: 'muted' }, ` · ${plural(detail.markers.length, 'epistemic marker')}`) : ''),
+      el('p', { class: 'detail-meta', 'data-testid': 'detail-meta' }, fate, fate && detail.reason ? ' — ' : '', detail.reason ?? '', detail.markers.length ? el('span', { class: 'muted' }, ` · ${plural(detail.markers.length, 'epistemic marker')}`) : ''),
       text,
       el('div', { class: 'detail-actions' }, pin, pinHint),
     );

@@ -1,7 +1,8 @@
-// The compaction preview (Compact… / Preview): what the run would save, how it was verified, the
-// summary and a side-by-side diff, with Apply / Open in Diff Editor / Cancel, and says so when the
-// summarizer fell back or the result may still overflow. Once applied it says which fork was written
-// and how to resume it. Also the progress of a running compaction.
+// The compaction preview (Compact… / Preview): what the run would save, the person's choices it was
+// computed with, how it was verified, the summary (editable) and a side-by-side diff, with Apply /
+// Open in Diff Editor / Cancel, and says so when the summarizer fell back or the result may still
+// overflow. Out of date (an input changed since), it says why and Apply waits for a recomputation.
+// Once applied it says which fork was written and how to resume it. Also the progress of a running compaction.
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
 import type { Preview, VerificationView, WebviewMessage } from '../src/protocol/messages';
