@@ -1,7 +1,7 @@
 // Entry point of the panel webview. It renders what the host sends and computes nothing itself:
 // each section is built once and updated from the messages, so a 10/s stream of states never
 // rebuilds the region map or loses the user's focus, selection or scroll position.
-import { parseHostMessage, type ChoiceAction, type HostMessage, type PanelState, type PlanView, type Preview } from '../src/protocol/messages';
+import { parseHostMessage, previewSchema, type ChoiceAction, type HostMessage, type PanelState, type PlanView, type Preview } from '../src/protocol/messages';
 import { DetailPane } from './detailPane';
 import { Disclosures } from './disclosure';
 import { el, KeyedSection } from './dom';
@@ -27,7 +27,8 @@ const previous = savedState();
 // The map opens at its top (the system head, then the oldest turns); scrolled to the end it follows new items.
 let ui: UiState = previous.ui ?? { selectedId: null, filter: '', scrollTop: 0, expanded: [] };
 let plan: PlanView | null = previous.plan ?? null;
-let preview: Preview | null = previous.preview ?? null;
+// A preview saved by an earlier version of the panel lacks newer fields: read through the schema's defaults.
+let preview: Preview | null = previewSchema.nullable().safeParse(previous.preview ?? null).data ?? null;
 /** What the host last sent whole or patched; a restored one stands until the host's first state. */
 let panelState: PanelState | null = null;
 
@@ -53,7 +54,8 @@ function renderPreviewSection(): void {
 
 /** Preview messages are rare (only on change) and may carry 10k regions: rebuilt, never diffed. */
 function showPreview(): void {
-  if (preview === null) summaryEditor.reset();
+  // No summary to edit any more (a recomputation that summarises nothing): no edit holds Apply back.
+  if (preview?.summary == null) summaryEditor.reset();
   renderPreviewSection();
   showRegions();
   refreshDetail();

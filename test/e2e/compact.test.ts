@@ -10,7 +10,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
-import { appendResponse, appendToolRound, copyDemoWorkspace, prepareDemoSession, writeWorkspaceSettings } from '../support/demoSession';
+import { appendToolRound, copyDemoWorkspace, prepareDemoSession, writeWorkspaceSettings } from '../support/demoSession';
 import { runCommand, screenshot, startWorkbench, webviewFrame, type Workbench } from '../support/workbench';
 
 const CLI = join(__dirname, '..', '..', 'dist', 'cli.js');
@@ -151,16 +151,19 @@ describe('Compact with focus, apply, settings and hostile content, in code-serve
     await page.locator('.monaco-diff-editor .view-line', { hasText: '=== #' }).first().waitFor({ timeout: 60_000 });
     await screenshot(page, 'diff-editor-dark');
     await runCommand(page, 'View: Close Editor');
+    // Opening an editor gives the panel its normal height back: maximised again for the screenshots.
+    if (((await page.locator('.part.panel').boundingBox())?.height ?? 0) < 400) await runCommand(page, 'View: Toggle Maximized Panel');
 
     // The agent answers once more after the preview: a fork from it would lack that turn, so the
     // preview says it is out of date and Apply waits until it is computed again.
     const stats = frame.locator('[data-testid="preview-headline"]');
     const stale = await stats.textContent();
-    appendResponse(demo.transcript, 18_000);
+    appendToolRound(demo.transcript, 'All 12 retry tests pass.');
     const outOfDate = frame.locator('[data-testid="preview-stale"]');
     await outOfDate.waitFor({ timeout: 15_000 });
     assert.match(await outOfDate.innerText(), /the agent wrote more/);
     assert.equal(await frame.locator('[data-testid="preview-apply"]').getAttribute('disabled'), '', 'Apply waits');
+    await outOfDate.scrollIntoViewIfNeeded();
     await screenshot(page, 'preview-stale-dark');
     await frame.locator('[data-testid="preview-refresh"]').click();
     await outOfDate.waitFor({ state: 'detached', timeout: 60_000 });
@@ -216,7 +219,7 @@ describe('Compact with focus, apply, settings and hostile content, in code-serve
     assert.match(await choices.innerText(), new RegExp(`Your choices: kept 1 \\(#${kept}\\) · dropped 1 \\(#${dropped}\\)`));
     assert.equal(await frame.locator('[data-testid="preview-stale"]').count(), 0);
     await frame.locator('.region-filter input').fill('');
-    await frame.locator('[data-testid="preview"]').scrollIntoViewIfNeeded();
+    await choices.scrollIntoViewIfNeeded();
     await screenshot(page, 'preview-choices-dark');
     await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
     await page.waitForTimeout(1_000);
@@ -228,6 +231,7 @@ describe('Compact with focus, apply, settings and hostile content, in code-serve
     await frame.locator('[data-testid="summary-edit-start"]').click();
     const editor = frame.locator('[data-testid="summary-edit"]');
     await editor.fill(`${await editor.inputValue()}\n- ${EDITED}`);
+    await editor.scrollIntoViewIfNeeded();
     assert.equal(await frame.locator('[data-testid="preview-apply"]').getAttribute('disabled'), '', 'Apply waits for the edit to be used');
     await screenshot(page, 'summary-edit-dark');
     await frame.locator('[data-testid="summary-edit-use"]').click();
