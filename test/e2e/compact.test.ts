@@ -196,7 +196,7 @@ describe('Compact with focus, apply, settings and hostile content, in code-serve
     const line = (await frame.locator('[data-testid="detail-text"]').innerText())
       .split('\n')
       .map((text) => text.trim())
-      .find((text) => /^[\x20-\x7e]{30,}$/.test(text) && !summaryText.includes(text) && records.filter((strings) => strings.some((value) => value.includes(text))).length === 1);
+      .find((text) => /^[\t\x20-\x7e]{30,}$/.test(text) && !summaryText.includes(text) && records.filter((strings) => strings.some((value) => value.includes(text))).length === 1);
     assert.ok(line, `a line of #${kept} found nowhere else`);
 
     let before = await stats.textContent();
