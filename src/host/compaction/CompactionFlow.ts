@@ -1,6 +1,8 @@
 // Compact… and Preview Compaction: run the engine on the live context (cancellable, with progress in
-// a notification and in the panel), show the preview, and act on it: open the diff, apply it as a
-// fork the agent can resume (the source transcript is only read, and must not have moved on), or cancel.
+// a notification and in the panel), show the preview, and act on it: open the diff, edit its summary,
+// refresh it, apply it as a fork the agent can resume (the source transcript is only read, and must
+// not have moved on), or cancel. Which preview is shown, and whether it may be applied, is
+// PreviewSession's: this is its VS Code side (input box, notifications, the fork on disk).
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { FileSystemArchive, pruneArchive, StagedArchive } from '../../archive/fileArchive';
@@ -8,7 +10,6 @@ import { afterTexts, redactSecrets } from '../../engine';
 import type { Choices, ForkView, ItemDetail, Preview } from '../../protocol/messages';
 import type { StateStorage } from '../context/choices';
 import { adapterOf } from '../../sessions/agents';
-import type { AgentId } from '../../sessions/types';
 import type { LiveSnapshot } from '../context/liveSnapshot';
 import type { HistoryStore } from '../history/HistoryStore';
 import type { PanelHub } from '../panel/PanelHub';
@@ -20,19 +21,10 @@ import { diffBlocksOf, diffDocuments, previewItemDetail } from './preview';
 import { FocusMemory } from './focusMemory';
 import { PreviewSession, type Computed, type PreviewRequest, type Shown } from './PreviewSession';
 import type { PreviewInputs } from './previewInputs';
+import { resumeInTerminal } from './resumeInTerminal';
 import { runCompaction } from './run';
 import { sessionMovedOn } from './stale';
-import { executableOnPath } from '../connect/launcher';
 import { summarizerOf } from './summarizer';
-
-/** Where Anthropic explains installing Claude Code. */
-const INSTALL_GUIDES: Record<AgentId, string> = {
-  'claude-code': 'https://docs.anthropic.com/en/docs/claude-code/setup',
-  codex: 'https://github.com/openai/codex#installing-and-running-codex-cli',
-};
-
-/** A path as one POSIX shell word. */
-const shellQuote = (path: string): string => `'${path.replace(/'/g, `'\\''`)}'`;
 
 export interface FlowDeps {
   readonly hub: PanelHub;
@@ -286,30 +278,7 @@ export class CompactionFlow implements vscode.Disposable {
   }
 
   private resumeInTerminal(fork: ForkView, snapshot: LiveSnapshot): void {
-    const adapter = adapterOf(snapshot.live.session.agent);
-    // Claude Code's binary can be set (for the claude -p summarizer too); other agents' are on PATH.
-    const configured = adapter.id === 'claude-code' ? this.deps.settings.current.summarizer.claudeCliPath : '';
-    if (configured === '' && executableOnPath(adapter.command, process.env.PATH ?? '', process.platform) === null) {
-      // A terminal would only say "command not found": say what is missing and how to get it.
-      const copy = 'Copy resume command';
-      const guide = 'Open Install Guide';
-      void vscode.window
-        .showErrorMessage(
-          `Context Lens: ${adapter.name}'s \`${adapter.command}\` command is not on PATH, so the fork cannot be resumed here. Install it with \`npm install -g ${adapter.installPackage}\`${adapter.id === 'claude-code' ? ' (or set contextLens.summarizer.claudeCliPath)' : ''}, then run \`${fork.resumeCommand}\` in ${snapshot.live.session.cwd ?? 'the session\'s folder'}.`,
-          copy,
-          guide,
-        )
-        .then((choice) => {
-          if (choice === copy) void vscode.env.clipboard.writeText(fork.resumeCommand);
-          else if (choice === guide) void vscode.env.openExternal(vscode.Uri.parse(INSTALL_GUIDES[adapter.id]));
-        });
-      return;
-    }
-    // `claude --resume` finds sessions by the folder it runs in: the session's own cwd.
-    const cwd = snapshot.live.session.cwd ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    const terminal = vscode.window.createTerminal({ name: `${adapter.name} (compacted)`, ...(cwd ? { cwd } : {}) });
-    terminal.show();
-    terminal.sendText(configured === '' ? fork.resumeCommand : fork.resumeCommand.replace(/^claude\b/, shellQuote(configured)));
+    resumeInTerminal(fork, snapshot.live.session, this.deps.settings.current.summarizer.claudeCliPath);
   }
 
   dispose(): void {
