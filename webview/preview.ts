@@ -18,7 +18,10 @@ type PreviewAction = Extract<WebviewMessage, { type: 'previewAction' }>['action'
 
 function actionButton(preview: Preview, action: PreviewAction, label: string, iconName: string, testId: string, secondary: boolean, disabledWhy: string | null = null): HTMLElement {
   const button = custom('vscode-button', { icon: iconName, 'data-testid': testId, ...(secondary ? { secondary: '' } : {}), ...(disabledWhy ? { disabled: '', title: disabledWhy } : {}) }, label);
-  button.addEventListener('click', () => post({ type: 'previewAction', previewId: preview.id, action }));
+  button.addEventListener('click', () => {
+    // A disabled vscode-button still lets the click through to listeners.
+    if (!button.hasAttribute('disabled')) post({ type: 'previewAction', previewId: preview.id, action });
+  });
   return button;
 }
 
