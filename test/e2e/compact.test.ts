@@ -114,10 +114,11 @@ describe('Compact with focus, apply, settings and hostile content, in code-serve
     }
     // The tool result is the row after its call.
     const id = Number(await row.getAttribute('data-id'));
-    await frame.locator(`[data-testid="region-row"][data-id="${id + 1}"]`).click();
+    await frame.locator(`[data-testid="region-row"][data-id="${id + 1}"]`, { hasText: 'tool results' }).click();
     const detail = frame.locator('[data-testid="detail-text"]');
     await detail.waitFor({ timeout: 10_000 });
-    assert.ok((await detail.innerText()).includes('<script>window.__pwned=2</script>'));
+    const shown = await detail.innerText();
+    assert.ok(shown.includes('<script>window.__pwned=2</script>'), `the item pane shows #${id + 1}: ${await frame.locator('[data-testid="detail-meta"]').innerText()} ${shown.slice(0, 300)}`);
     assert.equal(await frame.locator('img[src="x"]').count(), 0);
     assert.equal(await frame.locator('#app script').count(), 0);
     assert.equal(await frame.evaluate('typeof window.__pwned'), 'undefined');

@@ -83,7 +83,9 @@ export class PreviewSession {
   /** Computes the preview shown again with the same focus and summary (the Refresh button). */
   refresh(previewId: string): Promise<ShowOutcome> {
     const shown = this.current;
-    if (shown === null || shown.preview.id !== previewId || shown.preview.applied) return Promise.resolve('none');
+    if (shown === null || shown.preview.id !== previewId || shown.preview.applied || this.busy !== null) return Promise.resolve('none');
+    // Said at once: the button goes, the banner says it is being computed.
+    if (shown.preview.stale) this.mark({ ...shown.preview.stale, refreshing: true });
     return this.show(shown.request);
   }
 
@@ -141,7 +143,8 @@ export class PreviewSession {
   }
 
   private mark(stale: Preview['stale']): void {
-    if (this.current === null) return;
+    // The agent may append many records to a preview already out of date: one re-render is enough.
+    if (this.current === null || JSON.stringify(this.current.preview.stale) === JSON.stringify(stale)) return;
     this.current = { ...this.current, preview: { ...this.current.preview, stale } };
     this.deps.publish(this.current.preview);
   }

@@ -125,7 +125,9 @@ describe('the preview is Apply', () => {
     const refused = session.beginApply(before.id);
     assert.ok(!refused.ok && refused.why?.includes('out of date'), 'Apply refused');
 
-    assert.equal(await session.refresh(before.id), 'shown');
+    const refreshed = session.refresh(before.id);
+    assert.equal(session.shown!.preview.stale?.refreshing, true, 'the banner says it is being computed');
+    assert.equal(await refreshed, 'shown');
     const fresh = session.shown!.preview;
     assert.equal(fresh.focus, 'retry', 'the same focus');
     assert.equal(fateOf(fresh, id), 'preserved');
