@@ -19,6 +19,11 @@ export class DetailPane {
     private readonly onChoose: (action: ChoiceAction) => void,
   ) {}
 
+  /** The item the pane shows or waits for; null when closed. */
+  get shownId(): number | null {
+    return this.element.hidden ? null : this.requested;
+  }
+
   /** Shows a placeholder until the host's itemDetail arrives. */
   request(id: number): void {
     this.requested = id;
@@ -50,7 +55,7 @@ export class DetailPane {
     });
     this.element.replaceChildren(
       this.heading(`Item #${detail.id} · ${detail.label}`),
-      el('p', { class: 'detail-meta' }, fate, fate && detail.reason ? ' — ' : '', detail.reason ?? '', detail.markers.length ? el('span', { class: 'muted' }, ` · ${plural(detail.markers.length, 'epistemic marker')}`) : ''),
+      el('p', { class: 'detail-meta', 'data-testid': 'detail-meta' }, fate, fate && detail.reason ? ' — ' : '', detail.reason ?? '', detail.markers.length ? el('span', { class: 'muted' }, ` · ${plural(detail.markers.length, 'epistemic marker')}`) : ''),
       text,
       el('div', { class: 'detail-actions' }, pin, pinHint),
     );

@@ -1,7 +1,7 @@
 // Entry point of the panel webview. It renders what the host sends and computes nothing itself:
 // each section is built once and updated from the messages, so a 10/s stream of states never
 // rebuilds the region map or loses the user's focus, selection or scroll position.
-import { parseHostMessage, type ChoiceAction, type HostMessage, type PanelState, type PlanView, type Preview } from '../src/protocol/messages';
+import { parseHostMessage, previewSchema, type ChoiceAction, type HostMessage, type PanelState, type PlanView, type Preview } from '../src/protocol/messages';
 import { DetailPane } from './detailPane';
 import { Disclosures } from './disclosure';
 import { el, KeyedSection } from './dom';
@@ -12,6 +12,7 @@ import { renderHistory } from './history';
 import { beforeAfter, savingsText } from './logic/format';
 import { renderPreview, renderProgress } from './preview';
 import { RegionMap } from './regionMap';
+import { SummaryEditor } from './summaryEditor';
 import { renderTimeline, timelineInput } from './timeline';
 import { post, savedState, saveState, type UiState } from './vscodeApi';
 
@@ -26,7 +27,8 @@ const previous = savedState();
 // The map opens at its top (the system head, then the oldest turns); scrolled to the end it follows new items.
 let ui: UiState = previous.ui ?? { selectedId: null, filter: '', scrollTop: 0, expanded: [] };
 let plan: PlanView | null = previous.plan ?? null;
-let preview: Preview | null = previous.preview ?? null;
+// A preview saved by an earlier version of the panel lacks newer fields: read through the schema's defaults.
+let preview: Preview | null = previewSchema.nullable().safeParse(previous.preview ?? null).data ?? null;
 /** What the host last sent whole or patched; a restored one stands until the host's first state. */
 let panelState: PanelState | null = null;
 
@@ -41,11 +43,22 @@ const previewSection = el('div');
 const timeline = new KeyedSection(el('div'), renderTimeline);
 const history = new KeyedSection(el('div'), (entries: PanelState['history']) => renderHistory(entries, disclosures));
 
+const summaryEditor = new SummaryEditor(() => renderPreviewSection());
+
+function renderPreviewSection(): void {
+  const restoreFocus = summaryEditor.keepFocus();
+  previewSection.replaceChildren(...renderPreview(preview, disclosures, summaryEditor));
+  previewSection.hidden = preview === null;
+  restoreFocus();
+}
+
 /** Preview messages are rare (only on change) and may carry 10k regions: rebuilt, never diffed. */
 function showPreview(): void {
-  previewSection.replaceChildren(...renderPreview(preview, disclosures));
-  previewSection.hidden = preview === null;
+  // No summary to edit any more (a recomputation that summarises nothing): no edit holds Apply back.
+  if (preview?.summary == null) summaryEditor.reset();
+  renderPreviewSection();
   showRegions();
+  refreshDetail();
 }
 
 const choose = (action: ChoiceAction): void => post({ type: 'choice', action });
@@ -58,6 +71,14 @@ const regionMap = new RegionMap(ui, {
   changed: rememberUi,
   choose,
 });
+
+/** The open item's fate and reason come from the plan or preview shown: ask again when that changes. */
+function refreshDetail(): void {
+  refreshingDetail = detail.shownId;
+  if (refreshingDetail !== null) post({ type: 'itemDetail', id: refreshingDetail });
+}
+/** The item asked for again by `refreshDetail`: updated in place, without scrolling to it. */
+let refreshingDetail: number | null = null;
 
 /** The map shows the preview's regions while a preview is up, else the live plan's. */
 function showRegions(): void {
@@ -103,8 +124,10 @@ function handle(message: HostMessage): void {
     case 'plan':
       plan = message.plan;
       saveState({ plan });
-      if (!preview) showRegions();
-      else if (plan) regionMap.setChoices(plan.choices);
+      if (!preview) {
+        showRegions();
+        refreshDetail();
+      } else if (plan) regionMap.setChoices(plan.choices);
       return;
     case 'preview':
       preview = message.preview;
@@ -117,8 +140,9 @@ function handle(message: HostMessage): void {
     case 'itemDetail':
       if (detail.show(message.detail)) {
         saveState({ detail: message.detail });
-        // At the default panel height the pane sits below the map: bring it into view.
-        detail.element.scrollIntoView({ block: 'nearest' });
+        // At the default panel height the pane sits below the map: bring it into view (once).
+        if (message.detail.id !== refreshingDetail) detail.element.scrollIntoView({ block: 'nearest' });
+        refreshingDetail = null;
       }
       return;
   }

@@ -1,23 +1,27 @@
-// The compaction preview (Compact… / Preview): what the run would save, how it was verified, the
-// summary and a side-by-side diff, with Apply / Open in Diff Editor / Cancel, and says so when the
-// summarizer fell back or the result may still overflow. Once applied it says which fork was written
-// and how to resume it. Also the progress of a running compaction.
+// The compaction preview (Compact… / Preview): what the run would save, the person's choices it was
+// computed with, how it was verified, the summary (editable) and a side-by-side diff, with Apply /
+// Open in Diff Editor / Cancel, and says so when the summarizer fell back or the result may still
+// overflow. Out of date (an input changed since), it says why and Apply waits for a recomputation.
+// Once applied it says which fork was written and how to resume it. Also the progress of a running compaction.
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
 import type { Preview, VerificationView, WebviewMessage } from '../src/protocol/messages';
 import { TIER_NAMES } from '../src/protocol/categories';
-import { custom, el, icon } from './dom';
+import { custom, el, icon, spinningIcon } from './dom';
 import { renderDiffBlock } from './diffView';
 import type { Disclosures } from './disclosure';
 import { exactTokens, plural } from './logic/format';
-import { renderMarkdown } from './markdown';
+import type { SummaryEditor } from './summaryEditor';
 import { post } from './vscodeApi';
 
 type PreviewAction = Extract<WebviewMessage, { type: 'previewAction' }>['action'];
 
-function actionButton(preview: Preview, action: PreviewAction, label: string, iconName: string, testId: string, secondary: boolean): HTMLElement {
-  const button = custom('vscode-button', { icon: iconName, 'data-testid': testId, ...(secondary ? { secondary: '' } : {}) }, label);
-  button.addEventListener('click', () => post({ type: 'previewAction', previewId: preview.id, action }));
+function actionButton(preview: Preview, action: PreviewAction, label: string, iconName: string, testId: string, secondary: boolean, disabledWhy: string | null = null): HTMLElement {
+  const button = custom('vscode-button', { icon: iconName, 'data-testid': testId, ...(secondary ? { secondary: '' } : {}), ...(disabledWhy ? { disabled: '', title: disabledWhy } : {}) }, label);
+  button.addEventListener('click', () => {
+    // A disabled vscode-button still lets the click through to listeners.
+    if (!button.hasAttribute('disabled')) post({ type: 'previewAction', previewId: preview.id, action });
+  });
   return button;
 }
 
@@ -62,11 +66,42 @@ function renderApplied(preview: Preview): HTMLElement | null {
   );
 }
 
-export function renderPreview(preview: Preview | null, disclosures: Disclosures): HTMLElement[] {
+/**
+ * Out of date: what changed since the preview was computed, and either that it is being computed
+ * again or a button to do it. Apply stays disabled meanwhile.
+ */
+function renderStale(preview: Preview): HTMLElement | null {
+  const stale = preview.stale;
+  if (!stale || preview.applied) return null;
+  return el(
+    'div',
+    { class: 'preview-stale', role: 'status', 'data-testid': 'preview-stale', 'data-refreshing': String(stale.refreshing) },
+    stale.refreshing ? spinningIcon('sync') : icon('warning'),
+    el('span', {}, ` Out of date: ${stale.why}. `, stale.refreshing ? 'Computing it again…' : 'Apply waits until it is computed again.'),
+    stale.refreshing ? null : actionButton(preview, 'refresh', 'Refresh preview', 'refresh', 'preview-refresh', false),
+  );
+}
+
+/** "Your choices: kept 1 (#47) · dropped 1 (#12) · 1 pinned sentence, −3,210 tokens": what this preview was computed with. */
+function renderChoices(preview: Preview): HTMLElement | null {
+  const { keep, drop, pins } = preview.choices;
+  if (keep.length + drop.length + pins.length === 0) return null;
+  const ids = (list: readonly number[]) => ` (${list.slice(0, 8).map((id) => `#${id}`).join(', ')}${list.length > 8 ? ', …' : ''})`;
+  const parts = [
+    keep.length ? `kept ${keep.length}${ids(keep)}` : null,
+    drop.length ? `dropped ${drop.length}${ids(drop)}` : null,
+    pins.length ? plural(pins.length, 'pinned sentence') : null,
+  ].filter((part): part is string => part !== null);
+  // The engine's "choice" step holds only what the drops saved: shown here, beside the keeps.
+  const saved = preview.tiers.find((tier) => tier.tier === 'choice')?.tokensSaved ?? 0;
+  return el('p', { 'data-testid': 'preview-choices' }, el('strong', {}, 'Your choices: '), parts.join(' · '), saved > 0 ? el('span', { class: 'muted' }, ` — drops save ${exactTokens(saved)} tokens`) : null);
+}
+
+export function renderPreview(preview: Preview | null, disclosures: Disclosures, summaryEditor: SummaryEditor): HTMLElement[] {
   if (!preview) return [];
   const verification = preview.verification ? renderVerification(preview.verification) : el('p', { class: 'muted' }, 'Not verified.');
-  // Only the steps that did something: "−0 tokens" rows say nothing.
-  const acted = preview.tiers.filter((tier) => tier.items > 0);
+  // Only the steps that did something ("−0 tokens" rows say nothing); the person's own are listed above.
+  const acted = preview.tiers.filter((tier) => tier.items > 0 && tier.tier !== 'choice');
   const tiers = acted.length
     ? el('ul', { class: 'tiers', 'data-testid': 'preview-tiers' }, ...acted.map((tier) => el('li', {}, el('strong', {}, TIER_NAMES[tier.tier] ?? tier.tier), `: ${plural(tier.items, 'item')}, −${exactTokens(Math.max(tier.tokensSaved, 0))} tokens`, tier.note ? el('span', { class: 'muted' }, ` (${tier.note})`) : '')))
     : null;
@@ -78,23 +113,27 @@ export function renderPreview(preview: Preview | null, disclosures: Disclosures)
     preview.focus ? el('q', {}, preview.focus) : el('span', { class: 'muted' }, 'none'),
     preview.focus ? el('span', { class: 'muted' }, focusKept.length ? ` · kept ${focusKept.slice(0, 12).join(', ')}${focusKept.length > 12 ? ` and ${focusKept.length - 12} more` : ''} verbatim` : ' · matched nothing the ladder would have touched') : null,
   );
-  const summary = preview.summary ? disclosures.details('preview-summary', ['Summary'], [renderSummary(preview.summary, preview.summaryReadable ?? preview.summary)], true) : null;
+  const summaryTitle = preview.summaryEdited ? ['Summary ', el('span', { class: 'muted' }, '(edited by you)')] : ['Summary'];
+  const summary = preview.summary ? disclosures.details('preview-summary', summaryTitle, [summaryEditor.render(preview)], true) : null;
   const diff = disclosures.details('preview-diff', [`Changes (${plural(preview.diff.length, 'item')})`], preview.diff.length ? preview.diff.map(renderDiffBlock) : [el('p', { class: 'muted' }, 'Nothing changes.')], true);
+  const applyBlocked = preview.stale ? `Out of date: ${preview.stale.why}` : summaryEditor.editing ? 'Use or discard your edited summary first' : null;
   const actions = preview.applied
     ? renderApplied(preview)
     : el(
         'div',
         { class: 'actions' },
-        preview.status === 'compacted' ? actionButton(preview, 'apply', 'Apply', 'check', 'preview-apply', false) : null,
+        preview.status === 'compacted' ? actionButton(preview, 'apply', 'Apply', 'check', 'preview-apply', false, applyBlocked) : null,
         actionButton(preview, 'openDiff', 'Open in Diff Editor', 'diff', 'preview-open-diff', true),
         actionButton(preview, 'cancel', 'Cancel', 'close', 'preview-cancel', true),
       );
   return [
     el(
       'section',
-      { class: 'preview', 'data-testid': 'preview', 'aria-labelledby': 'preview-title' },
-      el('div', { class: 'section-title' }, el('h2', { id: 'preview-title' }, 'Compaction preview'), el('span', { class: 'muted' }, `summarizer: ${preview.summarizer}`)),
+      { class: 'preview', 'data-testid': 'preview', 'data-stale': String(preview.stale !== null), 'aria-labelledby': 'preview-title' },
+      el('div', { class: 'section-title' }, el('h2', { id: 'preview-title' }, 'Compaction preview'), el('span', { class: 'muted' }, `summarizer: ${preview.summaryEdited ? 'your text' : preview.summarizer}`)),
+      renderStale(preview),
       el('p', { class: 'preview-headline', 'data-testid': 'preview-headline' }, headline(preview)),
+      renderChoices(preview),
       focus,
       preview.redactions > 0 ? el('p', { class: 'muted', 'data-testid': 'preview-redactions' }, icon('shield'), ` ${plural(preview.redactions, 'secret')} redacted`) : null,
       renderWarnings(preview),
@@ -112,22 +151,6 @@ function headline(preview: Preview): string {
   const figures = `${exactTokens(preview.beforeTokens)} → ${exactTokens(preview.afterTokens)} tokens (−${Math.round(preview.savingsPct)} %)`;
   if (preview.status !== 'compacted') return `${figures} · ${preview.message}`;
   return `${figures} · target ${exactTokens(preview.targetTokens)} ${preview.targetMet ? 'met' : 'not met'}`;
-}
-
-/** The summary rendered as Markdown, the raw text (frame and tags, exactly as inserted) one click away. */
-function renderSummary(raw: string, readable: string): HTMLElement {
-  const rendered = el('div', { class: 'summary-markdown', 'data-testid': 'summary-markdown' });
-  rendered.appendChild(renderMarkdown(readable));
-  const rawText = el('pre', { class: 'summary-text', 'data-testid': 'summary-raw', hidden: '' }, raw);
-  const toggle = el('button', { class: 'link-button', 'data-testid': 'summary-toggle', 'aria-pressed': 'false' }, 'Show raw text');
-  toggle.addEventListener('click', () => {
-    const showRaw = rawText.hidden;
-    rawText.hidden = !showRaw;
-    rendered.hidden = showRaw;
-    toggle.textContent = showRaw ? 'Show rendered' : 'Show raw text';
-    toggle.setAttribute('aria-pressed', String(showRaw));
-  });
-  return el('div', {}, toggle, rendered, rawText);
 }
 
 export function renderProgress(progress: { message: string; cancellable: boolean } | null): HTMLElement[] {

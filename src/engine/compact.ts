@@ -77,9 +77,17 @@ function diffSlots(run: LadderRun, inserted: { index: number; item: OutputItem }
   return slots;
 }
 
-async function summarise(run: LadderRun, deps: CompactDeps, remainingMs: number): Promise<SummaryOutcome> {
+/** Names the person as the author of an edited summary (in the preview and the summary's frame). */
+export const EDITED_SUMMARIZER = 'edited';
+
+async function summarise(run: LadderRun, options: EngineOptions, deps: CompactDeps, remainingMs: number): Promise<SummaryOutcome> {
   const planned = run.summary;
   if (!planned) throw new Error('no summary planned');
+  if (options.summaryOverride.trim() !== '') {
+    // Masked like any summarizer's text: a pasted key must not reach the fork.
+    const { text, count } = redactSecretsWithCounts(options.summaryOverride.trim());
+    return { text, summarizer: EDITED_SUMMARIZER, fellBack: false, durationMs: 0, redactions: count };
+  }
   const summarizer = deps.summarizer ?? new HeuristicSummarizer(deps.summaryBuilder);
   return runSummarizer(summarizer, planned.request, { timeoutMs: Math.max(1, remainingMs), ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.summaryBuilder ? { builder: deps.summaryBuilder } : {}) });
 }
@@ -111,11 +119,12 @@ async function apply(context: Context, options: EngineOptions, deps: CompactDeps
   let inserted: { index: number; item: OutputItem } | undefined;
   let summary: SummaryInfo | undefined;
   if (run.summary) {
-    const outcome = await summarise(run, deps, options.timeoutMs - (performance.now() - started));
+    const outcome = await summarise(run, options, deps, options.timeoutMs - (performance.now() - started));
     const frame = (body: string, by: string): string =>
       frameSummary(body, options.summary.antiInjectionPrefix, { summarizedItems: run.summary?.span.entries.length ?? 0, summarizer: by, ...(archive ? { archiveId: archive.id } : {}) });
-    // A model's summary is checked, never taken as is: rejected when malformed, else repaired.
-    const check = outcome.fellBack || outcome.summarizer === 'heuristic' ? ({ verdict: 'ok' } as const) : checkSummary(outcome.text, run.summary.request);
+    // A model's summary is checked, never taken as is: rejected when malformed, else repaired. The
+    // person's own text is written as they wrote it (verification below still reports what it lost).
+    const check = outcome.fellBack || outcome.summarizer === 'heuristic' || outcome.summarizer === EDITED_SUMMARIZER ? ({ verdict: 'ok' } as const) : checkSummary(outcome.text, run.summary.request);
     // What the repair adds comes from the span itself: masked like everything else the engine writes.
     const repaired = check.verdict === 'repaired' ? redactSecretsWithCounts(check.text) : undefined;
     const body = repaired?.text ?? outcome.text;

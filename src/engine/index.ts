@@ -19,7 +19,7 @@ export {
 } from './options';
 export { plan, type CompactionPlan, type PlanDeps } from './plan';
 export { afterTexts, type AfterTexts } from './afterTexts';
-export { compact, type CompactDeps, type CompactionHooks } from './compact';
+export { compact, EDITED_SUMMARIZER, type CompactDeps, type CompactionHooks } from './compact';
 export type { CompactionMetrics, CompactionResult, CompactionStatus, ItemFate, OverflowWarning, SummaryInfo, TierMetrics } from './result';
 export type { Fate, TierName, TierReport } from './ladder/state';
 export type { ToolPruner } from './ladder/truncate';

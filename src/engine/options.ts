@@ -108,6 +108,11 @@ export interface EngineOptions {
   summary: SummaryOptions;
   preserve: PreserveOptions;
   choices: UserChoices;
+  /**
+   * The summary text the person wrote (edited in a preview), used in place of the summarizer's when
+   * not blank: framed, redacted and verified like any summary, and no summarizer is called.
+   */
+  summaryOverride: string;
 }
 
 export const DEFAULT_STUB_TEMPLATE = '[COMPACTED] Earlier {tool} output for {resource} ({bytes} bytes, ~{tokens} tokens) removed: {reason}. ref: {ref}';
@@ -180,6 +185,7 @@ export const DEFAULT_OPTIONS: EngineOptions = {
     pinnedItemMaxTokens: 2_000,
   },
   choices: { keep: [], drop: [] },
+  summaryOverride: '',
 };
 
 export type EngineOptionsInput = Partial<{

@@ -107,6 +107,8 @@ export class ContextLensApp implements vscode.Disposable {
         snapshot: () => this.model.snapshot,
         choices: () => this.model.choices,
         clearChoices: (sessionPath) => this.model.clearChoices(sessionPath),
+        planChanged: this.model.onDidChangePlan,
+        state: context.workspaceState,
         revealPanel: () => this.view.reveal(),
         archiveFolder: vscode.Uri.joinPath(context.globalStorageUri, 'archive').fsPath,
         log: this.log,

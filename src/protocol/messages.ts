@@ -166,8 +166,22 @@ export const previewSchema = z.object({
   regions: z.array(regionSchema).max(200_000),
   /** Set once applied: the new session Claude Code can resume. */
   applied: forkViewSchema.nullable(),
+  /** The keep/drop/pin choices this preview was computed with (Apply writes exactly these). */
+  choices: choicesSchema.default({ keep: [], drop: [], pins: [] }),
+  /**
+   * Set when an input changed since this preview was computed (choices, a setting, new records):
+   * Apply is refused until it is computed again; `refreshing` while that is under way.
+   */
+  stale: z.object({ why: z.string().max(PREVIEW_WARNING_MAX), refreshing: z.boolean() }).nullable().default(null),
+  /** The summary's body as the person may edit it (no frame, tags or re-injected block); null without a summary. */
+  summaryBody: z.string().nullable().default(null),
+  /** The summary is the person's edited text, not the summarizer's. */
+  summaryEdited: z.boolean().default(false),
 });
 export type Preview = z.infer<typeof previewSchema>;
+
+/** Longest summary a person may write in the preview. */
+export const SUMMARY_EDIT_MAX = 200_000;
 
 /** Longest text a hook detail carries (an error message, a focus); the host clips to it. */
 export const HOOK_TEXT_MAX = 500;
@@ -294,7 +308,9 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
   z.object({ type: z.literal('command'), command: webviewCommandSchema }),
   z.object({ type: z.literal('itemDetail'), id: z.number().int().nonnegative() }),
-  z.object({ type: z.literal('previewAction'), previewId: z.string(), action: z.enum(['apply', 'openDiff', 'cancel', 'resumeInTerminal', 'copyResumeCommand']) }),
+  z.object({ type: z.literal('previewAction'), previewId: z.string(), action: z.enum(['apply', 'openDiff', 'cancel', 'resumeInTerminal', 'copyResumeCommand', 'refresh', 'revertSummary']) }),
+  /** The person's own summary text for this preview: it is computed again with it, then verified. */
+  z.object({ type: z.literal('editSummary'), previewId: z.string(), text: z.string().trim().min(1).max(SUMMARY_EDIT_MAX) }),
   z.object({ type: z.literal('cancelProgress') }),
   z.object({ type: z.literal('choice'), action: choiceActionSchema }),
 ]);

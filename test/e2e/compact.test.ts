@@ -1,19 +1,33 @@
 // The whole loop in real VS Code on the recorded demo session: the gauge agrees with the CLI,
 // settings move the marks live, the map says what Compact… would do, Compact… with a focus text
-// previews fates and a diff, Apply refuses a preview the session has moved on from and writes a fork
-// next to the session from a fresh one, and hostile tool output stays inert text.
+// previews fates and a diff, the preview goes out of date when the agent writes more, a keep or drop
+// pressed after it computes it again (rows, total, item pane), the summary can be edited, Compact…
+// offers the last focus, Apply writes exactly that preview as a fork next to the session, and
+// hostile tool output stays inert text.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readdirSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
-import { appendResponse, appendToolRound, copyDemoWorkspace, prepareDemoSession, writeWorkspaceSettings } from '../support/demoSession';
+import { appendToolRound, copyDemoWorkspace, prepareDemoSession, writeWorkspaceSettings } from '../support/demoSession';
 import { runCommand, screenshot, startWorkbench, webviewFrame, type Workbench } from '../support/workbench';
 
 const CLI = join(__dirname, '..', '..', 'dist', 'cli.js');
 /** The demo is small next to 200k; a smaller window gives the engine something to compact. */
 const WINDOW = 40_000;
+/** Every string in JSONL records (a tool result's text sits deep in its record). */
+function stringsOf(jsonl: string): string[] {
+  const strings: string[] = [];
+  const walk = (value: unknown): void => {
+    if (typeof value === 'string') strings.push(value);
+    else if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === 'object') Object.values(value).forEach(walk);
+  };
+  for (const line of jsonl.split('\n').filter(Boolean)) walk(JSON.parse(line));
+  return strings;
+}
+
 const HOSTILE = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script> password=hunter2';
 
 describe('Compact with focus, apply, settings and hostile content, in code-server', { timeout: 300_000 }, () => {
@@ -33,6 +47,11 @@ describe('Compact with focus, apply, settings and hostile content, in code-serve
     await runCommand(page, 'View: Toggle Maximized Panel');
     frame = await webviewFrame(page);
   });
+
+  /** Polls a condition (the webview's CSP rules out waitForFunction). */
+  const until = async (check: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> => {
+    for (const deadline = Date.now() + timeoutMs; !(await check()); await page.waitForTimeout(200)) assert.ok(Date.now() < deadline, what);
+  };
 
   after(async () => {
     await workbench?.close();
@@ -95,17 +114,18 @@ describe('Compact with focus, apply, settings and hostile content, in code-serve
     }
     // The tool result is the row after its call.
     const id = Number(await row.getAttribute('data-id'));
-    await frame.locator(`[data-testid="region-row"][data-id="${id + 1}"]`).click();
+    await frame.locator(`[data-testid="region-row"][data-id="${id + 1}"]`, { hasText: 'tool results' }).click();
     const detail = frame.locator('[data-testid="detail-text"]');
     await detail.waitFor({ timeout: 10_000 });
-    assert.ok((await detail.innerText()).includes('<script>window.__pwned=2</script>'));
+    const shown = await detail.innerText();
+    assert.ok(shown.includes('<script>window.__pwned=2</script>'), `the item pane shows #${id + 1}: ${await frame.locator('[data-testid="detail-meta"]').innerText()} ${shown.slice(0, 300)}`);
     assert.equal(await frame.locator('img[src="x"]').count(), 0);
     assert.equal(await frame.locator('#app script').count(), 0);
     assert.equal(await frame.evaluate('typeof window.__pwned'), 'undefined');
     await screenshot(page, 'hostile-inert-dark');
   });
 
-  it('compacts with a focus text: preview with fates and a diff, then Apply writes a fork', async () => {
+  it('compacts with a focus text: a preview with fates and a diff, out of date once the agent writes more', async () => {
     await runCommand(page, 'Context Lens: Compact…');
     const input = page.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible' });
@@ -132,31 +152,113 @@ describe('Compact with focus, apply, settings and hostile content, in code-serve
     await page.locator('.monaco-diff-editor .view-line', { hasText: '=== #' }).first().waitFor({ timeout: 60_000 });
     await screenshot(page, 'diff-editor-dark');
     await runCommand(page, 'View: Close Editor');
+    // Opening an editor gives the panel its normal height back: maximised again for the screenshots.
+    if (((await page.locator('.part.panel').boundingBox())?.height ?? 0) < 400) await runCommand(page, 'View: Toggle Maximized Panel');
 
-    // The agent answers once more after the preview: a fork from it would lack that turn.
-    const forks = () => readdirSync(demo.projectDir).filter((name) => name.endsWith('.jsonl'));
-    const before = forks();
+    // The agent answers once more after the preview: a fork from it would lack that turn, so the
+    // preview says it is out of date and Apply waits until it is computed again.
     const stats = frame.locator('[data-testid="preview-headline"]');
     const stale = await stats.textContent();
-    appendResponse(demo.transcript, 18_000);
-    await frame.locator('[data-testid="preview-apply"]').click();
-    const movedOn = page.locator('.notification-toast', { hasText: 'The session moved on since this preview' });
-    await movedOn.waitFor({ timeout: 15_000 });
-    assert.deepEqual(forks(), before, 'no fork from a stale preview');
-    await movedOn.locator('.monaco-button', { hasText: 'Compact… Again' }).click();
+    appendToolRound(demo.transcript, 'All 12 retry tests pass.');
+    const outOfDate = frame.locator('[data-testid="preview-stale"]');
+    await outOfDate.waitFor({ timeout: 15_000 });
+    assert.match(await outOfDate.innerText(), /the agent wrote more/);
+    assert.equal(await frame.locator('[data-testid="preview-apply"]').getAttribute('disabled'), '', 'Apply waits');
+    await outOfDate.scrollIntoViewIfNeeded();
+    await screenshot(page, 'preview-stale-dark');
+    await frame.locator('[data-testid="preview-refresh"]').click();
+    await outOfDate.waitFor({ state: 'detached', timeout: 60_000 });
+    // The fresh preview counts the new turn too (the webview's CSP rules out waitForFunction).
+    await until(async () => (await stats.textContent()) !== stale, 'a fresh preview');
+  });
+
+  it('computes the preview again when an item is kept or dropped after it: rows, total and item pane follow, and Apply writes the kept item', async () => {
+    const map = frame.locator('[data-testid="region-map"]');
+    const stats = frame.locator('[data-testid="preview-headline"]');
+    const choices = frame.locator('[data-testid="preview-choices"]');
+    const meta = frame.locator('[data-testid="detail-meta"]');
+    const row = (id: number) => frame.locator(`[data-testid="region-row"][data-id="${id}"]`);
+    // Tool results only: the big file reads the preview summarises away are near the top.
+    await frame.locator('.region-filter input').fill('kind:tool_result');
+    await map.press('Home');
+    let kept = -1;
+    for (const candidate of await frame.locator('[data-testid="region-row"][data-fate="dropped"]').all()) {
+      if (Number((await candidate.locator('.col-tokens').innerText()).split('→')[0]?.replace(/[^\d]/g, '')) > 5_000) {
+        kept = Number(await candidate.getAttribute('data-id'));
+        break;
+      }
+    }
+    assert.ok(kept >= 0, 'the preview drops a big tool result');
+    await row(kept).click();
+    await meta.filter({ hasText: 'dropped' }).waitFor({ timeout: 10_000 });
+    const summaryText = (await frame.locator('[data-testid="summary-raw"]').textContent()) ?? '';
+    // A line of the item that only keeping it can bring into the fork: in no other record, nor the summary.
+    const records = readFileSync(demo.transcript, 'utf8').split('\n').filter(Boolean).map(stringsOf);
+    const line = (await frame.locator('[data-testid="detail-text"]').innerText())
+      .split('\n')
+      .map((text) => text.trim())
+      .find((text) => /^[\t\x20-\x7e]{30,}$/.test(text) && !summaryText.includes(text) && records.filter((strings) => strings.some((value) => value.includes(text))).length === 1);
+    assert.ok(line, `a line of #${kept} found nowhere else`);
+
+    let before = await stats.textContent();
+    await map.press('k');
+    await row(kept).and(frame.locator('[data-fate="preserved"]')).waitFor({ timeout: 30_000 });
+    await until(async () => (await stats.textContent()) !== before, 'the total follows the keep');
+    await meta.filter({ hasText: 'preserved' }).filter({ hasText: 'your choice (keep)' }).waitFor({ timeout: 10_000 });
+    assert.match(await choices.innerText(), new RegExp(`Your choices: kept 1 \\(#${kept}\\)`));
+
+    // A drop of an item the preview keeps: the newest tool result, at the end of the map.
+    await map.press('End');
+    const dropped = Number(await frame.locator('[data-testid="region-row"][data-fate="preserved"]').last().getAttribute('data-id'));
+    await row(dropped).click();
+    await meta.filter({ hasText: 'preserved' }).waitFor({ timeout: 10_000 });
+    before = await stats.textContent();
+    await map.press('d');
+    await row(dropped).and(frame.locator('[data-fate="dropped"]')).waitFor({ timeout: 30_000 });
+    await until(async () => (await stats.textContent()) !== before, 'the total follows the drop');
+    await meta.filter({ hasText: 'dropped' }).filter({ hasText: 'your choice (drop)' }).waitFor({ timeout: 10_000 });
+    assert.match(await choices.innerText(), new RegExp(`Your choices: kept 1 \\(#${kept}\\) · dropped 1 \\(#${dropped}\\)`));
+    assert.equal(await frame.locator('[data-testid="preview-stale"]').count(), 0);
+    await frame.locator('.region-filter input').fill('');
+    await choices.scrollIntoViewIfNeeded();
+    await screenshot(page, 'preview-choices-dark');
+    await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+    await page.waitForTimeout(1_000);
+    await screenshot(page, 'preview-choices-light');
+    await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+
+    // The summary as the person writes it is what the fork gets.
+    const EDITED = 'E2E: the retry decision was written down by hand.';
+    await frame.locator('[data-testid="summary-edit-start"]').click();
+    const editor = frame.locator('[data-testid="summary-edit"]');
+    await editor.fill(`${await editor.inputValue()}\n- ${EDITED}`);
+    await editor.scrollIntoViewIfNeeded();
+    assert.equal(await frame.locator('[data-testid="preview-apply"]').getAttribute('disabled'), '', 'Apply waits for the edit to be used');
+    await screenshot(page, 'summary-edit-dark');
+    await frame.locator('[data-testid="summary-edit-use"]').click();
+    await frame.locator('[data-testid="summary-edited"]').waitFor({ timeout: 30_000 });
+    assert.ok((await frame.locator('[data-testid="summary-raw"]').textContent())?.includes(EDITED));
+
+    // Compact… offers the focus given last for this session.
+    await runCommand(page, 'Context Lens: Compact…');
+    const input = page.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible' });
     assert.equal(await input.inputValue(), 'keep the retry decision');
-    await input.press('Enter');
-    // The fresh preview counts the new turn too (the webview's CSP rules out waitForFunction).
-    for (const deadline = Date.now() + 60_000; (await stats.textContent()) === stale; await page.waitForTimeout(200)) assert.ok(Date.now() < deadline, 'a fresh preview');
+    await input.press('Escape');
+    await input.waitFor({ state: 'hidden' });
 
+    const forks = () => readdirSync(demo.projectDir).filter((name) => name.endsWith('.jsonl'));
+    const beforeFiles = forks();
     await frame.locator('[data-testid="preview-apply"]').click();
     await frame.locator('[data-testid="preview-applied"]').waitFor({ timeout: 30_000 });
     const afterFiles = forks();
-    assert.equal(afterFiles.length, before.length + 1, 'one new session file');
+    assert.equal(afterFiles.length, beforeFiles.length + 1, 'one new session file');
     const applied = await frame.locator('[data-testid="preview-applied"]').innerText();
-    const fork = afterFiles.find((name) => !before.includes(name))!.replace('.jsonl', '');
+    const fork = afterFiles.find((name) => !beforeFiles.includes(name))!.replace('.jsonl', '');
     assert.ok(applied.includes(fork), `the panel names the fork ${fork}`);
+    const written = stringsOf(readFileSync(join(demo.projectDir, `${fork}.jsonl`), 'utf8'));
+    assert.ok(written.some((text) => text.includes(line)), `the kept #${kept} is in the fork`);
+    assert.ok(written.some((text) => text.includes(EDITED)), 'the edited summary is in the fork');
     await screenshot(page, 'applied-dark');
 
     // The panel then follows the fork (the workspace's newest session): labelled as a fork, its fill

@@ -115,7 +115,8 @@ for (const [suffix, theme] of THEMES) {
       await preview.waitFor({ timeout: 60_000 });
       await page.locator('.notifications-toasts', { hasText: 'Compacting with' }).waitFor({ state: 'hidden', timeout: 15_000 });
       assert.match(await frame.locator('[data-testid="preview-headline"]').innerText(), /^[\d,]+ → [\d,]+ tokens \(−\d+ %\) · target [\d,]+ (met|not met)$/);
-      assert.match(await frame.locator('[data-testid="preview-tiers"]').innerText(), /your choices/);
+      // The person's choices in the words of the choices bar, keeps counted as well as drops.
+      assert.match(await frame.locator('[data-testid="preview-choices"]').innerText(), /^Your choices: kept 1 \(#\d+\) · dropped 1 \(#\d+\) · 1 pinned sentence/);
       assert.doesNotMatch(await frame.locator('[data-testid="preview-tiers"]').innerText(), /−0 tokens/);
       const rendered = frame.locator('[data-testid="summary-markdown"]');
       if ((await rendered.count()) > 0) {

@@ -41,42 +41,49 @@ function lastRecord(path: string, type: string): TranscriptRecord {
 let appended = 0;
 const nextUuid = () => `0e2e0e2e-0000-4000-8000-${String(++appended).padStart(12, '0')}`;
 
-/** A further response from the agent: the last assistant record again, with more context used. */
-export function appendResponse(path: string, cacheReadInputTokens: number, content?: unknown[]): string {
+/** A further response from the agent, chained after `parentUuid`: the last assistant record again, with more context used. */
+function responseRecord(path: string, cacheReadInputTokens: number, parentUuid: string | undefined, content?: unknown[]): TranscriptRecord & { uuid: string } {
   const last = lastRecord(path, 'assistant');
-  const tail = readFileSync(path, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as TranscriptRecord).filter((record) => record.uuid).at(-1);
   const uuid = nextUuid();
   const message = { ...last.message, id: `msg_e2e_${appended}`, usage: { input_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: cacheReadInputTokens, output_tokens: 20 }, ...(content ? { content } : {}) };
-  appendFileSync(path, `${JSON.stringify({ ...last, uuid, parentUuid: tail?.uuid ?? last.uuid, timestamp: new Date().toISOString(), message })}\n`);
-  return uuid;
+  return { ...last, uuid, parentUuid: parentUuid ?? last.uuid ?? null, timestamp: new Date().toISOString(), message } as TranscriptRecord & { uuid: string };
+}
+
+/** The uuid of the transcript's newest record: the next one chains after it. */
+const tailUuid = (path: string): string | undefined => readFileSync(path, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as TranscriptRecord).filter((record) => record.uuid).at(-1)?.uuid;
+
+/** A further response from the agent: the last assistant record again, with more context used. */
+export function appendResponse(path: string, cacheReadInputTokens: number, content?: unknown[]): string {
+  const record = responseRecord(path, cacheReadInputTokens, tailUuid(path), content);
+  appendFileSync(path, `${JSON.stringify(record)}\n`);
+  return record.uuid;
 }
 
 /**
  * A tool call and its (hostile) result, as the agent would record them, with the usage the API
  * would report: each prompt holds the one before, its response and what was written since (items
  * are sized from those differences, so a prompt that shrank would read as the API dropping content).
+ * Written in one go: a reader of the file never sees a call without its result.
  */
 export function appendToolRound(path: string, output: string): void {
   const id = `toolu_e2e_${appended + 1}`;
   const usage = (lastRecord(path, 'assistant').message?.usage ?? {}) as Record<string, number | undefined>;
   const previous = (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0) + (usage.output_tokens ?? 0);
-  // appendResponse adds 10 uncached input tokens to the cache read it is given.
+  // A response adds 10 uncached input tokens to the cache read it is given.
   const cacheReadInputTokens = previous;
-  appendResponse(path, cacheReadInputTokens, [{ type: 'tool_use', id, name: 'Bash', input: { command: 'cat untrusted.html' } }]);
-  const user = lastRecord(path, 'user');
-  const parent = readFileSync(path, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as TranscriptRecord).at(-1)?.uuid;
-  const record = {
-    ...user,
+  const call = responseRecord(path, cacheReadInputTokens, tailUuid(path), [{ type: 'tool_use', id, name: 'Bash', input: { command: 'cat untrusted.html' } }]);
+  const result = {
+    ...lastRecord(path, 'user'),
     uuid: nextUuid(),
-    parentUuid: parent,
+    parentUuid: call.uuid,
     timestamp: new Date().toISOString(),
     isMeta: undefined,
     isCompactSummary: undefined,
     message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: output, is_error: false }] },
     toolUseResult: { stdout: output, stderr: '', interrupted: false },
   };
-  appendFileSync(path, `${JSON.stringify(record)}\n`);
-  appendResponse(path, cacheReadInputTokens + 200, [{ type: 'text', text: 'That file is untrusted HTML; I will not render it.' }]);
+  const answer = responseRecord(path, cacheReadInputTokens + 200, result.uuid, [{ type: 'text', text: 'That file is untrusted HTML; I will not render it.' }]);
+  appendFileSync(path, [call, result, answer].map((record) => `${JSON.stringify(record)}\n`).join(''));
 }
 
 /**

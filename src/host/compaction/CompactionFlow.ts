@@ -1,13 +1,15 @@
 // Compact… and Preview Compaction: run the engine on the live context (cancellable, with progress in
-// a notification and in the panel), show the preview, and act on it: open the diff, apply it as a
-// fork the agent can resume (the source transcript is only read, and must not have moved on), or cancel.
+// a notification and in the panel), show the preview, and act on it: open the diff, edit its summary,
+// refresh it, apply it as a fork the agent can resume (the source transcript is only read, and must
+// not have moved on), or cancel. Which preview is shown, and whether it may be applied, is
+// PreviewSession's: this is its VS Code side (input box, notifications, the fork on disk).
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { FileSystemArchive, pruneArchive, StagedArchive } from '../../archive/fileArchive';
-import { afterTexts, redactSecrets, type CompactionResult } from '../../engine';
+import { afterTexts, redactSecrets } from '../../engine';
 import type { Choices, ForkView, ItemDetail, Preview } from '../../protocol/messages';
+import type { StateStorage } from '../context/choices';
 import { adapterOf } from '../../sessions/agents';
-import type { AgentId } from '../../sessions/types';
 import type { LiveSnapshot } from '../context/liveSnapshot';
 import type { HistoryStore } from '../history/HistoryStore';
 import type { PanelHub } from '../panel/PanelHub';
@@ -16,19 +18,13 @@ import type { SettingsWatcher } from '../settings';
 import type { ApiKeyStore } from './ApiKeyStore';
 import type { DiffDocuments } from './DiffDocuments';
 import { diffBlocksOf, diffDocuments, previewItemDetail } from './preview';
+import { FocusMemory } from './focusMemory';
+import { PreviewSession, type Computed, type PreviewRequest, type Shown } from './PreviewSession';
+import type { PreviewInputs } from './previewInputs';
+import { resumeInTerminal } from './resumeInTerminal';
 import { runCompaction } from './run';
 import { sessionMovedOn } from './stale';
-import { executableOnPath } from '../connect/launcher';
 import { summarizerOf } from './summarizer';
-
-/** Where Anthropic explains installing Claude Code. */
-const INSTALL_GUIDES: Record<AgentId, string> = {
-  'claude-code': 'https://docs.anthropic.com/en/docs/claude-code/setup',
-  codex: 'https://github.com/openai/codex#installing-and-running-codex-cli',
-};
-
-/** A path as one POSIX shell word. */
-const shellQuote = (path: string): string => `'${path.replace(/'/g, `'\\''`)}'`;
 
 export interface FlowDeps {
   readonly hub: PanelHub;
@@ -40,49 +36,57 @@ export interface FlowDeps {
   /** The person's keep/drop/pin choices for the followed session, and their end once applied. */
   readonly choices: () => Choices;
   readonly clearChoices: (sessionPath: string) => Promise<void>;
+  /** Fires when the live plan changed: new records, choices or settings (the preview is checked against them). */
+  readonly planChanged: vscode.Event<unknown>;
+  /** Where the last focus of each session is remembered. */
+  readonly state: StateStorage;
   readonly revealPanel: () => void;
   readonly archiveFolder: string;
   readonly log: vscode.LogOutputChannel;
 }
 
-/** The preview on screen and what produced it (apply needs the exact context the result indexes). */
-interface Shown {
-  preview: Preview;
-  snapshot: LiveSnapshot;
-  result: CompactionResult;
-  /** The pre-compaction context, written to disk only when the preview is applied. */
-  archive: StagedArchive;
-}
-
 export class CompactionFlow implements vscode.Disposable {
-  private shown: Shown | null = null;
+  private readonly session: PreviewSession;
+  private readonly focusMemory: FocusMemory;
+  private readonly subscriptions: vscode.Disposable[];
   private running: AbortController | null = null;
-  /** Apply re-reads the session before writing: a second click meanwhile must not write a second fork. */
-  private applying = false;
 
-  constructor(private readonly deps: FlowDeps) {}
+  constructor(private readonly deps: FlowDeps) {
+    this.session = new PreviewSession({
+      inputs: () => this.inputs(),
+      compute: (request, inputs, automatic) => this.compute(request, inputs, automatic),
+      publish: (preview) => deps.hub.updatePreview(preview),
+    });
+    this.focusMemory = new FocusMemory(deps.state);
+    this.subscriptions = [deps.planChanged(() => this.session.inputsChanged()), deps.settings.onDidChange(() => this.session.inputsChanged())];
+  }
+
+  private inputs(): PreviewInputs | null {
+    const snapshot = this.deps.snapshot();
+    if (snapshot === null || snapshot.context.items.length === 0) return null;
+    const { engine, summarizer } = this.deps.settings.current;
+    return { snapshot, choices: this.deps.choices(), engine, summarizer };
+  }
 
   /**
-   * Compact… asks for focus instructions first (like `/compact <instructions>`), pre-filled with
-   * `suggestedFocus`; Preview takes it as it is, so it shows what the region map shows.
+   * Compact… asks for focus instructions first (like `/compact <instructions>`), offering `suggestedFocus`,
+   * else this session's last focus, else the standing one; Preview takes the standing focus as it is,
+   * so it shows what the region map shows.
    */
-  async run(askFocus: boolean, suggestedFocus = this.deps.settings.current.compactionFocus): Promise<void> {
+  async run(askFocus: boolean, suggestedFocus?: string): Promise<void> {
     if (this.running) {
       void vscode.window.showInformationMessage('Context Lens: a compaction is already running.');
       return;
     }
-    const snapshot = this.deps.snapshot();
-    if (snapshot === null || snapshot.context.items.length === 0) {
-      void vscode.window.showWarningMessage('Context Lens: no live context to compact yet — start `claude` in this folder, or open a transcript file.');
-      return;
-    }
-    let focus = suggestedFocus.trim();
+    const sessionPath = this.deps.snapshot()?.live.session.path;
+    const standing = this.deps.settings.current.compactionFocus;
+    let focus = (suggestedFocus ?? (askFocus && sessionPath !== undefined ? this.focusMemory.get(sessionPath) : undefined) ?? standing).trim();
     if (askFocus) {
       const input = await vscode.window.showInputBox({
         title: 'Context Lens: Compact…',
         prompt: 'What the compaction should keep (like /compact <instructions>). Empty = no focus.',
         placeHolder: 'Focus instructions — e.g. keep the retry decision',
-        value: suggestedFocus,
+        value: focus,
         ignoreFocusOut: true,
       });
       if (input === undefined) return;
@@ -90,35 +94,47 @@ export class CompactionFlow implements vscode.Disposable {
     }
     // Stored in the preview, the history, the fork and the archive: a pasted key goes no further.
     focus = redactSecrets(focus);
-    const settings = this.deps.settings.current;
-    const chosen = summarizerOf(settings.summarizer, await this.deps.apiKey.get(), snapshot.live.session.cwd ?? undefined);
+    if (askFocus && sessionPath !== undefined) await this.focusMemory.set(sessionPath, focus);
+    const outcome = await this.session.show({ focus, summaryOverride: null });
+    if (outcome === 'noContext') void vscode.window.showWarningMessage('Context Lens: no live context to compact yet — start `claude` in this folder, or open a transcript file.');
+    else if (outcome === 'busy') void vscode.window.showInformationMessage('Context Lens: a compaction is already running.');
+    else if (outcome === 'shown') this.deps.revealPanel();
+  }
+
+  /** One computation of a preview; `automatic` ones (a keep pressed in the map) show progress in the panel only. */
+  private async compute(request: PreviewRequest, inputs: PreviewInputs, automatic: boolean): Promise<Computed | null> {
+    const { focus, summaryOverride } = request;
+    const { snapshot } = inputs;
+    const chosen = summarizerOf(inputs.summarizer, await this.deps.apiKey.get(), snapshot.live.session.cwd ?? undefined);
     if (!chosen.ok) {
       void vscode.window.showErrorMessage(`Context Lens: ${chosen.error}`, 'Set API Key').then((choice) => choice && vscode.commands.executeCommand('contextLens.setApiKey'));
-      return;
+      return null;
     }
     const controller = new AbortController();
     this.running = controller;
-    const message = `Compacting with the ${chosen.name} summarizer…`;
+    const message = summaryOverride !== null ? 'Computing the preview with your summary…' : automatic ? 'Computing the preview again…' : `Compacting with the ${chosen.name} summarizer…`;
     this.deps.hub.updateProgress({ message, cancellable: true });
     const archive = new StagedArchive(new FileSystemArchive(this.deps.archiveFolder));
+    const compute = () =>
+      runCompaction({ id: randomUUID(), focus, engine: inputs.engine, summarizer: chosen, context: snapshot.context, archive, signal: controller.signal, choices: inputs.choices, summaryOverride });
     try {
-      const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Context Lens', cancellable: true }, (progress, token) => {
-        progress.report({ message });
-        token.onCancellationRequested(() => controller.abort());
-        return runCompaction({ id: randomUUID(), focus, engine: settings.engine, summarizer: chosen, context: snapshot.context, archive, signal: controller.signal, choices: this.deps.choices() });
-      });
+      const outcome = automatic
+        ? await compute()
+        : await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Context Lens', cancellable: true }, (progress, token) => {
+            progress.report({ message });
+            token.onCancellationRequested(() => controller.abort());
+            return compute();
+          });
       const { result } = outcome;
       if (outcome.cancelled) {
         this.deps.log.info('Compaction cancelled');
-        void vscode.window.showInformationMessage('Context Lens: Compaction cancelled.');
-        return;
+        if (!automatic) void vscode.window.showInformationMessage('Context Lens: Compaction cancelled.');
+        return null;
       }
       const { preview } = outcome;
-      this.deps.log.info(`Compaction${focus ? ` with focus "${redactSecrets(focus)}"` : ''}: ${redactSecrets(result.message)}${result.error ? ` (${redactSecrets(result.error)})` : ''}`);
+      this.deps.log.info(`Compaction${focus ? ` with focus "${redactSecrets(focus)}"` : ''}${summaryOverride !== null ? ' with the summary edited by the person' : ''}: ${redactSecrets(result.message)}${result.error ? ` (${redactSecrets(result.error)})` : ''}`);
       for (const warning of [preview.summaryFallback, preview.overflow]) if (warning) this.deps.log.warn(warning);
-      this.shown = { preview, snapshot, result, archive };
-      this.deps.hub.updatePreview(preview);
-      this.deps.revealPanel();
+      return { preview, result, archive };
     } finally {
       this.running = null;
       this.deps.hub.updateProgress(null);
@@ -131,27 +147,36 @@ export class CompactionFlow implements vscode.Disposable {
 
   /** While a preview is shown the map shows its items, so their details come from the same run. */
   itemDetail(id: number): ItemDetail | null {
-    const shown = this.shown;
-    return shown ? previewItemDetail(shown.snapshot.context, shown.result, id) : null;
+    const shown = this.session.shown;
+    return shown ? previewItemDetail(shown.inputs.snapshot.context, shown.result, id) : null;
   }
 
-  async onAction({ previewId, action }: PreviewActionMessage): Promise<void> {
-    const shown = this.shown;
+  async onAction(message: PreviewActionMessage): Promise<void> {
+    const shown = this.session.shown;
     // A stale webview may still show an older preview: ignore its buttons.
-    if (shown === null || shown.preview.id !== previewId) return;
-    switch (action) {
+    if (shown === null || shown.preview.id !== message.previewId) return;
+    const { previewId } = message;
+    // The person's own summary: the preview is computed again with it, and verified.
+    if (message.type === 'editSummary') {
+      await this.session.editSummary(previewId, message.text);
+      return;
+    }
+    switch (message.action) {
       case 'openDiff':
         return this.openDiff(shown);
       case 'apply':
-        if (this.applying) return;
-        this.applying = true;
-        return this.apply(shown).finally(() => (this.applying = false));
+        return this.apply(previewId);
+      case 'refresh':
+        await this.session.refresh(previewId);
+        return;
+      case 'revertSummary':
+        await this.session.editSummary(previewId, null);
+        return;
       case 'cancel':
-        this.shown = null;
-        this.deps.hub.updatePreview(null);
+        this.session.clear();
         return;
       case 'resumeInTerminal':
-        if (shown.preview.applied) this.resumeInTerminal(shown.preview.applied, shown.snapshot);
+        if (shown.preview.applied) this.resumeInTerminal(shown.preview.applied, shown.inputs.snapshot);
         return;
       case 'copyResumeCommand':
         if (shown.preview.applied) await vscode.env.clipboard.writeText(shown.preview.applied.resumeCommand);
@@ -159,18 +184,35 @@ export class CompactionFlow implements vscode.Disposable {
     }
   }
 
-  private async openDiff({ preview, snapshot, result }: Shown): Promise<void> {
-    const { before, after } = diffDocuments(diffBlocksOf(snapshot.context, result), afterTexts(result)?.written ?? []);
+  private async openDiff({ preview, inputs, result }: Shown): Promise<void> {
+    const { before, after } = diffDocuments(diffBlocksOf(inputs.snapshot.context, result), afterTexts(result)?.written ?? []);
     await this.deps.diffs.show(preview.id, before, after, `Context Lens: before ↔ after${preview.focus ? ` (${preview.focus})` : ''}`);
   }
 
-  private async apply(shown: Shown): Promise<void> {
-    const { preview, snapshot, result } = shown;
-    if (preview.applied) return;
+  /** Writes the fork of exactly the preview shown, when it still matches its inputs (else says why not). */
+  private async apply(previewId: string): Promise<void> {
+    const grant = this.session.beginApply(previewId);
+    if (!grant.ok) {
+      if (grant.why) void vscode.window.showWarningMessage(`Context Lens: not applied: ${grant.why}`);
+      return;
+    }
+    let applied: Preview | null = null;
+    try {
+      applied = await this.writeFork(grant.shown);
+    } finally {
+      this.session.endApply(applied);
+    }
+    if (applied?.applied) await this.afterApply(grant.shown, applied.applied);
+  }
+
+  /** The fork written and recorded, as the applied preview; null when it was not (the person was told why). */
+  private async writeFork({ preview, inputs, result, archive }: Shown): Promise<Preview | null> {
+    const { snapshot } = inputs;
+    // The panel's snapshot trails the file by a debounce: the file itself must not have moved on.
     const moved = await sessionMovedOn(snapshot.live);
     if (!moved.ok) {
       void vscode.window.showErrorMessage(`Context Lens: could not apply the compaction: ${moved.error.message}`);
-      return;
+      return null;
     }
     if (moved.value) {
       this.deps.log.warn(`Apply of preview ${preview.id} stopped: ${snapshot.live.session.path} moved on since the preview`);
@@ -178,14 +220,14 @@ export class CompactionFlow implements vscode.Disposable {
       void vscode.window.showWarningMessage('Context Lens: The session moved on since this preview — run Compact… again.', again).then((choice) => {
         if (choice === again) void this.run(true, preview.focus);
       });
-      return;
+      return null;
     }
     // Archived before the fork that drops anything is written; a preview left unapplied writes nothing.
     if (result.archive) {
-      const committed = await shown.archive.commit(result.archive.id, this.deps.settings.current.archive);
+      const committed = await archive.commit(result.archive.id, this.deps.settings.current.archive);
       if (!committed.ok) {
         void vscode.window.showErrorMessage(`Context Lens: could not apply the compaction: ${committed.error}`);
-        return;
+        return null;
       }
       this.deps.log.info(`Archived the context before the compaction as ${committed.value.location}`);
     }
@@ -194,12 +236,9 @@ export class CompactionFlow implements vscode.Disposable {
     const written = await adapter.writeFork({ live: snapshot.live, context: snapshot.context, result, focus: preview.focus || null, title: snapshot.live.session.title });
     if (!written.ok) {
       void vscode.window.showErrorMessage(`Context Lens: could not apply the compaction: ${written.error.message}`);
-      return;
+      return null;
     }
     const fork: ForkView = written.value;
-    const applied = { ...preview, applied: fork };
-    this.shown = { ...shown, preview: applied };
-    this.deps.hub.updatePreview(applied);
     await this.deps.history.add([snapshot.live.session.path, fork.path], {
       id: preview.id,
       at: new Date().toISOString(),
@@ -211,7 +250,12 @@ export class CompactionFlow implements vscode.Disposable {
       verification: preview.verification,
       fork,
     });
-    this.deps.log.info(`Applied the compaction as session ${fork.sessionId} (${fork.path})`);
+    this.deps.log.info(`Applied the compaction as session ${fork.sessionId} (${fork.path})${preview.summaryEdited ? ' with the summary edited by the person' : ''}`);
+    return { ...preview, applied: fork };
+  }
+
+  private async afterApply({ inputs }: Shown, fork: ForkView): Promise<void> {
+    const { snapshot } = inputs;
     await this.deps.clearChoices(snapshot.live.session.path);
     const choice = await vscode.window.showInformationMessage(`Context Lens: compacted session written — resume it with \`${fork.resumeCommand}\`.`, 'Resume in Terminal', 'Copy resume command');
     if (choice === 'Resume in Terminal') this.resumeInTerminal(fork, snapshot);
@@ -234,33 +278,11 @@ export class CompactionFlow implements vscode.Disposable {
   }
 
   private resumeInTerminal(fork: ForkView, snapshot: LiveSnapshot): void {
-    const adapter = adapterOf(snapshot.live.session.agent);
-    // Claude Code's binary can be set (for the claude -p summarizer too); other agents' are on PATH.
-    const configured = adapter.id === 'claude-code' ? this.deps.settings.current.summarizer.claudeCliPath : '';
-    if (configured === '' && executableOnPath(adapter.command, process.env.PATH ?? '', process.platform) === null) {
-      // A terminal would only say "command not found": say what is missing and how to get it.
-      const copy = 'Copy resume command';
-      const guide = 'Open Install Guide';
-      void vscode.window
-        .showErrorMessage(
-          `Context Lens: ${adapter.name}'s \`${adapter.command}\` command is not on PATH, so the fork cannot be resumed here. Install it with \`npm install -g ${adapter.installPackage}\`${adapter.id === 'claude-code' ? ' (or set contextLens.summarizer.claudeCliPath)' : ''}, then run \`${fork.resumeCommand}\` in ${snapshot.live.session.cwd ?? 'the session\'s folder'}.`,
-          copy,
-          guide,
-        )
-        .then((choice) => {
-          if (choice === copy) void vscode.env.clipboard.writeText(fork.resumeCommand);
-          else if (choice === guide) void vscode.env.openExternal(vscode.Uri.parse(INSTALL_GUIDES[adapter.id]));
-        });
-      return;
-    }
-    // `claude --resume` finds sessions by the folder it runs in: the session's own cwd.
-    const cwd = snapshot.live.session.cwd ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    const terminal = vscode.window.createTerminal({ name: `${adapter.name} (compacted)`, ...(cwd ? { cwd } : {}) });
-    terminal.show();
-    terminal.sendText(configured === '' ? fork.resumeCommand : fork.resumeCommand.replace(/^claude\b/, shellQuote(configured)));
+    resumeInTerminal(fork, snapshot.live.session, this.deps.settings.current.summarizer.claudeCliPath);
   }
 
   dispose(): void {
     this.running?.abort();
+    for (const subscription of this.subscriptions) subscription.dispose();
   }
 }

@@ -1,8 +1,10 @@
 // A compaction result as the panel previews it: metrics per tier, verification, the summary and one
 // diff block per changed item. Everything shown goes through `redactSecrets` first. Free of `vscode`.
-import { afterTexts, redactSecrets, type CompactionResult, type Context, type Verification } from '../../engine';
+import { afterTexts, EDITED_SUMMARIZER, redactSecrets, type CompactionResult, type Context, type Verification } from '../../engine';
 import { SUMMARY_TAG } from '../../engine/fromMessages';
-import { PREVIEW_WARNING_MAX, type DiffBlock, type ItemDetail, type Preview, type VerificationView } from '../../protocol/messages';
+import { TIER_NAMES } from '../../protocol/categories';
+import { PREVIEW_WARNING_MAX, type Choices, type DiffBlock, type ItemDetail, type Preview, type VerificationView } from '../../protocol/messages';
+import { NO_CHOICES } from '../context/choices';
 import { regionLabel, regionsOf } from '../context/derive';
 import { itemDetailOf } from '../context/itemDetail';
 
@@ -56,6 +58,30 @@ export interface PreviewInput {
   summarizer: string;
   context: Context;
   result: CompactionResult;
+  /** The choices the run was given. */
+  choices?: Choices;
+}
+
+type TierSummary = Preview['tiers'][number];
+
+/**
+ * The steps as the rows show them: each item counted once, under the tier that decided its final
+ * fate, with what it saved in the end (a stub that was then summarised counts for the summary, and
+ * the note says it was stubbed first). The engine's own tiers credit each step when it acted, so a
+ * stubbed-then-summarised item is counted twice there; the books still balance here, since the
+ * summary's own tokens come off the summarising step.
+ */
+export function tiersOf(result: CompactionResult): TierSummary[] {
+  const summaryTokens = result.summary ? result.summary.tokens - result.metrics.reinjectedTokens : 0;
+  return result.tiers.map((tier): TierSummary => {
+    const decided = result.items.filter((fate) => fate.tier === tier.tier && fate.fate !== 'preserved');
+    const removed = decided.reduce((sum, fate) => sum + fate.tokensBefore - fate.tokensAfter, 0);
+    const prunedFirst = new Map<string, number>();
+    for (const fate of decided) if (fate.prunedBy && fate.prunedBy !== tier.tier) prunedFirst.set(fate.prunedBy, (prunedFirst.get(fate.prunedBy) ?? 0) + 1);
+    const firsts = [...prunedFirst].map(([by, count]) => `${count} of them first by "${TIER_NAMES[by] ?? by}"`);
+    const note = [tier.note, ...firsts].filter((part): part is string => Boolean(part)).join('; ');
+    return { tier: tier.tier, items: decided.length, tokensSaved: tier.tier === 'summarize' && decided.length > 0 ? removed - summaryTokens : removed, note: note || null };
+  });
 }
 
 /**
@@ -78,16 +104,25 @@ function overflowWarningOf(result: CompactionResult): string | null {
   return result.overflow ? warningOf(result.overflow.message) : null;
 }
 
+/** The summary's body between its tags, and what follows them (a re-injected pinned block). */
+const summaryParts = (text: string): RegExpExecArray | null => new RegExp(`<${SUMMARY_TAG}[^>]*>\\n?([\\s\\S]*?)\\n?</${SUMMARY_TAG}>([\\s\\S]*)$`).exec(text);
+
 /**
  * The summary as a person reads it: the body and anything after it (a re-injected pinned block),
  * without the anti-injection sentence and the tags that frame it for the model.
  */
 export function readableSummary(text: string): string {
-  const match = new RegExp(`<${SUMMARY_TAG}[^>]*>\\n?([\\s\\S]*?)\\n?</${SUMMARY_TAG}>([\\s\\S]*)$`).exec(text);
+  const match = summaryParts(text);
   return match ? `${match[1] ?? ''}${match[2] ?? ''}`.trim() : text;
 }
 
-export function previewOf({ id, focus, summarizer, context, result }: PreviewInput): Preview {
+/** The body alone: what a person edits (the frame and the re-injected block are the engine's to add). */
+export function summaryBodyOf(text: string): string {
+  const match = summaryParts(text);
+  return (match ? (match[1] ?? '') : text).trim();
+}
+
+export function previewOf({ id, focus, summarizer, context, result, choices = NO_CHOICES }: PreviewInput): Preview {
   const summary = result.summary ? redactSecrets(result.summary.text) : null;
   return {
     id,
@@ -98,7 +133,7 @@ export function previewOf({ id, focus, summarizer, context, result }: PreviewInp
     beforeTokens: result.metrics.tokensBefore,
     afterTokens: result.metrics.tokensAfter,
     savingsPct: result.metrics.savingsPercent,
-    tiers: result.tiers.map((tier) => ({ tier: tier.tier, items: tier.acted, tokensSaved: tier.tokensSaved, note: tier.note ?? null })),
+    tiers: tiersOf(result),
     verification: result.verification ? verificationView(result.verification) : null,
     summary,
     summaryReadable: summary === null ? null : readableSummary(summary),
@@ -110,6 +145,10 @@ export function previewOf({ id, focus, summarizer, context, result }: PreviewInp
     diff: diffBlocksOf(context, result, DIFF_BLOCK_MAX_CHARS),
     regions: regionsOf(context, result.items),
     applied: null,
+    choices,
+    stale: null,
+    summaryBody: summary === null ? null : summaryBodyOf(summary),
+    summaryEdited: result.summary?.summarizer === EDITED_SUMMARIZER,
   };
 }
 

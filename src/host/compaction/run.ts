@@ -22,14 +22,17 @@ export interface RunInput {
   signal: AbortSignal;
   /** Kept / dropped items and pinned sentences from the map. */
   choices?: Choices;
+  /** The person's own summary text (edited in the preview), used instead of the summarizer's. */
+  summaryOverride?: string | null;
 }
 
 export type RunOutcome = { cancelled: true; result: CompactionResult } | { cancelled: false; result: CompactionResult; preview: Preview };
 
-export async function runCompaction({ id, focus, engine, summarizer, context, archive, signal, choices }: RunInput): Promise<RunOutcome> {
-  const result = await compact(context, compactOptionsOf(engine, focus, choices), { summarizer: summarizer.summarizer, archive, signal });
+export async function runCompaction({ id, focus, engine, summarizer, context, archive, signal, choices = NO_CHOICES, summaryOverride }: RunInput): Promise<RunOutcome> {
+  const options = { ...compactOptionsOf(engine, focus, choices), ...(summaryOverride ? { summaryOverride } : {}) };
+  const result = await compact(context, options, { summarizer: summarizer.summarizer, archive, signal });
   // Aborting only stops the summarizer, which then falls back to the heuristic: that result is not
   // what the person asked for, and they asked for nothing more.
   if (signal.aborted) return { cancelled: true, result };
-  return { cancelled: false, result, preview: previewOf({ id, focus, summarizer: summarizer.name, context, result }) };
+  return { cancelled: false, result, preview: previewOf({ id, focus, summarizer: summarizer.name, context, result, choices }) };
 }

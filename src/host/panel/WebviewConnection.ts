@@ -3,7 +3,8 @@
 import type * as vscode from 'vscode';
 import { parseWebviewMessage, type ChoiceAction, type HostMessage, type WebviewCommand, type WebviewMessage } from '../../protocol/messages';
 
-export type PreviewActionMessage = Extract<WebviewMessage, { type: 'previewAction' }>;
+/** A button of the preview, or the person's edited summary for it. */
+export type PreviewActionMessage = Extract<WebviewMessage, { type: 'previewAction' | 'editSummary' }>;
 
 export interface ConnectionHandlers {
   readonly onCommand: (command: WebviewCommand) => void;
@@ -62,6 +63,7 @@ export class WebviewConnection implements vscode.Disposable {
         this.handlers.onItemDetail(message.id);
         return;
       case 'previewAction':
+      case 'editSummary':
         this.handlers.onPreviewAction(message);
         return;
       case 'cancelProgress':

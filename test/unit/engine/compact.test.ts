@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { FileSystemArchive } from '../../../src/archive/fileArchive';
 import { MemoryArchive } from '../../../src/engine/archive';
-import { compact } from '../../../src/engine/compact';
+import { compact, EDITED_SUMMARIZER } from '../../../src/engine/compact';
 import { plan } from '../../../src/engine/plan';
 import type { CompactionResult } from '../../../src/engine/result';
 import type { Summarizer } from '../../../src/engine/summarizers/types';
@@ -228,5 +228,34 @@ describe('plan', () => {
     const item = plan(ctx, { preserve: { recentTurns: 1, recentPercent: 0 } }, { tokenizer }).items.find((entry) => entry.markers);
     assert.deepEqual(item?.markers?.map((marker) => marker.phrase), ['hmm', 'wait', 'actually']);
     assert.equal(item?.reason, '3 epistemic markers: hmm · wait · actually');
+  });
+});
+
+describe('a summary written by the person', () => {
+  it('is used instead of the summarizer\'s (which is not called), framed, masked and verified', async () => {
+    let called = false;
+    const llm: Summarizer = { name: 'llm', summarize: async () => ((called = true), { ok: true, text: MODEL_SUMMARY }) };
+    const mine = '## Done\n- The parser streams its input. Never modify config/prod.yaml. token=sk-ant-api03-abcdefghijklmnopqrstuv';
+    const result = await compact(context(), { trigger: 'manual', summaryOverride: mine }, { tokenizer, archive: new MemoryArchive(), summarizer: llm });
+    assert.equal(called, false);
+    assert.equal(result.summary?.summarizer, EDITED_SUMMARIZER);
+    assert.equal(result.summary?.fellBack, false);
+    assert.ok(result.summary?.text.includes('<context-summary'), 'framed like any summary');
+    assert.ok(result.summary?.text.includes('The parser streams its input.'));
+    assert.ok(!result.summary?.text.includes('abcdefghijklmnopqrstuv'), 'a pasted key is masked');
+    assert.ok(result.verification, 'verified');
+    assert.ok(result.after.items.some((item) => item.text.includes('The parser streams its input.')), 'and written');
+  });
+
+  it('is verified like a generated one: a constraint it leaves out is reported and re-injected', async () => {
+    const result = await compact(context(), { trigger: 'manual', summaryOverride: 'Parser refactor under way.', preserve: { pinned: ['Never force-push.'] } }, { tokenizer, archive: new MemoryArchive() });
+    assert.equal(result.summary?.summarizer, EDITED_SUMMARIZER);
+    assert.deepEqual(result.verification?.reinjected, ['Never force-push.'], 'the lost rule comes back');
+    assert.ok(result.conversation.messages.length > 0);
+  });
+
+  it('is ignored when blank', async () => {
+    const result = await compact(context(), { trigger: 'manual', summaryOverride: '  ' }, { tokenizer, archive: new MemoryArchive() });
+    assert.equal(result.summary?.summarizer, 'heuristic');
   });
 });

@@ -10,8 +10,8 @@ describe('settings → engine options', () => {
   });
 
   it('sets every engine knob, so none is stuck at its default: only the per-run options are left out', () => {
-    // Choices are the person's, per session (the map), never a setting.
-    const { trigger: _trigger, explicitTarget: _explicitTarget, focus: _focus, targetTokens: _targetTokens, choices: _choices, ...knobs } = DEFAULT_OPTIONS;
+    // Choices are the person's, per session (the map), and so is an edited summary: never a setting.
+    const { trigger: _trigger, explicitTarget: _explicitTarget, focus: _focus, targetTokens: _targetTokens, choices: _choices, summaryOverride: _summaryOverride, ...knobs } = DEFAULT_OPTIONS;
     assert.deepEqual(engineOptionsOf(SETTING_DEFAULTS, DEFAULT_OPTIONS.targetPercent), knobs);
   });
 

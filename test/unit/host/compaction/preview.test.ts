@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { charEstimateTokenizer, compact, MemoryArchive, type Summarizer } from '../../../../src/engine';
 import { afterTexts } from '../../../../src/engine';
-import { DROPPED_TEXT, diffBlocksOf, diffDocuments, previewItemDetail, previewOf, readableSummary } from '../../../../src/host/compaction/preview';
+import { DROPPED_TEXT, diffBlocksOf, diffDocuments, previewItemDetail, previewOf, readableSummary, summaryBodyOf, tiersOf } from '../../../../src/host/compaction/preview';
 import { PREVIEW_WARNING_MAX, previewSchema } from '../../../../src/protocol/messages';
 import { itemDetailOf, DETAIL_MAX_CHARS } from '../../../../src/host/context/itemDetail';
-import { assistant, big, build, read, user } from '../../engine/support/build';
+import { assistant, big, build, call, read, results, user } from '../../engine/support/build';
 
 const SECRET = 'password=hunter2';
 const context = () =>
@@ -49,6 +49,8 @@ describe('compaction preview', () => {
     assert.equal(preview.regions.length, ctx.items.length);
     assert.equal(preview.verification?.constraintsTotal, result.verification?.constraints.length);
     assert.equal(preview.tiers.length, result.tiers.length);
+    assert.deepEqual(preview.choices, { keep: [], drop: [], pins: [] });
+    assert.equal(preview.stale, null);
   });
 
   it('caps diff blocks for the webview', async () => {
@@ -101,6 +103,9 @@ describe('compaction preview', () => {
     assert.equal(preview.targetMet, result.metrics.targetMet);
     assert.equal(readableSummary('Preamble.\n<context-summary items="2">\n## Goal\n- x\n</context-summary>\n\n[pinned] never y'), '## Goal\n- x\n\n[pinned] never y');
     assert.equal(readableSummary('no frame'), 'no frame');
+    assert.equal(summaryBodyOf('Preamble.\n<context-summary items="2">\n## Goal\n- x\n</context-summary>\n\n[pinned] never y'), '## Goal\n- x');
+    assert.equal(preview.summaryBody, summaryBodyOf(preview.summary ?? ''));
+    assert.equal(preview.summaryEdited, false);
   });
 
   it('carries the engine\'s overflow warning, and no warnings when all went well', async () => {
@@ -127,5 +132,37 @@ describe('compaction preview', () => {
     assert.equal(detail?.reason, dropped.reason);
     assert.equal(detail?.text, ctx.items[dropped.id]?.text);
     assert.equal(previewItemDetail(ctx, result, ctx.items.length), null);
+  });
+
+  it('counts each item under the tier of its final fate, as its row shows it, and the books still balance', async () => {
+    // a.ts is read twice: the first read is stubbed as stale, then the whole span is summarised.
+    const ctx = build(
+      [
+        user('Refactor the parser. Never modify config/prod.yaml.'),
+        ...read('a1', '/src/a.ts', big('a v1', 8_000)),
+        assistant('I decided to stream the input because memory was the bottleneck.'),
+        ...read('a2', '/src/a.ts', big('a v2', 8_000)),
+        assistant(call('t1', 'Bash', { command: 'npm test' })),
+        results({ id: 't1', output: `${big('test log', 12_000)}\nError: 1 failing`, isError: true }),
+        assistant('The failure is due to an off-by-one. Next I will fix it.'),
+        ...read('b1', '/src/b.ts', big('b v1', 6_000)),
+        user('Good. Continue with b.ts.'),
+        ...read('b2', '/src/b.ts', big('b v2', 2_000)),
+        assistant('Working on it.'),
+      ],
+      { windowTokens: 12_000 },
+    );
+    const result = await compact(ctx, { trigger: 'manual' }, { archive: new MemoryArchive(), tokenizer: charEstimateTokenizer });
+    const stubbedThenSummarised = result.items.filter((fate) => fate.prunedBy === 'supersede' && fate.tier === 'summarize');
+    assert.ok(stubbedThenSummarised.length > 0, 'the case of issue 23: stubbed first, then summarised');
+    assert.ok((result.tiers.find((tier) => tier.tier === 'supersede')?.acted ?? 0) > 0, 'the engine credits the stub to tier 1');
+
+    const tiers = tiersOf(result);
+    const regions = previewOf({ id: 'p', focus: '', summarizer: 'heuristic', context: ctx, result }).regions;
+    for (const tier of tiers) assert.equal(tier.items, regions.filter((region) => region.tier === tier.tier && region.fate !== 'preserved').length, tier.tier);
+    assert.equal(tiers.find((tier) => tier.tier === 'supersede')?.items ?? 0, result.items.filter((fate) => fate.tier === 'supersede').length);
+    assert.match(tiers.find((tier) => tier.tier === 'summarize')?.note ?? '', new RegExp(`${stubbedThenSummarised.length} of them first by "stale results stubbed`));
+    const saved = tiers.reduce((sum, tier) => sum + tier.tokensSaved, 0);
+    assert.equal(saved - result.metrics.reinjectedTokens, result.metrics.savedTokens);
   });
 });
