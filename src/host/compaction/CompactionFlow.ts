@@ -239,6 +239,11 @@ export class CompactionFlow implements vscode.Disposable {
       return null;
     }
     const fork: ForkView = written.value;
+    // What the fork had to do beyond the plan (a call still running closed with an error result): said, not hidden.
+    for (const note of written.value.notes ?? []) {
+      this.deps.log.info(note);
+      void vscode.window.showWarningMessage(`Context Lens: ${note}`);
+    }
     await this.deps.history.add([snapshot.live.session.path, fork.path], {
       id: preview.id,
       at: new Date().toISOString(),
