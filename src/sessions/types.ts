@@ -157,8 +157,12 @@ export interface LiveCall {
   at: string | null;
 }
 
-/** One model call anywhere in a session file (before compactions too), counted once: what it cost. */
-export type SessionCall = Omit<LiveCall, 'from' | 'to'>;
+/**
+ * One model call anywhere in a session file (before compactions too), counted once: what it cost.
+ * `count`: this many calls of one model on one day summed (their usage added up), all below any
+ * long-context tier, so priced alike; 1 when absent.
+ */
+export type SessionCall = Omit<LiveCall, 'from' | 'to'> & { count?: number };
 
 /** Every call a session paid for: its own file's, and each subagent transcript's. */
 export interface SessionCalls {

@@ -17,6 +17,8 @@ export interface PricedCallInput {
   usage: CallUsage;
   model: string | null;
   at: string | null;
+  /** Calls summed into this usage (all priced alike); 1 when absent. */
+  count?: number;
 }
 
 /** US dollars per token for each part of one call. */
@@ -68,7 +70,8 @@ export function ratesOf(period: PricePeriod, promptTokens: number): CallRates {
 /** The rates `call` paid, or null when its model has no price. */
 export function callRates(index: PriceIndex, call: PricedCallInput): CallRates | null {
   const entry = call.model === null ? null : findModel(index, call.model);
-  return entry === null ? null : ratesOf(periodAt(entry, call.at), promptOf(call.usage));
+  // Summed calls were each below any long-context tier: their mean prompt says so.
+  return entry === null ? null : ratesOf(periodAt(entry, call.at), promptOf(call.usage) / (call.count ?? 1));
 }
 
 export function costWithRates(usage: CallUsage, rates: CallRates): CallCost {

@@ -80,6 +80,8 @@ const VARIANT_SUFFIX = /^-(?:\d{8}|\d{4}-\d{2}-\d{2}|[a-z])/;
 
 export interface PriceIndex {
   table: PriceTable;
+  /** Names already looked up: a session names a handful of models over thousands of calls. */
+  found: Map<string, ModelPrices | null>;
   exact: Map<string, ModelPrices>;
   /** Longest first, so `claude-opus-4-5` wins over `claude-opus-4`. */
   prefixes: [string, ModelPrices][];
@@ -94,11 +96,20 @@ export function indexPrices(table: PriceTable): PriceIndex {
     for (const name of [entry.model, ...(entry.prefixes ?? [])]) prefixes.push([canonicalName(name), entry]);
   }
   prefixes.sort((a, b) => b[0].length - a[0].length);
-  return { table, exact, prefixes };
+  return { table, found: new Map(), exact, prefixes };
 }
 
 /** The entry for a reported model name, or null (then only tokens are shown: "no price for <model>"). */
 export function findModel(index: PriceIndex, name: string): ModelPrices | null {
+  let entry = index.found.get(name);
+  if (entry === undefined) {
+    entry = lookUp(index, name);
+    index.found.set(name, entry);
+  }
+  return entry;
+}
+
+function lookUp(index: PriceIndex, name: string): ModelPrices | null {
   const model = canonicalName(name);
   const found = index.exact.get(model) ?? index.exact.get(model.replace(/-(?:\d{8}|\d{4}-\d{2}-\d{2})$/, ''));
   if (found !== undefined) return found;

@@ -38,7 +38,7 @@ export function sessionCost(index: PriceIndex, calls: readonly PricedCallInput[]
     perCall.push(cost);
     const model = call.model ?? 'unknown model';
     const row = byModel.get(model) ?? { model, calls: 0, inputTokens: 0, cacheWriteTokens: 0, cacheReadTokens: 0, outputTokens: 0, usd: cost === null ? null : 0 };
-    row.calls += 1;
+    row.calls += call.count ?? 1;
     row.inputTokens += call.usage.inputTokens;
     row.cacheWriteTokens += call.usage.cacheCreationInputTokens;
     row.cacheReadTokens += call.usage.cacheReadInputTokens;
@@ -53,6 +53,6 @@ export function sessionCost(index: PriceIndex, calls: readonly PricedCallInput[]
   }
   const rows = [...byModel.values()].sort((a, b) => (b.usd ?? -1) - (a.usd ?? -1));
   const unpriced = rows.filter((row) => row.usd === null).map(({ model, calls: count }) => ({ model, calls: count }));
-  return { total: { usd, promptUsd, outputUsd, calls: calls.length, byModel: rows, unpriced }, perCall };
+  return { total: { usd, promptUsd, outputUsd, calls: rows.reduce((sum, row) => sum + row.calls, 0), byModel: rows, unpriced }, perCall };
 }
 

@@ -42,6 +42,13 @@ describe('costOfCall', () => {
     close(above.output, 1_000 * 22.5e-6);
   });
 
+  it('summed calls (count) are priced as the calls they are, not as one call past the tier', () => {
+    const one = costOfCall(index, { usage: usage(0, 0, 150_000, 100), model: 'claude-test', at: null })!;
+    const three = costOfCall(index, { usage: usage(0, 0, 450_000, 300), model: 'claude-test', at: null, count: 3 })!;
+    assert.equal(three.longContext, false);
+    close(three.usd, 3 * one.usd);
+  });
+
   it('bills cache writes as input where the provider has no write price', () => {
     const rates = ratesOf(table.models[1]!.periods[0]!, 1_000);
     assert.equal(rates.cacheWrite, rates.input);

@@ -20,6 +20,12 @@ describe('readFileCalls', () => {
     assert.deepEqual(calls.map((call) => call.usage.outputTokens), [50, 70, 3]);
     assert.equal(calls[2]?.usage.cacheWrite1hTokens, 40);
     assert.equal(calls[0]?.model, 'claude-sonnet-4-5-20250929');
+    // Many responses later, the older ones come back summed per model and day, counted as calls.
+    appendFileSync(path, Array.from({ length: 100 }, (_, k) => line(`msg_n${k}`, 1)).join(''));
+    const many = await readFileCalls(path, cache);
+    assert.equal(many.reduce((sum, call) => sum + (call.count ?? 1), 0), 103);
+    assert.equal(many.reduce((sum, call) => sum + call.usage.outputTokens, 0), 50 + 70 + 3 + 100);
+    assert.ok(many.length < 103);
     // Rewritten in place (not only appended): the index no longer fits, everything is read again.
     writeFileSync(path, line('msg_9', 1));
     assert.deepEqual((await readFileCalls(path, cache)).map((call) => call.usage.outputTokens), [1]);
