@@ -73,7 +73,7 @@ export async function costReport(index: PriceIndex, adapter: AgentAdapter, live:
     }),
     context: { promptUsd: carried.promptUsd, unassignedUsd: carried.unassigned },
     items: carried.usd,
-    byFile: costByResource(context.items, carried.usd),
+    byFile: costByResource(context.items, carried.usd).filter((group) => group.file),
   };
 }
 

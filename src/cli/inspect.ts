@@ -58,7 +58,7 @@ export async function inspectCommand(args: readonly string[], io: Io): Promise<n
     regions: context.items.map((item) => ({ id: item.id, kind: categoryOf(item), label: regionLabel(item, context.workspace), tokens: item.tokens, basis: item.basis ?? 'estimated', ...(item.apiDropped ? { apiDropped: item.apiDropped } : {}), ...(item.toolName ? { toolName: item.toolName } : {}), cost: { usd: cost.items[item.id] ?? 0 } })),
     // US dollars. `session`: every call of the file and its subagents; `context`: carrying the live
     // context since the last compaction (regions' costs + unassignedUsd = promptUsd); `calls`: those calls.
-    cost: { prices: cost.prices, session: cost.session, subagents: cost.subagents, context: cost.context, calls: cost.calls, byFile: cost.byFile.map(({ items: _items, ...group }) => group) },
+    cost: { prices: cost.prices, session: cost.session, subagents: cost.subagents, context: cost.context, calls: cost.calls, byFile: cost.byFile.map(({ items: _items, file: _file, ...group }) => group) },
     compactions: live.compactions,
     diagnostics: live.diagnostics,
   };

@@ -11,6 +11,7 @@ export interface ResourceItem {
 export interface ResourceGroup {
   /** The file's path for file resources (reads of any range together), else the resource key. */
   resource: string;
+  file: boolean;
   /** Tool calls that touched it (a call and its result count once). */
   count: number;
   tokens: number;
@@ -24,8 +25,9 @@ export function costByResource(items: readonly ResourceItem[], usd: readonly num
   const groups = new Map<string, ResourceGroup & { calls: Set<string> }>();
   items.forEach((item, index) => {
     if (item.resourceKey === undefined) return;
-    const resource = filePathOf(item.resourceKey) ?? item.resourceKey;
-    const group = groups.get(resource) ?? { resource, count: 0, tokens: 0, usd: 0, items: [], calls: new Set<string>() };
+    const path = filePathOf(item.resourceKey);
+    const resource = path ?? item.resourceKey;
+    const group = groups.get(resource) ?? { resource, file: path !== undefined, count: 0, tokens: 0, usd: 0, items: [], calls: new Set<string>() };
     group.calls.add(item.toolUseId ?? `#${index}`);
     group.tokens += item.tokens;
     group.usd += usd[index] ?? 0;

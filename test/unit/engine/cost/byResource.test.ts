@@ -13,10 +13,10 @@ describe('costByResource', () => {
     ];
     const groups = costByResource(items, [0.5, 0.01, 0.2, 0.1, 0.4]);
     assert.deepEqual(
-      groups.map(({ resource, count, tokens, items: members }) => ({ resource, count, tokens, members })),
+      groups.map(({ resource, file, count, tokens, items: members }) => ({ resource, file, count, tokens, members })),
       [
-        { resource: 'cmd:npm test', count: 1, tokens: 300, members: [4] },
-        { resource: '/w/a.ts', count: 2, tokens: 1_510, members: [1, 2, 3] },
+        { resource: 'cmd:npm test', file: false, count: 1, tokens: 300, members: [4] },
+        { resource: '/w/a.ts', file: true, count: 2, tokens: 1_510, members: [1, 2, 3] },
       ],
     );
     assert.ok(Math.abs((groups[1]?.usd ?? 0) - 0.31) < 1e-12);
