@@ -89,6 +89,23 @@ describe('inspect: what the session cost', () => {
   });
 });
 
+describe('inspect: a Codex session', () => {
+  it('prices its calls on the turn\'s model (cached input as cache reads), and the items add up', async () => {
+    const folder = join(FIXTURES, '..', 'codex', 'public', 'codemie-0.125.0');
+    const copy = join(mkdtempSync(join(tmpdir(), 'cl-cost-codex-')), 'home');
+    cpSync(folder, copy, { recursive: true });
+    const file = join(copy, 'sessions', '2026', '05', '11', 'rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl');
+    const report = await inspectJson(file);
+    const { cost } = report;
+    assert.deepEqual(cost.session.byModel.map((row) => row.model), ['gpt-5.5']);
+    assert.equal(cost.session.calls, 66);
+    assert.ok(cost.session.usd > 0);
+    const items = report.regions.reduce((sum, region) => sum + region.cost.usd, 0);
+    assert.ok(Math.abs(items + cost.context.unassignedUsd - cost.context.promptUsd) < 1e-9);
+    assert.ok(cost.byFile.every((group) => !group.resource.startsWith('tool:')));
+  });
+});
+
 describe('compact: does it pay?', () => {
   it('--json carries the break-even and its figures; the text says it in one sentence', async () => {
     const path = publicSession('spotter-2.1.39', 'ae4a77f8-aedd-4bc1-888f-c94edc91af04');
