@@ -10,10 +10,11 @@ import { archiveDirOf } from './archive';
 import { EXIT_INPUT, EXIT_OK, inputError, parse, positiveInt, usageError, writeJson, type Io } from './io';
 import { gauge, percent, printable, table, tokens } from './format';
 import { LIVE_OPTIONS, loadLive } from './live';
+import { compactCost, loadPrices, PRICES_OPTION, type CompactCost } from './cost';
 
 export const COMPACT_USAGE = `context-lens compact <file|id> [--focus TEXT] [--target-tokens N | --target-percent N]
                      [--summarizer heuristic|anthropic|claude-cli] [--json] [--write-session]
-                     [--keep N[,N…]]… [--drop N[,N…]]… [--archive-dir DIR] [--window N] [--agent claude-code|codex]
+                     [--keep N[,N…]]… [--drop N[,N…]]… [--archive-dir DIR] [--window N] [--agent claude-code|codex] [--prices FILE]
                      [--config-dir DIR]… [--codex-home DIR]…
   Compacts the live context and shows the result; nothing is written to the agent's files.
   --keep, --drop    your choices by item number (\`#\` in the panel's map, regions[].id of inspect --json):
@@ -22,7 +23,9 @@ export const COMPACT_USAGE = `context-lens compact <file|id> [--focus TEXT] [--t
                     the pre-compaction context is archived first (redacted, private; see archive prune)
   --archive-dir     where the archive is kept (default $XDG_STATE_HOME/context-lens/archive
                     or ~/.local/state/context-lens/archive)
-  anthropic reads ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL); claude-cli runs \`claude -p\`.`;
+  anthropic reads ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL); claude-cli runs \`claude -p\`.
+  Says whether the compaction pays: the next call writes the kept context to the cache again, every
+  call after reads fewer tokens (cost.breakEvenCalls in --json; --prices as for inspect).`;
 
 const OPTIONS = {
   ...LIVE_OPTIONS,
@@ -34,6 +37,7 @@ const OPTIONS = {
   'archive-dir': { type: 'string' },
   keep: { type: 'string', multiple: true },
   drop: { type: 'string', multiple: true },
+  ...PRICES_OPTION,
 } as const;
 
 const TIERS: readonly TierName[] = ['choice', 'supersede', 'age-clear', 'dedupe', 'truncate', 'summarize'];
@@ -49,6 +53,8 @@ export async function compactCommand(args: readonly string[], io: Io): Promise<n
   // Tier 4 only drops what an archive holds; the entry reaches the disk only when the result is applied.
   const archive = new StagedArchive(new FileSystemArchive(archiveDirOf(values['archive-dir'], io)));
   const result = await compact(context, options, { summarizer, archive });
+  // Does it pay? The figures are what the next calls would pay at the session's latest call's prices.
+  const cost = compactCost(await loadPrices(values.prices, io), live, result.metrics.tokensBefore, result.metrics.tokensAfter);
 
   let fork: WrittenFork | undefined;
   let archived: ArchiveRef | undefined;
@@ -64,8 +70,8 @@ export async function compactCommand(args: readonly string[], io: Io): Promise<n
     if (!written.ok) throw inputError(written.error.message);
     fork = written.value;
   }
-  if (values.json) writeJson(io, report(result, archived, fork));
-  else io.out.write(printable(`${human(result, live.fill.agentAutoCompactTokens, live.session.agent, archived, fork)}\n`));
+  if (values.json) writeJson(io, { ...report(result, archived, fork), cost: costJson(cost) });
+  else io.out.write(printable(`${human(result, live.fill.agentAutoCompactTokens, live.session.agent, archived, fork)}\n${costLine(cost, result)}`));
   if (result.status === 'failed-open') {
     io.err.write(`context-lens compact: ${printable(result.message, true)}\n`);
     return EXIT_INPUT;
@@ -125,6 +131,17 @@ function summarizerOf(name: string | undefined, io: Io): Summarizer {
     default:
       throw usageError(`unknown summarizer '${name ?? ''}' (heuristic, anthropic or claude-cli)`);
   }
+}
+
+/** `cost` of --json: the break-even and the figures behind it (US dollars), or why there are none. */
+function costJson(cost: CompactCost | null) {
+  if (cost === null) return { breakEvenCalls: null, reason: 'no price for the session\'s model' };
+  return { breakEvenCalls: cost.breakEvenCalls, oneOffUsd: cost.oneOffUsd, savingPerCallUsd: cost.savingPerCallUsd, beforeTokens: cost.beforeTokens, afterTokens: cost.afterTokens, model: cost.model, sentence: cost.sentence };
+}
+
+function costLine(cost: CompactCost | null, result: CompactionResult): string {
+  if (cost === null || result.status !== 'compacted') return '';
+  return `\nAt ${cost.model}'s prices it ${cost.sentence}\n`;
 }
 
 function report(result: CompactionResult, archived: ArchiveRef | undefined, fork: WrittenFork | undefined) {

@@ -3,21 +3,31 @@ import { categoryOf, type ItemCategory } from '../engine/model';
 import { EXIT_OK, parse, writeJson, type Io } from './io';
 import { gauge, percent, percentOf, printable, table, tokens } from './format';
 import { LIVE_OPTIONS, loadLive } from './live';
+import { costReport, loadPrices, PRICES_OPTION, PRICES_USAGE, type CostReport } from './cost';
+import { formatUsd } from '../protocol/format';
 import { CATEGORY_NAMES } from '../protocol/categories';
 import { regionLabel } from '../protocol/regionLabel';
 
-export const INSPECT_USAGE = `context-lens inspect <file|id> [--json] [--window N] [--agent claude-code|codex] [--config-dir DIR]… [--codex-home DIR]…
+export const INSPECT_USAGE = `context-lens inspect <file|id> [--json] [--window N] [--agent claude-code|codex] [--prices FILE] [--config-dir DIR]… [--codex-home DIR]…
   Shows the live context of a Claude Code or Codex session (a path, or an id from \`context-lens sessions\`;
   the agent is told by the file unless --agent says it):
   fill, what fills it, the agent's own compactions and any problems found reading it.
-  --json also lists every item as regions[] (id, kind, label, tokens): the numbers compact --keep/--drop take.`;
+  --json also lists every item as regions[] (id, kind, label, tokens): the numbers compact --keep/--drop take.
+  What it cost: the session's calls (subagents included) at the bundled prices, what carrying each item
+  has cost so far (regions[].cost.usd), by file (cost.byFile).
+  ${PRICES_USAGE}`;
+
+/** Files named in the text output's cost table. */
+const TOP_FILES = 5;
 
 /** Every kind the engine knows, in the order a person reads a request. */
 const CATEGORIES: readonly ItemCategory[] = ['system', 'tools', 'unrecorded', 'user', 'assistant', 'thinking', 'tool_use', 'tool_result', 'reminder', 'summary'];
 
 export async function inspectCommand(args: readonly string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, LIVE_OPTIONS, 1);
-  const { live, context } = await loadLive(positionals[0], values, io);
+  const { values, positionals } = parse(args, { ...LIVE_OPTIONS, ...PRICES_OPTION }, 1);
+  const prices = await loadPrices(values.prices, io);
+  const { live, context, adapter } = await loadLive(positionals[0], values, io);
+  const cost = await costReport(prices, adapter, live, context);
   const { fill } = live;
   const measured = context.measuredTokens ?? (context.usedSource === 'usage' ? fill.usedTokens : 0);
   const pending = context.measuredTokens === undefined ? fill.pendingTokens : context.usedTokens - measured;
@@ -45,7 +55,10 @@ export async function inspectCommand(args: readonly string[], io: Io): Promise<n
     breakdown,
     // Numbered as in the panel's region map: the ids compact --keep/--drop take.
     // `basis`: measured alone, split from a measured step, or estimated (tokens/attribute.ts).
-    regions: context.items.map((item) => ({ id: item.id, kind: categoryOf(item), label: regionLabel(item, context.workspace), tokens: item.tokens, basis: item.basis ?? 'estimated', ...(item.apiDropped ? { apiDropped: item.apiDropped } : {}), ...(item.toolName ? { toolName: item.toolName } : {}) })),
+    regions: context.items.map((item) => ({ id: item.id, kind: categoryOf(item), label: regionLabel(item, context.workspace), tokens: item.tokens, basis: item.basis ?? 'estimated', ...(item.apiDropped ? { apiDropped: item.apiDropped } : {}), ...(item.toolName ? { toolName: item.toolName } : {}), cost: { usd: cost.items[item.id] ?? 0 } })),
+    // US dollars. `session`: every call of the file and its subagents; `context`: carrying the live
+    // context since the last compaction (regions' costs + unassignedUsd = promptUsd); `calls`: those calls.
+    cost: { prices: cost.prices, session: cost.session, subagents: cost.subagents, context: cost.context, calls: cost.calls, byFile: cost.byFile.map(({ items: _items, file: _file, ...group }) => group) },
     compactions: live.compactions,
     diagnostics: live.diagnostics,
   };
@@ -70,6 +83,7 @@ export async function inspectCommand(args: readonly string[], io: Io): Promise<n
   lines.push(`  ${tokens(context.usedTokens)} in the next request: ${tokens(measured)} measured by the provider's usage${pending > 0 ? `, ~${tokens(pending)} written since the last response (estimate)` : ''}`);
   if (fill.outputTokensPending > 0) lines.push(`  (the gauge's ${tokens(fill.usedTokens)} is the last request; the ${tokens(fill.outputTokensPending)} output tokens of its response join the next one)`);
   if (live.session.forkOf) lines.splice(1, 0, `  fork of  ${live.session.forkOf.title ?? live.session.forkOf.sessionId ?? 'another session'} (written by Context Lens)`);
+  lines.push('', ...costLines(cost, context.workspace));
   lines.push('', live.compactions.length === 0 ? 'Compactions: none' : 'Compactions:');
   for (const event of live.compactions) {
     const counts = `${event.preTokens === null ? '?' : tokens(event.preTokens)} → ${event.postTokens === null ? '?' : tokens(event.postTokens)} tokens`;
@@ -80,4 +94,27 @@ export async function inspectCommand(args: readonly string[], io: Io): Promise<n
   for (const diagnostic of live.diagnostics) lines.push(`  ${diagnostic.severity}  ${diagnostic.code}${diagnostic.line ? ` (line ${diagnostic.line})` : ''}: ${diagnostic.message}`);
   io.out.write(printable(`${lines.join('\n')}\n`));
   return EXIT_OK;
+}
+
+/** The session's cost, what it leaves out, its subagents and the files that cost most to carry. */
+function costLines(cost: CostReport, workspace: string | undefined): string[] {
+  const { session } = cost;
+  const lines = [`Cost (prices: ${cost.prices.source}, taken ${cost.prices.taken})`];
+  lines.push(`  session  ${formatUsd(session.usd)} over ${tokens(session.calls)} calls: prompts ${formatUsd(session.promptUsd)}, output ${formatUsd(session.outputUsd)}`);
+  for (const row of session.unpriced) lines.push(`  no price for ${row.model} (${tokens(row.calls)} calls): tokens only`);
+  if (cost.subagents.length > 0) lines.push(`  subagents ${cost.subagents.length}, ${formatUsd(cost.subagents.reduce((sum, agent) => sum + agent.usd, 0))} of it: ${cost.subagents.map((agent) => `${clip(agent.title)} ${formatUsd(agent.usd)}`).join(', ')}`);
+  lines.push(`  context  carrying it has cost ${formatUsd(cost.context.promptUsd)} over ${tokens(cost.calls.length)} calls since it began`);
+  const files = cost.byFile.filter((group) => group.usd > 0).slice(0, TOP_FILES);
+  if (files.length > 0) {
+    lines.push('', table(['TOP FILES BY COST', 'CALLS', 'TOKENS NOW', 'COST SO FAR'], files.map((group) => [shortPath(group.resource, workspace), String(group.count), tokens(group.tokens), formatUsd(group.usd)]), [1, 2, 3]));
+  }
+  return lines;
+}
+
+const clip = (text: string): string => (text.length > 40 ? `${text.slice(0, 39)}…` : text);
+
+/** A file under the workspace as the agent would name it, relative to it. */
+function shortPath(path: string, workspace: string | undefined): string {
+  const root = workspace === undefined ? undefined : `${workspace.replace(/\/+$/, '')}/`;
+  return root !== undefined && path.startsWith(root) ? path.slice(root.length) : path;
 }

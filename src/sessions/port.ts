@@ -3,7 +3,7 @@
 // implements this; agents.ts lists them. Adding an agent is adding a folder and a line there.
 import type { Context } from '../engine/model';
 import type { CompactionResult } from '../engine/result';
-import type { AgentId, Diagnostic, FollowerEvents, LiveContext, Result, SessionInfo } from './types';
+import type { AgentId, Diagnostic, FollowerEvents, LiveContext, Result, SessionCalls, SessionInfo } from './types';
 
 /** Where to look for sessions; empty lists mean each agent's own defaults (environment, home folder). */
 export interface SessionLocations {
@@ -99,6 +99,8 @@ export interface AgentAdapter {
   /** Forks Context Lens wrote of `session`, oldest first. */
   listForks(session: SessionInfo): Promise<SessionInfo[]>;
   usage(path: string): UsageReader;
+  /** Every call the session paid for (the whole file, each response once) and its subagents' calls: what it cost. */
+  readSessionCalls(session: SessionInfo): Promise<Result<SessionCalls>>;
   /** Writes the compaction as a new session the agent resumes; the source is only read. */
   writeFork(input: ForkInput): Promise<Result<WrittenFork>>;
 }

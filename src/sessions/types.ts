@@ -79,6 +79,8 @@ export interface UsageBreakdown {
   cacheCreationInputTokens: number;
   cacheReadInputTokens: number;
   outputTokens: number;
+  /** Of `cacheCreationInputTokens`, what was written with a 1-hour lifetime (priced higher); absent when none. */
+  cacheWrite1hTokens?: number;
 }
 
 /** Where the exactly counted part of a transcript ends; everything after it needs an estimate. */
@@ -153,6 +155,19 @@ export interface LiveCall {
   usage: UsageBreakdown;
   model: string | null;
   at: string | null;
+}
+
+/**
+ * One model call anywhere in a session file (before compactions too), counted once: what it cost.
+ * `count`: this many calls of one model on one day summed (their usage added up), all below any
+ * long-context tier, so priced alike; 1 when absent.
+ */
+export type SessionCall = Omit<LiveCall, 'from' | 'to'> & { count?: number };
+
+/** Every call a session paid for: its own file's, and each subagent transcript's. */
+export interface SessionCalls {
+  calls: SessionCall[];
+  subagents: { session: SessionInfo; calls: SessionCall[] }[];
 }
 
 /** What the agent's model sees right now, rebuilt from the transcript. */

@@ -11,6 +11,7 @@ import { expectedProjectDirs, type ConfigDirOptions } from './paths';
 import { ProjectWatcher } from './projectWatcher';
 import { UsageLog } from './usageLog';
 import { isClaudeCodeTranscript } from './recognise';
+import { readSessionCalls } from './sessionCalls';
 
 async function writeForkFromResult(input: ForkInput): Promise<Result<WrittenFork>> {
   const request = await forkRequestFromResult(input);
@@ -55,6 +56,7 @@ export const claudeCodeAdapter: AgentAdapter = {
   follow: (session, options = {}) => Promise.resolve(new SessionFollower(session.path, { ...(options.windowOverride !== undefined ? { windowOverride: options.windowOverride } : {}), watchProject: !session.isSidechain })),
   waitForSession,
   listForks,
+  readSessionCalls,
   usage: (path) => new UsageLog(path),
   writeFork: writeForkFromResult,
 };

@@ -7,7 +7,7 @@
 import type { Stats } from 'node:fs';
 import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { CompactionEvent, Diagnostic } from '../types';
 
 export interface StoredHistory {
@@ -71,7 +71,12 @@ export async function loadStoredHistory(stats: Stats, sidechain: boolean, dir = 
 /** Writes the entry (0600, in a 0700 folder) through a rename, so a reader sees the old or the new one; failures are ignored. */
 export async function saveStoredHistory(stats: Stats, sidechain: boolean, history: StoredHistory, dir = historyIndexDir()): Promise<void> {
   const entry: IndexFile = { version: VERSION, dev: stats.dev, ino: stats.ino, ...history };
-  const path = entryPath(stats, sidechain, dir);
+  await writeCacheEntry(entryPath(stats, sidechain, dir), entry);
+}
+
+/** Any index kept beside the histories (sessionCalls.ts keeps each file's calls): written whole through a rename, failures ignored. */
+export async function writeCacheEntry(path: string, entry: unknown): Promise<void> {
+  const dir = dirname(path);
   const temp = `${path}.${process.pid}.tmp`;
   try {
     await mkdir(dir, { recursive: true, mode: 0o700 });

@@ -118,12 +118,15 @@ export function usageOf(record: RawRecord): UsageBreakdown | null {
   if (usage === null || usageProblem(record) !== null) return null;
   const input = num(usage.input_tokens);
   if (input === null) return null;
-  const reading = {
+  const reading: UsageBreakdown = {
     inputTokens: input,
     cacheCreationInputTokens: num(usage.cache_creation_input_tokens) ?? 0,
     cacheReadInputTokens: num(usage.cache_read_input_tokens) ?? 0,
     outputTokens: num(usage.output_tokens) ?? 0,
   };
+  const hour = num(obj(usage.cache_creation)?.ephemeral_1h_input_tokens) ?? 0;
+  // Only when there is one: most sessions write 5-minute entries only.
+  if (hour > 0) reading.cacheWrite1hTokens = Math.min(hour, reading.cacheCreationInputTokens);
   // Every request sends at least a prompt: all zeros means the call never reached the API (older
   // versions record such failures under the real model name, without the synthetic markers).
   return promptTokensOf(reading) === 0 && reading.outputTokens === 0 ? null : reading;

@@ -13,6 +13,7 @@ import { resolveCodexHomes } from './paths';
 import { waitForCodexSession } from './sessionWaiter';
 import { CodexUsageLog } from './usageLog';
 import { codexHomeOf, type CodexHomeOptions } from './paths';
+import { readCodexSessionCalls } from './sessionCalls';
 
 async function writeForkFromResult(input: ForkInput): Promise<Result<WrittenFork>> {
   const request = await codexForkRequestFromResult(input);
@@ -47,6 +48,7 @@ export const codexAdapter: AgentAdapter = {
   follow: async (session, options = {}) => new CodexSessionFollower(session.path, await withConfiguredLimit(session.path, windowOf(options))),
   waitForSession: (workspacePath, where, found, report) => waitForCodexSession(resolveCodexHomes(homes(where)), workspacePath, found, report),
   listForks,
+  readSessionCalls: readCodexSessionCalls,
   usage: (path) => new CodexUsageLog(path),
   writeFork: writeForkFromResult,
 };

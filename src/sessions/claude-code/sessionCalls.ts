@@ -1,0 +1,150 @@
+// Every call a Claude Code session paid for, for its cost: the whole file (calls before a
+// compaction were paid too, and so were those of subagents kept in the main file by older versions),
+// plus each subagent transcript in `<session>/subagents/`. Claude Code writes one line per content
+// block of a response, each with the response's usage so far: a response is counted once, by its
+// message id and request id, with its newest line's usage (the final output count).
+// Reading a whole 100 MB file costs far more than `inspect` otherwise does, so what was read is kept
+// beside the compaction history (historyIndex.ts), with the same seal: a later read of a file that
+// was only appended to reads the new lines only. It is kept summed per model and day (calls priced
+// alike), so that reading it back stays small however many calls the session made.
+import type { Stats } from 'node:fs';
+import { open, readdir, readFile, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { failFromError, ok } from '../result';
+import type { Result, SessionCall, SessionCalls, SessionInfo, UsageBreakdown } from '../types';
+import { readRange } from '../common/lines';
+import { historyIndexDir, writeCacheEntry } from './historyIndex';
+import { forEachRecord } from './jsonl';
+import { readSessionInfo } from './listing';
+import { isSubagentTranscript } from './paths';
+import { messageOf, str, usageOf, uuidOf } from './records';
+
+/** Lines without this cannot hold a usage: skipped unparsed. */
+const USAGE_KEY = Buffer.from('"usage"');
+const VERSION = 2;
+const SEAL_BYTES = 256;
+/** Responses whose later lines may still come: kept apart by key so those lines replace them. */
+const OPEN_KEYS = 64;
+/**
+ * Calls with a bigger prompt are kept one by one: a long-context tier may bill such a call whole at
+ * other rates (the table's lowest tier starts past 200k). Smaller ones are priced alike when summed.
+ */
+const LONG_PROMPT = 128_000;
+
+/** input, cache write, of it 1 h, cache read, output, model, timestamp. */
+type PackedCall = [number, number, number, number, number, string | null, string | null];
+/** calls, input, cache write, of it 1 h, cache read, output. */
+type Sums = [number, number, number, number, number, number];
+
+interface StoredCalls {
+  version: typeof VERSION;
+  dev: number;
+  ino: number;
+  readTo: number;
+  seal: string;
+  /** By model and day (`model` NUL `YYYY-MM-DD`): the prices in force are the same for all of them. */
+  summed: Record<string, Sums>;
+  long: PackedCall[];
+  /** The newest responses by key, oldest first; folded into `summed` or `long` once older. */
+  open: [string, PackedCall][];
+}
+
+const indexPath = (stats: Stats, dir: string): string => join(dir, `${stats.dev}-${stats.ino}-calls.json`);
+
+/** The file's calls, each response once; calls of one model on one day come summed (`count`). */
+export async function readFileCalls(path: string, cacheDir = historyIndexDir()): Promise<SessionCall[]> {
+  const handle = await open(path, 'r');
+  try {
+    const stats = await handle.stat();
+    const stored = (await loadStored(handle, stats, cacheDir)) ?? { version: VERSION, dev: stats.dev, ino: stats.ino, readTo: 0, seal: '', summed: {}, long: [], open: [] };
+    const from = stored.readTo;
+    // Nothing appended since (the usual repeated command): no second open, no scan.
+    const end = from === stats.size ? from : await readOn(path, stored, stats.size);
+    if (end > from) {
+      const seal = await readRange(handle, Math.max(0, end - SEAL_BYTES), end);
+      await writeCacheEntry(indexPath(stats, cacheDir), { ...stored, readTo: end, seal: seal.toString('base64') });
+    }
+    return [...Object.entries(stored.summed).map(([key, sums]) => summedCall(key, sums)), ...[...stored.long, ...stored.open.map(([, call]) => call)].map(unpack)];
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Adds the calls of the lines from `stored.readTo` to `size` (an unfinished last line left for later); returns where it stopped. */
+async function readOn(path: string, stored: StoredCalls, size: number): Promise<number> {
+  const open = new Map(stored.open);
+  const end = await forEachRecord(path, { start: stored.readTo, end: size, keepPending: true, wanted: (bytes) => bytes.includes(USAGE_KEY) }, ({ record }) => {
+    const usage = usageOf(record);
+    if (usage === null) return;
+    const message = messageOf(record);
+    const key = `${str(message?.id) ?? uuidOf(record) ?? ''}:${str(record.requestId) ?? ''}`;
+    const known = open.has(key);
+    open.set(key, [usage.inputTokens, usage.cacheCreationInputTokens, usage.cacheWrite1hTokens ?? 0, usage.cacheReadInputTokens, usage.outputTokens, str(message?.model), str(record.timestamp)]);
+    if (known || open.size <= OPEN_KEYS) return;
+    const [oldest, call] = open.entries().next().value as [string, PackedCall];
+    open.delete(oldest);
+    fold(stored, call);
+  });
+  stored.open = [...open];
+  return end.nextOffset;
+}
+
+function fold(stored: StoredCalls, call: PackedCall): void {
+  const [input, write, hour, read, output, model, at] = call;
+  if (input + write + read > LONG_PROMPT) {
+    stored.long.push(call);
+    return;
+  }
+  const key = `${model ?? ''}\u0000${at?.slice(0, 10) ?? ''}`;
+  const sums = stored.summed[key] ?? [0, 0, 0, 0, 0, 0];
+  stored.summed[key] = [sums[0] + 1, sums[1] + input, sums[2] + write, sums[3] + hour, sums[4] + read, sums[5] + output];
+}
+
+function summedCall(key: string, [count, input, write, hour, read, output]: Sums): SessionCall {
+  const [model, day] = key.split('\u0000') as [string, string];
+  return { ...unpack([input, write, hour, read, output, model === '' ? null : model, day === '' ? null : `${day}T00:00:00.000Z`]), count };
+}
+
+function unpack([input, write, hour, read, output, model, at]: PackedCall): SessionCall {
+  const usage: UsageBreakdown = { inputTokens: input, cacheCreationInputTokens: write, cacheReadInputTokens: read, outputTokens: output };
+  if (hour > 0) usage.cacheWrite1hTokens = hour;
+  return { usage, model, at };
+}
+
+/** The index of this file when it is one and the file was only appended to since; else null (read it all). */
+async function loadStored(handle: FileHandle, stats: Stats, dir: string): Promise<StoredCalls | null> {
+  let entry: Partial<StoredCalls> | null;
+  try {
+    entry = JSON.parse(await readFile(indexPath(stats, dir), 'utf8')) as Partial<StoredCalls> | null;
+  } catch {
+    return null;
+  }
+  if (entry === null || typeof entry !== 'object' || entry.version !== VERSION || entry.dev !== stats.dev || entry.ino !== stats.ino) return null;
+  if (!Number.isSafeInteger(entry.readTo) || (entry.readTo as number) > stats.size || typeof entry.seal !== 'string') return null;
+  if (entry.summed === null || typeof entry.summed !== 'object' || !Array.isArray(entry.long) || !Array.isArray(entry.open)) return null;
+  const seal = Buffer.from(entry.seal, 'base64');
+  const readTo = entry.readTo as number;
+  if (!(await readRange(handle, readTo - seal.length, readTo)).equals(seal)) return null;
+  return entry as StoredCalls;
+}
+
+/** The session's calls and, for a main session, those of its subagents' transcripts. */
+export async function readSessionCalls(session: SessionInfo): Promise<Result<SessionCalls>> {
+  let calls: SessionCall[];
+  try {
+    calls = await readFileCalls(session.path);
+  } catch (error) {
+    return failFromError(error, session.path);
+  }
+  const subagents: SessionCalls['subagents'] = [];
+  if (!session.isSidechain) {
+    const folder = join(session.projectDir, session.id, 'subagents');
+    const files = (await readdir(folder).catch(() => [] as string[])).filter((name) => isSubagentTranscript(name)).sort();
+    for (const name of files) {
+      const info = await readSessionInfo(join(folder, name), session.id);
+      const agentCalls = info.ok ? await readFileCalls(info.value.path).catch(() => null) : null;
+      if (info.ok && agentCalls !== null) subagents.push({ session: info.value, calls: agentCalls });
+    }
+  }
+  return ok({ calls, subagents });
+}
