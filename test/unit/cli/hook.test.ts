@@ -21,6 +21,16 @@ const TYPED_CONSTRAINT = 'Fix it, but never change its signature: chargeCard and
 const TYPED_OPEN_LOOP = 'TODO: decide whether client errors (4xx) should be retried at all.';
 /** The agent's own open loop: carried by the hooks too (issue 13). */
 const AGENT_OPEN_LOOP = 'Whether 4xx errors are retried is still open.';
+/** The second prompt states a rule with "should", no keyword of the old list (issue 23). */
+const TYPED_RULE = 'Client errors should fail fast.';
+/** The person's prompts, printed word for word after the pinned block. */
+const PROMPTS = [
+  '<user-prompts>',
+  "The user's prompts, word for word, oldest first:",
+  `- withRetry in src/retry.ts makes one attempt too few. ${TYPED_CONSTRAINT} ${TYPED_OPEN_LOOP}`,
+  `- ${TYPED_RULE} Make it so.`,
+  '</user-prompts>',
+];
 const focusLines = (focus: string): string => `Focus the summary on: ${focus}\n(the standing focus set for this workspace in Context Lens)\n`;
 
 /** `settings` is the workspace's .vscode/settings.json: raw text (JSON with comments) or an object. */
@@ -76,18 +86,18 @@ describe('context-lens hook pre-compact', () => {
     const result = await hook('pre-compact', preCompact(), env);
     assert.equal(result.code, 0);
     const [header, ...block] = result.out.split('\n');
-    assert.match(header ?? '', /^Keep the pinned block below verbatim in the summary/);
-    assert.deepEqual(block, ['<pinned>', 'Constraints:', '- Use pnpm, never npm.', `- ${TYPED_CONSTRAINT}`, 'Open loops:', `- ${TYPED_OPEN_LOOP}`, `- ${AGENT_OPEN_LOOP}`, '</pinned>', '']);
+    assert.match(header ?? '', /^Keep the user's words below verbatim in the summary/);
+    assert.deepEqual(block, ['<pinned>', 'Constraints:', '- Use pnpm, never npm.', `- ${TYPED_CONSTRAINT}`, `- ${TYPED_RULE}`, 'Open loops:', `- ${TYPED_OPEN_LOOP}`, `- ${AGENT_OPEN_LOOP}`, '</pinned>', ...PROMPTS, '']);
     assert.deepEqual(
       events(env).map(({ hook: name, sessionId, trigger, focus, constraints, openLoops, printed }) => ({ name, sessionId, trigger, focus, constraints, openLoops, printed })),
-      [{ name: 'pre-compact', sessionId: copy.sessionId, trigger: 'manual', focus: 'focus on the retry logic', constraints: 2, openLoops: 2, printed: true }],
+      [{ name: 'pre-compact', sessionId: copy.sessionId, trigger: 'manual', focus: 'focus on the retry logic', constraints: 3, openLoops: 2, printed: true }],
     );
   });
 
   it("adds the workspace's standing focus after the block, unless the /compact instructions already name it", async () => {
     const standing = setup({ [FOCUS_SETTING]: ' the timeout option ' });
     const added = await hook('pre-compact', standing.preCompact(), standing.env);
-    assert.ok(added.out.endsWith(`</pinned>\n${focusLines('the timeout option')}`), added.out);
+    assert.ok(added.out.endsWith(`</user-prompts>\n${focusLines('the timeout option')}`), added.out);
     assert.deepEqual(await hook('pre-compact', standing.preCompact(''), standing.env), added, 'without instructions of its own too');
     assert.deepEqual(
       events(standing.env).map((event) => event.workspaceFocus),
@@ -97,7 +107,7 @@ describe('context-lens hook pre-compact', () => {
     // Matched without regard to case: the person's own "/compact focus on the retry logic" says it already.
     const named = setup({ [FOCUS_SETTING]: 'The Retry Logic' });
     const result = await hook('pre-compact', named.preCompact(), named.env);
-    assert.ok(result.out.endsWith('</pinned>\n'), result.out);
+    assert.ok(result.out.endsWith('</user-prompts>\n'), result.out);
     assert.ok(!result.out.includes('Focus the summary on'));
     assert.equal(events(named.env)[0]?.workspaceFocus, null);
   });
@@ -166,8 +176,8 @@ describe('context-lens hook session-start', () => {
     const { env, sessionStart } = setup();
     const after = await hook('session-start', sessionStart(), env);
     assert.equal(after.code, 0);
-    assert.match(after.out, /^Pinned by the user before this conversation was compacted/);
-    assert.ok(after.out.endsWith(`- ${TYPED_CONSTRAINT}\nOpen loops:\n- ${TYPED_OPEN_LOOP}\n- ${AGENT_OPEN_LOOP}\n</pinned>\n`), after.out);
+    assert.match(after.out, /^Written by the user before this conversation was compacted/);
+    assert.ok(after.out.endsWith(`- ${TYPED_CONSTRAINT}\n- ${TYPED_RULE}\nOpen loops:\n- ${TYPED_OPEN_LOOP}\n- ${AGENT_OPEN_LOOP}\n</pinned>\n${PROMPTS.join('\n')}\n`), after.out);
     for (const source of ['startup', 'resume', 'clear']) assert.deepEqual(await hook('session-start', sessionStart(source), env), { code: 0, out: '' });
     assert.deepEqual(
       events(env).map((event) => [event.source, event.printed]),
@@ -178,7 +188,7 @@ describe('context-lens hook session-start', () => {
   it("never prints the workspace's standing focus, and honours extractPinned", async () => {
     const focused = setup({ [FOCUS_SETTING]: 'the timeout option' });
     const result = await hook('session-start', focused.sessionStart(), focused.env);
-    assert.ok(result.out.endsWith('</pinned>\n') && !result.out.includes('Focus the summary on'), result.out);
+    assert.ok(result.out.endsWith('</user-prompts>\n') && !result.out.includes('Focus the summary on'), result.out);
     assert.equal(events(focused.env)[0]?.workspaceFocus, null);
 
     const off = setup({ [EXTRACT_SETTING]: false, [FOCUS_SETTING]: 'the timeout option' });
