@@ -4,8 +4,23 @@
 // decide…"), a revocation of an earlier rule, or none of these (thanks, a pasted log). Imperatives are
 // found by part of speech (compromise's English tagger), not by a list of verbs; the phrasing of
 // modality, evaluation, wishes and open loops is matched on its grammatical frame. Pure.
-import nlp from 'compromise/two';
+import type Compromise from 'compromise/two';
 import { revocationOf } from './revoke';
+
+type Tagger = typeof Compromise;
+let loaded: Tagger | undefined;
+
+/**
+ * The tagger, loaded on first use: 300 KB that take ~0.4 s of CPU to load, which a run that never
+ * meets a sentence the patterns below cannot place (and the extension's start-up) must not pay.
+ */
+function tagger(): Tagger {
+  if (loaded) return loaded;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load; an import would load it with this module
+  const module = require('compromise/two') as Tagger | { default: Tagger };
+  loaded = 'default' in module ? module.default : module;
+  return loaded;
+}
 
 export type SentenceRole = 'rule' | 'decision' | 'request' | 'open-loop' | 'revocation' | 'none';
 
@@ -23,10 +38,10 @@ export const RULE_KEYWORDS = /\b(never|must|always|do not|don't|dont|must not|mu
 const PRESERVE = /^(?:please\s+)?(?:also\s+)?(?:keep|leave|preserve|stay)\b.*\b(?:unchanged|untouched|intact|as is|alone|compatib\w*|backwards?[- ]compatible|stable)\b/i;
 /** Modal and evaluative framing: "you should…", "it's better to…", "we'd rather…", "X is off-limits". */
 const MODAL = /\b(?:should(?:n't| not)?|ought to|(?:has|have|needs?) to|shall|mustn't|may not|is not allowed|are not allowed|not supposed to|is supposed to|are supposed to)\b/i;
-const EVALUATIVE = /\b(?:(?:it'?s|it is|that'?s|that is|this is)\s+(?:(?:much|a lot|way|far|always|usually|generally)\s+)?(?:better|best|preferable|safer|important|essential|crucial|critical|key|vital|mandatory|required|a bad idea|a good idea|bad idea|not ok|not okay|fine to|ok to|okay to)|(?:I'?d|we'?d|I would|we would)\s+(?:rather|prefer|like)|(?:I|we)\s+prefer\b|prefer(?:ably|red)\b)/i;
+const EVALUATIVE = /\b(?:(?:it'?s|it is|that'?s|that is|this is)\s+(?:(?:much|a lot|way|far|always|usually|generally)\s+)?(?:better|best|preferable|safer|important|essential|crucial|critical|key|vital|mandatory|required|a bad idea|a good idea|bad idea|not ok|not okay|fine to|ok to|okay to)|(?:I'?d|we'?d|I would|we would)\s+(?:rather|prefer)|(?:I|we)\s+prefer\b|prefer(?:ably|red)\b)/i;
 const STATUS = /\b(?:is|are|stays?|remains?|must be|should be)\s+(?:strictly\s+|completely\s+|totally\s+)?(?:off[- ]limits|read[- ]only|readonly|forbidden|frozen|sacred|mandatory|required|crucial|critical|essential|important|a must|non-negotiable|out of scope|a hard requirement|not (?:to be )?(?:touched|changed|modified))\b/i;
 /** Scope that makes an imperative standing: "in everything you write", "for this whole task". */
-const STANDING = /\b(?:never|always|only|every(?:thing|where)?|all (?:the )?(?:time|code|files|tests)|any(?:thing|where)?|whole|entire|from now on|going forward|throughout|at all times|for (?:the rest|this (?:whole |entire )?(?:task|session|project|repo))|no matter)\b|^(?:please\s+)?(?:also\s+)?(?:stick|treat|stay|avoid|prefer|keep|leave|refrain|stop|don't|do not|never|always)\b/i;
+const STANDING = /\b(?:never|always|only|every(?:thing|where)?|all (?:the )?(?:time|code|files|tests)|whole|entire|from now on|going forward|throughout|at all times|for (?:the rest|this (?:whole |entire )?(?:task|session|project|repo))|no matter)\b|^(?:please\s+)?(?:also\s+)?(?:stick|treat|stay|avoid|prefer|keep|leave|refrain|stop|don't|do not|never|always)\b/i;
 const WISH = /\b(?:I|we)\s+(?:(?:really|still|also|just)\s+)?(?:want|need|wish|expect|require)\b|\b(?:I|we)(?:'d| would)\s+(?:like|love|want)\b|^(?:please|pls|plz|kindly)\b|\bthere is a need\b|\bthere'?s a need\b|\bmake sure\b|\bensure\b|\bcan you\b|\bcould you\b|\bwould you\b|\bI'?m asking\b/i;
 const DECISION = /^(?:I|we) (?:think|believe|feel|guess|suspect|agree)\b|\b(?:let'?s|let us|we(?:'ll| will) (?:go with|use|keep|take|do)|(?:we|I)(?:'ve| have)? (?:decided|agreed|settled|chose|chosen)|go with|the plan is|the decision is|decision:)\b/i;
 /** Open loops in so many words: reminders, undecided points, things to come back to. */
@@ -35,9 +50,10 @@ const QUESTION_START = /^(?:what|why|how|when|where|which|who|whose|whom|is|are|
 /** Words an imperative may be preceded by: "Also keep…", "Please run…", "Then use…". */
 const LEAD_IN = new Set(['please', 'pls', 'also', 'and', 'then', 'just', 'now', 'so', 'ok', 'okay', 'first', 'next', 'finally', 'but', 'again', 'instead', 'simply', 'ideally']);
 
+/** A tagged word as the tagger keeps it (read directly: building its JSON view costs twice the tagging). */
 interface Term {
   normal: string;
-  tags: string[];
+  tags: ReadonlySet<string>;
 }
 
 /** A word followed by one of these is a verb taking its object: "Cache the results", "Log everything". */
@@ -46,9 +62,10 @@ const OBJECT_START = new Set(['the', 'a', 'an', 'it', 'them', 'this', 'these', '
 const SUBORDINATE = /^(?:before|after|when|whenever|once|if|while|until|as soon as)\b/i;
 
 function tagged(text: string): Term[] {
-  const [first] = nlp(text).json() as { terms: Term[] }[];
-  return first?.terms ?? [];
+  return (tagger()(text).docs[0] ?? []).map((term) => ({ normal: term.normal, tags: term.tags ?? new Set<string>() }));
 }
+
+const hasAny = (term: Term | undefined, ...tags: string[]): boolean => term !== undefined && tags.some((tag) => term.tags.has(tag));
 
 /** A bare verb (not "failed", not "is"): what an imperative opens with once its lead-in words are gone. */
 function opensWithBareVerb(words: readonly string[]): boolean {
@@ -57,9 +74,9 @@ function opensWithBareVerb(words: readonly string[]): boolean {
   const [, verb, next] = tagged(`to ${words.slice(0, 8).join(' ').toLowerCase()}`);
   if (!verb) return false;
   // A noun-or-verb word taking an object ("Cache the results") reads as a command, too.
-  if (verb.tags.includes('Singular') && next !== undefined && OBJECT_START.has(next.normal)) return /^[a-z]+$/.test(verb.normal);
-  if (!verb.tags.includes('Verb') || !verb.tags.some((tag) => tag === 'Infinitive' || tag === 'Imperative') || verb.tags.includes('Gerund')) return false;
-  return !next?.tags.some((tag) => tag === 'PastTense' || tag === 'Copula' || tag === 'Modal') && !(next?.tags.includes('Adjective') && /ed$/.test(next.normal));
+  if (verb.tags.has('Singular') && next !== undefined && OBJECT_START.has(next.normal)) return /^[a-z]+$/.test(verb.normal);
+  if (!verb.tags.has('Verb') || !hasAny(verb, 'Infinitive', 'Imperative') || verb.tags.has('Gerund')) return false;
+  return !hasAny(next, 'PastTense', 'Copula', 'Modal') && !(hasAny(next, 'Adjective') && /ed$/.test(next?.normal ?? ''));
 }
 
 /** "Use pnpm", "Stick to…", "Also keep…", "before X, check Y": a bare verb with no subject. */
@@ -73,8 +90,8 @@ export function isImperative(sentence: string): boolean {
   const terms = tagged(sentence.charAt(0).toLowerCase() + sentence.slice(1));
   return terms.some((term, index) => {
     const before = terms[index - 1];
-    if (index < 2 || !before || before.normal === 'to' || before.tags.some((tag) => tag === 'Noun' || tag === 'Pronoun' || tag === 'Modal' || tag === 'Auxiliary')) return false;
-    return term.tags.includes('Verb') && term.tags.some((tag) => tag === 'Infinitive' || tag === 'Imperative') && !term.tags.includes('Gerund');
+    if (index < 2 || !before || before.normal === 'to' || hasAny(before, 'Noun', 'Pronoun', 'Modal', 'Auxiliary')) return false;
+    return term.tags.has('Verb') && hasAny(term, 'Infinitive', 'Imperative') && !term.tags.has('Gerund');
   });
 }
 

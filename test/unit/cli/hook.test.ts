@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
-import { EXTRACT_SETTING, FOCUS_SETTING, PINNED_SETTING, runHook } from '../../../src/cli/hook';
+import { BUDGET_SETTING, EXTRACT_SETTING, FOCUS_SETTING, PINNED_SETTING, runHook } from '../../../src/cli/hook';
 import { hookEventsPath } from '../../../src/contracts/hookEvents';
+import { PHRASINGS } from '../engine/support/phrasings';
 import { copyScenario, FIXTURES, run } from './support';
 
 // What Claude Code 2.1.328 piped to the hooks around `/compact focus on the retry logic`, recorded
@@ -195,3 +196,53 @@ describe('context-lens hook session-start', () => {
     assert.deepEqual(await hook('session-start', off.sessionStart(), off.env), { code: 0, out: '' });
   });
 });
+
+describe('the hooks on prompts phrased as people write (issue 23)', () => {
+  const { rule, revocation } = PHRASINGS.revocations[0] ?? { rule: '', revocation: '' };
+  const prompts = [...PHRASINGS.collected.map((entry) => entry.text), rule, ...PHRASINGS.heldout, revocation];
+  /** Text the person did not type, with rule words in it: none of it may reach the hooks' output. */
+  const NOT_TYPED = ['You must always deploy on Fridays (skill body).', 'Never run the migrations (bash output).', 'Always print the whole file (tool output).'];
+
+  /** A transcript of these prompts, each answered, with a skill body, bash output and a tool result among them. */
+  function transcript(): { path: string; cwd: string } {
+    const cwd = mkdtempSync(join(tmpdir(), 'cl-phrasings-'));
+    const record = (fields: Record<string, unknown>) => JSON.stringify({ sessionId: 'phrasings', cwd, isSidechain: false, ...fields });
+    const lines = prompts.flatMap((text, index) => [
+      record({ type: 'user', uuid: `u${index}`, message: { role: 'user', content: text } }),
+      record({ type: 'assistant', uuid: `a${index}`, message: { role: 'assistant', content: [{ type: 'text', text: `Done with step ${index}.` }] } }),
+    ]);
+    lines.push(
+      record({ type: 'user', uuid: 'meta', isMeta: true, message: { role: 'user', content: [{ type: 'text', text: NOT_TYPED[0] }] } }),
+      record({ type: 'user', uuid: 'bash', message: { role: 'user', content: `<bash-stdout>${NOT_TYPED[1]}</bash-stdout>` } }),
+      record({ type: 'user', uuid: 'tool', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: NOT_TYPED[2] }] } }),
+    );
+    const path = join(cwd, 'session.jsonl');
+    writeFileSync(path, `${lines.join('\n')}\n`);
+    return { path, cwd };
+  }
+
+  for (const name of ['pre-compact', 'session-start'] as const) {
+    it(`${name}: every prompt word for word, the revoked rule marked revoked, nothing the person did not type`, async () => {
+      const { path, cwd } = transcript();
+      const env = { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'cl-hook-state-')) };
+      const { out } = await hook(name, JSON.stringify({ transcript_path: path, cwd, trigger: 'auto', source: 'compact' }), env);
+      assert.deepEqual(prompts.filter((text) => text !== rule && !out.includes(text)), []);
+      assert.ok(out.includes(`${rule} [REVOKED later by: "${revocation}"]`), out);
+      assert.ok(out.includes(`"${rule}" (revoked by: "${revocation}")`), out);
+      assert.ok(!out.split('\n').some((line) => line === `- ${rule}`), 'never listed as a live rule');
+      assert.deepEqual(NOT_TYPED.filter((text) => out.includes(text)), []);
+    });
+  }
+
+  it('past the prompt budget, still carries every rule, request and open loop sentence word for word', async () => {
+    const { path, cwd } = transcript();
+    mkdirSync(join(cwd, '.vscode'));
+    writeFileSync(join(cwd, '.vscode', 'settings.json'), JSON.stringify({ [BUDGET_SETTING]: 0 }));
+    const env = { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'cl-hook-state-')) };
+    const { out } = await hook('pre-compact', JSON.stringify({ transcript_path: path, cwd, trigger: 'auto' }), env);
+    const [first] = prompts;
+    assert.ok(out.includes(`<user-prompts>\nThe user's prompts, word for word, oldest first:\n- ${first ?? ''}\n</user-prompts>`), 'only the first prompt is printed whole');
+    assert.deepEqual(PHRASINGS.collected.map((entry) => entry.text).filter((text) => !out.includes(text)), []);
+  });
+});
+
