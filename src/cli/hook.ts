@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { formatHookEvent, HOOK_NAMES, HOOK_SETTINGS, hookEventsPath, settingId, type HookEventLine, type HookName } from '../contracts/hookEvents';
 import { DEFAULT_OPTIONS } from '../engine/options';
+import { tagBudget, type TagBudget } from '../engine/policy/classify';
 import { buildPinnedSet, extractMarkedPins, extractPins, type ExtractedPins, type PinnedEntry, type PinnedSet } from '../engine/policy/pinned';
 import { promptBudgetTokens, promptsWithinBudget } from '../engine/policy/prompts';
 import { charEstimateTokenizer } from '../engine/tokens/tokenizer';
@@ -136,18 +137,17 @@ function standingFocus(workspace: WorkspaceSettings, instructions: string | null
  * buildPinnedSet).
  */
 async function transcriptPins(path: string): Promise<{ pins: { id: number; pins: ExtractedPins }[]; prompts: Prompt[] }> {
-  const pins: { id: number; pins: ExtractedPins }[] = [];
-  const prompts: Prompt[] = [];
-  await forEachPinSource(path, ({ line, kind, text }) => {
-    if (kind === 'typed') prompts.push({ line, text });
-    pins.push({ id: line, pins: pinsOf(kind, text) });
-  });
-  return { pins, prompts };
+  const sources: PinSource[] = [];
+  await forEachPinSource(path, (source) => sources.push(source));
+  // Newest first, so the tagger's allowance goes to the latest prompts; listed oldest first again.
+  const budget = tagBudget();
+  const pins = sources.toReversed().map(({ line, kind, text }) => ({ id: line, pins: pinsOf(kind, text, budget) }));
+  return { pins: pins.toReversed(), prompts: sources.filter((source) => source.kind === 'typed').map(({ line, text }) => ({ line, text })) };
 }
 
-function pinsOf(kind: PinSource['kind'], text: string): ExtractedPins {
+function pinsOf(kind: PinSource['kind'], text: string, budget: TagBudget): ExtractedPins {
   if (kind === 'summary') return extractMarkedPins(pinnableSummaryText(text));
-  if (kind === 'typed') return extractPins(text);
+  if (kind === 'typed') return extractPins(text, budget);
   return { constraints: [], openLoops: extractMarkedPins(text).openLoops };
 }
 

@@ -24,6 +24,20 @@ function tagger(): Tagger {
 
 export type SentenceRole = 'rule' | 'decision' | 'request' | 'open-loop' | 'revocation' | 'none';
 
+/**
+ * How many sentences one run (a plan, a hook) may hand to the tagger (~0.5 ms each): past it, a
+ * sentence is read by its frame alone, so a transcript of 500,000 prompts costs seconds, not
+ * minutes. Callers spend it newest first.
+ */
+export const TAGGED_SENTENCES_PER_RUN = 2_000;
+
+/** What is left of a run's tagger allowance. */
+export interface TagBudget {
+  left: number;
+}
+
+export const tagBudget = (): TagBudget => ({ left: TAGGED_SENTENCES_PER_RUN });
+
 /** Longer than this is pasted material (logs, specs), not a sentence to keep apart. */
 export const MAX_SENTENCE_CHARS = 400;
 
@@ -108,8 +122,8 @@ function isPasted(sentence: string): boolean {
   return letters < 2 || letters / sentence.length < 0.5 || (!/\s/.test(sentence) && /[/\\.:_()=]/.test(sentence));
 }
 
-/** The role of one sentence the person typed (see the file comment). */
-export function classifySentence(raw: string): SentenceRole {
+/** The role of one sentence the person typed (see the file comment); without a budget the tagger is always asked. */
+export function classifySentence(raw: string, budget?: TagBudget): SentenceRole {
   const sentence = raw.trim();
   if (sentence === '' || sentence.length > MAX_SENTENCE_CHARS) return 'none';
   if (revocationOf(sentence)) return 'revocation';
@@ -118,7 +132,9 @@ export function classifySentence(raw: string): SentenceRole {
   if (sentence.endsWith('?') || QUESTION_START.test(sentence)) return 'open-loop';
   if (RULE_KEYWORDS.test(sentence) || PRESERVE.test(sentence) || STATUS.test(sentence) || MODAL.test(sentence) || EVALUATIVE.test(sentence)) return 'rule';
   if (DECISION.test(sentence)) return 'decision';
-  if (isImperative(sentence)) return STANDING.test(sentence) ? 'rule' : 'request';
+  const tag = budget === undefined || budget.left > 0;
+  if (budget && tag) budget.left -= 1;
+  if (tag && isImperative(sentence)) return STANDING.test(sentence) ? 'rule' : 'request';
   return WISH.test(sentence) ? 'request' : 'none';
 }
 

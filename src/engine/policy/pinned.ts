@@ -4,7 +4,7 @@
 // the sentence classifier (classify.ts); text they did not write (an agent's own summary, the
 // agent's replies) only by its explicit markers. A later sentence that revokes a rule ("Forget the
 // Node 18 rule") wins: the rule moves to `revoked` and is no longer pinned.
-import { classifySentence, hasRuleKeyword, MAX_SENTENCE_CHARS } from './classify';
+import { classifySentence, hasRuleKeyword, MAX_SENTENCE_CHARS, type TagBudget } from './classify';
 import { revocationOf, revokes, type Revocation } from './revoke';
 
 export interface PinnedEntry {
@@ -49,10 +49,10 @@ export interface ExtractedPins {
 }
 
 /** The rules, decisions, requests, open loops and revocations in a text the person typed. */
-export function extractPins(text: string): ExtractedPins {
+export function extractPins(text: string, budget?: TagBudget): ExtractedPins {
   const pins = { constraints: [] as string[], openLoops: [] as string[], requests: [] as string[], revocations: [] as Revocation[] };
   for (const sentence of sentencesOf(text)) {
-    const role = classifySentence(sentence);
+    const role = classifySentence(sentence, budget);
     const revocation = role === 'revocation' ? revocationOf(sentence) : undefined;
     if (revocation) pins.revocations.push(revocation);
     else if (role === 'open-loop') pins.openLoops.push(sentence);

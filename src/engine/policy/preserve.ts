@@ -6,6 +6,7 @@ import { pinnableSummaryText } from '../summarizers/foreignSummary';
 import { describeMarkers, distinctPhrases, findEpistemicMarkers, markerThreshold, type MarkerHit } from './epistemic';
 import { focusMatcher } from './focus';
 import { buildPinnedSet, extractMarkedPins, extractPins, pinCount, type ExtractedPins, type PinnedSet } from './pinned';
+import { tagBudget } from './classify';
 import { promptBudgetTokens, promptsWithinBudget } from './prompts';
 
 export type ProtectionKind = 'head' | 'choice' | 'original-ask' | 'latest-prompt' | 'pinned' | 'prompt' | 'recent' | 'in-flight' | 'epistemic' | 'focus' | 'pair';
@@ -161,6 +162,9 @@ export function analyzePolicy(context: Context, options: EngineOptions): PolicyA
   // A prompt longer than pinnedItemMaxTokens is a paste: summarised, its sentences of note pinned.
   const wholeable = typed.filter((item) => always.has(item.id) || item.tokens <= options.preserve.pinnedItemMaxTokens);
   const kept = promptsWithinBudget(wholeable, promptBudgetTokens(context.windowTokens, options.preserve.promptBudgetPercent), always);
+  // The tagger's allowance goes to the newest prompts first.
+  const tagging = tagBudget();
+  const typedPins = new Map(typed.toReversed().map((item) => [item.id, options.preserve.extractPinned ? extractPins(item.text, tagging) : { constraints: [], openLoops: [] }]));
   for (const item of items) {
     // A summary carries forward what the person asked before it; it is merged, never pinned whole,
     // and only its explicitly marked sentences count (the rest is the summariser's narration).
@@ -171,7 +175,8 @@ export function analyzePolicy(context: Context, options: EngineOptions): PolicyA
       continue;
     }
     if (item.kind !== 'user') continue;
-    const pins = options.preserve.extractPinned ? extractPins(item.text) : { constraints: [], openLoops: [] };
+    // A pasted image holds no words of theirs.
+    const pins = typedPins.get(item.id) ?? { constraints: [], openLoops: [] };
     if (pinCount(pins) > 0) extracted.push({ id: item.id, pins });
     if (!kept.has(item.id)) continue;
     const rule = pins.constraints[0] ?? pins.openLoops[0];

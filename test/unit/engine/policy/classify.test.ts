@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { classifySentence, hasRuleKeyword } from '../../../../src/engine/policy/classify';
+import { classifySentence, hasRuleKeyword, tagBudget, TAGGED_SENTENCES_PER_RUN } from '../../../../src/engine/policy/classify';
 import { buildPinnedSet, extractPins, sentencesOf } from '../../../../src/engine/policy/pinned';
 import { PHRASINGS } from '../support/phrasings';
 
 /** The roles a person's prompt holds: one per sentence. */
-const rolesOf = (text: string) => sentencesOf(text).map(classifySentence);
+const rolesOf = (text: string) => sentencesOf(text).map((sentence) => classifySentence(sentence));
 const carried = (text: string): boolean => rolesOf(text).some((role) => role !== 'none' && role !== 'revocation');
 
 describe('sentence classification', () => {
@@ -54,5 +54,18 @@ describe('sentence classification', () => {
     const rules = PHRASINGS.collected.filter((entry) => entry.role === 'rule').map((entry) => entry.text);
     assert.ok(rules.some((text) => !hasRuleKeyword(text)));
     assert.ok(PHRASINGS.heldout.filter((text) => carried(text) && !hasRuleKeyword(text)).length > PHRASINGS.heldout.length / 2);
+  });
+
+  it("spends a run's tagger allowance one sentence at a time; past it a sentence is read by its frame alone", () => {
+    const budget = tagBudget();
+    assert.equal(budget.left, TAGGED_SENTENCES_PER_RUN);
+    assert.equal(classifySentence('Use pnpm', budget), 'request');
+    assert.equal(budget.left, TAGGED_SENTENCES_PER_RUN - 1);
+    assert.equal(classifySentence('You should use pnpm', budget), 'rule', 'decided by its frame, no tagger asked');
+    assert.equal(budget.left, TAGGED_SENTENCES_PER_RUN - 1);
+    const spent = { left: 0 };
+    assert.equal(classifySentence('Use pnpm', spent), 'none');
+    assert.equal(classifySentence('You should use pnpm', spent), 'rule');
+    assert.equal(classifySentence('I want pnpm', spent), 'request');
   });
 });
