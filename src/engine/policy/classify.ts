@@ -44,9 +44,9 @@ export const MAX_SENTENCE_CHARS = 400;
 /** Harness lines in the person's turn, and pasted output: a log line, a stack frame, a prompt, markup. */
 const PASTED = /^(?:\[Request interrupted|\[image\]|at\s+\S+\s+\(|\d{4}-\d{2}-\d{2}[T ]\d|\[?\d{1,2}:\d{2}(?::\d{2})?\]?\s|npm (?:ERR|WARN)|(?:error|warning|warn|info|debug|fatal|traceback)\b\s*[:[(]|\$\s|>{1,3}\s|#!|[{}[\]<]|```|\w+Error:|E\d{3,}\b|\s*\|)/i;
 /** Words that make a whole sentence chit-chat when nothing else is in it. */
-const CHAT = new Set(['thanks', 'thank', 'you', 'thx', 'ty', 'great', 'nice', 'cool', 'ok', 'okay', 'k', 'yes', 'yep', 'yeah', 'no', 'nope', 'sure', 'lgtm', 'perfect', 'awesome', 'good', 'looks', 'sounds', 'so', 'much', 'a', 'lot', 'job', 'work', 'done', 'wow', 'hi', 'hello', 'hey', 'alright', 'right', 'fine', 'got', 'it', 'makes', 'sense', 'agreed', 'exactly', 'indeed', 'very', 'well', 'excellent', 'amazing', 'thanks!']);
+const CHAT = new Set(['thanks', 'thank', 'you', 'thx', 'ty', 'great', 'nice', 'cool', 'ok', 'okay', 'k', 'yes', 'yep', 'yeah', 'no', 'nope', 'sure', 'lgtm', 'perfect', 'awesome', 'good', 'looks', 'sounds', 'so', 'much', 'a', 'lot', 'job', 'work', 'done', 'wow', 'hi', 'hello', 'hey', 'alright', 'right', 'fine', 'got', 'it', 'makes', 'sense', 'agreed', 'exactly', 'indeed', 'very', 'well', 'excellent', 'amazing']);
 
-/** The old keyword list: a strong signal still, and what the UI highlights. */
+/** The old keyword list: a strong signal still, and the highlight `hasRuleKeyword` offers (no longer a gate). */
 export const RULE_KEYWORDS = /\b(never|must|always|do not|don't|dont|must not|mustn't|shall not|under no circumstances|only ever)\b/i;
 /** "Keep the public signatures unchanged", "Leave config/ alone": an imperative to preserve. */
 const PRESERVE = /^(?:please\s+)?(?:also\s+)?(?:keep|leave|preserve|stay)\b.*\b(?:unchanged|untouched|intact|as is|alone|compatib\w*|backwards?[- ]compatible|stable)\b/i;
