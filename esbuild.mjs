@@ -2,7 +2,7 @@
 // the status line (node/cjs). What several node bundles use and only some runs need is a file of its
 // own beside them, required at run time, so the package holds one copy and a command that never uses
 // it never parses it: zod and the Anthropic SDK (dist/zod.js, dist/anthropic-sdk.js), the MCP SDK
-// (dist/mcp-sdk.js).
+// (dist/mcp-sdk.js), the English tagger that reads the person's sentences (dist/nlp.js).
 // Usage: node esbuild.mjs [--watch] [--production]
 import * as esbuild from 'esbuild';
 import { cpSync, mkdirSync, rmSync } from 'node:fs';
@@ -32,12 +32,14 @@ const SHARED = {
   // Only `context-lens mcp` needs the MCP SDK (and its ajv): out of cli.js, which every command parses.
   '@modelcontextprotocol/sdk/server/mcp.js': 'mcp-sdk',
   '@modelcontextprotocol/sdk/server/stdio.js': 'mcp-sdk',
+  // 300 KB that only the commands classifying the person's sentences (hook, compact, inspect) need.
+  'compromise/two': 'nlp',
 };
 /** Imports of a shared package become requires of the file beside the bundle. */
 const sharedBeside = {
   name: 'shared-beside',
   setup(build) {
-    build.onResolve({ filter: /^(zod|@anthropic-ai\/sdk|@modelcontextprotocol\/sdk\/server\/(mcp|stdio)\.js)$/ }, (args) => ({ path: `./${SHARED[args.path]}.js`, external: true }));
+    build.onResolve({ filter: /^(zod|@anthropic-ai\/sdk|@modelcontextprotocol\/sdk\/server\/(mcp|stdio)\.js|compromise\/two)$/ }, (args) => ({ path: `./${SHARED[args.path]}.js`, external: true }));
   },
 };
 
@@ -58,6 +60,7 @@ const targets = [
     outdir: undefined,
     outfile: join(dist, 'mcp-sdk.js'),
   },
+  { ...nodeBundle, stdin: { contents: "export { default } from 'compromise/two';", resolveDir: root, loader: 'js' }, outdir: undefined, outfile: join(dist, 'nlp.js') },
   {
     ...nodeBundle,
     stdin: { contents: "export { default } from '@anthropic-ai/sdk'; export * from '@anthropic-ai/sdk';", resolveDir: root, loader: 'js' },

@@ -1,27 +1,34 @@
-// `context-lens hook <event>`: Claude Code hook commands that keep the person's constraints alive
-// through the agent's own compactions. `pre-compact` appends them to the compaction instructions;
-// `session-start` (source "compact") re-injects them into the fresh context. A hook must never get
+// `context-lens hook <event>`: Claude Code hook commands that keep the person's words alive through
+// the agent's own compactions: their prompts word for word (within the prompt budget, newest first)
+// and the rules, requests and open loops in every prompt. `pre-compact` appends them to the
+// compaction instructions; `session-start` (source "compact") re-injects them into the fresh context. A hook must never get
 // in the agent's way, so every failure is recorded in the events file and the hook prints nothing.
 import { closeSync, existsSync, fchmodSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { formatHookEvent, HOOK_NAMES, HOOK_SETTINGS, hookEventsPath, settingId, type HookEventLine, type HookName } from '../contracts/hookEvents';
-import { buildPinnedSet, extractPins, type ExtractedPins, type PinnedSet } from '../engine/policy/pinned';
+import { DEFAULT_OPTIONS } from '../engine/options';
+import { tagBudget, type TagBudget } from '../engine/policy/classify';
+import { buildPinnedSet, extractMarkedPins, extractPins, type ExtractedPins, type PinnedEntry, type PinnedSet } from '../engine/policy/pinned';
+import { promptBudgetTokens, promptsWithinBudget } from '../engine/policy/prompts';
+import { charEstimateTokenizer } from '../engine/tokens/tokenizer';
 import { redactSecrets } from '../engine/redact';
 import { pinnableSummaryText } from '../engine/summarizers/foreignSummary';
-import { forEachPinSource, type PinSource } from '../sessions/claude-code';
+import { DEFAULT_WINDOW_TOKENS, forEachPinSource, type PinSource } from '../sessions/claude-code';
 import { readStdin } from './hookInput';
 import { EXIT_OK, usageError, type Io } from './io';
 
 export const HOOK_USAGE = `context-lens hook <pre-compact|session-start>
-  Claude Code hook commands (hook JSON on stdin). pre-compact prints the pinned constraints, open
-  loops and the workspace's standing focus to append to the compaction instructions;
-  session-start prints the pinned block again after a compaction (source "compact"). Always
+  Claude Code hook commands (hook JSON on stdin). pre-compact prints the person's prompts word for
+  word (newest first within the prompt budget), the rules, requests and open loops in all of them
+  and the workspace's standing focus, to append to the compaction instructions; session-start
+  prints the same again after a compaction (source "compact"). Always
   exit 0; events go to $XDG_STATE_HOME/context-lens/hook-events.jsonl (default ~/.local/state).`;
 
 export const PINNED_SETTING = settingId(HOOK_SETTINGS.pinnedConstraints);
 export const EXTRACT_SETTING = settingId(HOOK_SETTINGS.extractPinned);
 export const FOCUS_SETTING = settingId(HOOK_SETTINGS.focus);
+export const BUDGET_SETTING = settingId(HOOK_SETTINGS.promptBudgetPercent);
 
 /** The fields of Claude Code's hook input that the hooks read; everything is optional and checked. */
 interface HookInput {
@@ -53,9 +60,9 @@ export async function runHook(name: HookName, stdin: string, io: Io): Promise<nu
       event.printed = false;
     } else {
       const workspace = workspaceSettings(str(input.cwd));
-      const pinned = await collectPinned(input, workspace);
+      const { pinned, prompts } = await collectPinned(input, workspace);
       const focus = name === 'pre-compact' ? standingFocus(workspace, str(input.custom_instructions)) : null;
-      const text = renderPinned(pinned, name) + renderFocus(focus);
+      const text = renderPinned(pinned, prompts, name) + renderFocus(focus);
       Object.assign(event, { constraints: pinned.constraints.length, openLoops: pinned.openLoops.length, workspaceFocus: focus, printed: text !== '' });
       // What Claude Code writes into its summary and transcript: a key in a pinned prompt stays out.
       io.out.write(redactSecrets(text));
@@ -74,18 +81,32 @@ interface WorkspaceSettings {
   pinned: string[];
   extractPinned: boolean;
   focus: string | null;
+  promptBudgetPercent: number;
 }
 
-async function collectPinned(input: HookInput, workspace: WorkspaceSettings): Promise<PinnedSet> {
+/** A prompt the person typed, by its transcript line. */
+interface Prompt {
+  line: number;
+  text: string;
+}
+
+/** The pinned set, and the prompts printed whole (the first, then the newest that fit the budget). */
+async function collectPinned(input: HookInput, workspace: WorkspaceSettings): Promise<{ pinned: PinnedSet; prompts: Prompt[] }> {
   const transcript = str(input.transcript_path);
-  const extracted = transcript === null || !workspace.extractPinned ? [] : await transcriptPins(transcript);
-  return buildPinnedSet(workspace.pinned, extracted);
+  if (transcript === null || !workspace.extractPinned) return { pinned: buildPinnedSet(workspace.pinned, []), prompts: [] };
+  const { pins, prompts } = await transcriptPins(transcript);
+  const sizes = prompts.map((prompt) => ({ id: prompt.line, tokens: charEstimateTokenizer.count(prompt.text) }));
+  // The hook is not told the model's window: Claude Code's default stands for it.
+  const budget = promptBudgetTokens(DEFAULT_WINDOW_TOKENS, workspace.promptBudgetPercent);
+  const whole = promptsWithinBudget(sizes, budget, new Set(prompts.slice(0, 1).map((prompt) => prompt.line)));
+  return { pinned: buildPinnedSet(workspace.pinned, pins), prompts: prompts.filter((prompt) => whole.has(prompt.line)) };
 }
 
 /** Read from the workspace's `.vscode/settings.json` (JSON with comments), as VS Code would. */
 function workspaceSettings(cwd: string | null): WorkspaceSettings {
   const path = cwd === null ? null : join(cwd, '.vscode', 'settings.json');
-  if (path === null || !existsSync(path)) return { pinned: [], extractPinned: true, focus: null };
+  const promptBudgetPercent = DEFAULT_OPTIONS.preserve.promptBudgetPercent;
+  if (path === null || !existsSync(path)) return { pinned: [], extractPinned: true, focus: null, promptBudgetPercent };
   // As VS Code reads it: comments and trailing commas allowed; anything else wrong is an error to log.
   const errors: ParseError[] = [];
   const settings = (parseJsonc(readFileSync(path, 'utf8'), errors, { allowTrailingComma: true }) ?? {}) as Record<string, unknown>;
@@ -93,10 +114,12 @@ function workspaceSettings(cwd: string | null): WorkspaceSettings {
   if (first !== undefined) throw new Error(`${path}: ${printParseErrorCode(first.error)} at offset ${first.offset}`);
   const pinned = settings[PINNED_SETTING];
   const focus = settings[FOCUS_SETTING];
+  const budget = settings[BUDGET_SETTING];
   return {
     pinned: Array.isArray(pinned) ? pinned.filter((entry): entry is string => typeof entry === 'string') : [],
     extractPinned: settings[EXTRACT_SETTING] !== false,
     focus: typeof focus === 'string' && focus.trim() !== '' ? focus.trim() : null,
+    promptBudgetPercent: typeof budget === 'number' && budget >= 0 ? budget : promptBudgetPercent,
   };
 }
 
@@ -107,25 +130,25 @@ function standingFocus(workspace: WorkspaceSettings, instructions: string | null
 }
 
 /**
- * Constraints and open loops in everything the person typed in this transcript, including prompts
- * an earlier compaction already summarised away. Open loops the agent wrote itself ("TODO: …")
- * count too, and so does what an earlier summary (Claude Code's own) carried forward. A later
- * sentence revoking a rule drops it (see buildPinnedSet).
+ * Rules, requests and open loops in everything the person typed in this transcript, including
+ * prompts an earlier compaction already summarised away, and the prompts themselves. Open loops the
+ * agent wrote itself ("TODO: …") count too, and so does what an earlier summary (Claude Code's own)
+ * carried forward, by their explicit markers only. A later sentence revoking a rule drops it (see
+ * buildPinnedSet).
  */
-async function transcriptPins(path: string): Promise<{ id: number; pins: ExtractedPins }[]> {
-  const found: { id: number; pins: ExtractedPins }[] = [];
-  await forEachPinSource(path, ({ line, kind, text }) => {
-    const pins = pinsOf(kind, text);
-    if (pins !== undefined) found.push({ id: line, pins });
-  });
-  return found;
+async function transcriptPins(path: string): Promise<{ pins: { id: number; pins: ExtractedPins }[]; prompts: Prompt[] }> {
+  const sources: PinSource[] = [];
+  await forEachPinSource(path, (source) => sources.push(source));
+  // Newest first, so the tagger's allowance goes to the latest prompts; listed oldest first again.
+  const budget = tagBudget();
+  const pins = sources.toReversed().map(({ line, kind, text }) => ({ id: line, pins: pinsOf(kind, text, budget) }));
+  return { pins: pins.toReversed(), prompts: sources.filter((source) => source.kind === 'typed').map(({ line, text }) => ({ line, text })) };
 }
 
-function pinsOf(kind: PinSource['kind'], text: string): ExtractedPins | undefined {
-  if (kind === 'summary') return extractPins(pinnableSummaryText(text));
-  if (kind === 'typed') return extractPins(text);
-  const openLoops = extractPins(text).openLoops;
-  return openLoops.length === 0 ? undefined : { constraints: [], openLoops };
+function pinsOf(kind: PinSource['kind'], text: string, budget: TagBudget): ExtractedPins {
+  if (kind === 'summary') return extractMarkedPins(pinnableSummaryText(text));
+  if (kind === 'typed') return extractPins(text, budget);
+  return { constraints: [], openLoops: extractMarkedPins(text).openLoops };
 }
 
 function renderFocus(focus: string | null): string {
@@ -133,14 +156,35 @@ function renderFocus(focus: string | null): string {
 }
 
 const HEADERS: Record<HookName, string> = {
-  'pre-compact': 'Keep the pinned block below verbatim in the summary, every line word for word: these are the user\'s standing constraints and open loops.',
-  'session-start': 'Pinned by the user before this conversation was compacted; these still apply:',
+  'pre-compact': "Keep the user's words below verbatim in the summary, every line word for word: their standing rules, requests and open loops, and their own prompts.",
+  'session-start': 'Written by the user before this conversation was compacted; the rules, requests and open loops still apply:',
 };
 
-function renderPinned(pinned: PinnedSet, name: HookName): string {
-  if (pinned.constraints.length + pinned.openLoops.length === 0) return '';
-  const section = (title: string, entries: PinnedSet['constraints']): string[] => (entries.length === 0 ? [] : [`${title}:`, ...entries.map((entry) => `- ${entry.text}`)]);
-  return `${[HEADERS[name], '<pinned>', ...section('Constraints', pinned.constraints), ...section('Open loops', pinned.openLoops), '</pinned>'].join('\n')}\n`;
+/** Whether any item of `entries` (rules, requests, loops) came from a prompt printed whole. */
+const fromOtherPrompts = (entries: readonly PinnedEntry[], whole: ReadonlySet<number>): PinnedEntry[] => entries.filter((entry) => entry.sourceId === undefined || !whole.has(entry.sourceId));
+
+/**
+ * Rules and open loops always; requests only from prompts not printed whole (a whole prompt holds
+ * its own). A prompt holding a revoked rule says so, and the revoked rules are named as revoked.
+ */
+function renderPinned(pinned: PinnedSet, prompts: readonly Prompt[], name: HookName): string {
+  const whole = new Set(prompts.map((prompt) => prompt.line));
+  const requests = fromOtherPrompts(pinned.requests ?? [], whole);
+  const revoked = pinned.revoked ?? [];
+  if (pinned.constraints.length + pinned.openLoops.length + requests.length + prompts.length === 0) return '';
+  const section = (title: string, lines: readonly string[]): string[] => (lines.length === 0 ? [] : [`${title}:`, ...lines.map((line) => `- ${line}`)]);
+  // Word for word, but a revoked rule inside a prompt is marked where it stands.
+  const promptLines = prompts.map((prompt) => revoked.filter((entry) => entry.sourceId === prompt.line).reduce((text, entry) => text.replace(entry.text, `${entry.text} [REVOKED later by: "${entry.by}"]`), prompt.text));
+  return `${[
+    HEADERS[name],
+    '<pinned>',
+    ...section('Constraints', pinned.constraints.map((entry) => entry.text)),
+    ...section('Requests from earlier prompts', requests.map((entry) => entry.text)),
+    ...section('Open loops', pinned.openLoops.map((entry) => entry.text)),
+    ...section('Revoked (no longer apply; never present them as rules)', revoked.map((entry) => `"${entry.text}" (revoked by: "${entry.by}")`)),
+    '</pinned>',
+    ...(promptLines.length === 0 ? [] : ['<user-prompts>', "The user's prompts, word for word, oldest first:", ...promptLines.map((line) => `- ${line}`), '</user-prompts>']),
+  ].join('\n')}\n`;
 }
 
 /**

@@ -73,6 +73,7 @@ export const SETTINGS_SECTION = 'contextLens';
 export const HOOK_SETTINGS = {
   pinnedConstraints: 'preserve.pinnedConstraints',
   extractPinned: 'preserve.extractPinned',
+  promptBudgetPercent: 'preserve.promptBudgetPercent',
   focus: 'compaction.focus',
 } as const;
 

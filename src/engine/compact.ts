@@ -10,6 +10,7 @@ import type { Context } from './model';
 import { hardLimitOf, resolveOptions, type EngineOptions, type EngineOptionsInput } from './options';
 import { anthropicFormatter, contextAfter, outputItems, type MessageFormatter, type OutputItem } from './output';
 import { metricsInputOf, metricsOf, runLadder, settleSummary, type LadderRun, type PlanDeps } from './plan';
+import { withRequests } from './policy/pinned';
 import { redactSecretsWithCounts } from './redact';
 import { itemFates, overflowOf, type CompactionResult, type CompactionStatus, type SummaryInfo } from './result';
 import { HeuristicSummarizer } from './summarizers/heuristic';
@@ -159,7 +160,7 @@ async function apply(context: Context, options: EngineOptions, deps: CompactDeps
   }
 
   let items = outputItems(run.state.planned, inserted);
-  const missing = missingPins(run.state.policy.pinned, items.map((item) => item.text).join('\n'));
+  const missing = missingPins(withRequests(run.state.policy.pinned), items.map((item) => item.text).join('\n'));
   let reinjectedTokens = 0;
   if (missing.length > 0) {
     // Outside the anti-injection frame on purpose: constraints are instructions that must keep holding.

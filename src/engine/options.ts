@@ -71,6 +71,11 @@ export interface PreserveOptions {
   epistemicBudgetPercent: number;
   /** A user message longer than this is not pinned whole; its constraint sentences are re-injected instead. */
   pinnedItemMaxTokens: number;
+  /**
+   * The person's typed prompts are kept verbatim up to this share of the window, newest first; past
+   * it, the oldest are summarised and only their rules, requests and open questions stay verbatim.
+   */
+  promptBudgetPercent: number;
 }
 
 /**
@@ -183,6 +188,7 @@ export const DEFAULT_OPTIONS: EngineOptions = {
     epistemicThreshold: 0,
     epistemicBudgetPercent: 10,
     pinnedItemMaxTokens: 2_000,
+    promptBudgetPercent: 5, // issue 23: a long session's prompts are about 1 % of it
   },
   choices: { keep: [], drop: [] },
   summaryOverride: '',

@@ -21,6 +21,7 @@ export function engineOptionsOf(values: SettingValues, targetPercent: number): E
       epistemicThreshold: values['preserve.epistemicThreshold'],
       epistemicBudgetPercent: values['preserve.epistemicBudgetPercent'],
       pinnedItemMaxTokens: values['preserve.pinnedItemMaxTokens'],
+      promptBudgetPercent: values['preserve.promptBudgetPercent'],
     },
     supersede: {
       enabled: values['supersede.enabled'],

@@ -42,6 +42,7 @@ export const SETTING_DEFAULTS = {
   [HOOK_SETTINGS.pinnedConstraints]: [...preserve.pinned],
   [HOOK_SETTINGS.extractPinned]: preserve.extractPinned,
   'preserve.pinnedItemMaxTokens': preserve.pinnedItemMaxTokens,
+  [HOOK_SETTINGS.promptBudgetPercent]: preserve.promptBudgetPercent,
   'preserve.taskComplexity': preserve.taskComplexity as TaskComplexity,
   'preserve.epistemicThreshold': preserve.epistemicThreshold,
   'preserve.epistemicBudgetPercent': preserve.epistemicBudgetPercent,

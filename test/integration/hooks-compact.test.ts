@@ -17,6 +17,8 @@ const TYPED = 'Always keep the public API backwards compatible.';
 const FOCUS = 'the retry rework';
 /** Configured constraints first, then the ones found in what the person typed. */
 const BLOCK = `<pinned>\nConstraints:\n- ${CONFIGURED}\n- ${TYPED}\n</pinned>`;
+/** The person's prompts word for word after it (issue 23). */
+const PROMPTS = `<user-prompts>\nThe user's prompts, word for word, oldest first:\n- ${TYPED} Say hello.\n</user-prompts>`;
 const RUN_TIMEOUT_MS = 80_000;
 
 const bodyOf = (request: LoggedRequest): MessagesRequest => request.body as MessagesRequest;
@@ -71,8 +73,8 @@ describe('Claude Code hooks connected by Context Lens, around the real CLI’s /
     const compaction = compactions[0] as LoggedRequest;
     // The PreCompact hook's output follows the person's own /compact text.
     const instructions = lastUserText(bodyOf(compaction));
-    assert.ok(instructions.includes('Additional Instructions:\nfocus on tests\n\nKeep the pinned block below verbatim in the summary'), instructions.slice(-1500));
-    assert.ok(instructions.includes(`${BLOCK}\nFocus the summary on: ${FOCUS}\n`), instructions.slice(-1500));
+    assert.ok(instructions.includes("Additional Instructions:\nfocus on tests\n\nKeep the user's words below verbatim in the summary"), instructions.slice(-1500));
+    assert.ok(instructions.includes(`${BLOCK}\n${PROMPTS}\nFocus the summary on: ${FOCUS}\n`), instructions.slice(-1500));
 
     const before = server.requests.filter((request) => request.seq < compaction.seq && request.body !== null);
     assert.ok(before.length > 0);
@@ -85,7 +87,7 @@ describe('Claude Code hooks connected by Context Lens, around the real CLI’s /
     const next = server.requests.find((request) => request.seq > compaction.seq && request.kind === 'main');
     assert.ok(next, 'no main request after the compaction');
     const sent = messageTexts(next);
-    assert.ok(sent.includes(`SessionStart:compact hook success: Pinned by the user before this conversation was compacted; these still apply:\n${BLOCK}`), sent);
+    assert.ok(sent.includes(`SessionStart:compact hook success: Written by the user before this conversation was compacted; the rules, requests and open loops still apply:\n${BLOCK}\n${PROMPTS}`), sent);
 
     const events = readFileSync(eventsFile, 'utf8')
       .trim()

@@ -92,7 +92,7 @@ export function policyFloor(state: LadderState): PolicyFloor {
     if (planned.item.kind === 'system') floor.system += tokens;
     else if (planned.item.kind === 'tools') floor.tools += tokens;
     else if (latest.has(planned.item.id)) floor.latestPrompt += tokens;
-    else if (kind === 'pinned' || kind === 'choice') floor.pinned += tokens;
+    else if (kind === 'pinned' || kind === 'prompt' || kind === 'choice') floor.pinned += tokens;
     else if (kind === 'original-ask') floor.originalAsk += tokens;
     else continue;
     floor.tokens += tokens;

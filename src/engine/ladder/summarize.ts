@@ -82,8 +82,10 @@ export function selectSummarySpan(state: LadderState): SummarySpan | undefined {
  * meets it.
  */
 function pinnedReserve(state: LadderState): number {
-  const { constraints, openLoops } = state.policy.pinned;
-  const texts = [...constraints, ...openLoops].map((entry) => entry.text);
+  const { constraints, openLoops, requests = [] } = state.policy.pinned;
+  // A request is carried back only when its prompt is not kept whole.
+  const loose = requests.filter((entry) => entry.sourceId === undefined || !state.policy.protections.has(entry.sourceId));
+  const texts = [...constraints, ...openLoops, ...loose].map((entry) => entry.text);
   return texts.length === 0 ? 0 : countNew(state, renderPinnedBlock(texts));
 }
 

@@ -1,7 +1,10 @@
-// The pinned block (S15, S17): hard constraints and open loops, kept out of reach of every tier.
-// Extraction is deliberately literal — whole sentences the person wrote, never paraphrased — so the
-// verifier can check their survival verbatim. A later sentence that revokes a constraint ("Forget
-// the Node 18 rule") wins: the constraint moves to `revoked` and is no longer pinned.
+// The pinned block (S15, S17): the person's rules, requests and open loops, kept out of reach of
+// every tier. Extraction is deliberately literal — whole sentences the person wrote, never
+// paraphrased — so the verifier can check their survival verbatim. What the person typed is read by
+// the sentence classifier (classify.ts); text they did not write (an agent's own summary, the
+// agent's replies) only by its explicit markers. A later sentence that revokes a rule ("Forget the
+// Node 18 rule") wins: the rule moves to `revoked` and is no longer pinned.
+import { classifySentence, hasRuleKeyword, MAX_SENTENCE_CHARS, type TagBudget } from './classify';
 import { revocationOf, revokes, type Revocation } from './revoke';
 
 export interface PinnedEntry {
@@ -16,18 +19,17 @@ export interface RevokedEntry extends PinnedEntry {
 }
 
 export interface PinnedSet {
+  /** Rules and decisions. */
   constraints: PinnedEntry[];
   openLoops: PinnedEntry[];
+  /** What the person asked for: kept verbatim with the rest once their prompt is summarised. */
+  requests?: PinnedEntry[];
   /** Constraints a later instruction cancelled: never presented as constraints again. */
   revoked?: RevokedEntry[];
 }
 
-const CONSTRAINT = /\b(never|must|always|do not|don't|dont|must not|mustn't|shall not|under no circumstances|only ever)\b/i;
-/** "Keep the public signatures unchanged", "Leave config/ alone", "Keep Node 18 compatibility": an imperative to preserve. */
-const PRESERVE = /^(?:please\s+)?(?:keep|leave|preserve|stay)\b.*\b(?:unchanged|untouched|intact|as is|alone|compatib\w*|backwards?[- ]compatible|stable)\b/i;
+/** The explicit open-loop markers: what the verifier counts before and after, and all an agent's text is read for. */
 const OPEN_LOOP = /\bTODO\b|\bFIXME\b|\bopen question\b|\bstill (?:need|open|unresolved)\b/i;
-/** Sentences longer than this are pasted material (logs, specs), not something to pin. */
-const MAX_SENTENCE_CHARS = 400;
 
 /** Lines first (lists, one rule per line), then sentence ends within a line. */
 export function sentencesOf(text: string): string[] {
@@ -41,24 +43,48 @@ export function sentencesOf(text: string): string[] {
 export interface ExtractedPins {
   constraints: string[];
   openLoops: string[];
-  /** Sentences cancelling an earlier constraint; applied to what came before them. */
+  requests?: string[];
+  /** Sentences cancelling an earlier rule; applied to what came before them. */
   revocations?: Revocation[];
 }
 
-export function extractPins(text: string): ExtractedPins {
-  const constraints: string[] = [];
-  const openLoops: string[] = [];
-  const revocations: Revocation[] = [];
+/** The rules, decisions, requests, open loops and revocations in a text the person typed. */
+export function extractPins(text: string, budget?: TagBudget): ExtractedPins {
+  const pins = { constraints: [] as string[], openLoops: [] as string[], requests: [] as string[], revocations: [] as Revocation[] };
   for (const sentence of sentencesOf(text)) {
-    const revocation = revocationOf(sentence);
-    if (revocation) revocations.push(revocation);
-    else if (OPEN_LOOP.test(sentence)) openLoops.push(sentence);
-    else if (isConstraint(sentence)) constraints.push(sentence);
+    const role = classifySentence(sentence, budget);
+    const revocation = role === 'revocation' ? revocationOf(sentence) : undefined;
+    if (revocation) pins.revocations.push(revocation);
+    else if (role === 'open-loop') pins.openLoops.push(sentence);
+    else if (role === 'rule' || role === 'decision') pins.constraints.push(sentence);
+    else if (role === 'request') pins.requests.push(sentence);
   }
-  return revocations.length > 0 ? { constraints, openLoops, revocations } : { constraints, openLoops };
+  return compactPins(pins);
 }
 
-export const isConstraint = (sentence: string): boolean => CONSTRAINT.test(sentence) || PRESERVE.test(sentence);
+/**
+ * The same from text the person did not write themselves (an agent's own summary of their words):
+ * only sentences with explicit markers, so the summary's narration is not pinned as their rule.
+ */
+export function extractMarkedPins(text: string): ExtractedPins {
+  const pins = { constraints: [] as string[], openLoops: [] as string[], requests: [] as string[], revocations: [] as Revocation[] };
+  for (const sentence of sentencesOf(text)) {
+    const revocation = revocationOf(sentence);
+    if (revocation) pins.revocations.push(revocation);
+    else if (OPEN_LOOP.test(sentence)) pins.openLoops.push(sentence);
+    else if (hasRuleKeyword(sentence)) pins.constraints.push(sentence);
+  }
+  return compactPins(pins);
+}
+
+/** Empty optional lists left out, so a text without requests or revocations reads as before. */
+function compactPins(pins: Required<ExtractedPins>): ExtractedPins {
+  const { constraints, openLoops, requests, revocations } = pins;
+  return { constraints, openLoops, ...(requests.length > 0 ? { requests } : {}), ...(revocations.length > 0 ? { revocations } : {}) };
+}
+
+/** Whether a pins record holds anything at all. */
+export const pinCount = (pins: ExtractedPins): number => pins.constraints.length + pins.openLoops.length + (pins.requests?.length ?? 0) + (pins.revocations?.length ?? 0);
 
 /** Whether a sentence (or, as a cheap first test, a whole text) holds an open-loop marker. */
 export const isOpenLoop = (text: string): boolean => OPEN_LOOP.test(text);
@@ -70,8 +96,9 @@ export function countOpenLoops(text: string): number {
 
 /**
  * Configured entries first (they are the person's deliberate choice), then extracted ones in order,
- * deduplicated. A revocation cancels the extracted constraints before it (a configured one is a
- * setting, changed where it is set); the same rule said again afterwards is pinned again.
+ * deduplicated. A revocation cancels the extracted rules, requests and open loops before it that name
+ * its subject (a configured one is a setting, changed where it is set); they are listed as revoked,
+ * with the sentence that revoked them. The same rule said again afterwards is pinned again.
  */
 export function buildPinnedSet(configured: readonly string[], extracted: readonly { id: number; pins: ExtractedPins }[]): PinnedSet {
   const seen = new Set<string>();
@@ -81,21 +108,31 @@ export function buildPinnedSet(configured: readonly string[], extracted: readonl
     seen.add(trimmed);
     list.push(sourceId === undefined ? { text: trimmed } : { text: trimmed, sourceId });
   };
-  const set: PinnedSet = { constraints: [], openLoops: [], revoked: [] };
+  const set: Required<PinnedSet> = { constraints: [], openLoops: [], requests: [], revoked: [] };
   for (const text of configured) add(set.constraints, text);
   for (const { id, pins } of extracted) {
     for (const text of pins.constraints) add(set.constraints, text, id);
     for (const text of pins.openLoops) add(set.openLoops, text, id);
+    for (const text of pins.requests ?? []) add(set.requests, text, id);
     for (const revocation of pins.revocations ?? []) {
-      const cancelled = set.constraints.filter((entry) => entry.sourceId !== undefined && revokes(revocation, entry.text));
-      for (const entry of cancelled) {
-        seen.delete(entry.text);
-        set.revoked = [...(set.revoked ?? []).filter((old) => old.text !== entry.text), { ...entry, by: revocation.text }];
+      for (const list of ['constraints', 'requests', 'openLoops'] as const) {
+        const cancelled = set[list].filter((entry) => entry.sourceId !== undefined && revokes(revocation, entry.text));
+        for (const entry of cancelled) {
+          seen.delete(entry.text);
+          set.revoked = [...set.revoked.filter((old) => old.text !== entry.text), { ...entry, by: revocation.text }];
+        }
+        set[list] = set[list].filter((entry) => !cancelled.includes(entry));
       }
-      set.constraints = set.constraints.filter((entry) => !cancelled.includes(entry));
     }
   }
   // A rule pinned again after its revocation is live again.
-  set.revoked = (set.revoked ?? []).filter((entry) => !set.constraints.some((live) => live.text === entry.text));
+  const live = new Set([...set.constraints, ...set.requests, ...set.openLoops].map((entry) => entry.text));
+  set.revoked = set.revoked.filter((entry) => !live.has(entry.text));
   return set;
 }
+
+/**
+ * The set as re-injection reads it: requests count with the rules, so a request whose prompt was
+ * summarised is carried back verbatim like a rule (a prompt kept whole already holds its own).
+ */
+export const withRequests = (set: PinnedSet): PinnedSet => ({ ...set, constraints: [...set.constraints, ...(set.requests ?? [])] });

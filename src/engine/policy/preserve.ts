@@ -5,9 +5,11 @@ import type { EngineOptions } from '../options';
 import { pinnableSummaryText } from '../summarizers/foreignSummary';
 import { describeMarkers, distinctPhrases, findEpistemicMarkers, markerThreshold, type MarkerHit } from './epistemic';
 import { focusMatcher } from './focus';
-import { buildPinnedSet, extractPins, type ExtractedPins, type PinnedSet } from './pinned';
+import { buildPinnedSet, extractMarkedPins, extractPins, pinCount, type ExtractedPins, type PinnedSet } from './pinned';
+import { tagBudget } from './classify';
+import { promptBudgetTokens, promptsWithinBudget } from './prompts';
 
-export type ProtectionKind = 'head' | 'choice' | 'original-ask' | 'latest-prompt' | 'pinned' | 'recent' | 'in-flight' | 'epistemic' | 'focus' | 'pair';
+export type ProtectionKind = 'head' | 'choice' | 'original-ask' | 'latest-prompt' | 'pinned' | 'prompt' | 'recent' | 'in-flight' | 'epistemic' | 'focus' | 'pair';
 
 export const KEPT_BY_YOU = 'your choice (keep)';
 export const DROPPED_BY_YOU = 'your choice (drop)';
@@ -149,6 +151,40 @@ export function analyzePolicy(context: Context, options: EngineOptions): PolicyA
   const originalAsk = items.find((item) => item.kind === 'user');
   if (originalAsk) protect(originalAsk, { kind: 'original-ask', reason: 'original ask' });
 
+  // What the person typed, before the recent window: a prompt kept for being theirs is never cut
+  // with the recent window when escalation has to go further.
+  const extracted: { id: number; pins: ExtractedPins }[] = [];
+  // Text blocks only: a pasted image is not a prompt's words.
+  const typed = items.filter((item) => item.kind === 'user' && (item.block === undefined || item.block.type === 'text'));
+  const loopStart = openLoopStart(items);
+  const latest = latestPrompt(items, loopStart);
+  const always = new Set([...(originalAsk ? [originalAsk.id] : []), ...latest.map((item) => item.id)]);
+  // A prompt longer than pinnedItemMaxTokens is a paste: summarised, its sentences of note pinned.
+  const wholeable = typed.filter((item) => always.has(item.id) || item.tokens <= options.preserve.pinnedItemMaxTokens);
+  const kept = promptsWithinBudget(wholeable, promptBudgetTokens(context.windowTokens, options.preserve.promptBudgetPercent), always);
+  // The tagger's allowance goes to the newest prompts first.
+  const tagging = tagBudget();
+  const typedPins = new Map(typed.toReversed().map((item) => [item.id, options.preserve.extractPinned ? extractPins(item.text, tagging) : { constraints: [], openLoops: [] }]));
+  for (const item of items) {
+    // A summary carries forward what the person asked before it; it is merged, never pinned whole,
+    // and only its explicitly marked sentences count (the rest is the summariser's narration).
+    if (item.kind === 'summary') {
+      if (!options.preserve.extractPinned) continue;
+      const pins = extractMarkedPins(pinnableSummaryText(item.text));
+      if (pinCount(pins) > 0) extracted.push({ id: item.id, pins });
+      continue;
+    }
+    if (item.kind !== 'user') continue;
+    // A pasted image holds no words of theirs.
+    const pins = typedPins.get(item.id) ?? { constraints: [], openLoops: [] };
+    if (pinCount(pins) > 0) extracted.push({ id: item.id, pins });
+    if (!kept.has(item.id)) continue;
+    const rule = pins.constraints[0] ?? pins.openLoops[0];
+    if (rule !== undefined) protect(item, { kind: 'pinned', reason: `pinned: ${clip(rule)}` });
+    // The latest prompt is protected as such below.
+    else if (!latest.includes(item)) protect(item, { kind: 'prompt', reason: 'your prompt (kept verbatim)' });
+  }
+
   const recentStart = recentWindowStart(context, options);
   for (let index = recentStart; index < items.length; index++) {
     const item = items[index];
@@ -160,33 +196,11 @@ export function analyzePolicy(context: Context, options: EngineOptions): PolicyA
     if (item.kind === 'tool_use' && !resultIds.has(item.toolUseId)) protect(item, { kind: 'in-flight', reason: 'in-flight tool call (no result yet)' });
   }
 
-  const extracted: { id: number; pins: ExtractedPins }[] = [];
-  if (options.preserve.extractPinned) {
-    for (const item of items) {
-      // A summary carries forward what the person asked before it; it is merged, never pinned whole.
-      if (item.kind === 'summary') {
-        const pins = extractPins(pinnableSummaryText(item.text));
-        if (pins.constraints.length + pins.openLoops.length + (pins.revocations?.length ?? 0) > 0) extracted.push({ id: item.id, pins });
-        continue;
-      }
-      if (item.kind !== 'user') continue;
-      const pins = extractPins(item.text);
-      const held = pins.constraints.length + pins.openLoops.length;
-      // A message that only revokes an earlier rule is not pinned itself, but the revocation counts.
-      if (held + (pins.revocations?.length ?? 0) === 0) continue;
-      extracted.push({ id: item.id, pins });
-      // Long pastes are not pinned whole; the verifier re-injects their constraint sentences instead.
-      if (held > 0 && item.tokens <= options.preserve.pinnedItemMaxTokens) {
-        protect(item, { kind: 'pinned', reason: `pinned: ${clip(pins.constraints[0] ?? pins.openLoops[0] ?? '')}` });
-      }
-    }
-  }
   const pinned = buildPinnedSet(options.preserve.pinned, extracted);
 
   // What the agent is answering right now (unless already kept for another reason); the rest of the
   // current turn may be summarised once aged.
-  const loopStart = openLoopStart(items);
-  for (const item of latestPrompt(items, loopStart)) protect(item, { kind: 'latest-prompt', reason: 'latest prompt (what the agent is answering)' });
+  for (const item of latest) protect(item, { kind: 'latest-prompt', reason: 'latest prompt (what the agent is answering)' });
 
   const markers = new Map<number, MarkerHit[]>();
   const threshold = markerThreshold(options.preserve.taskComplexity, options.preserve.epistemicThreshold);

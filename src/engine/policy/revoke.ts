@@ -5,9 +5,13 @@
 
 /** "forget / ignore / drop … the <subject> rule|constraint|requirement" and "<subject> rule no longer applies". */
 const CANCEL_VERB = /\b(?:forget|ignore|drop|disregard|scrap|lift|never mind|no need for|you can stop following)\s+(?:about\s+)?(?:the|that|my|our|your)?\s*(.{2,60}?)\s+(?:rule|constraint|requirement|restriction|instruction|limit)s?\b/i;
+/** "Never mind about the Windows paths", "Forget about the changelog": the whole sentence cancels what it names. */
+const NEVER_MIND = /^(?:(?:ok(?:ay)?|actually|also|and)[,\s]+)?(?:never ?mind|forget|scratch)\s+(?:about\s+)?(?:the\s+|that\s+|my\s+|our\s+)?(.{2,60}?)(?:\s+(?:part|bit|thing|idea|request|point))?\s*(?:[.!;,]|$)/i;
 const NO_LONGER = /\b(?:the|that|my|our)\s+(.{2,60}?)\s+(?:rule|constraint|requirement|restriction|instruction|limit)s?\s+(?:no longer applies|does not apply any more|is (?:lifted|gone|off|void|cancell?ed|revoked))\b/i;
 
 const FILLER = new Set(['the', 'a', 'an', 'old', 'earlier', 'previous', 'that', 'this', 'about', 'whole']);
+/** A revocation naming only these names nothing ("forget it"): it revokes nothing. */
+const VAGUE = new Set(['it', 'that', 'this', 'them', 'those', 'everything', 'all', 'what', 'i', 'you', 'me']);
 
 export interface Revocation {
   /** The sentence that revokes. */
@@ -22,9 +26,9 @@ function subjectWords(phrase: string): string[] {
 
 /** The revocation a sentence makes, if any. */
 export function revocationOf(sentence: string): Revocation | undefined {
-  const match = CANCEL_VERB.exec(sentence) ?? NO_LONGER.exec(sentence);
+  const match = CANCEL_VERB.exec(sentence) ?? NO_LONGER.exec(sentence) ?? NEVER_MIND.exec(sentence);
   const subject = subjectWords(match?.[1] ?? '');
-  return subject.length === 0 ? undefined : { text: sentence, subject };
+  return subject.length === 0 || subject.every((word) => VAGUE.has(word)) ? undefined : { text: sentence, subject };
 }
 
 const escape = (word: string): string => word.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');

@@ -52,7 +52,7 @@ export class ClaudeCodeConnector {
       unchanged: 'Claude Code is already connected in this folder.',
       question: `Connect Claude Code in ${target.folder.name}?`,
       detail:
-        'Adds a PreCompact hook (your pinned constraints, open loops and standing focus go into every compaction), a SessionStart hook (re-injects them after a compaction) and, if you have none, the Context Lens status line to .claude/settings.local.json, ' +
+        'Adds a PreCompact hook (your prompts word for word, your rules, requests and open loops, and the standing focus go into every compaction), a SessionStart hook (re-injects them after a compaction) and, if you have none, the Context Lens status line to .claude/settings.local.json, ' +
         'and the Context Lens MCP server (the agent can ask for a compaction at a task boundary and recall what a live-proxy stub replaced) to .mcp.json. Claude Code asks once before it starts a project MCP server. The diff is open beside this dialog.',
       action: 'Connect',
     });

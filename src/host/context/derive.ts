@@ -53,7 +53,8 @@ export function regionsOf(context: Context, fates: readonly ItemFate[]): Region[
         reason: fate.reason.slice(0, 1000),
         tier: fate.tier ?? null,
         protection: fate.protection ?? null,
-        pinned: fate.protection === 'pinned',
+        // A prompt kept for being the person's own is drawn like a pinned one: no tier touches it.
+        pinned: fate.protection === 'pinned' || fate.protection === 'prompt',
         markerCount: fate.markers?.length ?? 0,
       },
     ];

@@ -25,7 +25,7 @@ export { writeFork } from './fork';
 export { resolveConfigDirs, encodeProjectDirName, expectedProjectDirs } from './paths';
 export { forkRequestFromResult } from './engineContext';
 export { connectMcp, disconnectMcp, MCP_FILE, mcpConfig, mcpEntry, type McpServerEntry } from './mcpRegistration';
-export { resolveWindow, agentAutoCompactTokens } from './window';
+export { resolveWindow, agentAutoCompactTokens, DEFAULT_WINDOW_TOKENS } from './window';
 export { connect, connectionCommands, connectionState, disconnect, isEmptySettings, SETTINGS_FILE } from './connection';
 export { readSettings, saveConnected, saveDisconnected, settingsBackupFolder, settingsPath } from './settingsFile';
 export { changesOf, MCP_SERVER_NAME, mcpPath, planConnection, saveConnection, type ConnectPlan, type ConnectVerb, type FileChange, type SavedFile } from './connectPlan';

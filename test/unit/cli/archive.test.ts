@@ -40,16 +40,11 @@ describe('context-lens compact and the archive', () => {
 
   it('says how many secrets it masked', async () => {
     const copy = copyScenario('multi-prompt');
-    // A key in every prompt: the summary quotes the prompts it replaces.
+    // A key in the agent's open question: the summary carries it forward (the person's own prompts
+    // are kept word for word, so the summary no longer quotes them).
     const lines = readFileSync(copy.transcript, 'utf8')
       .split('\n')
-      .map((line) => {
-        if (!line.includes('"type":"user"')) return line;
-        const record = JSON.parse(line) as { message: { content: unknown } };
-        if (typeof record.message.content !== 'string') return line;
-        record.message.content = `${record.message.content} (token ghp_16C7e42F292c6912E7710c838347Ae178B4a)`;
-        return JSON.stringify(record);
-      });
+      .map((line) => line.replace('TODO: document the default in the README.', 'TODO: document the default in the README, with token ghp_16C7e42F292c6912E7710c838347Ae178B4a.'));
     writeFileSync(copy.transcript, lines.join('\n'));
     const result = await run(['compact', copy.transcript, ...squeeze]);
     assert.equal(result.code, 0, result.err);

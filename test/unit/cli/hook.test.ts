@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
-import { EXTRACT_SETTING, FOCUS_SETTING, PINNED_SETTING, runHook } from '../../../src/cli/hook';
+import { BUDGET_SETTING, EXTRACT_SETTING, FOCUS_SETTING, PINNED_SETTING, runHook } from '../../../src/cli/hook';
 import { hookEventsPath } from '../../../src/contracts/hookEvents';
+import { PHRASINGS } from '../engine/support/phrasings';
 import { copyScenario, FIXTURES, run } from './support';
 
 // What Claude Code 2.1.328 piped to the hooks around `/compact focus on the retry logic`, recorded
@@ -21,6 +22,16 @@ const TYPED_CONSTRAINT = 'Fix it, but never change its signature: chargeCard and
 const TYPED_OPEN_LOOP = 'TODO: decide whether client errors (4xx) should be retried at all.';
 /** The agent's own open loop: carried by the hooks too (issue 13). */
 const AGENT_OPEN_LOOP = 'Whether 4xx errors are retried is still open.';
+/** The second prompt states a rule with "should", no keyword of the old list (issue 23). */
+const TYPED_RULE = 'Client errors should fail fast.';
+/** The person's prompts, printed word for word after the pinned block. */
+const PROMPTS = [
+  '<user-prompts>',
+  "The user's prompts, word for word, oldest first:",
+  `- withRetry in src/retry.ts makes one attempt too few. ${TYPED_CONSTRAINT} ${TYPED_OPEN_LOOP}`,
+  `- ${TYPED_RULE} Make it so.`,
+  '</user-prompts>',
+];
 const focusLines = (focus: string): string => `Focus the summary on: ${focus}\n(the standing focus set for this workspace in Context Lens)\n`;
 
 /** `settings` is the workspace's .vscode/settings.json: raw text (JSON with comments) or an object. */
@@ -76,18 +87,18 @@ describe('context-lens hook pre-compact', () => {
     const result = await hook('pre-compact', preCompact(), env);
     assert.equal(result.code, 0);
     const [header, ...block] = result.out.split('\n');
-    assert.match(header ?? '', /^Keep the pinned block below verbatim in the summary/);
-    assert.deepEqual(block, ['<pinned>', 'Constraints:', '- Use pnpm, never npm.', `- ${TYPED_CONSTRAINT}`, 'Open loops:', `- ${TYPED_OPEN_LOOP}`, `- ${AGENT_OPEN_LOOP}`, '</pinned>', '']);
+    assert.match(header ?? '', /^Keep the user's words below verbatim in the summary/);
+    assert.deepEqual(block, ['<pinned>', 'Constraints:', '- Use pnpm, never npm.', `- ${TYPED_CONSTRAINT}`, `- ${TYPED_RULE}`, 'Open loops:', `- ${TYPED_OPEN_LOOP}`, `- ${AGENT_OPEN_LOOP}`, '</pinned>', ...PROMPTS, '']);
     assert.deepEqual(
       events(env).map(({ hook: name, sessionId, trigger, focus, constraints, openLoops, printed }) => ({ name, sessionId, trigger, focus, constraints, openLoops, printed })),
-      [{ name: 'pre-compact', sessionId: copy.sessionId, trigger: 'manual', focus: 'focus on the retry logic', constraints: 2, openLoops: 2, printed: true }],
+      [{ name: 'pre-compact', sessionId: copy.sessionId, trigger: 'manual', focus: 'focus on the retry logic', constraints: 3, openLoops: 2, printed: true }],
     );
   });
 
   it("adds the workspace's standing focus after the block, unless the /compact instructions already name it", async () => {
     const standing = setup({ [FOCUS_SETTING]: ' the timeout option ' });
     const added = await hook('pre-compact', standing.preCompact(), standing.env);
-    assert.ok(added.out.endsWith(`</pinned>\n${focusLines('the timeout option')}`), added.out);
+    assert.ok(added.out.endsWith(`</user-prompts>\n${focusLines('the timeout option')}`), added.out);
     assert.deepEqual(await hook('pre-compact', standing.preCompact(''), standing.env), added, 'without instructions of its own too');
     assert.deepEqual(
       events(standing.env).map((event) => event.workspaceFocus),
@@ -97,7 +108,7 @@ describe('context-lens hook pre-compact', () => {
     // Matched without regard to case: the person's own "/compact focus on the retry logic" says it already.
     const named = setup({ [FOCUS_SETTING]: 'The Retry Logic' });
     const result = await hook('pre-compact', named.preCompact(), named.env);
-    assert.ok(result.out.endsWith('</pinned>\n'), result.out);
+    assert.ok(result.out.endsWith('</user-prompts>\n'), result.out);
     assert.ok(!result.out.includes('Focus the summary on'));
     assert.equal(events(named.env)[0]?.workspaceFocus, null);
   });
@@ -166,8 +177,8 @@ describe('context-lens hook session-start', () => {
     const { env, sessionStart } = setup();
     const after = await hook('session-start', sessionStart(), env);
     assert.equal(after.code, 0);
-    assert.match(after.out, /^Pinned by the user before this conversation was compacted/);
-    assert.ok(after.out.endsWith(`- ${TYPED_CONSTRAINT}\nOpen loops:\n- ${TYPED_OPEN_LOOP}\n- ${AGENT_OPEN_LOOP}\n</pinned>\n`), after.out);
+    assert.match(after.out, /^Written by the user before this conversation was compacted/);
+    assert.ok(after.out.endsWith(`- ${TYPED_CONSTRAINT}\n- ${TYPED_RULE}\nOpen loops:\n- ${TYPED_OPEN_LOOP}\n- ${AGENT_OPEN_LOOP}\n</pinned>\n${PROMPTS.join('\n')}\n`), after.out);
     for (const source of ['startup', 'resume', 'clear']) assert.deepEqual(await hook('session-start', sessionStart(source), env), { code: 0, out: '' });
     assert.deepEqual(
       events(env).map((event) => [event.source, event.printed]),
@@ -178,10 +189,60 @@ describe('context-lens hook session-start', () => {
   it("never prints the workspace's standing focus, and honours extractPinned", async () => {
     const focused = setup({ [FOCUS_SETTING]: 'the timeout option' });
     const result = await hook('session-start', focused.sessionStart(), focused.env);
-    assert.ok(result.out.endsWith('</pinned>\n') && !result.out.includes('Focus the summary on'), result.out);
+    assert.ok(result.out.endsWith('</user-prompts>\n') && !result.out.includes('Focus the summary on'), result.out);
     assert.equal(events(focused.env)[0]?.workspaceFocus, null);
 
     const off = setup({ [EXTRACT_SETTING]: false, [FOCUS_SETTING]: 'the timeout option' });
     assert.deepEqual(await hook('session-start', off.sessionStart(), off.env), { code: 0, out: '' });
   });
 });
+
+describe('the hooks on prompts phrased as people write (issue 23)', () => {
+  const { rule, revocation } = PHRASINGS.revocations[0] ?? { rule: '', revocation: '' };
+  const prompts = [...PHRASINGS.collected.map((entry) => entry.text), rule, ...PHRASINGS.heldout, revocation];
+  /** Text the person did not type, with rule words in it: none of it may reach the hooks' output. */
+  const NOT_TYPED = ['You must always deploy on Fridays (skill body).', 'Never run the migrations (bash output).', 'Always print the whole file (tool output).'];
+
+  /** A transcript of these prompts, each answered, with a skill body, bash output and a tool result among them. */
+  function transcript(): { path: string; cwd: string } {
+    const cwd = mkdtempSync(join(tmpdir(), 'cl-phrasings-'));
+    const record = (fields: Record<string, unknown>) => JSON.stringify({ sessionId: 'phrasings', cwd, isSidechain: false, ...fields });
+    const lines = prompts.flatMap((text, index) => [
+      record({ type: 'user', uuid: `u${index}`, message: { role: 'user', content: text } }),
+      record({ type: 'assistant', uuid: `a${index}`, message: { role: 'assistant', content: [{ type: 'text', text: `Done with step ${index}.` }] } }),
+    ]);
+    lines.push(
+      record({ type: 'user', uuid: 'meta', isMeta: true, message: { role: 'user', content: [{ type: 'text', text: NOT_TYPED[0] }] } }),
+      record({ type: 'user', uuid: 'bash', message: { role: 'user', content: `<bash-stdout>${NOT_TYPED[1]}</bash-stdout>` } }),
+      record({ type: 'user', uuid: 'tool', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: NOT_TYPED[2] }] } }),
+    );
+    const path = join(cwd, 'session.jsonl');
+    writeFileSync(path, `${lines.join('\n')}\n`);
+    return { path, cwd };
+  }
+
+  for (const name of ['pre-compact', 'session-start'] as const) {
+    it(`${name}: every prompt word for word, the revoked rule marked revoked, nothing the person did not type`, async () => {
+      const { path, cwd } = transcript();
+      const env = { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'cl-hook-state-')) };
+      const { out } = await hook(name, JSON.stringify({ transcript_path: path, cwd, trigger: 'auto', source: 'compact' }), env);
+      assert.deepEqual(prompts.filter((text) => text !== rule && !out.includes(text)), []);
+      assert.ok(out.includes(`${rule} [REVOKED later by: "${revocation}"]`), out);
+      assert.ok(out.includes(`"${rule}" (revoked by: "${revocation}")`), out);
+      assert.ok(!out.split('\n').some((line) => line === `- ${rule}`), 'never listed as a live rule');
+      assert.deepEqual(NOT_TYPED.filter((text) => out.includes(text)), []);
+    });
+  }
+
+  it('past the prompt budget, still carries every rule, request and open loop sentence word for word', async () => {
+    const { path, cwd } = transcript();
+    mkdirSync(join(cwd, '.vscode'));
+    writeFileSync(join(cwd, '.vscode', 'settings.json'), JSON.stringify({ [BUDGET_SETTING]: 0 }));
+    const env = { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'cl-hook-state-')) };
+    const { out } = await hook('pre-compact', JSON.stringify({ transcript_path: path, cwd, trigger: 'auto' }), env);
+    const [first] = prompts;
+    assert.ok(out.includes(`<user-prompts>\nThe user's prompts, word for word, oldest first:\n- ${first ?? ''}\n</user-prompts>`), 'only the first prompt is printed whole');
+    assert.deepEqual(PHRASINGS.collected.map((entry) => entry.text).filter((text) => !out.includes(text)), []);
+  });
+});
+

@@ -22,6 +22,16 @@ const resultText = (body: Conversation, id: string): unknown =>
   body.messages.flatMap((message) => (typeof message.content === 'string' ? [] : message.content)).find((block) => block.tool_use_id === id)?.content;
 
 describe('LiveRewriter', () => {
+  it("never changes a word the person typed, even with the summary tier on (issue 23)", async () => {
+    const { live } = rewriter({ windowTokens: 20_000, triggerPercent: 50, engine: { summary: { enabled: true } } });
+    const body = conversation({ turns: 12 });
+    body.messages.splice(1, 0, { role: 'assistant', content: [{ type: 'text', text: 'Noted.' }] }, { role: 'user', content: 'Stick to two-space indentation in everything you write. Remind me to ask about Windows paths before we ship.' });
+    const typed = (conversation: Conversation): unknown[] => conversation.messages.filter((message) => message.role === 'user' && typeof message.content === 'string').map((message) => message.content);
+    const result = await live.rewrite(bytesOf(body));
+    assert.equal(result.action, 'edited', result.reason ?? '');
+    assert.deepEqual(typed(sent(result.body)), typed(body));
+  });
+
   it('below the trigger the original bytes go unchanged', async () => {
     const { live } = rewriter();
     const raw = bytesOf(conversation({ turns: 4 }));

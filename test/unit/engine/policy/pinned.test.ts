@@ -8,6 +8,7 @@ describe('pinned extraction', () => {
     assert.deepEqual(extractPins(text), {
       constraints: ['Never modify config/prod.yaml.', 'You must keep tests green.'],
       openLoops: ['TODO: benchmark 1M tokens', 'Open question: do we need Windows paths?'],
+      requests: ['Please speed up the parser.'],
     });
     assert.equal(countOpenLoops(text), 2);
   });
