@@ -1,0 +1,126 @@
+// State, not history: the latest word on each topic across a run of items. A TODO a later item
+// completes is done (and where), a claim a later one contradicts gives way to it, a question the
+// person asked is matched to the reply that answers it (a failed run's re-run: facts.ts). Indexed
+// by stem, so a long session's summary and verification ask it thousands of questions cheaply.
+// Shared by the heuristic summary and verification: the summary never states what verification flags.
+import type { ContextItem } from '../model';
+import { sentencesOf } from '../policy/pinned';
+import { askedAbout, claimOf, clausesOf, sameTopic, statusOf, type Claim, type Status } from './statement';
+
+export interface Word {
+  itemId: number;
+  /** The clause that says it, flattened. */
+  text: string;
+  status: Status;
+  claim: Claim;
+}
+
+/** Who may say what: a person's message asks or takes back, it does not report work as done. */
+const SPEAKERS = new Set(['assistant', 'summary', 'user']);
+const PERSON_SAYS = new Set<Status>(['open', 'reverted']);
+/** Prose beyond this is pasted material, not a statement of state. */
+const MAX_ITEM_CHARS = 20_000;
+
+export interface StateTracker {
+  /** The latest word after `afterId` on what `text` speaks of, if any item spoke of it. */
+  latest(text: string, afterId: number): Word | undefined;
+  /** Whether the latest word on `text` after `afterId` closes it (done or passed). */
+  closedBy(text: string, afterId: number): Word | undefined;
+  /** The assistant's reply that addresses a question the person asked in item `askedIn`. */
+  answerTo(question: string, askedIn: number): { itemId: number; text: string } | undefined;
+}
+
+const CLOSED = new Set<Status>(['done', 'passed']);
+
+function wordsOf(item: ContextItem): Word[] {
+  if (!SPEAKERS.has(item.kind) || item.text.length > MAX_ITEM_CHARS * 5) return [];
+  const words: Word[] = [];
+  for (const sentence of sentencesOf(item.text.slice(0, MAX_ITEM_CHARS))) {
+    for (const clause of clausesOf(sentence)) {
+      const claim = claimOf(clause);
+      if (claim.status === undefined || claim.topic.length === 0) continue;
+      if (item.kind === 'user' && !PERSON_SAYS.has(claim.status)) continue;
+      words.push({ itemId: item.id, text: clause.replace(/\s+/g, ' '), status: claim.status, claim });
+    }
+  }
+  return words;
+}
+
+export function trackState(items: readonly ContextItem[]): StateTracker {
+  const ordered = [...items].sort((a, b) => a.id - b.id);
+  const words = ordered.flatMap(wordsOf);
+  const byStem = new Map<string, number[]>();
+  words.forEach((word, index) => {
+    for (const stem of new Set([...word.claim.topic, ...word.claim.subject])) byStem.set(stem, [...(byStem.get(stem) ?? []), index]);
+  });
+
+  const latestOf = (query: Claim, afterId: number): Word | undefined => {
+    // Any match shares the subject or a topic stem, so the candidates are the words under them.
+    const candidates = new Set<number>();
+    for (const stem of [...query.subject, ...query.topic]) for (const index of byStem.get(stem) ?? []) candidates.add(index);
+    let found: number | undefined;
+    for (const index of candidates) {
+      const word = words[index];
+      if (!word || word.itemId <= afterId || (found !== undefined && index < found)) continue;
+      if (sameTopic(query, word.claim)) found = index;
+    }
+    return found === undefined ? undefined : words[found];
+  };
+
+  return {
+    latest: (text, afterId) => latestOf(claimOf(text), afterId),
+    closedBy(text, afterId) {
+      const word = latestOf(claimOf(text), afterId);
+      return word && CLOSED.has(word.status) ? word : undefined;
+    },
+    answerTo(question, askedIn) {
+      // Only the reply before the person's next message counts, and only one that speaks of what
+      // was asked: a question moved past without a word on it is still open.
+      const asked = askedAbout(question);
+      if (asked.length === 0) return undefined;
+      const after = ordered.filter((item) => item.id > askedIn);
+      const next = after.findIndex((item) => item.kind === 'user');
+      for (const item of next < 0 ? after : after.slice(0, next)) {
+        if (item.kind !== 'assistant' || item.text.trim().length < 20) continue;
+        const have = new Set(askedAbout(item.text.slice(0, MAX_ITEM_CHARS)));
+        if (asked.filter((stem) => have.has(stem)).length >= Math.max(1, Math.ceil(asked.length / 2))) return { itemId: item.id, text: item.text.replace(/\s+/g, ' ').trim() };
+      }
+      return undefined;
+    },
+  };
+}
+
+export interface Resolution {
+  how: 'done' | 'passed' | 'answered';
+  itemId: number;
+  text: string;
+}
+
+/**
+ * Whether an open loop is closed by the input: its latest word is done or passed, or — for a
+ * question the person asked (`askedIn`) — the reply to it speaks of what was asked.
+ */
+export function resolutionOf(tracker: StateTracker, loop: string, afterId: number, askedIn?: number): Resolution | undefined {
+  const word = tracker.closedBy(loop, afterId);
+  if (word) return { how: word.status === 'passed' ? 'passed' : 'done', itemId: word.itemId, text: word.text };
+  if (askedIn === undefined || !/\?\s*$/.test(loop)) return undefined;
+  const answer = tracker.answerTo(loop, askedIn);
+  return answer ? { how: 'answered', ...answer } : undefined;
+}
+
+const isClosed = (status: Status | undefined): boolean => status !== undefined && CLOSED.has(status);
+
+/**
+ * The later word a summary sentence is stale against, if any: a sentence saying something is open
+ * or failing (or any sentence listed as a loop) when the latest word closes it; or one saying it is
+ * done when the latest word re-opens or reverts it. A later failure alone does not re-open
+ * (failing runs are matched to their re-runs by command, not by wording).
+ */
+export function staleAgainst(tracker: StateTracker, sentence: string, afterId: number, asLoop: boolean): Word | undefined {
+  const status = statusOf(sentence);
+  if (isClosed(status)) {
+    const word = tracker.latest(sentence, afterId);
+    return word && (word.status === 'open' || word.status === 'reverted') ? word : undefined;
+  }
+  return asLoop || status !== undefined ? tracker.closedBy(sentence, afterId) : undefined;
+}
