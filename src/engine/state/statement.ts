@@ -16,15 +16,26 @@ export interface Claim {
 
 const REVERTED = /\b(?:revert(?:ed|s|ing)?|rolled (?:it |this |that )?back|roll(?:ing)? back|undid|undone|backed out)\b/i;
 const NO_LONGER_FAILS = /\bno longer (?:fail|fails|failing|breaks|broken|crash(?:es)?|errors?)\b|\bstill (?:pass(?:es)?|passing|works?|green)\b/i;
+/** Participles that say work happened; negated, they say it has not. */
+const COMPLETED = 'fixed|done|implemented|resolved|addressed|handled|merged|landed|shipped|finished|completed?|started|wired(?: up)?|tested|working|passing|supported';
 /** Not done yet, said in the ways people and agents say it. */
-const OPEN =
-  /\b(?:TODO|FIXME|open question|still (?:need|needs|open|unresolved|to do|todo|pending|missing|broken|failing|fails|[a-z]+)|yet to|not (?:yet )?(?:been )?(?:fixed|done|implemented|resolved|addressed|handled|working|supported|merged|finished|complete|started)|(?:isn't|aren't|hasn't|haven't|wasn't|weren't|didn't|doesn't|don't|never) (?:\w+ ){0,2}(?:fixed|done|implemented|resolved|merged|added|passing|working|finished)|(?:remains?|is|are) (?:unfixed|unresolved|pending|outstanding|open|missing)|left to do|to be done|not \w+ed yet)\b/i;
+const OPEN = new RegExp(
+  [
+    'TODO|FIXME|open question|yet to|left to do|to be done|not \\w+ed yet',
+    'still (?:need|needs|open|unresolved|to do|todo|pending|missing|broken|failing|fails|[a-z]+)',
+    `(?:not|never|isn't|aren't|hasn't|haven't|wasn't|weren't|didn't|doesn't|don't) (?:yet )?(?:been )?(?:\\w+ ){0,2}?(?:${COMPLETED})`,
+    '(?:remains?|is|are) (?:unfixed|unresolved|pending|outstanding|open|missing)',
+  ]
+    .map((part) => `\\b(?:${part})\\b`)
+    .join('|'),
+  'i',
+);
 const FAILED = /\b(?:fail(?:s|ed|ing)?|broken|crash(?:es|ed|ing)?|errors? out)\b/i;
 /** Intentions are not state: "I'll fix the loop" neither opens nor closes anything. */
 const PLAN = /\b(?:I'll|I will|we'll|we will|let me|let's|going to|plan to|will|should|could|would|need to|needs to|have to|has to|want to|try to|next)\b|\?\s*$/i;
 const PASSED = /\b(?:pass(?:es|ed|ing)?|green|succeed(?:s|ed)?|successful(?:ly)?)\b/i;
 const DONE =
-  /\b(?:done|fixed|implemented|completed?|resolved|merged|landed|shipped|addressed|finished|no longer|(?:is|are|was|were|has|have|does|do) now|switched to|replaced|removed|in place)\b|\S\s+now\s+(?!(?:I|we|let|let's|you|that|on)\b)[a-z]+/i;
+  /\b(?:done|fixed|implemented|completed?|resolved|merged|landed|shipped|addressed|finished|no longer|(?:is|are|was|were|has|have|does|do) now|switched|replaced|removed|in place)\b|\S\s+now\s+(?!(?:I|we|let|let's|you|that|on)\b)[a-z]+/i;
 
 const STOP = new Set(
   (
@@ -97,9 +108,9 @@ export function clausesOf(sentence: string): string[] {
     .filter((clause) => clause.length > 0);
 }
 
-/** How many of a query's topic stems a later claim must name: all of one or two, else two thirds. */
+/** How many of a query's topic stems a later claim must name: all of one or two, else half and at least two. */
 export function topicNeed(size: number): number {
-  return size <= 2 ? size : Math.ceil((size * 2) / 3);
+  return size <= 2 ? size : Math.max(2, Math.ceil(size / 2));
 }
 
 /** Whether `later` speaks of what `query` speaks of: the same subject, or most of its topic. */

@@ -44,8 +44,17 @@ function withoutFocus(line: string, focus: string): string {
   );
 }
 
+/** Done lines by what closed them: loops closed by the same words are one line. */
+type DoneLines = Map<string, { sentences: string[]; closing: string }>;
+
+function addDone(done: DoneLines, sentence: string, closing: string): void {
+  const entry = done.get(closing) ?? { sentences: [], closing };
+  if (!entry.sentences.includes(sentence)) entry.sentences.push(sentence);
+  done.set(closing, entry);
+}
+
 /** Open loops and planned work: a sentence the input closed later moves to Done, saying where. */
-function settleLoops(lines: readonly string[], input: SettleInput, done: string[]): string[] {
+function settleLoops(lines: readonly string[], input: SettleInput, done: DoneLines): string[] {
   const open: string[] = [];
   for (const line of lines) {
     const { sentences, cited } = splitLine(line);
@@ -53,9 +62,9 @@ function settleLoops(lines: readonly string[], input: SettleInput, done: string[
     for (const sentence of sentences) {
       const status = statusOf(sentence);
       const resolution = resolutionOf(input.tracker, sentence, cited, input.askedIn.get(sentence));
-      if (resolution) done.push(`${sentence} — ${resolution.how} (#${resolution.itemId}): ${clip(resolution.text, 200)}`);
+      if (resolution) addDone(done, sentence, ` — ${resolution.how} (#${resolution.itemId}): ${clip(resolution.text, 200)}`);
       // A "current work" line that reports work finished is not remaining work.
-      else if (status === 'done' || status === 'passed') done.push(joinLine([sentence], cited));
+      else if (status === 'done' || status === 'passed') addDone(done, sentence, cited >= 0 ? ` (#${cited})` : '');
       else still.push(sentence);
     }
     const kept = joinLine(still, cited);
@@ -120,7 +129,7 @@ function withoutRepeats(sections: SummarySections): SummarySections {
 
 export function settleSections(sections: SummarySections, input: SettleInput): SummarySections {
   const settled: SummarySections = {};
-  const done: string[] = [...(sections.Done ?? [])];
+  const done: DoneLines = new Map();
   for (const title of SECTION_TITLES) {
     let lines = sections[title] ?? [];
     if (title === 'Done') continue;
@@ -129,6 +138,6 @@ export function settleSections(sections: SummarySections, input: SettleInput): S
     else if (CLAIMS.includes(title)) lines = settleClaims(lines, input.tracker);
     settled[title] = lines;
   }
-  settled.Done = done;
+  settled.Done = [...(sections.Done ?? []), ...[...done.values()].map((entry) => `${entry.sentences.join(' ')}${entry.closing}`)];
   return withoutRepeats(settled);
 }
