@@ -64,16 +64,22 @@ const DONE_SECTION = /^#{1,3}\s+Done\s*\n(?:(?!#{1,3}\s|<\/).*(?:\n|$))*/gm;
 const SPOKEN = new Set(['user', 'assistant', 'summary']);
 const normal = (text: string): string => text.replace(/\s+/g, ' ').trim().toLowerCase();
 
-function contradictionsIn(body: string, items: readonly ContextItem[], tracker: StateTracker): Contradiction[] {
+/**
+ * `undated`: where a line citing no item is dated — it was carried from an earlier summary, so only
+ * what was said after the latest one can contradict it.
+ */
+function contradictionsIn(body: string, items: readonly ContextItem[], tracker: StateTracker, undated: number): Contradiction[] {
   const sections = sectionsOfSummary(body, Infinity);
   const found: Contradiction[] = [];
   for (const title of [...LOOP_SECTIONS, ...CLAIM_SECTIONS]) {
     for (const line of sections[title] ?? []) {
       const match = CITED.exec(line);
-      const cited = match ? Number(match[1]) : -1;
+      const cited = match ? Number(match[1]) : undated;
+      // A failure the line itself follows to its passing re-run is stated as it stands.
+      if (line.includes('(passed later')) continue;
       // "failed: … (#78)" while a later run of the same command passed.
       const failed = items.find((item) => item.id === cited && isFailure(item));
-      const rerun = failed && /\bfail/i.test(line) && !line.includes('(passed later') ? passingRerun(items, failed) : undefined;
+      const rerun = failed && /\bfail/i.test(line) ? passingRerun(items, failed) : undefined;
       if (rerun) {
         found.push({ line, laterItemId: rerun.id, laterText: rerun.text.slice(0, 200) });
         continue;
@@ -123,7 +129,8 @@ export function verify(input: { before: readonly ContextItem[]; pinned: PinnedSe
   const bodies = [...input.outputText.matchAll(FRAME)].map((frame) => frame[1] ?? '');
   const after = new Set([...before].filter((loop) => output.includes(loop)));
   for (const body of bodies) openLoops(body, tracker, askedIn, after);
-  const contradictions = bodies.flatMap((body) => contradictionsIn(body, input.before, tracker));
+  const undated = input.before.findLast((item) => item.kind === 'summary')?.id ?? -1;
+  const contradictions = bodies.flatMap((body) => contradictionsIn(body, input.before, tracker, undated));
   return {
     constraints,
     reinjected: [...input.missingBeforeReinjection],

@@ -17,11 +17,11 @@ export interface Claim {
 const REVERTED = /\b(?:revert(?:ed|s|ing)?|rolled (?:it |this |that )?back|roll(?:ing)? back|undid|undone|backed out)\b/i;
 const NO_LONGER_FAILS = /\bno longer (?:fail|fails|failing|breaks|broken|crash(?:es)?|errors?)\b|\bstill (?:pass(?:es)?|passing|works?|green)\b/i;
 /** Participles that say work happened; negated, they say it has not. */
-const COMPLETED = 'fixed|done|implemented|resolved|addressed|handled|merged|landed|shipped|finished|completed?|started|wired(?: up)?|tested|working|passing|supported';
+const COMPLETED = 'fixed|done|implemented|resolved|addressed|handled|merged|landed|shipped|finished|completed?|started|wired(?: up)?|tested|working|passing|supported|committed|pushed|deployed|released|applied|closed';
 /** Not done yet, said in the ways people and agents say it. */
 const OPEN = new RegExp(
   [
-    'TODO|FIXME|open question|yet to|left to do|to be done|not \\w+ed yet',
+    'TODO|FIXME|open question|yet to|left to do|to be done|not \\w+ed yet|blocked|blocks|blocking',
     'still (?:need|needs|open|unresolved|to do|todo|pending|missing|broken|failing|fails|[a-z]+)',
     `(?:not|never|isn't|aren't|hasn't|haven't|wasn't|weren't|didn't|doesn't|don't) (?:yet )?(?:been )?(?:\\w+ ){0,2}?(?:${COMPLETED})`,
     '(?:remains?|is|are) (?:unfixed|unresolved|pending|outstanding|open|missing)',
@@ -32,7 +32,7 @@ const OPEN = new RegExp(
 );
 const FAILED = /\b(?:fail(?:s|ed|ing)?|broken|crash(?:es|ed|ing)?|errors? out)\b/i;
 /** Intentions are not state: "I'll fix the loop" neither opens nor closes anything. */
-const PLAN = /\b(?:I'll|I will|we'll|we will|let me|let's|going to|plan to|will|should|could|would|need to|needs to|have to|has to|want to|try to|next)\b|\?\s*$/i;
+const PLAN = /\b(?:I'll|I will|we'll|we will|let me|let's|going to|plan to|will|should|could|would|needs?|have to|has to|want to|try to|next)\b|\?\s*$/i;
 const PASSED = /\b(?:pass(?:es|ed|ing)?|green|succeed(?:s|ed)?|successful(?:ly)?)\b/i;
 const DONE =
   /\b(?:done|fixed|implemented|completed?|resolved|merged|landed|shipped|addressed|finished|no longer|(?:is|are|was|were|has|have|does|do) now|switched|replaced|removed|in place)\b|\S\s+now\s+(?!(?:I|we|let|let's|you|that|on)\b)[a-z]+/i;

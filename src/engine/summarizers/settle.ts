@@ -4,7 +4,6 @@
 // person's focus instruction is not a fact; and no line repeats what another already says.
 import { sentencesOf } from '../policy/pinned';
 import { resolutionOf, staleAgainst, type StateTracker } from '../state/tracker';
-import { statusOf } from '../state/statement';
 import { SECTION_TITLES, type SectionTitle, type SummarySections } from './template';
 
 /** Sections whose lines report state; the person's asks and rules are quoted, never rewritten. */
@@ -59,12 +58,10 @@ function settleLoops(lines: readonly string[], input: SettleInput, done: DoneLin
   for (const line of lines) {
     const { sentences, cited } = splitLine(line);
     const still: string[] = [];
+    // Only a later word closes a loop: a pending-work line may well mention what is already done.
     for (const sentence of sentences) {
-      const status = statusOf(sentence);
       const resolution = resolutionOf(input.tracker, sentence, cited, input.askedIn.get(sentence));
       if (resolution) addDone(done, sentence, ` — ${resolution.how} (#${resolution.itemId}): ${clip(resolution.text, 200)}`);
-      // A "current work" line that reports work finished is not remaining work.
-      else if (status === 'done' || status === 'passed') addDone(done, sentence, cited >= 0 ? ` (#${cited})` : '');
       else still.push(sentence);
     }
     const kept = joinLine(still, cited);
