@@ -5,7 +5,7 @@
 // Shared by the heuristic summary and verification: the summary never states what verification flags.
 import type { ContextItem } from '../model';
 import { sentencesOf } from '../policy/pinned';
-import { askedAbout, claimOf, clausesOf, sameTopic, statusOf, type Claim, type Status } from './statement';
+import { askedAbout, claimOf, clausesOf, sameTopic, statusOf, topicNeed, type Claim, type Status } from './statement';
 
 export interface Word {
   itemId: number;
@@ -51,26 +51,49 @@ export function trackState(items: readonly ContextItem[]): StateTracker {
   const words = ordered.flatMap(wordsOf);
   const byStem = new Map<string, number[]>();
   words.forEach((word, index) => {
-    for (const stem of new Set([...word.claim.topic, ...word.claim.subject])) byStem.set(stem, [...(byStem.get(stem) ?? []), index]);
+    for (const stem of new Set([...word.claim.topic, ...word.claim.subject])) {
+      const list = byStem.get(stem);
+      if (list) list.push(index);
+      else byStem.set(stem, [index]);
+    }
   });
 
+  /**
+   * Newest first, stopping at the first match. Candidates come from the rarest stems only: a word
+   * sharing `need` of a query's n topic stems holds one of its n − need + 1 rarest, and a word with
+   * the same subject holds its rarest subject stem.
+   */
   const latestOf = (query: Claim, afterId: number): Word | undefined => {
-    // Any match shares the subject or a topic stem, so the candidates are the words under them.
-    const candidates = new Set<number>();
-    for (const stem of [...query.subject, ...query.topic]) for (const index of byStem.get(stem) ?? []) candidates.add(index);
-    let found: number | undefined;
-    for (const index of candidates) {
-      const word = words[index];
-      if (!word || word.itemId <= afterId || (found !== undefined && index < found)) continue;
-      if (sameTopic(query, word.claim)) found = index;
+    const rarest = (stems: readonly string[], count: number): number[][] =>
+      stems
+        .map((stem) => byStem.get(stem) ?? [])
+        .sort((a, b) => a.length - b.length)
+        .slice(0, count);
+    const lists = [...(query.subject.length > 0 ? rarest(query.subject, 1) : []), ...(query.topic.length >= 2 ? rarest(query.topic, query.topic.length - topicNeed(query.topic.length) + 1) : [])];
+    const cursors = lists.map((list) => list.length - 1);
+    for (;;) {
+      let newest = -1;
+      lists.forEach((list, at) => (newest = Math.max(newest, list[cursors[at] ?? -1] ?? -1)));
+      const word = words[newest];
+      if (newest < 0 || !word || word.itemId <= afterId) return undefined;
+      lists.forEach((list, at) => {
+        if (list[cursors[at] ?? -1] === newest) cursors[at] = (cursors[at] ?? 0) - 1;
+      });
+      if (sameTopic(query, word.claim)) return word;
     }
-    return found === undefined ? undefined : words[found];
   };
+  const memo = new Map<string, Word | undefined>();
+  const latestCached = (text: string, afterId: number): Word | undefined => {
+    const key = `${afterId}\u0000${text}`;
+    if (!memo.has(key)) memo.set(key, latestOf(claimOf(text), afterId));
+    return memo.get(key);
+  };
+  const position = new Map(ordered.map((item, index) => [item.id, index]));
 
   return {
-    latest: (text, afterId) => latestOf(claimOf(text), afterId),
+    latest: latestCached,
     closedBy(text, afterId) {
-      const word = latestOf(claimOf(text), afterId);
+      const word = latestCached(text, afterId);
       return word && CLOSED.has(word.status) ? word : undefined;
     },
     answerTo(question, askedIn) {
@@ -78,7 +101,7 @@ export function trackState(items: readonly ContextItem[]): StateTracker {
       // was asked: a question moved past without a word on it is still open.
       const asked = askedAbout(question);
       if (asked.length === 0) return undefined;
-      const after = ordered.filter((item) => item.id > askedIn);
+      const after = ordered.slice((position.get(askedIn) ?? ordered.length) + 1);
       const next = after.findIndex((item) => item.kind === 'user');
       for (const item of next < 0 ? after : after.slice(0, next)) {
         if (item.kind !== 'assistant' || item.text.trim().length < 20) continue;
