@@ -12,6 +12,8 @@ export interface Claim {
   topic: string[];
   /** Stems before the predicate ("The backoff is now …" → backoff); empty when none stands out. */
   subject: string[];
+  /** The predicate's verb, past "now", "still", "not" ("is", "uses"): a fact restated with it changed value. */
+  verb?: string;
 }
 
 const REVERTED = /\b(?:revert(?:ed|s|ing)?|rolled (?:it |this |that )?back|roll(?:ing)? back|undid|undone|backed out)\b/i;
@@ -92,7 +94,8 @@ export function claimOf(clause: string): Claim {
   const cut = words.findIndex((word) => PREDICATE.test(word));
   // A subject is a short noun phrase that opens the clause; "TODO:" or a verb first makes none.
   const subject = cut > 0 && cut <= 5 && !/:/.test(clause.split(/\s+/).slice(0, cut).join(' ')) ? stems(words.slice(0, cut)) : [];
-  return { status: statusOf(clause), topic: stems(words), subject };
+  const verb = subject.length > 0 ? words.slice(cut).find((word) => !/^(?:now|still|not|no|longer)$/i.test(word)) : undefined;
+  return { status: statusOf(clause), topic: stems(words), subject, ...(verb ? { verb: stemOf(verb.toLowerCase()) } : {}) };
 }
 
 /** Stems of every word but function words: what a question is about, or what a reply speaks of. */

@@ -24,6 +24,8 @@ const MAX_ITEM_CHARS = 20_000;
 export interface StateTracker {
   /** The latest word after `afterId` on what `text` speaks of, if any item spoke of it. */
   latest(text: string, afterId: number): Word | undefined;
+  /** The latest word after `afterId` with the same subject and verb as `text` ("the parser uses …"). */
+  restated(text: string, afterId: number): Word | undefined;
   /** Whether the latest word on `text` after `afterId` closes it (done or passed). */
   closedBy(text: string, afterId: number): Word | undefined;
   /** The assistant's reply that addresses a question the person asked in item `askedIn`. */
@@ -63,7 +65,7 @@ export function trackState(items: readonly ContextItem[]): StateTracker {
    * sharing `need` of a query's n topic stems holds one of its n − need + 1 rarest, and a word with
    * the same subject holds its rarest subject stem.
    */
-  const latestOf = (query: Claim, afterId: number): Word | undefined => {
+  const latestOf = (query: Claim, afterId: number, accept: (query: Claim, later: Claim) => boolean = sameTopic): Word | undefined => {
     const rarest = (stems: readonly string[], count: number): number[][] =>
       stems
         .map((stem) => byStem.get(stem) ?? [])
@@ -79,7 +81,7 @@ export function trackState(items: readonly ContextItem[]): StateTracker {
       lists.forEach((list, at) => {
         if (list[cursors[at] ?? -1] === newest) cursors[at] = (cursors[at] ?? 0) - 1;
       });
-      if (sameTopic(query, word.claim)) return word;
+      if (accept(query, word.claim)) return word;
     }
   };
   const memo = new Map<string, Word | undefined>();
@@ -92,6 +94,7 @@ export function trackState(items: readonly ContextItem[]): StateTracker {
 
   return {
     latest: latestCached,
+    restated: (text, afterId) => latestOf(claimOf(text), afterId, sameStatement),
     closedBy(text, afterId) {
       const word = latestCached(text, afterId);
       return word && CLOSED.has(word.status) ? word : undefined;
@@ -134,6 +137,18 @@ export function resolutionOf(tracker: StateTracker, loop: string, afterId: numbe
 const isClosed = (status: Status | undefined): boolean => status !== undefined && CLOSED.has(status);
 
 /**
+ * A plain fact restated later with its value changed: the same subject and verb, said "now"
+ * ("The parser uses a regex tokenizer" → "The parser now uses a streaming reader").
+ */
+function superseded(tracker: StateTracker, sentence: string, afterId: number): Word | undefined {
+  const word = tracker.restated(sentence, afterId);
+  return word && word.status === 'done' && /\bnow\b/i.test(word.text) ? word : undefined;
+}
+
+const sameStatement = (query: Claim, later: Claim): boolean =>
+  query.verb !== undefined && later.verb === query.verb && later.subject.length === query.subject.length && query.subject.every((stem) => later.subject.includes(stem));
+
+/**
  * The later word a summary sentence is stale against, if any: a sentence saying something is open
  * or failing (or any sentence listed as a loop) when the latest word closes it; or one saying it is
  * done when the latest word re-opens or reverts it. A later failure alone does not re-open
@@ -141,6 +156,7 @@ const isClosed = (status: Status | undefined): boolean => status !== undefined &
  */
 export function staleAgainst(tracker: StateTracker, sentence: string, afterId: number, asLoop: boolean): Word | undefined {
   const status = statusOf(sentence);
+  if (status === undefined && !asLoop) return superseded(tracker, sentence, afterId);
   if (isClosed(status)) {
     const word = tracker.latest(sentence, afterId);
     return word && (word.status === 'open' || word.status === 'reverted') ? word : undefined;

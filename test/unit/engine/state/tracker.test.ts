@@ -80,6 +80,15 @@ describe('trackState', () => {
     assert.equal(redone.closedBy('TODO: session cache eviction', -1)?.status, 'done');
   });
 
+  it('a plain fact restated later with its value changed ("now") is superseded; one merely added to is not', () => {
+    const items = itemsOf(assistant('The parser uses a regex tokenizer.'), user('ok'), assistant('The parser now uses a streaming reader.'), assistant('The parser now handles CRLF line ends.'));
+    const tracker = trackState(items);
+    const first = items[0]?.id ?? 0;
+    assert.match(staleAgainst(tracker, 'The parser uses a regex tokenizer.', first, false)?.text ?? '', /streaming reader/);
+    assert.equal(staleAgainst(tracker, 'The parser is defined in src/parser.ts.', first, false), undefined);
+    assert.equal(staleAgainst(tracker, 'The lexer uses a regex tokenizer.', first, false), undefined);
+  });
+
   it('a person cannot close a loop by saying so, only ask or take back', () => {
     const tracker = trackState(itemsOf(assistant('TODO: rotate the signing keys.'), user('The signing keys rotation is done, right?')));
     assert.equal(tracker.closedBy('TODO: rotate the signing keys.', -1), undefined);
