@@ -179,6 +179,11 @@ function report(result: CompactionResult, archived: ArchiveRef | undefined, fork
   };
 }
 
+const clipped = (text: string): string => {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= 120 ? flat : `${flat.slice(0, 119)}…`;
+};
+
 function human(result: CompactionResult, agentAutoCompactTokens: number, agent: string, archived: ArchiveRef | undefined, fork: WrittenFork | undefined): string {
   const { metrics } = result;
   const window = result.after.windowTokens;
@@ -221,7 +226,9 @@ function human(result: CompactionResult, agentAutoCompactTokens: number, agent: 
   if (verification) {
     lines.push(
       '',
-      `Verification: ${verification.ok ? 'ok' : 'needs a look'} — constraints ${verification.constraints.filter((c) => c.present).length}/${verification.constraints.length} present, open loops ${verification.openLoopsBefore} → ${verification.openLoopsAfter}, files lost ${verification.filesLost.length}${verification.reinjected.length > 0 ? `, re-injected ${verification.reinjected.length}` : ''}`,
+      `Verification: ${verification.ok ? 'ok' : 'needs a look'} — constraints ${verification.constraints.filter((c) => c.present).length}/${verification.constraints.length} present, open loops ${verification.openLoopsBefore} → ${verification.openLoopsAfter}, files lost ${verification.filesLost.length}${verification.reinjected.length > 0 ? `, re-injected ${verification.reinjected.length}` : ''}${verification.contradictions.length > 0 ? `, stale lines ${verification.contradictions.length}` : ''}`,
+      // Which summary line a later item contradicts, and what that item says.
+      ...verification.contradictions.map((entry) => `  stale: "${clipped(entry.line)}" — #${entry.laterItemId} says: "${clipped(entry.laterText)}"`),
     );
   }
   if (metrics.redactions > 0) lines.push('', `${metrics.redactions} secret${metrics.redactions === 1 ? '' : 's'} redacted`);

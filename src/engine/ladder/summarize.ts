@@ -119,6 +119,10 @@ function keepImportant(state: LadderState, entries: PlannedItem[], importance: M
 export function summaryRequest(state: LadderState, span: SummarySpan): SummaryRequest {
   const previousIds = new Set(span.previousSummaryIds);
   const items = span.entries.filter((planned) => !previousIds.has(planned.item.id)).map((planned) => planned.item);
+  const spanIds = new Set(span.entries.map((planned) => planned.item.id));
+  const firstId = span.entries[0]?.item.id ?? Infinity;
+  // What stays after the span, as written (a stubbed result still said what it said).
+  const later = state.context.items.filter((item) => item.id > firstId && !spanIds.has(item.id) && item.kind !== 'system' && item.kind !== 'tools');
   const previous = span.entries.filter((planned) => previousIds.has(planned.item.id)).map((planned) => summaryBody(planned.item.text));
   const previousSummary = previous.length > 0 ? previous.join('\n\n') : undefined;
   const { summary } = state.options;
@@ -126,6 +130,7 @@ export function summaryRequest(state: LadderState, span: SummarySpan): SummaryRe
   const markers = span.entries.filter((planned) => planned.markers).map((planned) => ({ itemId: planned.item.id, phrases: distinctPhrases(planned.markers ?? []) }));
   const promptInput = {
     items,
+    later,
     ...(previousSummary ? { previousSummary } : {}),
     focus: state.options.focus,
     pinned: state.policy.pinned,
@@ -135,6 +140,7 @@ export function summaryRequest(state: LadderState, span: SummarySpan): SummaryRe
   let prompt: string | undefined;
   return {
     items,
+    later,
     ...(previousSummary ? { previousSummary } : {}),
     focus: state.options.focus,
     pinned: state.policy.pinned,

@@ -59,6 +59,12 @@ function failureLines(text: string): string[] {
   return (chosen.length > 0 ? chosen : lines.slice(0, 1)).slice(0, 3).map((line) => clip(line.trim(), 160));
 }
 
+/** The first later run of the same command (or test, or resource) that did not fail. */
+export function passingRerun(items: readonly ContextItem[], failed: ContextItem): ContextItem | undefined {
+  if (failed.resourceKey === undefined) return undefined;
+  return items.find((later) => later.id > failed.id && later.kind === 'tool_result' && later.resourceKey === failed.resourceKey && !isFailure(later));
+}
+
 function commandOf(item: ContextItem): string {
   const input = (item.block?.input ?? {}) as Record<string, unknown>;
   return typeof input.command === 'string' ? `\`${clip(input.command, 80)}\`` : item.resourceKey ? clip(resourceLabel(item.resourceKey), 80) : '';
@@ -132,7 +138,8 @@ function best(ranked: Ranked[], limit: number): string[] {
     .map((entry) => `${entry.text} (#${entry.id})`);
 }
 
-export function spanFacts(items: readonly ContextItem[], workspace?: string): SpanFacts {
+/** `later`: items kept after the span, where a failure's re-run may be. */
+export function spanFacts(items: readonly ContextItem[], workspace?: string, later: readonly ContextItem[] = []): SpanFacts {
   const root = workspace ?? workspaceOf(items.flatMap((item) => filePathOf(item.resourceKey) ?? []));
   const errors: string[] = [];
   const decisions: Ranked[] = [];
@@ -141,7 +148,7 @@ export function spanFacts(items: readonly ContextItem[], workspace?: string): Sp
   items.forEach((item, index) => {
     if (isFailure(item) && errors.length < LIMIT) {
       const cause = statedCause(items, index);
-      const resolved = items.slice(index + 1).find((later) => later.kind === 'tool_result' && later.resourceKey === item.resourceKey && !isFailure(later));
+      const resolved = passingRerun(items.slice(index + 1), item) ?? passingRerun(later, item);
       const what = `${item.toolName ?? 'tool'} ${commandOf(item)}`.trim();
       errors.push(`${what} failed: ${failureLines(item.text).join('; ')}${cause ? ` — cause: ${clip(cause, 240)}` : ''}${resolved ? ` (passed later, #${resolved.id})` : ''} (#${item.id})`);
     }

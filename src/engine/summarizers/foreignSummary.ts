@@ -21,6 +21,7 @@ const SECTION_OF: readonly [RegExp, SectionTitle][] = [
   [/file|code section/i, 'Files'],
   [/constraint|requirement/i, 'Constraints'],
   [/open (?:loop|question)/i, 'Open loops'],
+  [/\b(?:done|completed|finished)\b/i, 'Done'],
   [/request|intent|task|user message/i, 'Task and intent'],
 ];
 

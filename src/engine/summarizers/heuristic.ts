@@ -3,8 +3,10 @@
 // can run inside the live preview and in tests without a network.
 import { focusMatcher } from '../policy/focus';
 import { sentencesOf } from '../policy/pinned';
+import { trackState } from '../state/tracker';
 import { describeFile, spanFacts } from './facts';
 import { sectionsOfSummary } from './foreignSummary';
+import { settleSections } from './settle';
 import { markdownSummaryBuilder, SECTION_TITLES, type SectionTitle, type SummaryBuilder, type SummarySections } from './template';
 import type { Summarizer, SummaryRequest, SummarizerResult } from './types';
 
@@ -39,7 +41,8 @@ export function heuristicSections(request: SummaryRequest): SummarySections {
     if (item.kind === 'user') pushUnique(sections['Task and intent'], `User (#${item.id}): ${clip(withoutRevoked(item.text, request), 300)}`);
     if (matchesFocus && item.kind === 'tool_result' && matchesFocus(item.text)) pushUnique(sections.Focus, `*FOCUS* #${item.id}: ${clip(item.text, 300)}`);
   }
-  const facts = spanFacts(items, request.workspace);
+  const later = request.later ?? [];
+  const facts = spanFacts(items, request.workspace, later);
   sections['Decisions and reasons'] = facts.decisions;
   sections['Facts established'] = facts.facts;
   sections['Errors and root causes'] = facts.errors;
@@ -59,7 +62,13 @@ export function heuristicSections(request: SummaryRequest): SummarySections {
   for (const { itemId, phrases } of request.markers) {
     pushUnique(sections['Uncertainty points'], `#${itemId}: ${phrases.map((phrase) => `"${phrase}"`).join(', ')}`);
   }
-  return mergePrevious(sections, request.previousSummary, request);
+  return settleSections(mergePrevious(sections, request.previousSummary, request), { tracker: trackState([...items, ...later]), focus: request.focus, askedIn: questionsAsked(request) });
+}
+
+/** The person's pinned loops that are questions, by the message that asked them. */
+function questionsAsked(request: SummaryRequest): Map<string, number> {
+  const typed = new Set([...request.items, ...(request.later ?? [])].filter((item) => item.kind === 'user').map((item) => item.id));
+  return new Map(request.pinned.openLoops.filter((entry) => entry.sourceId !== undefined && typed.has(entry.sourceId)).map((entry) => [entry.text, entry.sourceId ?? -1]));
 }
 
 /**

@@ -1,6 +1,7 @@
 // A model's summary is checked before it replaces anything: one that is malformed (a few words, no
 // structure) is rejected for the heuristic one, and one that drops a constraint, an open loop, a
-// changed file or a failure is repaired from the facts extracted from the span. Never accepted as is.
+// changed file, a failure or a loop closed later is repaired from the facts extracted from the span.
+// Never accepted as is; what it states stale is flagged by verification like any summary's lines.
 import { heuristicSections } from './heuristic';
 import { markdownSummaryBuilder, type SectionTitle, type SummarySections } from './template';
 import type { SummaryRequest } from './types';
@@ -17,6 +18,8 @@ export type SummaryCheck =
 const REQUIRED: readonly { title: SectionTitle; key: (line: string) => string }[] = [
   { title: 'Constraints', key: (line) => line },
   { title: 'Open loops', key: (line) => line },
+  // "TODO: x. — done (#36): …": the loop's own words must be there (else it is re-injected as open).
+  { title: 'Done', key: (line) => line.split(/ — (?:done|passed|answered) \(#/)[0] ?? line },
   // "src/diff.js — modified (1 edit)": the path is what must be named.
   { title: 'Files', key: (line) => line.split(' — ')[0] ?? line },
   // "Bash `npm test` failed: not ok 9 - … — cause: … (#12)": the failing lines must be named.
@@ -37,8 +40,9 @@ export function checkSummary(text: string, request: SummaryRequest): SummaryChec
   const missing: SummarySections = {};
   const added: string[] = [];
   for (const { title, key } of REQUIRED) {
-    // Only changed files must be named; files merely read may be left out.
-    const lines = (facts[title] ?? []).filter((line) => title !== 'Files' || line.includes('modified'));
+    // Only changed files must be named; files merely read may be left out. Of what was done, only
+    // the person's pinned loops must be: the rest is the model's to tell.
+    const lines = (facts[title] ?? []).filter((line) => (title !== 'Files' || line.includes('modified')) && (title !== 'Done' || request.pinned.openLoops.some((entry) => line.startsWith(entry.text))));
     const lost = lines.filter((line) => !haystack.includes(normal(key(line))));
     if (lost.length === 0) continue;
     missing[title] = lost;

@@ -11,6 +11,8 @@ export const SECTION_TITLES = [
   'Errors and root causes',
   'Constraints',
   'Open loops',
+  /** Loops and planned work the session completed later, each with the item that says so. */
+  'Done',
   'Remaining work',
   'Uncertainty points',
   'Focus',

@@ -6,6 +6,11 @@ import type { PinnedSet } from '../policy/pinned';
 export interface SummaryRequest {
   /** The aged span, oldest first. */
   items: ContextItem[];
+  /**
+   * Items after the span's start that stay in the context (the recent window, kept messages): the
+   * latest word on what the span left open may be there, and the summary must not contradict it.
+   */
+  later?: ContextItem[];
   /** Text of the summary being merged (iterative mode, S10). */
   previousSummary?: string;
   focus: string;
