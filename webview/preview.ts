@@ -39,6 +39,10 @@ export function renderVerification(verification: VerificationView): HTMLElement 
     ),
   ];
   if (verification.reinjected.length) items.push(el('li', {}, icon('debug-restart'), ` re-injected: `, el('ul', {}, ...verification.reinjected.map((text) => el('li', {}, text)))));
+  if (verification.contradictions.length) {
+    const stale = verification.contradictions.map(({ line, laterItemId, laterText }) => el('li', {}, el('q', {}, line), el('span', { class: 'muted' }, ` — but #${laterItemId} says: `), el('q', {}, laterText)));
+    items.push(el('li', { 'data-testid': 'stale-lines' }, icon('warning'), ` stale in the summary (a later item says otherwise): `, el('ul', {}, ...stale)));
+  }
   if (verification.filesLost.length) items.push(el('li', {}, icon('warning'), ` files lost: `, el('ul', {}, ...verification.filesLost.map((file) => el('li', { class: 'mono' }, file)))));
   return el('ul', { class: `verification ${verification.ok ? 'verified' : 'unverified'}`, 'aria-label': verification.ok ? 'Verification passed' : 'Verification found problems' }, el('li', { class: 'verdict' }, icon(verification.ok ? 'verified' : 'error'), verification.ok ? ' verified' : ' not verified'), ...items);
 }

@@ -87,6 +87,8 @@ export const verificationViewSchema = z.object({
   openLoopsBefore: z.number().int().nonnegative(),
   openLoopsAfter: z.number().int().nonnegative(),
   filesLost: z.array(z.string()),
+  /** Summary lines a later item contradicts (stale claims), with that item; none in entries written before they were checked. */
+  contradictions: z.array(z.object({ line: z.string(), laterItemId: z.number().int(), laterText: z.string() })).default([]),
 });
 export type VerificationView = z.infer<typeof verificationViewSchema>;
 

@@ -21,6 +21,7 @@ export function verificationView(verification: Verification): VerificationView {
     openLoopsBefore: verification.openLoopsBefore,
     openLoopsAfter: verification.openLoopsAfter,
     filesLost: verification.filesLost,
+    contradictions: verification.contradictions.map(({ line, laterItemId, laterText }) => ({ line: capped(line, 400), laterItemId, laterText: capped(laterText, 400) })),
   };
 }
 
