@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { FileSystemArchive, pruneArchive, StagedArchive } from '../../archive/fileArchive';
-import { afterTexts, redactSecrets, type CompactionResult } from '../../engine';
+import { redactSecrets, type CompactionResult } from '../../engine';
 import type { Choices, ForkView, ItemDetail, Preview } from '../../protocol/messages';
 import { adapterOf } from '../../sessions/agents';
 import type { AgentId } from '../../sessions/types';
@@ -15,7 +15,7 @@ import type { PreviewActionMessage } from '../panel/WebviewConnection';
 import type { SettingsWatcher } from '../settings';
 import type { ApiKeyStore } from './ApiKeyStore';
 import type { DiffDocuments } from './DiffDocuments';
-import { diffBlocksOf, diffDocuments, previewItemDetail } from './preview';
+import { diffDocuments, previewItemDetail } from './preview';
 import { runCompaction } from './run';
 import { sessionMovedOn } from './stale';
 import { executableOnPath } from '../connect/launcher';
@@ -160,8 +160,9 @@ export class CompactionFlow implements vscode.Disposable {
   }
 
   private async openDiff({ preview, snapshot, result }: Shown): Promise<void> {
-    const { before, after } = diffDocuments(diffBlocksOf(snapshot.context, result), afterTexts(result)?.written ?? []);
-    await this.deps.diffs.show(preview.id, before, after, `Context Lens: before ↔ after${preview.focus ? ` (${preview.focus})` : ''}`);
+    const documents = diffDocuments(snapshot.context, result);
+    if (documents === null) return void vscode.window.showErrorMessage('Context Lens: this preview does not line up with its context — run Compact… again.');
+    await this.deps.diffs.show(preview.id, documents.before, documents.after, `Context Lens: before ↔ after${preview.focus ? ` (${preview.focus})` : ''}`);
   }
 
   private async apply(shown: Shown): Promise<void> {

@@ -1,0 +1,69 @@
+// Open in Diff Editor on the recorded demo, in real VS Code: the text is there fast, VS Code's diff
+// finishes inside its time limit, and the two sides line up (kept items are unchanged lines; the
+// screenshots, dark and light, show red drops and green new text between aligned headers).
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import type { Frame, Page } from 'playwright-core';
+import { copyDemoWorkspace, prepareDemoSession, writeWorkspaceSettings } from '../support/demoSession';
+import { runCommand, screenshot, startWorkbench, webviewFrame, type Workbench } from '../support/workbench';
+
+/** As in compact.test.ts: a window small enough that Compact… summarises, truncates and drops. */
+const WINDOW = 40_000;
+/** Click to text, UI included. The old documents took 14.9 s; the rendering itself takes ~0.1 s. */
+const TEXT_WITHIN_MS = 3_000;
+
+describe('Open in Diff Editor on the demo, in code-server', { timeout: 300_000 }, () => {
+  let workbench: Workbench;
+  let page: Page;
+  let frame: Frame;
+  const workspace = copyDemoWorkspace();
+  const demo = prepareDemoSession(workspace);
+
+  before(async () => {
+    writeWorkspaceSettings(workspace, { 'contextLens.window.overrideTokens': WINDOW });
+    workbench = await startWorkbench({ workspace, theme: 'Default Dark Modern', claudeConfigDir: demo.claudeConfigDir });
+    page = workbench.page;
+    await runCommand(page, 'Context Lens: Open Panel');
+    frame = await webviewFrame(page);
+  });
+
+  after(async () => {
+    await workbench?.close();
+    rmSync(demo.claudeConfigDir, { recursive: true, force: true });
+    rmSync(workspace, { recursive: true, force: true });
+  });
+
+  it('shows aligned text within 3 s and VS Code finishes its diff without stopping early', async () => {
+    await runCommand(page, 'Context Lens: Compact…');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill('keep the retry decision');
+    await input.press('Enter');
+    await frame.locator('[data-testid="preview"]').waitFor({ timeout: 60_000 });
+    await page.locator('.notifications-toasts', { hasText: 'Compacting with' }).waitFor({ state: 'hidden', timeout: 15_000 });
+
+    const clicked = Date.now();
+    await frame.locator('[data-testid="preview-open-diff"]').click();
+    const sides = ['original', 'modified'].map((side) => page.locator(`.monaco-diff-editor .editor.${side} .view-line`, { hasText: '=== #0 ' }).first());
+    for (const side of sides) await side.waitFor({ timeout: 60_000 });
+    const textMs = Date.now() - clicked;
+    // Drawn once VS Code's diff is computed (or given up on, which is when the notice would show).
+    await page.locator('.monaco-diff-editor .line-delete, .monaco-diff-editor .line-insert').first().waitFor({ state: 'attached', timeout: 60_000 });
+    const diffMs = Date.now() - clicked;
+    console.log(`diff editor: text after ${textMs} ms, diff drawn after ${diffMs} ms`);
+    assert.ok(textMs < TEXT_WITHIN_MS, `text after ${textMs} ms`);
+    assert.equal(await page.getByText(/stopped early/i).count(), 0, 'VS Code did not stop its diff early');
+
+    // The first change is shown, its header on the same row on both sides.
+    await page.keyboard.press('Alt+F5');
+    await page.waitForTimeout(1_000);
+    await runCommand(page, 'View: Close Panel');
+    await page.waitForTimeout(500);
+    await screenshot(page, 'diff-editor-aligned-dark');
+    writeWorkspaceSettings(workspace, { 'contextLens.window.overrideTokens': WINDOW, 'workbench.colorTheme': 'Default Light Modern' });
+    await page.locator('.monaco-workbench.vs:not(.vs-dark)').waitFor({ timeout: 20_000 });
+    await page.waitForTimeout(500);
+    await screenshot(page, 'diff-editor-aligned-light');
+  });
+});
