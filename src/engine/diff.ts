@@ -14,7 +14,8 @@
 // those lines up across the headers, back into replaced blocks.
 // The line diff itself costs about the square of the lines that changed, so the texts of a changed
 // item (its original, its stub or truncation) are shown up to a share of a fixed budget of lines;
-// the panel's detail has them whole.
+// the panel's detail has them whole. Past a few hundred changed items, each run of dropped items is
+// one header: 1,600 dropped items of 20 lines, at 8 lines each, took VS Code's diff 4.6 s.
 import { structuredPatch } from 'diff';
 import type { AfterTexts } from './afterTexts';
 import type { ContextItem } from './model';
@@ -59,6 +60,7 @@ const kindAndRole: ItemLabel = (item) => `${item.kind} (${item.role})`;
 export const itemHeader = (item: ContextItem, label: ItemLabel = kindAndRole): string => `=== #${item.id} ${label(item)} ===`;
 export const originalHeader = (item: ContextItem): string => `=== #${item.id} before compaction ===`;
 export const writtenHeader = (kind: string): string => `=== new ${kind} ===`;
+const droppedRunHeader = (first: ContextItem, last: ContextItem, count: number): string => `=== #${first.id}–#${last.id}: ${count.toLocaleString('en-US')} items dropped ===`;
 
 /** Lines that the texts of changed items share, on each side; kept items and the summary are shown whole. */
 export const CHANGED_LINES_BUDGET = 2_000;
@@ -99,13 +101,25 @@ function rewrittenSlot(header: string, rewritten: string, anchor?: { line: strin
 export function diffSlots(items: readonly ContextItem[], fates: readonly Pick<ItemFate, 'id' | 'fate'>[], texts: Pick<AfterTexts, 'compacted' | 'placed'>, label: ItemLabel = kindAndRole): DiffSlot[] | null {
   const slots: DiffSlot[] = [];
   const changed = fates.filter((fate) => fate.fate !== 'preserved').length;
-  const maxLines = Math.max(CHANGED_LINES_MIN, Math.floor(CHANGED_LINES_BUDGET / Math.max(1, changed)));
+  const share = Math.floor(CHANGED_LINES_BUDGET / Math.max(1, changed));
+  const maxLines = Math.max(CHANGED_LINES_MIN, share);
+  let run: ContextItem[] = [];
+  const endRun = (): void => {
+    const [first, last] = [run[0], run.at(-1)];
+    if (first && last) slots.push({ before: `${first === last ? itemHeader(first, label) : droppedRunHeader(first, last, run.length)}\n\n`, after: '' });
+    run = [];
+  };
   const placedBefore = (id: number | null): void => {
+    endRun();
     for (const entry of texts.placed) if (entry.before === id) slots.push(rewrittenSlot(writtenHeader(entry.kind), itemText(entry.text)));
   };
   for (const fate of fates) {
     const item = items[fate.id];
     if (item === undefined) return null;
+    if (fate.fate === 'dropped' && share < CHANGED_LINES_MIN) {
+      run.push(item);
+      continue;
+    }
     if (fate.fate !== 'dropped') placedBefore(fate.id);
     const header = itemHeader(item, label);
     if (fate.fate === 'preserved') slots.push(keptSlot(header, item.text));

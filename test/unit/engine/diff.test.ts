@@ -97,6 +97,18 @@ describe('diffSlots', () => {
   });
 });
 
+describe('diffSlots past the budget', () => {
+  it('gives each run of dropped items one header when there are too many to show one by one', () => {
+    const texts = Array.from({ length: 1_200 }, (_, id) => `item ${id}\nsecond line`);
+    const fates = texts.map((_, id) => (id >= 100 && id < 1_100 && id !== 600 ? 'dropped' : 'preserved'));
+    const { context, result } = synthetic(texts, fates, 1_100);
+    const { before, after } = diffSides(diffSlots(context.items, result.items, afterTexts(result) ?? assert.fail('aligned')) ?? []);
+    assert.ok(before.includes('=== #100–#599: 500 items dropped ===\n\n=== #600 '));
+    assert.ok(before.includes('=== #601–#1099: 499 items dropped ===\n\n=== new summary ===\n\n=== #1100 '));
+    assert.equal(diffLines(before, after).filter((change) => change.removed).reduce((sum, change) => sum + (change.count ?? 0), 0), 4);
+  });
+});
+
 describe('wrapLongLines', () => {
   it('cuts long lines the same way every time, keeping surrogate pairs whole', () => {
     const line = 'a'.repeat(LINE_MAX_CHARS * 2 + 5);
