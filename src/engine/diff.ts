@@ -12,9 +12,9 @@
 // Text the engine wrote or rewrote is quoted ("> ") on the after side: a summary quotes the items
 // it replaces and a truncation keeps their first and last lines, and a diff would otherwise pair
 // those lines up across the headers, back into replaced blocks.
-// The line diff itself costs about the square of the lines that changed, so the texts of a changed
-// item (its original, its stub or truncation) are shown up to a share of a fixed budget of lines;
-// the panel's detail has them whole. Past a few hundred changed items, each run of dropped items is
+// The line diff itself costs about the square of the lines that changed, so the originals of changed
+// items share a fixed budget of lines, and the new texts of compacted items (stubs, truncations)
+// another; the panel's detail has them whole. Past a few hundred changed items, each run of dropped items is
 // one header: 1,600 dropped items of 20 lines, at 8 lines each, took VS Code's diff 4.6 s.
 import { structuredPatch } from 'diff';
 import type { AfterTexts } from './afterTexts';
@@ -62,7 +62,7 @@ export const originalHeader = (item: ContextItem): string => `=== #${item.id} be
 export const writtenHeader = (kind: string): string => `=== new ${kind} ===`;
 const droppedRunHeader = (first: ContextItem, last: ContextItem, count: number): string => `=== #${first.id}–#${last.id}: ${count.toLocaleString('en-US')} items dropped ===`;
 
-/** Lines that the texts of changed items share, on each side; kept items and the summary are shown whole. */
+/** Lines that the originals of changed items share, and the new texts of compacted items; the rest is shown whole. */
 export const CHANGED_LINES_BUDGET = 2_000;
 const CHANGED_LINES_MIN = 3;
 
@@ -103,6 +103,7 @@ export function diffSlots(items: readonly ContextItem[], fates: readonly Pick<It
   const changed = fates.filter((fate) => fate.fate !== 'preserved').length;
   const share = Math.floor(CHANGED_LINES_BUDGET / Math.max(1, changed));
   const maxLines = Math.max(CHANGED_LINES_MIN, share);
+  const rewrittenLines = Math.max(CHANGED_LINES_MIN, Math.floor(CHANGED_LINES_BUDGET / Math.max(1, texts.compacted.size)));
   let run: ContextItem[] = [];
   const endRun = (): void => {
     const [first, last] = [run[0], run.at(-1)];
@@ -124,7 +125,7 @@ export function diffSlots(items: readonly ContextItem[], fates: readonly Pick<It
     const header = itemHeader(item, label);
     if (fate.fate === 'preserved') slots.push(keptSlot(header, item.text));
     else if (fate.fate === 'dropped') slots.push(droppedSlot(header, shortened(item.text, maxLines)));
-    else slots.push(rewrittenSlot(header, shortened(texts.compacted.get(fate.id) ?? '', maxLines), { line: originalHeader(item), original: shortened(item.text, maxLines) }));
+    else slots.push(rewrittenSlot(header, shortened(texts.compacted.get(fate.id) ?? '', rewrittenLines), { line: originalHeader(item), original: shortened(item.text, maxLines) }));
   }
   placedBefore(null);
   return slots;
