@@ -7,7 +7,7 @@ import { PREVIEW_WARNING_MAX, type DiffBlock, type ItemDetail, type Preview, typ
 import { regionLabel, regionsOf } from '../context/derive';
 import { itemDetailOf } from '../context/itemDetail';
 
-/** Per side of a diff block in the webview; the diff editor gets the full text. */
+/** Per side of a diff block in the webview; the diff editor has its own budget of lines (engine/diff.ts). */
 export const DIFF_BLOCK_MAX_CHARS = 20_000;
 export const DROPPED_TEXT = '(dropped: summarised)';
 
