@@ -2,7 +2,8 @@
 // tokenizer, the archive, a bug) returns the original context untouched with the error (S20): a
 // broken compaction must never cost the agent its context.
 import type { Archive, ArchiveRef } from './archive';
-import { unifiedDiff, renderItem, type DiffSlot } from './diff';
+import type { AfterTexts } from './afterTexts';
+import { diffSlots, unifiedDiff } from './diff';
 import { focusKept, holdingItems, policyFloor } from './ladder/escalate';
 import { settleRefs } from './ladder/stubText';
 import { countNew } from './ladder/state';
@@ -68,14 +69,13 @@ function unchanged(context: Context, options: EngineOptions, formatter: MessageF
   };
 }
 
-function diffSlots(run: LadderRun, inserted: { index: number; item: OutputItem } | undefined): DiffSlot[] {
-  const slots: DiffSlot[] = [];
-  run.state.planned.forEach((planned, index) => {
-    if (inserted?.index === index) slots.push({ before: '', after: renderItem(inserted.item) });
-    const before = renderItem(planned.item);
-    slots.push({ before, after: planned.fate === 'dropped' ? '' : planned.fate === 'compacted' ? renderItem({ ...planned.item, text: planned.text }) : before });
-  });
-  return slots;
+/** What `afterTexts` reads back from a result, straight from the plan (a context may carry no sourceRefs). */
+function plannedTexts(run: LadderRun, inserted: { index: number; item: OutputItem } | undefined): Pick<AfterTexts, 'compacted' | 'placed'> {
+  const planned = run.state.planned;
+  const compacted = new Map(planned.filter((entry) => entry.fate === 'compacted').map((entry) => [entry.item.id, entry.text]));
+  if (!inserted) return { compacted, placed: [] };
+  const next = planned.slice(inserted.index).find((entry) => entry.fate !== 'dropped');
+  return { compacted, placed: [{ text: inserted.item.text, kind: inserted.item.kind, before: next?.item.id ?? null }] };
 }
 
 /** Names the person as the author of an edited summary (in the preview and the summary's frame). */
@@ -189,7 +189,7 @@ async function apply(context: Context, options: EngineOptions, deps: CompactDeps
   // re-injected constraints) is the figure the last step reports, and only it meets a target.
   const lastStep = run.escalation.at(-1);
   if (lastStep) Object.assign(lastStep, { tokensAfter: after.usedTokens, targetMet: after.usedTokens <= run.state.targetTokens });
-  return {
+  const result: CompactionResult = {
     status: 'compacted',
     message: `compacted ${thousands(tokensBefore)} → ${thousands(after.usedTokens)} tokens (−${metrics.savingsPercent.toFixed(1)} %)`,
     items: itemFates(run.state.planned),
@@ -203,10 +203,12 @@ async function apply(context: Context, options: EngineOptions, deps: CompactDeps
     conversation: formatter(items),
     ...(summary ? { summary } : {}),
     verification,
-    diff: unifiedDiff(diffSlots(run, inserted)),
+    diff: '',
     ...(overflow ? { overflow } : {}),
     ...(archive ? { archive } : {}),
   };
+  const slots = diffSlots(context.items, result.items, plannedTexts(run, inserted));
+  return { ...result, diff: slots ? unifiedDiff(slots) : '' };
 }
 
 /**

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { FileSystemArchive, pruneArchive, StagedArchive } from '../../archive/fileArchive';
-import { afterTexts, redactSecrets } from '../../engine';
+import { redactSecrets } from '../../engine';
 import type { Choices, ForkView, ItemDetail, Preview } from '../../protocol/messages';
 import type { StateStorage } from '../context/choices';
 import { adapterOf } from '../../sessions/agents';
@@ -17,7 +17,7 @@ import type { PreviewActionMessage } from '../panel/WebviewConnection';
 import type { SettingsWatcher } from '../settings';
 import type { ApiKeyStore } from './ApiKeyStore';
 import type { DiffDocuments } from './DiffDocuments';
-import { diffBlocksOf, diffDocuments, previewItemDetail } from './preview';
+import { diffDocuments, previewItemDetail } from './preview';
 import { FocusMemory } from './focusMemory';
 import { PreviewSession, type Computed, type PreviewRequest, type Shown } from './PreviewSession';
 import type { PreviewInputs } from './previewInputs';
@@ -185,8 +185,9 @@ export class CompactionFlow implements vscode.Disposable {
   }
 
   private async openDiff({ preview, inputs, result }: Shown): Promise<void> {
-    const { before, after } = diffDocuments(diffBlocksOf(inputs.snapshot.context, result), afterTexts(result)?.written ?? []);
-    await this.deps.diffs.show(preview.id, before, after, `Context Lens: before ↔ after${preview.focus ? ` (${preview.focus})` : ''}`);
+    const documents = diffDocuments(inputs.snapshot.context, result);
+    if (documents === null) return void vscode.window.showErrorMessage('Context Lens: this preview does not line up with its context — run Compact… again.');
+    await this.deps.diffs.show(preview.id, documents.before, documents.after, `Context Lens: before ↔ after${preview.focus ? ` (${preview.focus})` : ''}`);
   }
 
   /** Writes the fork of exactly the preview shown, when it still matches its inputs (else says why not). */

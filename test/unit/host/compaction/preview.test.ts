@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { charEstimateTokenizer, compact, MemoryArchive, type Summarizer } from '../../../../src/engine';
 import { afterTexts } from '../../../../src/engine';
-import { DROPPED_TEXT, diffBlocksOf, diffDocuments, previewItemDetail, previewOf, readableSummary, summaryBodyOf, tiersOf } from '../../../../src/host/compaction/preview';
+import { DROPPED_TEXT, diffBlocksOf, diffDocuments, previewItemDetail, previewOf, readableSummary, summaryBodyOf, tiersOf, VSCODE_LINEAR_DIFF_LINES } from '../../../../src/host/compaction/preview';
 import { PREVIEW_WARNING_MAX, previewSchema } from '../../../../src/protocol/messages';
 import { itemDetailOf, DETAIL_MAX_CHARS } from '../../../../src/host/context/itemDetail';
 import { assistant, big, build, call, read, results, user } from '../../engine/support/build';
@@ -40,9 +40,12 @@ describe('compaction preview', () => {
     assert.ok(texts, 'the result lines up with its context');
     const { compacted, written } = texts;
     for (const [id, text] of compacted) assert.notEqual(text, ctx.items[id]?.text);
-    const documents = diffDocuments(blocks, written);
-    assert.equal(documents.before.split('=== #').length, documents.after.split('=== #').length);
-    if (written.length > 0) assert.match(documents.after, /WRITTEN BY CONTEXT LENS/);
+    const documents = diffDocuments(ctx, result);
+    assert.ok(documents);
+    for (const block of blocks) assert.ok(documents.before.includes(`=== #${block.id} ${block.label} ===\n`), `#${block.id} under the label the webview shows`);
+    for (const text of written) assert.ok(documents.after.includes(`> ${text.split('\n')[0] ?? ''}`), 'what the engine wrote, quoted');
+    // Short documents get blank lines up to VS Code's fast diff.
+    assert.equal(documents.before.split('\n').length + documents.after.split('\n').length >= VSCODE_LINEAR_DIFF_LINES, true);
 
     const preview = previewOf({ id: 'p1', focus: 'keep the retry decision', summarizer: 'heuristic', context: ctx, result });
     assert.equal(preview.applied, null);
