@@ -14,6 +14,7 @@ import { promptBudgetTokens, promptsWithinBudget } from '../engine/policy/prompt
 import { charEstimateTokenizer } from '../engine/tokens/tokenizer';
 import { redactSecrets } from '../engine/redact';
 import { pinnableSummaryText } from '../engine/summarizers/foreignSummary';
+import { resolutionOf, trackState, type Resolution, type SaidItem } from '../engine/state/tracker';
 import { DEFAULT_WINDOW_TOKENS, forEachPinSource, type PinSource } from '../sessions/claude-code';
 import { readStdin } from './hookInput';
 import { EXIT_OK, usageError, type Io } from './io';
@@ -60,9 +61,9 @@ export async function runHook(name: HookName, stdin: string, io: Io): Promise<nu
       event.printed = false;
     } else {
       const workspace = workspaceSettings(str(input.cwd));
-      const { pinned, prompts } = await collectPinned(input, workspace);
+      const { pinned, prompts, closed } = await collectPinned(input, workspace);
       const focus = name === 'pre-compact' ? standingFocus(workspace, str(input.custom_instructions)) : null;
-      const text = renderPinned(pinned, prompts, name) + renderFocus(focus);
+      const text = renderPinned(pinned, prompts, closed, name) + renderFocus(focus);
       Object.assign(event, { constraints: pinned.constraints.length, openLoops: pinned.openLoops.length, workspaceFocus: focus, printed: text !== '' });
       // What Claude Code writes into its summary and transcript: a key in a pinned prompt stays out.
       io.out.write(redactSecrets(text));
@@ -90,11 +91,37 @@ interface Prompt {
   text: string;
 }
 
-/** The pinned set, and the prompts printed whole (the first, then the newest that fit the budget). */
-async function collectPinned(input: HookInput, workspace: WorkspaceSettings): Promise<{ pinned: PinnedSet; prompts: Prompt[] }> {
+/** An open loop a later word in the transcript closed: printed as done, never as still open. */
+interface ClosedLoop {
+  text: string;
+  resolution: Resolution;
+}
+
+interface Collected {
+  pinned: PinnedSet;
+  prompts: Prompt[];
+  closed: ClosedLoop[];
+}
+
+/** The pinned set without the loops closed since, and the prompts printed whole (the first, then the newest that fit the budget). */
+async function collectPinned(input: HookInput, workspace: WorkspaceSettings): Promise<Collected> {
   const transcript = str(input.transcript_path);
-  if (transcript === null || !workspace.extractPinned) return { pinned: buildPinnedSet(workspace.pinned, []), prompts: [] };
-  const { pins, prompts } = await transcriptPins(transcript);
+  if (transcript === null || !workspace.extractPinned) return { pinned: buildPinnedSet(workspace.pinned, []), prompts: [], closed: [] };
+  const { pins, prompts, said } = await transcriptPins(transcript);
+  const { pinned, prompts: whole } = withinBudget(workspace, pins, prompts);
+  // State, not history: a TODO the agent later finished, a question it answered, is not handed on as open.
+  const tracker = trackState(said);
+  const typed = new Set(prompts.map((prompt) => prompt.line));
+  const closed: ClosedLoop[] = [];
+  const open = pinned.openLoops.filter((entry) => {
+    const resolution = entry.sourceId === undefined ? undefined : resolutionOf(tracker, entry.text, entry.sourceId, typed.has(entry.sourceId) ? entry.sourceId : undefined);
+    if (resolution) closed.push({ text: entry.text, resolution });
+    return resolution === undefined;
+  });
+  return { pinned: { ...pinned, openLoops: open }, prompts: whole, closed };
+}
+
+function withinBudget(workspace: WorkspaceSettings, pins: { id: number; pins: ExtractedPins }[], prompts: Prompt[]): { pinned: PinnedSet; prompts: Prompt[] } {
   const sizes = prompts.map((prompt) => ({ id: prompt.line, tokens: charEstimateTokenizer.count(prompt.text) }));
   // The hook is not told the model's window: Claude Code's default stands for it.
   const budget = promptBudgetTokens(DEFAULT_WINDOW_TOKENS, workspace.promptBudgetPercent);
@@ -136,13 +163,14 @@ function standingFocus(workspace: WorkspaceSettings, instructions: string | null
  * carried forward, by their explicit markers only. A later sentence revoking a rule drops it (see
  * buildPinnedSet).
  */
-async function transcriptPins(path: string): Promise<{ pins: { id: number; pins: ExtractedPins }[]; prompts: Prompt[] }> {
+async function transcriptPins(path: string): Promise<{ pins: { id: number; pins: ExtractedPins }[]; prompts: Prompt[]; said: SaidItem[] }> {
   const sources: PinSource[] = [];
   await forEachPinSource(path, (source) => sources.push(source));
   // Newest first, so the tagger's allowance goes to the latest prompts; listed oldest first again.
   const budget = tagBudget();
   const pins = sources.toReversed().map(({ line, kind, text }) => ({ id: line, pins: pinsOf(kind, text, budget) }));
-  return { pins: pins.toReversed(), prompts: sources.filter((source) => source.kind === 'typed').map(({ line, text }) => ({ line, text })) };
+  const said = sources.map(({ line, kind, text }): SaidItem => ({ id: line, kind: kind === 'typed' ? 'user' : kind === 'agent' ? 'assistant' : 'summary', text }));
+  return { pins: pins.toReversed(), prompts: sources.filter((source) => source.kind === 'typed').map(({ line, text }) => ({ line, text })), said };
 }
 
 function pinsOf(kind: PinSource['kind'], text: string, budget: TagBudget): ExtractedPins {
@@ -167,7 +195,7 @@ const fromOtherPrompts = (entries: readonly PinnedEntry[], whole: ReadonlySet<nu
  * Rules and open loops always; requests only from prompts not printed whole (a whole prompt holds
  * its own). A prompt holding a revoked rule says so, and the revoked rules are named as revoked.
  */
-function renderPinned(pinned: PinnedSet, prompts: readonly Prompt[], name: HookName): string {
+function renderPinned(pinned: PinnedSet, prompts: readonly Prompt[], closed: readonly ClosedLoop[], name: HookName): string {
   const whole = new Set(prompts.map((prompt) => prompt.line));
   const requests = fromOtherPrompts(pinned.requests ?? [], whole);
   const revoked = pinned.revoked ?? [];
@@ -181,6 +209,7 @@ function renderPinned(pinned: PinnedSet, prompts: readonly Prompt[], name: HookN
     ...section('Constraints', pinned.constraints.map((entry) => entry.text)),
     ...section('Requests from earlier prompts', requests.map((entry) => entry.text)),
     ...section('Open loops', pinned.openLoops.map((entry) => entry.text)),
+    ...section('Done since (not open any more)', closed.map(({ text, resolution }) => `${text} — ${resolution.how} later: ${resolution.text.slice(0, 300)}`)),
     ...section('Revoked (no longer apply; never present them as rules)', revoked.map((entry) => `"${entry.text}" (revoked by: "${entry.by}")`)),
     '</pinned>',
     ...(promptLines.length === 0 ? [] : ['<user-prompts>', "The user's prompts, word for word, oldest first:", ...promptLines.map((line) => `- ${line}`), '</user-prompts>']),

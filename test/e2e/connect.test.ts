@@ -114,7 +114,7 @@ describe('Connect and Disconnect Claude Code, in code-server', { timeout: 240_00
     assert.match(preCompact, /Focus the summary on: the retry rework/);
     appendCompaction(demo.transcript, 'Summary: the retry fix is in; never modify config/prod.yaml.', 16_000, 4_000);
     const sessionStart = runHook(connected?.hooks.SessionStart?.[0]?.hooks[0]?.command ?? '', { hook_event_name: 'SessionStart', source: 'compact' });
-    assert.match(sessionStart, /^Pinned by the user before this conversation was compacted/);
+    assert.match(sessionStart, /^Written by the user before this conversation was compacted/);
 
     await runCommand(page, 'Context Lens: Open Panel');
     const frame = await webviewFrame(page);

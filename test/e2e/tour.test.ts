@@ -129,11 +129,12 @@ for (const [suffix, theme] of THEMES) {
       await screenshot(page, `tour-preview-${suffix}`);
     });
 
-    it('opens the diff in VS Code\'s diff editor as Markdown with wrapped lines', async () => {
+    it('opens the diff in VS Code\'s diff editor as plain text with wrapped lines', async () => {
       await frame.locator('[data-testid="preview-open-diff"]').click();
       await page.locator('.monaco-diff-editor').first().waitFor({ timeout: 20_000 });
-      // The language: the status bar names it (it can lag behind on a loaded machine, so the editor's own mode id counts too).
-      await page.locator('[id="status.editor.mode"]:has-text("Markdown"), .monaco-diff-editor .monaco-editor[data-mode-id="markdown"]').first().waitFor({ timeout: 30_000 });
+      // Plain text: a Markdown document first waits for the extensions that serve Markdown to start.
+      // The status bar names the language (it can lag behind on a loaded machine, so the editor's own mode id counts too).
+      await page.locator('[id="status.editor.mode"]:has-text("Plain Text"), .monaco-diff-editor .monaco-editor[data-mode-id="plaintext"]').first().waitFor({ timeout: 30_000 });
       // Wrapped: no line of the right side runs past the editor's width. The extension turns wrap on
       // once the editor has focus, a moment after it opens: poll rather than read once.
       const overflowingLines = () => page.locator('.monaco-diff-editor .editor.modified .view-line').evaluateAll((lines) => lines.filter((line) => line.scrollWidth > (line.closest('.monaco-scrollable-element')?.clientWidth ?? Infinity)).length);

@@ -34,7 +34,10 @@ export interface StateTracker {
 
 const CLOSED = new Set<Status>(['done', 'passed']);
 
-function wordsOf(item: ContextItem): Word[] {
+/** What the tracker reads of an item: who said it, where, and what. */
+export type SaidItem = Pick<ContextItem, 'id' | 'kind' | 'text'>;
+
+function wordsOf(item: SaidItem): Word[] {
   if (!SPEAKERS.has(item.kind) || item.text.length > MAX_ITEM_CHARS * 5) return [];
   const words: Word[] = [];
   for (const sentence of sentencesOf(item.text.slice(0, MAX_ITEM_CHARS))) {
@@ -48,7 +51,7 @@ function wordsOf(item: ContextItem): Word[] {
   return words;
 }
 
-export function trackState(items: readonly ContextItem[]): StateTracker {
+export function trackState(items: readonly SaidItem[]): StateTracker {
   const ordered = [...items].sort((a, b) => a.id - b.id);
   const words = ordered.flatMap(wordsOf);
   const byStem = new Map<string, number[]>();

@@ -24,6 +24,12 @@ const TYPED_OPEN_LOOP = 'TODO: decide whether client errors (4xx) should be retr
 const AGENT_OPEN_LOOP = 'Whether 4xx errors are retried is still open.';
 /** The second prompt states a rule with "should", no keyword of the old list (issue 23). */
 const TYPED_RULE = 'Client errors should fail fast.';
+/**
+ * Both loops were closed later in the recorded session ("Client errors (4xx) are now thrown at once"):
+ * handed on as done, never as still open (issue 23: state, not history).
+ */
+const CLOSED = 'Client errors (4xx) are now thrown at once';
+const DONE_SINCE = ['Done since (not open any more):', `- ${TYPED_OPEN_LOOP} — done later: ${CLOSED}`, `- ${AGENT_OPEN_LOOP} — done later: ${CLOSED}`];
 /** The person's prompts, printed word for word after the pinned block. */
 const PROMPTS = [
   '<user-prompts>',
@@ -88,10 +94,10 @@ describe('context-lens hook pre-compact', () => {
     assert.equal(result.code, 0);
     const [header, ...block] = result.out.split('\n');
     assert.match(header ?? '', /^Keep the user's words below verbatim in the summary/);
-    assert.deepEqual(block, ['<pinned>', 'Constraints:', '- Use pnpm, never npm.', `- ${TYPED_CONSTRAINT}`, `- ${TYPED_RULE}`, 'Open loops:', `- ${TYPED_OPEN_LOOP}`, `- ${AGENT_OPEN_LOOP}`, '</pinned>', ...PROMPTS, '']);
+    assert.deepEqual(block, ['<pinned>', 'Constraints:', '- Use pnpm, never npm.', `- ${TYPED_CONSTRAINT}`, `- ${TYPED_RULE}`, ...DONE_SINCE, '</pinned>', ...PROMPTS, '']);
     assert.deepEqual(
       events(env).map(({ hook: name, sessionId, trigger, focus, constraints, openLoops, printed }) => ({ name, sessionId, trigger, focus, constraints, openLoops, printed })),
-      [{ name: 'pre-compact', sessionId: copy.sessionId, trigger: 'manual', focus: 'focus on the retry logic', constraints: 3, openLoops: 2, printed: true }],
+      [{ name: 'pre-compact', sessionId: copy.sessionId, trigger: 'manual', focus: 'focus on the retry logic', constraints: 3, openLoops: 0, printed: true }],
     );
   });
 
@@ -178,7 +184,7 @@ describe('context-lens hook session-start', () => {
     const after = await hook('session-start', sessionStart(), env);
     assert.equal(after.code, 0);
     assert.match(after.out, /^Written by the user before this conversation was compacted/);
-    assert.ok(after.out.endsWith(`- ${TYPED_CONSTRAINT}\n- ${TYPED_RULE}\nOpen loops:\n- ${TYPED_OPEN_LOOP}\n- ${AGENT_OPEN_LOOP}\n</pinned>\n${PROMPTS.join('\n')}\n`), after.out);
+    assert.ok(after.out.endsWith(`- ${TYPED_CONSTRAINT}\n- ${TYPED_RULE}\n${DONE_SINCE.join('\n')}\n</pinned>\n${PROMPTS.join('\n')}\n`), after.out);
     for (const source of ['startup', 'resume', 'clear']) assert.deepEqual(await hook('session-start', sessionStart(source), env), { code: 0, out: '' });
     assert.deepEqual(
       events(env).map((event) => [event.source, event.printed]),
