@@ -178,7 +178,7 @@ export class ContextModel implements vscode.Disposable {
       const report = await readCosts(prices, snapshot);
       // A newer read replaced the snapshot meanwhile: it reads its own costs.
       if (this.current !== snapshot) return;
-      this.costs = { of: snapshot, report, view: costViewOf(report, pricesProblem) };
+      this.costs = { of: snapshot, report, view: costViewOf(report, pricesProblem, snapshot.context.workspace) };
     } catch (error) {
       this.log.warn(`Pricing the calls of ${snapshot.live.session.path} failed: ${error instanceof Error ? error.message : String(error)}`);
       return;

@@ -19,15 +19,18 @@ export function readCosts(index: PriceIndex, snapshot: LiveSnapshot): Promise<Co
   return costReport(index, adapterOf(snapshot.live.session.agent), snapshot.live, snapshot.context);
 }
 
-export function costViewOf(report: CostReport, problem: string | null): CostView {
+/** `workspace`: the session's folder; files under it are named relative to it, as the map's labels name them. */
+export function costViewOf(report: CostReport, problem: string | null, workspace?: string): CostView {
   const { session } = report;
+  const root = workspace === undefined ? undefined : `${workspace.replace(/\/+$/, '')}/`;
+  const named = (resource: string): string => (root !== undefined && resource.startsWith(root) ? resource.slice(root.length) : resource);
   return {
     sessionUsd: session.usd,
     calls: session.calls,
     unpriced: session.unpriced.map((row) => row.model).slice(0, 50),
     prices: report.prices,
     problem,
-    byResource: report.byFile.slice(0, 5_000).map(({ resource, file, count, tokens, usd }) => ({ resource: resource.slice(0, 500), file, count, tokens, usd })),
+    byResource: report.byFile.slice(0, 5_000).map(({ resource, file, count, tokens, usd }) => ({ resource: named(resource).slice(0, 500), file, count, tokens, usd })),
     subagents: report.subagents.slice(0, 500).map(({ title, calls, usd, unpriced }) => ({ title: title.slice(0, 200), calls, usd, unpriced: unpriced.slice(0, 50) })),
   };
 }

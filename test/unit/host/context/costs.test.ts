@@ -35,6 +35,9 @@ describe('the panel\'s costs', () => {
     assert.ok(view.byResource.length > 0);
     for (const [a, b] of view.byResource.slice(1).map((group, k) => [view.byResource[k]!, group] as const)) assert.ok(a.usd >= b.usd);
     assert.ok(view.byResource.some((group) => group.file && group.count >= 2), 'the demo re-reads a file');
+    // Named as the map's labels name them: relative to the workspace.
+    const named = costViewOf(report, null, snapshot.context.workspace);
+    assert.ok(named.byResource.some((group) => group.resource.startsWith('src/')), named.byResource.map((group) => group.resource).join(', '));
 
     const plan = planViewOf(snapshot.context, livePlan(snapshot, { engine: engineOptionsOf(SETTING_DEFAULTS, 60), compactionFocus: '' }), 1);
     const regions = withItemCosts(plan.regions, itemUsdOf(report));
