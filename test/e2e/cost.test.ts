@@ -47,7 +47,7 @@ for (const [suffix, theme] of THEMES) {
     it('says the session\'s cost next to the gauge and each call\'s on the timeline', async () => {
       const total = frame.locator('[data-testid="session-cost"]');
       await total.waitFor({ state: 'visible', timeout: 30_000 });
-      assert.match(await total.innerText(), new RegExp(`^Session cost: ${USD} so far · \\d+ calls`));
+      assert.match(await total.innerText(), new RegExp(`^\\s*Session cost: ${USD} so far · \\d+ calls`));
       const plot = frame.locator('[data-testid="timeline-plot"]');
       const box = await plot.boundingBox();
       assert.ok(box);
