@@ -64,6 +64,8 @@ for (const [suffix, theme] of THEMES) {
       const costs = await frame.locator('[data-testid="region-row"]:visible [data-testid="region-cost"]').allInnerTexts();
       const amounts = costs.map((text) => Number(text.replace(/[$,]/g, '')));
       assert.ok(amounts.length > 3 && amounts.every((amount, k) => k === 0 || amount <= (amounts[k - 1] as number)), costs.join(' '));
+      await frame.locator('[data-testid="region-map"]').scrollIntoViewIfNeeded();
+      await screenshot(page, `cost-map-${suffix}`);
 
       await frame.locator('[data-testid="map-view-group"]').click();
       const top = frame.locator('[data-testid="file-group"]').first();
