@@ -1,4 +1,4 @@
-// The map grouped by file: every read of one file as one row (how many reads, tokens it holds now,
+// The map grouped by file: every read, edit or write of one file as one row (how many tool calls, tokens it holds now,
 // what carrying them has cost so far), costliest first. Small (one row per file): rebuilt on change.
 import { formatUsd } from '../src/protocol/format';
 import type { CostView } from '../src/protocol/messages';
@@ -13,7 +13,7 @@ export function renderFileGroups(cost: CostView | null, sort: MapSort): HTMLElem
   if (groups.length === 0) return [el('p', { class: 'muted' }, 'No file was read in the live context.')];
   const unpriced = unpricedText(cost);
   const usd = (value: number): string => (isPriced(cost) ? formatUsd(value) : '—');
-  const header = el('div', { class: 'file-row file-header', role: 'row' }, ...['file', 'reads', 'tokens now', 'cost so far'].map((name) => el('span', { role: 'columnheader' }, name)));
+  const header = el('div', { class: 'file-row file-header', role: 'row' }, ...['file', 'touched by', 'tokens now', 'cost so far'].map((name) => el('span', { role: 'columnheader' }, name)));
   const rows = groups.map((group) =>
     el(
       'div',

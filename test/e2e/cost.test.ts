@@ -72,7 +72,7 @@ for (const [suffix, theme] of THEMES) {
       await top.waitFor({ timeout: 10_000 });
       const text = await top.innerText();
       assert.match(text, /src\/providers\/stripe\.ts/);
-      assert.match(text, /read 4 times/);
+      assert.match(text, /4 tool calls/);
       assert.match(text, new RegExp(USD));
       await frame.locator('[data-testid="file-groups"]').scrollIntoViewIfNeeded();
       await screenshot(page, `cost-by-file-${suffix}`);

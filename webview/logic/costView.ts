@@ -27,9 +27,9 @@ export function costCell(region: Pick<Region, 'usd'>): string {
   return region.usd === undefined ? '—' : formatUsd(region.usd);
 }
 
-/** "read 4 times" for a file, "run 2 times" for a command. */
-export function groupCountText(group: Pick<ResourceCost, 'count' | 'file'>): string {
-  return `${group.file ? 'read' : 'run'} ${group.count === 1 ? 'once' : `${group.count.toLocaleString('en-US')} times`}`;
+/** "4 tool calls": the reads, edits and writes of a file (or runs of a command) that touched it. */
+export function groupCountText(group: Pick<ResourceCost, 'count'>): string {
+  return `${group.count.toLocaleString('en-US')} tool call${group.count === 1 ? '' : 's'}`;
 }
 
 /**

@@ -28,13 +28,12 @@ describe('the map\'s cost views', () => {
     assert.deepEqual(sortGroups(groups, 'tokens').map((group) => group.resource), ['a.ts', 'b.ts']);
   });
 
-  it('says a cost the one way, a dash without a price, and how often a file was read', () => {
+  it('says a cost the one way, a dash without a price, and how many tool calls touched a file', () => {
     assert.equal(costCell({ usd: 1234.5 }), '$1,235');
     assert.equal(costCell({ usd: 0.0031 }), '$0.0031');
     assert.equal(costCell({}), '—');
-    assert.equal(groupCountText({ file: true, count: 1 }), 'read once');
-    assert.equal(groupCountText({ file: true, count: 4 }), 'read 4 times');
-    assert.equal(groupCountText({ file: false, count: 2 }), 'run 2 times');
+    assert.equal(groupCountText({ count: 1 }), '1 tool call');
+    assert.equal(groupCountText({ count: 1234 }), '1,234 tool calls');
   });
 
   it('gives a preview\'s rows the live plan\'s costs by id, and leaves them alone without any', () => {
