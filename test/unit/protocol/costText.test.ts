@@ -15,7 +15,7 @@ describe('the session cost in words', () => {
   it('an unknown model: tokens only, and names it', () => {
     const unknown = view({ sessionUsd: 0, unpriced: ['claude-sonnet-5-5'] });
     assert.equal(isPriced(unknown), false);
-    assert.equal(sessionCostText(unknown), 'tokens only · 1,234 calls');
+    assert.equal(sessionCostText(unknown), '1,234 calls');
     assert.equal(unpricedText(unknown), 'no price for claude-sonnet-5-5: tokens only for its calls (set contextLens.cost.prices)');
     assert.equal(unpricedText(view({})), null);
     assert.equal(isPriced(view({ sessionUsd: 0 })), true);
