@@ -4,8 +4,9 @@
 import { heldNotSent, liveProxyLine } from './logic/liveProxy';
 import { agentLabel } from '../src/protocol/agents';
 import { CATEGORIES, type Fill, type PanelState } from '../src/protocol/messages';
-import { formatTokens } from '../src/protocol/format';
-import { CATEGORY_LABELS, CATEGORY_SHORT, exactTokens, fillSource, fillSummary } from './logic/format';
+import { formatTokens, formatUsd } from '../src/protocol/format';
+import { pricesText, sessionCostText, unpricedText } from '../src/protocol/costText';
+import { CATEGORY_LABELS, CATEGORY_SHORT, exactTokens, fillSource, fillSummary, plural } from './logic/format';
 import { fillLevel, gaugeMarks, gaugeSegments, INLINE_LABEL_MIN_PERCENT, type MarkKind, type SegmentKey } from './logic/gaugeLayout';
 import { el, icon, spinningIcon } from './dom';
 
@@ -45,6 +46,9 @@ export class Gauge {
   private readonly liveProxy = el('p', { class: 'gauge-live-proxy small', 'data-testid': 'live-proxy', role: 'status' }, icon('radio-tower'), ' ', this.liveProxyText);
   /** Past the fill: what the agent holds that the live edits kept from the model. */
   private readonly held = el('div', { class: 'gauge-held', 'data-testid': 'gauge-held', 'aria-hidden': 'true' });
+  /** What the session cost so far, next to the fill; absent until its calls were read. */
+  private readonly costText = el('span');
+  private readonly cost = el('p', { class: 'gauge-cost small', 'data-testid': 'session-cost' }, icon('credit-card'), ' ', this.costText);
   private readonly legend = el('ul', { class: 'legend', id: 'gauge-legend', 'data-testid': 'legend', 'aria-label': 'Tokens per category' });
 
   constructor() {
@@ -67,6 +71,7 @@ export class Gauge {
       'section',
       { class: 'gauge', 'aria-label': 'Fill gauge' },
       el('div', { class: 'gauge-summary' }, this.summary, ' ', this.source, ' ', this.pending, ' ', this.level),
+      this.cost,
       this.loading,
       this.liveProxy,
       this.bar,
@@ -99,6 +104,7 @@ export class Gauge {
       this.held.title = held.title;
     }
 
+    this.updateCost(state);
     this.bar.setAttribute('aria-valuemax', String(fill?.windowTokens ?? 100));
     this.bar.setAttribute('aria-valuenow', String(fill?.usedTokens ?? 0));
     this.bar.setAttribute('aria-valuetext', this.summary.textContent);
@@ -126,6 +132,17 @@ export class Gauge {
           el('li', { title: `${exactTokens(segment.tokens)} tokens` }, el('span', { class: `swatch segment-${segment.key}`, 'aria-hidden': 'true' }), `${segmentName(segment.key)} ${formatTokens(segment.tokens)}`),
         ),
     );
+  }
+
+  private updateCost(state: PanelState): void {
+    // A state saved by an earlier version of the panel has no cost field.
+    const cost = state.cost ?? null;
+    this.cost.hidden = cost === null || !state.fill;
+    if (cost === null) return;
+    const unpriced = unpricedText(cost);
+    this.costText.textContent = `Session cost: ${sessionCostText(cost)}${unpriced ? ` · ${unpriced}` : ''}`;
+    const subagents = cost.subagents.map((agent) => `  ${agent.title}: ${plural(agent.calls, 'call')}, ${agent.unpriced.length > 0 && agent.usd === 0 ? `no price for ${agent.unpriced.join(', ')}` : formatUsd(agent.usd)}`);
+    this.cost.title = [`Every call of the session${subagents.length > 0 ? ' and its subagents' : ''}, at the price it paid (${pricesText(cost)})`, ...subagents, ...(cost.problem ? [cost.problem] : [])].join('\n');
   }
 
   private updateMarks(state: PanelState): void {

@@ -12,6 +12,7 @@ import { renderHistory } from './history';
 import { beforeAfter, savingsText } from './logic/format';
 import { renderPreview, renderProgress } from './preview';
 import { RegionMap } from './regionMap';
+import { withPlanCosts } from './logic/costView';
 import { SummaryEditor } from './summaryEditor';
 import { renderTimeline, timelineInput } from './timeline';
 import { post, savedState, saveState, type UiState } from './vscodeApi';
@@ -83,7 +84,7 @@ let refreshingDetail: number | null = null;
 /** The map shows the preview's regions while a preview is up, else the live plan's. */
 function showRegions(): void {
   if (preview) {
-    regionMap.setRegions(preview.regions, `Preview · "${preview.focus || 'no focus'}"`, savingsText(preview.beforeTokens, preview.afterTokens, preview.savingsPct));
+    regionMap.setRegions(withPlanCosts(preview.regions, plan?.regions), `Preview · "${preview.focus || 'no focus'}"`, savingsText(preview.beforeTokens, preview.afterTokens, preview.savingsPct));
   } else if (plan) {
     regionMap.setRegions(plan.regions, `What Compact… would do: ${beforeAfter(plan.beforeTokens, plan.afterTokens, null)}`, savingsText(plan.beforeTokens, plan.afterTokens, plan.savingsPct));
   }
@@ -102,6 +103,8 @@ function showState(state: PanelState): void {
   timeline.update(timelineInput(state));
   // A state saved by an earlier version of the panel has no live items.
   regionMap.setLive(state.liveProxy?.items ?? []);
+  // A state saved by an earlier version of the panel has no cost.
+  regionMap.setCost(state.cost ?? null);
   history.update(state.history);
   // The e2e harness waits for this before reading the panel, so it is set after real content.
   root.setAttribute('data-ready', 'true');

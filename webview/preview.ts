@@ -137,6 +137,7 @@ export function renderPreview(preview: Preview | null, disclosures: Disclosures,
       el('div', { class: 'section-title' }, el('h2', { id: 'preview-title' }, 'Compaction preview'), el('span', { class: 'muted' }, `summarizer: ${preview.summaryEdited ? 'your text' : preview.summarizer}`)),
       renderStale(preview),
       el('p', { class: 'preview-headline', 'data-testid': 'preview-headline' }, headline(preview)),
+      renderBreakEven(preview),
       renderChoices(preview),
       focus,
       preview.redactions > 0 ? el('p', { class: 'muted', 'data-testid': 'preview-redactions' }, icon('shield'), ` ${plural(preview.redactions, 'secret')} redacted`) : null,
@@ -148,6 +149,15 @@ export function renderPreview(preview: Preview | null, disclosures: Disclosures,
       actions,
     ),
   ];
+}
+
+/** "costs $0.41 once, saves $0.12 per call: pays off after 4 calls", when the model has a price. */
+function renderBreakEven(preview: Preview): HTMLElement | null {
+  // A preview saved by an earlier version of the panel has no breakEven field.
+  const figures = preview.breakEven ?? null;
+  if (figures === null || preview.status !== 'compacted') return null;
+  const why = `After a compaction the next call writes the kept context to the cache instead of reading it (the one-off cost); every call after reads fewer tokens (the saving). At ${figures.model}'s cache prices.`;
+  return el('p', { class: 'preview-break-even', 'data-testid': 'preview-break-even', title: why }, icon('graph-line'), ' Compacting ', figures.sentence);
 }
 
 /** `145,710 → 29,800 tokens (−80 %) · target 30,000 met` — the one place the figures appear. */

@@ -4,20 +4,24 @@
 // K keeps and D drops the selected item (again to undo). The choices bar above lists what was chosen.
 // While the live proxy changed items of this context, a "live" column says what reached the model.
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
-import type { ChoiceAction, Choices, LiveFate, Region } from '../src/protocol/messages';
+import type { ChoiceAction, Choices, CostView, LiveFate, Region } from '../src/protocol/messages';
 import { printable } from '../src/protocol/printable';
 import { custom, el, icon } from './dom';
 import { filterRegions, shownFate } from './logic/filter';
 import { CATEGORY_LABELS, exactTokens, FATE_ICONS, plural } from './logic/format';
 import { liveFatesText } from './logic/liveProxy';
+import { costCell, MAP_SORTS, sortVisible, type MapSort } from './logic/costView';
+import { renderFileGroups } from './fileGroups';
 import { moveSelection, scrollToReveal, virtualWindow } from './logic/virtualWindow';
 
 /** Must match the row height in styles.css (.region-row); rows are positioned by index × height. */
 const ROW_HEIGHT = 22;
 const OVERSCAN = 10;
 const MAX_VISIBLE_ROWS = 12;
-const COLUMNS = ['#', 'kind', 'label', 'tokens', 'fate', 'live', 'why', 'markers', 'keep/drop'] as const;
-const COLUMN_CLASS: Readonly<Record<(typeof COLUMNS)[number], string>> = { '#': 'id', kind: 'kind', label: 'label', tokens: 'tokens', fate: 'fate', live: 'live', why: 'why', markers: 'markers', 'keep/drop': 'choice' };
+const COLUMNS = ['#', 'kind', 'label', 'tokens', 'cost', 'fate', 'live', 'why', 'markers', 'keep/drop'] as const;
+const COLUMN_CLASS: Readonly<Record<(typeof COLUMNS)[number], string>> = { '#': 'id', kind: 'kind', label: 'label', tokens: 'tokens', cost: 'cost', fate: 'fate', live: 'live', why: 'why', markers: 'markers', 'keep/drop': 'choice' };
+const COLUMN_TITLES: Partial<Record<(typeof COLUMNS)[number], string>> = { cost: 'What carrying the item has cost so far: its share of every prompt it was in, at the price that call paid' };
+const SORT_NAMES: Readonly<Record<MapSort, string>> = { order: 'context order', tokens: 'tokens', cost: 'cost' };
 const NO_CHOICES: Choices = { keep: [], drop: [], pins: [] };
 
 type Choice = 'keep' | 'drop' | null;
@@ -26,6 +30,9 @@ export interface RegionMapState {
   selectedId: number | null;
   filter: string;
   scrollTop: number | null;
+  /** Absent in a state saved by an earlier version: context order, items. */
+  sort?: MapSort;
+  groupByFile?: boolean;
 }
 
 export interface RegionMapEvents {
@@ -53,6 +60,10 @@ export class RegionMap {
   private live = new Map<number, LiveFate>();
   /** "Live proxy: 3 stubbed, 1 cleared in what reached the model", shown while there are live fates. */
   private readonly liveBar = el('p', { class: 'live-bar small', 'data-testid': 'live-fates', role: 'status' });
+  /** Sort buttons and the group-by-file toggle, over the map. */
+  private readonly toolbar = el('div', { class: 'map-toolbar small', role: 'toolbar', 'aria-label': 'Map view' });
+  private readonly fileGroups = el('div', { class: 'file-groups', 'data-testid': 'file-groups' });
+  private cost: CostView | null = null;
   private regions: readonly Region[] = [];
   /** Indices into `regions` that pass the filter, in display order. */
   private visible: number[] = [];
@@ -63,10 +74,10 @@ export class RegionMap {
     private state: RegionMapState,
     private readonly events: RegionMapEvents,
   ) {
-    const header = el('div', { class: 'region-row region-header', role: 'row', 'aria-rowindex': '1' }, ...COLUMNS.map((name) => el('span', { role: 'columnheader', class: `col-${COLUMN_CLASS[name]}`, title: name }, name)));
+    const header = el('div', { class: 'region-row region-header', role: 'row', 'aria-rowindex': '1' }, ...COLUMNS.map((name) => el('span', { role: 'columnheader', class: `col-${COLUMN_CLASS[name]}`, title: COLUMN_TITLES[name] ?? name }, name)));
     this.scroller.appendChild(this.spacer);
     this.grid.append(el('div', { role: 'rowgroup', class: 'region-header-group' }, header), this.scroller);
-    this.element = el('section', { class: 'region-map', 'aria-labelledby': 'region-map-title' }, el('div', { class: 'section-title' }, this.title, this.count), this.liveBar, this.choicesBar, this.filterBox, this.grid, el('p', { class: 'muted small hint' }, '↑/↓ move · Enter opens the item · K keeps, D drops (again to undo) · / filters'));
+    this.element = el('section', { class: 'region-map', 'aria-labelledby': 'region-map-title' }, el('div', { class: 'section-title' }, this.title, this.count), this.liveBar, this.choicesBar, this.toolbar, this.filterBox, this.grid, this.fileGroups, el('p', { class: 'muted small hint' }, '↑/↓ move · Enter opens the item · K keeps, D drops (again to undo) · / filters'));
     this.choicesBar.hidden = true;
     this.liveBar.hidden = true;
     this.choicesBar.addEventListener('click', (event) => {
@@ -77,6 +88,13 @@ export class RegionMap {
       else if (button.dataset.action === 'undo') this.events.choose({ kind: 'undo', id: Number(button.dataset.id) });
     });
     this.filterBox.value = state.filter;
+    this.toolbar.addEventListener('click', (event) => {
+      const button = (event.target as HTMLElement).closest<HTMLElement>('button[data-view]');
+      if (!button) return;
+      if (button.dataset.view === 'group') this.setView({ groupByFile: !this.state.groupByFile });
+      else this.setView({ sort: button.dataset.view as MapSort });
+    });
+    this.renderView();
 
     this.filterBox.addEventListener('input', () => this.setFilter(this.filterBox.value));
     this.filterBox.addEventListener('keydown', (event) => {
@@ -129,6 +147,41 @@ export class RegionMap {
     this.renderRows();
   }
 
+  /** What the session cost: the file groups (the rows carry their own costs). */
+  setCost(cost: CostView | null): void {
+    if (JSON.stringify(cost) === JSON.stringify(this.cost)) return;
+    this.cost = cost;
+    if (this.state.groupByFile) this.fileGroups.replaceChildren(...renderFileGroups(cost, this.sort));
+  }
+
+  private get sort(): MapSort {
+    return this.state.sort ?? 'order';
+  }
+
+  private setView(part: Pick<RegionMapState, 'sort' | 'groupByFile'>): void {
+    this.state = { ...this.state, ...part };
+    this.renderView();
+    this.reindex();
+    this.events.changed(this.state);
+  }
+
+  /** The toolbar's pressed buttons, and the grid or the file groups. */
+  private renderView(): void {
+    const grouped = this.state.groupByFile === true;
+    const button = (view: string, label: string, pressed: boolean, title: string) =>
+      el('button', { class: 'map-view-button', 'data-view': view, 'data-testid': `map-view-${view}`, 'aria-pressed': String(pressed), title }, label);
+    this.toolbar.replaceChildren(
+      el('span', { class: 'muted' }, 'Sort by '),
+      ...MAP_SORTS.map((sort) => button(sort, SORT_NAMES[sort], this.sort === sort, sort === 'order' ? 'Items in the order the model reads them' : `Biggest ${SORT_NAMES[sort]} first`)),
+      el('span', { class: 'muted' }, ' · '),
+      button('group', 'group by file', grouped, 'All reads of one file as one row: how many, tokens now, cost so far'),
+    );
+    this.grid.hidden = grouped;
+    this.filterBox.hidden = grouped;
+    this.fileGroups.hidden = !grouped;
+    if (grouped) this.fileGroups.replaceChildren(...renderFileGroups(this.cost, this.sort));
+  }
+
   private choiceOf(id: number): Choice {
     return this.choices.keep.includes(id) ? 'keep' : this.choices.drop.includes(id) ? 'drop' : null;
   }
@@ -148,7 +201,7 @@ export class RegionMap {
   }
 
   private reindex(): void {
-    this.visible = filterRegions(this.regions, this.state.filter);
+    this.visible = sortVisible(this.regions, filterRegions(this.regions, this.state.filter), this.sort);
     this.positionById = new Map(this.visible.map((index, position) => [this.regions[index]!.id, position]));
     this.grid.setAttribute('aria-rowcount', String(this.visible.length + 1));
     this.spacer.style.height = `${this.visible.length * ROW_HEIGHT}px`;
@@ -272,6 +325,7 @@ function fillRow(row: HTMLElement, region: Region, selected: boolean, choice: Ch
     el('span', { role: 'gridcell', class: 'col-kind' }, CATEGORY_LABELS[region.kind]),
     el('span', { role: 'gridcell', class: 'col-label' }, region.label),
     el('span', { role: 'gridcell', class: 'col-tokens' }, tokens),
+    el('span', { role: 'gridcell', class: 'col-cost', 'data-testid': 'region-cost', ...(region.usd === undefined ? { title: 'no price for this session\'s model' } : {}) }, costCell(region)),
     el('span', { role: 'gridcell', class: `col-fate fate-${fate}` }, icon(FATE_ICONS[fate]), ` ${fate}`),
     el('span', { role: 'gridcell', class: 'col-live', ...(live ? { 'data-testid': 'live-fate', title: liveText(live) } : {}) }, ...(live ? [icon('radio-tower'), ` ${live.fate}`] : [])),
     el('span', { role: 'gridcell', class: 'col-why' }, region.reason),

@@ -4,7 +4,7 @@
 // there were; the events are also listed as text, so nothing depends on the picture.
 import { agentLabel } from '../src/protocol/agents';
 import type { PanelState, TimelinePoint } from '../src/protocol/messages';
-import { formatTokens } from '../src/protocol/format';
+import { formatTokens, formatUsd } from '../src/protocol/format';
 import { el, icon } from './dom';
 import { clockTime, exactTokens } from './logic/format';
 import { axisTicks, barAt, barsPath, slotsOf, timelineBars, timelineScale } from './logic/timelineLayout';
@@ -47,7 +47,8 @@ function eventFlag(kind: EventKind, agent: string | null): { text: string; icon:
 function pointText(point: TimelinePoint, index: number, windowTokens: number | null, agent: string | null): string {
   const share = windowTokens ? ` (${((point.usedTokens / windowTokens) * 100).toFixed(1)} %)` : '';
   const time = point.at ? ` · ${clockTime(point.at)}` : '';
-  return `call ${index + 1}${time} · ${exactTokens(point.usedTokens)} tokens${share}${point.event ? ` · ${eventName(point.event.kind, agent)}: ${point.event.label}` : ''}`;
+  const cost = point.usd === undefined ? '' : point.usd === null ? ' · no price' : ` · ${formatUsd(point.usd)}`;
+  return `call ${index + 1}${time} · ${exactTokens(point.usedTokens)} tokens${share}${cost}${point.event ? ` · ${eventName(point.event.kind, agent)}: ${point.event.label}` : ''}`;
 }
 
 export function renderTimeline({ timeline, windowTokens, thresholds, agent }: TimelineInput): HTMLElement[] {

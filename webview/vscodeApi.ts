@@ -1,4 +1,5 @@
 // The one handle the webview has on its host. acquireVsCodeApi may be called only once.
+import type { MapSort } from './logic/costView';
 import type { ItemDetail, PanelState, PlanView, Preview, WebviewMessage } from '../src/protocol/messages';
 
 interface VsCodeApi {
@@ -23,6 +24,9 @@ export interface UiState {
   scrollTop: number | null;
   /** Open <details> sections, by key (history entries, preview parts). */
   expanded: string[];
+  /** The map's sort and group-by-file view (absent: context order, items). */
+  sort?: MapSort;
+  groupByFile?: boolean;
 }
 
 export interface SavedState {

@@ -4,6 +4,6 @@ import { readStdin } from './hookInput';
 import { NEUTRAL, resolveStatusLine } from './statusline';
 
 readStdin().then(
-  async (stdin) => process.stdout.write(`${await resolveStatusLine(stdin, process.env)}\n`),
+  async (stdin) => process.stdout.write(`${await resolveStatusLine(stdin, process.env, { cost: process.argv.includes('--cost') })}\n`),
   () => process.stdout.write(`${NEUTRAL}\n`),
 );

@@ -4,11 +4,21 @@
 import { agentAutoCompactTokens, percentOverrideFromEnv, transcriptFill } from '../sessions/claude-code/statusline';
 import { readStdin } from './hookInput';
 import type { Io } from './io';
+import { formatUsd } from '../protocol/format';
 
 export const STATUSLINE_USAGE = `context-lens statusline
   Claude Code status line command (status JSON on stdin): prints one line such as
   "ctx 62% · 124k/200k · 43k to auto-compact". Without a context_window in the input, the newest
-  usage in transcript_path is shown. Always exits 0; unreadable input prints "ctx —".`;
+  usage in transcript_path is shown. Always exits 0; unreadable input prints "ctx —".
+  --cost (or CONTEXT_LENS_STATUSLINE_COST=1) adds the session's cost so far as Claude Code reports it
+  in the same input ("· $1.23 so far"): nothing is read for it.`;
+
+/** The cost is Claude Code's own figure from its input: free to show, so opt-in only to keep the line short. */
+export const COST_ENV = 'CONTEXT_LENS_STATUSLINE_COST';
+
+export interface StatusLineOptions {
+  cost?: boolean;
+}
 
 /** Shown when the input says nothing usable (no session yet, or not the JSON Claude Code sends). */
 export const NEUTRAL = 'ctx —';
@@ -25,7 +35,7 @@ function compact(tokens: number): string {
  * Used tokens: the last request's own usage (input + cache writes + cache reads, what the window
  * holds) when Claude Code sends it, else its rounded `used_percentage` of the window.
  */
-export function statusLine(stdin: string, env: Io['env'] = {}): string {
+export function statusLine(stdin: string, env: Io['env'] = {}, options: StatusLineOptions = {}): string {
   let input: unknown;
   try {
     input = JSON.parse(stdin);
@@ -40,25 +50,34 @@ export function statusLine(stdin: string, env: Io['env'] = {}): string {
   const reported = num(window.used_percentage);
   const used = parts.some((part) => part !== null) ? parts.reduce<number>((sum, part) => sum + (part ?? 0), 0) : reported === null ? null : (reported / 100) * size;
   if (used === null) return NEUTRAL;
-  return line(used, size, reported, env);
+  return line(used, size, reported, env) + costPart(input, env, options);
+}
+
+/** " · $1.23 so far" from Claude Code's `cost.total_cost_usd`, when asked for and present. */
+function costPart(input: unknown, env: Io['env'], options: StatusLineOptions): string {
+  if (!options.cost && env[COST_ENV] !== '1') return '';
+  const usd = num(obj(obj(input)?.cost)?.total_cost_usd);
+  return usd === null ? '' : ` · ${formatUsd(usd)} so far`;
 }
 
 /**
  * `statusLine`, falling back to the transcript's newest usage when the input carries no window
  * (Claude Code versions without `context_window`, or a session before its first response).
  */
-export async function resolveStatusLine(stdin: string, env: Io['env'] = {}): Promise<string> {
-  const fromInput = statusLine(stdin, env);
+export async function resolveStatusLine(stdin: string, env: Io['env'] = {}, options: StatusLineOptions = {}): Promise<string> {
+  const fromInput = statusLine(stdin, env, options);
   if (fromInput !== NEUTRAL) return fromInput;
   let path: string | undefined;
+  let input: unknown;
   try {
-    const value = obj(JSON.parse(stdin))?.transcript_path;
+    input = JSON.parse(stdin);
+    const value = obj(input)?.transcript_path;
     path = typeof value === 'string' && value !== '' ? value : undefined;
   } catch {
     return NEUTRAL;
   }
   const fill = path === undefined ? null : await transcriptFill(path);
-  return fill === null ? NEUTRAL : line(fill.usedTokens, fill.windowTokens, null, env);
+  return fill === null ? NEUTRAL : line(fill.usedTokens, fill.windowTokens, null, env) + costPart(input, env, options);
 }
 
 function line(used: number, size: number, reported: number | null, env: Io['env']): string {
@@ -68,8 +87,8 @@ function line(used: number, size: number, reported: number | null, env: Io['env'
   return `ctx ${percent}% · ${compact(used)}/${compact(size)} · ${autoCompact}`;
 }
 
-export async function statuslineCommand(_args: readonly string[], io: Io): Promise<number> {
-  io.out.write(`${await resolveStatusLine(await readStdin(), io.env)}\n`);
+export async function statuslineCommand(args: readonly string[], io: Io): Promise<number> {
+  io.out.write(`${await resolveStatusLine(await readStdin(), io.env, { cost: args.includes('--cost') })}\n`);
   // A status line never reports failure: Claude Code would show nothing instead of the neutral line.
   return 0;
 }

@@ -193,6 +193,7 @@ export class ContextLensApp implements vscode.Disposable {
       claudeHooks: this.connection.current,
       contextLoading: this.model.loading,
       liveProxy: liveProxyOf(this.proxyEvents.events, followed),
+      cost: this.model.cost,
     };
   }
 
@@ -200,7 +201,7 @@ export class ContextLensApp implements vscode.Disposable {
     const state = this.computeState();
     this.lastState = state;
     this.hub.update(state);
-    this.statusBar.render(state, this.settings.current.statusBarEnabled);
+    this.statusBar.render(state, this.settings.current.statusBarEnabled, this.settings.current.costInStatusBar);
     this.liveProxy.showSummary(state.liveProxy);
     this.instructProxy(state);
     if (!this.firstFillLogged && state.fill) {

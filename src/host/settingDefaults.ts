@@ -27,6 +27,9 @@ export const SETTING_DEFAULTS = {
   'window.overrideTokens': 0,
   'claudeCode.configDirs': [] as string[],
   'statusBar.enabled': true,
+  'cost.showInStatusBar': true,
+  /** Model name → US dollars per million tokens, merged over the bundled price table. */
+  'cost.prices': {} as Record<string, unknown>,
   'compaction.minSavingsPercent': DEFAULT_OPTIONS.minSavingsPercent,
   'compaction.maxConsecutiveLowSavings': DEFAULT_TRIGGER_OPTIONS.maxConsecutiveLowSavings,
   'compaction.hardLimitTokens': DEFAULT_OPTIONS.hardLimitTokens,

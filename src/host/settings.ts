@@ -5,6 +5,8 @@ import * as vscode from 'vscode';
 import type { ArchiveCaps, EngineOptionsInput } from '../engine';
 import type { Thresholds } from '../protocol/messages';
 import { engineOptionsOf } from './engineOptions';
+import type { PriceIndex } from '../engine/cost/prices';
+import { pricesOf } from './context/costs';
 import { checkTriggerSettings, effectiveTrigger } from '../engine/triggerPoints';
 import { SETTING_DEFAULTS, type SettingKey, type SettingValues, type SummarizerName } from './settingDefaults';
 
@@ -25,6 +27,12 @@ export interface Settings {
   readonly windowTokensOverride: number;
   readonly claudeConfigDirs: readonly string[];
   readonly statusBarEnabled: boolean;
+  /** Say the session's cost in the status bar's tooltip. */
+  readonly costInStatusBar: boolean;
+  /** The bundled prices with the person's `cost.prices` merged over them. */
+  readonly prices: PriceIndex;
+  /** Why `cost.prices` was refused (the bundled prices are used alone); null when taken. */
+  readonly pricesProblem: string | null;
   /** Standing focus for compactions; '' = none. */
   readonly compactionFocus: string;
   /** Engine knobs for the live plan and Compact… (target from `targetPercent`). */
@@ -72,6 +80,8 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
     windowTokensOverride: get('window.overrideTokens'),
     claudeConfigDirs: get('claudeCode.configDirs'),
     statusBarEnabled: get('statusBar.enabled'),
+    costInStatusBar: get('cost.showInStatusBar'),
+    ...pricesOf(get('cost.prices')),
     compactionFocus: get('compaction.focus').trim(),
     engine: engineOptionsOf(values, targetPercent),
     summarizer: {

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { PanelState } from '../protocol/messages';
 import { formatTokens, percentOf } from '../protocol/format';
 import { legendOf } from './context/derive';
+import { sessionCostText, unpricedText } from '../protocol/costText';
 
 export class FillStatusBar implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
@@ -14,7 +15,8 @@ export class FillStatusBar implements vscode.Disposable {
     this.item.command = openPanelCommand;
   }
 
-  render(state: PanelState, enabled: boolean): void {
+  /** `showCost`: the session's cost in the tooltip (setting contextLens.cost.showInStatusBar). */
+  render(state: PanelState, enabled: boolean, showCost = false): void {
     if (!enabled) {
       this.item.hide();
       return;
@@ -34,12 +36,12 @@ export class FillStatusBar implements vscode.Disposable {
     if (agentPoint !== null && percent >= agentPoint) this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
     else if (percent >= thresholds.triggerPercent) this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     else this.item.backgroundColor = undefined;
-    this.item.tooltip = this.tooltip(state, percent);
+    this.item.tooltip = this.tooltip(state, percent, showCost);
     this.item.accessibilityInformation = { label: `Context Lens: context ${Math.round(percent)} percent full` };
     this.item.show();
   }
 
-  private tooltip(state: PanelState, percent: number): vscode.MarkdownString {
+  private tooltip(state: PanelState, percent: number, showCost: boolean): vscode.MarkdownString {
     const fill = state.fill!;
     const lines = [
       `**Context Lens** — ${state.session?.title ?? 'session'}`,
@@ -55,6 +57,10 @@ export class FillStatusBar implements vscode.Disposable {
     if (agentPoint !== null) {
       const distance = Math.round(((agentPoint - percent) / 100) * fill.windowTokens);
       lines.push('', distance > 0 ? `${formatTokens(distance)} tokens until the agent auto-compacts (${agentPoint.toFixed(1)} %)` : 'Past the agent\'s auto-compact point');
+    }
+    if (showCost && state.cost) {
+      const unpriced = unpricedText(state.cost);
+      lines.push('', `Cost: ${sessionCostText(state.cost)}`, ...(unpriced ? ['', unpriced] : []));
     }
     const markdown = new vscode.MarkdownString(lines.join('\n'));
     markdown.isTrusted = false;

@@ -54,6 +54,8 @@ export const timelinePointSchema = z.object({
   at: z.string().nullable(),
   usedTokens: tokens,
   event: z.object({ kind: z.enum(['agent', 'ours', 'live']), label: z.string().max(500) }).nullable(),
+  /** US dollars the call cost; null: no price for its model; absent: not a call (or not known). */
+  usd: z.number().nonnegative().nullable().optional(),
 });
 export type TimelinePoint = z.infer<typeof timelinePointSchema>;
 
@@ -74,6 +76,8 @@ export const regionSchema = z.object({
   protection: z.string().nullable(),
   pinned: z.boolean(),
   markerCount: z.number().int().nonnegative(),
+  /** US dollars carrying this item has cost so far (its share of every prompt it was in); absent: no price. */
+  usd: z.number().nonnegative().optional(),
 });
 export type Region = z.infer<typeof regionSchema>;
 
@@ -136,6 +140,17 @@ export type DiffBlock = z.infer<typeof diffBlockSchema>;
 export const forkViewSchema = z.object({ sessionId: z.string(), path: z.string(), resumeCommand: z.string() });
 export type ForkView = z.infer<typeof forkViewSchema>;
 
+/** Does a compaction pay: the kept context written once instead of read, then the removed tokens saved on every call. */
+export const breakEvenViewSchema = z.object({
+  model: z.string().max(200),
+  oneOffUsd: z.number().nonnegative(),
+  savingPerCallUsd: z.number().nonnegative(),
+  breakEvenCalls: z.number().int().positive().nullable(),
+  /** "costs $0.41 once, saves $0.12 per call: pays off after 4 calls" */
+  sentence: z.string().max(300),
+});
+export type BreakEvenView = z.infer<typeof breakEvenViewSchema>;
+
 /** Longest warning a preview carries (redacted, then clipped by the host). */
 export const PREVIEW_WARNING_MAX = 1_000;
 const previewWarning = z.string().max(PREVIEW_WARNING_MAX);
@@ -179,6 +194,8 @@ export const previewSchema = z.object({
   summaryBody: z.string().nullable().default(null),
   /** The summary is the person's edited text, not the summarizer's. */
   summaryEdited: z.boolean().default(false),
+  /** Does this compaction pay (at the rates of the session's latest priced call); null: no price. */
+  breakEven: breakEvenViewSchema.nullable().default(null),
 });
 export type Preview = z.infer<typeof previewSchema>;
 
@@ -269,6 +286,35 @@ export const liveProxySchema = z.object({
 });
 export type LiveProxyState = z.infer<typeof liveProxySchema>;
 
+/** All reads of one file (or runs of one command) together: the map grouped by resource. */
+export const resourceCostSchema = z.object({
+  resource: z.string().max(500),
+  file: z.boolean(),
+  /** Tool calls that touched it. */
+  count: z.number().int().nonnegative(),
+  /** Tokens its items hold in the context now. */
+  tokens,
+  usd: z.number().nonnegative(),
+});
+export type ResourceCost = z.infer<typeof resourceCostSchema>;
+
+/** What the followed session has cost (src/host/context/costs.ts); null until its calls were read. */
+export const costViewSchema = z.object({
+  /** Every call of the session and its subagents that has a price, summed. */
+  sessionUsd: z.number().nonnegative(),
+  calls: z.number().int().nonnegative(),
+  /** Models with no price (their calls add tokens only): "no price for <model>". */
+  unpriced: z.array(z.string().max(200)).max(50),
+  prices: z.object({ source: z.string().max(200), taken: z.string().max(40) }),
+  /** Why the person's `cost.prices` setting was refused; null when taken (or empty). */
+  problem: z.string().max(1000).nullable(),
+  /** Costliest first. */
+  byResource: z.array(resourceCostSchema).max(5_000),
+  subagents: z.array(z.object({ title: z.string().max(200), calls: z.number().int().nonnegative(), usd: z.number().nonnegative(), unpriced: z.array(z.string().max(200)).max(50) })).max(500),
+});
+export type CostView = z.infer<typeof costViewSchema>;
+
+
 export const panelStateSchema = z.object({
   session: sessionSummarySchema.nullable(),
   fill: fillSchema.nullable(),
@@ -287,6 +333,7 @@ export const panelStateSchema = z.object({
   contextLoading: z.boolean(),
   /** What the live proxy did with the agent's last request; null when nothing went through it. */
   liveProxy: liveProxySchema.nullable(),
+  cost: costViewSchema.nullable().default(null),
 });
 export type PanelState = z.infer<typeof panelStateSchema>;
 

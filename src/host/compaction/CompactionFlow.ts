@@ -9,6 +9,7 @@ import { FileSystemArchive, pruneArchive, StagedArchive } from '../../archive/fi
 import { redactSecrets } from '../../engine';
 import type { Choices, ForkView, ItemDetail, Preview } from '../../protocol/messages';
 import type { StateStorage } from '../context/choices';
+import { withBreakEven } from '../context/costs';
 import { adapterOf } from '../../sessions/agents';
 import type { LiveSnapshot } from '../context/liveSnapshot';
 import type { HistoryStore } from '../history/HistoryStore';
@@ -55,7 +56,7 @@ export class CompactionFlow implements vscode.Disposable {
     this.session = new PreviewSession({
       inputs: () => this.inputs(),
       compute: (request, inputs, automatic) => this.compute(request, inputs, automatic),
-      publish: (preview) => deps.hub.updatePreview(preview),
+      publish: (preview) => deps.hub.updatePreview(withBreakEven(preview, deps.settings.current.prices, deps.snapshot())),
     });
     this.focusMemory = new FocusMemory(deps.state);
     this.subscriptions = [deps.planChanged(() => this.session.inputsChanged()), deps.settings.onDidChange(() => this.session.inputsChanged())];

@@ -165,6 +165,8 @@ export function previewOf({ id, focus, summarizer, context, result, choices = NO
     stale: null,
     summaryBody: summary === null ? null : summaryBodyOf(summary),
     summaryEdited: result.summary?.summarizer === EDITED_SUMMARIZER,
+    // Priced where the session's calls are known (CompactionFlow, via context/costs.ts).
+    breakEven: null,
   };
 }
 

@@ -2,7 +2,9 @@
 // context at once, then again on every change of the fill (debounced, never two reads at once),
 // and re-plans what Compact… would do. Items are sized from the agent's recorded usage with a
 // one-pass estimate, so no tokenizer tables are loaded and nothing needs a worker thread.
-// Settings changes re-plan without re-reading. The plan is announced only when it changed.
+// Settings changes re-plan without re-reading. The plan is announced only when it changed. What the
+// session cost is read after the context is shown (every call of the file and its subagents), and
+// again when the prices change.
 import * as vscode from 'vscode';
 import type { ItemFate } from '../../engine';
 import type { ChoiceAction, Choices, PlanView, TimelinePoint } from '../../protocol/messages';
@@ -15,6 +17,9 @@ import { livePlan, readSnapshot, type LiveSnapshot } from './liveSnapshot';
 import { adapterOf } from '../../sessions/agents';
 import type { UsageReader } from '../../sessions/port';
 import { ReadScheduler } from './readScheduler';
+import { breakEvenOf, costViewOf, itemUsdOf, readCosts, withCallCosts, withItemCosts } from './costs';
+import type { CostReport } from '../../cli/cost';
+import type { BreakEvenView, CostView } from '../../protocol/messages';
 import { timelineOf, type OurCompactionMark } from './timeline';
 
 /** Reading the live context is O(live context): coalesce bursts of appends into one read. */
@@ -34,6 +39,8 @@ export class ContextModel implements vscode.Disposable {
   private readonly reads = new ReadScheduler(() => this.read(), READ_DEBOUNCE_MS);
   private lastFill: unknown = null;
   private readonly choiceStore: ChoiceStore;
+  /** The costs of `current` (null until read, or when reading them failed). */
+  private costs: { of: LiveSnapshot; report: CostReport; view: CostView } | null = null;
 
   readonly onDidChange = this.changed.event;
   readonly onDidChangePlan = this.planChanged.event;
@@ -45,7 +52,7 @@ export class ContextModel implements vscode.Disposable {
     workspaceState: StateStorage,
   ) {
     this.choiceStore = new ChoiceStore(workspaceState);
-    this.subscriptions = [sessions.onDidChange(() => this.onSession()), settings.onDidChange(() => this.replan())];
+    this.subscriptions = [sessions.onDidChange(() => this.onSession()), settings.onDidChange(() => this.onSettings())];
     this.onSession();
   }
 
@@ -82,6 +89,20 @@ export class ContextModel implements vscode.Disposable {
     this.replan();
   }
 
+  /** What the followed session has cost so far; null until read. */
+  get cost(): CostView | null {
+    return this.currentCosts()?.view ?? null;
+  }
+
+  /** Does compacting `beforeTokens` to `afterTokens` pay, at the latest priced call's rates. */
+  breakEven(beforeTokens: number, afterTokens: number): BreakEvenView | null {
+    return this.current === null ? null : breakEvenOf(this.settings.current.prices, this.current, beforeTokens, afterTokens);
+  }
+
+  private currentCosts(): { report: CostReport; view: CostView } | null {
+    return this.costs !== null && this.costs.of === this.current ? this.costs : null;
+  }
+
   fateOf(id: number): ItemFate | undefined {
     return this.fates.get(id);
   }
@@ -89,7 +110,7 @@ export class ContextModel implements vscode.Disposable {
   timeline(agent: readonly CompactionEvent[], ours: readonly OurCompactionMark[]): TimelinePoint[] {
     const usage = this.usage;
     if (this.current === null || usage === null) return [];
-    return timelineOf(this.current.live, (uuid) => usage.get(uuid), agent, ours);
+    return withCallCosts(timelineOf(this.current.live, (uuid) => usage.get(uuid), agent, ours), this.currentCosts()?.report.calls ?? null);
   }
 
   private onSession(): void {
@@ -140,6 +161,30 @@ export class ContextModel implements vscode.Disposable {
     // The user switched sessions while we read: that session's read is already scheduled.
     if (this.sessions.current.session?.path !== session.path) return;
     this.setSnapshot(read.value);
+    await this.readCosts();
+  }
+
+  /** Prices may have changed with any setting: cheap next to a read, and settings change seldom. */
+  private onSettings(): void {
+    this.replan();
+    void this.readCosts();
+  }
+
+  private async readCosts(): Promise<void> {
+    const snapshot = this.current;
+    if (snapshot === null) return;
+    const { prices, pricesProblem } = this.settings.current;
+    try {
+      const report = await readCosts(prices, snapshot);
+      // A newer read replaced the snapshot meanwhile: it reads its own costs.
+      if (this.current !== snapshot) return;
+      this.costs = { of: snapshot, report, view: costViewOf(report, pricesProblem, snapshot.context.workspace) };
+    } catch (error) {
+      this.log.warn(`Pricing the calls of ${snapshot.live.session.path} failed: ${error instanceof Error ? error.message : String(error)}`);
+      return;
+    }
+    this.replan();
+    this.changed.fire();
   }
 
   private setSnapshot(snapshot: LiveSnapshot | null): void {
@@ -156,7 +201,9 @@ export class ContextModel implements vscode.Disposable {
       const choices = this.choices;
       const planned = livePlan(snapshot, this.settings.current, choices);
       this.fates = new Map(planned.items.map((fate) => [fate.id, fate]));
-      next = planViewOf(snapshot.context, planned, this.revision + 1, choices);
+      const costs = this.currentCosts();
+      const view = planViewOf(snapshot.context, planned, this.revision + 1, choices);
+      next = { ...view, regions: withItemCosts(view.regions, costs ? itemUsdOf(costs.report) : null) };
     }
     if (samePlan(this.planView, next)) return;
     if (next !== null) this.revision = next.revision;

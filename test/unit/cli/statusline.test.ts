@@ -23,6 +23,15 @@ describe('context-lens statusline', () => {
     assert.equal(statusLine(input({ context_window_size: 200_000, used_percentage: 50 }), { CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '50' }), 'ctx 50% · 100k/200k · auto-compact due');
   });
 
+  it('adds the session\'s cost from Claude Code\'s own input only when asked (--cost or CONTEXT_LENS_STATUSLINE_COST=1)', () => {
+    const withCost = JSON.stringify({ ...JSON.parse(input({ context_window_size: 200_000, used_percentage: 62 })), cost: { total_cost_usd: 1234.5 } });
+    assert.equal(statusLine(withCost), 'ctx 62% · 124k/200k · 43k to auto-compact');
+    assert.equal(statusLine(withCost, {}, { cost: true }), 'ctx 62% · 124k/200k · 43k to auto-compact · $1,235 so far');
+    assert.equal(statusLine(withCost, { CONTEXT_LENS_STATUSLINE_COST: '1' }), 'ctx 62% · 124k/200k · 43k to auto-compact · $1,235 so far');
+    // No cost in the input: nothing is read to find one.
+    assert.equal(statusLine(input({ context_window_size: 200_000, used_percentage: 62 }), {}, { cost: true }), 'ctx 62% · 124k/200k · 43k to auto-compact');
+  });
+
   it('prints the neutral line for anything unreadable', () => {
     for (const stdin of ['', 'not json', 'null', '{}', input({ context_window_size: 0 }), input({ context_window_size: 200_000 })]) assert.equal(statusLine(stdin), 'ctx —');
   });

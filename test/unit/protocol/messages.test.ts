@@ -16,6 +16,7 @@ const state: PanelState = {
   claudeHooks: 'connected',
   contextLoading: false,
   liveProxy: null,
+  cost: null,
 };
 
 describe('host → webview messages', () => {

@@ -19,6 +19,7 @@ const initial: PanelState = {
   claudeHooks: 'disconnected',
   contextLoading: false,
   liveProxy: null,
+  cost: null,
 };
 
 describe('StateDelta', () => {

@@ -1,0 +1,74 @@
+// What the followed session has cost, as the panel shows it: built on the CLI's cost report (the
+// same figures `inspect` prints), turned into the panel's shapes. Free of `vscode`.
+import { costReport, compactCost, type CostReport } from '../../cli/cost';
+import { BUNDLED_PRICES } from '../../engine/cost/priceTable';
+import { indexPrices, mergePrices, parsePriceOverrides, type PriceIndex } from '../../engine/cost/prices';
+import type { BreakEvenView, CostView, Preview, Region, TimelinePoint } from '../../protocol/messages';
+import { adapterOf } from '../../sessions/agents';
+import type { LiveSnapshot } from './liveSnapshot';
+
+/** The `cost.prices` setting holds whatever JSON a person typed: checked, and refused whole (with the reason) when wrong. */
+export function pricesOf(value: unknown): { prices: PriceIndex; pricesProblem: string | null } {
+  const overrides = parsePriceOverrides(value ?? {});
+  if (!overrides.ok) return { prices: indexPrices(BUNDLED_PRICES), pricesProblem: `contextLens.cost.prices refused (bundled prices used): ${overrides.error}` };
+  return { prices: indexPrices(mergePrices(BUNDLED_PRICES, overrides.value)), pricesProblem: null };
+}
+
+/** Reads every call of the session (and its subagents) and prices them with the live context's items. */
+export function readCosts(index: PriceIndex, snapshot: LiveSnapshot): Promise<CostReport> {
+  return costReport(index, adapterOf(snapshot.live.session.agent), snapshot.live, snapshot.context);
+}
+
+/** `workspace`: the session's folder; files under it are named relative to it, as the map's labels name them. */
+export function costViewOf(report: CostReport, problem: string | null, workspace?: string): CostView {
+  const { session } = report;
+  const root = workspace === undefined ? undefined : `${workspace.replace(/\/+$/, '')}/`;
+  const named = (resource: string): string => (root !== undefined && resource.startsWith(root) ? resource.slice(root.length) : resource);
+  return {
+    sessionUsd: session.usd,
+    calls: session.calls,
+    unpriced: session.unpriced.map((row) => row.model).slice(0, 50),
+    prices: report.prices,
+    problem,
+    byResource: report.byFile.slice(0, 5_000).map(({ resource, file, count, tokens, usd }) => ({ resource: named(resource).slice(0, 500), file, count, tokens, usd })),
+    subagents: report.subagents.slice(0, 500).map(({ title, calls, usd, unpriced }) => ({ title: title.slice(0, 200), calls, usd, unpriced: unpriced.slice(0, 50) })),
+  };
+}
+
+/** Each item's cost, or null when no call of the live context has a price (tokens only, not $0.00). */
+export function itemUsdOf(report: CostReport): number[] | null {
+  return report.calls.some((call) => call.usd !== null) ? report.items : null;
+}
+
+/** Each region with what carrying its item has cost so far (`usd[id]`); without costs, left as they are. */
+export function withItemCosts(regions: readonly Region[], usd: readonly number[] | null): Region[] {
+  if (usd === null) return [...regions];
+  return regions.map((region) => {
+    const cost = usd[region.id];
+    return cost === undefined || !Number.isFinite(cost) ? region : { ...region, usd: Math.max(0, cost) };
+  });
+}
+
+/**
+ * Each call's cost on the timeline's points. Points come from the per-call usage reader and the
+ * costs from the live chain's calls: both carry the response's timestamp, which joins them.
+ */
+export function withCallCosts(points: readonly TimelinePoint[], calls: CostReport['calls'] | null): TimelinePoint[] {
+  if (calls === null) return [...points];
+  const byTime = new Map<string, number | null>();
+  for (const call of calls) if (call.at !== null && !byTime.has(call.at)) byTime.set(call.at, call.usd);
+  return points.map((point) => (point.event === null && point.at !== null && byTime.has(point.at) ? { ...point, usd: byTime.get(point.at) as number | null } : point));
+}
+
+/** The preview with its break-even line (a preview shown before the context was read has none). */
+export function withBreakEven(preview: Preview | null, index: PriceIndex, snapshot: LiveSnapshot | null): Preview | null {
+  if (preview === null || snapshot === null) return preview;
+  return { ...preview, breakEven: breakEvenOf(index, snapshot, preview.beforeTokens, preview.afterTokens) };
+}
+
+/** The preview's break-even line: at the rates of the session's latest priced call; null without one. */
+export function breakEvenOf(index: PriceIndex, snapshot: LiveSnapshot, beforeTokens: number, afterTokens: number): BreakEvenView | null {
+  const figures = compactCost(index, snapshot.live, beforeTokens, afterTokens);
+  if (figures === null) return null;
+  return { model: figures.model.slice(0, 200), oneOffUsd: figures.oneOffUsd, savingPerCallUsd: figures.savingPerCallUsd, breakEvenCalls: figures.breakEvenCalls, sentence: figures.sentence.slice(0, 300) };
+}

@@ -1,0 +1,95 @@
+// What the demo session costs, in real VS Code, dark and light: the session total under the gauge, a
+// call's cost on the timeline's hover, the map sorted by cost, grouped by file (the re-read
+// provider the costliest), and the preview's break-even line. The demo was recorded with
+// `claude-sonnet-5-5`, which the bundled table has no price for: the demo workspace's settings give
+// it Sonnet 4.5's list prices through contextLens.cost.prices, as the README says.
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import type { Frame, Page } from 'playwright-core';
+import { copyDemoWorkspace, prepareDemoSession, writeWorkspaceSettings } from '../support/demoSession';
+import { runCommand, screenshot, startWorkbench, webviewFrame, type Workbench } from '../support/workbench';
+
+const THEMES = (
+  [
+    ['dark', 'Default Dark Modern'],
+    ['light', 'Default Light Modern'],
+  ] as const
+).filter(([suffix]) => !process.env.TOUR_THEME || process.env.TOUR_THEME === suffix);
+
+/** Sonnet 4.5's list prices (US dollars per million tokens) for the demo's unpriced model. */
+const DEMO_PRICES = { 'claude-sonnet-5-5': { input: 3, output: 15, cacheWrite: 3.75, cacheWrite1h: 6, cacheRead: 0.3 } };
+const USD = String.raw`\$\d[\d,]*\.\d+`;
+
+for (const [suffix, theme] of THEMES) {
+  describe(`the demo's costs (${suffix} theme)`, { timeout: 300_000 }, () => {
+    let workbench: Workbench;
+    let page: Page;
+    let frame: Frame;
+    const workspace = copyDemoWorkspace();
+    const demo = prepareDemoSession(workspace);
+
+    before(async () => {
+      writeWorkspaceSettings(workspace, { 'contextLens.cost.prices': DEMO_PRICES });
+      workbench = await startWorkbench({ workspace, theme, claudeConfigDir: demo.claudeConfigDir });
+      page = workbench.page;
+      await runCommand(page, 'Context Lens: Open Panel');
+      await runCommand(page, 'View: Toggle Maximized Panel');
+      frame = await webviewFrame(page);
+    });
+
+    after(async () => {
+      await workbench?.close();
+      rmSync(demo.claudeConfigDir, { recursive: true, force: true });
+      rmSync(workspace, { recursive: true, force: true });
+    });
+
+    it('says the session\'s cost next to the gauge and each call\'s on the timeline', async () => {
+      const total = frame.locator('[data-testid="session-cost"]');
+      await total.waitFor({ state: 'visible', timeout: 30_000 });
+      assert.match(await total.innerText(), new RegExp(`^\\s*Session cost: ${USD} so far · \\d+ calls`));
+      const plot = frame.locator('[data-testid="timeline-plot"]');
+      const box = await plot.boundingBox();
+      assert.ok(box);
+      await page.mouse.move(box.x + box.width - 3, box.y + box.height / 2);
+      const tooltip = frame.locator('[data-testid="timeline-tooltip"]');
+      await tooltip.waitFor({ state: 'visible', timeout: 5_000 });
+      assert.match(await tooltip.innerText(), new RegExp(`tokens.* · ${USD}`));
+      await page.mouse.move(box.x - 50, box.y - 50);
+    });
+
+    it('sorts the map by cost and groups it by file: the re-read provider costs the most', async () => {
+      await frame.locator('[data-testid="region-cost"]', { hasText: '$' }).first().waitFor({ timeout: 30_000 });
+      await frame.locator('[data-testid="map-view-cost"]').click();
+      const costs = await frame.locator('[data-testid="region-row"]:visible [data-testid="region-cost"]').allInnerTexts();
+      const amounts = costs.map((text) => Number(text.replace(/[$,]/g, '')));
+      assert.ok(amounts.length > 3 && amounts.every((amount, k) => k === 0 || amount <= (amounts[k - 1] as number)), costs.join(' '));
+      await frame.locator('[data-testid="region-map"]').scrollIntoViewIfNeeded();
+      await screenshot(page, `cost-map-${suffix}`);
+
+      await frame.locator('[data-testid="map-view-group"]').click();
+      const top = frame.locator('[data-testid="file-group"]').first();
+      await top.waitFor({ timeout: 10_000 });
+      const text = await top.innerText();
+      assert.match(text, /src\/providers\/stripe\.ts/);
+      assert.match(text, /4 tool calls/);
+      assert.match(text, new RegExp(USD));
+      await frame.locator('[data-testid="file-groups"]').scrollIntoViewIfNeeded();
+      await screenshot(page, `cost-by-file-${suffix}`);
+    });
+
+    it('the preview says when the compaction pays off', async () => {
+      await runCommand(page, 'Context Lens: Compact…');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible' });
+      await input.fill('the retry backoff');
+      await input.press('Enter');
+      const line = frame.locator('[data-testid="preview-break-even"]');
+      await line.waitFor({ timeout: 60_000 });
+      await page.locator('.notifications-toasts', { hasText: 'Compacting with' }).waitFor({ state: 'hidden', timeout: 15_000 });
+      assert.match(await line.innerText(), new RegExp(`^\\s*Compacting costs ${USD} once, saves ${USD} per call: pays off after \\d+ calls?$`));
+      await frame.locator('[data-testid="preview"]').scrollIntoViewIfNeeded();
+      await screenshot(page, `cost-preview-${suffix}`);
+    });
+  });
+}
