@@ -172,21 +172,20 @@ function spreadResponse(indexes: readonly number[], output: number, items: reado
 /**
  * Where a shrinking prompt's difference is taken back from, each item noting what it lost: thinking
  * first (the API drops earlier turns' reasoning), then tool results (context editing clears the
- * oldest), then any other message item, each kind oldest first. The head is never reduced. One
+ * oldest), then any other message item, each kind oldest first; the head (system prompt and tools) only when no message item has any left (tools taken away mid-session). One
  * queue per kind with a cursor past the emptied items, so a session whose every step shrinks costs
  * each item once, not a sort of everything per step.
  */
 class TakeBackOrder {
-  private readonly queues: number[][] = [[], [], []];
-  private readonly cursors = [0, 0, 0];
+  private readonly queues: number[][] = [[], [], [], []];
+  private readonly cursors = [0, 0, 0, 0];
 
   constructor(private readonly items: readonly AttributionItem[]) {}
 
   add(indexes: readonly number[]): void {
     for (const index of indexes) {
       const item = this.items[index] as AttributionItem;
-      if (item.messageIndex < 0) continue;
-      (this.queues[item.kind === 'thinking' ? 0 : item.kind === 'tool_result' ? 1 : 2] as number[]).push(index);
+      (this.queues[item.messageIndex < 0 ? 3 : item.kind === 'thinking' ? 0 : item.kind === 'tool_result' ? 1 : 2] as number[]).push(index);
     }
   }
 

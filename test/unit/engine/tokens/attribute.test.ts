@@ -52,6 +52,17 @@ describe('attribute', () => {
     assert.equal(result.basis[3], 'split');
   });
 
+  it('takes a prompt shrinking below what its messages hold back from the head last (tools taken away mid-session)', () => {
+    // Found by the property below: every message estimated empty, the second prompt smaller than the first.
+    const items: AttributionItem[] = [
+      { messageIndex: -1, role: 'system', kind: 'system', estimate: 0, unrecordedHead: true },
+      ...[0, 1, 2, 3].map((index): AttributionItem => ({ messageIndex: index, role: index % 2 === 0 ? 'user' : 'assistant', kind: index % 2 === 0 ? 'user' : 'assistant', estimate: 0 })),
+    ];
+    const result = attribute(items, [{ from: 1, to: 1, promptTokens: 2, outputTokens: 0 }, { from: 3, to: 3, promptTokens: 1, outputTokens: 0 }]);
+    assert.equal(result.tokens.reduce((sum, count) => sum + count, 0), 1);
+    assert.deepEqual([result.tokens[0], result.apiDropped[0]], [1, 1]);
+  });
+
   it('merges a response continued in a second call and ignores calls without a prompt', () => {
     const items = [item(0, 'user', 'user', 10), item(1, 'assistant', 'assistant', 100)];
     const calls: MeasuredCall[] = [
