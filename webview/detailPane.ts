@@ -13,6 +13,8 @@ export class DetailPane {
   readonly element = el('section', { class: 'detail', 'aria-labelledby': 'detail-title', hidden: '' });
   /** The item asked for; a detail for another id (a late reply) is ignored. */
   private requested: number | null = null;
+  /** What the text shows, and the line above it that says the item's fate. */
+  private rendered: { key: string; meta: HTMLElement; heading: HTMLElement } | null = null;
 
   constructor(
     private readonly onClose: () => void,
@@ -35,11 +37,22 @@ export class DetailPane {
     if (this.requested !== null && detail.id !== this.requested) return false;
     this.requested = detail.id;
     this.element.hidden = false;
+    const heading = this.heading(`Item #${detail.id} · ${detail.label}`);
+    const fate = detail.fate ? el('span', { class: `fate-${detail.fate}` }, icon(FATE_ICONS[detail.fate]), ` ${detail.fate}`) : null;
+    const meta = el('p', { class: 'detail-meta', 'data-testid': 'detail-meta' }, fate, fate && detail.reason ? ' — ' : '', detail.reason ?? '', detail.markers.length ? el('span', { class: 'muted' }, ` · ${plural(detail.markers.length, 'epistemic marker')}`) : '');
+    // The same item asked for again after a keep or drop changed its fate: only the fate line
+    // changes, so a sentence the person is selecting to pin stays selected.
+    const key = JSON.stringify([detail.id, detail.text, detail.markers, detail.truncated]);
+    if (this.rendered?.key === key && this.element.contains(this.rendered.meta)) {
+      this.rendered.heading.replaceWith(heading);
+      this.rendered.meta.replaceWith(meta);
+      this.rendered = { key, meta, heading };
+      return true;
+    }
     const text = el('pre', { class: 'detail-text', 'data-testid': 'detail-text', tabindex: '0', 'aria-label': `Text of item #${detail.id}` });
     for (const run of segmentByMarkers(detail.text, detail.markers)) {
       text.appendChild(run.marker === null ? document.createTextNode(printable(run.text)) : el('mark', { class: 'marker', 'data-testid': 'marker', title: `Epistemic marker: "${run.marker}"` }, run.text));
     }
-    const fate = detail.fate ? el('span', { class: `fate-${detail.fate}` }, icon(FATE_ICONS[detail.fate]), ` ${detail.fate}`) : null;
     const pin = custom('vscode-button', { icon: 'pinned', secondary: '', 'data-testid': 'pin-selection', title: 'Pin the text selected above as a constraint: it survives every compaction word for word' }, 'Pin selected sentence');
     const pinHint = el('span', { class: 'muted small', 'aria-live': 'polite' }, 'Select a sentence in the text to pin it.');
     pin.addEventListener('click', () => {
@@ -53,18 +66,15 @@ export class DetailPane {
       this.onChoose({ kind: 'pin', text: chosen.slice(0, PIN_MAX) });
       pinHint.textContent = `Pinned: “${chosen.length > 80 ? `${chosen.slice(0, 79)}…` : chosen}”`;
     });
-    this.element.replaceChildren(
-      this.heading(`Item #${detail.id} · ${detail.label}`),
-      el('p', { class: 'detail-meta', 'data-testid': 'detail-meta' }, fate, fate && detail.reason ? ' — ' : '', detail.reason ?? '', detail.markers.length ? el('span', { class: 'muted' }, ` · ${plural(detail.markers.length, 'epistemic marker')}`) : ''),
-      text,
-      el('div', { class: 'detail-actions' }, pin, pinHint),
-    );
+    this.element.replaceChildren(heading, meta, text, el('div', { class: 'detail-actions' }, pin, pinHint));
+    this.rendered = { key, meta, heading };
     if (detail.truncated) this.element.appendChild(el('p', { class: 'muted small' }, icon('info'), ' Truncated for display; the full item is in the transcript.'));
     return true;
   }
 
   hide(): void {
     this.requested = null;
+    this.rendered = null;
     this.element.hidden = true;
     this.element.replaceChildren();
   }
