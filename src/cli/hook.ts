@@ -3,7 +3,7 @@
 // and the rules, requests and open loops in every prompt. `pre-compact` appends them to the
 // compaction instructions; `session-start` (source "compact") re-injects them into the fresh context. A hook must never get
 // in the agent's way, so every failure is recorded in the events file and the hook prints nothing.
-import { closeSync, existsSync, fchmodSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { formatHookEvent, HOOK_NAMES, HOOK_SETTINGS, hookEventsPath, settingId, type HookEventLine, type HookName } from '../contracts/hookEvents';
@@ -16,6 +16,7 @@ import { redactSecrets } from '../engine/redact';
 import { pinnableSummaryText } from '../engine/summarizers/foreignSummary';
 import { resolutionOf, trackState, type Resolution, type SaidItem } from '../engine/state/tracker';
 import { DEFAULT_WINDOW_TOKENS, forEachPinSource, type PinSource } from '../sessions/claude-code';
+import { ok, readRegularText } from '../sessions/result';
 import { readStdin } from './hookInput';
 import { EXIT_OK, usageError, type Io } from './io';
 
@@ -60,7 +61,7 @@ export async function runHook(name: HookName, stdin: string, io: Io): Promise<nu
     if (name === 'session-start' && input.source !== 'compact') {
       event.printed = false;
     } else {
-      const workspace = workspaceSettings(str(input.cwd));
+      const workspace = await workspaceSettings(str(input.cwd));
       const { pinned, prompts, closed } = await collectPinned(input, workspace);
       const focus = name === 'pre-compact' ? standingFocus(workspace, str(input.custom_instructions)) : null;
       const text = renderPinned(pinned, prompts, closed, name) + renderFocus(focus);
@@ -129,14 +130,22 @@ function withinBudget(workspace: WorkspaceSettings, pins: { id: number; pins: Ex
   return { pinned: buildPinnedSet(workspace.pinned, pins), prompts: prompts.filter((prompt) => whole.has(prompt.line)) };
 }
 
-/** Read from the workspace's `.vscode/settings.json` (JSON with comments), as VS Code would. */
-function workspaceSettings(cwd: string | null): WorkspaceSettings {
+/** A settings file is a few kilobytes; a cloned repository's can be anything (a pipe, /dev/zero). */
+const MAX_SETTINGS_BYTES = 1024 * 1024;
+
+/**
+ * Read from the workspace's `.vscode/settings.json` (JSON with comments), as VS Code would. Claude
+ * Code waits on this hook: only a regular file under the cap is read.
+ */
+async function workspaceSettings(cwd: string | null): Promise<WorkspaceSettings> {
   const path = cwd === null ? null : join(cwd, '.vscode', 'settings.json');
   const promptBudgetPercent = DEFAULT_OPTIONS.preserve.promptBudgetPercent;
-  if (path === null || !existsSync(path)) return { pinned: [], extractPinned: true, focus: null, promptBudgetPercent };
+  const read = path === null ? ok(null) : await readRegularText(path, MAX_SETTINGS_BYTES);
+  if (!read.ok) throw new Error(read.error.message);
+  if (read.value === null) return { pinned: [], extractPinned: true, focus: null, promptBudgetPercent };
   // As VS Code reads it: comments and trailing commas allowed; anything else wrong is an error to log.
   const errors: ParseError[] = [];
-  const settings = (parseJsonc(readFileSync(path, 'utf8'), errors, { allowTrailingComma: true }) ?? {}) as Record<string, unknown>;
+  const settings = (parseJsonc(read.value, errors, { allowTrailingComma: true }) ?? {}) as Record<string, unknown>;
   const [first] = errors;
   if (first !== undefined) throw new Error(`${path}: ${printParseErrorCode(first.error)} at offset ${first.offset}`);
   const pinned = settings[PINNED_SETTING];

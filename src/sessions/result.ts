@@ -72,3 +72,31 @@ export async function openRegular(path: string): Promise<FileHandle> {
   await handle.close();
   throw new FailureError({ code: 'io', message: `Not a regular file (${stats.isDirectory() ? 'a folder' : stats.isFIFO() ? 'a named pipe' : 'a device or socket'}): ${path}`, path });
 }
+
+/**
+ * The text of a regular file someone else controls (a workspace's settings), at most `maxBytes`:
+ * a named pipe, a device such as /dev/zero or a file past the cap is refused with a reason, never
+ * waited on or read without end. Null when there is no file.
+ */
+export async function readRegularText(path: string, maxBytes: number): Promise<Result<string | null>> {
+  let handle: FileHandle;
+  try {
+    handle = await openRegular(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return ok(null);
+    return failFromError(error, path);
+  }
+  try {
+    const { size } = await handle.stat();
+    if (size > maxBytes) return fail('invalid-input', `Over ${maxBytes} bytes (${size}): not read: ${path}`, path);
+    // Read to the cap only: a file that grows while it is read is cut there.
+    const buffer = Buffer.alloc(Math.min(size, maxBytes) + 1);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    if (bytesRead > maxBytes) return fail('invalid-input', `Over ${maxBytes} bytes: not read: ${path}`, path);
+    return ok(buffer.subarray(0, bytesRead).toString('utf8'));
+  } catch (error) {
+    return failFromError(error, path);
+  } finally {
+    await handle.close();
+  }
+}

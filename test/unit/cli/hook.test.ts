@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -169,6 +170,23 @@ describe('context-lens hook pre-compact', () => {
     assert.deepEqual(await hook('pre-compact', 'garbage', env), { code: 0, out: '' });
     assert.ok(events(env).every((event) => typeof event.error === 'string' && event.printed === false));
     assert.equal(events(env).length, 3);
+  });
+
+  it("a workspace settings file that is a named pipe, /dev/zero or too big is refused at once, never waited on or read without end", async () => {
+    for (const make of [
+      (path: string) => execFileSync('mkfifo', [path]),
+      (path: string) => symlinkSync('/dev/zero', path),
+      (path: string) => writeFileSync(path, `{"x": "${'a'.repeat(2 * 1024 * 1024)}"}`),
+    ]) {
+      const { env, preCompact } = setup();
+      const cwd = (JSON.parse(preCompact()) as { cwd: string }).cwd;
+      mkdirSync(join(cwd, '.vscode'));
+      make(join(cwd, '.vscode', 'settings.json'));
+      const began = performance.now();
+      assert.deepEqual(await hook('pre-compact', preCompact(), env), { code: 0, out: '' });
+      assert.ok(performance.now() - began < 10_000);
+      assert.match(String(events(env)[0]?.error), /Not a regular file|Over 1048576 bytes/);
+    }
   });
 
   it('is reachable through main and rejects an unknown hook name as usage', async () => {
