@@ -7,20 +7,18 @@ import { version } from '../../package.json';
 import { requestsDir, writeCompactionRequest } from '../proxy/control';
 import { MCP_SERVER_NAME } from '../sessions/claude-code';
 import { recallDir, recallOriginal, sessionRecallDir } from '../proxy/recall';
+import { agentSessionIdOf } from '../proxy/session';
 
 export const TOOL_NAMES = { compact: 'compact_context', recall: 'recall' } as const;
 
 const reply = (text: string, isError = false) => ({ content: [{ type: 'text' as const, text }], ...(isError ? { isError: true } : {}) });
-
-const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The agent session that started this server: Claude Code puts it in CLAUDE_CODE_SESSION_ID for the
  * processes it starts. A compaction request carries it so the proxy applies it to that session only.
  */
 export function agentSessionOfEnv(env: NodeJS.ProcessEnv): string | null {
-  const id = env.CLAUDE_CODE_SESSION_ID?.trim() ?? '';
-  return SESSION_ID.test(id) ? id.toLowerCase() : null;
+  return agentSessionIdOf(env.CLAUDE_CODE_SESSION_ID?.trim());
 }
 
 /** The server with both tools, writing to and reading from the proxy's state folder. */

@@ -39,6 +39,11 @@ export class BoundedStdioTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
+    return this.write(message);
+  }
+
+  /** One message a line; resolves once the output took it (after a drain when its buffer was full). */
+  private write(message: unknown): Promise<void> {
     return new Promise((resolve) => {
       if (this.output.write(`${JSON.stringify(message)}\n`)) resolve();
       else this.output.once('drain', resolve);
@@ -98,9 +103,6 @@ export class BoundedStdioTransport implements Transport {
   /** A JSON-RPC error reply, written directly: the SDK only answers messages it could read. */
   private refuse(code: number, message: string, id: string | number | null = null): Promise<void> {
     this.onerror?.(new Error(message));
-    return new Promise((resolve) => {
-      if (this.output.write(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code, message: `Context Lens MCP: ${message}` } })}\n`)) resolve();
-      else this.output.once('drain', resolve);
-    });
+    return this.write({ jsonrpc: '2.0', id, error: { code, message: `Context Lens MCP: ${message}` } });
   }
 }

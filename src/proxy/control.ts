@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { Result } from '../sessions/types';
 import { FILE_MODE, FOLDER_MODE } from './events';
+import { AGENT_SESSION_ID } from './session';
 
 /** A request older than this is stale (the proxy was not running): dropped, not applied to a later session. */
 export const REQUEST_MAX_AGE_MS = 10 * 60 * 1000;
@@ -24,7 +25,7 @@ export const compactionRequestSchema = z.object({
    * only that session's requests are compacted. Null when the agent did not say: then only a proxy
    * that has seen a single agent session applies it.
    */
-  session: z.string().regex(/^[0-9a-f-]{36}$/).nullable().default(null),
+  session: z.string().regex(AGENT_SESSION_ID).nullable().default(null),
 });
 export type CompactionRequest = z.infer<typeof compactionRequestSchema>;
 

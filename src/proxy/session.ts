@@ -83,7 +83,13 @@ export function sessionKeyOf(userId: unknown, firstMessage: Uint8Array): string 
   return hash.digest('hex').slice(0, 16);
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** An agent session id: a UUID, as Claude Code names its sessions. */
+export const AGENT_SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** `value` as an agent session id (lower case), or null when it is not one. */
+export function agentSessionIdOf(value: unknown): string | null {
+  return typeof value === 'string' && AGENT_SESSION_ID.test(value) ? value.toLowerCase() : null;
+}
 
 /**
  * The agent's own session id from `metadata.user_id`: Claude Code 2.x sends a JSON string with
@@ -99,7 +105,7 @@ export function agentSessionOf(userId: unknown): string | null {
       return null;
     }
   }
-  return typeof id === 'string' && UUID.test(id) ? id.toLowerCase() : null;
+  return agentSessionIdOf(id);
 }
 
 /**

@@ -68,16 +68,8 @@ export class LineSplitter {
     let newline = chunk.indexOf(NEWLINE, start);
     while (newline !== -1) {
       const end = this.cursor + newline + 1;
-      if (this.skipping) {
-        const offset = this.pendingOffset;
-        this.skipping = false;
-        this.pendingLength = 0;
-        this.oversized(this.takeLineNumber(), offset, end);
-      } else if (this.pendingLength + newline - start > this.maxLineBytes) {
-        const offset = this.pendingLength > 0 ? this.pendingOffset : this.cursor + start;
-        this.pieces = [];
-        this.pendingLength = 0;
-        this.oversized(this.takeLineNumber(), offset, end);
+      if (this.skipping || this.pendingLength + newline - start > this.maxLineBytes) {
+        this.skipLine(this.pendingLength > 0 ? this.pendingOffset : this.cursor + start, end);
       } else if (this.pieces.length > 0) {
         // Only a line that straddles reads is concatenated; the rest are views into `chunk`.
         this.pieces.push(chunk.subarray(start, newline));
@@ -102,6 +94,14 @@ export class LineSplitter {
     this.cursor += chunk.length;
   }
 
+  /** Reports the line from `offset` to `end` as too long and forgets what was held of it. */
+  private skipLine(offset: number, end: number): void {
+    this.pieces = [];
+    this.pendingLength = 0;
+    this.skipping = false;
+    this.oversized(this.takeLineNumber(), offset, end);
+  }
+
   private takeLineNumber(): number {
     return this.nextLine === 0 ? 0 : this.nextLine++;
   }
@@ -110,10 +110,7 @@ export class LineSplitter {
   takePending(): { bytes: Buffer; line: number; offset: number; end: number } | null {
     if (this.pendingLength === 0) return null;
     if (this.skipping) {
-      const offset = this.pendingOffset;
-      this.skipping = false;
-      this.pendingLength = 0;
-      this.oversized(this.takeLineNumber(), offset, this.cursor);
+      this.skipLine(this.pendingOffset, this.cursor);
       return null;
     }
     const result = { bytes: Buffer.concat(this.pieces, this.pendingLength), line: this.takeLineNumber(), offset: this.pendingOffset, end: this.cursor };
