@@ -8,9 +8,9 @@
 // was only appended to reads the new lines only. It is kept summed per model and day (calls priced
 // alike), so that reading it back stays small however many calls the session made.
 import type { Stats } from 'node:fs';
-import { open, readdir, readFile, type FileHandle } from 'node:fs/promises';
+import { readdir, readFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { failFromError, ok } from '../result';
+import { failFromError, ok, openRegular } from '../result';
 import type { Result, SessionCall, SessionCalls, SessionInfo, UsageBreakdown } from '../types';
 import { readRange } from '../common/lines';
 import { historyIndexDir, writeCacheEntry } from './historyIndex';
@@ -53,7 +53,8 @@ const indexPath = (stats: Stats, dir: string): string => join(dir, `${stats.dev}
 
 /** The file's calls, each response once; calls of one model on one day come summed (`count`). */
 export async function readFileCalls(path: string, cacheDir = historyIndexDir()): Promise<SessionCall[]> {
-  const handle = await open(path, 'r');
+  // A named pipe or a device named like a transcript would block or never end: regular files only.
+  const handle = await openRegular(path);
   try {
     const stats = await handle.stat();
     const stored = (await loadStored(handle, stats, cacheDir)) ?? { version: VERSION, dev: stats.dev, ino: stats.ino, readTo: 0, seal: '', summed: {}, long: [], open: [] };
