@@ -8,7 +8,8 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { costReport, loadPrices } from '../src/cli/cost';
+import { loadPrices } from '../src/cli/cost';
+import { costReport } from '../src/sessions/costReport';
 import { main as cli } from '../src/cli/main';
 import { tempDir } from '../test/unit/sessions/claude-code/builders';
 import { buildTranscript, MB, template } from './support/transcripts';

@@ -10,7 +10,8 @@ import { archiveDirOf } from './archive';
 import { EXIT_INPUT, EXIT_OK, inputError, parse, positiveInt, usageError, writeJson, type Io } from './io';
 import { gauge, percent, printable, table, tokens } from './format';
 import { LIVE_OPTIONS, loadLive } from './live';
-import { compactCost, loadPrices, PRICES_OPTION, type CompactCost } from './cost';
+import { compactCost, type CompactCost } from '../sessions/costReport';
+import { loadPrices, PRICES_OPTION } from './cost';
 
 export const COMPACT_USAGE = `context-lens compact <file|id> [--focus TEXT] [--target-tokens N | --target-percent N]
                      [--summarizer heuristic|anthropic|claude-cli] [--json] [--write-session]

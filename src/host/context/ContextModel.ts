@@ -18,7 +18,7 @@ import { adapterOf } from '../../sessions/agents';
 import type { UsageReader } from '../../sessions/port';
 import { ReadScheduler } from './readScheduler';
 import { breakEvenOf, costViewOf, itemUsdOf, readCosts, withCallCosts, withItemCosts } from './costs';
-import type { CostReport } from '../../cli/cost';
+import type { CostReport } from '../../sessions/costReport';
 import type { BreakEvenView, CostView } from '../../protocol/messages';
 import { timelineOf, type OurCompactionMark } from './timeline';
 

@@ -1,6 +1,6 @@
 // What the followed session has cost, as the panel shows it: built on the CLI's cost report (the
 // same figures `inspect` prints), turned into the panel's shapes. Free of `vscode`.
-import { costReport, compactCost, type CostReport } from '../../cli/cost';
+import { costReport, compactCost, type CostReport } from '../../sessions/costReport';
 import { BUNDLED_PRICES } from '../../engine/cost/priceTable';
 import { indexPrices, mergePrices, parsePriceOverrides, type PriceIndex } from '../../engine/cost/prices';
 import type { BreakEvenView, CostView, Preview, Region, TimelinePoint } from '../../protocol/messages';

@@ -1,0 +1,73 @@
+// What a session cost, for `inspect`, `compact` and the panel alike: every call the session paid for
+// (its subagents' too), what carrying each item of the live context has cost, grouped by file, and
+// whether a compaction pays off. The prices are the caller's (bundled, or with the person's merged).
+import { breakEven, type BreakEven } from '../engine/cost/breakEven';
+import { costByResource, type ResourceGroup } from '../engine/cost/byResource';
+import { callRates, costWithRates, type CallRates } from '../engine/cost/callCost';
+import { itemCosts } from '../engine/cost/itemCost';
+import type { PriceIndex } from '../engine/cost/prices';
+import { sessionCost, type SessionCost } from '../engine/cost/sessionCost';
+import type { Context } from '../engine/model';
+import { breakEvenSentence } from '../protocol/format';
+import type { AgentAdapter } from './port';
+import type { LiveContext } from './types';
+
+export interface CostReport {
+  prices: { source: string; taken: string };
+  /** Every call of the session file and of its subagents' transcripts. */
+  session: SessionCost;
+  subagents: { id: string; title: string; calls: number; usd: number; unpriced: string[] }[];
+  /** The calls on the live chain since the last compaction, each once (null: no price for its model). */
+  calls: { at: string | null; model: string | null; usd: number | null; longContext?: true }[];
+  /** What carrying the live context cost over those calls: the items' costs plus what fell on no item. */
+  context: { promptUsd: number; unassignedUsd: number };
+  /** US dollars per item of the engine's context, in its order. */
+  items: number[];
+  byFile: ResourceGroup[];
+}
+
+export async function costReport(index: PriceIndex, adapter: AgentAdapter, live: LiveContext, context: Context): Promise<CostReport> {
+  const read = await adapter.readSessionCalls(live.session);
+  // A session file that went away between the two reads costs what its live chain shows.
+  const own = read.ok ? read.value.calls : live.calls;
+  const subagents = read.ok ? read.value.subagents : [];
+  const session = sessionCost(index, [...own, ...subagents.flatMap((agent) => agent.calls)]).total;
+  const rates = live.calls.map((call) => callRates(index, call));
+  const carried = itemCosts(context.items, live.calls, rates);
+  return {
+    prices: { source: index.table.source, taken: index.table.taken },
+    session,
+    subagents: subagents.map((agent) => {
+      const { total } = sessionCost(index, agent.calls);
+      return { id: agent.session.id, title: agent.session.title, calls: total.calls, usd: total.usd, unpriced: total.unpriced.map((row) => row.model) };
+    }),
+    calls: live.calls.map((call, k) => {
+      const callRate = rates[k];
+      const cost = callRate ? costWithRates(call.usage, callRate) : null;
+      return { at: call.at, model: call.model, usd: cost?.usd ?? null, ...(cost?.longContext ? { longContext: true as const } : {}) };
+    }),
+    context: { promptUsd: carried.promptUsd, unassignedUsd: carried.unassigned },
+    items: carried.usd,
+    byFile: costByResource(context.items, carried.usd).filter((group) => group.file),
+  };
+}
+
+/** The rates the next call would pay: the latest priced call's (its model, and the long-context tier it was in). */
+export function nextCallRates(index: PriceIndex, live: LiveContext): { model: string; rates: CallRates } | null {
+  for (let k = live.calls.length - 1; k >= 0; k--) {
+    const call = live.calls[k];
+    const rates = call === undefined ? null : callRates(index, call);
+    if (call !== undefined && rates !== null) return { model: call.model ?? '', rates };
+  }
+  return null;
+}
+
+export type CompactCost = BreakEven & { model: string; sentence: string };
+
+/** Does this compaction pay? null when no call of the session has a price. */
+export function compactCost(index: PriceIndex, live: LiveContext, beforeTokens: number, afterTokens: number): CompactCost | null {
+  const next = nextCallRates(index, live);
+  if (next === null) return null;
+  const figures = breakEven(beforeTokens, afterTokens, next.rates);
+  return { ...figures, model: next.model, sentence: breakEvenSentence(figures) };
+}
