@@ -2,7 +2,7 @@
 // them (`--prices FILE` or CONTEXT_LENS_PRICES). What a session cost is sessions/costReport.ts.
 import { readFile } from 'node:fs/promises';
 import { BUNDLED_PRICES } from '../engine/cost/priceTable';
-import { indexPrices, mergePrices, parsePriceOverrides, type PriceIndex } from '../engine/cost/prices';
+import { indexPrices, indexWithOverrides, type PriceIndex } from '../engine/cost/prices';
 import { inputError, type Io } from './io';
 
 export const PRICES_OPTION = { prices: { type: 'string' } } as const;
@@ -21,7 +21,7 @@ export async function loadPrices(file: string | undefined, io: Io): Promise<Pric
   } catch (error) {
     throw inputError(`--prices ${path}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const overrides = parsePriceOverrides(parsed);
-  if (!overrides.ok) throw inputError(`--prices ${path}: ${overrides.error}`);
-  return indexPrices(mergePrices(BUNDLED_PRICES, overrides.value));
+  const priced = indexWithOverrides(BUNDLED_PRICES, parsed);
+  if (!priced.ok) throw inputError(`--prices ${path}: ${priced.error}`);
+  return priced.value;
 }

@@ -63,6 +63,12 @@ export function parsePriceOverrides(value: unknown): { ok: true; value: PriceOve
   return { ok: true, value: value as PriceOverrides };
 }
 
+/** `table` indexed with a person's overrides (parsed JSON: a file's, a setting's) merged over it, or why they are refused. */
+export function indexWithOverrides(table: PriceTable, value: unknown): { ok: true; value: PriceIndex } | { ok: false; error: string } {
+  const overrides = parsePriceOverrides(value);
+  return overrides.ok ? { ok: true, value: indexPrices(mergePrices(table, overrides.value)) } : overrides;
+}
+
 /**
  * A reported model name without what varies around the same model: a provider or region prefix
  * (`anthropic/`, `us.anthropic.`, `converse/jp.anthropic.`), a context suffix (`[1m]`), a Bedrock

@@ -1,17 +1,17 @@
-// What the followed session has cost, as the panel shows it: built on the CLI's cost report (the
-// same figures `inspect` prints), turned into the panel's shapes. Free of `vscode`.
+// What the followed session has cost, as the panel shows it: built on the cost report `inspect`
+// prints too (the same figures), turned into the panel's shapes. Free of `vscode`.
 import { costReport, compactCost, type CostReport } from '../../sessions/costReport';
 import { BUNDLED_PRICES } from '../../engine/cost/priceTable';
-import { indexPrices, mergePrices, parsePriceOverrides, type PriceIndex } from '../../engine/cost/prices';
+import { indexPrices, indexWithOverrides, type PriceIndex } from '../../engine/cost/prices';
 import type { BreakEvenView, CostView, Preview, Region, TimelinePoint } from '../../protocol/messages';
 import { adapterOf } from '../../sessions/agents';
 import type { LiveSnapshot } from './liveSnapshot';
 
 /** The `cost.prices` setting holds whatever JSON a person typed: checked, and refused whole (with the reason) when wrong. */
 export function pricesOf(value: unknown): { prices: PriceIndex; pricesProblem: string | null } {
-  const overrides = parsePriceOverrides(value ?? {});
-  if (!overrides.ok) return { prices: indexPrices(BUNDLED_PRICES), pricesProblem: `contextLens.cost.prices refused (bundled prices used): ${overrides.error}` };
-  return { prices: indexPrices(mergePrices(BUNDLED_PRICES, overrides.value)), pricesProblem: null };
+  const priced = indexWithOverrides(BUNDLED_PRICES, value ?? {});
+  if (!priced.ok) return { prices: indexPrices(BUNDLED_PRICES), pricesProblem: `contextLens.cost.prices refused (bundled prices used): ${priced.error}` };
+  return { prices: priced.value, pricesProblem: null };
 }
 
 /** Reads every call of the session (and its subagents) and prices them with the live context's items. */
