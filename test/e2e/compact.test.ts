@@ -6,12 +6,13 @@
 // hostile tool output stays inert text.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
+import { closeDemoPanel, openDemoPanel } from '../support/demoPanel';
 import { appendToolRound, copyDemoWorkspace, prepareDemoSession, writeWorkspaceSettings } from '../support/demoSession';
-import { runCommand, screenshot, startWorkbench, webviewFrame, type Workbench } from '../support/workbench';
+import { runCommand, screenshot, type Workbench } from '../support/workbench';
 
 const CLI = join(__dirname, '..', '..', 'dist', 'cli.js');
 /** The demo is small next to 200k; a smaller window gives the engine something to compact. */
@@ -40,12 +41,7 @@ describe('Compact with focus, apply, settings and hostile content, in code-serve
 
   before(async () => {
     writeWorkspaceSettings(workspace, { 'contextLens.window.overrideTokens': WINDOW });
-    workbench = await startWorkbench({ workspace, theme: 'Default Dark Modern', claudeConfigDir: demo.claudeConfigDir });
-    page = workbench.page;
-    await runCommand(page, 'Context Lens: Open Panel');
-    // A maximised panel shows the whole map and preview in the screenshots.
-    await runCommand(page, 'View: Toggle Maximized Panel');
-    frame = await webviewFrame(page);
+    ({ workbench, page, frame } = await openDemoPanel(workspace, demo, { theme: 'Default Dark Modern', maximise: true }));
   });
 
   /** Polls a condition (the webview's CSP rules out waitForFunction). */
@@ -54,9 +50,7 @@ describe('Compact with focus, apply, settings and hostile content, in code-serve
   };
 
   after(async () => {
-    await workbench?.close();
-    rmSync(demo.claudeConfigDir, { recursive: true, force: true });
-    rmSync(workspace, { recursive: true, force: true });
+    await closeDemoPanel(workbench, workspace, demo);
   });
 
   it('shows the same used tokens as `context-lens inspect --json`', async () => {

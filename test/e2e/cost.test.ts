@@ -4,11 +4,11 @@
 // `claude-sonnet-5-5`, which the bundled table has no price for: the demo workspace's settings give
 // it Sonnet 4.5's list prices through contextLens.cost.prices, as the README says.
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
+import { closeDemoPanel, openDemoPanel } from '../support/demoPanel';
 import { copyDemoWorkspace, prepareDemoSession, writeWorkspaceSettings } from '../support/demoSession';
-import { runCommand, screenshot, startWorkbench, webviewFrame, type Workbench } from '../support/workbench';
+import { runCommand, screenshot, type Workbench } from '../support/workbench';
 
 const THEMES = (
   [
@@ -31,17 +31,11 @@ for (const [suffix, theme] of THEMES) {
 
     before(async () => {
       writeWorkspaceSettings(workspace, { 'contextLens.cost.prices': DEMO_PRICES });
-      workbench = await startWorkbench({ workspace, theme, claudeConfigDir: demo.claudeConfigDir });
-      page = workbench.page;
-      await runCommand(page, 'Context Lens: Open Panel');
-      await runCommand(page, 'View: Toggle Maximized Panel');
-      frame = await webviewFrame(page);
+      ({ workbench, page, frame } = await openDemoPanel(workspace, demo, { theme, maximise: true }));
     });
 
     after(async () => {
-      await workbench?.close();
-      rmSync(demo.claudeConfigDir, { recursive: true, force: true });
-      rmSync(workspace, { recursive: true, force: true });
+      await closeDemoPanel(workbench, workspace, demo);
     });
 
     it('says the session\'s cost next to the gauge and each call\'s on the timeline', async () => {

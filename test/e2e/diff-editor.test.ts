@@ -2,12 +2,12 @@
 // finishes inside its time limit, and the two sides line up (kept items are unchanged lines; the
 // screenshots, dark and light, show red drops and green new text between aligned headers).
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
+import { closeDemoPanel, openDemoPanel } from '../support/demoPanel';
 import { copyDemoWorkspace, prepareDemoSession, writeWorkspaceSettings } from '../support/demoSession';
-import { runCommand, screenshot, startWorkbench, webviewFrame, type Workbench } from '../support/workbench';
+import { runCommand, screenshot, type Workbench } from '../support/workbench';
 
 /** As in compact.test.ts: a window small enough that Compact… summarises, truncates and drops. */
 const WINDOW = 40_000;
@@ -27,16 +27,11 @@ describe('Open in Diff Editor on the demo, in code-server', { timeout: 300_000 }
 
   before(async () => {
     writeWorkspaceSettings(workspace, { 'contextLens.window.overrideTokens': WINDOW });
-    workbench = await startWorkbench({ workspace, theme: 'Default Dark Modern', claudeConfigDir: demo.claudeConfigDir });
-    page = workbench.page;
-    await runCommand(page, 'Context Lens: Open Panel');
-    frame = await webviewFrame(page);
+    ({ workbench, page, frame } = await openDemoPanel(workspace, demo, { theme: 'Default Dark Modern', maximise: false }));
   });
 
   after(async () => {
-    await workbench?.close();
-    rmSync(demo.claudeConfigDir, { recursive: true, force: true });
-    rmSync(workspace, { recursive: true, force: true });
+    await closeDemoPanel(workbench, workspace, demo);
   });
 
   it('shows aligned text within 3 s and VS Code finishes its diff without stopping early', async () => {

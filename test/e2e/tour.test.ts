@@ -3,11 +3,11 @@
 // keep / drop / pin in the map, the preview card, VS Code's diff editor, a refused setting, and
 // after Apply. The README's screenshots are taken from these (see media/README.md).
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
+import { closeDemoPanel, openDemoPanel } from '../support/demoPanel';
 import { copyDemoWorkspace, prepareDemoSession, writeWorkspaceSettings } from '../support/demoSession';
-import { runCommand, screenshot, startWorkbench, webviewFrame, type Workbench } from '../support/workbench';
+import { runCommand, screenshot, type Workbench } from '../support/workbench';
 
 const THEMES = (
   [
@@ -25,17 +25,11 @@ for (const [suffix, theme] of THEMES) {
     const demo = prepareDemoSession(workspace);
 
     before(async () => {
-      workbench = await startWorkbench({ workspace, theme, claudeConfigDir: demo.claudeConfigDir });
-      page = workbench.page;
-      await runCommand(page, 'Context Lens: Open Panel');
-      await runCommand(page, 'View: Toggle Maximized Panel');
-      frame = await webviewFrame(page);
+      ({ workbench, page, frame } = await openDemoPanel(workspace, demo, { theme, maximise: true }));
     });
 
     after(async () => {
-      await workbench?.close();
-      rmSync(demo.claudeConfigDir, { recursive: true, force: true });
-      rmSync(workspace, { recursive: true, force: true });
+      await closeDemoPanel(workbench, workspace, demo);
     });
 
     it('shows the demo: both trigger marks below Claude Code\'s point explained, the timeline and the map from the top', async () => {
