@@ -1,11 +1,10 @@
 // Wires the host services together. Each service owns its own disposables; the app owns the
 // services and is itself owned by the extension context.
 import * as vscode from 'vscode';
-import { agentLabel } from '../protocol/agents';
 import type { PanelState } from '../protocol/messages';
+import { adapterOf } from '../sessions/agents';
 import { hookEventsPath } from '../contracts/hookEvents';
 import { proxyEventsPath, proxyStateDir, type ProxyEvent } from '../proxy/events';
-import type { FillSnapshot } from '../sessions/types';
 import { Commands, webviewCommandIds } from './commands';
 import { ApiKeyStore } from './compaction/ApiKeyStore';
 import { CompactionFlow } from './compaction/CompactionFlow';
@@ -14,20 +13,19 @@ import { ClaudeCodeConnector } from './connect/ClaudeCodeConnector';
 import { ConnectionStatus } from './connect/ConnectionStatus';
 import { ContextModel } from './context/ContextModel';
 import { itemDetailOf } from './context/itemDetail';
-import { agentCompactionsOf, historyOf, timelineMarksOf } from './history/history';
 import { HistoryStore } from './history/HistoryStore';
-import { hookActivityOf, readHookEvents, type HookEvent } from './history/hookEvents';
+import { readHookEvents, type HookEvent } from './history/hookEvents';
 import { EventFileLog } from './events/EventFileLog';
-import { followedCalls, liveProxyOf, readProxyEventTail } from './proxy/liveProxySummary';
+import { readProxyEventTail } from './proxy/liveProxySummary';
 import { liveInstructionsOf } from './proxy/liveInstructions';
-import { withLiveEdits } from './proxy/liveTimeline';
 import { EditorPanel } from './panel/EditorPanel';
 import { PanelHub } from './panel/PanelHub';
+import { panelStateOf } from './panel/panelState';
 import { LiveProxyControl } from './proxy/LiveProxyControl';
 import { PanelInstructionsWriter } from './proxy/PanelInstructionsWriter';
 import { PANEL_VIEW_ID, PanelViewProvider } from './panel/PanelViewProvider';
-import { SessionService, type SessionView } from './sessions/SessionService';
-import { SettingsWatcher, thresholdsOf } from './settings';
+import { SessionService } from './sessions/SessionService';
+import { SettingsWatcher } from './settings';
 import { FillStatusBar } from './statusBar';
 import { TriggerNotifier } from './triggers/TriggerNotifier';
 
@@ -172,29 +170,16 @@ export class ContextLensApp implements vscode.Disposable {
   }
 
   private computeState(): PanelState {
-    const settings = this.settings.current;
-    const view = this.sessions.current;
-    const fill = view.fill;
-    const snapshot = this.model.snapshot;
-    const ours = view.session ? this.history.of(view.session.path) : [];
-    const agent = agentCompactionsOf(snapshot?.live.compactions ?? [], view.compactions);
-    const hooks = view.session ? hookActivityOf(view.session.id, agent, this.hookEvents.events) : new Map();
-    const followed = { sessionId: view.session?.id ?? null, items: snapshot?.context.items ?? [] };
-    return {
-      session: view.session ? sessionSummary(view) : null,
-      fill: fill && shownFill(fill) ? { usedTokens: fill.usedTokens, windowTokens: fill.windowTokens, source: fill.source, pendingTokens: fill.pendingTokens } : null,
-      thresholds: thresholdsOf(settings, fill ? (fill.agentAutoCompactTokens / fill.windowTokens) * 100 : null, agentLabel(view.session?.agent).name),
-      breakdown: snapshot?.breakdown ?? [],
-      reservedOutputTokens: snapshot?.reservedOutputTokens ?? 0,
-      timeline: withLiveEdits(this.model.timeline(agent, timelineMarksOf(ours)), followedCalls(this.proxyEvents.events, followed.sessionId)),
-      history: historyOf(agent, ours, hooks, view.forks),
-      empty: emptyReason(view),
-      diagnostics: view.diagnostics.map((diagnostic) => `${diagnostic.line ? `line ${diagnostic.line}: ` : ''}${diagnostic.message}`),
-      claudeHooks: this.connection.current,
-      contextLoading: this.model.loading,
-      liveProxy: liveProxyOf(this.proxyEvents.events, followed),
-      cost: this.model.cost,
-    };
+    return panelStateOf({
+      settings: this.settings.current,
+      view: this.sessions.current,
+      model: this.model,
+      history: this.history,
+      hookEvents: this.hookEvents.events,
+      proxyEvents: this.proxyEvents.events,
+      connection: this.connection.current,
+      hasWorkspace: (vscode.workspace.workspaceFolders?.length ?? 0) > 0,
+    });
   }
 
   private refresh(): void {
@@ -214,8 +199,8 @@ export class ContextLensApp implements vscode.Disposable {
   /** The gauge's window and thresholds, the settings' engine knobs and the map's choices, for any live proxy. */
   private instructProxy(state: PanelState): void {
     const session = this.sessions.current.session;
-    // The proxy speaks Claude Code's API; Codex sessions never go through it.
-    if (session?.agent !== 'claude-code') return;
+    // The proxy speaks the Messages API of the agents with hooks (Claude Code); others never go through it.
+    if (session === undefined || session === null || adapterOf(session.agent).connection === undefined) return;
     const items = this.model.snapshot?.context.items ?? [];
     this.panelInstructions.update(session.id, liveInstructionsOf({ settings: this.settings.current, thresholds: state.thresholds, windowTokens: state.fill?.windowTokens ?? null, choices: this.model.choices, items }));
   }
@@ -228,33 +213,4 @@ export class ContextLensApp implements vscode.Disposable {
   dispose(): void {
     for (const disposable of this.disposables.reverse()) disposable.dispose();
   }
-}
-
-function sessionSummary(view: SessionView): PanelState['session'] {
-  const session = view.session!;
-  return {
-    id: session.id,
-    title: session.title,
-    agent: session.agent,
-    model: view.fill?.model ?? session.model,
-    path: session.path,
-    live: true,
-    ...(session.forkOf ? { forkOf: { title: session.forkOf.title } } : {}),
-  };
-}
-
-/**
- * Exact from the last response, or after a compaction (the agent's or our fork) the count the
- * compaction recorded, shown as an estimate until the next response. Before any of those there is
- * nothing worth a gauge: the system prompt and tools are not in the transcript.
- */
-function shownFill(fill: FillSnapshot): boolean {
-  return fill.source === 'usage' || fill.usedTokens > 0;
-}
-
-function emptyReason(view: SessionView): PanelState['empty'] {
-  if (!view.session) return (vscode.workspace.workspaceFolders?.length ?? 0) > 0 ? 'noSession' : 'noWorkspace';
-  // No fill at all yet: the follower's first read (from the end of the file) has not landed.
-  if (!view.fill) return 'readingSession';
-  return shownFill(view.fill) ? null : 'waitingForUsage';
 }

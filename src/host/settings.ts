@@ -25,7 +25,8 @@ export interface Settings {
   readonly maxConsecutiveLowSavings: number;
   /** 0 = take the window from the model. */
   readonly windowTokensOverride: number;
-  readonly claudeConfigDirs: readonly string[];
+  /** Per agent id, where to look for its sessions (empty: the agent's defaults). */
+  readonly sessionHomes: Readonly<Record<string, readonly string[]>>;
   readonly statusBarEnabled: boolean;
   /** Say the session's cost in the status bar's tooltip. */
   readonly costInStatusBar: boolean;
@@ -78,7 +79,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
     notifyOnTrigger: get('trigger.notify'),
     maxConsecutiveLowSavings: get('compaction.maxConsecutiveLowSavings'),
     windowTokensOverride: get('window.overrideTokens'),
-    claudeConfigDirs: get('claudeCode.configDirs'),
+    sessionHomes: sessionHomesOf(get('sessionFolders'), get('claudeCode.configDirs')),
     statusBarEnabled: get('statusBar.enabled'),
     costInStatusBar: get('cost.showInStatusBar'),
     ...pricesOf(get('cost.prices')),
@@ -135,4 +136,17 @@ export class SettingsWatcher implements vscode.Disposable {
     this.listener.dispose();
     this.changed.dispose();
   }
+}
+
+/**
+ * `sessionFolders` keeps only lists of non-empty strings (a hand-edited value may hold anything);
+ * `claudeCode.configDirs`, the setting from before every agent had one, still adds to Claude Code's.
+ */
+function sessionHomesOf(folders: Record<string, unknown>, claudeConfigDirs: readonly string[]): Record<string, readonly string[]> {
+  const homes: Record<string, string[]> = {};
+  for (const [agent, value] of Object.entries(folders ?? {})) {
+    if (Array.isArray(value)) homes[agent] = value.filter((dir): dir is string => typeof dir === 'string' && dir.trim() !== '');
+  }
+  if (claudeConfigDirs.length > 0) homes['claude-code'] = [...claudeConfigDirs, ...(homes['claude-code'] ?? [])];
+  return homes;
 }

@@ -2,6 +2,7 @@
 // agent here, by its id or by the file they were given; they import no adapter directly.
 import { claudeCodeAdapter } from './claude-code/adapter';
 import { codexAdapter } from './codex/adapter';
+import type { ToolVocabulary } from '../engine/tools';
 import type { AgentAdapter } from './port';
 import type { AgentId } from './types';
 
@@ -27,3 +28,12 @@ export async function identifyFile(path: string): Promise<FileAgent> {
     unrecognised: `${path} is neither a Codex rollout (its first record is not a session_meta) nor a Claude Code transcript (none of its first records has a type Claude Code writes); read as Claude Code, it may show nothing.`,
   };
 }
+
+/**
+ * Every agent's tools at once, for a request whose agent is not told (the live proxy sees only the
+ * API): the agents' tool names do not collide, so each keeps its own category.
+ */
+export const EVERY_AGENTS_TOOLS: ToolVocabulary = {
+  categories: Object.assign({}, ...AGENTS.map((adapter) => adapter.tools.categories)) as ToolVocabulary['categories'],
+  fileReadingShells: AGENTS.flatMap((adapter) => adapter.tools.fileReadingShells ?? []),
+};

@@ -188,7 +188,7 @@ export class SessionService implements vscode.Disposable {
   private onSettings(next: Settings): void {
     const before = this.followedWith;
     const session = this.view.session;
-    const dirsChanged = before.claudeConfigDirs.join('\n') !== next.claudeConfigDirs.join('\n');
+    const dirsChanged = JSON.stringify(before.sessionHomes) !== JSON.stringify(next.sessionHomes);
     // Other folders may hold a newer session for this workspace: look again unless the user chose one.
     if (dirsChanged && !this.pinned) void this.start();
     // The window override changes every fill figure: read the session again with it.
@@ -196,7 +196,7 @@ export class SessionService implements vscode.Disposable {
   }
 
   private locations(settings: Settings): SessionLocations {
-    return { claudeConfigDirs: settings.claudeConfigDirs };
+    return { homes: settings.sessionHomes };
   }
 
   private update(patch: Partial<SessionView>): void {

@@ -1,7 +1,7 @@
 // Offers a compaction when the live fill crosses the trigger or the safety net, through the engine's
 // TriggerController (hysteresis, safety net, circuit breaker after low-savings compactions). A notice
 // never compacts by itself: the person picks Compact… (with a focus) or Preview.
-import { agentLabel } from '../../protocol/agents';
+import { adapterOf } from '../../sessions/agents';
 import * as vscode from 'vscode';
 import { DEFAULT_OPTIONS, TriggerController } from '../../engine';
 import { Commands } from '../commands';
@@ -50,7 +50,8 @@ export class TriggerNotifier implements vscode.Disposable {
     const decision = this.controller.decide({ usedTokens: fill.usedTokens, windowTokens: fill.windowTokens });
     if (decision.action === 'blocked') this.log.info(`Not offering a compaction: ${decision.reason}`);
     const { targetPercent, safetyNetPercent } = this.settings.current;
-    const agentName = agentLabel(this.sessions.current.session?.agent).name;
+    const followed = this.sessions.current.session;
+    const agentName = followed ? adapterOf(followed.agent).name : 'the agent';
     const nudge = nudgeFor(decision, { usedTokens: fill.usedTokens, windowTokens: fill.windowTokens, agentAutoCompactTokens: fill.agentAutoCompactTokens, agentName, targetPercent, safetyNetPercent }, this.state);
     if (!nudge) return;
     this.log.info(`Offering a compaction (${nudge.level}): ${decision.reason}`);
