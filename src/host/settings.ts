@@ -95,8 +95,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
   };
 }
 
-/** The trigger in force for a session whose agent compacts at `agentAutoCompactPercent`. */
-/** `agentName`: the followed session's agent, as the notes name it. */
+/** The trigger in force for a session whose agent (`agentName`, as the notes name it) compacts at `agentAutoCompactPercent`. */
 export function triggerOf(settings: Settings, agentAutoCompactPercent: number | null, agentName?: string) {
   return effectiveTrigger({ thresholdPercent: settings.triggerPercent, thresholdSet: settings.triggerSet }, settings.targetPercent, agentAutoCompactPercent, agentName);
 }
