@@ -1,0 +1,9 @@
+// One contract subject per registered agent, by its id: the suite fails for an agent without one.
+import { claudeCodeSubject } from './claude-code';
+import { codexSubject } from './codex';
+import type { ContractSubject } from './subject';
+
+export const CONTRACT_SUBJECTS: Readonly<Record<string, ContractSubject>> = {
+  'claude-code': claudeCodeSubject,
+  codex: codexSubject,
+};
