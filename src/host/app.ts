@@ -1,5 +1,5 @@
-// Wires the host services together. Each service owns its own disposables; the app owns the
-// services and is itself owned by the extension context.
+// The composition root: makes the host services and wires them together. Each service owns what it
+// must release (disposables.ts); the app owns the services and is itself owned by the extension context.
 import * as vscode from 'vscode';
 import type { PanelState } from '../protocol/messages';
 import { adapterOf } from '../sessions/agents';
@@ -26,11 +26,11 @@ import { PanelInstructionsWriter } from './proxy/PanelInstructionsWriter';
 import { PANEL_VIEW_ID, PanelViewProvider } from './panel/PanelViewProvider';
 import { SessionService } from './sessions/SessionService';
 import { SettingsWatcher } from './settings';
+import { Disposables } from './disposables';
 import { FillStatusBar } from './statusBar';
 import { TriggerNotifier } from './triggers/TriggerNotifier';
 
-export class ContextLensApp implements vscode.Disposable {
-  private readonly disposables: vscode.Disposable[] = [];
+export class ContextLensApp extends Disposables {
   private readonly log: vscode.LogOutputChannel;
   private readonly settings: SettingsWatcher;
   private readonly hub: PanelHub;
@@ -56,6 +56,7 @@ export class ContextLensApp implements vscode.Disposable {
   private warnedTriggerProblems = '';
 
   constructor(context: vscode.ExtensionContext) {
+    super();
     this.log = this.own(vscode.window.createOutputChannel('Context Lens', { log: true }));
     this.settings = this.own(new SettingsWatcher());
     this.sessions = this.own(new SessionService(this.settings, this.log));
@@ -203,14 +204,5 @@ export class ContextLensApp implements vscode.Disposable {
     if (session === undefined || session === null || adapterOf(session.agent).connection === undefined) return;
     const items = this.model.snapshot?.context.items ?? [];
     this.panelInstructions.update(session.id, liveInstructionsOf({ settings: this.settings.current, thresholds: state.thresholds, windowTokens: state.fill?.windowTokens ?? null, choices: this.model.choices, items }));
-  }
-
-  private own<T extends vscode.Disposable>(disposable: T): T {
-    this.disposables.push(disposable);
-    return disposable;
-  }
-
-  dispose(): void {
-    for (const disposable of this.disposables.reverse()) disposable.dispose();
   }
 }

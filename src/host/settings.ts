@@ -9,6 +9,7 @@ import type { PriceIndex } from '../engine/cost/prices';
 import { pricesOf } from './context/costs';
 import { checkTriggerSettings, effectiveTrigger } from '../engine/triggerPoints';
 import { SETTING_DEFAULTS, type SettingKey, type SettingValues, type SummarizerName } from './settingDefaults';
+import { Disposables } from './disposables';
 
 export interface Settings {
   /** The threshold setting; the trigger in force also depends on the agent's point (`effectiveTrigger`). */
@@ -112,29 +113,27 @@ export function thresholdsOf(settings: Settings, agentAutoCompactPercent: number
 }
 
 /** Owns the configuration listener and re-reads the settings on every relevant change. */
-export class SettingsWatcher implements vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<Settings>();
-  private readonly listener: vscode.Disposable;
+export class SettingsWatcher extends Disposables {
+  private readonly changed = this.own(new vscode.EventEmitter<Settings>());
   private settings = readSettings();
 
   readonly onDidChange = this.changed.event;
 
   constructor() {
-    this.listener = vscode.workspace.onDidChangeConfiguration((event) => {
-      if (!event.affectsConfiguration(SECTION)) return;
-      this.settings = readSettings();
-      this.changed.fire(this.settings);
-    });
+    super();
+    this.own(
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (!event.affectsConfiguration(SECTION)) return;
+        this.settings = readSettings();
+        this.changed.fire(this.settings);
+      }),
+    );
   }
 
   get current(): Settings {
     return this.settings;
   }
 
-  dispose(): void {
-    this.listener.dispose();
-    this.changed.dispose();
-  }
 }
 
 /**

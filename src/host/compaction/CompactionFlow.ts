@@ -26,6 +26,7 @@ import { resumeInTerminal } from './resumeInTerminal';
 import { runCompaction } from './run';
 import { sessionMovedOn } from './stale';
 import { summarizerOf } from './summarizer';
+import { Disposables } from '../disposables';
 
 export interface FlowDeps {
   readonly hub: PanelHub;
@@ -46,20 +47,23 @@ export interface FlowDeps {
   readonly log: vscode.LogOutputChannel;
 }
 
-export class CompactionFlow implements vscode.Disposable {
+export class CompactionFlow extends Disposables {
   private readonly session: PreviewSession;
   private readonly focusMemory: FocusMemory;
-  private readonly subscriptions: vscode.Disposable[];
   private running: AbortController | null = null;
 
   constructor(private readonly deps: FlowDeps) {
+    super();
     this.session = new PreviewSession({
       inputs: () => this.inputs(),
       compute: (request, inputs, automatic) => this.compute(request, inputs, automatic),
       publish: (preview) => deps.hub.updatePreview(withBreakEven(preview, deps.settings.current.prices, deps.snapshot())),
     });
     this.focusMemory = new FocusMemory(deps.state);
-    this.subscriptions = [deps.planChanged(() => this.session.inputsChanged()), deps.settings.onDidChange(() => this.session.inputsChanged())];
+    this.own(deps.planChanged(() => this.session.inputsChanged()));
+    this.own(deps.settings.onDidChange(() => this.session.inputsChanged()));
+    // A run still under way stops with the window.
+    this.onDispose(() => this.running?.abort());
   }
 
   private inputs(): PreviewInputs | null {
@@ -288,8 +292,4 @@ export class CompactionFlow implements vscode.Disposable {
     resumeInTerminal(fork, snapshot.live.session, this.deps.settings.current.summarizer.claudeCliPath);
   }
 
-  dispose(): void {
-    this.running?.abort();
-    for (const subscription of this.subscriptions) subscription.dispose();
-  }
 }

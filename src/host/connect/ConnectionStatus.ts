@@ -4,15 +4,15 @@
 import * as vscode from 'vscode';
 import { connectionState, readSettings, settingsPath, SETTINGS_FILE, type ConnectionCommands, type ConnectionState } from '../../sessions/claude-code';
 import { SerialRunner } from '../../sessions/common/watch';
+import { Disposables } from '../disposables';
 
 /** An editor's save or an atomic rename fires several events; one read covers them. */
 const DEBOUNCE_MS = 150;
 
-export class ConnectionStatus implements vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
+export class ConnectionStatus extends Disposables {
+  private readonly changed = this.own(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;
   private readonly runner = new SerialRunner(() => this.read());
-  private readonly folders: vscode.Disposable;
   private watcher: vscode.FileSystemWatcher | null = null;
   private debounce: NodeJS.Timeout | undefined;
   private state: ConnectionState | null = null;
@@ -21,9 +21,16 @@ export class ConnectionStatus implements vscode.Disposable {
     private readonly commands: () => ConnectionCommands,
     private readonly log: vscode.LogOutputChannel,
   ) {
-    this.folders = vscode.workspace.onDidChangeWorkspaceFolders(() => {
-      this.watch();
-      void this.refresh();
+    super();
+    this.own(
+      vscode.workspace.onDidChangeWorkspaceFolders(() => {
+        this.watch();
+        void this.refresh();
+      }),
+    );
+    this.onDispose(() => {
+      clearTimeout(this.debounce);
+      this.watcher?.dispose();
     });
     this.watch();
     void this.refresh();
@@ -68,10 +75,4 @@ export class ConnectionStatus implements vscode.Disposable {
     return 'disconnected';
   }
 
-  dispose(): void {
-    clearTimeout(this.debounce);
-    this.watcher?.dispose();
-    this.folders.dispose();
-    this.changed.dispose();
-  }
 }

@@ -8,6 +8,7 @@ import type { SessionFollowerPort, SessionLocations, SessionWaiter } from '../..
 import type { CompactionEvent, Diagnostic, FillSnapshot, SessionInfo } from '../../sessions/types';
 import type { Settings, SettingsWatcher } from '../settings';
 import { pickerItems } from './pickerItems';
+import { Disposables } from '../disposables';
 
 export interface SessionView {
   readonly session: SessionInfo | null;
@@ -22,9 +23,8 @@ export interface SessionView {
 
 const MAX_DIAGNOSTICS = 50;
 
-export class SessionService implements vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<SessionView>();
-  private readonly settingsListener: vscode.Disposable;
+export class SessionService extends Disposables {
+  private readonly changed = this.own(new vscode.EventEmitter<SessionView>());
   private follower: SessionFollowerPort | null = null;
   /** Each agent watching for the workspace's first session, while there is none. */
   private waiting: SessionWaiter[] = [];
@@ -42,8 +42,15 @@ export class SessionService implements vscode.Disposable {
     private readonly settings: SettingsWatcher,
     private readonly log: vscode.LogOutputChannel,
   ) {
+    super();
     this.followedWith = settings.current;
-    this.settingsListener = settings.onDidChange((next) => this.onSettings(next));
+    this.own(settings.onDidChange((next) => this.onSettings(next)));
+    this.onDispose(() => {
+      // A lookup still under way must not start a follower after this.
+      this.generation++;
+      this.stopWaiting();
+      this.follower?.dispose();
+    });
   }
 
   get current(): SessionView {
@@ -204,13 +211,6 @@ export class SessionService implements vscode.Disposable {
     this.changed.fire(this.view);
   }
 
-  dispose(): void {
-    this.generation++;
-    this.stopWaiting();
-    this.follower?.dispose();
-    this.settingsListener.dispose();
-    this.changed.dispose();
-  }
 }
 
 /** When a session was last active: its newest record's time, else its file's. */

@@ -10,9 +10,9 @@ import type { HistoryStore } from '../history/HistoryStore';
 import type { SessionService } from '../sessions/SessionService';
 import { triggerOf, type Settings, type SettingsWatcher } from '../settings';
 import { nudgeFor, type NudgeState } from './nudge';
+import { Disposables } from '../disposables';
 
-export class TriggerNotifier implements vscode.Disposable {
-  private readonly disposables: vscode.Disposable[] = [];
+export class TriggerNotifier extends Disposables {
   private controller: TriggerController;
   private readonly state: NudgeState = { offered: null };
   private sessionPath: string | null = null;
@@ -24,14 +24,15 @@ export class TriggerNotifier implements vscode.Disposable {
     private readonly history: HistoryStore,
     private readonly log: vscode.LogOutputChannel,
   ) {
+    super();
     this.controller = controllerOf(settings.current, null);
-    this.disposables.push(
+    this.own(
       settings.onDidChange(() => {
         this.controller = controllerOf(this.settings.current, this.agentPercent());
       }),
-      sessions.onDidChange(() => this.check()),
-      history.onDidChange(() => this.recordApplied()),
     );
+    this.own(sessions.onDidChange(() => this.check()));
+    this.own(history.onDidChange(() => this.recordApplied()));
   }
 
   private check(): void {
@@ -81,9 +82,6 @@ export class TriggerNotifier implements vscode.Disposable {
     return fill && fill.windowTokens > 0 ? (fill.agentAutoCompactTokens / fill.windowTokens) * 100 : null;
   }
 
-  dispose(): void {
-    for (const disposable of this.disposables) disposable.dispose();
-  }
 }
 
 function controllerOf(settings: Settings, agentPercent: number | null): TriggerController {
