@@ -3,7 +3,9 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { AGENTS, identifyFile } from '../sessions/agents';
+import { AGENT_NAMES, AGENTS, identifyFile } from '../sessions/agents';
+
+export { AGENT_NAMES };
 import type { AgentAdapter, SessionLocations } from '../sessions/port';
 import { inputError, usageError } from './errors';
 
@@ -60,8 +62,6 @@ export type HomeValues = Readonly<Record<string, unknown>>;
 
 /** `[--agent a|b] [--config-dir DIR]… …` for the usage texts: every registered agent. */
 export const AGENT_USAGE = `[--agent ${AGENTS.map((adapter) => adapter.id).join('|')}] ${AGENTS.map((adapter) => `[--${adapter.home.option} DIR]…`).join(' ')}`;
-/** "Claude Code, Codex CLI or Gemini CLI", for sentences. */
-export const AGENT_NAMES = AGENTS.map((adapter) => adapter.name).join(', ').replace(/, ([^,]*)$/, ' or $1');
 /** One line per agent: its option and where it looks by default. */
 export const HOMES_USAGE = AGENTS.map((adapter) => `--${adapter.home.option} DIR: where ${adapter.name} sessions are (default: ${adapter.home.describe})`).join('\n  ');
 

@@ -13,6 +13,14 @@ export function adapterOf(id: AgentId): AgentAdapter {
   return AGENTS.find((adapter) => adapter.id === id) ?? claudeCodeAdapter;
 }
 
+/** "a, b or c" */
+const inWords = (words: readonly string[]): string => (words.length < 2 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`);
+
+/** "Claude Code, Codex CLI or Gemini CLI", for messages. */
+export const AGENT_NAMES = inWords(AGENTS.map((adapter) => adapter.name));
+/** "`claude`, `codex` or `gemini`": what a person starts in a folder, for messages. */
+export const AGENT_COMMANDS = inWords(AGENTS.map((adapter) => `\`${adapter.command}\``));
+
 export interface FileAgent {
   /** The agent whose session file it is; Claude Code's reader when none recognised it (it reports what it cannot read). */
   adapter: AgentAdapter;

@@ -129,6 +129,8 @@ export interface AgentAdapter {
   usage(path: string): UsageReader;
   /** Every call the session paid for (the whole file, each response once) and its subagents' calls: what it cost. */
   readSessionCalls(session: SessionInfo): Promise<Result<SessionCalls>>;
+  /** What a person types (in the session's working directory) to continue `session`. */
+  resumeCommand(session: SessionInfo): string;
   /** Writes the compaction as a new session the agent resumes; the source is only read. */
   writeFork(input: ForkInput): Promise<Result<WrittenFork>>;
 }

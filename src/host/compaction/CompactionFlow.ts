@@ -10,7 +10,7 @@ import { redactSecrets } from '../../engine';
 import type { Choices, ForkView, ItemDetail, Preview } from '../../protocol/messages';
 import type { StateStorage } from '../context/choices';
 import { withBreakEven } from '../context/costs';
-import { adapterOf } from '../../sessions/agents';
+import { adapterOf, AGENT_COMMANDS } from '../../sessions/agents';
 import type { LiveSnapshot } from '../context/liveSnapshot';
 import type { HistoryStore } from '../history/HistoryStore';
 import type { PanelHub } from '../panel/PanelHub';
@@ -101,7 +101,7 @@ export class CompactionFlow extends Disposables {
     focus = redactSecrets(focus);
     if (askFocus && sessionPath !== undefined) await this.focusMemory.set(sessionPath, focus);
     const outcome = await this.session.show({ focus, summaryOverride: null });
-    if (outcome === 'noContext') void vscode.window.showWarningMessage('Context Lens: no live context to compact yet — start `claude` in this folder, or open a transcript file.');
+    if (outcome === 'noContext') void vscode.window.showWarningMessage(`Context Lens: no live context to compact yet — start ${AGENT_COMMANDS} in this folder, or open a session file.`);
     else if (outcome === 'busy') void vscode.window.showInformationMessage('Context Lens: a compaction is already running.');
     else if (outcome === 'shown') this.deps.revealPanel();
   }

@@ -3,7 +3,7 @@
 // (unless the user picked one), and lets the user pick another session or any transcript file.
 // With no session yet, it waits for any agent to write the workspace's first one.
 import * as vscode from 'vscode';
-import { AGENTS, adapterOf, identifyFile } from '../../sessions/agents';
+import { AGENT_COMMANDS, AGENT_NAMES, AGENTS, adapterOf, identifyFile } from '../../sessions/agents';
 import type { SessionFollowerPort, SessionLocations, SessionWaiter } from '../../sessions/port';
 import type { CompactionEvent, Diagnostic, FillSnapshot, SessionInfo } from '../../sessions/types';
 import type { Settings, SettingsWatcher } from '../settings';
@@ -118,7 +118,7 @@ export class SessionService extends Disposables {
     const everywhere = folder && listed.length === 0 ? await this.listAll(undefined) : listed;
     const items = pickerItems(everywhere);
     if (items.length === 0) {
-      const choice = await vscode.window.showInformationMessage('No Claude Code or Codex sessions found. Start `claude` or `codex` in this folder, or open a transcript file.', 'Open Transcript File…');
+      const choice = await vscode.window.showInformationMessage(`No ${AGENT_NAMES} sessions found. Start ${AGENT_COMMANDS} in this folder, or open a session file.`, 'Open Transcript File…');
       if (choice) await this.openTranscript();
       return;
     }

@@ -66,6 +66,7 @@ export const claudeCodeAdapter: AgentAdapter = {
   waitForSession,
   listForks,
   readSessionCalls,
+  resumeCommand: (session) => `claude --resume ${session.id}`,
   usage: (path) => new UsageLog(path),
   writeFork: writeForkFromResult,
 };

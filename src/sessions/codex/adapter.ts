@@ -57,6 +57,7 @@ export const codexAdapter: AgentAdapter = {
   waitForSession: (workspacePath, where, found, report) => waitForCodexSession(resolveCodexHomes(homes(where)), workspacePath, found, report),
   listForks,
   readSessionCalls: readCodexSessionCalls,
+  resumeCommand: (session) => `codex resume ${session.id}`,
   usage: (path) => new CodexUsageLog(path),
   writeFork: writeForkFromResult,
 };
