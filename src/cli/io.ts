@@ -4,6 +4,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { AGENTS, adapterOf, identifyFile } from '../sessions/agents';
+// eslint-disable-next-line no-restricted-imports -- until the places listed go through the port (issue #25)
 import { type ConfigDirOptions, resolveConfigDirs } from '../sessions/claude-code';
 import type { AgentAdapter, SessionLocations } from '../sessions/port';
 import type { AgentId } from '../sessions/types';

@@ -6,11 +6,12 @@ import type { PanelState } from '../protocol/messages';
 import { hookEventsPath } from '../contracts/hookEvents';
 import { proxyEventsPath, proxyStateDir, type ProxyEvent } from '../proxy/events';
 import type { FillSnapshot } from '../sessions/types';
+import { connectableAgents } from '../sessions/connectable';
 import { Commands, webviewCommandIds } from './commands';
 import { ApiKeyStore } from './compaction/ApiKeyStore';
 import { CompactionFlow } from './compaction/CompactionFlow';
 import { DiffDocuments } from './compaction/DiffDocuments';
-import { ClaudeCodeConnector } from './connect/ClaudeCodeConnector';
+import { AgentConnector } from './connect/AgentConnector';
 import { ConnectionStatus } from './connect/ConnectionStatus';
 import { ContextModel } from './context/ContextModel';
 import { itemDetailOf } from './context/itemDetail';
@@ -47,7 +48,7 @@ export class ContextLensApp implements vscode.Disposable {
   private readonly panelInstructions: PanelInstructionsWriter;
   private readonly apiKey: ApiKeyStore;
   private readonly flow: CompactionFlow;
-  private readonly connector: ClaudeCodeConnector;
+  private readonly connector: AgentConnector;
   private readonly connection: ConnectionStatus;
   private readonly liveProxy: LiveProxyControl;
   /** The state last shown, for the proxy's instructions when only the plan (the choices) changed. */
@@ -69,14 +70,15 @@ export class ContextLensApp implements vscode.Disposable {
     this.model = this.own(new ContextModel(this.sessions, this.settings, this.log, context.workspaceState));
     this.apiKey = new ApiKeyStore(context.secrets);
     const diffs = this.own(new DiffDocuments());
-    this.connector = new ClaudeCodeConnector({
+    const connectable = connectableAgents();
+    this.connector = new AgentConnector(connectable, {
       extensionUri: context.extensionUri,
       globalStorageUri: context.globalStorageUri,
       version: context.extension.packageJSON.version as string,
       diffs,
       log: this.log,
     });
-    this.connection = this.own(new ConnectionStatus(() => this.connector.commands(), this.log));
+    this.connection = this.own(new ConnectionStatus(connectable[0], () => this.connector.paths(), this.log));
     this.hub = this.own(
       new PanelHub(
         this.computeState(),

@@ -3,6 +3,7 @@
 // implements this; agents.ts lists them. Adding an agent is adding a folder and a line there.
 import type { Context } from '../engine/model';
 import type { CompactionResult } from '../engine/result';
+import type { AgentConnection } from './connection';
 import type { AgentId, Diagnostic, FollowerEvents, LiveContext, Result, SessionCalls, SessionInfo } from './types';
 
 /** Where to look for sessions; empty lists mean each agent's own defaults (environment, home folder). */
@@ -103,4 +104,6 @@ export interface AgentAdapter {
   readSessionCalls(session: SessionInfo): Promise<Result<SessionCalls>>;
   /** Writes the compaction as a new session the agent resumes; the source is only read. */
   writeFork(input: ForkInput): Promise<Result<WrittenFork>>;
+  /** Set when Context Lens can connect to the agent in a workspace folder (hooks, status line, MCP server). */
+  readonly connection?: AgentConnection;
 }

@@ -2,6 +2,7 @@
 // followed with the project folder watched for newer sessions, forks written beside their source.
 import type { AgentAdapter, ForkInput, SessionLocations, SessionWaiter, WrittenFork } from '../port';
 import type { Diagnostic, Result, SessionInfo } from '../types';
+import { claudeCodeConnection } from './connectionPort';
 import { forkRequestFromResult } from './engineContext';
 import { writeFork } from './fork';
 import { SessionFollower } from './follower';
@@ -59,4 +60,5 @@ export const claudeCodeAdapter: AgentAdapter = {
   readSessionCalls,
   usage: (path) => new UsageLog(path),
   writeFork: writeForkFromResult,
+  connection: claudeCodeConnection,
 };

@@ -31,7 +31,7 @@ export const KNOWN_TYPES = new Set([
 
 export { num, obj, str };
 
-export function recordType(record: RawRecord): string | null {
+function recordType(record: RawRecord): string | null {
   return str(record.type);
 }
 

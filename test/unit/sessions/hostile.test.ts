@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { writeAtomically } from '../../../src/sessions/atomicWrite';
-import { readLiveContext } from '../../../src/sessions/claude-code';
+import { readLiveContext } from '../../../src/sessions/claude-code/liveContext';
 import { readForward, RecordParser } from '../../../src/sessions/claude-code/jsonl';
 import { MAX_NESTING } from '../../../src/sessions/common/jsonRecords';
 import { usageOf } from '../../../src/sessions/claude-code/records';
