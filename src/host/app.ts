@@ -5,11 +5,12 @@ import type { PanelState } from '../protocol/messages';
 import { adapterOf } from '../sessions/agents';
 import { hookEventsPath } from '../contracts/hookEvents';
 import { proxyEventsPath, proxyStateDir, type ProxyEvent } from '../proxy/events';
+import { connectableAgents } from '../sessions/connectable';
 import { Commands, webviewCommandIds } from './commands';
 import { ApiKeyStore } from './compaction/ApiKeyStore';
 import { CompactionFlow } from './compaction/CompactionFlow';
 import { DiffDocuments } from './compaction/DiffDocuments';
-import { ClaudeCodeConnector } from './connect/ClaudeCodeConnector';
+import { AgentConnector } from './connect/AgentConnector';
 import { ConnectionStatus } from './connect/ConnectionStatus';
 import { ContextModel } from './context/ContextModel';
 import { itemDetailOf } from './context/itemDetail';
@@ -45,7 +46,7 @@ export class ContextLensApp extends Disposables {
   private readonly panelInstructions: PanelInstructionsWriter;
   private readonly apiKey: ApiKeyStore;
   private readonly flow: CompactionFlow;
-  private readonly connector: ClaudeCodeConnector;
+  private readonly connector: AgentConnector;
   private readonly connection: ConnectionStatus;
   private readonly liveProxy: LiveProxyControl;
   /** The state last shown, for the proxy's instructions when only the plan (the choices) changed. */
@@ -68,14 +69,15 @@ export class ContextLensApp extends Disposables {
     this.model = this.own(new ContextModel(this.sessions, this.settings, this.log, context.workspaceState));
     this.apiKey = new ApiKeyStore(context.secrets);
     const diffs = this.own(new DiffDocuments());
-    this.connector = new ClaudeCodeConnector({
+    const connectable = connectableAgents();
+    this.connector = new AgentConnector(connectable, {
       extensionUri: context.extensionUri,
       globalStorageUri: context.globalStorageUri,
       version: context.extension.packageJSON.version as string,
       diffs,
       log: this.log,
     });
-    this.connection = this.own(new ConnectionStatus(() => this.connector.commands(), this.log));
+    this.connection = this.own(new ConnectionStatus(connectable[0], () => this.connector.paths(), this.log));
     this.hub = this.own(
       new PanelHub(
         this.computeState(),

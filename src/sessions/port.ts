@@ -4,6 +4,7 @@
 import type { Context } from '../engine/model';
 import type { CompactionResult } from '../engine/result';
 import type { ToolVocabulary } from '../engine/tools';
+import type { AgentConnection } from './connection';
 import type { AgentId, Diagnostic, FillSnapshot, FollowerEvents, LiveContext, Result, SessionCalls, SessionInfo } from './types';
 
 /** Where to look for sessions; an agent without folders here looks in its own defaults (environment, home folder). */
@@ -98,8 +99,6 @@ export interface AgentAdapter {
   readonly home: AgentHome;
   /** What its tools do, for the engine (which knows no agent's tool names). */
   readonly tools: ToolVocabulary;
-  /** Hooks it runs around its own compactions, which Connect adds to a workspace's settings; absent: none. */
-  readonly connection?: { readonly settingsFile: string };
   /** Tokens it keeps free below the window for the next response, drawn as reserved on the gauge (0: none). */
   reservedOutputTokens(fill: Pick<FillSnapshot, 'windowTokens' | 'agentAutoCompactTokens'>): number;
   /** The command a resume runs, checked on PATH before a terminal is opened. */
@@ -133,4 +132,6 @@ export interface AgentAdapter {
   resumeCommand(session: SessionInfo): string;
   /** Writes the compaction as a new session the agent resumes; the source is only read. */
   writeFork(input: ForkInput): Promise<Result<WrittenFork>>;
+  /** Set when Context Lens can connect to the agent in a workspace folder (hooks, status line, MCP server). */
+  readonly connection?: AgentConnection;
 }

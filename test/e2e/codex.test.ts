@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
-import { encodeProjectDirName } from '../../src/sessions/claude-code';
+import { encodeProjectDirName } from '../../src/sessions/claude-code/paths';
 import { readCodexFill } from '../../src/sessions/codex';
 import { runCommand, screenshot, startWorkbench, statusBarItem, webviewFrame, type Workbench } from '../support/workbench';
 

@@ -55,7 +55,7 @@ export function panelStateOf({ settings, view, model, history, hookEvents, proxy
 
 function hooksOf(adapter: ReturnType<typeof adapterOf>, connection: ConnectionState | null): AgentHooks | null {
   if (adapter.connection === undefined) return { agent: adapter.name, state: 'none', where: adapter.command };
-  return connection === null ? null : { agent: adapter.name, state: connection, where: adapter.connection.settingsFile };
+  return connection === null ? null : { agent: adapter.name, state: connection, where: adapter.connection.watchFiles.join(' and ') };
 }
 
 function sessionSummary(view: SessionView): PanelState['session'] {

@@ -2,6 +2,7 @@
 // followed with the project folder watched for newer sessions, forks written beside their source.
 import { homesOf, type AgentAdapter, type ForkInput, type SessionLocations, type SessionWaiter, type WrittenFork } from '../port';
 import type { Diagnostic, Result, SessionInfo } from '../types';
+import { claudeCodeConnection } from './connectionPort';
 import { forkRequestFromResult } from './engineContext';
 import { writeFork } from './fork';
 import { SessionFollower } from './follower';
@@ -49,7 +50,6 @@ export const claudeCodeAdapter: AgentAdapter = {
   home: { option: 'config-dir', env: 'CLAUDE_CONFIG_DIR', describe: 'CLAUDE_CONFIG_DIR, else ~/.claude and ~/.config/claude' },
   tools: CLAUDE_CODE_TOOLS,
   reservedOutputTokens,
-  connection: { settingsFile: '.claude/settings.local.json' },
   command: 'claude',
   installPackage: '@anthropic-ai/claude-code',
   installGuide: 'https://docs.anthropic.com/en/docs/claude-code/setup',
@@ -69,4 +69,5 @@ export const claudeCodeAdapter: AgentAdapter = {
   resumeCommand: (session) => `claude --resume ${session.id}`,
   usage: (path) => new UsageLog(path),
   writeFork: writeForkFromResult,
+  connection: claudeCodeConnection,
 };
