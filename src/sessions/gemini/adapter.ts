@@ -1,0 +1,62 @@
+// Gemini CLI behind the adapter port (port.ts): chats under each `.gemini` folder's tmp/<project>/
+// matched to a workspace through projects.json, read with the CLI's compression threshold from its
+// settings files, forks written as new chats that `gemini -r <id>` resumes.
+import type { AgentAdapter, SessionLocations } from '../port';
+import type { SessionInfo } from '../types';
+import { GeminiSessionFollower } from './follower';
+import { writeGeminiFork } from './fork';
+import { findGeminiWorkspaceSession, isGeminiChat, listGeminiSessions, readGeminiSessionInfo } from './listing';
+import { readGeminiLiveContext } from './liveContext';
+import { chatPlaceOf, GEMINI_HOME_ENV, resolveGeminiDirs, type GeminiHomeOptions } from './paths';
+import { GEMINI_AGENT } from './records';
+import { readGeminiSessionCalls } from './sessionCalls';
+import { waitForGeminiSession } from './sessionWaiter';
+import { GEMINI_TOOLS } from './tools';
+import { GeminiUsageLog } from './usageLog';
+import { readCompressionThreshold } from './window';
+
+/** The folders given for Gemini: the port's `homes[id]` once issue 25 lands, until then none (the defaults). */
+function homes(where: SessionLocations): GeminiHomeOptions {
+  const given = (where as { homes?: Readonly<Record<string, readonly string[]>> }).homes?.[GEMINI_AGENT];
+  return { geminiHomes: given ?? [], ...(where.env ? { env: where.env } : {}) };
+}
+
+/** The read options with the session's compression threshold from its settings files. */
+async function fillOptions(session: SessionInfo, options: { windowOverride?: number; env?: Readonly<Record<string, string | undefined>> }) {
+  const compressionThreshold = await readCompressionThreshold({ geminiDir: chatPlaceOf(session.path)?.geminiDir ?? null, cwd: session.cwd, ...(options.env ? { env: options.env } : {}) });
+  return { compressionThreshold, ...(options.windowOverride !== undefined ? { windowOverride: options.windowOverride } : {}) };
+}
+
+/** Forks are written next to their source: its folder is enough to look in. */
+async function listForks(session: SessionInfo): Promise<SessionInfo[]> {
+  const place = chatPlaceOf(session.path);
+  if (place === null) return [];
+  const listed = await listGeminiSessions({ geminiHomes: [place.geminiDir] });
+  if (!listed.ok) return [];
+  return listed.value.sessions.filter((other) => other.forkOf?.sessionId === session.id && other.path !== session.path).sort((a, b) => a.lastActivityMs - b.lastActivityMs);
+}
+
+export const geminiAdapter = {
+  id: GEMINI_AGENT,
+  name: 'Gemini CLI',
+  mark: 'GM',
+  command: 'gemini',
+  installPackage: '@google/gemini-cli',
+  pointSetBy: 'model.compressionThreshold in its settings.json (default 0.5 of the model’s limit)',
+  home: { option: 'gemini-home', env: GEMINI_HOME_ENV, describe: '$GEMINI_CLI_HOME/.gemini, else ~/.gemini' },
+  tools: GEMINI_TOOLS,
+  owns: (path: string) => isGeminiChat(path),
+  listSessions: async (where, workspacePath) => {
+    const listed = await listGeminiSessions({ ...homes(where), ...(workspacePath !== undefined ? { workspacePath } : {}) });
+    return listed.ok ? { ok: true, value: listed.value.sessions } : listed;
+  },
+  findWorkspaceSession: (workspacePath, where) => findGeminiWorkspaceSession(workspacePath, homes(where)),
+  readSessionInfo: (path) => readGeminiSessionInfo(path),
+  readLiveContext: async (session, options = {}) => readGeminiLiveContext(session.path, { session, ...(await fillOptions(session, options)) }),
+  follow: async (session, options = {}) => new GeminiSessionFollower(session.path, await fillOptions(session, options)),
+  waitForSession: async (workspacePath, where, found, report) => waitForGeminiSession(await resolveGeminiDirs(homes(where)), workspacePath, found, report),
+  listForks,
+  readSessionCalls: readGeminiSessionCalls,
+  usage: (path) => new GeminiUsageLog(path),
+  writeFork: writeGeminiFork,
+} satisfies AgentAdapter & Record<string, unknown>;
