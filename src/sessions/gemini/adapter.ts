@@ -11,7 +11,7 @@ import { chatPlaceOf, GEMINI_HOME_ENV, resolveGeminiDirs, type GeminiHomeOptions
 import { GEMINI_AGENT } from './records';
 import { readGeminiSessionCalls } from './sessionCalls';
 import { waitForGeminiSession } from './sessionWaiter';
-import { GEMINI_TOOLS } from './tools';
+import { GEMINI_TOOLS, type GeminiToolVocabulary } from './tools';
 import { GeminiUsageLog } from './usageLog';
 import { readCompressionThreshold } from './window';
 
@@ -36,7 +36,15 @@ async function listForks(session: SessionInfo): Promise<SessionInfo[]> {
   return listed.value.sessions.filter((other) => other.forkOf?.sessionId === session.id && other.path !== session.path).sort((a, b) => a.lastActivityMs - b.lastActivityMs);
 }
 
-export const geminiAdapter = {
+/** The fields issue 25 adds to the port (port.ts): typed here until the port has them. */
+interface NewPortFields {
+  readonly mark: string;
+  readonly pointSetBy: string;
+  readonly home: { option: string; env?: string; describe: string };
+  readonly tools: GeminiToolVocabulary;
+}
+
+export const geminiAdapter: AgentAdapter & NewPortFields = {
   id: GEMINI_AGENT,
   name: 'Gemini CLI',
   mark: 'GM',
@@ -45,7 +53,7 @@ export const geminiAdapter = {
   pointSetBy: 'model.compressionThreshold in its settings.json (default 0.5 of the model’s limit)',
   home: { option: 'gemini-home', env: GEMINI_HOME_ENV, describe: '$GEMINI_CLI_HOME/.gemini, else ~/.gemini' },
   tools: GEMINI_TOOLS,
-  owns: (path: string) => isGeminiChat(path),
+  owns: (path) => isGeminiChat(path),
   listSessions: async (where, workspacePath) => {
     const listed = await listGeminiSessions({ ...homes(where), ...(workspacePath !== undefined ? { workspacePath } : {}) });
     return listed.ok ? { ok: true, value: listed.value.sessions } : listed;
@@ -59,4 +67,4 @@ export const geminiAdapter = {
   readSessionCalls: readGeminiSessionCalls,
   usage: (path) => new GeminiUsageLog(path),
   writeFork: writeGeminiFork,
-} satisfies AgentAdapter & Record<string, unknown>;
+};
