@@ -8,6 +8,12 @@ import type { Diagnostic } from '../types';
 import { obj, type LocatedRecord } from './records';
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+/**
+ * Deepest nesting kept in a record. The CLI's own records nest about ten levels; deeper parts are
+ * replaced, because code further on (the engine's JSON.stringify of a call's arguments) recurses
+ * and would overflow the stack on 100k-deep input.
+ */
+export const MAX_NESTING = 256;
 
 export class ChatLineParser {
   private readonly found: Diagnostic[] = [];
@@ -36,6 +42,10 @@ export class ChatLineParser {
       else this.add('error', 'invalid-json', `Line is not valid JSON (${error instanceof Error ? error.message : String(error)}); skipped`, line, offset);
       return null;
     }
+    // Only a line of more bytes than twice the limit can nest that deep: most lines skip the walk.
+    if (body.length > 2 * MAX_NESTING && cutDeeperThan(value, MAX_NESTING)) {
+      this.add('warning', 'too-deep', `Record nests deeper than ${MAX_NESTING} levels; the deeper part was replaced by a placeholder`, line, offset);
+    }
     const record = obj(value);
     if (record === null) {
       this.add('error', 'not-an-object', 'Line is JSON but not an object; skipped', line, offset);
@@ -56,4 +66,21 @@ export class ChatLineParser {
   diagnostics(): Diagnostic[] {
     return [...this.found].sort((a, b) => (a.offset ?? 0) - (b.offset ?? 0));
   }
+}
+
+/** Replaces what nests deeper than `limit` by a placeholder, walking with a stack of its own; true when it cut. */
+export function cutDeeperThan(root: unknown, limit: number): boolean {
+  let cut = false;
+  const pending: { container: Record<string, unknown>; depth: number }[] = typeof root === 'object' && root !== null ? [{ container: root as Record<string, unknown>, depth: 1 }] : [];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    for (const [key, child] of Object.entries(next.container)) {
+      if (typeof child !== 'object' || child === null) continue;
+      if (next.depth < limit) pending.push({ container: child as Record<string, unknown>, depth: next.depth + 1 });
+      else {
+        next.container[key] = `[nested deeper than ${limit} levels: removed]`;
+        cut = true;
+      }
+    }
+  }
+  return cut;
 }
