@@ -3,9 +3,10 @@
 // resume writes back) that holds a user message beginning `<state_snapshot>` — its summary — and the
 // model's "Got it. Thanks for the additional context!". Each such summary, the first time its id is
 // seen, is one compaction; the fill before it is the last count, the fill after it the next count.
+// A fork opens with our summary (SUMMARY_PREAMBLE first) and its header's mark says the rest.
 import type { CompactionEvent } from '../types';
 import type { Change, Conversation } from './conversation';
-import { isSnapshotSummary, str, textOf, tokensOf, type LocatedRecord, type MessageRecord } from './records';
+import { isForkSummary, isSummary, str, textOf, tokensOf, type LocatedRecord, type MessageRecord } from './records';
 
 export class GeminiCompactionCollector {
   private readonly events: CompactionEvent[] = [];
@@ -32,10 +33,10 @@ export class GeminiCompactionCollector {
         if (this.awaitingPost !== null) this.awaitingPost.postTokens ??= tokens.input;
         this.awaitingPost = null;
       }
-      return message !== undefined && isSnapshotSummary(message) ? this.found([message], located, conversation) : [];
+      return message !== undefined && isSummary(message) ? this.found([message], located, conversation) : [];
     }
     if (change !== 'snapshot') return [];
-    return this.found(conversation.list().map((placed) => placed.message).filter(isSnapshotSummary), located, conversation);
+    return this.found(conversation.list().map((placed) => placed.message).filter(isSummary), located, conversation);
   }
 
   private found(summaries: readonly MessageRecord[], { line, offset }: LocatedRecord, conversation: Conversation): CompactionEvent[] {
@@ -43,18 +44,18 @@ export class GeminiCompactionCollector {
     for (const summary of summaries) {
       if (this.seen.has(summary.id)) continue;
       this.seen.add(summary.id);
-      // A fork opens with our summary, written the way the CLI writes its own.
-      const ours = conversation.forkOf !== null && this.events.length === 0;
+      const mark = conversation.forkOf;
+      const ours = mark !== null && isForkSummary(summary);
       const event: CompactionEvent = {
         uuid: summary.id,
         by: ours ? 'context-lens' : 'agent',
         timestamp: str(summary.timestamp),
-        // The chat does not say whether /compress or the threshold started it.
+        // The chat does not say whether /compress or the threshold started the CLI's own.
         trigger: ours ? 'manual' : 'unknown',
-        preTokens: ours ? null : this.lastCounted,
-        postTokens: null,
-        focus: null,
-        summary: textOf(summary.content).trim(),
+        preTokens: ours ? mark.preTokens : this.lastCounted,
+        postTokens: ours ? mark.postTokens : null,
+        focus: ours ? mark.focus : null,
+        summary: (ours ? mark.summary : null) ?? textOf(summary.content).trim(),
         offset,
         ...(line > 0 ? { line } : {}),
       };

@@ -15,7 +15,7 @@ import { Conversation } from './conversation';
 import { liveModel } from './fill';
 import { chatPlaceOf, isChatFileName, listChatFiles, listProjectDirs, projectDirsFor, projectRootOf, readProjects, resolveGeminiDirs, shortIdOf, type GeminiHomeOptions } from './paths';
 import { scanChat } from './reader';
-import { GEMINI_AGENT, isHeader, isResumable, obj, promptOf, type ChatRecord } from './records';
+import { asMessage, GEMINI_AGENT, isHeader, isResumable, isSummary, obj, promptOf, type ChatRecord } from './records';
 
 /** A title needs a few dozen characters; ids, counts and model names are short. */
 const KEEP_STRING_BYTES = 4 * 1024;
@@ -79,9 +79,9 @@ function parseObject(text: string): ChatRecord | null {
 function firstPromptIn(record: ChatRecord): string | null {
   const candidates = typeof record.id === 'string' ? [record] : ((obj(record.$set)?.messages ?? record.messages) as unknown);
   for (const value of Array.isArray(candidates) ? candidates : []) {
-    const message = obj(value);
-    const prompt = message !== null && typeof message.id === 'string' ? promptOf({ ...message, id: message.id }) : null;
-    if (prompt !== null && !prompt.startsWith('<state_snapshot>')) return prompt;
+    const message = asMessage(value);
+    const prompt = message !== null && !isSummary(message) ? promptOf(message) : null;
+    if (prompt !== null) return prompt;
   }
   return null;
 }
@@ -100,7 +100,8 @@ export async function readGeminiSession(path: string, knownCwd?: string | null):
     const live = conversation.list();
     const forkOf = conversation.forkOf;
     const subagent = conversation.kind === 'subagent' || place?.parentSessionId !== undefined;
-    const title = firstPrompt ?? conversation.summary ?? (forkOf?.title ? `Fork of ${forkOf.title}` : subagent ? `Subagent ${basename(path)}` : 'Untitled session');
+    // The CLI names a session by its `summary` (a generated title, or the one a fork was given) when it has one.
+    const title = conversation.summary ?? firstPrompt ?? (forkOf?.title ? `Fork of ${forkOf.title}` : subagent ? `Subagent ${basename(path)}` : 'Untitled session');
     const lastUpdated = Date.parse(typeof conversation.metadata.lastUpdated === 'string' ? conversation.metadata.lastUpdated : '');
     const info: SessionInfo = {
       id: conversation.sessionId ?? shortIdOf(path) ?? basename(path),

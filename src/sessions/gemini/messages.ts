@@ -2,7 +2,8 @@
 // turns a chat back into model history on resume (convertSessionToClientHistory in 0.61):
 // - `info` / `error` / `warning` messages and slash commands are the CLI's own, never sent;
 // - a user message is its parts: text (the `<session_context>` the CLI sets up marked as harness,
-//   a compression's `<state_snapshot>` as the summary), functionResponse parts as tool results;
+//   a compression's `<state_snapshot>` or our fork's summary as the summary), functionResponse
+//   parts as tool results;
 // - a gemini message is its thoughts (summaries only: hidden), its text and its calls: the
 //   functionCall parts of `content` when it holds them (a history written back by `$set`), else its
 //   `toolCalls`; each call's stored `result` follows as a user turn of tool results.
@@ -15,7 +16,7 @@
 import { markBlock, markHarnessBlock } from '../../engine/fromMessages';
 import type { ApiMessage, ContentBlock, ContextEntry, Diagnostic, EntryKind } from '../types';
 import type { PlacedMessage } from './conversation';
-import { isHarnessOrCommand, isSessionContext, isSnapshotSummary, jsonText, obj, partsOf, str, type MessageRecord } from './records';
+import { isHarnessOrCommand, isSessionContext, isSummary, jsonText, obj, partsOf, str, type MessageRecord } from './records';
 
 export interface LiveMessages {
   messages: ApiMessage[];
@@ -54,7 +55,7 @@ function otherPart(part: Record<string, unknown>): ContentBlock {
 function userBlocks(parts: readonly Record<string, unknown>[], message: MessageRecord, answered: Set<string>, duplicates: { count: number }): { blocks: ContentBlock[]; kind: EntryKind } {
   const blocks: ContentBlock[] = [];
   let kind: EntryKind = 'meta';
-  const summary = isSnapshotSummary(message);
+  const summary = isSummary(message);
   for (const part of parts) {
     const response = obj(part.functionResponse);
     if (response !== null) {

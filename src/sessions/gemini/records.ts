@@ -7,6 +7,7 @@
 // Older CLIs (0.1x–0.2x) wrote one JSON object per file ({…header, messages: […]}). Every field is
 // optional and checked before use: a record lacking what we need is skipped, never trusted.
 
+import { SUMMARY_PREAMBLE } from '../common/forkTexts';
 import type { AgentId } from '../types';
 
 /** The adapter's id. (`AgentId` becomes a plain string with issue 25's port; the cast goes then.) */
@@ -158,22 +159,44 @@ const SNAPSHOT_OPEN = '<state_snapshot>';
 /** And the model's answer it writes right after the summary. */
 export const SNAPSHOT_ACK = 'Got it. Thanks for the additional context!';
 
+/** The CLI's own compression summary (`<state_snapshot>…`). */
 export function isSnapshotSummary(message: MessageRecord): boolean {
   return message.type === 'user' && textOf(message.content).trimStart().startsWith(SNAPSHOT_OPEN);
+}
+
+/** The summary a fork Context Lens wrote opens with (the fork writer puts SUMMARY_PREAMBLE first). */
+export function isForkSummary(message: MessageRecord): boolean {
+  return message.type === 'user' && textOf(message.content).trimStart().startsWith(SUMMARY_PREAMBLE);
+}
+
+/** A summary that replaced earlier history: the CLI's compression or our fork's. */
+export function isSummary(message: MessageRecord): boolean {
+  return isSnapshotSummary(message) || isForkSummary(message);
 }
 
 /** The header field Context Lens's fork writer adds (agreed with the writer, fork.ts). */
 export const FORK_MARK_KEY = 'contextLens';
 
 export interface GeminiForkMark {
+  /** The source session. */
   sessionId: string | null;
   title: string | null;
+  /** What the fork writer recorded of the compaction (summary without preamble, focus, fill before and after). */
+  summary: string | null;
+  focus: string | null;
+  preTokens: number | null;
+  postTokens: number | null;
 }
 
-/** `{"contextLens": {"forkOf": {sessionId, title}}}` on a header, or null on the CLI's own. */
+/**
+ * `{"contextLens": {"forkOf": {sessionId, title}, summary, focus, preTokens, postTokens}}` on a
+ * header (as the fork writer, fork.ts, writes it), or null on the CLI's own.
+ */
 export function forkMarkOf(record: ChatRecord): GeminiForkMark | null {
-  const forkOf = obj(obj(record[FORK_MARK_KEY])?.forkOf);
-  return forkOf === null ? null : { sessionId: str(forkOf.sessionId), title: str(forkOf.title) };
+  const mark = obj(record[FORK_MARK_KEY]);
+  const forkOf = obj(mark?.forkOf);
+  if (mark === null || forkOf === null) return null;
+  return { sessionId: str(forkOf.sessionId), title: str(forkOf.title), summary: str(mark.summary), focus: str(mark.focus), preTokens: num(mark.preTokens), postTokens: num(mark.postTokens) };
 }
 
 /** JSON text of a value someone else wrote, never throwing (a cycle cannot come from JSON, but depth can). */
