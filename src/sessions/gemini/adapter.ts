@@ -4,7 +4,7 @@
 import type { AgentAdapter, SessionLocations } from '../port';
 import type { SessionInfo } from '../types';
 import { GeminiSessionFollower } from './follower';
-import { writeGeminiFork } from './fork';
+import { writeGeminiFork } from './forkFromResult';
 import { findGeminiWorkspaceSession, isGeminiChat, listGeminiSessions, readGeminiSessionInfo } from './listing';
 import { readGeminiLiveContext } from './liveContext';
 import { chatPlaceOf, GEMINI_HOME_ENV, resolveGeminiDirs, type GeminiHomeOptions } from './paths';
