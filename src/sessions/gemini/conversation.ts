@@ -4,7 +4,7 @@
 // the whole history (what a compression and a resume write); `$rewindTo` dropping that message and
 // everything after it (everything, when the id is unknown). Headers merge into the metadata, and a
 // header carrying `messages` (the legacy whole-file shape) adds them.
-import { asMessage, forkMarkOf, isHeader, obj, rewindTarget, setPatch, str, type ChatRecord, type GeminiForkMark, type LocatedRecord, type MessageRecord } from './records';
+import { asMessage, forkMarkOf, isHeader, rewindTarget, setPatch, str, type GeminiForkMark, type LocatedRecord, type MessageRecord } from './records';
 
 /** A live message and where its current version was written. */
 export interface PlacedMessage {
@@ -90,10 +90,5 @@ export class Conversation {
 
   get summary(): string | null {
     return str(this.metadata.summary);
-  }
-
-  /** The record's id, when it is a message (for refs of what arrived). */
-  static messageId(record: ChatRecord): string | null {
-    return str(obj(record)?.id);
   }
 }

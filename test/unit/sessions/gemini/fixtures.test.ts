@@ -108,6 +108,12 @@ describe('Gemini adapter on every fixture', () => {
     });
   }
 
+  it('claims no Claude Code transcript and no Codex rollout', async () => {
+    const others = [...filesUnder(join(FIXTURES, '..', 'claude-code'), /\.jsonl$/), ...filesUnder(join(FIXTURES, '..', 'codex'), /\.jsonl$/)];
+    assert.ok(others.length > 0);
+    for (const path of others) assert.equal(await geminiAdapter.owns(path), false, path);
+  });
+
   it('published: titles, models and cached counts of the legacy shape', async () => {
     const { info, live } = await read(join(PUBLISHED, 'aim', 'control_pro.json'));
     assert.equal(info.title, 'hello');
