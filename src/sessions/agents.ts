@@ -2,12 +2,13 @@
 // agent here, by its id or by the file they were given; they import no adapter directly.
 import { claudeCodeAdapter } from './claude-code/adapter';
 import { codexAdapter } from './codex/adapter';
+import { geminiAdapter } from './gemini/adapter';
 import type { ToolVocabulary } from '../engine/tools';
 import type { AgentAdapter } from './port';
 import type { AgentId } from './types';
 
 /** In the order a file is offered to them. */
-export const AGENTS: readonly AgentAdapter[] = [codexAdapter, claudeCodeAdapter];
+export const AGENTS: readonly AgentAdapter[] = [codexAdapter, geminiAdapter, claudeCodeAdapter];
 
 export function adapterOf(id: AgentId): AgentAdapter {
   return AGENTS.find((adapter) => adapter.id === id) ?? claudeCodeAdapter;
