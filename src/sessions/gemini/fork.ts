@@ -3,9 +3,16 @@
 // header names a fresh session id and carries our mark; then our summary as a user message, an
 // acknowledgement when the next kept message is not the model's (the history alternates, as after
 // the CLI's own compression), and the kept messages in the CLI's record shape. Nothing else: the
-// CLI adds its own session context on resume. The file name's short id is one no other file in the
-// folder has, because the CLI's retention cleanup deletes every file sharing the short id of a
-// session it expires. The source is only read; the new file appears atomically.
+// CLI adds its own session context on resume. The source is only read; the new file appears
+// atomically.
+//
+// Short ids: the CLI's retention cleanup deletes an unresumable chat file *and every file whose name
+// ends in the same 8 characters*, and each `gemini -r` started in a later minute than the file's
+// name leaves exactly such a file: a stub named after the session id holding only a header and the
+// session context. Had the fork's file name carried its session id's first 8 characters, the first
+// cleanup after its first resume would delete it (checked with 0.61; the CLI's own resumed sessions
+// go the same way). So the file name carries a short id of its own (the CLI finds a session by the
+// id in its header, never by its file name), and neither short id is one another file there has.
 import { randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -42,12 +49,13 @@ export interface GeminiForkFile {
   newId?: () => string;
 }
 
-/** `session-<YYYY-MM-DDTHH-MM>-<uuid8>.jsonl`, the minute in UTC, as the CLI names a new chat. */
-export function chatFileName(sessionId: string, at: Date): string {
-  return `session-${at.toISOString().slice(0, 16).replace(/:/g, '-')}-${sessionId.slice(0, 8)}.jsonl`;
+/** `session-<YYYY-MM-DDTHH-MM>-<short id>.jsonl`, the minute in UTC, as the CLI names a new chat. */
+export function chatFileName(shortId: string, at: Date): string {
+  return `session-${at.toISOString().slice(0, 16).replace(/:/g, '-')}-${shortId}.jsonl`;
 }
 
-async function freshSessionId(chatsDir: string, newId: () => string): Promise<Result<string>> {
+/** The session id and the file's short id: two short ids no file in the folder has, nor each other. */
+async function freshIds(chatsDir: string, newId: () => string): Promise<Result<{ sessionId: string; fileId: string }>> {
   let names: string[];
   try {
     names = await readdir(chatsDir);
@@ -55,18 +63,25 @@ async function freshSessionId(chatsDir: string, newId: () => string): Promise<Re
     return fail('io', `Cannot list the chats folder ${chatsDir}: ${error instanceof Error ? error.message : String(error)}`, chatsDir);
   }
   const taken = new Set(names.flatMap((name) => SHORT_ID.exec(name)?.[1] ?? []).map((short) => short.toLowerCase()));
-  for (let attempt = 0; attempt < NAME_ATTEMPTS; attempt++) {
+  const fresh: string[] = [];
+  for (let attempt = 0; attempt < NAME_ATTEMPTS && fresh.length < 2; attempt++) {
     const id = newId();
-    if (!taken.has(id.slice(0, 8).toLowerCase())) return ok(id);
+    const short = id.slice(0, 8).toLowerCase();
+    if (!taken.has(short)) {
+      taken.add(short);
+      fresh.push(id);
+    }
   }
-  return fail('io', `No free short id in ${chatsDir} after ${NAME_ATTEMPTS} attempts`, chatsDir);
+  const [sessionId, file] = fresh;
+  if (sessionId === undefined || file === undefined) return fail('io', `No free short id in ${chatsDir} after ${NAME_ATTEMPTS} attempts`, chatsDir);
+  return ok({ sessionId, fileId: file.slice(0, 8) });
 }
 
 export async function writeGeminiForkFile(file: GeminiForkFile): Promise<Result<{ sessionId: string; path: string }>> {
   const now = (file.now ?? (() => new Date()))();
-  const fresh = await freshSessionId(file.chatsDir, file.newId ?? randomUUID);
+  const fresh = await freshIds(file.chatsDir, file.newId ?? randomUUID);
   if (!fresh.ok) return fresh;
-  const sessionId = fresh.value;
+  const { sessionId, fileId } = fresh.value;
   const at = now.toISOString();
   const header = {
     sessionId,
@@ -89,7 +104,7 @@ export async function writeGeminiForkFile(file: GeminiForkFile): Promise<Result<
   const after = file.kept.slice(file.summaryAt);
   const ack: MessageRecord[] = after[0]?.type === 'gemini' ? [] : [{ id: randomUUID(), timestamp: at, type: 'gemini', content: SUMMARY_ACK, thoughts: [] }];
   const records = [header, ...file.kept.slice(0, file.summaryAt), summary, ...ack, ...after];
-  const path = join(file.chatsDir, chatFileName(sessionId, now));
+  const path = join(file.chatsDir, chatFileName(fileId, now));
   const written = await writeAtomically(path, `${records.map((record) => JSON.stringify(record)).join('\n')}\n`);
   if (!written.ok) return written;
   return ok({ sessionId, path });

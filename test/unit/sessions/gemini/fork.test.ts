@@ -19,6 +19,9 @@ import type { ForkInput } from '../../../../src/sessions/port';
 const RECORDED = join(__dirname, '..', '..', '..', 'fixtures', 'gemini', 'recorded');
 const NOW = new Date('2026-11-24T10:20:30Z');
 const ID = '0a1b2c3d-4e5f-4a00-8000-000000000001';
+const FILE_ID = 'f1e2d3c4-0000-4000-8000-000000000002';
+/** The ids the writer draws: the session's, then the one its file name takes its short id from. */
+const ids = (...drawn: string[]): (() => string) => () => drawn.shift() ?? '';
 
 type Rec = Record<string, unknown> & { type?: string; content?: unknown; toolCalls?: { id: string; result?: unknown }[] };
 
@@ -51,14 +54,16 @@ describe('writeGeminiFork', () => {
     const source = install('resume');
     const before = readFileSync(source);
     const input = await compacted(source, { preserve: { recentTurns: 1, recentPercent: 0 } });
-    const fork = await writeGeminiFork(input, { now: () => NOW, newId: () => ID });
+    const fork = await writeGeminiFork(input, { now: () => NOW, newId: ids(ID, FILE_ID) });
     assert.ok(fork.ok, fork.ok ? '' : fork.error.message);
     assert.deepEqual(readFileSync(source), before, 'the source is untouched');
     assert.equal(fork.value.sessionId, ID);
     assert.equal(fork.value.resumeCommand, `gemini -r ${ID}`);
     assert.equal(dirname(fork.value.path), dirname(source), 'in the same chats folder (the same project)');
-    assert.equal(basename(fork.value.path), 'session-2026-11-24T10-20-0a1b2c3d.jsonl');
-    assert.equal(chatFileName(ID, NOW), basename(fork.value.path));
+    // Not the session id's short id: the stub a later resume leaves is named after that one, and the
+    // retention cleanup deletes every file sharing the short id of an unresumable one.
+    assert.equal(basename(fork.value.path), 'session-2026-11-24T10-20-f1e2d3c4.jsonl');
+    assert.equal(chatFileName('f1e2d3c4', NOW), basename(fork.value.path));
 
     const [header, ...messages] = records(fork.value.path);
     const sourceId = (records(source)[0] as { sessionId: string }).sessionId;
@@ -131,14 +136,14 @@ describe('writeGeminiFork', () => {
     assert.equal(readdirSync(dirname(source)).length, 1, 'nothing written');
   });
 
-  it('picks a session id whose short id no file in the folder has (the retention cleanup deletes by short id)', async () => {
+  it('picks short ids no file in the folder has, nor each other (the retention cleanup deletes by short id)', async () => {
     const source = install('chat');
     const input = await compacted(source, { summaryOverride: 'EDITED SUMMARY', preserve: { recentTurns: 0, recentPercent: 0 }, minSavingsPercent: 0 });
-    const taken = basename(source).slice(-14, -6);
-    const ids = [`${taken}-0000-4000-8000-000000000000`, ID];
-    const fork = await writeGeminiFork(input, { now: () => NOW, newId: () => ids.shift() ?? '' });
+    const taken = `${basename(source).slice(-14, -6)}-0000-4000-8000-000000000000`;
+    const fork = await writeGeminiFork(input, { now: () => NOW, newId: ids(taken, ID, taken, `${ID.slice(0, 8)}-1111-4000-8000-000000000000`, FILE_ID) });
     assert.ok(fork.ok, fork.ok ? '' : fork.error.message);
     assert.equal(fork.value.sessionId, ID);
+    assert.equal(basename(fork.value.path), 'session-2026-11-24T10-20-f1e2d3c4.jsonl');
   });
 
   it('refuses a source that is not a Gemini chat, without writing', async () => {
