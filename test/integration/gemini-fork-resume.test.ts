@@ -110,11 +110,15 @@ describe('a Gemini fork resumed by the real Gemini CLI', { timeout: 240_000 }, (
     const stub = `-${fork.value.sessionId.slice(0, 8)}.jsonl`;
     assert.ok(chatFiles(home).some((path) => path.endsWith(stub)), 'the resume left its stub');
     writeGeminiSettings(home, { retention: true });
-    const listing = (): string => chatFiles(home).map((path) => `${basename(path)}: ${readFileSync(path, 'utf8').split('\n').length} lines`).join('; ');
+    const listing = (): string => chatFiles(home).map((path) => `${basename(path)} (session ${readFileSync(path, 'utf8').slice(14, 22)}): ${readFileSync(path, 'utf8').split('\n').length} lines`).join('; ');
     const beforeCleanup = listing();
-    const fresh = await run('hello');
-    assert.equal(fresh.code, 0, `${fresh.stdout}\n${fresh.stderr}`);
-    assert.ok(!chatFiles(home).some((path) => path.endsWith(stub)), `the cleanup ran and deleted the stub (after: ${listing()})`);
+    // The CLI starts its cleanup without waiting for it and may exit before it is done (seen on a
+    // loaded machine: one group deleted, the next not yet), so a new run continues it.
+    for (let runs = 0; runs < 3 && chatFiles(home).some((path) => path.endsWith(stub)); runs++) {
+      const fresh = await run('hello');
+      assert.equal(fresh.code, 0, `${fresh.stdout}\n${fresh.stderr}`);
+    }
+    assert.ok(!chatFiles(home).some((path) => path.endsWith(stub)), `the cleanup ran and deleted the stub (before: ${beforeCleanup}; after: ${listing()})`);
     assert.ok(existsSync(fork.value.path), `the fork survives the retention cleanup (before: ${beforeCleanup}; after: ${listing()})`);
     const again = await run('continue', fork.value.sessionId);
     assert.equal(again.code, 0, `the fork still resumes after the cleanup\n${again.stderr}`);
