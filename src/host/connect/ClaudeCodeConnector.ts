@@ -126,13 +126,8 @@ export class ClaudeCodeConnector {
     // A fence longer than any run of backticks in the files, so none of their text can end it.
     const fence = '`'.repeat(Math.max(3, ...(all.match(/`+/g) ?? []).map((run) => run.length + 1)));
     const side = (texts: readonly string[]): string => texts.map((text, index) => `## ${names[index] ?? ''}\n\n${fence}jsonc\n${text}${text.endsWith('\n') || text === '' ? '' : '\n'}${fence}\n`).join('\n');
-    await this.deps.diffs.show(
-      `claude-connect-${Date.now()}`,
-      side(changes.map(({ file }) => file.text ?? '')),
-      side(changes.map(({ text }) => text)),
-      `${names.join(' + ')} (${target.folder.name}) ↔ ${words.action.toLowerCase()}ed`,
-      'claude-code-connect.md',
-    );
+    const pair = this.deps.diffs.prepare('connect', `claude-connect-${Date.now()}`, side(changes.map(({ file }) => file.text ?? '')), side(changes.map(({ text }) => text)), 'claude-code-connect.md');
+    await this.deps.diffs.show(pair, `${names.join(' + ')} (${target.folder.name}) ↔ ${words.action.toLowerCase()}ed`);
     const choice = await vscode.window.showInformationMessage(words.question, { modal: true, detail: `${words.detail}${notesOf(plan)}` }, words.action);
     return choice === words.action;
   }
