@@ -68,7 +68,7 @@ export class ContextLensApp extends Disposables {
     this.panelInstructions = new PanelInstructionsWriter(proxyStateDir(process.env), (line) => this.log.warn(line));
     this.model = this.own(new ContextModel(this.sessions, this.settings, this.log, context.workspaceState));
     this.apiKey = new ApiKeyStore(context.secrets);
-    const diffs = this.own(new DiffDocuments());
+    const diffs = this.own(new DiffDocuments(this.log));
     const connectable = connectableAgents();
     this.connector = new AgentConnector(connectable, {
       extensionUri: context.extensionUri,

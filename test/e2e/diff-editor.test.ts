@@ -2,7 +2,9 @@
 // finishes inside its time limit, and the two sides line up (kept items are unchanged lines; the
 // screenshots, dark and light, show red drops and green new text between aligned headers).
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { closeDemoPanel, openDemoPanel } from '../support/demoPanel';
@@ -12,11 +14,83 @@ import { runCommand, screenshot, type Workbench } from '../support/workbench';
 /** As in compact.test.ts: a window small enough that Compact… summarises, truncates and drops. */
 const WINDOW = 40_000;
 /**
- * Click to text, UI included, on a machine of our own: the old documents took 14.9 s. Timing is only
- * meaningful for the share of the cores the test gets, so the bound grows with the load beside it.
+ * Click to text, UI included. The issue's target is 1 s; what is left after the host's part (the
+ * click reaches it in 15–30 ms, the documents are loaded beforehand) is VS Code's: it starts its
+ * diff worker, computes the diff and draws the editor before any text shows: click to text 1.6 s at
+ * load 9.8, 3.7–6.5 s at load 13 on this machine's two cores. Timing is only meaningful for the share of the cores
+ * the test gets, so the bound grows with the load beside it.
  */
 const TEXT_WITHIN_MS = 3_000;
+/** Longer than the host waits before loading a shown preview's diff documents, with room for a busy machine. */
+const PREVIEW_READ_MS = 3_000;
+/** The host turns word wrap on a second after the diff shows (DiffDocuments). */
+const WRAP_SETTLED_MS = 2_000;
 const loadFactor = (): number => Math.max(1, (loadavg()[0] ?? 0) / availableParallelism());
+
+/** Date.now() stamps (the test's clock) taken in the workbench and the webview. */
+interface Marks {
+  /** The last click in the webview, and in the workbench. */
+  clickAt: number;
+  pageClickAt: number;
+  /** The first text on each side of a diff editor, and any line on its right side. */
+  originalAt: number;
+  modifiedAt: number;
+  anyModifiedAt: number;
+}
+
+// The recorders run in the pages, reached through the element Playwright hands them (the tests are
+// type-checked without the DOM library), as test/support/firstPaint.ts does.
+
+async function recordClicks(target: Page | Frame): Promise<void> {
+  await target.locator('body').evaluate((body) => {
+    const window = body.ownerDocument.defaultView;
+    window.diffMarks ??= {};
+    const name = window === window.top ? 'pageClickAt' : 'clickAt';
+    body.ownerDocument.addEventListener('click', () => (window.diffMarks[name] = Date.now()), { capture: true });
+  });
+}
+
+async function recordDiffEditor(page: Page): Promise<void> {
+  await page.locator('body').evaluate((body) => {
+    const document = body.ownerDocument;
+    const marks = document.defaultView.diffMarks;
+    const stamp = (name: string, selector: string, text?: RegExp): void => {
+      if (!marks[name] && [...document.querySelectorAll(selector)].some((element) => text === undefined || text.test(element.textContent ?? ''))) marks[name] = Date.now();
+    };
+    new document.defaultView.MutationObserver(() => {
+      stamp('originalAt', '.monaco-diff-editor .editor.original .view-line', /\S/);
+      stamp('modifiedAt', '.monaco-diff-editor .editor.modified .view-line', /\S/);
+      stamp('anyModifiedAt', '.monaco-diff-editor .editor.modified .view-line');
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+}
+
+async function resetMarks(...targets: Array<Page | Frame>): Promise<void> {
+  for (const target of targets) await target.locator('body').evaluate((body) => Object.assign(body.ownerDocument.defaultView.diffMarks, { clickAt: 0, pageClickAt: 0, originalAt: 0, modifiedAt: 0, anyModifiedAt: 0 }));
+}
+
+async function workbenchMarks(page: Page): Promise<Marks> {
+  return (await page.locator('body').evaluate((body) => body.ownerDocument.defaultView.diffMarks)) as Marks;
+}
+
+async function marksOf(page: Page, frame: Frame): Promise<Marks> {
+  const inPage = await workbenchMarks(page);
+  const clickAt = (await frame.locator('body').evaluate((body) => body.ownerDocument.defaultView.diffMarks.clickAt)) as number;
+  return { ...inPage, clickAt };
+}
+
+/** The host's "Diff editor … opened in N ms" line logged after `since` (VS Code writes its log a moment later). */
+async function openedLine(profileDir: string, since: number): Promise<{ ms: number; documents: string }> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const logs = (readdirSync(profileDir, { recursive: true }) as string[]).filter((name) => name.endsWith('Context Lens.log'));
+    for (const line of logs.flatMap((name) => readFileSync(join(profileDir, name), 'utf8').split('\n')).reverse()) {
+      const match = /^(\S+ \S+) \[info\] Diff editor .* opened in (\d+) ms \(documents (.+)\)$/.exec(line);
+      if (match && new Date((match[1] ?? '').replace(' ', 'T')).getTime() >= since) return { ms: Number(match[2]), documents: match[3] ?? '' };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`no "Diff editor … opened" line in the host's log under ${profileDir}`);
+}
 
 describe('Open in Diff Editor on the demo, in code-server', { timeout: 300_000 }, () => {
   let workbench: Workbench;
@@ -30,11 +104,26 @@ describe('Open in Diff Editor on the demo, in code-server', { timeout: 300_000 }
     ({ workbench, page, frame } = await openDemoPanel(workspace, demo, { theme: 'Default Dark Modern', maximise: false }));
   });
 
+  const headers = (side: string) => page.locator(`.monaco-diff-editor .editor.${side} .view-line`, { hasText: /^===\s/ });
+
   after(async () => {
     await closeDemoPanel(workbench, workspace, demo);
   });
 
-  it('shows aligned text within 3 s and VS Code finishes its diff without stopping early', async () => {
+  /**
+   * Clicks Open in Diff Editor; the time to text on both sides and VS Code's part of it (the host's
+   * log). VS Code computes the diff before it shows any text, then scrolls to the first change.
+   */
+  const openDemoDiff = async (): Promise<{ textMs: number; vscodeDiffMs: number; documents: string }> => {
+    await resetMarks(page, frame);
+    await frame.locator('[data-testid="preview-open-diff"]').click();
+    for (const side of ['original', 'modified']) await headers(side).first().waitFor({ timeout: 60_000 });
+    const marks = await marksOf(page, frame);
+    const opened = await openedLine(workbench.server.profileDir, marks.clickAt);
+    return { textMs: Math.max(marks.originalAt, marks.modifiedAt) - marks.clickAt, vscodeDiffMs: opened.ms, documents: opened.documents };
+  };
+
+  it('shows aligned text within 3 s (scaled by load) and VS Code finishes its diff without stopping early', async () => {
     await runCommand(page, 'Context Lens: Compact…');
     const input = page.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible' });
@@ -43,27 +132,28 @@ describe('Open in Diff Editor on the demo, in code-server', { timeout: 300_000 }
     await frame.locator('[data-testid="preview"]').waitFor({ timeout: 60_000 });
     await page.locator('.notifications-toasts', { hasText: 'Compacting with' }).waitFor({ state: 'hidden', timeout: 15_000 });
 
-    const clicked = Date.now();
-    await frame.locator('[data-testid="preview-open-diff"]').click();
-    // VS Code computes the diff before it shows any text, then scrolls to the first change.
-    const headers = (side: string) => page.locator(`.monaco-diff-editor .editor.${side} .view-line`, { hasText: /^===\s/ });
-    for (const side of ['original', 'modified']) {
-      await headers(side).first().waitFor({ timeout: 60_000 });
-      console.log(`diff editor: ${side} text after ${Date.now() - clicked} ms`);
-    }
-    const textMs = Date.now() - clicked;
+    // A person reads the preview before asking for the diff; meanwhile its documents are loaded.
+    await page.waitForTimeout(PREVIEW_READ_MS);
+    for (const target of [page, frame]) await target.evaluate('globalThis.__name ??= (fn) => fn');
+    await recordClicks(frame);
+    await recordClicks(page);
+    await recordDiffEditor(page);
+
+    // The first diff editor of the window. At the first change, before word wrap moves it: item
+    // headers on both sides.
+    const first = await openDemoDiff();
     // Drawn once VS Code's diff is computed (or given up on, which is when the notice would show).
     await page.locator('.monaco-diff-editor .line-delete, .monaco-diff-editor .line-insert').first().waitFor({ state: 'attached', timeout: 60_000 });
-    const diffMs = Date.now() - clicked;
     const bound = TEXT_WITHIN_MS * loadFactor();
-    console.log(`diff editor: text after ${textMs} ms, diff drawn after ${diffMs} ms (bound ${Math.round(bound)} ms at load ${loadavg()[0]?.toFixed(1)})`);
-    assert.ok(textMs < bound, `text after ${textMs} ms`);
+    console.log(`diff editor: click to text ${first.textMs} ms, VS Code's command ${first.vscodeDiffMs} ms of it (documents ${first.documents}); bound ${Math.round(bound)} ms at load ${loadavg()[0]?.toFixed(1)}`);
+    assert.equal(first.documents, 'loaded beforehand', 'the documents were loaded while the preview was read');
+    assert.ok(first.textMs < bound, `text after ${first.textMs} ms`);
     assert.equal(await page.getByText(/stopped early/i).count(), 0, 'VS Code did not stop its diff early');
 
     // Once word wrap is on (DiffDocuments turns it on a second after opening), with the panel hidden
     // (Ctrl+J; focus is in the diff editor by now): at the top, the kept head of the context, every
     // item header shown on both sides is on the same row.
-    await page.waitForTimeout(2_000);
+    await page.waitForTimeout(WRAP_SETTLED_MS);
     await page.keyboard.press('Control+j');
     await page.keyboard.press('Control+Home');
     await page.waitForTimeout(1_000);
@@ -83,5 +173,14 @@ describe('Open in Diff Editor on the demo, in code-server', { timeout: 300_000 }
     await page.locator('.monaco-workbench.vs:not(.vs-dark)').waitFor({ timeout: 20_000 });
     await page.waitForTimeout(500);
     await screenshot(page, 'diff-editor-aligned-light');
+
+    // VS Code's own floor, the diff editor's code warm by now: a diff of two empty untitled documents
+    // (the panel is hidden, its webview gone: the workbench's marks only).
+    await runCommand(page, 'View: Close All Editors');
+    await resetMarks(page);
+    await runCommand(page, 'File: Compare New Untitled Text Files');
+    await page.locator('.monaco-diff-editor .editor.modified .view-line').first().waitFor({ state: 'attached', timeout: 60_000 });
+    const floor = await workbenchMarks(page);
+    console.log(`diff editor: VS Code's floor (empty untitled diff, warm) ${floor.anyModifiedAt - floor.pageClickAt} ms at load ${loadavg()[0]?.toFixed(1)}`);
   });
 });

@@ -17,7 +17,7 @@ import type { PanelHub } from '../panel/PanelHub';
 import type { PreviewActionMessage } from '../panel/WebviewConnection';
 import type { SettingsWatcher } from '../settings';
 import type { ApiKeyStore } from './ApiKeyStore';
-import type { DiffDocuments } from './DiffDocuments';
+import type { DiffDocuments, DiffPair } from './DiffDocuments';
 import { diffDocuments, previewItemDetail } from './preview';
 import { FocusMemory } from './focusMemory';
 import { PreviewSession, type Computed, type PreviewRequest, type Shown } from './PreviewSession';
@@ -47,8 +47,17 @@ export interface FlowDeps {
   readonly log: vscode.LogOutputChannel;
 }
 
+/**
+ * How long a preview stays on screen before its diff documents are built and loaded: a burst of
+ * keeps and drops recomputes the preview each time, and only the one that stays is worth loading.
+ */
+const DIFF_PREPARE_DELAY_MS = 300;
+
 export class CompactionFlow extends Disposables {
   private readonly session: PreviewSession;
+  /** The shown preview's diff documents, loaded into VS Code before anyone clicks Open in Diff Editor. */
+  private diffPair: { previewId: string; pair: DiffPair } | null = null;
+  private diffTimer: NodeJS.Timeout | undefined;
   private readonly focusMemory: FocusMemory;
   private running: AbortController | null = null;
 
@@ -57,13 +66,19 @@ export class CompactionFlow extends Disposables {
     this.session = new PreviewSession({
       inputs: () => this.inputs(),
       compute: (request, inputs, automatic) => this.compute(request, inputs, automatic),
-      publish: (preview) => deps.hub.updatePreview(withBreakEven(preview, deps.settings.current.prices, deps.snapshot())),
+      publish: (preview) => {
+        deps.hub.updatePreview(withBreakEven(preview, deps.settings.current.prices, deps.snapshot()));
+        this.prepareDiffSoon();
+      },
     });
     this.focusMemory = new FocusMemory(deps.state);
     this.own(deps.planChanged(() => this.session.inputsChanged()));
     this.own(deps.settings.onDidChange(() => this.session.inputsChanged()));
     // A run still under way stops with the window.
-    this.onDispose(() => this.running?.abort());
+    this.onDispose(() => {
+      clearTimeout(this.diffTimer);
+      this.running?.abort();
+    });
   }
 
   private inputs(): PreviewInputs | null {
@@ -189,10 +204,27 @@ export class CompactionFlow extends Disposables {
     }
   }
 
-  private async openDiff({ preview, inputs, result }: Shown): Promise<void> {
+  private prepareDiffSoon(): void {
+    clearTimeout(this.diffTimer);
+    this.diffTimer = setTimeout(() => {
+      const shown = this.session.shown;
+      if (shown) this.diffPairOf(shown);
+    }, DIFF_PREPARE_DELAY_MS);
+  }
+
+  /** The preview's diff documents, built once per preview; null when it does not line up with its context. */
+  private diffPairOf({ preview, inputs, result }: Shown): DiffPair | null {
+    if (this.diffPair?.previewId === preview.id) return this.diffPair.pair;
     const documents = diffDocuments(inputs.snapshot.context, result);
-    if (documents === null) return void vscode.window.showErrorMessage('Context Lens: this preview does not line up with its context — run Compact… again.');
-    await this.deps.diffs.show(preview.id, documents.before, documents.after, `Context Lens: before ↔ after${preview.focus ? ` (${preview.focus})` : ''}`);
+    if (documents === null) return null;
+    this.diffPair = { previewId: preview.id, pair: this.deps.diffs.prepare('preview', preview.id, documents.before, documents.after) };
+    return this.diffPair.pair;
+  }
+
+  private async openDiff(shown: Shown): Promise<void> {
+    const pair = this.diffPairOf(shown);
+    if (pair === null) return void vscode.window.showErrorMessage('Context Lens: this preview does not line up with its context — run Compact… again.');
+    await this.deps.diffs.show(pair, `Context Lens: before ↔ after${shown.preview.focus ? ` (${shown.preview.focus})` : ''}`);
   }
 
   /** Writes the fork of exactly the preview shown, when it still matches its inputs (else says why not). */

@@ -139,13 +139,8 @@ export class AgentConnector {
     const fence = '`'.repeat(Math.max(3, ...(all.match(/`+/g) ?? []).map((run) => run.length + 1)));
     const side = (texts: readonly string[]): string => texts.map((text, index) => `## ${names[index] ?? ''}\n\n${fence}jsonc\n${text}${text.endsWith('\n') || text === '' ? '' : '\n'}${fence}\n`).join('\n');
     const id = target.agent.adapter.id;
-    await this.deps.diffs.show(
-      `${id}-connect-${Date.now()}`,
-      side(changes.map(({ before }) => before ?? '')),
-      side(changes.map(({ after }) => after)),
-      `${names.join(' + ')} (${target.folder.name}) ↔ ${words.action.toLowerCase()}ed`,
-      `${id}-connect.md`,
-    );
+    const pair = this.deps.diffs.prepare('connect', `${id}-connect-${Date.now()}`, side(changes.map(({ before }) => before ?? '')), side(changes.map(({ after }) => after)), `${id}-connect.md`);
+    await this.deps.diffs.show(pair, `${names.join(' + ')} (${target.folder.name}) ↔ ${words.action.toLowerCase()}ed`);
     const choice = await vscode.window.showInformationMessage(words.question, { modal: true, detail: `${words.detail}${notesOf(plan)}` }, words.action);
     return choice === words.action;
   }
