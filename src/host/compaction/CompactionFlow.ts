@@ -74,7 +74,7 @@ export class CompactionFlow extends Disposables {
     this.focusMemory = new FocusMemory(deps.state);
     this.own(deps.planChanged(() => this.session.inputsChanged()));
     this.own(deps.settings.onDidChange(() => this.session.inputsChanged()));
-    // A run still under way stops with the window.
+    // A run still under way and a pending diff load stop with the window.
     this.onDispose(() => {
       clearTimeout(this.diffTimer);
       this.running?.abort();
