@@ -89,6 +89,26 @@ export function triggerTokensOf(options: Pick<LiveOptions, 'windowTokens' | 'tri
   return Math.floor((options.windowTokens * options.triggerPercent) / 100);
 }
 
+/**
+ * The engine options of a batch; the MCP server estimates what a compact_context request will cost
+ * with the same ones. `kept`: item ids that stay as they are (earlier edits, the person's keeps).
+ */
+export function batchEngineOptions(options: LiveOptions, requested: boolean, focus: string, kept: readonly number[]): EngineOptionsInput {
+  const engine = options.engine;
+  return {
+    // The target sits below the trigger, or every request after a batch would start another.
+    targetPercent: Math.floor(options.triggerPercent * 0.8),
+    ...engine,
+    // Asked for by the agent: every gentle tier runs; otherwise down to the target and no further.
+    trigger: requested ? 'manual' : 'auto',
+    minSavingsPercent: 0,
+    timeoutMs: options.budgetMs,
+    summary: { ...engine.summary, enabled: engine.summary?.enabled ?? false },
+    choices: { keep: [...kept], drop: [] },
+    ...(focus ? { focus } : engine.focus ? { focus: engine.focus } : {}),
+  };
+}
+
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 export class LiveRewriter {
@@ -255,23 +275,7 @@ export class LiveRewriter {
     const kept = context.items.filter((item) => item.kind === 'tool_result' && (session.edits.has(item.toolUseId ?? '') || keep.has(item.toolUseId ?? ''))).map((item) => item.id);
     const requested = requests.length > 0;
     const focus = requests.map((request) => request.focus).filter((text) => text.trim() !== '').join('\n');
-    const engine = options.engine;
-    const result = await compact(
-      context,
-      {
-        // The target sits below the trigger, or every request after a batch would start another.
-        targetPercent: Math.floor(options.triggerPercent * 0.8),
-        ...engine,
-        // Asked for by the agent: every gentle tier runs; otherwise down to the target and no further.
-        trigger: requested ? 'manual' : 'auto',
-        minSavingsPercent: 0,
-        timeoutMs: options.budgetMs,
-        summary: { ...engine.summary, enabled: engine.summary?.enabled ?? false },
-        choices: { keep: kept, drop: [] },
-        ...(focus ? { focus } : engine.focus ? { focus: engine.focus } : {}),
-      },
-      { tokenizer: estimateTokenizer },
-    );
+    const result = await compact(context, batchEngineOptions(options, requested, focus, kept), { tokenizer: estimateTokenizer });
     if (result.status === 'failed-open') return { ok: false, error: `engine: ${result.error ?? result.message}` };
     const afterText = new Map(result.after.items.filter((item) => item.kind === 'tool_result').map((item) => [item.toolUseId ?? '', item.text]));
     const edits: StickyEdit[] = [];

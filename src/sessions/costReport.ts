@@ -67,7 +67,11 @@ export type CompactCost = BreakEven & { model: string; sentence: string };
 /** Does this compaction pay? null when no call of the session has a price. */
 export function compactCost(index: PriceIndex, live: LiveContext, beforeTokens: number, afterTokens: number): CompactCost | null {
   const next = nextCallRates(index, live);
-  if (next === null) return null;
+  return next === null ? null : compactCostAt(next, beforeTokens, afterTokens);
+}
+
+/** Does this compaction pay, at the rates the next call pays (`next`: its model and rates)? */
+export function compactCostAt(next: { model: string; rates: CallRates }, beforeTokens: number, afterTokens: number): CompactCost {
   const figures = breakEven(beforeTokens, afterTokens, next.rates);
   return { ...figures, model: next.model, sentence: breakEvenSentence(figures) };
 }
