@@ -3,20 +3,21 @@
 // whether a compaction pays off. The prices are the caller's (bundled, or with the person's merged).
 import { breakEven, type BreakEven } from '../engine/cost/breakEven';
 import { costByResource, type ResourceGroup } from '../engine/cost/byResource';
-import { callRates, costWithRates, type CallRates } from '../engine/cost/callCost';
+import { callRates, costWithRates, promptOf, type CallRates } from '../engine/cost/callCost';
 import { itemCosts } from '../engine/cost/itemCost';
 import type { PriceIndex } from '../engine/cost/prices';
 import { sessionCost, type SessionCost } from '../engine/cost/sessionCost';
 import type { Context } from '../engine/model';
 import { breakEvenSentence } from '../protocol/format';
 import type { AgentAdapter } from './port';
-import type { LiveContext } from './types';
+import type { LiveContext, SessionCall } from './types';
 
 export interface CostReport {
   prices: { source: string; taken: string };
   /** Every call of the session file and of its subagents' transcripts. */
   session: SessionCost;
-  subagents: { id: string; title: string; calls: number; usd: number; unpriced: string[] }[];
+  /** Each subagent: its calls, its fill (the prompt of its latest call) and what they cost. */
+  subagents: { id: string; title: string; calls: number; tokens: number; usd: number; unpriced: string[] }[];
   /** The calls on the live chain since the last compaction, each once (null: no price for its model). */
   calls: { at: string | null; model: string | null; usd: number | null; longContext?: true }[];
   /** What carrying the live context cost over those calls: the items' costs plus what fell on no item. */
@@ -39,7 +40,7 @@ export async function costReport(index: PriceIndex, adapter: AgentAdapter, live:
     session,
     subagents: subagents.map((agent) => {
       const { total } = sessionCost(index, agent.calls);
-      return { id: agent.session.id, title: agent.session.title, calls: total.calls, usd: total.usd, unpriced: total.unpriced.map((row) => row.model) };
+      return { id: agent.session.id, title: agent.session.title, calls: total.calls, tokens: latestPromptTokens(agent.calls), usd: total.usd, unpriced: total.unpriced.map((row) => row.model) };
     }),
     calls: live.calls.map((call, k) => {
       const callRate = rates[k];
@@ -50,6 +51,16 @@ export async function costReport(index: PriceIndex, adapter: AgentAdapter, live:
     items: carried.usd,
     byFile: costByResource(context.items, carried.usd).filter((group) => group.file),
   };
+}
+
+/**
+ * A transcript's fill: the prompt of its latest call. Calls summed by model and day have no time of
+ * their own; the newest responses are always kept one by one (sessionCalls.ts), so it is among those.
+ */
+export function latestPromptTokens(calls: readonly SessionCall[]): number {
+  let latest: SessionCall | undefined;
+  for (const call of calls) if (call.count === undefined && call.at !== null && (latest?.at == null || call.at >= latest.at)) latest = call;
+  return latest === undefined ? 0 : promptOf(latest.usage);
 }
 
 /** The rates the next call would pay: the latest priced call's (its model, and the long-context tier it was in). */
