@@ -17,7 +17,7 @@ export interface CostReport {
   /** Every call of the session file and of its subagents' transcripts. */
   session: SessionCost;
   /** Each subagent: its calls, its fill (the prompt of its latest call) and what they cost. */
-  subagents: { id: string; title: string; calls: number; tokens: number; usd: number; unpriced: string[] }[];
+  subagents: ({ id: string; title: string } & TranscriptCost)[];
   /** The calls on the live chain since the last compaction, each once (null: no price for its model). */
   calls: { at: string | null; model: string | null; usd: number | null; longContext?: true }[];
   /** What carrying the live context cost over those calls: the items' costs plus what fell on no item. */
@@ -38,10 +38,7 @@ export async function costReport(index: PriceIndex, adapter: AgentAdapter, live:
   return {
     prices: { source: index.table.source, taken: index.table.taken },
     session,
-    subagents: subagents.map((agent) => {
-      const { total } = sessionCost(index, agent.calls);
-      return { id: agent.session.id, title: agent.session.title, calls: total.calls, tokens: latestPromptTokens(agent.calls), usd: total.usd, unpriced: total.unpriced.map((row) => row.model) };
-    }),
+    subagents: subagents.map((agent) => ({ id: agent.session.id, title: agent.session.title, ...transcriptCost(index, agent.calls) })),
     calls: live.calls.map((call, k) => {
       const callRate = rates[k];
       const cost = callRate ? costWithRates(call.usage, callRate) : null;
@@ -51,6 +48,21 @@ export async function costReport(index: PriceIndex, adapter: AgentAdapter, live:
     items: carried.usd,
     byFile: costByResource(context.items, carried.usd).filter((group) => group.file),
   };
+}
+
+export interface TranscriptCost {
+  calls: number;
+  /** Its fill: the prompt of its latest call. */
+  tokens: number;
+  usd: number;
+  /** Models of its calls that have no price. */
+  unpriced: string[];
+}
+
+/** One transcript's own calls (a subagent's, say): how many, its fill, what they cost. */
+export function transcriptCost(index: PriceIndex, calls: readonly SessionCall[]): TranscriptCost {
+  const { total } = sessionCost(index, calls);
+  return { calls: total.calls, tokens: latestPromptTokens(calls), usd: total.usd, unpriced: total.unpriced.map((row) => row.model) };
 }
 
 /**
