@@ -74,7 +74,7 @@ for (const [suffix, theme] of THEMES) {
       await runCommand(page, 'Context Lens: Select Session…');
       const priced = page.locator('.quick-input-widget .monaco-list-row', { hasText: /fill [\d.]+k? · \$/ });
       await priced.first().waitFor({ timeout: 30_000 });
-      assert.match(await priced.first().innerText(), new RegExp(`subagent of “.*” · .* · \\d+ calls? · fill [\\d.]+k? · ${USD}`));
+      assert.match(await priced.first().innerText(), new RegExp(`subagent of “[^]*\\d+ calls? · fill [\\d.]+k? · ${USD} · /`));
       await screenshot(page, `cost-picker-${suffix}`);
       await page.keyboard.press('Escape');
     });

@@ -45,14 +45,14 @@ export function subagentCostFacts(cost: TranscriptCost): string {
 function row(session: SessionInfo, now: number, costs: ReadonlyMap<string, TranscriptCost>, parent?: SessionInfo, subagents: readonly SessionInfo[] = []): PickerItem {
   // The agent first: a workspace can hold sessions of both, with the same titles.
   const facts = [agentLabel(session.agent).name, session.model ?? 'no response yet', formatAge(session.lastActivityMs, now), formatSize(session.sizeBytes)];
+  // The costs open the second line: a long title cuts the first one short.
   const cost = costs.get(session.path);
-  if (session.isSidechain && cost !== undefined) facts.push(subagentCostFacts(cost));
   const priced = subagents.flatMap((subagent) => costs.get(subagent.path) ?? []);
-  if (priced.length > 0) facts.push(`${subagents.length} subagent${subagents.length === 1 ? '' : 's'} ${formatUsd(priced.reduce((sum, agent) => sum + agent.usd, 0))}`);
+  const costFacts = session.isSidechain && cost !== undefined ? subagentCostFacts(cost) : priced.length > 0 ? `${subagents.length} subagent${subagents.length === 1 ? '' : 's'} ${formatUsd(priced.reduce((sum, agent) => sum + agent.usd, 0))}` : null;
   if (session.forkOf) facts.unshift(`fork of “${session.forkOf.title ?? session.forkOf.sessionId ?? 'another session'}”, compacted by Context Lens`);
   if (session.isSidechain) facts.unshift(parent ? `subagent of “${parent.title}”` : `subagent of ${session.parentSessionId ?? 'an unknown session'}`);
   const icon = session.isSidechain ? '$(type-hierarchy-sub) ' : session.forkOf ? '$(repo-forked) ' : '';
-  return { label: `${session.isSidechain && parent ? '    ' : ''}${icon}${session.title}`, description: facts.join(' · '), detail: session.path, session };
+  return { label: `${session.isSidechain && parent ? '    ' : ''}${icon}${session.title}`, description: facts.join(' · '), detail: costFacts === null ? session.path : `${costFacts} · ${session.path}`, session };
 }
 
 export function formatAge(ms: number, now = Date.now()): string {

@@ -35,10 +35,12 @@ describe('pickerItems', () => {
     ]);
     const items = pickerItems([session('a'), session('agent-1', { isSidechain: true, parentSessionId: 'a' }), session('agent-2', { isSidechain: true, parentSessionId: 'a' })], NOW, costs);
     assert.deepEqual(items.map((item) => item.session.id), ['a', 'agent-1', 'agent-2']);
-    assert.match(items[0]?.description ?? '', / · 2 subagents \$0\.12$/);
-    assert.match(items[1]?.description ?? '', /^subagent of “Title a” · .* · 7 calls · fill 12k · \$0\.12$/);
-    assert.match(items[2]?.description ?? '', / · 1 call · fill 900 · no price for claude-sonnet-5-5$/);
+    // On the second line, first: a long title cuts the first line short.
+    assert.equal(items[0]?.detail, '2 subagents $0.12 · /p/a.jsonl');
+    assert.match(items[1]?.description ?? '', /^subagent of “Title a” · /);
+    assert.equal(items[1]?.detail, '7 calls · fill 12k · $0.12 · /p/agent-1.jsonl');
+    assert.equal(items[2]?.detail, '1 call · fill 900 · no price for claude-sonnet-5-5 · /p/agent-2.jsonl');
     // Before the costs are read, the rows say nothing about them.
-    assert.doesNotMatch(pickerItems([session('a'), session('agent-1', { isSidechain: true, parentSessionId: 'a' })], NOW).map((item) => item.description).join(' | '), /call|\$/);
+    assert.deepEqual(pickerItems([session('a'), session('agent-1', { isSidechain: true, parentSessionId: 'a' })], NOW).map((item) => item.detail), ['/p/a.jsonl', '/p/agent-1.jsonl']);
   });
 });

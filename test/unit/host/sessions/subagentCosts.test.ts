@@ -30,8 +30,11 @@ describe('subagentCosts', () => {
     }
     const rows = pickerItems(sessions, Date.now(), costs);
     assert.equal(rows[0]?.session.id, '0ccf1a04-1b4c-43b6-8aa5-79e41db43a68');
-    assert.match(rows[0]?.description ?? '', / · 5 subagents \$\d+\.\d+$/);
-    for (const subagent of rows.slice(1)) assert.match(subagent.description, /^subagent of “.*” · .* · \d+ calls? · fill [\d.]+k? · \$\d+\.\d+$/);
+    assert.match(rows[0]?.detail ?? '', /^5 subagents \$\d+\.\d+ · \//);
+    for (const subagent of rows.slice(1)) {
+      assert.match(subagent.description, /^subagent of “.*” · /);
+      assert.match(subagent.detail, /^\d+ calls? · fill [\d.]+k? · \$\d+\.\d+ · \/.*\.jsonl$/);
+    }
   });
 
   it('prices the sidechain files a 2.0.x session wrote beside it, under that session', async () => {
@@ -43,7 +46,7 @@ describe('subagentCosts', () => {
     assert.equal(costs.size, 2);
     for (const row of rows.slice(1)) {
       assert.match(row.label, /^ {4}\$\(type-hierarchy-sub\) /);
-      assert.match(row.description, / · 1 call · fill 17k · \$0\.\d+$/);
+      assert.match(row.detail, /^1 call · fill 17k · \$0\.\d+ · /);
     }
   });
 });
