@@ -25,6 +25,11 @@ export function agentSessionOfEnv(env: NodeJS.ProcessEnv): string | null {
 
 /** compact_context's structured result: the request's id and whether it pays (null figures: no estimate or no price). */
 const compactOutput = {
+  /**
+   * The whole answer again: Claude Code hands the model the structured content instead of the text
+   * when there is some (the integration test with the real CLI found no text in the tool result).
+   */
+  message: z.string(),
   requestId: z.string(),
   cost: z
     .object({
@@ -70,12 +75,8 @@ export function createMcpServer(stateDir: string, agentSession: string | null = 
       if (!written.ok) return reply(written.error, true);
       const figures: Result<CompactEstimate, string> = estimate === undefined ? { ok: false, error: 'no session to read' } : await estimateCompaction(estimate, agentSession, focus).catch((error: unknown) => ({ ok: false as const, error: error instanceof Error ? error.message : String(error) }));
       const costText = estimateSentence(figures);
-      return {
-        ...reply(
-          `Compaction requested (${written.value.id}). This tool changed nothing by itself: the Context Lens proxy applies it to your next request, if the agent runs through it (context-lens run, or the editor's Live Proxy). Stubs it writes name a ctx-lens ref you can pass to recall. ${costText}`,
-        ),
-        structuredContent: { requestId: written.value.id, cost: costOutput(figures), costText },
-      };
+      const message = `Compaction requested (${written.value.id}). This tool changed nothing by itself: the Context Lens proxy applies it to your next request, if the agent runs through it (context-lens run, or the editor's Live Proxy). Stubs it writes name a ctx-lens ref you can pass to recall. ${costText}`;
+      return { ...reply(message), structuredContent: { message, requestId: written.value.id, cost: costOutput(figures), costText } };
     },
   );
   server.registerTool(

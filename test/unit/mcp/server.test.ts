@@ -79,6 +79,7 @@ describe('the MCP server', () => {
     assert.match(structured.costText, /it costs \$0\.\d+ once, saves \$0\.\d+ per call: pays off after \d+ calls/);
     assert.ok(textOf(result).startsWith(`Compaction requested (${structured.requestId}).`));
     assert.ok(textOf(result).endsWith(structured.costText));
+    assert.equal((result.structuredContent as { message: string }).message, textOf(result));
     await client.close();
   });
 
@@ -96,7 +97,9 @@ describe('the MCP server', () => {
       const unknown = await connected(session, estimateIn());
       const answered = await unknown.client.callTool({ name: TOOL_NAMES.compact, arguments: { reason: 'done' } });
       assert.equal(answered.isError, undefined);
-      assert.deepEqual(answered.structuredContent, { requestId: (answered.structuredContent as { requestId: string }).requestId, cost: null, costText: `No cost estimate: ${why}.` });
+      const { requestId, message } = answered.structuredContent as { requestId: string; message: string };
+      assert.deepEqual(answered.structuredContent, { message, requestId, cost: null, costText: `No cost estimate: ${why}.` });
+      assert.equal(message, textOf(answered));
       await unknown.client.close();
     }
   });
