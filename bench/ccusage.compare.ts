@@ -2,7 +2,9 @@
 // test/fixtures/claude-code/public/ and the recorded ones), model by model: `npx tsx
 // bench/ccusage.compare.ts` with CCUSAGE naming ccusage's bin (its native build, run with --offline:
 // not a dependency of ours). Every fixture folder is a config folder; ccusage reads them all at once
-// through CLAUDE_CONFIG_DIR and groups each session with its `subagents/` transcripts, as we do.
+// through CLAUDE_CONFIG_DIR and groups each session with its `subagents/` transcripts, as we do; a
+// 2.0.x sidechain file beside a session is a session of its own to ccusage and part of its parent to
+// us, so its figures are added to the parent's for the comparison.
 // Prints session, model, ours, ccusage and the difference; a known model more than 2 % off is flagged.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
@@ -36,14 +38,23 @@ function sessionFiles(config: string): string[] {
   );
 }
 
-async function ours(path: string): Promise<Map<string, number | null>> {
+/** Our cost by model, and the 2.0.x sidechain files beside the session we counted in it (ccusage lists each as a session of its own). */
+async function ours(path: string): Promise<{ byModel: Map<string, number | null>; besides: string[] }> {
   const index = indexPrices(BUNDLED_PRICES);
   const info = await claudeCodeAdapter.readSessionInfo(path);
-  if (!info.ok) return new Map();
+  if (!info.ok) return { byModel: new Map(), besides: [] };
   const read = await claudeCodeAdapter.readSessionCalls(info.value);
-  if (!read.ok) return new Map();
+  if (!read.ok) return { byModel: new Map(), besides: [] };
   const { total } = sessionCost(index, [...read.value.calls, ...read.value.subagents.flatMap((agent) => agent.calls)]);
-  return new Map(total.byModel.map((row) => [row.model, row.usd]));
+  const besides = read.value.subagents.filter((agent) => agent.session.projectDir === info.value.projectDir && !agent.session.path.includes('/subagents/')).map((agent) => agent.session.id);
+  return { byModel: new Map(total.byModel.map((row) => [row.model, row.usd])), besides };
+}
+
+/** ccusage's figures for `id` with those of the sidechain files we count in it added. */
+function theirsOf(theirs: ReadonlyMap<string, ReadonlyMap<string, number>>, id: string, besides: readonly string[]): Map<string, number> {
+  const summed = new Map(theirs.get(id) ?? []);
+  for (const agent of besides) for (const [model, cost] of theirs.get(agent) ?? []) summed.set(model, (summed.get(model) ?? 0) + cost);
+  return summed;
 }
 
 async function main(): Promise<void> {
@@ -57,8 +68,8 @@ async function main(): Promise<void> {
   const rows: string[][] = [['SESSION', 'MODEL', 'OURS', 'CCUSAGE', 'Δ %', '']];
   for (const path of dirs.flatMap(sessionFiles).sort()) {
     const id = (path.split('/').at(-1) as string).replace(/\.jsonl$/, '');
-    const mine = await ours(path);
-    const other = theirs.get(id) ?? new Map<string, number>();
+    const { byModel: mine, besides } = await ours(path);
+    const other = theirsOf(theirs, id, besides);
     for (const model of new Set([...mine.keys(), ...other.keys()])) {
       const a = mine.get(model) ?? null;
       const b = other.get(model) ?? null;

@@ -4,11 +4,13 @@
 import { heldNotSent, liveProxyLine } from './logic/liveProxy';
 import { agentLabelOr, type AgentLabel } from '../src/protocol/agents';
 import { CATEGORIES, type Fill, type PanelState } from '../src/protocol/messages';
-import { formatTokens, formatUsd } from '../src/protocol/format';
+import { formatTokens } from '../src/protocol/format';
 import { pricesText, sessionCostText, unpricedText } from '../src/protocol/costText';
 import { CATEGORY_LABELS, CATEGORY_SHORT, exactTokens, fillSource, fillSummary, plural } from './logic/format';
 import { fillLevel, gaugeMarks, gaugeSegments, INLINE_LABEL_MIN_PERCENT, type MarkKind, type SegmentKey } from './logic/gaugeLayout';
 import { el, icon, spinningIcon } from './dom';
+import { subagentRows } from './subagents';
+import { subagentCostText } from './logic/costView';
 
 const SEGMENT_KEYS: readonly SegmentKey[] = [...CATEGORIES, 'used', 'free', 'reserved'];
 const MARK_KINDS: readonly MarkKind[] = ['target', 'trigger', 'safety', 'agent'];
@@ -49,6 +51,8 @@ export class Gauge {
   /** What the session cost so far, next to the fill; absent until its calls were read. */
   private readonly costText = el('span');
   private readonly cost = el('p', { class: 'gauge-cost small', 'data-testid': 'session-cost' }, icon('credit-card'), ' ', this.costText);
+  /** Each subagent's calls, fill and cost (folded; open stays open across updates). */
+  private readonly subagents = el('details', { class: 'gauge-subagents small', 'data-testid': 'subagents' });
   private readonly legend = el('ul', { class: 'legend', id: 'gauge-legend', 'data-testid': 'legend', 'aria-label': 'Tokens per category' });
 
   constructor() {
@@ -72,6 +76,7 @@ export class Gauge {
       { class: 'gauge', 'aria-label': 'Fill gauge' },
       el('div', { class: 'gauge-summary' }, this.summary, ' ', this.source, ' ', this.pending, ' ', this.level),
       this.cost,
+      this.subagents,
       this.loading,
       this.liveProxy,
       this.bar,
@@ -138,10 +143,12 @@ export class Gauge {
     // A state saved by an earlier version of the panel has no cost field.
     const cost = state.cost ?? null;
     this.cost.hidden = cost === null || !state.fill;
+    this.subagents.hidden = cost === null || !state.fill || cost.subagents.length === 0;
     if (cost === null) return;
+    this.subagents.replaceChildren(...subagentRows(cost));
     const unpriced = unpricedText(cost);
     this.costText.textContent = `Session cost: ${sessionCostText(cost)}${unpriced ? ` · ${unpriced}` : ''}`;
-    const subagents = cost.subagents.map((agent) => `  ${agent.title}: ${plural(agent.calls, 'call')}, ${agent.unpriced.length > 0 && agent.usd === 0 ? `no price for ${agent.unpriced.join(', ')}` : formatUsd(agent.usd)}`);
+    const subagents = cost.subagents.map((agent) => `  ${agent.title}: ${plural(agent.calls, 'call')}, ${subagentCostText(agent)}`);
     this.cost.title = [`Every call of the session${subagents.length > 0 ? ' and its subagents' : ''}, at the price it paid (${pricesText(cost)})`, ...subagents, ...(cost.problem ? [cost.problem] : [])].join('\n');
   }
 

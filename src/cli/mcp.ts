@@ -6,12 +6,16 @@ import { BoundedStdioTransport } from '../mcp/transport';
 import { createMcpServer } from '../mcp/server';
 import { proxyStateDir } from '../proxy';
 import type { AgentConnection, McpRegistration } from '../sessions/connection';
+import { BUNDLED_PRICES } from '../engine/cost/priceTable';
+import { indexPrices } from '../engine/cost/prices';
+import { loadPrices } from './cost';
 import { connectableOption, thisCli } from './connect';
 import { AGENT_OPTION, EXIT_OK, inputError, parse, usageError, type Io } from './io';
 
 export const MCP_USAGE = `context-lens mcp [--print-config | --register [DIR]] [--agent ID] [--state-dir DIR]
   An MCP server (stdio) for the agent: compact_context(reason, focus) asks the live proxy to compact
-  the next request (the tool itself changes nothing); recall(ref) returns the output a proxy stub
+  the next request (the tool itself changes nothing) and says what that costs once, saves per call
+  and after how many calls it pays off (estimated from the session's transcript); recall(ref) returns the output a proxy stub
   names. --print-config prints the .mcp.json to add; --register adds it to DIR/.mcp.json (default:
   the current folder), leaving the rest of the file as it is (\`context-lens connect\` does this too,
   beside the hooks; \`disconnect\` takes it out); --agent: whose configuration (default: the only
@@ -49,7 +53,14 @@ export async function mcpCommand(args: readonly string[], io: Io): Promise<numbe
     io.out.write(`Registered ${registration.serverName} in ${plan.settingsPath}\n`);
     return EXIT_OK;
   }
-  const server = createMcpServer(values['state-dir'] ?? proxyStateDir(io.env));
+  // compact_context says whether it pays at CONTEXT_LENS_PRICES' prices; a broken file must not keep the tools away.
+  const prices = await loadPrices(undefined, io).catch((error: unknown) => {
+    io.err.write(`context-lens mcp: ${error instanceof Error ? error.message : String(error)}; bundled prices used\n`);
+    return indexPrices(BUNDLED_PRICES);
+  });
+  // The agent that starts this server (the one Connect registers it with) wrote the session.
+  const estimate = { adapter: connectableOption(values.agent).adapter, where: { env: io.env }, workspace: process.cwd(), prices };
+  const server = createMcpServer(values['state-dir'] ?? proxyStateDir(io.env), undefined, estimate);
   // The agent ends the session by closing our stdin.
   const ended = new Promise<void>((done) => process.stdin.once('end', done));
   await server.connect(new BoundedStdioTransport());

@@ -8,6 +8,8 @@ import { requestsDir, writeCompactionRequest } from '../proxy/control';
 import { MCP_SERVER_NAME } from '../contracts/mcpServer';
 import { recallDir, recallOriginal, sessionRecallDir } from '../proxy/recall';
 import { agentSessionIdOf } from '../proxy/session';
+import { estimateCompaction, estimateSentence, type CompactEstimate, type EstimateInputs } from './compactEstimate';
+import type { Result } from '../sessions/types';
 
 export const TOOL_NAMES = { compact: 'compact_context', recall: 'recall' } as const;
 
@@ -21,8 +23,39 @@ export function agentSessionOfEnv(env: NodeJS.ProcessEnv): string | null {
   return agentSessionIdOf(env.CLAUDE_CODE_SESSION_ID?.trim());
 }
 
-/** The server with both tools, writing to and reading from the proxy's state folder. */
-export function createMcpServer(stateDir: string, agentSession: string | null = agentSessionOfEnv(process.env)): McpServer {
+/** compact_context's structured result: the request's id and whether it pays (null figures: no estimate or no price). */
+const compactOutput = {
+  /**
+   * The whole answer again: Claude Code hands the model the structured content instead of the text
+   * when there is some (the integration test with the real CLI found no text in the tool result).
+   */
+  message: z.string(),
+  requestId: z.string(),
+  cost: z
+    .object({
+      model: z.string().nullable(),
+      beforeTokens: z.number(),
+      afterTokens: z.number(),
+      oneOffUsd: z.number().nullable(),
+      savingPerCallUsd: z.number().nullable(),
+      breakEvenCalls: z.number().nullable(),
+    })
+    .nullable(),
+  /** The sentence the text ends with: the break-even, "no price for <model>", or why there is no estimate. */
+  costText: z.string(),
+};
+
+function costOutput(estimate: Result<CompactEstimate, string>) {
+  if (!estimate.ok) return null;
+  const { model, beforeTokens, afterTokens, cost } = estimate.value;
+  return { model: cost?.model ?? model, beforeTokens, afterTokens, oneOffUsd: cost?.oneOffUsd ?? null, savingPerCallUsd: cost?.savingPerCallUsd ?? null, breakEvenCalls: cost?.breakEvenCalls ?? null };
+}
+
+/**
+ * The server with both tools, writing to and reading from the proxy's state folder. `estimate`:
+ * where compact_context finds the session's transcript to say whether the compaction pays.
+ */
+export function createMcpServer(stateDir: string, agentSession: string | null = agentSessionOfEnv(process.env), estimate?: EstimateInputs): McpServer {
   const server = new McpServer({ name: MCP_SERVER_NAME, version });
   server.registerTool(
     TOOL_NAMES.compact,
@@ -35,13 +68,15 @@ export function createMcpServer(stateDir: string, agentSession: string | null = 
         reason: z.string().max(2_000).describe('Why now (e.g. "finished the refactor, starting the tests").'),
         focus: z.string().max(2_000).default('').describe('What must stay verbatim (e.g. "the auth module").'),
       },
+      outputSchema: compactOutput,
     },
-    ({ reason, focus }) => {
+    async ({ reason, focus }) => {
       const written = writeCompactionRequest(requestsDir(stateDir), { reason, focus, session: agentSession });
       if (!written.ok) return reply(written.error, true);
-      return reply(
-        `Compaction requested (${written.value.id}). This tool changed nothing by itself: the Context Lens proxy applies it to your next request, if the agent runs through it (context-lens run, or the editor's Live Proxy). Stubs it writes name a ctx-lens ref you can pass to recall.`,
-      );
+      const figures: Result<CompactEstimate, string> = estimate === undefined ? { ok: false, error: 'no session to read' } : await estimateCompaction(estimate, agentSession, focus).catch((error: unknown) => ({ ok: false as const, error: error instanceof Error ? error.message : String(error) }));
+      const costText = estimateSentence(figures);
+      const message = `Compaction requested (${written.value.id}). This tool changed nothing by itself: the Context Lens proxy applies it to your next request, if the agent runs through it (context-lens run, or the editor's Live Proxy). Stubs it writes name a ctx-lens ref you can pass to recall. ${costText}`;
+      return { ...reply(message), structuredContent: { message, requestId: written.value.id, cost: costOutput(figures), costText } };
     },
   );
   server.registerTool(

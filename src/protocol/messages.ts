@@ -322,7 +322,8 @@ export const costViewSchema = z.object({
   problem: z.string().max(1000).nullable(),
   /** Costliest first. */
   byResource: z.array(resourceCostSchema).max(5_000),
-  subagents: z.array(z.object({ title: z.string().max(200), calls: z.number().int().nonnegative(), usd: z.number().nonnegative(), unpriced: z.array(z.string().max(200)).max(50) })).max(500),
+  /** Each subagent: its calls, its fill (`tokens`: the prompt of its latest call; 0 in states saved before) and cost. */
+  subagents: z.array(z.object({ title: z.string().max(200), calls: z.number().int().nonnegative(), tokens: z.number().int().nonnegative().default(0), usd: z.number().nonnegative(), unpriced: z.array(z.string().max(200)).max(50) })).max(500),
 });
 export type CostView = z.infer<typeof costViewSchema>;
 

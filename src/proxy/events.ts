@@ -68,6 +68,21 @@ export const usageSchema = z.object({
 });
 export type ProxyUsage = z.infer<typeof usageSchema>;
 
+/**
+ * Does a batch pay? At the rates of the request's model: the kept context written to the cache once
+ * instead of read, the removed tokens no longer read on every call after (engine/cost/breakEven.ts).
+ */
+export const batchBreakEvenSchema = z.object({
+  model: z.string().max(100),
+  oneOffUsd: z.number().nonnegative(),
+  savingPerCallUsd: z.number().nonnegative(),
+  /** null: it never pays off. */
+  breakEvenCalls: count.nullable(),
+  /** "costs $0.41 once, saves $0.12 per call: pays off after 4 calls" */
+  sentence: text,
+});
+export type BatchBreakEven = z.infer<typeof batchBreakEvenSchema>;
+
 export const proxyEventSchema = z.object({
   v: z.literal(1),
   time: z.string().refine((value) => !Number.isNaN(Date.parse(value))),
@@ -93,6 +108,11 @@ export const proxyEventSchema = z.object({
   stickyEdits: count,
   /** Edits that reached the model for the first time with this request. */
   newEdits: z.array(editSchema).max(10_000),
+  /**
+   * With the request that carried a batch's edits, when its model has a price: whether the batch
+   * pays. Absent otherwise, and in lines written before it existed.
+   */
+  breakEven: batchBreakEvenSchema.optional(),
   /** Tool results whose earlier edit was undone (kept in the panel, or a drop taken back): the original goes again. */
   restored: z.array(z.string().max(200)).max(10_000).default([]),
   /** Time the proxy added before forwarding (parse, engine, serialise). */

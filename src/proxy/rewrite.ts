@@ -6,9 +6,13 @@
 // The edits are spliced into the agent's own bytes (scan.ts); the request is parsed only for a batch.
 import { compact, contextFromMessages, estimateTokenizer, toolResultText, type EngineOptionsInput } from '../engine';
 import { EVERY_AGENTS_TOOLS } from '../sessions/agents';
+import { callRates } from '../engine/cost/callCost';
+import { indexPrices, type PriceIndex } from '../engine/cost/prices';
+import { BUNDLED_PRICES } from '../engine/cost/priceTable';
+import { compactCostAt } from '../sessions/costReport';
 import type { Result } from '../sessions/types';
 import { hasCompactionRequests, takeCompactionRequests, type CompactionRequest } from './control';
-import { EDIT_TIERS, type ProxyAction, type ProxyEdit, type ProxyUsage } from './events';
+import { EDIT_TIERS, type BatchBreakEven, type ProxyAction, type ProxyEdit, type ProxyUsage } from './events';
 import { dropEdits, hasNewDrops, restoreTakenBack, textOnly, type LiveInstructions } from './instructions';
 import { PanelInstructionsReader } from './panelInstructions';
 import { archiveOriginal, refOf, sessionRecallDir, stubWithRef } from './recall';
@@ -35,6 +39,8 @@ export interface LiveOptions {
    * the last request of a session).
    */
   budgetMs: number;
+  /** What a batch's break-even is priced at; the bundled prices when absent. */
+  prices?: PriceIndex;
 }
 
 export const DEFAULT_LIVE_OPTIONS: LiveOptions = {
@@ -78,6 +84,8 @@ export interface Rewrite {
   sentTokens: number;
   stickyEdits: number;
   newEdits: ProxyEdit[];
+  /** Whether the batch whose edits this request first carries pays, when its model has a price. */
+  breakEven?: BatchBreakEven;
   /** Kept by the person, or a drop of theirs taken back: earlier edits undone on this request. */
   restored: string[];
   /** What the response's usage will measure, when the request was read (recordUsage). */
@@ -90,6 +98,26 @@ export function triggerTokensOf(options: Pick<LiveOptions, 'windowTokens' | 'tri
   return Math.floor((options.windowTokens * options.triggerPercent) / 100);
 }
 
+/**
+ * The engine options of a batch; the MCP server estimates what a compact_context request will cost
+ * with the same ones. `kept`: item ids that stay as they are (earlier edits, the person's keeps).
+ */
+export function batchEngineOptions(options: LiveOptions, requested: boolean, focus: string, kept: readonly number[]): EngineOptionsInput {
+  const engine = options.engine;
+  return {
+    // The target sits below the trigger, or every request after a batch would start another.
+    targetPercent: Math.floor(options.triggerPercent * 0.8),
+    ...engine,
+    // Asked for by the agent: every gentle tier runs; otherwise down to the target and no further.
+    trigger: requested ? 'manual' : 'auto',
+    minSavingsPercent: 0,
+    timeoutMs: options.budgetMs,
+    summary: { ...engine.summary, enabled: engine.summary?.enabled ?? false },
+    choices: { keep: [...kept], drop: [] },
+    ...(focus ? { focus } : engine.focus ? { focus: engine.focus } : {}),
+  };
+}
+
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 export class LiveRewriter {
@@ -98,6 +126,7 @@ export class LiveRewriter {
   /** The agent session of the first main request, and whether another one came since. */
   private firstAgentSession: string | null | undefined;
   private severalAgentSessions = false;
+  private readonly prices: PriceIndex;
 
   constructor(
     private readonly base: LiveOptions,
@@ -105,6 +134,7 @@ export class LiveRewriter {
     log: (line: string) => void = () => undefined,
   ) {
     this.panel = new PanelInstructionsReader(dirs.panel, log);
+    this.prices = base.prices ?? indexPrices(BUNDLED_PRICES);
   }
 
   /**
@@ -215,12 +245,14 @@ export class LiveRewriter {
       return elapsed <= options.budgetMs ? why : [why, `slow: ${elapsed.toFixed(1)} ms, over the ${options.budgetMs} ms budget`].filter(Boolean).join('; ');
     };
     const due = sentTokens > triggerTokensOf(options) && sentTokens >= session.nextBatchAt;
+    let breakEven: BatchBreakEven | undefined;
     if (main && (requests.requests.length > 0 || due)) {
       const read = body();
       if (!read.ok) return this.original(raw, started, 'failed-open', read.error, { ...fields, restored });
       const batch = await this.batch(read.value, applyEdits(read.value.messages, session.edits), session, sentTokens, requests.requests, said, sessionRecallDir(this.dirs.recall, agentSession));
       if (!batch.ok) return this.original(raw, started, 'failed-open', batch.error, { ...fields, restored });
       reason = [batch.value.reason, yours].filter(Boolean).join('; ');
+      breakEven = batch.value.edits.length > 0 ? this.breakEvenOf(scan.model, sentTokens, sentTokens - batch.value.saved) : undefined;
       if (batch.value.edits.length > 0) sticky = spliceEdits(raw, scan, session.edits);
     }
     if (sticky.applied === 0) return this.original(raw, started, 'unchanged', slow(reason), { ...fields, restored, sent: sent() });
@@ -237,6 +269,7 @@ export class LiveRewriter {
       sentTokens: tokensOf(out.length),
       stickyEdits: sticky.applied - fresh.length,
       newEdits: fresh.map(({ toolUseId, tier, ref, tokensBefore, tokensAfter }) => ({ toolUseId, tier, ref, tokensBefore, tokensAfter })),
+      ...(breakEven ? { breakEven } : {}),
       restored,
       sent: sent(),
       addedMs: performance.now() - started,
@@ -248,7 +281,7 @@ export class LiveRewriter {
    * tool-output edits join the session's, each original archived first. A batch too small to be
    * worth a cache rewrite is dropped and not retried before the context grew by as much again.
    */
-  private async batch(body: RequestBody, messages: readonly WireMessage[], session: SessionState, sentTokens: number, requests: readonly CompactionRequest[], { options, keep }: Said, recall: string): Promise<Result<{ edits: StickyEdit[]; reason: string }, string>> {
+  private async batch(body: RequestBody, messages: readonly WireMessage[], session: SessionState, sentTokens: number, requests: readonly CompactionRequest[], { options, keep }: Said, recall: string): Promise<Result<{ edits: StickyEdit[]; reason: string; saved: number }, string>> {
     // Items are sized from this edit generation's calls, as the panel sizes them from the transcript;
     // the byte estimate is only the total when no call measured yet.
     const context = contextFromMessages({ ...(body.system === undefined ? {} : { system: body.system }), ...(body.tools ? { tools: body.tools } : {}), messages: engineMessages(messages), windowTokens: options.windowTokens, usedTokens: sentTokens, calls: session.calls, vocabulary: EVERY_AGENTS_TOOLS });
@@ -256,23 +289,7 @@ export class LiveRewriter {
     const kept = context.items.filter((item) => item.kind === 'tool_result' && (session.edits.has(item.toolUseId ?? '') || keep.has(item.toolUseId ?? ''))).map((item) => item.id);
     const requested = requests.length > 0;
     const focus = requests.map((request) => request.focus).filter((text) => text.trim() !== '').join('\n');
-    const engine = options.engine;
-    const result = await compact(
-      context,
-      {
-        // The target sits below the trigger, or every request after a batch would start another.
-        targetPercent: Math.floor(options.triggerPercent * 0.8),
-        ...engine,
-        // Asked for by the agent: every gentle tier runs; otherwise down to the target and no further.
-        trigger: requested ? 'manual' : 'auto',
-        minSavingsPercent: 0,
-        timeoutMs: options.budgetMs,
-        summary: { ...engine.summary, enabled: engine.summary?.enabled ?? false },
-        choices: { keep: kept, drop: [] },
-        ...(focus ? { focus } : engine.focus ? { focus: engine.focus } : {}),
-      },
-      { tokenizer: estimateTokenizer },
-    );
+    const result = await compact(context, batchEngineOptions(options, requested, focus, kept), { tokenizer: estimateTokenizer });
     if (result.status === 'failed-open') return { ok: false, error: `engine: ${result.error ?? result.message}` };
     const afterText = new Map(result.after.items.filter((item) => item.kind === 'tool_result').map((item) => [item.toolUseId ?? '', item.text]));
     const edits: StickyEdit[] = [];
@@ -296,7 +313,7 @@ export class LiveRewriter {
     const asked = requests.map((request) => request.reason.trim()).filter((text) => text !== '');
     if (!requested && saved < options.minBatchTokens) {
       session.nextBatchAt = sentTokens + options.minBatchTokens;
-      return { ok: true, value: { edits: [], reason: `batch of ${saved} tokens not worth a cache rewrite (< ${options.minBatchTokens})` } };
+      return { ok: true, value: { edits: [], saved: 0, reason: `batch of ${saved} tokens not worth a cache rewrite (< ${options.minBatchTokens})` } };
     }
     for (const edit of edits) session.edits.set(edit.toolUseId, edit);
     if (edits.length > 0) {
@@ -307,6 +324,17 @@ export class LiveRewriter {
     // A batch that could not reach the target is not retried on every request: only after growth.
     session.nextBatchAt = sentTokens - saved + options.minBatchTokens;
     const why = requested ? `compact_context${asked.length > 0 ? `: ${asked.join('; ')}` : ''}` : `over the trigger (${sentTokens} > ${triggerTokensOf(options)} tokens)`;
-    return { ok: true, value: { edits, reason: `batch ${session.batches}, ${why}: ${edits.length} edits, −${saved} tokens` } };
+    return { ok: true, value: { edits, saved, reason: `batch ${session.batches}, ${why}: ${edits.length} edits, −${saved} tokens` } };
+  }
+
+  /**
+   * Does the batch pay, at the prices of the request's model (its long-context tier from the prompt
+   * before the batch)? Undefined without a price for it.
+   */
+  private breakEvenOf(model: string | null, beforeTokens: number, afterTokens: number): BatchBreakEven | undefined {
+    const rates = model === null ? null : callRates(this.prices, { model, at: new Date().toISOString(), usage: { inputTokens: beforeTokens, cacheCreationInputTokens: 0, cacheReadInputTokens: 0, outputTokens: 0 } });
+    if (model === null || rates === null) return undefined;
+    const { oneOffUsd, savingPerCallUsd, breakEvenCalls, sentence } = compactCostAt({ model, rates }, beforeTokens, afterTokens);
+    return { model: model.slice(0, 100), oneOffUsd, savingPerCallUsd, breakEvenCalls, sentence };
   }
 }

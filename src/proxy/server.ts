@@ -230,7 +230,7 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Res
       }
       const body = rewrite?.body ?? raw;
       const event: Omit<ProxyEvent, 'status' | 'usage' | 'error'> = rewrite
-        ? { ...base, time: new Date().toISOString(), session: rewrite.session, agentSession: rewrite.agentSession, action: rewrite.action, reason: rewrite.reason, model: rewrite.model, stream: rewrite.stream, agentTokens: rewrite.agentTokens, sentTokens: rewrite.sentTokens, stickyEdits: rewrite.stickyEdits, newEdits: rewrite.newEdits, restored: rewrite.restored, addedMs: Math.round(rewrite.addedMs * 1000) / 1000 }
+        ? { ...base, time: new Date().toISOString(), session: rewrite.session, agentSession: rewrite.agentSession, action: rewrite.action, reason: rewrite.reason, model: rewrite.model, stream: rewrite.stream, agentTokens: rewrite.agentTokens, sentTokens: rewrite.sentTokens, stickyEdits: rewrite.stickyEdits, newEdits: rewrite.newEdits, ...(rewrite.breakEven ? { breakEven: rewrite.breakEven } : {}), restored: rewrite.restored, addedMs: Math.round(rewrite.addedMs * 1000) / 1000 }
         : { ...base, time: new Date().toISOString(), session: '', action: method === 'POST' && path === '/v1/messages' ? 'failed-open' : 'passthrough', reason: method === 'POST' && path === '/v1/messages' ? 'unknown content encoding' : null };
       await forward(request, response, body, rewrite?.changed === true, event, rewrite?.sent ?? null, `${basePath}${asked.path}${asked.search}`);
     } finally {

@@ -3,20 +3,21 @@
 // whether a compaction pays off. The prices are the caller's (bundled, or with the person's merged).
 import { breakEven, type BreakEven } from '../engine/cost/breakEven';
 import { costByResource, type ResourceGroup } from '../engine/cost/byResource';
-import { callRates, costWithRates, type CallRates } from '../engine/cost/callCost';
+import { callRates, costWithRates, promptOf, type CallRates } from '../engine/cost/callCost';
 import { itemCosts } from '../engine/cost/itemCost';
 import type { PriceIndex } from '../engine/cost/prices';
 import { sessionCost, type SessionCost } from '../engine/cost/sessionCost';
 import type { Context } from '../engine/model';
 import { breakEvenSentence } from '../protocol/format';
 import type { AgentAdapter } from './port';
-import type { LiveContext } from './types';
+import type { LiveContext, SessionCall } from './types';
 
 export interface CostReport {
   prices: { source: string; taken: string };
   /** Every call of the session file and of its subagents' transcripts. */
   session: SessionCost;
-  subagents: { id: string; title: string; calls: number; usd: number; unpriced: string[] }[];
+  /** Each subagent: its calls, its fill (the prompt of its latest call) and what they cost. */
+  subagents: ({ id: string; title: string } & TranscriptCost)[];
   /** The calls on the live chain since the last compaction, each once (null: no price for its model). */
   calls: { at: string | null; model: string | null; usd: number | null; longContext?: true }[];
   /** What carrying the live context cost over those calls: the items' costs plus what fell on no item. */
@@ -37,10 +38,7 @@ export async function costReport(index: PriceIndex, adapter: AgentAdapter, live:
   return {
     prices: { source: index.table.source, taken: index.table.taken },
     session,
-    subagents: subagents.map((agent) => {
-      const { total } = sessionCost(index, agent.calls);
-      return { id: agent.session.id, title: agent.session.title, calls: total.calls, usd: total.usd, unpriced: total.unpriced.map((row) => row.model) };
-    }),
+    subagents: subagents.map((agent) => ({ id: agent.session.id, title: agent.session.title, ...transcriptCost(index, agent.calls) })),
     calls: live.calls.map((call, k) => {
       const callRate = rates[k];
       const cost = callRate ? costWithRates(call.usage, callRate) : null;
@@ -50,6 +48,31 @@ export async function costReport(index: PriceIndex, adapter: AgentAdapter, live:
     items: carried.usd,
     byFile: costByResource(context.items, carried.usd).filter((group) => group.file),
   };
+}
+
+export interface TranscriptCost {
+  calls: number;
+  /** Its fill: the prompt of its latest call. */
+  tokens: number;
+  usd: number;
+  /** Models of its calls that have no price. */
+  unpriced: string[];
+}
+
+/** One transcript's own calls (a subagent's, say): how many, its fill, what they cost. */
+export function transcriptCost(index: PriceIndex, calls: readonly SessionCall[]): TranscriptCost {
+  const { total } = sessionCost(index, calls);
+  return { calls: total.calls, tokens: latestPromptTokens(calls), usd: total.usd, unpriced: total.unpriced.map((row) => row.model) };
+}
+
+/**
+ * A transcript's fill: the prompt of its latest call. Calls summed by model and day have no time of
+ * their own; the newest responses are always kept one by one (sessionCalls.ts), so it is among those.
+ */
+export function latestPromptTokens(calls: readonly SessionCall[]): number {
+  let latest: SessionCall | undefined;
+  for (const call of calls) if (call.count === undefined && call.at !== null && (latest?.at == null || call.at >= latest.at)) latest = call;
+  return latest === undefined ? 0 : promptOf(latest.usage);
 }
 
 /** The rates the next call would pay: the latest priced call's (its model, and the long-context tier it was in). */
@@ -67,7 +90,11 @@ export type CompactCost = BreakEven & { model: string; sentence: string };
 /** Does this compaction pay? null when no call of the session has a price. */
 export function compactCost(index: PriceIndex, live: LiveContext, beforeTokens: number, afterTokens: number): CompactCost | null {
   const next = nextCallRates(index, live);
-  if (next === null) return null;
+  return next === null ? null : compactCostAt(next, beforeTokens, afterTokens);
+}
+
+/** Does this compaction pay, at the rates the next call pays (`next`: its model and rates)? */
+export function compactCostAt(next: { model: string; rates: CallRates }, beforeTokens: number, afterTokens: number): CompactCost {
   const figures = breakEven(beforeTokens, afterTokens, next.rates);
   return { ...figures, model: next.model, sentence: breakEvenSentence(figures) };
 }

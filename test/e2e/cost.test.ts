@@ -1,9 +1,12 @@
 // What the demo session costs, in real VS Code, dark and light: the session total under the gauge, a
 // call's cost on the timeline's hover, the map sorted by cost, grouped by file (the re-read
-// provider the costliest), and the preview's break-even line. The demo was recorded with
+// provider the costliest), the subagents under the session's cost and in Select Session… (a recorded
+// subagent transcript placed under the demo session), and the preview's break-even line. The demo was recorded with
 // `claude-sonnet-5-5`, which the bundled table has no price for: the demo workspace's settings give
 // it Sonnet 4.5's list prices through contextLens.cost.prices, as the README says.
 import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { closeDemoPanel, openDemoPanel } from '../support/demoPanel';
@@ -20,6 +23,8 @@ const THEMES = (
 /** Sonnet 4.5's list prices (US dollars per million tokens) for the demo's unpriced model. */
 const DEMO_PRICES = { 'claude-sonnet-5-5': { input: 3, output: 15, cacheWrite: 3.75, cacheWrite1h: 6, cacheRead: 0.3 } };
 const USD = String.raw`\$\d[\d,]*\.\d+`;
+/** A subagent transcript recorded by the real CLI (test/fixtures/claude-code/parallel), on the demo's model. */
+const SUBAGENT = join(__dirname, '../fixtures/claude-code/parallel/projects/-home-user-ledger-service/e82f8412-7d81-442a-9f4a-e5e81e6c341b/subagents/agent-adc56eb8c89a23359.jsonl');
 
 for (const [suffix, theme] of THEMES) {
   describe(`the demo's costs (${suffix} theme)`, { timeout: 300_000 }, () => {
@@ -31,6 +36,9 @@ for (const [suffix, theme] of THEMES) {
 
     before(async () => {
       writeWorkspaceSettings(workspace, { 'contextLens.cost.prices': DEMO_PRICES });
+      const subagents = join(demo.projectDir, basename(demo.transcript, '.jsonl'), 'subagents');
+      mkdirSync(subagents, { recursive: true });
+      copyFileSync(SUBAGENT, join(subagents, basename(SUBAGENT)));
       ({ workbench, page, frame } = await openDemoPanel(workspace, demo, { theme, maximise: true }));
     });
 
@@ -50,6 +58,25 @@ for (const [suffix, theme] of THEMES) {
       await tooltip.waitFor({ state: 'visible', timeout: 5_000 });
       assert.match(await tooltip.innerText(), new RegExp(`tokens.* · ${USD}`));
       await page.mouse.move(box.x - 50, box.y - 50);
+    });
+
+    it('lists the subagent under the session with its calls, fill and cost, in the panel and in Select Session…', async () => {
+      const section = frame.locator('[data-testid="subagents"]');
+      await section.waitFor({ state: 'visible', timeout: 30_000 });
+      assert.match(await section.locator('summary').innerText(), new RegExp(`^1 subagent: ${USD} · \\d+ calls?$`));
+      await section.locator('summary').click();
+      const row = section.locator('[data-testid="subagent"]');
+      await row.waitFor({ state: 'visible' });
+      assert.match(await row.locator('[data-testid="subagent-cost"]').innerText(), new RegExp(`^${USD}$`));
+      await screenshot(page, `cost-subagents-${suffix}`);
+      await section.locator('summary').click();
+
+      await runCommand(page, 'Context Lens: Select Session…');
+      const priced = page.locator('.quick-input-widget .monaco-list-row', { hasText: /fill [\d.]+k? · \$/ });
+      await priced.first().waitFor({ timeout: 30_000 });
+      assert.match(await priced.first().innerText(), new RegExp(`subagent of “[^]*\\d+ calls? · fill [\\d.]+k? · ${USD} · /`));
+      await screenshot(page, `cost-picker-${suffix}`);
+      await page.keyboard.press('Escape');
     });
 
     it('sorts the map by cost and groups it by file: the re-read provider costs the most', async () => {

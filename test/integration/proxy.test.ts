@@ -219,6 +219,8 @@ describe('the live proxy with the real Claude Code CLI', () => {
     assert.match(run.stdout, /Recalled it/);
     const compactCall = mcpFake.requests.findIndex((request) => request.kind === 'main' && JSON.stringify(request.body).includes('Compaction requested'));
     assert.ok(compactCall >= 0, 'the tool answered and said it changed nothing by itself');
+    // And whether it pays, estimated from the transcript Claude Code was writing (its model has no price here).
+    assert.match(JSON.stringify(mcpFake.requests[compactCall]?.body), /No price for [\w.-]+: tokens only \([\d,]+ → [\d,]+ tokens, estimated from the transcript\)|Nothing to compact now|At [\w.-]+'s prices it costs/);
     const before = mcpFake.requests.slice(0, compactCall).filter((request) => request.kind === 'main');
     assert.ok(before.every((request) => !JSON.stringify(request.body).includes('ctx-lens:')), 'nothing compacted before the agent asked');
     assert.ok(stubsAfterRequest >= 2, `the next request carries stubs (${stubsAfterRequest})`);

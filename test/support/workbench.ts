@@ -9,7 +9,9 @@ import { launchChromium } from './browser';
 export const ARTIFACTS = join(__dirname, '..', 'e2e', 'artifacts');
 
 export async function openWorkbench(page: Page, url: string): Promise<void> {
-  await page.goto(url);
+  // Only the document: its scripts (megabytes of workbench) loaded past the default 30 s at a load
+  // average of 15 on 2 cores, and the workbench's own elements below say when it is ready.
+  await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 120_000 });
   await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
   // The status bar appears once the workbench has restored; extensions activate after that.
   await page.locator('#workbench\\.parts\\.statusbar').waitFor({ state: 'visible', timeout: 60_000 });

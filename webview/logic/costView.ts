@@ -1,7 +1,7 @@
 // The map's cost views: rows sorted by tokens or by what they cost, all reads of one file grouped,
 // and the preview's rows given the costs the live plan carries (the same items, by id).
 import { formatUsd } from '../../src/protocol/format';
-import type { Region, ResourceCost } from '../../src/protocol/messages';
+import type { CostView, Region, ResourceCost } from '../../src/protocol/messages';
 
 export const MAP_SORTS = ['order', 'tokens', 'cost'] as const;
 export type MapSort = (typeof MAP_SORTS)[number];
@@ -43,4 +43,16 @@ export function withPlanCosts(regions: readonly Region[], plan: readonly Region[
     const cost = usd.get(region.id);
     return region.usd !== undefined || cost === undefined ? region : { ...region, usd: cost };
   });
+}
+
+type Subagent = CostView['subagents'][number];
+
+/** A subagent's cost: `$0.12`, or "no price for <model>" when none of its calls had one. */
+export function subagentCostText(agent: Pick<Subagent, 'usd' | 'unpriced'>): string {
+  return agent.unpriced.length > 0 && agent.usd === 0 ? `no price for ${agent.unpriced.join(', ')}` : formatUsd(agent.usd);
+}
+
+/** Costliest first, then the busiest; ties keep the listing's order. */
+export function sortSubagents(agents: readonly Subagent[]): Subagent[] {
+  return [...agents].sort((a, b) => b.usd - a.usd || b.calls - a.calls);
 }

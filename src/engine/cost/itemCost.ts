@@ -98,7 +98,9 @@ export function itemCosts(items: readonly CostedItem[], calls: readonly LiveCall
   let running = 0;
   const usd = items.map((_, index) => {
     running += perUnit[index] as number;
-    return (direct[index] as number) + running * (weights[index] as number);
+    // The running sum of added and taken-back prices leaves float dust (-1.8e-20 on a recorded
+    // session) where a range ended: an item never costs less than nothing.
+    return Math.max(0, (direct[index] as number) + running * (weights[index] as number));
   });
   return { usd, unassigned, promptUsd };
 }

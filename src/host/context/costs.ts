@@ -31,7 +31,7 @@ export function costViewOf(report: CostReport, problem: string | null, workspace
     prices: report.prices,
     problem,
     byResource: report.byFile.slice(0, 5_000).map(({ resource, file, count, tokens, usd }) => ({ resource: named(resource).slice(0, 500), file, count, tokens, usd })),
-    subagents: report.subagents.slice(0, 500).map(({ title, calls, usd, unpriced }) => ({ title: title.slice(0, 200), calls, usd, unpriced: unpriced.slice(0, 50) })),
+    subagents: report.subagents.slice(0, 500).map(({ title, calls, tokens, usd, unpriced }) => ({ title: title.slice(0, 200), calls, tokens, usd, unpriced: unpriced.slice(0, 50) })),
   };
 }
 

@@ -9,13 +9,14 @@ import { LIVE_FATE_OF_TIER } from './liveFates';
 
 const exactTokens = (tokens: number): string => tokens.toLocaleString('en-US');
 
-/** "2 stubbed, 1 cleared, 1 restored (sent 95,120 of the agent's 120,400 tokens)" */
+/** "2 stubbed, 1 cleared, 1 restored (sent 95,120 of the agent's 120,400 tokens); costs $0.41 once, …: pays off after 4 calls" */
 export function liveEditLabel(event: ProxyEvent): string {
   const counts = new Map<string, number>();
   for (const edit of event.newEdits) counts.set(LIVE_FATE_OF_TIER[edit.tier], (counts.get(LIVE_FATE_OF_TIER[edit.tier]) ?? 0) + 1);
   if (event.restored.length > 0) counts.set('restored', event.restored.length);
   const what = [...counts].map(([fate, count]) => `${count} ${fate}`).join(', ');
-  return `${what} (sent ${exactTokens(event.sentTokens)} of the agent's ${exactTokens(event.agentTokens)} tokens)`.slice(0, 500);
+  const pays = event.breakEven ? `; ${event.breakEven.sentence}` : '';
+  return `${what} (sent ${exactTokens(event.sentTokens)} of the agent's ${exactTokens(event.agentTokens)} tokens)${pays}`.slice(0, 500);
 }
 
 const timeOf = (at: string | null): number => (at === null ? Number.POSITIVE_INFINITY : Date.parse(at));

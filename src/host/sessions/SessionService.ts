@@ -7,7 +7,8 @@ import { AGENT_COMMANDS, AGENT_NAMES, AGENTS, adapterOf, identifyFile } from '..
 import type { SessionFollowerPort, SessionLocations, SessionWaiter } from '../../sessions/port';
 import type { CompactionEvent, Diagnostic, FillSnapshot, SessionInfo } from '../../sessions/types';
 import type { Settings, SettingsWatcher } from '../settings';
-import { pickerItems } from './pickerItems';
+import { pickerItems, type PickerItem } from './pickerItems';
+import { subagentCosts } from './subagentCosts';
 import { Disposables } from '../disposables';
 
 export interface SessionView {
@@ -122,8 +123,44 @@ export class SessionService extends Disposables {
       if (choice) await this.openTranscript();
       return;
     }
-    const picked = await vscode.window.showQuickPick(items, { title: 'Context Lens: Select Session', placeHolder: 'Sessions, most recent first', matchOnDescription: true, matchOnDetail: true });
+    const picked = await this.pick(items, everywhere);
     if (picked) await this.follow(picked.session, true);
+  }
+
+  /** The picker, shown at once; the subagents' costs fill in when their transcripts are read. */
+  private pick(items: PickerItem[], sessions: readonly SessionInfo[]): Promise<PickerItem | undefined> {
+    const quickPick = vscode.window.createQuickPick<PickerItem>();
+    Object.assign(quickPick, { title: 'Context Lens: Select Session', placeholder: 'Sessions, most recent first (subagents under their session, with their cost)', matchOnDescription: true, matchOnDetail: true, items });
+    let open = true;
+    if (sessions.some((session) => session.isSidechain)) {
+      quickPick.busy = true;
+      void subagentCosts(this.settings.current.prices, sessions)
+        .then((costs) => {
+          if (!open || costs.size === 0) return;
+          // The row the person is on stays the active one.
+          const active = quickPick.activeItems[0]?.session.path;
+          const priced = pickerItems(sessions, Date.now(), costs);
+          quickPick.items = priced;
+          const again = priced.find((item) => item.session.path === active);
+          if (again) quickPick.activeItems = [again];
+        })
+        .catch((error: unknown) => this.log.warn(`subagent costs: ${error instanceof Error ? error.message : String(error)}`))
+        .finally(() => {
+          if (open) quickPick.busy = false;
+        });
+    }
+    return new Promise((resolve) => {
+      quickPick.onDidAccept(() => {
+        resolve(quickPick.selectedItems[0]);
+        quickPick.hide();
+      });
+      quickPick.onDidHide(() => {
+        open = false;
+        resolve(undefined);
+        quickPick.dispose();
+      });
+      quickPick.show();
+    });
   }
 
   async openTranscript(): Promise<void> {

@@ -1,7 +1,9 @@
-// What Select Session… lists: each session followed by its subagents (they belong to it, indented),
-// forks Context Lens wrote marked as such, so a fork and its original never look alike. Free of
-// `vscode` so the order and wording are unit-tested.
+// What Select Session… lists: each session followed by its subagents (they belong to it, indented,
+// each with its calls, fill and cost once read), forks Context Lens wrote marked as such, so a fork
+// and its original never look alike. Free of `vscode` so the order and wording are unit-tested.
 import { adapterOf } from '../../sessions/agents';
+import { formatTokens, formatUsd } from '../../protocol/format';
+import type { TranscriptCost } from '../../sessions/costReport';
 import type { SessionInfo } from '../../sessions/types';
 
 export interface PickerItem {
@@ -11,8 +13,11 @@ export interface PickerItem {
   session: SessionInfo;
 }
 
-/** Sessions as listed (newest first) → picker rows: a main session, then its subagents. */
-export function pickerItems(sessions: readonly SessionInfo[], now = Date.now()): PickerItem[] {
+/**
+ * Sessions as listed (newest first) → picker rows: a main session, then its subagents. `costs`: what
+ * each subagent cost, by transcript path (subagentCosts.ts); a parent row sums its subagents'.
+ */
+export function pickerItems(sessions: readonly SessionInfo[], now = Date.now(), costs: ReadonlyMap<string, TranscriptCost> = new Map()): PickerItem[] {
   const main = sessions.filter((session) => !session.isSidechain);
   const byParent = new Map<string, SessionInfo[]>();
   for (const session of sessions) {
@@ -23,18 +28,31 @@ export function pickerItems(sessions: readonly SessionInfo[], now = Date.now()):
   const known = new Set(main.map((session) => session.id));
   const orphans = sessions.filter((session) => session.isSidechain && !known.has(session.parentSessionId ?? ''));
   return [
-    ...main.flatMap((session) => [row(session, now), ...(byParent.get(session.id) ?? []).map((subagent) => row(subagent, now, session))]),
-    ...orphans.map((subagent) => row(subagent, now)),
+    ...main.flatMap((session) => {
+      const subagents = byParent.get(session.id) ?? [];
+      return [row(session, now, costs, undefined, subagents), ...subagents.map((subagent) => row(subagent, now, costs, session))];
+    }),
+    ...orphans.map((subagent) => row(subagent, now, costs)),
   ];
 }
 
-function row(session: SessionInfo, now: number, parent?: SessionInfo): PickerItem {
+/** "7 calls · fill 12.5k · $0.12" (or "no price for <model>"). */
+export function subagentCostFacts(cost: TranscriptCost): string {
+  const dollars = cost.unpriced.length > 0 && cost.usd === 0 ? `no price for ${cost.unpriced.join(', ')}` : formatUsd(cost.usd);
+  return `${cost.calls.toLocaleString('en-US')} call${cost.calls === 1 ? '' : 's'} · fill ${formatTokens(cost.tokens)} · ${dollars}`;
+}
+
+function row(session: SessionInfo, now: number, costs: ReadonlyMap<string, TranscriptCost>, parent?: SessionInfo, subagents: readonly SessionInfo[] = []): PickerItem {
   // The agent first: a workspace can hold sessions of both, with the same titles.
   const facts = [adapterOf(session.agent).name, session.model ?? 'no response yet', formatAge(session.lastActivityMs, now), formatSize(session.sizeBytes)];
+  // The costs open the second line: a long title cuts the first one short.
+  const cost = costs.get(session.path);
+  const priced = subagents.flatMap((subagent) => costs.get(subagent.path) ?? []);
+  const costFacts = session.isSidechain && cost !== undefined ? subagentCostFacts(cost) : priced.length > 0 ? `${subagents.length} subagent${subagents.length === 1 ? '' : 's'} ${formatUsd(priced.reduce((sum, agent) => sum + agent.usd, 0))}` : null;
   if (session.forkOf) facts.unshift(`fork of “${session.forkOf.title ?? session.forkOf.sessionId ?? 'another session'}”, compacted by Context Lens`);
   if (session.isSidechain) facts.unshift(parent ? `subagent of “${parent.title}”` : `subagent of ${session.parentSessionId ?? 'an unknown session'}`);
   const icon = session.isSidechain ? '$(type-hierarchy-sub) ' : session.forkOf ? '$(repo-forked) ' : '';
-  return { label: `${session.isSidechain && parent ? '    ' : ''}${icon}${session.title}`, description: facts.join(' · '), detail: session.path, session };
+  return { label: `${session.isSidechain && parent ? '    ' : ''}${icon}${session.title}`, description: facts.join(' · '), detail: costFacts === null ? session.path : `${costFacts} · ${session.path}`, session };
 }
 
 export function formatAge(ms: number, now = Date.now()): string {

@@ -148,6 +148,26 @@ function truncate(text: string): string {
   return flat.length > TITLE_MAX_CHARS ? `${flat.slice(0, TITLE_MAX_CHARS - 1)}…` : flat;
 }
 
+/**
+ * The subagent transcripts of a main session, both layouts: `<session>/subagents/agent-*.jsonl`
+ * (2.1.x) and, from 2.0.x, `agent-*.jsonl` beside the sessions whose records name this session.
+ * Unreadable ones are left out (the listing reports them).
+ */
+export async function subagentSessions(session: SessionInfo): Promise<SessionInfo[]> {
+  if (session.isSidechain) return [];
+  const found: SessionInfo[] = [];
+  const folder = join(session.projectDir, session.id, 'subagents');
+  for (const name of (await readdir(folder).catch(() => [] as string[])).filter((file) => SUBAGENT_FILE.test(file)).sort()) {
+    const info = await readSessionInfo(join(folder, name), session.id);
+    if (info.ok) found.push(info.value);
+  }
+  for (const name of (await readdir(session.projectDir).catch(() => [] as string[])).filter((file) => SUBAGENT_FILE.test(file)).sort()) {
+    const info = await readSessionInfo(join(session.projectDir, name));
+    if (info.ok && info.value.parentSessionId === session.id) found.push(info.value);
+  }
+  return found;
+}
+
 /** Transcripts of one project folder, with their subagents. Unreadable files become diagnostics. */
 export async function listProjectSessions(projectDir: string, includeSidechains = true): Promise<SessionListing> {
   const sessions: SessionInfo[] = [];

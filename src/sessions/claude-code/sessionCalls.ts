@@ -1,6 +1,6 @@
 // Every call a Claude Code session paid for, for its cost: the whole file (calls before a
-// compaction were paid too, and so were those of subagents kept in the main file by older versions),
-// plus each subagent transcript in `<session>/subagents/`. Claude Code writes one line per content
+// compaction were paid too, and so were those of subagents kept in the main file by 1.x versions),
+// plus each subagent transcript: in `<session>/subagents/` (2.1.x) or beside the session (2.0.x). Claude Code writes one line per content
 // block of a response, each with the response's usage so far: a response is counted once, by its
 // message id and request id, with its newest line's usage (the final output count).
 // Reading a whole 100 MB file costs far more than `inspect` otherwise does, so what was read is kept
@@ -8,15 +8,14 @@
 // was only appended to reads the new lines only. It is kept summed per model and day (calls priced
 // alike), so that reading it back stays small however many calls the session made.
 import type { Stats } from 'node:fs';
-import { readdir, readFile, type FileHandle } from 'node:fs/promises';
+import { readFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { failFromError, ok, openRegular } from '../result';
 import type { Result, SessionCall, SessionCalls, SessionInfo, UsageBreakdown } from '../types';
 import { readRange } from '../common/lines';
 import { historyIndexDir, writeCacheEntry } from './historyIndex';
 import { forEachRecord } from './jsonl';
-import { readSessionInfo } from './listing';
-import { isSubagentTranscript } from './paths';
+import { subagentSessions } from './listing';
 import { messageOf, str, usageOf, uuidOf } from './records';
 
 /** Lines without this cannot hold a usage: skipped unparsed. */
@@ -129,7 +128,7 @@ async function loadStored(handle: FileHandle, stats: Stats, dir: string): Promis
   return entry as StoredCalls;
 }
 
-/** The session's calls and, for a main session, those of its subagents' transcripts. */
+/** The session's calls and, for a main session, those of its subagents' transcripts (both layouts). */
 export async function readSessionCalls(session: SessionInfo): Promise<Result<SessionCalls>> {
   let calls: SessionCall[];
   try {
@@ -138,14 +137,9 @@ export async function readSessionCalls(session: SessionInfo): Promise<Result<Ses
     return failFromError(error, session.path);
   }
   const subagents: SessionCalls['subagents'] = [];
-  if (!session.isSidechain) {
-    const folder = join(session.projectDir, session.id, 'subagents');
-    const files = (await readdir(folder).catch(() => [] as string[])).filter((name) => isSubagentTranscript(name)).sort();
-    for (const name of files) {
-      const info = await readSessionInfo(join(folder, name), session.id);
-      const agentCalls = info.ok ? await readFileCalls(info.value.path).catch(() => null) : null;
-      if (info.ok && agentCalls !== null) subagents.push({ session: info.value, calls: agentCalls });
-    }
+  for (const agent of await subagentSessions(session)) {
+    const agentCalls = await readFileCalls(agent.path).catch(() => null);
+    if (agentCalls !== null) subagents.push({ session: agent, calls: agentCalls });
   }
   return ok({ calls, subagents });
 }

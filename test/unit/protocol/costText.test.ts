@@ -8,7 +8,7 @@ const view = (part: Partial<CostView>): CostView => ({ sessionUsd: 4.123, calls:
 describe('the session cost in words', () => {
   it('says the total, the calls with thousands separators, and the subagents\' share', () => {
     assert.equal(sessionCostText(view({})), '$4.12 so far · 1,234 calls');
-    assert.equal(sessionCostText(view({ calls: 1, subagents: [{ title: 'a', calls: 3, usd: 0.5, unpriced: [] }, { title: 'b', calls: 1, usd: 0.3, unpriced: [] }] })), '$4.12 so far · 1 call (2 subagents $0.80)');
+    assert.equal(sessionCostText(view({ calls: 1, subagents: [{ title: 'a', calls: 3, tokens: 9_000, usd: 0.5, unpriced: [] }, { title: 'b', calls: 1, tokens: 9_000, usd: 0.3, unpriced: [] }] })), '$4.12 so far · 1 call (2 subagents $0.80)');
     assert.equal(pricesText(view({})), 'prices: genai-prices 0.1.8, taken 2026-11-25');
   });
 

@@ -5,11 +5,24 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { ProxyEventWriter, readProxyEvents, type ProxyEvent } from '../../../src/proxy/events';
+import { formatProxyEvent, parseProxyEvent, ProxyEventWriter, readProxyEvents, type ProxyEvent } from '../../../src/proxy/events';
 
 const event = (index: number): ProxyEvent => ({
   v: 1, time: new Date(1_700_000_000_000 + index).toISOString(), session: `s${index}`, agentSession: null, method: 'POST', path: '/v1/messages', action: 'unchanged', reason: null,
   model: null, stream: false, agentTokens: index, sentTokens: index, stickyEdits: 0, newEdits: [], restored: [], addedMs: 0, status: 200, usage: null, error: null,
+});
+
+describe('proxy events', () => {
+  it("carry a batch's break-even when there is one; a line written before it existed reads as before", () => {
+    const breakEven = { model: 'claude-sonnet-4-5', oneOffUsd: 0.41, savingPerCallUsd: 0.12, breakEvenCalls: 4, sentence: 'costs $0.41 once, saves $0.12 per call: pays off after 4 calls' };
+    const edited: ProxyEvent = { ...event(1), action: 'edited', breakEven };
+    assert.deepEqual(parseProxyEvent(formatProxyEvent(edited))?.breakEven, breakEven);
+    const older = JSON.parse(formatProxyEvent(event(2))) as Record<string, unknown>;
+    assert.equal('breakEven' in older, false);
+    assert.deepEqual(parseProxyEvent(JSON.stringify(older)), event(2));
+    // A wrong figure is no event at all: the schema is the one definition both sides check.
+    assert.equal(parseProxyEvent(JSON.stringify({ ...edited, breakEven: { ...breakEven, oneOffUsd: -1 } })), null);
+  });
 });
 
 describe('ProxyEventWriter', () => {

@@ -10,6 +10,7 @@ import { writeCompactionRequest } from '../../../src/proxy/control';
 import { recallOriginal, sessionRecallDir } from '../../../src/proxy/recall';
 import { DEFAULT_LIVE_OPTIONS, LiveRewriter, type LiveDirs, type LiveOptions } from '../../../src/proxy/rewrite';
 import { bytesOf, conversation, type Conversation } from '../../support/proxy-conversation';
+import { breakEvenSentence } from '../../../src/protocol/format';
 
 function rewriter(options: Partial<LiveOptions> = {}): { live: LiveRewriter; dirs: LiveDirs } {
   const root = mkdtempSync(join(tmpdir(), 'cl-proxy-'));
@@ -61,6 +62,28 @@ describe('LiveRewriter', () => {
     assert.equal(statSync(archived).mode & 0o777, 0o700);
     for (const name of readdirSync(archived)) assert.equal(statSync(join(archived, name)).mode & 0o777, 0o600);
     assert.ok(result.newEdits.some((edit) => edit.tier === 'supersede'));
+  });
+
+  it("a batch says whether it pays at its model's prices (the event's breakEven); an unpriced model says nothing", async () => {
+    const { live } = rewriter({ windowTokens: 20_000, triggerPercent: 50 });
+    const body = { ...conversation({ turns: 12 }), model: 'claude-sonnet-4-5-20250929' };
+    const result = await live.rewrite(bytesOf(body));
+    assert.equal(result.action, 'edited', result.reason ?? '');
+    const pays = result.breakEven;
+    assert.ok(pays);
+    const saved = Number(/−(\d+) tokens/.exec(result.reason ?? '')?.[1]);
+    const before = result.agentTokens;
+    // Sonnet 4.5: the kept tokens written at $3.75 instead of read at $0.30 per million; the removed ones no longer read at $0.30.
+    assert.ok(Math.abs(pays.oneOffUsd - ((before - saved) * 3.45) / 1e6) < 1e-9, JSON.stringify(pays));
+    assert.ok(Math.abs(pays.savingPerCallUsd - (saved * 0.3) / 1e6) < 1e-9, JSON.stringify(pays));
+    assert.equal(pays.breakEvenCalls, Math.ceil(pays.oneOffUsd / pays.savingPerCallUsd));
+    assert.equal(pays.model, 'claude-sonnet-4-5-20250929');
+    assert.equal(pays.sentence, breakEvenSentence(pays));
+    // The next request carries the same edits: no new batch, no break-even of its own.
+    assert.equal((await live.rewrite(bytesOf(body))).breakEven, undefined);
+    const unpriced = await rewriter({ windowTokens: 20_000, triggerPercent: 50 }).live.rewrite(bytesOf(conversation({ turns: 12 })));
+    assert.equal(unpriced.action, 'edited');
+    assert.equal(unpriced.breakEven, undefined);
   });
 
   it('edits are sticky: every later request carries them byte for byte and keeps the previous request as its prefix', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Region, ResourceCost } from '../../../src/protocol/messages';
-import { costCell, groupCountText, sortGroups, sortVisible, withPlanCosts } from '../../../webview/logic/costView';
+import { costCell, groupCountText, sortGroups, sortSubagents, sortVisible, subagentCostText, withPlanCosts } from '../../../webview/logic/costView';
 
 const region = (id: number, tokens: number, usd?: number): Region => ({
   id, turn: 0, kind: 'tool_result', label: `#${id}`, tokens, tokensAfter: tokens, fate: 'preserved', reason: '', tier: null, protection: null, pinned: false, markerCount: 0, ...(usd === undefined ? {} : { usd }),
@@ -41,5 +41,12 @@ describe('the map\'s cost views', () => {
     assert.deepEqual(withPlanCosts(preview, regions).map((row) => row.usd), [0.5, undefined, undefined]);
     assert.equal(withPlanCosts(preview, [region(0, 100)]), preview);
     assert.equal(withPlanCosts(preview, undefined), preview);
+  });
+
+  it('lists subagents costliest first and says when one has no price', () => {
+    const agent = (title: string, calls: number, usd: number, unpriced: string[] = []) => ({ title, calls, tokens: 1_000, usd, unpriced });
+    assert.deepEqual(sortSubagents([agent('a', 3, 0.1), agent('b', 9, 0.4), agent('c', 5, 0.1), agent('d', 1, 0, ['claude-sonnet-5-5'])]).map((entry) => entry.title), ['b', 'c', 'a', 'd']);
+    assert.equal(subagentCostText(agent('d', 1, 0, ['claude-sonnet-5-5'])), 'no price for claude-sonnet-5-5');
+    assert.equal(subagentCostText(agent('e', 2, 0.0123, ['claude-sonnet-5-5'])), '$0.01');
   });
 });

@@ -31,4 +31,9 @@ describe('live edits on the timeline', () => {
   it("says what the person's keep undid", () => {
     assert.equal(liveEditLabel(call('2026-11-24T16:01:00.000Z', { newEdits: [edit('d', 'choice')], restored: ['a'] })), "1 dropped, 1 restored (sent 95,120 of the agent's 120,400 tokens)");
   });
+
+  it("says whether the batch pays, in the preview's words", () => {
+    const breakEven = { model: 'claude-sonnet-4-5', oneOffUsd: 0.41, savingPerCallUsd: 0.12, breakEvenCalls: 4, sentence: 'costs $0.41 once, saves $0.12 per call: pays off after 4 calls' };
+    assert.equal(liveEditLabel(call('2026-11-24T16:01:00.000Z', { breakEven })), "2 stubbed, 1 cleared (sent 95,120 of the agent's 120,400 tokens); costs $0.41 once, saves $0.12 per call: pays off after 4 calls");
+  });
 });

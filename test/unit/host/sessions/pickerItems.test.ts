@@ -27,4 +27,20 @@ describe('pickerItems', () => {
     assert.match(fork?.label ?? '', /^\$\(repo-forked\) Fix retries$/);
     assert.match(fork?.description ?? '', /^fork of “Fix retries”, compacted by Context Lens · Claude Code · claude-sonnet-5-5 · 1 min ago · 2 KB$/);
   });
+
+  it('gives each subagent its calls, fill and cost once read, and its session the sum', () => {
+    const costs = new Map([
+      ['/p/agent-1.jsonl', { calls: 7, tokens: 12_480, usd: 0.1234, unpriced: [] }],
+      ['/p/agent-2.jsonl', { calls: 1, tokens: 900, usd: 0, unpriced: ['claude-sonnet-5-5'] }],
+    ]);
+    const items = pickerItems([session('a'), session('agent-1', { isSidechain: true, parentSessionId: 'a' }), session('agent-2', { isSidechain: true, parentSessionId: 'a' })], NOW, costs);
+    assert.deepEqual(items.map((item) => item.session.id), ['a', 'agent-1', 'agent-2']);
+    // On the second line, first: a long title cuts the first line short.
+    assert.equal(items[0]?.detail, '2 subagents $0.12 · /p/a.jsonl');
+    assert.match(items[1]?.description ?? '', /^subagent of “Title a” · /);
+    assert.equal(items[1]?.detail, '7 calls · fill 12k · $0.12 · /p/agent-1.jsonl');
+    assert.equal(items[2]?.detail, '1 call · fill 900 · no price for claude-sonnet-5-5 · /p/agent-2.jsonl');
+    // Before the costs are read, the rows say nothing about them.
+    assert.deepEqual(pickerItems([session('a'), session('agent-1', { isSidechain: true, parentSessionId: 'a' })], NOW).map((item) => item.detail), ['/p/a.jsonl', '/p/agent-1.jsonl']);
+  });
 });

@@ -4,7 +4,9 @@ import { appendFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readFileCalls } from '../../../../src/sessions/claude-code/sessionCalls';
+import { readFileCalls, readSessionCalls } from '../../../../src/sessions/claude-code/sessionCalls';
+import { readSessionInfo } from '../../../../src/sessions/claude-code/listing';
+import type { SessionCall } from '../../../../src/sessions/types';
 
 const line = (id: string, output: number, extra: Record<string, unknown> = {}) =>
   `${JSON.stringify({ type: 'assistant', uuid: `u-${id}-${output}`, requestId: `req-${id}`, timestamp: '2026-01-01T00:00:00Z', message: { id, model: 'claude-sonnet-4-5-20250929', role: 'assistant', content: [], usage: { input_tokens: 10, cache_creation_input_tokens: 100, cache_read_input_tokens: 1_000, output_tokens: output, ...extra } } })}\n`;
@@ -36,5 +38,38 @@ describe('readFileCalls', () => {
     // Rewritten in place (not only appended): the index no longer fits, everything is read again.
     writeFileSync(path, line('msg_9', 1));
     assert.deepEqual((await readFileCalls(path, cache)).map((call) => call.usage.outputTokens), [1]);
+  });
+});
+
+describe('readSessionCalls', () => {
+  const PUBLIC = join(__dirname, '../../../fixtures/claude-code/public');
+  const callsOf = async (folder: string, project: string, id: string) => {
+    const session = await readSessionInfo(join(PUBLIC, folder, 'projects', project, `${id}.jsonl`));
+    assert.ok(session.ok);
+    const read = await readSessionCalls(session.value);
+    assert.ok(read.ok);
+    return read.value;
+  };
+  const summed = (calls: readonly SessionCall[]): number => calls.reduce((sum, call) => sum + (call.count ?? 1), 0);
+
+  it('counts the subagents of a 2.1.x session, in <session>/subagents/', async () => {
+    const read = await callsOf('session-share-2.1.15', '-Users-pete-tmp-claude-code-sessions', '0ccf1a04-1b4c-43b6-8aa5-79e41db43a68');
+    assert.deepEqual(read.subagents.map((agent) => agent.session.id), ['agent-a5bdbc1', 'agent-a9cad17', 'agent-aa5ef13', 'agent-ac27727', 'agent-afbbf75']);
+    for (const agent of read.subagents) {
+      assert.equal(agent.session.parentSessionId, '0ccf1a04-1b4c-43b6-8aa5-79e41db43a68');
+      assert.ok(summed(agent.calls) > 0, agent.session.id);
+    }
+  });
+
+  it('counts the sidechain files a 2.0.x session wrote beside it (isSidechain, its sessionId), and only its own', async () => {
+    const read = await callsOf('codemie-2.0.64', '-tmp-private', '4c2ddfdc-b619-4525-8d03-1950fb1b0257');
+    assert.deepEqual(read.subagents.map((agent) => [agent.session.id, agent.session.parentSessionId, agent.calls.map((call) => call.model)]), [
+      ['agent-36541525', '4c2ddfdc-b619-4525-8d03-1950fb1b0257', ['claude-sonnet-4-5-20250929']],
+      ['agent-50243ee8', '4c2ddfdc-b619-4525-8d03-1950fb1b0257', ['converse/jp.anthropic.claude-haiku-4-5-20251001-v1:0']],
+    ]);
+    const warmup = await callsOf('claude-history-2.0.74', '-Users-user-project', 'a751b8dd-6b29-4eed-8cb9-64bc9a916a39');
+    assert.deepEqual(warmup.subagents.map((agent) => agent.session.id), ['agent-a62673e']);
+    // The other session of the folder has none: the agent file names a751b8dd.
+    assert.deepEqual((await callsOf('claude-history-2.0.74', '-Users-user-project', '0d3b22c1-ba90-4fd3-b8d2-056ffc626725')).subagents, []);
   });
 });
