@@ -1,7 +1,7 @@
 // Proof that a fork Context Lens writes is a session the Gemini CLI itself resumes: the real CLI
 // (0.61, offline, against the Gemini API stand-in, in a private HOME) records a three-prompt
-// session, the engine compacts it (the first turns summarised), writeGeminiFork writes the fork, and
-// `gemini -r <fork id> -p continue` sends our summary, the standing rule the person typed and the
+// session, `context-lens compact --agent gemini --write-session` compacts it (the first turns
+// summarised) and writes the fork, and `gemini -r <fork id> -p continue` sends our summary, the standing rule the person typed and the
 // open loop they left, but not the dropped file content. The source files stay byte for byte, and
 // the fork survives the CLI's retention cleanup, which deletes chats by short id.
 import assert from 'node:assert/strict';
@@ -10,12 +10,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { MemoryArchive } from '../../src/engine/archive';
-import { compact } from '../../src/engine/compact';
+import { execFileSync } from 'node:child_process';
 import { SUMMARY_PREAMBLE } from '../../src/sessions/common/forkTexts';
-import { engineContextOf } from '../../src/sessions/engineContext';
-import { writeGeminiFork } from '../../src/sessions/gemini/forkFromResult';
 import { readGeminiLiveContext } from '../../src/sessions/gemini/liveContext';
+import { buildCliBundles } from '../support/cli-bundle';
 import { call, contentText, type FakeGemini, type GeminiRequest, reply, requestText, startFakeGemini, text } from '../support/fake-gemini';
 import { chatFiles, ensureGeminiCli, promptArgs, runGemini, sessionIdOfRun, writeGeminiSettings } from '../support/gemini-cli';
 
@@ -32,10 +30,12 @@ describe('a Gemini fork resumed by the real Gemini CLI', { timeout: 240_000 }, (
   let root: string;
   let server: FakeGemini;
   let entry: string;
+  let cli: string;
 
   before(async () => {
     entry = ensureGeminiCli();
     root = mkdtempSync(join(tmpdir(), 'cl-gemini-fork-'));
+    cli = (await buildCliBundles(join(root, 'bin'))).cli;
     server = await startFakeGemini({
       scenario: {
         prompts: [
@@ -75,15 +75,18 @@ describe('a Gemini fork resumed by the real Gemini CLI', { timeout: 240_000 }, (
     assert.ok(source !== undefined, 'the CLI wrote the session');
     const hashes = new Map(sources.map((path) => [path, sha256(path)]));
 
-    // What Apply does: read the session, compact it (all but the last turn summarised), write the fork.
+    // What Apply does, through the command line: compact it as far down as it goes (the earlier turns
+    // summarised, the archive written first) and write the fork.
     const live = await readGeminiLiveContext(source);
     assert.ok(live.ok, live.ok ? '' : live.error.message);
     assert.ok(JSON.stringify(live.value.messages).includes(SECRET), 'the source holds the text the fork drops');
-    const context = engineContextOf(live.value);
-    const result = await compact(context, { trigger: 'manual', preserve: { recentTurns: 1, recentPercent: 0 } }, { archive: new MemoryArchive() });
-    assert.equal(result.status, 'compacted', result.message);
-    const fork = await writeGeminiFork({ live: live.value, context, result, title: 'ledger (compacted)' });
-    assert.ok(fork.ok, fork.ok ? '' : fork.error.message);
+    const compacted = JSON.parse(
+      execFileSync(process.execPath, [cli, 'compact', source, '--agent', 'gemini', '--target-tokens', '1', '--write-session', '--json', '--archive-dir', join(root, 'archive')], { encoding: 'utf8', env: { ...process.env, HOME: home } }),
+    ) as { status: string; message: string; fork?: { sessionId: string; path: string; resumeCommand: string } };
+    assert.equal(compacted.status, 'compacted', compacted.message);
+    assert.ok(compacted.fork !== undefined, 'the fork was written');
+    const fork = { value: compacted.fork };
+    assert.equal(fork.value.resumeCommand, `gemini -r ${fork.value.sessionId}`);
     const header = JSON.parse(readFileSync(fork.value.path, 'utf8').split('\n')[0] ?? '{}') as { contextLens: { summary: string } };
     const summary = header.contextLens.summary;
     assert.ok(summary.length > 0 && !summary.includes(SECRET), 'a summary without the dropped output');
