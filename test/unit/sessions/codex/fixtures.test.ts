@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { contextFromMessages } from '../../../../src/engine';
+import { codexAdapter } from '../../../../src/sessions/codex/adapter';
 import { listCodexSessions, readCodexFill, readCodexLiveContext } from '../../../../src/sessions/codex';
 import { listRolloutFiles } from '../../../../src/sessions/codex/paths';
 import type { LiveContext } from '../../../../src/sessions/types';
@@ -103,7 +104,7 @@ describe('Codex adapter on the recorded tally rollout', () => {
     assert.ok(live.ok);
     assert.equal(live.value.compactions.length, 0);
     assertPaired(live.value);
-    const context = contextFromMessages({ messages: live.value.messages, windowTokens: live.value.fill.windowTokens });
+    const context = contextFromMessages({ messages: live.value.messages, windowTokens: live.value.fill.windowTokens, vocabulary: codexAdapter.tools });
     const uses = context.items.filter((item) => item.kind === 'tool_use').map((item) => [item.toolName, item.toolCategory, item.resourceKey]);
     assert.deepEqual(uses, [
       ['exec_command', 'command_execution', 'cmd:ls src test'],
