@@ -2,11 +2,12 @@
 // agent here, by its id or by the file they were given; they import no adapter directly.
 import { claudeCodeAdapter } from './claude-code/adapter';
 import { codexAdapter } from './codex/adapter';
+import { opencodeAdapter } from './opencode/adapter';
 import type { AgentAdapter } from './port';
 import type { AgentId } from './types';
 
 /** In the order a file is offered to them. */
-export const AGENTS: readonly AgentAdapter[] = [codexAdapter, claudeCodeAdapter];
+export const AGENTS: readonly AgentAdapter[] = [codexAdapter, opencodeAdapter, claudeCodeAdapter];
 
 export function adapterOf(id: AgentId): AgentAdapter {
   return AGENTS.find((adapter) => adapter.id === id) ?? claudeCodeAdapter;

@@ -1,0 +1,81 @@
+// OpenCode behind the adapter port (port.ts): sessions are rows of its SQLite database (OPENCODE_DB,
+// else under the XDG data folder), read from private read-only snapshots (snapshot.ts), matched to a
+// workspace by their `directory`, child sessions shown as subagents; the gauge's compaction point
+// from its config. A session is named `<database>#<session id>`. Writing a fork (through
+// `opencode import`) is not built yet: it says so.
+import type { AgentAdapter, SessionLocations, SessionWaiter, WrittenFork } from '../port';
+import { fail } from '../result';
+import type { Diagnostic, Result, SessionInfo } from '../types';
+import { OpencodeSessionFollower } from './follower';
+import { findOpencodeWorkspaceSession, listOpencodeSessions, OPENCODE_AGENT, readOpencodeSessionInfo } from './listing';
+import { readOpencodeLiveContext } from './liveContext';
+import { OPENCODE_ID, parseSessionPath, resolveDatabases, type OpencodeWhere } from './paths';
+import { readOpencodeSessionCalls } from './sessionCalls';
+import { OPENCODE_TOOLS, type OpencodeToolVocabulary } from './tools';
+import { OpencodeUsageLog } from './usageLog';
+
+/** The port's `homes` (#25) for this agent, or the older shape's env alone. */
+function whereOf(where: SessionLocations): OpencodeWhere {
+  const homes = (where as { homes?: Readonly<Record<string, readonly string[]>> }).homes?.[OPENCODE_ID];
+  return { ...(homes ? { databases: homes } : {}), ...(where.env ? { env: where.env } : {}) };
+}
+
+/** Polls the workspace's sessions until one appears (the database may not exist yet). */
+async function waitForSession(workspacePath: string, where: SessionLocations, found: (session: SessionInfo) => void, report: (diagnostic: Diagnostic) => void): Promise<SessionWaiter> {
+  const opencodeWhere = whereOf(where);
+  const seen = new Set<string>();
+  let reported = false;
+  const check = async (): Promise<void> => {
+    const listed = await listOpencodeSessions(opencodeWhere, workspacePath);
+    if (!listed.ok) {
+      if (!reported) report({ severity: 'warning', code: listed.error.code, message: listed.error.message });
+      reported = true;
+      return;
+    }
+    for (const session of listed.value) {
+      if (session.isSidechain || seen.has(session.id)) continue;
+      seen.add(session.id);
+      found(session);
+    }
+  };
+  await check();
+  const timer = setInterval(() => void check(), 2000);
+  return { where: resolveDatabases(opencodeWhere), dispose: () => clearInterval(timer) };
+}
+
+const windowOf = (options: { windowOverride?: number; env?: Readonly<Record<string, string | undefined>> }) => ({
+  ...(options.windowOverride !== undefined ? { windowOverride: options.windowOverride } : {}),
+  ...(options.env !== undefined ? { env: options.env } : {}),
+});
+
+/** The fields the port gains with #25 (the lead types them at merge). */
+interface PortFieldsOf25 {
+  readonly mark: string;
+  readonly pointSetBy: string;
+  readonly home: { option: string; env?: string; describe: string };
+  readonly tools: OpencodeToolVocabulary;
+}
+
+export const opencodeAdapter: AgentAdapter & PortFieldsOf25 = {
+  id: OPENCODE_AGENT,
+  name: 'OpenCode',
+  command: 'opencode',
+  installPackage: 'opencode-ai',
+  mark: 'OC',
+  pointSetBy: "OpenCode's `compaction.reserved` and the model's limit in its config",
+  home: { option: 'opencode-db', env: 'OPENCODE_DB', describe: 'OPENCODE_DB, else $XDG_DATA_HOME/opencode/opencode.db (~/.local/share/opencode/opencode.db)' },
+  tools: OPENCODE_TOOLS,
+  owns: (path: string) => Promise.resolve(parseSessionPath(path) !== null),
+  listSessions: (where: SessionLocations, workspacePath?: string) => listOpencodeSessions(whereOf(where), workspacePath),
+  findWorkspaceSession: (workspacePath: string, where: SessionLocations) => findOpencodeWorkspaceSession(workspacePath, whereOf(where)),
+  readSessionInfo: readOpencodeSessionInfo,
+  readLiveContext: (session, options = {}) => readOpencodeLiveContext(session, windowOf(options)),
+  follow: (session, options = {}) => Promise.resolve(new OpencodeSessionFollower(session, windowOf(options))),
+  waitForSession,
+  /** No fork is written yet, so there is none to list. */
+  listForks: () => Promise.resolve([]),
+  usage: (path: string) => new OpencodeUsageLog(path),
+  readSessionCalls: readOpencodeSessionCalls,
+  writeFork: (): Promise<Result<WrittenFork>> => Promise.resolve(fail('invalid-input', 'Writing an OpenCode fork (through `opencode import`) is not supported yet.')),
+};
+

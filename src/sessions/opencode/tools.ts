@@ -1,0 +1,31 @@
+// OpenCode's tools by their exact names (as recorded from 1.18.33: read, bash, edit, task; the rest
+// from its built-in tool list) and what kind of context each brings in, for the engine.
+import type { ToolCategory } from '../../engine/model';
+
+export interface OpencodeToolVocabulary {
+  readonly categories: Readonly<Record<string, ToolCategory>>;
+  readonly fileReadingShells?: readonly string[];
+}
+
+export const OPENCODE_TOOLS: OpencodeToolVocabulary = {
+  categories: {
+    read: 'file_read',
+    write: 'file_write',
+    edit: 'file_write',
+    multiedit: 'file_write',
+    patch: 'file_write',
+    apply_patch: 'file_write',
+    bash: 'command_execution',
+    grep: 'search',
+    glob: 'search',
+    codesearch: 'search',
+    websearch: 'search',
+    list: 'list_directory',
+    webfetch: 'view_file',
+    task: 'other',
+    todowrite: 'other',
+    todoread: 'other',
+    skill: 'other',
+    question: 'other',
+  },
+};
