@@ -1,11 +1,11 @@
 // OpenCode behind the adapter port (port.ts): sessions are rows of its SQLite database (OPENCODE_DB,
 // else under the XDG data folder), read from private read-only snapshots (snapshot.ts), matched to a
 // workspace by their `directory`, child sessions shown as subagents; the gauge's compaction point
-// from its config. A session is named `<database>#<session id>`. Writing a fork (through
-// `opencode import`) is not built yet: it says so.
-import type { AgentAdapter, SessionLocations, SessionWaiter, WrittenFork } from '../port';
-import { fail } from '../result';
-import type { Diagnostic, Result, SessionInfo } from '../types';
+// from its config. A session is named `<database>#<session id>`. A fork goes in through
+// `opencode import` (fork.ts).
+import type { AgentAdapter, SessionLocations, SessionWaiter } from '../port';
+import type { Diagnostic, SessionInfo } from '../types';
+import { writeOpencodeFork } from './fork';
 import { OpencodeSessionFollower } from './follower';
 import { findOpencodeWorkspaceSession, listOpencodeSessions, OPENCODE_AGENT, readOpencodeSessionInfo } from './listing';
 import { readOpencodeLiveContext } from './liveContext';
@@ -76,6 +76,6 @@ export const opencodeAdapter: AgentAdapter & PortFieldsOf25 = {
   listForks: () => Promise.resolve([]),
   usage: (path: string) => new OpencodeUsageLog(path),
   readSessionCalls: readOpencodeSessionCalls,
-  writeFork: (): Promise<Result<WrittenFork>> => Promise.resolve(fail('invalid-input', 'Writing an OpenCode fork (through `opencode import`) is not supported yet.')),
+  writeFork: writeOpencodeFork,
 };
 

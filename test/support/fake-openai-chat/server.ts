@@ -39,6 +39,8 @@ export type CallKind = 'title' | 'summary' | 'turn';
 export interface LoggedChatRequest {
   n: number;
   kind: CallKind;
+  /** The prompt tokens reported for it (cached ones included): the fill OpenCode should show. */
+  prompt: number;
   body: ChatRequest;
 }
 
@@ -76,7 +78,6 @@ export async function startFakeChat(options: FakeChatOptions): Promise<FakeChat>
     if (request.method !== 'POST' || !path.endsWith('/chat/completions')) return sendJson(response, 404, { error: { message: `no route ${request.method} ${path}` } });
     const body = (await readJsonBody(request)) as ChatRequest;
     const kind = kindOf(body);
-    requests.add({ n: requests.next, kind, body });
     let reply: ChatReply;
     if (kind === 'title') reply = { text: 'Offline session' };
     else if (kind === 'summary') reply = { text: options.summary ?? '## Goal\nThe offline test task.\n\n## Progress\nRead the files; nothing is left open.' };
@@ -87,6 +88,7 @@ export async function startFakeChat(options: FakeChatOptions): Promise<FakeChat>
     }
     const calls = (reply.toolCalls ?? []).map((call) => ({ id: `call_${++callId}`, name: call.name, arguments: JSON.stringify(call.arguments) }));
     const counted = usage.price(body, JSON.stringify(reply));
+    requests.add({ n: requests.next, kind, prompt: counted.prompt_tokens, body });
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const chunk = (choices: unknown[], extra: Record<string, unknown> = {}): void => {
       response.write(`data: ${JSON.stringify({ id: `chatcmpl-${requests.next}`, object: 'chat.completion.chunk', created: 1_780_000_000, model: body.model, choices, ...extra })}\n\n`);
