@@ -13,6 +13,7 @@ import { OPENCODE_ID, parseSessionPath, resolveDatabases, type OpencodeWhere } f
 import { readOpencodeSessionCalls } from './sessionCalls';
 import { OPENCODE_TOOLS, type OpencodeToolVocabulary } from './tools';
 import { OpencodeUsageLog } from './usageLog';
+import { databaseStamp } from './stamp';
 
 /** The port's `homes` (#25) for this agent, or the older shape's env alone. */
 function whereOf(where: SessionLocations): OpencodeWhere {
@@ -20,12 +21,16 @@ function whereOf(where: SessionLocations): OpencodeWhere {
   return { ...(homes ? { databases: homes } : {}), ...(where.env ? { env: where.env } : {}) };
 }
 
-/** Polls the workspace's sessions until one appears (the database may not exist yet). */
+/** Polls the workspace's sessions until one appears (the database may not exist yet), reading only when a database moved. */
 async function waitForSession(workspacePath: string, where: SessionLocations, found: (session: SessionInfo) => void, report: (diagnostic: Diagnostic) => void): Promise<SessionWaiter> {
   const opencodeWhere = whereOf(where);
   const seen = new Set<string>();
   let reported = false;
+  let last = '';
   const check = async (): Promise<void> => {
+    const stamps = (await Promise.all(resolveDatabases(opencodeWhere).map(databaseStamp))).join(',');
+    if (stamps === last) return;
+    last = stamps;
     const listed = await listOpencodeSessions(opencodeWhere, workspacePath);
     if (!listed.ok) {
       if (!reported) report({ severity: 'warning', code: listed.error.code, message: listed.error.message });

@@ -2,26 +2,17 @@
 // the database and its log (`-wal`, where OpenCode's newest rows are) are watched (common/watch.ts),
 // and when either's size or time changes the session is read again from a fresh snapshot, one read
 // at a time. Read-only like every read here: no lock is taken, nothing is written.
-import { stat } from 'node:fs/promises';
 import { EventEmitter } from 'node:events';
 import { ChangeSignal, SerialRunner } from '../common/watch';
 import type { SessionFollowerPort } from '../port';
 import type { FillSnapshot, FollowerEvents, SessionInfo } from '../types';
 import { readOpencodeLiveContext, type OpencodeReadOptions } from './liveContext';
 import { parseSessionPath } from './paths';
+import { databaseStamp } from './stamp';
 
 export interface OpencodeFollowerOptions extends OpencodeReadOptions {
   debounceMs?: number;
   pollMs?: number;
-}
-
-async function stamp(path: string): Promise<string> {
-  try {
-    const stats = await stat(path);
-    return `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
-  } catch {
-    return '-';
-  }
 }
 
 export class OpencodeSessionFollower extends EventEmitter implements SessionFollowerPort {
@@ -56,7 +47,7 @@ export class OpencodeSessionFollower extends EventEmitter implements SessionFoll
     if (this.disposed) return;
     const parsed = parseSessionPath(this.session.path);
     if (parsed === null) return;
-    const current = `${await stamp(parsed.db)}|${await stamp(`${parsed.db}-wal`)}`;
+    const current = await databaseStamp(parsed.db);
     if (current === this.lastStamp) return;
     // A log that appeared or was replaced has a new inode: fs.watch must follow it.
     for (const signal of this.signals) signal.rewatch();
