@@ -81,9 +81,14 @@ export async function forkFileOf(input: ForkInput, nowMs = Date.now()): Promise<
     const directory = str(row.directory) ?? source.cwd ?? '';
     const model = parseJson(row.model);
     const modelRef = { providerID: str(model?.providerID) ?? '', modelID: str(model?.id) ?? '' };
+    // OpenCode replays a session in the order of the messages' creation times, and from the newest
+    // answered compaction request on: the kept messages are dated after ours, in their order.
+    let clock = nowMs;
     const message = (info: Json, parts: Json[]): Json => {
       const id = ids.next('msg');
-      return { info: { ...info, id, sessionID: sessionId }, parts: parts.map((part) => ({ ...part, id: ids.next('prt'), sessionID: sessionId, messageID: id })) };
+      const at = clock++;
+      const time = { ...obj(info.time), created: at, ...(obj(info.time)?.completed !== undefined || info.role === 'assistant' ? { completed: at } : {}) };
+      return { info: { ...info, time, id, sessionID: sessionId }, parts: parts.map((part) => ({ ...part, id: ids.next('prt'), sessionID: sessionId, messageID: id })) };
     };
     const request = message({ role: 'user', time: { created: nowMs }, agent: str(row.agent) ?? 'build', model: modelRef }, [{ type: 'compaction', auto: false }]);
     const requestId = String(obj(request.info)?.id);
