@@ -56,6 +56,17 @@ function keptParts(message: MessageRow, plan: ForkPlan, messageIndex: number | u
   return kept;
 }
 
+/** The `permission` column: a JSON array of rules, or null. */
+function parseJsonArray(text: unknown): unknown[] | null {
+  if (typeof text !== 'string') return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
 const hasContent = (parts: readonly Json[]): boolean => parts.some((part) => part.type !== 'step-start' && part.type !== 'step-finish');
 
 export async function forkFileOf(input: ForkInput, nowMs = Date.now()): Promise<Result<ForkFile>> {
@@ -110,6 +121,7 @@ export async function forkFileOf(input: ForkInput, nowMs = Date.now()): Promise<
       messages.push(copied);
     }
     const title = input.title ?? `${source.title} (compacted)`;
+    const permission = parseJsonArray(row.permission);
     const info = {
       id: sessionId,
       slug: str(row.slug) ?? 'compacted',
@@ -123,7 +135,7 @@ export async function forkFileOf(input: ForkInput, nowMs = Date.now()): Promise<
       summary: { additions: 0, deletions: 0, files: 0 },
       cost: 0,
       tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
-      ...(parseJson(`{"p":${str(row.permission) ?? 'null'}}`)?.p ? { permission: parseJson(`{"p":${str(row.permission)}}`)?.p } : {}),
+      ...(permission !== null ? { permission } : {}),
       time: { created: nowMs, updated: nowMs },
     };
     return ok({ sessionId, db: parsed.db, directory, document: { info, messages } });

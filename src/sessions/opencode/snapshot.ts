@@ -5,7 +5,9 @@
 // lock on the agent's database and writes nothing beside it (a read-only SQLite connection still
 // writes the `-shm` index), and it sees the rows that live only in the log.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import type initSqlJs from 'sql.js/dist/sql-wasm.js';
 import type { Database, SqlJsStatic } from 'sql.js/dist/sql-wasm.js';
 import { fail, failFromError, ok, withFile } from '../result';
 import type { Result } from '../types';
@@ -24,13 +26,19 @@ function wasmBytes(): Uint8Array {
   try {
     return readFileSync(beside);
   } catch {
-    return readFileSync(require.resolve('sql.js/dist/sql-wasm.wasm'));
+    // From the sources (tests, tsx): the package's own copy. createRequire keeps the bundler from resolving it.
+    return readFileSync(createRequire(__filename).resolve('sql.js/dist/sql-wasm.wasm'));
   }
 }
 
-/** Loads SQLite once per process (~35 ms: compiling the WebAssembly). */
+/** Loads SQLite once per process, on first use (~35 ms: compiling the WebAssembly). */
 function sqlite(): Promise<SqlJsStatic> {
-  engine ??= import('sql.js/dist/sql-wasm.js').then((module) => (module.default as unknown as typeof module.default)({ wasmBinary: wasmBytes() }));
+  if (engine !== null) return engine;
+  // A lazy require (the bundles' shared dist/sqlite.js, see esbuild.mjs): a run that never reads OpenCode never loads it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- an import would load it with this module
+  const module = require('sql.js/dist/sql-wasm.js') as typeof initSqlJs | { default: typeof initSqlJs };
+  const init = 'default' in module ? module.default : module;
+  engine = init({ wasmBinary: wasmBytes() });
   return engine;
 }
 
