@@ -1,33 +1,43 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const noVscode = {
-  'no-restricted-imports': [
-    'error',
-    {
-      paths: [{ name: 'vscode', message: 'The engine, session adapters and protocol must not depend on VS Code.' }],
-    },
-  ],
-};
+const NO_VSCODE = { name: 'vscode', message: 'The engine, session adapters and protocol must not depend on VS Code.' };
+const noVscode = { 'no-restricted-imports': ['error', { paths: [NO_VSCODE] }] };
 
-const ADAPTER_INTERNALS = {
-  regex: '^(\\.\\./)+sessions/(claude-code|codex)/(?!statusline$)[^/]+',
-  message: "Import the adapter's index (sessions/<agent>), not its internals.",
-};
-/** Reading sessions goes through the port (sessions/agents); only Claude Code's hooks, status line and first-session watch are its own. */
-const CODEX_DIRECT = {
-  regex: '^(\\.\\./)+sessions/codex$',
-  message: 'Reach Codex through the adapter port (sessions/agents), like every agent.',
-};
+/**
+ * The adapter folders, src/sessions/<agent>/ (every folder there but the shared helpers), read from
+ * disk so that an agent added later is covered without touching this file.
+ */
+const AGENT_FOLDERS = readdirSync(new URL('./src/sessions/', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && entry.name !== 'common')
+  .map((entry) => entry.name);
 
-/** The adapter rule, with the no-vscode rule for code that runs outside the extension host too. */
-function adapterFaceOnly({ vscode }) {
+/** An import of one of `agents`' folders from anywhere below src/ (`../codex/x`, `../../sessions/codex`). */
+const agentFolderPattern = (agents, message) => ({ regex: `^(\\.\\./)+(sessions/)?(${agents.join('|')})(/|$)`, message });
+
+/** Adapters never import each other: what two of them share lives in src/sessions/common/. */
+const adapterRules = AGENT_FOLDERS.map((agent) => ({
+  files: [`src/sessions/${agent}/**/*.ts`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        paths: [NO_VSCODE],
+        patterns: AGENT_FOLDERS.length < 2 ? [] : [agentFolderPattern(AGENT_FOLDERS.filter((other) => other !== agent), 'An adapter never imports another adapter: move what both need to src/sessions/common/.')],
+      },
+    ],
+  },
+}));
+
+/** The host, the CLI, the proxy and the MCP server reach an agent through the registry (sessions/agents) and neutral modules. */
+function throughTheRegistry({ vscode }) {
   return {
     'no-restricted-imports': [
       'error',
       {
         ...(vscode ? {} : { paths: [{ name: 'vscode', message: 'The CLI, proxy and MCP server run without VS Code.' }] }),
-        patterns: [ADAPTER_INTERNALS, CODEX_DIRECT],
+        patterns: AGENT_FOLDERS.length === 0 ? [] : [agentFolderPattern(AGENT_FOLDERS, 'Reach an agent through the adapter port (sessions/agents, sessions/connectable, sessions/connection), never its folder.')],
       },
     ],
   };
@@ -46,6 +56,7 @@ export default tseslint.config(
     },
   },
   { files: ['src/sessions/**/*.ts', 'src/protocol/**/*.ts', 'src/contracts/**/*.ts', 'src/archive/**/*.ts', 'src/summarizers/**/*.ts'], rules: noVscode },
+  ...adapterRules,
   {
     // The engine is pure: it knows no agent's format, no VS Code, no command line and no panel.
     files: ['src/engine/**/*.ts'],
@@ -64,10 +75,8 @@ export default tseslint.config(
       ],
     },
   },
-  // The host, the CLI, the proxy and the MCP server reach an agent through its adapter's face
-  // (src/sessions/<agent>/index.ts, plus the status line's light entry), never its internals.
-  { files: ['src/host/**/*.ts'], rules: adapterFaceOnly({ vscode: true }) },
-  { files: ['src/cli/**/*.ts', 'src/proxy/**/*.ts', 'src/mcp/**/*.ts'], rules: adapterFaceOnly({ vscode: false }) },
+  { files: ['src/host/**/*.ts'], rules: throughTheRegistry({ vscode: true }) },
+  { files: ['src/cli/**/*.ts', 'src/proxy/**/*.ts', 'src/mcp/**/*.ts'], rules: throughTheRegistry({ vscode: false }) },
   {
     // The panel renders what the host sends: it imports only the protocol (and its own files).
     files: ['webview/**/*.ts'],

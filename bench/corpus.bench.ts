@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readLiveContext } from '../src/sessions/claude-code';
+import { readLiveContext } from '../src/sessions/claude-code/liveContext';
 import { readCodexLiveContext } from '../src/sessions/codex';
 import { promptTokensOf } from '../src/sessions/common/usage';
 import { claudeTranscripts } from '../test/support/claudeFixtures';

@@ -14,7 +14,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { readSnapshot } from '../src/host/context/liveSnapshot';
-import { readFill, readSessionInfo, UsageLog } from '../src/sessions/claude-code';
+import { readFill } from '../src/sessions/claude-code/fill';
+import { readSessionInfo } from '../src/sessions/claude-code/listing';
+import { UsageLog } from '../src/sessions/claude-code/usageLog';
 import { measureFirstPaint, type FirstPaint } from '../test/support/firstPaint';
 import { buildTranscript, MB, template } from './support/transcripts';
 

@@ -5,7 +5,9 @@
 import { appendFileSync, rmSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SessionFollower, readFill, readLiveContext } from '../src/sessions/claude-code';
+import { SessionFollower } from '../src/sessions/claude-code/follower';
+import { readFill } from '../src/sessions/claude-code/fill';
+import { readLiveContext } from '../src/sessions/claude-code/liveContext';
 import { tempDir } from '../test/unit/sessions/claude-code/builders';
 import { buildTranscript, lineOfCopy, MB, template } from './support/transcripts';
 

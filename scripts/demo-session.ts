@@ -3,7 +3,7 @@
 // recording's placeholder cwd rewritten to where the workspace really is on this machine.
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { encodeProjectDirName } from '../src/sessions/claude-code';
+import { encodeProjectDirName } from '../src/sessions/claude-code/paths';
 import { cacheRoot } from './code-server/install';
 
 const SAMPLES = join(__dirname, '..', 'samples', 'claude-config');

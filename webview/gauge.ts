@@ -2,7 +2,7 @@
 // response, with our thresholds and the agent's auto-compact point marked on it. Built once and
 // updated in place, so hover tooltips survive the up-to-10/s state updates.
 import { heldNotSent, liveProxyLine } from './logic/liveProxy';
-import { agentLabel } from '../src/protocol/agents';
+import { agentLabelOr, type AgentLabel } from '../src/protocol/agents';
 import { CATEGORIES, type Fill, type PanelState } from '../src/protocol/messages';
 import { formatTokens, formatUsd } from '../src/protocol/format';
 import { pricesText, sessionCostText, unpricedText } from '../src/protocol/costText';
@@ -26,8 +26,8 @@ function segmentShort(key: SegmentKey): string {
   return CATEGORY_SHORT[key];
 }
 
-function levelText(level: 'ok' | 'warning' | 'error', agent: string | null | undefined): string {
-  return level === 'ok' ? '' : level === 'warning' ? 'past our trigger' : `past ${agentLabel(agent).name}'s auto-compact point`;
+function levelText(level: 'ok' | 'warning' | 'error', agent: AgentLabel): string {
+  return level === 'ok' ? '' : level === 'warning' ? 'past our trigger' : `past ${agent.name}'s auto-compact point`;
 }
 
 export class Gauge {
@@ -90,7 +90,7 @@ export class Gauge {
     this.source.textContent = fill ? fillSource(fill) : '';
     this.pending.textContent = fill?.pendingTokens ? `+ ~${formatTokens(fill.pendingTokens)} since the last response (estimate)` : '';
     const level = fill ? fillLevel(fill, state.thresholds) : 'ok';
-    this.level.textContent = levelText(level, state.session?.agent);
+    this.level.textContent = levelText(level, agentLabelOr(state.session?.agentLabel));
     this.element.dataset.level = level;
     this.loading.hidden = !(fill && state.contextLoading);
     // A state saved by an earlier version of the panel has no liveProxy field.
@@ -146,7 +146,7 @@ export class Gauge {
   }
 
   private updateMarks(state: PanelState): void {
-    const marks = new Map(gaugeMarks(state.thresholds, state.session?.agent).map((mark) => [mark.kind, mark]));
+    const marks = new Map(gaugeMarks(state.thresholds, agentLabelOr(state.session?.agentLabel)).map((mark) => [mark.kind, mark]));
     for (const [kind, { tick, label }] of this.marks) {
       const mark = marks.get(kind);
       tick.hidden = label.hidden = !mark;

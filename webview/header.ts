@@ -1,10 +1,10 @@
 // The panel header: which session we are looking at (title · model · live dot), the toolbar
-// with the actions a user reaches for most, and whether Claude Code is connected here. Built once;
+// with the actions a user reaches for most, and whether the agent's hooks are connected here. Built once;
 // only the session and connection lines change.
 import '@vscode-elements/elements/dist/vscode-button/index.js';
-import type { SessionSummary, WebviewCommand } from '../src/protocol/messages';
+import type { AgentHooks, SessionSummary, WebviewCommand } from '../src/protocol/messages';
 import { custom, el, icon, KeyedSection } from './dom';
-import { claudeHooksLine, type HooksLineState } from './logic/claudeHooks';
+import { agentHooksLine } from './logic/agentHooks';
 import { post } from './vscodeApi';
 
 /** Clicking `node` asks the host to run `command` (whitelisted by the protocol). */
@@ -18,12 +18,12 @@ export function commandButton(label: string, command: WebviewCommand, iconName: 
 }
 
 /** Secondary information: muted words with a text-link action, not another toolbar button. */
-function hooksLine(state: HooksLineState | null | undefined): HTMLElement[] {
+function hooksLine(state: AgentHooks | null | undefined): HTMLElement[] {
   // undefined in a state saved by an earlier version of the panel.
   if (!state) return [];
-  const line = claudeHooksLine(state);
+  const line = agentHooksLine(state);
   const action = line.action ? [' · ', requesting(el('button', { class: 'link-button', type: 'button', title: line.action.title }, line.action.label), line.action.command)] : [];
-  return [el('span', { 'data-testid': 'claude-hooks', 'data-state': state }, icon(line.icon), ' ', line.text, ...action)];
+  return [el('span', { 'data-testid': 'agent-hooks', 'data-state': state.state }, icon(line.icon), ' ', line.text, ...action)];
 }
 
 function sessionLine(session: SessionSummary | null): (Node | string)[] {
@@ -39,9 +39,9 @@ function sessionLine(session: SessionSummary | null): (Node | string)[] {
   return parts;
 }
 
-export function createHeader(): { element: HTMLElement; session: KeyedSection<SessionSummary | null>; hooks: KeyedSection<HooksLineState | null> } {
+export function createHeader(): { element: HTMLElement; session: KeyedSection<SessionSummary | null>; hooks: KeyedSection<AgentHooks | null> } {
   const session = new KeyedSection<SessionSummary | null>(el('span', { class: 'session' }), sessionLine);
-  const hooks = new KeyedSection<HooksLineState | null>(el('div', { class: 'claude-hooks muted small' }), hooksLine);
+  const hooks = new KeyedSection<AgentHooks | null>(el('div', { class: 'agent-hooks muted small' }), hooksLine);
   const toolbar = el(
     'div',
     { class: 'toolbar', role: 'toolbar', 'aria-label': 'Context Lens actions' },

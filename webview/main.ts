@@ -96,7 +96,7 @@ function showRegions(): void {
 
 function showState(state: PanelState): void {
   header.session.update(state.session);
-  header.hooks.update(state.session?.agent === 'codex' ? 'codex' : state.claudeHooks);
+  header.hooks.update(state.hooks);
   gauge.update(state);
   empty.update(state.empty);
   diagnostics.update(state.diagnostics);

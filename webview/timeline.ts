@@ -2,7 +2,7 @@
 // faint lines, the value of a call on hover (or ←/→ when focused), and compaction events marked and
 // labelled — the agent's and ours in different styles. The bars are one SVG path however many calls
 // there were; the events are also listed as text, so nothing depends on the picture.
-import { agentLabel } from '../src/protocol/agents';
+import { agentLabelOr, type AgentLabel } from '../src/protocol/agents';
 import type { PanelState, TimelinePoint } from '../src/protocol/messages';
 import { formatTokens, formatUsd } from '../src/protocol/format';
 import { el, icon } from './dom';
@@ -24,27 +24,27 @@ export interface TimelineInput {
   readonly windowTokens: number | null;
   readonly thresholds: PanelState['thresholds'];
   /** The followed session's agent: its compactions and auto-compact point carry its name. */
-  readonly agent: string | null;
+  readonly agent: AgentLabel;
 }
 
 export function timelineInput(state: PanelState): TimelineInput {
-  return { timeline: state.timeline, windowTokens: state.fill?.windowTokens ?? null, thresholds: state.thresholds, agent: state.session?.agent ?? null };
+  return { timeline: state.timeline, windowTokens: state.fill?.windowTokens ?? null, thresholds: state.thresholds, agent: agentLabelOr(state.session?.agentLabel) };
 }
 
 type EventKind = NonNullable<TimelinePoint['event']>['kind'];
 
-function eventName(kind: EventKind, agent: string | null): string {
+function eventName(kind: EventKind, agent: AgentLabel): string {
   if (kind === 'live') return 'Live proxy edited what reached the model';
-  return kind === 'ours' ? 'Context Lens compacted' : `${agentLabel(agent).name} compacted`;
+  return kind === 'ours' ? 'Context Lens compacted' : `${agent.name} compacted`;
 }
 
 /** The flag's word and the list's icon for each kind of event. */
-function eventFlag(kind: EventKind, agent: string | null): { text: string; icon: string } {
+function eventFlag(kind: EventKind, agent: AgentLabel): { text: string; icon: string } {
   if (kind === 'live') return { text: 'Live', icon: 'radio-tower' };
-  return kind === 'ours' ? { text: 'Context Lens', icon: 'pulse' } : { text: agentLabel(agent).name, icon: 'hubot' };
+  return kind === 'ours' ? { text: 'Context Lens', icon: 'pulse' } : { text: agent.name, icon: 'hubot' };
 }
 
-function pointText(point: TimelinePoint, index: number, windowTokens: number | null, agent: string | null): string {
+function pointText(point: TimelinePoint, index: number, windowTokens: number | null, agent: AgentLabel): string {
   const share = windowTokens ? ` (${((point.usedTokens / windowTokens) * 100).toFixed(1)} %)` : '';
   const time = point.at ? ` · ${clockTime(point.at)}` : '';
   const cost = point.usd === undefined ? '' : point.usd === null ? ' · no price' : ` · ${formatUsd(point.usd)}`;
@@ -138,7 +138,7 @@ export function renderTimeline({ timeline, windowTokens, thresholds, agent }: Ti
         el('span', { class: 'legend-line level-window' }), ' window ',
         el('span', { class: 'legend-line level-trigger' }), ` our trigger ${thresholds.triggerPercent} % `,
         el('span', { class: 'legend-line level-target' }), ` target ${thresholds.targetPercent} % `,
-        ...(thresholds.agentAutoCompactPercent ? [el('span', { class: 'legend-line level-agent' }), ` ${agentLabel(agent).name} auto-compact ${thresholds.agentAutoCompactPercent.toFixed(1)} %`] : []),
+        ...(thresholds.agentAutoCompactPercent ? [el('span', { class: 'legend-line level-agent' }), ` ${agent.name} auto-compact ${thresholds.agentAutoCompactPercent.toFixed(1)} %`] : []),
       ),
       events.length
         ? el('ul', { class: 'timeline-events small', 'data-testid': 'timeline-events' }, ...events.map((bar) => el('li', { class: `event-${bar.point.event!.kind}` }, icon(eventFlag(bar.point.event!.kind, agent).icon), ` call ${bar.index + 1}: ${eventName(bar.point.event!.kind, agent)} — ${bar.point.event!.label}`)))

@@ -5,7 +5,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Context } from '../../src/engine';
-import { readLiveContext } from '../../src/sessions/claude-code';
+import { readLiveContext } from '../../src/sessions/claude-code/liveContext';
 import { engineContextOf } from '../../src/sessions/engineContext';
 import type { Session } from './facts';
 

@@ -7,7 +7,7 @@ import { ClaudeCliSummarizer } from '../summarizers/claudeCli';
 import { HeuristicSummarizer, compact, redactSecrets, type ArchiveRef, type CompactionResult, type EngineOptionsInput, type Summarizer, type TierName } from '../engine';
 import type { WrittenFork } from '../sessions/port';
 import { archiveDirOf } from './archive';
-import { EXIT_INPUT, EXIT_OK, inputError, parse, positiveInt, usageError, writeJson, type Io } from './io';
+import { AGENT_USAGE, EXIT_INPUT, EXIT_OK, inputError, parse, positiveInt, usageError, writeJson, type Io } from './io';
 import { gauge, percent, printable, table, tokens } from './format';
 import { LIVE_OPTIONS, loadLive } from './live';
 import { compactCost, type CompactCost } from '../sessions/costReport';
@@ -15,12 +15,12 @@ import { loadPrices, PRICES_OPTION } from './cost';
 
 export const COMPACT_USAGE = `context-lens compact <file|id> [--focus TEXT] [--target-tokens N | --target-percent N]
                      [--summarizer heuristic|anthropic|claude-cli] [--json] [--write-session]
-                     [--keep N[,N…]]… [--drop N[,N…]]… [--archive-dir DIR] [--window N] [--agent claude-code|codex] [--prices FILE]
-                     [--config-dir DIR]… [--codex-home DIR]…
+                     [--keep N[,N…]]… [--drop N[,N…]]… [--archive-dir DIR] [--window N] [--prices FILE]
+                     ${AGENT_USAGE}
   Compacts the live context and shows the result; nothing is written to the agent's files.
   --keep, --drop    your choices by item number (\`#\` in the panel's map, regions[].id of inspect --json):
                     a kept item stays verbatim, a dropped one goes (with its tool call or result)
-  --write-session   apply it as a new session next to the transcript (resume it with claude --resume);
+  --write-session   apply it as a new session the agent resumes (the command is printed);
                     the pre-compaction context is archived first (redacted, private; see archive prune)
   --archive-dir     where the archive is kept (default $XDG_STATE_HOME/context-lens/archive
                     or ~/.local/state/context-lens/archive)
@@ -72,7 +72,7 @@ export async function compactCommand(args: readonly string[], io: Io): Promise<n
     fork = written.value;
   }
   if (values.json) writeJson(io, { ...report(result, archived, fork), cost: costJson(cost) });
-  else io.out.write(printable(`${human(result, live.fill.agentAutoCompactTokens, live.session.agent, archived, fork)}\n${costLine(cost, result)}`));
+  else io.out.write(printable(`${human(result, live.fill.agentAutoCompactTokens, adapter.name, archived, fork)}\n${costLine(cost, result)}`));
   if (result.status === 'failed-open') {
     io.err.write(`context-lens compact: ${printable(result.message, true)}\n`);
     return EXIT_INPUT;
@@ -185,15 +185,15 @@ const clipped = (text: string): string => {
   return flat.length <= 120 ? flat : `${flat.slice(0, 119)}…`;
 };
 
-function human(result: CompactionResult, agentAutoCompactTokens: number, agent: string, archived: ArchiveRef | undefined, fork: WrittenFork | undefined): string {
+function human(result: CompactionResult, agentAutoCompactTokens: number, agentName: string, archived: ArchiveRef | undefined, fork: WrittenFork | undefined): string {
   const { metrics } = result;
   const window = result.after.windowTokens;
   const lines = [
     // The engine's message already opens with "compacted …"; other outcomes say which they are.
     result.status === 'compacted' ? result.message : `${result.status}: ${result.message}`,
     '',
-    `before ${gauge(metrics.tokensBefore, window, agentAutoCompactTokens, agent).split('\n')[0] ?? ''}`,
-    `after  ${gauge(metrics.tokensAfter, window, agentAutoCompactTokens, agent)}`,
+    `before ${gauge(metrics.tokensBefore, window, agentAutoCompactTokens, agentName).split('\n')[0] ?? ''}`,
+    `after  ${gauge(metrics.tokensAfter, window, agentAutoCompactTokens, agentName)}`,
     `saved  ${tokens(metrics.savedTokens)} tokens (${percent(metrics.savingsPercent)}), target ${tokens(metrics.targetTokens)} ${metrics.targetMet ? 'met' : 'not met'}`,
     '',
     table(

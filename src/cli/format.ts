@@ -1,6 +1,5 @@
 // Terminal rendering shared by the commands: numbers, a plain table and the text gauge.
 import { effectiveTrigger } from '../engine/triggerPoints';
-import { agentLabel } from '../protocol/agents';
 import { DEFAULT_TRIGGER_OPTIONS } from '../engine/triggers';
 
 export { printable } from '../protocol/printable';
@@ -33,8 +32,7 @@ const GAUGE_CELLS = 40;
  * `[██████░░░░│░░│░│] 62.2 %`: the fill, with a `│` at our target, trigger and safety net and at
  * the agent's own auto-compact point, plus a legend naming the marks.
  */
-export function gauge(usedTokens: number, windowTokens: number, agentAutoCompactTokens: number, agent?: string): string {
-  const agentName = agentLabel(agent).name;
+export function gauge(usedTokens: number, windowTokens: number, agentAutoCompactTokens: number, agentName = 'the agent'): string {
   const fill = percentOf(usedTokens, windowTokens);
   const { targetPercent, safetyNetPercent } = DEFAULT_TRIGGER_OPTIONS;
   const agentPercent = percentOf(agentAutoCompactTokens, windowTokens);

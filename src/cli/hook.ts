@@ -6,7 +6,7 @@
 import { closeSync, fchmodSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { formatHookEvent, HOOK_NAMES, HOOK_SETTINGS, hookEventsPath, settingId, type HookEventLine, type HookName } from '../contracts/hookEvents';
+import { formatHookEvent, HOOK_SETTINGS, hookEventsPath, settingId, type HookEventLine, type HookName } from '../contracts/hookEvents';
 import { DEFAULT_OPTIONS } from '../engine/options';
 import { tagBudget, type TagBudget } from '../engine/policy/classify';
 import { buildPinnedSet, extractMarkedPins, extractPins, type ExtractedPins, type PinnedEntry, type PinnedSet } from '../engine/policy/pinned';
@@ -15,7 +15,8 @@ import { charEstimateTokenizer } from '../engine/tokens/tokenizer';
 import { redactSecrets } from '../engine/redact';
 import { pinnableSummaryText } from '../engine/summarizers/foreignSummary';
 import { resolutionOf, trackState, type Resolution, type SaidItem } from '../engine/state/tracker';
-import { DEFAULT_WINDOW_TOKENS, forEachPinSource, type PinSource } from '../sessions/claude-code';
+import type { AgentHooks, PinSource } from '../sessions/connection';
+import { connectableAgents } from '../sessions/connectable';
 import { ok, readRegularText } from '../sessions/result';
 import { readStdin } from './hookInput';
 import { EXIT_OK, usageError, type Io } from './io';
@@ -42,11 +43,20 @@ interface HookInput {
   source?: unknown;
 }
 
-const HOOKS: readonly HookName[] = HOOK_NAMES;
+/**
+ * The agent whose hooks run this command: the connectable agent that has hooks (Claude Code today;
+ * the commands Connect writes name no agent, so a second one would add `--agent` to them).
+ */
+function agentHooks(): AgentHooks {
+  const hooks = connectableAgents().flatMap(({ connection }) => (connection.hooks ? [connection.hooks] : []))[0];
+  if (hooks === undefined) throw new Error('No registered agent runs Context Lens hooks');
+  return hooks;
+}
 
 export async function hookCommand(args: readonly string[], io: Io): Promise<number> {
   const [name, ...extra] = args;
-  if (name === undefined || !HOOKS.includes(name as HookName)) throw usageError(`unknown hook '${name ?? ''}' (expected ${HOOKS.join(' or ')})`);
+  const kinds = agentHooks().kinds;
+  if (name === undefined || !kinds.includes(name as HookName)) throw usageError(`unknown hook '${name ?? ''}' (expected ${kinds.join(' or ')})`);
   if (extra.length > 0) throw usageError(`unexpected argument '${extra[0] ?? ''}'`);
   return runHook(name as HookName, await readStdin(), io);
 }
@@ -125,7 +135,7 @@ async function collectPinned(input: HookInput, workspace: WorkspaceSettings): Pr
 function withinBudget(workspace: WorkspaceSettings, pins: { id: number; pins: ExtractedPins }[], prompts: Prompt[]): { pinned: PinnedSet; prompts: Prompt[] } {
   const sizes = prompts.map((prompt) => ({ id: prompt.line, tokens: charEstimateTokenizer.count(prompt.text) }));
   // The hook is not told the model's window: Claude Code's default stands for it.
-  const budget = promptBudgetTokens(DEFAULT_WINDOW_TOKENS, workspace.promptBudgetPercent);
+  const budget = promptBudgetTokens(agentHooks().defaultWindowTokens, workspace.promptBudgetPercent);
   const whole = promptsWithinBudget(sizes, budget, new Set(prompts.slice(0, 1).map((prompt) => prompt.line)));
   return { pinned: buildPinnedSet(workspace.pinned, pins), prompts: prompts.filter((prompt) => whole.has(prompt.line)) };
 }
@@ -174,7 +184,7 @@ function standingFocus(workspace: WorkspaceSettings, instructions: string | null
  */
 async function transcriptPins(path: string): Promise<{ pins: { id: number; pins: ExtractedPins }[]; prompts: Prompt[]; said: SaidItem[] }> {
   const sources: PinSource[] = [];
-  await forEachPinSource(path, (source) => sources.push(source));
+  await agentHooks().forEachPinSource(path, (source) => sources.push(source));
   // Newest first, so the tagger's allowance goes to the latest prompts; listed oldest first again.
   const budget = tagBudget();
   const pins = sources.toReversed().map(({ line, kind, text }) => ({ id: line, pins: pinsOf(kind, text, budget) }));

@@ -1,6 +1,6 @@
 // `context-lens inspect`: how full a session's context is and what fills it.
 import { categoryOf, type ItemCategory } from '../engine/model';
-import { EXIT_OK, parse, writeJson, type Io } from './io';
+import { AGENT_NAMES, AGENT_USAGE, EXIT_OK, HOMES_USAGE, parse, writeJson, type Io } from './io';
 import { gauge, percent, percentOf, printable, table, tokens } from './format';
 import { LIVE_OPTIONS, loadLive } from './live';
 import { costReport, type CostReport } from '../sessions/costReport';
@@ -9,14 +9,15 @@ import { formatUsd } from '../protocol/format';
 import { CATEGORY_NAMES } from '../protocol/categories';
 import { regionLabel } from '../protocol/regionLabel';
 
-export const INSPECT_USAGE = `context-lens inspect <file|id> [--json] [--window N] [--agent claude-code|codex] [--prices FILE] [--config-dir DIR]… [--codex-home DIR]…
-  Shows the live context of a Claude Code or Codex session (a path, or an id from \`context-lens sessions\`;
+export const INSPECT_USAGE = `context-lens inspect <file|id> [--json] [--window N] [--prices FILE] ${AGENT_USAGE}
+  Shows the live context of a ${AGENT_NAMES} session (a path, or an id from \`context-lens sessions\`;
   the agent is told by the file unless --agent says it):
   fill, what fills it, the agent's own compactions and any problems found reading it.
   --json also lists every item as regions[] (id, kind, label, tokens): the numbers compact --keep/--drop take.
   What it cost: the session's calls (subagents included) at the bundled prices, what carrying each item
   has cost so far (regions[].cost.usd), by file (cost.byFile).
-  ${PRICES_USAGE}`;
+  ${PRICES_USAGE}
+  ${HOMES_USAGE}`;
 
 /** Files named in the text output's cost table. */
 const TOP_FILES = 5;
@@ -73,7 +74,7 @@ export async function inspectCommand(args: readonly string[], io: Io): Promise<n
     `  file     ${live.session.path}`,
     `  context  ${live.messages.length} messages, ${live.source === 'request' ? 'exact recorded request' : 'rebuilt from the transcript'}; tokens ${fill.source === 'usage' ? "from the provider's usage" : 'estimated'}, window ${tokens(fill.windowTokens)} (${fill.windowSource})`,
     '',
-    gauge(fill.usedTokens, fill.windowTokens, fill.agentAutoCompactTokens, live.session.agent),
+    gauge(fill.usedTokens, fill.windowTokens, fill.agentAutoCompactTokens, adapter.name),
     '',
     table(
       ['CATEGORY', 'TOKENS', 'SHARE'],

@@ -3,10 +3,10 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { AGENTS, adapterOf, identifyFile } from '../sessions/agents';
-import { type ConfigDirOptions, resolveConfigDirs } from '../sessions/claude-code';
+import { AGENT_NAMES, AGENTS, identifyFile } from '../sessions/agents';
+
+export { AGENT_NAMES };
 import type { AgentAdapter, SessionLocations } from '../sessions/port';
-import type { AgentId } from '../sessions/types';
 import { inputError, usageError } from './errors';
 
 export interface Io {
@@ -54,23 +54,28 @@ export function positiveInt(value: string | undefined, flag: string): number | u
   return number;
 }
 
-export const CONFIG_DIR_OPTION = { 'config-dir': { type: 'string', multiple: true }, 'codex-home': { type: 'string', multiple: true } } as const;
+/** Each agent's option naming where its sessions are (`--config-dir`, `--codex-home`, …), repeatable. */
+export const HOME_OPTIONS: Readonly<Record<string, { type: 'string'; multiple: true }>> = Object.fromEntries(AGENTS.map((adapter) => [adapter.home.option, { type: 'string', multiple: true }]));
 export const AGENT_OPTION = { agent: { type: 'string' } } as const;
+/** What values a parse with HOME_OPTIONS holds for them. */
+export type HomeValues = Readonly<Record<string, unknown>>;
 
-/** `--agent claude-code|codex`; undefined when not given (every agent, or the file's own). */
+/** `[--agent a|b] [--config-dir DIR]… …` for the usage texts: every registered agent. */
+export const AGENT_USAGE = `[--agent ${AGENTS.map((adapter) => adapter.id).join('|')}] ${AGENTS.map((adapter) => `[--${adapter.home.option} DIR]…`).join(' ')}`;
+/** One line per agent: its option and where it looks by default. */
+export const HOMES_USAGE = AGENTS.map((adapter) => `--${adapter.home.option} DIR: where ${adapter.name} sessions are (default: ${adapter.home.describe})`).join('\n  ');
+
+/** `--agent <id>`; undefined when not given (every agent, or the file's own). */
 export function agentOption(value: string | undefined): AgentAdapter | undefined {
   if (value === undefined) return undefined;
-  const known = AGENTS.map((adapter) => adapter.id);
-  if (!known.includes(value as AgentId)) throw usageError(`--agent takes ${known.join(' or ')}, got '${value}'`);
-  return adapterOf(value as AgentId);
+  const adapter = AGENTS.find((candidate) => candidate.id === value);
+  if (adapter === undefined) throw usageError(`--agent takes ${AGENTS.map((candidate) => candidate.id).join(', ')}, got '${value}'`);
+  return adapter;
 }
 
-export function locationsOf(values: { 'config-dir'?: string[]; 'codex-home'?: string[] }, io: Io): SessionLocations {
-  return { claudeConfigDirs: values['config-dir'] ?? [], codexHomes: values['codex-home'] ?? [], env: io.env };
-}
-
-export function configDirOptions(configDirs: readonly string[] | undefined, io: Io): ConfigDirOptions {
-  return { configDirs: configDirs ?? [], env: io.env };
+export function locationsOf(values: HomeValues, io: Io): SessionLocations {
+  const homes = AGENTS.map((adapter) => [adapter.id, values[adapter.home.option]] as const);
+  return { homes: Object.fromEntries(homes.map(([id, dirs]) => [id, Array.isArray(dirs) ? dirs.map(String) : []])), env: io.env };
 }
 
 export interface Resolved {
@@ -83,7 +88,7 @@ export interface Resolved {
  * A session file named by path, or by session id (looked up in every agent's folders, or only
  * `--agent`'s). A path wins, so a file called like an id in the working folder is still read as a file.
  */
-export async function resolveSession(target: string | undefined, values: { 'config-dir'?: string[]; 'codex-home'?: string[] }, io: Io, only: AgentAdapter | undefined): Promise<Resolved> {
+export async function resolveSession(target: string | undefined, values: HomeValues, io: Io, only: AgentAdapter | undefined): Promise<Resolved> {
   if (target === undefined || target === '') throw usageError('missing <file|id>');
   const found = pathState(target);
   if (found === 'loop') throw inputError(`symlink loop: ${target}`);
@@ -93,7 +98,7 @@ export async function resolveSession(target: string | undefined, values: { 'conf
     if (only) return { path, adapter: only };
     const told = await identifyFile(path);
     // Read all the same (the reader reports what it cannot use), but never silently as the wrong agent's.
-    if (told.unrecognised !== undefined) io.err.write(`context-lens: ${told.unrecognised} Pass --agent claude-code or --agent codex to choose.\n`);
+    if (told.unrecognised !== undefined) io.err.write(`context-lens: ${told.unrecognised} Pass --agent ${AGENTS.map((adapter) => adapter.id).join('|')} to choose.\n`);
     return { path, adapter: told.adapter };
   }
   if (target.includes('/') || target.endsWith('.jsonl')) throw inputError(`no such transcript: ${target}`);
@@ -102,7 +107,8 @@ export async function resolveSession(target: string | undefined, values: { 'conf
     const session = listed.ok ? listed.value.find((candidate) => candidate.id === target) : undefined;
     if (session) return { path: session.path, adapter };
   }
-  throw inputError(`unknown session id '${target}' (looked in ${listingPlaces(configDirOptions(values['config-dir'], io))} and the Codex homes; pass --config-dir or --codex-home)`);
+  const looked = (only ? [only] : AGENTS).map((adapter) => `${adapter.name} (--${adapter.home.option}, default ${adapter.home.describe})`);
+  throw inputError(`unknown session id '${target}' (looked in the sessions of ${looked.join(', ')})`);
 }
 
 /** What a path names: a regular file, nothing, a symlink loop, or something else (folder, FIFO…). */
@@ -112,11 +118,6 @@ function pathState(path: string): 'file' | 'missing' | 'loop' | 'other' {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'ELOOP' ? 'loop' : 'missing';
   }
-}
-
-function listingPlaces(config: ConfigDirOptions): string {
-  const dirs = resolveConfigDirs(config);
-  return dirs.length > 0 ? dirs.join(', ') : 'no Claude Code config folder found; pass --config-dir';
 }
 
 export function writeJson(io: Io, value: unknown): void {

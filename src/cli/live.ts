@@ -4,10 +4,10 @@ import type { Context } from '../engine/model';
 import { engineContextOf } from '../sessions/engineContext';
 import type { AgentAdapter } from '../sessions/port';
 import type { LiveContext } from '../sessions/types';
-import { AGENT_OPTION, agentOption, CONFIG_DIR_OPTION, inputError, positiveInt, resolveSession, type Io } from './io';
+import { AGENT_OPTION, agentOption, HOME_OPTIONS, inputError, positiveInt, resolveSession, type HomeValues, type Io } from './io';
 
 export const LIVE_OPTIONS = {
-  ...CONFIG_DIR_OPTION,
+  ...HOME_OPTIONS,
   ...AGENT_OPTION,
   window: { type: 'string' },
   json: { type: 'boolean' },
@@ -20,7 +20,7 @@ export interface Loaded {
   adapter: AgentAdapter;
 }
 
-export async function loadLive(target: string | undefined, values: { 'config-dir'?: string[]; 'codex-home'?: string[]; agent?: string; window?: string }, io: Io): Promise<Loaded> {
+export async function loadLive(target: string | undefined, values: HomeValues & { agent?: string; window?: string }, io: Io): Promise<Loaded> {
   const windowOverride = positiveInt(values.window, '--window');
   const { path, adapter } = await resolveSession(target, values, io, agentOption(values.agent));
   const session = await adapter.readSessionInfo(path);

@@ -1,44 +1,52 @@
 // `context-lens mcp`: the MCP server Claude Code starts (stdio) with the compact_context and recall
 // tools; `--print-config` shows the .mcp.json entry, `--register [DIR]` writes it into DIR/.mcp.json.
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { MCP_SERVER_NAME } from '../contracts/mcpServer';
 import { BoundedStdioTransport } from '../mcp/transport';
 import { createMcpServer } from '../mcp/server';
 import { proxyStateDir } from '../proxy';
-import { connectMcp, MCP_SERVER_NAME, mcpConfig, mcpEntry, mcpPath, readSettings, saveConnected } from '../sessions/claude-code';
-import { EXIT_OK, inputError, parse, type Io } from './io';
+import type { AgentConnection, McpRegistration } from '../sessions/connection';
+import { connectableOption, thisCli } from './connect';
+import { AGENT_OPTION, EXIT_OK, inputError, parse, usageError, type Io } from './io';
 
-export const MCP_USAGE = `context-lens mcp [--print-config | --register [DIR]] [--state-dir DIR]
+export const MCP_USAGE = `context-lens mcp [--print-config | --register [DIR]] [--agent ID] [--state-dir DIR]
   An MCP server (stdio) for the agent: compact_context(reason, focus) asks the live proxy to compact
   the next request (the tool itself changes nothing); recall(ref) returns the output a proxy stub
   names. --print-config prints the .mcp.json to add; --register adds it to DIR/.mcp.json (default:
   the current folder), leaving the rest of the file as it is (\`context-lens connect\` does this too,
-  beside the hooks; \`disconnect\` takes it out). Claude Code tool names:
+  beside the hooks; \`disconnect\` takes it out); --agent: whose configuration (default: the only
+  agent that can be connected). Claude Code tool names:
   mcp__${MCP_SERVER_NAME}__compact_context, mcp__${MCP_SERVER_NAME}__recall.`;
 
-const OPTIONS = { 'print-config': { type: 'boolean' }, register: { type: 'boolean' }, 'state-dir': { type: 'string' } } as const;
+const OPTIONS = { 'print-config': { type: 'boolean' }, register: { type: 'boolean' }, 'state-dir': { type: 'string' }, ...AGENT_OPTION } as const;
+
+/** The connection of the agent `--agent` names, and how it registers our server. */
+function registrationOf(agent: string | undefined): { connection: AgentConnection; registration: McpRegistration } {
+  const { adapter, connection } = connectableOption(agent);
+  if (connection.mcp === undefined) throw usageError(`${adapter.name} takes no MCP server from Context Lens`);
+  return { connection, registration: connection.mcp };
+}
 
 export async function mcpCommand(args: readonly string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, OPTIONS, 1);
-  // Bundled, __dirname is dist/, which holds cli.js.
-  const entry = mcpEntry({ node: process.execPath, cli: join(__dirname, 'cli.js') });
   if (values['print-config']) {
-    io.out.write(mcpConfig(MCP_SERVER_NAME, entry));
+    io.out.write(registrationOf(values.agent).registration.config(thisCli()));
     return EXIT_OK;
   }
   if (values.register) {
-    // The same edit Connect makes to .mcp.json: minimal, atomic, the previous content backed up.
-    const read = await readSettings(mcpPath(resolve(positionals[0] ?? process.cwd())));
-    if (!read.ok) throw inputError(read.error.message);
-    const edit = connectMcp(read.value.text, MCP_SERVER_NAME, entry);
-    if (!edit.ok) throw inputError(edit.error);
-    for (const note of edit.notes) io.err.write(`${note}\n`);
-    if (!edit.changed) {
-      io.out.write(`Already registered in ${read.value.path}\n`);
+    // The same edit Connect makes to the server's file: minimal, atomic, the previous content backed up.
+    const { connection, registration } = registrationOf(values.agent);
+    const planned = await registration.plan(resolve(positionals[0] ?? process.cwd()), thisCli());
+    if (!planned.ok) throw inputError(planned.error.message);
+    const plan = planned.value;
+    if (plan.refused !== null) throw inputError(plan.refused.message);
+    for (const note of plan.notes) io.err.write(`${note}\n`);
+    if (plan.changes.length === 0) {
+      io.out.write(`Already registered in ${plan.settingsPath}\n`);
       return EXIT_OK;
     }
-    const saved = await saveConnected(read.value, edit.text, io.env);
-    if (!saved.ok) throw inputError(saved.error.message);
-    io.out.write(`Registered ${MCP_SERVER_NAME} in ${read.value.path}\n`);
+    for (const { saved } of await connection.save(plan, io.env)) if (!saved.ok) throw inputError(saved.error.message);
+    io.out.write(`Registered ${registration.serverName} in ${plan.settingsPath}\n`);
     return EXIT_OK;
   }
   const server = createMcpServer(values['state-dir'] ?? proxyStateDir(io.env));

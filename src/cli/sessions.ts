@@ -1,14 +1,15 @@
 // `context-lens sessions`: every agent's sessions of this workspace (or of every project with --all).
 import { AGENTS } from '../sessions/agents';
-import { AGENT_OPTION, agentOption, CONFIG_DIR_OPTION, EXIT_OK, inputError, locationsOf, parse, usageError, writeJson, type Io } from './io';
+import { AGENT_NAMES, AGENT_OPTION, AGENT_USAGE, agentOption, EXIT_OK, HOME_OPTIONS, HOMES_USAGE, inputError, locationsOf, parse, usageError, writeJson, type Io } from './io';
 import { bytes, printable, table } from './format';
 
-export const SESSIONS_USAGE = `context-lens sessions [--json] [--agent claude-code|codex] [--config-dir DIR]… [--codex-home DIR]… [--workspace PATH | --all]
-  Lists Claude Code and Codex CLI sessions, newest first: those of the current folder, of
-  --workspace PATH, or with --all those of every project (subagent transcripts included).`;
+export const SESSIONS_USAGE = `context-lens sessions [--json] ${AGENT_USAGE} [--workspace PATH | --all]
+  Lists ${AGENT_NAMES} sessions, newest first: those of the current folder, of
+  --workspace PATH, or with --all those of every project (subagent transcripts included).
+  ${HOMES_USAGE}`;
 
 export async function sessionsCommand(args: readonly string[], io: Io): Promise<number> {
-  const { values } = parse(args, { json: { type: 'boolean' }, workspace: { type: 'string' }, all: { type: 'boolean' }, ...CONFIG_DIR_OPTION, ...AGENT_OPTION }, 0);
+  const { values } = parse(args, { json: { type: 'boolean' }, workspace: { type: 'string' }, all: { type: 'boolean' }, ...HOME_OPTIONS, ...AGENT_OPTION }, 0);
   if (values.all && values.workspace !== undefined) throw usageError('--all and --workspace exclude each other');
   const only = agentOption(values.agent);
   const workspacePath = values.all ? undefined : (values.workspace ?? process.cwd());
@@ -25,7 +26,7 @@ export async function sessionsCommand(args: readonly string[], io: Io): Promise<
     return EXIT_OK;
   }
   if (sessions.length === 0) {
-    io.out.write(values.all ? 'No Claude Code or Codex sessions found.\n' : 'No Claude Code or Codex sessions for this folder (try --all or --workspace PATH).\n');
+    io.out.write(values.all ? `No ${AGENT_NAMES} sessions found.\n` : `No ${AGENT_NAMES} sessions for this folder (try --all or --workspace PATH).\n`);
     return EXIT_OK;
   }
   const rows = sessions.map((session) => [

@@ -1,7 +1,7 @@
 // `context-lens statusline`: one line for Claude Code's `statusLine` command, from the JSON it pipes
 // in on every redraw. This module and `statusline-main.ts` (its own tiny bundle) import nothing
 // heavy — no zod, engine or tokenizer — so a redraw costs little more than starting node.
-import { agentAutoCompactTokens, percentOverrideFromEnv, transcriptFill } from '../sessions/claude-code/statusline';
+import { statusLineSource } from '../sessions/statusLine';
 import { readStdin } from './hookInput';
 import type { Io } from './io';
 import { formatUsd } from '../protocol/format';
@@ -76,13 +76,13 @@ export async function resolveStatusLine(stdin: string, env: Io['env'] = {}, opti
   } catch {
     return NEUTRAL;
   }
-  const fill = path === undefined ? null : await transcriptFill(path);
+  const fill = path === undefined ? null : await statusLineSource.transcriptFill(path);
   return fill === null ? NEUTRAL : line(fill.usedTokens, fill.windowTokens, null, env) + costPart(input, env, options);
 }
 
 function line(used: number, size: number, reported: number | null, env: Io['env']): string {
   const percent = Math.round(reported ?? (used / size) * 100);
-  const remaining = agentAutoCompactTokens(size, { percentOverride: percentOverrideFromEnv(env) }) - used;
+  const remaining = statusLineSource.autoCompactTokens(size, env) - used;
   const autoCompact = remaining > 0 ? `${compact(remaining)} to auto-compact` : 'auto-compact due';
   return `ctx ${percent}% · ${compact(used)}/${compact(size)} · ${autoCompact}`;
 }

@@ -9,6 +9,7 @@ import type { Tokenizer } from './tokens/tokenizer';
 import type { AnthropicMessage, Context, ContextItem, ItemKind, MessageBlock, Role } from './model';
 import { resourceKeyOf } from './resource';
 import { categorizeTool } from './toolCategory';
+import type { ToolVocabulary } from './tools';
 
 export interface MessagesInput {
   system?: string | MessageBlock[];
@@ -33,6 +34,8 @@ export interface MessagesInput {
    */
   calls?: readonly MeasuredCall[];
   tokenizer?: Tokenizer;
+  /** What the agent's tools do (its adapter's vocabulary); without it, tools are placed by name patterns. */
+  vocabulary?: ToolVocabulary;
 }
 
 /** What the `unrecorded` head item says in the region map and the diff. */
@@ -132,11 +135,11 @@ function draftUserBlock(block: MessageBlock): Draft {
   return { kind: 'user', role: 'user', text: `[${block.type}]`, block };
 }
 
-function draftAssistantBlock(block: MessageBlock): Draft {
+function draftAssistantBlock(block: MessageBlock, vocabulary: ToolVocabulary | undefined): Draft {
   if (block.type === 'tool_use') {
     const name = String(block.name ?? '');
     const input = (block.input ?? {}) as Record<string, unknown>;
-    const category = categorizeTool(name, input);
+    const category = categorizeTool(name, input, vocabulary);
     return {
       kind: 'tool_use',
       role: 'assistant',
@@ -169,7 +172,7 @@ export function contextFromMessages(input: MessagesInput): Context {
   input.messages.forEach((message, messageIndex) => {
     const blocks = blocksOf(message.content);
     const messageDrafts =
-      message.role === 'user' ? blocks.map(draftUserBlock) : blocks.map(draftAssistantBlock);
+      message.role === 'user' ? blocks.map(draftUserBlock) : blocks.map((block) => draftAssistantBlock(block, input.vocabulary));
     // A turn starts where the person speaks; tool results and harness reminders continue the turn.
     if (messageDrafts.some((draft) => draft.kind === 'user')) turn += 1;
     for (const draft of messageDrafts) {

@@ -31,6 +31,7 @@ export { redactSecrets, redactSecretsWithCounts, redactIdentifier } from './reda
 export { findEpistemicMarkers, type MarkerHit } from './policy/epistemic';
 export type { ProtectionKind } from './policy/preserve';
 export { categorizeTool } from './toolCategory';
+export { NO_VOCABULARY, type ToolVocabulary } from './tools';
 export { HeuristicSummarizer } from './summarizers/heuristic';
 export { markdownSummaryBuilder, type SummaryBuilder, type SummarySections } from './summarizers/template';
 export type { Summarizer, SummarizerResult, SummaryRequest } from './summarizers/types';

@@ -54,13 +54,13 @@ export function resourceKeyOf(toolName: string, category: ToolCategory, input: R
     case 'view_file': {
       const url = firstString(input, ['url']);
       if (url) return `url:${url}`;
-      // A shell command that only prints a file (Codex reads files with cat, sed -n, head, tail).
+      // A shell command that only prints a file (agents whose only file tool is the shell read with cat, sed -n, head, tail).
       const shell = path === undefined ? shellFileRead(commandOf(input) ?? '') : null;
       if (shell !== null) return `${FILE_PREFIX}${normalizePath(shell.path)}${readRange({ offset: shell.offset, limit: shell.limit })}`;
       return path ? `${FILE_PREFIX}${normalizePath(path)}${readRange(input)}` : undefined;
     }
     case 'file_write': {
-      // Codex's apply_patch names its files inside the patch text.
+      // A patch tool names its files inside the patch text.
       const target = path ?? (typeof input.input === 'string' ? patchTarget(input.input) : null);
       return target ? `${FILE_PREFIX}${normalizePath(target)}` : undefined;
     }

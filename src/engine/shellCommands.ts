@@ -1,4 +1,4 @@
-// What a shell tool call touches, for agents whose only file tool is the shell (Codex's
+// What a shell tool call touches, for agents whose only file tool is the shell (e.g. Codex's
 // exec_command): a command that just prints one file is a file read of that file, and a patch in
 // apply_patch's format names the files it writes. Anything more involved (pipes, redirections,
 // several commands, variables) is an ordinary command: guessing wrong would let a newer read of

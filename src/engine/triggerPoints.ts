@@ -1,7 +1,7 @@
 // Where the gauge's marks and the offers sit, from the settings and the agent's own auto-compact
 // point. Pure (no vscode), shared by the panel and the CLI so both show the same marks:
-// - left at its default, our trigger sits AGENT_MARGIN_PERCENT below Claude Code's point, so the
-//   offer (with a focus, a preview, the person's choices) comes before Claude Code compacts blindly;
+// - left at its default, our trigger sits AGENT_MARGIN_PERCENT below the agent's own point, so the
+//   offer (with a focus, a preview, the person's choices) comes before the agent compacts blindly;
 // - a target that is not below the trigger, or a safety net below it, is refused with a sentence
 //   saying which value is used instead — never clamped silently.
 
@@ -53,7 +53,7 @@ export interface EffectiveTrigger {
 }
 
 /** The trigger in force for a session whose agent compacts at `agentPercent` (null: unknown). */
-export function effectiveTrigger(settings: Pick<TriggerSettings, 'thresholdPercent' | 'thresholdSet'>, targetPercent: number, agentPercent: number | null, agentName = 'Claude Code'): EffectiveTrigger {
+export function effectiveTrigger(settings: Pick<TriggerSettings, 'thresholdPercent' | 'thresholdSet'>, targetPercent: number, agentPercent: number | null, agentName = 'the agent'): EffectiveTrigger {
   const setting = settings.thresholdPercent;
   if (agentPercent === null || agentPercent <= 0) return { percent: setting, note: null };
   if (agentPercent <= targetPercent) {

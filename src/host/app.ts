@@ -1,38 +1,37 @@
-// Wires the host services together. Each service owns its own disposables; the app owns the
-// services and is itself owned by the extension context.
+// The composition root: makes the host services and wires them together. Each service owns what it
+// must release (disposables.ts); the app owns the services and is itself owned by the extension context.
 import * as vscode from 'vscode';
-import { agentLabel } from '../protocol/agents';
 import type { PanelState } from '../protocol/messages';
+import { adapterOf } from '../sessions/agents';
 import { hookEventsPath } from '../contracts/hookEvents';
 import { proxyEventsPath, proxyStateDir, type ProxyEvent } from '../proxy/events';
-import type { FillSnapshot } from '../sessions/types';
+import { connectableAgents } from '../sessions/connectable';
 import { Commands, webviewCommandIds } from './commands';
 import { ApiKeyStore } from './compaction/ApiKeyStore';
 import { CompactionFlow } from './compaction/CompactionFlow';
 import { DiffDocuments } from './compaction/DiffDocuments';
-import { ClaudeCodeConnector } from './connect/ClaudeCodeConnector';
+import { AgentConnector } from './connect/AgentConnector';
 import { ConnectionStatus } from './connect/ConnectionStatus';
 import { ContextModel } from './context/ContextModel';
 import { itemDetailOf } from './context/itemDetail';
-import { agentCompactionsOf, historyOf, timelineMarksOf } from './history/history';
 import { HistoryStore } from './history/HistoryStore';
-import { hookActivityOf, readHookEvents, type HookEvent } from './history/hookEvents';
+import { readHookEvents, type HookEvent } from './history/hookEvents';
 import { EventFileLog } from './events/EventFileLog';
-import { followedCalls, liveProxyOf, readProxyEventTail } from './proxy/liveProxySummary';
+import { readProxyEventTail } from './proxy/liveProxySummary';
 import { liveInstructionsOf } from './proxy/liveInstructions';
-import { withLiveEdits } from './proxy/liveTimeline';
 import { EditorPanel } from './panel/EditorPanel';
 import { PanelHub } from './panel/PanelHub';
+import { panelStateOf } from './panel/panelState';
 import { LiveProxyControl } from './proxy/LiveProxyControl';
 import { PanelInstructionsWriter } from './proxy/PanelInstructionsWriter';
 import { PANEL_VIEW_ID, PanelViewProvider } from './panel/PanelViewProvider';
-import { SessionService, type SessionView } from './sessions/SessionService';
-import { SettingsWatcher, thresholdsOf } from './settings';
+import { SessionService } from './sessions/SessionService';
+import { SettingsWatcher } from './settings';
+import { Disposables } from './disposables';
 import { FillStatusBar } from './statusBar';
 import { TriggerNotifier } from './triggers/TriggerNotifier';
 
-export class ContextLensApp implements vscode.Disposable {
-  private readonly disposables: vscode.Disposable[] = [];
+export class ContextLensApp extends Disposables {
   private readonly log: vscode.LogOutputChannel;
   private readonly settings: SettingsWatcher;
   private readonly hub: PanelHub;
@@ -47,7 +46,7 @@ export class ContextLensApp implements vscode.Disposable {
   private readonly panelInstructions: PanelInstructionsWriter;
   private readonly apiKey: ApiKeyStore;
   private readonly flow: CompactionFlow;
-  private readonly connector: ClaudeCodeConnector;
+  private readonly connector: AgentConnector;
   private readonly connection: ConnectionStatus;
   private readonly liveProxy: LiveProxyControl;
   /** The state last shown, for the proxy's instructions when only the plan (the choices) changed. */
@@ -58,6 +57,7 @@ export class ContextLensApp implements vscode.Disposable {
   private warnedTriggerProblems = '';
 
   constructor(context: vscode.ExtensionContext) {
+    super();
     this.log = this.own(vscode.window.createOutputChannel('Context Lens', { log: true }));
     this.settings = this.own(new SettingsWatcher());
     this.sessions = this.own(new SessionService(this.settings, this.log));
@@ -69,14 +69,15 @@ export class ContextLensApp implements vscode.Disposable {
     this.model = this.own(new ContextModel(this.sessions, this.settings, this.log, context.workspaceState));
     this.apiKey = new ApiKeyStore(context.secrets);
     const diffs = this.own(new DiffDocuments());
-    this.connector = new ClaudeCodeConnector({
+    const connectable = connectableAgents();
+    this.connector = new AgentConnector(connectable, {
       extensionUri: context.extensionUri,
       globalStorageUri: context.globalStorageUri,
       version: context.extension.packageJSON.version as string,
       diffs,
       log: this.log,
     });
-    this.connection = this.own(new ConnectionStatus(() => this.connector.commands(), this.log));
+    this.connection = this.own(new ConnectionStatus(connectable[0], () => this.connector.paths(), this.log));
     this.hub = this.own(
       new PanelHub(
         this.computeState(),
@@ -172,29 +173,16 @@ export class ContextLensApp implements vscode.Disposable {
   }
 
   private computeState(): PanelState {
-    const settings = this.settings.current;
-    const view = this.sessions.current;
-    const fill = view.fill;
-    const snapshot = this.model.snapshot;
-    const ours = view.session ? this.history.of(view.session.path) : [];
-    const agent = agentCompactionsOf(snapshot?.live.compactions ?? [], view.compactions);
-    const hooks = view.session ? hookActivityOf(view.session.id, agent, this.hookEvents.events) : new Map();
-    const followed = { sessionId: view.session?.id ?? null, items: snapshot?.context.items ?? [] };
-    return {
-      session: view.session ? sessionSummary(view) : null,
-      fill: fill && shownFill(fill) ? { usedTokens: fill.usedTokens, windowTokens: fill.windowTokens, source: fill.source, pendingTokens: fill.pendingTokens } : null,
-      thresholds: thresholdsOf(settings, fill ? (fill.agentAutoCompactTokens / fill.windowTokens) * 100 : null, agentLabel(view.session?.agent).name),
-      breakdown: snapshot?.breakdown ?? [],
-      reservedOutputTokens: snapshot?.reservedOutputTokens ?? 0,
-      timeline: withLiveEdits(this.model.timeline(agent, timelineMarksOf(ours)), followedCalls(this.proxyEvents.events, followed.sessionId)),
-      history: historyOf(agent, ours, hooks, view.forks),
-      empty: emptyReason(view),
-      diagnostics: view.diagnostics.map((diagnostic) => `${diagnostic.line ? `line ${diagnostic.line}: ` : ''}${diagnostic.message}`),
-      claudeHooks: this.connection.current,
-      contextLoading: this.model.loading,
-      liveProxy: liveProxyOf(this.proxyEvents.events, followed),
-      cost: this.model.cost,
-    };
+    return panelStateOf({
+      settings: this.settings.current,
+      view: this.sessions.current,
+      model: this.model,
+      history: this.history,
+      hookEvents: this.hookEvents.events,
+      proxyEvents: this.proxyEvents.events,
+      connection: this.connection.current,
+      hasWorkspace: (vscode.workspace.workspaceFolders?.length ?? 0) > 0,
+    });
   }
 
   private refresh(): void {
@@ -214,47 +202,9 @@ export class ContextLensApp implements vscode.Disposable {
   /** The gauge's window and thresholds, the settings' engine knobs and the map's choices, for any live proxy. */
   private instructProxy(state: PanelState): void {
     const session = this.sessions.current.session;
-    // The proxy speaks Claude Code's API; Codex sessions never go through it.
-    if (session?.agent !== 'claude-code') return;
+    // The proxy speaks the Messages API of the agents with hooks (Claude Code); others never go through it.
+    if (session === undefined || session === null || adapterOf(session.agent).connection === undefined) return;
     const items = this.model.snapshot?.context.items ?? [];
     this.panelInstructions.update(session.id, liveInstructionsOf({ settings: this.settings.current, thresholds: state.thresholds, windowTokens: state.fill?.windowTokens ?? null, choices: this.model.choices, items }));
   }
-
-  private own<T extends vscode.Disposable>(disposable: T): T {
-    this.disposables.push(disposable);
-    return disposable;
-  }
-
-  dispose(): void {
-    for (const disposable of this.disposables.reverse()) disposable.dispose();
-  }
-}
-
-function sessionSummary(view: SessionView): PanelState['session'] {
-  const session = view.session!;
-  return {
-    id: session.id,
-    title: session.title,
-    agent: session.agent,
-    model: view.fill?.model ?? session.model,
-    path: session.path,
-    live: true,
-    ...(session.forkOf ? { forkOf: { title: session.forkOf.title } } : {}),
-  };
-}
-
-/**
- * Exact from the last response, or after a compaction (the agent's or our fork) the count the
- * compaction recorded, shown as an estimate until the next response. Before any of those there is
- * nothing worth a gauge: the system prompt and tools are not in the transcript.
- */
-function shownFill(fill: FillSnapshot): boolean {
-  return fill.source === 'usage' || fill.usedTokens > 0;
-}
-
-function emptyReason(view: SessionView): PanelState['empty'] {
-  if (!view.session) return (vscode.workspace.workspaceFolders?.length ?? 0) > 0 ? 'noSession' : 'noWorkspace';
-  // No fill at all yet: the follower's first read (from the end of the file) has not landed.
-  if (!view.fill) return 'readingSession';
-  return shownFill(view.fill) ? null : 'waitingForUsage';
 }

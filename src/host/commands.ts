@@ -26,6 +26,6 @@ export const webviewCommandIds: Record<WebviewCommand, string> = {
   showLog: Commands.showLog,
   compact: Commands.compact,
   previewCompaction: Commands.previewCompaction,
-  connectClaudeCode: Commands.connectClaudeCode,
-  disconnectClaudeCode: Commands.disconnectClaudeCode,
+  connectAgent: Commands.connectClaudeCode,
+  disconnectAgent: Commands.disconnectClaudeCode,
 };

@@ -26,6 +26,8 @@ export const SETTING_DEFAULTS = {
   'trigger.notify': true,
   'window.overrideTokens': 0,
   'claudeCode.configDirs': [] as string[],
+  /** Agent id → folders (or store) to look in instead of the agent's defaults. */
+  sessionFolders: {} as Record<string, unknown>,
   'statusBar.enabled': true,
   'cost.showInStatusBar': true,
   /** Model name → US dollars per million tokens, merged over the bundled price table. */

@@ -9,6 +9,7 @@ import type { PriceIndex } from '../engine/cost/prices';
 import { pricesOf } from './context/costs';
 import { checkTriggerSettings, effectiveTrigger } from '../engine/triggerPoints';
 import { SETTING_DEFAULTS, type SettingKey, type SettingValues, type SummarizerName } from './settingDefaults';
+import { Disposables } from './disposables';
 
 export interface Settings {
   /** The threshold setting; the trigger in force also depends on the agent's point (`effectiveTrigger`). */
@@ -25,7 +26,8 @@ export interface Settings {
   readonly maxConsecutiveLowSavings: number;
   /** 0 = take the window from the model. */
   readonly windowTokensOverride: number;
-  readonly claudeConfigDirs: readonly string[];
+  /** Per agent id, where to look for its sessions (empty: the agent's defaults). */
+  readonly sessionHomes: Readonly<Record<string, readonly string[]>>;
   readonly statusBarEnabled: boolean;
   /** Say the session's cost in the status bar's tooltip. */
   readonly costInStatusBar: boolean;
@@ -78,7 +80,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
     notifyOnTrigger: get('trigger.notify'),
     maxConsecutiveLowSavings: get('compaction.maxConsecutiveLowSavings'),
     windowTokensOverride: get('window.overrideTokens'),
-    claudeConfigDirs: get('claudeCode.configDirs'),
+    sessionHomes: sessionHomesOf(get('sessionFolders'), get('claudeCode.configDirs')),
     statusBarEnabled: get('statusBar.enabled'),
     costInStatusBar: get('cost.showInStatusBar'),
     ...pricesOf(get('cost.prices')),
@@ -94,8 +96,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
   };
 }
 
-/** The trigger in force for a session whose agent compacts at `agentAutoCompactPercent`. */
-/** `agentName`: the followed session's agent, as the notes name it. */
+/** The trigger in force for a session whose agent (`agentName`, as the notes name it) compacts at `agentAutoCompactPercent`. */
 export function triggerOf(settings: Settings, agentAutoCompactPercent: number | null, agentName?: string) {
   return effectiveTrigger({ thresholdPercent: settings.triggerPercent, thresholdSet: settings.triggerSet }, settings.targetPercent, agentAutoCompactPercent, agentName);
 }
@@ -112,27 +113,38 @@ export function thresholdsOf(settings: Settings, agentAutoCompactPercent: number
 }
 
 /** Owns the configuration listener and re-reads the settings on every relevant change. */
-export class SettingsWatcher implements vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<Settings>();
-  private readonly listener: vscode.Disposable;
+export class SettingsWatcher extends Disposables {
+  private readonly changed = this.own(new vscode.EventEmitter<Settings>());
   private settings = readSettings();
 
   readonly onDidChange = this.changed.event;
 
   constructor() {
-    this.listener = vscode.workspace.onDidChangeConfiguration((event) => {
-      if (!event.affectsConfiguration(SECTION)) return;
-      this.settings = readSettings();
-      this.changed.fire(this.settings);
-    });
+    super();
+    this.own(
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (!event.affectsConfiguration(SECTION)) return;
+        this.settings = readSettings();
+        this.changed.fire(this.settings);
+      }),
+    );
   }
 
   get current(): Settings {
     return this.settings;
   }
 
-  dispose(): void {
-    this.listener.dispose();
-    this.changed.dispose();
+}
+
+/**
+ * `sessionFolders` keeps only lists of non-empty strings (a hand-edited value may hold anything);
+ * `claudeCode.configDirs`, the setting from before every agent had one, still adds to Claude Code's.
+ */
+function sessionHomesOf(folders: Record<string, unknown>, claudeConfigDirs: readonly string[]): Record<string, readonly string[]> {
+  const homes: Record<string, string[]> = {};
+  for (const [agent, value] of Object.entries(folders ?? {})) {
+    if (Array.isArray(value)) homes[agent] = value.filter((dir): dir is string => typeof dir === 'string' && dir.trim() !== '');
   }
+  if (claudeConfigDirs.length > 0) homes['claude-code'] = [...claudeConfigDirs, ...(homes['claude-code'] ?? [])];
+  return homes;
 }

@@ -5,12 +5,13 @@ import type { PanelState } from '../protocol/messages';
 import { formatTokens, percentOf } from '../protocol/format';
 import { legendOf } from './context/derive';
 import { sessionCostText, unpricedText } from '../protocol/costText';
+import { Disposables } from './disposables';
 
-export class FillStatusBar implements vscode.Disposable {
-  private readonly item: vscode.StatusBarItem;
+export class FillStatusBar extends Disposables {
+  private readonly item = this.own(vscode.window.createStatusBarItem('contextLens.fill', vscode.StatusBarAlignment.Right, 100));
 
   constructor(openPanelCommand: string) {
-    this.item = vscode.window.createStatusBarItem('contextLens.fill', vscode.StatusBarAlignment.Right, 100);
+    super();
     this.item.name = 'Context Lens: context fill';
     this.item.command = openPanelCommand;
   }
@@ -67,7 +68,4 @@ export class FillStatusBar implements vscode.Disposable {
     return markdown;
   }
 
-  dispose(): void {
-    this.item.dispose();
-  }
 }

@@ -5,7 +5,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { version } from '../../package.json';
 import { requestsDir, writeCompactionRequest } from '../proxy/control';
-import { MCP_SERVER_NAME } from '../sessions/claude-code';
+import { MCP_SERVER_NAME } from '../contracts/mcpServer';
 import { recallDir, recallOriginal, sessionRecallDir } from '../proxy/recall';
 import { agentSessionIdOf } from '../proxy/session';
 

@@ -1,21 +1,21 @@
-// How the panel and the CLI name each agent, and what moves its own auto-compact point. One table,
-// so a Codex session never reads "Claude Code" anywhere.
+// How the panel names the followed session's agent and what moves its own auto-compact point. The
+// host fills this from the agent's adapter, so the webview knows no agent and a Codex session never
+// reads "Claude Code" anywhere.
+import { z } from 'zod';
 
-export interface AgentLabel {
-  /** In sentences: "past Codex's auto-compact point". */
-  readonly name: string;
+export const agentLabelSchema = z.object({
+  /** In sentences: "past Codex CLI's auto-compact point". */
+  name: z.string().max(100),
   /** The gauge's mark for the agent's own auto-compact point. */
-  readonly mark: string;
+  mark: z.string().max(4),
   /** What moves that point, for the mark's tooltip. */
-  readonly pointSetBy: string;
-}
+  pointSetBy: z.string().max(500),
+});
+export type AgentLabel = z.infer<typeof agentLabelSchema>;
 
-const LABELS: Readonly<Record<string, AgentLabel>> = {
-  'claude-code': { name: 'Claude Code', mark: 'CC', pointSetBy: 'the CLAUDE_AUTOCOMPACT_PCT_OVERRIDE environment variable (or contextLens.window.overrideTokens for the window size)' },
-  codex: { name: 'Codex', mark: 'CX', pointSetBy: "model_auto_compact_token_limit in Codex's config.toml (default: 90 % of the model's window)" },
-};
+/** Before a session is followed, and for a stale webview that sent none. */
+const NO_AGENT: AgentLabel = { name: 'the agent', mark: 'AG', pointSetBy: "the agent's own settings" };
 
-/** The label of an agent id; an unknown or missing one reads as Claude Code, the first agent. */
-export function agentLabel(agent: string | null | undefined): AgentLabel {
-  return LABELS[agent ?? ''] ?? (LABELS['claude-code'] as AgentLabel);
+export function agentLabelOr(label: AgentLabel | null | undefined): AgentLabel {
+  return label ?? NO_AGENT;
 }

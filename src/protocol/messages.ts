@@ -1,6 +1,7 @@
 // Host↔webview message descriptors. Both sides validate what they receive with these schemas:
 // the webview is an untrusted boundary, and a stale webview may talk to a newer host.
 import { z } from 'zod';
+import { agentLabelSchema } from './agents';
 
 export const thresholdsSchema = z.object({
   triggerPercent: z.number().min(1).max(100),
@@ -17,6 +18,8 @@ export const sessionSummarySchema = z.object({
   id: z.string(),
   title: z.string(),
   agent: z.string(),
+  /** How the panel names the agent (from its adapter). */
+  agentLabel: agentLabelSchema,
   model: z.string().nullable(),
   path: z.string(),
   live: z.boolean(),
@@ -248,9 +251,18 @@ export const itemDetailSchema = z.object({
 });
 export type ItemDetail = z.infer<typeof itemDetailSchema>;
 
-/** How much of Connect Claude Code is in the first workspace folder's `.claude/settings.local.json`. */
-export const claudeHooksSchema = z.enum(['connected', 'partial', 'disconnected']);
-export type ClaudeHooks = z.infer<typeof claudeHooksSchema>;
+/**
+ * Whether the followed session's agent runs Context Lens's hooks around its own compactions:
+ * `none` when it has no hooks Context Lens can use; otherwise how much of Connect is in the first
+ * workspace folder's settings.
+ */
+export const agentHooksSchema = z.object({
+  agent: z.string().max(100),
+  state: z.enum(['none', 'connected', 'partial', 'disconnected']),
+  /** The settings file Connect edits; for `none`, the command the fork is continued with. */
+  where: z.string().max(300),
+});
+export type AgentHooks = z.infer<typeof agentHooksSchema>;
 
 /** What the live proxy did to one item in what reached the model (by the map's item id). */
 export const liveFateSchema = z.object({
@@ -328,7 +340,7 @@ export const panelStateSchema = z.object({
   empty: emptyReasonSchema.nullable(),
   diagnostics: z.array(z.string()).max(50),
   /** null when no workspace folder is open (there is nothing to connect). */
-  claudeHooks: claudeHooksSchema.nullable(),
+  hooks: agentHooksSchema.nullable(),
   /** The session's fill is shown; its live context (breakdown, map) is still being read. */
   contextLoading: z.boolean(),
   /** What the live proxy did with the agent's last request; null when nothing went through it. */
@@ -350,7 +362,7 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
 export type HostMessage = z.infer<typeof hostMessageSchema>;
 
 /** Commands the webview may ask the host to run; anything else is rejected on receipt. */
-export const webviewCommandSchema = z.enum(['openTranscript', 'selectSession', 'openSettings', 'showLog', 'compact', 'previewCompaction', 'connectClaudeCode', 'disconnectClaudeCode']);
+export const webviewCommandSchema = z.enum(['openTranscript', 'selectSession', 'openSettings', 'showLog', 'compact', 'previewCompaction', 'connectAgent', 'disconnectAgent']);
 export type WebviewCommand = z.infer<typeof webviewCommandSchema>;
 
 export const webviewMessageSchema = z.discriminatedUnion('type', [

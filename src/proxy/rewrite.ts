@@ -5,6 +5,7 @@
 // unexpected (a shape we do not know, an error) sends the original bytes (fail open).
 // The edits are spliced into the agent's own bytes (scan.ts); the request is parsed only for a batch.
 import { compact, contextFromMessages, estimateTokenizer, toolResultText, type EngineOptionsInput } from '../engine';
+import { EVERY_AGENTS_TOOLS } from '../sessions/agents';
 import type { Result } from '../sessions/types';
 import { hasCompactionRequests, takeCompactionRequests, type CompactionRequest } from './control';
 import { EDIT_TIERS, type ProxyAction, type ProxyEdit, type ProxyUsage } from './events';
@@ -250,7 +251,7 @@ export class LiveRewriter {
   private async batch(body: RequestBody, messages: readonly WireMessage[], session: SessionState, sentTokens: number, requests: readonly CompactionRequest[], { options, keep }: Said, recall: string): Promise<Result<{ edits: StickyEdit[]; reason: string }, string>> {
     // Items are sized from this edit generation's calls, as the panel sizes them from the transcript;
     // the byte estimate is only the total when no call measured yet.
-    const context = contextFromMessages({ ...(body.system === undefined ? {} : { system: body.system }), ...(body.tools ? { tools: body.tools } : {}), messages: engineMessages(messages), windowTokens: options.windowTokens, usedTokens: sentTokens, calls: session.calls });
+    const context = contextFromMessages({ ...(body.system === undefined ? {} : { system: body.system }), ...(body.tools ? { tools: body.tools } : {}), messages: engineMessages(messages), windowTokens: options.windowTokens, usedTokens: sentTokens, calls: session.calls, vocabulary: EVERY_AGENTS_TOOLS });
     // Earlier edits stay as they are, and what the person keeps stays whole.
     const kept = context.items.filter((item) => item.kind === 'tool_result' && (session.edits.has(item.toolUseId ?? '') || keep.has(item.toolUseId ?? ''))).map((item) => item.id);
     const requested = requests.length > 0;

@@ -2,16 +2,26 @@
 // agent here, by its id or by the file they were given; they import no adapter directly.
 import { claudeCodeAdapter } from './claude-code/adapter';
 import { codexAdapter } from './codex/adapter';
+import { geminiAdapter } from './gemini/adapter';
 import { opencodeAdapter } from './opencode/adapter';
+import type { ToolVocabulary } from '../engine/tools';
 import type { AgentAdapter } from './port';
 import type { AgentId } from './types';
 
 /** In the order a file is offered to them. */
-export const AGENTS: readonly AgentAdapter[] = [codexAdapter, opencodeAdapter, claudeCodeAdapter];
+export const AGENTS: readonly AgentAdapter[] = [codexAdapter, geminiAdapter, opencodeAdapter, claudeCodeAdapter];
 
 export function adapterOf(id: AgentId): AgentAdapter {
   return AGENTS.find((adapter) => adapter.id === id) ?? claudeCodeAdapter;
 }
+
+/** "a, b or c" */
+const inWords = (words: readonly string[]): string => (words.length < 2 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`);
+
+/** "Claude Code, Codex CLI or Gemini CLI", for messages. */
+export const AGENT_NAMES = inWords(AGENTS.map((adapter) => adapter.name));
+/** "`claude`, `codex` or `gemini`": what a person starts in a folder, for messages. */
+export const AGENT_COMMANDS = inWords(AGENTS.map((adapter) => `\`${adapter.command}\``));
 
 export interface FileAgent {
   /** The agent whose session file it is; Claude Code's reader when none recognised it (it reports what it cannot read). */
@@ -28,3 +38,12 @@ export async function identifyFile(path: string): Promise<FileAgent> {
     unrecognised: `${path} is neither a Codex rollout (its first record is not a session_meta) nor a Claude Code transcript (none of its first records has a type Claude Code writes); read as Claude Code, it may show nothing.`,
   };
 }
+
+/**
+ * Every agent's tools at once, for a request whose agent is not told (the live proxy sees only the
+ * API): the agents' tool names do not collide, so each keeps its own category.
+ */
+export const EVERY_AGENTS_TOOLS: ToolVocabulary = {
+  categories: Object.assign({}, ...AGENTS.map((adapter) => adapter.tools.categories)) as ToolVocabulary['categories'],
+  fileReadingShells: AGENTS.flatMap((adapter) => adapter.tools.fileReadingShells ?? []),
+};

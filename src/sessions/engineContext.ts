@@ -6,6 +6,7 @@ import { contextFromMessages } from '../engine/fromMessages';
 import type { Context } from '../engine/model';
 import { estimateTokenizer } from '../engine/tokens/estimate';
 import type { Tokenizer } from '../engine/tokens/tokenizer';
+import { adapterOf } from './agents';
 import { promptTokensOf } from './common/usage';
 import type { LiveContext } from './types';
 
@@ -33,5 +34,7 @@ export function engineContextOf(live: LiveContext, estimate: Tokenizer = estimat
     // Paths in summaries and stubs are said relative to where the agent ran.
     ...(live.session.cwd ? { workspace: live.session.cwd } : {}),
     tokenizer: estimate,
+    // The agent's own tool names, so its reads, writes and commands are told apart.
+    vocabulary: adapterOf(live.session.agent).tools,
   });
 }

@@ -3,16 +3,31 @@
 // implements this; agents.ts lists them. Adding an agent is adding a folder and a line there.
 import type { Context } from '../engine/model';
 import type { CompactionResult } from '../engine/result';
-import type { AgentId, Diagnostic, FollowerEvents, LiveContext, Result, SessionCalls, SessionInfo } from './types';
+import type { ToolVocabulary } from '../engine/tools';
+import type { AgentConnection } from './connection';
+import type { AgentId, Diagnostic, FillSnapshot, FollowerEvents, LiveContext, Result, SessionCalls, SessionInfo } from './types';
 
-/** Where to look for sessions; empty lists mean each agent's own defaults (environment, home folder). */
+/** Where to look for sessions; an agent without folders here looks in its own defaults (environment, home folder). */
 export interface SessionLocations {
-  /** Claude Code config folders (default: CLAUDE_CONFIG_DIR, ~/.claude, ~/.config/claude). */
-  readonly claudeConfigDirs?: readonly string[];
-  /** Codex homes (default: CODEX_HOME, ~/.codex). */
-  readonly codexHomes?: readonly string[];
+  /** Per agent id: the folders (or store) the person named, each read by that agent's adapter. */
+  readonly homes?: Readonly<Record<AgentId, readonly string[]>>;
   /** Environment the defaults are read from (default: this process's). */
   readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** The folders of one agent in `where` (empty: the agent's defaults). */
+export function homesOf(where: SessionLocations, agent: AgentId): readonly string[] {
+  return where.homes?.[agent] ?? [];
+}
+
+/** Where an agent keeps its sessions, as a person can point Context Lens elsewhere. */
+export interface AgentHome {
+  /** The CLI option naming one such place (repeatable), without dashes: `config-dir`, `codex-home`. */
+  readonly option: string;
+  /** The environment variable the agent itself reads for it, when there is one. */
+  readonly env?: string;
+  /** The defaults in words, for usage texts and "nothing found" messages: "CODEX_HOME, else ~/.codex". */
+  readonly describe: string;
 }
 
 export interface ReadOptions {
@@ -73,13 +88,25 @@ export interface WrittenFork {
 }
 
 export interface AgentAdapter {
+  /** Its folder's name under src/sessions/. */
   readonly id: AgentId;
   /** As people call it in messages: "Claude Code", "Codex CLI". */
   readonly name: string;
+  /** Two letters for badges and tight columns: "CC". */
+  readonly mark: string;
+  /** How its own auto-compaction point is set, to end "… is set by": "model_auto_compact_token_limit in config.toml". */
+  readonly pointSetBy: string;
+  readonly home: AgentHome;
+  /** What its tools do, for the engine (which knows no agent's tool names). */
+  readonly tools: ToolVocabulary;
+  /** Tokens it keeps free below the window for the next response, drawn as reserved on the gauge (0: none). */
+  reservedOutputTokens(fill: Pick<FillSnapshot, 'windowTokens' | 'agentAutoCompactTokens'>): number;
   /** The command a resume runs, checked on PATH before a terminal is opened. */
   readonly command: string;
   /** The npm package that installs `command`, for the message when it is missing. */
   readonly installPackage: string;
+  /** Where its makers explain installing it. */
+  readonly installGuide: string;
   /** Whether a file is one of this agent's session files (by its place or its first record). */
   owns(path: string): Promise<boolean>;
   /** Sessions, newest activity first; of one workspace folder when `workspacePath` is given. */
@@ -101,6 +128,10 @@ export interface AgentAdapter {
   usage(path: string): UsageReader;
   /** Every call the session paid for (the whole file, each response once) and its subagents' calls: what it cost. */
   readSessionCalls(session: SessionInfo): Promise<Result<SessionCalls>>;
+  /** What a person types (in the session's working directory) to continue `session`. */
+  resumeCommand(session: SessionInfo): string;
   /** Writes the compaction as a new session the agent resumes; the source is only read. */
   writeFork(input: ForkInput): Promise<Result<WrittenFork>>;
+  /** Set when Context Lens can connect to the agent in a workspace folder (hooks, status line, MCP server). */
+  readonly connection?: AgentConnection;
 }

@@ -1,6 +1,6 @@
 // Agent-neutral session types. The host, the CLI and the compaction engine build on these, so they
-// stay small and say nothing about any one agent's file format; adapters (claude-code/, later
-// codex/) translate their transcripts into them.
+// stay small and say nothing about any one agent's file format; each adapter (one folder per agent)
+// translates its agent's sessions into them.
 
 /** Outcome of an adapter or engine call: callers branch on `ok` instead of catching. */
 export type Result<T, E = SessionError> = { ok: true; value: T } | { ok: false; error: E };
@@ -27,7 +27,8 @@ export interface Diagnostic {
   path?: string;
 }
 
-export type AgentId = 'claude-code' | 'codex';
+/** An agent's id: the name of its adapter's folder under src/sessions/ ('claude-code', 'codex', …). */
+export type AgentId = string;
 
 /** One transcript file as it shows up in a session picker. */
 export interface SessionInfo {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
-import { encodeProjectDirName } from '../../src/sessions/claude-code';
+import { encodeProjectDirName } from '../../src/sessions/claude-code/paths';
 import { readCodexFill } from '../../src/sessions/codex';
 import { runCommand, screenshot, startWorkbench, statusBarItem, webviewFrame, type Workbench } from '../support/workbench';
 
@@ -64,7 +64,7 @@ describe('a Codex CLI session in the panel, in code-server', { timeout: 240_000 
 
   it("lists Codex's own compaction, says Codex has no hooks, and names no other agent", async () => {
     await frame.locator('[data-testid="history-entry"][data-source="agent"]').first().waitFor({ timeout: 20_000 });
-    assert.match(await frame.locator('[data-testid="claude-hooks"]').innerText(), /Codex CLI has no compaction hooks/);
+    assert.match(await frame.locator('[data-testid="agent-hooks"]').innerText(), /Codex CLI has no compaction hooks/);
     const header = await frame.locator('header').innerText();
     assert.match(header, /The test in test\/sum\.test\.js fails/);
     // The map of what Compact… would do is there for Codex sessions too.

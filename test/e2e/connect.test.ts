@@ -33,7 +33,7 @@ async function answerDialog(page: Page, question: RegExp, button: string): Promi
 /** The panel's Claude Code line, once it shows `state`. */
 async function hooksLine(page: Page, state: 'connected' | 'partial' | 'disconnected'): Promise<Locator> {
   await runCommand(page, 'Context Lens: Open Panel');
-  const line = (await webviewFrame(page)).locator(`[data-testid="claude-hooks"][data-state="${state}"]`);
+  const line = (await webviewFrame(page)).locator(`[data-testid="agent-hooks"][data-state="${state}"]`);
   await line.waitFor({ timeout: 20_000 });
   return line;
 }

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
-import { readFill } from '../../src/sessions/claude-code';
+import { readFill } from '../../src/sessions/claude-code/fill';
 import { appendResponse, DEMO_WORKSPACE, prepareDemoSession } from '../support/demoSession';
 import { runCommand, screenshot, startWorkbench, statusBarItem, webviewFrame, type Workbench } from '../support/workbench';
 

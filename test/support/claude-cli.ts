@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheRoot, installIntoCache } from '../../scripts/cache';
-import { encodeProjectDirName } from '../../src/sessions/claude-code';
+import { encodeProjectDirName } from '../../src/sessions/claude-code/paths';
 
 export const CLAUDE_CODE_VERSION = '2.1.328';
 /** What the CLI's `sonnet` alias resolves to in this version. */

@@ -5,7 +5,7 @@ import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { prepareDemoClaudeConfig } from '../../scripts/demo-session';
-import { encodeProjectDirName } from '../../src/sessions/claude-code';
+import { encodeProjectDirName } from '../../src/sessions/claude-code/paths';
 
 export const DEMO_WORKSPACE = join(__dirname, '..', '..', 'samples', 'demo-workspace');
 

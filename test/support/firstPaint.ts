@@ -7,7 +7,7 @@ import { mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { buildTranscript, MB, template } from '../../bench/support/transcripts';
-import { readFill } from '../../src/sessions/claude-code';
+import { readFill } from '../../src/sessions/claude-code/fill';
 import { encodeProjectDirName } from '../../src/sessions/claude-code/paths';
 import { runCommand, screenshot, startWorkbench, STATUS_BAR_ITEM_ID, webviewFrame } from './workbench';
 

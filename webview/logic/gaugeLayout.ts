@@ -1,6 +1,6 @@
 // Geometry and wording of the fill gauge, kept DOM-free: which segments to stack, how wide each is,
 // and what each threshold mark means. Widths only re-express the host's token counts as percent.
-import { agentLabel } from '../../src/protocol/agents';
+import type { AgentLabel } from '../../src/protocol/agents';
 import { CATEGORIES, type Breakdown, type Category, type Fill, type Thresholds } from '../../src/protocol/messages';
 import { percentOf } from '../../src/protocol/format';
 
@@ -48,8 +48,8 @@ export interface Mark {
   readonly title: string;
 }
 
-/** `agent`: the followed session's agent id (its mark and tooltip name it). */
-export function gaugeMarks(thresholds: Thresholds, agentId?: string | null): Mark[] {
+/** `label`: the followed session's agent (its mark and tooltip name it). */
+export function gaugeMarks(thresholds: Thresholds, label: AgentLabel): Mark[] {
   const marks: Mark[] = [
     { kind: 'target', percent: thresholds.targetPercent, label: `^${thresholds.targetPercent}`, title: `Our target: a compaction shrinks the context to ${thresholds.targetPercent} % of the window. Setting: contextLens.trigger.targetPercent` },
     { kind: 'trigger', percent: thresholds.triggerPercent, label: `^${thresholds.triggerPercent}`, title: `Our trigger: at ${thresholds.triggerPercent} % Context Lens offers to compact (Compact… with a focus, or Preview). Setting: contextLens.trigger.thresholdPercent` },
@@ -58,7 +58,6 @@ export function gaugeMarks(thresholds: Thresholds, agentId?: string | null): Mar
   const agent = thresholds.agentAutoCompactPercent;
   // 0 means "no auto-compact point" (tiny override windows), so it gets no mark either.
   if (agent !== null && agent > 0) {
-    const label = agentLabel(agentId);
     marks.push({ kind: 'agent', percent: agent, label: label.mark, title: `${label.mark}: ${label.name} compacts by itself at about ${agent.toFixed(1)} % of the window. Set by ${label.pointSetBy}` });
   }
   return marks;

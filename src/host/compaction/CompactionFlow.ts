@@ -10,7 +10,7 @@ import { redactSecrets } from '../../engine';
 import type { Choices, ForkView, ItemDetail, Preview } from '../../protocol/messages';
 import type { StateStorage } from '../context/choices';
 import { withBreakEven } from '../context/costs';
-import { adapterOf } from '../../sessions/agents';
+import { adapterOf, AGENT_COMMANDS } from '../../sessions/agents';
 import type { LiveSnapshot } from '../context/liveSnapshot';
 import type { HistoryStore } from '../history/HistoryStore';
 import type { PanelHub } from '../panel/PanelHub';
@@ -26,6 +26,7 @@ import { resumeInTerminal } from './resumeInTerminal';
 import { runCompaction } from './run';
 import { sessionMovedOn } from './stale';
 import { summarizerOf } from './summarizer';
+import { Disposables } from '../disposables';
 
 export interface FlowDeps {
   readonly hub: PanelHub;
@@ -46,20 +47,23 @@ export interface FlowDeps {
   readonly log: vscode.LogOutputChannel;
 }
 
-export class CompactionFlow implements vscode.Disposable {
+export class CompactionFlow extends Disposables {
   private readonly session: PreviewSession;
   private readonly focusMemory: FocusMemory;
-  private readonly subscriptions: vscode.Disposable[];
   private running: AbortController | null = null;
 
   constructor(private readonly deps: FlowDeps) {
+    super();
     this.session = new PreviewSession({
       inputs: () => this.inputs(),
       compute: (request, inputs, automatic) => this.compute(request, inputs, automatic),
       publish: (preview) => deps.hub.updatePreview(withBreakEven(preview, deps.settings.current.prices, deps.snapshot())),
     });
     this.focusMemory = new FocusMemory(deps.state);
-    this.subscriptions = [deps.planChanged(() => this.session.inputsChanged()), deps.settings.onDidChange(() => this.session.inputsChanged())];
+    this.own(deps.planChanged(() => this.session.inputsChanged()));
+    this.own(deps.settings.onDidChange(() => this.session.inputsChanged()));
+    // A run still under way stops with the window.
+    this.onDispose(() => this.running?.abort());
   }
 
   private inputs(): PreviewInputs | null {
@@ -97,7 +101,7 @@ export class CompactionFlow implements vscode.Disposable {
     focus = redactSecrets(focus);
     if (askFocus && sessionPath !== undefined) await this.focusMemory.set(sessionPath, focus);
     const outcome = await this.session.show({ focus, summaryOverride: null });
-    if (outcome === 'noContext') void vscode.window.showWarningMessage('Context Lens: no live context to compact yet — start `claude` in this folder, or open a transcript file.');
+    if (outcome === 'noContext') void vscode.window.showWarningMessage(`Context Lens: no live context to compact yet — start ${AGENT_COMMANDS} in this folder, or open a session file.`);
     else if (outcome === 'busy') void vscode.window.showInformationMessage('Context Lens: a compaction is already running.');
     else if (outcome === 'shown') this.deps.revealPanel();
   }
@@ -288,8 +292,4 @@ export class CompactionFlow implements vscode.Disposable {
     resumeInTerminal(fork, snapshot.live.session, this.deps.settings.current.summarizer.claudeCliPath);
   }
 
-  dispose(): void {
-    this.running?.abort();
-    for (const subscription of this.subscriptions) subscription.dispose();
-  }
 }

@@ -2,15 +2,17 @@
 // or of a settings change Context Lens proposes.
 // Documents are provided from memory; nothing is written to disk.
 import * as vscode from 'vscode';
+import { Disposables } from '../disposables';
 
 export const DIFF_SCHEME = 'context-lens';
 
-export class DiffDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
+export class DiffDocuments extends Disposables implements vscode.TextDocumentContentProvider {
   private readonly texts = new Map<string, string>();
-  private readonly registration: vscode.Disposable;
 
   constructor() {
-    this.registration = vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, this);
+    super();
+    this.own(vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, this));
+    this.onDispose(() => this.texts.clear());
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
@@ -41,10 +43,6 @@ export class DiffDocuments implements vscode.TextDocumentContentProvider, vscode
     }
   }
 
-  dispose(): void {
-    this.registration.dispose();
-    this.texts.clear();
-  }
 }
 
 /** Whether the diff editor wraps by the person's own settings (toggling would then turn it off). */

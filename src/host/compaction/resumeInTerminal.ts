@@ -2,37 +2,33 @@
 // or, when the agent's command is not installed, what is missing and how to get it.
 import * as vscode from 'vscode';
 import { adapterOf } from '../../sessions/agents';
-import type { AgentId, SessionInfo } from '../../sessions/types';
+import type { SessionInfo } from '../../sessions/types';
 import type { ForkView } from '../../protocol/messages';
 import { executableOnPath } from '../connect/launcher';
 
-/** Where each agent's makers explain installing it. */
-const INSTALL_GUIDES: Record<AgentId, string> = {
-  'claude-code': 'https://docs.anthropic.com/en/docs/claude-code/setup',
-  codex: 'https://github.com/openai/codex#installing-and-running-codex-cli',
-};
+/** The `claude` binary can be set (contextLens.summarizer.claudeCliPath, for the claude -p summarizer). */
+const CLAUDE_BINARY = 'claude';
 
 /** A path as one POSIX shell word. */
 const shellQuote = (path: string): string => `'${path.replace(/'/g, `'\\''`)}'`;
 
-/** `claudeCliPath`: the setting for Claude Code's binary ('' = from PATH). */
+/** `claudeCliPath`: the setting for the `claude` binary ('' = from PATH); other agents' commands are on PATH. */
 export function resumeInTerminal(fork: ForkView, session: Pick<SessionInfo, 'agent' | 'cwd'>, claudeCliPath: string): void {
   const adapter = adapterOf(session.agent);
-  // Claude Code's binary can be set (for the claude -p summarizer too); other agents' are on PATH.
-  const configured = adapter.id === 'claude-code' ? claudeCliPath : '';
+  const configured = adapter.command === CLAUDE_BINARY ? claudeCliPath : '';
   if (configured === '' && executableOnPath(adapter.command, process.env.PATH ?? '', process.platform) === null) {
     // A terminal would only say "command not found": say what is missing and how to get it.
     const copy = 'Copy resume command';
     const guide = 'Open Install Guide';
     void vscode.window
       .showErrorMessage(
-        `Context Lens: ${adapter.name}'s \`${adapter.command}\` command is not on PATH, so the fork cannot be resumed here. Install it with \`npm install -g ${adapter.installPackage}\`${adapter.id === 'claude-code' ? ' (or set contextLens.summarizer.claudeCliPath)' : ''}, then run \`${fork.resumeCommand}\` in ${session.cwd ?? 'the session\'s folder'}.`,
+        `Context Lens: ${adapter.name}'s \`${adapter.command}\` command is not on PATH, so the fork cannot be resumed here. Install it with \`npm install -g ${adapter.installPackage}\`${adapter.command === CLAUDE_BINARY ? ' (or set contextLens.summarizer.claudeCliPath)' : ''}, then run \`${fork.resumeCommand}\` in ${session.cwd ?? 'the session\'s folder'}.`,
         copy,
         guide,
       )
       .then((choice) => {
         if (choice === copy) void vscode.env.clipboard.writeText(fork.resumeCommand);
-        else if (choice === guide) void vscode.env.openExternal(vscode.Uri.parse(INSTALL_GUIDES[adapter.id]));
+        else if (choice === guide) void vscode.env.openExternal(vscode.Uri.parse(adapter.installGuide));
       });
     return;
   }

@@ -1,35 +1,45 @@
-// Whether Claude Code is connected in the first workspace folder, for the panel: re-read when the
-// settings file changes (Claude Code, the person or the CLI may edit it) and after Connect or
+// Whether an agent is connected in the first workspace folder, for the panel: re-read when its
+// settings files change (the agent, the person or the CLI may edit them) and after Connect or
 // Disconnect, matched against the same commands Connect writes.
 import * as vscode from 'vscode';
-import { connectionState, readSettings, settingsPath, SETTINGS_FILE, type ConnectionCommands, type ConnectionState } from '../../sessions/claude-code';
+import type { CommandPaths, ConnectionState } from '../../sessions/connection';
+import type { Connectable } from '../../sessions/connectable';
 import { SerialRunner } from '../../sessions/common/watch';
+import { Disposables } from '../disposables';
 
 /** An editor's save or an atomic rename fires several events; one read covers them. */
 const DEBOUNCE_MS = 150;
 
-export class ConnectionStatus implements vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
+export class ConnectionStatus extends Disposables {
+  private readonly changed = this.own(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;
   private readonly runner = new SerialRunner(() => this.read());
-  private readonly folders: vscode.Disposable;
-  private watcher: vscode.FileSystemWatcher | null = null;
+  private watchers: vscode.FileSystemWatcher[] = [];
   private debounce: NodeJS.Timeout | undefined;
   private state: ConnectionState | null = null;
 
   constructor(
-    private readonly commands: () => ConnectionCommands,
+    /** Undefined when no registered agent can be connected: the state is then always null. */
+    private readonly agent: Connectable | undefined,
+    private readonly paths: () => CommandPaths,
     private readonly log: vscode.LogOutputChannel,
   ) {
-    this.folders = vscode.workspace.onDidChangeWorkspaceFolders(() => {
-      this.watch();
-      void this.refresh();
+    super();
+    this.own(
+      vscode.workspace.onDidChangeWorkspaceFolders(() => {
+        this.watch();
+        void this.refresh();
+      }),
+    );
+    this.onDispose(() => {
+      clearTimeout(this.debounce);
+      this.watchers.forEach((watcher) => watcher.dispose());
     });
     this.watch();
     void this.refresh();
   }
 
-  /** null when no workspace folder is open. */
+  /** null when no workspace folder is open (or no agent can be connected). */
   get current(): ConnectionState | null {
     return this.state;
   }
@@ -40,38 +50,34 @@ export class ConnectionStatus implements vscode.Disposable {
   }
 
   private watch(): void {
-    this.watcher?.dispose();
+    this.watchers.forEach((watcher) => watcher.dispose());
     const folder = vscode.workspace.workspaceFolders?.[0];
-    this.watcher = folder ? vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, SETTINGS_FILE.join('/'))) : null;
+    this.watchers = folder && this.agent ? this.agent.connection.watchFiles.map((file) => vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, file))) : [];
     const schedule = () => {
       clearTimeout(this.debounce);
       this.debounce = setTimeout(() => void this.refresh(), DEBOUNCE_MS);
     };
-    this.watcher?.onDidCreate(schedule);
-    this.watcher?.onDidChange(schedule);
-    this.watcher?.onDidDelete(schedule);
+    for (const watcher of this.watchers) {
+      watcher.onDidCreate(schedule);
+      watcher.onDidChange(schedule);
+      watcher.onDidDelete(schedule);
+    }
   }
 
   private async read(): Promise<void> {
     const folder = vscode.workspace.workspaceFolders?.[0];
-    const state = folder ? await this.stateOf(settingsPath(folder.uri.fsPath)) : null;
+    const state = folder && this.agent ? await this.stateOf(this.agent, folder.uri.fsPath) : null;
     if (state === this.state) return;
     this.state = state;
     this.changed.fire();
   }
 
-  private async stateOf(path: string): Promise<ConnectionState> {
-    const read = await readSettings(path);
-    if (read.ok) return connectionState(read.value.text, this.commands());
+  private async stateOf({ adapter, connection }: Connectable, folder: string): Promise<ConnectionState> {
+    const read = await connection.state(folder, this.paths());
+    if (read.ok) return read.value;
     // Unreadable: nothing of ours can run from it either. Connect then says what is wrong.
-    this.log.warn(`Could not read ${path} for the Claude Code connection status: ${read.error.message}`);
+    this.log.warn(`Could not read ${read.error.path ?? folder} for the ${adapter.name} connection status: ${read.error.message}`);
     return 'disconnected';
   }
 
-  dispose(): void {
-    clearTimeout(this.debounce);
-    this.watcher?.dispose();
-    this.folders.dispose();
-    this.changed.dispose();
-  }
 }

@@ -5,7 +5,7 @@
 import { accessSync, constants } from 'node:fs';
 import { copyFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
-import type { CommandPaths } from '../../sessions/claude-code';
+import type { CommandPaths } from '../../sessions/connection';
 
 /** The bundles the hook and status line commands run, with the shared files `cli.js` requires beside it (see esbuild.mjs). */
 export const HOOK_BUNDLES = ['cli.js', 'statusline.js', 'zod.js', 'anthropic-sdk.js', 'mcp-sdk.js', 'nlp.js'] as const;

@@ -21,14 +21,14 @@ import { breakEvenOf, costViewOf, itemUsdOf, readCosts, withCallCosts, withItemC
 import type { CostReport } from '../../sessions/costReport';
 import type { BreakEvenView, CostView } from '../../protocol/messages';
 import { timelineOf, type OurCompactionMark } from './timeline';
+import { Disposables } from '../disposables';
 
 /** Reading the live context is O(live context): coalesce bursts of appends into one read. */
 const READ_DEBOUNCE_MS = 300;
 
-export class ContextModel implements vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
-  private readonly planChanged = new vscode.EventEmitter<PlanView | null>();
-  private readonly subscriptions: vscode.Disposable[];
+export class ContextModel extends Disposables {
+  private readonly changed = this.own(new vscode.EventEmitter<void>());
+  private readonly planChanged = this.own(new vscode.EventEmitter<PlanView | null>());
   /** The followed session whose first read is under way: the panel says so until it lands. */
   private firstReadOf: string | null = null;
   private usage: UsageReader | null = null;
@@ -36,7 +36,7 @@ export class ContextModel implements vscode.Disposable {
   private planView: PlanView | null = null;
   private fates = new Map<number, ItemFate>();
   private revision = 0;
-  private readonly reads = new ReadScheduler(() => this.read(), READ_DEBOUNCE_MS);
+  private readonly reads = this.own(new ReadScheduler(() => this.read(), READ_DEBOUNCE_MS));
   private lastFill: unknown = null;
   private readonly choiceStore: ChoiceStore;
   /** The costs of `current` (null until read, or when reading them failed). */
@@ -51,8 +51,10 @@ export class ContextModel implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
     workspaceState: StateStorage,
   ) {
+    super();
     this.choiceStore = new ChoiceStore(workspaceState);
-    this.subscriptions = [sessions.onDidChange(() => this.onSession()), settings.onDidChange(() => this.onSettings())];
+    this.own(sessions.onDidChange(() => this.onSession()));
+    this.own(settings.onDidChange(() => this.onSettings()));
     this.onSession();
   }
 
@@ -211,10 +213,4 @@ export class ContextModel implements vscode.Disposable {
     this.planChanged.fire(next);
   }
 
-  dispose(): void {
-    this.reads.dispose();
-    for (const subscription of this.subscriptions) subscription.dispose();
-    this.changed.dispose();
-    this.planChanged.dispose();
-  }
 }

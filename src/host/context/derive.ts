@@ -5,12 +5,8 @@ import { CATEGORIES, type Breakdown, type Category, type Choices, type PlanView,
 import { NO_CHOICES } from './choices';
 import { CATEGORY_NAMES } from '../../protocol/categories';
 import { regionLabel } from '../../protocol/regionLabel';
-import type { AgentId, FillSnapshot } from '../../sessions/types';
 
 export { regionLabel };
-
-/** Claude Code compacts this many tokens before its effective window is full (see window.ts). */
-const AUTO_COMPACT_BUFFER_TOKENS = 13_000;
 
 /** Tokens per gauge category, in stacking order; categories without tokens are left out. */
 export function breakdownOf(context: Context): Breakdown {
@@ -20,20 +16,6 @@ export function breakdownOf(context: Context): Breakdown {
     const tokens = totals.get(category) ?? 0;
     return tokens > 0 ? [{ category, tokens }] : [];
   });
-}
-
-/**
- * Output tokens Claude Code keeps free for the next response: its auto-compact point sits
- * `min(maxOutput, 20000) + 13000` below the window, so the reserve is what is left after the buffer.
- */
-/**
- * What the agent keeps free for the next response. Claude Code reserves it below its window (what
- * lies between its auto-compact point plus buffer and the window); Codex reports a window that is
- * already what the model may fill, so nothing is drawn as reserved for it.
- */
-export function reservedOutputTokensOf(fill: Pick<FillSnapshot, 'windowTokens' | 'agentAutoCompactTokens'>, agent: AgentId = 'claude-code'): number {
-  if (agent !== 'claude-code') return 0;
-  return Math.max(0, fill.windowTokens - fill.agentAutoCompactTokens - AUTO_COMPACT_BUFFER_TOKENS);
 }
 
 /** One region per item, in context order, with the fate the engine gave it. */

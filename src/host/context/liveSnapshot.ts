@@ -6,7 +6,7 @@ import { engineContextOf } from '../../sessions/engineContext';
 import type { LiveContext, Result, SessionInfo } from '../../sessions/types';
 import { compactOptionsOf } from '../compaction/run';
 import type { Settings } from '../settings';
-import { breakdownOf, reservedOutputTokensOf } from './derive';
+import { breakdownOf } from './derive';
 import type { Breakdown, Choices } from '../../protocol/messages';
 import { NO_CHOICES } from './choices';
 
@@ -19,7 +19,8 @@ export interface LiveSnapshot {
 
 /** Reads the live context and sizes its items from the agent's recorded usage. */
 export async function readSnapshot(session: SessionInfo, windowOverride: number): Promise<Result<LiveSnapshot>> {
-  const read = await adapterOf(session.agent).readLiveContext(session, { windowOverride });
+  const adapter = adapterOf(session.agent);
+  const read = await adapter.readLiveContext(session, { windowOverride });
   if (!read.ok) return read;
   const live = read.value;
   // Each step runs on the extension host's thread: let other work (a panel's first state, a
@@ -27,7 +28,7 @@ export async function readSnapshot(session: SessionInfo, windowOverride: number)
   await nextTurn();
   const context = engineContextOf(live);
   await nextTurn();
-  return { ok: true, value: { live, context, breakdown: breakdownOf(context), reservedOutputTokens: reservedOutputTokensOf(live.fill, live.session.agent) } };
+  return { ok: true, value: { live, context, breakdown: breakdownOf(context), reservedOutputTokens: adapter.reservedOutputTokens(live.fill) } };
 }
 
 function nextTurn(): Promise<void> {

@@ -2,17 +2,24 @@
 // the panel shows "reading" until it lands, and nothing is gained by waiting. Later changes (the
 // agent appending records in bursts) coalesce into one read a short while after the first of
 // them. Never two reads at once: a request during a read reads once more after it.
+import { Disposables } from '../disposables';
 
-export class ReadScheduler {
+
+export class ReadScheduler extends Disposables {
   private timer: NodeJS.Timeout | undefined;
   private reading = false;
   private again = false;
-  private disposed = false;
 
   constructor(
     private readonly read: () => Promise<void>,
     private readonly debounceMs: number,
-  ) {}
+  ) {
+    super();
+    this.onDispose(() => {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    });
+  }
 
   /** `now`: the session's first read; otherwise a change, read after the debounce. */
   request(now: boolean): void {
@@ -29,7 +36,7 @@ export class ReadScheduler {
   }
 
   private async start(): Promise<void> {
-    if (this.disposed) return;
+    if (this.isDisposed) return;
     if (this.reading) {
       this.again = true;
       return;
@@ -46,9 +53,4 @@ export class ReadScheduler {
     }
   }
 
-  dispose(): void {
-    this.disposed = true;
-    clearTimeout(this.timer);
-    this.timer = undefined;
-  }
 }

@@ -6,9 +6,10 @@ import { chmod, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import { ChangeSignal, SerialRunner } from '../../sessions/common/watch';
+import { Disposables } from '../disposables';
 
-export class EventFileLog<T> implements vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
+export class EventFileLog<T> extends Disposables {
+  private readonly changed = this.own(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;
   private readonly runner = new SerialRunner(() => this.read());
   private readonly signal: ChangeSignal;
@@ -23,7 +24,8 @@ export class EventFileLog<T> implements vscode.Disposable {
     private readonly what: string,
     private readonly log: vscode.LogOutputChannel,
   ) {
-    this.signal = new ChangeSignal(dirname(path), { debounceMs: 200, pollMs: 2000 }, () => void this.runner.request());
+    super();
+    this.signal = this.own(new ChangeSignal(dirname(path), { debounceMs: 200, pollMs: 2000 }, () => void this.runner.request()));
     void this.runner.request();
   }
 
@@ -49,8 +51,4 @@ export class EventFileLog<T> implements vscode.Disposable {
     this.changed.fire();
   }
 
-  dispose(): void {
-    this.signal.dispose();
-    this.changed.dispose();
-  }
 }

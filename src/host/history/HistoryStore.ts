@@ -2,16 +2,19 @@
 // sessions and must survive reloads (the agent's own compactions are read from the transcript).
 import * as vscode from 'vscode';
 import { appended, type OurCompaction } from './history';
+import { Disposables } from '../disposables';
 
 const KEY = 'contextLens.history';
 
 type Stored = Record<string, OurCompaction[]>;
 
-export class HistoryStore implements vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
+export class HistoryStore extends Disposables {
+  private readonly changed = this.own(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly state: vscode.Memento) {}
+  constructor(private readonly state: vscode.Memento) {
+    super();
+  }
 
   of(sessionPath: string): readonly OurCompaction[] {
     return this.state.get<Stored>(KEY, {})[sessionPath] ?? [];
@@ -25,7 +28,4 @@ export class HistoryStore implements vscode.Disposable {
     this.changed.fire();
   }
 
-  dispose(): void {
-    this.changed.dispose();
-  }
 }

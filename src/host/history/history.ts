@@ -1,6 +1,7 @@
 // The History section: the agent's own compactions of the session and the ones Context Lens
 // applied, newest last. Free of `vscode`; the store persists ours.
 import type { ForkView, HistoryEntry, HookActivity, VerificationView } from '../../protocol/messages';
+import { adapterOf } from '../../sessions/agents';
 import type { CompactionEvent, SessionInfo } from '../../sessions/types';
 import type { OurCompactionMark } from '../context/timeline';
 
@@ -89,7 +90,7 @@ function forkEntry(fork: SessionInfo): HistoryEntry {
     savingsPct: null,
     summary: null,
     verification: null,
-    fork: { sessionId: fork.id, path: fork.path, resumeCommand: `claude --resume ${fork.id}` },
+    fork: { sessionId: fork.id, path: fork.path, resumeCommand: adapterOf(fork.agent).resumeCommand(fork) },
     hooks: null,
   };
 }

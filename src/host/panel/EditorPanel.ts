@@ -2,15 +2,20 @@
 import * as vscode from 'vscode';
 import type { PanelHub } from './PanelHub';
 import { renderWebviewHtml, webviewOptions } from './webviewHtml';
+import { Disposables } from '../disposables';
 
-export class EditorPanel implements vscode.Disposable {
+export class EditorPanel extends Disposables {
   private panel: vscode.WebviewPanel | undefined;
   private attachment: vscode.Disposable | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly hub: PanelHub,
-  ) {}
+  ) {
+    super();
+    // Closing the tab detaches it from the hub (onDidDispose below).
+    this.onDispose(() => this.panel?.dispose());
+  }
 
   show(): void {
     if (this.panel) {
@@ -32,7 +37,4 @@ export class EditorPanel implements vscode.Disposable {
     this.panel = panel;
   }
 
-  dispose(): void {
-    this.panel?.dispose();
-  }
 }

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { ChoiceAction, ItemDetail, PanelState, PlanView, Preview, WebviewCommand } from '../../protocol/messages';
 import { StateDelta } from './stateDelta';
 import { WebviewConnection, type PreviewActionMessage } from './WebviewConnection';
+import { Disposables } from '../disposables';
 
 export type Progress = { message: string; cancellable: boolean } | null;
 
@@ -21,7 +22,7 @@ export interface PanelRequests {
   choose(action: ChoiceAction): void;
 }
 
-export class PanelHub implements vscode.Disposable {
+export class PanelHub extends Disposables {
   private readonly connections = new Set<WebviewConnection>();
   private state: PanelState;
   private plan: PlanView | null = null;
@@ -36,6 +37,12 @@ export class PanelHub implements vscode.Disposable {
     private readonly requests: PanelRequests,
     private readonly log: vscode.LogOutputChannel,
   ) {
+    super();
+    this.onDispose(() => {
+      clearTimeout(this.stateTimer);
+      for (const connection of this.connections) connection.dispose();
+      this.connections.clear();
+    });
     this.state = initial;
     this.sent = new StateDelta(initial);
   }
@@ -112,9 +119,4 @@ export class PanelHub implements vscode.Disposable {
     for (const connection of this.connections) connection.post({ type: 'progress', progress });
   }
 
-  dispose(): void {
-    clearTimeout(this.stateTimer);
-    for (const connection of this.connections) connection.dispose();
-    this.connections.clear();
-  }
 }

@@ -2,17 +2,21 @@
 import * as vscode from 'vscode';
 import type { PanelHub } from './PanelHub';
 import { renderWebviewHtml, webviewOptions } from './webviewHtml';
+import { Disposables } from '../disposables';
 
 export const PANEL_VIEW_ID = 'contextLens.panel';
 
-export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+export class PanelViewProvider extends Disposables implements vscode.WebviewViewProvider {
   private attachment: vscode.Disposable | undefined;
   private view: vscode.WebviewView | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly hub: PanelHub,
-  ) {}
+  ) {
+    super();
+    this.onDispose(() => this.attachment?.dispose());
+  }
 
   resolveWebviewView(view: vscode.WebviewView): void {
     this.attachment?.dispose();
@@ -32,7 +36,4 @@ export class PanelViewProvider implements vscode.WebviewViewProvider, vscode.Dis
     else void vscode.commands.executeCommand(`${PANEL_VIEW_ID}.focus`);
   }
 
-  dispose(): void {
-    this.attachment?.dispose();
-  }
 }

@@ -2,6 +2,7 @@
 // `ready`, validates everything it receives, and forwards only whitelisted commands.
 import type * as vscode from 'vscode';
 import { parseWebviewMessage, type ChoiceAction, type HostMessage, type WebviewCommand, type WebviewMessage } from '../../protocol/messages';
+import { Disposables } from '../disposables';
 
 /** A button of the preview, or the person's edited summary for it. */
 export type PreviewActionMessage = Extract<WebviewMessage, { type: 'previewAction' | 'editSummary' }>;
@@ -17,16 +18,16 @@ export interface ConnectionHandlers {
   readonly log: vscode.LogOutputChannel;
 }
 
-export class WebviewConnection implements vscode.Disposable {
+export class WebviewConnection extends Disposables {
   private ready = false;
   private pending: HostMessage[] = [];
-  private readonly subscription: vscode.Disposable;
 
   constructor(
     private readonly webview: vscode.Webview,
     private readonly handlers: ConnectionHandlers,
   ) {
-    this.subscription = webview.onDidReceiveMessage((raw: unknown) => this.receive(raw));
+    super();
+    this.own(webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)));
   }
 
   post(message: HostMessage): void {
@@ -75,7 +76,4 @@ export class WebviewConnection implements vscode.Disposable {
     }
   }
 
-  dispose(): void {
-    this.subscription.dispose();
-  }
 }

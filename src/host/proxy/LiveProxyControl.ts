@@ -7,23 +7,23 @@ import type { LiveProxyState } from '../../protocol/messages';
 import { startLiveProxy, type LiveProxy } from '../../proxy';
 import { Commands } from '../commands';
 import { liveProxyStatus } from './liveProxyStatus';
+import { Disposables } from '../disposables';
 
-export class LiveProxyControl implements vscode.Disposable {
+export class LiveProxyControl extends Disposables {
   private proxy: LiveProxy | undefined;
-  private readonly item = vscode.window.createStatusBarItem('contextLens.liveProxy', vscode.StatusBarAlignment.Right, 99);
-  private readonly disposables: vscode.Disposable[];
+  private readonly item = this.own(vscode.window.createStatusBarItem('contextLens.liveProxy', vscode.StatusBarAlignment.Right, 99));
   private summary: LiveProxyState | null = null;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly log: vscode.LogOutputChannel,
   ) {
+    super();
     this.item.name = 'Context Lens: live proxy';
-    this.disposables = [
-      this.item,
-      vscode.commands.registerCommand(Commands.startLiveProxy, () => this.start()),
-      vscode.commands.registerCommand(Commands.stopLiveProxy, () => this.stop()),
-    ];
+    this.own(vscode.commands.registerCommand(Commands.startLiveProxy, () => this.start()));
+    this.own(vscode.commands.registerCommand(Commands.stopLiveProxy, () => this.stop()));
+    // The proxy stops with the window, before its commands and status item go.
+    this.onDispose(() => void this.stop());
     // The proxy lives and dies with this window: its variable is never restored into the terminals
     // of the next one (not persisted), and one a previous version left is cleared.
     this.context.environmentVariableCollection.persistent = false;
@@ -78,8 +78,4 @@ export class LiveProxyControl implements vscode.Disposable {
     this.item.show();
   }
 
-  dispose(): void {
-    void this.stop();
-    for (const disposable of this.disposables) disposable.dispose();
-  }
 }

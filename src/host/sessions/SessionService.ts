@@ -3,11 +3,12 @@
 // (unless the user picked one), and lets the user pick another session or any transcript file.
 // With no session yet, it waits for any agent to write the workspace's first one.
 import * as vscode from 'vscode';
-import { AGENTS, adapterOf, identifyFile } from '../../sessions/agents';
+import { AGENT_COMMANDS, AGENT_NAMES, AGENTS, adapterOf, identifyFile } from '../../sessions/agents';
 import type { SessionFollowerPort, SessionLocations, SessionWaiter } from '../../sessions/port';
 import type { CompactionEvent, Diagnostic, FillSnapshot, SessionInfo } from '../../sessions/types';
 import type { Settings, SettingsWatcher } from '../settings';
 import { pickerItems } from './pickerItems';
+import { Disposables } from '../disposables';
 
 export interface SessionView {
   readonly session: SessionInfo | null;
@@ -22,9 +23,8 @@ export interface SessionView {
 
 const MAX_DIAGNOSTICS = 50;
 
-export class SessionService implements vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<SessionView>();
-  private readonly settingsListener: vscode.Disposable;
+export class SessionService extends Disposables {
+  private readonly changed = this.own(new vscode.EventEmitter<SessionView>());
   private follower: SessionFollowerPort | null = null;
   /** Each agent watching for the workspace's first session, while there is none. */
   private waiting: SessionWaiter[] = [];
@@ -42,8 +42,15 @@ export class SessionService implements vscode.Disposable {
     private readonly settings: SettingsWatcher,
     private readonly log: vscode.LogOutputChannel,
   ) {
+    super();
     this.followedWith = settings.current;
-    this.settingsListener = settings.onDidChange((next) => this.onSettings(next));
+    this.own(settings.onDidChange((next) => this.onSettings(next)));
+    this.onDispose(() => {
+      // A lookup still under way must not start a follower after this.
+      this.generation++;
+      this.stopWaiting();
+      this.follower?.dispose();
+    });
   }
 
   get current(): SessionView {
@@ -111,7 +118,7 @@ export class SessionService implements vscode.Disposable {
     const everywhere = folder && listed.length === 0 ? await this.listAll(undefined) : listed;
     const items = pickerItems(everywhere);
     if (items.length === 0) {
-      const choice = await vscode.window.showInformationMessage('No Claude Code or Codex sessions found. Start `claude` or `codex` in this folder, or open a transcript file.', 'Open Transcript File…');
+      const choice = await vscode.window.showInformationMessage(`No ${AGENT_NAMES} sessions found. Start ${AGENT_COMMANDS} in this folder, or open a session file.`, 'Open Transcript File…');
       if (choice) await this.openTranscript();
       return;
     }
@@ -188,7 +195,7 @@ export class SessionService implements vscode.Disposable {
   private onSettings(next: Settings): void {
     const before = this.followedWith;
     const session = this.view.session;
-    const dirsChanged = before.claudeConfigDirs.join('\n') !== next.claudeConfigDirs.join('\n');
+    const dirsChanged = JSON.stringify(before.sessionHomes) !== JSON.stringify(next.sessionHomes);
     // Other folders may hold a newer session for this workspace: look again unless the user chose one.
     if (dirsChanged && !this.pinned) void this.start();
     // The window override changes every fill figure: read the session again with it.
@@ -196,7 +203,7 @@ export class SessionService implements vscode.Disposable {
   }
 
   private locations(settings: Settings): SessionLocations {
-    return { claudeConfigDirs: settings.claudeConfigDirs };
+    return { homes: settings.sessionHomes };
   }
 
   private update(patch: Partial<SessionView>): void {
@@ -204,13 +211,6 @@ export class SessionService implements vscode.Disposable {
     this.changed.fire(this.view);
   }
 
-  dispose(): void {
-    this.generation++;
-    this.stopWaiting();
-    this.follower?.dispose();
-    this.settingsListener.dispose();
-    this.changed.dispose();
-  }
 }
 
 /** When a session was last active: its newest record's time, else its file's. */

@@ -1,7 +1,7 @@
 // What Select Session… lists: each session followed by its subagents (they belong to it, indented),
 // forks Context Lens wrote marked as such, so a fork and its original never look alike. Free of
 // `vscode` so the order and wording are unit-tested.
-import { agentLabel } from '../../protocol/agents';
+import { adapterOf } from '../../sessions/agents';
 import type { SessionInfo } from '../../sessions/types';
 
 export interface PickerItem {
@@ -30,7 +30,7 @@ export function pickerItems(sessions: readonly SessionInfo[], now = Date.now()):
 
 function row(session: SessionInfo, now: number, parent?: SessionInfo): PickerItem {
   // The agent first: a workspace can hold sessions of both, with the same titles.
-  const facts = [agentLabel(session.agent).name, session.model ?? 'no response yet', formatAge(session.lastActivityMs, now), formatSize(session.sizeBytes)];
+  const facts = [adapterOf(session.agent).name, session.model ?? 'no response yet', formatAge(session.lastActivityMs, now), formatSize(session.sizeBytes)];
   if (session.forkOf) facts.unshift(`fork of “${session.forkOf.title ?? session.forkOf.sessionId ?? 'another session'}”, compacted by Context Lens`);
   if (session.isSidechain) facts.unshift(parent ? `subagent of “${parent.title}”` : `subagent of ${session.parentSessionId ?? 'an unknown session'}`);
   const icon = session.isSidechain ? '$(type-hierarchy-sub) ' : session.forkOf ? '$(repo-forked) ' : '';

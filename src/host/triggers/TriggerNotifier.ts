@@ -1,7 +1,7 @@
 // Offers a compaction when the live fill crosses the trigger or the safety net, through the engine's
 // TriggerController (hysteresis, safety net, circuit breaker after low-savings compactions). A notice
 // never compacts by itself: the person picks Compact… (with a focus) or Preview.
-import { agentLabel } from '../../protocol/agents';
+import { adapterOf } from '../../sessions/agents';
 import * as vscode from 'vscode';
 import { DEFAULT_OPTIONS, TriggerController } from '../../engine';
 import { Commands } from '../commands';
@@ -10,9 +10,9 @@ import type { HistoryStore } from '../history/HistoryStore';
 import type { SessionService } from '../sessions/SessionService';
 import { triggerOf, type Settings, type SettingsWatcher } from '../settings';
 import { nudgeFor, type NudgeState } from './nudge';
+import { Disposables } from '../disposables';
 
-export class TriggerNotifier implements vscode.Disposable {
-  private readonly disposables: vscode.Disposable[] = [];
+export class TriggerNotifier extends Disposables {
   private controller: TriggerController;
   private readonly state: NudgeState = { offered: null };
   private sessionPath: string | null = null;
@@ -24,14 +24,15 @@ export class TriggerNotifier implements vscode.Disposable {
     private readonly history: HistoryStore,
     private readonly log: vscode.LogOutputChannel,
   ) {
+    super();
     this.controller = controllerOf(settings.current, null);
-    this.disposables.push(
+    this.own(
       settings.onDidChange(() => {
         this.controller = controllerOf(this.settings.current, this.agentPercent());
       }),
-      sessions.onDidChange(() => this.check()),
-      history.onDidChange(() => this.recordApplied()),
     );
+    this.own(sessions.onDidChange(() => this.check()));
+    this.own(history.onDidChange(() => this.recordApplied()));
   }
 
   private check(): void {
@@ -50,7 +51,8 @@ export class TriggerNotifier implements vscode.Disposable {
     const decision = this.controller.decide({ usedTokens: fill.usedTokens, windowTokens: fill.windowTokens });
     if (decision.action === 'blocked') this.log.info(`Not offering a compaction: ${decision.reason}`);
     const { targetPercent, safetyNetPercent } = this.settings.current;
-    const agentName = agentLabel(this.sessions.current.session?.agent).name;
+    const followed = this.sessions.current.session;
+    const agentName = followed ? adapterOf(followed.agent).name : 'the agent';
     const nudge = nudgeFor(decision, { usedTokens: fill.usedTokens, windowTokens: fill.windowTokens, agentAutoCompactTokens: fill.agentAutoCompactTokens, agentName, targetPercent, safetyNetPercent }, this.state);
     if (!nudge) return;
     this.log.info(`Offering a compaction (${nudge.level}): ${decision.reason}`);
@@ -80,9 +82,6 @@ export class TriggerNotifier implements vscode.Disposable {
     return fill && fill.windowTokens > 0 ? (fill.agentAutoCompactTokens / fill.windowTokens) * 100 : null;
   }
 
-  dispose(): void {
-    for (const disposable of this.disposables) disposable.dispose();
-  }
 }
 
 function controllerOf(settings: Settings, agentPercent: number | null): TriggerController {

@@ -1,7 +1,8 @@
 // Claude Code behind the adapter port (port.ts): transcripts under the config folders' projects/,
 // followed with the project folder watched for newer sessions, forks written beside their source.
-import type { AgentAdapter, ForkInput, SessionLocations, SessionWaiter, WrittenFork } from '../port';
+import { homesOf, type AgentAdapter, type ForkInput, type SessionLocations, type SessionWaiter, type WrittenFork } from '../port';
 import type { Diagnostic, Result, SessionInfo } from '../types';
+import { claudeCodeConnection } from './connectionPort';
 import { forkRequestFromResult } from './engineContext';
 import { writeFork } from './fork';
 import { SessionFollower } from './follower';
@@ -12,6 +13,8 @@ import { ProjectWatcher } from './projectWatcher';
 import { UsageLog } from './usageLog';
 import { isClaudeCodeTranscript } from './recognise';
 import { readSessionCalls } from './sessionCalls';
+import { CLAUDE_CODE_TOOLS } from './tools';
+import { reservedOutputTokens } from './window';
 
 async function writeForkFromResult(input: ForkInput): Promise<Result<WrittenFork>> {
   const request = await forkRequestFromResult(input);
@@ -37,13 +40,19 @@ async function waitForSession(workspacePath: string, where: SessionLocations, fo
   return { where: projectDirs, dispose: () => watchers.forEach((watcher) => watcher.dispose()) };
 }
 
-const configDirs = (where: SessionLocations): ConfigDirOptions => ({ configDirs: where.claudeConfigDirs ?? [], ...(where.env ? { env: where.env } : {}) });
+const configDirs = (where: SessionLocations): ConfigDirOptions => ({ configDirs: homesOf(where, 'claude-code'), ...(where.env ? { env: where.env } : {}) });
 
 export const claudeCodeAdapter: AgentAdapter = {
   id: 'claude-code',
   name: 'Claude Code',
+  mark: 'CC',
+  pointSetBy: 'the CLAUDE_AUTOCOMPACT_PCT_OVERRIDE environment variable (or contextLens.window.overrideTokens for the window size)',
+  home: { option: 'config-dir', env: 'CLAUDE_CONFIG_DIR', describe: 'CLAUDE_CONFIG_DIR, else ~/.claude and ~/.config/claude' },
+  tools: CLAUDE_CODE_TOOLS,
+  reservedOutputTokens,
   command: 'claude',
   installPackage: '@anthropic-ai/claude-code',
+  installGuide: 'https://docs.anthropic.com/en/docs/claude-code/setup',
   // Asked last (see agents.ts): any JSONL file another agent does not claim is read as a transcript.
   owns: (path) => isClaudeCodeTranscript(path),
   listSessions: async (where, workspacePath) => {
@@ -57,6 +66,8 @@ export const claudeCodeAdapter: AgentAdapter = {
   waitForSession,
   listForks,
   readSessionCalls,
+  resumeCommand: (session) => `claude --resume ${session.id}`,
   usage: (path) => new UsageLog(path),
   writeFork: writeForkFromResult,
+  connection: claudeCodeConnection,
 };

@@ -3,61 +3,48 @@
 // compact_context and recall tools) in `.mcp.json`. The command and the VS Code command both show
 // this plan as diffs, then save it; one file's trouble never stops the other's change.
 import { join } from 'node:path';
+import { MCP_SERVER_NAME } from '../../contracts/mcpServer';
+import type { CommandPaths, ConnectionPlan, ConnectVerb, FileChange, SavedChange } from '../connection';
+import { ok } from '../result';
 import type { Result } from '../types';
-import { connect, disconnect, type ConnectionCommands, type SettingsEdit } from './connection';
-import { connectMcp, disconnectMcp, MCP_FILE, type McpServerEntry } from './mcpRegistration';
-import { readSettings, saveConnected, saveDisconnected, settingsPath, type Saved, type SettingsFile } from './settingsFile';
+import { connect, connectionCommands, disconnect, type SettingsEdit } from './connection';
+import { connectMcp, disconnectMcp, MCP_FILE, mcpEntry } from './mcpRegistration';
+import { readSettings, saveConnected, saveDisconnected, settingsPath, type SettingsFile } from './settingsFile';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-export type ConnectVerb = 'connect' | 'disconnect';
-
-export interface FileChange {
-  readonly file: SettingsFile;
-  readonly edit: SettingsEdit;
+/** The MCP entry runs the `cli.js` beside the status line, with the Node.js the hooks run. */
+export function mcpEntryOf(paths: CommandPaths) {
+  return mcpEntry({ node: paths.node, electronRunAsNode: paths.electronRunAsNode ?? false, cli: join(paths.binDir, 'cli.js') });
 }
 
-export interface ConnectPlan {
-  readonly verb: ConnectVerb;
-  readonly settings: FileChange;
-  /** Null when `.mcp.json` could not be read (said in `notes`). */
-  readonly mcp: FileChange | null;
-  /** Worth telling before the person agrees (a status line that stays, a file left alone). */
-  readonly notes: readonly string[];
-}
-
-/** The server name Claude Code prefixes the tools with: `mcp__context-lens__compact_context`. */
-export const MCP_SERVER_NAME = 'context-lens';
-
-export function mcpPath(projectFolder: string): string {
-  return join(projectFolder, MCP_FILE);
-}
+const changeOf = (file: SettingsFile, edit: SettingsEdit): FileChange[] => (edit.ok && edit.changed ? [{ path: file.path, target: file.target, before: file.text, after: edit.text }] : []);
 
 /** Reads both files and computes both edits; fails only when the settings file cannot be read. */
-export async function planConnection(verb: ConnectVerb, projectFolder: string, commands: ConnectionCommands, entry: McpServerEntry): Promise<Result<ConnectPlan>> {
+export async function planConnection(verb: ConnectVerb, projectFolder: string, paths: CommandPaths): Promise<Result<ConnectionPlan>> {
   const settingsFile = await readSettings(settingsPath(projectFolder));
   if (!settingsFile.ok) return settingsFile;
-  const settings = { file: settingsFile.value, edit: (verb === 'connect' ? connect : disconnect)(settingsFile.value.text, commands) };
-  const mcpFile = await readSettings(mcpPath(projectFolder));
-  const mcp = mcpFile.ok ? { file: mcpFile.value, edit: verb === 'connect' ? connectMcp(mcpFile.value.text, MCP_SERVER_NAME, entry) : disconnectMcp(mcpFile.value.text, MCP_SERVER_NAME) } : null;
-  const notes = [...(settings.edit.ok ? settings.edit.notes : []), ...(mcp === null ? [`${MCP_FILE} could not be read (${mcpFile.ok ? '' : mcpFile.error.message}); the agent's compact_context and recall tools are not ${verb}ed.`] : mcp.edit.ok ? mcp.edit.notes : [`${mcp.edit.error}`])];
-  return { ok: true, value: { verb, settings, mcp, notes } };
+  const settings = (verb === 'connect' ? connect : disconnect)(settingsFile.value.text, connectionCommands(paths));
+  const mcpFile = await readSettings(join(projectFolder, MCP_FILE));
+  const mcp = mcpFile.ok ? (verb === 'connect' ? connectMcp(mcpFile.value.text, MCP_SERVER_NAME, mcpEntryOf(paths)) : disconnectMcp(mcpFile.value.text, MCP_SERVER_NAME)) : null;
+  const notes = [...(settings.ok ? settings.notes : []), ...(mcp === null ? [`${MCP_FILE} could not be read (${mcpFile.ok ? '' : mcpFile.error.message}); the agent's compact_context and recall tools are not ${verb}ed.`] : mcp.ok ? mcp.notes : [mcp.error])];
+  const refused = settings.ok ? null : { message: settings.error, path: settingsFile.value.target };
+  const changes = refused !== null ? [] : [...changeOf(settingsFile.value, settings), ...(mcp !== null && mcpFile.ok ? changeOf(mcpFile.value, mcp) : [])];
+  return ok({ verb, settingsPath: settingsFile.value.path, refused, changes, notes });
 }
 
-/** The changes to write: each file whose edit worked and changes something. */
-export function changesOf(plan: ConnectPlan): { file: SettingsFile; text: string }[] {
-  return [plan.settings, plan.mcp].flatMap((change) => (change !== null && change.edit.ok && change.edit.changed ? [{ file: change.file, text: change.edit.text }] : []));
-}
-
-export interface SavedFile {
-  readonly file: SettingsFile;
-  readonly saved: Result<Saved>;
+/** `.mcp.json` alone, as Connect edits it (for `context-lens mcp --register`). */
+export async function planMcpRegistration(projectFolder: string, paths: CommandPaths): Promise<Result<ConnectionPlan>> {
+  const file = await readSettings(join(projectFolder, MCP_FILE));
+  if (!file.ok) return file;
+  const edit = connectMcp(file.value.text, MCP_SERVER_NAME, mcpEntryOf(paths));
+  return ok({ verb: 'connect', settingsPath: file.value.path, refused: edit.ok ? null : { message: edit.error, path: file.value.target }, changes: changeOf(file.value, edit), notes: edit.ok ? edit.notes : [] });
 }
 
 /** Writes every change of the plan (backups first); each file's result on its own. */
-export async function saveConnection(plan: ConnectPlan, env: Env): Promise<SavedFile[]> {
+export async function saveConnection(plan: ConnectionPlan, env: Env): Promise<SavedChange[]> {
   const save = plan.verb === 'connect' ? saveConnected : saveDisconnected;
-  const results: SavedFile[] = [];
-  for (const { file, text } of changesOf(plan)) results.push({ file, saved: await save(file, text, env) });
+  const results: SavedChange[] = [];
+  for (const change of plan.changes) results.push({ change, saved: await save({ path: change.path, target: change.target, text: change.before }, change.after, env) });
   return results;
 }

@@ -5,12 +5,13 @@
 // same bytes. Our entries are marked: the command is exactly CONNECT_MARKER, a Node.js (any: nvm or
 // an update may move it) and our script with its arguments; a command that merely contains ours,
 // like `notify.sh && <ours>`, is the person's.
+import type { CommandPaths, ConnectionState } from '../connection';
 import { append, applyEdits, layoutOf, memberOf, parseObject, pretty, properties, remove, replaceString, valueOf, isPretty, type Edit, type Layout, type Node } from './jsoncEdit';
 
 export const SETTINGS_FILE = ['.claude', 'settings.local.json'] as const;
 
 /** Starts every command Connect writes; harmless to the shell, unmistakable to Disconnect. */
-export const CONNECT_MARKER = 'CONTEXT_LENS_CONNECT=1';
+const CONNECT_MARKER = 'CONTEXT_LENS_CONNECT=1';
 
 /** The three commands Connect writes, and the runner (Node.js) each starts with after the marker. */
 export interface ConnectionCommands {
@@ -18,16 +19,6 @@ export interface ConnectionCommands {
   readonly preCompact: string;
   readonly sessionStart: string;
   readonly statusLine: string;
-}
-
-export interface CommandPaths {
-  /** The Node.js executable, or an Electron one when `electronRunAsNode` is set. */
-  readonly node: string;
-  /** VS Code's own runtime stands in for Node where none is installed. */
-  readonly electronRunAsNode?: boolean;
-  /** Folder holding `cli.js` and `statusline.js`. */
-  readonly binDir: string;
-  readonly platform: NodeJS.Platform;
 }
 
 /** One double-quoted word as `connectionCommands` writes it: nothing in it the shell would expand or end. */
@@ -51,8 +42,6 @@ export function connectionCommands({ node, electronRunAsNode = false, binDir, pl
     statusLine: `${run} ${script('statusline.js')}`,
   };
 }
-
-export type ConnectionState = 'connected' | 'partial' | 'disconnected';
 
 export type SettingsEdit =
   | { readonly ok: true; readonly text: string; readonly changed: boolean; readonly notes: readonly string[] }

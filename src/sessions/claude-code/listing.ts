@@ -10,7 +10,8 @@ import type { Diagnostic, Result, SessionInfo } from '../types';
 import { readElidedLines } from '../common/elidedLines';
 import { FirstPrompt } from './firstPrompt';
 import { RecordParser } from './jsonl';
-import { canonicalCwd, isSubagentTranscript, projectDirCandidates, allProjectDirs, resolveConfigDirs, subagentParent, type ConfigDirOptions } from './paths';
+import { canonicalCwd } from '../common/paths';
+import { isSubagentTranscript, projectDirCandidates, allProjectDirs, resolveConfigDirs, subagentParent, type ConfigDirOptions } from './paths';
 import { contextLensMark, isSidechain, messageOf, obj, str, type ContextLensMark, type RawRecord } from './records';
 import { linesBackward } from '../common/tail';
 

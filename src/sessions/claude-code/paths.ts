@@ -8,9 +8,10 @@
 // we do not reproduce. So for long paths we try the Node hash, then accept any folder that starts
 // with the 200-character prefix and whose records name our cwd.
 import { existsSync } from 'node:fs';
-import { readdir, realpath } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
+import { canonicalCwd } from '../common/paths';
 
 export const MAX_ENCODED_LENGTH = 200;
 
@@ -68,15 +69,6 @@ export function encodeProjectDirName(cwd: string): string {
   const sanitized = sanitize(cwd);
   if (sanitized.length <= MAX_ENCODED_LENGTH) return sanitized;
   return `${sanitized.slice(0, MAX_ENCODED_LENGTH)}-${nodeRuntimePathHash(cwd)}`;
-}
-
-/** Resolves symlinks and normalises to NFC, as Claude Code does before encoding. */
-export async function canonicalCwd(path: string): Promise<string> {
-  try {
-    return (await realpath(path)).normalize('NFC');
-  } catch {
-    return resolve(path).normalize('NFC');
-  }
 }
 
 export interface ProjectDirCandidate {

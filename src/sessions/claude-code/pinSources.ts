@@ -2,17 +2,10 @@
 // (memory stays that of one line): what the person typed, the agent's own text (open loops only),
 // and what an earlier summary (Claude Code's own) carried forward. The whole file is read, not the
 // live chain, so prompts a compaction already summarised away still count.
+import type { PinSource } from '../connection';
 import { forEachRecord } from './jsonl';
 import { typedTexts } from './provenance';
 import { contentBlocks, messageOf, type RawRecord } from './records';
-
-export interface PinSource {
-  /** 1-based line of the record: later lines revoke earlier ones. */
-  line: number;
-  /** `typed`: the person's words; `agent`: the agent's text; `summary`: a compaction summary. */
-  kind: 'typed' | 'agent' | 'summary';
-  text: string;
-}
 
 const USER_TYPE = Buffer.from('"type":"user"');
 const ASSISTANT_TYPE = Buffer.from('"type":"assistant"');

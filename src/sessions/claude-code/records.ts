@@ -2,22 +2,15 @@
 // Transcripts are written by many CLI versions, so every field is optional and checked before use;
 // a record that lacks what we need is skipped, never trusted.
 import type { ContentBlock, UsageBreakdown } from '../types';
+import { num, obj, str } from '../common/fields';
+import type { JsonRecord, LocatedJson } from '../common/jsonRecords';
 import { promptTokensOf } from '../common/usage';
 
 /** One JSON object from a transcript line, as parsed; only `type` is assumed to exist. */
-export interface RawRecord {
-  type?: unknown;
-  [key: string]: unknown;
-}
+export type RawRecord = JsonRecord;
 
-/** A record together with where it was read. `end` is the byte offset just past its newline. */
-export interface LocatedRecord {
-  record: RawRecord;
-  /** 1-based line number; 0 when the line was read backwards and its number is unknown. */
-  line: number;
-  offset: number;
-  end: number;
-}
+/** A record together with where it was read. */
+export type LocatedRecord = LocatedJson<RawRecord>;
 
 /** Record types that take part in the `parentUuid` chain. */
 const CHAIN_TYPES = new Set(['user', 'assistant', 'system', 'attachment', 'progress']);
@@ -36,19 +29,9 @@ export const KNOWN_TYPES = new Set([
   'atis-latch', 'observer-ref', 'artifact-comment-monitor', 'artifact-autoreact-ledger',
 ]);
 
-export function str(value: unknown): string | null {
-  return typeof value === 'string' ? value : null;
-}
+export { num, obj, str };
 
-export function num(value: unknown): number | null {
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
-}
-
-export function obj(value: unknown): Record<string, unknown> | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-}
-
-export function recordType(record: RawRecord): string | null {
+function recordType(record: RawRecord): string | null {
   return str(record.type);
 }
 

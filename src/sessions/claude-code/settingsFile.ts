@@ -8,6 +8,7 @@ import { lstat, mkdir, readFile, readlink, rmdir, stat, unlink } from 'node:fs/p
 import { basename, dirname, join, resolve } from 'node:path';
 import { writeAtomically } from '../atomicWrite';
 import { fail, failFromError, ok } from '../result';
+import type { Saved } from '../connection';
 import type { Result } from '../types';
 import { isEmptySettings, SETTINGS_FILE } from './connection';
 import { hookEventsPath } from '../../contracts/hookEvents';
@@ -21,13 +22,6 @@ export interface SettingsFile {
   readonly target: string;
   /** Its text, or null when there is no file. */
   readonly text: string | null;
-}
-
-export interface Saved {
-  /** Where the content before this change was copied, when there was any. */
-  readonly backup: string | null;
-  /** True when Disconnect removed a file Connect had created. */
-  readonly removed: boolean;
 }
 
 /** A chain longer than this is a loop in all but name (Linux's own limit is 40). */

@@ -1,27 +1,21 @@
-// What the status line command needs of the adapter, as its own light entry (the adapter's index
-// would pull every reader into the status line's ~1 KB bundle): the auto-compact point, and the
-// fallback when Claude Code's input has no `context_window` (older versions, or before the first
-// response of a session): the newest usage in the transcript's tail. Imports only the light
-// readers (no engine, no tokenizer) so a redraw stays about as cheap as starting node.
+// What the status line command needs of the adapter, as its own light entry (the adapter would pull
+// every reader into the status line's ~1 KB bundle; see sessions/statusLine.ts): the auto-compact
+// point, and the fallback when Claude Code's input has no `context_window` (older versions, or
+// before the first response of a session): the newest usage in the transcript's tail. Imports only
+// the light readers (no engine, no tokenizer) so a redraw stays about as cheap as starting node.
 import { openRegularFile } from '../result';
+import type { StatusLineSource, TranscriptFill } from '../statusLine';
 import { isSidechain, messageOf, obj, str, usageOf, type RawRecord } from './records';
 import { linesBackward } from '../common/tail';
-import { resolveWindow } from './window';
+import { agentAutoCompactTokens, percentOverrideFromEnv, resolveWindow } from './window';
 import { promptTokensOf } from '../common/usage';
-
-export { agentAutoCompactTokens, percentOverrideFromEnv } from './window';
 
 /** The newest response sits in the last lines; a status line never reads further than this. */
 const TAIL_LIMIT_BYTES = 1024 * 1024;
 const USAGE_MARKER = Buffer.from('"usage"');
 
-export interface TranscriptFill {
-  usedTokens: number;
-  windowTokens: number;
-}
-
 /** Tokens the last request of the main conversation sent, and its window; null when none is found. */
-export async function transcriptFill(path: string): Promise<TranscriptFill | null> {
+async function transcriptFill(path: string): Promise<TranscriptFill | null> {
   const opened = await openRegularFile(path);
   if (!opened.ok) return null;
   const handle = opened.value;
@@ -50,3 +44,8 @@ export async function transcriptFill(path: string): Promise<TranscriptFill | nul
     await handle.close().catch(() => undefined);
   }
 }
+
+export const claudeCodeStatusLine: StatusLineSource = {
+  transcriptFill,
+  autoCompactTokens: (windowTokens, env) => agentAutoCompactTokens(windowTokens, { percentOverride: percentOverrideFromEnv(env) }),
+};

@@ -59,3 +59,12 @@ export function percentOverrideFromEnv(env: Readonly<Record<string, string | und
   const value = Number.parseFloat(raw);
   return Number.isFinite(value) && value > 0 && value <= 100 ? value : undefined;
 }
+
+/**
+ * What Claude Code keeps free for the next response: its auto-compact point sits
+ * `min(maxOutput, 20000) + 13000` below the window, so the reserve is what lies between the point
+ * plus its buffer and the window.
+ */
+export function reservedOutputTokens(fill: { windowTokens: number; agentAutoCompactTokens: number }): number {
+  return Math.max(0, fill.windowTokens - fill.agentAutoCompactTokens - AUTO_COMPACT_BUFFER_TOKENS);
+}

@@ -1,7 +1,7 @@
 // Codex CLI behind the adapter port (port.ts): rollouts under each CODEX_HOME's sessions/ matched to
 // a workspace by their session_meta.cwd, reads with Codex's configured auto-compact limit, forks
 // written as new rollouts that `codex resume <id>` continues.
-import type { AgentAdapter, ForkInput, SessionLocations, WrittenFork } from '../port';
+import { homesOf, type AgentAdapter, type ForkInput, type SessionLocations, type WrittenFork } from '../port';
 import type { Result, SessionInfo } from '../types';
 import { withConfiguredLimit } from './index';
 import { CodexSessionFollower } from './follower';
@@ -14,6 +14,7 @@ import { waitForCodexSession } from './sessionWaiter';
 import { CodexUsageLog } from './usageLog';
 import { codexHomeOf, type CodexHomeOptions } from './paths';
 import { readCodexSessionCalls } from './sessionCalls';
+import { CODEX_TOOLS } from './tools';
 
 async function writeForkFromResult(input: ForkInput): Promise<Result<WrittenFork>> {
   const request = await codexForkRequestFromResult(input);
@@ -29,14 +30,21 @@ async function listForks(session: SessionInfo): Promise<SessionInfo[]> {
   return listed.value.sessions.filter((other) => other.forkOf?.sessionId === session.id).sort((a, b) => a.lastActivityMs - b.lastActivityMs);
 }
 
-const homes = (where: SessionLocations): CodexHomeOptions => ({ codexHomes: where.codexHomes ?? [], ...(where.env ? { env: where.env } : {}) });
+const homes = (where: SessionLocations): CodexHomeOptions => ({ codexHomes: homesOf(where, 'codex'), ...(where.env ? { env: where.env } : {}) });
 const windowOf = (options: { windowOverride?: number }) => (options.windowOverride !== undefined ? { windowOverride: options.windowOverride } : {});
 
 export const codexAdapter: AgentAdapter = {
   id: 'codex',
   name: 'Codex CLI',
+  mark: 'CX',
+  pointSetBy: "model_auto_compact_token_limit in Codex's config.toml (default: 90 % of the model's window)",
+  home: { option: 'codex-home', env: 'CODEX_HOME', describe: 'CODEX_HOME, else ~/.codex' },
+  tools: CODEX_TOOLS,
+  // Codex reports a window that is already what the model may fill: nothing is held back below it.
+  reservedOutputTokens: () => 0,
   command: 'codex',
   installPackage: '@openai/codex',
+  installGuide: 'https://github.com/openai/codex#installing-and-running-codex-cli',
   owns: (path) => isCodexRollout(path),
   listSessions: async (where, workspacePath) => {
     const listed = await listCodexSessions({ ...homes(where), ...(workspacePath !== undefined ? { workspacePath } : {}) });
@@ -49,6 +57,7 @@ export const codexAdapter: AgentAdapter = {
   waitForSession: (workspacePath, where, found, report) => waitForCodexSession(resolveCodexHomes(homes(where)), workspacePath, found, report),
   listForks,
   readSessionCalls: readCodexSessionCalls,
+  resumeCommand: (session) => `codex resume ${session.id}`,
   usage: (path) => new CodexUsageLog(path),
   writeFork: writeForkFromResult,
 };

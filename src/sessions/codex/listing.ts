@@ -3,7 +3,7 @@
 // and its tail (the model of the newest turn), so listing stays cheap with many sessions.
 import { ok, withFile } from '../result';
 import type { Diagnostic, Result, SessionInfo } from '../types';
-import { canonicalCwd } from '../claude-code/paths';
+import { canonicalCwd } from '../common/paths';
 import { firstRecords } from '../common/firstRecords';
 import { LineSplitter } from '../common/lines';
 import { linesBackward } from '../common/tail';

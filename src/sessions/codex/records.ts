@@ -1,8 +1,8 @@
 // Codex rollout records: `{timestamp, ordinal?, type, payload}` per line (shared/design/codex.md).
 // Rollouts are written by many Codex versions, so every field is optional and checked before use;
-// a record that lacks what we need is skipped, never trusted. The small guards (str, num, obj) are
-// the Claude Code adapter's, imported from there until generic helpers move out of claude-code/.
-import { num, obj, str } from '../claude-code/records';
+// a record that lacks what we need is skipped, never trusted (with the shared field guards).
+import { num, obj, str } from '../common/fields';
+import type { LocatedJson } from '../common/jsonRecords';
 
 export { num, obj, str };
 
@@ -14,14 +14,8 @@ export interface RolloutRecord {
   [key: string]: unknown;
 }
 
-/** A record together with where it was read. `end` is the byte offset just past its newline. */
-export interface LocatedRollout {
-  record: RolloutRecord;
-  /** 1-based line number; 0 when the line was read backwards and its number is unknown. */
-  line: number;
-  offset: number;
-  end: number;
-}
+/** A record together with where it was read. */
+export type LocatedRollout = LocatedJson<RolloutRecord>;
 
 /**
  * Types Codex 0.169.0 writes. Anything else is counted as unknown so an upgrade that adds record

@@ -5,7 +5,7 @@
 // its first record; one whose first record is not written yet is tried again.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { canonicalCwd } from '../claude-code/paths';
+import { canonicalCwd } from '../common/paths';
 import { SerialRunner } from '../common/watch';
 import type { SessionWaiter } from '../port';
 import type { Diagnostic, SessionInfo } from '../types';

@@ -3,7 +3,7 @@
 // workspace by their `directory`, child sessions shown as subagents; the gauge's compaction point
 // from its config. A session is named `<database>#<session id>`. A fork goes in through
 // `opencode import` (fork.ts).
-import type { AgentAdapter, SessionLocations, SessionWaiter } from '../port';
+import { homesOf, type AgentAdapter, type SessionLocations, type SessionWaiter } from '../port';
 import type { Diagnostic, SessionInfo } from '../types';
 import { writeOpencodeFork } from './fork';
 import { OpencodeSessionFollower } from './follower';
@@ -11,14 +11,22 @@ import { findOpencodeWorkspaceSession, listOpencodeSessions, OPENCODE_AGENT, rea
 import { readOpencodeLiveContext } from './liveContext';
 import { OPENCODE_ID, parseSessionPath, resolveDatabases, type OpencodeWhere } from './paths';
 import { readOpencodeSessionCalls } from './sessionCalls';
-import { OPENCODE_TOOLS, type OpencodeToolVocabulary } from './tools';
+import { OPENCODE_TOOLS } from './tools';
 import { OpencodeUsageLog } from './usageLog';
 import { databaseStamp } from './stamp';
 
-/** The port's `homes` (#25) for this agent, or the older shape's env alone. */
+/** The databases named for OpenCode (none: its defaults). */
 function whereOf(where: SessionLocations): OpencodeWhere {
-  const homes = (where as { homes?: Readonly<Record<string, readonly string[]>> }).homes?.[OPENCODE_ID];
-  return { ...(homes ? { databases: homes } : {}), ...(where.env ? { env: where.env } : {}) };
+  return { databases: homesOf(where, OPENCODE_ID), ...(where.env ? { env: where.env } : {}) };
+}
+
+/** Forks are imported into their source's database: its sessions with a fork note naming the source. */
+async function listForks(session: SessionInfo): Promise<SessionInfo[]> {
+  const parsed = parseSessionPath(session.path);
+  if (parsed === null) return [];
+  const listed = await listOpencodeSessions({ databases: [parsed.db] });
+  if (!listed.ok) return [];
+  return listed.value.filter((other) => other.forkOf?.sessionId === session.id).sort((a, b) => a.lastActivityMs - b.lastActivityMs);
 }
 
 /** Polls the workspace's sessions until one appears (the database may not exist yet), reading only when a database moved. */
@@ -53,23 +61,19 @@ const windowOf = (options: { windowOverride?: number; env?: Readonly<Record<stri
   ...(options.env !== undefined ? { env: options.env } : {}),
 });
 
-/** The fields the port gains with #25 (the lead types them at merge). */
-interface PortFieldsOf25 {
-  readonly mark: string;
-  readonly pointSetBy: string;
-  readonly home: { option: string; env?: string; describe: string };
-  readonly tools: OpencodeToolVocabulary;
-}
-
-export const opencodeAdapter: AgentAdapter & PortFieldsOf25 = {
+export const opencodeAdapter: AgentAdapter = {
   id: OPENCODE_AGENT,
   name: 'OpenCode',
   command: 'opencode',
   installPackage: 'opencode-ai',
+  installGuide: 'https://opencode.ai/docs/#install',
   mark: 'OC',
   pointSetBy: "OpenCode's `compaction.reserved` and the model's limit in its config",
   home: { option: 'opencode-db', env: 'OPENCODE_DB', describe: 'OPENCODE_DB, else $XDG_DATA_HOME/opencode/opencode.db (~/.local/share/opencode/opencode.db)' },
   tools: OPENCODE_TOOLS,
+  // It compacts that far below the window to leave room for the next response (window.ts).
+  reservedOutputTokens: (fill) => Math.max(0, fill.windowTokens - fill.agentAutoCompactTokens),
+  resumeCommand: (session) => `opencode --session ${session.id}`,
   owns: (path: string) => Promise.resolve(parseSessionPath(path) !== null),
   listSessions: (where: SessionLocations, workspacePath?: string) => listOpencodeSessions(whereOf(where), workspacePath),
   findWorkspaceSession: (workspacePath: string, where: SessionLocations) => findOpencodeWorkspaceSession(workspacePath, whereOf(where)),
@@ -77,8 +81,7 @@ export const opencodeAdapter: AgentAdapter & PortFieldsOf25 = {
   readLiveContext: (session, options = {}) => readOpencodeLiveContext(session, windowOf(options)),
   follow: (session, options = {}) => Promise.resolve(new OpencodeSessionFollower(session, windowOf(options))),
   waitForSession,
-  /** No fork is written yet, so there is none to list. */
-  listForks: () => Promise.resolve([]),
+  listForks,
   usage: (path: string) => new OpencodeUsageLog(path),
   readSessionCalls: readOpencodeSessionCalls,
   writeFork: writeOpencodeFork,

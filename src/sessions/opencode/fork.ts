@@ -10,6 +10,7 @@ import type { ForkInput, WrittenFork } from '../port';
 import { fail, ok } from '../result';
 import type { Result } from '../types';
 import { forkFileOf } from './forkFile';
+import { forkFolderOf, writeForkNote } from './forks';
 import { readOpencodeSessionInfo } from './listing';
 import { sessionPath } from './paths';
 
@@ -43,11 +44,14 @@ export async function writeOpencodeFork(input: ForkInput): Promise<Result<Writte
   const built = await forkFileOf(input);
   if (!built.ok) return built;
   const { sessionId, db, directory, document } = built.value;
-  const folder = join(dirname(db), 'context-lens');
+  const folder = forkFolderOf(db);
   mkdirSync(folder, { recursive: true });
   const file = join(folder, `${sessionId}.json`);
   const written = await writeAtomically(file, `${JSON.stringify(document, null, 2)}\n`);
   if (!written.ok) return written;
+  // What OpenCode's rows cannot say: whose fork this is (forks.ts reads it back).
+  const noted = await writeForkNote(folder, sessionId, { sessionId: input.live.session.id, title: input.live.session.title });
+  if (!noted.ok) return noted;
   const cwd = directory !== '' && existsSync(directory) ? directory : dirname(db);
   const run = await runImport(file, db, cwd);
   if (run.missing) return fail('not-found', `OpenCode's CLI (opencode) is not on PATH, so the fork was not imported. It is written to ${file}: \`opencode import ${file}\` adds it.`, file);

@@ -7,10 +7,10 @@ import type { AgentId, Result, SessionInfo } from '../types';
 import { OPENCODE_ID, parseSessionPath, resolveDatabases, sessionPath, type OpencodeWhere } from './paths';
 import { num, SESSION_COLUMNS, sessionRowOf } from './rows';
 import type { Row } from './snapshot';
+import { readForkNotes } from './forks';
 import { withSnapshot, type Snapshot } from './snapshot';
 
-/** The port names agents by their folder; `AgentId` widens to a string with the port change of #25. */
-export const OPENCODE_AGENT = OPENCODE_ID as AgentId;
+export const OPENCODE_AGENT: AgentId = OPENCODE_ID;
 
 function infoOf(db: string, row: Row, sizeBytes: number): SessionInfo | null {
   const session = sessionRowOf(row);
@@ -50,12 +50,18 @@ export function sessionsIn(db: string, snapshot: Snapshot, filter: { directory?:
   return ok(rows.value.flatMap((row) => infoOf(db, row, num(row.size)) ?? []));
 }
 
+/** The sessions with what the fork notes beside their database say (forks.ts). */
+export async function withForkNotes(db: string, sessions: SessionInfo[]): Promise<SessionInfo[]> {
+  const notes = await readForkNotes(db);
+  return notes.size === 0 ? sessions : sessions.map((session) => (notes.has(session.id) ? { ...session, forkOf: notes.get(session.id) } : session));
+}
+
 /** Every session of the databases (a missing database is no OpenCode there, not an error). */
 export async function listOpencodeSessions(where: OpencodeWhere, workspacePath?: string): Promise<Result<SessionInfo[]>> {
   const all: SessionInfo[] = [];
   for (const db of resolveDatabases(where)) {
     const listed = await withSnapshot(db, (snapshot) => sessionsIn(db, snapshot, workspacePath === undefined ? {} : { directory: resolve(workspacePath) }));
-    if (listed.ok) all.push(...listed.value);
+    if (listed.ok) all.push(...(await withForkNotes(db, listed.value)));
     else if (listed.error.code !== 'not-found') return listed;
   }
   return ok(all.sort((a, b) => b.lastActivityMs - a.lastActivityMs));
@@ -70,10 +76,13 @@ export async function findOpencodeWorkspaceSession(workspacePath: string, where:
 export async function readOpencodeSessionInfo(path: string): Promise<Result<SessionInfo>> {
   const parsed = parseSessionPath(path);
   if (parsed === null) return fail('invalid-input', `Not an OpenCode session (expected <database>#ses_…): ${path}`, path);
-  return withSnapshot(parsed.db, (snapshot) => {
+  const read = await withSnapshot(parsed.db, (snapshot) => {
     const found = sessionsIn(parsed.db, snapshot, { id: parsed.sessionId });
     if (!found.ok) return found;
     const [session] = found.value;
-    return session === undefined ? fail('not-found', `No session ${parsed.sessionId} in ${parsed.db}`, path) : ok(session);
+    return session === undefined ? fail<SessionInfo>('not-found', `No session ${parsed.sessionId} in ${parsed.db}`, path) : ok(session);
   });
+  if (!read.ok) return read;
+  const [session] = await withForkNotes(parsed.db, [read.value]);
+  return session === undefined ? read : ok(session);
 }

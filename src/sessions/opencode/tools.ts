@@ -1,13 +1,9 @@
 // OpenCode's tools by their exact names (as recorded from 1.18.33: read, bash, edit, task; the rest
 // from its built-in tool list) and what kind of context each brings in, for the engine.
-import type { ToolCategory } from '../../engine/model';
+import type { ToolVocabulary } from '../../engine/tools';
 
-export interface OpencodeToolVocabulary {
-  readonly categories: Readonly<Record<string, ToolCategory>>;
-  readonly fileReadingShells?: readonly string[];
-}
-
-export const OPENCODE_TOOLS: OpencodeToolVocabulary = {
+/** OpenCode has a read tool: its bash commands stay commands. */
+export const OPENCODE_TOOLS: ToolVocabulary = {
   categories: {
     read: 'file_read',
     write: 'file_write',

@@ -3,6 +3,7 @@
 // (call ids are ours, so they say which step that was). Anything else, such as the summary message
 // a mid-turn compaction ends the history with, continues after the last step answered: Codex
 // picks the turn up again from its compacted history.
+import { ScriptCursor, type ScriptPosition } from '../scriptCursor';
 import { itemText, outputText } from './request';
 import type { InputItem, Reply, ReplyItem, ResponsesRequest, Scenario, Step } from './types';
 
@@ -24,40 +25,22 @@ export function defaultSummary(request: ResponsesRequest): string {
 
 const defaultFallback: Step = () => reply(message('Done.'));
 
-interface Position {
-  readonly prompt: number;
-  readonly step: number;
-}
+/** Answers each request from the scenario; where the script stands is the shared ScriptCursor. */
+export class OpenAIScript {
+  private readonly cursor: ScriptCursor<Step>;
 
-export class ScriptCursor {
-  /** Which step issued each call id. */
-  private readonly calls = new Map<string, Position>();
-  private lastAnswered: Position | null = null;
+  constructor(private readonly scenario: Scenario) {
+    this.cursor = new ScriptCursor(scenario.prompts);
+  }
 
-  constructor(private readonly scenario: Scenario) {}
-
-  answer(request: ResponsesRequest, last: InputItem | undefined): { reply: Reply; position: Position | null } {
-    const position = this.position(last);
-    const steps = position === null ? undefined : this.scenario.prompts[position.prompt]?.steps;
-    const step = steps?.[position?.step ?? 0] ?? this.scenario.fallback ?? defaultFallback;
-    if (position !== null) this.lastAnswered = position;
-    return { reply: step({ request, last, output: outputText(last) }), position };
+  answer(request: ResponsesRequest, last: InputItem | undefined): { reply: Reply; position: ScriptPosition | null } {
+    const isPrompt = last?.type === 'message' && last.role === 'user';
+    const { step, position } = this.cursor.next({ resultIds: typeof last?.call_id === 'string' ? [last.call_id] : [], ...(isPrompt ? { promptText: itemText(last) } : {}) });
+    return { reply: (step ?? this.scenario.fallback ?? defaultFallback)({ request, last, output: outputText(last) }), position };
   }
 
   /** Remembers the call ids a reply's tool calls were given, so their outputs find their way back. */
-  issued(position: Position | null, callIds: readonly string[]): void {
-    if (position === null) return;
-    for (const id of callIds) this.calls.set(id, position);
-  }
-
-  private position(last: InputItem | undefined): Position | null {
-    const call = typeof last?.call_id === 'string' ? this.calls.get(last.call_id) : undefined;
-    if (call !== undefined) return { prompt: call.prompt, step: call.step + 1 };
-    if (last?.type === 'message' && last.role === 'user') {
-      const text = itemText(last);
-      const prompt = this.scenario.prompts.findIndex((script) => (typeof script.prompt === 'string' ? text.includes(script.prompt) : script.prompt.test(text)));
-      if (prompt !== -1) return { prompt, step: 0 };
-    }
-    return this.lastAnswered === null ? null : { prompt: this.lastAnswered.prompt, step: this.lastAnswered.step + 1 };
+  issued(position: ScriptPosition | null, callIds: readonly string[]): void {
+    this.cursor.issued(position, callIds);
   }
 }

@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pathOf, readJsonBody, RequestLog, sendJson, startScriptedServer } from '../scriptedServer';
 import { classify, lastItem, TURN_METADATA_HEADER, turnMetadata } from './request';
-import { defaultSummary, message, ScriptCursor } from './script';
+import { defaultSummary, message, OpenAIScript } from './script';
 import type { LoggedRequest, Reply, ResponsesRequest, Scenario, Usage } from './types';
 import { UsageModel } from './usage';
 import { outputItems, sseEvents } from './wire';
@@ -33,7 +33,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeO
   const { scenario } = options;
   const requests = new RequestLog<LoggedRequest>(options.logFile);
   const usageModel = new UsageModel();
-  const cursor = new ScriptCursor(scenario);
+  const cursor = new OpenAIScript(scenario);
   let responses = 0;
   let items = 0;
   let calls = 0;

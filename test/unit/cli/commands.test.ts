@@ -4,7 +4,8 @@ import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
-import { readFill, readLiveContext } from '../../../src/sessions/claude-code';
+import { readFill } from '../../../src/sessions/claude-code/fill';
+import { readLiveContext } from '../../../src/sessions/claude-code/liveContext';
 import { SCENARIOS, copyScenario, run } from './support';
 
 const hash = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');

@@ -102,6 +102,19 @@ describe('context-lens connect / disconnect', () => {
     assert.equal(readFileSync(file, 'utf8'), '{ "permissions": ');
   });
 
+  it('--agent names the agent to connect: Claude Code works, Codex (no connection) and unknown ids are usage errors', async () => {
+    const { dir } = project();
+    const dryRun = await run(['connect', dir, '--agent', 'claude-code', '--dry-run']);
+    assert.equal(dryRun.code, 0, dryRun.err);
+    assert.match(dryRun.out, /hook pre-compact/);
+    const codex = await run(['connect', dir, '--agent', 'codex']);
+    assert.equal(codex.code, 2);
+    assert.match(codex.err, /Codex CLI cannot be connected; the agents that can: claude-code/);
+    assert.equal((await run(['mcp', '--print-config', '--agent', 'codex'])).code, 2);
+    assert.equal((await run(['disconnect', dir, '--agent', 'nobody'])).code, 2);
+    assert.equal(existsSync(join(dir, '.claude')), false);
+  });
+
   it('treats extra arguments and unknown flags as usage errors', async () => {
     assert.equal((await run(['connect', 'a', 'b'])).code, 2);
     assert.equal((await run(['disconnect', '--force'])).code, 2);

@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { patchTarget, shellFileRead } from '../../../src/engine/shellCommands';
 import { categorizeTool } from '../../../src/engine/toolCategory';
+import { CLAUDE_CODE_TOOLS } from '../../../src/sessions/claude-code/tools';
+import { CODEX_TOOLS } from '../../../src/sessions/codex/tools';
 
 describe('shellFileRead', () => {
   it('reads cat, sed -n, head and tail of one file', () => {
@@ -23,10 +25,10 @@ describe('shellFileRead', () => {
   it('names the file a patch changes, and categorises Codex tools', () => {
     assert.equal(patchTarget('*** Begin Patch\n*** Update File: src/sum.js\n@@\n-a\n+b\n*** End Patch'), 'src/sum.js');
     assert.equal(patchTarget('not a patch'), null);
-    assert.equal(categorizeTool('exec_command', { cmd: 'cat src/a.ts' }), 'file_read');
-    assert.equal(categorizeTool('exec_command', { cmd: 'npm test' }), 'test_execution');
-    assert.equal(categorizeTool('exec_command', { cmd: 'git status' }), 'command_execution');
-    assert.equal(categorizeTool('apply_patch', { input: '*** Begin Patch' }), 'file_write');
-    assert.equal(categorizeTool('Bash', { command: 'cat README.md' }), 'command_execution', 'Claude Code reads files with Read');
+    assert.equal(categorizeTool('exec_command', { cmd: 'cat src/a.ts' }, CODEX_TOOLS), 'file_read');
+    assert.equal(categorizeTool('exec_command', { cmd: 'npm test' }, CODEX_TOOLS), 'test_execution');
+    assert.equal(categorizeTool('exec_command', { cmd: 'git status' }, CODEX_TOOLS), 'command_execution');
+    assert.equal(categorizeTool('apply_patch', { input: '*** Begin Patch' }, CODEX_TOOLS), 'file_write');
+    assert.equal(categorizeTool('Bash', { command: 'cat README.md' }, CLAUDE_CODE_TOOLS), 'command_execution', 'Claude Code reads files with Read');
   });
 });

@@ -6,7 +6,7 @@ const defaults = { thresholdPercent: 85, thresholdSet: false, targetPercent: 60,
 
 describe('trigger points', () => {
   it('left at its default, the trigger sits 5 points below Claude Code\'s own point and says so', () => {
-    const trigger = effectiveTrigger(defaults, 60, 83.5);
+    const trigger = effectiveTrigger(defaults, 60, 83.5, 'Claude Code');
     assert.equal(trigger.percent, 78.5);
     assert.match(trigger.note ?? '', /5 points below Claude Code's auto-compact point \(83\.5 %\)/);
     // Far below the agent's point the setting stands; unknown point, the setting stands.
@@ -24,7 +24,7 @@ describe('trigger points', () => {
 
   it('a trigger the person set is used as set, with a word when Claude Code would compact first', () => {
     assert.deepEqual(effectiveTrigger({ thresholdPercent: 70, thresholdSet: true }, 60, 83.5), { percent: 70, note: null });
-    const late = effectiveTrigger({ thresholdPercent: 90, thresholdSet: true }, 60, 83.5);
+    const late = effectiveTrigger({ thresholdPercent: 90, thresholdSet: true }, 60, 83.5, 'Claude Code');
     assert.equal(late.percent, 90);
     assert.match(late.note ?? '', /Claude Code will compact first/);
   });

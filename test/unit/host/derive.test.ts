@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { charEstimateTokenizer, plan, sumTokens, type EngineOptionsInput } from '../../../src/engine';
-import { breakdownOf, legendOf, planViewOf, regionLabel, regionsOf, reservedOutputTokensOf, samePlan } from '../../../src/host/context/derive';
+import { breakdownOf, legendOf, planViewOf, regionLabel, regionsOf, samePlan } from '../../../src/host/context/derive';
 import { CATEGORIES } from '../../../src/protocol/messages';
 import { assistant, big, build, read, user } from '../engine/support/build';
 
@@ -22,13 +22,6 @@ describe('host derivations', () => {
     );
     assert.ok(breakdown.every((entry) => entry.tokens > 0));
     assert.match(legendOf(breakdown, String), /^system prompt \d+ · .*tool results \d+/);
-  });
-
-  it('reserves what Claude Code keeps free for output: window − auto-compact point − 13k', () => {
-    assert.equal(reservedOutputTokensOf({ windowTokens: 200_000, agentAutoCompactTokens: 167_000 }), 20_000);
-    assert.equal(reservedOutputTokensOf({ windowTokens: 10_000, agentAutoCompactTokens: 0 }), 0);
-    // Codex's reported window is what the model may fill: nothing is reserved on the gauge.
-    assert.equal(reservedOutputTokensOf({ windowTokens: 258_400, agentAutoCompactTokens: 232_560 }, 'codex'), 0);
   });
 
   it('labels tools by what they touched and other items by their first words', () => {

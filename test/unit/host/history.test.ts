@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { agentCompactionsOf, appended, historyOf, OURS_PER_SESSION, timelineMarksOf, type OurCompaction } from '../../../src/host/history/history';
 import { TIMELINE_MAX_POINTS, timelineOf } from '../../../src/host/context/timeline';
-import { UsageLog } from '../../../src/sessions/claude-code';
+import { UsageLog } from '../../../src/sessions/claude-code/usageLog';
 import type { CompactionEvent } from '../../../src/sessions/types';
 
 const agent: CompactionEvent = { uuid: 'b1', by: 'agent', timestamp: '2025-05-01T10:00:00Z', trigger: 'auto', preTokens: 167_000, postTokens: 31_000, focus: null, summary: 'S' };

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { parseHostMessage, parseWebviewMessage, type PanelState } from '../../../src/protocol/messages';
 
 const state: PanelState = {
-  session: { id: 'abc', title: 'Fix the retry', agent: 'claude-code', model: 'claude-opus-4-5', path: '/tmp/abc.jsonl', live: true },
+  session: { id: 'abc', title: 'Fix the retry', agent: 'claude-code', agentLabel: { name: 'Claude Code', mark: 'CC', pointSetBy: 'the CLAUDE_AUTOCOMPACT_PCT_OVERRIDE environment variable' }, model: 'claude-opus-4-5', path: '/tmp/abc.jsonl', live: true },
   fill: { usedTokens: 124_310, windowTokens: 200_000, source: 'usage' },
   thresholds: { triggerPercent: 85, targetPercent: 60, safetyNetPercent: 95, agentAutoCompactPercent: 83.5, notes: [] },
   breakdown: [{ category: 'tool_result', tokens: 88_000 }],
@@ -13,7 +13,7 @@ const state: PanelState = {
   history: [],
   empty: null,
   diagnostics: [],
-  claudeHooks: 'connected',
+  hooks: { agent: 'Claude Code', state: 'connected', where: '.claude/settings.local.json' },
   contextLoading: false,
   liveProxy: null,
   cost: null,
@@ -31,12 +31,12 @@ describe('host → webview messages', () => {
     if (!parsed.ok) assert.match(parsed.error, /usedTokens/);
   });
 
-  it('carries the Claude Code connection state, null without a workspace folder, and nothing else', () => {
-    for (const claudeHooks of ['connected', 'partial', 'disconnected', null]) assert.equal(parseHostMessage({ type: 'state', state: { ...state, claudeHooks } }).ok, true, String(claudeHooks));
-    const unknown = parseHostMessage({ type: 'state', state: { ...state, claudeHooks: 'yes' } });
+  it("carries the agent's hooks state, null without a workspace folder, and nothing else", () => {
+    for (const hooks of ['none', 'connected', 'partial', 'disconnected'].map((kind) => ({ ...state.hooks!, state: kind })).concat([null as never])) assert.equal(parseHostMessage({ type: 'state', state: { ...state, hooks } }).ok, true, JSON.stringify(hooks));
+    const unknown = parseHostMessage({ type: 'state', state: { ...state, hooks: { ...state.hooks!, state: 'yes' } } });
     assert.equal(unknown.ok, false);
-    if (!unknown.ok) assert.match(unknown.error, /claudeHooks/);
-    const { claudeHooks: _omitted, ...withoutField } = state;
+    if (!unknown.ok) assert.match(unknown.error, /hooks/);
+    const { hooks: _omitted, ...withoutField } = state;
     assert.equal(parseHostMessage({ type: 'state', state: withoutField }).ok, false, 'the field is required (null, not missing)');
   });
 });
@@ -45,8 +45,8 @@ describe('webview → host messages (untrusted)', () => {
   it('accepts ready and whitelisted commands', () => {
     assert.equal(parseWebviewMessage({ type: 'ready' }).ok, true);
     assert.equal(parseWebviewMessage({ type: 'command', command: 'openTranscript' }).ok, true);
-    assert.equal(parseWebviewMessage({ type: 'command', command: 'connectClaudeCode' }).ok, true);
-    assert.equal(parseWebviewMessage({ type: 'command', command: 'disconnectClaudeCode' }).ok, true);
+    assert.equal(parseWebviewMessage({ type: 'command', command: 'connectAgent' }).ok, true);
+    assert.equal(parseWebviewMessage({ type: 'command', command: 'disconnectAgent' }).ok, true);
   });
 
   it('rejects commands outside the whitelist', () => {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { contextFromMessages, sumTokens, type Context } from '../../../src/engine';
 import { estimateTokenizer } from '../../../src/engine/tokens/estimate';
-import { readLiveContext } from '../../../src/sessions/claude-code';
+import { readLiveContext } from '../../../src/sessions/claude-code/liveContext';
 import { readCodexLiveContext } from '../../../src/sessions/codex';
 import { promptTokensOf } from '../../../src/sessions/common/usage';
 import { engineContextOf } from '../../../src/sessions/engineContext';

@@ -29,9 +29,11 @@ describe('gaugeSegments', () => {
   });
 });
 
+const claude = { name: 'Claude Code', mark: 'CC', pointSetBy: 'the CLAUDE_AUTOCOMPACT_PCT_OVERRIDE environment variable' };
+
 describe('gaugeMarks', () => {
   it('names every mark with its meaning and setting', () => {
-    const marks = gaugeMarks(thresholds);
+    const marks = gaugeMarks(thresholds, claude);
     assert.deepEqual(marks.map((mark) => [mark.kind, mark.percent, mark.label]), [['target', 60, '^60'], ['trigger', 85, '^85'], ['safety', 95, '^95'], ['agent', 83.5, 'CC']]);
     assert.match(marks[0]!.title, /contextLens\.trigger\.targetPercent/);
     assert.match(marks[1]!.title, /contextLens\.trigger\.thresholdPercent/);
@@ -39,17 +41,17 @@ describe('gaugeMarks', () => {
     assert.match(marks[3]!.title, /Claude Code/);
   });
 
-  it("names a Codex session's own point after Codex and what sets it", () => {
-    const mark = gaugeMarks(thresholds, 'codex')[3]!;
+  it("names another agent's own point after that agent and what sets it", () => {
+    const mark = gaugeMarks(thresholds, { name: 'Codex CLI', mark: 'CX', pointSetBy: "model_auto_compact_token_limit in Codex's config.toml" })[3]!;
     assert.equal(mark.label, 'CX');
-    assert.match(mark.title, /^CX: Codex compacts by itself/);
+    assert.match(mark.title, /^CX: Codex CLI compacts by itself/);
     assert.match(mark.title, /model_auto_compact_token_limit/);
     assert.doesNotMatch(mark.title, /Claude/);
   });
 
   it('has no CC mark when the agent point is unknown or none', () => {
-    assert.equal(gaugeMarks({ ...thresholds, agentAutoCompactPercent: null }).length, 3);
-    assert.equal(gaugeMarks({ ...thresholds, agentAutoCompactPercent: 0 }).length, 3);
+    assert.equal(gaugeMarks({ ...thresholds, agentAutoCompactPercent: null }, claude).length, 3);
+    assert.equal(gaugeMarks({ ...thresholds, agentAutoCompactPercent: 0 }, claude).length, 3);
   });
 });
 

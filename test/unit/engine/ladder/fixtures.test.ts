@@ -16,7 +16,7 @@ import { filePathOf } from '../../../../src/engine/resource';
 import { HeuristicSummarizer } from '../../../../src/engine/summarizers/heuristic';
 import { SECTION_TITLES } from '../../../../src/engine/summarizers/template';
 import { charEstimateTokenizer } from '../../../../src/engine/tokens/tokenizer';
-import { readLiveContext } from '../../../../src/sessions/claude-code';
+import { readLiveContext } from '../../../../src/sessions/claude-code/liveContext';
 import { engineContextOf } from '../../../../src/sessions/engineContext';
 import { copyScenario, FIXTURES } from '../../cli/support';
 import { ladderState } from './helpers';

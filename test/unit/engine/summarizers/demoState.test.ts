@@ -8,7 +8,7 @@ import { MemoryArchive } from '../../../../src/engine/archive';
 import { compact } from '../../../../src/engine/compact';
 import type { Context } from '../../../../src/engine/model';
 import type { Summarizer } from '../../../../src/engine/summarizers/types';
-import { readLiveContext } from '../../../../src/sessions/claude-code';
+import { readLiveContext } from '../../../../src/sessions/claude-code/liveContext';
 import { engineContextOf } from '../../../../src/sessions/engineContext';
 
 const DEMO = join(__dirname, '..', '..', '..', '..', 'samples', 'claude-config', 'projects', '-home-user-payments-demo', 'c6b61ed8-d74f-49a3-9726-211b52f81b9b.jsonl');

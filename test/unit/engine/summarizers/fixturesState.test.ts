@@ -8,7 +8,7 @@ import { MemoryArchive } from '../../../../src/engine/archive';
 import { compact } from '../../../../src/engine/compact';
 import type { Context } from '../../../../src/engine/model';
 import type { CompactionResult } from '../../../../src/engine/result';
-import { readLiveContext } from '../../../../src/sessions/claude-code';
+import { readLiveContext } from '../../../../src/sessions/claude-code/liveContext';
 import { readCodexLiveContext } from '../../../../src/sessions/codex/liveContext';
 import { engineContextOf } from '../../../../src/sessions/engineContext';
 import { claudeTranscripts } from '../../../support/claudeFixtures';

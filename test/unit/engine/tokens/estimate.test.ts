@@ -8,7 +8,7 @@ import { estimateTokenizer, estimateTokens } from '../../../../src/engine/tokens
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200kBase from 'js-tiktoken/ranks/o200k_base';
 import type { Tokenizer } from '../../../../src/engine/tokens/tokenizer';
-import { readLiveContext } from '../../../../src/sessions/claude-code';
+import { readLiveContext } from '../../../../src/sessions/claude-code/liveContext';
 import { engineContextOf } from '../../../../src/sessions/engineContext';
 import { claudeTranscripts } from '../../../support/claudeFixtures';
 

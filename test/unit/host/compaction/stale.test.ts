@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { lastRecordOf, sessionMovedOn } from '../../../../src/host/compaction/stale';
-import { readLiveContext } from '../../../../src/sessions/claude-code';
+import { readLiveContext } from '../../../../src/sessions/claude-code/liveContext';
 import { appendResponse } from '../../../support/demoSession';
 
 const DEMO = join(__dirname, '..', '..', '..', 'fixtures', 'claude-code', 'demo', 'projects', '-home-user-payments-demo', '1184e54e-cc88-4ddf-ba37-ec450f40e74c.jsonl');

@@ -9,7 +9,7 @@ import { livePlan, readSnapshot } from '../../../../src/host/context/liveSnapsho
 import { engineOptionsOf } from '../../../../src/host/engineOptions';
 import { SETTING_DEFAULTS } from '../../../../src/host/settingDefaults';
 import { parseWebviewMessage } from '../../../../src/protocol/messages';
-import { readSessionInfo } from '../../../../src/sessions/claude-code';
+import { readSessionInfo } from '../../../../src/sessions/claude-code/listing';
 
 const DEMO = join(__dirname, '..', '..', '..', 'fixtures', 'claude-code', 'demo', 'projects', '-home-user-payments-demo', '1184e54e-cc88-4ddf-ba37-ec450f40e74c.jsonl');
 

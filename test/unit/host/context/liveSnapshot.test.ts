@@ -6,7 +6,7 @@ import { runCompaction } from '../../../../src/host/compaction/run';
 import { livePlan, readSnapshot } from '../../../../src/host/context/liveSnapshot';
 import { engineOptionsOf } from '../../../../src/host/engineOptions';
 import { SETTING_DEFAULTS } from '../../../../src/host/settingDefaults';
-import { readSessionInfo } from '../../../../src/sessions/claude-code';
+import { readSessionInfo } from '../../../../src/sessions/claude-code/listing';
 
 const DEMO = join(__dirname, '..', '..', '..', 'fixtures', 'claude-code', 'demo', 'projects', '-home-user-payments-demo', '1184e54e-cc88-4ddf-ba37-ec450f40e74c.jsonl');
 

@@ -16,7 +16,7 @@ const initial: PanelState = {
   history: [],
   empty: null,
   diagnostics: [],
-  claudeHooks: 'disconnected',
+  hooks: { agent: 'Claude Code', state: 'disconnected', where: '.claude/settings.local.json' },
   contextLoading: false,
   liveProxy: null,
   cost: null,
@@ -39,7 +39,7 @@ describe('StateDelta', () => {
         const delta = new StateDelta(initial);
         let webview: PanelState = structuredClone(initial);
         for (const { used, hooks, diagnostics } of changes) {
-          const next: PanelState = { ...initial, fill: { ...initial.fill!, usedTokens: used }, claudeHooks: hooks, diagnostics };
+          const next: PanelState = { ...initial, fill: { ...initial.fill!, usedTokens: used }, hooks: { ...initial.hooks!, state: hooks }, diagnostics };
           webview = { ...webview, ...(delta.patch(next) ?? {}) };
           assert.deepEqual(webview, next);
         }

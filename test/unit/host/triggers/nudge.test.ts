@@ -24,7 +24,7 @@ describe('nudgeFor', () => {
   it('says how full, and that Claude Code would compact without the focus', () => {
     const state: NudgeState = { offered: null };
     const used = 0.86 * WINDOW;
-    const nudge = nudgeFor(new TriggerController().decide({ usedTokens: used, windowTokens: WINDOW }), facts(used), state);
+    const nudge = nudgeFor(new TriggerController().decide({ usedTokens: used, windowTokens: WINDOW }), { ...facts(used), agentName: 'Claude Code' }, state);
     assert.equal(nudge?.message, 'Context Lens: the context is 86 % full (860k/1000k), past your trigger. Compact with a focus now? Claude Code compacts by itself, without your focus, at 967k.');
   });
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { readLiveContext } from '../../../../src/sessions/claude-code';
+import { readLiveContext } from '../../../../src/sessions/claude-code/liveContext';
 import { RecordGraph } from '../../../../src/sessions/claude-code/chain';
 import type { LocatedRecord, RawRecord } from '../../../../src/sessions/claude-code/records';
 import { TranscriptBuilder, tempDir } from './builders';

@@ -7,7 +7,9 @@ import { compact, sumTokens } from '../../../../src/engine';
 import { IN_PLACE_NOTE } from '../../../../src/sessions/common/forkTexts';
 import { engineContextOf } from '../../../../src/sessions/engineContext';
 import { forkRequestFromResult } from '../../../../src/sessions/claude-code/engineContext';
-import { readFill, readLiveContext, writeFork } from '../../../../src/sessions/claude-code';
+import { readFill } from '../../../../src/sessions/claude-code/fill';
+import { readLiveContext } from '../../../../src/sessions/claude-code/liveContext';
+import { writeFork } from '../../../../src/sessions/claude-code/fork';
 import { claudeTranscripts } from '../../../support/claudeFixtures';
 
 const transcripts = (): string[] => claudeTranscripts().map((transcript) => transcript.path);

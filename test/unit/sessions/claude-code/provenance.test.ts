@@ -11,7 +11,7 @@ import { typedTexts } from '../../../../src/sessions/claude-code/provenance';
 import { runHook } from '../../../../src/cli/hook';
 import { resolveOptions } from '../../../../src/engine/options';
 import { analyzePolicy } from '../../../../src/engine/policy/preserve';
-import { readLiveContext } from '../../../../src/sessions/claude-code';
+import { readLiveContext } from '../../../../src/sessions/claude-code/liveContext';
 import { engineContextOf } from '../../../../src/sessions/engineContext';
 import { claudeTranscripts } from '../../../support/claudeFixtures';
 import { TranscriptBuilder, tempDir } from './builders';

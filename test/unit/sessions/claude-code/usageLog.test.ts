@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { UsageLog } from '../../../../src/sessions/claude-code';
+import { UsageLog } from '../../../../src/sessions/claude-code/usageLog';
 import { tempDir } from './builders';
 
 function response(uuid: string, tokens: number): string {

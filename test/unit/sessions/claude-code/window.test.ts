@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { agentAutoCompactTokens, percentOverrideFromEnv, resolveWindow } from '../../../../src/sessions/claude-code/window';
+import { agentAutoCompactTokens, percentOverrideFromEnv, reservedOutputTokens, resolveWindow } from '../../../../src/sessions/claude-code/window';
 
 describe('resolveWindow', () => {
   it('is 200k by default, 1M for [1m] ids, the 1M beta, or an observed request above 200k', () => {
@@ -34,5 +34,12 @@ describe("Claude Code's auto-compact point", () => {
   it('is 0 (none) for a window smaller than the reserves, never negative', () => {
     assert.equal(agentAutoCompactTokens(20_000), 0);
     assert.equal(agentAutoCompactTokens(20_000, { percentOverride: 50 }), 0);
+  });
+});
+
+describe('reservedOutputTokens', () => {
+  it('is what Claude Code keeps free for output: window − auto-compact point − 13k, never negative', () => {
+    assert.equal(reservedOutputTokens({ windowTokens: 200_000, agentAutoCompactTokens: 167_000 }), 20_000);
+    assert.equal(reservedOutputTokens({ windowTokens: 10_000, agentAutoCompactTokens: 0 }), 0);
   });
 });

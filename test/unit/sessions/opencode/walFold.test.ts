@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { foldWal, walSalt } from '../../../../src/sessions/opencode/walFold';
-import { imageAfter, unpackFixture, walBetween } from './walWriter';
+import { imageAfter, unpackFixture, walBetween } from '../../../support/opencode-wal';
 
 const temp = mkdtempSync(join(tmpdir(), 'cl-opencode-wal-'));
 after(() => rmSync(temp, { recursive: true, force: true }));

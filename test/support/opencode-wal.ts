@@ -1,12 +1,12 @@
 // Writes an SQLite write-ahead log by the file format (independently of src/'s fold), so tests can
 // play OpenCode appending to its database: the pages that differ between two images become frames
-// of one transaction, the last marked as its commit. Also copies a recorded fixture to a temp folder.
+// of one transaction, the last marked as its commit. Also unpacks a recorded fixture.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import initSqlJs from 'sql.js/dist/sql-wasm.js';
+import initSqlJs, { type SqlJsStatic } from 'sql.js/dist/sql-wasm.js';
 
-export const FIXTURES = join(__dirname, '..', '..', '..', 'fixtures', 'opencode', 'recorded');
+export const FIXTURES = join(__dirname, '..', 'fixtures', 'opencode', 'recorded');
 
 /** A recorded database, unpacked to `path`. */
 export function unpackFixture(name: string, path: string): Uint8Array {
@@ -69,10 +69,20 @@ export function walBetween(before: Uint8Array, after: Uint8Array, options: WalOp
   return out;
 }
 
+let loaded: SqlJsStatic | null = null;
+/** SQLite, loaded once; `imageAfterSync` needs it loaded (await this first). */
+export const sqliteReady: Promise<SqlJsStatic> = initSqlJs({ wasmBinary: readFileSync(require.resolve('sql.js/dist/sql-wasm.wasm')) }).then((SQL) => (loaded = SQL));
+
 /** `image` after `sql` ran on it (in memory, with sql.js); the page layout stays SQLite's own. */
 export async function imageAfter(image: Uint8Array, sql: string, params: unknown[] = []): Promise<Uint8Array> {
-  const SQL = await initSqlJs({ wasmBinary: readFileSync(require.resolve('sql.js/dist/sql-wasm.wasm')) });
-  const db = new SQL.Database(image);
+  await sqliteReady;
+  return imageAfterSync(image, sql, params);
+}
+
+/** `imageAfter` for callers that cannot wait (the contract subject); SQLite must be loaded. */
+export function imageAfterSync(image: Uint8Array, sql: string, params: unknown[] = []): Uint8Array {
+  if (loaded === null) throw new Error('SQLite (sql.js) is not loaded yet: await sqliteReady first');
+  const db = new loaded.Database(image);
   db.exec(sql, params);
   const bytes = db.export();
   db.close();

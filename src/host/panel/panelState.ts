@@ -1,0 +1,90 @@
+// What the panel shows, built from the host's services: the one place the panel's state is put
+// together, so the app only wires services. Free of `vscode` so it is unit-tested under node.
+import type { AgentHooks, PanelState } from '../../protocol/messages';
+import type { ProxyEvent } from '../../proxy/events';
+import { adapterOf } from '../../sessions/agents';
+import type { FillSnapshot } from '../../sessions/types';
+import type { ContextModel } from '../context/ContextModel';
+import { agentCompactionsOf, historyOf, timelineMarksOf } from '../history/history';
+import type { HistoryStore } from '../history/HistoryStore';
+import { hookActivityOf, type HookEvent } from '../history/hookEvents';
+import { followedCalls, liveProxyOf } from '../proxy/liveProxySummary';
+import { withLiveEdits } from '../proxy/liveTimeline';
+import type { SessionView } from '../sessions/SessionService';
+import { thresholdsOf, type Settings } from '../settings';
+
+type ConnectionState = Exclude<AgentHooks['state'], 'none'>;
+
+/** Everything the panel's state is read from, as the services hold it now. */
+export interface PanelSources {
+  readonly settings: Settings;
+  readonly view: SessionView;
+  readonly model: Pick<ContextModel, 'snapshot' | 'loading' | 'cost' | 'timeline'>;
+  readonly history: Pick<HistoryStore, 'of'>;
+  readonly hookEvents: readonly HookEvent[];
+  readonly proxyEvents: readonly ProxyEvent[];
+  /** How much of Connect is in the workspace's settings, for an agent that has hooks. */
+  readonly connection: ConnectionState | null;
+  readonly hasWorkspace: boolean;
+}
+
+export function panelStateOf({ settings, view, model, history, hookEvents, proxyEvents, connection, hasWorkspace }: PanelSources): PanelState {
+  const fill = view.fill;
+  const snapshot = model.snapshot;
+  const ours = view.session ? history.of(view.session.path) : [];
+  const agent = agentCompactionsOf(snapshot?.live.compactions ?? [], view.compactions);
+  const hooks = view.session ? hookActivityOf(view.session.id, agent, hookEvents) : new Map();
+  const followed = { sessionId: view.session?.id ?? null, items: snapshot?.context.items ?? [] };
+  const adapter = view.session ? adapterOf(view.session.agent) : null;
+  return {
+    session: view.session ? sessionSummary(view) : null,
+    fill: fill && shownFill(fill) ? { usedTokens: fill.usedTokens, windowTokens: fill.windowTokens, source: fill.source, pendingTokens: fill.pendingTokens } : null,
+    thresholds: thresholdsOf(settings, fill ? (fill.agentAutoCompactTokens / fill.windowTokens) * 100 : null, adapter?.name ?? 'the agent'),
+    breakdown: snapshot?.breakdown ?? [],
+    reservedOutputTokens: snapshot?.reservedOutputTokens ?? 0,
+    timeline: withLiveEdits(model.timeline(agent, timelineMarksOf(ours)), followedCalls(proxyEvents, followed.sessionId)),
+    history: historyOf(agent, ours, hooks, view.forks),
+    empty: emptyReason(view, hasWorkspace),
+    diagnostics: view.diagnostics.map((diagnostic) => `${diagnostic.line ? `line ${diagnostic.line}: ` : ''}${diagnostic.message}`),
+    hooks: adapter ? hooksOf(adapter, connection) : null,
+    contextLoading: model.loading,
+    liveProxy: liveProxyOf(proxyEvents, followed),
+    cost: model.cost,
+  };
+}
+
+function hooksOf(adapter: ReturnType<typeof adapterOf>, connection: ConnectionState | null): AgentHooks | null {
+  if (adapter.connection === undefined) return { agent: adapter.name, state: 'none', where: adapter.command };
+  return connection === null ? null : { agent: adapter.name, state: connection, where: adapter.connection.watchFiles.join(' and ') };
+}
+
+function sessionSummary(view: SessionView): PanelState['session'] {
+  const session = view.session!;
+  const adapter = adapterOf(session.agent);
+  return {
+    id: session.id,
+    title: session.title,
+    agent: session.agent,
+    agentLabel: { name: adapter.name, mark: adapter.mark, pointSetBy: adapter.pointSetBy },
+    model: view.fill?.model ?? session.model,
+    path: session.path,
+    live: true,
+    ...(session.forkOf ? { forkOf: { title: session.forkOf.title } } : {}),
+  };
+}
+
+/**
+ * Exact from the last response, or after a compaction (the agent's or our fork) the count the
+ * compaction recorded, shown as an estimate until the next response. Before any of those there is
+ * nothing worth a gauge: the system prompt and tools are not in the transcript.
+ */
+function shownFill(fill: FillSnapshot): boolean {
+  return fill.source === 'usage' || fill.usedTokens > 0;
+}
+
+function emptyReason(view: SessionView, hasWorkspace: boolean): PanelState['empty'] {
+  if (!view.session) return hasWorkspace ? 'noSession' : 'noWorkspace';
+  // No fill at all yet: the follower's first read (from the end of the file) has not landed.
+  if (!view.fill) return 'readingSession';
+  return shownFill(view.fill) ? null : 'waitingForUsage';
+}

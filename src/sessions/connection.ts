@@ -1,0 +1,103 @@
+// Connecting an agent to Context Lens in a workspace folder, for the agents that can be: hooks,
+// a status line and the MCP server (compact_context, recall) written into the agent's own settings
+// files there. Agent-neutral, so the host's Connect command and the CLI's `connect` work with any
+// adapter that has a `connection` (port.ts): plan the change, show it as a diff, save it.
+import type { HookName } from '../contracts/hookEvents';
+import type { Result } from './types';
+
+/** Where the commands Connect writes find a Node.js and our bundles. */
+export interface CommandPaths {
+  /** The Node.js executable, or an Electron one when `electronRunAsNode` is set. */
+  readonly node: string;
+  /** VS Code's own runtime stands in for Node where none is installed. */
+  readonly electronRunAsNode?: boolean;
+  /** Folder holding `cli.js` and `statusline.js`. */
+  readonly binDir: string;
+  readonly platform: NodeJS.Platform;
+}
+
+export type ConnectVerb = 'connect' | 'disconnect';
+
+export type ConnectionState = 'connected' | 'partial' | 'disconnected';
+
+/** One file Connect or Disconnect would change. */
+export interface FileChange {
+  /** The path as the person knows it. */
+  readonly path: string;
+  /** The file actually written: `path` with every symbolic link followed. */
+  readonly target: string;
+  /** Its text now, or null when there is no such file yet. */
+  readonly before: string | null;
+  readonly after: string;
+}
+
+/** What Connect or Disconnect would change in one folder, before anything is written. */
+export interface ConnectionPlan {
+  readonly verb: ConnectVerb;
+  /** The agent's settings file in the folder, named when nothing changes. */
+  readonly settingsPath: string;
+  /** Set when that file cannot be edited safely (nothing is then written): why, and the file to open. */
+  readonly refused: { readonly message: string; readonly path: string } | null;
+  /** Each file whose edit worked and changes something; one file's trouble never stops another's change. */
+  readonly changes: readonly FileChange[];
+  /** Worth telling before the person agrees (a status line that stays, a file left alone). */
+  readonly notes: readonly string[];
+}
+
+export interface Saved {
+  /** Where the content before this change was copied, when there was any. */
+  readonly backup: string | null;
+  /** True when Disconnect removed a file Connect had created. */
+  readonly removed: boolean;
+}
+
+export interface SavedChange {
+  readonly change: FileChange;
+  readonly saved: Result<Saved>;
+}
+
+/** One record of a session file the hooks take rules, requests and open loops from. */
+export interface PinSource {
+  /** 1-based line of the record: later lines revoke earlier ones. */
+  line: number;
+  /** `typed`: the person's words; `agent`: the agent's text; `summary`: a compaction summary. */
+  kind: 'typed' | 'agent' | 'summary';
+  text: string;
+}
+
+/** What `context-lens hook <kind>` needs of an agent that runs our hook commands. */
+export interface AgentHooks {
+  /** The hook kinds Connect installs. */
+  readonly kinds: readonly HookName[];
+  /** The window the prompt budget is a share of when the hook input does not name one. */
+  readonly defaultWindowTokens: number;
+  /** Each record of the session file the pins may come from, in file order (memory stays that of one line). */
+  forEachPinSource(path: string, visit: (source: PinSource) => void): Promise<void>;
+}
+
+/** Registering our MCP server alone (`context-lens mcp --print-config | --register`). */
+export interface McpRegistration {
+  /** The name the agent knows the server by (it prefixes the tools with it). */
+  readonly serverName: string;
+  /** The whole configuration to add by hand. */
+  config(paths: CommandPaths): string;
+  /** The registration in `folder` as a plan (verb `connect`, the server's file only). */
+  plan(folder: string, paths: CommandPaths): Promise<Result<ConnectionPlan>>;
+}
+
+export interface AgentConnection {
+  /** The files in a workspace folder (relative, `/`-separated) whose change may change the state. */
+  readonly watchFiles: readonly string[];
+  /** What Connect adds and Disconnect removes, in a sentence each, for the confirmation. */
+  readonly describe: { readonly connect: string; readonly disconnect: string };
+  /** Set when Connect installs our hook commands. */
+  readonly hooks?: AgentHooks;
+  /** Set when Connect registers our MCP server. */
+  readonly mcp?: McpRegistration;
+  /** Reads the folder's files and computes the edits; fails only when the settings file cannot be read. */
+  plan(verb: ConnectVerb, folder: string, paths: CommandPaths): Promise<Result<ConnectionPlan>>;
+  /** Writes every change of the plan (backups first); each file's result on its own. */
+  save(plan: ConnectionPlan, env: Readonly<Record<string, string | undefined>>): Promise<SavedChange[]>;
+  /** How much of the connection the folder's settings hold, matched against the commands `paths` give. */
+  state(folder: string, paths: CommandPaths): Promise<Result<ConnectionState>>;
+}

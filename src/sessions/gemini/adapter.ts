@@ -1,0 +1,65 @@
+// Gemini CLI behind the adapter port (port.ts): chats under each `.gemini` folder's tmp/<project>/
+// matched to a workspace through projects.json, read with the CLI's compression threshold from its
+// settings files, forks written as new chats that `gemini -r <id>` resumes.
+import { homesOf, type AgentAdapter, type SessionLocations } from '../port';
+import type { SessionInfo } from '../types';
+import { GeminiSessionFollower } from './follower';
+import { writeGeminiFork } from './forkFromResult';
+import { findGeminiWorkspaceSession, isGeminiChat, listGeminiSessions, readGeminiSessionInfo } from './listing';
+import { readGeminiLiveContext } from './liveContext';
+import { chatPlaceOf, GEMINI_HOME_ENV, resolveGeminiDirs, type GeminiHomeOptions } from './paths';
+import { GEMINI_AGENT } from './records';
+import { readGeminiSessionCalls } from './sessionCalls';
+import { waitForGeminiSession } from './sessionWaiter';
+import { GEMINI_TOOLS } from './tools';
+import { GeminiUsageLog } from './usageLog';
+import { readCompressionThreshold } from './window';
+
+/** The folders given for Gemini (none: its defaults). */
+function homes(where: SessionLocations): GeminiHomeOptions {
+  return { geminiHomes: homesOf(where, GEMINI_AGENT), ...(where.env ? { env: where.env } : {}) };
+}
+
+/** The read options with the session's compression threshold from its settings files. */
+async function fillOptions(session: SessionInfo, options: { windowOverride?: number; env?: Readonly<Record<string, string | undefined>> }) {
+  const compressionThreshold = await readCompressionThreshold({ geminiDir: chatPlaceOf(session.path)?.geminiDir ?? null, cwd: session.cwd, ...(options.env ? { env: options.env } : {}) });
+  return { compressionThreshold, ...(options.windowOverride !== undefined ? { windowOverride: options.windowOverride } : {}) };
+}
+
+/** Forks are written next to their source: its folder is enough to look in. */
+async function listForks(session: SessionInfo): Promise<SessionInfo[]> {
+  const place = chatPlaceOf(session.path);
+  if (place === null) return [];
+  const listed = await listGeminiSessions({ geminiHomes: [place.geminiDir] });
+  if (!listed.ok) return [];
+  return listed.value.sessions.filter((other) => other.forkOf?.sessionId === session.id && other.path !== session.path).sort((a, b) => a.lastActivityMs - b.lastActivityMs);
+}
+
+export const geminiAdapter: AgentAdapter = {
+  id: GEMINI_AGENT,
+  name: 'Gemini CLI',
+  mark: 'GM',
+  command: 'gemini',
+  installPackage: '@google/gemini-cli',
+  installGuide: 'https://github.com/google-gemini/gemini-cli#-installation',
+  pointSetBy: 'model.compressionThreshold in its settings.json (default 0.5 of the model’s limit)',
+  home: { option: 'gemini-home', env: GEMINI_HOME_ENV, describe: '$GEMINI_CLI_HOME/.gemini, else ~/.gemini' },
+  tools: GEMINI_TOOLS,
+  // Its threshold is a share of the model's whole limit: nothing is held back below the window.
+  reservedOutputTokens: () => 0,
+  owns: (path) => isGeminiChat(path),
+  listSessions: async (where, workspacePath) => {
+    const listed = await listGeminiSessions({ ...homes(where), ...(workspacePath !== undefined ? { workspacePath } : {}) });
+    return listed.ok ? { ok: true, value: listed.value.sessions } : listed;
+  },
+  findWorkspaceSession: (workspacePath, where) => findGeminiWorkspaceSession(workspacePath, homes(where)),
+  readSessionInfo: (path) => readGeminiSessionInfo(path),
+  readLiveContext: async (session, options = {}) => readGeminiLiveContext(session.path, { session, ...(await fillOptions(session, options)) }),
+  follow: async (session, options = {}) => new GeminiSessionFollower(session.path, await fillOptions(session, options)),
+  waitForSession: async (workspacePath, where, found, report) => waitForGeminiSession(await resolveGeminiDirs(homes(where)), workspacePath, found, report),
+  listForks,
+  readSessionCalls: readGeminiSessionCalls,
+  resumeCommand: (session) => `gemini -r ${session.id}`,
+  usage: (path) => new GeminiUsageLog(path),
+  writeFork: writeGeminiFork,
+};

@@ -1,0 +1,94 @@
+// The conversation a chat file holds, rebuilt the way the Gemini CLI itself loads it
+// (loadConversationRecord in 0.61): messages keyed by id in first-seen order, a later line for the
+// same id replacing the message in place; `$set` merging metadata, and `$set.messages` replacing
+// the whole history (what a compression and a resume write); `$rewindTo` dropping that message and
+// everything after it (everything, when the id is unknown). Headers merge into the metadata, and a
+// header carrying `messages` (the legacy whole-file shape) adds them.
+import { asMessage, forkMarkOf, isHeader, rewindTarget, setPatch, str, type GeminiForkMark, type LocatedRecord, type MessageRecord } from './records';
+
+/** A live message and where its current version was written. */
+export interface PlacedMessage {
+  message: MessageRecord;
+  line: number;
+  /** Offset of the line that wrote this version (for a `$set` snapshot: the `$set` line). */
+  offset: number;
+  end: number;
+  /** Written inside a `$set.messages` snapshot or a header's `messages`, not on its own line. */
+  inSnapshot: boolean;
+}
+
+/** What one record did to the conversation. */
+export type Change = 'header' | 'message' | 'snapshot' | 'metadata' | 'rewind' | 'none';
+
+export class Conversation {
+  readonly messages = new Map<string, PlacedMessage>();
+  metadata: Record<string, unknown> = {};
+  /** Mark of the first header that carries one: a fork Context Lens wrote. */
+  forkOf: GeminiForkMark | null = null;
+  /** The session id of the first header (later headers of a resume repeat it). */
+  sessionId: string | null = null;
+
+  observe({ record, line, offset, end }: LocatedRecord): Change {
+    const target = rewindTarget(record);
+    if (target !== null) {
+      this.rewind(target);
+      return 'rewind';
+    }
+    const message = asMessage(record);
+    if (message !== null) {
+      this.messages.set(message.id, { message, line, offset, end, inSnapshot: false });
+      return 'message';
+    }
+    const patch = setPatch(record);
+    if (patch !== null) {
+      const { messages, ...rest } = patch;
+      Object.assign(this.metadata, rest);
+      if (!Array.isArray(messages)) return 'metadata';
+      this.messages.clear();
+      this.addAll(messages, line, offset, end);
+      return 'snapshot';
+    }
+    if (isHeader(record)) {
+      const { messages, ...rest } = record;
+      Object.assign(this.metadata, rest);
+      this.sessionId ??= str(record.sessionId);
+      this.forkOf ??= forkMarkOf(record);
+      if (Array.isArray(messages)) this.addAll(messages, line, offset, end);
+      return Array.isArray(messages) ? 'snapshot' : 'header';
+    }
+    return 'none';
+  }
+
+  private addAll(messages: readonly unknown[], line: number, offset: number, end: number): void {
+    for (const value of messages) {
+      const message = asMessage(value);
+      if (message !== null) this.messages.set(message.id, { message, line, offset, end, inSnapshot: true });
+    }
+  }
+
+  private rewind(id: string): void {
+    if (!this.messages.has(id)) {
+      this.messages.clear();
+      return;
+    }
+    let found = false;
+    for (const key of [...this.messages.keys()]) {
+      found ||= key === id;
+      if (found) this.messages.delete(key);
+    }
+  }
+
+  /** The live messages in order. */
+  list(): PlacedMessage[] {
+    return [...this.messages.values()];
+  }
+
+  /** `kind` of the session: `main`, or `subagent` for a chat a subagent wrote. */
+  get kind(): string | null {
+    return str(this.metadata.kind);
+  }
+
+  get summary(): string | null {
+    return str(this.metadata.summary);
+  }
+}

@@ -1,0 +1,144 @@
+// The adapter contract: every registered agent, through the port alone, over its recorded and
+// published sessions. Read, exact fill, follow an append, fork, the fork read back, bad input.
+// An agent is added to the registry with its contract subject (test/support/contract/), or this fails.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { MemoryArchive } from '../../../src/engine/archive';
+import { compact } from '../../../src/engine/compact';
+import { AGENTS } from '../../../src/sessions/agents';
+import { engineContextOf } from '../../../src/sessions/engineContext';
+import type { AgentAdapter } from '../../../src/sessions/port';
+import type { ContextChange, SessionInfo } from '../../../src/sessions/types';
+import { CONTRACT_SUBJECTS } from '../../support/contract';
+
+const scratchRoot = mkdtempSync(join(tmpdir(), 'cl-contract-'));
+after(() => rmSync(scratchRoot, { recursive: true, force: true }));
+let scratches = 0;
+const scratchDir = (): string => {
+  const dir = join(scratchRoot, String(scratches++));
+  mkdirSync(dir);
+  return dir;
+};
+
+/** The next `contextChanged` that `accept` takes, or a failure naming what arrived instead. */
+function nextChange(adapter: AgentAdapter, on: (listener: (change: ContextChange) => void) => void, accept: (change: ContextChange) => boolean, what: string): Promise<ContextChange> {
+  const seen: string[] = [];
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${adapter.id}: no ${what} within 10 s (saw ${seen.join(', ') || 'nothing'})`)), 10_000);
+    on((change) => {
+      seen.push(`${change.reason} ${change.fill.usedTokens}`);
+      if (!accept(change)) return;
+      clearTimeout(timer);
+      resolve(change);
+    });
+  });
+}
+
+async function infoOf(adapter: AgentAdapter, path: string): Promise<SessionInfo> {
+  const info = await adapter.readSessionInfo(path);
+  assert.ok(info.ok, `${adapter.id}: readSessionInfo(${path}): ${info.ok ? '' : info.error.message}`);
+  return info.value;
+}
+
+for (const adapter of AGENTS) {
+  describe(`adapter contract: ${adapter.name} (${adapter.id})`, () => {
+    const subject = CONTRACT_SUBJECTS[adapter.id];
+
+    it('has a contract subject and recorded sessions to run on', () => {
+      assert.ok(subject, `test/support/contract/index.ts has no subject for '${adapter.id}'`);
+      assert.ok(subject.sessions().length > 0, 'no recorded sessions');
+      assert.match(adapter.mark, /^[A-Z]{2}$/);
+      assert.ok(adapter.home.option.length > 0 && Object.keys(adapter.tools.categories).length > 0);
+    });
+
+    it('reads every recorded session, each with the exact fill of its last call', async () => {
+      let exact = 0;
+      for (const recorded of subject!.sessions()) {
+        assert.ok(await adapter.owns(recorded.path), `${recorded.name}: owned`);
+        const info = await infoOf(adapter, recorded.path);
+        assert.equal(info.agent, adapter.id);
+        const live = await adapter.readLiveContext(info);
+        assert.ok(live.ok, `${recorded.name}: ${live.ok ? '' : live.error.message}`);
+        const expected = subject!.lastFillTokens(recorded.path);
+        if (expected !== null && live.value.fill.source === 'usage') {
+          assert.equal(live.value.fill.usedTokens, expected, `${recorded.name}: the fill is what the agent counted`);
+          exact++;
+        }
+        // The engine builds its view of every session (an empty one too).
+        assert.ok(Array.isArray(engineContextOf(live.value).items));
+      }
+      assert.ok(exact > 0, 'at least one session has an exact fill to check');
+    });
+
+    it('lists a session in its workspace, follows an appended turn to its exact fill', async () => {
+      const scratch = subject!.scratch(scratchDir());
+      const listed = await adapter.listSessions(scratch.where, scratch.workspace);
+      assert.ok(listed.ok && listed.value.some((session) => session.path === scratch.path), 'listed in its workspace');
+      const info = await infoOf(adapter, scratch.path);
+      const follower = await adapter.follow(info);
+      const changes: ((change: ContextChange) => void)[] = [];
+      follower.on('contextChanged', (change) => changes.forEach((listener) => listener(change)));
+      const initial = nextChange(adapter, (listener) => changes.push(listener), () => true, 'first read');
+      try {
+        await follower.start();
+        await initial;
+        const appended = nextChange(adapter, (listener) => changes.push(listener), (change) => change.fill.usedTokens === 123_456, 'fill of the appended call');
+        subject!.appendTurn(scratch, 123_456);
+        const change = await appended;
+        assert.equal(change.fill.source, 'usage');
+      } finally {
+        follower.dispose();
+      }
+    });
+
+    it('writes a fork the agent resumes, reads it back as a fork, and leaves the source as it was', async () => {
+      const scratch = subject!.scratch(scratchDir());
+      const before = readFileSync(scratch.file);
+      const info = await infoOf(adapter, scratch.path);
+      const live = await adapter.readLiveContext(info);
+      assert.ok(live.ok);
+      const context = engineContextOf(live.value);
+      // As far down as it goes: a summary (which needs an archive) and every tier below it.
+      const result = await compact(context, { targetPercent: 1, minSavingsPercent: 0, preserve: { recentTurns: 0, recentPercent: 0 } }, { archive: new MemoryArchive() });
+      assert.equal(result.status, 'compacted', result.message);
+      const written = await adapter.writeFork({ live: live.value, context, result, title: info.title });
+      assert.ok(written.ok, written.ok ? '' : written.error.message);
+      assert.match(written.value.resumeCommand, new RegExp(`^${adapter.command}\\b`));
+      assert.deepEqual(readFileSync(scratch.file), before, 'the source is only read');
+      const fork = await infoOf(adapter, written.value.path);
+      assert.equal(fork.forkOf?.sessionId, info.id);
+      assert.ok((await adapter.listForks(info)).some((listed) => listed.id === written.value.sessionId), 'listed as a fork of its source');
+      const readBack = await adapter.readLiveContext(fork);
+      assert.ok(readBack.ok);
+      // The summary's words reach the fork as the agent will send them (compared JSON-escaped, as stored).
+      assert.ok(result.summary, 'a summary was written');
+      const words = result.summary.text.split('\n').find((line) => line.trim().length > 20)?.trim().slice(0, 40) ?? '';
+      assert.ok(JSON.stringify(readBack.value.messages).includes(JSON.stringify(words).slice(1, -1)), `the fork carries the summary ("${words}")`);
+    });
+
+    it('answers bad input with a result, never a throw or a hang', async () => {
+      const scratch = subject!.scratch(scratchDir());
+      const damage: [string, () => void][] = [
+        ['torn last line', () => writeFileSync(scratch.file, readFileSync(scratch.file).subarray(0, Math.max(0, readFileSync(scratch.file).length - 7)))],
+        ['invalid UTF-8', () => writeFileSync(scratch.file, Buffer.concat([readFileSync(scratch.file), Buffer.from([0xff, 0xfe, 0x0a, 0xc3, 0x28, 0x0a])]))],
+        ['empty', () => truncateSync(scratch.file, 0)],
+        ['a named pipe', () => {
+          rmSync(scratch.file);
+          execFileSync('mkfifo', [scratch.file]);
+        }],
+      ];
+      for (const [what, harm] of damage) {
+        harm();
+        // Each call settles (ok or not): a throw fails the test, a hang its timeout.
+        const owned = await adapter.owns(scratch.path);
+        const info = await adapter.readSessionInfo(scratch.path);
+        if (info.ok) await adapter.readLiveContext(info.value);
+        assert.equal(typeof owned, 'boolean', what);
+      }
+    });
+  });
+}

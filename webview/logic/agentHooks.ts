@@ -1,0 +1,36 @@
+// The header's line saying whether the followed agent runs Context Lens's hooks around its own
+// compactions, and the action that changes it; for an agent without such hooks, how to steer it
+// instead. DOM-free so it is unit-tested under node; words and an icon, never colour alone.
+import type { AgentHooks, WebviewCommand } from '../../src/protocol/messages';
+
+export interface AgentHooksLine {
+  /** A codicon name. */
+  icon: string;
+  text: string;
+  /** None where nothing can be connected. */
+  action?: { label: string; command: WebviewCommand; title: string };
+}
+
+export function agentHooksLine({ agent, state, where }: AgentHooks): AgentHooksLine {
+  const connectTitle = `Shows the change to ${where} in the diff editor and asks before writing`;
+  switch (state) {
+    case 'none':
+      // No hook runs before or after the agent's own compaction: steering it means compacting here.
+      return { icon: 'info', text: `${agent} has no compaction hooks: compact here with Compact…, then continue the fork with \`${where}\`` };
+    case 'connected':
+      return {
+        icon: 'plug',
+        text: `${agent} hooks: connected`,
+        action: { label: 'Disconnect', command: 'disconnectAgent', title: `Removes exactly what Connect added to ${where}, after showing the change and asking` },
+      };
+    case 'partial':
+      // Connect adds only what is missing, so it is the way to complete a partial connection.
+      return { icon: 'warning', text: `${agent} hooks: partly connected`, action: { label: 'Connect…', command: 'connectAgent', title: connectTitle } };
+    case 'disconnected':
+      return {
+        icon: 'debug-disconnect',
+        text: `${agent} hooks: not connected — keep your constraints through ${agent}'s own compactions`,
+        action: { label: 'Connect…', command: 'connectAgent', title: connectTitle },
+      };
+  }
+}
