@@ -37,6 +37,30 @@ function putCliOnPath(dir: string): void {
   process.env.OPENCODE_DISABLE_MODELS_FETCH = 'true';
 }
 
+const sessionIdOf = (path: string): string => path.slice(path.lastIndexOf('#') + 1);
+let turns = 0;
+
+/** `image` with one more prompt and an answer whose counts give a fill of `fillTokens`, rows as OpenCode writes them. */
+function withTurn(image: Uint8Array, sessionId: string, fillTokens: number): Uint8Array {
+  const now = Date.now();
+  const n = String(++turns).padStart(4, '0');
+  const userId = `msg_ffffffffff00contractUser${n}`;
+  const answerId = `msg_ffffffffff01contractAnsw${n}`;
+  const tokens = { total: fillTokens + 12, input: 100, output: 12, reasoning: 0, cache: { write: 0, read: fillTokens - 100 } };
+  const user = { role: 'user', time: { created: now }, agent: 'build', model: { providerID: 'fake', modelID: 'fake-model' } };
+  const answer = { parentID: userId, role: 'assistant', mode: 'build', agent: 'build', cost: 0, tokens, modelID: 'fake-model', providerID: 'fake', time: { created: now + 1, completed: now + 2 }, finish: 'stop' };
+  const rows = [
+    [userId, user, [[`prt_ffffffffff00contractPart${n}a`, { type: 'text', text: 'One more thing: add a test for the retry.' }]]],
+    [answerId, answer, [[`prt_ffffffffff01contractPart${n}b`, { type: 'text', text: 'Added.' }], [`prt_ffffffffff01contractPart${n}c`, { type: 'step-finish', reason: 'stop', tokens, cost: 0 }]]],
+  ] as const;
+  let after = image;
+  for (const [id, data, parts] of rows) {
+    after = imageAfterSync(after, 'INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?)', [id, sessionId, now, now, JSON.stringify(data)]);
+    for (const [partId, part] of parts) after = imageAfterSync(after, 'INSERT INTO part (id, message_id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?, ?)', [partId, id, sessionId, now, now, JSON.stringify(part)]);
+  }
+  return after;
+}
+
 export const opencodeSubject: ContractSubject = {
   sessions: () => {
     const dbs = new Map<string, string>();
@@ -49,25 +73,14 @@ export const opencodeSubject: ContractSubject = {
   lastFillTokens: (path) => RECORDED.find((recorded) => path.endsWith(`#${recorded.id}`))?.fill ?? null,
   scratch(dir) {
     putCliOnPath(unpacked);
+    // The tools session and one more prompt: its first turn (four tool calls) is then what a compaction can take.
     const db = database('tools', dir);
-    return { where: where(db), workspace: '/tmp/opencode-rec-tools-Y3MLXc/workspace', path: `${db}#ses_deb39dd53ffeWdcd3LUiVfojve`, file: db };
+    const path = `${db}#ses_deb39dd53ffeWdcd3LUiVfojve`;
+    writeFileSync(db, withTurn(new Uint8Array(readFileSync(db)), sessionIdOf(path), 7800));
+    return { where: where(db), workspace: '/tmp/opencode-rec-tools-Y3MLXc/workspace', path, file: db };
   },
   appendTurn(session: ScratchSession, fillTokens) {
     const before = new Uint8Array(readFileSync(session.file));
-    const sessionId = session.path.slice(session.path.lastIndexOf('#') + 1);
-    const now = Date.now();
-    const tokens = { total: fillTokens + 12, input: 100, output: 12, reasoning: 0, cache: { write: 0, read: fillTokens - 100 } };
-    const user = { role: 'user', time: { created: now }, agent: 'build', model: { providerID: 'fake', modelID: 'fake-model' } };
-    const answer = { parentID: 'msg_ffffffffffe0contractUser1', role: 'assistant', mode: 'build', agent: 'build', cost: 0, tokens, modelID: 'fake-model', providerID: 'fake', time: { created: now + 1, completed: now + 2 }, finish: 'stop' };
-    const rows = [
-      ['msg_ffffffffffe0contractUser1', user, [['prt_ffffffffffe0contractPart1', { type: 'text', text: 'One more thing: add a test for the retry.' }]]],
-      ['msg_ffffffffffe1contractAnsw1', answer, [['prt_ffffffffffe1contractPart2', { type: 'text', text: 'Added.' }], ['prt_ffffffffffe1contractPart3', { type: 'step-finish', reason: 'stop', tokens, cost: 0 }]]],
-    ] as const;
-    let after: Uint8Array = before;
-    for (const [id, data, parts] of rows) {
-      after = imageAfterSync(after, 'INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?)', [id, sessionId, now, now, JSON.stringify(data)]);
-      for (const [partId, part] of parts) after = imageAfterSync(after, 'INSERT INTO part (id, message_id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?, ?)', [partId, id, sessionId, now, now, JSON.stringify(part)]);
-    }
-    writeFileSync(`${session.file}-wal`, walBetween(before, after));
+    writeFileSync(`${session.file}-wal`, walBetween(before, withTurn(before, sessionIdOf(session.path), fillTokens)));
   },
 };
