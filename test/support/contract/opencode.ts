@@ -37,6 +37,13 @@ function putCliOnPath(dir: string): void {
   process.env.OPENCODE_DISABLE_MODELS_FETCH = 'true';
 }
 
+/** OpenCode's database is in WAL mode (header bytes 18–19 are 2): its writes, `opencode import`'s too, go to the log. */
+function inWalMode(image: Uint8Array): Uint8Array {
+  image[18] = 2;
+  image[19] = 2;
+  return image;
+}
+
 const sessionIdOf = (path: string): string => path.slice(path.lastIndexOf('#') + 1);
 let turns = 0;
 
@@ -76,7 +83,7 @@ export const opencodeSubject: ContractSubject = {
     // The tools session and one more prompt: its first turn (four tool calls) is then what a compaction can take.
     const db = database('tools', dir);
     const path = `${db}#ses_deb39dd53ffeWdcd3LUiVfojve`;
-    writeFileSync(db, withTurn(new Uint8Array(readFileSync(db)), sessionIdOf(path), 7800));
+    writeFileSync(db, inWalMode(withTurn(new Uint8Array(readFileSync(db)), sessionIdOf(path), 7800)));
     return { where: where(db), workspace: '/tmp/opencode-rec-tools-Y3MLXc/workspace', path, file: db };
   },
   appendTurn(session: ScratchSession, fillTokens) {
