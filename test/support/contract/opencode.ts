@@ -2,7 +2,7 @@
 // fixture), their last call's prompt as the stand-in reported it, and a turn appended the way
 // OpenCode commits one: new rows in the log (`-wal`), the database file untouched. A fork goes in
 // through the real `opencode import` (the pinned CLI from the tool cache, put on PATH, offline).
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { ensureOpencodeCli } from '../opencode-cli';
@@ -10,6 +10,8 @@ import { imageAfterSync, unpackFixture, walBetween } from '../opencode-wal';
 import type { ContractSubject, ScratchSession } from './subject';
 
 const unpacked = mkdtempSync(join(tmpdir(), 'cl-contract-opencode-'));
+// The subject has no end of its own: its unpacked databases go when the test process does.
+process.on('exit', () => rmSync(unpacked, { recursive: true, force: true }));
 const where = (db: string) => ({ homes: { opencode: [db] } });
 
 /** Each recorded session and the prompt of its last call (input + cache.read + cache.write), from the stand-in's usage. */
