@@ -2,10 +2,12 @@
 import { claudeCodeSubject } from './claude-code';
 import { codexSubject } from './codex';
 import { geminiSubject } from './gemini';
+import { opencodeSubject } from './opencode';
 import type { ContractSubject } from './subject';
 
 export const CONTRACT_SUBJECTS: Readonly<Record<string, ContractSubject>> = {
   'claude-code': claudeCodeSubject,
   codex: codexSubject,
   gemini: geminiSubject,
+  opencode: opencodeSubject,
 };

@@ -1,0 +1,63 @@
+// Applies a compaction to an OpenCode session through OpenCode's own door: the fork is written as an
+// export-format file (forkFile.ts) beside the database, in `context-lens/`, then `opencode import`
+// puts it into the database, run as the person would run it (their PATH, the database named by
+// OPENCODE_DB). We never write OpenCode's database ourselves. Without the CLI the file is offered.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { writeAtomically } from '../atomicWrite';
+import type { ForkInput, WrittenFork } from '../port';
+import { fail, ok } from '../result';
+import type { Result } from '../types';
+import { forkFileOf } from './forkFile';
+import { forkFolderOf, writeForkNote } from './forks';
+import { readOpencodeSessionInfo } from './listing';
+import { sessionPath } from './paths';
+
+const IMPORT_TIMEOUT_MS = 120_000;
+
+interface Run {
+  code: number | null;
+  output: string;
+  missing: boolean;
+}
+
+function runImport(file: string, db: string, cwd: string): Promise<Run> {
+  return new Promise((resolve) => {
+    let output = '';
+    const child = spawn('opencode', ['import', file], { cwd, env: { ...process.env, OPENCODE_DB: db }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const timer = setTimeout(() => child.kill('SIGKILL'), IMPORT_TIMEOUT_MS);
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      resolve({ code: null, output: error.message, missing: error.code === 'ENOENT' });
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output, missing: false });
+    });
+  });
+}
+
+export async function writeOpencodeFork(input: ForkInput): Promise<Result<WrittenFork>> {
+  const built = await forkFileOf(input);
+  if (!built.ok) return built;
+  const { sessionId, db, directory, document } = built.value;
+  const folder = forkFolderOf(db);
+  mkdirSync(folder, { recursive: true });
+  const file = join(folder, `${sessionId}.json`);
+  const written = await writeAtomically(file, `${JSON.stringify(document, null, 2)}\n`);
+  if (!written.ok) return written;
+  // What OpenCode's rows cannot say: whose fork this is (forks.ts reads it back).
+  const noted = await writeForkNote(folder, sessionId, { sessionId: input.live.session.id, title: input.live.session.title });
+  if (!noted.ok) return noted;
+  const cwd = directory !== '' && existsSync(directory) ? directory : dirname(db);
+  const run = await runImport(file, db, cwd);
+  if (run.missing) return fail('not-found', `OpenCode's CLI (opencode) is not on PATH, so the fork was not imported. It is written to ${file}: \`opencode import ${file}\` adds it.`, file);
+  if (run.code !== 0) return fail('io', `opencode import ${file} failed (exit ${run.code ?? 'killed'}): ${run.output.trim().slice(-500)}`, file);
+  const path = sessionPath(db, sessionId);
+  const imported = await readOpencodeSessionInfo(path);
+  if (!imported.ok) return fail('io', `opencode import ${file} ran, but the session is not in ${db}: ${imported.error.message}`, file);
+  return ok({ sessionId, path, resumeCommand: `opencode --session ${sessionId}`, notes: [`Imported with \`opencode import ${file}\`; \`opencode run --session ${sessionId}\` continues it from ${directory || 'its folder'}.`] });
+}

@@ -1,0 +1,36 @@
+// Which sessions are forks Context Lens wrote, and of what: OpenCode's rows have no place for it, so
+// beside each fork's import file (`<database folder>/context-lens/<fork id>.json`) a note
+// `<fork id>.fork.json` names the source session and its title. Listing reads the notes once.
+import { readdir, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { writeAtomically } from '../atomicWrite';
+import type { Result, SessionInfo } from '../types';
+import { obj, str } from './rows';
+
+export type ForkOf = NonNullable<SessionInfo['forkOf']>;
+
+const NOTE = /^(ses_[0-9A-Za-z]+)\.fork\.json$/;
+
+export const forkFolderOf = (db: string): string => join(dirname(db), 'context-lens');
+
+export function writeForkNote(folder: string, forkId: string, forkOf: ForkOf): Promise<Result<void>> {
+  return writeAtomically(join(folder, `${forkId}.fork.json`), `${JSON.stringify({ forkOf })}\n`);
+}
+
+/** The fork notes of a database's folder, by fork id (none when there is no folder). */
+export async function readForkNotes(db: string): Promise<Map<string, ForkOf>> {
+  const folder = forkFolderOf(db);
+  const notes = new Map<string, ForkOf>();
+  const names = await readdir(folder).catch(() => [] as string[]);
+  for (const name of names) {
+    const id = NOTE.exec(name)?.[1];
+    if (id === undefined) continue;
+    try {
+      const forkOf = obj(obj(JSON.parse(await readFile(join(folder, name), 'utf8')))?.forkOf);
+      if (forkOf !== null) notes.set(id, { sessionId: str(forkOf.sessionId), title: str(forkOf.title) });
+    } catch {
+      // A note we cannot read is no note: the session shows as an ordinary one.
+    }
+  }
+  return notes;
+}

@@ -1,0 +1,59 @@
+// One OpenCode session's messages and parts, read from a snapshot in the order OpenCode replays
+// them (ids ascend with time), and the part of it the model sees now: OpenCode drops what precedes
+// its newest finished compaction (a user message holding a `compaction` part, answered by an
+// assistant message with `summary: true`), exactly as its own history filter does.
+import { ok } from '../result';
+import type { Result } from '../types';
+import { obj, parseJson, str, type MessageRow, type PartRow } from './rows';
+import type { Snapshot } from './snapshot';
+
+export function readMessages(snapshot: Snapshot, sessionId: string): Result<MessageRow[]> {
+  const messages = snapshot.rows('SELECT id, time_created, data FROM message WHERE session_id = ? ORDER BY id', [sessionId]);
+  if (!messages.ok) return messages;
+  const parts = snapshot.rows('SELECT id, message_id, data FROM part WHERE session_id = ? ORDER BY id', [sessionId]);
+  if (!parts.ok) return parts;
+  const byMessage = new Map<string, PartRow[]>();
+  for (const row of parts.value) {
+    const id = str(row.id);
+    const messageId = str(row.message_id);
+    const data = parseJson(row.data);
+    if (id === null || messageId === null || data === null) continue;
+    const list = byMessage.get(messageId) ?? [];
+    list.push({ id, data });
+    byMessage.set(messageId, list);
+  }
+  const rows: MessageRow[] = [];
+  for (const row of messages.value) {
+    const id = str(row.id);
+    const data = parseJson(row.data);
+    if (id === null || data === null) continue;
+    rows.push({ id, timeCreated: typeof row.time_created === 'number' ? row.time_created : 0, data, parts: byMessage.get(id) ?? [] });
+  }
+  return ok(rows);
+}
+
+export const isUser = (message: MessageRow): boolean => message.data.role === 'user';
+export const isAssistant = (message: MessageRow): boolean => message.data.role === 'assistant';
+export const isSummary = (message: MessageRow): boolean => isAssistant(message) && message.data.summary === true;
+export const compactionPartOf = (message: MessageRow): PartRow | undefined => (isUser(message) ? message.parts.find((part) => part.data.type === 'compaction') : undefined);
+
+/** A finished summary answers its compaction request (its `parentID`); an unfinished one does not count yet. */
+function finishedSummaryParents(messages: readonly MessageRow[]): Set<string> {
+  const parents = new Set<string>();
+  for (const message of messages) {
+    if (!isSummary(message) || obj(message.data.time)?.completed === undefined) continue;
+    const parent = str(message.data.parentID);
+    if (parent !== null) parents.add(parent);
+  }
+  return parents;
+}
+
+/** Index of the first message the model sees: the newest compaction request that was answered, else 0. */
+export function liveStart(messages: readonly MessageRow[]): number {
+  const answered = finishedSummaryParents(messages);
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index];
+    if (message !== undefined && compactionPartOf(message) !== undefined && answered.has(message.id)) return index;
+  }
+  return 0;
+}

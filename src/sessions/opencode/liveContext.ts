@@ -1,0 +1,70 @@
+// What OpenCode's model sees right now, from one snapshot of its database: the session's messages
+// after its newest compaction, as messages (messages.ts), the exact fill (fill.ts) and every
+// compaction OpenCode performed in it.
+import { fail, ok } from '../result';
+import type { CompactionEvent, LiveContext, Result, SessionInfo } from '../types';
+import { fillOf } from './fill';
+import { compactionPartOf, isAssistant, isSummary, liveStart, readMessages } from './history';
+import { readOpencodeSessionInfo, sessionsIn } from './listing';
+import { buildMessages } from './messages';
+import { parseSessionPath } from './paths';
+import { isoOf, promptOf, str, tokensOf, type MessageRow } from './rows';
+import { withSnapshot } from './snapshot';
+import { readOpencodeWindow } from './window';
+
+export interface OpencodeReadOptions {
+  windowOverride?: number;
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** Each compaction request, with the fill of the call before it and the summary that answered it. */
+export function compactionsOf(messages: readonly MessageRow[]): CompactionEvent[] {
+  const events: CompactionEvent[] = [];
+  let lastPrompt: number | null = null;
+  for (const message of messages) {
+    if (isAssistant(message) && !isSummary(message)) {
+      const tokens = tokensOf(message.data.tokens);
+      if (tokens !== null && promptOf(tokens) > 0) lastPrompt = promptOf(tokens) + tokens.output;
+    }
+    const part = compactionPartOf(message);
+    if (part === undefined) continue;
+    const summary = messages.find((other) => isSummary(other) && str(other.data.parentID) === message.id);
+    const text = summary?.parts.filter((p) => p.data.type === 'text').map((p) => str(p.data.text) ?? '').join('\n') ?? null;
+    events.push({ uuid: message.id, by: 'agent', timestamp: isoOf(message.timeCreated), trigger: part.data.auto === true ? 'auto' : 'manual', preTokens: lastPrompt, postTokens: null, focus: null, summary: text });
+  }
+  return events;
+}
+
+export async function readOpencodeLiveContext(session: SessionInfo, options: OpencodeReadOptions = {}): Promise<Result<LiveContext>> {
+  const parsed = parseSessionPath(session.path);
+  if (parsed === null) return fail('invalid-input', `Not an OpenCode session: ${session.path}`, session.path);
+  const window = await readOpencodeWindow(session.model, session.cwd, options.env);
+  return withSnapshot(parsed.db, (snapshot) => {
+    const current = sessionsIn(parsed.db, snapshot, { id: parsed.sessionId });
+    if (!current.ok) return current;
+    const info = current.value[0];
+    if (info === undefined) return fail('not-found', `No session ${parsed.sessionId} in ${parsed.db}`, session.path);
+    const all = readMessages(snapshot, parsed.sessionId);
+    if (!all.ok) return all;
+    const live = all.value.slice(liveStart(all.value));
+    const built = buildMessages(live);
+    // A summary newer than the last counted call: that count was of the history it replaced.
+    const lastCall = built.calls[built.calls.length - 1];
+    const summaryIndex = built.entries.findLastIndex((entry) => entry.kind === 'compact-summary');
+    const compacted = summaryIndex >= 0 && (lastCall === undefined || lastCall.from < summaryIndex);
+    const fill = fillOf(built, (index) => built.entries[index]?.uuids[0] ?? null, compacted, { window, model: info.model, ...(options.windowOverride !== undefined ? { windowOverride: options.windowOverride } : {}) });
+    return ok({
+      session: info,
+      source: 'chain',
+      model: fill.model ?? info.model,
+      messages: built.messages,
+      entries: built.entries,
+      fill,
+      compactions: compactionsOf(all.value),
+      diagnostics: [],
+      calls: built.calls,
+    } satisfies LiveContext);
+  });
+}
+
+export { readOpencodeSessionInfo };

@@ -1,0 +1,40 @@
+// Every call an OpenCode session paid for, for its cost: one per assistant message (OpenCode writes
+// one per model call, the summariser's included), with the session's subagents (child sessions)
+// each read the same way.
+import { fail, ok } from '../result';
+import type { Result, SessionCall, SessionCalls, SessionInfo } from '../types';
+import { isAssistant, readMessages } from './history';
+import { sessionsIn } from './listing';
+import { modelOf } from './messages';
+import { parseSessionPath } from './paths';
+import { isoOf, promptOf, tokensOf } from './rows';
+import { withSnapshot, type Snapshot } from './snapshot';
+
+function callsOf(snapshot: Snapshot, sessionId: string): Result<SessionCall[]> {
+  const messages = readMessages(snapshot, sessionId);
+  if (!messages.ok) return messages;
+  return ok(
+    messages.value.flatMap((message) => {
+      const tokens = isAssistant(message) ? tokensOf(message.data.tokens) : null;
+      if (tokens === null || promptOf(tokens) + tokens.output === 0) return [];
+      return [{ usage: { inputTokens: tokens.input, cacheCreationInputTokens: tokens.cacheWrite, cacheReadInputTokens: tokens.cacheRead, outputTokens: tokens.output + tokens.reasoning }, model: modelOf(message), at: isoOf(message.timeCreated) }];
+    }),
+  );
+}
+
+export async function readOpencodeSessionCalls(session: SessionInfo): Promise<Result<SessionCalls>> {
+  const parsed = parseSessionPath(session.path);
+  if (parsed === null) return fail('invalid-input', `Not an OpenCode session: ${session.path}`, session.path);
+  return withSnapshot(parsed.db, (snapshot) => {
+    const calls = callsOf(snapshot, parsed.sessionId);
+    if (!calls.ok) return calls;
+    const children = sessionsIn(parsed.db, snapshot, { parentId: parsed.sessionId });
+    if (!children.ok) return children;
+    const subagents: SessionCalls['subagents'] = [];
+    for (const child of children.value) {
+      const childCalls = callsOf(snapshot, child.id);
+      if (childCalls.ok) subagents.push({ session: child, calls: childCalls.value });
+    }
+    return ok({ calls: calls.value, subagents });
+  });
+}

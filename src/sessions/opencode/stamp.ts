@@ -1,0 +1,16 @@
+// What changes when OpenCode writes: the database's or its log's inode, size or time. Pollers
+// compare stamps and read a new snapshot (the whole database) only when it moved.
+import { stat } from 'node:fs/promises';
+
+async function fileStamp(path: string): Promise<string> {
+  try {
+    const stats = await stat(path);
+    return `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+  } catch {
+    return '-';
+  }
+}
+
+export async function databaseStamp(db: string): Promise<string> {
+  return `${await fileStamp(db)}|${await fileStamp(`${db}-wal`)}`;
+}

@@ -1,0 +1,27 @@
+// OpenCode's tools by their exact names (as recorded from 1.18.33: read, bash, edit, task; the rest
+// from its built-in tool list) and what kind of context each brings in, for the engine.
+import type { ToolVocabulary } from '../../engine/tools';
+
+/** OpenCode has a read tool: its bash commands stay commands. */
+export const OPENCODE_TOOLS: ToolVocabulary = {
+  categories: {
+    read: 'file_read',
+    write: 'file_write',
+    edit: 'file_write',
+    multiedit: 'file_write',
+    patch: 'file_write',
+    apply_patch: 'file_write',
+    bash: 'command_execution',
+    grep: 'search',
+    glob: 'search',
+    codesearch: 'search',
+    websearch: 'search',
+    list: 'list_directory',
+    webfetch: 'view_file',
+    task: 'other',
+    todowrite: 'other',
+    todoread: 'other',
+    skill: 'other',
+    question: 'other',
+  },
+};

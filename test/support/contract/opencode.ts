@@ -1,0 +1,95 @@
+// OpenCode for the adapter contract: the sessions the real CLI 1.18.33 recorded (one database per
+// fixture), their last call's prompt as the stand-in reported it, and a turn appended the way
+// OpenCode commits one: new rows in the log (`-wal`), the database file untouched. A fork goes in
+// through the real `opencode import` (the pinned CLI from the tool cache, put on PATH, offline).
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { ensureOpencodeCli } from '../opencode-cli';
+import { imageAfterSync, unpackFixture, walBetween } from '../opencode-wal';
+import type { ContractSubject, ScratchSession } from './subject';
+
+const unpacked = mkdtempSync(join(tmpdir(), 'cl-contract-opencode-'));
+// The subject has no end of its own: its unpacked databases go when the test process does.
+process.on('exit', () => rmSync(unpacked, { recursive: true, force: true }));
+const where = (db: string) => ({ homes: { opencode: [db] } });
+
+/** Each recorded session and the prompt of its last call (input + cache.read + cache.write), from the stand-in's usage. */
+const RECORDED: readonly { fixture: string; id: string; fill: number }[] = [
+  { fixture: 'plain', id: 'ses_deb3ad31fffe8qZSLwam00riJe', fill: 26 + 7337 },
+  { fixture: 'tools', id: 'ses_deb39dd53ffeWdcd3LUiVfojve', fill: 7683 },
+  { fixture: 'compaction', id: 'ses_deb3931d1ffebhOPh4OagtOIAt', fill: 25 + 7397 },
+  { fixture: 'subagent', id: 'ses_deb3703d5ffeUBiscE0dhB1nGv', fill: 7444 },
+  { fixture: 'subagent', id: 'ses_deb368e81ffe6GNF189i4vsph3', fill: 5702 },
+];
+
+function database(fixture: string, dir: string): string {
+  const db = join(dir, fixture, 'opencode.db');
+  mkdirSync(dirname(db), { recursive: true });
+  unpackFixture(fixture, db);
+  return db;
+}
+
+/** `opencode import` as a person would run it: on PATH, here offline and with private folders. */
+function putCliOnPath(dir: string): void {
+  const binary = ensureOpencodeCli();
+  if (!(process.env.PATH ?? '').split(delimiter).includes(dirname(binary))) process.env.PATH = `${dirname(binary)}${delimiter}${process.env.PATH ?? ''}`;
+  for (const name of ['XDG_DATA_HOME', 'XDG_STATE_HOME', 'XDG_CACHE_HOME']) process.env[name] ??= join(dir, name.toLowerCase());
+  process.env.OPENCODE_DISABLE_AUTOUPDATE = 'true';
+  process.env.OPENCODE_DISABLE_MODELS_FETCH = 'true';
+}
+
+/** OpenCode's database is in WAL mode (header bytes 18–19 are 2): its writes, `opencode import`'s too, go to the log. */
+function inWalMode(image: Uint8Array): Uint8Array {
+  image[18] = 2;
+  image[19] = 2;
+  return image;
+}
+
+const sessionIdOf = (path: string): string => path.slice(path.lastIndexOf('#') + 1);
+let turns = 0;
+
+/** `image` with one more prompt and an answer whose counts give a fill of `fillTokens`, rows as OpenCode writes them. */
+function withTurn(image: Uint8Array, sessionId: string, fillTokens: number): Uint8Array {
+  const now = Date.now();
+  const n = String(++turns).padStart(4, '0');
+  const userId = `msg_ffffffffff00contractUser${n}`;
+  const answerId = `msg_ffffffffff01contractAnsw${n}`;
+  const tokens = { total: fillTokens + 12, input: 100, output: 12, reasoning: 0, cache: { write: 0, read: fillTokens - 100 } };
+  const user = { role: 'user', time: { created: now }, agent: 'build', model: { providerID: 'fake', modelID: 'fake-model' } };
+  const answer = { parentID: userId, role: 'assistant', mode: 'build', agent: 'build', cost: 0, tokens, modelID: 'fake-model', providerID: 'fake', time: { created: now + 1, completed: now + 2 }, finish: 'stop' };
+  const rows = [
+    [userId, user, [[`prt_ffffffffff00contractPart${n}a`, { type: 'text', text: 'One more thing: add a test for the retry.' }]]],
+    [answerId, answer, [[`prt_ffffffffff01contractPart${n}b`, { type: 'text', text: 'Added.' }], [`prt_ffffffffff01contractPart${n}c`, { type: 'step-finish', reason: 'stop', tokens, cost: 0 }]]],
+  ] as const;
+  let after = image;
+  for (const [id, data, parts] of rows) {
+    after = imageAfterSync(after, 'INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?)', [id, sessionId, now, now, JSON.stringify(data)]);
+    for (const [partId, part] of parts) after = imageAfterSync(after, 'INSERT INTO part (id, message_id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?, ?)', [partId, id, sessionId, now, now, JSON.stringify(part)]);
+  }
+  return after;
+}
+
+export const opencodeSubject: ContractSubject = {
+  sessions: () => {
+    const dbs = new Map<string, string>();
+    return RECORDED.map(({ fixture, id }) => {
+      const db = dbs.get(fixture) ?? database(fixture, unpacked);
+      dbs.set(fixture, db);
+      return { name: `${fixture}/${id}`, where: where(db), path: `${db}#${id}` };
+    });
+  },
+  lastFillTokens: (path) => RECORDED.find((recorded) => path.endsWith(`#${recorded.id}`))?.fill ?? null,
+  scratch(dir) {
+    putCliOnPath(unpacked);
+    // The tools session and one more prompt: its first turn (four tool calls) is then what a compaction can take.
+    const db = database('tools', dir);
+    const path = `${db}#ses_deb39dd53ffeWdcd3LUiVfojve`;
+    writeFileSync(db, inWalMode(withTurn(new Uint8Array(readFileSync(db)), sessionIdOf(path), 7800)));
+    return { where: where(db), workspace: '/tmp/opencode-rec-tools-Y3MLXc/workspace', path, file: db };
+  },
+  appendTurn(session: ScratchSession, fillTokens) {
+    const before = new Uint8Array(readFileSync(session.file));
+    writeFileSync(`${session.file}-wal`, walBetween(before, withTurn(before, sessionIdOf(session.path), fillTokens)));
+  },
+};

@@ -1,0 +1,23 @@
+// OpenCode's own compaction point, as 1.18.33 computes it from the model's limits and its config.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { opencodeAutoCompactTokens } from '../../../../src/sessions/opencode/window';
+
+describe('opencodeAutoCompactTokens', () => {
+  it('is the context less the output cap, or the input limit less the reserve', () => {
+    assert.equal(opencodeAutoCompactTokens({ context: 10_000, output: 1_000, input: 0 }, null), 9_000);
+    // The output cap is at most 32 000, and 32 000 when the model names none.
+    assert.equal(opencodeAutoCompactTokens({ context: 200_000, output: 64_000, input: 0 }, null), 168_000);
+    assert.equal(opencodeAutoCompactTokens({ context: 200_000, output: 0, input: 0 }, null), 168_000);
+    // With an input limit: the reserve is compaction.reserved, else min(20 000, the output cap).
+    assert.equal(opencodeAutoCompactTokens({ context: 400_000, output: 128_000, input: 272_000 }, null), 252_000);
+    assert.equal(opencodeAutoCompactTokens({ context: 400_000, output: 8_000, input: 272_000 }, null), 264_000);
+    assert.equal(opencodeAutoCompactTokens({ context: 400_000, output: 128_000, input: 272_000 }, { reserved: 50_000 }), 222_000);
+    // compaction.reserved only moves the point when the model has an input limit.
+    assert.equal(opencodeAutoCompactTokens({ context: 10_000, output: 1_000, input: 0 }, { reserved: 5_000 }), 9_000);
+  });
+
+  it('is the whole window when OpenCode never compacts', () => {
+    assert.equal(opencodeAutoCompactTokens({ context: 10_000, output: 1_000, input: 0 }, { auto: false }), 10_000);
+  });
+});
