@@ -101,6 +101,9 @@ export async function resolveSession(target: string | undefined, values: HomeVal
     if (told.unrecognised !== undefined) io.err.write(`context-lens: ${told.unrecognised} Pass --agent ${AGENTS.map((adapter) => adapter.id).join('|')} to choose.\n`);
     return { path, adapter: told.adapter };
   }
+  // A session inside a store (OpenCode's `<database>#<session id>`) is no file of its own: its agent knows it.
+  const stored = resolve(target);
+  for (const adapter of only ? [only] : AGENTS) if (await adapter.owns(stored)) return { path: stored, adapter };
   if (target.includes('/') || target.endsWith('.jsonl')) throw inputError(`no such transcript: ${target}`);
   for (const adapter of only ? [only] : AGENTS) {
     const listed = await adapter.listSessions(locationsOf(values, io));
