@@ -1,7 +1,7 @@
 // Shapes shared by the loopback stand-in of the Gemini API (generateContent and
 // streamGenerateContent, REST form) as the Gemini CLI uses it. Only what the stand-in reads or
 // writes is typed; everything else passes through as unknown.
-import type { PromptScript as StandInPromptScript, Scenario as StandInScenario } from '../standIn';
+import type { Scenario as StandInScenario } from '../standIn';
 
 /** One part of a content: text, a tool call the model made, or a tool's result. */
 export interface Part {
@@ -54,7 +54,6 @@ export interface StepContext {
 
 export type Step = (context: StepContext) => Reply;
 
-export type PromptScript = StandInPromptScript<Step>;
 /** A test's conversation; its `summary` is the <state_snapshot> the CLI's compression asks for. */
 export type Scenario = StandInScenario<Step, GeminiRequest>;
 

@@ -1,6 +1,6 @@
 // Shapes shared by the loopback stand-in for the OpenAI Responses API as the Codex CLI uses it.
 // Only what the stand-in reads or writes is typed; everything else passes through as unknown.
-import type { PromptScript as StandInPromptScript, Scenario as StandInScenario } from '../standIn';
+import type { Scenario as StandInScenario } from '../standIn';
 
 /** One item of a request's `input` (a message, a tool call the model made, a tool's output…). */
 export interface InputItem {
@@ -52,7 +52,6 @@ export interface StepContext {
 
 export type Step = (context: StepContext) => Reply;
 
-export type PromptScript = StandInPromptScript<Step>;
 /** A test's conversation; its `summary` is the handoff summary Codex asks for when it compacts. */
 export type Scenario = StandInScenario<Step, ResponsesRequest>;
 
