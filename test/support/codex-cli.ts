@@ -1,10 +1,10 @@
 // The real Codex CLI, pinned, installed once into the tool cache (never into the project's
 // node_modules), and run offline against the loopback stand-in of the Responses API with a private
 // CODEX_HOME and HOME. Used by the Codex fixture recorder and the integration tests.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheRoot, installIntoCache } from '../../scripts/cache';
+import { runCli, type CliRun } from './cliRun';
 
 export const CODEX_VERSION = '0.169.0';
 /** A model in this version's built-in list: an unknown one makes it warn about fallback metadata. */
@@ -117,12 +117,7 @@ export interface RunCodexOptions {
   readonly binary?: string;
 }
 
-export interface CodexRun {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly timedOut: boolean;
-}
+export type CodexRun = CliRun;
 
 /** Runs the CLI once with stdin closed (it reads more prompt from stdin) and an environment built from scratch. */
 export function runCodex(options: RunCodexOptions): Promise<CodexRun> {
@@ -138,26 +133,7 @@ export function runCodex(options: RunCodexOptions): Promise<CodexRun> {
     RUST_LOG: 'error',
     ...options.env,
   };
-  return new Promise((resolve, reject) => {
-    const child = spawn(binary, options.args, { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    let timedOut = false;
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, options.timeoutMs ?? 60_000);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, timedOut });
-    });
-  });
+  return runCli(binary, options.args, { cwd: options.cwd, env, timeoutMs: options.timeoutMs });
 }
 
 /** Every rollout file under `<codexHome>/sessions`, oldest path first. */

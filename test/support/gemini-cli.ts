@@ -2,10 +2,10 @@
 // node_modules), and run offline against the loopback stand-in of the Gemini API with a private
 // HOME (its chats land in `<home>/.gemini/tmp/<project>/chats/`). Used by the Gemini fixture
 // recorder and the integration tests. Facts: shared/design/gemini-opencode.md.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheRoot, installIntoCache } from '../../scripts/cache';
+import { runCli, type CliRun } from './cliRun';
 
 export const GEMINI_VERSION = '0.61.0';
 /** A model in this version's built-in list (its default), so it knows the context limit. */
@@ -68,12 +68,7 @@ export interface RunGeminiOptions {
   readonly stdin?: string;
 }
 
-export interface GeminiRun {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly timedOut: boolean;
-}
+export type GeminiRun = CliRun;
 
 /**
  * Arguments for one headless turn with tool approvals off (a throwaway folder) and JSON output
@@ -112,27 +107,7 @@ export function geminiEnv(options: Pick<RunGeminiOptions, 'home' | 'baseUrl' | '
 export function runGemini(options: RunGeminiOptions): Promise<GeminiRun> {
   const entry = options.entry ?? ensureGeminiCli();
   mkdirSync(options.home, { recursive: true });
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [entry, ...options.args], { cwd: options.cwd, env: geminiEnv(options), stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    let timedOut = false;
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.stdin.end(options.stdin ?? '');
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, options.timeoutMs ?? 60_000);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, timedOut });
-    });
-  });
+  return runCli(process.execPath, [entry, ...options.args], { cwd: options.cwd, env: geminiEnv(options), stdin: options.stdin ?? '', timeoutMs: options.timeoutMs });
 }
 
 /** Every chat file under `<home>/.gemini/tmp/*\/chats`, sorted by path. */

@@ -33,8 +33,11 @@ export interface LocatedJson<R extends JsonRecord> {
 
 /** What one agent's lines are. */
 export interface RecordDialect<R extends JsonRecord> {
-  /** The `type`s the agent is known to write; others are counted so an upgrade shows up in diagnostics. */
-  readonly knownTypes: ReadonlySet<string>;
+  /**
+   * The `type`s the agent is known to write; others are counted so an upgrade shows up in diagnostics.
+   * Absent when the agent's records have no `type` field (Gemini CLI tells them apart by their keys).
+   */
+  readonly knownTypes?: ReadonlySet<string>;
   /** How the unknown-type note names the records: "record(s)", "rollout record(s)". */
   readonly noun: string;
   /** A warning about a record that is still used (e.g. a usage that cannot be a reading), or null. */
@@ -92,7 +95,7 @@ export class JsonRecordParser<R extends JsonRecord> {
     const warning = this.dialect.warning?.(record) ?? null;
     if (warning !== null) this.add('warning', warning.code, warning.message, line, offset);
     const type = str(record.type) ?? '(none)';
-    if (!this.dialect.knownTypes.has(type)) {
+    if (this.dialect.knownTypes !== undefined && !this.dialect.knownTypes.has(type)) {
       const seen = this.unknown.get(type);
       if (seen) seen.count++;
       else this.unknown.set(type, { count: 1, line });
@@ -131,7 +134,7 @@ export class JsonRecordParser<R extends JsonRecord> {
  * Replaces every object or array nested deeper than `limit` by a placeholder string, walking
  * without recursion. Returns whether anything was replaced.
  */
-function flatten(root: unknown, limit: number): boolean {
+export function flatten(root: unknown, limit: number): boolean {
   let cut = false;
   const stack: Array<{ value: Record<string, unknown> | unknown[]; depth: number }> = typeof root === 'object' && root !== null ? [{ value: root as Record<string, unknown>, depth: 1 }] : [];
   for (let next = stack.pop(); next !== undefined; next = stack.pop()) {

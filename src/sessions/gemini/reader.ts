@@ -5,9 +5,10 @@
 // are read instead. Nothing is kept: each record goes to `visit`.
 import { isUtf8 } from 'node:buffer';
 import type { FileHandle } from 'node:fs/promises';
+import { flatten, MAX_NESTING } from '../common/jsonRecords';
 import { MAX_LINE_BYTES, scanHandle, type ScanEnd, type ScanOptions } from '../common/lines';
 import type { Diagnostic } from '../types';
-import { ChatLineParser, cutDeeperThan, MAX_NESTING } from './parser';
+import { ChatLineParser } from './parser';
 import { obj, type LocatedRecord } from './records';
 
 /** A legacy chat is one object; past this it is refused rather than held in memory whole. */
@@ -61,7 +62,7 @@ async function readLegacy(handle: FileHandle, parser: ChatLineParser): Promise<{
   }
   const record = obj(value);
   if (record === null) return null;
-  if (cutDeeperThan(record, MAX_NESTING)) parser.add('warning', 'too-deep', `Chat nests deeper than ${MAX_NESTING} levels; the deeper part was replaced by a placeholder`, 1, 0);
+  if (flatten(record, MAX_NESTING)) parser.add('warning', 'too-deep', `Chat nests deeper than ${MAX_NESTING} levels; the deeper part was replaced by a placeholder`, 1, 0);
   if (!isUtf8(bytes.subarray(0, bytesRead))) parser.add('warning', 'invalid-utf8', 'File is not valid UTF-8; undecodable bytes were replaced', 1, 0);
   return { located: { record, line: 1, offset: 0, end: bytesRead }, size: bytesRead };
 }

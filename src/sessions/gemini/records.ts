@@ -7,35 +7,22 @@
 // Older CLIs (0.1x–0.2x) wrote one JSON object per file ({…header, messages: […]}). Every field is
 // optional and checked before use: a record lacking what we need is skipped, never trusted.
 
+import { num, obj, str } from '../common/fields';
 import { SUMMARY_PREAMBLE } from '../common/forkTexts';
+import type { LocatedJson } from '../common/jsonRecords';
 import type { AgentId } from '../types';
 
 /** The adapter's id. (`AgentId` becomes a plain string with issue 25's port; the cast goes then.) */
 export const GEMINI_AGENT: AgentId = 'gemini';
 
-export function str(value: unknown): string | null {
-  return typeof value === 'string' ? value : null;
-}
-
-export function num(value: unknown): number | null {
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
-}
-
-export function obj(value: unknown): Record<string, unknown> | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-}
+// The field guards every adapter shares, re-exported so the rest of gemini/ imports records only.
+export { num, obj, str };
 
 /** One parsed line (or the legacy file's object). */
 export type ChatRecord = Record<string, unknown>;
 
 /** A record with where it was read; `end` is the byte offset just past its newline. */
-export interface LocatedRecord {
-  record: ChatRecord;
-  /** 1-based; 0 when unknown. */
-  line: number;
-  offset: number;
-  end: number;
-}
+export type LocatedRecord = LocatedJson<ChatRecord>;
 
 /** A message of the conversation as the CLI stores it (only `id` is guaranteed). */
 export interface MessageRecord {

@@ -5,27 +5,16 @@
 // so tests can inspect what the client sent.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { loggedHeaders, pathOf, readJsonBody, RequestLog, sendJson, startScriptedServer } from '../scriptedServer';
+import { standIn, type StandIn, type StandInOptions } from '../standIn';
 import { classify, routeOf } from './request';
 import { responseSchema, valueFor } from './schema';
 import { defaultSummary, GeminiScript, reply, text } from './script';
 import type { GeminiRequest, LoggedRequest, Reply, Scenario, UsageMetadata } from './types';
 import { responseBody, sseEvent, usageFor, wireParts } from './wire';
 
-export interface FakeGeminiOptions {
-  readonly scenario: Scenario;
-  /** Also append every logged request to this JSONL file. */
-  readonly logFile?: string;
-}
-
-export interface FakeGemini {
-  /** `http://127.0.0.1:<port>`: the CLI's GOOGLE_GEMINI_BASE_URL. */
-  readonly url: string;
-  /** Every request received so far, oldest first. */
-  readonly requests: readonly LoggedRequest[];
-  /** Errors thrown by scripted steps; each was answered with a 400 so the client stops. */
-  readonly errors: readonly Error[];
-  stop(): Promise<void>;
-}
+export type FakeGeminiOptions = StandInOptions<Scenario>;
+/** A started stand-in; its `url` (`http://127.0.0.1:<port>`): the CLI's GOOGLE_GEMINI_BASE_URL. */
+export type FakeGemini = StandIn<LoggedRequest>;
 
 /** Headers worth keeping in the log; the API key header is never logged. */
 const LOGGED_HEADERS = ['user-agent', 'x-goog-api-client'];
@@ -76,12 +65,5 @@ export async function startFakeGemini(options: FakeGeminiOptions): Promise<FakeG
 
   // A scripted step that throws is a test bug: answered with a 400, which ends the run.
   const server = await startScriptedServer(handle, (message) => ({ error: { code: 400, message, status: 'INVALID_ARGUMENT' } }));
-  return {
-    url: server.url,
-    get requests() {
-      return requests.entries;
-    },
-    errors: server.errors,
-    stop: () => server.stop(),
-  };
+  return standIn(server, requests);
 }

@@ -1,6 +1,7 @@
 // Shapes shared by the loopback stand-in of the Gemini API (generateContent and
 // streamGenerateContent, REST form) as the Gemini CLI uses it. Only what the stand-in reads or
 // writes is typed; everything else passes through as unknown.
+import type { Scenario as StandInScenario } from '../standIn';
 
 /** One part of a content: text, a tool call the model made, or a tool's result. */
 export interface Part {
@@ -53,19 +54,8 @@ export interface StepContext {
 
 export type Step = (context: StepContext) => Reply;
 
-/** The model's side of one prompt: the first step answers the prompt, each next step the previous step's tool results. */
-export interface PromptScript {
-  readonly prompt: string | RegExp;
-  readonly steps: readonly Step[];
-}
-
-export interface Scenario {
-  readonly prompts: readonly PromptScript[];
-  /** Answers a step past the end of a script or an unknown prompt (default: a short closing text). */
-  readonly fallback?: Step;
-  /** The <state_snapshot> the CLI's compression asks for (default: a generic one). */
-  readonly summary?: (request: GeminiRequest) => string;
-}
+/** A test's conversation; its `summary` is the <state_snapshot> the CLI's compression asks for. */
+export type Scenario = StandInScenario<Step, GeminiRequest>;
 
 /** The API's usage block; `promptTokenCount` includes the cached ones. */
 export interface UsageMetadata {

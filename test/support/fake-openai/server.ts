@@ -4,27 +4,16 @@
 // logged (in memory and optionally to a JSONL file) so tests can inspect what the client sent.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pathOf, readJsonBody, RequestLog, sendJson, startScriptedServer } from '../scriptedServer';
+import { standIn, type StandIn, type StandInOptions } from '../standIn';
 import { classify, lastItem, TURN_METADATA_HEADER, turnMetadata } from './request';
 import { defaultSummary, message, OpenAIScript } from './script';
 import type { LoggedRequest, Reply, ResponsesRequest, Scenario, Usage } from './types';
 import { UsageModel } from './usage';
 import { outputItems, sseEvents } from './wire';
 
-export interface FakeOpenAIOptions {
-  readonly scenario: Scenario;
-  /** Also append every logged request to this JSONL file. */
-  readonly logFile?: string;
-}
-
-export interface FakeOpenAI {
-  /** `http://127.0.0.1:<port>`; the provider's base_url is this plus `/v1`. */
-  readonly url: string;
-  /** Every request received so far, oldest first. */
-  readonly requests: readonly LoggedRequest[];
-  /** Errors thrown by scripted steps; each was answered with a 400 so the client stops. */
-  readonly errors: readonly Error[];
-  stop(): Promise<void>;
-}
+export type FakeOpenAIOptions = StandInOptions<Scenario>;
+/** A started stand-in; its `url` (`http://127.0.0.1:<port>`): the provider's base_url is this plus `/v1`. */
+export type FakeOpenAI = StandIn<LoggedRequest>;
 
 /** Headers worth keeping in the log; credentials are never logged. */
 const LOGGED_HEADERS = ['user-agent', 'originator', 'session_id', 'x-codex-window-id', TURN_METADATA_HEADER];
@@ -77,12 +66,5 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeO
 
   // A scripted step that throws is a test bug: answered with a 400, which ends the run.
   const server = await startScriptedServer(handle, (message) => ({ error: { type: 'invalid_request_error', message } }));
-  return {
-    url: server.url,
-    get requests() {
-      return requests.entries;
-    },
-    errors: server.errors,
-    stop: () => server.stop(),
-  };
+  return standIn(server, requests);
 }

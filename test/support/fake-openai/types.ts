@@ -1,5 +1,6 @@
 // Shapes shared by the loopback stand-in for the OpenAI Responses API as the Codex CLI uses it.
 // Only what the stand-in reads or writes is typed; everything else passes through as unknown.
+import type { Scenario as StandInScenario } from '../standIn';
 
 /** One item of a request's `input` (a message, a tool call the model made, a tool's output…). */
 export interface InputItem {
@@ -51,20 +52,8 @@ export interface StepContext {
 
 export type Step = (context: StepContext) => Reply;
 
-/** The model's side of one prompt: the first step answers the prompt, each next step the previous step's tool output. */
-export interface PromptScript {
-  /** Recognises the prompt (the text of a user message) this script answers. */
-  readonly prompt: string | RegExp;
-  readonly steps: readonly Step[];
-}
-
-export interface Scenario {
-  readonly prompts: readonly PromptScript[];
-  /** Answers a step past the end of a script or an unknown prompt (default: a short closing text). */
-  readonly fallback?: Step;
-  /** The handoff summary Codex asks for when it compacts (default: a generic one). */
-  readonly summary?: (request: ResponsesRequest) => string;
-}
+/** A test's conversation; its `summary` is the handoff summary Codex asks for when it compacts. */
+export type Scenario = StandInScenario<Step, ResponsesRequest>;
 
 /** The Responses API usage block; `input_tokens` includes the cached ones. */
 export interface Usage {
