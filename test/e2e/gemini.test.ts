@@ -115,6 +115,9 @@ describe('a Gemini CLI session in the panel, in code-server', { timeout: 300_000
     await frame.locator('[data-testid="preview-headline"]').waitFor({ timeout: 10_000 });
     console.log(`preview shown after ${Date.now() - started} ms: ${await frame.locator('[data-testid="preview-headline"]').innerText()}`);
     assertNamesNoOtherAgent(await preview.innerText(), 'the preview');
+    // The progress notification goes away once the preview is there; the preview sits below the gauge.
+    await page.locator('.notifications-toasts', { hasText: 'Compacting with' }).waitFor({ state: 'hidden', timeout: 15_000 });
+    await frame.locator('[data-testid="preview-headline"]').scrollIntoViewIfNeeded();
     await screenshot(page, 'gemini-preview-dark');
   });
 });
