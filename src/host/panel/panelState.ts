@@ -3,7 +3,7 @@
 import type { AgentHooks, PanelState } from '../../protocol/messages';
 import type { ProxyEvent } from '../../proxy/events';
 import { adapterOf } from '../../sessions/agents';
-import type { FillSnapshot } from '../../sessions/types';
+import type { FillSnapshot, SessionInfo } from '../../sessions/types';
 import type { ContextModel } from '../context/ContextModel';
 import { agentCompactionsOf, historyOf, timelineMarksOf } from '../history/history';
 import type { HistoryStore } from '../history/HistoryStore';
@@ -46,15 +46,16 @@ export function panelStateOf({ settings, view, model, history, hookEvents, proxy
     history: historyOf(agent, ours, hooks, view.forks),
     empty: emptyReason(view, hasWorkspace),
     diagnostics: view.diagnostics.map((diagnostic) => `${diagnostic.line ? `line ${diagnostic.line}: ` : ''}${diagnostic.message}`),
-    hooks: adapter ? hooksOf(adapter, connection) : null,
+    hooks: adapter && view.session ? hooksOf(adapter, view.session, connection) : null,
     contextLoading: model.loading,
     liveProxy: liveProxyOf(proxyEvents, followed),
     cost: model.cost,
   };
 }
 
-function hooksOf(adapter: ReturnType<typeof adapterOf>, connection: ConnectionState | null): AgentHooks | null {
-  if (adapter.connection === undefined) return { agent: adapter.name, state: 'none', where: adapter.command };
+function hooksOf(adapter: ReturnType<typeof adapterOf>, session: SessionInfo, connection: ConnectionState | null): AgentHooks | null {
+  // The command that resumes a fork (the bare binary would start a new session); its id is known once Apply writes it.
+  if (adapter.connection === undefined) return { agent: adapter.name, state: 'none', where: adapter.resumeCommand({ ...session, id: '<fork id>' }) };
   return connection === null ? null : { agent: adapter.name, state: connection, where: adapter.connection.watchFiles.join(' and ') };
 }
 

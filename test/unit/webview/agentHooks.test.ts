@@ -28,8 +28,8 @@ describe('agent hooks line', () => {
   });
 
   it('names an agent without such hooks and how to continue, and offers nothing to connect', () => {
-    const line = agentHooksLine(hooks('none', 'Codex CLI', 'codex resume'));
-    assert.equal(line.text, 'Codex CLI has no compaction hooks: compact here with Compact…, then continue the fork with `codex resume`');
+    const line = agentHooksLine(hooks('none', 'Codex CLI', 'codex resume <fork id>'));
+    assert.equal(line.text, 'Codex CLI has no compaction hooks: compact here with Compact…, then continue the fork with `codex resume <fork id>`');
     assert.equal(line.action, undefined);
   });
 });
