@@ -59,7 +59,7 @@ describe('a Codex CLI session in the panel, in code-server', { timeout: 240_000 
     // Codex's point (model_auto_compact_token_limit in the recording's config.toml), named as Codex's.
     const mark = frame.locator('.gauge-label.mark-agent');
     assert.equal(await mark.innerText(), 'CX');
-    assert.match((await mark.getAttribute('title')) ?? '', /^CX: Codex compacts by itself/);
+    assert.match((await mark.getAttribute('title')) ?? '', /^CX: Codex CLI compacts by itself/);
   });
 
   it("lists Codex's own compaction, says Codex has no hooks, and names no other agent", async () => {
@@ -83,9 +83,9 @@ describe('a Codex CLI session in the panel, in code-server', { timeout: 240_000 
     await runCommand(page, 'Context Lens: Select Session…');
     const rows = page.locator('.quick-input-widget .monaco-list-row');
     // The command palette's own rows stay until the session picker replaces them: wait for a session.
-    await rows.filter({ hasText: /Codex · / }).first().waitFor({ timeout: 20_000 });
+    await rows.filter({ hasText: /Codex CLI · / }).first().waitFor({ timeout: 20_000 });
     const texts = await rows.allInnerTexts();
-    assert.ok(texts.some((text) => /Codex · gpt-5\.5/.test(text)), texts.join(' | '));
+    assert.ok(texts.some((text) => /Codex CLI · gpt-5\.5/.test(text)), texts.join(' | '));
     assert.ok(texts.some((text) => /Claude Code · claude-sonnet-5-5/.test(text)), texts.join(' | '));
     await screenshot(page, 'codex-picker-dark');
     await page.keyboard.press('Escape');
