@@ -13,6 +13,7 @@ import type { SessionLocations } from '../../src/sessions/port';
 import type { SessionInfo } from '../../src/sessions/types';
 import { startFakeChat, type FakeChat } from '../support/fake-openai-chat';
 import { ensureOpencodeCli, opencodeDb, opencodeEnv, runOpencode, type OpencodeRun } from '../support/opencode-cli';
+import { runOutcome } from '../support/cliRun';
 import { runCommand, screenshot, startWorkbench, statusBarItem, webviewFrame, type Workbench } from '../support/workbench';
 
 /** A run takes 15–60 s on two shared cores, longer beside code-server and chromium. */
@@ -21,7 +22,6 @@ const RUN_TIMEOUT_MS = 240_000;
 const WINDOW = 200_000;
 const OPENCODE_POINT = 192_000;
 
-const outcome = (run: OpencodeRun): string => `exit ${run.code}${run.timedOut ? ' (timed out)' : ''}\nstdout: ${run.stdout.slice(-1500)}\nstderr: ${run.stderr.slice(-1500)}`;
 
 /** The prompt the stand-in priced for the newest turn request: the exact fill OpenCode's last response recorded. */
 function lastTurnPrompt(chat: FakeChat): number {
@@ -55,7 +55,7 @@ for (const [theme, shade] of [['Default Dark Modern', 'dark'], ['Default Light M
       chat = await startFakeChat({ steps: [{ text: 'Hello there.' }, { toolCalls: [{ name: 'bash', arguments: { command: 'echo hi', description: 'Say hi' } }] }, { text: 'It printed hi.' }] });
       // A session exists before VS Code starts: the panel opens on it.
       const first = await run(['run', '--format', 'json', 'Say hello.']);
-      assert.equal(first.code, 0, outcome(first));
+      assert.equal(first.code, 0, runOutcome(first));
       const found = await opencodeAdapter.findWorkspaceSession(workspace, { homes: { opencode: [db] } } as SessionLocations);
       assert.ok(found.ok && found.value, JSON.stringify(found));
       session = found.value;
@@ -94,7 +94,7 @@ for (const [theme, shade] of [['Default Dark Modern', 'dark'], ['Default Light M
       const before = lastTurnPrompt(chat);
       const started = Date.now();
       const second = await run(['run', '--format', 'json', '--session', session.id, 'Run echo hi.']);
-      assert.equal(second.code, 0, outcome(second));
+      assert.equal(second.code, 0, runOutcome(second));
       const ran = Date.now();
       const used = lastTurnPrompt(chat);
       assert.ok(used > before, `the second run's prompt ${used} is past the first's ${before}`);

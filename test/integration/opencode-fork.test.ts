@@ -16,7 +16,8 @@ import { withSnapshot } from '../../src/sessions/opencode/snapshot';
 import type { SessionLocations } from '../../src/sessions/port';
 import { ok } from '../../src/sessions/result';
 import { startFakeChat, type FakeChat } from '../support/fake-openai-chat';
-import { ensureOpencodeCli, opencodeDb, opencodeEnv, runOpencode, type OpencodeRun } from '../support/opencode-cli';
+import { ensureOpencodeCli, opencodeDb, opencodeEnv, runOpencode } from '../support/opencode-cli';
+import { runOutcome } from '../support/cliRun';
 
 const SECRET_LINE = 'DROPPED-OUTPUT-MARKER the release is on friday';
 const RULE = 'Never touch the vendor folder.';
@@ -24,7 +25,6 @@ const LOOP = 'Remind me to update the changelog before we release.';
 const FIRST_PROMPT = `Read notes.md. ${RULE} ${LOOP}`;
 const RUN_TIMEOUT_MS = 180_000;
 
-const outcome = (run: OpencodeRun): string => `exit ${run.code}${run.timedOut ? ' (timed out)' : ''}\nstdout: ${run.stdout.slice(-1500)}\nstderr: ${run.stderr.slice(-1500)}`;
 
 /** The source session's rows, to compare before and after. */
 async function rowsOf(db: string, sessionId: string): Promise<string> {
@@ -61,7 +61,7 @@ describe('an OpenCode fork resumed by the real OpenCode CLI', { timeout: 600_000
     mkdirSync(workspace);
     writeFileSync(join(workspace, 'notes.md'), `${SECRET_LINE}\n`);
     const first = await runOpencode({ binary, root, cwd: workspace, baseUrl: chat.url, timeoutMs: RUN_TIMEOUT_MS, args: ['run', '--format', 'json', FIRST_PROMPT] });
-    assert.equal(first.code, 0, outcome(first));
+    assert.equal(first.code, 0, runOutcome(first));
     const db = opencodeDb(root);
 
     const adapter = adapterOf('opencode' as never);
@@ -93,7 +93,7 @@ describe('an OpenCode fork resumed by the real OpenCode CLI', { timeout: 600_000
 
     const before = chat.requests.length;
     const resumed = await runOpencode({ binary, root, cwd: workspace, baseUrl: chat.url, timeoutMs: RUN_TIMEOUT_MS, args: ['run', '--format', 'json', '--session', fork.value.sessionId, 'What is next?'] });
-    assert.equal(resumed.code, 0, outcome(resumed));
+    assert.equal(resumed.code, 0, runOutcome(resumed));
     assert.deepEqual(chat.errors, []);
     const sent = chat.requests.slice(before).filter((request) => request.kind === 'turn');
     assert.equal(sent.length, 1);

@@ -12,12 +12,12 @@ import { openSnapshot } from '../../src/sessions/opencode/snapshot';
 import type { SessionLocations } from '../../src/sessions/port';
 import type { ContextChange } from '../../src/sessions/types';
 import { startFakeChat, type FakeChat } from '../support/fake-openai-chat';
-import { ensureOpencodeCli, opencodeDb, runOpencode, type OpencodeRun } from '../support/opencode-cli';
+import { ensureOpencodeCli, opencodeDb, runOpencode } from '../support/opencode-cli';
+import { runOutcome } from '../support/cliRun';
 
 /** A run takes 15–60 s on two shared cores. */
 const RUN_TIMEOUT_MS = 180_000;
 
-const outcome = (run: OpencodeRun): string => `exit ${run.code}${run.timedOut ? ' (timed out)' : ''}\nstdout: ${run.stdout.slice(-1500)}\nstderr: ${run.stderr.slice(-1500)}`;
 
 /** The prompt the stand-in priced for the newest turn request: what OpenCode's call was sent. */
 function lastTurnPrompt(chat: FakeChat): number {
@@ -47,7 +47,7 @@ describe('OpenCode live, with the real CLI', { timeout: 480_000 }, () => {
 
   it('reads the newest rows from the log with the exact fill, and follows the next run', async () => {
     const first = await runOpencode({ binary, root, cwd: workspace, baseUrl: chat.url, timeoutMs: RUN_TIMEOUT_MS, args: ['run', '--format', 'json', 'Say hello.'] });
-    assert.equal(first.code, 0, outcome(first));
+    assert.equal(first.code, 0, runOutcome(first));
     const db = opencodeDb(root);
     const where = { homes: { opencode: [db] } } as SessionLocations;
     // OpenCode leaves its newest rows in the log after it exits: a reader of the file alone is behind.
@@ -71,7 +71,7 @@ describe('OpenCode live, with the real CLI', { timeout: 480_000 }, () => {
     await follower.start();
     try {
       const second = await runOpencode({ binary, root, cwd: workspace, baseUrl: chat.url, timeoutMs: RUN_TIMEOUT_MS, args: ['run', '--format', 'json', '--session', session.id, 'Run echo hi.'] });
-      assert.equal(second.code, 0, outcome(second));
+      assert.equal(second.code, 0, runOutcome(second));
       // The poll (2 s) or fs.watch has seen the last write by now or within one more poll.
       const deadline = Date.now() + 10_000;
       while (changes[changes.length - 1]?.fill.usedTokens !== lastTurnPrompt(chat) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));

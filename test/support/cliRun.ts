@@ -42,3 +42,8 @@ export function runCli(command: string, args: readonly string[], options: CliRun
     });
   });
 }
+
+/** How a run ended, with the ends of its output, for a failing assertion's message. */
+export function runOutcome(run: CliRun): string {
+  return `exit ${run.code}${run.timedOut ? ' (timed out)' : ''}\nstdout: ${run.stdout.slice(-1500)}\nstderr: ${run.stderr.slice(-1500)}`;
+}

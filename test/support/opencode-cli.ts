@@ -3,10 +3,10 @@
 // from the environment (see shared/design/gemini-opencode.md): a private HOME, XDG folders, TMPDIR
 // (each run leaves a 5.5 MB .so in the temp folder) and database. Used by the fixture recorder and
 // the integration tests.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheRoot, installIntoCache } from '../../scripts/cache';
+import { runCli, type CliRun } from './cliRun';
 
 export const OPENCODE_VERSION = '1.18.33';
 export const OPENCODE_MODEL = 'fake/fake-model';
@@ -69,12 +69,7 @@ export interface RunOpencodeOptions {
   readonly binary?: string;
 }
 
-export interface OpencodeRun {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly timedOut: boolean;
-}
+export type OpencodeRun = CliRun;
 
 /** The database a run in `root` writes. */
 export const opencodeDb = (root: string): string => join(root, 'opencode.db');
@@ -105,26 +100,5 @@ export function opencodeEnv(options: Pick<RunOpencodeOptions, 'root' | 'baseUrl'
 
 /** Runs the CLI once with stdin closed and an environment built from scratch. */
 export function runOpencode(options: RunOpencodeOptions): Promise<OpencodeRun> {
-  const binary = options.binary ?? ensureOpencodeCli();
-  const env = opencodeEnv(options);
-  return new Promise((resolve, reject) => {
-    const child = spawn(binary, options.args, { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    let timedOut = false;
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, options.timeoutMs ?? 90_000);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, timedOut });
-    });
-  });
+  return runCli(options.binary ?? ensureOpencodeCli(), options.args, { cwd: options.cwd, env: opencodeEnv(options), timeoutMs: options.timeoutMs ?? 90_000 });
 }
