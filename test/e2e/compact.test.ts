@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
-import { closeDemoPanel, openDemoPanel } from '../support/demoPanel';
+import { closeDemoPanel, compactionProgressGone, compactWithFocus, openDemoPanel } from '../support/demoPanel';
 import { appendToolRound, copyDemoWorkspace, prepareDemoSession, writeWorkspaceSettings } from '../support/demoSession';
 import { runCommand, screenshot, type Workbench } from '../support/workbench';
 
@@ -120,11 +120,7 @@ describe('Compact with focus, apply, settings and hostile content, in code-serve
   });
 
   it('compacts with a focus text: a preview with fates and a diff, out of date once the agent writes more', async () => {
-    await runCommand(page, 'Context Lens: Compact…');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible' });
-    await input.fill('keep the retry decision');
-    await input.press('Enter');
+    await compactWithFocus(page, 'keep the retry decision');
     const preview = frame.locator('[data-testid="preview"]');
     await preview.waitFor({ timeout: 60_000 });
     assert.match(await preview.innerText(), /keep the retry decision/);
@@ -133,7 +129,7 @@ describe('Compact with focus, apply, settings and hostile content, in code-serve
     assert.ok((await frame.locator('[data-testid="region-row"][data-fate="compacted"], [data-testid="region-row"][data-fate="dropped"]').count()) > 0, 'something is compacted or dropped');
     assert.ok((await frame.locator('[data-testid="diff-block"]').count()) > 0, 'the preview shows a diff');
     // The progress notification goes away once the preview is there.
-    await page.locator('.notifications-toasts', { hasText: 'Compacting with' }).waitFor({ state: 'hidden', timeout: 15_000 });
+    await compactionProgressGone(page);
     await screenshot(page, 'preview-dark');
 
     // Open in Diff Editor: VS Code's own diff editor on the two read-only texts.

@@ -9,7 +9,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
-import { closeDemoPanel, openDemoPanel } from '../support/demoPanel';
+import { closeDemoPanel, compactionProgressGone, compactWithFocus, openDemoPanel } from '../support/demoPanel';
 import { copyDemoWorkspace, prepareDemoSession, writeWorkspaceSettings } from '../support/demoSession';
 import { runCommand, screenshot, type Workbench } from '../support/workbench';
 
@@ -100,14 +100,10 @@ for (const [suffix, theme] of THEMES) {
     });
 
     it('the preview says when the compaction pays off', async () => {
-      await runCommand(page, 'Context Lens: Compact…');
-      const input = page.locator('.quick-input-widget input');
-      await input.waitFor({ state: 'visible' });
-      await input.fill('the retry backoff');
-      await input.press('Enter');
+      await compactWithFocus(page, 'the retry backoff');
       const line = frame.locator('[data-testid="preview-break-even"]');
       await line.waitFor({ timeout: 60_000 });
-      await page.locator('.notifications-toasts', { hasText: 'Compacting with' }).waitFor({ state: 'hidden', timeout: 15_000 });
+      await compactionProgressGone(page);
       assert.match(await line.innerText(), new RegExp(`^\\s*Compacting costs ${USD} once, saves ${USD} per call: pays off after \\d+ calls?$`));
       await frame.locator('[data-testid="preview"]').scrollIntoViewIfNeeded();
       await screenshot(page, `cost-preview-${suffix}`);

@@ -7,7 +7,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
-import { closeDemoPanel, openDemoPanel } from '../support/demoPanel';
+import { closeDemoPanel, compactionProgressGone, compactWithFocus, openDemoPanel } from '../support/demoPanel';
 import { copyDemoWorkspace, prepareDemoSession, writeWorkspaceSettings } from '../support/demoSession';
 import { runCommand, screenshot, type Workbench } from '../support/workbench';
 
@@ -143,13 +143,9 @@ describe('Open in Diff Editor on the demo, in code-server', { timeout: 300_000 }
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'payments.ts' }).first().waitFor();
     await page.keyboard.press('Enter');
     await page.locator('.monaco-editor .view-line', { hasText: 'export' }).first().waitFor({ timeout: 60_000 });
-    await runCommand(page, 'Context Lens: Compact…');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible' });
-    await input.fill('keep the retry decision');
-    await input.press('Enter');
+    await compactWithFocus(page, 'keep the retry decision');
     await frame.locator('[data-testid="preview"]').waitFor({ timeout: 60_000 });
-    await page.locator('.notifications-toasts', { hasText: 'Compacting with' }).waitFor({ state: 'hidden', timeout: 15_000 });
+    await compactionProgressGone(page);
 
     // A person reads the preview before asking for the diff; meanwhile its documents are loaded.
     const loadedMs = await documentsLoaded(workbench.server.profileDir);

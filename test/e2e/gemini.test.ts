@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { geminiAdapter } from '../../src/sessions/gemini/adapter';
+import { compactionProgressGone } from '../support/demoPanel';
 import { runCommand, screenshot, startWorkbench, statusBarItem, webviewFrame, type Workbench } from '../support/workbench';
 
 const FIXTURE = join(__dirname, '..', 'fixtures', 'gemini', 'recorded', 'tools', 'gemini');
@@ -116,7 +117,7 @@ describe('a Gemini CLI session in the panel, in code-server', { timeout: 300_000
     console.log(`preview shown after ${Date.now() - started} ms: ${await frame.locator('[data-testid="preview-headline"]').innerText()}`);
     assertNamesNoOtherAgent(await preview.innerText(), 'the preview');
     // The progress notification goes away once the preview is there; the preview sits below the gauge.
-    await page.locator('.notifications-toasts', { hasText: 'Compacting with' }).waitFor({ state: 'hidden', timeout: 15_000 });
+    await compactionProgressGone(page);
     await frame.locator('[data-testid="preview-headline"]').scrollIntoViewIfNeeded();
     await screenshot(page, 'gemini-preview-dark');
   });

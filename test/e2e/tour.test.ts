@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
-import { closeDemoPanel, openDemoPanel } from '../support/demoPanel';
+import { closeDemoPanel, compactionProgressGone, compactWithFocus, openDemoPanel } from '../support/demoPanel';
 import { copyDemoWorkspace, prepareDemoSession, writeWorkspaceSettings } from '../support/demoSession';
 import { runCommand, screenshot, type Workbench } from '../support/workbench';
 
@@ -100,14 +100,10 @@ for (const [suffix, theme] of THEMES) {
     });
 
     it('previews Compact… with the choices: one headline, the steps that acted, the summary as Markdown', async () => {
-      await runCommand(page, 'Context Lens: Compact…');
-      const input = page.locator('.quick-input-widget input');
-      await input.waitFor({ state: 'visible' });
-      await input.fill('the retry backoff');
-      await input.press('Enter');
+      await compactWithFocus(page, 'the retry backoff');
       const preview = frame.locator('[data-testid="preview"]');
       await preview.waitFor({ timeout: 60_000 });
-      await page.locator('.notifications-toasts', { hasText: 'Compacting with' }).waitFor({ state: 'hidden', timeout: 15_000 });
+      await compactionProgressGone(page);
       assert.match(await frame.locator('[data-testid="preview-headline"]').innerText(), /^[\d,]+ → [\d,]+ tokens \(−\d+ %\) · target [\d,]+ (met|not met)$/);
       // The person's choices in the words of the choices bar, keeps counted as well as drops.
       assert.match(await frame.locator('[data-testid="preview-choices"]').innerText(), /^Your choices: kept 1 \(#\d+\) · dropped 1 \(#\d+\) · 1 pinned sentence/);

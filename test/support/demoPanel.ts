@@ -25,3 +25,17 @@ export async function closeDemoPanel(workbench: Workbench | undefined, workspace
   rmSync(demo.claudeConfigDir, { recursive: true, force: true });
   rmSync(workspace, { recursive: true, force: true });
 }
+
+/** Runs Compact… and answers its focus box with `focus`, as a person does; the preview follows. */
+export async function compactWithFocus(page: Page, focus: string): Promise<void> {
+  await runCommand(page, 'Context Lens: Compact…');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(focus);
+  await input.press('Enter');
+}
+
+/** Waits until the compaction's progress notification has gone (it covers what a screenshot shows). */
+export async function compactionProgressGone(page: Page): Promise<void> {
+  await page.locator('.notifications-toasts', { hasText: 'Compacting with' }).waitFor({ state: 'hidden', timeout: 15_000 });
+}
