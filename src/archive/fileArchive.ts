@@ -1,10 +1,12 @@
 // The archive on disk: one redacted JSON file per entry, private (files 0600 in a 0700 folder), kept
 // under a size and age cap. `StagedArchive` holds a preview's entry in memory until the apply step
 // commits it, so only what is applied reaches the disk.
-import { chmod, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFAULT_ARCHIVE_CAPS, MemoryArchive, newArchiveId, type Archive, type ArchiveCaps, type ArchiveEntry, type ArchiveRef, type ArchiveResult } from '../engine/archive';
 import { redactSecrets } from '../engine/redact';
+import { READ_CAPS, readRegularText } from '../sessions/common/regularFile';
+import { describeFsError } from '../sessions/result';
 
 const FILE_MODE = 0o600;
 const FOLDER_MODE = 0o700;
@@ -20,7 +22,12 @@ const errorText = (error: unknown): string => (error instanceof Error ? error.me
  * archive files: `--archive-dir ~` must never change the mode of someone's home.
  */
 async function ensurePrivateFolder(folder: string): Promise<void> {
-  const created = await mkdir(folder, { recursive: true, mode: FOLDER_MODE });
+  let created: string | undefined;
+  try {
+    created = await mkdir(folder, { recursive: true, mode: FOLDER_MODE });
+  } catch (error) {
+    throw new Error(describeFsError(error, folder, 'create-folder'));
+  }
   if (created !== undefined) return;
   const stats = await stat(folder);
   if ((stats.mode & 0o077) === 0) return;
@@ -44,15 +51,23 @@ export class FileSystemArchive implements Archive {
     const temp = `${location}.${process.pid}.tmp`;
     // Redacted as one JSON text: the items' text and their raw blocks (tool inputs) alike. No
     // pattern consumes a quote or a backslash, so the JSON stays valid.
-    await writeFile(temp, redactSecrets(JSON.stringify(entry)), { encoding: 'utf8', mode: FILE_MODE });
-    await rename(temp, location);
+    try {
+      await writeFile(temp, redactSecrets(JSON.stringify(entry)), { encoding: 'utf8', mode: FILE_MODE });
+      await rename(temp, location);
+    } catch (error) {
+      // A full disk leaves no partial entry behind: each retry would otherwise add one.
+      await unlink(temp).catch(() => undefined);
+      throw new Error(describeFsError(error, location, 'write'));
+    }
     return { id: entry.id, location };
   }
 
   async get(id: string): Promise<ArchiveEntry | undefined> {
     if (!/^[\w-]+$/.test(id)) return undefined;
+    const read = await readRegularText(join(this.folder, `${id}.json`), READ_CAPS.archiveEntry);
+    if (!read.ok || read.value === null) return undefined;
     try {
-      return JSON.parse(await readFile(join(this.folder, `${id}.json`), 'utf8')) as ArchiveEntry;
+      return JSON.parse(read.value) as ArchiveEntry;
     } catch {
       return undefined;
     }

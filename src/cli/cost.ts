@@ -1,8 +1,8 @@
 // The price table for `inspect` and `compact`: the bundled prices with the person's own merged over
 // them (`--prices FILE` or CONTEXT_LENS_PRICES). What a session cost is sessions/costReport.ts.
-import { readFile } from 'node:fs/promises';
 import { BUNDLED_PRICES } from '../engine/cost/priceTable';
 import { indexPrices, indexWithOverrides, type PriceIndex } from '../engine/cost/prices';
+import { READ_CAPS, readRegularText, withoutBom } from '../sessions/common/regularFile';
 import { inputError, type Io } from './io';
 
 export const PRICES_OPTION = { prices: { type: 'string' } } as const;
@@ -15,9 +15,12 @@ export const PRICES_USAGE = `--prices FILE     your own prices, merged over the 
 export async function loadPrices(file: string | undefined, io: Io): Promise<PriceIndex> {
   const path = file ?? io.env.CONTEXT_LENS_PRICES;
   if (path === undefined || path === '') return indexPrices(BUNDLED_PRICES);
+  const read = await readRegularText(path, READ_CAPS.prices);
+  if (!read.ok) throw inputError(`--prices ${path}: ${read.error.message}`);
+  if (read.value === null) throw inputError(`--prices ${path}: No such file: ${path}`);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(await readFile(path, 'utf8'));
+    parsed = JSON.parse(withoutBom(read.value));
   } catch (error) {
     throw inputError(`--prices ${path}: ${error instanceof Error ? error.message : String(error)}`);
   }

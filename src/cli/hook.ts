@@ -17,8 +17,9 @@ import { pinnableSummaryText } from '../engine/summarizers/foreignSummary';
 import { resolutionOf, trackState, type Resolution, type SaidItem } from '../engine/state/tracker';
 import type { AgentHooks, PinSource } from '../sessions/connection';
 import { connectableAgents } from '../sessions/connectable';
-import { ok, readRegularText } from '../sessions/result';
-import { readStdin } from './hookInput';
+import { ok } from '../sessions/result';
+import { READ_CAPS, readRegularText, withoutBom } from '../sessions/common/regularFile';
+import { parseInputJson, readStdin } from './hookInput';
 import { EXIT_OK, usageError, type Io } from './io';
 
 export const HOOK_USAGE = `context-lens hook <pre-compact|session-start>
@@ -58,21 +59,25 @@ export async function hookCommand(args: readonly string[], io: Io): Promise<numb
   const kinds = agentHooks().kinds;
   if (name === undefined || !kinds.includes(name as HookName)) throw usageError(`unknown hook '${name ?? ''}' (expected ${kinds.join(' or ')})`);
   if (extra.length > 0) throw usageError(`unexpected argument '${extra[0] ?? ''}'`);
-  return runHook(name as HookName, await readStdin(), io);
+  // Stdin over its cap is recorded as the run's error (a hook never fails Claude Code).
+  const stdin = await readStdin().catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+  return runHook(name as HookName, stdin, io);
 }
 
 /** One hook run on the given stdin text: prints the pinned block (or nothing), records the event. */
-export async function runHook(name: HookName, stdin: string, io: Io): Promise<number> {
+export async function runHook(name: HookName, stdin: string | Error, io: Io): Promise<number> {
   const event: HookEventLine = { time: new Date().toISOString(), hook: name, sessionId: '', trigger: null, source: null, focus: null, workspaceFocus: null, constraints: 0, openLoops: 0, printed: false, error: null };
   try {
-    const input = JSON.parse(stdin) as HookInput;
+    if (stdin instanceof Error) throw stdin;
+    const input = (parseInputJson(stdin) ?? {}) as HookInput;
     Object.assign(event, { sessionId: str(input.session_id) ?? '', trigger: str(input.trigger), source: str(input.source), focus: str(input.custom_instructions) });
     // Only a compaction loses the constraints; a fresh, resumed or cleared session has its own.
     if (name === 'session-start' && input.source !== 'compact') {
       event.printed = false;
     } else {
       const workspace = await workspaceSettings(str(input.cwd));
-      const { pinned, prompts, closed } = await collectPinned(input, workspace);
+      const { pinned, prompts, closed, transcriptError } = await collectPinned(input, workspace);
+      event.error = transcriptError;
       const focus = name === 'pre-compact' ? standingFocus(workspace, str(input.custom_instructions)) : null;
       const text = renderPinned(pinned, prompts, closed, name) + renderFocus(focus);
       Object.assign(event, { constraints: pinned.constraints.length, openLoops: pinned.openLoops.length, workspaceFocus: focus, printed: text !== '' });
@@ -112,13 +117,23 @@ interface Collected {
   pinned: PinnedSet;
   prompts: Prompt[];
   closed: ClosedLoop[];
+  /** Why the transcript could not be read; the workspace's pinned constraints are printed all the same. */
+  transcriptError: string | null;
 }
 
 /** The pinned set without the loops closed since, and the prompts printed whole (the first, then the newest that fit the budget). */
 async function collectPinned(input: HookInput, workspace: WorkspaceSettings): Promise<Collected> {
   const transcript = str(input.transcript_path);
-  if (transcript === null || !workspace.extractPinned) return { pinned: buildPinnedSet(workspace.pinned, []), prompts: [], closed: [] };
-  const { pins, prompts, said } = await transcriptPins(transcript);
+  const settingsOnly = (transcriptError: string | null): Collected => ({ pinned: buildPinnedSet(workspace.pinned, []), prompts: [], closed: [], transcriptError });
+  if (transcript === null || !workspace.extractPinned) return settingsOnly(null);
+  let read: Awaited<ReturnType<typeof transcriptPins>>;
+  try {
+    read = await transcriptPins(transcript);
+  } catch (error) {
+    // An unreadable transcript loses its prompts, not the constraints the person pinned in settings.
+    return settingsOnly(`transcript not read: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const { pins, prompts, said } = read;
   const { pinned, prompts: whole } = withinBudget(workspace, pins, prompts);
   // State, not history: a TODO the agent later finished, a question it answered, is not handed on as open.
   const tracker = trackState(said);
@@ -129,7 +144,7 @@ async function collectPinned(input: HookInput, workspace: WorkspaceSettings): Pr
     if (resolution) closed.push({ text: entry.text, resolution });
     return resolution === undefined;
   });
-  return { pinned: { ...pinned, openLoops: open }, prompts: whole, closed };
+  return { pinned: { ...pinned, openLoops: open }, prompts: whole, closed, transcriptError: null };
 }
 
 function withinBudget(workspace: WorkspaceSettings, pins: { id: number; pins: ExtractedPins }[], prompts: Prompt[]): { pinned: PinnedSet; prompts: Prompt[] } {
@@ -140,9 +155,6 @@ function withinBudget(workspace: WorkspaceSettings, pins: { id: number; pins: Ex
   return { pinned: buildPinnedSet(workspace.pinned, pins), prompts: prompts.filter((prompt) => whole.has(prompt.line)) };
 }
 
-/** A settings file is a few kilobytes; a cloned repository's can be anything (a pipe, /dev/zero). */
-const MAX_SETTINGS_BYTES = 1024 * 1024;
-
 /**
  * Read from the workspace's `.vscode/settings.json` (JSON with comments), as VS Code would. Claude
  * Code waits on this hook: only a regular file under the cap is read.
@@ -150,12 +162,12 @@ const MAX_SETTINGS_BYTES = 1024 * 1024;
 async function workspaceSettings(cwd: string | null): Promise<WorkspaceSettings> {
   const path = cwd === null ? null : join(cwd, '.vscode', 'settings.json');
   const promptBudgetPercent = DEFAULT_OPTIONS.preserve.promptBudgetPercent;
-  const read = path === null ? ok(null) : await readRegularText(path, MAX_SETTINGS_BYTES);
+  const read = path === null ? ok(null) : await readRegularText(path, READ_CAPS.settings);
   if (!read.ok) throw new Error(read.error.message);
   if (read.value === null) return { pinned: [], extractPinned: true, focus: null, promptBudgetPercent };
   // As VS Code reads it: comments and trailing commas allowed; anything else wrong is an error to log.
   const errors: ParseError[] = [];
-  const settings = (parseJsonc(read.value, errors, { allowTrailingComma: true }) ?? {}) as Record<string, unknown>;
+  const settings = (parseJsonc(withoutBom(read.value), errors, { allowTrailingComma: true }) ?? {}) as Record<string, unknown>;
   const [first] = errors;
   if (first !== undefined) throw new Error(`${path}: ${printParseErrorCode(first.error)} at offset ${first.offset}`);
   const pinned = settings[PINNED_SETTING];

@@ -36,7 +36,8 @@ export async function sessionsCommand(args: readonly string[], io: Io): Promise<
     // The transcript's own last timestamp; the file's mtime only when no record has one.
     new Date(session.lastRecordAtMs ?? session.lastActivityMs).toISOString().replace('T', ' ').slice(0, 16),
     bytes(session.sizeBytes),
-    session.id,
+    // Ids come from file names, which may hold a newline or an ESC: escaped like the title, never clipped.
+    printable(session.id, true),
   ]);
   io.out.write(`${table(['TITLE', 'AGENT', 'MODEL', 'LAST ACTIVITY (UTC)', 'SIZE', 'ID'], rows, [4])}\n`);
   return EXIT_OK;

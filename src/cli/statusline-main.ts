@@ -3,6 +3,7 @@
 import { readStdin } from './hookInput';
 import { NEUTRAL, resolveStatusLine } from './statusline';
 
+// Stdin over its cap (see hookInput.ts) is not Claude Code's: the neutral line, at once.
 readStdin().then(
   async (stdin) => process.stdout.write(`${await resolveStatusLine(stdin, process.env, { cost: process.argv.includes('--cost') })}\n`),
   () => process.stdout.write(`${NEUTRAL}\n`),

@@ -2,7 +2,7 @@
 // in on every redraw. This module and `statusline-main.ts` (its own tiny bundle) import nothing
 // heavy — no zod, engine or tokenizer — so a redraw costs little more than starting node.
 import { statusLineSource } from '../sessions/statusLine';
-import { readStdin } from './hookInput';
+import { parseInputJson, readStdin } from './hookInput';
 import type { Io } from './io';
 import { formatUsd } from '../protocol/format';
 
@@ -36,12 +36,21 @@ function compact(tokens: number): string {
  * holds) when Claude Code sends it, else its rounded `used_percentage` of the window.
  */
 export function statusLine(stdin: string, env: Io['env'] = {}, options: StatusLineOptions = {}): string {
-  let input: unknown;
+  const input = parsed(stdin);
+  return input === undefined ? NEUTRAL : statusLineOf(input, env, options);
+}
+
+/** The input as JSON, or undefined when it is not (or is too large or deep to be Claude Code's). */
+function parsed(stdin: string): unknown {
   try {
-    input = JSON.parse(stdin);
+    return parseInputJson(stdin);
   } catch {
-    return NEUTRAL;
+    return undefined;
   }
+}
+
+/** `statusLine` on input already parsed. */
+function statusLineOf(input: unknown, env: Io['env'], options: StatusLineOptions): string {
   const window = obj(obj(input)?.context_window);
   const size = num(window?.context_window_size);
   if (window === null || size === null || size === 0) return NEUTRAL;
@@ -65,17 +74,13 @@ function costPart(input: unknown, env: Io['env'], options: StatusLineOptions): s
  * (Claude Code versions without `context_window`, or a session before its first response).
  */
 export async function resolveStatusLine(stdin: string, env: Io['env'] = {}, options: StatusLineOptions = {}): Promise<string> {
-  const fromInput = statusLine(stdin, env, options);
+  // Parsed once: the fallback reads the same input.
+  const input = parsed(stdin);
+  if (input === undefined) return NEUTRAL;
+  const fromInput = statusLineOf(input, env, options);
   if (fromInput !== NEUTRAL) return fromInput;
-  let path: string | undefined;
-  let input: unknown;
-  try {
-    input = JSON.parse(stdin);
-    const value = obj(input)?.transcript_path;
-    path = typeof value === 'string' && value !== '' ? value : undefined;
-  } catch {
-    return NEUTRAL;
-  }
+  const value = obj(input)?.transcript_path;
+  const path = typeof value === 'string' && value !== '' ? value : undefined;
   const fill = path === undefined ? null : await statusLineSource.transcriptFill(path);
   return fill === null ? NEUTRAL : line(fill.usedTokens, fill.windowTokens, null, env) + costPart(input, env, options);
 }
@@ -88,7 +93,9 @@ function line(used: number, size: number, reported: number | null, env: Io['env'
 }
 
 export async function statuslineCommand(args: readonly string[], io: Io): Promise<number> {
-  io.out.write(`${await resolveStatusLine(await readStdin(), io.env, { cost: args.includes('--cost') })}\n`);
+  // Input over the cap is not Claude Code's: the neutral line, at once.
+  const stdin = await readStdin().catch(() => null);
+  io.out.write(`${stdin === null ? NEUTRAL : await resolveStatusLine(stdin, io.env, { cost: args.includes('--cost') })}\n`);
   // A status line never reports failure: Claude Code would show nothing instead of the neutral line.
   return 0;
 }

@@ -25,8 +25,9 @@ export async function writeAtomically(path: string, text: string, mode = 0o600):
     await syncFolder(dirname(path));
     return ok(undefined);
   } catch (error) {
+    // Whatever failed (a full disk, a read-only folder), no half-written temp file stays behind.
     await unlink(temp).catch(() => undefined);
-    return failFromError(error, path);
+    return failFromError(error, path, 'write');
   }
 }
 

@@ -2,6 +2,7 @@
 // every adapter so a missing file reads the same everywhere.
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { Result, SessionError } from './types';
 
 export function ok<T>(value: T): Result<T> {
@@ -19,15 +20,61 @@ export class FailureError extends Error {
   }
 }
 
-/** Turns a thrown fs error into a result; anything unexpected becomes `io`. */
-export function failFromError<T>(error: unknown, path: string): Result<T> {
+/** What the failing call was doing: the sentence for an errno depends on it (ENOENT on a write is a missing folder). */
+export type FsOperation = 'read' | 'write' | 'create-folder' | 'remove';
+
+/**
+ * Turns a thrown fs error into a result whose message names the real cause and the path, in a
+ * plain sentence (see `describeFsError`); anything unexpected becomes `io`.
+ */
+export function failFromError<T>(error: unknown, path: string, operation: FsOperation = 'read'): Result<T> {
   if (error instanceof FailureError) return { ok: false, error: error.failure };
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const detail = error instanceof Error ? error.message : String(error);
-  if (code === 'ENOENT') return fail('not-found', `No such file: ${path}`, path);
-  if (code === 'EACCES' || code === 'EPERM') return fail('permission-denied', `Permission denied: ${path}`, path);
-  if (code === 'ELOOP') return fail('io', `Symlink loop: ${path}`, path);
-  return fail('io', `Cannot read ${path}: ${detail}`, path);
+  const message = describeFsError(error, path, operation);
+  if (code === 'ENOENT' && operation === 'read') return fail('not-found', message, path);
+  if (code === 'EACCES' || code === 'EPERM') return fail('permission-denied', message, path);
+  return fail('io', message, path);
+}
+
+const DOING: Record<FsOperation, string> = { read: 'reading', write: 'writing', 'create-folder': 'creating the folder', remove: 'removing' };
+
+/**
+ * One sentence for an fs error: the cause first, then what was being done to which path. A full
+ * disk while writing is never "Cannot read", a read-only file system never "No such file".
+ */
+export function describeFsError(error: unknown, path: string, operation: FsOperation): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const doing = `${DOING[operation]} ${path}`;
+  switch (code) {
+    case 'ENOSPC':
+      return `No space left on the disk while ${doing}`;
+    case 'EDQUOT':
+      return `Disk quota exceeded while ${doing}`;
+    case 'EROFS':
+      return `${operation === 'write' ? dirname(path) : path} is on a read-only file system (while ${doing})`;
+    case 'EACCES':
+    case 'EPERM':
+      return operation === 'read' ? `Permission denied: ${path}` : `Permission denied ${doing}`;
+    case 'ENOENT':
+      // Node's recursive mkdir reports a read-only file system as ENOENT when the folder does not exist yet.
+      if (operation === 'create-folder') return `Cannot create the folder ${path}: the disk there is read-only, or a folder above it cannot be made`;
+      return operation === 'write' ? `No such folder: ${dirname(path)} (while ${doing})` : `No such file: ${path}`;
+    case 'ENOTDIR':
+      return `A part of ${path} is a file, not a folder (while ${doing})`;
+    case 'EISDIR':
+      return `${path} is a folder, not a file (while ${doing})`;
+    case 'ELOOP':
+      return `Symlink loop: ${path}`;
+    case 'EMFILE':
+    case 'ENFILE':
+      return `Too many open files while ${doing}`;
+    case 'EIO':
+      return `The disk reported an I/O error while ${doing}`;
+    default: {
+      const detail = error instanceof Error ? error.message : String(error);
+      return `Failed ${doing}: ${detail}`;
+    }
+  }
 }
 
 /**
@@ -70,33 +117,5 @@ export async function openRegular(path: string): Promise<FileHandle> {
   }
   if (stats.isFile()) return handle;
   await handle.close();
-  throw new FailureError({ code: 'io', message: `Not a regular file (${stats.isDirectory() ? 'a folder' : stats.isFIFO() ? 'a named pipe' : 'a device or socket'}): ${path}`, path });
-}
-
-/**
- * The text of a regular file someone else controls (a workspace's settings), at most `maxBytes`:
- * a named pipe, a device such as /dev/zero or a file past the cap is refused with a reason, never
- * waited on or read without end. Null when there is no file.
- */
-export async function readRegularText(path: string, maxBytes: number): Promise<Result<string | null>> {
-  let handle: FileHandle;
-  try {
-    handle = await openRegular(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return ok(null);
-    return failFromError(error, path);
-  }
-  try {
-    const { size } = await handle.stat();
-    if (size > maxBytes) return fail('invalid-input', `Over ${maxBytes} bytes (${size}): not read: ${path}`, path);
-    // Read to the cap only: a file that grows while it is read is cut there.
-    const buffer = Buffer.alloc(Math.min(size, maxBytes) + 1);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    if (bytesRead > maxBytes) return fail('invalid-input', `Over ${maxBytes} bytes: not read: ${path}`, path);
-    return ok(buffer.subarray(0, bytesRead).toString('utf8'));
-  } catch (error) {
-    return failFromError(error, path);
-  } finally {
-    await handle.close();
-  }
+  throw new FailureError({ code: 'io', message: `Not a regular file (${stats.isDirectory() ? 'a folder' : stats.isFIFO() ? 'a named pipe' : stats.isSocket() ? 'a socket' : 'a device'}): ${path}`, path });
 }

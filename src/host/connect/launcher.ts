@@ -3,8 +3,9 @@
 // Node.js from PATH or, where there is none (Claude Code ships as a native binary), by VS Code's
 // own runtime. Free of `vscode` so it can be tested directly.
 import { accessSync, constants } from 'node:fs';
-import { copyFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
+import { READ_CAPS, readRegularText } from '../../sessions/common/regularFile';
 import type { CommandPaths } from '../../sessions/connection';
 
 /** The bundles the hook and status line commands run, with the shared files `cli.js` requires beside it (see esbuild.mjs). */
@@ -53,13 +54,18 @@ export function commandPaths(runtime: Runtime, binDir: string): CommandPaths {
  * version. Each file is renamed into place so a hook never runs half a bundle.
  */
 export async function installBundles(distDir: string, binDir: string, version: string): Promise<boolean> {
-  const installed = await readFile(join(binDir, VERSION_FILE), 'utf8').catch(() => null);
-  if (installed === version) return false;
+  if ((await installedVersion(binDir)) === version) return false;
   await mkdir(binDir, { recursive: true });
   for (const name of HOOK_BUNDLES) {
     const temp = join(binDir, `.${name}.${process.pid}.tmp`);
-    await copyFile(join(distDir, name), temp);
-    await rename(temp, join(binDir, name));
+    try {
+      await copyFile(join(distDir, name), temp);
+      await rename(temp, join(binDir, name));
+    } catch (error) {
+      // A full disk must not leave half a bundle behind for the next run to trip over.
+      await unlink(temp).catch(() => undefined);
+      throw error;
+    }
   }
   await writeFile(join(binDir, VERSION_FILE), version, 'utf8');
   return true;
@@ -67,6 +73,11 @@ export async function installBundles(distDir: string, binDir: string, version: s
 
 /** Refreshes an existing copy after an update; never creates one (only Connect does). */
 export async function refreshBundles(distDir: string, binDir: string, version: string): Promise<boolean> {
-  const exists = await readFile(join(binDir, VERSION_FILE), 'utf8').then(() => true, () => false);
-  return exists ? installBundles(distDir, binDir, version) : false;
+  return (await installedVersion(binDir)) !== null ? installBundles(distDir, binDir, version) : false;
+}
+
+/** The version stamp of the installed copy, null when there is none (or it is not a small regular file). */
+async function installedVersion(binDir: string): Promise<string | null> {
+  const read = await readRegularText(join(binDir, VERSION_FILE), READ_CAPS.marker);
+  return read.ok ? read.value : null;
 }

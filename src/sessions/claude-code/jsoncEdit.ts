@@ -21,17 +21,20 @@ const MAX_CHARS = 4 * 1024 * 1024;
 /** The object a JSONC text holds; `root` is undefined for a blank text. */
 export function parseObject(text: string): ParsedJsonc {
   if (text.length > MAX_CHARS) return { ok: false, error: `it is larger than ${MAX_CHARS / 1024 / 1024} MB` };
-  if (text.trim() === '') return { ok: true, root: undefined };
+  // A byte order mark (Windows editors write one) is read as a space: one UTF-16 unit for one, so
+  // every offset, and so every edit, still points into the text as it stands, mark included.
+  const source = text.startsWith('\uFEFF') ? ` ${text.slice(1)}` : text;
+  if (source.trim() === '') return { ok: true, root: undefined };
   const errors: ParseError[] = [];
   let root: Node | undefined;
   try {
-    root = parseTree(text, errors, { allowTrailingComma: true });
+    root = parseTree(source, errors, { allowTrailingComma: true });
   } catch {
     return { ok: false, error: 'it is nested too deeply to read' };
   }
   const [first] = errors;
   if (first !== undefined) {
-    const before = text.slice(0, first.offset).split('\n');
+    const before = source.slice(0, first.offset).split('\n');
     return { ok: false, error: `it is not valid JSON (${printParseErrorCode(first.error)} at line ${before.length}, column ${(before.at(-1) ?? '').length + 1})` };
   }
   if (root?.type !== 'object') return { ok: false, error: 'it does not hold a JSON object' };

@@ -2,12 +2,15 @@
 // `.claude/settings.local.json` and its `.mcp.json`. A symlinked file is edited where it points (the
 // link stays a link); every write is atomic and keeps the file's mode; the previous content is
 // copied to a backup first. A file Connect created (and the `.claude` folder, if it made that too)
-// is recorded, so Disconnect can remove it again instead of leaving `{}` behind.
+// is recorded, so Disconnect can remove it again instead of leaving `{}` behind; so is a blank file
+// Connect filled, so Disconnect gives back its very bytes. What Connect creates is private: the
+// folder 0700 and the file 0600 whatever the umask (settings may hold secrets).
 import { createHash } from 'node:crypto';
-import { lstat, mkdir, readFile, readlink, rmdir, stat, unlink } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readlink, rmdir, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { writeAtomically } from '../atomicWrite';
 import { fail, failFromError, ok } from '../result';
+import { READ_CAPS, readRegularText } from '../common/regularFile';
 import type { Saved } from '../connection';
 import type { Result } from '../types';
 import { isEmptySettings, SETTINGS_FILE } from './connection';
@@ -61,64 +64,79 @@ async function followLinks(path: string): Promise<Result<string>> {
   return fail('io', `Too many symbolic links: ${path}`, path);
 }
 
+/** The file as it stands (a byte order mark kept, so a write gives it back): only a regular file under the settings cap. */
 export async function readSettings(path: string): Promise<Result<SettingsFile>> {
   const target = await followLinks(path);
   if (!target.ok) return target;
-  try {
-    return ok({ path, target: target.value, text: await readFile(target.value, 'utf8') });
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? ok({ path, target: target.value, text: null }) : failFromError(error, target.value);
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(() => true, () => false);
+  const text = await readRegularText(target.value, READ_CAPS.settings);
+  return text.ok ? ok({ path, target: target.value, text: text.value }) : text;
 }
 
 /** Copies the text about to be replaced; private to the person (settings may hold secrets). */
 async function backUp(file: SettingsFile, env: Env): Promise<Result<string | null>> {
   if (file.text === null) return ok(null);
   const { copy } = backupPaths(file.target, env);
-  try {
-    await mkdir(dirname(copy), { recursive: true, mode: 0o700 });
-  } catch (error) {
-    return failFromError(error, dirname(copy));
-  }
+  const folder = await makePrivateFolder(dirname(copy));
+  if (!folder.ok) return folder;
   const written = await writeAtomically(copy, file.text, 0o600);
   return written.ok ? ok(copy) : written;
 }
 
+/** An existing file keeps its mode; a new one is the person's alone. */
 async function write(file: SettingsFile, text: string): Promise<Result<void>> {
-  const mode = await stat(file.target).then((stats) => stats.mode & 0o777, () => 0o644);
+  const mode = await stat(file.target).then((stats) => stats.mode & 0o777, () => 0o600);
   return writeAtomically(file.target, text, mode);
+}
+
+/**
+ * Creates `folder` 0700 (chmod after mkdir: a umask can only narrow the mode, but the folder's own
+ * mode is what is promised). The error names the folder and the cause (a read-only disk is not
+ * "no such file").
+ */
+async function makePrivateFolder(folder: string): Promise<Result<boolean>> {
+  try {
+    const made = await mkdir(folder, { recursive: true, mode: 0o700 });
+    if (made !== undefined) await chmod(folder, 0o700);
+    return ok(made !== undefined);
+  } catch (error) {
+    return failFromError(error, folder, 'create-folder');
+  }
+}
+
+/** What Disconnect needs to know of a file Connect created or filled: whether it made the folder, and a blank text it replaced. */
+interface CreatedRecord {
+  madeFolder: boolean;
+  /** The blank (empty or whitespace) text the file held before Connect, given back byte for byte. */
+  blank?: string;
 }
 
 /** Writes what Connect made of the file: a backup of the old text first, or a record that the file is new. */
 export async function saveConnected(file: SettingsFile, text: string, env: Env): Promise<Result<Saved>> {
   const backup = await backUp(file, env);
   if (!backup.ok) return backup;
-  if (file.text !== null) {
+  const blank = file.text !== null && file.text.trim() === '' ? file.text : undefined;
+  if (file.text !== null && blank === undefined) {
     const written = await write(file, text);
     return written.ok ? ok({ backup: backup.value, removed: false }) : written;
   }
-  const folder = dirname(file.target);
-  const madeFolder = !(await exists(folder));
-  try {
-    await mkdir(folder, { recursive: true });
-    await mkdir(settingsBackupFolder(env), { recursive: true, mode: 0o700 });
-  } catch (error) {
-    return failFromError(error, folder);
-  }
+  const records = await makePrivateFolder(settingsBackupFolder(env));
+  if (!records.ok) return records;
+  const made = file.text === null ? await makePrivateFolder(dirname(file.target)) : ok(false);
+  if (!made.ok) return made;
   const written = await write(file, text);
   if (!written.ok) return written;
-  const recorded = await writeAtomically(backupPaths(file.target, env).created, `${JSON.stringify({ file: file.target, madeFolder })}\n`, 0o600);
-  return recorded.ok ? ok({ backup: null, removed: false }) : recorded;
+  const record: CreatedRecord & { file: string } = { file: file.target, madeFolder: made.value, ...(blank === undefined ? {} : { blank }) };
+  const recorded = await writeAtomically(backupPaths(file.target, env).created, `${JSON.stringify(record)}\n`, 0o600);
+  return recorded.ok ? ok({ backup: backup.value, removed: false }) : recorded;
 }
 
-async function createdRecord(path: string): Promise<{ madeFolder: boolean } | null> {
+async function createdRecord(path: string): Promise<CreatedRecord | null> {
+  // Our own record, in our private folder: read through the same guard all the same (it is small).
+  const read = await readRegularText(path, READ_CAPS.ownRecord);
+  if (!read.ok || read.value === null) return null;
   try {
-    const record = JSON.parse(await readFile(path, 'utf8')) as { madeFolder?: unknown };
-    return { madeFolder: record.madeFolder === true };
+    const record = JSON.parse(read.value) as { madeFolder?: unknown; blank?: unknown };
+    return { madeFolder: record.madeFolder === true, ...(typeof record.blank === 'string' && record.blank.trim() === '' ? { blank: record.blank } : {}) };
   } catch {
     return null;
   }
@@ -131,11 +149,18 @@ async function createdRecord(path: string): Promise<{ madeFolder: boolean } | nu
 export async function saveDisconnected(file: SettingsFile, text: string, env: Env): Promise<Result<Saved>> {
   const { created } = backupPaths(file.target, env);
   const record = await createdRecord(created);
+  if (record !== null && isEmptySettings(text) && record.blank !== undefined) {
+    // The file was blank before Connect: it gets its very bytes back, not `{}`.
+    const written = await write(file, record.blank);
+    if (!written.ok) return written;
+    await unlink(created).catch(() => undefined);
+    return ok({ backup: null, removed: false });
+  }
   if (record !== null && isEmptySettings(text)) {
     try {
       await unlink(file.target);
     } catch (error) {
-      return failFromError(error, file.target);
+      return failFromError(error, file.target, 'remove');
     }
     if (record.madeFolder) await rmdir(dirname(file.target)).catch(() => undefined);
     await unlink(created).catch(() => undefined);

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { writeAtomically } from '../atomicWrite';
-import { fail, ok, withFile } from '../result';
+import { fail, failFromError, ok, withFile } from '../result';
 import type { Result } from '../types';
 import { SUMMARY_PREAMBLE } from '../common/forkTexts';
 import { HistoryBuilder } from './liveContext';
@@ -159,8 +159,8 @@ export async function writeCodexFork(request: CodexForkRequest): Promise<Result<
   const path = codexHome === null ? join(dirname(request.sourcePath), basename(rolloutPathFor('.', sessionId, now))) : rolloutPathFor(codexHome, sessionId, now);
   try {
     await mkdir(dirname(path), { recursive: true });
-  } catch {
-    return fail('io', `Cannot create the folder for the new rollout: ${dirname(path)}`, path);
+  } catch (error) {
+    return failFromError(error, dirname(path), 'create-folder');
   }
   const written = await writeAtomically(path, `${lines.join('\n')}\n`);
   if (!written.ok) return written;

@@ -8,8 +8,8 @@
 // (0.9 × 272000 = 244800, less the few tokens of the tool output already added); with the limit
 // set to 250000 it still compacted at 244790, and with 100000 at 99990 but not at 99900. That is
 // `ModelInfo::auto_compact_token_limit` in codex-rs (protocol/src/openai_models.rs).
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { READ_CAPS, readRegularText, withoutBom } from '../common/regularFile';
 
 /** What 0.169.0 reports for its default model (gpt-5.5) when a rollout names no window. */
 export const DEFAULT_CODEX_WINDOW_TOKENS = 258_400;
@@ -31,13 +31,9 @@ const LIMIT_KEY = 'model_auto_compact_token_limit';
  * command line are not visible in files); anything else, or no file, is null.
  */
 export async function readConfiguredAutoCompactLimit(codexHome: string): Promise<number | null> {
-  let text: string;
-  try {
-    text = await readFile(join(codexHome, 'config.toml'), 'utf8');
-  } catch {
-    return null;
-  }
-  for (const raw of text.split('\n')) {
+  const read = await readRegularText(join(codexHome, 'config.toml'), READ_CAPS.settings);
+  if (!read.ok || read.value === null) return null;
+  for (const raw of withoutBom(read.value).split('\n')) {
     const line = raw.replace(/#.*$/, '').trim();
     if (line.startsWith('[')) return null;
     const match = new RegExp(`^${LIMIT_KEY}\\s*=\\s*([0-9][0-9_]*)$`).exec(line);

@@ -8,14 +8,12 @@ import { createHash } from 'node:crypto';
 import { readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { readRegularText } from '../result';
+import { READ_CAPS, readRegularText, withoutBom } from '../common/regularFile';
 import { obj } from './records';
 
 /** The environment variable the CLI reads for the folder that holds `.gemini`. */
 export const GEMINI_HOME_ENV = 'GEMINI_CLI_HOME';
 const GEMINI_DIR = '.gemini';
-/** projects.json is a small map; anything larger is not the CLI's. */
-const MAX_REGISTRY_BYTES = 4 * 1024 * 1024;
 
 export interface GeminiHomeOptions {
   /** Explicit folders (a setting or --gemini-home): each is a GEMINI_CLI_HOME or a `.gemini` folder itself. */
@@ -78,11 +76,11 @@ export function chatPlaceOf(path: string): ChatPlace | null {
 
 /** projects.json: working directory → project name; empty when missing or not the CLI's shape. */
 export async function readProjects(geminiDir: string): Promise<Map<string, string>> {
-  const text = await readRegularText(join(geminiDir, 'projects.json'), MAX_REGISTRY_BYTES);
+  const text = await readRegularText(join(geminiDir, 'projects.json'), READ_CAPS.registry);
   const projects = new Map<string, string>();
   if (!text.ok || text.value === null) return projects;
   try {
-    const entries = obj(obj(JSON.parse(text.value) as unknown)?.projects) ?? {};
+    const entries = obj(obj(JSON.parse(withoutBom(text.value)) as unknown)?.projects) ?? {};
     for (const [cwd, name] of Object.entries(entries)) if (typeof name === 'string' && name !== '' && !name.includes('/') && !name.includes('\\')) projects.set(cwd, name);
   } catch {
     // Damaged: the CLI resets it too; we find the folders by listing tmp/.
@@ -92,7 +90,7 @@ export async function readProjects(geminiDir: string): Promise<Map<string, strin
 
 /** The directory a project folder belongs to: its `.project_root`, else projects.json, else null. */
 export async function projectRootOf(projectDir: string, projects?: Map<string, string>): Promise<string | null> {
-  const marker = await readRegularText(join(projectDir, '.project_root'), 64 * 1024);
+  const marker = await readRegularText(join(projectDir, '.project_root'), READ_CAPS.marker);
   const root = marker.ok ? marker.value?.trim() : undefined;
   if (root) return root;
   const name = basename(projectDir);

@@ -7,14 +7,13 @@
 // `/etc/gemini-cli/settings.json`), which wins. A zero or missing threshold means the default here
 // (the CLI then asks a remote experiment flag we cannot see).
 import { join } from 'node:path';
-import { readRegularText } from '../result';
+import { READ_CAPS, readRegularText, withoutBom } from '../common/regularFile';
 import { num, obj } from './records';
 
 export const DEFAULT_GEMINI_WINDOW_TOKENS = 1_048_576;
 const GEMMA_4_WINDOW_TOKENS = 256_000;
 const GEMMA_4_MODELS = new Set(['gemma-4-31b-it', 'gemma-4-26b-a4b-it']);
 export const DEFAULT_COMPRESSION_THRESHOLD = 0.5;
-const MAX_SETTINGS_BYTES = 1024 * 1024;
 
 /** The CLI's token limit of a model (its `tokenLimit`); null model: the default. */
 export function geminiTokenLimit(model: string | null): number {
@@ -53,10 +52,10 @@ export function stripJsonComments(text: string): string {
 
 /** `model.compressionThreshold` of one settings file, or null. */
 async function thresholdIn(path: string): Promise<number | null> {
-  const text = await readRegularText(path, MAX_SETTINGS_BYTES);
+  const text = await readRegularText(path, READ_CAPS.settings);
   if (!text.ok || text.value === null) return null;
   try {
-    return num(obj(obj(JSON.parse(stripJsonComments(text.value)) as unknown)?.model)?.compressionThreshold);
+    return num(obj(obj(JSON.parse(stripJsonComments(withoutBom(text.value))) as unknown)?.model)?.compressionThreshold);
   } catch {
     return null;
   }

@@ -1,9 +1,10 @@
 // Which sessions are forks Context Lens wrote, and of what: OpenCode's rows have no place for it, so
 // beside each fork's import file (`<database folder>/context-lens/<fork id>.json`) a note
 // `<fork id>.fork.json` names the source session and its title. Listing reads the notes once.
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeAtomically } from '../atomicWrite';
+import { READ_CAPS, readRegularText } from '../common/regularFile';
 import type { Result, SessionInfo } from '../types';
 import { obj, str } from './rows';
 
@@ -25,8 +26,11 @@ export async function readForkNotes(db: string): Promise<Map<string, ForkOf>> {
   for (const name of names) {
     const id = NOTE.exec(name)?.[1];
     if (id === undefined) continue;
+    // The folder sits beside the agent's database, where anyone who can write there can put anything.
+    const read = await readRegularText(join(folder, name), READ_CAPS.ownRecord);
+    if (!read.ok || read.value === null) continue;
     try {
-      const forkOf = obj(obj(JSON.parse(await readFile(join(folder, name), 'utf8')))?.forkOf);
+      const forkOf = obj(obj(JSON.parse(read.value))?.forkOf);
       if (forkOf !== null) notes.set(id, { sessionId: str(forkOf.sessionId), title: str(forkOf.title) });
     } catch {
       // A note we cannot read is no note: the session shows as an ordinary one.

@@ -9,7 +9,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type initSqlJs from 'sql.js/dist/sql-wasm.js';
 import type { Database, SqlJsStatic } from 'sql.js/dist/sql-wasm.js';
-import { fail, failFromError, ok, withFile } from '../result';
+import { fail, failFromError, ok } from '../result';
+import { READ_CAPS, readRegularBytes } from '../common/regularFile';
 import type { Result } from '../types';
 import { foldWal, walSalt } from './walFold';
 
@@ -20,7 +21,7 @@ const ATTEMPTS = 3;
 
 let engine: Promise<SqlJsStatic> | null = null;
 
-/** The .wasm beside the bundle (dist/), or in node_modules when run from the sources. */
+/** The .wasm beside the bundle (dist/), or in node_modules when run from the sources: our own file, read as it is. */
 function wasmBytes(): Uint8Array {
   const beside = join(__dirname, 'sql-wasm.wasm');
   try {
@@ -52,8 +53,11 @@ export interface Snapshot {
   close(): void;
 }
 
+/** The whole file, as sql.js needs it: a regular file under the database cap (a pipe or /dev/zero is refused). */
 async function readBytes(path: string): Promise<Result<Uint8Array>> {
-  return withFile(path, async (handle) => ok(new Uint8Array(await handle.readFile())));
+  const read = await readRegularBytes(path, READ_CAPS.database);
+  if (!read.ok) return read;
+  return read.value === null ? fail('not-found', `No such file: ${path}`, path) : ok(new Uint8Array(read.value.buffer, read.value.byteOffset, read.value.byteLength));
 }
 
 /** The log's bytes, or null when there is none (a missing log is normal: the agent checkpointed). */

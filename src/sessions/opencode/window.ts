@@ -6,9 +6,9 @@
 // with `compaction.auto: false` or a model whose context is 0. The limits come from the config
 // (OPENCODE_CONFIG_CONTENT, the global and the project's opencode.json[c]), else from its models.dev
 // cache; the recordings ran with a 10 000-token model and compacted past 9 000.
-import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { READ_CAPS, readRegularText, withoutBom } from '../common/regularFile';
 import { parse } from 'jsonc-parser';
 import { num, obj, type Json } from './rows';
 
@@ -39,8 +39,10 @@ export function opencodeAutoCompactTokens(limits: ModelLimits, compaction: Json 
 }
 
 async function readJsonc(path: string): Promise<Json | null> {
+  const read = await readRegularText(path, READ_CAPS.settings);
+  if (!read.ok || read.value === null) return null;
   try {
-    return obj(parse(await readFile(path, 'utf8')));
+    return obj(parse(withoutBom(read.value)));
   } catch {
     return null;
   }
