@@ -26,7 +26,7 @@ async function ensurePrivateFolder(folder: string): Promise<void> {
   try {
     created = await mkdir(folder, { recursive: true, mode: FOLDER_MODE });
   } catch (error) {
-    throw new Error(describeFsError(error, folder, 'create-folder'));
+    throw new Error(describeFsError(error, folder, 'create-folder'), { cause: error });
   }
   if (created !== undefined) return;
   const stats = await stat(folder);
@@ -57,7 +57,7 @@ export class FileSystemArchive implements Archive {
     } catch (error) {
       // A full disk leaves no partial entry behind: each retry would otherwise add one.
       await unlink(temp).catch(() => undefined);
-      throw new Error(describeFsError(error, location, 'write'));
+      throw new Error(describeFsError(error, location, 'write'), { cause: error });
     }
     return { id: entry.id, location };
   }

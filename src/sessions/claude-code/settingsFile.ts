@@ -55,7 +55,8 @@ async function followLinks(path: string): Promise<Result<string>> {
   for (let hop = 0; hop <= MAX_LINKS; hop++) {
     try {
       const stats = await lstat(current);
-      if (!stats.isSymbolicLink()) return stats.isFile() ? ok(current) : fail('io', `Not a regular file: ${current}`, current);
+      // What it is (a pipe, a device, a folder) is for the reader to refuse, with the reason.
+      if (!stats.isSymbolicLink()) return ok(current);
       current = resolve(dirname(current), await readlink(current));
     } catch (error) {
       return (error as NodeJS.ErrnoException).code === 'ENOENT' ? ok(current) : failFromError(error, current);

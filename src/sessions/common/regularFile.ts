@@ -72,6 +72,5 @@ export function withoutBom(text: string): string {
 }
 
 function tooBig<T>(path: string, maxBytes: number, size: number | null): Result<T> {
-  const limit = maxBytes >= MiB ? `${maxBytes / MiB} MiB` : `${maxBytes / KiB} KiB`;
-  return fail('invalid-input', `Not read: ${path} is larger than ${limit}${size === null ? '' : ` (${size} bytes)`}, more than such a file ever holds`, path);
+  return fail('invalid-input', `Over ${maxBytes} bytes${size === null ? '' : ` (${size})`}: not read: ${path}`, path);
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import fsPromises from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -74,6 +75,26 @@ describe('StagedArchive', () => {
     const committed = await archive.commit(id);
     assert.equal(committed.ok, false);
     assert.match(committed.ok ? '' : committed.error, /could not archive the context/);
+  });
+
+  it('a full disk leaves no partial *.tmp behind and says so (each retry would add one)', async () => {
+    const folder = temp();
+    const archive = new StagedArchive(new FileSystemArchive(folder));
+    const { id } = await archive.put({ createdAt: new Date().toISOString(), reason: 'manual', context: context() });
+    const original = fsPromises.writeFile;
+    (fsPromises as { writeFile: typeof fsPromises.writeFile }).writeFile = (async (path: string, data: string, options: object) => {
+      await original(path, data.slice(0, 100), options);
+      throw Object.assign(new Error('ENOSPC: injected'), { code: 'ENOSPC' });
+    }) as typeof fsPromises.writeFile;
+    try {
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const committed = await archive.commit(id);
+        assert.equal(committed.ok ? '' : committed.error, `could not archive the context in ${folder}: No space left on the disk while writing ${join(folder, `${id}.json`)}`);
+      }
+    } finally {
+      (fsPromises as { writeFile: typeof fsPromises.writeFile }).writeFile = original;
+    }
+    assert.deepEqual(readdirSync(folder), []);
   });
 });
 

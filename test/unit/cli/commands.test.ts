@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -34,6 +34,17 @@ describe('context-lens sessions', () => {
     const result = await run(['sessions', '--json', '--config-dir', copy.configDir, '--workspace', '/home/user/commands']);
     assert.equal(result.code, 0, result.err);
     assert.deepEqual((JSON.parse(result.out) as { id: string }[]).map((session) => session.id), [copy.sessionId]);
+  });
+
+  it('escapes a newline or ESC in an id taken from a file name: one row per session, nothing the terminal acts on', async () => {
+    const copy = copyScenario('commands');
+    const hostile = 'evil\nid\u001b]0;pwned\u0007';
+    copyFileSync(copy.transcript, join(dirname(copy.transcript), `${hostile}.jsonl`));
+    const text = await run(['sessions', '--all', '--config-dir', copy.configDir]);
+    assert.equal(text.code, 0, text.err);
+    assert.ok(![...text.out].some((char) => char.charCodeAt(0) < 0x20 && char !== '\n'));
+    assert.match(text.out, /evil\\u000aid\\u001b\]0;pwned\\u0007/);
+    assert.equal(text.out.trim().split('\n').length, 3);
   });
 });
 

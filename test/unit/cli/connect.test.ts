@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,6 +66,53 @@ describe('context-lens connect / disconnect', () => {
     assert.match(readFileSync(real, 'utf8'), /hook pre-compact/);
     assert.equal((await run(['disconnect', linked.dir], env)).code, 0);
     assert.equal(readFileSync(real, 'utf8'), '{}\n');
+  });
+
+  it('creates the .claude folder 0700 and the file 0600 whatever the umask', async () => {
+    const env = { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'cl-state-')) };
+    const { dir, file } = project();
+    const previous = process.umask(0);
+    try {
+      assert.equal((await run(['connect', dir], env)).code, 0);
+    } finally {
+      process.umask(previous);
+    }
+    assert.equal(statSync(join(dir, '.claude')).mode & 0o777, 0o700);
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+  });
+
+  it('connects a settings file that starts with a byte order mark, keeps the mark, and disconnects back byte for byte', async () => {
+    const original = '\uFEFF{\n  "model": "opus"\n}\n';
+    const { dir, file } = project(original);
+    const env = { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'cl-state-')) };
+    const connected = await run(['connect', dir], env);
+    assert.equal(connected.code, 0, connected.err);
+    assert.ok(readFileSync(file, 'utf8').startsWith('\uFEFF{\n  "model": "opus",'));
+    assert.equal((await run(['disconnect', dir], env)).code, 0);
+    assert.equal(readFileSync(file, 'utf8'), original);
+  });
+
+  it('gives an empty (or blank) settings file back as it was, not as {}', async () => {
+    for (const original of ['', '\n  \n']) {
+      const { dir, file } = project(original);
+      const env = { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'cl-state-')) };
+      assert.equal((await run(['connect', dir], env)).code, 0);
+      assert.match(readFileSync(file, 'utf8'), /hook pre-compact/);
+      assert.equal((await run(['disconnect', dir], env)).code, 0);
+      assert.equal(readFileSync(file, 'utf8'), original);
+      assert.equal(statSync(file).mode & 0o777, 0o640);
+    }
+  });
+
+  it('refuses a settings file that is a named pipe or /dev/zero at once, naming it', async () => {
+    for (const make of [(path: string) => execFileSync('mkfifo', [path]), (path: string) => symlinkSync('/dev/zero', path)]) {
+      const { dir, file } = project();
+      mkdirSync(join(dir, '.claude'));
+      make(file);
+      const result = await run(['connect', dir], { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'cl-state-')) });
+      assert.equal(result.code, 1);
+      assert.match(result.err, /Not a regular file \((a named pipe|a device)\)/);
+    }
   });
 
   it('registers the MCP server in .mcp.json beside the person\'s servers, and disconnect gives the file back byte for byte', async () => {

@@ -189,6 +189,27 @@ describe('context-lens hook pre-compact', () => {
     }
   });
 
+  it('an unreadable transcript still prints the pinned constraints from settings, and records why', async () => {
+    const { env, preCompact } = setup({ [PINNED_SETTING]: ['Use pnpm, never npm.'] });
+    const input = JSON.parse(preCompact()) as { transcript_path: string };
+    for (const make of [(path: string) => execFileSync('mkfifo', [path]), (path: string) => symlinkSync('/dev/zero', path)]) {
+      const transcript = join(mkdtempSync(join(tmpdir(), 'cl-hook-bad-')), 'session.jsonl');
+      make(transcript);
+      const { out } = await hook('pre-compact', JSON.stringify({ ...input, transcript_path: transcript }), env);
+      assert.match(out, /Constraints:\n- Use pnpm, never npm\./);
+      assert.match(String(events(env).at(-1)?.error), /^transcript not read: Not a regular file/);
+    }
+  });
+
+  it('input nested past 64 levels is refused before it is parsed, with the reason, in milliseconds', async () => {
+    const { env } = setup();
+    const deep = `${'['.repeat(500_000)}${']'.repeat(500_000)}`;
+    const began = performance.now();
+    assert.deepEqual(await hook('pre-compact', deep, env), { code: 0, out: '' });
+    assert.ok(performance.now() - began < 2_000);
+    assert.match(String(events(env)[0]?.error), /nests deeper than 64 levels/);
+  });
+
   it('is reachable through main and rejects an unknown hook name as usage', async () => {
     const result = await run(['hook', 'post-compact'], {});
     assert.equal(result.code, 2);

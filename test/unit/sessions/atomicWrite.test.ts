@@ -1,0 +1,84 @@
+// Writes next to an agent's files: a failure anywhere (a full disk, a read-only folder) leaves no
+// temp file behind and names the real cause.
+import assert from 'node:assert/strict';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import fsPromises from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, it } from 'node:test';
+import fc from 'fast-check';
+import { writeAtomically } from '../../../src/sessions/atomicWrite';
+
+const folder = (): string => mkdtempSync(join(tmpdir(), 'cl-atomic-'));
+const errno = (code: string): NodeJS.ErrnoException => Object.assign(new Error(`${code}: injected`), { code });
+
+/** Makes the next temp file's writes fail with `code` after `after` bytes landed (a disk filling up). */
+function failWrites(code: string, after: number): void {
+  const open = original.open;
+  (fsPromises as { open: typeof fsPromises.open }).open = (async (...args: Parameters<typeof fsPromises.open>) => {
+    const handle = await open(...args);
+    const write = handle.writeFile.bind(handle);
+    handle.writeFile = (async (data: string) => {
+      await write(data.slice(0, after));
+      throw errno(code);
+    }) as typeof handle.writeFile;
+    return handle;
+  }) as typeof fsPromises.open;
+}
+const original = { open: fsPromises.open };
+
+describe('writeAtomically', () => {
+  afterEach(() => {
+    (fsPromises as { open: typeof fsPromises.open }).open = original.open;
+  });
+
+  it('writes the file private (0600) whatever the umask, and replaces it whole', async () => {
+    const dir = folder();
+    const previous = process.umask(0);
+    try {
+      assert.deepEqual(await writeAtomically(join(dir, 'a.json'), '{"a":1}\n'), { ok: true, value: undefined });
+    } finally {
+      process.umask(previous);
+    }
+    assert.equal(statSync(join(dir, 'a.json')).mode & 0o777, 0o600);
+    assert.equal(readFileSync(join(dir, 'a.json'), 'utf8'), '{"a":1}\n');
+  });
+
+  it('a full disk mid-write leaves the old file and no temp file, and says "No space left" (property over where it fails)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ minLength: 1, maxLength: 200 }), fc.nat(200), fc.constantFrom('ENOSPC', 'EDQUOT', 'EIO'), async (text, after, code) => {
+        const dir = folder();
+        const path = join(dir, 'a.json');
+        await writeAtomically(path, 'old');
+        failWrites(code, after);
+        const written = await writeAtomically(path, text);
+        (fsPromises as { open: typeof fsPromises.open }).open = original.open;
+        assert.equal(written.ok, false);
+        if (code === 'ENOSPC') assert.equal(written.ok ? '' : written.error.message, `No space left on the disk while writing ${path}`);
+        assert.deepEqual(readdirSync(dir), ['a.json']);
+        assert.equal(readFileSync(path, 'utf8'), 'old');
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it('a read-only folder is named as such, not as a missing file', async () => {
+    const dir = folder();
+    const path = join(dir, 'a.json');
+    (fsPromises as { open: typeof fsPromises.open }).open = (async () => {
+      throw errno('EROFS');
+    }) as typeof fsPromises.open;
+    const written = await writeAtomically(path, 'x');
+    assert.equal(written.ok ? '' : written.error.message, `${dir} is on a read-only file system (while writing ${path})`);
+  });
+
+  it('a folder it may not write to says "Permission denied writing" (chmod 0500; root is not blocked by it)', async (context) => {
+    if (process.getuid?.() === 0) return context.skip('root ignores folder modes; the injected EROFS test covers the wording');
+    const dir = folder();
+    chmodSync(dir, 0o500);
+    const written = await writeAtomically(join(dir, 'a.json'), 'x');
+    chmodSync(dir, 0o700);
+    assert.equal(written.ok ? '' : written.error.message, `Permission denied writing ${join(dir, 'a.json')}`);
+    assert.deepEqual(readdirSync(dir), []);
+  });
+});
