@@ -15,6 +15,16 @@ export const FORWARD_CHUNK_BYTES = 1 << 20;
  */
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
+/**
+ * A line still going this far past its start ends the read: a line is only found by scanning for
+ * its newline, and a file with none for gigabytes (a sparse hole, garbage) would be read whole on
+ * every pass. Past twice the cap it is not a transcript any more; the rest is reported as skipped.
+ */
+export const GIVE_UP_LINE_BYTES = 2 * MAX_LINE_BYTES;
+
+/** Newlines are counted for diagnostics' line numbers only this far in; past it they keep their byte offset. */
+export const MAX_NUMBERED_BYTES = 256 * 1024 * 1024;
+
 /** Hears of a line skipped for its length. */
 export type OversizedVisitor = (line: number, offset: number, end: number) => void;
 
@@ -106,6 +116,12 @@ export class LineSplitter {
     return this.nextLine === 0 ? 0 : this.nextLine++;
   }
 
+  /** Gives up on the unfinished line: reported as oversized up to `end`, never gathered further. */
+  abandon(end: number): void {
+    if (this.pendingLength === 0) return;
+    this.skipLine(this.pendingOffset, end);
+  }
+
   /** Hands out the unfinished line (for a final read of a file without a trailing newline). */
   takePending(): { bytes: Buffer; line: number; offset: number; end: number } | null {
     if (this.pendingLength === 0) return null;
@@ -128,7 +144,7 @@ export interface ScanOptions {
   end?: number;
   /** Keep an unfinished last line for later (following) instead of handing it out. */
   keepPending?: boolean;
-  /** Hears of lines skipped for being longer than MAX_LINE_BYTES. */
+  /** Hears of lines skipped for being longer than MAX_LINE_BYTES (and of one past GIVE_UP_LINE_BYTES, up to the end). */
   oversized?: OversizedVisitor;
 }
 
@@ -167,6 +183,11 @@ export async function scanHandle(handle: FileHandle, options: ScanOptions, visit
     if (bytesRead === 0) break;
     splitter.push(buffer.subarray(0, bytesRead), complete);
     position += bytesRead;
+    if (splitter.pendingBytes > GIVE_UP_LINE_BYTES) {
+      // No newline for this long: the rest of the range is one skipped line, not read.
+      splitter.abandon(size);
+      return { nextOffset: size, nextLine: splitter.line, size };
+    }
   }
   if (!options.keepPending) {
     const pending = splitter.takePending();
@@ -187,6 +208,8 @@ export async function numberLines(handle: FileHandle, diagnostics: readonly Diag
   let newlines = 0;
   for (const diagnostic of unnumbered) {
     const offset = diagnostic.offset as number;
+    // Counting gigabytes of newlines for a line number is not worth it: the offset stays.
+    if (offset > MAX_NUMBERED_BYTES) break;
     newlines += await countNewlines(handle, position, offset);
     position = offset;
     diagnostic.line = newlines + 1;

@@ -16,6 +16,7 @@ export const MAX_TAIL_LINE_BYTES = 64 * 1024 * 1024;
 export interface TailLine {
   /** Line content without its newline; empty for an oversized line. */
   bytes: Buffer;
+  /** Where the line starts; for an oversized line given up on (see GIVE_UP_FACTOR), where reading stopped. */
   offset: number;
   /** Offset just past the newline (or the end of file for an unterminated last line). */
   end: number;
@@ -24,6 +25,13 @@ export interface TailLine {
   /** Longer than the cap: its bytes were not kept. */
   oversized?: boolean;
 }
+
+/**
+ * A line still going this far back from its end ends the read: finding its start means reading
+ * every byte before it (a 2 GB file with no newline would be read whole). The line is handed out
+ * as oversized from where reading stopped, and nothing older is read.
+ */
+const GIVE_UP_FACTOR = 2;
 
 export interface BackwardOptions {
   blockBytes?: number;
@@ -81,6 +89,10 @@ export async function* linesBackward(handle: FileHandle, size: number, options: 
       } else pieces.unshift(block.subarray(0, right));
     }
     position = start;
+    if (gathered > GIVE_UP_FACTOR * maxLineBytes && position > floor) {
+      yield lineOf(Buffer.alloc(0), position);
+      return;
+    }
   }
   // Stopped at the floor: the line there may start earlier, so it is not handed out.
   if (floor > 0) return;
