@@ -1,7 +1,7 @@
 // The last bytes of an events file as text, starting at a whole line: another process appends to
 // these files and nothing rotates them, so a reader takes only their tail.
-import { open } from 'node:fs/promises';
 import { readRange } from '../../sessions/common/lines';
+import { openRegular } from '../../sessions/result';
 
 /** Thousands of events, far more than the panel shows, whatever the file's size. */
 export const EVENTS_TAIL_BYTES = 1024 * 1024;
@@ -10,7 +10,8 @@ export const EVENTS_TAIL_BYTES = 1024 * 1024;
 export async function readTail(path: string, maxBytes = EVENTS_TAIL_BYTES): Promise<string> {
   let handle;
   try {
-    handle = await open(path, 'r');
+    // A named pipe at the events path would block a plain open forever: regular files only.
+    handle = await openRegular(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '';
     throw error;

@@ -5,7 +5,8 @@
 // before that point: when they are still there, the file was only appended to and reading resumes.
 // A cache, never the truth: anything unreadable or stale is ignored and the file is read again.
 import type { Stats } from 'node:fs';
-import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { READ_CAPS, readRegularText } from '../common/regularFile';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { CompactionEvent, Diagnostic } from '../types';
@@ -44,9 +45,12 @@ function entryPath(stats: Stats, sidechain: boolean, dir: string): string {
 
 /** The stored history of this file, when there is one for the same file that was read no further than its size. */
 export async function loadStoredHistory(stats: Stats, sidechain: boolean, dir = historyIndexDir()): Promise<StoredHistory | null> {
+  // Our own cache file, read through the same guard as anyone's: one that is odd is no index.
+  const read = await readRegularText(entryPath(stats, sidechain, dir), READ_CAPS.ownRecord);
+  if (!read.ok || read.value === null) return null;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(await readFile(entryPath(stats, sidechain, dir), 'utf8'));
+    parsed = JSON.parse(read.value);
   } catch {
     return null;
   }

@@ -8,9 +8,10 @@
 // was only appended to reads the new lines only. It is kept summed per model and day (calls priced
 // alike), so that reading it back stays small however many calls the session made.
 import type { Stats } from 'node:fs';
-import { readFile, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { failFromError, ok, openRegular } from '../result';
+import { READ_CAPS, readRegularText } from '../common/regularFile';
 import type { Result, SessionCall, SessionCalls, SessionInfo, UsageBreakdown } from '../types';
 import { readRange } from '../common/lines';
 import { historyIndexDir, writeCacheEntry } from './historyIndex';
@@ -113,9 +114,12 @@ function unpack([input, write, hour, read, output, model, at]: PackedCall): Sess
 
 /** The index of this file when it is one and the file was only appended to since; else null (read it all). */
 async function loadStored(handle: FileHandle, stats: Stats, dir: string): Promise<StoredCalls | null> {
+  // Our own cache file, read through the same guard as anyone's: one that is odd is no index.
+  const read = await readRegularText(indexPath(stats, dir), READ_CAPS.ownRecord);
+  if (!read.ok || read.value === null) return null;
   let entry: Partial<StoredCalls> | null;
   try {
-    entry = JSON.parse(await readFile(indexPath(stats, dir), 'utf8')) as Partial<StoredCalls> | null;
+    entry = JSON.parse(read.value) as Partial<StoredCalls> | null;
   } catch {
     return null;
   }
