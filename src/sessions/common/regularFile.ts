@@ -14,6 +14,8 @@ const MiB = 1024 * KiB;
 export const READ_CAPS = {
   /** A settings or config file (Claude Code, VS Code, Codex, Gemini, OpenCode): a few kilobytes. */
   settings: MiB,
+  /** A model catalogue an agent caches (OpenCode's `models.json` from models.dev: a few megabytes). */
+  catalogue: 64 * MiB,
   /** A one-line marker file (Gemini's `.project_root`, our launcher's version stamp). */
   marker: 64 * KiB,
   /** Gemini's `projects.json` registry: one entry per project folder ever opened. */

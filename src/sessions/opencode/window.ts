@@ -38,8 +38,8 @@ export function opencodeAutoCompactTokens(limits: ModelLimits, compaction: Json 
   return limits.input > 0 ? Math.max(0, limits.input - reserved) : Math.max(0, limits.context - outputCap);
 }
 
-async function readJsonc(path: string): Promise<Json | null> {
-  const read = await readRegularText(path, READ_CAPS.settings);
+async function readJsonc(path: string, cap: number = READ_CAPS.settings): Promise<Json | null> {
+  const read = await readRegularText(path, cap);
   if (!read.ok || read.value === null) return null;
   try {
     return obj(parse(withoutBom(read.value)));
@@ -79,7 +79,7 @@ export async function readOpencodeWindow(model: string | null, directory: string
   let limits: ModelLimits | null = null;
   for (const config of found) limits = limitsFrom(obj(obj(config.provider)?.[provider ?? ''])?.models, modelId) ?? limits;
   if (limits === null && provider) {
-    const cache = await readJsonc(join(env.XDG_CACHE_HOME || join(env.HOME ?? homedir(), '.cache'), 'opencode', 'models.json'));
+    const cache = await readJsonc(join(env.XDG_CACHE_HOME || join(env.HOME ?? homedir(), '.cache'), 'opencode', 'models.json'), READ_CAPS.catalogue);
     limits = limitsFrom(obj(cache?.[provider])?.models, modelId);
   }
   if (limits === null || limits.context <= 0) {
