@@ -7,6 +7,7 @@ import { copyFile, mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { READ_CAPS, readRegularText } from '../../sessions/common/regularFile';
 import type { CommandPaths } from '../../sessions/connection';
+import { describeFsError } from '../../sessions/result';
 
 /** The bundles the hook and status line commands run, with the shared files `cli.js` requires beside it (see esbuild.mjs). */
 export const HOOK_BUNDLES = ['cli.js', 'statusline.js', 'zod.js', 'anthropic-sdk.js', 'mcp-sdk.js', 'nlp.js'] as const;
@@ -55,16 +56,21 @@ export function commandPaths(runtime: Runtime, binDir: string): CommandPaths {
  */
 export async function installBundles(distDir: string, binDir: string, version: string): Promise<boolean> {
   if ((await installedVersion(binDir)) === version) return false;
-  await mkdir(binDir, { recursive: true });
+  await mkdir(binDir, { recursive: true }).catch((error: unknown) => {
+    throw new Error(describeFsError(error, binDir, 'create-folder'), { cause: error });
+  });
   for (const name of HOOK_BUNDLES) {
     const temp = join(binDir, `.${name}.${process.pid}.tmp`);
+    const source = join(distDir, name);
     try {
-      await copyFile(join(distDir, name), temp);
+      await copyFile(source, temp);
       await rename(temp, join(binDir, name));
     } catch (error) {
       // A full disk must not leave half a bundle behind for the next run to trip over.
       await unlink(temp).catch(() => undefined);
-      throw error;
+      // copyFile fails on either side: a missing bundle is a read, a full disk a write.
+      const reading = (error as NodeJS.ErrnoException).path === source;
+      throw new Error(describeFsError(error, reading ? source : join(binDir, name), reading ? 'read' : 'write'), { cause: error });
     }
   }
   await writeFile(join(binDir, VERSION_FILE), version, 'utf8');

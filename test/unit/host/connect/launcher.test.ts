@@ -60,7 +60,7 @@ describe('installBundles', () => {
     const broken = temp('cl-dist-');
     mkdirSync(join(broken, 'nested'));
     const bin = join(temp('cl-storage-'), 'bin');
-    await assert.rejects(installBundles(broken, bin, '0.1.0'), /ENOENT/);
+    await assert.rejects(installBundles(broken, bin, '0.1.0'), new RegExp(`^Error: No such file: ${join(broken, 'cli.js')}$`));
     assert.equal(await refreshBundles(dist('1'), bin, '0.1.0'), false, 'no version file was written');
   });
 });
