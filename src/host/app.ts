@@ -118,7 +118,7 @@ export class ContextLensApp extends Disposables {
 
     this.own(vscode.window.registerWebviewViewProvider(PANEL_VIEW_ID, this.view));
     this.registerCommands();
-    this.liveProxy = this.own(new LiveProxyControl(context, this.log));
+    this.liveProxy = this.own(new LiveProxyControl(context, this.log, () => this.settings.current.prices));
     this.own(this.settings.onDidChange((settings) => {
       this.log.info(`Settings changed: trigger ${settings.triggerPercent} %, target ${settings.targetPercent} %, safety net ${settings.safetyNetPercent} %`);
       this.warnAboutTriggerSettings();
