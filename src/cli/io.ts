@@ -99,7 +99,7 @@ export async function resolveSession(target: string | undefined, values: HomeVal
     if (only) return { path, adapter: only };
     const told = await identifyFile(path);
     // Read all the same (the reader reports what it cannot use), but never silently as the wrong agent's.
-    if (told.unrecognised !== undefined) io.err.write(`context-lens: ${told.unrecognised} Pass --agent ${AGENTS.map((adapter) => adapter.id).join('|')} to choose.\n`);
+    if (told.unrecognised !== undefined) io.err.write(`ctxlens: ${told.unrecognised} Pass --agent ${AGENTS.map((adapter) => adapter.id).join('|')} to choose.\n`);
     return { path, adapter: told.adapter };
   }
   // A session inside a store (OpenCode's `<database>#<session id>`) is no file of its own: its agent knows it.
