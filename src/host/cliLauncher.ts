@@ -4,11 +4,13 @@
 // name we did not write is never replaced nor removed. Free of `vscode`, so it is tested directly.
 import { readFile, rm, mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { writeAtomically } from '../sessions/atomicWrite';
+import { CLI_COMMAND } from '../sessions/connection';
 
-/** The command's name: `context-lens` is another project's on npm. */
-export const CLI_NAME = 'ctxlens';
+/** The command's name (`context-lens` is another project's on npm); Connect's commands name it too. */
+export const CLI_NAME = CLI_COMMAND;
 /** The line that says a launcher is ours, whatever else in it changed. */
 const MARK = '# context-lens-launcher: written by the Context Lens extension';
 
@@ -36,13 +38,19 @@ export type LauncherOutcome =
 /** A word for sh: single-quoted, a quote inside written as '\'' (nothing else is special there). */
 const shellWord = (value: string): string => `'${value.replace(/'/g, "'\\''")}'`;
 
+/**
+ * `ctxlens statusline` runs the status line's own small bundle beside cli.js (Claude Code starts it
+ * on every redraw), except for its --help, which that bundle does not answer.
+ */
 export function launcherScript(runtime: LauncherRuntime): string {
   const env = runtime.isElectron ? 'ELECTRON_RUN_AS_NODE=1 ' : '';
   return [
     '#!/bin/sh',
     MARK,
     `# "Context Lens: Uninstall '${CLI_NAME}' command from PATH" removes it; the extension rewrites it when it moves.`,
-    `${env}exec ${shellWord(runtime.execPath)} ${shellWord(runtime.cli)} "$@"`,
+    `script=${shellWord(runtime.cli)}`,
+    `if [ "$1" = statusline ] && [ "$2" != --help ] && [ "$2" != -h ]; then shift; script=${shellWord(join(dirname(runtime.cli), 'statusline.js'))}; fi`,
+    `${env}exec ${shellWord(runtime.execPath)} "$script" "$@"`,
     '',
   ].join('\n');
 }
@@ -113,6 +121,17 @@ export async function refreshLauncher(runtime: LauncherRuntime, where: LauncherW
   if (text === null || !isOurLauncher(text) || text === launcherScript(runtime)) return false;
   const outcome = await installLauncher(runtime, where);
   return outcome.ok && outcome.changed;
+}
+
+/** Our launcher is installed in a folder on PATH: Connect's commands may name it instead of a Node.js. */
+export function launcherOnPath(where: LauncherWhere): boolean {
+  const { folder, onPath } = launcherPlace(where);
+  const path = join(folder, CLI_NAME);
+  try {
+    return onPath && existsSync(path) && isOurLauncher(readFileSync(path, 'utf8'));
+  } catch {
+    return false;
+  }
 }
 
 /** Where the host runs from, for the launcher. */

@@ -14,7 +14,12 @@ export interface CommandPaths {
   /** Folder holding `cli.js` and `statusline.js`. */
   readonly binDir: string;
   readonly platform: NodeJS.Platform;
+  /** Our `ctxlens` launcher is on PATH: the commands name it instead of a Node.js and a script path. */
+  readonly viaLauncher?: boolean;
 }
+
+/** The command the extension's "Install 'ctxlens' command in PATH" puts there (`context-lens` is another project's on npm). */
+export const CLI_COMMAND = 'ctxlens';
 
 export type ConnectVerb = 'connect' | 'disconnect';
 

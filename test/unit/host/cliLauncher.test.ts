@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { CLI_NAME, installLauncher, isOurLauncher, launcherPlace, launcherScript, refreshLauncher, uninstallLauncher, type LauncherRuntime, type LauncherWhere } from '../../../src/host/cliLauncher';
+import { CLI_NAME, installLauncher, isOurLauncher, launcherOnPath, launcherPlace, launcherScript, refreshLauncher, uninstallLauncher, type LauncherRuntime, type LauncherWhere } from '../../../src/host/cliLauncher';
 
 const posix = process.platform !== 'win32';
 
@@ -17,7 +17,9 @@ function setUp(onPath: readonly string[], cliFolderName = "dist o'clock $x"): { 
   const dist = join(home, 'ext', cliFolderName);
   mkdirSync(dist, { recursive: true });
   const cli = join(dist, 'cli.js');
-  writeFileSync(cli, "process.stdout.write(JSON.stringify({ args: process.argv.slice(2), electron: process.env.ELECTRON_RUN_AS_NODE ?? null }));");
+  const echo = (bundle: string) => `process.stdout.write(JSON.stringify({ bundle: '${bundle}', args: process.argv.slice(2), electron: process.env.ELECTRON_RUN_AS_NODE ?? null }));`;
+  writeFileSync(cli, echo('cli'));
+  writeFileSync(join(dist, 'statusline.js'), echo('statusline'));
   const pathEnv = [...onPath.map((folder) => join(home, folder)), '/usr/bin', '/bin'].join(':');
   return { where: { home, pathEnv, platform: 'linux' }, runtime: { execPath: process.execPath, isElectron: false, cli }, home };
 }
@@ -35,13 +37,22 @@ describe('the ctxlens launcher', { skip: !posix && 'sh launchers are for POSIX s
     assert.deepEqual(readdirSync(join(home, '.local', 'bin')), [CLI_NAME]);
     const ran = spawnSync(CLI_NAME, ['inspect', 'a b', '$HOME'], { env: { PATH: where.pathEnv }, encoding: 'utf8' });
     assert.equal(ran.status, 0, ran.stderr);
-    assert.deepEqual(JSON.parse(ran.stdout), { args: ['inspect', 'a b', '$HOME'], electron: null });
+    assert.deepEqual(JSON.parse(ran.stdout), { bundle: 'cli', args: ['inspect', 'a b', '$HOME'], electron: null });
+    assert.equal(launcherOnPath(where), true);
+  });
+
+  it('runs `statusline` with the light status line bundle, and its --help with the CLI', async () => {
+    const { where, runtime } = setUp(['.local/bin']);
+    await installLauncher(runtime, where);
+    const ran = (...args: string[]) => JSON.parse(spawnSync(CLI_NAME, args, { env: { PATH: where.pathEnv }, encoding: 'utf8' }).stdout) as { bundle: string; args: string[] };
+    assert.deepEqual(ran('statusline', '--cost'), { bundle: 'statusline', args: ['--cost'], electron: null });
+    assert.deepEqual(ran('statusline', '--help'), { bundle: 'cli', args: ['statusline', '--help'], electron: null });
   });
 
   it('runs Electron as Node when the host is VS Code desktop', () => {
     const script = launcherScript({ execPath: '/usr/share/code/code', isElectron: true, cli: '/ext/dist/cli.js' });
     assert.match(script, /^#!\/bin\/sh\n/);
-    assert.ok(script.includes(`ELECTRON_RUN_AS_NODE=1 exec '/usr/share/code/code' '/ext/dist/cli.js' "$@"\n`));
+    assert.ok(script.includes(`ELECTRON_RUN_AS_NODE=1 exec '/usr/share/code/code' "$script" "$@"\n`));
   });
 
   it('says when its folder is not on PATH (and creates ~/.local/bin)', async () => {
@@ -51,6 +62,7 @@ describe('the ctxlens launcher', { skip: !posix && 'sh launchers are for POSIX s
     assert.ok(outcome.ok);
     assert.equal(outcome.onPath, false);
     assert.ok(existsSync(join(home, '.local', 'bin', CLI_NAME)));
+    assert.equal(launcherOnPath(where), false, 'Connect names it only where the shell finds it');
   });
 
   it('never replaces nor removes a file of that name it did not write', async () => {
