@@ -42,8 +42,9 @@ function rememberUi(part: Partial<UiState>): void {
 const disclosures = new Disclosures(ui.expanded, (expanded) => rememberUi({ expanded }));
 const progress = new KeyedSection(el('div'), renderProgress);
 const previewSection = el('div');
-const timeline = new KeyedSection(el('div'), renderTimeline);
-const history = new KeyedSection(el('div'), (input: HistoryInput) => renderHistory(input, disclosures));
+// Stable wrappers (their content is rebuilt when it changes): what a test scrolls to stays attached.
+const timeline = new KeyedSection(el('div', { 'data-testid': 'timeline-section' }), renderTimeline);
+const history = new KeyedSection(el('div', { 'data-testid': 'history-section' }), (input: HistoryInput) => renderHistory(input, disclosures));
 
 const summaryEditor = new SummaryEditor(() => renderPreviewSection());
 
@@ -103,7 +104,7 @@ function showState(state: PanelState): void {
   if (switchedSession(shownSession, sessionId)) {
     detail.hide();
     saveState({ detail: null });
-    regionMap.forgetSelection();
+    regionMap.resetForSession();
   }
   shownSession = sessionId;
   header.session.update(state.session);

@@ -248,10 +248,10 @@ export class RegionMap {
     this.select(this.regions[this.visible[next]!]!.id);
   }
 
-  /** Another session is shown: its rows are other items, so no row stays selected. */
-  forgetSelection(): void {
-    if (this.state.selectedId === null) return;
-    this.state = { ...this.state, selectedId: null };
+  /** Another session is shown: its rows are other items, so no row stays selected and the map opens at its top. */
+  resetForSession(): void {
+    this.state = { ...this.state, selectedId: null, scrollTop: 0 };
+    this.scroller.scrollTop = 0;
     this.events.changed(this.state);
     this.renderRows();
   }

@@ -91,7 +91,7 @@ export function gaugeMarks(thresholds: Thresholds, label: AgentLabel): Mark[] {
   const agent = thresholds.agentAutoCompactPercent;
   // 0 means "no auto-compact point" (tiny override windows), so it gets no mark either.
   if (agent !== null && agent > 0) {
-    marks.push({ kind: 'agent', percent: agent, label: `${label.name} ${agent.toFixed(1)} %`, title: `${label.name}'s own point: it compacts by itself at about ${agent.toFixed(1)} % of the window. Set by ${label.pointSetBy}` });
+    marks.push({ kind: 'agent', percent: agent, label: `${label.name} ${agent.toFixed(1)} %`, title: `${label.name} compacts by itself at about ${agent.toFixed(1)} % of the window. Set by ${label.pointSetBy}` });
   }
   return marks;
 }

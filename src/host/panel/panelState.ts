@@ -66,7 +66,7 @@ function sessionSummary(view: SessionView): PanelState['session'] {
     id: session.id,
     title: session.title,
     agent: session.agent,
-    agentLabel: { name: adapter.name, mark: adapter.mark, pointSetBy: adapter.pointSetBy },
+    agentLabel: { name: adapter.name, pointSetBy: adapter.pointSetBy },
     model: view.fill?.model ?? session.model,
     path: session.path,
     live: true,

@@ -29,7 +29,7 @@ describe('gaugeSegments', () => {
   });
 });
 
-const claude = { name: 'Claude Code', mark: 'CC', pointSetBy: 'the CLAUDE_AUTOCOMPACT_PCT_OVERRIDE environment variable' };
+const claude = { name: 'Claude Code', pointSetBy: 'the CLAUDE_AUTOCOMPACT_PCT_OVERRIDE environment variable' };
 
 describe('gaugeMarks', () => {
   it('names every mark with its meaning and setting', () => {
@@ -42,14 +42,14 @@ describe('gaugeMarks', () => {
   });
 
   it("names another agent's own point after that agent and what sets it", () => {
-    const mark = gaugeMarks(thresholds, { name: 'Codex CLI', mark: 'CX', pointSetBy: "model_auto_compact_token_limit in Codex's config.toml" })[3]!;
+    const mark = gaugeMarks(thresholds, { name: 'Codex CLI', pointSetBy: "model_auto_compact_token_limit in Codex's config.toml" })[3]!;
     assert.equal(mark.label, 'Codex CLI 83.5 %');
-    assert.match(mark.title, /^Codex CLI's own point: it compacts by itself/);
+    assert.match(mark.title, /^Codex CLI compacts by itself/);
     assert.match(mark.title, /model_auto_compact_token_limit/);
     assert.doesNotMatch(mark.title, /Claude/);
   });
 
-  it('has no CC mark when the agent point is unknown or none', () => {
+  it("has no mark for the agent's point when the agent point is unknown or none", () => {
     assert.equal(gaugeMarks({ ...thresholds, agentAutoCompactPercent: null }, claude).length, 3);
     assert.equal(gaugeMarks({ ...thresholds, agentAutoCompactPercent: 0 }, claude).length, 3);
   });
