@@ -73,6 +73,10 @@ export class Gauge {
       scale.appendChild(label);
       this.marks.set(kind, { tick, label });
     }
+    // The marks' lines depend on the bar's width: placed again when the panel is resized.
+    new ResizeObserver(() => {
+      if (this.shownThresholds) this.updateMarks(this.shownThresholds);
+    }).observe(this.bar);
     this.element = el(
       'section',
       { class: 'gauge', 'aria-label': 'Fill gauge' },
@@ -154,7 +158,11 @@ export class Gauge {
     this.cost.title = [`Every call of the session${subagents.length > 0 ? ' and its subagents' : ''}, at the price it paid (${pricesText(cost)})`, ...subagents, ...(cost.problem ? [cost.problem] : [])].join('\n');
   }
 
-  private updateMarks(state: PanelState): void {
+  /** What the marks were last drawn from, to place their names again on a resize. */
+  private shownThresholds: Pick<PanelState, 'thresholds' | 'session'> | null = null;
+
+  private updateMarks(state: Pick<PanelState, 'thresholds' | 'session'>): void {
+    this.shownThresholds = state;
     const shown = gaugeMarks(state.thresholds, agentLabelOr(state.session?.agentLabel));
     const marks = new Map(shown.map((mark) => [mark.kind, mark]));
     // The bar's width in label characters (about 0.6 em each); before layout, a typical panel's.
