@@ -18,6 +18,8 @@ export interface CacheInstall {
   /** Added to this process's environment for the install. */
   readonly env?: NodeJS.ProcessEnv;
   readonly log?: (line: string) => void;
+  /** Where npm's own output goes (a log file's descriptor); this terminal when absent. */
+  readonly output?: number;
 }
 
 /**
@@ -46,11 +48,11 @@ export function installIntoCache(install: CacheInstall): void {
   const result = spawnSync(npm, ['install', '--no-audit', '--no-fund', '--no-save', '--loglevel=error', install.spec], {
     cwd: scratch,
     env: environmentFor(install.env),
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', install.output ?? 'inherit', install.output ?? 'inherit'],
   });
   if (result.status !== 0 || !install.isInstalled(scratch)) {
     rmSync(scratch, { recursive: true, force: true });
-    throw new Error(`npm install ${install.spec} failed (exit ${result.status ?? result.signal}); see the output above`);
+    throw new Error(`npm install ${install.spec} failed (exit ${result.status ?? result.signal}); see ${install.output === undefined ? 'the output above' : 'the log'}`);
   }
   // Another process may have finished the same install meanwhile: keep theirs.
   if (install.isInstalled(install.folder)) rmSync(scratch, { recursive: true, force: true });

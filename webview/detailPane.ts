@@ -1,12 +1,14 @@
-// The item detail pane: the full text of one context item, with its epistemic markers
-// highlighted. Transcript content is hostile (tool output can hold <script> or <img onerror>),
-// so the text is only ever set through text nodes; markers are <mark> elements built around them.
+// The item detail pane: the full text of one context item, with its second thoughts (the engine's
+// epistemic markers: wait, actually, …) highlighted. Transcript content is hostile (tool output can
+// hold <script> or <img onerror>), so the text is only ever set through text nodes; markers are
+// <mark> elements built around them.
 // A sentence selected in the text can be pinned: it then survives every compaction word for word.
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import { PIN_MAX, type ChoiceAction, type ItemDetail } from '../src/protocol/messages';
 import { printable } from '../src/protocol/printable';
 import { custom, el, icon } from './dom';
-import { FATE_ICONS, plural } from './logic/format';
+import { FATE_ICONS } from './logic/format';
+import { secondThoughts } from '../src/protocol/categories';
 import { segmentByMarkers } from './logic/markers';
 
 export class DetailPane {
@@ -39,7 +41,7 @@ export class DetailPane {
     this.element.hidden = false;
     const heading = this.heading(`Item #${detail.id} · ${detail.label}`);
     const fate = detail.fate ? el('span', { class: `fate-${detail.fate}` }, icon(FATE_ICONS[detail.fate]), ` ${detail.fate}`) : null;
-    const meta = el('p', { class: 'detail-meta', 'data-testid': 'detail-meta' }, fate, fate && detail.reason ? ' — ' : '', detail.reason ?? '', detail.markers.length ? el('span', { class: 'muted' }, ` · ${plural(detail.markers.length, 'epistemic marker')}`) : '');
+    const meta = el('p', { class: 'detail-meta', 'data-testid': 'detail-meta' }, fate, fate && detail.reason ? ' — ' : '', detail.reason ?? '', detail.markers.length ? el('span', { class: 'muted' }, ` · ${secondThoughts(detail.markers.length)}`) : '');
     // The same item asked for again after a keep or drop changed its fate: only the fate line
     // changes, so a sentence the person is selecting to pin stays selected.
     const key = JSON.stringify([detail.id, detail.text, detail.markers, detail.truncated]);
@@ -51,7 +53,7 @@ export class DetailPane {
     }
     const text = el('pre', { class: 'detail-text', 'data-testid': 'detail-text', tabindex: '0', 'aria-label': `Text of item #${detail.id}` });
     for (const run of segmentByMarkers(detail.text, detail.markers)) {
-      text.appendChild(run.marker === null ? document.createTextNode(printable(run.text)) : el('mark', { class: 'marker', 'data-testid': 'marker', title: `Epistemic marker: "${run.marker}"` }, run.text));
+      text.appendChild(run.marker === null ? document.createTextNode(printable(run.text)) : el('mark', { class: 'marker', 'data-testid': 'marker', title: `Second thought: "${run.marker}" (the agent doubted or corrected itself here)` }, run.text));
     }
     const pin = custom('vscode-button', { icon: 'pinned', secondary: '', 'data-testid': 'pin-selection', title: 'Pin the text selected above as a constraint: it survives every compaction word for word' }, 'Pin selected sentence');
     const pinHint = el('span', { class: 'muted small', 'aria-live': 'polite' }, 'Select a sentence in the text to pin it.');

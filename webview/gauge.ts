@@ -7,7 +7,7 @@ import { CATEGORIES, type Fill, type PanelState } from '../src/protocol/messages
 import { formatTokens } from '../src/protocol/format';
 import { pricesText, sessionCostText, unpricedText } from '../src/protocol/costText';
 import { CATEGORY_LABELS, CATEGORY_SHORT, exactTokens, fillSource, fillSummary, plural } from './logic/format';
-import { fillLevel, gaugeMarks, gaugeSegments, INLINE_LABEL_MIN_PERCENT, type MarkKind, type SegmentKey } from './logic/gaugeLayout';
+import { fillLevel, gaugeMarks, gaugeSegments, INLINE_LABEL_MIN_PERCENT, placeLabels, type MarkKind, type SegmentKey } from './logic/gaugeLayout';
 import { el, icon, spinningIcon } from './dom';
 import { subagentRows } from './subagents';
 import { subagentCostText } from './logic/costView';
@@ -53,6 +53,8 @@ export class Gauge {
   private readonly cost = el('p', { class: 'gauge-cost small', 'data-testid': 'session-cost' }, icon('credit-card'), ' ', this.costText);
   /** Each subagent's calls, fill and cost (folded; open stays open across updates). */
   private readonly subagents = el('details', { class: 'gauge-subagents small', 'data-testid': 'subagents' });
+  /** The marks' names under the bar, on as many lines as they need not to overlap. */
+  private readonly scale = el('div', { class: 'gauge-scale', 'data-testid': 'gauge-scale' });
   private readonly legend = el('ul', { class: 'legend', id: 'gauge-legend', 'data-testid': 'legend', 'aria-label': 'Tokens per category' });
 
   constructor() {
@@ -63,7 +65,7 @@ export class Gauge {
       this.bar.appendChild(segment);
     }
     this.bar.appendChild(this.held);
-    const scale = el('div', { class: 'gauge-scale' });
+    const scale = this.scale;
     for (const kind of MARK_KINDS) {
       const tick = el('div', { class: `gauge-mark mark-${kind}`, 'data-testid': `gauge-mark-${kind}`, 'aria-hidden': 'true' });
       const label = el('span', { class: `gauge-label mark-${kind}`, tabindex: '0', role: 'note' });
@@ -71,6 +73,10 @@ export class Gauge {
       scale.appendChild(label);
       this.marks.set(kind, { tick, label });
     }
+    // The marks' lines depend on the bar's width: placed again when the panel is resized.
+    new ResizeObserver(() => {
+      if (this.shownThresholds) this.updateMarks(this.shownThresholds);
+    }).observe(this.bar);
     this.element = el(
       'section',
       { class: 'gauge', 'aria-label': 'Fill gauge' },
@@ -152,12 +158,23 @@ export class Gauge {
     this.cost.title = [`Every call of the session${subagents.length > 0 ? ' and its subagents' : ''}, at the price it paid (${pricesText(cost)})`, ...subagents, ...(cost.problem ? [cost.problem] : [])].join('\n');
   }
 
-  private updateMarks(state: PanelState): void {
-    const marks = new Map(gaugeMarks(state.thresholds, agentLabelOr(state.session?.agentLabel)).map((mark) => [mark.kind, mark]));
+  /** What the marks were last drawn from, to place their names again on a resize. */
+  private shownThresholds: Pick<PanelState, 'thresholds' | 'session'> | null = null;
+
+  private updateMarks(state: Pick<PanelState, 'thresholds' | 'session'>): void {
+    this.shownThresholds = state;
+    const shown = gaugeMarks(state.thresholds, agentLabelOr(state.session?.agentLabel));
+    const marks = new Map(shown.map((mark) => [mark.kind, mark]));
+    // The bar's width in label characters (about 0.6 em each); before layout, a typical panel's.
+    const fontSize = parseFloat(getComputedStyle(this.scale).fontSize) || 11;
+    const placed = new Map(placeLabels(shown, this.bar.clientWidth ? this.bar.clientWidth / (fontSize * 0.6) : 150).map((label) => [label.kind, label]));
+    this.scale.dataset.rows = String(Math.max(1, ...[...placed.values()].map((label) => label.row + 1)));
     for (const [kind, { tick, label }] of this.marks) {
       const mark = marks.get(kind);
       tick.hidden = label.hidden = !mark;
       if (!mark) continue;
+      label.dataset.row = String(placed.get(kind)?.row ?? 0);
+      label.dataset.align = placed.get(kind)?.align ?? 'center';
       tick.dataset.percent = String(mark.percent);
       tick.style.left = label.style.left = `${mark.percent}%`;
       tick.title = label.title = mark.title;

@@ -28,11 +28,14 @@ function hooksLine(state: AgentHooks | null | undefined): HTMLElement[] {
 
 function sessionLine(session: SessionSummary | null): (Node | string)[] {
   if (!session) return [];
-  const parts: (Node | string)[] = [' · ', el('span', { 'data-testid': 'session-title', title: session.path }, session.title)];
+  const parts: (Node | string)[] = [' · '];
+  // A fork carries its original's title: "fork of" goes before the one title (never the title twice),
+  // so it is read first and a long title cut short never hides it.
   if (session.forkOf) {
     const source = session.forkOf.title ?? 'another session';
-    parts.push(' ', el('span', { class: 'muted', 'data-testid': 'fork-of', title: `Written by Context Lens's Apply: a compacted copy of ${source}` }, icon('repo-forked'), ` fork of ${source}`));
+    parts.push(el('span', { class: 'muted fork-of', 'data-testid': 'fork-of', title: `Written by Context Lens's Apply: a compacted copy of “${source}”. Select Session… opens the original.` }, icon('repo-forked'), ' fork of '));
   }
+  parts.push(el('span', { class: 'session-title', 'data-testid': 'session-title', title: session.forkOf?.title && session.forkOf.title !== session.title ? `${session.title} (original: ${session.forkOf.title})\n${session.path}` : `${session.title}\n${session.path}` }, session.title));
   if (session.model) parts.push(' · ', el('span', { class: 'muted' }, session.model));
   // The dot is never alone: the word "live" says the same for screen readers and in high contrast.
   if (session.live) parts.push(' · ', el('span', { class: 'live', title: 'Following the transcript live' }, el('span', { class: 'live-dot', 'aria-hidden': 'true' }, '●'), ' live'));

@@ -3,19 +3,21 @@
 import type { HistoryEntry, HookActivity } from '../src/protocol/messages';
 import { el, icon } from './dom';
 import type { Disclosures } from './disclosure';
-import { beforeAfter, clockTime, newestFirst } from './logic/format';
+import { agentLabelOr, type AgentLabel } from '../src/protocol/agents';
+import { beforeAfter, eventTime, newestFirst, triggerText } from './logic/format';
 import { hookActivityLine } from './logic/hookActivity';
 import { renderVerification } from './preview';
 
-function renderEntry(entry: HistoryEntry, disclosures: Disclosures): HTMLElement {
+function renderEntry(entry: HistoryEntry, agent: AgentLabel, disclosures: Disclosures): HTMLElement {
   const ours = entry.source === 'contextLens';
-  const who = ours ? 'Context Lens' : 'agent';
+  // Who compacted, by name: "agent" next to "Context Lens" reads as a third party.
+  const who = ours ? 'Context Lens' : agent.name;
   const line = el(
     'div',
     { class: 'history-line' },
-    el('time', { datetime: entry.at ?? '' }, clockTime(entry.at)),
+    el('time', { datetime: entry.at ?? '', title: entry.at ? new Date(entry.at).toLocaleString() : 'no time in the transcript' }, eventTime(entry.at)),
     el('span', { class: `history-source source-${entry.source}` }, icon(ours ? 'pulse' : 'hubot'), ` ${who}`),
-    el('span', {}, entry.trigger),
+    el('span', {}, triggerText(entry.trigger)),
     entry.focus ? el('q', {}, entry.focus) : null,
     el('span', {}, beforeAfter(entry.beforeTokens, entry.afterTokens, entry.savingsPct)),
     entry.verification ? el('span', {}, `constraints ${entry.verification.constraintsKept}/${entry.verification.constraintsTotal}`) : null,
@@ -42,7 +44,13 @@ function renderHooks(hooks: HookActivity): HTMLElement {
   return el('p', { class: 'small history-hooks', 'data-testid': 'history-hooks', 'data-failed': String(failed) }, icon(failed ? 'warning' : 'pin', failed ? 'Context Lens hooks, failed' : 'Context Lens hooks'), ' ', text);
 }
 
-export function renderHistory(history: readonly HistoryEntry[], disclosures: Disclosures): HTMLElement[] {
+/** What the History section is drawn from: the entries, and the followed session's agent (names its own). */
+export interface HistoryInput {
+  readonly entries: readonly HistoryEntry[];
+  readonly agent: AgentLabel | undefined;
+}
+
+export function renderHistory({ entries: history, agent }: HistoryInput, disclosures: Disclosures): HTMLElement[] {
   if (history.length === 0) return [];
-  return [el('section', { class: 'history', 'aria-labelledby': 'history-title' }, el('h2', { id: 'history-title' }, 'History'), el('ol', { class: 'history-list' }, ...newestFirst(history).map((entry) => renderEntry(entry, disclosures))))];
+  return [el('section', { class: 'history', 'aria-labelledby': 'history-title' }, el('h2', { id: 'history-title' }, 'History'), el('ol', { class: 'history-list' }, ...newestFirst(history).map((entry) => renderEntry(entry, agentLabelOr(agent), disclosures))))];
 }

@@ -8,11 +8,12 @@ import { el, KeyedSection } from './dom';
 import { renderDiagnostics, renderEmpty } from './empty';
 import { Gauge } from './gauge';
 import { createHeader } from './header';
-import { renderHistory } from './history';
+import { renderHistory, type HistoryInput } from './history';
 import { beforeAfter, savingsText } from './logic/format';
 import { renderPreview, renderProgress } from './preview';
 import { RegionMap } from './regionMap';
 import { withPlanCosts } from './logic/costView';
+import { switchedSession, type ShownSession } from './logic/sessionSwitch';
 import { SummaryEditor } from './summaryEditor';
 import { renderTimeline, timelineInput } from './timeline';
 import { post, savedState, saveState, type UiState } from './vscodeApi';
@@ -41,8 +42,9 @@ function rememberUi(part: Partial<UiState>): void {
 const disclosures = new Disclosures(ui.expanded, (expanded) => rememberUi({ expanded }));
 const progress = new KeyedSection(el('div'), renderProgress);
 const previewSection = el('div');
-const timeline = new KeyedSection(el('div'), renderTimeline);
-const history = new KeyedSection(el('div'), (entries: PanelState['history']) => renderHistory(entries, disclosures));
+// Stable wrappers (their content is rebuilt when it changes): what a test scrolls to stays attached.
+const timeline = new KeyedSection(el('div', { 'data-testid': 'timeline-section' }), renderTimeline);
+const history = new KeyedSection(el('div', { 'data-testid': 'history-section' }), (input: HistoryInput) => renderHistory(input, disclosures));
 
 const summaryEditor = new SummaryEditor(() => renderPreviewSection());
 
@@ -94,7 +96,17 @@ function showRegions(): void {
   regionMap.element.hidden = !preview && !plan;
 }
 
+/** The session the panel shows, to notice a switch (see logic/sessionSwitch.ts). */
+let shownSession: ShownSession;
+
 function showState(state: PanelState): void {
+  const sessionId = state.session?.id ?? null;
+  if (switchedSession(shownSession, sessionId)) {
+    detail.hide();
+    saveState({ detail: null });
+    regionMap.resetForSession();
+  }
+  shownSession = sessionId;
   header.session.update(state.session);
   header.hooks.update(state.hooks);
   gauge.update(state);
@@ -105,7 +117,7 @@ function showState(state: PanelState): void {
   regionMap.setLive(state.liveProxy?.items ?? []);
   // A state saved by an earlier version of the panel has no cost.
   regionMap.setCost(state.cost ?? null);
-  history.update(state.history);
+  history.update({ entries: state.history, agent: state.session?.agentLabel });
   // The e2e harness waits for this before reading the panel, so it is set after real content.
   root.setAttribute('data-ready', 'true');
 }

@@ -8,7 +8,8 @@ import type { ChoiceAction, Choices, CostView, LiveFate, Region } from '../src/p
 import { printable } from '../src/protocol/printable';
 import { custom, el, icon } from './dom';
 import { filterRegions, shownFate } from './logic/filter';
-import { CATEGORY_LABELS, exactTokens, FATE_ICONS, plural } from './logic/format';
+import { CATEGORY_LABELS, exactTokens, FATE_ICONS } from './logic/format';
+import { PROTECTION_NAMES, secondThoughts, TIER_NAMES } from '../src/protocol/categories';
 import { liveFatesText } from './logic/liveProxy';
 import { costCell, MAP_SORTS, sortVisible, type MapSort } from './logic/costView';
 import { renderFileGroups } from './fileGroups';
@@ -247,6 +248,14 @@ export class RegionMap {
     this.select(this.regions[this.visible[next]!]!.id);
   }
 
+  /** Another session is shown: its rows are other items, so no row stays selected and the map opens at its top. */
+  resetForSession(): void {
+    this.state = { ...this.state, selectedId: null, scrollTop: 0 };
+    this.scroller.scrollTop = 0;
+    this.events.changed(this.state);
+    this.renderRows();
+  }
+
   private select(id: number): void {
     const position = this.positionById.get(id);
     this.state = { ...this.state, selectedId: id };
@@ -317,7 +326,7 @@ function fillRow(row: HTMLElement, region: Region, selected: boolean, choice: Ch
   row.dataset.fate = region.fate;
   row.dataset.testid = 'region-row';
   row.dataset.pinned = String(region.pinned);
-  const detail = [region.tier && `tier: ${region.tier}`, region.protection && `protected: ${region.protection}`].filter(Boolean).join(' · ');
+  const detail = [region.tier && `step: ${TIER_NAMES[region.tier] ?? region.tier}`, region.protection && `kept for: ${PROTECTION_NAMES[region.protection] ?? region.protection}`].filter(Boolean).join(' · ');
   row.title = `#${region.id} ${region.label}\n${fate}: ${region.reason}${detail ? `\n${detail}` : ''}${live ? `\n${liveText(live)}` : ''}`;
   const tokens = region.tokensAfter === region.tokens ? exactTokens(region.tokens) : `${exactTokens(region.tokens)} → ${exactTokens(region.tokensAfter)}`;
   row.replaceChildren(
@@ -329,7 +338,7 @@ function fillRow(row: HTMLElement, region: Region, selected: boolean, choice: Ch
     el('span', { role: 'gridcell', class: `col-fate fate-${fate}` }, icon(FATE_ICONS[fate]), ` ${fate}`),
     el('span', { role: 'gridcell', class: 'col-live', ...(live ? { 'data-testid': 'live-fate', title: liveText(live) } : {}) }, ...(live ? [icon('radio-tower'), ` ${live.fate}`] : [])),
     el('span', { role: 'gridcell', class: 'col-why' }, region.reason),
-    el('span', { role: 'gridcell', class: 'col-markers' }, region.markerCount > 0 ? el('span', { class: 'badge', 'aria-label': plural(region.markerCount, 'epistemic marker') }, String(region.markerCount)) : ''),
+    el('span', { role: 'gridcell', class: 'col-markers' }, region.markerCount > 0 ? el('span', { class: 'badge', 'aria-label': secondThoughts(region.markerCount), title: `${secondThoughts(region.markerCount)}: where the agent doubted or corrected itself (kept through a compaction)` }, String(region.markerCount)) : ''),
     el('span', { role: 'gridcell', class: 'col-choice' }, choiceButton('keep', choice, region), choiceButton('drop', choice, region)),
   );
 }

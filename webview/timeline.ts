@@ -6,8 +6,8 @@ import { agentLabelOr, type AgentLabel } from '../src/protocol/agents';
 import type { PanelState, TimelinePoint } from '../src/protocol/messages';
 import { formatTokens, formatUsd } from '../src/protocol/format';
 import { el, icon } from './dom';
-import { clockTime, exactTokens } from './logic/format';
-import { axisTicks, barAt, barsPath, slotsOf, timelineBars, timelineScale } from './logic/timelineLayout';
+import { clockTime, exactTokens, plural } from './logic/format';
+import { axisTicks, barAt, barsPath, callCount, slotsOf, timelineBars, timelineScale, type TimelineBar } from './logic/timelineLayout';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const WIDTH = 600;
@@ -44,11 +44,25 @@ function eventFlag(kind: EventKind, agent: AgentLabel): { text: string; icon: st
   return kind === 'ours' ? { text: 'Context Lens', icon: 'pulse' } : { text: agent.name, icon: 'hubot' };
 }
 
-function pointText(point: TimelinePoint, index: number, windowTokens: number | null, agent: AgentLabel): string {
+/** "call 3" for a call; a compaction's point is not a call and says what it is instead. */
+function pointName(bar: TimelineBar, agent: AgentLabel): string {
+  return bar.call === null ? eventName(bar.point.event!.kind, agent) : `call ${bar.call}`;
+}
+
+function pointText(bar: TimelineBar, windowTokens: number | null, agent: AgentLabel): string {
+  const point = bar.point;
   const share = windowTokens ? ` (${((point.usedTokens / windowTokens) * 100).toFixed(1)} %)` : '';
   const time = point.at ? ` · ${clockTime(point.at)}` : '';
   const cost = point.usd === undefined ? '' : point.usd === null ? ' · no price' : ` · ${formatUsd(point.usd)}`;
-  return `call ${index + 1}${time} · ${exactTokens(point.usedTokens)} tokens${share}${cost}${point.event ? ` · ${eventName(point.event.kind, agent)}: ${point.event.label}` : ''}`;
+  if (bar.call === null) return `${pointName(bar, agent)}${time} · ${point.event!.label} · ${exactTokens(point.usedTokens)} tokens left${share}`;
+  return `call ${bar.call}${time} · ${exactTokens(point.usedTokens)} tokens${share}${cost}${point.event ? ` · ${eventName(point.event.kind, agent)}: ${point.event.label}` : ''}`;
+}
+
+/** The events' list under the chart: "10:42 · Context Lens compacted — 150,127 → 24,951 tokens". */
+function eventListLine(bar: TimelineBar, agent: AgentLabel): string {
+  const event = bar.point.event!;
+  const where = bar.call === null ? (bar.point.at ? `${clockTime(bar.point.at)} · ` : '') : `call ${bar.call}: `;
+  return `${where}${eventName(event.kind, agent)} — ${event.label}`;
 }
 
 export function renderTimeline({ timeline, windowTokens, thresholds, agent }: TimelineInput): HTMLElement[] {
@@ -76,7 +90,7 @@ export function renderTimeline({ timeline, windowTokens, thresholds, agent }: Ti
   const highlight = svg('rect', { class: 'timeline-highlight', x: '0', y: '0', width: String(Math.max(step * 0.8, 0.5)), height: '0', visibility: 'hidden' });
   chart.appendChild(highlight);
 
-  const plot = el('div', { class: 'timeline-plot', tabindex: '0', role: 'img', 'data-testid': 'timeline-plot', 'aria-label': `Fill per API call: ${timeline.length} calls, now ${formatTokens(last.usedTokens)} tokens. Arrow keys read the calls.` }, chart);
+  const plot = el('div', { class: 'timeline-plot', tabindex: '0', role: 'img', 'data-testid': 'timeline-plot', 'aria-label': `Fill per API call: ${plural(callCount(timeline), 'call')}, now ${formatTokens(last.usedTokens)} tokens. Arrow keys read the calls.` }, chart);
   const events = bars.filter((bar) => bar.point.event !== null);
   for (const bar of events) {
     const kind = bar.point.event!.kind;
@@ -99,7 +113,7 @@ export function renderTimeline({ timeline, windowTokens, thresholds, agent }: Ti
       highlight.setAttribute('visibility', 'hidden');
       return;
     }
-    tooltip.textContent = pointText(bar.point, bar.index, windowTokens, agent);
+    tooltip.textContent = pointText(bar, windowTokens, agent);
     tooltip.hidden = false;
     const fraction = (bar.index + 0.4) / slots;
     // Kept inside the plot: anchored left on the left half, right on the right half.
@@ -130,7 +144,7 @@ export function renderTimeline({ timeline, windowTokens, thresholds, agent }: Ti
     el(
       'section',
       { class: 'timeline', 'data-testid': 'timeline', 'aria-labelledby': 'timeline-title' },
-      el('h2', { id: 'timeline-title' }, 'Timeline', el('span', { class: 'muted' }, `fill per API call · ${timeline.length} ${timeline.length === 1 ? 'call' : 'calls'} · hover for values`)),
+      el('h2', { id: 'timeline-title' }, 'Timeline', el('span', { class: 'muted' }, `fill per API call · ${plural(callCount(timeline), 'call')} · hover for values`)),
       el('div', { class: 'timeline-body' }, axis, plot),
       el(
         'p',
@@ -141,7 +155,7 @@ export function renderTimeline({ timeline, windowTokens, thresholds, agent }: Ti
         ...(thresholds.agentAutoCompactPercent ? [el('span', { class: 'legend-line level-agent' }), ` ${agent.name} auto-compact ${thresholds.agentAutoCompactPercent.toFixed(1)} %`] : []),
       ),
       events.length
-        ? el('ul', { class: 'timeline-events small', 'data-testid': 'timeline-events' }, ...events.map((bar) => el('li', { class: `event-${bar.point.event!.kind}` }, icon(eventFlag(bar.point.event!.kind, agent).icon), ` call ${bar.index + 1}: ${eventName(bar.point.event!.kind, agent)} — ${bar.point.event!.label}`)))
+        ? el('ul', { class: 'timeline-events small', 'data-testid': 'timeline-events' }, ...events.map((bar) => el('li', { class: `event-${bar.point.event!.kind}` }, icon(eventFlag(bar.point.event!.kind, agent).icon), ` ${eventListLine(bar, agent)}`)))
         : null,
     ),
   ];

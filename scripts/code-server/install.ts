@@ -21,18 +21,21 @@ function nodePackageName(): string {
   return `node-${os}-${process.arch}`;
 }
 
-/** The system Node when it is already new enough, else Node 24 from the npm registry. */
-export function ensureNode(log: (line: string) => void): { node: string; home: string | null } {
+/**
+ * The system Node when it is already new enough, else Node 24 from the npm registry. `output`: a log
+ * file's descriptor for npm's output (this terminal when absent).
+ */
+export function ensureNode(log: (line: string) => void, output?: number): { node: string; home: string | null } {
   if (Number(process.versions.node.split('.')[0]) >= 24) return { node: process.execPath, home: null };
   const folder = join(cacheRoot(), `node-${NODE_VERSION}`);
   const homeIn = (root: string) => join(root, 'node_modules', nodePackageName());
   const nodeIn = (root: string) => join(homeIn(root), 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
-  installIntoCache({ folder, spec: `${nodePackageName()}@${NODE_VERSION}`, isInstalled: (root) => existsSync(nodeIn(root)), log });
+  installIntoCache({ folder, spec: `${nodePackageName()}@${NODE_VERSION}`, isInstalled: (root) => existsSync(nodeIn(root)), log, ...(output === undefined ? {} : { output }) });
   return { node: nodeIn(folder), home: homeIn(folder) };
 }
 
-export function ensureCodeServer(log: (line: string) => void = (line) => console.error(line)): CodeServerInstall {
-  const { node, home } = ensureNode(log);
+export function ensureCodeServer(log: (line: string) => void = (line) => console.error(line), output?: number): CodeServerInstall {
+  const { node, home } = ensureNode(log, output);
   const folder = join(cacheRoot(), `code-server-${CODE_SERVER_VERSION}`);
   const entryIn = (root: string) => join(root, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
   installIntoCache({
@@ -40,6 +43,7 @@ export function ensureCodeServer(log: (line: string) => void = (line) => console
     spec: `code-server@${CODE_SERVER_VERSION}`,
     isInstalled: (root) => existsSync(entryIn(root)),
     log,
+    ...(output === undefined ? {} : { output }),
     env: {
       PATH: `${join(node, '..')}${process.platform === 'win32' ? ';' : ':'}${process.env.PATH ?? ''}`,
       // Native modules must be built against Node 24's headers, not the system Node's.

@@ -1,4 +1,4 @@
-// `context-lens archive prune`: keeps the archive of pre-compaction contexts within its caps. The
+// `ctxlens archive prune`: keeps the archive of pre-compaction contexts within its caps. The
 // archive holds whole (redacted) contexts, so it is private and bounded; `compact --write-session`
 // prunes it too after each entry it adds.
 import { homedir } from 'node:os';
@@ -8,7 +8,7 @@ import { DEFAULT_ARCHIVE_CAPS } from '../engine';
 import { bytes } from './format';
 import { EXIT_OK, inputError, parse, usageError, writeJson, type Io } from './io';
 
-export const ARCHIVE_USAGE = `context-lens archive prune [--max-mb N] [--max-age-days N] [--dry-run] [--archive-dir DIR] [--json]
+export const ARCHIVE_USAGE = `ctxlens archive prune [--max-mb N] [--max-age-days N] [--dry-run] [--archive-dir DIR] [--json]
   Removes archived contexts older than --max-age-days (default ${DEFAULT_ARCHIVE_CAPS.maxAgeDays}), then the oldest until
   the rest fits in --max-mb (default ${DEFAULT_ARCHIVE_CAPS.maxMegabytes}); 0 = no cap. --dry-run only lists them.`;
 

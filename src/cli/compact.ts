@@ -1,19 +1,20 @@
-// `context-lens compact`: runs the engine on a session's live context and shows (or, with
+// `ctxlens compact`: runs the engine on a session's live context and shows (or, with
 // --write-session, applies as a new resumable session) the result. The agent's transcript is only
 // read; the one file ever written next to it is the fork.
 import { FileSystemArchive, StagedArchive } from '../archive/fileArchive';
 import { AnthropicSummarizer } from '../summarizers/anthropic';
 import { ClaudeCliSummarizer } from '../summarizers/claudeCli';
-import { HeuristicSummarizer, compact, redactSecrets, type ArchiveRef, type CompactionResult, type EngineOptionsInput, type Summarizer, type TierName } from '../engine';
+import { HeuristicSummarizer, compact, redactSecrets, type ArchiveRef, type CompactionResult, type EngineOptionsInput, type Summarizer } from '../engine';
 import type { WrittenFork } from '../sessions/port';
 import { archiveDirOf } from './archive';
 import { AGENT_USAGE, EXIT_INPUT, EXIT_OK, inputError, parse, positiveInt, usageError, writeJson, type Io } from './io';
-import { gauge, percent, printable, table, tokens } from './format';
+import { printable } from './format';
+import { compactText } from './compactText';
 import { LIVE_OPTIONS, loadLive } from './live';
 import { compactCost, type CompactCost } from '../sessions/costReport';
 import { loadPrices, PRICES_OPTION } from './cost';
 
-export const COMPACT_USAGE = `context-lens compact <file|id> [--focus TEXT] [--target-tokens N | --target-percent N]
+export const COMPACT_USAGE = `ctxlens compact <file|id> [--focus TEXT] [--target-tokens N | --target-percent N]
                      [--summarizer heuristic|anthropic|claude-cli] [--json] [--write-session]
                      [--keep N[,N…]]… [--drop N[,N…]]… [--archive-dir DIR] [--window N] [--prices FILE]
                      ${AGENT_USAGE}
@@ -40,8 +41,6 @@ const OPTIONS = {
   drop: { type: 'string', multiple: true },
   ...PRICES_OPTION,
 } as const;
-
-const TIERS: readonly TierName[] = ['choice', 'supersede', 'age-clear', 'dedupe', 'truncate', 'summarize'];
 
 export async function compactCommand(args: readonly string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, OPTIONS, 1);
@@ -72,12 +71,12 @@ export async function compactCommand(args: readonly string[], io: Io): Promise<n
     fork = written.value;
   }
   if (values.json) writeJson(io, { ...report(result, archived, fork), cost: costJson(cost) });
-  else io.out.write(printable(`${human(result, live.fill.agentAutoCompactTokens, adapter.name, archived, fork)}\n${costLine(cost, result)}`));
+  else io.out.write(printable(`${compactText(result, { context, focus, agentAutoCompactTokens: live.fill.agentAutoCompactTokens, agentName: adapter.name, archived, fork })}\n${costLine(cost, result)}`));
   if (result.status === 'failed-open') {
-    io.err.write(`context-lens compact: ${printable(result.message, true)}\n`);
+    io.err.write(`ctxlens compact: ${printable(result.message, true)}\n`);
     return EXIT_INPUT;
   }
-  if (values['write-session'] && fork === undefined) io.err.write(`context-lens compact: no session written: ${printable(result.message, true)}\n`);
+  if (values['write-session'] && fork === undefined) io.err.write(`ctxlens compact: no session written: ${printable(result.message, true)}\n`);
   return EXIT_OK;
 }
 
@@ -178,80 +177,4 @@ function report(result: CompactionResult, archived: ArchiveRef | undefined, fork
     error: result.error ?? null,
     ...(fork ? { fork } : {}),
   };
-}
-
-const clipped = (text: string): string => {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= 120 ? flat : `${flat.slice(0, 119)}…`;
-};
-
-function human(result: CompactionResult, agentAutoCompactTokens: number, agentName: string, archived: ArchiveRef | undefined, fork: WrittenFork | undefined): string {
-  const { metrics } = result;
-  const window = result.after.windowTokens;
-  const lines = [
-    // The engine's message already opens with "compacted …"; other outcomes say which they are.
-    result.status === 'compacted' ? result.message : `${result.status}: ${result.message}`,
-    '',
-    `before ${gauge(metrics.tokensBefore, window, agentAutoCompactTokens, agentName).split('\n')[0] ?? ''}`,
-    `after  ${gauge(metrics.tokensAfter, window, agentAutoCompactTokens, agentName)}`,
-    `saved  ${tokens(metrics.savedTokens)} tokens (${percent(metrics.savingsPercent)}), target ${tokens(metrics.targetTokens)} ${metrics.targetMet ? 'met' : 'not met'}`,
-    '',
-    table(
-      ['TIER', 'ITEMS', 'SAVED'],
-      [
-        ...TIERS.filter((tier) => tier !== 'choice' || metrics.perTier.choice.items > 0).map((tier) => [tier === 'choice' ? 'your choices' : tier, String(metrics.perTier[tier].items), tokens(metrics.perTier[tier].tokensSaved)]),
-        // Shown so the column adds up to the saving above.
-        ...(metrics.reinjectedTokens > 0 ? [['re-injected', String(result.verification?.reinjected.length ?? 0), tokens(-metrics.reinjectedTokens)]] : []),
-      ],
-      [1, 2],
-    ),
-  ];
-  lines.push(...escalationLines(result));
-  const changed = result.items.filter((item) => item.fate !== 'preserved');
-  if (changed.length > 0) {
-    lines.push(
-      '',
-      table(
-        ['#', 'KIND', 'FATE', 'TIER', 'TOKENS', 'REASON'],
-        changed.map((item) => [String(item.id), item.toolName ? `${item.kind} ${item.toolName}` : item.kind, item.fate, item.tier ?? '', `${tokens(item.tokensBefore)} → ${tokens(item.tokensAfter)}`, item.reason]),
-        [0, 4],
-      ),
-    );
-  }
-  if (result.summary) {
-    const { summary } = result;
-    lines.push('', `Summary by ${summary.summarizer}${summary.fellBack ? ` (fell back${summary.error ? `: ${summary.error}` : ''})` : ''}: ${summary.summarizedItems} items, ${tokens(summary.summarizedTokens)} → ${tokens(summary.tokens)} tokens`);
-    if (summary.repaired) lines.push(`  repaired from the session (the summary left these out): ${summary.repaired.join(', ')}`);
-  }
-  const verification = result.verification;
-  if (verification) {
-    lines.push(
-      '',
-      `Verification: ${verification.ok ? 'ok' : 'needs a look'} — constraints ${verification.constraints.filter((c) => c.present).length}/${verification.constraints.length} present, open loops ${verification.openLoopsBefore} → ${verification.openLoopsAfter}, files lost ${verification.filesLost.length}${verification.reinjected.length > 0 ? `, re-injected ${verification.reinjected.length}` : ''}${verification.contradictions.length > 0 ? `, stale lines ${verification.contradictions.length}` : ''}`,
-      // Which summary line a later item contradicts, and what that item says.
-      ...verification.contradictions.map((entry) => `  stale: "${clipped(entry.line)}" — #${entry.laterItemId} says: "${clipped(entry.laterText)}"`),
-    );
-  }
-  if (metrics.redactions > 0) lines.push('', `${metrics.redactions} secret${metrics.redactions === 1 ? '' : 's'} redacted`);
-  if (result.overflow) lines.push('', `Warning: ${result.overflow.message}`);
-  if (archived) lines.push(`Archived the original context (redacted): ${archived.location}`);
-  if (fork) lines.push('', `Wrote ${fork.path}`, ...(fork.notes ?? []).map((note) => `Note: ${note}`), `Resume it with: ${fork.resumeCommand}`);
-  return lines.join('\n');
-}
-
-/**
- * What the engine did beyond the gentle tiers to reach the target, in order, and — when the target
- * is still missed — the floor no step can remove, so the person sees why.
- */
-function escalationLines(result: CompactionResult): string[] {
-  const { metrics, floor } = result;
-  const lines = result.escalation.map((step, index) => `escalation ${index + 1}: ${step.detail} → ${tokens(step.tokensAfter)} tokens${step.targetMet ? ' (target met)' : ''}`);
-  if (floor && !metrics.targetMet && result.status === 'compacted') {
-    const parts = [['system prompt', floor.system], ['tool definitions', floor.tools], ['pinned', floor.pinned], ['latest prompt', floor.latestPrompt], ['original ask', floor.originalAsk]] as const;
-    lines.push(`floor: ${tokens(floor.tokens)} tokens cannot be removed (${parts.filter(([, count]) => count > 0).map(([name, count]) => `${name} ${tokens(count)}`).join(', ')})`);
-  }
-  if ((result.heldBy?.length ?? 0) > 0 && (!metrics.targetMet || result.status === 'noop')) {
-    lines.push(`held up by: ${(result.heldBy ?? []).map((held) => `#${held.id} ${held.kind} ${tokens(held.tokens)}${held.protection ? ` (${held.protection})` : ''}`).join(', ')}`);
-  }
-  return lines.length === 0 ? [] : ['', ...lines];
 }

@@ -1,4 +1,4 @@
-// `context-lens connect|disconnect [DIR]`: the VS Code command's edit from a terminal. The hooks,
+// `ctxlens connect|disconnect [DIR]`: the VS Code command's edit from a terminal. The hooks,
 // the status line and the MCP server run this very CLI (and its status line bundle beside it) with
 // the Node that runs it now.
 import { resolve } from 'node:path';
@@ -7,7 +7,7 @@ import type { CommandPaths, ConnectVerb } from '../sessions/connection';
 import { connectableAgent, type Connectable } from '../sessions/connectable';
 import { AGENT_OPTION, agentOption, EXIT_OK, inputError, parse, usageError, type Io } from './io';
 
-export const CONNECT_USAGE = `context-lens connect|disconnect [DIR] [--dry-run] [--agent ID]
+export const CONNECT_USAGE = `ctxlens connect|disconnect [DIR] [--dry-run] [--agent ID]
   Adds to (or removes from) DIR/.claude/settings.local.json (DIR defaults to the current folder)
   the pre-compact and session-start hooks and, when none is set, the status line, all running this
   CLI, and to DIR/.mcp.json the Context Lens MCP server (the agent's compact_context and recall

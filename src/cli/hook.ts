@@ -1,4 +1,4 @@
-// `context-lens hook <event>`: Claude Code hook commands that keep the person's words alive through
+// `ctxlens hook <event>`: Claude Code hook commands that keep the person's words alive through
 // the agent's own compactions: their prompts word for word (within the prompt budget, newest first)
 // and the rules, requests and open loops in every prompt. `pre-compact` appends them to the
 // compaction instructions; `session-start` (source "compact") re-injects them into the fresh context. A hook must never get
@@ -22,7 +22,7 @@ import { READ_CAPS, readRegularText, withoutBom } from '../sessions/common/regul
 import { parseInputJson, readStdin } from './hookInput';
 import { EXIT_OK, usageError, type Io } from './io';
 
-export const HOOK_USAGE = `context-lens hook <pre-compact|session-start>
+export const HOOK_USAGE = `ctxlens hook <pre-compact|session-start>
   Claude Code hook commands (hook JSON on stdin). pre-compact prints the person's prompts word for
   word (newest first within the prompt budget), the rules, requests and open loops in all of them
   and the workspace's standing focus, to append to the compaction instructions; session-start

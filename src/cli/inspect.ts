@@ -1,4 +1,4 @@
-// `context-lens inspect`: how full a session's context is and what fills it.
+// `ctxlens inspect`: how full a session's context is and what fills it.
 import { categoryOf, type ItemCategory } from '../engine/model';
 import { AGENT_NAMES, AGENT_USAGE, EXIT_OK, HOMES_USAGE, parse, writeJson, type Io } from './io';
 import { gauge, percent, percentOf, printable, table, tokens } from './format';
@@ -9,8 +9,8 @@ import { formatUsd } from '../protocol/format';
 import { CATEGORY_NAMES } from '../protocol/categories';
 import { regionLabel } from '../protocol/regionLabel';
 
-export const INSPECT_USAGE = `context-lens inspect <file|id> [--json] [--window N] [--prices FILE] ${AGENT_USAGE}
-  Shows the live context of a ${AGENT_NAMES} session (a path, or an id from \`context-lens sessions\`;
+export const INSPECT_USAGE = `ctxlens inspect <file|id> [--json] [--window N] [--prices FILE] ${AGENT_USAGE}
+  Shows the live context of a ${AGENT_NAMES} session (a path, or an id from \`ctxlens sessions\`;
   the agent is told by the file unless --agent says it):
   fill, what fills it, the agent's own compactions and any problems found reading it.
   --json also lists every item as regions[] (id, kind, label, tokens): the numbers compact --keep/--drop take.

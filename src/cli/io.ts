@@ -8,6 +8,7 @@ import { AGENT_NAMES, AGENTS, identifyFile } from '../sessions/agents';
 export { AGENT_NAMES };
 import type { AgentAdapter, SessionLocations } from '../sessions/port';
 import { inputError, usageError } from './errors';
+import { findSessionById } from './sessionId';
 
 export interface Io {
   out: NodeJS.WritableStream;
@@ -98,20 +99,13 @@ export async function resolveSession(target: string | undefined, values: HomeVal
     if (only) return { path, adapter: only };
     const told = await identifyFile(path);
     // Read all the same (the reader reports what it cannot use), but never silently as the wrong agent's.
-    if (told.unrecognised !== undefined) io.err.write(`context-lens: ${told.unrecognised} Pass --agent ${AGENTS.map((adapter) => adapter.id).join('|')} to choose.\n`);
+    if (told.unrecognised !== undefined) io.err.write(`ctxlens: ${told.unrecognised} Pass --agent ${AGENTS.map((adapter) => adapter.id).join('|')} to choose.\n`);
     return { path, adapter: told.adapter };
   }
   // A session inside a store (OpenCode's `<database>#<session id>`) is no file of its own: its agent knows it.
-  const stored = resolve(target);
-  for (const adapter of only ? [only] : AGENTS) if (await adapter.owns(stored)) return { path: stored, adapter };
-  if (target.includes('/') || target.endsWith('.jsonl')) throw inputError(`no such transcript: ${target}`);
-  for (const adapter of only ? [only] : AGENTS) {
-    const listed = await adapter.listSessions(locationsOf(values, io));
-    const session = listed.ok ? listed.value.find((candidate) => candidate.id === target) : undefined;
-    if (session) return { path: session.path, adapter };
-  }
-  const looked = (only ? [only] : AGENTS).map((adapter) => `${adapter.name} (--${adapter.home.option}, default ${adapter.home.describe})`);
-  throw inputError(`unknown session id '${target}' (looked in the sessions of ${looked.join(', ')})`);
+  if (!target.includes('#') && (target.includes('/') || target.endsWith('.jsonl'))) throw inputError(`no such transcript: ${target}`);
+  // An id, a unique start of one (as git takes a short hash), or a store path ending in either.
+  return findSessionById(target, only ? [only] : AGENTS, locationsOf(values, io));
 }
 
 /** What a path names: a regular file, nothing, a symlink loop, or something else (folder, FIFO…). */

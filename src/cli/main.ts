@@ -1,4 +1,4 @@
-// `context-lens`: the session adapters and the compaction engine from a terminal. One command per
+// `ctxlens`: the session adapters and the compaction engine from a terminal. One command per
 // file; this one dispatches and turns expected failures into exit codes (0 ok, 1 bad input, 2 usage).
 import { version } from '../../package.json';
 import { CliError, EXIT_INPUT, EXIT_OK, EXIT_USAGE } from './errors';
@@ -15,7 +15,9 @@ interface Command {
 }
 
 const COMMANDS: Record<string, Command> = {
-  sessions: { summary: 'list Claude Code sessions, newest first', load: async () => { const m = await import('./sessions'); return { run: m.sessionsCommand, usage: m.SESSIONS_USAGE }; } },
+  // No agent named here: the names come from the registry, which loads every adapter (~100 ms that
+  // `--help` must not pay); `sessions --help` names them (AGENT_NAMES).
+  sessions: { summary: 'list every agent\'s sessions, newest first', load: async () => { const m = await import('./sessions'); return { run: m.sessionsCommand, usage: m.SESSIONS_USAGE }; } },
   inspect: { summary: "show a session's live context: fill, what fills it, compactions", load: async () => { const m = await import('./inspect'); return { run: m.inspectCommand, usage: m.INSPECT_USAGE }; } },
   compact: { summary: 'compact a live context (preview, or --write-session to fork it)', load: async () => { const m = await import('./compact'); return { run: m.compactCommand, usage: m.COMPACT_USAGE }; } },
   connect: { summary: "add Context Lens's hooks and status line to Claude Code's settings", load: async () => { const m = await import('./connect'); return { run: (args, io) => m.connectCommand('connect', args, io), usage: m.CONNECT_USAGE }; } },
@@ -30,14 +32,14 @@ const COMMANDS: Record<string, Command> = {
 
 const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
 
-const USAGE = `Usage: context-lens <command> [options]
+const USAGE = `Usage: ctxlens <command> [options]   (Context Lens from a terminal)
 
 ${Object.entries(COMMANDS)
-  .map(([name, command]) => `  context-lens ${name.padEnd(width)}  ${command.summary}`)
+  .map(([name, command]) => `  ctxlens ${name.padEnd(width)}  ${command.summary}`)
   .join('\n')}
 
   --version     print the version
-  --help        print this help; context-lens <command> --help prints the command's options
+  --help        print this help; ctxlens <command> --help prints the command's options
 
 Exit codes: 0 ok, 1 bad input (unreadable file, unknown id, compaction failed), 2 usage.
 hook and statusline always exit 0 whatever their stdin holds: they run inside Claude Code.
@@ -60,7 +62,7 @@ export async function main(
   }
   const entry = COMMANDS[first];
   if (entry === undefined) {
-    err.write(`context-lens: unknown command '${printable(first, true)}'\n\n${USAGE}`);
+    err.write(`ctxlens: unknown command '${printable(first, true)}'\n\n${USAGE}`);
     return EXIT_USAGE;
   }
   const command = await entry.load();
@@ -72,7 +74,7 @@ export async function main(
     return await command.run(rest, { out, err, env });
   } catch (error) {
     if (!(error instanceof CliError)) return internalError(first, error, err, env);
-    err.write(`context-lens ${first}: ${printable(error.message, true)}\n`);
+    err.write(`ctxlens ${first}: ${printable(error.message, true)}\n`);
     if (error.exitCode === EXIT_USAGE) err.write(`\nUsage: ${command.usage}\n`);
     return error.exitCode;
   }
@@ -84,7 +86,7 @@ export async function main(
  */
 function internalError(command: string, error: unknown, err: NodeJS.WritableStream, env: Readonly<Record<string, string | undefined>>): number {
   const message = error instanceof RangeError && /call stack/i.test(error.message) ? 'input nested too deeply to process' : error instanceof Error ? error.message : String(error);
-  err.write(`context-lens ${command}: internal error: ${printable(message, true)} (CONTEXT_LENS_DEBUG=1 shows the stack)\n`);
+  err.write(`ctxlens ${command}: internal error: ${printable(message, true)} (CONTEXT_LENS_DEBUG=1 shows the stack)\n`);
   if (env.CONTEXT_LENS_DEBUG) err.write(`${error instanceof Error ? error.stack : String(error)}\n`);
   return EXIT_INPUT;
 }

@@ -1,4 +1,4 @@
-// `context-lens mcp`: the MCP server Claude Code starts (stdio) with the compact_context and recall
+// `ctxlens mcp`: the MCP server Claude Code starts (stdio) with the compact_context and recall
 // tools; `--print-config` shows the .mcp.json entry, `--register [DIR]` writes it into DIR/.mcp.json.
 import { resolve } from 'node:path';
 import { MCP_SERVER_NAME } from '../contracts/mcpServer';
@@ -12,12 +12,12 @@ import { loadPrices } from './cost';
 import { connectableOption, thisCli } from './connect';
 import { AGENT_OPTION, EXIT_OK, inputError, parse, usageError, type Io } from './io';
 
-export const MCP_USAGE = `context-lens mcp [--print-config | --register [DIR]] [--agent ID] [--state-dir DIR]
+export const MCP_USAGE = `ctxlens mcp [--print-config | --register [DIR]] [--agent ID] [--state-dir DIR]
   An MCP server (stdio) for the agent: compact_context(reason, focus) asks the live proxy to compact
   the next request (the tool itself changes nothing) and says what that costs once, saves per call
   and after how many calls it pays off (estimated from the session's transcript); recall(ref) returns the output a proxy stub
   names. --print-config prints the .mcp.json to add; --register adds it to DIR/.mcp.json (default:
-  the current folder), leaving the rest of the file as it is (\`context-lens connect\` does this too,
+  the current folder), leaving the rest of the file as it is (\`ctxlens connect\` does this too,
   beside the hooks; \`disconnect\` takes it out); --agent: whose configuration (default: the only
   agent that can be connected). Claude Code tool names:
   mcp__${MCP_SERVER_NAME}__compact_context, mcp__${MCP_SERVER_NAME}__recall.`;
@@ -55,7 +55,7 @@ export async function mcpCommand(args: readonly string[], io: Io): Promise<numbe
   }
   // compact_context says whether it pays at CONTEXT_LENS_PRICES' prices; a broken file must not keep the tools away.
   const prices = await loadPrices(undefined, io).catch((error: unknown) => {
-    io.err.write(`context-lens mcp: ${error instanceof Error ? error.message : String(error)}; bundled prices used\n`);
+    io.err.write(`ctxlens mcp: ${error instanceof Error ? error.message : String(error)}; bundled prices used\n`);
     return indexPrices(BUNDLED_PRICES);
   });
   // The agent that starts this server (the one Connect registers it with) wrote the session.

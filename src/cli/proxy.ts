@@ -1,5 +1,5 @@
-// `context-lens proxy`: the live proxy in the foreground until Ctrl-C. Shares its options with
-// `context-lens run`, which starts it around one command.
+// `ctxlens proxy`: the live proxy in the foreground until Ctrl-C. Shares its options with
+// `ctxlens run`, which starts it around one command.
 import { DEFAULT_LIVE_OPTIONS, DEFAULT_UPSTREAM, startLiveProxy, type LiveProxy, type LiveProxyOptions } from '../proxy';
 import { EXIT_OK, inputError, parse, positiveInt, usageError, type Io } from './io';
 
@@ -13,7 +13,7 @@ export const PROXY_OPTIONS_USAGE = `  --port N              listen on 127.0.0.1:
   --focus TEXT          keep what matches verbatim in every batch
   --state-dir DIR       events, compaction requests and recall archive (default $XDG_STATE_HOME/context-lens/proxy)`;
 
-export const PROXY_USAGE = `context-lens proxy [options]
+export const PROXY_USAGE = `ctxlens proxy [options]
   A loopback proxy for the Anthropic Messages API (point ANTHROPIC_BASE_URL at it): below the
   trigger requests pass unchanged; above it superseded tool outputs become stubs, old ones are
   cleared or truncated, in batches, identically in every later request (prompt cache kept).
@@ -67,7 +67,7 @@ export function proxyOptionsOf(values: ProxyValues, io: Io, log: (line: string) 
 }
 
 export async function startFromFlags(values: ProxyValues, io: Io): Promise<LiveProxy> {
-  const log = (line: string): void => void io.err.write(`context-lens proxy: ${line}\n`);
+  const log = (line: string): void => void io.err.write(`ctxlens proxy: ${line}\n`);
   const started = await startLiveProxy(proxyOptionsOf(values, io, log));
   if (!started.ok) throw inputError(started.error);
   return started.value;

@@ -1,14 +1,14 @@
-// `context-lens run [proxy options] -- <command> …`: the live proxy for the lifetime of one command
+// `ctxlens run [proxy options] -- <command> …`: the live proxy for the lifetime of one command
 // (typically `claude`), which finds it through ANTHROPIC_BASE_URL. The command's exit code is ours.
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { parse, usageError, type Io } from './io';
 import { PROXY_OPTIONS, PROXY_OPTIONS_USAGE, startFromFlags } from './proxy';
 
-export const RUN_USAGE = `context-lens run [proxy options] -- <command> [args…]
+export const RUN_USAGE = `ctxlens run [proxy options] -- <command> [args…]
   Starts the live proxy on a free port, runs the command with ANTHROPIC_BASE_URL pointing at it
   (the upstream defaults to the ANTHROPIC_BASE_URL you had), stops the proxy when the command
-  exits and exits with its code. Example: context-lens run -- claude
+  exits and exits with its code. Example: ctxlens run -- claude
 ${PROXY_OPTIONS_USAGE}`;
 
 export async function runCommand(args: readonly string[], io: Io): Promise<number> {
@@ -33,7 +33,7 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
         resolve(code);
       };
       child.on('error', (error) => {
-        io.err.write(`context-lens run: cannot start '${command}': ${error.message}\n`);
+        io.err.write(`ctxlens run: cannot start '${command}': ${error.message}\n`);
         // The shell's code for a command that cannot run.
         done(127);
       });

@@ -1,9 +1,9 @@
-// `context-lens sessions`: every agent's sessions of this workspace (or of every project with --all).
+// `ctxlens sessions`: every agent's sessions of this workspace (or of every project with --all).
 import { AGENTS } from '../sessions/agents';
 import { AGENT_NAMES, AGENT_OPTION, AGENT_USAGE, agentOption, EXIT_OK, HOME_OPTIONS, HOMES_USAGE, inputError, locationsOf, parse, usageError, writeJson, type Io } from './io';
 import { bytes, printable, table } from './format';
 
-export const SESSIONS_USAGE = `context-lens sessions [--json] ${AGENT_USAGE} [--workspace PATH | --all]
+export const SESSIONS_USAGE = `ctxlens sessions [--json] ${AGENT_USAGE} [--workspace PATH | --all]
   Lists ${AGENT_NAMES} sessions, newest first: those of the current folder, of
   --workspace PATH, or with --all those of every project (subagent transcripts included).
   ${HOMES_USAGE}`;

@@ -1,4 +1,4 @@
-// `context-lens statusline`: one line for Claude Code's `statusLine` command, from the JSON it pipes
+// `ctxlens statusline`: one line for Claude Code's `statusLine` command, from the JSON it pipes
 // in on every redraw. This module and `statusline-main.ts` (its own tiny bundle) import nothing
 // heavy — no zod, engine or tokenizer — so a redraw costs little more than starting node.
 import { statusLineSource } from '../sessions/statusLine';
@@ -6,7 +6,7 @@ import { parseInputJson, readStdin } from './hookInput';
 import type { Io } from './io';
 import { formatUsd } from '../protocol/format';
 
-export const STATUSLINE_USAGE = `context-lens statusline
+export const STATUSLINE_USAGE = `ctxlens statusline
   Claude Code status line command (status JSON on stdin): prints one line such as
   "ctx 62% · 124k/200k · 43k to auto-compact". Without a context_window in the input, the newest
   usage in transcript_path is shown. Always exits 0; unreadable input prints "ctx —".

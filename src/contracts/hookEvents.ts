@@ -1,4 +1,4 @@
-// The hook events file: written by `context-lens hook` (a process Claude Code starts) and read by
+// The hook events file: written by `ctxlens hook` (a process Claude Code starts) and read by
 // the panel's History (the extension host), two processes that may run different versions of us.
 // One module owns the file's place, the shape of a line (zod, checked on both sides) and the
 // workspace settings the hooks read, so writer and reader cannot drift apart.

@@ -6,6 +6,7 @@ import { adapterOf } from '../sessions/agents';
 import { hookEventsPath } from '../contracts/hookEvents';
 import { proxyEventsPath, proxyStateDir, type ProxyEvent } from '../proxy/events';
 import { connectableAgents } from '../sessions/connectable';
+import { CliLauncherCommands } from './cliLauncherCommands';
 import { Commands, webviewCommandIds } from './commands';
 import { ApiKeyStore } from './compaction/ApiKeyStore';
 import { CompactionFlow } from './compaction/CompactionFlow';
@@ -118,7 +119,8 @@ export class ContextLensApp extends Disposables {
 
     this.own(vscode.window.registerWebviewViewProvider(PANEL_VIEW_ID, this.view));
     this.registerCommands();
-    this.liveProxy = this.own(new LiveProxyControl(context, this.log));
+    this.liveProxy = this.own(new LiveProxyControl(context, this.log, () => this.settings.current.prices));
+    this.own(new CliLauncherCommands(context.extensionUri, this.log));
     this.own(this.settings.onDidChange((settings) => {
       this.log.info(`Settings changed: trigger ${settings.triggerPercent} %, target ${settings.targetPercent} %, safety net ${settings.safetyNetPercent} %`);
       this.warnAboutTriggerSettings();

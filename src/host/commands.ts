@@ -17,6 +17,8 @@ export const Commands = {
   pruneArchive: 'contextLens.pruneArchive',
   startLiveProxy: 'contextLens.startLiveProxy',
   stopLiveProxy: 'contextLens.stopLiveProxy',
+  installCli: 'contextLens.installCli',
+  uninstallCli: 'contextLens.uninstallCli',
 } as const;
 
 export const webviewCommandIds: Record<WebviewCommand, string> = {

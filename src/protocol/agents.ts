@@ -6,15 +6,13 @@ import { z } from 'zod';
 export const agentLabelSchema = z.object({
   /** In sentences: "past Codex CLI's auto-compact point". */
   name: z.string().max(100),
-  /** The gauge's mark for the agent's own auto-compact point. */
-  mark: z.string().max(4),
   /** What moves that point, for the mark's tooltip. */
   pointSetBy: z.string().max(500),
 });
 export type AgentLabel = z.infer<typeof agentLabelSchema>;
 
 /** Before a session is followed, and for a stale webview that sent none. */
-const NO_AGENT: AgentLabel = { name: 'the agent', mark: 'AG', pointSetBy: "the agent's own settings" };
+const NO_AGENT: AgentLabel = { name: 'the agent', pointSetBy: "the agent's own settings" };
 
 export function agentLabelOr(label: AgentLabel | null | undefined): AgentLabel {
   return label ?? NO_AGENT;

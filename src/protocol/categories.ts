@@ -29,6 +29,26 @@ export const CATEGORY_SHORT: Readonly<Record<Category, string>> = {
   summary: 'sum',
 };
 
+/** Why the engine keeps an item, as the map's hover says it (the engine's ids are for logs and JSON). */
+export const PROTECTION_NAMES: Readonly<Record<string, string>> = {
+  head: 'the start of the session',
+  choice: 'your choice',
+  'original-ask': 'your first request',
+  'latest-prompt': 'your latest prompt',
+  pinned: 'a sentence you pinned',
+  prompt: 'your prompt',
+  recent: 'recent turns',
+  'in-flight': 'a call still running',
+  epistemic: 'second thoughts (the agent doubted or corrected itself)',
+  focus: 'your focus',
+  pair: 'the other half of a call and its result',
+};
+
+/** One item's "second thoughts": the words where the agent doubted or corrected itself (wait, actually, …). */
+export function secondThoughts(count: number): string {
+  return `${count} second thought${count === 1 ? '' : 's'}`;
+}
+
 /** What each step of a compaction is called in the preview (engine tier names are for logs and JSON). */
 export const TIER_NAMES: Readonly<Record<string, string>> = {
   choice: 'your choices',

@@ -7,6 +7,17 @@ export function formatTokens(tokens: number): string {
   return String(Math.round(tokens));
 }
 
+/** 149524 → "149,524": the exact count, grouped the same way in every place that prints one. */
+export function exactTokens(tokens: number): string {
+  return Math.round(tokens).toLocaleString('en-US');
+}
+
+/** "150,127 → 24,951 tokens": a compaction's before and after; an unknown side reads "?". */
+export function tokensBeforeAfter(before: number | null, after: number | null): string {
+  const side = (tokens: number | null): string => (tokens === null ? '?' : exactTokens(tokens));
+  return `${side(before)} → ${side(after)} tokens`;
+}
+
 export function percentOf(part: number, whole: number): number {
   return whole > 0 ? (part / whole) * 100 : 0;
 }

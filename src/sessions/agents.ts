@@ -35,7 +35,7 @@ export async function identifyFile(path: string): Promise<FileAgent> {
   for (const adapter of AGENTS) if (await adapter.owns(path)) return { adapter };
   return {
     adapter: claudeCodeAdapter,
-    unrecognised: `${path} is neither a Codex rollout (its first record is not a session_meta) nor a Claude Code transcript (none of its first records has a type Claude Code writes); read as Claude Code, it may show nothing.`,
+    unrecognised: `${path} is not a session file that ${AGENT_NAMES} writes (none of them recognised its first records); read as ${claudeCodeAdapter.name}'s, it may show nothing.`,
   };
 }
 

@@ -14,7 +14,12 @@ export interface CommandPaths {
   /** Folder holding `cli.js` and `statusline.js`. */
   readonly binDir: string;
   readonly platform: NodeJS.Platform;
+  /** Our `ctxlens` launcher is on PATH: the commands name it instead of a Node.js and a script path. */
+  readonly viaLauncher?: boolean;
 }
+
+/** The command the extension's "Install 'ctxlens' command in PATH" puts there (`context-lens` is another project's on npm). */
+export const CLI_COMMAND = 'ctxlens';
 
 export type ConnectVerb = 'connect' | 'disconnect';
 
@@ -65,7 +70,7 @@ export interface PinSource {
   text: string;
 }
 
-/** What `context-lens hook <kind>` needs of an agent that runs our hook commands. */
+/** What `ctxlens hook <kind>` needs of an agent that runs our hook commands. */
 export interface AgentHooks {
   /** The hook kinds Connect installs. */
   readonly kinds: readonly HookName[];
@@ -75,7 +80,7 @@ export interface AgentHooks {
   forEachPinSource(path: string, visit: (source: PinSource) => void): Promise<void>;
 }
 
-/** Registering our MCP server alone (`context-lens mcp --print-config | --register`). */
+/** Registering our MCP server alone (`ctxlens mcp --print-config | --register`). */
 export interface McpRegistration {
   /** The name the agent knows the server by (it prefixes the tools with it). */
   readonly serverName: string;

@@ -1,4 +1,4 @@
-// What `context-lens statusline` needs of the agent whose status line it draws (Claude Code's: the
+// What `ctxlens statusline` needs of the agent whose status line it draws (Claude Code's: the
 // only agent that runs a status line command). A light entry of its own, apart from the registry
 // (agents.ts), which would pull every reader into the status line's small bundle: a redraw must
 // stay about as cheap as starting node (see cli/statusline-main.ts).

@@ -2,8 +2,9 @@
 // settings move the marks live, the map says what Compact… would do, Compact… with a focus text
 // previews fates and a diff, the preview goes out of date when the agent writes more, a keep or drop
 // pressed after it computes it again (rows, total, item pane), the summary can be edited, Compact…
-// offers the last focus, Apply writes exactly that preview as a fork next to the session, and
-// hostile tool output stays inert text.
+// offers the last focus, Apply writes exactly that preview as a fork next to the session, the panel
+// then shows the fork only (our compaction once on its timeline), the picker tells fork from
+// original, and hostile tool output stays inert text.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -38,6 +39,8 @@ describe('Compact with focus, apply, settings and hostile content, in code-serve
   // A copy of the workspace, because this suite writes its .vscode/settings.json.
   const workspace = copyDemoWorkspace();
   const demo = prepareDemoSession(workspace);
+  /** The session id of the fork Apply wrote. */
+  let fork = '';
 
   before(async () => {
     writeWorkspaceSettings(workspace, { 'contextLens.window.overrideTokens': WINDOW });
@@ -238,25 +241,123 @@ describe('Compact with focus, apply, settings and hostile content, in code-serve
     const forks = () => readdirSync(demo.projectDir).filter((name) => name.endsWith('.jsonl'));
     const beforeFiles = forks();
     await frame.locator('[data-testid="preview-apply"]').click();
-    await frame.locator('[data-testid="preview-applied"]').waitFor({ timeout: 30_000 });
+    await until(async () => forks().length > beforeFiles.length, 'Apply writes the fork', 30_000);
     const afterFiles = forks();
     assert.equal(afterFiles.length, beforeFiles.length + 1, 'one new session file');
-    const applied = await frame.locator('[data-testid="preview-applied"]').innerText();
-    const fork = afterFiles.find((name) => !beforeFiles.includes(name))!.replace('.jsonl', '');
-    assert.ok(applied.includes(fork), `the panel names the fork ${fork}`);
+    fork = afterFiles.find((name) => !beforeFiles.includes(name))!.replace('.jsonl', '');
     const written = stringsOf(readFileSync(join(demo.projectDir, `${fork}.jsonl`), 'utf8'));
     assert.ok(written.some((text) => text.includes(line)), `the kept #${kept} is in the fork`);
     assert.ok(written.some((text) => text.includes(EDITED)), 'the edited summary is in the fork');
-    await screenshot(page, 'applied-dark');
+    // One compact boundary in the fork's file, the one Apply wrote.
+    assert.equal(readFileSync(join(demo.projectDir, `${fork}.jsonl`), 'utf8').split('\n').filter((record) => record.includes('"compact_boundary"')).length, 1);
+    await compactionProgressGone(page);
+  });
 
-    // The panel then follows the fork (the workspace's newest session): labelled as a fork, its fill
-    // the count the preview promised, as an estimate until Claude Code answers, and our compaction.
+  it('follows the fork after Apply: everything shown is the fork\'s, with our compaction once on its timeline', async () => {
+    // The panel follows the fork (the workspace's newest session): labelled as a fork, its fill the
+    // count the preview promised, as an estimate until Claude Code answers.
     await frame.locator('[data-testid="fork-of"]').waitFor({ timeout: 20_000 });
-    // The fork's fill is read just after the switch: the first state can still say "waiting".
     await frame.locator('.gauge-summary', { hasText: '(estimate)' }).waitFor({ timeout: 20_000 });
-    await frame.locator('[data-testid="history-entry"][data-source="contextLens"]').first().waitFor({ timeout: 20_000 });
-    assert.equal(await frame.locator('[data-testid="history-entry"][data-source="agent"]', { hasText: 'manual' }).count(), 0, 'our compaction is not listed as the agent\'s');
-    await frame.locator('[data-testid="fork-of"]').scrollIntoViewIfNeeded();
+    // The original's preview, its open item and its map go: the map is the fork's own plan.
+    await frame.locator('[data-testid="preview"]').waitFor({ state: 'detached', timeout: 20_000 });
+    await frame.locator('#region-map-title', { hasText: /^What Compact… would do/ }).waitFor({ timeout: 20_000 });
+    assert.equal(await frame.locator('[data-testid="detail-text"]').count(), 0, 'no item of the original stays open');
+    // The title once, after "fork of", and on one line.
+    const header = frame.locator('header h1');
+    const title = await frame.locator('[data-testid="session-title"]').innerText();
+    assert.equal((await header.innerText()).split(title.replace(/…$/, '')).length - 1, 1, `the title once: ${await header.innerText()}`);
+    const oneLine = (await frame.locator('[data-testid="session-title"]').boundingBox())?.height ?? 20;
+    assert.ok(((await header.boundingBox())?.height ?? 0) < oneLine * 1.9, 'the header title does not wrap');
+    // Our compaction once: one flag, one line under the chart, and it is no call of the fork.
+    await frame.locator('[data-testid="timeline-flag-ours"]').first().waitFor({ timeout: 20_000 });
+    assert.equal(await frame.locator('[data-testid="timeline-flag-ours"]').count(), 1);
+    const events = await frame.locator('[data-testid="timeline-events"] li').allInnerTexts();
+    assert.equal(events.length, 1, events.join(' | '));
+    assert.match(events[0] ?? '', /Context Lens compacted — [\d,]+ → [\d,]+ tokens, "keep the retry decision"$/);
+    assert.doesNotMatch(events[0] ?? '', /Context Lens compacted.*Context Lens compacted|\d{5}/);
+    // History: ours once, as ours, with the fork it wrote and a time.
+    const ours = frame.locator('[data-testid="history-entry"][data-source="contextLens"]');
+    await ours.first().waitFor({ timeout: 20_000 });
+    assert.equal(await ours.count(), 1);
+    assert.ok((await ours.innerText()).includes(fork), 'the entry names the fork');
+    assert.equal(await frame.locator('[data-testid="history-entry"][data-source="agent"]', { hasText: 'when asked' }).count(), 0, 'our compaction is not listed as the agent\'s');
+    await frame.locator('header').scrollIntoViewIfNeeded();
     await screenshot(page, 'fork-followed-dark');
+    await frame.locator('[data-testid="timeline-section"]').scrollIntoViewIfNeeded();
+    await screenshot(page, 'fork-timeline-dark');
+    await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+    await page.waitForTimeout(1_000);
+    await frame.locator('header').scrollIntoViewIfNeeded();
+    await screenshot(page, 'fork-followed-light');
+    await frame.locator('[data-testid="timeline-section"]').scrollIntoViewIfNeeded();
+    await screenshot(page, 'fork-timeline-light');
+    await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+  });
+
+  it('tells the fork from its original in Select Session…, and the original counts no call of the fork', async () => {
+    await runCommand(page, 'Context Lens: Select Session…');
+    const rows = page.locator('.quick-input-widget .monaco-list-row');
+    // "Fork ·" leads the label, before the title the original shares.
+    const forkRow = rows.filter({ hasText: 'Fork · ' }).first();
+    await forkRow.waitFor({ timeout: 20_000 });
+    assert.match(await forkRow.innerText(), /fork of “/);
+    await screenshot(page, 'fork-picker-dark');
+    await page.keyboard.press('Escape');
+    await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+    await page.waitForTimeout(1_000);
+    await runCommand(page, 'Context Lens: Select Session…');
+    await forkRow.waitFor({ timeout: 20_000 });
+    await screenshot(page, 'fork-picker-light');
+    const original = rows.filter({ hasNotText: 'Fork · ' }).filter({ hasText: 'Claude Code' }).first();
+    await original.click();
+    await frame.locator('[data-testid="fork-of"]').waitFor({ state: 'detached', timeout: 20_000 });
+    await frame.locator('.gauge-summary', { hasText: '(exact' }).waitFor({ timeout: 20_000 });
+    // The original was not compacted: its timeline has no compaction of ours, its History names the fork.
+    assert.equal(await frame.locator('[data-testid="timeline-flag-ours"]').count(), 0);
+    const ours = frame.locator('[data-testid="history-entry"][data-source="contextLens"]');
+    await ours.first().waitFor({ timeout: 20_000 });
+    // Dated unless today (the recording's own compactions are from another day), newest first.
+    const times = await frame.locator('[data-testid="history-entry"] time').evaluateAll((nodes) => nodes.map((node) => [node.getAttribute('datetime') ?? '', node.textContent ?? '']));
+    const stamps = times.map(([iso]) => Date.parse(iso ?? ''));
+    assert.deepEqual(stamps, [...stamps].sort((a, b) => b - a), 'newest first');
+    for (const [iso, text] of times) {
+      const today = new Date(iso ?? '').toDateString() === new Date().toDateString();
+      assert.match(text ?? '', today ? /^\d\d:\d\d$/ : /^[A-Z][a-z]{2} \d{1,2}( \d{4})?, \d\d:\d\d$/, `${iso} shown as ${text}`);
+    }
+    // An item with second thoughts, open in the item pane: the wavy underline stays on its own line.
+    const map = frame.locator('[data-testid="region-map"]');
+    const marked = frame.locator('[data-testid="region-row"]:has(.col-markers .badge)');
+    // A row on screen (the map recycles rows: one scrolled to would show another item by then).
+    const onScreen = async (): Promise<string | null> => {
+      const view = await frame.locator('.region-scroller').boundingBox();
+      for (const row of await marked.all()) {
+        const box = await row.boundingBox();
+        if (view && box && box.y >= view.y && box.y + box.height <= view.y + view.height) return row.getAttribute('data-id');
+      }
+      return null;
+    };
+    let id: string | null = null;
+    for (const key of ['Home', 'PageDown', 'PageDown', 'PageDown', 'PageDown', 'End']) {
+      await map.press(key);
+      await page.waitForTimeout(300);
+      if ((id = await onScreen()) !== null) break;
+    }
+    assert.ok(id !== null, 'the original has an item with second thoughts');
+    await frame.locator(`[data-testid="region-row"][data-id="${id}"]`).click();
+    await frame.locator('[data-testid="detail-meta"]', { hasText: 'second thought' }).waitFor({ timeout: 10_000 });
+    await frame.locator('[data-testid="marker"]').first().waitFor({ timeout: 10_000 });
+    assert.doesNotMatch(await frame.locator('#app').innerText(), /epistemic/i);
+    for (const shade of ['light', 'dark']) {
+      if (shade === 'dark') {
+        await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+        await page.waitForTimeout(1_000);
+      }
+      await frame.locator('[data-testid="timeline-section"]').scrollIntoViewIfNeeded();
+      await screenshot(page, `original-after-apply-${shade}`);
+      await frame.locator('[data-testid="history-section"]').scrollIntoViewIfNeeded();
+      await screenshot(page, `history-dated-${shade}`);
+      await frame.locator('[data-testid="marker"]').first().scrollIntoViewIfNeeded();
+      await screenshot(page, `second-thoughts-${shade}`);
+    }
   });
 });

@@ -83,8 +83,8 @@ for (const [theme, shade] of [['Default Dark Modern', 'dark'], ['Default Light M
       assert.equal(await frame.locator('[data-testid="session-title"]').innerText(), session.title);
       assert.match(await statusBarItem(page).innerText(), new RegExp(`${Math.round((used / WINDOW) * 100)}%`));
       const mark = frame.locator('.gauge-label.mark-agent');
-      assert.equal(await mark.innerText(), 'OC');
-      assert.match((await mark.getAttribute('title')) ?? '', new RegExp(`^OC: OpenCode compacts by itself at about ${((OPENCODE_POINT / WINDOW) * 100).toFixed(1)} % of the window`));
+      assert.equal(await mark.innerText(), `OpenCode ${((OPENCODE_POINT / WINDOW) * 100).toFixed(1)} %`);
+      assert.match((await mark.getAttribute('title')) ?? '', new RegExp(`^OpenCode compacts by itself at about ${((OPENCODE_POINT / WINDOW) * 100).toFixed(1)} % of the window`));
       const panel = await frame.locator('#app').innerText();
       assert.doesNotMatch(panel, /Claude|ses_|opencode\.db/);
       await screenshot(page, `opencode-panel-${shade}`);

@@ -148,12 +148,15 @@ for (const [suffix, theme] of THEMES) {
       await toast.locator('.codicon-notifications-clear').click().catch(() => undefined);
     });
 
-    it('applies: the fork is written, the choices are cleared', async () => {
+    it('applies: the fork is written and followed, the choices are cleared', async () => {
       await frame.locator('[data-testid="preview-apply"]').click();
-      await frame.locator('[data-testid="preview-applied"]').waitFor({ timeout: 30_000 });
-      await frame.locator('[data-testid="preview-applied"]').scrollIntoViewIfNeeded();
-      await screenshot(page, `tour-applied-${suffix}`);
+      // The panel follows the fork: its header, gauge and map; the original's preview goes.
+      await frame.locator('[data-testid="fork-of"]').waitFor({ timeout: 30_000 });
+      await frame.locator('[data-testid="preview"]').waitFor({ state: 'detached', timeout: 20_000 });
       await frame.locator('[data-testid="choices-bar"]').waitFor({ state: 'hidden', timeout: 20_000 });
+      await compactionProgressGone(page);
+      await frame.locator('header').scrollIntoViewIfNeeded();
+      await screenshot(page, `tour-applied-${suffix}`);
     });
   });
 }

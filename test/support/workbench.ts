@@ -36,6 +36,10 @@ export async function runCommand(page: Page, title: string, timeoutMs = 60_000):
       await input.fill(`>${withoutCategory}`, { timeout: 5_000 });
       await row.waitFor({ state: 'visible', timeout: 3_000 });
       await row.click();
+      // The palette's rows sit over the panel's tabs: a mouse left there shows the tab's hover
+      // ("Ports - 1 forwarded port") over the panel's header in every later screenshot. The
+      // explorer's empty lower part has nothing to hover.
+      await page.mouse.move(150, 600);
       // The palette's input and rows stay on screen a moment after the click; a quick pick or input
       // box the command opens reuses the same widget. Wait until it no longer holds the palette's
       // `>` query, so the caller never reads or types into the palette.

@@ -1,7 +1,9 @@
 // Display wording shared by the panel's sections. DOM-free so it is unit-tested under node; the
 // numbers themselves all come from the host — these functions only phrase them.
 import type { Fate, Fill } from '../../src/protocol/messages';
-import { formatTokens, percentOf } from '../../src/protocol/format';
+import { exactTokens, formatTokens, percentOf } from '../../src/protocol/format';
+
+export { exactTokens } from '../../src/protocol/format';
 
 export { CATEGORY_NAMES as CATEGORY_LABELS, CATEGORY_SHORT } from '../../src/protocol/categories';
 
@@ -13,9 +15,6 @@ export const FATE_ICONS: Readonly<Record<Fate | 'pinned', string>> = {
   pinned: 'pinned',
 };
 
-export function exactTokens(tokens: number): string {
-  return tokens.toLocaleString('en-US');
-}
 
 /** The e2e suite and the CLI agree on this exact text: `124,310 / 200,000 tokens · 62.2 %`. */
 export function fillSummary(fill: Fill): string {
@@ -51,6 +50,30 @@ export function clockTime(iso: string | null): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '—';
   return `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * When something happened, as a list of past events should say it: "15:27" today, "Nov 24, 15:50"
+ * earlier this year, "Nov 24 2025, 15:50" before that (local time); "—" without a time. A bare
+ * clock time next to one from another day reads as the wrong order.
+ */
+export function eventTime(iso: string | null, now: Date = new Date()): string {
+  const clock = clockTime(iso);
+  if (iso === null || clock === '—') return clock;
+  const date = new Date(iso);
+  if (date.getFullYear() === now.getFullYear() && date.getMonth() === now.getMonth() && date.getDate() === now.getDate()) return clock;
+  const day = `${MONTHS[date.getMonth()]} ${date.getDate()}`;
+  return date.getFullYear() === now.getFullYear() ? `${day}, ${clock}` : `${day} ${date.getFullYear()}, ${clock}`;
+}
+
+/** How a compaction started, in plain words ("auto" and "manual" are the agents' own field values). */
+export function triggerText(trigger: string): string {
+  if (trigger === 'auto') return 'by itself';
+  if (trigger === 'manual') return 'when asked';
+  if (trigger === 'fork') return 'fork found beside this session';
+  return trigger;
 }
 
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {

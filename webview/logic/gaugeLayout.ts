@@ -48,17 +48,50 @@ export interface Mark {
   readonly title: string;
 }
 
+/** A mark's label placed under the bar: on which line, and which of its edges sits on the mark. */
+export interface PlacedLabel {
+  readonly kind: MarkKind;
+  readonly row: number;
+  readonly align: 'center' | 'start' | 'end';
+}
+
+/**
+ * Lines for the marks' names, so two close marks (our trigger next to the agent's point) never
+ * print over each other: each label takes the first line where it clears the ones already there.
+ * `charsAcross`: how many characters of the label font fit across the bar.
+ */
+export function placeLabels(marks: readonly Mark[], charsAcross: number): PlacedLabel[] {
+  const span = (mark: Mark): [number, number] => {
+    const width = ((mark.label.length + 1) / Math.max(charsAcross, 1)) * 100;
+    // Near an end the label hangs inward instead of past the bar.
+    if (mark.percent - width / 2 < 0) return [mark.percent, mark.percent + width];
+    if (mark.percent + width / 2 > 100) return [mark.percent - width, mark.percent];
+    return [mark.percent - width / 2, mark.percent + width / 2];
+  };
+  const rows: [number, number][][] = [];
+  return [...marks]
+    .sort((a, b) => a.percent - b.percent)
+    .map((mark) => {
+      const [from, to] = span(mark);
+      let row = rows.findIndex((taken) => taken.every(([start, end]) => to <= start || from >= end));
+      if (row === -1) row = rows.push([]) - 1;
+      rows[row]!.push([from, to]);
+      const align = from === mark.percent ? 'start' : to === mark.percent ? 'end' : 'center';
+      return { kind: mark.kind, row, align };
+    });
+}
+
 /** `label`: the followed session's agent (its mark and tooltip name it). */
 export function gaugeMarks(thresholds: Thresholds, label: AgentLabel): Mark[] {
   const marks: Mark[] = [
-    { kind: 'target', percent: thresholds.targetPercent, label: `^${thresholds.targetPercent}`, title: `Our target: a compaction shrinks the context to ${thresholds.targetPercent} % of the window. Setting: contextLens.trigger.targetPercent` },
-    { kind: 'trigger', percent: thresholds.triggerPercent, label: `^${thresholds.triggerPercent}`, title: `Our trigger: at ${thresholds.triggerPercent} % Context Lens offers to compact (Compact… with a focus, or Preview). Setting: contextLens.trigger.thresholdPercent` },
-    { kind: 'safety', percent: thresholds.safetyNetPercent, label: `^${thresholds.safetyNetPercent}`, title: `Safety net: at ${thresholds.safetyNetPercent} % Context Lens urges a compaction, even after an offer at the trigger. Setting: contextLens.trigger.safetyNetPercent` },
+    { kind: 'target', percent: thresholds.targetPercent, label: `target ${thresholds.targetPercent} %`, title: `Our target: a compaction shrinks the context to ${thresholds.targetPercent} % of the window. Setting: contextLens.trigger.targetPercent` },
+    { kind: 'trigger', percent: thresholds.triggerPercent, label: `our trigger ${thresholds.triggerPercent} %`, title: `Our trigger: at ${thresholds.triggerPercent} % Context Lens offers to compact (Compact… with a focus, or Preview). Setting: contextLens.trigger.thresholdPercent` },
+    { kind: 'safety', percent: thresholds.safetyNetPercent, label: `safety net ${thresholds.safetyNetPercent} %`, title: `Safety net: at ${thresholds.safetyNetPercent} % Context Lens urges a compaction, even after an offer at the trigger. Setting: contextLens.trigger.safetyNetPercent` },
   ];
   const agent = thresholds.agentAutoCompactPercent;
   // 0 means "no auto-compact point" (tiny override windows), so it gets no mark either.
   if (agent !== null && agent > 0) {
-    marks.push({ kind: 'agent', percent: agent, label: label.mark, title: `${label.mark}: ${label.name} compacts by itself at about ${agent.toFixed(1)} % of the window. Set by ${label.pointSetBy}` });
+    marks.push({ kind: 'agent', percent: agent, label: `${label.name} ${agent.toFixed(1)} %`, title: `${label.name} compacts by itself at about ${agent.toFixed(1)} % of the window. Set by ${label.pointSetBy}` });
   }
   return marks;
 }

@@ -8,6 +8,21 @@ export interface TimelineBar {
   /** Bar height as a share of the chart, 0–1. */
   readonly height: number;
   readonly point: TimelinePoint;
+  /**
+   * Which API call this is (1-based), or null for a compaction's point: the fill a compaction left
+   * is drawn as a bar, but it is not a call of the session and must not shift the calls' numbers.
+   */
+  readonly call: number | null;
+}
+
+/** A point that stands for a compaction (the agent's or ours) rather than for an API call. */
+export function isCompactionPoint(point: TimelinePoint): boolean {
+  return point.event !== null && point.event.kind !== 'live';
+}
+
+/** How many API calls the points hold (compactions left out). */
+export function callCount(points: readonly TimelinePoint[]): number {
+  return points.filter((point) => !isCompactionPoint(point)).length;
 }
 
 /** Fewer calls than this still get bars of this width: six calls should not fill the panel. */
@@ -21,7 +36,8 @@ export function timelineScale(points: readonly TimelinePoint[], windowTokens: nu
 
 export function timelineBars(points: readonly TimelinePoint[], windowTokens: number | null): TimelineBar[] {
   const scale = timelineScale(points, windowTokens);
-  return points.map((point, index) => ({ index, height: point.usedTokens / scale, point }));
+  let calls = 0;
+  return points.map((point, index) => ({ index, height: point.usedTokens / scale, point, call: isCompactionPoint(point) ? null : ++calls }));
 }
 
 /** Horizontal slots the chart is divided into: one per call, at least MIN_SLOTS. */

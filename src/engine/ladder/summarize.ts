@@ -160,7 +160,7 @@ export function summaryRequest(state: LadderState, span: SummarySpan): SummaryRe
 export function dropSpan(state: LadderState, span: SummarySpan, summaryLabel: string): void {
   for (const planned of span.entries) {
     state.totalTokens -= planned.tokensAfter;
-    const markerNote = planned.markers ? ` — markers kept in summary: ${distinctPhrases(planned.markers).join(' · ')}` : '';
+    const markerNote = planned.markers ? ` — second thoughts kept in the summary: ${distinctPhrases(planned.markers).join(' · ')}` : '';
     const score = span.importance.get(planned.item.id);
     const importanceNote = score ? ` — ${describeImportance(score)}` : '';
     Object.assign(planned, { fate: 'dropped', reason: `summarised into ${summaryLabel} (archived)${markerNote}${importanceNote}`, tier: 'summarize', text: '', tokensAfter: 0 });

@@ -61,7 +61,7 @@ export function markerThreshold(complexity: TaskComplexity, override = 0): numbe
   return complexity === 'complex' || complexity === 'epic' ? 1 : 3;
 }
 
-/** "3 epistemic markers: wait · actually · reconsider" */
+/** "3 second thoughts: wait · actually · reconsider" (a reason the panel shows: plain words, not the policy's name). */
 export function describeMarkers(phrases: readonly string[]): string {
-  return `${phrases.length} epistemic marker${phrases.length === 1 ? '' : 's'}: ${phrases.join(' · ')}`;
+  return `${phrases.length} second thought${phrases.length === 1 ? '' : 's'}: ${phrases.join(' · ')}`;
 }

@@ -44,14 +44,22 @@ export function required(terms: number): number {
 export function focusMatcher(focus: string): ((text: string) => boolean) | undefined {
   const terms = focusTerms(focus);
   if (terms.length === 0) return undefined;
-  const stems = [...new Set(terms.map(stemOf))];
-  const need = required(stems.length);
+  const need = required(new Set(terms.map(stemOf)).size);
   const phrase = terms.length >= 2 ? terms.join(' ') : undefined;
-  return (text) => {
-    const lower = text.toLowerCase();
-    if (phrase !== undefined && lower.replace(/\s+/g, ' ').includes(phrase)) return true;
-    const present = stemsOf(text);
-    // A path or identifier ("prod.yaml") is found anywhere, also inside a longer path.
-    return stems.filter((stem) => present.has(stem) || (/[./_-]/.test(stem) && lower.includes(stem))).length >= need;
-  };
+  return (text) => (phrase !== undefined && text.toLowerCase().replace(/\s+/g, ' ').includes(phrase)) || new Set(termsIn(terms, text).map(stemOf)).size >= need;
+}
+
+/** Which of the focus text's words an item holds (by stem, or a path anywhere), for "kept: matched retry, decision". */
+export function focusWordsIn(focus: string, text: string): string[] {
+  return termsIn(focusTerms(focus), text);
+}
+
+function termsIn(terms: readonly string[], text: string): string[] {
+  const lower = text.toLowerCase();
+  const present = stemsOf(text);
+  // A path or identifier ("prod.yaml") is found anywhere, also inside a longer path.
+  return terms.filter((term) => {
+    const stem = stemOf(term);
+    return present.has(stem) || (/[./_-]/.test(stem) && lower.includes(stem));
+  });
 }

@@ -99,8 +99,16 @@ export class PreviewSession {
   /** Something a preview depends on may have changed: recompute, mark out of date, or (changed back) fresh again. */
   inputsChanged(): void {
     const shown = this.current;
-    if (shown === null || shown.preview.applied || this.busy !== null) return;
-    const staleness = stalenessOf(shown.inputs, this.deps.inputs(), shown.request.summaryOverride !== null);
+    if (shown === null || this.busy !== null) return;
+    const now = this.deps.inputs();
+    // The panel follows another session now (the fork after Apply, or the person's pick): a preview
+    // of the one before would sit next to the new session's gauge and map, so it goes.
+    if (now !== null && now.snapshot.live.session.path !== shown.inputs.snapshot.live.session.path) {
+      this.clear();
+      return;
+    }
+    if (shown.preview.applied) return;
+    const staleness = stalenessOf(shown.inputs, now, shown.request.summaryOverride !== null);
     if (staleness === null) {
       if (shown.preview.stale) this.mark(null);
       return;

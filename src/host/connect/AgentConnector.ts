@@ -8,6 +8,7 @@ import type { CommandPaths, ConnectionPlan, ConnectVerb, Saved } from '../../ses
 import type { Connectable } from '../../sessions/connectable';
 import type { DiffDocuments } from '../compaction/DiffDocuments';
 import { commandPaths, installBundles, refreshBundles } from './launcher';
+import { hostWhere, launcherOnPath } from '../cliLauncher';
 
 export interface ConnectorDeps {
   readonly extensionUri: vscode.Uri;
@@ -43,7 +44,7 @@ export class AgentConnector {
 
   /** Where the commands Connect writes run from; the panel's connection status looks for these same commands. */
   paths(): CommandPaths {
-    return commandPaths({ pathEnv: process.env.PATH ?? '', platform: process.platform, execPath: process.execPath, isElectron: process.versions.electron !== undefined }, this.binDir);
+    return { ...commandPaths({ pathEnv: process.env.PATH ?? '', platform: process.platform, execPath: process.execPath, isElectron: process.versions.electron !== undefined }, this.binDir), viaLauncher: launcherOnPath(hostWhere(process.env, process.platform)) };
   }
 
   async connect(): Promise<void> {

@@ -1,5 +1,6 @@
 // Fill per API call for the timeline: the adapter's per-call usage joined with the live chain and
 // the compactions (the agent's and ours).
+import { tokensBeforeAfter } from '../../protocol/format';
 import type { TimelinePoint } from '../../protocol/messages';
 import type { UsagePoint } from '../../sessions/port';
 import type { CompactionEvent, LiveContext } from '../../sessions/types';
@@ -28,13 +29,15 @@ export function timelineOf(live: Pick<LiveContext, 'entries'>, usage: (uuid: str
       points.push({ at: point.at, usedTokens: point.usedTokens, event: null });
     }
   }
+  // The label says what happened, not who: the panel names who (the agent or Context Lens) itself.
   for (const event of agent) {
-    const who = event.by === 'context-lens' ? 'Context Lens compacted' : `agent compacted (${event.trigger})`;
-    const label = `${who}: ${event.preTokens ?? '?'} → ${event.postTokens ?? '?'}${event.focus ? `, "${event.focus}"` : ''}`;
-    points.push({ at: event.timestamp, usedTokens: event.postTokens ?? 0, event: { kind: event.by === 'context-lens' ? 'ours' : 'agent', label: label.slice(0, 500) } });
+    const ours = event.by === 'context-lens';
+    const how = ours ? '' : event.trigger === 'auto' ? 'by itself, ' : event.trigger === 'manual' ? 'when asked, ' : '';
+    const label = `${how}${tokensBeforeAfter(event.preTokens, event.postTokens)}${event.focus ? `, "${event.focus}"` : ''}`;
+    points.push({ at: event.timestamp, usedTokens: event.postTokens ?? 0, event: { kind: ours ? 'ours' : 'agent', label: label.slice(0, 500) } });
   }
   for (const mark of ours) {
-    const label = `Context Lens compacted: ${mark.beforeTokens} → ${mark.afterTokens}${mark.focus ? `, "${mark.focus}"` : ''}`;
+    const label = `${tokensBeforeAfter(mark.beforeTokens, mark.afterTokens)}${mark.focus ? `, "${mark.focus}"` : ''}`;
     points.push({ at: mark.at, usedTokens: mark.afterTokens, event: { kind: 'ours', label: label.slice(0, 500) } });
   }
   // Stable sort; points without a time go last (∞ − ∞ is NaN, hence `|| 0`).

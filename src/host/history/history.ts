@@ -95,8 +95,15 @@ function forkEntry(fork: SessionInfo): HistoryEntry {
   };
 }
 
-export function timelineMarksOf(ours: readonly OurCompaction[]): OurCompactionMark[] {
-  return ours.map((entry) => ({ at: entry.at, beforeTokens: entry.beforeTokens, afterTokens: entry.afterTokens, focus: entry.focus }));
+/**
+ * Our compactions the timeline of session `sessionId` marks. An entry is stored under the original
+ * and under its fork, but only the fork was compacted: the original's calls go on unchanged, so it
+ * gets no mark. The fork's own file opens with our compact boundary, which the timeline already
+ * marks from `inFile`; the stored entry stands in only when the file holds none (one mark, not two).
+ */
+export function timelineMarksOf(ours: readonly OurCompaction[], sessionId: string | null, inFile: readonly CompactionEvent[]): OurCompactionMark[] {
+  if (inFile.some((event) => event.by === 'context-lens')) return [];
+  return ours.filter((entry) => entry.fork.sessionId === sessionId).map((entry) => ({ at: entry.at, beforeTokens: entry.beforeTokens, afterTokens: entry.afterTokens, focus: entry.focus }));
 }
 
 /** Adds one entry to a session's list, keeping the newest `OURS_PER_SESSION`. */

@@ -1,5 +1,5 @@
 // What our Claude Code hooks did around each of the agent's own compactions, read from the events
-// file `context-lens hook` appends to. Free of `vscode`. Another process writes that file and nothing
+// file `ctxlens hook` appends to. Free of `vscode`. Another process writes that file and nothing
 // rotates it, so only its tail is read and every line is treated as untrusted.
 import { parseHookEvent, type HookEventLine } from '../../contracts/hookEvents';
 import type { HookActivity } from '../../protocol/messages';

@@ -4,6 +4,7 @@
 // (PanelInstructionsWriter), and the status bar says what it saved; stopped, nothing points at it.
 import * as vscode from 'vscode';
 import type { LiveProxyState } from '../../protocol/messages';
+import type { PriceIndex } from '../../engine/cost/prices';
 import { startLiveProxy, type LiveProxy } from '../../proxy';
 import { Commands } from '../commands';
 import { liveProxyStatus } from './liveProxyStatus';
@@ -17,6 +18,8 @@ export class LiveProxyControl extends Disposables {
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly log: vscode.LogOutputChannel,
+    /** The prices the panel shows (the bundled table with `contextLens.cost.prices` over it), read at each start. */
+    private readonly prices: () => PriceIndex,
   ) {
     super();
     this.item.name = 'Context Lens: live proxy';
@@ -42,8 +45,10 @@ export class LiveProxyControl extends Disposables {
       void vscode.window.showInformationMessage(`Context Lens: the live proxy already runs on ${this.proxy.url}.`);
       return;
     }
-    // Where the agent would have gone: the variable the window was started with, else the API.
-    const started = await startLiveProxy({ env: process.env, ...(process.env.ANTHROPIC_BASE_URL ? { upstream: process.env.ANTHROPIC_BASE_URL } : {}), log: (line) => this.log.info(`proxy: ${line}`) });
+    // Where the agent would have gone: the variable the window was started with, else the API. Its
+    // break-even is priced as the panel prices the session, so the two never disagree.
+    const upstream = process.env.ANTHROPIC_BASE_URL ? { upstream: process.env.ANTHROPIC_BASE_URL } : {};
+    const started = await startLiveProxy({ env: process.env, ...upstream, live: { prices: this.prices() }, log: (line) => this.log.info(`proxy: ${line}`) });
     if (!started.ok) {
       void vscode.window.showErrorMessage(`Context Lens: the live proxy did not start: ${started.error}`);
       return;

@@ -33,7 +33,7 @@ export async function planConnection(verb: ConnectVerb, projectFolder: string, p
   return ok({ verb, settingsPath: settingsFile.value.path, refused, changes, notes });
 }
 
-/** `.mcp.json` alone, as Connect edits it (for `context-lens mcp --register`). */
+/** `.mcp.json` alone, as Connect edits it (for `ctxlens mcp --register`). */
 export async function planMcpRegistration(projectFolder: string, paths: CommandPaths): Promise<Result<ConnectionPlan>> {
   const file = await readSettings(join(projectFolder, MCP_FILE));
   if (!file.ok) return file;

@@ -5,7 +5,7 @@
 // same bytes. Our entries are marked: the command is exactly CONNECT_MARKER, a Node.js (any: nvm or
 // an update may move it) and our script with its arguments; a command that merely contains ours,
 // like `notify.sh && <ours>`, is the person's.
-import type { CommandPaths, ConnectionState } from '../connection';
+import { CLI_COMMAND, type CommandPaths, type ConnectionState } from '../connection';
 import { append, applyEdits, layoutOf, memberOf, parseObject, pretty, properties, remove, replaceString, valueOf, isPretty, type Edit, type Layout, type Node } from './jsoncEdit';
 
 export const SETTINGS_FILE = ['.claude', 'settings.local.json'] as const;
@@ -13,13 +13,18 @@ export const SETTINGS_FILE = ['.claude', 'settings.local.json'] as const;
 /** Starts every command Connect writes; harmless to the shell, unmistakable to Disconnect. */
 const CONNECT_MARKER = 'CONTEXT_LENS_CONNECT=1';
 
-/** The three commands Connect writes, and the runner (Node.js) each starts with after the marker. */
+/** The three commands Connect writes, and the runner (Node.js, or our launcher) each starts with after the marker. */
 export interface ConnectionCommands {
   readonly runner: string;
   readonly preCompact: string;
   readonly sessionStart: string;
   readonly statusLine: string;
+  /** The same commands through a Node.js and the bundles' paths: ours too, whichever form is written. */
+  readonly direct: Omit<ConnectionCommands, 'direct'>;
 }
+
+/** What our launcher is given for each command (it runs `statusline` with the light status line bundle). */
+const LAUNCHER_ARGS = { preCompact: 'hook pre-compact', sessionStart: 'hook session-start', statusLine: 'statusline' } as const;
 
 /** One double-quoted word as `connectionCommands` writes it: nothing in it the shell would expand or end. */
 const QUOTED = String.raw`"(?:[^"\\$\x60]|\\["\\$\x60])*"`;
@@ -30,17 +35,23 @@ const RUNNER = new RegExp(`^${CONNECT_MARKER} (?:ELECTRON_RUN_AS_NODE=1 )?${QUOT
  * double-quoted with the characters bash still expands there escaped and, on Windows, written
  * with forward slashes, which both shells accept.
  */
-export function connectionCommands({ node, electronRunAsNode = false, binDir, platform }: CommandPaths): ConnectionCommands {
+export function connectionCommands({ node, electronRunAsNode = false, binDir, platform, viaLauncher = false }: CommandPaths): ConnectionCommands {
   const path = (value: string): string => `"${(platform === 'win32' ? value.replace(/\\/g, '/') : value).replace(/["$`\\]/g, '\\$&')}"`;
   const script = (name: string): string => path(`${binDir.replace(/[\\/]+$/, '')}/${name}`);
   const runner = `${electronRunAsNode ? 'ELECTRON_RUN_AS_NODE=1 ' : ''}${path(node)}`;
   const run = `${CONNECT_MARKER} ${runner}`;
-  return {
+  const direct = {
     runner,
     preCompact: `${run} ${script('cli.js')} hook pre-compact`,
     sessionStart: `${run} ${script('cli.js')} hook session-start`,
     statusLine: `${run} ${script('statusline.js')}`,
   };
+  return viaLauncher ? { runner: CLI_COMMAND, ...launcherCommands(), direct } : { ...direct, direct };
+}
+
+/** Our launcher by name: no Node.js path in the person's settings, nothing to re-point when it moves. */
+function launcherCommands(): Record<CommandKey, string> {
+  return { preCompact: `${CONNECT_MARKER} ${CLI_COMMAND} ${LAUNCHER_ARGS.preCompact}`, sessionStart: `${CONNECT_MARKER} ${CLI_COMMAND} ${LAUNCHER_ARGS.sessionStart}`, statusLine: `${CONNECT_MARKER} ${CLI_COMMAND} ${LAUNCHER_ARGS.statusLine}` };
 }
 
 export type SettingsEdit =
@@ -55,10 +66,12 @@ const OUR_HOOKS = [
   { event: 'SessionStart', key: 'sessionStart', matcher: 'compact' },
 ] as const;
 
-/** Ours: the marker, one runner word, then exactly our script and arguments; nothing before or after. */
+/** Ours: the marker, one runner word, then exactly our script and arguments; or the marker and our launcher with its arguments. Nothing before or after. */
 function isOurs(command: unknown, commands: ConnectionCommands, key: CommandKey): boolean {
   if (typeof command !== 'string') return false;
-  const tail = commands[key].slice(`${CONNECT_MARKER} ${commands.runner}`.length);
+  if (command === launcherCommands()[key]) return true;
+  const { direct } = commands;
+  const tail = direct[key].slice(`${CONNECT_MARKER} ${direct.runner}`.length);
   return command.endsWith(tail) && RUNNER.test(command.slice(0, command.length - tail.length));
 }
 

@@ -11,7 +11,7 @@ const squeeze = ['--window', '20000', '--target-percent', '40'];
 const mode = (path: string): number => statSync(path).mode & 0o777;
 const SECRET = 'sk-ant-api03-focusSecret0123456789';
 
-describe('context-lens compact and the archive', () => {
+describe('ctxlens compact and the archive', () => {
   it('a preview writes no archive, not even the default one', async () => {
     const copy = copyScenario('multi-prompt');
     const state = mkdtempSync(join(tmpdir(), 'cl-state-'));
@@ -53,7 +53,7 @@ describe('context-lens compact and the archive', () => {
   });
 });
 
-describe('context-lens archive prune', () => {
+describe('ctxlens archive prune', () => {
   function archive(): string {
     const folder = mkdtempSync(join(tmpdir(), 'cl-archive-'));
     const day = 24 * 60 * 60 * 1000;

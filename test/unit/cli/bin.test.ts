@@ -24,7 +24,7 @@ describe('dist/cli.js as a process', () => {
     assert.equal((JSON.parse(inspect.stdout) as { session: { id: string } }).session.id, copy.sessionId);
     const missing = spawnSync(process.execPath, [bin, 'inspect', '/nonexistent.jsonl'], { encoding: 'utf8' });
     assert.equal(missing.status, 1);
-    assert.equal(missing.stderr, 'context-lens inspect: no such transcript: /nonexistent.jsonl\n');
+    assert.equal(missing.stderr, 'ctxlens inspect: no such transcript: /nonexistent.jsonl\n');
     const usage = spawnSync(process.execPath, [bin, 'sessions', '--bogus'], { encoding: 'utf8' });
     assert.equal(usage.status, 2);
   });

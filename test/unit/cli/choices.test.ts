@@ -76,7 +76,7 @@ describe('compact --keep / --drop', () => {
   it('says which option is unknown in its own words', async () => {
     const result = await run(['compact', '--frob']);
     assert.equal(result.code, 2);
-    assert.match(result.err, /^context-lens compact: unknown option '--frob'\n/);
+    assert.match(result.err, /^ctxlens compact: unknown option '--frob'\n/);
     const missing = await run(['compact', 'x', '--focus']);
     assert.match(missing.err, /--focus needs a value/);
   });

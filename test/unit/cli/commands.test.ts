@@ -10,7 +10,7 @@ import { SCENARIOS, copyScenario, run } from './support';
 
 const hash = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
 
-describe('context-lens sessions', () => {
+describe('ctxlens sessions', () => {
   it('lists every scenario as JSON and as a table', async () => {
     const copies = SCENARIOS.map(copyScenario);
     const flags = copies.flatMap((copy) => ['--config-dir', copy.configDir]);
@@ -48,7 +48,7 @@ describe('context-lens sessions', () => {
   });
 });
 
-describe('context-lens inspect', () => {
+describe('ctxlens inspect', () => {
   for (const scenario of SCENARIOS) {
     it(`${scenario}: used tokens equal readFill, breakdown sums to them`, async () => {
       const copy = copyScenario(scenario);
@@ -94,17 +94,17 @@ describe('context-lens inspect', () => {
   it('exits 1 with one line for a missing file or an unknown id', async () => {
     const missing = await run(['inspect', '/nonexistent/x.jsonl']);
     assert.equal(missing.code, 1);
-    assert.equal(missing.err, 'context-lens inspect: no such transcript: /nonexistent/x.jsonl\n');
+    assert.equal(missing.err, 'ctxlens inspect: no such transcript: /nonexistent/x.jsonl\n');
     const copy = copyScenario('commands');
     const unknown = await run(['inspect', 'no-such-id', '--config-dir', copy.configDir]);
     assert.equal(unknown.code, 1);
-    assert.match(unknown.err, /^context-lens inspect: unknown session id 'no-such-id'.*\n$/);
+    assert.match(unknown.err, /^ctxlens inspect: unknown session id 'no-such-id'.*\n$/);
     const window = await run(['inspect', copy.transcript, '--window', 'big']);
     assert.equal(window.code, 2);
   });
 });
 
-describe('context-lens compact', () => {
+describe('ctxlens compact', () => {
   // The recorded sessions are small: a 20k window makes them worth compacting.
   const squeeze = ['--window', '20000', '--target-percent', '40'];
 
@@ -186,7 +186,7 @@ describe('context-lens compact', () => {
     const copy = copyScenario('commands');
     const noKey = await run(['compact', copy.transcript, '--summarizer', 'anthropic'], {});
     assert.equal(noKey.code, 1);
-    assert.equal(noKey.err, 'context-lens compact: --summarizer anthropic needs ANTHROPIC_API_KEY in the environment\n');
+    assert.equal(noKey.err, 'ctxlens compact: --summarizer anthropic needs ANTHROPIC_API_KEY in the environment\n');
     const unknown = await run(['compact', copy.transcript, '--summarizer', 'gpt']);
     assert.equal(unknown.code, 2);
     assert.match(unknown.err, /unknown summarizer 'gpt'/);

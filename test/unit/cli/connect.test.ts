@@ -16,7 +16,7 @@ function project(settings?: string): { dir: string; file: string } {
   return { dir, file };
 }
 
-describe('context-lens connect / disconnect', () => {
+describe('ctxlens connect / disconnect', () => {
   it('prints the diff and writes nothing with --dry-run', async () => {
     const { dir, file } = project();
     const result = await run(['connect', dir, '--dry-run'], { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'cl-state-')) });

@@ -84,7 +84,7 @@ describe('recorded hook inputs', () => {
   });
 });
 
-describe('context-lens hook pre-compact', () => {
+describe('ctxlens hook pre-compact', () => {
   it('prints the configured and extracted constraints and open loops with the keep-verbatim line, and records the event', async () => {
     const { env, copy, preCompact } = setup(`{
       // JSON with comments, as VS Code writes it; a URL's // is not a comment
@@ -217,7 +217,7 @@ describe('context-lens hook pre-compact', () => {
   });
 });
 
-describe('context-lens hook session-start', () => {
+describe('ctxlens hook session-start', () => {
   it('re-injects the pinned block after a compaction only', async () => {
     const { env, sessionStart } = setup();
     const after = await hook('session-start', sessionStart(), env);

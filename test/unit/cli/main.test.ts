@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { version } from '../../../package.json';
+import { AGENT_NAMES, AGENTS } from '../../../src/sessions/agents';
 import { run } from './support';
 
-describe('context-lens CLI', () => {
+describe('the ctxlens CLI', () => {
   it('prints its version', async () => {
     const result = await run(['--version']);
     assert.equal(result.code, 0);
@@ -13,21 +14,31 @@ describe('context-lens CLI', () => {
   it('prints usage listing every command', async () => {
     const result = await run(['--help']);
     assert.equal(result.code, 0);
-    for (const command of ['sessions', 'inspect', 'compact']) assert.match(result.out, new RegExp(`context-lens ${command}`));
+    for (const command of ['sessions', 'inspect', 'compact']) assert.match(result.out, new RegExp(`ctxlens ${command}`));
+  });
+
+  it("names no one agent for `sessions` in the overview, and every registered one in `sessions --help`", async () => {
+    // The overview must not load the registry (every adapter) to stay cheap: it names none.
+    const overview = (await run(['--help'])).out;
+    const line = overview.split('\n').find((text) => text.includes('ctxlens sessions')) ?? '';
+    for (const adapter of AGENTS) assert.ok(!line.includes(adapter.name), line);
+    const usage = await run(['sessions', '--help']);
+    assert.ok(usage.out.includes(`Lists ${AGENT_NAMES} sessions`), usage.out);
+    for (const adapter of AGENTS) assert.ok(usage.out.includes(adapter.name), adapter.name);
   });
 
   it('exits 2 with usage on an unknown command', async () => {
     const result = await run(['frobnicate']);
     assert.equal(result.code, 2);
     assert.match(result.err, /unknown command 'frobnicate'/);
-    assert.match(result.err, /Usage: context-lens/);
+    assert.match(result.err, /Usage: ctxlens/);
   });
 
   it('exits 2 with the command usage on an unknown flag or a missing argument', async () => {
     const flag = await run(['inspect', '--frob']);
     assert.equal(flag.code, 2);
-    assert.match(flag.err, /^context-lens inspect: unknown option '--frob'\n/);
-    assert.match(flag.err, /Usage: context-lens inspect/);
+    assert.match(flag.err, /^ctxlens inspect: unknown option '--frob'\n/);
+    assert.match(flag.err, /Usage: ctxlens inspect/);
     const missing = await run(['inspect']);
     assert.equal(missing.code, 2);
     assert.match(missing.err, /missing <file\|id>/);

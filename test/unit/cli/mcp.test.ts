@@ -1,4 +1,4 @@
-// `context-lens mcp --print-config` and `--register`: the entry Connect writes, added to a project's
+// `ctxlens mcp --print-config` and `--register`: the entry Connect writes, added to a project's
 // .mcp.json beside the person's servers, once, with the previous content backed up.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { run } from './support';
 
-describe('context-lens mcp', () => {
+describe('ctxlens mcp', () => {
   it('--print-config prints a .mcp.json with the server running this CLI with mcp', async () => {
     const result = await run(['mcp', '--print-config']);
     assert.equal(result.code, 0, result.err);

@@ -12,7 +12,7 @@ import { buildCliBundles } from '../../support/cli-bundle';
 const input = (contextWindow: Record<string, unknown>): string =>
   JSON.stringify({ hook_event_name: 'Status', session_id: 's', model: { id: 'claude-sonnet-5-5', display_name: 'Sonnet 5.5' }, context_window: contextWindow });
 
-describe('context-lens statusline', () => {
+describe('ctxlens statusline', () => {
   it('prefers the current usage and shows the distance to the auto-compact point', () => {
     const line = statusLine(input({ context_window_size: 200_000, used_percentage: 62, current_usage: { input_tokens: 10, cache_creation_input_tokens: 4_000, cache_read_input_tokens: 120_000, output_tokens: 900 } }));
     assert.equal(line, 'ctx 62% · 124k/200k · 43k to auto-compact');

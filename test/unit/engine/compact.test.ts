@@ -227,7 +227,7 @@ describe('plan', () => {
     const ctx = build([user('go'), assistant('Hmm, wait. Actually that is wrong.'), user('ok'), assistant('fine'), user('more'), assistant('yes')]);
     const item = plan(ctx, { preserve: { recentTurns: 1, recentPercent: 0 } }, { tokenizer }).items.find((entry) => entry.markers);
     assert.deepEqual(item?.markers?.map((marker) => marker.phrase), ['hmm', 'wait', 'actually']);
-    assert.equal(item?.reason, '3 epistemic markers: hmm · wait · actually');
+    assert.equal(item?.reason, '3 second thoughts: hmm · wait · actually');
   });
 });
 

@@ -51,10 +51,24 @@ describe('history and timeline', () => {
     appendFileSync(path, response('a2', 'm2', 300, '2025-05-01T10:40:00Z') + response('gone', 'm3', 999, '2025-05-01T10:41:00Z'));
     await log.update();
     const live = { entries: [{ uuids: ['a1', 'a1b'] }, { uuids: ['u1'] }, { uuids: ['a2'] }] } as Parameters<typeof timelineOf>[0];
-    const points = timelineOf(live, (uuid) => log.get(uuid), [agent], timelineMarksOf([ours]));
+    // Session f is the fork our entry wrote, and its file holds no boundary of ours: the entry marks it.
+    const points = timelineOf(live, (uuid) => log.get(uuid), [agent], timelineMarksOf([ours], 'f', [agent]));
     assert.deepEqual(points.map((point) => [point.usedTokens, point.event?.kind ?? null]), [[31_000, 'agent'], [100, null], [300, null], [41_000, 'ours']]);
-    assert.match(points[0]?.event?.label ?? '', /agent compacted \(auto\): 167000 → 31000/);
+    // What happened, in the panel's number format; who did it is the panel's to say.
+    assert.equal(points[0]?.event?.label, 'by itself, 167,000 → 31,000 tokens');
+    assert.equal(points[3]?.event?.label, '96,000 → 41,000 tokens, "retry"');
     assert.ok(TIMELINE_MAX_POINTS === 5_000);
+  });
+
+  it('marks our compaction once on the fork, and not at all on the original it was stored under too', () => {
+    const live = { entries: [] } as Parameters<typeof timelineOf>[0];
+    // The fork's file opens with our boundary (same counts as the stored entry): one mark, from the file.
+    const boundary: CompactionEvent = { ...agent, uuid: 'b2', by: 'context-lens', timestamp: ours.at, trigger: 'manual', preTokens: 96_000, postTokens: 41_000, focus: 'retry' };
+    const onFork = timelineOf(live, () => undefined, [boundary], timelineMarksOf([ours], 'f', [boundary]));
+    assert.deepEqual(onFork.map((point) => point.event?.kind), ['ours']);
+    // The original's calls go on unchanged: the fork is not one of them.
+    assert.deepEqual(timelineMarksOf([ours], 's', []), []);
+    assert.deepEqual(timelineMarksOf([ours], null, []), []);
   });
 });
 

@@ -23,7 +23,8 @@ describe('package.json', () => {
   it('is an extension manifest with entry points for the extension and the CLI', () => {
     assert.equal(manifest.displayName, 'Context Lens');
     assert.equal(manifest.main, './dist/extension.js');
-    assert.equal(manifest.bin['context-lens'], 'dist/cli.js');
+    // Its own name: `context-lens` is another project's on npm.
+    assert.deepEqual(manifest.bin, { ctxlens: 'dist/cli.js' });
     assert.ok(manifest.engines.vscode);
     assert.ok(manifest.publisher);
   });

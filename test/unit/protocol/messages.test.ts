@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { parseHostMessage, parseWebviewMessage, type PanelState } from '../../../src/protocol/messages';
 
 const state: PanelState = {
-  session: { id: 'abc', title: 'Fix the retry', agent: 'claude-code', agentLabel: { name: 'Claude Code', mark: 'CC', pointSetBy: 'the CLAUDE_AUTOCOMPACT_PCT_OVERRIDE environment variable' }, model: 'claude-opus-4-5', path: '/tmp/abc.jsonl', live: true },
+  session: { id: 'abc', title: 'Fix the retry', agent: 'claude-code', agentLabel: { name: 'Claude Code', pointSetBy: 'the CLAUDE_AUTOCOMPACT_PCT_OVERRIDE environment variable' }, model: 'claude-opus-4-5', path: '/tmp/abc.jsonl', live: true },
   fill: { usedTokens: 124_310, windowTokens: 200_000, source: 'usage' },
   thresholds: { triggerPercent: 85, targetPercent: 60, safetyNetPercent: 95, agentAutoCompactPercent: 83.5, notes: [] },
   breakdown: [{ category: 'tool_result', tokens: 88_000 }],

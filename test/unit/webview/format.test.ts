@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { beforeAfter, clockTime, fillSource, fillSummary, newestFirst, plural, savingsText } from '../../../webview/logic/format';
+import { beforeAfter, clockTime, eventTime, fillSource, fillSummary, newestFirst, plural, savingsText, triggerText } from '../../../webview/logic/format';
 
 describe('webview format', () => {
   it('keeps the exact fill summary the e2e suite and CLI agree on', () => {
@@ -25,6 +25,21 @@ describe('webview format', () => {
   it('pluralises counts', () => {
     assert.equal(plural(1, 'item'), '1 item');
     assert.equal(plural(3, 'item'), '3 items');
+  });
+});
+
+describe('eventTime', () => {
+  it('says the day when it is not today, and the year when it is not this one', () => {
+    const now = new Date(2026, 10, 26, 16, 0);
+    assert.equal(eventTime(new Date(2026, 10, 26, 15, 27).toISOString(), now), '15:27');
+    assert.equal(eventTime(new Date(2026, 10, 24, 15, 50).toISOString(), now), 'Nov 24, 15:50');
+    assert.equal(eventTime(new Date(2025, 0, 3, 9, 5).toISOString(), now), 'Jan 3 2025, 09:05');
+    assert.equal(eventTime(null, now), '—');
+    assert.equal(eventTime('not a date', now), '—');
+  });
+
+  it('says how a compaction started in plain words', () => {
+    assert.deepEqual(['auto', 'manual', 'fork', 'other'].map(triggerText), ['by itself', 'when asked', 'fork found beside this session', 'other']);
   });
 });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fillLevel, gaugeMarks, gaugeSegments } from '../../../webview/logic/gaugeLayout';
+import { fillLevel, gaugeMarks, gaugeSegments, placeLabels } from '../../../webview/logic/gaugeLayout';
 
 const thresholds = { triggerPercent: 85, targetPercent: 60, safetyNetPercent: 95, agentAutoCompactPercent: 83.5, notes: [] };
 
@@ -29,12 +29,12 @@ describe('gaugeSegments', () => {
   });
 });
 
-const claude = { name: 'Claude Code', mark: 'CC', pointSetBy: 'the CLAUDE_AUTOCOMPACT_PCT_OVERRIDE environment variable' };
+const claude = { name: 'Claude Code', pointSetBy: 'the CLAUDE_AUTOCOMPACT_PCT_OVERRIDE environment variable' };
 
 describe('gaugeMarks', () => {
   it('names every mark with its meaning and setting', () => {
     const marks = gaugeMarks(thresholds, claude);
-    assert.deepEqual(marks.map((mark) => [mark.kind, mark.percent, mark.label]), [['target', 60, '^60'], ['trigger', 85, '^85'], ['safety', 95, '^95'], ['agent', 83.5, 'CC']]);
+    assert.deepEqual(marks.map((mark) => [mark.kind, mark.percent, mark.label]), [['target', 60, 'target 60 %'], ['trigger', 85, 'our trigger 85 %'], ['safety', 95, 'safety net 95 %'], ['agent', 83.5, 'Claude Code 83.5 %']]);
     assert.match(marks[0]!.title, /contextLens\.trigger\.targetPercent/);
     assert.match(marks[1]!.title, /contextLens\.trigger\.thresholdPercent/);
     assert.match(marks[2]!.title, /contextLens\.trigger\.safetyNetPercent/);
@@ -42,16 +42,44 @@ describe('gaugeMarks', () => {
   });
 
   it("names another agent's own point after that agent and what sets it", () => {
-    const mark = gaugeMarks(thresholds, { name: 'Codex CLI', mark: 'CX', pointSetBy: "model_auto_compact_token_limit in Codex's config.toml" })[3]!;
-    assert.equal(mark.label, 'CX');
-    assert.match(mark.title, /^CX: Codex CLI compacts by itself/);
+    const mark = gaugeMarks(thresholds, { name: 'Codex CLI', pointSetBy: "model_auto_compact_token_limit in Codex's config.toml" })[3]!;
+    assert.equal(mark.label, 'Codex CLI 83.5 %');
+    assert.match(mark.title, /^Codex CLI compacts by itself/);
     assert.match(mark.title, /model_auto_compact_token_limit/);
     assert.doesNotMatch(mark.title, /Claude/);
   });
 
-  it('has no CC mark when the agent point is unknown or none', () => {
+  it("has no mark for the agent's point when the agent point is unknown or none", () => {
     assert.equal(gaugeMarks({ ...thresholds, agentAutoCompactPercent: null }, claude).length, 3);
     assert.equal(gaugeMarks({ ...thresholds, agentAutoCompactPercent: 0 }, claude).length, 3);
+  });
+});
+
+describe('placeLabels', () => {
+  const marks = gaugeMarks(thresholds, claude);
+  const rows = (across: number) => Object.fromEntries(placeLabels(marks, across).map((label) => [label.kind, label.row]));
+
+  it('puts close marks on different lines, and each line\'s labels clear each other', () => {
+    // 83.5 (Claude Code), 85 (our trigger) and 95 (safety net) are close: three lines at a typical width.
+    assert.deepEqual(rows(150), { target: 0, agent: 0, trigger: 1, safety: 2 });
+    for (const across of [40, 80, 150, 400, 2000]) {
+      const placed = placeLabels(marks, across);
+      const byRow = new Map<number, [number, number][]>();
+      for (const { kind, row, align } of placed) {
+        const mark = marks.find((candidate) => candidate.kind === kind)!;
+        const width = ((mark.label.length + 1) / across) * 100;
+        const from = align === 'start' ? mark.percent : align === 'end' ? mark.percent - width : mark.percent - width / 2;
+        for (const [start, end] of byRow.get(row) ?? []) assert.ok(from + width <= start + 1e-9 || from >= end - 1e-9, `${kind} overlaps on line ${row} at ${across}`);
+        byRow.set(row, [...(byRow.get(row) ?? []), [from, from + width]]);
+      }
+    }
+    // Wide enough, everything fits on one line.
+    assert.deepEqual(new Set(Object.values(rows(4000))), new Set([0]));
+  });
+
+  it('hangs a label near an end inward', () => {
+    const placed = placeLabels(gaugeMarks({ ...thresholds, safetyNetPercent: 99 }, claude), 150);
+    assert.equal(placed.find((label) => label.kind === 'safety')?.align, 'end');
   });
 });
 

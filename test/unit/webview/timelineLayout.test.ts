@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { axisTicks, barAt, barsPath, MIN_SLOTS, slotsOf, timelineBars } from '../../../webview/logic/timelineLayout';
+import { axisTicks, barAt, barsPath, callCount, MIN_SLOTS, slotsOf, timelineBars } from '../../../webview/logic/timelineLayout';
 
 const point = (usedTokens: number) => ({ at: null, usedTokens, event: null });
 
@@ -28,6 +28,16 @@ describe('timeline layout', () => {
     assert.equal(barAt(0.9, 2, 60), 1);
     assert.equal(barAt(0.5, 0, 60), null);
     assert.equal(barAt(0.99, 100, 60), 99);
+  });
+
+  it('numbers the calls only: a compaction\'s point is drawn but is no call', () => {
+    const compaction = { at: null, usedTokens: 40, event: { kind: 'ours' as const, label: '100 → 40 tokens' } };
+    const live = { at: null, usedTokens: 90, event: { kind: 'live' as const, label: '2 stubbed' } };
+    const points = [point(100), compaction, point(50), live];
+    assert.deepEqual(timelineBars(points, 200).map((bar) => bar.call), [1, null, 2, 3]);
+    assert.equal(callCount(points), 3);
+    // A fork opens with our compaction: "0 calls" until the agent answers, not "1 call".
+    assert.equal(callCount([compaction]), 0);
   });
 
   it('labels the axis at the scale, its half and zero', () => {

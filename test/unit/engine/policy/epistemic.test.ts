@@ -19,6 +19,6 @@ describe('epistemic markers', () => {
     assert.equal(markerThreshold('simple'), 3);
     assert.equal(markerThreshold('epic'), 1);
     assert.equal(markerThreshold('medium', 2), 2);
-    assert.equal(describeMarkers(['wait', 'actually', 'reconsider']), '3 epistemic markers: wait · actually · reconsider');
+    assert.equal(describeMarkers(['wait', 'actually', 'reconsider']), '3 second thoughts: wait · actually · reconsider');
   });
 });

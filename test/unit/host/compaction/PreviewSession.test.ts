@@ -161,6 +161,25 @@ describe('the preview is Apply', () => {
     assert.equal(session.shown!.preview.stale, null);
   });
 
+  it('goes when the panel follows another session, applied or not: never next to another session\'s gauge and map', async () => {
+    const { ctx, live, session, published } = harness();
+    await session.show({ focus: '', summaryOverride: null });
+    const grant = session.beginApply(session.shown!.preview.id);
+    assert.ok(grant.ok);
+    session.endApply({ ...grant.shown.preview, applied: { sessionId: 'f', path: '/s/f.jsonl', resumeCommand: 'claude --resume f' } });
+    // After Apply the panel follows the fork.
+    live.snapshot = { ...snapshotOf(ctx, 'f1'), live: { session: { path: '/s/f.jsonl', agent: 'claude-code', cwd: null }, entries: [{ uuids: ['f1'] }] } as unknown as LiveContext };
+    session.inputsChanged();
+    assert.equal(session.shown, null);
+    assert.equal(published.at(-1), null, 'the webviews are told');
+    // An unapplied preview goes the same way when the person picks another session.
+    live.snapshot = snapshotOf(ctx, 'u1');
+    await session.show({ focus: '', summaryOverride: null });
+    live.snapshot = { ...snapshotOf(ctx, 'f1'), live: { session: { path: '/s/other.jsonl', agent: 'claude-code', cwd: null }, entries: [{ uuids: ['f1'] }] } as unknown as LiveContext };
+    session.inputsChanged();
+    assert.equal(session.shown, null);
+  });
+
   it('checks the inputs again at Apply even when no change was announced', async () => {
     const { live, session } = harness();
     await session.show({ focus: '', summaryOverride: null });

@@ -24,8 +24,14 @@ describe('pickerItems', () => {
   it('marks a fork Context Lens wrote, so it never looks like its original', () => {
     const [original, fork] = pickerItems([session('a', { title: 'Fix retries' }), session('f', { title: 'Fix retries', forkOf: { sessionId: 'a', title: 'Fix retries' } })], NOW);
     assert.notEqual(original?.label, fork?.label);
-    assert.match(fork?.label ?? '', /^\$\(repo-forked\) Fix retries$/);
-    assert.match(fork?.description ?? '', /^fork of “Fix retries”, compacted by Context Lens · Claude Code · claude-sonnet-5-5 · 1 min ago · 2 KB$/);
+    // Fork-ness leads the label: a long title cut short by the picker still shows it.
+    assert.equal(fork?.label, '$(repo-forked) Fork · Fix retries');
+    assert.equal(original?.label, 'Fix retries');
+    assert.equal(fork?.description, 'compacted by Context Lens · Claude Code · claude-sonnet-5-5 · 1 min ago · 2 KB');
+    // The second line, the picker's full width, names the original.
+    assert.equal(fork?.detail, 'fork of “Fix retries” (a) · /p/f.jsonl');
+    const long = pickerItems([session('g', { title: 'x'.repeat(200), forkOf: { sessionId: 'a', title: 'x'.repeat(200) } })], NOW)[0]!;
+    assert.ok(long.label.slice(0, 40).includes('Fork'), 'visible in the first 40 characters');
   });
 
   it('gives each subagent its calls, fill and cost once read, and its session the sum', () => {

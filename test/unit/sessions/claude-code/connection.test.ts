@@ -18,7 +18,9 @@ function edited(edit: ReturnType<typeof connect>): { text: string; changed: bool
 
 describe('connection commands', () => {
   it('quotes paths and starts the CLI bundle with node', () => {
-    assert.deepEqual(commands, {
+    const { direct, ...written } = commands;
+    assert.deepEqual(direct, written, 'without the launcher the commands written are the direct ones');
+    assert.deepEqual(written, {
       runner: '"/usr/bin/node"',
       preCompact: 'CONTEXT_LENS_CONNECT=1 "/usr/bin/node" "/home/user/.vscode/globalStorage/context-lens/bin/cli.js" hook pre-compact',
       sessionStart: 'CONTEXT_LENS_CONNECT=1 "/usr/bin/node" "/home/user/.vscode/globalStorage/context-lens/bin/cli.js" hook session-start',
@@ -116,6 +118,29 @@ describe('a Node.js that moved', () => {
   it('leaves alone the same command for another installation\'s scripts', () => {
     const elsewhere = connectionCommands({ node: '/usr/bin/node', binDir: '/opt/other/bin', platform: 'linux' });
     assert.equal(connectionState(edited(connect(null, elsewhere)).text, commands), 'disconnected');
+  });
+});
+
+describe('through the ctxlens launcher', () => {
+  const launcher = connectionCommands({ node: '/usr/bin/node', binDir: '/home/user/.vscode/globalStorage/context-lens/bin/', platform: 'linux', viaLauncher: true });
+
+  it('names the launcher, no Node.js path, the status line by its own command', () => {
+    assert.equal(launcher.preCompact, 'CONTEXT_LENS_CONNECT=1 ctxlens hook pre-compact');
+    assert.equal(launcher.sessionStart, 'CONTEXT_LENS_CONNECT=1 ctxlens hook session-start');
+    assert.equal(launcher.statusLine, 'CONTEXT_LENS_CONNECT=1 ctxlens statusline');
+  });
+
+  it('re-points entries written with a Node.js path at the launcher and back, never adding a second one', () => {
+    const direct = edited(connect(null, commands)).text;
+    const viaLauncher = edited(connect(null, launcher)).text;
+    assert.equal(connectionState(direct, launcher), 'connected');
+    assert.equal(connectionState(viaLauncher, commands), 'connected');
+    assert.equal(edited(connect(direct, launcher)).text, viaLauncher);
+    assert.equal(edited(connect(viaLauncher, commands)).text, direct);
+  });
+
+  it('is disconnected whichever form the file holds', () => {
+    for (const form of [commands, launcher]) assert.ok(isEmptySettings(edited(disconnect(edited(connect(null, launcher)).text, form)).text));
   });
 });
 
