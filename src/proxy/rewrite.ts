@@ -181,6 +181,21 @@ export class LiveRewriter {
   }
 
   /**
+   * One batch of the engine on a small made-up conversation, in memory: the first batch in a fresh
+   * process paid ~0.6 s of one-off start-up (code compiled, tables built) while every other stream
+   * waited; run when the proxy starts, before an agent's request can be held by it.
+   */
+  async warmUp(): Promise<void> {
+    const read = (turn: number): WireMessage[] => [
+      { role: 'assistant', content: [{ type: 'tool_use', id: `toolu_warm${turn}`, name: 'Read', input: { file_path: '/warm/up.ts' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_warm${turn}`, content: `// revision ${turn}\n${'const value = compute();\n'.repeat(200)}` }] },
+    ];
+    const messages: WireMessage[] = [{ role: 'user', content: 'warm up' }, ...[0, 1, 2, 3].flatMap(read), { role: 'assistant', content: [{ type: 'text', text: 'done' }] }, { role: 'user', content: 'next' }];
+    const context = contextFromMessages({ messages: engineMessages(messages), windowTokens: 4_000, usedTokens: 3_500, calls: [], vocabulary: EVERY_AGENTS_TOOLS });
+    await compact(context, batchEngineOptions({ ...DEFAULT_LIVE_OPTIONS, windowTokens: 4_000, engine: {} }, false, '', []), { tokenizer: estimateTokenizer });
+  }
+
+  /**
    * The exact usage of a response calibrates the session's tokens-per-byte for the next estimate,
    * and is the call a later batch sizes the items it measured by.
    */
@@ -247,6 +262,9 @@ export class LiveRewriter {
     const due = sentTokens > triggerTokensOf(options) && sentTokens >= session.nextBatchAt;
     let breakEven: BatchBreakEven | undefined;
     if (main && (requests.requests.length > 0 || due)) {
+      // A batch is the engine's synchronous work: let the streams already waiting go first, so
+      // several requests batching at once hold the others for one batch each, not for all of them.
+      await new Promise((resolve) => setImmediate(resolve));
       const read = body();
       if (!read.ok) return this.original(raw, started, 'failed-open', read.error, { ...fields, restored });
       const batch = await this.batch(read.value, applyEdits(read.value.messages, session.edits), session, sentTokens, requests.requests, said, sessionRecallDir(this.dirs.recall, agentSession));
