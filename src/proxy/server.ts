@@ -98,8 +98,9 @@ function sendError(response: ServerResponse, status: number, type: string, messa
     response.end();
     return;
   }
-  // A refused body may still be arriving: this connection is not kept for another request.
-  response.writeHead(status, { 'content-type': 'application/json', 'x-context-lens-proxy': 'error', ...(status === 413 ? { connection: 'close' } : {}) });
+  // No `connection: close` for a refused body still arriving: Node would reset the socket as soon as
+  // the answer is out, and the client, still sending, would see EPIPE instead of it (discard()).
+  response.writeHead(status, { 'content-type': 'application/json', 'x-context-lens-proxy': 'error' });
   response.end(JSON.stringify({ type: 'error', error: { type, message: `Context Lens proxy: ${message}` } }));
 }
 
