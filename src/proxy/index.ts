@@ -45,11 +45,12 @@ export async function startLiveProxy(options: LiveProxyOptions): Promise<Result<
   const eventsPath = join(stateDir, EVENTS_FILE);
   const log = options.log ?? (() => undefined);
   const rewriter = new LiveRewriter({ ...DEFAULT_LIVE_OPTIONS, ...options.live, engine: options.live?.engine ?? {} }, { recall: recallDir(stateDir), requests: requestsDir(stateDir), panel: panelDir(stateDir) }, log);
-  // Before listening: the engine's one-off start-up must not hold an agent's first streams.
-  await rewriter.warmUp().catch((error: unknown) => log(`engine warm-up failed: ${error instanceof Error ? error.message : String(error)}`));
   const events = new ProxyEventWriter(eventsPath, (error) => log(`cannot write the event stream: ${error instanceof Error ? error.message : String(error)}`));
   const started = await startProxyServer({ port: options.port ?? 0, upstream: options.upstream ?? DEFAULT_UPSTREAM, rewriter, events, log, ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}), ...(options.maxHeldBytes ? { maxHeldBytes: options.maxHeldBytes } : {}) });
   if (!started.ok) return started;
+  // Right after listening, while the agent is still starting: the engine's one-off start-up then
+  // holds no stream in the middle of a session (before listening it delayed every start by ~1 s).
+  setImmediate(() => void rewriter.warmUp().catch((error: unknown) => log(`engine warm-up failed: ${error instanceof Error ? error.message : String(error)}`)));
   // The recall archive is pruned now and then while the proxy runs (by age and size, recallPrune.ts).
   const prune = (): void => void pruneRecall(recallDir(stateDir)).then((removed) => removed > 0 && log(`pruned ${removed} archived outputs from the recall folder`));
   prune();

@@ -183,7 +183,7 @@ export class LiveRewriter {
   /**
    * One batch of the engine on a small made-up conversation, in memory: the first batch in a fresh
    * process paid ~0.6 s of one-off start-up (code compiled, tables built) while every other stream
-   * waited; run when the proxy starts, before an agent's request can be held by it.
+   * waited; run when the proxy starts, before an agent has a session to batch.
    */
   async warmUp(): Promise<void> {
     const read = (turn: number): WireMessage[] => [

@@ -79,6 +79,9 @@ async function proxyProbe(probe: string, action: (proxy: ProxyProcess, stateDir:
   mkdirSync(stateDir, { recursive: true });
   options.prepare?.(stateDir);
   const proxy = await startProxyProcess(bundles.cli, { upstream: observer.url + (options.upstreamPath ?? ''), stateDir, args: options.args ?? [] });
+  // A first request waits for the engine's warm-up (run right after listening), which is start-up,
+  // not something a probe did.
+  await send(proxy.port, { method: 'GET', path: '/v1/models' });
   const started = performance.now();
   try {
     const { value: outcome, stall } = await observer.during(proxy.port, () => action(proxy, stateDir));
@@ -313,6 +316,7 @@ describe('reliability probes (issue 27) against the built CLI', { timeout: 600_0
     const wrap = ['unshare', '-r', '-m', 'sh', '-c', `mount -t tmpfs -o size=256k tmpfs "$0" && head -c 1000000 /dev/zero > "$0/filler" 2>/dev/null; exec "$@"`, stateDir];
     const proxy = await startProxyProcess(bundles.cli, { upstream: observer.url, stateDir, wrap, args: ['--window', '100000'] });
     const inside = `/proc/${proxy.pid}/root${stateDir}`;
+    await send(proxy.port, { method: 'GET', path: '/v1/models' });
     try {
       const { value: statuses, stall } = await observer.during(proxy.port, async () => {
         const out: number[] = [];
