@@ -98,8 +98,8 @@ function sendError(response: ServerResponse, status: number, type: string, messa
     response.end();
     return;
   }
-  // No `connection: close` for a refused body still arriving: Node would reset the socket as soon as
-  // the answer is out, and the client, still sending, would see EPIPE instead of it (discard()).
+  // No `connection: close` of our own: a refused body is drained first (discard()), and the
+  // connection may then serve the next request.
   response.writeHead(status, { 'content-type': 'application/json', 'x-context-lens-proxy': 'error' });
   response.end(JSON.stringify({ type: 'error', error: { type, message: `Context Lens proxy: ${message}` } }));
 }
@@ -127,15 +127,28 @@ class HeldBytes {
 
 const busy = (held: HeldBytes): { status: number; message: string } => ({ status: 503, message: `busy: request bodies in memory would pass ${held.max} bytes; retry shortly` });
 
+/** How long a refused upload may take to arrive before it is answered anyway (and cut if it goes on). */
+const ANSWER_WAIT_MS = 2_000;
+
 /**
- * A refused body is read and thrown away, so the client gets the answer rather than a reset socket
- * while it is still sending (a 60 MB upload refused before its first byte was read got EPIPE, not
- * the 413); one that keeps sending past the answer is cut.
+ * A refused body is read and thrown away, and answered once it has all arrived (or after
+ * ANSWER_WAIT_MS): a client that sent `Connection: close` has its socket closed by Node right after
+ * the answer, and one still uploading then saw EPIPE instead of the 413 (2 of 16 uploads of 60 MB).
+ * One that keeps sending past the answer is cut.
  */
-function discard(request: IncomingMessage, refusal: { status: number; message: string }): BodyRead {
+function discard(request: IncomingMessage, refusal: { status: number; message: string }): Promise<BodyRead> {
   request.resume();
   request.socket.setTimeout(DRAIN_MS, () => request.destroy());
-  return { ok: false, error: refusal };
+  return new Promise((resolve) => {
+    const answer = (): void => {
+      clearTimeout(timer);
+      resolve({ ok: false, error: refusal });
+    };
+    const timer = setTimeout(answer, ANSWER_WAIT_MS);
+    if (request.complete) answer();
+    request.once('end', answer);
+    request.once('close', answer);
+  });
 }
 
 /**
@@ -147,12 +160,14 @@ function discard(request: IncomingMessage, refusal: { status: number; message: s
 function readBody(request: IncomingMessage, limit: number, held: HeldBytes): Promise<BodyRead> {
   const declared = request.headers['content-length'] === undefined ? null : Number(request.headers['content-length']);
   const tooLarge = { status: 413, message: `request body over ${limit} bytes` };
-  if (declared !== null && declared > limit) return Promise.resolve(discard(request, tooLarge));
-  if (declared !== null && !held.take(declared)) return Promise.resolve(discard(request, busy(held)));
+  if (declared !== null && declared > limit) return discard(request, tooLarge);
+  if (declared !== null && !held.take(declared)) return discard(request, busy(held));
   const whole = declared === null ? null : Buffer.allocUnsafe(declared);
   return new Promise((resolve) => {
     const parts: Buffer[] = [];
     let size = 0;
+    /** Refused mid-body: the answer is the refusal, and what it held is already given back. */
+    let refused = false;
     /** What this body holds of the budget so far. */
     const taken = (): number => declared ?? size;
     const onData = (part: Buffer): void => {
@@ -163,17 +178,21 @@ function readBody(request: IncomingMessage, limit: number, held: HeldBytes): Pro
         else parts.push(part);
         return;
       }
+      refused = true;
       held.give(declared ?? size - part.length);
       parts.length = 0;
       request.off('data', onData);
-      resolve(discard(request, refusal));
+      void discard(request, refusal).then(resolve);
     };
     request.on('data', onData);
     request.on('error', (error) => {
+      if (refused) return;
       held.give(taken());
       resolve({ ok: false, error: { status: 400, message: `request aborted: ${error.message}` } });
     });
-    request.on('end', () => resolve({ ok: true, value: whole ?? Buffer.concat(parts) }));
+    request.on('end', () => {
+      if (!refused) resolve({ ok: true, value: whole ?? Buffer.concat(parts) });
+    });
   });
 }
 
