@@ -180,6 +180,25 @@ export class LiveRewriter {
     }
   }
 
+  /** The batch running or queued last: batches take turns. */
+  private lastBatch: Promise<void> = Promise.resolve();
+
+  /**
+   * A batch is the engine's synchronous work on the one event loop. Batches run one at a time with a
+   * turn of the loop between them, so the streams waiting get their chunks between two batches:
+   * several sessions batching at once hold a stream for one batch, not for all of them back to back
+   * (resumed together, they ran in one go). Resolves with the function that ends this batch's turn.
+   */
+  private async batchTurn(): Promise<() => void> {
+    let release: () => void = () => undefined;
+    const ended = new Promise<void>((resolve) => (release = resolve));
+    const previous = this.lastBatch;
+    this.lastBatch = previous.then(() => ended);
+    await previous;
+    await new Promise((resolve) => setImmediate(resolve));
+    return release;
+  }
+
   /**
    * One batch of the engine on a small made-up conversation, in memory: the first batch in a fresh
    * process paid ~0.6 s of one-off start-up (code compiled, tables built) while every other stream
@@ -262,12 +281,14 @@ export class LiveRewriter {
     const due = sentTokens > triggerTokensOf(options) && sentTokens >= session.nextBatchAt;
     let breakEven: BatchBreakEven | undefined;
     if (main && (requests.requests.length > 0 || due)) {
-      // A batch is the engine's synchronous work: let the streams already waiting go first, so
-      // several requests batching at once hold the others for one batch each, not for all of them.
-      await new Promise((resolve) => setImmediate(resolve));
-      const read = body();
-      if (!read.ok) return this.original(raw, started, 'failed-open', read.error, { ...fields, restored });
-      const batch = await this.batch(read.value, applyEdits(read.value.messages, session.edits), session, sentTokens, requests.requests, said, sessionRecallDir(this.dirs.recall, agentSession));
+      const release = await this.batchTurn();
+      let batch: Result<{ edits: StickyEdit[]; reason: string; saved: number }, string>;
+      try {
+        const read = body();
+        batch = read.ok ? await this.batch(read.value, applyEdits(read.value.messages, session.edits), session, sentTokens, requests.requests, said, sessionRecallDir(this.dirs.recall, agentSession)) : read;
+      } finally {
+        release();
+      }
       if (!batch.ok) return this.original(raw, started, 'failed-open', batch.error, { ...fields, restored });
       reason = [batch.value.reason, yours].filter(Boolean).join('; ');
       breakEven = batch.value.edits.length > 0 ? this.breakEvenOf(scan.model, sentTokens, sentTokens - batch.value.saved) : undefined;

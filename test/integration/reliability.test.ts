@@ -11,6 +11,7 @@ import { brotliCompressSync, constants, deflateSync, gzipSync } from 'node:zlib'
 import { after, before, describe, it } from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
 import { parseProxyEvent, type ProxyEvent } from '../../src/proxy/events';
+import { WARM_UP_AFTER_MS } from '../../src/proxy';
 import { buildCliBundles, type CliBundles } from '../support/cli-bundle';
 import { bytesOf, conversation } from '../support/proxy-conversation';
 import { send, sendRaw, slowClients } from '../support/reliability/client';
@@ -42,6 +43,15 @@ let scratch: string;
 let observer: Observer;
 
 const mb = (kb: number | null): number | null => (kb === null ? null : Math.round(kb / 102.4) / 10);
+
+/**
+ * The proxy warms its engine up a moment after it starts (WARM_UP_AFTER_MS): start-up, not something
+ * a probe did. A request sent after that moment waits for the warm-up to end.
+ */
+async function warmedUp(port: number): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, WARM_UP_AFTER_MS + 100));
+  await send(port, { method: 'GET', path: '/v1/models' });
+}
 
 /** An event is written just after its response ends: a moment for the last ones to land. */
 const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 300));
@@ -79,9 +89,7 @@ async function proxyProbe(probe: string, action: (proxy: ProxyProcess, stateDir:
   mkdirSync(stateDir, { recursive: true });
   options.prepare?.(stateDir);
   const proxy = await startProxyProcess(bundles.cli, { upstream: observer.url + (options.upstreamPath ?? ''), stateDir, args: options.args ?? [] });
-  // A first request waits for the engine's warm-up (run right after listening), which is start-up,
-  // not something a probe did.
-  await send(proxy.port, { method: 'GET', path: '/v1/models' });
+  await warmedUp(proxy.port);
   const started = performance.now();
   try {
     const { value: outcome, stall } = await observer.during(proxy.port, () => action(proxy, stateDir));
@@ -316,7 +324,7 @@ describe('reliability probes (issue 27) against the built CLI', { timeout: 600_0
     const wrap = ['unshare', '-r', '-m', 'sh', '-c', `mount -t tmpfs -o size=256k tmpfs "$0" && head -c 1000000 /dev/zero > "$0/filler" 2>/dev/null; exec "$@"`, stateDir];
     const proxy = await startProxyProcess(bundles.cli, { upstream: observer.url, stateDir, wrap, args: ['--window', '100000'] });
     const inside = `/proc/${proxy.pid}/root${stateDir}`;
-    await send(proxy.port, { method: 'GET', path: '/v1/models' });
+    await warmedUp(proxy.port);
     try {
       const { value: statuses, stall } = await observer.during(proxy.port, async () => {
         const out: number[] = [];
