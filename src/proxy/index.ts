@@ -7,6 +7,7 @@ import { requestsDir } from './control';
 import { EVENTS_FILE, ProxyEventWriter, proxyStateDir } from './events';
 import { panelDir } from './panelInstructions';
 import { recallDir } from './recall';
+import { pruneRecall } from './recallPrune';
 import { DEFAULT_LIVE_OPTIONS, LiveRewriter, type LiveOptions } from './rewrite';
 import { DEFAULT_UPSTREAM, startProxyServer, type RunningProxy } from './server';
 
@@ -16,6 +17,12 @@ export { proxyEventsPath, proxyStateDir, readProxyEvents, type ProxyEvent } from
 export { requestsDir, takeCompactionRequests, writeCompactionRequest } from './control';
 export { recallDir, recallOriginal, REF_IN_TEXT } from './recall';
 export { panelDir, writePanelInstructions } from './panelInstructions';
+
+/** When the engine is warmed up after the proxy starts listening. */
+export const WARM_UP_AFTER_MS = 1_000;
+
+/** How often the recall archive is pruned: what a busy session archives in that time is small. */
+const RECALL_PRUNE_EVERY_MS = 10 * 60 * 1000;
 
 export interface LiveProxyOptions {
   port?: number;
@@ -44,5 +51,18 @@ export async function startLiveProxy(options: LiveProxyOptions): Promise<Result<
   const events = new ProxyEventWriter(eventsPath, (error) => log(`cannot write the event stream: ${error instanceof Error ? error.message : String(error)}`));
   const started = await startProxyServer({ port: options.port ?? 0, upstream: options.upstream ?? DEFAULT_UPSTREAM, rewriter, events, log, ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}), ...(options.maxHeldBytes ? { maxHeldBytes: options.maxHeldBytes } : {}) });
   if (!started.ok) return started;
-  return { ok: true, value: { ...started.value, eventsPath, stateDir, rewriter } };
+  // While the agent is still starting: the engine's one-off start-up then holds no stream in the
+  // middle of a session. Not before listening (every start took ~1 s longer) nor at once (a short
+  // `run -- cmd` paid it and 50 MB for nothing).
+  const warm = setTimeout(() => void rewriter.warmUp().catch((error: unknown) => log(`engine warm-up failed: ${error instanceof Error ? error.message : String(error)}`)), WARM_UP_AFTER_MS).unref();
+  // The recall archive is pruned now and then while the proxy runs (by age and size, recallPrune.ts).
+  const prune = (): void => void pruneRecall(recallDir(stateDir)).then((removed) => removed > 0 && log(`pruned ${removed} archived outputs from the recall folder`));
+  prune();
+  const timer = setInterval(prune, RECALL_PRUNE_EVERY_MS).unref();
+  const stop = (graceMs?: number): Promise<void> => {
+    clearInterval(timer);
+    clearTimeout(warm);
+    return started.value.stop(graceMs);
+  };
+  return { ok: true, value: { ...started.value, stop, eventsPath, stateDir, rewriter } };
 }

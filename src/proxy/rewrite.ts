@@ -180,6 +180,40 @@ export class LiveRewriter {
     }
   }
 
+  /** The batch running or queued last: batches take turns. */
+  private lastBatch: Promise<void> = Promise.resolve();
+
+  /**
+   * A batch is the engine's synchronous work on the one event loop. Batches run one at a time with a
+   * turn of the loop between them, so the streams waiting get their chunks between two batches:
+   * several sessions batching at once hold a stream for one batch, not for all of them back to back
+   * (resumed together, they ran in one go). Resolves with the function that ends this batch's turn.
+   */
+  private async batchTurn(): Promise<() => void> {
+    let release: () => void = () => undefined;
+    const ended = new Promise<void>((resolve) => (release = resolve));
+    const previous = this.lastBatch;
+    this.lastBatch = previous.then(() => ended);
+    await previous;
+    await new Promise((resolve) => setImmediate(resolve));
+    return release;
+  }
+
+  /**
+   * One batch of the engine on a small made-up conversation, in memory: the first batch in a fresh
+   * process paid ~0.6 s of one-off start-up (code compiled, tables built) while every other stream
+   * waited; run when the proxy starts, before an agent has a session to batch.
+   */
+  async warmUp(): Promise<void> {
+    const read = (turn: number): WireMessage[] => [
+      { role: 'assistant', content: [{ type: 'tool_use', id: `toolu_warm${turn}`, name: 'Read', input: { file_path: '/warm/up.ts' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_warm${turn}`, content: `// revision ${turn}\n${'const value = compute();\n'.repeat(200)}` }] },
+    ];
+    const messages: WireMessage[] = [{ role: 'user', content: 'warm up' }, ...[0, 1, 2, 3].flatMap(read), { role: 'assistant', content: [{ type: 'text', text: 'done' }] }, { role: 'user', content: 'next' }];
+    const context = contextFromMessages({ messages: engineMessages(messages), windowTokens: 4_000, usedTokens: 3_500, calls: [], vocabulary: EVERY_AGENTS_TOOLS });
+    await compact(context, batchEngineOptions({ ...DEFAULT_LIVE_OPTIONS, windowTokens: 4_000, engine: {} }, false, '', []), { tokenizer: estimateTokenizer });
+  }
+
   /**
    * The exact usage of a response calibrates the session's tokens-per-byte for the next estimate,
    * and is the call a later batch sizes the items it measured by.
@@ -247,9 +281,14 @@ export class LiveRewriter {
     const due = sentTokens > triggerTokensOf(options) && sentTokens >= session.nextBatchAt;
     let breakEven: BatchBreakEven | undefined;
     if (main && (requests.requests.length > 0 || due)) {
-      const read = body();
-      if (!read.ok) return this.original(raw, started, 'failed-open', read.error, { ...fields, restored });
-      const batch = await this.batch(read.value, applyEdits(read.value.messages, session.edits), session, sentTokens, requests.requests, said, sessionRecallDir(this.dirs.recall, agentSession));
+      const release = await this.batchTurn();
+      let batch: Result<{ edits: StickyEdit[]; reason: string; saved: number }, string>;
+      try {
+        const read = body();
+        batch = read.ok ? await this.batch(read.value, applyEdits(read.value.messages, session.edits), session, sentTokens, requests.requests, said, sessionRecallDir(this.dirs.recall, agentSession)) : read;
+      } finally {
+        release();
+      }
       if (!batch.ok) return this.original(raw, started, 'failed-open', batch.error, { ...fields, restored });
       reason = [batch.value.reason, yours].filter(Boolean).join('; ');
       breakEven = batch.value.edits.length > 0 ? this.breakEvenOf(scan.model, sentTokens, sentTokens - batch.value.saved) : undefined;

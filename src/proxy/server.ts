@@ -15,10 +15,17 @@ import type { SentRequest } from './session';
 import { SseBoundary } from './sseBoundary';
 
 export const DEFAULT_UPSTREAM = 'https://api.anthropic.com';
-/** Claude Code sends whole conversations; 1M tokens of JSON stay well under this. */
-export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
-/** Bodies held at once, all requests together (raw and inflated): 16 clients at the cap would hold a gigabyte. */
-export const DEFAULT_MAX_HELD_BYTES = 256 * 1024 * 1024;
+/**
+ * The Messages API itself refuses a request over 32 MB, so a larger body could only be refused
+ * upstream after we held it; 1M tokens of conversation JSON stay well under this.
+ */
+export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+/**
+ * Bodies held at once, all requests together (raw and inflated): three at the cap. With Node's own
+ * ~70 MB and one body being read for a batch, the proxy stays under 300 MB whatever it is sent
+ * (16 clients at the cap, each held whole, would have held half a gigabyte).
+ */
+export const DEFAULT_MAX_HELD_BYTES = 96 * 1024 * 1024;
 
 export interface ProxyServerOptions {
   /** 0 picks a free port. */
@@ -91,8 +98,9 @@ function sendError(response: ServerResponse, status: number, type: string, messa
     response.end();
     return;
   }
-  // A refused body may still be arriving: this connection is not kept for another request.
-  response.writeHead(status, { 'content-type': 'application/json', 'x-context-lens-proxy': 'error', ...(status === 413 ? { connection: 'close' } : {}) });
+  // No `connection: close` of our own: a refused body is drained first (discard()), and the
+  // connection may then serve the next request.
+  response.writeHead(status, { 'content-type': 'application/json', 'x-context-lens-proxy': 'error' });
   response.end(JSON.stringify({ type: 'error', error: { type, message: `Context Lens proxy: ${message}` } }));
 }
 
@@ -119,35 +127,72 @@ class HeldBytes {
 
 const busy = (held: HeldBytes): { status: number; message: string } => ({ status: 503, message: `busy: request bodies in memory would pass ${held.max} bytes; retry shortly` });
 
-/** Reads the body within the per-request limit, counting each byte against `held` (the caller gives back the body's length). */
+/** How long a refused upload may take to arrive before it is answered anyway (and cut if it goes on). */
+const ANSWER_WAIT_MS = 2_000;
+
+/**
+ * A refused body is read and thrown away, and answered once it has all arrived (or after
+ * ANSWER_WAIT_MS): a client that sent `Connection: close` has its socket closed by Node right after
+ * the answer, and one still uploading then saw EPIPE instead of the 413 (2 of 16 uploads of 60 MB).
+ * One that keeps sending past the answer is cut.
+ */
+function discard(request: IncomingMessage, refusal: { status: number; message: string }): Promise<BodyRead> {
+  request.resume();
+  request.socket.setTimeout(DRAIN_MS, () => request.destroy());
+  return new Promise((resolve) => {
+    const answer = (): void => {
+      clearTimeout(timer);
+      resolve({ ok: false, error: refusal });
+    };
+    const timer = setTimeout(answer, ANSWER_WAIT_MS);
+    if (request.complete) answer();
+    request.once('end', answer);
+    request.once('close', answer);
+  });
+}
+
+/**
+ * Reads the body within the per-request limit, counting each byte against `held` (the caller gives
+ * back the body's length). A declared length is taken from `held` at once and the body copied into
+ * one buffer as it arrives: joining 30 MB of pieces at the end stalled every other stream half a
+ * second (fresh pages touched in one go).
+ */
 function readBody(request: IncomingMessage, limit: number, held: HeldBytes): Promise<BodyRead> {
-  const declared = Number(request.headers['content-length'] ?? 0);
-  if (declared > limit) return Promise.resolve({ ok: false, error: { status: 413, message: `request body over ${limit} bytes` } });
+  const declared = request.headers['content-length'] === undefined ? null : Number(request.headers['content-length']);
+  const tooLarge = { status: 413, message: `request body over ${limit} bytes` };
+  if (declared !== null && declared > limit) return discard(request, tooLarge);
+  if (declared !== null && !held.take(declared)) return discard(request, busy(held));
+  const whole = declared === null ? null : Buffer.allocUnsafe(declared);
   return new Promise((resolve) => {
     const parts: Buffer[] = [];
     let size = 0;
+    /** Refused mid-body: the answer is the refusal, and what it held is already given back. */
+    let refused = false;
+    /** What this body holds of the budget so far. */
+    const taken = (): number => declared ?? size;
     const onData = (part: Buffer): void => {
       size += part.length;
-      const refusal = size > limit ? { status: 413, message: `request body over ${limit} bytes` } : held.take(part.length) ? null : busy(held);
+      const refusal = size > limit ? tooLarge : whole !== null || held.take(part.length) ? null : busy(held);
       if (refusal === null) {
-        parts.push(part);
+        if (whole) part.copy(whole, size - part.length);
+        else parts.push(part);
         return;
       }
-      // The rest is read and thrown away, so the client gets the answer rather than a reset socket
-      // while it is still sending; one that keeps sending past the answer is cut.
-      held.give(size - part.length);
+      refused = true;
+      held.give(declared ?? size - part.length);
       parts.length = 0;
       request.off('data', onData);
-      request.resume();
-      request.socket.setTimeout(DRAIN_MS, () => request.destroy());
-      resolve({ ok: false, error: refusal });
+      void discard(request, refusal).then(resolve);
     };
     request.on('data', onData);
     request.on('error', (error) => {
-      held.give(size);
+      if (refused) return;
+      held.give(taken());
       resolve({ ok: false, error: { status: 400, message: `request aborted: ${error.message}` } });
     });
-    request.on('end', () => resolve({ ok: true, value: Buffer.concat(parts) }));
+    request.on('end', () => {
+      if (!refused) resolve({ ok: true, value: whole ?? Buffer.concat(parts) });
+    });
   });
 }
 
@@ -155,18 +200,22 @@ const INFLATERS: Record<string, (input: InputType, options: ZlibOptions, callbac
 
 /**
  * The JSON inside a compressed request body, for the rewrite only; the original bytes stay as they
- * are. Inflated off the main thread and never past `limit` bytes: a small bomb costs neither a
- * stall of the other streams nor gigabytes. Null when it cannot be read (sent as it came: fail open).
+ * are. Inflated off the main thread and never past `limit` bytes, which are taken from `held` first
+ * (and what was not needed given back): a small bomb costs neither a stall of the other streams nor
+ * gigabytes, and several at once no more than the budget. Null when it cannot be read (sent as it
+ * came: fail open). On success the caller gives back the inflated length.
  */
-function decoded(raw: Buffer, encoding: string | undefined, limit: number): Promise<Result<Buffer | null, string>> {
+function decoded(raw: Buffer, encoding: string | undefined, limit: number, held: HeldBytes): Promise<Result<Buffer | null, { status: number; message: string }>> {
   const name = (encoding ?? '').trim().toLowerCase();
   if (name === '' || name === 'identity') return Promise.resolve({ ok: true, value: raw });
   const inflater = INFLATERS[name];
   if (!inflater) return Promise.resolve({ ok: true, value: null });
+  if (!held.take(limit)) return Promise.resolve({ ok: false, error: busy(held) });
   return new Promise((resolve) => {
     inflater(raw, { maxOutputLength: limit }, (error, result) => {
+      held.give(error ? limit : limit - result.length);
       if (!error) resolve({ ok: true, value: result });
-      else if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') resolve({ ok: false, error: `request body over ${limit} bytes once decompressed (${name})` });
+      else if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') resolve({ ok: false, error: { status: 413, message: `request body over ${limit} bytes once decompressed (${name})` } });
       else resolve({ ok: true, value: null });
     });
   });
@@ -219,11 +268,9 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Res
     try {
       let rewrite: Rewrite | undefined;
       if (method === 'POST' && path === '/v1/messages') {
-        const json = await decoded(raw, request.headers['content-encoding'] as string | undefined, limit);
-        if (!json.ok) return refuse(413, 'request_too_large', json.error);
-        const size = json.value && json.value !== raw ? json.value.length : 0;
-        if (!held.take(size)) return refuse(503, 'overloaded_error', busy(held).message);
-        inflated = size;
+        const json = await decoded(raw, request.headers['content-encoding'] as string | undefined, limit, held);
+        if (!json.ok) return refuse(json.error.status, json.error.status === 413 ? 'request_too_large' : 'overloaded_error', json.error.message);
+        inflated = json.value && json.value !== raw ? json.value.length : 0;
         rewrite = json.value ? await options.rewriter.rewrite(json.value) : undefined;
         // A rewrite of a compressed body that changed nothing sends the compressed original.
         if (rewrite && !rewrite.changed) rewrite = { ...rewrite, body: raw };

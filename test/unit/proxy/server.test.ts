@@ -239,6 +239,28 @@ describe('proxy server', () => {
     assert.equal(up.seen.length, 0);
   });
 
+  it('a declared body over the limit is answered 413 once it arrived, even to clients that close the connection', async () => {
+    const up = await upstream((_seen, res) => res.end('{}'));
+    stops.push(() => new Promise((resolve) => up.server.close(() => resolve())));
+    const started = await startLiveProxy({ upstream: up.url, env: {}, stateDir: join(state, 'declared'), maxBodyBytes: 256 * 1024 });
+    assert.ok(started.ok);
+    stops.push(() => started.value.stop(100));
+    const body = Buffer.alloc(8 * 1024 * 1024, 0x20);
+    // agent: false sends `Connection: close`; answered before the upload ended, Node closed the socket under it (EPIPE).
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => new Promise<number | string>((resolve) => {
+        const req = request({ host: '127.0.0.1', port: started.value.port, path: '/v1/messages', method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': body.length } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        });
+        req.on('error', (error) => resolve(error.message));
+        req.end(body);
+      })),
+    );
+    assert.deepEqual(answers, Array.from({ length: 8 }, () => 413));
+    assert.equal(up.seen.length, 0);
+  });
+
   it('serves only origin-form targets, dot segments resolved under the upstream base path', async () => {
     assert.deepEqual(requestTarget('/v1/messages?beta=true'), { path: '/v1/messages', search: '?beta=true' });
     assert.deepEqual(requestTarget('/../../etc/passwd'), { path: '/etc/passwd', search: '' });
