@@ -6,9 +6,9 @@
 // A cache, never the truth: anything unreadable or stale is ignored and the file is read again.
 import type { Stats } from 'node:fs';
 import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { CompactionEvent, Diagnostic } from '../types';
+import { cacheRoot } from '../common/cacheDir';
 
 export interface StoredHistory {
   /** Where reading resumes: the end of what was read, or the last compaction when it may still be completed (summary, focus). */
@@ -34,8 +34,7 @@ const MAX_ENTRIES = 256;
 
 /** `$CONTEXT_LENS_CACHE`, else `$XDG_CACHE_HOME/context-lens`, else `~/.cache/context-lens`; then `history/`. */
 export function historyIndexDir(env: Readonly<Record<string, string | undefined>> = process.env): string {
-  const root = env.CONTEXT_LENS_CACHE || join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'context-lens');
-  return join(root, 'history');
+  return join(cacheRoot(env), 'history');
 }
 
 function entryPath(stats: Stats, sidechain: boolean, dir: string): string {

@@ -151,6 +151,44 @@ async function oldestOfLast(handle: FileHandle, markers: readonly Buffer[], floo
   return found.size === markers.length ? Math.min(...found.values()) : null;
 }
 
+/**
+ * Where the newest line of `kind` named by each of `keys` starts in [floor, to), the oldest of
+ * those; null when none is there. Searches newest first for the kind's line start and reads the key
+ * that follows, stopping once every key was met; lines are not split nor parsed.
+ */
+async function oldestReplay(handle: FileHandle, kind: ReplayKind, keys: ReadonlySet<string>, floor: number, to: number): Promise<number | null> {
+  const [prefix, pattern] = REPLAY_KEYS.find((entry) => entry[2] === kind) as (typeof REPLAY_KEYS)[number];
+  // A line start: the newline before it (the file's first line is checked apart).
+  const marker = Buffer.from(`\n${prefix}`);
+  const overlap = marker.length + HEAD_BYTES;
+  const buffer = Buffer.allocUnsafe(SEARCH_CHUNK_BYTES + overlap + 1);
+  const met = new Set<string>();
+  let oldest: number | null = null;
+  const meet = (head: Buffer, offset: number): void => {
+    const key = pattern.exec(head.toString('latin1'))?.[1];
+    if (key === undefined || !keys.has(key) || met.has(key)) return;
+    met.add(key);
+    oldest = offset;
+  };
+  for (let end = to; end > floor && met.size < keys.size; ) {
+    const start = Math.max(floor, end - SEARCH_CHUNK_BYTES);
+    // From the byte before `start`: the newline of a line that starts there.
+    const base = Math.max(0, start - 1);
+    const { bytesRead } = await handle.read(buffer, 0, Math.min(to, end + overlap) - base, base);
+    const bytes = buffer.subarray(0, bytesRead);
+    // Lines starting in [start, end), newest last: their newlines sit at buffer index (line start - 1 - base).
+    const starts: number[] = start === 0 && bytes.subarray(0, prefix.length).toString('latin1') === prefix ? [0] : [];
+    // Forward: Buffer's indexOf is several times faster than its lastIndexOf.
+    for (let at = bytes.indexOf(marker, Math.max(0, start - 1 - base)); at !== -1 && at <= end - 2 - base; at = bytes.indexOf(marker, at + 1)) starts.push(at + 1);
+    for (let index = starts.length - 1; index >= 0; index--) {
+      const at = starts[index] as number;
+      meet(bytes.subarray(at, at + HEAD_BYTES), base + at);
+    }
+    end = start;
+  }
+  return oldest;
+}
+
 /** Replay records: `api-request` by id, `api-request-shape` by shapeHash, `api-request-blob` by hash. */
 export type ReplayKind = 'requests' | 'shapes' | 'blobs';
 
@@ -250,13 +288,26 @@ export class TailScan {
 
   /** The replay record of `kind` named `key`, reading older lines (indexing only) down to `floor` if needed. */
   async find(kind: ReplayKind, key: string, floor = 0): Promise<LineSpan | undefined> {
+    await this.findAll(kind, [key], floor);
+    return this.replay[kind].get(key);
+  }
+
+  /**
+   * Indexes the replay records of `kind` named by `keys`, reading older lines down to the oldest of
+   * them, no further than `floor`. A byte search of what is left first tells which are in the file
+   * at all: Claude Code names a blob for every message of a request but writes few of them, and a
+   * name that was never written must cost that search, not a line-by-line read down to `floor`.
+   */
+  async findAll(kind: ReplayKind, keys: readonly string[], floor = 0): Promise<void> {
     const found = this.replay[kind];
-    while (!found.has(key) && this.from > floor) {
+    const wanted = new Set(keys.filter((key) => !found.has(key)));
+    if (wanted.size === 0 || this.from <= floor) return;
+    const oldest = await oldestReplay(this.handle, kind, wanted, floor, this.from);
+    while (oldest !== null && this.from > oldest) {
       const line = await this.next();
       if (line === null) break;
       this.take(line, false);
     }
-    return found.get(key);
   }
 
   diagnostics(): Diagnostic[] {

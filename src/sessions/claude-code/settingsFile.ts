@@ -11,7 +11,7 @@ import { fail, failFromError, ok } from '../result';
 import type { Saved } from '../connection';
 import type { Result } from '../types';
 import { isEmptySettings, SETTINGS_FILE } from './connection';
-import { hookEventsPath } from '../../contracts/hookEvents';
+import { hookEventsPath } from '../../contracts/hooks';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
