@@ -37,10 +37,10 @@ export function barChart(groups: readonly BarGroup[], title: string): string {
     });
     y += GROUP_GAP - GAP;
   }
-  let x = LABEL_WIDTH;
+  let x = 10;
   const legend = names.map((name, index) => {
     const item = `<rect x="${x}" y="24" width="12" height="12" rx="2" fill="${COLOURS[index % COLOURS.length]}"/><text x="${x + 17}" y="34" ${TEXT}>${escape(name)}</text>`;
-    x += 24 + name.length * 6.6;
+    x = Math.round(x + 24 + name.length * 6.6);
     return item;
   });
   const height = y + 6;

@@ -53,11 +53,12 @@ export interface BuildOptions {
   rootBytes?: number;
 }
 
-/** What `buildTranscript` wrote: copies, bytes, and the boundary's uuid when there is one. */
+/** What `buildTranscript` wrote: copies, bytes, the boundary's uuid or the live chain's root when there is one. */
 export interface BuiltTranscript {
   copies: number;
   bytes: number;
   boundaryUuid?: string;
+  rootUuid?: string;
 }
 
 export function buildTranscript(lines: readonly string[], path: string, options: BuildOptions): BuiltTranscript {
@@ -96,5 +97,7 @@ export function buildTranscript(lines: readonly string[], path: string, options:
       chunk = [];
     }
   }
-  return { copies, bytes: written, ...(boundaryUuid ? { boundaryUuid } : {}) };
+  const root = records.find((record) => record.parentUuid === null && record.uuid !== undefined)?.uuid;
+  const rootUuid = options.rootBytes !== undefined && root !== undefined ? renamed(root, newRoot) : undefined;
+  return { copies, bytes: written, ...(boundaryUuid ? { boundaryUuid } : {}), ...(rootUuid ? { rootUuid } : {}) };
 }
