@@ -20,6 +20,8 @@ export interface StoredHistory {
   /** How far the file was read, and the bytes just before that point (base64). */
   readTo: number;
   seal: string;
+  /** The hashes of the replay blobs before `readTo` (common/keyFilter.ts, base64). */
+  blobs: string;
 }
 
 interface IndexFile extends StoredHistory {
@@ -28,7 +30,8 @@ interface IndexFile extends StoredHistory {
   ino: number;
 }
 
-const VERSION = 1;
+// 2: with `blobs`.
+const VERSION = 2;
 /** Old entries (deleted or long-idle transcripts) are removed past this many. */
 const MAX_ENTRIES = 256;
 
@@ -60,6 +63,7 @@ export async function loadStoredHistory(stats: Stats, sidechain: boolean, dir = 
     Number.isSafeInteger(entry.resumeOffset) &&
     Number.isSafeInteger(entry.resumeLine) &&
     typeof entry.seal === 'string' &&
+    typeof entry.blobs === 'string' &&
     Array.isArray(entry.events) &&
     Array.isArray(entry.diagnostics) &&
     (entry.resumeOffset as number) <= (entry.readTo as number) &&

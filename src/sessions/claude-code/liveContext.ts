@@ -103,7 +103,7 @@ export async function readLiveContext(path: string, options: LiveContextOptions 
 async function build(handle: FileHandle, path: string, session: SessionInfo, sidechain: boolean, options: FillOptions): Promise<LiveContext> {
   const stats = await handle.stat();
   const history = await readCompactionHistory(handle, path, sidechain, stats);
-  const scan = new TailScan(handle, path, stats.size, history.lastLine);
+  const scan = new TailScan(handle, path, stats.size, history.lastLine, history.blobs);
   const boundaries = history.compactions.flatMap((event) => (event.offset === undefined ? [] : [event.offset]));
   const built = await buildChain(scan, sidechain, boundaries);
   const records = built.walk?.records ?? [];

@@ -61,7 +61,8 @@ describe('TailScan', () => {
     try {
       const stats = await handle.stat();
       const history = await readCompactionHistory(handle, path, false, stats);
-      const scan = new TailScan(handle, path, stats.size, history.lastLine);
+      assert.ok(history.blobs.mayHave('h-old') && history.blobs.mayHave('h-new'));
+      const scan = new TailScan(handle, path, stats.size, history.lastLine, history.blobs);
       await scan.findAll('blobs', ['h-new', 'h-never-written']);
       assert.equal((await scan.find('blobs', 'h-new'))?.line, newLine);
       assert.equal(scan.atStart, false, 'h-never-written is not in the file: no line before h-new is read');
