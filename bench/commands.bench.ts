@@ -1,18 +1,30 @@
 // What a person's command costs, as whole processes (figures, not tests): `npm run bench`, after
-// `npm run build:production`. Spawns the built dist/cli.js under /usr/bin/time on transcripts of
-// 1, 10, 30 and 100 MB (bench/support/transcripts.ts) and prints each figure beside its floor
-// (a bare `node -e 0`, a `tail -c 65536` of the file, a JSON.parse of every line) and the peer a
-// person would otherwise run (ccusage, when CCUSAGE names its bin: not a dependency of ours), as
-// ratios from the same run, pair by pair, medians of RUNS. A figure that misses its target is flagged.
+// `npm run build:production`. Spawns the built dist/cli.js and dist/statusline.js under
+// /usr/bin/time on transcripts of 1, 10 and 100 MB (bench/support/transcripts.ts), each with a
+// compact boundary 256 KB before its end and without one (a new chain starts 2 MB before the end,
+// the older conversation ending at its own root), and prints each figure beside its floor (a bare
+// `node -e 0`) and the peer a person would otherwise run (ccusage's `session --json --offline`,
+// when CCUSAGE names its binary: not a dependency of ours), as ratios from the same run, pair by
+// pair, medians of RUNS. Every target is a row marked ok or MISSES; the wall-clock medians are drawn
+// as a bar chart, media/bench/commands.svg (barChart.ts).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { tempDir } from '../test/unit/sessions/claude-code/builders';
+import { barChart, type BarGroup } from './support/barChart';
 import { buildTranscript, MB, template } from './support/transcripts';
 
-const RUNS = Number(process.env.RUNS ?? 5);
-const CLI = join(__dirname, '..', 'dist', 'cli.js');
-const SIZES = [1, 10, 30, 100];
+const RUNS = Number(process.env.RUNS ?? 7);
+const DIST = join(__dirname, '..', 'dist');
+const CLI = join(DIST, 'cli.js');
+const STATUSLINE = join(DIST, 'statusline.js');
+const CHART = join(__dirname, '..', 'media', 'bench', 'commands.svg');
+const SIZES = [1, 10, 100];
+const KINDS = [
+  { id: 'boundary', label: 'compact boundary', options: { liveBytes: 256 * 1024, preserved: 'dangling' as const } },
+  { id: 'rooted', label: 'no boundary', options: { rootBytes: 2 * MB } },
+] as const;
 const STATUS_INPUT = JSON.stringify({ context_window: { context_window_size: 200_000, used_percentage: 62, current_usage: { input_tokens: 10, cache_creation_input_tokens: 4_000, cache_read_input_tokens: 120_000 } } });
 
 interface Sample {
@@ -23,7 +35,7 @@ interface Sample {
 
 /**
  * One run under /usr/bin/time: user+sys seconds and peak resident memory from it; wall seconds
- * measured here (time's own wall figure has a 10 ms grain, and a `tail` takes less than that).
+ * measured here (time's own wall figure has a 10 ms grain).
  */
 function timed(command: string[], env: NodeJS.ProcessEnv = process.env, input = ''): Sample {
   const started = performance.now();
@@ -37,8 +49,16 @@ function timed(command: string[], env: NodeJS.ProcessEnv = process.env, input = 
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
+interface Paired {
+  a: Sample;
+  b: Sample;
+  cpuRatio: number;
+  wallRatio: number;
+  peakRatio: number;
+}
+
 /** A and B in turn after a warm-up each; medians of each and of the ratios A/B taken pair by pair. */
-function pair(a: () => Sample, b: () => Sample): { a: Sample; b: Sample; cpuRatio: number; wallRatio: number; peakRatio: number; cpuDiff: number } {
+function pair(a: () => Sample, b: () => Sample): Paired {
   a();
   b();
   const as: Sample[] = [];
@@ -48,73 +68,88 @@ function pair(a: () => Sample, b: () => Sample): { a: Sample; b: Sample; cpuRati
     bs.push(b());
   }
   const pick = (samples: Sample[]): Sample => ({ cpu: median(samples.map((s) => s.cpu)), wall: median(samples.map((s) => s.wall)), peakMiB: median(samples.map((s) => s.peakMiB)) });
-  return {
-    a: pick(as),
-    b: pick(bs),
-    cpuRatio: median(as.map((s, index) => s.cpu / (bs[index] as Sample).cpu)),
-    wallRatio: median(as.map((s, index) => s.wall / (bs[index] as Sample).wall)),
-    peakRatio: median(as.map((s, index) => s.peakMiB / (bs[index] as Sample).peakMiB)),
-    cpuDiff: median(as.map((s, index) => s.cpu - (bs[index] as Sample).cpu)),
-  };
+  const ratio = (key: keyof Sample): number => median(as.map((s, index) => s[key] / (bs[index] as Sample)[key]));
+  return { a: pick(as), b: pick(bs), cpuRatio: ratio('cpu'), wallRatio: ratio('wall'), peakRatio: ratio('peakMiB') };
 }
 
-/** A difference of CPU seconds as "+20 ms" / "−10 ms" (CPU time has a 10 ms grain: noise shows as ±10). */
-const signedMs = (seconds: number): string => `${seconds < 0 ? '−' : '+'}${Math.abs(seconds * 1000).toFixed(0)} ms`;
+const ms = (seconds: number): string => `${(seconds * 1000).toFixed(0)} ms`;
 
 const rows: string[][] = [];
-function row(figure: string, value: string, target: string, met: boolean | null): void {
+const misses: string[] = [];
+/** A figure; with a target, `met` says whether it holds and a miss is named again at the end. */
+function row(figure: string, value: string, target = '', met: boolean | null = null): void {
   rows.push([figure, value, target, met === null ? '' : met ? 'ok' : 'MISSES']);
+  if (met === false) misses.push(`${figure}: ${value} (target ${target})`);
 }
 
+/** "1.32x wall (412 vs 312 ms), 1.40x CPU": the wall ratio is what the targets hold, CPU beside it. */
+const versus = (paired: Paired): string => `${paired.wallRatio.toFixed(2)}x wall (${ms(paired.a.wall)} vs ${ms(paired.b.wall)}), ${paired.cpuRatio.toFixed(2)}x CPU`;
+
 function main(): void {
-  if (!existsSync(CLI)) throw new Error('dist/cli.js missing: run `npm run build:production` first');
+  if (!existsSync(CLI) || !existsSync(STATUSLINE)) throw new Error('dist/cli.js or dist/statusline.js missing: run `npm run build:production` first');
   const dir = tempDir('cl-commands-bench-');
-  // Our index of compactions is part of what a repeated command costs; it lives with the transcripts.
+  // Our indexes and compiled code are part of what a repeated command costs; they live with the transcripts.
   const env = { ...process.env, CONTEXT_LENS_CACHE: join(dir, 'cache') };
   const lines = template();
-  const files = new Map<number, string>();
-  for (const size of SIZES) {
-    // Each in a config folder of its own, as a peer that lists sessions finds it.
-    const project = join(dir, `config-${size}`, 'projects', '-home-user-bench');
-    mkdirSync(project, { recursive: true });
-    const path = join(project, '9960bbf4-9712-4901-9c1e-600f03da49ad.jsonl');
-    buildTranscript(lines, path, { bytes: size * MB, liveBytes: 256 * 1024, preserved: 'dangling' });
-    files.set(size, path);
+  const files = new Map<string, { path: string; config: string }>();
+  for (const kind of KINDS) {
+    for (const size of SIZES) {
+      // Each in a config folder of its own, as a peer that lists sessions finds it.
+      const config = join(dir, `config-${kind.id}-${size}`);
+      const project = join(config, 'projects', '-home-user-bench');
+      mkdirSync(project, { recursive: true });
+      const path = join(project, '9960bbf4-9712-4901-9c1e-600f03da49ad.jsonl');
+      buildTranscript(lines, path, { bytes: size * MB, ...kind.options });
+      files.set(`${kind.id}-${size}`, { path, config });
+    }
   }
   const node = (args: string[], input = '') => () => timed([process.execPath, ...args], env, input);
-  const inspect = (size: number) => node([CLI, 'inspect', files.get(size) as string, '--json']);
+  const inspect = (key: string) => node([CLI, 'inspect', (files.get(key) as { path: string }).path, '--json']);
   const bare = node(['-e', '0']);
-  console.log(`Whole processes, ${RUNS} runs after a warm-up, medians; ratios pair by pair. Transcripts: chained copies of the recorded multi-prompt session, a compaction 256 KB before the end whose preserved segment is not in the file.\n`);
-
-  const small = pair(inspect(1), bare);
-  row('inspect --json, 1 MB / node -e 0 (CPU)', `${small.cpuRatio.toFixed(2)}x (${small.a.cpu.toFixed(3)} s vs ${small.b.cpu.toFixed(3)} s)`, '<= 3x', small.cpuRatio <= 3);
-  const growth = pair(inspect(100), inspect(1));
-  row('inspect --json, 100 MB - 1 MB (CPU)', signedMs(growth.cpuDiff), '<= 50 ms', growth.cpuDiff <= 0.05);
-  row('inspect --json, peak 100 MB / 1 MB', `${growth.peakRatio.toFixed(2)}x (${growth.a.peakMiB.toFixed(0)} vs ${growth.b.peakMiB.toFixed(0)} MiB)`, '<= 1.5x', growth.peakRatio <= 1.5);
-  const cold = pair(() => timed([process.execPath, CLI, 'inspect', files.get(100) as string, '--json'], { ...env, CONTEXT_LENS_CACHE: tempDir('cl-cold-') }), inspect(1));
-  row('  the same, first read of the file (no index yet)', signedMs(cold.cpuDiff), '', null);
-  const help = pair(node([CLI, '--help']), bare);
-  row('--help / node -e 0 (CPU)', `${help.cpuRatio.toFixed(2)}x`, '<= 1.5x', help.cpuRatio <= 1.5);
-  const status = pair(node([CLI, 'statusline'], STATUS_INPUT), node(['-e', '0'], STATUS_INPUT));
-  row('statusline (cli.js) / node -e 0 (CPU)', `${status.cpuRatio.toFixed(2)}x`, '', null);
-
-  const script = join(dir, 'parse-all.js');
-  writeFileSync(script, "for (const line of require('fs').readFileSync(process.argv[2], 'utf8').split('\\n')) if (line) JSON.parse(line);");
   const ccusage = process.env.CCUSAGE;
-  for (const size of SIZES) {
-    const path = files.get(size) as string;
-    const tail = pair(inspect(size), () => timed(['tail', '-c', '65536', path], env));
-    const parse = pair(inspect(size), node([script, path]));
-    // tail's CPU time is below what /usr/bin/time resolves: wall clock instead.
-    row(`inspect ${size} MB / tail -c 65536 (floor, wall)`, `${tail.wallRatio.toFixed(1)}x (${(tail.a.wall * 1000).toFixed(0)} vs ${(tail.b.wall * 1000).toFixed(1)} ms)`, '', null);
-    row(`inspect ${size} MB / JSON.parse of every line (floor)`, `${parse.cpuRatio.toFixed(2)}x`, '', null);
-    if (ccusage === undefined) continue;
-    const peer = pair(inspect(size), () => timed([process.execPath, ccusage, 'session', '--json', '--offline'], { ...env, CLAUDE_CONFIG_DIR: join(dir, `config-${size}`) }));
-    row(`inspect ${size} MB / ccusage session (peer)`, `${peer.cpuRatio.toFixed(2)}x`, '< 1x', peer.cpuRatio < 1);
+  const peer = (key: string) => () => timed([ccusage as string, 'session', '--json', '--offline'], { ...env, CLAUDE_CONFIG_DIR: (files.get(key) as { config: string }).config });
+  const load = loadavg().map((value) => value.toFixed(2)).join(' ');
+  console.log(`Whole processes, ${RUNS} runs after a warm-up, medians; ratios pair by pair. Load average before: ${load}.`);
+  console.log('Transcripts: chained copies of the recorded multi-prompt session; "compact boundary": a compaction 256 KB before the end whose preserved segment is not in the file; "no boundary": a new conversation starts 2 MB before the end.\n');
+
+  const groups: BarGroup[] = [];
+  for (const kind of KINDS) {
+    const peaks = new Map<number, number>();
+    for (const size of SIZES) {
+      const key = `${kind.id}-${size}`;
+      const floor = pair(inspect(key), bare);
+      row(`inspect --json, ${size} MB, ${kind.label} / node -e 0`, versus(floor), '<= 1.5x', floor.wallRatio <= 1.5);
+      peaks.set(size, floor.a.peakMiB);
+      const bars = [
+        { label: 'node -e 0', ms: floor.b.wall * 1000 },
+        { label: 'context-lens inspect --json', ms: floor.a.wall * 1000 },
+      ];
+      if (ccusage !== undefined) {
+        const against = pair(inspect(key), peer(key));
+        const target = size === 100 ? '< 1x' : '';
+        row(`inspect --json, ${size} MB, ${kind.label} / ccusage session (native)`, versus(against), target, size === 100 ? against.wallRatio < 1 : null);
+        bars.push({ label: 'ccusage session --json --offline (native)', ms: against.b.wall * 1000 });
+      }
+      groups.push({ label: `${size} MB, ${kind.label}`, bars });
+    }
+    const growth = pair(inspect(`${kind.id}-100`), inspect(`${kind.id}-1`));
+    row(`inspect --json, peak memory 100 MB / 1 MB, ${kind.label}`, `${growth.peakRatio.toFixed(2)}x (${growth.a.peakMiB.toFixed(0)} vs ${growth.b.peakMiB.toFixed(0)} MiB)`, '<= 1.2x', growth.peakRatio <= 1.2);
   }
-  if (ccusage === undefined) console.log('(CCUSAGE=<path to ccusage\'s bin> adds the peer: npm install --prefix /tmp/peers ccusage@18.0.11)\n');
+  const cold = pair(() => timed([process.execPath, CLI, 'inspect', (files.get('boundary-100') as { path: string }).path, '--json'], { ...env, CONTEXT_LENS_CACHE: mkdtempSync(join(dir, 'cold-')) }), bare);
+  row('  inspect --json, 100 MB, first read of the file (no index, no code cache) / node -e 0', versus(cold));
+  const status = pair(node([STATUSLINE], STATUS_INPUT), node(['-e', '0'], STATUS_INPUT));
+  row('statusline (dist/statusline.js) / node -e 0', versus(status), '<= 1.2x', status.wallRatio <= 1.2);
+  const help = pair(node([CLI, '--help']), bare);
+  row('--help / node -e 0', versus(help));
+  if (ccusage === undefined) console.log("(CCUSAGE=<path to ccusage's native binary> adds the peer: npm install --prefix /tmp/peers ccusage@20.0.24, then node_modules/@ccusage/ccusage-linux-x64/bin/ccusage)\n");
+
   const widths = [0, 1, 2].map((column) => Math.max(...rows.map((cells) => (cells[column] as string).length)));
   for (const cells of rows) console.log(cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd());
+  console.log(misses.length === 0 ? '\nEvery target holds.' : `\nMisses:\n${misses.map((miss) => `  ${miss}`).join('\n')}`);
+  console.log(`Load average after: ${loadavg().map((value) => value.toFixed(2)).join(' ')}.`);
+  mkdirSync(join(CHART, '..'), { recursive: true });
+  writeFileSync(CHART, barChart(groups, `Wall time, median of ${RUNS} runs, same machine and run (load average ${load})`));
+  console.log(`Chart: ${CHART}`);
   rmSync(dir, { recursive: true, force: true });
 }
 

@@ -7,6 +7,8 @@ import { join } from 'node:path';
 
 const FIXTURES = join(__dirname, '..', '..', 'test', 'fixtures', 'claude-code');
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+/** The recording's response, tool call and request ids (`msg_fake…`, `toolu_fake…`, `req_fake_…`). */
+const API_ID = /\b(msg|toolu|req)_fake_?[0-9]+/g;
 export const MB = 1024 * 1024;
 
 /** The lines of a recorded scenario's transcript (default: multi-prompt, seven prompts of ordinary work). */
@@ -23,9 +25,13 @@ export function renamed(uuid: string, copy: number): string {
   return `${uuid.slice(0, 24)}${copy.toString(16).padStart(12, '0')}`;
 }
 
-/** A line of copy `copy` (every uuid in it renamed), e.g. to append a response to a built transcript. */
+/**
+ * A line of copy `copy` (every uuid and API id in it renamed), e.g. to append a response to a built
+ * transcript. Each copy's responses are responses of their own, as in a real session: a reader that
+ * joins the lines of one response, or counts each call once, finds them apart.
+ */
 export function lineOfCopy(line: string, copy: number): string {
-  return line.replace(UUID, (uuid) => renamed(uuid, copy));
+  return line.replace(UUID, (uuid) => renamed(uuid, copy)).replace(API_ID, (id) => `${id}_${copy.toString(16)}`);
 }
 
 export interface BuildOptions {
@@ -39,13 +45,20 @@ export interface BuildOptions {
    * whole file looking for them. Omitted: a plain compaction.
    */
   preserved?: 'present' | 'dangling';
+  /**
+   * No boundary, but a new chain (a root, `parentUuid: null`) so that about this many bytes follow
+   * it: the live conversation starts there, and the copies before it form an older chain that ends
+   * at its own root, the file's first line (as when a session is resumed without its history).
+   */
+  rootBytes?: number;
 }
 
-/** What `buildTranscript` wrote: copies, bytes, and the boundary's uuid when there is one. */
+/** What `buildTranscript` wrote: copies, bytes, the boundary's uuid or the live chain's root when there is one. */
 export interface BuiltTranscript {
   copies: number;
   bytes: number;
   boundaryUuid?: string;
+  rootUuid?: string;
 }
 
 export function buildTranscript(lines: readonly string[], path: string, options: BuildOptions): BuiltTranscript {
@@ -53,7 +66,9 @@ export function buildTranscript(lines: readonly string[], path: string, options:
   const lastUuid = records.findLast((record) => record.uuid !== undefined)?.uuid as string;
   const copyBytes = lines.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0);
   const copies = Math.max(1, Math.ceil(options.bytes / copyBytes));
-  const boundaryAfter = options.liveBytes === undefined ? -1 : Math.max(0, copies - Math.max(1, Math.round(options.liveBytes / copyBytes)) - 1);
+  const lastCopies = (bytes: number | undefined): number => (bytes === undefined ? -1 : Math.max(0, copies - Math.max(1, Math.round(bytes / copyBytes)) - 1));
+  const boundaryAfter = lastCopies(options.liveBytes);
+  const newRoot = lastCopies(options.rootBytes) + 1;
   writeFileSync(path, '');
   let written = 0;
   let previousLeaf: string | null = null;
@@ -62,7 +77,7 @@ export function buildTranscript(lines: readonly string[], path: string, options:
   for (let copy = 0; copy < copies; copy++) {
     for (const [index, line] of lines.entries()) {
       let text = lineOfCopy(line, copy);
-      if (previousLeaf !== null && records[index]?.parentUuid === null && records[index]?.uuid !== undefined) text = text.replace('"parentUuid":null', `"parentUuid":"${previousLeaf}"`);
+      if (previousLeaf !== null && copy !== newRoot && records[index]?.parentUuid === null && records[index]?.uuid !== undefined) text = text.replace('"parentUuid":null', `"parentUuid":"${previousLeaf}"`);
       chunk.push(text);
     }
     previousLeaf = renamed(lastUuid, copy);
@@ -82,5 +97,7 @@ export function buildTranscript(lines: readonly string[], path: string, options:
       chunk = [];
     }
   }
-  return { copies, bytes: written, ...(boundaryUuid ? { boundaryUuid } : {}) };
+  const root = records.find((record) => record.parentUuid === null && record.uuid !== undefined)?.uuid;
+  const rootUuid = options.rootBytes !== undefined && root !== undefined ? renamed(root, newRoot) : undefined;
+  return { copies, bytes: written, ...(boundaryUuid ? { boundaryUuid } : {}), ...(rootUuid ? { rootUuid } : {}) };
 }

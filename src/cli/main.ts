@@ -91,7 +91,8 @@ function internalError(command: string, error: unknown, err: NodeJS.WritableStre
   return EXIT_INPUT;
 }
 
-if (require.main === module) {
+/** Runs the command line of this process (dist/cli.js, bin.ts, calls it). */
+export function start(): void {
   main(process.argv.slice(2)).then(
     (code) => (process.exitCode = code),
     (error: unknown) => {
@@ -101,3 +102,6 @@ if (require.main === module) {
     },
   );
 }
+
+// Bundled on its own (as the tests build it), this file is the command.
+if (require.main === module) start();

@@ -1,18 +1,11 @@
 // The hook events file: written by `ctxlens hook` (a process Claude Code starts) and read by
 // the panel's History (the extension host), two processes that may run different versions of us.
-// One module owns the file's place, the shape of a line (zod, checked on both sides) and the
-// workspace settings the hooks read, so writer and reader cannot drift apart.
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+// One module owns the shape of a line (zod, checked on both sides); its place and the settings the
+// hooks read are in hooks.ts (no zod), re-exported here, so writer and reader cannot drift apart.
 import { z } from 'zod';
+import { HOOK_NAMES } from './hooks';
 
-/** `$XDG_STATE_HOME/context-lens/hook-events.jsonl`; an empty variable counts as unset. */
-export function hookEventsPath(env: Readonly<Record<string, string | undefined>>): string {
-  return join(env.XDG_STATE_HOME || join(env.HOME || homedir(), '.local', 'state'), 'context-lens', 'hook-events.jsonl');
-}
-
-export const HOOK_NAMES = ['pre-compact', 'session-start'] as const;
-export type HookName = (typeof HOOK_NAMES)[number];
+export { HOOK_NAMES, HOOK_SETTINGS, hookEventsPath, SETTINGS_SECTION, settingId, type HookName } from './hooks';
 
 /** Longest text a line keeps (a focus, an error): one long error must not fill the file or the panel. */
 export const HOOK_EVENT_TEXT_MAX = 500;
@@ -64,18 +57,3 @@ export function parseHookEvent(line: string): HookEventLine | null {
   const parsed = hookEventSchema.safeParse(raw);
   return parsed.success ? parsed.data : null;
 }
-
-/**
- * The `contextLens.*` settings the hooks read from the workspace's `.vscode/settings.json`, as the
- * extension declares them (package.json) and reads them (host/settings.ts).
- */
-export const SETTINGS_SECTION = 'contextLens';
-export const HOOK_SETTINGS = {
-  pinnedConstraints: 'preserve.pinnedConstraints',
-  extractPinned: 'preserve.extractPinned',
-  promptBudgetPercent: 'preserve.promptBudgetPercent',
-  focus: 'compaction.focus',
-} as const;
-
-/** `contextLens.preserve.pinnedConstraints` and the like: the key in a settings.json file. */
-export const settingId = (key: (typeof HOOK_SETTINGS)[keyof typeof HOOK_SETTINGS]): string => `${SETTINGS_SECTION}.${key}`;

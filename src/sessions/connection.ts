@@ -2,7 +2,7 @@
 // a status line and the MCP server (compact_context, recall) written into the agent's own settings
 // files there. Agent-neutral, so the host's Connect command and the CLI's `connect` work with any
 // adapter that has a `connection` (port.ts): plan the change, show it as a diff, save it.
-import type { HookName } from '../contracts/hookEvents';
+import type { HookName } from '../contracts/hooks';
 import type { Result } from './types';
 
 /** Where the commands Connect writes find a Node.js and our bundles. */

@@ -10,7 +10,7 @@ import type { CommandPaths } from '../../sessions/connection';
 import { describeFsError } from '../../sessions/result';
 
 /** The bundles the hook and status line commands run, with the shared files `cli.js` requires beside it (see esbuild.mjs). */
-export const HOOK_BUNDLES = ['cli.js', 'statusline.js', 'zod.js', 'anthropic-sdk.js', 'mcp-sdk.js', 'nlp.js'] as const;
+export const HOOK_BUNDLES = ['cli.js', 'cli-main.js', 'statusline.js', 'zod.js', 'anthropic-sdk.js', 'mcp-sdk.js', 'nlp.js'] as const;
 const VERSION_FILE = 'version';
 
 export interface Runtime {

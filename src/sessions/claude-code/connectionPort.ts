@@ -1,7 +1,7 @@
 // Claude Code's connection behind the port (sessions/connection.ts): Connect writes the PreCompact
 // and SessionStart hooks and the status line into `.claude/settings.local.json` and our MCP server
 // into `.mcp.json` (connectPlan.ts); the hooks read the transcript for the person's words.
-import { HOOK_NAMES } from '../../contracts/hookEvents';
+import { HOOK_NAMES } from '../../contracts/hooks';
 import { MCP_SERVER_NAME } from '../../contracts/mcpServer';
 import type { AgentConnection } from '../connection';
 import { ok } from '../result';

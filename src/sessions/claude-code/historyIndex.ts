@@ -7,9 +7,9 @@
 import type { Stats } from 'node:fs';
 import { mkdir, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { READ_CAPS, readRegularText } from '../common/regularFile';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { CompactionEvent, Diagnostic } from '../types';
+import { cacheRoot } from '../common/cacheDir';
 
 export interface StoredHistory {
   /** Where reading resumes: the end of what was read, or the last compaction when it may still be completed (summary, focus). */
@@ -21,6 +21,8 @@ export interface StoredHistory {
   /** How far the file was read, and the bytes just before that point (base64). */
   readTo: number;
   seal: string;
+  /** The hashes of the replay blobs before `readTo` (common/keyFilter.ts, base64). */
+  blobs: string;
 }
 
 interface IndexFile extends StoredHistory {
@@ -29,14 +31,14 @@ interface IndexFile extends StoredHistory {
   ino: number;
 }
 
-const VERSION = 1;
+// 2: with `blobs`.
+const VERSION = 2;
 /** Old entries (deleted or long-idle transcripts) are removed past this many. */
 const MAX_ENTRIES = 256;
 
 /** `$CONTEXT_LENS_CACHE`, else `$XDG_CACHE_HOME/context-lens`, else `~/.cache/context-lens`; then `history/`. */
 export function historyIndexDir(env: Readonly<Record<string, string | undefined>> = process.env): string {
-  const root = env.CONTEXT_LENS_CACHE || join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'context-lens');
-  return join(root, 'history');
+  return join(cacheRoot(env), 'history');
 }
 
 function entryPath(stats: Stats, sidechain: boolean, dir: string): string {
@@ -65,6 +67,7 @@ export async function loadStoredHistory(stats: Stats, sidechain: boolean, dir = 
     Number.isSafeInteger(entry.resumeOffset) &&
     Number.isSafeInteger(entry.resumeLine) &&
     typeof entry.seal === 'string' &&
+    typeof entry.blobs === 'string' &&
     Array.isArray(entry.events) &&
     Array.isArray(entry.diagnostics) &&
     (entry.resumeOffset as number) <= (entry.readTo as number) &&

@@ -11,7 +11,7 @@ import { FillTracker, type CountedReading, type FillOptions } from './fill';
 import { readSessionInfo } from './listing';
 import { subagentParent } from './paths';
 import { messagesFromChain } from './messages';
-import { isCompactBoundary, isSidechain, obj, str, toolUseIds, uuidOf, type LocatedRecord } from './records';
+import { isChainRecord, isCompactBoundary, isSidechain, obj, parentOf, str, toolUseIds, uuidOf, type LocatedRecord } from './records';
 import { rebuildRequest } from './request';
 import { readCompactionHistory, TailScan } from './scan';
 
@@ -42,8 +42,9 @@ const PRESERVED_SEARCH_BYTES = 8 * 1024 * 1024;
  * is found, and the chain is walked again.
  */
 async function buildChain(scan: TailScan, sidechain: boolean, boundaries: readonly number[]): Promise<ChainBuild> {
-  const bounded = await scan.readUntil(({ record }) => isCompactBoundary(record) && isSidechain(record) === sidechain);
-  const boundary = bounded ? scan.records.at(-1) : undefined;
+  await scan.readUntil((located) => isSidechain(located.record) === sidechain && (isCompactBoundary(located.record) || startsLiveChain(scan, located, sidechain)));
+  const last = scan.records.at(-1);
+  const boundary = last !== undefined && isCompactBoundary(last.record) && isSidechain(last.record) === sidechain ? last : undefined;
   const segment = obj(obj(boundary?.record.compactMetadata)?.preservedSegment);
   const wanted = [...new Set([str(segment?.headUuid), str(segment?.tailUuid)].filter((uuid): uuid is string => uuid !== null))];
   const missing: Diagnostic[] = [];
@@ -73,6 +74,24 @@ async function buildChain(scan: TailScan, sidechain: boolean, boundaries: readon
   }
 }
 
+/**
+ * Whether `located`, just read, is the root the live chain starts at: a record without a parent,
+ * reached by the walk from the newest leaf read so far, with nothing missing on the way. Reading
+ * stops there as at a compaction: what comes before it (older conversations of the same file,
+ * each ending at a root of its own) is not the live context. Asked only at roots, which are rare,
+ * so the walks stay few. A leaf older than this root would have to be newer by its timestamp than
+ * every leaf after it, which an append-only transcript does not write.
+ */
+function startsLiveChain(scan: TailScan, located: LocatedRecord, sidechain: boolean): boolean {
+  if (!isChainRecord(located.record) || parentOf(located.record) !== null) return false;
+  const graph = new RecordGraph(scan.path);
+  for (const read of scan.oldestFirst()) graph.add(read);
+  const leaf = graph.liveLeaf(sidechain);
+  if (leaf === null) return false;
+  const walk = graph.walk(leaf);
+  return walk.stop === 'root' && walk.bridged === 0 && walk.records.some((record) => record === located);
+}
+
 export async function readLiveContext(path: string, options: LiveContextOptions = {}): Promise<Result<LiveContext>> {
   const info = options.session === undefined ? await readSessionInfo(path, subagentParent(path)) : ok(options.session);
   if (!info.ok) return info;
@@ -84,7 +103,7 @@ export async function readLiveContext(path: string, options: LiveContextOptions 
 async function build(handle: FileHandle, path: string, session: SessionInfo, sidechain: boolean, options: FillOptions): Promise<LiveContext> {
   const stats = await handle.stat();
   const history = await readCompactionHistory(handle, path, sidechain, stats);
-  const scan = new TailScan(handle, path, stats.size, history.lastLine);
+  const scan = new TailScan(handle, path, stats.size, history.lastLine, history.blobs);
   const boundaries = history.compactions.flatMap((event) => (event.offset === undefined ? [] : [event.offset]));
   const built = await buildChain(scan, sidechain, boundaries);
   const records = built.walk?.records ?? [];

@@ -30,6 +30,8 @@ export interface ReplaySource {
   readonly path: string;
   readonly handle: FileHandle;
   find(kind: ReplayKind, key: string, floor?: number): Promise<LineSpan | undefined>;
+  /** Looks for several at once (then `find` answers from what was read): one search, however many were never written. */
+  findAll(kind: ReplayKind, keys: readonly string[], floor?: number): Promise<void>;
 }
 
 /** Reads and parses single lines by position, each at most once. */
@@ -90,6 +92,7 @@ export async function rebuildRequest(source: ReplaySource, requestId: string, bo
   }
   const blobFloor = boundaries.filter((offset) => offset <= oldest).at(-1) ?? 0;
   const messages: (ApiMessage | null)[] = [];
+  await source.findAll('blobs', segments.flatMap(({ tail, take }) => tail.slice(0, take)), blobFloor);
   for (const { tail, take } of segments.reverse()) {
     for (const hash of tail.slice(0, take)) {
       const message = obj((await lookup('blobs', hash, blobFloor))?.record?.message);

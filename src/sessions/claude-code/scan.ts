@@ -13,6 +13,7 @@ import { readRange, scanHandle } from '../common/lines';
 import { RecordParser } from './jsonl';
 import type { LocatedRecord } from './records';
 import { linesBackward, type TailLine } from '../common/tail';
+import { KeyFilter } from '../common/keyFilter';
 
 export interface LineSpan {
   offset: number;
@@ -32,6 +33,8 @@ export interface CompactionHistory {
   diagnostics: Diagnostic[];
   /** Number of the last line of the bytes read (0 for an empty file): backward reads count down from it. */
   lastLine: number;
+  /** The replay blobs written in those bytes, by hash: `TailScan` looks for no other. */
+  blobs: KeyFilter;
 }
 
 interface HistoryState {
@@ -45,6 +48,7 @@ interface HistoryState {
   prior: { events: CompactionEvent[]; diagnostics: Diagnostic[] };
   collector: CompactionCollector;
   parser: RecordParser;
+  blobs: KeyFilter;
 }
 
 /** A host follows one session at a time and the CLI reads one: a few files are plenty. */
@@ -66,6 +70,8 @@ export async function readCompactionHistory(handle: FileHandle, path: string, si
   const state = known !== undefined && (await continues(handle, known, stats)) ? known : await startHistory(handle, path, sidechain, stats);
   const readFrom = state.nextOffset;
   const end = await scanHandle(handle, { start: state.nextOffset, startLine: state.nextLine, end: stats.size, keepPending: true }, (bytes, line, offset, stop) => {
+    const replay = replayLine(bytes);
+    if (replay?.kind === 'blobs') state.blobs.add(replay.key);
     // One search for what all markers share; most lines fail it. Each marker holds it within 16 bytes of its start.
     const shared = bytes.indexOf(COMPACT_MARKER);
     const from = Math.max(0, shared - 16);
@@ -90,6 +96,7 @@ export async function readCompactionHistory(handle: FileHandle, path: string, si
     compactions: compactions.map((event) => ({ ...event })),
     diagnostics,
     lastLine: end.nextOffset < stats.size ? end.nextLine : end.nextLine - 1,
+    blobs: state.blobs,
   };
 }
 
@@ -103,10 +110,11 @@ async function startHistory(handle: FileHandle, path: string, sidechain: boolean
   const fresh = { dev: stats.dev, ino: stats.ino, collector: new CompactionCollector(sidechain), parser: new RecordParser(path) };
   const stored = await loadStoredHistory(stats, sidechain);
   const seal = stored === null ? null : Buffer.from(stored.seal, 'base64');
-  if (stored === null || seal === null || !(await readRange(handle, stored.readTo - seal.length, stored.readTo)).equals(seal)) {
-    return { ...fresh, nextOffset: 0, nextLine: 1, seal: Buffer.alloc(0), prior: { events: [], diagnostics: [] } };
+  const blobs = stored === null ? null : KeyFilter.fromBase64(stored.blobs);
+  if (stored === null || seal === null || blobs === null || !(await readRange(handle, stored.readTo - seal.length, stored.readTo)).equals(seal)) {
+    return { ...fresh, nextOffset: 0, nextLine: 1, seal: Buffer.alloc(0), prior: { events: [], diagnostics: [] }, blobs: KeyFilter.empty() };
   }
-  return { ...fresh, nextOffset: stored.resumeOffset, nextLine: stored.resumeLine, seal: Buffer.alloc(0), prior: { events: stored.events, diagnostics: stored.diagnostics } };
+  return { ...fresh, nextOffset: stored.resumeOffset, nextLine: stored.resumeLine, seal: Buffer.alloc(0), prior: { events: stored.events, diagnostics: stored.diagnostics }, blobs };
 }
 
 /**
@@ -124,6 +132,7 @@ function toStored(state: HistoryState, compactions: readonly CompactionEvent[], 
     diagnostics: diagnostics.filter((diagnostic) => (diagnostic.offset === undefined ? !open : diagnostic.offset < resumeOffset)),
     readTo: state.nextOffset,
     seal: state.seal.toString('base64'),
+    blobs: state.blobs.toBase64(),
   };
 }
 
@@ -151,6 +160,44 @@ async function oldestOfLast(handle: FileHandle, markers: readonly Buffer[], floo
   return found.size === markers.length ? Math.min(...found.values()) : null;
 }
 
+/**
+ * Where the newest line of `kind` named by each of `keys` starts in [floor, to), the oldest of
+ * those; null when none is there. Searches newest first for the kind's line start and reads the key
+ * that follows, stopping once every key was met; lines are not split nor parsed.
+ */
+async function oldestReplay(handle: FileHandle, kind: ReplayKind, keys: ReadonlySet<string>, floor: number, to: number): Promise<number | null> {
+  const [prefix, pattern] = REPLAY_KEYS.find((entry) => entry[2] === kind) as (typeof REPLAY_KEYS)[number];
+  // A line start: the newline before it (the file's first line is checked apart).
+  const marker = Buffer.from(`\n${prefix}`);
+  const overlap = marker.length + HEAD_BYTES;
+  const buffer = Buffer.allocUnsafe(SEARCH_CHUNK_BYTES + overlap + 1);
+  const met = new Set<string>();
+  let oldest: number | null = null;
+  const meet = (head: Buffer, offset: number): void => {
+    const key = pattern.exec(head.toString('latin1'))?.[1];
+    if (key === undefined || !keys.has(key) || met.has(key)) return;
+    met.add(key);
+    oldest = offset;
+  };
+  for (let end = to; end > floor && met.size < keys.size; ) {
+    const start = Math.max(floor, end - SEARCH_CHUNK_BYTES);
+    // From the byte before `start`: the newline of a line that starts there.
+    const base = Math.max(0, start - 1);
+    const { bytesRead } = await handle.read(buffer, 0, Math.min(to, end + overlap) - base, base);
+    const bytes = buffer.subarray(0, bytesRead);
+    // Lines starting in [start, end), newest last: their newlines sit at buffer index (line start - 1 - base).
+    const starts: number[] = start === 0 && bytes.subarray(0, prefix.length).toString('latin1') === prefix ? [0] : [];
+    // Forward: Buffer's indexOf is several times faster than its lastIndexOf.
+    for (let at = bytes.indexOf(marker, Math.max(0, start - 1 - base)); at !== -1 && at <= end - 2 - base; at = bytes.indexOf(marker, at + 1)) starts.push(at + 1);
+    for (let index = starts.length - 1; index >= 0; index--) {
+      const at = starts[index] as number;
+      meet(bytes.subarray(at, at + HEAD_BYTES), base + at);
+    }
+    end = start;
+  }
+  return oldest;
+}
+
 /** Replay records: `api-request` by id, `api-request-shape` by shapeHash, `api-request-blob` by hash. */
 export type ReplayKind = 'requests' | 'shapes' | 'blobs';
 
@@ -162,6 +209,17 @@ const REPLAY_KEYS: ReadonlyArray<[prefix: string, key: RegExp, kind: ReplayKind]
   ['{"type":"api-request-shape",', /"shapeHash":"([^"]+)"/, 'shapes'],
   ['{"type":"api-request-blob",', /"hash":"([^"]+)"/, 'blobs'],
 ];
+
+/** What a replay line is and its key (from its first HEAD_BYTES); undefined for any other line. */
+function replayLine(bytes: Buffer): { kind: ReplayKind; key: string } | undefined {
+  if (!bytes.subarray(0, REPLAY_PREFIX.length).equals(REPLAY_PREFIX)) return undefined;
+  const head = bytes.subarray(0, HEAD_BYTES).toString('latin1');
+  for (const [prefix, pattern, kind] of REPLAY_KEYS) {
+    const key = head.startsWith(prefix) ? pattern.exec(head)?.[1] : undefined;
+    if (key !== undefined) return { kind, key };
+  }
+  return undefined;
+}
 
 /**
  * How far back from the end a live context is read: 4× the largest context window (1M tokens at
@@ -192,6 +250,8 @@ export class TailScan {
     readonly path: string,
     private readonly size: number,
     lastLine: number,
+    /** The blobs written in the file (the history's); without it every blob named is looked for. */
+    private readonly blobs?: KeyFilter,
     private readonly capBytes = LIVE_READ_CAP_BYTES,
   ) {
     this.parser = new RecordParser(path);
@@ -250,13 +310,27 @@ export class TailScan {
 
   /** The replay record of `kind` named `key`, reading older lines (indexing only) down to `floor` if needed. */
   async find(kind: ReplayKind, key: string, floor = 0): Promise<LineSpan | undefined> {
+    await this.findAll(kind, [key], floor);
+    return this.replay[kind].get(key);
+  }
+
+  /**
+   * Indexes the replay records of `kind` named by `keys`, reading older lines down to the oldest of
+   * them, no further than `floor`. A byte search of what is left first tells which are in the file
+   * at all: Claude Code names a blob for every message of a request but writes few of them, and a
+   * name that was never written must cost that search, not a line-by-line read down to `floor`.
+   */
+  async findAll(kind: ReplayKind, keys: readonly string[], floor = 0): Promise<void> {
     const found = this.replay[kind];
-    while (!found.has(key) && this.from > floor) {
+    const written = kind === 'blobs' ? this.blobs : undefined;
+    const wanted = new Set(keys.filter((key) => !found.has(key) && (written === undefined || written.mayHave(key))));
+    if (wanted.size === 0 || this.from <= floor) return;
+    const oldest = await oldestReplay(this.handle, kind, wanted, floor, this.from);
+    while (oldest !== null && this.from > oldest) {
       const line = await this.next();
       if (line === null) break;
       this.take(line, false);
     }
-    return found.get(key);
   }
 
   diagnostics(): Diagnostic[] {
@@ -281,15 +355,11 @@ export class TailScan {
   }
 
   private index(line: TailLine, number: number): ReplayKind | null {
-    if (!line.bytes.subarray(0, REPLAY_PREFIX.length).equals(REPLAY_PREFIX)) return null;
-    const head = line.bytes.subarray(0, HEAD_BYTES).toString('latin1');
-    for (const [prefix, pattern, kind] of REPLAY_KEYS) {
-      const key = head.startsWith(prefix) ? pattern.exec(head)?.[1] : undefined;
-      if (key === undefined) continue;
-      // Newest first: a record written again later keeps its newest line.
-      if (!this.replay[kind].has(key)) this.replay[kind].set(key, { offset: line.offset, end: line.end, line: number });
-      return kind;
-    }
-    return null;
+    const replay = replayLine(line.bytes);
+    if (replay === undefined) return null;
+    // Newest first: a record written again later keeps its newest line.
+    if (!this.replay[replay.kind].has(replay.key)) this.replay[replay.kind].set(replay.key, { offset: line.offset, end: line.end, line: number });
+    return replay.kind;
   }
+
 }

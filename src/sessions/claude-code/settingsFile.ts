@@ -14,7 +14,7 @@ import { READ_CAPS, readRegularText } from '../common/regularFile';
 import type { Saved } from '../connection';
 import type { Result } from '../types';
 import { isEmptySettings, SETTINGS_FILE } from './connection';
-import { hookEventsPath } from '../../contracts/hookEvents';
+import { hookEventsPath } from '../../contracts/hooks';
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -89,7 +89,7 @@ describe('reading hostile transcripts', () => {
     const handle = await open(path, 'r');
     try {
       const { size } = await handle.stat();
-      const scan = new TailScan(handle, path, size, 200, 4096);
+      const scan = new TailScan(handle, path, size, 200, undefined, 4096);
       assert.equal(await scan.readUntil(() => false), false);
       assert.ok(scan.truncated && scan.atStart);
       assert.ok(scan.records.length < 40);

@@ -168,3 +168,19 @@ describe('readLiveContext on a compaction whose preserved segment is not in the 
     assert.ok((withSegment.value.startOffset ?? Infinity) < offsetOf(present, kept.boundaryUuid as string));
   });
 });
+
+describe('readLiveContext on a file whose live conversation starts at a root of its own', () => {
+  it('starts the live context at that root, with nothing to report: the older conversation before it ends at its own root', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'rooted.jsonl');
+    const built = buildTranscript(template(), path, { bytes: 2 * MB, rootBytes: 200 * 1024 });
+    const text = readFileSync(path, 'utf8');
+    const rootOffset = Buffer.byteLength(text.slice(0, text.lastIndexOf('\n', text.indexOf(`"uuid":"${built.rootUuid as string}"`)) + 1));
+    const live = await readLiveContext(path);
+    assert.ok(live.ok);
+    assert.equal(live.value.startOffset, rootOffset);
+    assert.ok(rootOffset > 1.5 * MB);
+    assert.deepEqual(live.value.diagnostics, []);
+    assert.equal(live.value.source, 'request');
+  });
+});

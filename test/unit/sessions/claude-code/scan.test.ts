@@ -42,7 +42,31 @@ describe('TailScan', () => {
       assert.equal(await scan.find('blobs', 'h-never-written', history.compactions[0]?.offset), undefined);
       assert.equal(scan.atStart, false, 'a blob Claude Code did not write is not looked for before the compaction');
       assert.equal(await scan.find('shapes', 's'), undefined);
-      assert.equal(scan.atStart, true);
+      assert.equal(scan.atStart, false, 'a record that is nowhere in the file is found absent by a byte search, its lines not read');
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it('finds replay records far back, with their line numbers, reading lines only down to the oldest of them', async () => {
+    const builder = basicSession();
+    builder.record({ type: 'api-request-blob', hash: 'h-old', message: { role: 'user', content: 'first' } });
+    const oldLine = builder.lines.length;
+    for (let turn = 0; turn < 200; turn++) builder.user(`prompt ${turn}`);
+    builder.record({ type: 'api-request-blob', hash: 'h-new', message: { role: 'user', content: 'last' } });
+    const newLine = builder.lines.length;
+    builder.user('after');
+    const path = builder.write(tempDir());
+    const handle = await open(path, 'r');
+    try {
+      const stats = await handle.stat();
+      const history = await readCompactionHistory(handle, path, false, stats);
+      assert.ok(history.blobs.mayHave('h-old') && history.blobs.mayHave('h-new'));
+      const scan = new TailScan(handle, path, stats.size, history.lastLine, history.blobs);
+      await scan.findAll('blobs', ['h-new', 'h-never-written']);
+      assert.equal((await scan.find('blobs', 'h-new'))?.line, newLine);
+      assert.equal(scan.atStart, false, 'h-never-written is not in the file: no line before h-new is read');
+      assert.equal((await scan.find('blobs', 'h-old'))?.line, oldLine);
     } finally {
       await handle.close();
     }

@@ -1,0 +1,9 @@
+// Where Context Lens keeps what it may forget (indexes of transcripts, compiled code): one private
+// folder per user, named the same way by every process that writes there.
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/** `$CONTEXT_LENS_CACHE`, else `$XDG_CACHE_HOME/context-lens`, else `~/.cache/context-lens`. */
+export function cacheRoot(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  return env.CONTEXT_LENS_CACHE || join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'context-lens');
+}
