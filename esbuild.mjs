@@ -29,7 +29,7 @@ const common = {
 const SHARED = {
   zod: 'zod',
   '@anthropic-ai/sdk': 'anthropic-sdk',
-  // Only `context-lens mcp` needs the MCP SDK (and its ajv): out of cli.js, which every command parses.
+  // Only `ctxlens mcp` needs the MCP SDK (and its ajv): out of cli.js, which every command parses.
   '@modelcontextprotocol/sdk/server/mcp.js': 'mcp-sdk',
   '@modelcontextprotocol/sdk/server/stdio.js': 'mcp-sdk',
   // 300 KB that only the commands classifying the person's sentences (hook, compact, inspect) need.

@@ -122,7 +122,7 @@ function main(): void {
       peaks.set(size, floor.a.peakMiB);
       const bars = [
         { label: 'node -e 0', ms: floor.b.wall * 1000 },
-        { label: 'context-lens inspect --json', ms: floor.a.wall * 1000 },
+        { label: 'ctxlens inspect --json', ms: floor.a.wall * 1000 },
       ];
       if (ccusage !== undefined) {
         const against = pair(inspect(key), peer(key));

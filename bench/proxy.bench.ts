@@ -1,5 +1,5 @@
 // Live proxy benchmark: prints figures, asserts nothing. Run with `npx tsx bench/proxy.bench.ts`
-// (PROXY_PROCESS=1 after `npm run build`: the proxy as `context-lens proxy` in its own process).
+// (PROXY_PROCESS=1 after `npm run build`: the proxy as `ctxlens proxy` in its own process).
 // Added latency per request at 10k, 100k and 1M tokens (end to end through the proxy minus straight
 // to the same loopback stub upstream, paired run by run, and the proxy's own time per request from its
 // events), for a request below the trigger (original bytes), one above it carrying sticky edits, and
@@ -75,7 +75,7 @@ const fmt = (value: number): string => value.toFixed(2).padStart(8);
 /** The knobs each case sets, the same for both ways of starting the proxy. */
 type Knobs = { windowTokens: number; triggerPercent: number; budgetMs: number };
 
-/** A proxy under test: started in this process, or as `context-lens proxy` in its own (PROXY_PROCESS=1). */
+/** A proxy under test: started in this process, or as `ctxlens proxy` in its own (PROXY_PROCESS=1). */
 interface Proxy {
   port: number;
   eventsPath: string;
@@ -99,7 +99,7 @@ async function ownProcess(upstream: string, stateDir: string, live: Knobs): Prom
       const match = /Listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
       if (match) resolve(Number(match[1]));
     });
-    child.once('exit', (code) => reject(new Error(`context-lens proxy exited (${code}); run npm run build first`)));
+    child.once('exit', (code) => reject(new Error(`ctxlens proxy exited (${code}); run npm run build first`)));
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return { port, eventsPath: join(stateDir, 'events.jsonl'), stop: async () => void (child.kill('SIGTERM'), await exited) };

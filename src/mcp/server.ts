@@ -75,7 +75,7 @@ export function createMcpServer(stateDir: string, agentSession: string | null = 
       if (!written.ok) return reply(written.error, true);
       const figures: Result<CompactEstimate, string> = estimate === undefined ? { ok: false, error: 'no session to read' } : await estimateCompaction(estimate, agentSession, focus).catch((error: unknown) => ({ ok: false as const, error: error instanceof Error ? error.message : String(error) }));
       const costText = estimateSentence(figures);
-      const message = `Compaction requested (${written.value.id}). This tool changed nothing by itself: the Context Lens proxy applies it to your next request, if the agent runs through it (context-lens run, or the editor's Live Proxy). Stubs it writes name a ctx-lens ref you can pass to recall. ${costText}`;
+      const message = `Compaction requested (${written.value.id}). This tool changed nothing by itself: the Context Lens proxy applies it to your next request, if the agent runs through it (ctxlens run, or the editor's Live Proxy). Stubs it writes name a ctx-lens ref you can pass to recall. ${costText}`;
       return { ...reply(message), structuredContent: { message, requestId: written.value.id, cost: costOutput(figures), costText } };
     },
   );

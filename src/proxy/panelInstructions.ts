@@ -1,5 +1,5 @@
 // What the panel decided for one agent session, for every live proxy that carries its requests: the
-// one the extension host runs and one started in a terminal (`context-lens proxy`, `run`) alike.
+// one the extension host runs and one started in a terminal (`ctxlens proxy`, `run`) alike.
 // The extension writes a small file per Claude Code session (named by the session id that Claude
 // Code also puts in each request's metadata); a proxy looks it up by that id on each request. A stat
 // per request, a read only when the file changed. One module owns the place and the shape (zod),

@@ -92,8 +92,6 @@ export interface AgentAdapter {
   readonly id: AgentId;
   /** As people call it in messages: "Claude Code", "Codex CLI". */
   readonly name: string;
-  /** Two letters for badges and tight columns: "CC". */
-  readonly mark: string;
   /** How its own auto-compaction point is set, to end "… is set by": "model_auto_compact_token_limit in config.toml". */
   readonly pointSetBy: string;
   readonly home: AgentHome;

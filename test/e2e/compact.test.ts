@@ -56,7 +56,7 @@ describe('Compact with focus, apply, settings and hostile content, in code-serve
     await closeDemoPanel(workbench, workspace, demo);
   });
 
-  it('shows the same used tokens as `context-lens inspect --json`', async () => {
+  it('shows the same used tokens as `ctxlens inspect --json`', async () => {
     const inspected = JSON.parse(execFileSync(process.execPath, [CLI, 'inspect', demo.transcript, '--json', '--window', String(WINDOW)], { encoding: 'utf8' })) as { used: { tokens: number } };
     const expected = `${inspected.used.tokens.toLocaleString('en-US')} / ${WINDOW.toLocaleString('en-US')} tokens`;
     await frame.locator('[data-testid="fill-summary"]', { hasText: expected }).waitFor({ timeout: 20_000 });

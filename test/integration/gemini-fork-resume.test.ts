@@ -1,6 +1,6 @@
 // Proof that a fork Context Lens writes is a session the Gemini CLI itself resumes: the real CLI
 // (0.61, offline, against the Gemini API stand-in, in a private HOME) records a three-prompt
-// session, `context-lens compact --agent gemini --write-session` compacts it (the first turns
+// session, `ctxlens compact --agent gemini --write-session` compacts it (the first turns
 // summarised) and writes the fork, and `gemini -r <fork id> -p continue` sends our summary, the standing rule the person typed and the
 // open loop they left, but not the dropped file content. The source files stay byte for byte, and
 // the fork survives the CLI's retention cleanup, which deletes chats by short id.

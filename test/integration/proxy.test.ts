@@ -178,7 +178,7 @@ describe('the live proxy with the real Claude Code CLI', () => {
     }
   });
 
-  it('the real CLI calls compact_context and recall through the MCP server `context-lens connect` registered, and the next request shows the effect', { timeout: 300_000 }, async () => {
+  it('the real CLI calls compact_context and recall through the MCP server `ctxlens connect` registered, and the next request shows the effect', { timeout: 300_000 }, async () => {
     const { cli } = await buildCliBundles(join(root, 'bin'));
     // The server finds the proxy's state folder as the proxy does: by XDG_STATE_HOME, which Claude Code passes on.
     const env = { XDG_STATE_HOME: join(root, 'xdg-mcp') };

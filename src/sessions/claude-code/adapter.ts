@@ -45,7 +45,6 @@ const configDirs = (where: SessionLocations): ConfigDirOptions => ({ configDirs:
 export const claudeCodeAdapter: AgentAdapter = {
   id: 'claude-code',
   name: 'Claude Code',
-  mark: 'CC',
   pointSetBy: 'the CLAUDE_AUTOCOMPACT_PCT_OVERRIDE environment variable (or contextLens.window.overrideTokens for the window size)',
   home: { option: 'config-dir', env: 'CLAUDE_CONFIG_DIR', describe: 'CLAUDE_CONFIG_DIR, else ~/.claude and ~/.config/claude' },
   tools: CLAUDE_CODE_TOOLS,

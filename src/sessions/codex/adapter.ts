@@ -36,7 +36,6 @@ const windowOf = (options: { windowOverride?: number }) => (options.windowOverri
 export const codexAdapter: AgentAdapter = {
   id: 'codex',
   name: 'Codex CLI',
-  mark: 'CX',
   pointSetBy: "model_auto_compact_token_limit in Codex's config.toml (default: 90 % of the model's window)",
   home: { option: 'codex-home', env: 'CODEX_HOME', describe: 'CODEX_HOME, else ~/.codex' },
   tools: CODEX_TOOLS,

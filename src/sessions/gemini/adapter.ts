@@ -38,7 +38,6 @@ async function listForks(session: SessionInfo): Promise<SessionInfo[]> {
 export const geminiAdapter: AgentAdapter = {
   id: GEMINI_AGENT,
   name: 'Gemini CLI',
-  mark: 'GM',
   command: 'gemini',
   installPackage: '@google/gemini-cli',
   installGuide: 'https://github.com/google-gemini/gemini-cli#-installation',

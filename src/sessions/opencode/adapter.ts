@@ -67,7 +67,6 @@ export const opencodeAdapter: AgentAdapter = {
   command: 'opencode',
   installPackage: 'opencode-ai',
   installGuide: 'https://opencode.ai/docs/#install',
-  mark: 'OC',
   pointSetBy: "OpenCode's `compaction.reserved` and the model's limit in its config",
   home: { option: 'opencode-db', env: 'OPENCODE_DB', describe: 'OPENCODE_DB, else $XDG_DATA_HOME/opencode/opencode.db (~/.local/share/opencode/opencode.db)' },
   tools: OPENCODE_TOOLS,

@@ -94,7 +94,7 @@ export interface ProxyProcess {
   stop(): Promise<void>;
 }
 
-/** `cli.js proxy` in its own process, as `context-lens proxy` runs; `wrap` puts a command before node (e.g. unshare). */
+/** `cli.js proxy` in its own process, as `ctxlens proxy` runs; `wrap` puts a command before node (e.g. unshare). */
 export async function startProxyProcess(cli: string, options: { upstream: string; stateDir: string; args?: readonly string[]; wrap?: readonly string[]; env?: NodeJS.ProcessEnv }): Promise<ProxyProcess> {
   const argv = [process.execPath, cli, 'proxy', '--upstream', options.upstream, '--state-dir', options.stateDir, ...(options.args ?? [])];
   const [command, ...rest] = [...(options.wrap ?? []), ...argv] as [string, ...string[]];

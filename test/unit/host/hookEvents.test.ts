@@ -13,7 +13,7 @@ const T2 = Date.parse('2025-05-01T11:00:00Z');
 const iso = (ms: number): string => new Date(ms).toISOString();
 const boundary = (uuid: string, at: number | null): CompactionEvent => ({ uuid, by: 'agent', timestamp: at === null ? null : iso(at), trigger: 'auto', preTokens: 167_000, postTokens: 31_000, focus: null, summary: null });
 
-/** A line as `context-lens hook` writes it. */
+/** A line as `ctxlens hook` writes it. */
 function line(fields: Record<string, unknown>): string {
   return `${JSON.stringify({ sessionId: 's1', trigger: null, source: null, focus: null, ...fields })}\n`;
 }
