@@ -48,6 +48,16 @@ export class StringEliding {
     const base = this.consumed;
     this.consumed += bytes.length;
     for (let index = 0; index < bytes.length; index++) {
+      // At a line's start, a line no longer than `keepBytes` has no string to cut: handed over as
+      // it is, found by the native search rather than this loop, which a new process runs cold.
+      if (this.length === 0 && !this.overflow && !this.inString) {
+        const newline = bytes.indexOf(NEWLINE, index);
+        if (newline !== -1 && newline - index <= Math.min(this.limits.keepBytes, this.limits.maxLineBytes)) {
+          if (line(bytes.toString('utf8', index, newline), base + newline + 1) === true) return true;
+          index = newline;
+          continue;
+        }
+      }
       const byte = bytes[index] as number;
       if (byte === NEWLINE) {
         if (line(this.finishLine(), base + index + 1) === true) return true;

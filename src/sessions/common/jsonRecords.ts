@@ -72,9 +72,10 @@ export class JsonRecordParser<R extends JsonRecord> {
     if (stop === start) return null;
     const body = bytes.subarray(start, stop);
     this.checkEncoding(body, line, offset);
+    const text = body.toString('utf8');
     let value: unknown;
     try {
-      value = JSON.parse(body.toString('utf8'));
+      value = JSON.parse(text);
     } catch (error) {
       if (unterminated) {
         this.add('warning', 'truncated-line', `Last line is incomplete (${bytes.length} bytes without a newline); ignored`, line, offset);
@@ -83,8 +84,8 @@ export class JsonRecordParser<R extends JsonRecord> {
       this.add('error', 'invalid-json', `Line is not valid JSON (${error instanceof Error ? error.message : String(error)}); skipped`, line, offset);
       return null;
     }
-    // Only a line of at least twice the limit in bytes can nest that deep: most lines skip the walk.
-    if (body.length > 2 * MAX_NESTING && flatten(value, MAX_NESTING)) {
+    // Only a line with more opening brackets than the limit can nest that deep: most lines skip the walk.
+    if (body.length > 2 * MAX_NESTING && bracketsExceed(text, MAX_NESTING) && flatten(value, MAX_NESTING)) {
       this.add('warning', 'too-deep', `Record nests deeper than ${MAX_NESTING} levels; the deeper part was replaced by a placeholder`, line, offset);
     }
     const record = obj(value) as R | null;
@@ -128,6 +129,19 @@ export class JsonRecordParser<R extends JsonRecord> {
     }));
     return [...found, ...unknown];
   }
+}
+
+/**
+ * Whether `text` holds more than `limit` opening brackets (strings' included, so never too few):
+ * nesting deeper than `limit` needs that many. Counted with the native search, which a new process
+ * runs at full speed, where walking every parsed record would run cold.
+ */
+function bracketsExceed(text: string, limit: number): boolean {
+  let count = 0;
+  for (const bracket of ['{', '[']) {
+    for (let at = text.indexOf(bracket); at !== -1; at = text.indexOf(bracket, at + 1)) if (++count > limit) return true;
+  }
+  return false;
 }
 
 /**

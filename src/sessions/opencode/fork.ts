@@ -2,7 +2,6 @@
 // export-format file (forkFile.ts) beside the database, in `context-lens/`, then `opencode import`
 // puts it into the database, run as the person would run it (their PATH, the database named by
 // OPENCODE_DB). We never write OpenCode's database ourselves. Without the CLI the file is offered.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeAtomically } from '../atomicWrite';
@@ -22,7 +21,10 @@ interface Run {
   missing: boolean;
 }
 
-function runImport(file: string, db: string, cwd: string): Promise<Run> {
+async function runImport(file: string, db: string, cwd: string): Promise<Run> {
+  // Required here, not at the top: child_process brings net and dgram, which every CLI command
+  // would otherwise load through the registry before printing anything.
+  const { spawn } = await import('node:child_process');
   return new Promise((resolve) => {
     let output = '';
     const child = spawn('opencode', ['import', file], { cwd, env: { ...process.env, OPENCODE_DB: db }, stdio: ['ignore', 'pipe', 'pipe'] });
