@@ -11,6 +11,7 @@ import { CompactionCollector } from './compactions';
 import { loadStoredHistory, saveStoredHistory, type StoredHistory } from './historyIndex';
 import { readRange, scanHandle } from '../common/lines';
 import { RecordParser } from './jsonl';
+import { isBookkeepingLine } from './bookkeeping';
 import type { LocatedRecord } from './records';
 import { linesBackward, type TailLine } from '../common/tail';
 import { KeyFilter } from '../common/keyFilter';
@@ -234,7 +235,7 @@ export const LIVE_READ_CAP_BYTES = 4 * 1_000_000 * 4;
  * bodies (system prompt, tools, whole messages) are needed only when a request is rebuilt.
  */
 export class TailScan {
-  /** Parsed records, newest first: everything read except shapes and blobs. */
+  /** Parsed records, newest first: everything read except shapes, blobs and bookkeeping lines (bookkeeping.ts). */
   readonly records: LocatedRecord[] = [];
   private readonly replay: Record<ReplayKind, Map<string, LineSpan>> = { requests: new Map(), shapes: new Map(), blobs: new Map() };
   private readonly parser: RecordParser;
@@ -349,6 +350,11 @@ export class TailScan {
     // A replay record still being written is not indexed; as any unfinished last line, it is parsed as such.
     const kind = line.terminated ? this.index(line, number) : null;
     if (!parse || kind === 'shapes' || kind === 'blobs') return null;
+    if (line.terminated && isBookkeepingLine(line.bytes)) {
+      // Not parsed, but a damaged encoding is still noted, as for lines before the last compaction.
+      this.parser.checkEncoding(line.bytes, number, line.offset);
+      return null;
+    }
     const located = this.parser.parse(line.bytes, number, line.offset, line.end, !line.terminated);
     if (located !== null) this.records.push(located);
     return located;
