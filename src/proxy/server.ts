@@ -9,10 +9,11 @@ import type { AddressInfo } from 'node:net';
 import { brotliDecompress, gunzip, inflate, type InputType, type ZlibOptions } from 'node:zlib';
 import type { Result } from '../sessions/types';
 import type { ProxyEvent, ProxyEventWriter } from './events';
-import type { LiveRewriter, Rewrite } from './rewrite';
+import type { Rewrite, Rewriting } from './rewrite';
 import { UsageTap } from './usage';
 import type { SentRequest } from './session';
 import { SseBoundary } from './sseBoundary';
+import { sharedBuffer } from './workerMessages';
 
 export const DEFAULT_UPSTREAM = 'https://api.anthropic.com';
 /**
@@ -31,7 +32,7 @@ export interface ProxyServerOptions {
   /** 0 picks a free port. */
   port: number;
   upstream: string;
-  rewriter: LiveRewriter;
+  rewriter: Rewriting;
   events: ProxyEventWriter;
   maxBodyBytes?: number;
   /** What all requests' bodies may hold together; past it a request is answered 503 and may retry. */
@@ -162,7 +163,8 @@ function readBody(request: IncomingMessage, limit: number, held: HeldBytes): Pro
   const tooLarge = { status: 413, message: `request body over ${limit} bytes` };
   if (declared !== null && declared > limit) return discard(request, tooLarge);
   if (declared !== null && !held.take(declared)) return discard(request, busy(held));
-  const whole = declared === null ? null : Buffer.allocUnsafe(declared);
+  // In shared memory: the rewrite thread reads it where it is, and it is still here to be sent.
+  const whole = declared === null ? null : sharedBuffer(declared);
   return new Promise((resolve) => {
     const parts: Buffer[] = [];
     let size = 0;
@@ -191,9 +193,17 @@ function readBody(request: IncomingMessage, limit: number, held: HeldBytes): Pro
       resolve({ ok: false, error: { status: 400, message: `request aborted: ${error.message}` } });
     });
     request.on('end', () => {
-      if (!refused) resolve({ ok: true, value: whole ?? Buffer.concat(parts) });
+      if (!refused) resolve({ ok: true, value: whole ?? joined(parts, size) });
     });
   });
+}
+
+/** A chunked body's pieces in one buffer of shared memory (as a declared one is read). */
+function joined(parts: readonly Buffer[], size: number): Buffer {
+  const whole = sharedBuffer(size);
+  let at = 0;
+  for (const part of parts) at += part.copy(whole, at);
+  return whole;
 }
 
 const INFLATERS: Record<string, (input: InputType, options: ZlibOptions, callback: (error: Error | null, result: Buffer) => void) => void> = { gzip: gunzip, 'x-gzip': gunzip, deflate: inflate, br: brotliDecompress };
