@@ -21,8 +21,8 @@ const EVENTS = 100_000;
 const TICK_MS = 5;
 
 interface Watch {
-  /** Each event's delay (read − written) and the part of it the witness itself was not running. */
-  delays: { delay: number; own: number }[];
+  /** When each event was written (upstream's stamp) and read, epoch ms. */
+  events: { written: number; read: number }[];
   chunks: number;
   error: string | null;
   /** When the witness's loop did not run, oldest first (epoch ms). */
@@ -36,11 +36,7 @@ const nowMs = (): number => performance.timeOrigin + performance.now();
 /** How much of [from, to] the witness spent not running. */
 function ownTime(gaps: readonly { from: number; to: number }[], from: number, to: number): number {
   let total = 0;
-  for (let index = gaps.length - 1; index >= 0; index--) {
-    const gap = gaps[index]!;
-    if (gap.to <= from) break;
-    total += Math.max(0, Math.min(gap.to, to) - Math.max(gap.from, from));
-  }
+  for (const gap of gaps) total += Math.max(0, Math.min(gap.to, to) - Math.max(gap.from, from));
   return total;
 }
 
@@ -60,7 +56,7 @@ const say = (value: unknown): void => void process.stdout.write(`${JSON.stringif
 function watch(port: number): Watch {
   const lag = monitorEventLoopDelay({ resolution: TICK_MS });
   lag.enable();
-  const state: Watch = { delays: [], chunks: 0, error: null, gaps: [], lag, stop: () => undefined };
+  const state: Watch = { events: [], chunks: 0, error: null, gaps: [], lag, stop: () => undefined };
   const stopNoting = noteGaps(state.gaps);
   const body = JSON.stringify({ model: 'claude-sonnet-5-5', max_tokens: 10, stream: true, messages: [{ role: 'user', content: 'watch' }], metadata: { user_id: JSON.stringify({ session_id: WATCH_SESSION }) } });
   const outgoing = request({ host: '127.0.0.1', port, path: '/v1/messages', method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-reliability': `paced:${EVENTS}:${PACE_MS}` } }, (response) => {
@@ -74,7 +70,7 @@ function watch(port: number): Watch {
       rest = events.pop() ?? '';
       for (const text of events) {
         const at = /"at":([0-9.]+)/.exec(text);
-        if (at) state.delays.push({ delay: now - Number(at[1]), own: ownTime(state.gaps, Number(at[1]), now) });
+        if (at) state.events.push({ written: Number(at[1]), read: now });
       }
     });
     response.on('error', () => undefined);
@@ -96,10 +92,14 @@ function stallOf(delays: readonly number[]): { median: number; stall: number } {
   return { median, stall: Math.max(0, (sorted.at(-1) ?? 0) - median) };
 }
 
+/**
+ * Net delays are worked out at the end: a gap is noted when the witness runs again, which may be
+ * after it read the event that waited through it.
+ */
 function summary(id: string, state: Watch): unknown {
-  const raw = stallOf(state.delays.map((event) => event.delay));
-  const net = stallOf(state.delays.map((event) => event.delay - event.own));
-  return { id, events: state.delays.length, chunks: state.chunks, error: state.error, medianDelayMs: raw.median, stallMs: net.stall, rawStallMs: raw.stall, ownLagMs: state.lag.max / 1e6 };
+  const raw = stallOf(state.events.map((event) => event.read - event.written));
+  const net = stallOf(state.events.map((event) => event.read - event.written - ownTime(state.gaps, event.written, event.read)));
+  return { id, events: state.events.length, chunks: state.chunks, error: state.error, medianDelayMs: raw.median, stallMs: net.stall, rawStallMs: raw.stall, ownLagMs: state.lag.max / 1e6 };
 }
 
 async function main(): Promise<void> {
