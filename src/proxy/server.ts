@@ -105,13 +105,22 @@ function sendError(response: ServerResponse, status: number, type: string, messa
   response.end(JSON.stringify({ type: 'error', error: { type, message: `Context Lens proxy: ${message}` } }));
 }
 
+/** Pieces of 64 KB a body gives per turn of the event loop. */
+const PIECES_PER_TURN = 4;
+
 /**
- * A body is read a piece per turn of the event loop: a socket otherwise gives up to 32 pieces of
- * 64 KB in one turn, and 16 uploads at once held every other stream 100–150 ms per turn.
+ * Called on each piece of a body: after PIECES_PER_TURN of them the body waits for the next turn of
+ * the event loop. A socket otherwise gives up to 32 pieces in one turn, and 16 uploads at once held
+ * every other stream 100–150 ms per turn; a refused body still drains fast enough to be answered.
  */
-function oneTurnEach(request: IncomingMessage): void {
-  request.pause();
-  setImmediate(() => request.resume());
+function takingTurns(request: IncomingMessage): () => void {
+  let pieces = 0;
+  return () => {
+    if (++pieces < PIECES_PER_TURN) return;
+    pieces = 0;
+    request.pause();
+    setImmediate(() => request.resume());
+  };
 }
 
 /** How long a refused body may keep arriving before its connection is closed. */
@@ -147,7 +156,7 @@ const ANSWER_WAIT_MS = 2_000;
  * One that keeps sending past the answer is cut.
  */
 function discard(request: IncomingMessage, refusal: { status: number; message: string }): Promise<BodyRead> {
-  request.on('data', () => oneTurnEach(request));
+  request.on('data', takingTurns(request));
   request.resume();
   request.socket.setTimeout(DRAIN_MS, () => request.destroy());
   return new Promise((resolve) => {
@@ -175,6 +184,7 @@ function readBody(request: IncomingMessage, limit: number, held: HeldBytes): Pro
   if (declared !== null && !held.take(declared)) return discard(request, busy(held));
   // In shared memory: the rewrite thread reads it where it is, and it is still here to be sent.
   const whole = declared === null ? null : sharedBuffer(declared);
+  const turn = takingTurns(request);
   return new Promise((resolve) => {
     const parts: Buffer[] = [];
     let size = 0;
@@ -188,7 +198,7 @@ function readBody(request: IncomingMessage, limit: number, held: HeldBytes): Pro
       if (refusal === null) {
         if (whole) part.copy(whole, size - part.length);
         else parts.push(part);
-        oneTurnEach(request);
+        turn();
         return;
       }
       refused = true;
