@@ -3,22 +3,9 @@
 // hold the proxy's event loop, which only receives, budgets, forwards and streams (workerRewriter.ts
 // is the other side). Messages are handled in the order they come, as the rewriter handled calls
 // on the one thread before: a session's requests keep their order.
-import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { LiveRewriter } from './rewrite';
 import { asBuffer, ownsItsMemory, type FromWorker, type ToWorker, type WorkerSetup } from './workerMessages';
-
-/**
- * The rewrite gives way to the streams when the cores are busy: Linux gives each thread its own
- * nice value, so this lowers the worker's priority and not the proxy's thread (or, in Start Live
- * Proxy, the extension host's). A request waits a little longer for its batch; no stream waits on one.
- */
-const WORKER_NICE = 5;
-try {
-  setPriority(WORKER_NICE);
-} catch {
-  // Not permitted or not supported here: the worker runs at the proxy's priority.
-}
 
 const port = parentPort;
 if (!port) throw new Error('proxy-worker.js runs as a worker thread of the proxy');

@@ -19,10 +19,11 @@ export const WORKER_TIMEOUT_MS = 30_000;
 
 /**
  * The worker's own heap, within the proxy's 300 MB beside the bodies held (96 MB) and the main
- * thread (~70 MB). A batch on a 1M-token conversation (about 4 MB of JSON) needs a fraction of it;
- * a request that needs more fails open, named, instead of growing the process.
+ * thread (~70 MB): 64 sessions' edits and a batch on a 1M-token conversation (about 4 MB of JSON)
+ * fit; a request that needs more fails open, named, instead of growing the process. (96 + 16 MB let
+ * the soak's proxy reach 295 MB.)
  */
-export const WORKER_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 } as const;
+export const WORKER_LIMITS = { maxOldGenerationSizeMb: 80, maxYoungGenerationSizeMb: 8 } as const;
 
 /** How the worker is started: its script, or code that runs it (from source). */
 export interface WorkerEntry {
