@@ -20,8 +20,8 @@ export const WORKER_TIMEOUT_MS = 30_000;
 /**
  * The worker's own heap, within the proxy's 300 MB beside the bodies held (96 MB) and the main
  * thread (~70 MB): 64 sessions' edits and a batch on a 1M-token conversation (about 4 MB of JSON)
- * fit; a request that needs more fails open, named, instead of growing the process. (96 + 16 MB let
- * the soak's proxy reach 295 MB.)
+ * fit; a request that needs more fails open, named, instead of growing the process. (Less, 48 MB,
+ * did not lower the soak's peak: what is left of it is not the worker's heap.)
  */
 export const WORKER_LIMITS = { maxOldGenerationSizeMb: 80, maxYoungGenerationSizeMb: 8 } as const;
 
