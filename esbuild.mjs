@@ -63,6 +63,8 @@ const targets = [
   // (cli-main.js): what is compiled before the cache applies is a few lines (src/cli/codeCache.ts).
   { ...nodeBundle, entryPoints: { cli: join(root, 'src/cli/bin.ts') }, plugins: [cliMainBeside], banner: { js: '#!/usr/bin/env node' } },
   { ...nodeBundle, entryPoints: { 'cli-main': join(root, 'src/cli/main.ts') }, plugins: [sharedBeside] },
+  // The live proxy's rewrite thread (src/proxy/worker.ts), started from extension.js or cli-main.js beside it.
+  { ...nodeBundle, entryPoints: { 'proxy-worker': join(root, 'src/proxy/worker.ts') }, plugins: [sharedBeside] },
   // Claude Code runs the status line on every redraw: a bundle of its own, without engine or zod.
   { ...nodeBundle, entryPoints: { statusline: join(root, 'src/cli/statusline-main.ts') }, plugins: [sharedBeside], banner: { js: '#!/usr/bin/env node' } },
   // The shared files themselves.

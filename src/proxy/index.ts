@@ -8,8 +8,9 @@ import { EVENTS_FILE, ProxyEventWriter, proxyStateDir } from './events';
 import { panelDir } from './panelInstructions';
 import { recallDir } from './recall';
 import { pruneRecall } from './recallPrune';
-import { DEFAULT_LIVE_OPTIONS, LiveRewriter, type LiveOptions } from './rewrite';
+import { DEFAULT_LIVE_OPTIONS, LiveRewriter, type LiveDirs, type LiveOptions, type Rewriting } from './rewrite';
 import { DEFAULT_UPSTREAM, startProxyServer, type RunningProxy } from './server';
+import { workerEntry, WorkerRewriter } from './workerRewriter';
 
 export { DEFAULT_LIVE_OPTIONS, LiveRewriter, type LiveOptions } from './rewrite';
 export { DEFAULT_UPSTREAM, isLocalHost, type RunningProxy } from './server';
@@ -40,17 +41,31 @@ export interface LiveProxyOptions {
 export interface LiveProxy extends RunningProxy {
   readonly eventsPath: string;
   readonly stateDir: string;
-  readonly rewriter: LiveRewriter;
+  readonly rewriter: Rewriting;
+}
+
+/**
+ * The rewrite on a worker thread, so the proxy's own (and the extension host's, under Start Live
+ * Proxy) never waits on a batch; on this thread only when the worker's file is missing, said once.
+ */
+function rewritingOf(options: LiveOptions, dirs: LiveDirs, log: (line: string) => void): Rewriting {
+  const entry = workerEntry();
+  if (entry) return new WorkerRewriter({ options, dirs }, entry, log);
+  log('no proxy-worker.js beside the proxy: rewrites run on its own thread, and other streams wait while they do');
+  return new LiveRewriter(options, dirs, log);
 }
 
 export async function startLiveProxy(options: LiveProxyOptions): Promise<Result<LiveProxy, string>> {
   const stateDir = options.stateDir ?? proxyStateDir(options.env);
   const eventsPath = join(stateDir, EVENTS_FILE);
   const log = options.log ?? (() => undefined);
-  const rewriter = new LiveRewriter({ ...DEFAULT_LIVE_OPTIONS, ...options.live, engine: options.live?.engine ?? {} }, { recall: recallDir(stateDir), requests: requestsDir(stateDir), panel: panelDir(stateDir) }, log);
+  const rewriter = rewritingOf({ ...DEFAULT_LIVE_OPTIONS, ...options.live, engine: options.live?.engine ?? {} }, { recall: recallDir(stateDir), requests: requestsDir(stateDir), panel: panelDir(stateDir) }, log);
   const events = new ProxyEventWriter(eventsPath, (error) => log(`cannot write the event stream: ${error instanceof Error ? error.message : String(error)}`));
   const started = await startProxyServer({ port: options.port ?? 0, upstream: options.upstream ?? DEFAULT_UPSTREAM, rewriter, events, log, ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}), ...(options.maxHeldBytes ? { maxHeldBytes: options.maxHeldBytes } : {}) });
-  if (!started.ok) return started;
+  if (!started.ok) {
+    await rewriter.close();
+    return started;
+  }
   // While the agent is still starting: the engine's one-off start-up then holds no stream in the
   // middle of a session. Not before listening (every start took ~1 s longer) nor at once (a short
   // `run -- cmd` paid it and 50 MB for nothing).
@@ -62,7 +77,7 @@ export async function startLiveProxy(options: LiveProxyOptions): Promise<Result<
   const stop = (graceMs?: number): Promise<void> => {
     clearInterval(timer);
     clearTimeout(warm);
-    return started.value.stop(graceMs);
+    return started.value.stop(graceMs).finally(() => rewriter.close());
   };
   return { ok: true, value: { ...started.value, stop, eventsPath, stateDir, rewriter } };
 }

@@ -93,6 +93,19 @@ export interface Rewrite {
   addedMs: number;
 }
 
+/**
+ * What the server asks of the live rewrite: the LiveRewriter itself (tests, a build without the
+ * worker file) or its stand-in that runs it on a worker thread (workerRewriter.ts).
+ */
+export interface Rewriting {
+  /** Never rejects: every failure is a fail-open rewrite with its reason. */
+  rewrite(raw: Buffer): Promise<Rewrite>;
+  recordUsage(session: string, sentBytes: number, usage: ProxyUsage, sent?: SentRequest | null): void;
+  warmUp(): Promise<void>;
+  /** Ends what it runs on (the worker); nothing to do in this thread. */
+  close(): Promise<void>;
+}
+
 /** Where batches start: the trigger's share of the window. */
 export function triggerTokensOf(options: Pick<LiveOptions, 'windowTokens' | 'triggerPercent'>): number {
   return Math.floor((options.windowTokens * options.triggerPercent) / 100);
@@ -118,9 +131,15 @@ export function batchEngineOptions(options: LiveOptions, requested: boolean, foc
   };
 }
 
+/** The agent's own bytes, sent as they came, and what to record about them. */
+export function originalRewrite(raw: Buffer, action: 'unchanged' | 'failed-open', reason: string | null, addedMs: number, fields: Partial<Rewrite> = {}): Rewrite {
+  const tokens = fields.agentTokens ?? Math.round(raw.length * 0.25);
+  return { action, reason, body: raw, changed: false, session: '', agentSession: null, model: null, stream: false, agentTokens: tokens, sentTokens: tokens, stickyEdits: 0, newEdits: [], restored: [], sent: null, ...fields, addedMs };
+}
+
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-export class LiveRewriter {
+export class LiveRewriter implements Rewriting {
   readonly sessions = new SessionStore();
   private readonly panel: PanelInstructionsReader;
   /** The agent session of the first main request, and whether another one came since. */
@@ -227,9 +246,12 @@ export class LiveRewriter {
     this.sessions.maxTokensPerByte = Math.max(this.sessions.maxTokensPerByte, state.tokensPerByte);
   }
 
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+
   private original(raw: Buffer, started: number, action: 'unchanged' | 'failed-open', reason: string | null, fields: Partial<Rewrite> = {}): Rewrite {
-    const tokens = fields.agentTokens ?? Math.round(raw.length * 0.25);
-    return { action, reason, body: raw, changed: false, session: '', agentSession: null, model: null, stream: false, agentTokens: tokens, sentTokens: tokens, stickyEdits: 0, newEdits: [], restored: [], sent: null, ...fields, addedMs: performance.now() - started };
+    return originalRewrite(raw, action, reason, performance.now() - started, fields);
   }
 
   private async attempt(raw: Buffer, started: number): Promise<Rewrite> {

@@ -9,10 +9,11 @@ import type { AddressInfo } from 'node:net';
 import { brotliDecompress, gunzip, inflate, type InputType, type ZlibOptions } from 'node:zlib';
 import type { Result } from '../sessions/types';
 import type { ProxyEvent, ProxyEventWriter } from './events';
-import type { LiveRewriter, Rewrite } from './rewrite';
+import type { Rewrite, Rewriting } from './rewrite';
 import { UsageTap } from './usage';
 import type { SentRequest } from './session';
 import { SseBoundary } from './sseBoundary';
+import { sharedBuffer } from './workerMessages';
 
 export const DEFAULT_UPSTREAM = 'https://api.anthropic.com';
 /**
@@ -31,7 +32,7 @@ export interface ProxyServerOptions {
   /** 0 picks a free port. */
   port: number;
   upstream: string;
-  rewriter: LiveRewriter;
+  rewriter: Rewriting;
   events: ProxyEventWriter;
   maxBodyBytes?: number;
   /** What all requests' bodies may hold together; past it a request is answered 503 and may retry. */
@@ -104,6 +105,24 @@ function sendError(response: ServerResponse, status: number, type: string, messa
   response.end(JSON.stringify({ type: 'error', error: { type, message: `Context Lens proxy: ${message}` } }));
 }
 
+/** Pieces of 64 KB a body gives per turn of the event loop. */
+const PIECES_PER_TURN = 4;
+
+/**
+ * Called on each piece of a body: after PIECES_PER_TURN of them the body waits for the next turn of
+ * the event loop. A socket otherwise gives up to 32 pieces in one turn, and 16 uploads at once held
+ * every other stream 100–150 ms per turn; a refused body still drains fast enough to be answered.
+ */
+function takingTurns(request: IncomingMessage): () => void {
+  let pieces = 0;
+  return () => {
+    if (++pieces < PIECES_PER_TURN) return;
+    pieces = 0;
+    request.pause();
+    setImmediate(() => request.resume());
+  };
+}
+
 /** How long a refused body may keep arriving before its connection is closed. */
 const DRAIN_MS = 5_000;
 
@@ -137,6 +156,7 @@ const ANSWER_WAIT_MS = 2_000;
  * One that keeps sending past the answer is cut.
  */
 function discard(request: IncomingMessage, refusal: { status: number; message: string }): Promise<BodyRead> {
+  request.on('data', takingTurns(request));
   request.resume();
   request.socket.setTimeout(DRAIN_MS, () => request.destroy());
   return new Promise((resolve) => {
@@ -162,7 +182,9 @@ function readBody(request: IncomingMessage, limit: number, held: HeldBytes): Pro
   const tooLarge = { status: 413, message: `request body over ${limit} bytes` };
   if (declared !== null && declared > limit) return discard(request, tooLarge);
   if (declared !== null && !held.take(declared)) return discard(request, busy(held));
-  const whole = declared === null ? null : Buffer.allocUnsafe(declared);
+  // In shared memory: the rewrite thread reads it where it is, and it is still here to be sent.
+  const whole = declared === null ? null : sharedBuffer(declared);
+  const turn = takingTurns(request);
   return new Promise((resolve) => {
     const parts: Buffer[] = [];
     let size = 0;
@@ -176,6 +198,7 @@ function readBody(request: IncomingMessage, limit: number, held: HeldBytes): Pro
       if (refusal === null) {
         if (whole) part.copy(whole, size - part.length);
         else parts.push(part);
+        turn();
         return;
       }
       refused = true;
@@ -191,9 +214,17 @@ function readBody(request: IncomingMessage, limit: number, held: HeldBytes): Pro
       resolve({ ok: false, error: { status: 400, message: `request aborted: ${error.message}` } });
     });
     request.on('end', () => {
-      if (!refused) resolve({ ok: true, value: whole ?? Buffer.concat(parts) });
+      if (!refused) resolve({ ok: true, value: whole ?? joined(parts, size) });
     });
   });
+}
+
+/** A chunked body's pieces in one buffer of shared memory (as a declared one is read). */
+function joined(parts: readonly Buffer[], size: number): Buffer {
+  const whole = sharedBuffer(size);
+  let at = 0;
+  for (const part of parts) at += part.copy(whole, at);
+  return whole;
 }
 
 const INFLATERS: Record<string, (input: InputType, options: ZlibOptions, callback: (error: Error | null, result: Buffer) => void) => void> = { gzip: gunzip, 'x-gzip': gunzip, deflate: inflate, br: brotliDecompress };

@@ -35,6 +35,9 @@ interface Row {
   ms: number;
   rssMb: number | null;
   stallMs: number | null;
+  /** What the witness saw before taking out its own lag, and that lag. */
+  rawStallMs?: number;
+  ownLagMs?: number;
 }
 const rows: Row[] = [];
 
@@ -45,25 +48,23 @@ let observer: Observer;
 const mb = (kb: number | null): number | null => (kb === null ? null : Math.round(kb / 102.4) / 10);
 
 /**
- * The proxy warms its engine up a moment after it starts (WARM_UP_AFTER_MS): start-up, not something
- * a probe did. A request sent after that moment waits for the warm-up to end.
+ * The proxy warms its engine up a moment after it starts (WARM_UP_AFTER_MS), on its rewrite thread:
+ * start-up, not something a probe did. A Messages request sent after that moment waits its turn
+ * behind the warm-up (marked as the watched stream's, so the probes' events leave it out).
  */
 async function warmedUp(port: number): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, WARM_UP_AFTER_MS + 100));
-  await send(port, { method: 'GET', path: '/v1/models' });
+  await send(port, { body: bytesOf(conversation({ turns: 1, userId: JSON.stringify({ session_id: WATCH_SESSION }) })) });
 }
 
 /** An event is written just after its response ends: a moment for the last ones to land. */
 const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 300));
 
+const stallColumns = (stall: Stall): Pick<Row, 'stallMs' | 'rawStallMs' | 'ownLagMs'> => ({ stallMs: Math.round(stall.stallMs), rawStallMs: Math.round(stall.rawStallMs), ownLagMs: Math.round(stall.ownLagMs) });
+
 /** The events of the probe's own Messages requests (the watched stream's left out). */
 function probeEvents(stateDir: string): ProxyEvent[] {
   return eventLines(join(stateDir, 'events.jsonl')).filter((event): event is ProxyEvent => event?.path === '/v1/messages' && event.agentSession !== WATCH_SESSION);
-}
-
-/** The longest time the proxy added to one of the probe's requests (a batch of the engine), in ms. */
-function longestBatch(stateDir: string): number {
-  return Math.max(0, ...probeEvents(stateDir).map((event) => event.addedMs));
 }
 
 /** Every event line of a file; a line that does not parse is kept as null (a cut line). */
@@ -96,7 +97,7 @@ async function proxyProbe(probe: string, action: (proxy: ProxyProcess, stateDir:
     const ms = performance.now() - started;
     await proxy.stop();
     const peakKb = proxy.peakKb();
-    rows.push({ probe, outcome, ms, rssMb: mb(peakKb), stallMs: Math.round(stall.stallMs) });
+    rows.push({ probe, outcome, ms, rssMb: mb(peakKb), ...stallColumns(stall) });
     return { stall, peakKb, stateDir, proxy, outcome };
   } catch (error) {
     await proxy.stop();
@@ -106,14 +107,13 @@ async function proxyProbe(probe: string, action: (proxy: ProxyProcess, stateDir:
 }
 
 /**
- * No hang, no stall, bounded memory. `batchMs`: the longest engine batch the probe made the proxy run
- * (its events' addedMs): a batch is synchronous work on the proxy's event loop, so other streams may
- * wait that long, and no longer.
+ * No hang, no stall, bounded memory. The rewrite (a batch of the engine, parsing a 30 MB body) runs
+ * on the proxy's worker thread, so no probe may hold the other streams longer, batches included.
  */
-function assertBounded(result: { stall: Stall; peakKb: number | null }, what: string, batchMs = 0): void {
+function assertBounded(result: { stall: Stall; peakKb: number | null }, what: string): void {
   assert.equal(result.stall.error, null, `${what}: the watched stream failed`);
   assert.ok(result.stall.events > 10, `${what}: the watched stream flowed (${result.stall.events} events)`);
-  assert.ok(result.stall.stallMs < STALL_LIMIT_MS + batchMs, `${what}: a concurrent stream stalled ${result.stall.stallMs.toFixed(0)} ms (longest batch ${batchMs.toFixed(0)} ms)`);
+  assert.ok(result.stall.stallMs < STALL_LIMIT_MS, `${what}: a concurrent stream stalled ${result.stall.stallMs.toFixed(0)} ms (${result.stall.rawStallMs.toFixed(0)} ms as seen, the witness itself lagging up to ${result.stall.ownLagMs.toFixed(0)} ms)`);
   assert.ok(result.peakKb !== null && result.peakKb < RSS_LIMIT_KB, `${what}: proxy peak RSS ${mb(result.peakKb)} MB`);
 }
 
@@ -145,8 +145,9 @@ describe('reliability probes (issue 27) against the built CLI', { timeout: 600_0
   after(async () => {
     await observer?.stop();
     rmSync(scratch, { recursive: true, force: true });
-    const table = rows.map((row) => `${row.probe.padEnd(44)} ${String(Math.round(row.ms)).padStart(7)} ${(row.rssMb === null ? '—' : row.rssMb.toFixed(1)).padStart(8)} ${(row.stallMs === null ? '—' : String(row.stallMs)).padStart(7)}  ${row.outcome}`);
-    console.log(['', `reliability (stall limit ${STALL_LIMIT_MS.toFixed(0)} ms, RSS limit 300 MB): probe ms  peak MB  stall ms  outcome`, ...table].join('\n'));
+    const stall = (row: Row): string => (row.stallMs === null ? '—' : `${row.stallMs} (${row.rawStallMs}/${row.ownLagMs})`);
+    const table = rows.map((row) => `${row.probe.padEnd(44)} ${String(Math.round(row.ms)).padStart(7)} ${(row.rssMb === null ? '—' : row.rssMb.toFixed(1)).padStart(8)} ${stall(row).padStart(15)}  ${row.outcome}`);
+    console.log(['', `reliability (stall limit ${STALL_LIMIT_MS.toFixed(0)} ms, RSS limit 300 MB, load ${loadavg().map((load) => load.toFixed(2)).join(' ')}): probe ms  peak MB  stall ms (as seen/witness lag)  outcome`, ...table].join('\n'));
   });
 
   it('1 · compression bombs (gzip, x-gzip, deflate, br) are 413 with an event; an unknown encoding goes as it came', async () => {
@@ -202,7 +203,7 @@ describe('reliability probes (issue 27) against the built CLI', { timeout: 600_0
       assert.notEqual(answerA.isError, true, 'A recalls its own ref');
       return `A ${ofA?.action} (${ofA?.newEdits.length} edits, ${ofA?.addedMs.toFixed(0)} ms added), B ${ofB?.action}; recall by B: "${answerB.content[0]?.text}", by A: ${answerA.content[0]?.text.length} chars`;
     });
-    assertBounded(result, 'compact_context', longestBatch(result.stateDir));
+    assertBounded(result, 'compact_context');
   });
 
   it('3 · MCP: a 12 MiB JSON-RPC line gets an error reply, the next request its answer', async () => {
@@ -300,7 +301,7 @@ describe('reliability probes (issue 27) against the built CLI', { timeout: 600_0
         }
       },
     });
-    assertBounded(result, 'growth', longestBatch(result.stateDir));
+    assertBounded(result, 'growth');
   });
 
   it('10 · absolute-form and /../ targets stay under the upstream base path', async () => {
@@ -340,7 +341,7 @@ describe('reliability probes (issue 27) against the built CLI', { timeout: 600_0
       const named = /ENOSPC/.test(proxy.stderr());
       await proxy.stop();
       const outcome = `statuses ${statuses.join(',')}; ${temps.length} *.tmp; ${lines.filter((line) => line === null).length}/${lines.length} cut lines; log ${named ? 'names ENOSPC' : `"${proxy.stderr().split('\n')[0]}"`}`;
-      rows.push({ probe: '8 full state folder (tmpfs 256 KB)', outcome, ms: performance.now() - started, rssMb: mb(proxy.peakKb()), stallMs: Math.round(stall.stallMs) });
+      rows.push({ probe: '8 full state folder (tmpfs 256 KB)', outcome, ms: performance.now() - started, rssMb: mb(proxy.peakKb()), ...stallColumns(stall) });
       assert.ok(statuses.every((status) => status === 200), outcome);
       assert.equal(temps.length, 0, outcome);
       assert.ok(lines.length > 0 && lines.every((line) => line !== null), outcome);

@@ -14,7 +14,8 @@ export interface CliBundles {
 
 export async function buildCliBundles(outdir: string): Promise<CliBundles> {
   await build({
-    entryPoints: { cli: join(CLI, 'main.ts'), statusline: join(CLI, 'statusline-main.ts') },
+    // The proxy's rewrite thread beside cli.js, as in dist/.
+    entryPoints: { cli: join(CLI, 'main.ts'), statusline: join(CLI, 'statusline-main.ts'), 'proxy-worker': join(CLI, '..', 'proxy', 'worker.ts') },
     outdir,
     bundle: true,
     platform: 'node',

@@ -50,7 +50,12 @@ export interface Stall {
   events: number;
   error: string | null;
   medianDelayMs: number;
+  /** The worst hold-up of the stream the proxy caused: net of the time the witness itself was not running. */
   stallMs: number;
+  /** The same before that: what the witness saw. */
+  rawStallMs: number;
+  /** The witness's own worst event-loop delay over the watch. */
+  ownLagMs: number;
 }
 
 export interface Observer {

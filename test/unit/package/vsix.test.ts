@@ -22,7 +22,7 @@ describe('npm run package', { timeout: 120_000 }, () => {
     const listing = execFileSync('unzip', ['-Z1', vsix], { encoding: 'utf8' }).trim().split('\n');
     for (const entry of listing) assert.ok(ALLOWED.some((pattern) => pattern.test(entry)), `unexpected file in the .vsix: ${entry}`);
     // Connect copies cli.js (and the CLI proper it loads, cli-main.js), statusline.js and the shared files for the hooks.
-    const shared = ['cli-main.js', 'zod.js', 'anthropic-sdk.js', 'mcp-sdk.js', 'nlp.js'].map((name) => `extension/dist/${name}`);
+    const shared = ['cli-main.js', 'proxy-worker.js', 'zod.js', 'anthropic-sdk.js', 'mcp-sdk.js', 'nlp.js'].map((name) => `extension/dist/${name}`);
     for (const required of ['extension/dist/extension.js', 'extension/dist/cli.js', 'extension/dist/statusline.js', ...shared, 'extension/dist/webview/main.js', 'extension/readme.md', 'extension/changelog.md', 'extension/LICENSE.txt']) {
       assert.ok(listing.includes(required), `${required} missing from the .vsix`);
     }

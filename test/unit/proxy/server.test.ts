@@ -66,6 +66,8 @@ describe('proxy server', () => {
     const started = await startLiveProxy({ upstream: url, env: {}, stateDir: join(state, String(stops.length)), live });
     assert.ok(started.ok, started.ok ? '' : started.error);
     stops.push(() => started.value.stop(100));
+    // The rewrite thread up (from source it loads through tsx, ~1 s): the tests time the streams.
+    await started.value.rewriter.warmUp();
     return started.value;
   }
 

@@ -1,0 +1,101 @@
+// The live rewrite on its worker thread (the real worker.ts, loaded through tsx): the same rewrites
+// as the rewriter on this thread, request after request; the body read where it lies; and every way
+// a worker can fail (an error, its memory limit, silence) costs a fail-open with the reason.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { DEFAULT_LIVE_OPTIONS, LiveRewriter, type LiveDirs, type LiveOptions } from '../../../src/proxy/rewrite';
+import { sharedBuffer } from '../../../src/proxy/workerMessages';
+import { workerEntry, WorkerRewriter, type WorkerEntry } from '../../../src/proxy/workerRewriter';
+import { bytesOf, conversation } from '../../support/proxy-conversation';
+
+const OPTIONS: LiveOptions = { ...DEFAULT_LIVE_OPTIONS, windowTokens: 20_000, triggerPercent: 50, budgetMs: 5_000 };
+
+function dirs(): LiveDirs {
+  const root = mkdtempSync(join(tmpdir(), 'cl-proxy-worker-'));
+  return { recall: join(root, 'recall'), requests: join(root, 'requests'), panel: join(root, 'panel') };
+}
+
+/** The body as the server holds it: in shared memory. */
+function shared(bytes: Buffer): Buffer {
+  const body = sharedBuffer(bytes.length);
+  bytes.copy(body);
+  return body;
+}
+
+describe('WorkerRewriter', () => {
+  const closing: WorkerRewriter[] = [];
+  after(async () => {
+    for (const worker of closing) await worker.close();
+  });
+  const started = (entry: WorkerEntry, timeoutMs?: number): WorkerRewriter => {
+    const worker = new WorkerRewriter({ options: OPTIONS, dirs: dirs() }, entry, () => undefined, timeoutMs);
+    closing.push(worker);
+    return worker;
+  };
+  const fake = (code: string): WorkerEntry => ({ code, eval: true });
+
+  it('rewrites as the rewriter on this thread does, request after request, and leaves the shared body readable', async () => {
+    const entry = workerEntry(join(__dirname, '..', '..', '..', 'src', 'proxy'));
+    assert.equal(entry?.eval, true, 'from source: worker.ts through tsx');
+    const worker = started(entry!);
+    const inline = new LiveRewriter(OPTIONS, dirs());
+    for (let turns = 10; turns <= 16; turns++) {
+      const bytes = bytesOf(conversation({ turns }));
+      const raw = shared(bytes);
+      const [there, here] = [await worker.rewrite(raw), await inline.rewrite(Buffer.from(bytes))];
+      assert.equal(there.action, here.action, `turn ${turns}: ${there.reason}`);
+      assert.ok(there.body.equals(here.body), `turn ${turns}: the same bytes go upstream`);
+      assert.deepEqual(there.newEdits, here.newEdits);
+      assert.ok(raw.equals(bytes), 'the request as read is still here to be sent');
+      if (there.sent && here.sent) worker.recordUsage(there.session, there.body.length, { inputTokens: 1, cacheReadTokens: there.sentTokens, cacheCreationTokens: 0, outputTokens: 10 }, there.sent);
+      if (here.sent) inline.recordUsage(here.session, here.body.length, { inputTokens: 1, cacheReadTokens: here.sentTokens, cacheCreationTokens: 0, outputTokens: 10 }, here.sent);
+    }
+  });
+
+  it('hands over a body in memory of its own instead of copying it', async () => {
+    const worker = started(workerEntry(join(__dirname, '..', '..', '..', 'src', 'proxy'))!);
+    const inflated = Buffer.from(bytesOf(conversation({ turns: 3 })));
+    const result = await worker.rewrite(inflated);
+    assert.equal(result.action, 'unchanged');
+    assert.equal(inflated.byteLength, 0, 'moved to the worker');
+  });
+
+  it('a worker that fails: the request goes as it came, with the reason', async () => {
+    const raw = shared(bytesOf(conversation({ turns: 3 })));
+    const result = await started(fake("throw new Error('boom')")).rewrite(raw);
+    assert.equal(result.action, 'failed-open');
+    assert.match(result.reason ?? '', /rewrite worker: boom/);
+    assert.ok(result.body.equals(raw));
+  });
+
+  it('a worker past its memory limit fails open, named, and the process lives on', async () => {
+    const hog = "const kept = []; require('node:worker_threads').parentPort.on('message', () => { for (;;) kept.push(new Array(1e6).fill(1.5)); });";
+    const result = await started(fake(hog)).rewrite(shared(Buffer.from('{}')));
+    assert.equal(result.action, 'failed-open');
+    assert.match(result.reason ?? '', /memory/i);
+  });
+
+  it('a worker that does not answer in time fails open and is replaced', async () => {
+    const silent = "require('node:worker_threads').parentPort.on('message', () => undefined);";
+    const worker = started(fake(silent), 300);
+    const [first, second] = await Promise.all([worker.rewrite(shared(Buffer.from('{"a":1}'))), worker.rewrite(shared(Buffer.from('{"a":2}')))]);
+    for (const result of [first, second]) {
+      assert.equal(result.action, 'failed-open');
+      assert.match(result.reason ?? '', /no answer in 300 ms/);
+    }
+    assert.equal((await worker.rewrite(shared(Buffer.from('{}')))).action, 'failed-open', 'a fresh worker, silent again');
+  });
+
+  it('finds the bundled worker beside the bundle, the source one through tsx, or none', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'cl-proxy-entry-'));
+    assert.equal(workerEntry(folder), null);
+    mkdirSync(join(folder, 'src'));
+    writeFileSync(join(folder, 'src', 'worker.ts'), '');
+    assert.match(workerEntry(join(folder, 'src'))?.code ?? '', /tsx\/cjs/);
+    writeFileSync(join(folder, 'proxy-worker.js'), '');
+    assert.deepEqual(workerEntry(folder), { code: join(folder, 'proxy-worker.js'), eval: false });
+  });
+});
