@@ -1,7 +1,7 @@
 // An upstream that starts a streamed Messages answer and then drops the connection, as a crashing
 // API server or a cut network would: for the proxy's "a proper error, not a hang" check.
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenLoopback } from './scriptedServer';
 
 export interface DyingUpstream {
   readonly url: string;
@@ -29,16 +29,11 @@ export async function startDyingUpstream(): Promise<DyingUpstream> {
       setTimeout(() => response.socket?.destroy(), 50);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const listening = await listenLoopback(server);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    ...listening,
     get requests() {
       return requests;
     },
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
   };
 }

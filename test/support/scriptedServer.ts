@@ -4,7 +4,7 @@
 // a broken script ends the run instead of replaying the request) and stops without waiting for
 // keep-alive sockets. Each stand-in says only how to answer its API.
 import { appendFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 
@@ -63,6 +63,26 @@ export interface ScriptedServer {
   stop(): Promise<void>;
 }
 
+/**
+ * A stand-in's server listening on a free loopback port: its URL, and a stop that also cuts
+ * kept-alive connections (a second stop finds it closed already: not an error for a test's cleanup).
+ */
+export async function listenLoopback(server: Server): Promise<{ url: string; stop: () => Promise<void> }> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
 export async function startScriptedServer(handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>, errorBody: (message: string) => unknown): Promise<ScriptedServer> {
   const errors: Error[] = [];
   const server = createServer((request, response) => {
@@ -73,18 +93,5 @@ export async function startScriptedServer(handle: (request: IncomingMessage, res
       else response.end();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    errors,
-    stop: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      }),
-  };
+  return { ...(await listenLoopback(server)), errors };
 }

@@ -8,7 +8,7 @@
 //   (none)               a small JSON answer.
 // The request body is read and thrown away; its size is kept for the caller.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenLoopback } from '../scriptedServer';
 
 /** The agent session the observer's watched stream names, so a test can leave its event out. */
 export const WATCH_SESSION = '0b5e0000-0000-4000-8000-000000000000';
@@ -83,19 +83,14 @@ export async function startUpstream(): Promise<Upstream> {
     });
   });
   server.keepAliveTimeout = 1_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const listening = await listenLoopback(server);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    ...listening,
     get bodyBytes() {
       return bodyBytes;
     },
     get requests() {
       return requests;
     },
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
   };
 }
