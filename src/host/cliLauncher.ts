@@ -2,11 +2,11 @@
 // launcher in a user bin folder that runs the extension's bundled CLI with the runtime of the
 // extension host (VS Code's own Node, or Electron run as Node). It is marked as ours: a file of that
 // name we did not write is never replaced nor removed. Free of `vscode`, so it is tested directly.
-import { readFile, rm, mkdir } from 'node:fs/promises';
+import { rm, mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { existsSync, readFileSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { writeAtomically } from '../sessions/atomicWrite';
+import { READ_CAPS, readRegularText } from '../sessions/common/regularFile';
 import { CLI_COMMAND } from '../sessions/connection';
 
 /** The command's name (`context-lens` is another project's on npm); Connect's commands name it too. */
@@ -70,13 +70,19 @@ export function launcherPlace(where: LauncherWhere): { folder: string; onPath: b
   return { folder: found ?? (folders[0] as string), onPath: found !== undefined };
 }
 
-async function textOf(path: string): Promise<string | null> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
+/** What is at the launcher's place. */
+type AtPlace = { readonly kind: 'none' } | { readonly kind: 'ours'; readonly text: string } | { readonly kind: 'foreign' } | { readonly kind: 'unreadable'; readonly error: string };
+
+/**
+ * The file at `path`, read as any file a person's folder holds: a FIFO or a device there must not
+ * hang the extension host, and a big program of that name is not ours (ours is a few hundred bytes).
+ */
+async function launcherAt(path: string): Promise<AtPlace> {
+  const read = await readRegularText(path, READ_CAPS.marker);
+  // Something there that is too big, not a regular file or a symlink loop is not ours; a file we may not read is unknown.
+  if (!read.ok) return read.error.code === 'permission-denied' ? { kind: 'unreadable', error: read.error.message } : { kind: 'foreign' };
+  if (read.value === null) return { kind: 'none' };
+  return isOurLauncher(read.value) ? { kind: 'ours', text: read.value } : { kind: 'foreign' };
 }
 
 /** Writes (or rewrites) our launcher; refuses when a file of that name is someone else's. */
@@ -86,9 +92,10 @@ export async function installLauncher(runtime: LauncherRuntime, where: LauncherW
   const path = join(folder, CLI_NAME);
   const script = launcherScript(runtime);
   try {
-    const before = await textOf(path);
-    if (before !== null && !isOurLauncher(before)) return { ok: false, error: `${path} exists and was not written by Context Lens: it is left as it is` };
-    if (before === script) return { ok: true, path, onPath, changed: false };
+    const before = await launcherAt(path);
+    if (before.kind === 'foreign') return { ok: false, error: `${path} exists and was not written by Context Lens: it is left as it is` };
+    if (before.kind === 'unreadable') return { ok: false, error: before.error };
+    if (before.kind === 'ours' && before.text === script) return { ok: true, path, onPath, changed: false };
     await mkdir(folder, { recursive: true, mode: 0o755 });
     const written = await writeAtomically(path, script, 0o755);
     return written.ok ? { ok: true, path, onPath, changed: true } : { ok: false, error: written.error.message };
@@ -103,10 +110,9 @@ export async function uninstallLauncher(where: LauncherWhere): Promise<{ removed
   const foreign: string[] = [];
   for (const folder of binFolders(where.home)) {
     const path = join(folder, CLI_NAME);
-    const text = await textOf(path).catch(() => null);
-    if (text === null) continue;
-    if (!isOurLauncher(text)) foreign.push(path);
-    else {
+    const found = await launcherAt(path);
+    if (found.kind === 'foreign') foreign.push(path);
+    else if (found.kind === 'ours') {
       await rm(path, { force: true });
       removed.push(path);
     }
@@ -117,21 +123,16 @@ export async function uninstallLauncher(where: LauncherWhere): Promise<{ removed
 /** After an update the bundled CLI moved: an installed launcher of ours is rewritten; none is never created. */
 export async function refreshLauncher(runtime: LauncherRuntime, where: LauncherWhere): Promise<boolean> {
   const path = join(launcherPlace(where).folder, CLI_NAME);
-  const text = await textOf(path).catch(() => null);
-  if (text === null || !isOurLauncher(text) || text === launcherScript(runtime)) return false;
+  const found = await launcherAt(path);
+  if (found.kind !== 'ours' || found.text === launcherScript(runtime)) return false;
   const outcome = await installLauncher(runtime, where);
   return outcome.ok && outcome.changed;
 }
 
 /** Our launcher is installed in a folder on PATH: Connect's commands may name it instead of a Node.js. */
-export function launcherOnPath(where: LauncherWhere): boolean {
+export async function launcherOnPath(where: LauncherWhere): Promise<boolean> {
   const { folder, onPath } = launcherPlace(where);
-  const path = join(folder, CLI_NAME);
-  try {
-    return onPath && existsSync(path) && isOurLauncher(readFileSync(path, 'utf8'));
-  } catch {
-    return false;
-  }
+  return onPath && (await launcherAt(join(folder, CLI_NAME))).kind === 'ours';
 }
 
 /** Where the host runs from, for the launcher. */

@@ -43,8 +43,8 @@ export class AgentConnector {
   }
 
   /** Where the commands Connect writes run from; the panel's connection status looks for these same commands. */
-  paths(): CommandPaths {
-    return { ...commandPaths({ pathEnv: process.env.PATH ?? '', platform: process.platform, execPath: process.execPath, isElectron: process.versions.electron !== undefined }, this.binDir), viaLauncher: launcherOnPath(hostWhere(process.env, process.platform)) };
+  async paths(): Promise<CommandPaths> {
+    return { ...commandPaths({ pathEnv: process.env.PATH ?? '', platform: process.platform, execPath: process.execPath, isElectron: process.versions.electron !== undefined }, this.binDir), viaLauncher: await launcherOnPath(hostWhere(process.env, process.platform)) };
   }
 
   async connect(): Promise<void> {
@@ -109,7 +109,7 @@ export class AgentConnector {
     }
     const folder = folders.length === 1 ? folders[0] : await vscode.window.showWorkspaceFolderPick({ placeHolder: `Folder whose ${agent.adapter.name} settings to ${verb}` });
     if (!folder) return null;
-    const planned = await agent.connection.plan(verb, folder.uri.fsPath, this.paths());
+    const planned = await agent.connection.plan(verb, folder.uri.fsPath, await this.paths());
     if (!planned.ok) {
       void vscode.window.showErrorMessage(`Context Lens: ${planned.error.message}`);
       return null;

@@ -21,7 +21,7 @@ export class ConnectionStatus extends Disposables {
   constructor(
     /** Undefined when no registered agent can be connected: the state is then always null. */
     private readonly agent: Connectable | undefined,
-    private readonly paths: () => CommandPaths,
+    private readonly paths: () => Promise<CommandPaths>,
     private readonly log: vscode.LogOutputChannel,
   ) {
     super();
@@ -73,7 +73,7 @@ export class ConnectionStatus extends Disposables {
   }
 
   private async stateOf({ adapter, connection }: Connectable, folder: string): Promise<ConnectionState> {
-    const read = await connection.state(folder, this.paths());
+    const read = await connection.state(folder, await this.paths());
     if (read.ok) return read.value;
     // Unreadable: nothing of ours can run from it either. Connect then says what is wrong.
     this.log.warn(`Could not read ${read.error.path ?? folder} for the ${adapter.name} connection status: ${read.error.message}`);

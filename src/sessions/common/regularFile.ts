@@ -16,7 +16,7 @@ export const READ_CAPS = {
   settings: MiB,
   /** A model catalogue an agent caches (OpenCode's `models.json` from models.dev: a few megabytes). */
   catalogue: 64 * MiB,
-  /** A one-line marker file (Gemini's `.project_root`, our launcher's version stamp). */
+  /** A one-line marker file (Gemini's `.project_root`, our launcher's version stamp) or our few-line `ctxlens` launcher. */
   marker: 64 * KiB,
   /** Gemini's `projects.json` registry: one entry per project folder ever opened. */
   registry: 4 * MiB,

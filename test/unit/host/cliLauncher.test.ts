@@ -3,7 +3,7 @@
 // file it did not write.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -38,7 +38,7 @@ describe('the ctxlens launcher', { skip: !posix && 'sh launchers are for POSIX s
     const ran = spawnSync(CLI_NAME, ['inspect', 'a b', '$HOME'], { env: { PATH: where.pathEnv }, encoding: 'utf8' });
     assert.equal(ran.status, 0, ran.stderr);
     assert.deepEqual(JSON.parse(ran.stdout), { bundle: 'cli', args: ['inspect', 'a b', '$HOME'], electron: null });
-    assert.equal(launcherOnPath(where), true);
+    assert.equal(await launcherOnPath(where), true);
   });
 
   it('runs `statusline` with the light status line bundle, and its --help with the CLI', async () => {
@@ -62,7 +62,7 @@ describe('the ctxlens launcher', { skip: !posix && 'sh launchers are for POSIX s
     assert.ok(outcome.ok);
     assert.equal(outcome.onPath, false);
     assert.ok(existsSync(join(home, '.local', 'bin', CLI_NAME)));
-    assert.equal(launcherOnPath(where), false, 'Connect names it only where the shell finds it');
+    assert.equal(await launcherOnPath(where), false, 'Connect names it only where the shell finds it');
   });
 
   it('never replaces nor removes a file of that name it did not write', async () => {
@@ -75,6 +75,27 @@ describe('the ctxlens launcher', { skip: !posix && 'sh launchers are for POSIX s
     assert.match(outcome.ok ? '' : outcome.error, /exists and was not written by Context Lens/);
     assert.deepEqual(await uninstallLauncher(where), { removed: [], foreign: [theirs] });
     assert.equal(readFileSync(theirs, 'utf8'), '#!/bin/sh\necho mine\n');
+  });
+
+  it('takes a named pipe, a link to /dev/zero or a big program of that name for someone else\'s, at once (never read without end)', async () => {
+    for (const [name, make] of [
+      ['a named pipe', (path: string) => assert.equal(spawnSync('mkfifo', [path]).status, 0)],
+      ['a link to /dev/zero', (path: string) => symlinkSync('/dev/zero', path)],
+      ['a 1 MB program', (path: string) => writeFileSync(path, Buffer.alloc(1024 * 1024, 0x7f), { mode: 0o755 })],
+    ] as const) {
+      const { where, runtime, home } = setUp(['.local/bin']);
+      mkdirSync(join(home, '.local', 'bin'), { recursive: true });
+      const theirs = join(home, '.local', 'bin', CLI_NAME);
+      make(theirs);
+      const started = Date.now();
+      const outcome = await installLauncher(runtime, where);
+      assert.match(outcome.ok ? '' : outcome.error, /exists and was not written by Context Lens/, name);
+      assert.equal(await launcherOnPath(where), false, name);
+      assert.equal(await refreshLauncher(runtime, where), false, name);
+      assert.deepEqual(await uninstallLauncher(where), { removed: [], foreign: [theirs] }, name);
+      assert.ok(lstatSync(theirs), `${name} is left where it was`);
+      assert.ok(Date.now() - started < 5_000, `${name}: answered at once`);
+    }
   });
 
   it('installs once (a second install changes nothing), and uninstall removes only its own', async () => {
