@@ -5,7 +5,7 @@ import type { Context } from '../engine/model';
 import { focusWordsIn } from '../engine/policy/focus';
 import type { ArchiveRef, CompactionResult, SummaryInfo, TierName } from '../engine';
 import type { WrittenFork } from '../sessions/port';
-import { gauge, percent, table, tokens } from './format';
+import { clip, gauge, oneLine, percent, table, tokens } from './format';
 
 export interface Shown {
   /** The context compacted: the focus-kept items' text is quoted from it. */
@@ -22,10 +22,6 @@ const TIERS: readonly TierName[] = ['choice', 'supersede', 'age-clear', 'dedupe'
 export const SUMMARY_HEAD_LINES = 40;
 const LINE_CHARS = 160;
 
-const clipped = (text: string): string => {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= 120 ? flat : `${flat.slice(0, 119)}…`;
-};
 
 /** What `compact` prints without --json. */
 export function compactText(result: CompactionResult, shown: Shown): string {
@@ -70,7 +66,7 @@ export function compactText(result: CompactionResult, shown: Shown): string {
       '',
       `Verification: ${verification.ok ? 'ok' : 'needs a look'} — constraints ${verification.constraints.filter((c) => c.present).length}/${verification.constraints.length} present, open loops ${verification.openLoopsBefore} → ${verification.openLoopsAfter}, files lost ${verification.filesLost.length}${verification.reinjected.length > 0 ? `, re-injected ${verification.reinjected.length}` : ''}${verification.contradictions.length > 0 ? `, stale lines ${verification.contradictions.length}` : ''}`,
       // Which summary line a later item contradicts, and what that item says.
-      ...verification.contradictions.map((entry) => `  stale: "${clipped(entry.line)}" — #${entry.laterItemId} says: "${clipped(entry.laterText)}"`),
+      ...verification.contradictions.map((entry) => `  stale: "${oneLine(entry.line, 120)}" — #${entry.laterItemId} says: "${oneLine(entry.laterText, 120)}"`),
     );
   }
   if (metrics.redactions > 0) lines.push('', `${metrics.redactions} secret${metrics.redactions === 1 ? '' : 's'} redacted`);
@@ -137,5 +133,4 @@ function passage(text: string, words: readonly string[]): string {
   return from > 0 ? `…${cut}` : cut;
 }
 
-const clip = (text: string, max: number): string => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
 const indent = (block: string): string => block.split('\n').map((line) => `  ${line}`).join('\n');

@@ -9,6 +9,11 @@ export const tokens = (value: number): string => (Number.isFinite(value) && valu
 export const percent = (value: number): string => (Number.isFinite(value) ? `${value.toFixed(1)} %` : '? %');
 export const percentOf = (part: number, whole: number): number => (whole > 0 ? (part / whole) * 100 : 0);
 
+/** At most `max` characters, the last an ellipsis when cut. */
+export const clip = (text: string, max: number): string => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+/** `clip` of the text on one line (runs of whitespace, newlines included, as one space). */
+export const oneLine = (text: string, max: number): string => clip(text.replace(/\s+/g, ' ').trim(), max);
+
 export function bytes(value: number): string {
   if (value < 1024) return `${value} B`;
   if (value < 1024 * 1024) return `${(value / 1024).toFixed(1)} KB`;

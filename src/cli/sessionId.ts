@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import type { AgentAdapter, SessionLocations } from '../sessions/port';
 import type { SessionInfo } from '../sessions/types';
 import { inputError } from './errors';
+import { oneLine } from './format';
 
 export interface FoundSession {
   path: string;
@@ -62,12 +63,7 @@ function storeWhere(store: string, adapters: readonly AgentAdapter[], where: Ses
 /** One line (the CLI prints errors on one): each candidate's id, agent and title. */
 function ambiguous(target: string, candidates: readonly Candidate[]): string {
   const sorted = [...candidates].sort((a, b) => a.session.id.localeCompare(b.session.id));
-  const named = sorted.slice(0, SHOWN).map(({ session, adapter }) => `${session.id} (${adapter.name}: ${clip(session.title)})`);
+  const named = sorted.slice(0, SHOWN).map(({ session, adapter }) => `${session.id} (${adapter.name}: ${oneLine(session.title, 50)})`);
   const more = sorted.length > SHOWN ? `, and ${sorted.length - SHOWN} more` : '';
   return `ambiguous session id '${target}': it starts ${sorted.length} sessions, give more of it: ${named.join(', ')}${more}`;
 }
-
-const clip = (text: string): string => {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > 50 ? `${flat.slice(0, 49)}…` : flat;
-};

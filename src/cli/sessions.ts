@@ -1,7 +1,10 @@
 // `ctxlens sessions`: every agent's sessions of this workspace (or of every project with --all).
 import { AGENTS } from '../sessions/agents';
 import { AGENT_NAMES, AGENT_OPTION, AGENT_USAGE, agentOption, EXIT_OK, HOME_OPTIONS, HOMES_USAGE, inputError, locationsOf, parse, usageError, writeJson, type Io } from './io';
-import { bytes, printable, table } from './format';
+import { bytes, clip, printable, table } from './format';
+
+/** A title or model longer than this is cut in the table. */
+const TITLE_CHARS = 50;
 
 export const SESSIONS_USAGE = `ctxlens sessions [--json] ${AGENT_USAGE} [--workspace PATH | --all]
   Lists ${AGENT_NAMES} sessions, newest first: those of the current folder, of
@@ -30,9 +33,9 @@ export async function sessionsCommand(args: readonly string[], io: Io): Promise<
     return EXIT_OK;
   }
   const rows = sessions.map((session) => [
-    clip(printable(session.title, true)),
+    clip(printable(session.title, true), TITLE_CHARS),
     session.agent,
-    session.model === null ? '—' : clip(printable(session.model, true)),
+    session.model === null ? '—' : clip(printable(session.model, true), TITLE_CHARS),
     // The transcript's own last timestamp; the file's mtime only when no record has one.
     new Date(session.lastRecordAtMs ?? session.lastActivityMs).toISOString().replace('T', ' ').slice(0, 16),
     bytes(session.sizeBytes),
@@ -42,5 +45,3 @@ export async function sessionsCommand(args: readonly string[], io: Io): Promise<
   io.out.write(`${table(['TITLE', 'AGENT', 'MODEL', 'LAST ACTIVITY (UTC)', 'SIZE', 'ID'], rows, [4])}\n`);
   return EXIT_OK;
 }
-
-const clip = (text: string): string => (text.length > 50 ? `${text.slice(0, 49)}…` : text);
