@@ -59,7 +59,8 @@ export async function startLiveProxy(options: LiveProxyOptions): Promise<Result<
   const stateDir = options.stateDir ?? proxyStateDir(options.env);
   const eventsPath = join(stateDir, EVENTS_FILE);
   const log = options.log ?? (() => undefined);
-  const rewriter = rewritingOf({ ...DEFAULT_LIVE_OPTIONS, ...options.live, engine: options.live?.engine ?? {} }, { recall: recallDir(stateDir), requests: requestsDir(stateDir), panel: panelDir(stateDir) }, log);
+  const dirs: LiveDirs = { recall: recallDir(stateDir), requests: requestsDir(stateDir), panel: panelDir(stateDir) };
+  const rewriter = rewritingOf({ ...DEFAULT_LIVE_OPTIONS, ...options.live, engine: options.live?.engine ?? {} }, dirs, log);
   const events = new ProxyEventWriter(eventsPath, (error) => log(`cannot write the event stream: ${error instanceof Error ? error.message : String(error)}`));
   const started = await startProxyServer({ port: options.port ?? 0, upstream: options.upstream ?? DEFAULT_UPSTREAM, rewriter, events, log, ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}), ...(options.maxHeldBytes ? { maxHeldBytes: options.maxHeldBytes } : {}) });
   if (!started.ok) {
@@ -71,7 +72,7 @@ export async function startLiveProxy(options: LiveProxyOptions): Promise<Result<
   // `run -- cmd` paid it and 50 MB for nothing).
   const warm = setTimeout(() => void rewriter.warmUp().catch((error: unknown) => log(`engine warm-up failed: ${error instanceof Error ? error.message : String(error)}`)), WARM_UP_AFTER_MS).unref();
   // The recall archive is pruned now and then while the proxy runs (by age and size, recallPrune.ts).
-  const prune = (): void => void pruneRecall(recallDir(stateDir)).then((removed) => removed > 0 && log(`pruned ${removed} archived outputs from the recall folder`));
+  const prune = (): void => void pruneRecall(dirs.recall).then((removed) => removed > 0 && log(`pruned ${removed} archived outputs from the recall folder`));
   prune();
   const timer = setInterval(prune, RECALL_PRUNE_EVERY_MS).unref();
   const stop = (graceMs?: number): Promise<void> => {
