@@ -2,11 +2,12 @@
 // compiling half a megabyte of bundle before the first line of output costs about as much as
 // Node's own start. Node 22 keeps such a cache itself (`module.enableCompileCache`); on Node 20
 // each bundle beside this one is compiled through `vm.Script` with the code V8 produced last time.
-// A cache, never the truth: a file keyed by the bundle's hash and the Node version, private, written
-// atomically after the command ran (so it holds the functions the command compiled), and any
-// failure (unreadable, rejected by V8, disk full) only means compiling as usual.
-import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+// A cache, never the truth: a file keyed by the bundle's size, modification time and inode and the
+// Node version, private, written atomically after the command ran (so it holds the functions the
+// command compiled), and any failure (unreadable, rejected by V8, disk full) only means compiling as
+// usual. Keyed as Python keys its .pyc files, not by a hash of the bundle: hashing half a megabyte
+// and loading node:crypto (and the streams it pulls in) cost a third of what the cache saves.
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { Script, constants as vmConstants } from 'node:vm';
@@ -49,7 +50,7 @@ function hookCompile(prefix: string, directory: string, importDynamically: typeo
   const produced: Array<{ script: Script; path: string }> = [];
   prototype._compile = function (this: CompilingModule, content: string, filename: string): unknown {
     if (!filename.startsWith(prefix)) return original.call(this, content, filename);
-    const path = join(directory, cacheName(filename, content));
+    const path = join(directory, cacheName(filename));
     const cachedData = readCache(path);
     // Module.wrap: the same function Node would compile, so `require`, `module` and line numbers are as usual.
     const script = new Script((Module as unknown as { wrap(source: string): string }).wrap(withoutHashbang(content)), { filename, cachedData, importModuleDynamically: importDynamically });
@@ -63,10 +64,13 @@ function hookCompile(prefix: string, directory: string, importDynamically: typeo
   });
 }
 
-/** `<bundle>-<node version>-<hash of the bundle>`: a rebuilt bundle or another Node never meets this file. */
-function cacheName(filename: string, content: string): string {
-  const hash = createHash('sha256').update(content).digest('hex').slice(0, 32);
-  return `${basename(filename)}-${process.version}-${process.arch}-${hash}`;
+/**
+ * `<bundle>-<node version>-<arch>-<size>.<mtime in ns>.<inode>`: a rebuilt or replaced bundle (a new
+ * file, or the same one rewritten, which moves its nanosecond mtime) or another Node never meets this file.
+ */
+function cacheName(filename: string): string {
+  const stats = statSync(filename, { bigint: true });
+  return `${basename(filename)}-${process.version}-${process.arch}-${stats.size}.${stats.mtimeNs}.${stats.ino}`;
 }
 
 /** A `#!` line is valid only at the very start of a script: blanked, keeping the line count. */

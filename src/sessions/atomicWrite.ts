@@ -2,10 +2,10 @@
 // file system), fsync, then a rename over the final name, so nobody ever sees half a file.
 // The temp file is hidden and does not end in `.jsonl`, so the agent never lists a half-written
 // session; one left by a killed run is removed by the next write to that folder.
-import { randomUUID } from 'node:crypto';
 import { open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { failFromError, ok } from './result';
+import { randomUUID } from './common/crypto';
 import type { Result } from './types';
 
 /** `mode` applies to a new file; rename keeps the temp file's mode, so pass the old one to keep it. */

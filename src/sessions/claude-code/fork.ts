@@ -2,7 +2,7 @@
 // boundary, the summary as Claude Code's own compact-summary user record, then the preserved
 // records re-chained. The agent's file is only ever read; the new one appears atomically.
 import { SUMMARY_PREAMBLE } from '../common/forkTexts';
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../common/crypto';
 import { basename, dirname, join } from 'node:path';
 import { writeAtomically } from '../atomicWrite';
 import { fail, failFromError, ok } from '../result';

@@ -5,10 +5,10 @@
 // is recorded, so Disconnect can remove it again instead of leaving `{}` behind; so is a blank file
 // Connect filled, so Disconnect gives back its very bytes. What Connect creates is private: the
 // folder 0700 and the file 0600 whatever the umask (settings may hold secrets).
-import { createHash } from 'node:crypto';
 import { chmod, lstat, mkdir, readlink, rmdir, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { writeAtomically } from '../atomicWrite';
+import { sha256Hex } from '../common/crypto';
 import { fail, failFromError, ok } from '../result';
 import { READ_CAPS, readRegularText } from '../common/regularFile';
 import type { Saved } from '../connection';
@@ -44,7 +44,7 @@ function backupPaths(target: string, env: Env): { copy: string; created: string 
   const name = basename(target);
   // The settings sit in the project's `.claude` folder, `.mcp.json` in the project folder itself.
   const project = name === SETTINGS_FILE[1] ? dirname(dirname(target)) : dirname(target);
-  const stem = `${basename(project).replace(/[^\w.-]+/g, '_')}-${createHash('sha256').update(target).digest('hex').slice(0, 12)}`;
+  const stem = `${basename(project).replace(/[^\w.-]+/g, '_')}-${sha256Hex(target).slice(0, 12)}`;
   const folder = settingsBackupFolder(env);
   return { copy: join(folder, `${stem}.${name.replace(/^\./, '')}`), created: join(folder, `${stem}.created.json`) };
 }

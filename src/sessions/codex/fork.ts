@@ -6,13 +6,13 @@
 // encrypted compaction items are always kept, verbatim: they are the memory of what came before,
 // and only Codex can read them. A call the source has no output for yet is closed as Codex closes
 // an interrupted call (pendingCalls.ts). The source is only read; the new file appears atomically.
-import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { writeAtomically } from '../atomicWrite';
 import { fail, failFromError, ok, withFile } from '../result';
 import type { Result } from '../types';
 import { SUMMARY_PREAMBLE } from '../common/forkTexts';
+import { randomBytes } from '../common/crypto';
 import { HistoryBuilder } from './liveContext';
 import { codexHomeOf, rolloutPathFor } from './paths';
 import { scanRollout } from './reader';

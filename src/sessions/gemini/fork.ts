@@ -13,11 +13,11 @@
 // cleanup after its first resume would delete it (checked with 0.61; the CLI's own resumed sessions
 // go the same way). So the file name carries a short id of its own (the CLI finds a session by the
 // id in its header, never by its file name), and neither short id is one another file there has.
-import { randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeAtomically } from '../atomicWrite';
 import { SUMMARY_PREAMBLE } from '../common/forkTexts';
+import { randomUUID } from '../common/crypto';
 import { fail, ok } from '../result';
 import type { Result } from '../types';
 import { FORK_MARK_KEY, type MessageRecord } from './records';

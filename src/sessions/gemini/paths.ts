@@ -4,11 +4,11 @@
 // chats; `tmp/<name>/.project_root` names the directory back. Before 0.3x the folder was named by
 // the SHA-256 of the directory (`tmp/<sha256>/chats/session-*.json`); the CLI migrates those, but
 // copies and old machines keep them. A subagent's chat sits in `chats/<parent session id>/<id>.jsonl`.
-import { createHash } from 'node:crypto';
 import { readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { READ_CAPS, readRegularText, withoutBom } from '../common/regularFile';
+import { sha256Hex } from '../common/crypto';
 import { obj } from './records';
 
 /** The environment variable the CLI reads for the folder that holds `.gemini`. */
@@ -100,7 +100,7 @@ export async function projectRootOf(projectDir: string, projects?: Map<string, s
 
 /** The legacy folder name of a directory: the SHA-256 of its path. */
 export function projectHashOf(cwd: string): string {
-  return createHash('sha256').update(cwd).digest('hex');
+  return sha256Hex(cwd);
 }
 
 /** The project folders a working directory may have in one `.gemini` folder (existing or not). */

@@ -4,8 +4,8 @@
 // with `summary: true`), then the live messages the engine kept, with new ids, compacted tool
 // results in place of the originals. OpenCode replays a session from its newest answered compaction
 // request, so resuming the fork sends our summary and the kept messages, nothing dropped.
-import { randomBytes } from 'node:crypto';
 import { forkPlanOf, type ForkPlan } from '../common/forkPlan';
+import { randomBytes } from '../common/crypto';
 import { SUMMARY_PREAMBLE } from '../common/forkTexts';
 import type { ForkInput } from '../port';
 import { fail, ok } from '../result';

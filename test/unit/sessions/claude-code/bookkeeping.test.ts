@@ -18,6 +18,9 @@ describe('isBookkeepingLine', () => {
     assert.equal(isBookkeepingLine(line({ type: 'api-request', id: 'r' })), false);
     assert.equal(isBookkeepingLine(line({ type: 'model-change' })), false);
     assert.equal(isBookkeepingLine(line({ type: 'modes' })), false);
+    assert.equal(isBookkeepingLine(line({ type: 'mode' })), false, 'a type alone, no comma after it');
+    assert.equal(isBookkeepingLine(line({ type: `queue-operation${'x'.repeat(100)}`, content: 'y' })), false);
+    assert.equal(isBookkeepingLine(Buffer.from(`{"type":"${'q'.repeat(1000)}}`)), false, 'no closing quote near the start');
     assert.equal(isBookkeepingLine(Buffer.from('{"type":"queue-operation","content":"cut sho')), false);
     assert.equal(isBookkeepingLine(Buffer.from('{"type":"queue-operation","uuid":"u","type":"user"}')), false);
   });
