@@ -9,10 +9,11 @@ export { AGENT_NAMES };
 import type { AgentAdapter, SessionLocations } from '../sessions/port';
 import { inputError, usageError } from './errors';
 import { findSessionById } from './sessionId';
+import type { Output } from './stdio';
 
 export interface Io {
-  out: NodeJS.WritableStream;
-  err: NodeJS.WritableStream;
+  out: Output;
+  err: Output;
   env: Readonly<Record<string, string | undefined>>;
 }
 

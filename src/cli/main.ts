@@ -4,6 +4,7 @@ import { version } from '../../package.json';
 import { CliError, EXIT_INPUT, EXIT_OK, EXIT_USAGE } from './errors';
 import type { Io } from './io';
 import { printable } from '../protocol/printable';
+import { stderr, stdout, type Output } from './stdio';
 
 type Run = (args: readonly string[], io: Io) => Promise<number>;
 
@@ -47,8 +48,8 @@ hook and statusline always exit 0 whatever their stdin holds: they run inside Cl
 
 export async function main(
   argv: readonly string[],
-  out: NodeJS.WritableStream = process.stdout,
-  err: NodeJS.WritableStream = process.stderr,
+  out: Output = stdout,
+  err: Output = stderr,
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): Promise<number> {
   const [first, ...rest] = argv;
@@ -84,7 +85,7 @@ export async function main(
  * A bug, not an expected failure: one line for the person (input that reaches here is still bad
  * input to them), the stack only when CONTEXT_LENS_DEBUG is set, for the report.
  */
-function internalError(command: string, error: unknown, err: NodeJS.WritableStream, env: Readonly<Record<string, string | undefined>>): number {
+function internalError(command: string, error: unknown, err: Output, env: Readonly<Record<string, string | undefined>>): number {
   const message = error instanceof RangeError && /call stack/i.test(error.message) ? 'input nested too deeply to process' : error instanceof Error ? error.message : String(error);
   err.write(`ctxlens ${command}: internal error: ${printable(message, true)} (CONTEXT_LENS_DEBUG=1 shows the stack)\n`);
   if (env.CONTEXT_LENS_DEBUG) err.write(`${error instanceof Error ? error.stack : String(error)}\n`);

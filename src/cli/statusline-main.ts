@@ -2,9 +2,10 @@
 // starts it on every redraw and the full CLI bundle (engine, zod, tokenizer) takes longer to load.
 import { readStdin } from './hookInput';
 import { NEUTRAL, resolveStatusLine } from './statusline';
+import { stdout } from './stdio';
 
 // Stdin over its cap (see hookInput.ts) is not Claude Code's: the neutral line, at once.
 readStdin().then(
-  async (stdin) => process.stdout.write(`${await resolveStatusLine(stdin, process.env, { cost: process.argv.includes('--cost') })}\n`),
-  () => process.stdout.write(`${NEUTRAL}\n`),
+  async (stdin) => stdout.write(`${await resolveStatusLine(stdin, process.env, { cost: process.argv.includes('--cost') })}\n`),
+  () => stdout.write(`${NEUTRAL}\n`),
 );

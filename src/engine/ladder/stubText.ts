@@ -58,7 +58,7 @@ function verdict(result: ContextItem): string {
   const lines = result.text
     .slice(0, 20_000)
     .split('\n')
-    .filter((line) => /^(?:not ok \d+|Exit code [1-9]|\s*✖|.*\bFAIL(?:ED)?\b)/.test(line))
+    .filter((line) => /^(?:not ok \d+|Exit code [1-9]|\s*\u2716|.*\bFAIL(?:ED)?\b)/.test(line))
     .slice(0, 4);
   return lines.length === 0 ? ' failed' : ` failed: ${lines.map((line) => line.trim()).join('; ')}`;
 }

@@ -15,7 +15,7 @@ export function elisionMarker(tokens: number, chars: number): string {
 }
 
 /** Any marker `elisionMarker` writes: the output was truncated by an earlier run. */
-export const ELISION_PATTERN = /\[… [\d,]+ tokens \([\d,]+ chars\) elided …\]/;
+export const ELISION_PATTERN = /\[\u2026 [\d,]+ tokens \([\d,]+ chars\) elided \u2026\]/;
 
 /** Moves a cut to the nearest line break within 20 % of the kept length, so lines stay whole. */
 function snapToLine(text: string, cut: number, direction: 'back' | 'forward', slack: number): number {

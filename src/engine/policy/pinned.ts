@@ -36,7 +36,7 @@ export function sentencesOf(text: string): string[] {
   return text
     .split(/\r?\n/)
     .flatMap((line) => line.split(/(?<=[.!?])\s+(?=[A-Z"'`(])/))
-    .map((sentence) => sentence.trim().replace(/^[-*•]\s+|^\d+[.)]\s+/, ''))
+    .map((sentence) => sentence.trim().replace(/^[-*\u2022]\s+|^\d+[.)]\s+/, ''))
     .filter((sentence) => sentence.length > 0 && sentence.length <= MAX_SENTENCE_CHARS);
 }
 

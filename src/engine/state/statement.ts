@@ -106,7 +106,7 @@ export function askedAbout(text: string): string[] {
 /** Clauses of a sentence: "; " and " — " separate claims that may differ in status. */
 export function clausesOf(sentence: string): string[] {
   return sentence
-    .split(/;\s+|\s+[—–]\s+|,\s+(?:but|then|and then)\s+/)
+    .split(/;\s+|\s+[\u2014\u2013]\s+|,\s+(?:but|then|and then)\s+/)
     .map((clause) => clause.trim())
     .filter((clause) => clause.length > 0);
 }

@@ -7,8 +7,8 @@ import { filePathOf, resourceLabel } from '../resource';
 import { isOpenLoop, sentencesOf } from '../policy/pinned';
 
 /** A failing run: a test verdict, a non-zero exit, a stack trace. Not file content that says "error". */
-const FAILURE_LINE = /^(?:not ok \d+\b.*|.*\bFAIL(?:ED)?\b.*|\s*✖.*|Exit code [1-9]\d*|.*\b(?:Error|Exception|Traceback)\b.*:.*|\s+at \S.*\(.*:\d+:\d+\))$/;
-const VERDICT_LINE = /^(?:not ok \d+\b|\s*✖|.*\bFAIL(?:ED)?\b)/;
+const FAILURE_LINE = /^(?:not ok \d+\b.*|.*\bFAIL(?:ED)?\b.*|\s*\u2716.*|Exit code [1-9]\d*|.*\b(?:Error|Exception|Traceback)\b.*:.*|\s+at \S.*\(.*:\d+:\d+\))$/;
+const VERDICT_LINE = /^(?:not ok \d+\b|\s*\u2716|.*\bFAIL(?:ED)?\b)/;
 const ROOT_CAUSE = /\b(because|caused by|root cause|due to|the (?:issue|problem|bug) (?:is|was)|fails? (?:since|as))\b/i;
 const STRONG_DECISION = /\b(replac(?:e|es|ed|ing)\b.*\bwith|switch(?:ed|ing)? to|decided|decide to|chose|going with|opted|instead of|rather than|settled on|we'll use|I'll use)\b/i;
 const REASON = /\b(because|since|so that|due to|as it)\b/i;

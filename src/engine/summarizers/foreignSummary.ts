@@ -33,7 +33,7 @@ export function summaryBody(text: string): string {
 }
 
 function bulletOf(line: string, maxChars: number): string | null {
-  const text = line.replace(/^\s*(?:[-*•]|\d+[.)])\s+/, '').trim();
+  const text = line.replace(/^\s*(?:[-*\u2022]|\d+[.)])\s+/, '').trim();
   if (text === '') return null;
   return text.length <= maxChars ? text : `${text.slice(0, maxChars - 1)}…`;
 }

@@ -19,17 +19,17 @@ const REQUIRED: readonly { title: SectionTitle; key: (line: string) => string }[
   { title: 'Constraints', key: (line) => line },
   { title: 'Open loops', key: (line) => line },
   // "TODO: x. — done (#36): …": the loop's own words must be there (else it is re-injected as open).
-  { title: 'Done', key: (line) => line.split(/ — (?:done|passed|answered) \(#/)[0] ?? line },
+  { title: 'Done', key: (line) => line.split(/ \u2014 (?:done|passed|answered) \(#/)[0] ?? line },
   // "src/diff.js — modified (1 edit)": the path is what must be named.
   { title: 'Files', key: (line) => line.split(' — ')[0] ?? line },
   // "Bash `npm test` failed: not ok 9 - … — cause: … (#12)": the failing lines must be named.
-  { title: 'Errors and root causes', key: (line) => /failed: (.*?)(?: — cause:| \(passed later| \(#\d+\)$)/.exec(line)?.[1]?.split('; ')[0] ?? line },
+  { title: 'Errors and root causes', key: (line) => /failed: (.*?)(?: \u2014 cause:| \(passed later| \(#\d+\)$)/.exec(line)?.[1]?.split('; ')[0] ?? line },
 ];
 
 const normal = (text: string): string => text.replace(/\s+/g, ' ').toLowerCase();
 
 function structured(text: string): boolean {
-  return /^#{1,3} \S/m.test(text) || /^\s*(?:[-*•]|\d+\.)\s+\S/m.test(text);
+  return /^#{1,3} \S/m.test(text) || /^\s*(?:[-*\u2022]|\d+\.)\s+\S/m.test(text);
 }
 
 export function checkSummary(text: string, request: SummaryRequest): SummaryCheck {

@@ -98,7 +98,7 @@ function clauses(line: string): string[] {
 }
 
 function normal(text: string): string {
-  return text.toLowerCase().replace(/[`*"'“”]/g, '').replace(/\s+/g, ' ').replace(/^[\s,.;:-]+|[\s,.;:!?-]+$/g, '');
+  return text.toLowerCase().replace(/[`*"'\u201c\u201d]/g, '').replace(/\s+/g, ' ').replace(/^[\s,.;:-]+|[\s,.;:!?-]+$/g, '');
 }
 
 /**

@@ -19,7 +19,7 @@ const CLOSING_BRACE = 0x7d;
  * records start `{"parentUuid"`) are told apart by one comparison of their first bytes.
  */
 export function isBookkeepingLine(bytes: Buffer): boolean {
-  if (bytes[bytes.length - 1] !== CLOSING_BRACE || bytes.compare(TYPE_FIRST, 0, TYPE_FIRST.length, 0, Math.min(bytes.length, TYPE_FIRST.length)) !== 0) return false;
+  if (bytes[bytes.length - 1] !== CLOSING_BRACE || bytes[2] !== TYPE_FIRST[2] || bytes.compare(TYPE_FIRST, 0, TYPE_FIRST.length, 0, Math.min(bytes.length, TYPE_FIRST.length)) !== 0) return false;
   const close = bytes.subarray(0, TYPE_FIRST.length + LONGEST_TYPE + 1).indexOf(QUOTE, TYPE_FIRST.length);
   if (close === -1 || close - TYPE_FIRST.length > LONGEST_TYPE || bytes[close + 1] !== COMMA) return false;
   return TYPES.has(bytes.toString('latin1', TYPE_FIRST.length, close)) && bytes.indexOf(TYPE_KEY, close) === -1;

@@ -5,6 +5,11 @@ import type { FileHandle } from 'node:fs/promises';
 
 /** 64 KiB: a typical turn's lines fit in one or two blocks; larger blocks only add copying. */
 export const TAIL_BLOCK_BYTES = 64 * 1024;
+/**
+ * A read that goes on past the first block doubles each next one up to this: a live context
+ * megabytes long then costs a dozen reads, not one round trip to the thread pool per 64 KiB.
+ */
+const MAX_GROWN_BLOCK_BYTES = 1024 * 1024;
 const NEWLINE = 0x0a;
 
 /**
@@ -34,6 +39,7 @@ export interface TailLine {
 const GIVE_UP_FACTOR = 2;
 
 export interface BackwardOptions {
+  /** Every block this size (tests use small ones); by default 64 KiB, growing as reading goes on. */
   blockBytes?: number;
   /** Lines longer than this come out empty with `oversized` set (their bytes are read, never held). */
   maxLineBytes?: number;
@@ -46,7 +52,8 @@ export interface BackwardOptions {
  * block is gathered from its pieces and joined once, when its start is found.
  */
 export async function* linesBackward(handle: FileHandle, size: number, options: BackwardOptions = {}): AsyncGenerator<TailLine> {
-  const blockBytes = options.blockBytes ?? TAIL_BLOCK_BYTES;
+  let blockBytes = options.blockBytes ?? TAIL_BLOCK_BYTES;
+  const grownBytes = options.blockBytes ?? MAX_GROWN_BLOCK_BYTES;
   const maxLineBytes = options.maxLineBytes ?? MAX_TAIL_LINE_BYTES;
   const floor = Math.max(0, options.floor ?? 0);
   let pieces: Buffer[] = [];
@@ -89,6 +96,7 @@ export async function* linesBackward(handle: FileHandle, size: number, options: 
       } else pieces.unshift(block.subarray(0, right));
     }
     position = start;
+    blockBytes = Math.min(grownBytes, blockBytes * 2);
     if (gathered > GIVE_UP_FACTOR * maxLineBytes && position > floor) {
       yield lineOf(Buffer.alloc(0), position);
       return;
