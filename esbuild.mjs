@@ -32,6 +32,8 @@ const SHARED = {
   // Only `ctxlens mcp` needs the MCP SDK (and its ajv): out of cli.js, which every command parses.
   '@modelcontextprotocol/sdk/server/mcp.js': 'mcp-sdk',
   '@modelcontextprotocol/sdk/server/stdio.js': 'mcp-sdk',
+  // The JSON-RPC message schema our transport checks lines with (a second copy of zod comes with it).
+  '@modelcontextprotocol/sdk/types.js': 'mcp-sdk',
   // 300 KB that only the commands classifying the person's sentences (hook, compact, inspect) need.
   'compromise/two': 'nlp',
   // SQLite in WebAssembly, for OpenCode's database only; its .wasm is copied beside it (copySqliteWasm).
@@ -41,7 +43,7 @@ const SHARED = {
 const sharedBeside = {
   name: 'shared-beside',
   setup(build) {
-    build.onResolve({ filter: /^(zod|@anthropic-ai\/sdk|@modelcontextprotocol\/sdk\/server\/(mcp|stdio)\.js|compromise\/two|sql\.js\/dist\/sql-wasm\.js)$/ }, (args) => ({ path: `./${SHARED[args.path]}.js`, external: true }));
+    build.onResolve({ filter: /^(zod|@anthropic-ai\/sdk|@modelcontextprotocol\/sdk\/(server\/(mcp|stdio)|types)\.js|compromise\/two|sql\.js\/dist\/sql-wasm\.js)$/ }, (args) => ({ path: `./${SHARED[args.path]}.js`, external: true }));
   },
 };
 
@@ -71,7 +73,7 @@ const targets = [
   { ...nodeBundle, stdin: { contents: "export * from 'zod';", resolveDir: root, loader: 'js' }, outdir: undefined, outfile: join(dist, 'zod.js') },
   {
     ...nodeBundle,
-    stdin: { contents: "export { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'; export { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';", resolveDir: root, loader: 'js' },
+    stdin: { contents: "export { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'; export { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'; export { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';", resolveDir: root, loader: 'js' },
     outdir: undefined,
     outfile: join(dist, 'mcp-sdk.js'),
   },

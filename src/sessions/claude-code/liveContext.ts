@@ -68,7 +68,8 @@ async function buildChain(scan: TailScan, sidechain: boolean, boundaries: readon
       continue;
     }
     const tracker = new FillTracker(sidechain);
-    for (const located of scan.oldestFirst()) if (located.record.type === 'api-request') tracker.observe(located);
+    // The fill takes the window's betas from the newest request that names them: older ones stay unparsed.
+    for await (const request of scan.requestsNewestFirst()) if (tracker.observe(request)) break;
     for (const located of walk?.records ?? []) tracker.observe(located);
     return { walk, tracker, diagnostics: [...missing, ...graph.diagnostics()] };
   }

@@ -238,7 +238,7 @@ export const LIVE_READ_CAP_BYTES = 4 * 1_000_000 * 4;
  * bodies (system prompt, tools, whole messages) are needed only when a request is rebuilt.
  */
 export class TailScan {
-  /** Parsed records, newest first: everything read except shapes, blobs and bookkeeping lines (bookkeeping.ts). */
+  /** Parsed records, newest first: everything read except replay records and bookkeeping lines (bookkeeping.ts). */
   readonly records: LocatedRecord[] = [];
   private readonly replay: Record<ReplayKind, Map<string, LineSpan>> = { requests: new Map(), shapes: new Map(), blobs: new Map() };
   private readonly parser: RecordParser;
@@ -337,6 +337,15 @@ export class TailScan {
     }
   }
 
+  /** The `api-request` records of the lines read so far, newest first, each read and parsed when reached. */
+  async *requestsNewestFirst(): AsyncGenerator<LocatedRecord> {
+    for (const span of this.replay.requests.values()) {
+      const bytes = await readRange(this.handle, span.offset, span.end);
+      const located = this.parser.parse(bytes.subarray(0, bytes.length - 1), span.line, span.offset, span.end);
+      if (located !== null) yield located;
+    }
+  }
+
   diagnostics(): Diagnostic[] {
     return this.parser.diagnostics();
   }
@@ -348,11 +357,14 @@ export class TailScan {
     return { line: next.value, number: this.nextLine-- };
   }
 
-  /** `api-request` lines are also parsed: the fill takes the context window's betas from them. */
+  /**
+   * Replay records are indexed, never parsed here: a rebuilt request reads the few it needs by their
+   * spans, and the fill takes its betas from the newest request (`requestsNewestFirst`).
+   */
   private take({ line, number }: { line: TailLine; number: number }, parse: boolean): LocatedRecord | null {
     // A replay record still being written is not indexed; as any unfinished last line, it is parsed as such.
     const kind = line.terminated ? this.index(line, number) : null;
-    if (!parse || kind === 'shapes' || kind === 'blobs') return null;
+    if (!parse || kind !== null) return null;
     if (line.terminated && isBookkeepingLine(line.bytes)) {
       // Not parsed, but a damaged encoding is still noted, as for lines before the last compaction.
       this.parser.checkEncoding(line.bytes, number, line.offset);
