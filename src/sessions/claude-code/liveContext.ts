@@ -42,7 +42,14 @@ const PRESERVED_SEARCH_BYTES = 8 * 1024 * 1024;
  * is found, and the chain is walked again.
  */
 async function buildChain(scan: TailScan, sidechain: boolean, boundaries: readonly number[]): Promise<ChainBuild> {
-  await scan.readUntil((located) => isSidechain(located.record) === sidechain && (isCompactBoundary(located.record) || startsLiveChain(scan, located, sidechain)));
+  // The walk that found the live chain's root is the chain: kept, not walked again below.
+  let rooted: Walked | null = null;
+  await scan.readUntil((located) => {
+    if (isSidechain(located.record) !== sidechain) return false;
+    if (isCompactBoundary(located.record)) return true;
+    rooted = rootedWalk(scan, located, sidechain);
+    return rooted !== null;
+  });
   const last = scan.records.at(-1);
   const boundary = last !== undefined && isCompactBoundary(last.record) && isSidechain(last.record) === sidechain ? last : undefined;
   const segment = obj(obj(boundary?.record.compactMetadata)?.preservedSegment);
@@ -57,11 +64,8 @@ async function buildChain(scan: TailScan, sidechain: boolean, boundaries: readon
     }
   }
   for (;;) {
-    const graph = new RecordGraph(scan.path);
-    for (const located of scan.oldestFirst()) graph.add(located);
-    for (const { record } of scan.oldestFirst()) if (isCompactBoundary(record)) graph.relinkPreserved(record);
-    const leaf = graph.liveLeaf(sidechain);
-    const walk = leaf === null ? null : graph.walk(leaf);
+    const { graph, walk } = rooted ?? walked(scan, sidechain);
+    rooted = null;
     // Also a bridged one (chain.ts): the parent may only be further back than what was read.
     if (walk?.missingParent !== undefined && !scan.atStart) {
       await scan.readUntil(({ record }) => uuidOf(record) === walk.missingParent);
@@ -75,22 +79,33 @@ async function buildChain(scan: TailScan, sidechain: boolean, boundaries: readon
   }
 }
 
-/**
- * Whether `located`, just read, is the root the live chain starts at: a record without a parent,
- * reached by the walk from the newest leaf read so far, with nothing missing on the way. Reading
- * stops there as at a compaction: what comes before it (older conversations of the same file,
- * each ending at a root of its own) is not the live context. Asked only at roots, which are rare,
- * so the walks stay few. A leaf older than this root would have to be newer by its timestamp than
- * every leaf after it, which an append-only transcript does not write.
- */
-function startsLiveChain(scan: TailScan, located: LocatedRecord, sidechain: boolean): boolean {
-  if (!isChainRecord(located.record) || parentOf(located.record) !== null) return false;
+interface Walked {
+  graph: RecordGraph;
+  walk: ChainWalk | null;
+}
+
+/** The records read so far as a graph (partial compactions' segments spliced in), walked from the newest leaf. */
+function walked(scan: TailScan, sidechain: boolean): Walked {
   const graph = new RecordGraph(scan.path);
-  for (const read of scan.oldestFirst()) graph.add(read);
+  for (const located of scan.oldestFirst()) graph.add(located);
+  for (const { record } of scan.oldestFirst()) if (isCompactBoundary(record)) graph.relinkPreserved(record);
   const leaf = graph.liveLeaf(sidechain);
-  if (leaf === null) return false;
-  const walk = graph.walk(leaf);
-  return walk.stop === 'root' && walk.bridged === 0 && walk.records.some((record) => record === located);
+  return { graph, walk: leaf === null ? null : graph.walk(leaf) };
+}
+
+/**
+ * The walk to `located`, just read, when it is the root the live chain starts at: a record without
+ * a parent, reached by the walk from the newest leaf read so far, with nothing missing on the way;
+ * else null. Reading stops there as at a compaction: what comes before it (older conversations of
+ * the same file, each ending at a root of its own) is not the live context. Asked only at roots,
+ * which are rare, so the walks stay few. A leaf older than this root would have to be newer by its
+ * timestamp than every leaf after it, which an append-only transcript does not write.
+ */
+function rootedWalk(scan: TailScan, located: LocatedRecord, sidechain: boolean): Walked | null {
+  if (!isChainRecord(located.record) || parentOf(located.record) !== null) return null;
+  const found = walked(scan, sidechain);
+  const { walk } = found;
+  return walk !== null && walk.stop === 'root' && walk.bridged === 0 && walk.records.some((record) => record === located) ? found : null;
 }
 
 export async function readLiveContext(path: string, options: LiveContextOptions = {}): Promise<Result<LiveContext>> {
