@@ -35,7 +35,7 @@ function sessionLine(session: SessionSummary | null): (Node | string)[] {
     const source = session.forkOf.title ?? 'another session';
     parts.push(el('span', { class: 'muted fork-of', 'data-testid': 'fork-of', title: `Written by Context Lens's Apply: a compacted copy of “${source}”. Select Session… opens the original.` }, icon('repo-forked'), ' fork of '));
   }
-  parts.push(el('span', { class: 'session-title', 'data-testid': 'session-title', title: session.forkOf?.title && session.forkOf.title !== session.title ? `${session.title} (original: ${session.forkOf.title})\n${session.path}` : `${session.title}\n${session.path}` }, session.title));
+  parts.push(el('span', { class: 'session-title', 'data-testid': 'session-title', title: `${session.forkOf?.title && session.forkOf.title !== session.title ? `${session.title} (original: ${session.forkOf.title})` : session.title}\n${session.location ?? session.path}` }, session.title));
   if (session.model) parts.push(' · ', el('span', { class: 'muted' }, session.model));
   // The dot is never alone: the word "live" says the same for screen readers and in high contrast.
   if (session.live) parts.push(' · ', el('span', { class: 'live', title: 'Following the transcript live' }, el('span', { class: 'live-dot', 'aria-hidden': 'true' }, '●'), ' live'));

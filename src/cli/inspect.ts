@@ -71,7 +71,7 @@ export async function inspectCommand(args: readonly string[], io: Io): Promise<n
   const lines = [
     `${live.session.title}`,
     `  session  ${live.session.id} (${live.session.agent}, ${model ?? 'no model yet'})`,
-    `  file     ${live.session.path}`,
+    live.session.location === undefined ? `  file     ${live.session.path}` : `  where    ${live.session.location}`,
     `  context  ${live.messages.length} messages, ${live.source === 'request' ? 'exact recorded request' : 'rebuilt from the transcript'}; tokens ${fill.source === 'usage' ? "from the provider's usage" : 'estimated'}, window ${tokens(fill.windowTokens)} (${fill.windowSource})`,
     '',
     gauge(fill.usedTokens, fill.windowTokens, fill.agentAutoCompactTokens, adapter.name),

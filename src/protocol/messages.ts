@@ -22,6 +22,8 @@ export const sessionSummarySchema = z.object({
   agentLabel: agentLabelSchema,
   model: z.string().nullable(),
   path: z.string(),
+  /** Where the session lives in words, when `path` is not a file (see SessionInfo.location). */
+  location: z.string().optional(),
   live: z.boolean(),
   /** Title of the session this one was forked from by Context Lens's Apply (null: title unknown). */
   forkOf: z.object({ title: z.string().nullable() }).optional(),

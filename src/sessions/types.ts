@@ -35,6 +35,11 @@ export interface SessionInfo {
   id: string;
   agent: AgentId;
   path: string;
+  /**
+   * Where the session lives, in words, when `path` is not a file a person could open (an OpenCode
+   * session is a row of a database: `path` is `<database>#<id>`, our own key). Shown instead of it.
+   */
+  location?: string;
   /** Folder holding the transcript (the agent's per-workspace folder). */
   projectDir: string;
   /** Working directory the agent ran in, from the records; null when no record names it. */

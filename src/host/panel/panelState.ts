@@ -69,6 +69,7 @@ function sessionSummary(view: SessionView): PanelState['session'] {
     agentLabel: { name: adapter.name, pointSetBy: adapter.pointSetBy },
     model: view.fill?.model ?? session.model,
     path: session.path,
+    ...(session.location !== undefined ? { location: session.location } : {}),
     live: true,
     ...(session.forkOf ? { forkOf: { title: session.forkOf.title } } : {}),
   };

@@ -19,6 +19,7 @@ function infoOf(db: string, row: Row, sizeBytes: number): SessionInfo | null {
     id: session.id,
     agent: OPENCODE_AGENT,
     path: sessionPath(db, session.id),
+    location: `session ${session.id} in ${db}`,
     projectDir: dirname(db),
     cwd: session.directory === '' ? null : session.directory,
     title: session.title,

@@ -35,6 +35,8 @@ describe('OpenCode recorded sessions', () => {
     assert.ok(await opencodeAdapter.owns(session.path));
     assert.equal(await opencodeAdapter.owns(join(temp, 'plain.db')), false);
     assert.equal(parseSessionPath(session.path)?.sessionId, session.id);
+    // Said in words where a file path would be shown (the panel's header, inspect): not our `<db>#<id>` key.
+    assert.equal(session.location, `session ${session.id} in ${parseSessionPath(session.path)?.db}`);
     const info = await opencodeAdapter.readSessionInfo(session.path);
     assert.ok(info.ok);
     assert.deepEqual(info.value, session);
