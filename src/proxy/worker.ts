@@ -5,7 +5,7 @@
 // on the one thread before: a session's requests keep their order.
 import { parentPort, workerData } from 'node:worker_threads';
 import { LiveRewriter } from './rewrite';
-import { asBuffer, ownsItsMemory, type FromWorker, type ToWorker, type WorkerSetup } from './workerMessages';
+import { asBuffer, splicedOver, type FromWorker, type ToWorker, type WorkerSetup } from './workerMessages';
 
 const port = parentPort;
 if (!port) throw new Error('proxy-worker.js runs as a worker thread of the proxy');
@@ -22,9 +22,10 @@ port.on('message', (message: ToWorker) => {
     );
     return;
   }
-  void rewriter.rewrite(asBuffer(message.body)).then((rewrite) => {
-    // The original bytes are the sender's own already; a new body goes back without a copy.
-    const body = rewrite.changed ? rewrite.body : null;
-    say({ kind: 'rewritten', id: message.id, rewrite: { ...rewrite, body } }, body && ownsItsMemory(body) ? [body.buffer as ArrayBuffer] : []);
+  const raw = asBuffer(message.body);
+  void rewriter.rewrite(raw).then(({ pieces, ...rewrite }) => {
+    // The original bytes are the sender's own already; a new body goes back as where its bytes are.
+    const body = rewrite.changed ? splicedOver(raw, pieces) : null;
+    say({ kind: 'rewritten', id: message.id, rewrite: { ...rewrite, body } }, body ? [body.inserted.buffer as ArrayBuffer] : []);
   });
 });

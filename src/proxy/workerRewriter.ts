@@ -12,7 +12,7 @@ import { Worker } from 'node:worker_threads';
 import type { ProxyUsage } from './events';
 import { originalRewrite, type Rewrite, type Rewriting } from './rewrite';
 import type { SentRequest } from './session';
-import { asBuffer, ownsItsMemory, type FromWorker, type ToWorker, type WorkerSetup } from './workerMessages';
+import { piecesOf, sharedBuffer, type FromWorker, type ToWorker, type WorkerSetup } from './workerMessages';
 
 /** Past this a request goes as it came and the worker is replaced: a batch under load takes seconds at most. */
 export const WORKER_TIMEOUT_MS = 30_000;
@@ -43,6 +43,12 @@ export function workerEntry(dir: string = __dirname): WorkerEntry | null {
   if (!existsSync(source)) return null;
   const from = JSON.stringify(source);
   return { code: `const load = require('node:module').createRequire(${from}); load('tsx/cjs'); load(${from});`, eval: true };
+}
+
+function sharedCopy(body: Buffer): Buffer {
+  const copy = sharedBuffer(body.length);
+  body.copy(copy);
+  return copy;
 }
 
 interface Waiting {
@@ -79,12 +85,13 @@ export class WorkerRewriter implements Rewriting {
   }
 
   /**
-   * Sends `raw` to the worker. A body in shared memory (sharedBuffer) stays readable here; one in an
-   * ArrayBuffer of its own is handed over and emptied here: pass only what the caller will not read
-   * again (an inflated copy), and send the original when the rewrite did not change it.
+   * Sends `raw` to the worker. A body in shared memory (the server's BodyPool) is read there where it
+   * is; any other (an inflated copy) is copied into shared memory first. A changed body comes back
+   * as pieces of that memory and the new bytes: the caller keeps it until the request is sent.
    */
-  rewrite(raw: Buffer): Promise<Rewrite> {
+  rewrite(body: Buffer): Promise<Rewrite> {
     const started = performance.now();
+    const raw = body.buffer instanceof SharedArrayBuffer ? body : sharedCopy(body);
     const worker = this.running();
     if (!worker.ok) return Promise.resolve(originalRewrite(raw, 'failed-open', worker.error, 0));
     const id = this.nextId++;
@@ -92,7 +99,7 @@ export class WorkerRewriter implements Rewriting {
       const timer = setTimeout(() => this.replace(worker.value, `rewrite worker: no answer in ${this.timeoutMs} ms, restarted`), this.timeoutMs);
       this.waiting.set(id, { worker: worker.value, raw, bytes: raw.length, started, timer, resolve });
       const message: ToWorker = { kind: 'rewrite', id, body: raw };
-      worker.value.postMessage(message, ownsItsMemory(raw) ? [raw.buffer as ArrayBuffer] : []);
+      worker.value.postMessage(message);
     });
   }
 
@@ -150,9 +157,9 @@ export class WorkerRewriter implements Rewriting {
     if (!waiting) return;
     this.waiting.delete(message.id);
     clearTimeout(waiting.timer);
-    const { body } = message.rewrite;
+    const { body, ...rewrite } = message.rewrite;
     // The time added is the proxy's, queue and hand-over included, not only the worker's.
-    waiting.resolve({ ...message.rewrite, body: body ? asBuffer(body) : waiting.raw, addedMs: performance.now() - waiting.started });
+    waiting.resolve({ ...rewrite, pieces: body ? piecesOf(waiting.raw, body) : [waiting.raw], addedMs: performance.now() - waiting.started });
   }
 
   /** A worker that did not answer in time is ended; everything it held goes as it came. */

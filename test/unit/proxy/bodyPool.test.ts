@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { BodyPool, POOLED_FROM_BYTES, sizeClass } from '../../../src/proxy/bodyPool';
+
+describe('sizeClass', () => {
+  it('is never smaller than the body and at most an eighth of a doubling larger', () => {
+    for (const size of [POOLED_FROM_BYTES + 1, 100_000, 131_072, 131_073, 300_000, 1_000_000, 32 * 1024 * 1024]) {
+      const capacity = sizeClass(size);
+      assert.ok(capacity >= size, `${size} → ${capacity}`);
+      assert.ok(capacity <= size * 1.125, `${size} → ${capacity}`);
+    }
+    assert.equal(sizeClass(1), POOLED_FROM_BYTES);
+  });
+});
+
+describe('BodyPool', () => {
+  it('gives shared memory of exactly the size asked', () => {
+    const body = new BodyPool().take(300_000);
+    assert.equal(body.length, 300_000);
+    assert.ok(body.buffer instanceof SharedArrayBuffer);
+  });
+
+  it('reuses a buffer given back for the next body of about its size', () => {
+    const pool = new BodyPool();
+    const first = pool.take(300_000);
+    pool.give(first);
+    assert.equal(pool.freeHeld, first.buffer.byteLength);
+    const next = pool.take(290_000);
+    assert.equal(next.buffer, first.buffer);
+    assert.equal(pool.freeHeld, 0);
+  });
+
+  it('takes a free buffer up to two size classes larger, never a smaller one', () => {
+    const pool = new BodyPool();
+    const big = pool.take(300_000);
+    pool.give(big);
+    assert.notEqual(pool.take(400_000).buffer, big.buffer, 'too small for it');
+    assert.equal(pool.take(270_000).buffer, big.buffer);
+    pool.give(pool.take(1_000_000));
+    assert.notEqual(pool.take(200_000).buffer.byteLength, sizeClass(1_000_000), 'far too large for it');
+  });
+
+  it('keeps no more than its free cap, and takes back only its own buffers, once', () => {
+    const pool = new BodyPool(1024 * 1024);
+    const bodies = [1, 2, 3, 4, 5].map(() => pool.take(300_000));
+    for (const body of bodies) pool.give(body);
+    assert.ok(pool.freeHeld <= 1024 * 1024);
+    assert.equal(pool.freeHeld, 3 * sizeClass(300_000));
+    pool.give(bodies[0]!);
+    assert.equal(pool.freeHeld, 3 * sizeClass(300_000), 'a second give is ignored');
+    pool.give(Buffer.from(new SharedArrayBuffer(300_000)));
+    pool.give(Buffer.alloc(300_000));
+    assert.equal(pool.freeHeld, 3 * sizeClass(300_000), 'not ours');
+  });
+
+  it('small bodies get a buffer of their own, never pooled', () => {
+    const pool = new BodyPool();
+    const small = pool.take(100);
+    assert.equal(small.buffer.byteLength, 100);
+    pool.give(small);
+    assert.equal(pool.freeHeld, 0);
+  });
+
+  it('lets its free buffers go once no body was taken for its idle time', async () => {
+    const pool = new BodyPool(undefined, 30);
+    pool.give(pool.take(300_000));
+    assert.ok(pool.freeHeld > 0);
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    assert.equal(pool.freeHeld, 0);
+  });
+});
