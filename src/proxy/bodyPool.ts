@@ -1,15 +1,16 @@
 // Request bodies in shared memory, reused. The proxy reads each body into memory its rewrite thread
 // also sees (workerMessages.ts). A SharedArrayBuffer is only freed once the garbage collectors of
-// both threads have let go of it, which under load is long after the request ended: 64 sessions of
-// ~300 KB bodies at 350 requests/s left the allocator's free lists 100+ MB larger than the bodies
-// alive, and a body sent back through the worker kept 500 MB. Here an ended request gives its
-// buffer back and the next body of about its size is read into it: what the proxy holds is what is
-// in flight plus a bounded stock of free buffers, dropped when the proxy goes quiet.
+// both threads have let go of every object over it, and neither counts it as memory to collect
+// for: a fresh one per request (64 sessions of ~300 KB bodies, 350 requests/s) left 100+ MB of
+// them waiting, and one sent back through the worker per request 500 MB. Here an ended request
+// gives its buffer back and the next body of about its size is read into it; the rewrite thread
+// is given each buffer once and told when it is let go (onDrop), so what both hold is what is in
+// flight plus a bounded stock of free buffers, let go when the proxy goes quiet.
 
-/** Bodies under this get a buffer of their own: small, and many sizes. */
+/** Bodies under this get an ordinary buffer of their own (copied to the rewrite thread): small, and many sizes. */
 export const POOLED_FROM_BYTES = 64 * 1024;
 /** Free buffers kept for the next bodies; one given back past this is let go. */
-export const DEFAULT_MAX_FREE_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_MAX_FREE_BYTES = 32 * 1024 * 1024;
 /** With no body taken for this long, the free buffers are let go (an idle proxy holds none). */
 export const DEFAULT_IDLE_MS = 10_000;
 
@@ -32,14 +33,16 @@ export class BodyPool {
   private idleTimer: NodeJS.Timeout | null = null;
 
   constructor(
+    /** Told of each buffer let go, so the rewrite thread lets go of it too. */
+    private readonly onDrop: (memory: SharedArrayBuffer) => void = () => undefined,
     readonly maxFreeBytes = DEFAULT_MAX_FREE_BYTES,
     private readonly idleMs = DEFAULT_IDLE_MS,
   ) {}
 
-  /** `size` bytes of shared memory (what was in them before included: the caller fills all of them). */
+  /** `size` bytes, shared from POOLED_FROM_BYTES on (with what was in them before: the caller fills all of them). */
   take(size: number): Buffer {
     this.lastTaken = performance.now();
-    if (size < POOLED_FROM_BYTES) return Buffer.from(new SharedArrayBuffer(size));
+    if (size < POOLED_FROM_BYTES) return Buffer.alloc(size);
     const reused = this.reusable(size);
     const memory = reused ?? new SharedArrayBuffer(sizeClass(size));
     this.ours.add(memory);
@@ -51,7 +54,7 @@ export class BodyPool {
     const memory = body.buffer;
     if (!(memory instanceof SharedArrayBuffer) || !this.ours.has(memory)) return;
     this.ours.delete(memory);
-    if (this.freeBytes + memory.byteLength > this.maxFreeBytes) return;
+    if (this.freeBytes + memory.byteLength > this.maxFreeBytes) return this.onDrop(memory);
     const list = this.free.get(memory.byteLength) ?? [];
     list.push(memory);
     this.free.set(memory.byteLength, list);
@@ -91,6 +94,7 @@ export class BodyPool {
         return;
       }
       this.idleTimer = null;
+      for (const list of this.free.values()) for (const memory of list) this.onDrop(memory);
       this.free.clear();
       this.freeBytes = 0;
     };

@@ -107,6 +107,8 @@ export interface Rewriting {
   rewrite(raw: Buffer): Promise<Rewrite>;
   recordUsage(session: string, sentBytes: number, usage: ProxyUsage, sent?: SentRequest | null): void;
   warmUp(): Promise<void>;
+  /** A shared buffer the server's BodyPool let go, which the worker may let go too; nothing to do in this thread. */
+  forget(memory: SharedArrayBuffer): void;
   /** Ends what it runs on (the worker); nothing to do in this thread. */
   close(): Promise<void>;
 }
@@ -249,6 +251,10 @@ export class LiveRewriter implements Rewriting {
     if (sent) recordCall(state, sent, total, usage.outputTokens);
     state.tokensPerByte = total / sentBytes;
     this.sessions.maxTokensPerByte = Math.max(this.sessions.maxTokensPerByte, state.tokensPerByte);
+  }
+
+  forget(): void {
+    return undefined;
   }
 
   close(): Promise<void> {

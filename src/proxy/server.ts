@@ -271,7 +271,7 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Res
   const basePath = upstream.pathname.replace(/\/$/, '');
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const held = new HeldBytes(options.maxHeldBytes ?? DEFAULT_MAX_HELD_BYTES);
-  const pool = new BodyPool();
+  const pool = new BodyPool((memory) => options.rewriter.forget(memory));
   const log = options.log ?? (() => undefined);
   let port = 0;
 

@@ -1,7 +1,10 @@
 // What the proxy's thread and its rewrite thread (worker.ts) say to each other, and how bodies cross
 // between them without being copied: the request in shared memory (read where it is, and still
 // there to be sent, changed or not), and a rewritten body as spans of the request's own bytes and
-// the few new bytes between them, which the proxy's thread sends as they are.
+// the few new bytes between them, which the proxy's thread sends as they are. Each shared buffer
+// (bodyPool.ts) is given to the worker once, by number, and forgotten when the pool lets it go: a
+// buffer sent with every request left one more object over it in the worker each time, and the
+// memory stayed until the worker's collector ran.
 import type { ProxyUsage } from './events';
 import type { LiveDirs, LiveOptions, Rewrite } from './rewrite';
 import type { SentRequest } from './session';
@@ -21,8 +24,13 @@ export interface SplicedBody {
   inserted: Uint8Array;
 }
 
+/** A request's bytes: the first `length` of a shared buffer the worker was given, or a copy (a small or inflated body). */
+export type SentBody = { shared: number; length: number } | { bytes: Uint8Array };
+
 export type ToWorker =
-  | { kind: 'rewrite'; id: number; body: Uint8Array }
+  | { kind: 'rewrite'; id: number; body: SentBody }
+  | { kind: 'adopt'; shared: number; memory: SharedArrayBuffer }
+  | { kind: 'forget'; shared: number }
   | { kind: 'usage'; session: string; sentBytes: number; usage: ProxyUsage; sent: SentRequest | null }
   | { kind: 'warm-up'; id: number };
 
@@ -34,11 +42,6 @@ export type FromWorker =
 /** A Buffer over what arrived (a message turns a Buffer into a plain Uint8Array), without a copy. */
 export function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
-
-/** A buffer of `size` bytes in memory both threads see. */
-export function sharedBuffer(size: number): Buffer {
-  return Buffer.from(new SharedArrayBuffer(size));
 }
 
 const RAW = 0;

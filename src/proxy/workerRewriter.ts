@@ -12,7 +12,7 @@ import { Worker } from 'node:worker_threads';
 import type { ProxyUsage } from './events';
 import { originalRewrite, type Rewrite, type Rewriting } from './rewrite';
 import type { SentRequest } from './session';
-import { piecesOf, sharedBuffer, type FromWorker, type ToWorker, type WorkerSetup } from './workerMessages';
+import { piecesOf, type FromWorker, type SentBody, type ToWorker, type WorkerSetup } from './workerMessages';
 
 /** Past this a request goes as it came and the worker is replaced: a batch under load takes seconds at most. */
 export const WORKER_TIMEOUT_MS = 30_000;
@@ -45,12 +45,6 @@ export function workerEntry(dir: string = __dirname): WorkerEntry | null {
   return { code: `const load = require('node:module').createRequire(${from}); load('tsx/cjs'); load(${from});`, eval: true };
 }
 
-function sharedCopy(body: Buffer): Buffer {
-  const copy = sharedBuffer(body.length);
-  body.copy(copy);
-  return copy;
-}
-
 interface Waiting {
   worker: Worker;
   /** The request's bytes as the caller holds them, for a fail-open. */
@@ -72,6 +66,9 @@ export class WorkerRewriter implements Rewriting {
   private nextId = 0;
   private readonly waiting = new Map<number, Waiting>();
   private readonly warming = new Map<number, Warming>();
+  /** The shared buffers the current worker was given, by their number there (workerMessages.ts). */
+  private readonly adopted = new Map<SharedArrayBuffer, number>();
+  private nextShared = 0;
 
   constructor(
     private readonly setup: WorkerSetup,
@@ -85,22 +82,44 @@ export class WorkerRewriter implements Rewriting {
   }
 
   /**
-   * Sends `raw` to the worker. A body in shared memory (the server's BodyPool) is read there where it
-   * is; any other (an inflated copy) is copied into shared memory first. A changed body comes back
-   * as pieces of that memory and the new bytes: the caller keeps it until the request is sent.
+   * Sends `raw` to the worker: a body in shared memory (the server's BodyPool) is read there where it
+   * is, any other (small, or an inflated copy) is copied with the message. A changed body comes back
+   * as pieces of `raw` and the new bytes: the caller keeps `raw` until the request is sent.
    */
-  rewrite(body: Buffer): Promise<Rewrite> {
+  rewrite(raw: Buffer): Promise<Rewrite> {
     const started = performance.now();
-    const raw = body.buffer instanceof SharedArrayBuffer ? body : sharedCopy(body);
     const worker = this.running();
     if (!worker.ok) return Promise.resolve(originalRewrite(raw, 'failed-open', worker.error, 0));
     const id = this.nextId++;
     return new Promise((resolve) => {
       const timer = setTimeout(() => this.replace(worker.value, `rewrite worker: no answer in ${this.timeoutMs} ms, restarted`), this.timeoutMs);
       this.waiting.set(id, { worker: worker.value, raw, bytes: raw.length, started, timer, resolve });
-      const message: ToWorker = { kind: 'rewrite', id, body: raw };
+      const message: ToWorker = { kind: 'rewrite', id, body: this.sent(worker.value, raw) };
       worker.value.postMessage(message);
     });
+  }
+
+  /** The pool let this buffer go: the worker lets go of it too. */
+  forget(memory: SharedArrayBuffer): void {
+    const shared = this.adopted.get(memory);
+    if (shared === undefined) return;
+    this.adopted.delete(memory);
+    const message: ToWorker = { kind: 'forget', shared };
+    this.worker?.postMessage(message);
+  }
+
+  /** How the worker gets `raw`: a shared buffer by its number (given first, once), anything else as a copy. */
+  private sent(worker: Worker, raw: Buffer): SentBody {
+    const memory = raw.buffer;
+    if (!(memory instanceof SharedArrayBuffer) || raw.byteOffset !== 0) return { bytes: raw };
+    let shared = this.adopted.get(memory);
+    if (shared === undefined) {
+      shared = this.nextShared++;
+      this.adopted.set(memory, shared);
+      const adopt: ToWorker = { kind: 'adopt', shared, memory };
+      worker.postMessage(adopt);
+    }
+    return { shared, length: raw.length };
   }
 
   recordUsage(session: string, sentBytes: number, usage: ProxyUsage, sent: SentRequest | null = null): void {
@@ -138,6 +157,8 @@ export class WorkerRewriter implements Rewriting {
       worker.on('error', (error) => this.lost(worker, `rewrite worker: ${error.message}`));
       worker.on('exit', (code) => this.lost(worker, `rewrite worker: exited (code ${code})`));
       this.worker = worker;
+      // A new worker is given the shared buffers afresh.
+      this.adopted.clear();
       return { ok: true, value: worker };
     } catch (error) {
       return { ok: false, error: `rewrite worker: cannot start (${error instanceof Error ? error.message : String(error)})` };

@@ -41,11 +41,13 @@ describe('BodyPool', () => {
   });
 
   it('keeps no more than its free cap, and takes back only its own buffers, once', () => {
-    const pool = new BodyPool(1024 * 1024);
+    const dropped: SharedArrayBuffer[] = [];
+    const pool = new BodyPool((memory) => dropped.push(memory), 1024 * 1024);
     const bodies = [1, 2, 3, 4, 5].map(() => pool.take(300_000));
     for (const body of bodies) pool.give(body);
     assert.ok(pool.freeHeld <= 1024 * 1024);
     assert.equal(pool.freeHeld, 3 * sizeClass(300_000));
+    assert.deepEqual(dropped, [bodies[3]!.buffer, bodies[4]!.buffer], 'the rewrite thread is told of the ones let go');
     pool.give(bodies[0]!);
     assert.equal(pool.freeHeld, 3 * sizeClass(300_000), 'a second give is ignored');
     pool.give(Buffer.from(new SharedArrayBuffer(300_000)));
@@ -53,19 +55,23 @@ describe('BodyPool', () => {
     assert.equal(pool.freeHeld, 3 * sizeClass(300_000), 'not ours');
   });
 
-  it('small bodies get a buffer of their own, never pooled', () => {
+  it('small bodies get an ordinary buffer of their own, never pooled', () => {
     const pool = new BodyPool();
     const small = pool.take(100);
-    assert.equal(small.buffer.byteLength, 100);
+    assert.equal(small.length, 100);
+    assert.ok(!(small.buffer instanceof SharedArrayBuffer));
     pool.give(small);
     assert.equal(pool.freeHeld, 0);
   });
 
   it('lets its free buffers go once no body was taken for its idle time', async () => {
-    const pool = new BodyPool(undefined, 30);
-    pool.give(pool.take(300_000));
+    const dropped: SharedArrayBuffer[] = [];
+    const pool = new BodyPool((memory) => dropped.push(memory), undefined, 30);
+    const body = pool.take(300_000);
+    pool.give(body);
     assert.ok(pool.freeHeld > 0);
     await new Promise((resolve) => setTimeout(resolve, 80));
     assert.equal(pool.freeHeld, 0);
+    assert.deepEqual(dropped, [body.buffer]);
   });
 });
