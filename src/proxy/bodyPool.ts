@@ -5,12 +5,17 @@
 // them waiting, and one sent back through the worker per request 500 MB. Here an ended request
 // gives its buffer back and the next body of about its size is read into it; the rewrite thread
 // is given each buffer once and told when it is let go (onDrop), so what both hold is what is in
-// flight plus a bounded stock of free buffers, let go when the proxy goes quiet.
+// flight plus the free buffers of the busiest moment so far (capped), let go when the proxy goes quiet.
 
 /** Bodies under this get an ordinary buffer of their own (copied to the rewrite thread): small, and many sizes. */
 export const POOLED_FROM_BYTES = 64 * 1024;
-/** Free buffers kept for the next bodies; one given back past this is let go. */
-export const DEFAULT_MAX_FREE_BYTES = 32 * 1024 * 1024;
+/**
+ * What the pool's buffers may come to in all, in use and free: above the held-body budget (96 MB) and
+ * its size classes, so bodies in use always fit; past it free buffers are let go before a new one is
+ * made. Under a steady load nothing is let go: a buffer let go while busy is freed only at the next
+ * full collection (a cap of 8–16 MB on free buffers took the soak to 380–460 MB).
+ */
+export const DEFAULT_MAX_POOL_BYTES = 128 * 1024 * 1024;
 /** With no body taken for this long, the free buffers are let go (an idle proxy holds none). */
 export const DEFAULT_IDLE_MS = 10_000;
 
@@ -26,16 +31,18 @@ export function sizeClass(size: number): number {
 
 export class BodyPool {
   private readonly free = new Map<number, SharedArrayBuffer[]>();
-  /** Buffers this pool made: only those are taken back. */
-  private readonly ours = new WeakSet<SharedArrayBuffer>();
+  /** Buffers in use (taken, not given back): only those are taken back. */
+  private readonly inUse = new WeakSet<SharedArrayBuffer>();
   private freeBytes = 0;
+  /** All the pool's buffers, in use and free. */
+  private poolBytes = 0;
   private lastTaken = 0;
   private idleTimer: NodeJS.Timeout | null = null;
 
   constructor(
     /** Told of each buffer let go, so the rewrite thread lets go of it too. */
     private readonly onDrop: (memory: SharedArrayBuffer) => void = () => undefined,
-    readonly maxFreeBytes = DEFAULT_MAX_FREE_BYTES,
+    readonly maxPoolBytes = DEFAULT_MAX_POOL_BYTES,
     private readonly idleMs = DEFAULT_IDLE_MS,
   ) {}
 
@@ -43,23 +50,43 @@ export class BodyPool {
   take(size: number): Buffer {
     this.lastTaken = performance.now();
     if (size < POOLED_FROM_BYTES) return Buffer.alloc(size);
-    const reused = this.reusable(size);
-    const memory = reused ?? new SharedArrayBuffer(sizeClass(size));
-    this.ours.add(memory);
+    const memory = this.reusable(size) ?? this.made(sizeClass(size));
+    this.inUse.add(memory);
     return Buffer.from(memory, 0, size);
   }
 
   /** A body whose request has ended (sent, answered or refused): its buffer may be reused at once. */
   give(body: Buffer): void {
-    const memory = body.buffer;
-    if (!(memory instanceof SharedArrayBuffer) || !this.ours.has(memory)) return;
-    this.ours.delete(memory);
-    if (this.freeBytes + memory.byteLength > this.maxFreeBytes) return this.onDrop(memory);
+    const memory = this.returned(body);
+    if (!memory) return;
     const list = this.free.get(memory.byteLength) ?? [];
     list.push(memory);
     this.free.set(memory.byteLength, list);
     this.freeBytes += memory.byteLength;
     this.watchIdle();
+  }
+
+  /** A body whose buffer may still be read (its upload was cut mid-write): never reused, let go. */
+  discard(body: Buffer): void {
+    const memory = this.returned(body);
+    if (memory) this.letGo(memory);
+  }
+
+  /** Bytes kept free for the next bodies. */
+  get freeHeld(): number {
+    return this.freeBytes;
+  }
+
+  /** Bytes of all the pool's buffers, in use and free. */
+  get held(): number {
+    return this.poolBytes;
+  }
+
+  private returned(body: Buffer): SharedArrayBuffer | null {
+    const memory = body.buffer;
+    if (!(memory instanceof SharedArrayBuffer) || !this.inUse.has(memory)) return null;
+    this.inUse.delete(memory);
+    return memory;
   }
 
   /**
@@ -79,9 +106,22 @@ export class BodyPool {
     return undefined;
   }
 
-  /** Bytes kept free for the next bodies. */
-  get freeHeld(): number {
-    return this.freeBytes;
+  /** A new buffer; free ones are let go first (largest first) when the pool would pass its cap. */
+  private made(capacity: number): SharedArrayBuffer {
+    for (const size of [...this.free.keys()].sort((a, b) => b - a)) {
+      const list = this.free.get(size)!;
+      while (list.length > 0 && this.poolBytes + capacity > this.maxPoolBytes) {
+        this.freeBytes -= size;
+        this.letGo(list.pop()!);
+      }
+    }
+    this.poolBytes += capacity;
+    return new SharedArrayBuffer(capacity);
+  }
+
+  private letGo(memory: SharedArrayBuffer): void {
+    this.poolBytes -= memory.byteLength;
+    this.onDrop(memory);
   }
 
   /** Lets the free buffers go once no body was taken for idleMs. */
@@ -94,11 +134,10 @@ export class BodyPool {
         return;
       }
       this.idleTimer = null;
-      for (const list of this.free.values()) for (const memory of list) this.onDrop(memory);
+      for (const list of this.free.values()) for (const memory of list) this.letGo(memory);
       this.free.clear();
       this.freeBytes = 0;
     };
     this.idleTimer = setTimeout(check, this.idleMs).unref();
   }
 }
-

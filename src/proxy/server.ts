@@ -184,6 +184,7 @@ function readBody(request: IncomingMessage, limit: number, held: HeldBytes, pool
   if (declared !== null && !held.take(declared)) return discard(request, busy(held));
   // In shared memory: the rewrite thread reads it where it is, and it is still here to be sent.
   const whole = declared === null ? null : pool.take(declared);
+  // A refused or cut body was read by no one: its buffer may be reused at once.
   const letGo = (): void => {
     if (whole) pool.give(whole);
   };
@@ -324,6 +325,7 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Res
       // unless the upstream answered or failed before all of it was written.
       held.give(raw.length + inflated);
       if (written) pool.give(raw);
+      else pool.discard(raw);
     }
   };
 

@@ -40,19 +40,35 @@ describe('BodyPool', () => {
     assert.notEqual(pool.take(200_000).buffer.byteLength, sizeClass(1_000_000), 'far too large for it');
   });
 
-  it('keeps no more than its free cap, and takes back only its own buffers, once', () => {
+  it('keeps every buffer given back while busy, and past its cap lets free ones go (largest first) before making one', () => {
     const dropped: SharedArrayBuffer[] = [];
-    const pool = new BodyPool((memory) => dropped.push(memory), 1024 * 1024);
-    const bodies = [1, 2, 3, 4, 5].map(() => pool.take(300_000));
-    for (const body of bodies) pool.give(body);
-    assert.ok(pool.freeHeld <= 1024 * 1024);
-    assert.equal(pool.freeHeld, 3 * sizeClass(300_000));
-    assert.deepEqual(dropped, [bodies[3]!.buffer, bodies[4]!.buffer], 'the rewrite thread is told of the ones let go');
-    pool.give(bodies[0]!);
-    assert.equal(pool.freeHeld, 3 * sizeClass(300_000), 'a second give is ignored');
+    const pool = new BodyPool((memory) => dropped.push(memory), 4 * sizeClass(300_000));
+    const bodies = [1, 2, 3].map(() => pool.take(300_000));
+    const big = pool.take(400_000);
+    for (const body of [...bodies, big]) pool.give(body);
+    assert.equal(pool.freeHeld, 3 * sizeClass(300_000) + sizeClass(400_000), 'none let go');
+    assert.deepEqual(dropped, []);
+    const large = pool.take(600_000);
+    assert.deepEqual(dropped, [big.buffer, bodies[2]!.buffer], 'free ones let go, the rewrite thread told');
+    assert.ok(pool.held <= 4 * sizeClass(300_000));
+    pool.give(large);
+  });
+
+  it('takes back only its own buffers in use, once; a discarded one is let go, never reused', () => {
+    const dropped: SharedArrayBuffer[] = [];
+    const pool = new BodyPool((memory) => dropped.push(memory));
+    const body = pool.take(300_000);
+    pool.give(body);
+    pool.give(body);
+    assert.equal(pool.freeHeld, sizeClass(300_000), 'a second give is ignored');
     pool.give(Buffer.from(new SharedArrayBuffer(300_000)));
     pool.give(Buffer.alloc(300_000));
-    assert.equal(pool.freeHeld, 3 * sizeClass(300_000), 'not ours');
+    assert.equal(pool.freeHeld, sizeClass(300_000), 'not ours');
+    const cut = pool.take(300_000);
+    pool.discard(cut);
+    assert.deepEqual(dropped, [cut.buffer]);
+    assert.equal(pool.held, 0);
+    assert.notEqual(pool.take(300_000).buffer, cut.buffer);
   });
 
   it('small bodies get an ordinary buffer of their own, never pooled', () => {
