@@ -90,18 +90,17 @@ export class BodyPool {
   }
 
   /**
-   * A free buffer for `size` bytes: the smallest of its size class or up to two classes above (at
-   * most ~25 % unused), taken off the free list.
+   * The smallest free buffer for `size` bytes, of its size class up to twice its size, taken off the
+   * free list: bodies of many sizes share few buffers, instead of the pool keeping some of every
+   * size class (64 sessions whose bodies grow a turn at a time span 20-odd classes).
    */
   private reusable(size: number): SharedArrayBuffer | undefined {
-    let capacity = sizeClass(size);
-    for (let step = 0; step < 3; step++) {
+    for (let capacity = sizeClass(size); capacity <= Math.max(POOLED_FROM_BYTES, 2 * size); capacity = sizeClass(capacity + 1)) {
       const memory = this.free.get(capacity)?.pop();
       if (memory) {
         this.freeBytes -= capacity;
         return memory;
       }
-      capacity = sizeClass(capacity + 1);
     }
     return undefined;
   }

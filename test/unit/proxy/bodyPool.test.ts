@@ -30,14 +30,16 @@ describe('BodyPool', () => {
     assert.equal(pool.freeHeld, 0);
   });
 
-  it('takes a free buffer up to two size classes larger, never a smaller one', () => {
+  it('takes the smallest free buffer up to twice the size, never a smaller one', () => {
     const pool = new BodyPool();
-    const big = pool.take(300_000);
+    const [small, big] = [pool.take(300_000), pool.take(500_000)];
     pool.give(big);
-    assert.notEqual(pool.take(400_000).buffer, big.buffer, 'too small for it');
+    pool.give(small);
+    assert.notEqual(pool.take(600_000).buffer, big.buffer, 'too small for it');
+    assert.equal(pool.take(200_000).buffer, small.buffer, 'the smaller one first');
     assert.equal(pool.take(270_000).buffer, big.buffer);
     pool.give(pool.take(1_000_000));
-    assert.notEqual(pool.take(200_000).buffer.byteLength, sizeClass(1_000_000), 'far too large for it');
+    assert.notEqual(pool.take(400_000).buffer.byteLength, sizeClass(1_000_000), 'over twice its size');
   });
 
   it('keeps every buffer given back while busy, and past its cap lets free ones go (largest first) before making one', () => {
