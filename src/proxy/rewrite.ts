@@ -72,8 +72,13 @@ interface Said {
 export interface Rewrite {
   action: Exclude<ProxyAction, 'passthrough'>;
   reason: string | null;
-  /** The bytes to send upstream: the original ones unless `changed`. */
-  body: Buffer;
+  /**
+   * The bytes to send upstream, in order: `[raw]` unless `changed`, else views of the agent's bytes
+   * between the stubs (scan.ts Splice), sent as they are: a rewrite copies no body.
+   */
+  pieces: readonly Buffer[];
+  /** Their length in all. */
+  bytes: number;
   changed: boolean;
   session: string;
   /** The agent's own session id, when the request was read. */
@@ -102,6 +107,8 @@ export interface Rewriting {
   rewrite(raw: Buffer): Promise<Rewrite>;
   recordUsage(session: string, sentBytes: number, usage: ProxyUsage, sent?: SentRequest | null): void;
   warmUp(): Promise<void>;
+  /** A shared buffer the server's BodyPool let go, which the worker may let go too; nothing to do in this thread. */
+  forget(memory: SharedArrayBuffer): void;
   /** Ends what it runs on (the worker); nothing to do in this thread. */
   close(): Promise<void>;
 }
@@ -134,7 +141,7 @@ export function batchEngineOptions(options: LiveOptions, requested: boolean, foc
 /** The agent's own bytes, sent as they came, and what to record about them. */
 export function originalRewrite(raw: Buffer, action: 'unchanged' | 'failed-open', reason: string | null, addedMs: number, fields: Partial<Rewrite> = {}): Rewrite {
   const tokens = fields.agentTokens ?? Math.round(raw.length * 0.25);
-  return { action, reason, body: raw, changed: false, session: '', agentSession: null, model: null, stream: false, agentTokens: tokens, sentTokens: tokens, stickyEdits: 0, newEdits: [], restored: [], sent: null, ...fields, addedMs };
+  return { action, reason, pieces: [raw], bytes: raw.length, changed: false, session: '', agentSession: null, model: null, stream: false, agentTokens: tokens, sentTokens: tokens, stickyEdits: 0, newEdits: [], restored: [], sent: null, ...fields, addedMs };
 }
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -246,6 +253,10 @@ export class LiveRewriter implements Rewriting {
     this.sessions.maxTokensPerByte = Math.max(this.sessions.maxTokensPerByte, state.tokensPerByte);
   }
 
+  forget(): void {
+    return undefined;
+  }
+
   close(): Promise<void> {
     return Promise.resolve();
   }
@@ -317,7 +328,7 @@ export class LiveRewriter implements Rewriting {
       if (batch.value.edits.length > 0) sticky = spliceEdits(raw, scan, session.edits);
     }
     if (sticky.applied === 0) return this.original(raw, started, 'unchanged', slow(reason), { ...fields, restored, sent: sent() });
-    const out = sticky.build();
+    const bytes = raw.length - sticky.saved;
     // Reported once, with the request that first carries them.
     const fresh = sticky.used.filter((edit) => edit.sent !== true);
     for (const edit of fresh) edit.sent = true;
@@ -325,9 +336,10 @@ export class LiveRewriter implements Rewriting {
       ...fields,
       action: fresh.length > 0 ? 'edited' : 'sticky',
       reason: slow(reason),
-      body: out,
+      pieces: sticky.pieces,
+      bytes,
       changed: true,
-      sentTokens: tokensOf(out.length),
+      sentTokens: tokensOf(bytes),
       stickyEdits: sticky.applied - fresh.length,
       newEdits: fresh.map(({ toolUseId, tier, ref, tokensBefore, tokensAfter }) => ({ toolUseId, tier, ref, tokensBefore, tokensAfter })),
       ...(breakEven ? { breakEven } : {}),

@@ -161,8 +161,11 @@ export interface Splice {
   /** Bytes the edits take out of the request. */
   saved: number;
   used: StickyEdit[];
-  /** The request with the stubs in place of those results' content: the agent's bytes everywhere else. */
-  build(): Buffer;
+  /**
+   * The request with the stubs in place of those results' content, in the order they are sent: views
+   * of the agent's bytes between the stubs' bytes, never joined into a copy (only `raw` without edits).
+   */
+  pieces: readonly Buffer[];
 }
 
 /** A stub's JSON bytes, encoded once: the same edit goes into every later request of its session. */
@@ -200,5 +203,5 @@ export function spliceEdits(raw: Buffer, scan: BodyScan, edits: ReadonlyMap<stri
     used.push(edit);
   }
   pieces.push(raw.subarray(from));
-  return { applied: used.length, saved, used, build: () => (used.length === 0 ? raw : Buffer.concat(pieces)) };
+  return { applied: used.length, saved, used, pieces: used.length === 0 ? [raw] : pieces };
 }

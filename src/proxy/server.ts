@@ -13,7 +13,7 @@ import type { Rewrite, Rewriting } from './rewrite';
 import { UsageTap } from './usage';
 import type { SentRequest } from './session';
 import { SseBoundary } from './sseBoundary';
-import { sharedBuffer } from './workerMessages';
+import { BodyPool } from './bodyPool';
 
 export const DEFAULT_UPSTREAM = 'https://api.anthropic.com';
 /**
@@ -177,13 +177,17 @@ function discard(request: IncomingMessage, refusal: { status: number; message: s
  * one buffer as it arrives: joining 30 MB of pieces at the end stalled every other stream half a
  * second (fresh pages touched in one go).
  */
-function readBody(request: IncomingMessage, limit: number, held: HeldBytes): Promise<BodyRead> {
+function readBody(request: IncomingMessage, limit: number, held: HeldBytes, pool: BodyPool): Promise<BodyRead> {
   const declared = request.headers['content-length'] === undefined ? null : Number(request.headers['content-length']);
   const tooLarge = { status: 413, message: `request body over ${limit} bytes` };
   if (declared !== null && declared > limit) return discard(request, tooLarge);
   if (declared !== null && !held.take(declared)) return discard(request, busy(held));
   // In shared memory: the rewrite thread reads it where it is, and it is still here to be sent.
-  const whole = declared === null ? null : sharedBuffer(declared);
+  const whole = declared === null ? null : pool.take(declared);
+  // A refused or cut body was read by no one: its buffer may be reused at once.
+  const letGo = (): void => {
+    if (whole) pool.give(whole);
+  };
   const turn = takingTurns(request);
   return new Promise((resolve) => {
     const parts: Buffer[] = [];
@@ -203,6 +207,7 @@ function readBody(request: IncomingMessage, limit: number, held: HeldBytes): Pro
       }
       refused = true;
       held.give(declared ?? size - part.length);
+      letGo();
       parts.length = 0;
       request.off('data', onData);
       void discard(request, refusal).then(resolve);
@@ -211,17 +216,18 @@ function readBody(request: IncomingMessage, limit: number, held: HeldBytes): Pro
     request.on('error', (error) => {
       if (refused) return;
       held.give(taken());
+      letGo();
       resolve({ ok: false, error: { status: 400, message: `request aborted: ${error.message}` } });
     });
     request.on('end', () => {
-      if (!refused) resolve({ ok: true, value: whole ?? joined(parts, size) });
+      if (!refused) resolve({ ok: true, value: whole ?? joined(parts, size, pool) });
     });
   });
 }
 
 /** A chunked body's pieces in one buffer of shared memory (as a declared one is read). */
-function joined(parts: readonly Buffer[], size: number): Buffer {
-  const whole = sharedBuffer(size);
+function joined(parts: readonly Buffer[], size: number, pool: BodyPool): Buffer {
+  const whole = pool.take(size);
   let at = 0;
   for (const part of parts) at += part.copy(whole, at);
   return whole;
@@ -266,6 +272,7 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Res
   const basePath = upstream.pathname.replace(/\/$/, '');
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const held = new HeldBytes(options.maxHeldBytes ?? DEFAULT_MAX_HELD_BYTES);
+  const pool = new BodyPool((memory) => options.rewriter.forget(memory));
   const log = options.log ?? (() => undefined);
   let port = 0;
 
@@ -292,10 +299,11 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Res
       sendError(response, status, type, reason);
       options.events.append({ ...base, time: new Date().toISOString(), session: '', action: 'failed-open', reason, status });
     };
-    const read = await readBody(request, limit, held);
+    const read = await readBody(request, limit, held, pool);
     if (!read.ok) return refuse(read.error.status, read.error.status === 413 ? 'request_too_large' : read.error.status === 503 ? 'overloaded_error' : 'invalid_request_error', read.error.message);
     const raw = read.value;
     let inflated = 0;
+    let written = false;
     try {
       let rewrite: Rewrite | undefined;
       if (method === 'POST' && path === '/v1/messages') {
@@ -304,20 +312,25 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Res
         inflated = json.value && json.value !== raw ? json.value.length : 0;
         rewrite = json.value ? await options.rewriter.rewrite(json.value) : undefined;
         // A rewrite of a compressed body that changed nothing sends the compressed original.
-        if (rewrite && !rewrite.changed) rewrite = { ...rewrite, body: raw };
+        if (rewrite && !rewrite.changed) rewrite = { ...rewrite, pieces: [raw], bytes: raw.length };
       }
-      const body = rewrite?.body ?? raw;
+      const body = rewrite ?? { pieces: [raw], bytes: raw.length };
       const event: Omit<ProxyEvent, 'status' | 'usage' | 'error'> = rewrite
         ? { ...base, time: new Date().toISOString(), session: rewrite.session, agentSession: rewrite.agentSession, action: rewrite.action, reason: rewrite.reason, model: rewrite.model, stream: rewrite.stream, agentTokens: rewrite.agentTokens, sentTokens: rewrite.sentTokens, stickyEdits: rewrite.stickyEdits, newEdits: rewrite.newEdits, ...(rewrite.breakEven ? { breakEven: rewrite.breakEven } : {}), restored: rewrite.restored, addedMs: Math.round(rewrite.addedMs * 1000) / 1000 }
         : { ...base, time: new Date().toISOString(), session: '', action: method === 'POST' && path === '/v1/messages' ? 'failed-open' : 'passthrough', reason: method === 'POST' && path === '/v1/messages' ? 'unknown content encoding' : null };
-      await forward(request, response, body, rewrite?.changed === true, event, rewrite?.sent ?? null, `${basePath}${asked.path}${asked.search}`);
+      written = await forward(request, response, body, rewrite?.changed === true, event, rewrite?.sent ?? null, `${basePath}${asked.path}${asked.search}`);
     } finally {
-      // Held until the response is done: the body is in memory while it is sent upstream.
+      // Held until the response is done: the body is in memory while it is sent upstream. Its buffer
+      // is then read by no one (the rewrite answered, or its thread was let go) and may be reused,
+      // unless the upstream answered or failed before all of it was written.
       held.give(raw.length + inflated);
+      if (written) pool.give(raw);
+      else pool.discard(raw);
     }
   };
 
-  const forward = (request: IncomingMessage, response: ServerResponse, body: Buffer, changed: boolean, event: Omit<ProxyEvent, 'status' | 'usage' | 'error'>, sent: SentRequest | null, target: string): Promise<void> =>
+  /** Sends the request and streams its answer back; resolves with whether every byte of the body was written. */
+  const forward = (request: IncomingMessage, response: ServerResponse, body: { pieces: readonly Buffer[]; bytes: number }, changed: boolean, event: Omit<ProxyEvent, 'status' | 'usage' | 'error'>, sent: SentRequest | null, target: string): Promise<boolean> =>
     new Promise((resolve) => {
       let done = false;
       // A request below the trigger is not parsed: whether it streamed is read from the response.
@@ -325,12 +338,12 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Res
       const finish = (status: number | null, usage: ProxyEvent['usage'], error: string | null): void => {
         if (done) return;
         done = true;
-        if (usage && event.session) options.rewriter.recordUsage(event.session, body.length, usage, sent);
+        if (usage && event.session) options.rewriter.recordUsage(event.session, body.bytes, usage, sent);
         options.events.append({ ...event, stream: streamed, status, usage, error });
         if (error) log(`${event.method} ${event.path}: ${error}`);
-        resolve();
+        resolve(outgoing.writableFinished);
       };
-      const outgoing = send({ protocol: upstream.protocol, hostname: upstream.hostname, port: upstream.port, method: request.method, path: target, agent, headers: forwardHeaders(request.headers, upstream.host, { changed, length: body.length }) });
+      const outgoing = send({ protocol: upstream.protocol, hostname: upstream.hostname, port: upstream.port, method: request.method, path: target, agent, headers: forwardHeaders(request.headers, upstream.host, { changed, length: body.bytes }) });
       outgoing.on('response', (incoming) => {
         const tap = new UsageTap(incoming.headers['content-type'], incoming.headers['content-encoding'] as string | undefined);
         const sse = (incoming.headers['content-type'] ?? '').includes('text/event-stream');
@@ -377,7 +390,10 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Res
           finish(null, null, 'the agent closed the connection');
         }
       });
-      outgoing.end(body);
+      // The pieces as they are (views of the agent's bytes between the stubs), in one write.
+      outgoing.cork();
+      for (const piece of body.pieces) outgoing.write(piece);
+      outgoing.end();
     });
 
   const server: Server = createServer((request, response) => {

@@ -5,7 +5,7 @@
 // on the one thread before: a session's requests keep their order.
 import { parentPort, workerData } from 'node:worker_threads';
 import { LiveRewriter } from './rewrite';
-import { asBuffer, ownsItsMemory, type FromWorker, type ToWorker, type WorkerSetup } from './workerMessages';
+import { asBuffer, splicedOver, type FromWorker, type ToWorker, type WorkerSetup } from './workerMessages';
 
 const port = parentPort;
 if (!port) throw new Error('proxy-worker.js runs as a worker thread of the proxy');
@@ -13,7 +13,12 @@ const setup = workerData as WorkerSetup;
 const say = (message: FromWorker, transfer: ArrayBuffer[] = []): void => port.postMessage(message, transfer);
 const rewriter = new LiveRewriter(setup.options, setup.dirs, (line) => say({ kind: 'log', line }));
 
+/** The shared buffers the proxy gave, by number, until it lets them go. */
+const shared = new Map<number, SharedArrayBuffer>();
+
 port.on('message', (message: ToWorker) => {
+  if (message.kind === 'adopt') return void shared.set(message.shared, message.memory);
+  if (message.kind === 'forget') return void shared.delete(message.shared);
   if (message.kind === 'usage') return rewriter.recordUsage(message.session, message.sentBytes, message.usage, message.sent);
   if (message.kind === 'warm-up') {
     void rewriter.warmUp().then(
@@ -22,9 +27,13 @@ port.on('message', (message: ToWorker) => {
     );
     return;
   }
-  void rewriter.rewrite(asBuffer(message.body)).then((rewrite) => {
-    // The original bytes are the sender's own already; a new body goes back without a copy.
-    const body = rewrite.changed ? rewrite.body : null;
-    say({ kind: 'rewritten', id: message.id, rewrite: { ...rewrite, body } }, body && ownsItsMemory(body) ? [body.buffer as ArrayBuffer] : []);
+  const { body: sent } = message;
+  const memory = 'shared' in sent ? shared.get(sent.shared) : undefined;
+  // A number it was never given cannot happen (the proxy gives before it sends); read as no body, it fails open.
+  const raw = 'shared' in sent ? (memory ? Buffer.from(memory, 0, sent.length) : Buffer.alloc(0)) : asBuffer(sent.bytes);
+  void rewriter.rewrite(raw).then(({ pieces, ...rewrite }) => {
+    // The original bytes are the sender's own already; a new body goes back as where its bytes are.
+    const body = rewrite.changed ? splicedOver(raw, pieces) : null;
+    say({ kind: 'rewritten', id: message.id, rewrite: { ...rewrite, body } }, body ? [body.inserted.buffer as ArrayBuffer] : []);
   });
 });

@@ -12,7 +12,7 @@ import { Worker } from 'node:worker_threads';
 import type { ProxyUsage } from './events';
 import { originalRewrite, type Rewrite, type Rewriting } from './rewrite';
 import type { SentRequest } from './session';
-import { asBuffer, ownsItsMemory, type FromWorker, type ToWorker, type WorkerSetup } from './workerMessages';
+import { piecesOf, type FromWorker, type SentBody, type ToWorker, type WorkerSetup } from './workerMessages';
 
 /** Past this a request goes as it came and the worker is replaced: a batch under load takes seconds at most. */
 export const WORKER_TIMEOUT_MS = 30_000;
@@ -66,6 +66,9 @@ export class WorkerRewriter implements Rewriting {
   private nextId = 0;
   private readonly waiting = new Map<number, Waiting>();
   private readonly warming = new Map<number, Warming>();
+  /** The shared buffers the current worker was given, by their number there (workerMessages.ts). */
+  private readonly adopted = new Map<SharedArrayBuffer, number>();
+  private nextShared = 0;
 
   constructor(
     private readonly setup: WorkerSetup,
@@ -79,9 +82,9 @@ export class WorkerRewriter implements Rewriting {
   }
 
   /**
-   * Sends `raw` to the worker. A body in shared memory (sharedBuffer) stays readable here; one in an
-   * ArrayBuffer of its own is handed over and emptied here: pass only what the caller will not read
-   * again (an inflated copy), and send the original when the rewrite did not change it.
+   * Sends `raw` to the worker: a body in shared memory (the server's BodyPool) is read there where it
+   * is, any other (small, or an inflated copy) is copied with the message. A changed body comes back
+   * as pieces of `raw` and the new bytes: the caller keeps `raw` until the request is sent.
    */
   rewrite(raw: Buffer): Promise<Rewrite> {
     const started = performance.now();
@@ -91,9 +94,32 @@ export class WorkerRewriter implements Rewriting {
     return new Promise((resolve) => {
       const timer = setTimeout(() => this.replace(worker.value, `rewrite worker: no answer in ${this.timeoutMs} ms, restarted`), this.timeoutMs);
       this.waiting.set(id, { worker: worker.value, raw, bytes: raw.length, started, timer, resolve });
-      const message: ToWorker = { kind: 'rewrite', id, body: raw };
-      worker.value.postMessage(message, ownsItsMemory(raw) ? [raw.buffer as ArrayBuffer] : []);
+      const message: ToWorker = { kind: 'rewrite', id, body: this.sent(worker.value, raw) };
+      worker.value.postMessage(message);
     });
+  }
+
+  /** The pool let this buffer go: the worker lets go of it too. */
+  forget(memory: SharedArrayBuffer): void {
+    const shared = this.adopted.get(memory);
+    if (shared === undefined) return;
+    this.adopted.delete(memory);
+    const message: ToWorker = { kind: 'forget', shared };
+    this.worker?.postMessage(message);
+  }
+
+  /** How the worker gets `raw`: a shared buffer by its number (given first, once), anything else as a copy. */
+  private sent(worker: Worker, raw: Buffer): SentBody {
+    const memory = raw.buffer;
+    if (!(memory instanceof SharedArrayBuffer) || raw.byteOffset !== 0) return { bytes: raw };
+    let shared = this.adopted.get(memory);
+    if (shared === undefined) {
+      shared = this.nextShared++;
+      this.adopted.set(memory, shared);
+      const adopt: ToWorker = { kind: 'adopt', shared, memory };
+      worker.postMessage(adopt);
+    }
+    return { shared, length: raw.length };
   }
 
   recordUsage(session: string, sentBytes: number, usage: ProxyUsage, sent: SentRequest | null = null): void {
@@ -131,6 +157,8 @@ export class WorkerRewriter implements Rewriting {
       worker.on('error', (error) => this.lost(worker, `rewrite worker: ${error.message}`));
       worker.on('exit', (code) => this.lost(worker, `rewrite worker: exited (code ${code})`));
       this.worker = worker;
+      // A new worker is given the shared buffers afresh.
+      this.adopted.clear();
       return { ok: true, value: worker };
     } catch (error) {
       return { ok: false, error: `rewrite worker: cannot start (${error instanceof Error ? error.message : String(error)})` };
@@ -150,9 +178,9 @@ export class WorkerRewriter implements Rewriting {
     if (!waiting) return;
     this.waiting.delete(message.id);
     clearTimeout(waiting.timer);
-    const { body } = message.rewrite;
+    const { body, ...rewrite } = message.rewrite;
     // The time added is the proxy's, queue and hand-over included, not only the worker's.
-    waiting.resolve({ ...message.rewrite, body: body ? asBuffer(body) : waiting.raw, addedMs: performance.now() - waiting.started });
+    waiting.resolve({ ...rewrite, pieces: body ? piecesOf(waiting.raw, body) : [waiting.raw], addedMs: performance.now() - waiting.started });
   }
 
   /** A worker that did not answer in time is ended; everything it held goes as it came. */

@@ -54,3 +54,8 @@ export function conversation(options: ConversationOptions): Conversation {
 }
 
 export const bytesOf = (value: unknown): Buffer => Buffer.from(JSON.stringify(value), 'utf8');
+
+/** A rewrite's pieces (scan.ts Splice) in one buffer, as they go upstream; the one piece itself when alone. */
+export function joinedPieces(pieces: readonly Buffer[]): Buffer {
+  return pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
+}

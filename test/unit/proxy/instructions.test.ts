@@ -13,7 +13,7 @@ import { writePanelInstructions } from '../../../src/proxy/panelInstructions';
 import { recallOriginal, sessionRecallDir } from '../../../src/proxy/recall';
 import { DEFAULT_LIVE_OPTIONS, LiveRewriter, type LiveOptions } from '../../../src/proxy/rewrite';
 import { agentSessionInBody, agentSessionOf } from '../../../src/proxy/session';
-import { bytesOf, conversation, type Conversation } from '../../support/proxy-conversation';
+import { bytesOf, conversation, joinedPieces, type Conversation } from '../../support/proxy-conversation';
 
 const SESSION = 'e312c332-1269-4f82-b8fb-6059e3c67fa5';
 const OTHER = '0b7c4c47-8d43-4a8e-9c55-3a1f6f7d2e10';
@@ -45,14 +45,14 @@ describe("the panel's say in the live proxy", () => {
     assert.equal(first.action, 'edited', first.reason ?? '');
     assert.match(first.reason ?? '', /1 dropped by you/);
     assert.deepEqual(first.newEdits.map((edit) => [edit.toolUseId, edit.tier]), [['toolu_000001', 'choice']]);
-    const stub = String(resultText(sent(first.body), 'toolu_000001'));
+    const stub = String(resultText(sent(joinedPieces(first.pieces)), 'toolu_000001'));
     assert.match(stub, /^\[DROPPED\] Read \/project\/src\/file1\.ts output/);
     const recalled = recallOriginal(sessionRecallDir(recall, SESSION), first.newEdits[0]!.ref);
     assert.ok(recalled.ok);
     // Another session cannot recall it.
     assert.equal(recallOriginal(sessionRecallDir(recall, OTHER), first.newEdits[0]!.ref).ok, false);
     assert.equal(recalled.value, resultText(body, 'toolu_000001'));
-    assert.equal(resultText(sent(first.body), 'toolu_000002'), resultText(body, 'toolu_000002'), 'the rest whole');
+    assert.equal(resultText(sent(joinedPieces(first.pieces)), 'toolu_000002'), resultText(body, 'toolu_000002'), 'the rest whole');
     // Reported once: the next request carries it as a sticky edit.
     const again = await live.rewrite(bytesOf(ours(5)));
     assert.equal(again.action, 'sticky');
@@ -67,7 +67,7 @@ describe("the panel's say in the live proxy", () => {
     const first = await live.rewrite(bytesOf(ours(4)));
     assert.equal(first.action, 'edited');
     assert.match(first.reason ?? '', /^1 dropped by you; slow: /);
-    assert.match(String(resultText(sent(first.body), 'toolu_000001')), /^\[DROPPED\] /);
+    assert.match(String(resultText(sent(joinedPieces(first.pieces)), 'toolu_000001')), /^\[DROPPED\] /);
   });
 
   it('a kept tool result the proxy had stubbed goes whole again and is not edited by later batches', async () => {
@@ -80,7 +80,7 @@ describe("the panel's say in the live proxy", () => {
     const next = await live.rewrite(bytesOf(body));
     assert.deepEqual(next.restored, [kept]);
     assert.match(next.reason ?? '', /1 given back whole by your choice/);
-    assert.equal(resultText(sent(next.body), kept), resultText(body, kept));
+    assert.equal(resultText(sent(joinedPieces(next.pieces)), kept), resultText(body, kept));
     for (let turns = 14; turns < 30; turns++) {
       const later = await live.rewrite(bytesOf(ours(turns)));
       assert.ok(!later.newEdits.some((edit) => edit.toolUseId === kept), `re-edited at ${turns} turns`);
@@ -117,8 +117,8 @@ describe("the panel's say in the live proxy", () => {
       const next = await live.rewrite(bytesOf(body));
       assert.deepEqual(next.restored, ['toolu_000001']);
       assert.equal(next.action, 'sticky', 'the other drop stays');
-      assert.equal(resultText(sent(next.body), 'toolu_000001'), resultText(body, 'toolu_000001'));
-      assert.match(String(resultText(sent(next.body), 'toolu_000002')), /^\[DROPPED\]/);
+      assert.equal(resultText(sent(joinedPieces(next.pieces)), 'toolu_000001'), resultText(body, 'toolu_000001'));
+      assert.match(String(resultText(sent(joinedPieces(next.pieces)), 'toolu_000002')), /^\[DROPPED\]/);
     }
   });
 

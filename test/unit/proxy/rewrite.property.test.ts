@@ -17,7 +17,7 @@ import fc from 'fast-check';
 import { writePanelInstructions } from '../../../src/proxy/panelInstructions';
 import { recallOriginal, REF_IN_TEXT, sessionRecallDir } from '../../../src/proxy/recall';
 import { DEFAULT_LIVE_OPTIONS, LiveRewriter } from '../../../src/proxy/rewrite';
-import { bytesOf, conversation, type Conversation } from '../../support/proxy-conversation';
+import { bytesOf, conversation, joinedPieces, type Conversation } from '../../support/proxy-conversation';
 
 const SESSION = '6c1f7f0e-3b7a-4d59-9f0e-2f4c1d7b9a11';
 const USER_ID = JSON.stringify({ device_id: 'd', account_uuid: '', session_id: SESSION });
@@ -55,8 +55,8 @@ describe('the live rewrite (fast-check)', () => {
             const raw = bytesOf(original);
             const result = await live.rewrite(raw);
             assert.notEqual(result.action, 'failed-open', result.reason ?? '');
-            if (!result.changed) assert.equal(result.body, raw, 'the very bytes that came in');
-            const sent = JSON.parse(result.body.toString('utf8')) as Conversation;
+            if (!result.changed) assert.equal(joinedPieces(result.pieces), raw, 'the very bytes that came in');
+            const sent = JSON.parse(joinedPieces(result.pieces).toString('utf8')) as Conversation;
             // Only tool results change, each where it was.
             assert.deepEqual({ ...sent, messages: [] }, { ...original, messages: [] });
             assert.equal(sent.messages.length, original.messages.length);
@@ -106,7 +106,7 @@ describe('the live rewrite (fast-check)', () => {
             // Only a body of the shape it knows can be edited: it is JSON with a messages array.
             assert.ok(Array.isArray((JSON.parse(raw.toString('utf8')) as { messages?: unknown }).messages));
           } else {
-            assert.equal(result.body, raw);
+            assert.equal(joinedPieces(result.pieces), raw);
           }
         }),
         { numRuns: 300 },

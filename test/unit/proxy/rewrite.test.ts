@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { writeCompactionRequest } from '../../../src/proxy/control';
 import { recallOriginal, sessionRecallDir } from '../../../src/proxy/recall';
 import { DEFAULT_LIVE_OPTIONS, LiveRewriter, type LiveDirs, type LiveOptions } from '../../../src/proxy/rewrite';
-import { bytesOf, conversation, type Conversation } from '../../support/proxy-conversation';
+import { bytesOf, conversation, joinedPieces, type Conversation } from '../../support/proxy-conversation';
 import { breakEvenSentence } from '../../../src/protocol/format';
 
 function rewriter(options: Partial<LiveOptions> = {}): { live: LiveRewriter; dirs: LiveDirs } {
@@ -30,7 +30,7 @@ describe('LiveRewriter', () => {
     const typed = (conversation: Conversation): unknown[] => conversation.messages.filter((message) => message.role === 'user' && typeof message.content === 'string').map((message) => message.content);
     const result = await live.rewrite(bytesOf(body));
     assert.equal(result.action, 'edited', result.reason ?? '');
-    assert.deepEqual(typed(sent(result.body)), typed(body));
+    assert.deepEqual(typed(sent(joinedPieces(result.pieces))), typed(body));
   });
 
   it('below the trigger the original bytes go unchanged', async () => {
@@ -39,7 +39,7 @@ describe('LiveRewriter', () => {
     const result = await live.rewrite(raw);
     assert.equal(result.action, 'unchanged');
     assert.equal(result.changed, false);
-    assert.equal(result.body, raw);
+    assert.equal(joinedPieces(result.pieces), raw);
   });
 
   it('above the trigger superseded reads become stubs naming a ref, archived 0600 and recallable', async () => {
@@ -51,7 +51,7 @@ describe('LiveRewriter', () => {
     assert.ok(result.sentTokens < result.agentTokens);
     const first = result.newEdits[0];
     assert.ok(first);
-    const stub = resultText(sent(result.body), first.toolUseId);
+    const stub = resultText(sent(joinedPieces(result.pieces)), first.toolUseId);
     assert.equal(typeof stub, 'string');
     assert.match(String(stub), /ctx-lens:[0-9a-f]{16}/);
     assert.ok(String(stub).includes(first.ref));
@@ -95,7 +95,7 @@ describe('LiveRewriter', () => {
     const stubs = new Map<string, unknown>();
     for (let turns = 25; turns < 55; turns++) {
       const result = await live.rewrite(bytesOf(conversation({ turns })));
-      const now = sent(result.body);
+      const now = sent(joinedPieces(result.pieces));
       if (result.action === 'edited') batches += 1;
       for (const [id, text] of stubs) assert.deepEqual(resultText(now, id), text, `edit of ${id} changed at ${turns} turns`);
       for (const edit of result.newEdits) stubs.set(edit.toolUseId, resultText(now, edit.toolUseId));
@@ -112,7 +112,7 @@ describe('LiveRewriter', () => {
     const raw = bytesOf(conversation({ turns: 12 }));
     const a = await rewriter({ windowTokens: 20_000, triggerPercent: 50 }).live.rewrite(raw);
     const b = await rewriter({ windowTokens: 20_000, triggerPercent: 50 }).live.rewrite(raw);
-    assert.ok(a.body.equals(b.body));
+    assert.ok(joinedPieces(a.pieces).equals(joinedPieces(b.pieces)));
   });
 
   it('a batch too small to be worth a cache rewrite is not sent', async () => {
@@ -129,7 +129,7 @@ describe('LiveRewriter', () => {
     for (const raw of [Buffer.from(`not json${pad}`), Buffer.from(`${JSON.stringify({ messages: 'x' })}${pad}`), Buffer.from(`${JSON.stringify({ messages: [{ role: 'robot', content: 'x' }] })}${pad}`), Buffer.from(`${JSON.stringify({ messages: [{ role: 'user', content: [{ text: 'no type' }] }] })}${pad}`)]) {
       const result = await live.rewrite(raw);
       assert.equal(result.action, 'failed-open');
-      assert.equal(result.body, raw);
+      assert.equal(joinedPieces(result.pieces), raw);
       assert.match(result.reason ?? '', /unknown shape/);
     }
   });
@@ -139,7 +139,7 @@ describe('LiveRewriter', () => {
     const raw = bytesOf(conversation({ turns: 12 }));
     const first = await live.rewrite(raw);
     assert.equal(first.action, 'edited');
-    assert.ok(first.body.length < raw.length);
+    assert.ok(joinedPieces(first.pieces).length < raw.length);
     assert.match(first.reason ?? '', /^batch 1, .*; slow: \d+\.\d ms, over the 0 ms budget$/);
     assert.equal(first.newEdits.length, live.sessions.peek(first.session)?.edits.size);
   });

@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { scanMessagesBody, spliceEdits } from '../../../src/proxy/scan';
 import type { StickyEdit } from '../../../src/proxy/session';
 import { applyEdits, type RequestBody } from '../../../src/proxy/wire';
+import { joinedPieces } from '../../support/proxy-conversation';
 
 const text = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'grapheme', maxLength: 20 }), fc.constantFrom('', '\\', '"', '\\"', '\\\\', '}]', '中文', '😀', '\u0000\u001f\u2028'));
 const id = fc.integer({ min: 0, max: 12 }).map((n) => `toolu_${n}`);
@@ -80,7 +81,7 @@ describe('scanMessagesBody and spliceEdits (fast-check)', () => {
         );
         const edits = new Map(Object.entries(texts).map(([toolUseId, stub]): [string, StickyEdit] => [toolUseId, { toolUseId, tier: 'supersede', text: stub, ref: 'ctx-lens:x', tokensBefore: 0, tokensAfter: 0 }]));
         const splice = spliceEdits(raw, scan.value, edits);
-        const out = splice.build();
+        const out = joinedPieces(splice.pieces);
         assert.deepEqual(JSON.parse(out.toString('utf8')), { ...body, messages: applyEdits(body.messages, edits) });
         assert.equal(out.length, raw.length - splice.saved);
       }),

@@ -8,6 +8,7 @@ import { describe, it } from 'node:test';
 import { scanMessagesBody, spliceEdits, type BodyScan } from '../../../src/proxy/scan';
 import type { StickyEdit } from '../../../src/proxy/session';
 import { applyEdits, type RequestBody } from '../../../src/proxy/wire';
+import { joinedPieces } from '../../support/proxy-conversation';
 
 const FIXTURES = join(__dirname, '../../fixtures/claude-code');
 
@@ -54,7 +55,7 @@ function scanned(raw: Buffer): BodyScan {
 function assertSpliceMatches(raw: Buffer, edits: Map<string, StickyEdit>): Buffer {
   const scan = scanned(raw);
   const body = JSON.parse(raw.toString('utf8')) as RequestBody;
-  const out = spliceEdits(raw, scan, edits).build();
+  const out = joinedPieces(spliceEdits(raw, scan, edits).pieces);
   assert.deepEqual(JSON.parse(out.toString('utf8')), { ...body, messages: applyEdits(body.messages, edits) });
   return out;
 }
@@ -127,7 +128,7 @@ describe('scanMessagesBody', () => {
     const raw = Buffer.from(JSON.stringify({ messages: [{ role: 'user', content: 'hi' }] }));
     const splice = spliceEdits(raw, scanned(raw), new Map([['x', edit('x', 'stub')]]));
     assert.equal(splice.applied, 0);
-    assert.equal(splice.build(), raw);
+    assert.equal(joinedPieces(splice.pieces), raw);
   });
 
   it('refuses what is not the Messages shape, or not JSON, with a reason', () => {

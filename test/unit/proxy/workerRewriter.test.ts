@@ -7,9 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { DEFAULT_LIVE_OPTIONS, LiveRewriter, type LiveDirs, type LiveOptions } from '../../../src/proxy/rewrite';
-import { sharedBuffer } from '../../../src/proxy/workerMessages';
 import { workerEntry, WorkerRewriter, type WorkerEntry } from '../../../src/proxy/workerRewriter';
-import { bytesOf, conversation } from '../../support/proxy-conversation';
+import { bytesOf, conversation, joinedPieces } from '../../support/proxy-conversation';
 
 const OPTIONS: LiveOptions = { ...DEFAULT_LIVE_OPTIONS, windowTokens: 20_000, triggerPercent: 50, budgetMs: 5_000 };
 
@@ -20,7 +19,7 @@ function dirs(): LiveDirs {
 
 /** The body as the server holds it: in shared memory. */
 function shared(bytes: Buffer): Buffer {
-  const body = sharedBuffer(bytes.length);
+  const body = Buffer.from(new SharedArrayBuffer(bytes.length));
   bytes.copy(body);
   return body;
 }
@@ -47,20 +46,25 @@ describe('WorkerRewriter', () => {
       const raw = shared(bytes);
       const [there, here] = [await worker.rewrite(raw), await inline.rewrite(Buffer.from(bytes))];
       assert.equal(there.action, here.action, `turn ${turns}: ${there.reason}`);
-      assert.ok(there.body.equals(here.body), `turn ${turns}: the same bytes go upstream`);
+      assert.ok(joinedPieces(there.pieces).equals(joinedPieces(here.pieces)), `turn ${turns}: the same bytes go upstream`);
       assert.deepEqual(there.newEdits, here.newEdits);
       assert.ok(raw.equals(bytes), 'the request as read is still here to be sent');
-      if (there.sent && here.sent) worker.recordUsage(there.session, there.body.length, { inputTokens: 1, cacheReadTokens: there.sentTokens, cacheCreationTokens: 0, outputTokens: 10 }, there.sent);
-      if (here.sent) inline.recordUsage(here.session, here.body.length, { inputTokens: 1, cacheReadTokens: here.sentTokens, cacheCreationTokens: 0, outputTokens: 10 }, here.sent);
+      assert.equal(there.bytes, joinedPieces(there.pieces).length);
+      // A changed body comes back as views of the shared request between the stubs: no copy of it.
+      if (there.changed) assert.ok(there.pieces.filter((piece) => piece.buffer === raw.buffer).reduce((sum, piece) => sum + piece.length, 0) > there.bytes / 2);
+      if (there.sent && here.sent) worker.recordUsage(there.session, there.bytes, { inputTokens: 1, cacheReadTokens: there.sentTokens, cacheCreationTokens: 0, outputTokens: 10 }, there.sent);
+      if (here.sent) inline.recordUsage(here.session, here.bytes, { inputTokens: 1, cacheReadTokens: here.sentTokens, cacheCreationTokens: 0, outputTokens: 10 }, here.sent);
     }
   });
 
-  it('hands over a body in memory of its own instead of copying it', async () => {
+  it('sends a body in memory of its own (an inflated one) as a copy, and leaves it whole', async () => {
     const worker = started(workerEntry(join(__dirname, '..', '..', '..', 'src', 'proxy'))!);
-    const inflated = Buffer.from(bytesOf(conversation({ turns: 3 })));
+    const bytes = bytesOf(conversation({ turns: 3 }));
+    const inflated = Buffer.from(bytes);
     const result = await worker.rewrite(inflated);
     assert.equal(result.action, 'unchanged');
-    assert.equal(inflated.byteLength, 0, 'moved to the worker');
+    assert.ok(inflated.equals(bytes), 'still readable here');
+    assert.ok(joinedPieces(result.pieces).equals(bytes));
   });
 
   it('a worker that fails: the request goes as it came, with the reason', async () => {
@@ -68,7 +72,7 @@ describe('WorkerRewriter', () => {
     const result = await started(fake("throw new Error('boom')")).rewrite(raw);
     assert.equal(result.action, 'failed-open');
     assert.match(result.reason ?? '', /rewrite worker: boom/);
-    assert.ok(result.body.equals(raw));
+    assert.ok(joinedPieces(result.pieces).equals(raw));
   });
 
   it('a worker past its memory limit fails open, named, and the process lives on', async () => {
@@ -76,6 +80,33 @@ describe('WorkerRewriter', () => {
     const result = await started(fake(hog)).rewrite(shared(Buffer.from('{}')));
     assert.equal(result.action, 'failed-open');
     assert.match(result.reason ?? '', /memory/i);
+  });
+
+  it('gives the worker each shared buffer once, by number, and tells it when the pool lets one go', async () => {
+    // Says back what it was sent, in a log line, and answers every rewrite "unchanged".
+    const echo = `const { parentPort } = require('node:worker_threads');
+      parentPort.on('message', (message) => {
+        const seen = message.kind === 'adopt' ? { kind: 'adopt', shared: message.shared, bytes: message.memory.byteLength } : message.kind === 'rewrite' ? { kind: 'rewrite', body: message.body.bytes ? 'copy' : message.body } : message;
+        parentPort.postMessage({ kind: 'log', line: JSON.stringify(seen) });
+        if (message.kind === 'rewrite') parentPort.postMessage({ kind: 'rewritten', id: message.id, rewrite: { action: 'unchanged', reason: null, bytes: 0, changed: false, session: '', agentSession: null, model: null, stream: false, agentTokens: 0, sentTokens: 0, stickyEdits: 0, newEdits: [], restored: [], sent: null, addedMs: 0, body: null } });
+      });`;
+    const lines: unknown[] = [];
+    const worker = new WorkerRewriter({ options: OPTIONS, dirs: dirs() }, fake(echo), (line) => lines.push(JSON.parse(line)));
+    closing.push(worker);
+    const memory = new SharedArrayBuffer(1024);
+    for (const length of [10, 20]) assert.equal((await worker.rewrite(Buffer.from(memory, 0, length))).pieces[0]!.length, length);
+    await worker.rewrite(Buffer.from('{}'));
+    worker.forget(memory);
+    worker.forget(memory);
+    await worker.rewrite(Buffer.from('{}'));
+    assert.deepEqual(lines, [
+      { kind: 'adopt', shared: 0, bytes: 1024 },
+      { kind: 'rewrite', body: { shared: 0, length: 10 } },
+      { kind: 'rewrite', body: { shared: 0, length: 20 } },
+      { kind: 'rewrite', body: 'copy' },
+      { kind: 'forget', shared: 0 },
+      { kind: 'rewrite', body: 'copy' },
+    ]);
   });
 
   it('a worker that does not answer in time fails open and is replaced', async () => {
