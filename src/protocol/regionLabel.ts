@@ -29,8 +29,22 @@ function plainText(text: string): string {
     .trim();
 }
 
+/** The first characters cleaned: 4 KiB usually holds them, however long the tool output. */
+const FIRST_WINDOW_CHARS = 4096;
+
+/**
+ * The item's first words, from a growing window of its start rather than all of it (a label is
+ * asked of every item, and one may be a 100 KB tool output). A window ends before a `<` it does not
+ * close, so a tag it cuts is never taken for text; its cleaned text is a prefix of the whole's.
+ */
 function firstWords(text: string): string {
-  const flat = plainText(text);
+  let flat = '';
+  for (let size = FIRST_WINDOW_CHARS; ; size *= 2) {
+    let window = text.slice(0, size);
+    if (size < text.length && window.lastIndexOf('<') > window.lastIndexOf('>')) window = window.slice(0, window.lastIndexOf('<'));
+    flat = plainText(window);
+    if (flat.length > FIRST_WORDS_CHARS || size >= text.length) break;
+  }
   return flat.length > FIRST_WORDS_CHARS ? `${flat.slice(0, FIRST_WORDS_CHARS - 1)}…` : flat;
 }
 
