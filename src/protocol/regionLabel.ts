@@ -38,14 +38,13 @@ const FIRST_WINDOW_CHARS = 4096;
  * close, so a tag it cuts is never taken for text; its cleaned text is a prefix of the whole's.
  */
 function firstWords(text: string): string {
-  let flat = '';
   for (let size = FIRST_WINDOW_CHARS; ; size *= 2) {
     let window = text.slice(0, size);
     if (size < text.length && window.lastIndexOf('<') > window.lastIndexOf('>')) window = window.slice(0, window.lastIndexOf('<'));
-    flat = plainText(window);
-    if (flat.length > FIRST_WORDS_CHARS || size >= text.length) break;
+    const flat = plainText(window);
+    if (flat.length > FIRST_WORDS_CHARS) return `${flat.slice(0, FIRST_WORDS_CHARS - 1)}…`;
+    if (size >= text.length) return flat;
   }
-  return flat.length > FIRST_WORDS_CHARS ? `${flat.slice(0, FIRST_WORDS_CHARS - 1)}…` : flat;
 }
 
 /** A tool definition is JSON with a name; the schema says nothing at a glance. */
