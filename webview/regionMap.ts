@@ -280,7 +280,7 @@ export class RegionMap {
       const row = this.pool[slot]!;
       const position = window.start + slot;
       if (slot >= needed) {
-        row.hidden = true;
+        if (!row.hidden) vacate(row);
         continue;
       }
       const region = this.regions[this.visible[position]!]!;
@@ -296,6 +296,20 @@ export class RegionMap {
 
 /** Identity of what a row shows, so unchanged rows are left alone while scrolling. */
 const rowKeys = new WeakMap<HTMLElement, { region: Region; choice: Choice; live: LiveFate | undefined }>();
+
+/**
+ * A pool row the window does not need: hidden, and no longer anyone's row. Left as it was, it kept
+ * the id, fate and test id of the item it last showed, so that a lookup of "the row of #97" or "the
+ * last kept row" could land on a stale hidden copy (after a filter shortened the list, say).
+ */
+function vacate(row: HTMLElement): void {
+  row.hidden = true;
+  row.removeAttribute('id');
+  for (const key of ['id', 'fate', 'testid', 'live', 'choice', 'pinned']) delete row.dataset[key];
+  row.classList.remove('selected');
+  row.replaceChildren();
+  rowKeys.delete(row);
+}
 
 function choiceButton(choice: 'keep' | 'drop', current: Choice, region: Region): HTMLElement {
   const pressed = current === choice;
