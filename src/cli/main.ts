@@ -29,6 +29,7 @@ const COMMANDS: Record<string, Command> = {
   proxy: { summary: 'start the live proxy', load: async () => { const m = await import('./proxy'); return { run: m.proxyCommand, usage: m.PROXY_USAGE }; } },
   run: { summary: 'run a command with the live proxy in front of it', load: async () => { const m = await import('./run'); return { run: m.runCommand, usage: m.RUN_USAGE }; } },
   mcp: { summary: 'an MCP server for the agent', load: async () => { const m = await import('./mcp'); return { run: m.mcpCommand, usage: m.MCP_USAGE }; } },
+  resident: { summary: "answer inspect and sessions for VS Code's terminals (the extension starts it)", load: async () => { const m = await import('./resident'); return { run: m.residentCommand, usage: m.RESIDENT_USAGE }; } },
 };
 
 const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));

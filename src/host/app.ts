@@ -26,6 +26,8 @@ import { panelStateOf } from './panel/panelState';
 import { LiveProxyControl } from './proxy/LiveProxyControl';
 import { PanelInstructionsWriter } from './proxy/PanelInstructionsWriter';
 import { PANEL_VIEW_ID, PanelViewProvider } from './panel/PanelViewProvider';
+import { ResidentCli } from './ResidentCli';
+import { TerminalEnvironment } from './terminalEnvironment';
 import { SessionService } from './sessions/SessionService';
 import { SettingsWatcher } from './settings';
 import { Disposables } from './disposables';
@@ -119,8 +121,10 @@ export class ContextLensApp extends Disposables {
 
     this.own(vscode.window.registerWebviewViewProvider(PANEL_VIEW_ID, this.view));
     this.registerCommands();
-    this.liveProxy = this.own(new LiveProxyControl(context, this.log, () => this.settings.current.prices));
+    const terminals = new TerminalEnvironment(context.environmentVariableCollection);
+    this.liveProxy = this.own(new LiveProxyControl(terminals, this.log, () => this.settings.current.prices));
     this.own(new CliLauncherCommands(context.extensionUri, this.log));
+    this.own(new ResidentCli(context.extensionUri, terminals, this.log));
     this.own(this.settings.onDidChange((settings) => {
       this.log.info(`Settings changed: trigger ${settings.triggerPercent} %, target ${settings.targetPercent} %, safety net ${settings.safetyNetPercent} %`);
       this.warnAboutTriggerSettings();

@@ -9,6 +9,7 @@ import { startLiveProxy, type LiveProxy } from '../../proxy';
 import { Commands } from '../commands';
 import { liveProxyStatus } from './liveProxyStatus';
 import { Disposables } from '../disposables';
+import type { TerminalEnvironment } from '../terminalEnvironment';
 
 export class LiveProxyControl extends Disposables {
   private proxy: LiveProxy | undefined;
@@ -16,7 +17,8 @@ export class LiveProxyControl extends Disposables {
   private summary: LiveProxyState | null = null;
 
   constructor(
-    private readonly context: vscode.ExtensionContext,
+    /** New terminals get ANTHROPIC_BASE_URL while the proxy runs. */
+    private readonly terminals: TerminalEnvironment,
     private readonly log: vscode.LogOutputChannel,
     /** The prices the panel shows (the bundled table with `contextLens.cost.prices` over it), read at each start. */
     private readonly prices: () => PriceIndex,
@@ -27,10 +29,6 @@ export class LiveProxyControl extends Disposables {
     this.own(vscode.commands.registerCommand(Commands.stopLiveProxy, () => this.stop()));
     // The proxy stops with the window, before its commands and status item go.
     this.onDispose(() => void this.stop());
-    // The proxy lives and dies with this window: its variable is never restored into the terminals
-    // of the next one (not persisted), and one a previous version left is cleared.
-    this.context.environmentVariableCollection.persistent = false;
-    this.context.environmentVariableCollection.clear();
     this.render();
   }
 
@@ -54,9 +52,7 @@ export class LiveProxyControl extends Disposables {
       return;
     }
     this.proxy = started.value;
-    const variables = this.context.environmentVariableCollection;
-    variables.description = 'Context Lens live proxy: Claude Code started in this terminal sends its requests through it.';
-    variables.replace('ANTHROPIC_BASE_URL', this.proxy.url);
+    this.terminals.set('ANTHROPIC_BASE_URL', this.proxy.url, 'Context Lens live proxy: Claude Code started in this terminal sends its requests through it.');
     this.log.info(`live proxy on ${this.proxy.url}, events in ${this.proxy.eventsPath}`);
     this.render();
     void vscode.window.showInformationMessage(`Context Lens: live proxy on ${this.proxy.url}. Start claude in a new terminal to go through it.`);
@@ -65,7 +61,7 @@ export class LiveProxyControl extends Disposables {
   private async stop(): Promise<void> {
     const proxy = this.proxy;
     this.proxy = undefined;
-    this.context.environmentVariableCollection.clear();
+    this.terminals.delete('ANTHROPIC_BASE_URL');
     this.render();
     if (proxy) await proxy.stop();
   }

@@ -1,0 +1,71 @@
+// The resident reader for this window's terminals (contracts/resident.ts): a `ctxlens resident`
+// child process, started with the extension's own runtime, whose socket new terminals are told of
+// (CONTEXT_LENS_RESIDENT). A person's `ctxlens inspect` or `sessions` there is answered by it in
+// about the time Node takes to start; everything else, and every terminal outside VS Code, runs as
+// before. A separate process, not the extension host: a 100 MB transcript read there would stall
+// the host, and a command that fails takes nothing else down. It ends with the window (its
+// standard input closes), and a reader that stopped only means the commands run on their own again.
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as vscode from 'vscode';
+import { RESIDENT_ENV, residentSocketPath } from '../contracts/resident';
+import { Disposables } from './disposables';
+import type { TerminalEnvironment } from './terminalEnvironment';
+
+/** How long a stopping reader gets to remove its socket before it is killed. */
+const STOP_GRACE_MS = 2000;
+
+export class ResidentCli extends Disposables {
+  private child: ChildProcess | undefined;
+
+  constructor(
+    extensionUri: vscode.Uri,
+    private readonly terminals: TerminalEnvironment,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    super();
+    this.onDispose(() => this.stop());
+    this.start(vscode.Uri.joinPath(extensionUri, 'dist', 'cli.js').fsPath);
+  }
+
+  private start(cli: string): void {
+    const socket = residentSocketPath(process.env, process.pid, process.getuid?.() ?? 0);
+    // The extension host's own runtime runs the CLI: VS Code's Electron as Node, or code-server's Node.
+    const electron = process.versions.electron !== undefined ? { ELECTRON_RUN_AS_NODE: '1' } : {};
+    let child: ChildProcess;
+    try {
+      child = spawn(process.execPath, [cli, 'resident', '--socket', socket], { env: { ...process.env, ...electron }, stdio: ['pipe', 'pipe', 'pipe'] });
+    } catch (error) {
+      this.log.warn(`resident reader: not started (${String(error)}); ctxlens in terminals runs on its own`);
+      return;
+    }
+    this.child = child;
+    child.stdout?.setEncoding('utf8').once('data', (text: string) => {
+      // "Serving on …": from now on a terminal's ctxlens can reach it.
+      if (this.child !== child || !text.startsWith('Serving on')) return;
+      this.terminals.set(RESIDENT_ENV, socket, "Context Lens: ctxlens inspect and sessions in this terminal are answered by the extension's resident reader.");
+      this.log.info(`resident reader on ${socket} (pid ${child.pid ?? '?'})`);
+    });
+    child.stderr?.setEncoding('utf8').on('data', (text: string) => {
+      for (const line of text.split('\n')) if (line.trim() !== '') this.log.info(line.trim());
+    });
+    child.on('error', (error) => this.log.warn(`resident reader: ${error.message}; ctxlens in terminals runs on its own`));
+    child.on('exit', (code, signal) => {
+      if (this.child !== child) return;
+      this.child = undefined;
+      this.terminals.delete(RESIDENT_ENV);
+      if (!this.isDisposed) this.log.warn(`resident reader stopped (${signal ?? `exit ${code}`}); ctxlens in terminals runs on its own`);
+    });
+  }
+
+  /** Closing its standard input asks it to stop (it removes its socket); a kill follows if it does not. */
+  private stop(): void {
+    const child = this.child;
+    this.child = undefined;
+    this.terminals.delete(RESIDENT_ENV);
+    if (child === undefined) return;
+    child.stdin?.end();
+    const kill = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+    kill.unref();
+    child.once('exit', () => clearTimeout(kill));
+  }
+}

@@ -1,0 +1,171 @@
+import assert from 'node:assert/strict';
+import { chmodSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { version } from '../../../package.json';
+import { QUEUE_MAX, REQUEST_MAX_BYTES } from '../../../src/contracts/resident';
+import { main } from '../../../src/cli/main';
+import { askResident } from '../../../src/cli/residentClient';
+import { ResidentServer, type RunCommand } from '../../../src/cli/residentServer';
+import type { Output } from '../../../src/cli/stdio';
+import { copyScenario } from './support';
+
+class Collected implements Output {
+  text = '';
+  write(text: string): boolean {
+    this.text += text;
+    return true;
+  }
+}
+
+const socketIn = (name: string): string => join(mkdtempSync(join(tmpdir(), 'cl-res-')), 'run', `${name}.sock`);
+
+/** One request as the loader sends it; its printed output and exit code, or null when told to run it itself. */
+async function ask(socket: string, argv: string[], cwd: string, env: Record<string, string | undefined>) {
+  const out = new Collected();
+  const err = new Collected();
+  const code = await askResident(socket, { argv, cwd, env, out, err }, (path) => connect(path));
+  return { code, out: out.text, err: err.text };
+}
+
+/** A raw line to the server and every reply line it sends back. */
+function rawExchange(socket: string, payload: string | Buffer): Promise<string[]> {
+  return new Promise((settle, reject) => {
+    const client = connect(socket);
+    let text = '';
+    client.on('connect', () => client.write(payload));
+    client.on('data', (chunk) => (text += chunk.toString('utf8')));
+    client.on('error', reject);
+    client.on('close', () => settle(text.split('\n').filter((line) => line !== '')));
+  });
+}
+
+const request = (argv: string[], extra: Record<string, unknown> = {}): string => `${JSON.stringify({ version, argv, cwd: tmpdir(), env: { HOME: tmpdir() }, ...extra })}\n`;
+
+describe('the resident reader', () => {
+  let server: ResidentServer;
+  const logged: string[] = [];
+  before(async () => {
+    const started = await ResidentServer.listen(socketIn('main'), (argv, out, err, env) => main(argv, out, err, env), (line) => logged.push(line));
+    assert.ok(started.ok, started.ok ? '' : started.error);
+    server = started.value;
+  });
+  after(() => server.close());
+
+  it('prints exactly what a run in the client would, with its environment and working folder', async () => {
+    const cwdBefore = process.cwd();
+    const copy = copyScenario('commands');
+    const env = { ...process.env, CLAUDE_CONFIG_DIR: copy.configDir };
+    const local = { out: new Collected(), err: new Collected() };
+    const localCode = await main(['inspect', copy.sessionId, '--json'], local.out, local.err, env);
+    const served = await ask(server.socketPath, ['inspect', copy.sessionId, '--json'], tmpdir(), env);
+    assert.equal(served.code, localCode);
+    assert.equal(served.out, local.out.text);
+    // A relative path resolves against the client's folder, not the server's.
+    const relative = await ask(server.socketPath, ['inspect', basename(copy.transcript), '--json'], dirname(copy.transcript), env);
+    assert.equal(relative.code, 0, relative.err);
+    assert.equal((JSON.parse(relative.out) as { session: { id: string } }).session.id, copy.sessionId);
+    // `sessions` lists the client's folder's sessions, from the client's CLAUDE_CONFIG_DIR.
+    const listed = await ask(server.socketPath, ['sessions', '--all', '--json', '--agent', 'claude-code'], tmpdir(), env);
+    assert.deepEqual((JSON.parse(listed.out) as Array<{ id: string }>).map((session) => session.id), [copy.sessionId]);
+    const elsewhere = await ask(server.socketPath, ['sessions', '--all', '--json', '--agent', 'claude-code'], tmpdir(), { ...env, CLAUDE_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'cl-empty-')) });
+    assert.deepEqual(JSON.parse(elsewhere.out), []);
+    // The server's own environment and folder are back as they were.
+    assert.equal(process.env.CLAUDE_CONFIG_DIR, undefined);
+    assert.equal(process.cwd(), cwdBefore);
+  });
+
+  it("keeps the command's exit code and error output", async () => {
+    const missing = await ask(server.socketPath, ['inspect', '/nonexistent.jsonl'], tmpdir(), process.env);
+    assert.equal(missing.code, 1);
+    assert.equal(missing.out, '');
+    assert.equal(missing.err, 'ctxlens inspect: no such transcript: /nonexistent.jsonl\n');
+  });
+
+  it('refuses what is not a request, and goes on serving', async () => {
+    const refusals: Array<[string, string | Buffer]> = [
+      ['not JSON', 'hello\n'],
+      ['invalid UTF-8', Buffer.from([0xff, 0xfe, 0x0a])],
+      ['the wrong shape', `${JSON.stringify({ argv: 'inspect' })}\n`],
+      ['an empty command line', request([])],
+      ['another version', request(['sessions'], { version: '0.0.0-other' })],
+      ['nesting', `${'['.repeat(50_000)}\n`],
+    ];
+    for (const [what, payload] of refusals) {
+      const lines = await rawExchange(server.socketPath, payload);
+      assert.equal(lines.length, 1, what);
+      assert.ok('local' in (JSON.parse(lines[0] as string) as object), `${what}: ${lines[0]}`);
+    }
+    // A line past the limit is cut off at it, not collected to its end.
+    const huge = await rawExchange(server.socketPath, Buffer.alloc(REQUEST_MAX_BYTES + 10, 0x61));
+    assert.deepEqual(huge.map((line) => JSON.parse(line) as unknown), [{ local: 'request too large' }]);
+    const served = await ask(server.socketPath, ['--version'], tmpdir(), process.env);
+    assert.equal(served.out, `${version}\n`);
+  });
+});
+
+describe('the resident reader under load and in odd places', () => {
+  it('runs one command at a time, says busy past its queue, and skips clients that left', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((settle) => (release = settle));
+    const ran: string[] = [];
+    const run: RunCommand = async (argv, out) => {
+      ran.push(argv.join(' '));
+      if (argv[0] === 'slow') await gate;
+      out.write(`${argv.join(' ')}\n`);
+      return 0;
+    };
+    const started = await ResidentServer.listen(socketIn('queue'), run, () => undefined);
+    assert.ok(started.ok);
+    const server = started.value;
+    try {
+      const slow = ask(server.socketPath, ['slow'], tmpdir(), {});
+      await waitFor(() => ran.length === 1);
+      const queued = Array.from({ length: QUEUE_MAX - 1 }, (_, index) => ask(server.socketPath, [`queued-${index}`], tmpdir(), {}));
+      // One more client asks, then gives up while waiting: its request is never run.
+      const gone = connect(server.socketPath);
+      gone.on('error', () => undefined);
+      gone.on('connect', () => gone.write(request(['gone'])));
+      await waitFor(() => server.waiting === QUEUE_MAX);
+      const busy = await ask(server.socketPath, ['one-too-many'], tmpdir(), {});
+      assert.equal(busy.code, null, 'past the queue the client runs it itself');
+      gone.destroy();
+      await waitFor(() => server.waiting === QUEUE_MAX - 1);
+      release();
+      assert.deepEqual(await slow, { code: 0, out: 'slow\n', err: '' });
+      const answers = await Promise.all(queued);
+      assert.deepEqual(answers.map((answer) => answer.out), Array.from({ length: QUEUE_MAX - 1 }, (_, index) => `queued-${index}\n`));
+      assert.ok(!ran.includes('gone'));
+      assert.ok(!ran.includes('one-too-many'));
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('makes its folder private, replaces a stale socket, and will not take the place of a file', async () => {
+    const path = socketIn('folder');
+    mkdirSync(dirname(path), { recursive: true });
+    chmodSync(dirname(path), 0o755);
+    // A socket left by a reader that died.
+    const stale = createServer().listen(path);
+    await new Promise((settle) => stale.on('listening', settle));
+    const first = await ResidentServer.listen(path, () => Promise.resolve(0), () => undefined);
+    assert.ok(first.ok, first.ok ? '' : first.error);
+    assert.equal(statSync(dirname(path)).mode & 0o777, 0o700);
+    await first.value.close();
+    stale.close();
+    writeFileSync(path, 'not a socket');
+    const refused = await ResidentServer.listen(path, () => Promise.resolve(0), () => undefined);
+    assert.equal(refused.ok, false);
+    assert.match(refused.ok ? '' : refused.error, /exists and is not a socket/);
+  });
+});
+
+async function waitFor(condition: () => boolean): Promise<void> {
+  for (let waited = 0; !condition(); waited += 5) {
+    if (waited > 5000) throw new Error('condition not met in 5 s');
+    await new Promise((settle) => setTimeout(settle, 5));
+  }
+}
