@@ -8,7 +8,7 @@ export interface BarGroup {
 }
 
 /** Bar colours by position in a group, the same in every group (legend order). */
-const COLOURS = ['#9e9e9e', '#2f81f7', '#e8883a'];
+const COLOURS = ['#9e9e9e', '#2f81f7', '#8fb8f0', '#e8883a'];
 const TEXT = 'fill="#808080" font-family="-apple-system, Segoe UI, Helvetica, Arial, sans-serif" font-size="12"';
 const WIDTH = 760;
 const LABEL_WIDTH = 200;

@@ -37,7 +37,9 @@ const cwd = socket === undefined ? undefined : workingFolder();
 if (socket === undefined || cwd === undefined) runHere();
 else {
   void askResident(socket, { argv, cwd, env: process.env, out: stdout, err: stderr }, connect).then((code) => {
-    if (code === null) runHere();
-    else process.exitCode = code;
+    if (code === null) return runHere();
+    // Where a person asks why an answer came so fast (or did not reflect a change in this terminal).
+    if (process.env.CONTEXT_LENS_DEBUG) stderr.write(`ctxlens: answered by the resident reader at ${socket}\n`);
+    process.exitCode = code;
   });
 }

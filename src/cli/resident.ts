@@ -4,6 +4,7 @@ import { EXIT_OK, inputError, parse, usageError, type Io } from './io';
 import { main } from './main';
 import { untilSignal } from './proxy';
 import { ResidentServer } from './residentServer';
+import { keepReads } from '../sessions/common/readMemo';
 
 export const RESIDENT_USAGE = `ctxlens resident --socket PATH
   Keeps the CLI loaded and answers \`inspect\` and \`sessions\` for the \`ctxlens\` commands whose
@@ -15,6 +16,8 @@ export async function residentCommand(args: readonly string[], io: Io): Promise<
   const { values } = parse(args, { socket: { type: 'string' } }, 0);
   if (values.socket === undefined) throw usageError('--socket PATH is required');
   const log = (line: string): void => void io.err.write(`ctxlens resident: ${line}\n`);
+  // A session asked about again, unchanged, is not read again.
+  keepReads();
   const listening = await ResidentServer.listen(values.socket, (argv, out, err, env) => main(argv, out, err, env), log);
   if (!listening.ok) throw inputError(listening.error);
   const server = listening.value;

@@ -7,6 +7,7 @@ import type { Context } from '../engine/model';
 import { estimateTokenizer } from '../engine/tokens/estimate';
 import type { Tokenizer } from '../engine/tokens/tokenizer';
 import { adapterOf } from './agents';
+import { keepingReads } from './common/readMemo';
 import { promptTokensOf } from './common/usage';
 import type { LiveContext } from './types';
 
@@ -17,6 +18,16 @@ import type { LiveContext } from './types';
  * (`estimate` is for tests that compare estimators; production code leaves it.)
  */
 export function engineContextOf(live: LiveContext, estimate: Tokenizer = estimateTokenizer): Context {
+  // A resident process gets the same live context back for an unchanged session (readMemo.ts).
+  if (!keepingReads() || estimate !== estimateTokenizer) return build(live, estimate);
+  const known = kept.get(live) ?? build(live, estimate);
+  kept.set(live, known);
+  return known;
+}
+
+const kept = new WeakMap<LiveContext, Context>();
+
+function build(live: LiveContext, estimate: Tokenizer): Context {
   const sourceRefs: string[][] = [];
   for (const entry of live.entries) sourceRefs[entry.messageIndex] = entry.uuids;
   return contextFromMessages({

@@ -5,7 +5,8 @@
 // "sent to the model" figure, a Live mark on the timeline, live fates in the map, the saving in the
 // status bar); a tool result dropped in the map then reaches the model as a stub on the next prompt.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -35,6 +36,7 @@ function agentScript(options: { claude: string; workspace: string; project: stri
     '#!/bin/sh',
     `export HOME=${quote(options.home)} ANTHROPIC_API_KEY=sk-ant-test-offline-0000000000000000 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1`,
     `echo "$ANTHROPIC_BASE_URL" > ${marks}/base-url`,
+    `echo "$CONTEXT_LENS_RESIDENT" > ${marks}/resident`,
     `cd ${quote(options.workspace)}`,
     `echo "scripted agent: round 1 through $ANTHROPIC_BASE_URL"`,
     run(1, false),
@@ -58,6 +60,13 @@ async function waitFor<T>(what: string, check: () => Promise<T | undefined> | T 
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+}
+
+/** What the extension host has logged so far (the "Context Lens" output channel's files). */
+function hostLog(workbench: Workbench): string {
+  const { profileDir } = workbench.server;
+  const logs = (readdirSync(profileDir, { recursive: true }) as string[]).filter((name) => name.endsWith('Context Lens.log'));
+  return logs.map((name) => readFileSync(join(profileDir, name), 'utf8')).join('\n');
 }
 
 async function events(path: string): Promise<ProxyEvent[]> {
@@ -117,6 +126,8 @@ describe('the live proxy with a scripted agent in a VS Code terminal, in code-se
   });
 
   it('the agent in a new terminal goes through the proxy, and the panel shows its live edits while it runs', async () => {
+    // Terminals opened from now on also name the resident reader (host/ResidentCli.ts).
+    await waitFor('the resident reader', () => (hostLog(workbench).includes('resident reader on ') ? true : undefined), 30_000);
     await runCommand(page, 'Terminal: Create New Terminal');
     const terminal = page.locator('.terminal-wrapper.active .xterm');
     await terminal.waitFor({ state: 'visible', timeout: 30_000 });
@@ -132,7 +143,18 @@ describe('the live proxy with a scripted agent in a VS Code terminal, in code-se
     assert.ok(edited.length > 0, `the proxy edited: ${seen.map((event) => `${event.action} ${event.reason ?? ''}`).join('\n')}`);
     const session = edited[0]!.agentSession;
     assert.match(session ?? '', /^[0-9a-f-]{36}$/, 'events name the agent session');
-    assert.ok(existsSync(join(projectDir(configDir, workspace), `${session}.jsonl`)), 'the session named is the transcript the panel follows');
+    const transcript = join(projectDir(configDir, workspace), `${session}.jsonl`);
+    assert.ok(existsSync(transcript), 'the session named is the transcript the panel follows');
+    // `ctxlens inspect` in that terminal is answered by the extension's resident reader, exactly as on its own.
+    const socket = readFileSync(join(marks, 'resident'), 'utf8').trim();
+    assert.match(socket, /\.sock$/);
+    const cli = join(__dirname, '..', '..', 'dist', 'cli.js');
+    const inTerminal = { ...process.env, CLAUDE_CONFIG_DIR: configDir, CONTEXT_LENS_DEBUG: '1' };
+    const served = spawnSync(process.execPath, [cli, 'inspect', transcript, '--json'], { encoding: 'utf8', env: { ...inTerminal, CONTEXT_LENS_RESIDENT: socket } });
+    const alone = spawnSync(process.execPath, [cli, 'inspect', transcript, '--json'], { encoding: 'utf8', env: { ...inTerminal, CONTEXT_LENS_RESIDENT: '' } });
+    assert.equal(served.status, 0, served.stderr);
+    assert.equal(served.stderr, `ctxlens: answered by the resident reader at ${socket}\n`);
+    assert.equal(served.stdout, alone.stdout);
 
     // The gauge: what reached the model, exactly, against the agent's view.
     const line = frame.locator('[data-testid="live-proxy"]');

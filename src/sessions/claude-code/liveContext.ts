@@ -2,7 +2,9 @@
 // compaction (further only for a parent or a replay record the live context still needs), the live
 // chain walked from the newest leaf, and where Claude Code recorded the exact request body, that
 // body instead of the reconstruction. The compaction history comes from its own, remembered pass.
+import type { Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
+import { ReadMemo } from '../common/readMemo';
 import { ok, withFile } from '../result';
 import { hasMark, markBlock } from '../../engine/fromMessages';
 import type { ApiMessage, ContentBlock, ContextEntry, Diagnostic, LiveCall, LiveContext, Result, SessionInfo } from '../types';
@@ -116,8 +118,33 @@ export async function readLiveContext(path: string, options: LiveContextOptions 
   return withFile(path, async (handle) => ok(await build(handle, path, session, sidechain, options)));
 }
 
+interface Built {
+  context: LiveContext;
+  tracker: FillTracker;
+}
+
+/**
+ * A build kept by a resident process (common/readMemo.ts). Only the fill depends on the options and
+ * the session on the listing: the same ones give back the very same object, so what is derived from
+ * it (engineContext.ts) is kept with it.
+ */
+const builds = new ReadMemo<Built>(4);
+
 async function build(handle: FileHandle, path: string, session: SessionInfo, sidechain: boolean, options: FillOptions): Promise<LiveContext> {
   const stats = await handle.stat();
+  const key = `${sidechain ? 'sidechain' : 'main'}:${path}`;
+  const kept = await builds.get(key, handle, stats);
+  if (kept !== undefined) {
+    const fill = kept.tracker.snapshot(options);
+    if (JSON.stringify(fill) === JSON.stringify(kept.context.fill) && JSON.stringify(session) === JSON.stringify(kept.context.session)) return kept.context;
+    return { ...kept.context, session, fill };
+  }
+  const built = await buildFresh(handle, path, session, sidechain, options, stats);
+  await builds.set(key, handle, stats, built);
+  return built.context;
+}
+
+async function buildFresh(handle: FileHandle, path: string, session: SessionInfo, sidechain: boolean, options: FillOptions, stats: Stats): Promise<Built> {
   const history = await readCompactionHistory(handle, path, sidechain, stats);
   const scan = new TailScan(handle, path, stats.size, history.lastLine, history.blobs);
   const boundaries = history.compactions.flatMap((event) => (event.offset === undefined ? [] : [event.offset]));
@@ -144,7 +171,7 @@ async function build(handle: FileHandle, path: string, session: SessionInfo, sid
     diagnostics.push(...(await useRecordedRequest(context, scan, requestId, boundaries)));
   }
   context.diagnostics = dedupe(diagnostics);
-  return context;
+  return { context, tracker: built.tracker };
 }
 
 /**
