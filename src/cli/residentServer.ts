@@ -10,6 +10,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import { version } from '../../package.json';
 import type { Result } from '../sessions/types';
+import { parseJson } from '../protocol/parseJson';
 import { QUEUE_MAX, REPLY_OUTPUT_MAX_CHARS, REQUEST_MAX_BYTES, residentRequestSchema, type ResidentReply, type ResidentRequest } from '../contracts/residentWire';
 import type { Output } from './stdio';
 
@@ -92,12 +93,8 @@ export class ResidentServer {
   }
 
   private take(socket: Socket, line: string): void {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch {
-      return this.refuse(socket, 'request is not JSON');
-    }
+    const parsed = parseJson(line);
+    if (parsed === undefined) return this.refuse(socket, 'request is not JSON');
     const request = residentRequestSchema.safeParse(parsed);
     if (!request.success) return this.refuse(socket, 'request is not a command line');
     if (request.data.version !== version) {

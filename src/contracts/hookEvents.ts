@@ -4,6 +4,7 @@
 // hooks read are in hooks.ts (no zod), re-exported here, so writer and reader cannot drift apart.
 import { z } from 'zod';
 import { HOOK_NAMES } from './hooks';
+import { parseJson } from '../protocol/parseJson';
 
 export { HOOK_NAMES, HOOK_SETTINGS, hookEventsPath, SETTINGS_SECTION, settingId, type HookName } from './hooks';
 
@@ -48,12 +49,6 @@ export function formatHookEvent(event: HookEventLine): string {
 
 /** A line of the file, or null for a torn, foreign or invalid one. Never throws. */
 export function parseHookEvent(line: string): HookEventLine | null {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(line);
-  } catch {
-    return null;
-  }
-  const parsed = hookEventSchema.safeParse(raw);
+  const parsed = hookEventSchema.safeParse(parseJson(line));
   return parsed.success ? parsed.data : null;
 }

@@ -7,6 +7,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cacheRoot } from '../sessions/common/cacheDir';
+import { parseJson } from '../protocol/parseJson';
 
 /** Set in VS Code's terminals by the extension: the socket of its resident reader. */
 export const RESIDENT_ENV = 'CONTEXT_LENS_RESIDENT';
@@ -43,12 +44,7 @@ export type ResidentReply = { started: true } | { code: number; out: string; err
 
 /** One reply line, checked by hand (see the header); null for anything else. */
 export function readReply(line: string): ResidentReply | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return null;
-  }
+  const value = parseJson(line);
   if (typeof value !== 'object' || value === null) return null;
   const reply = value as Record<string, unknown>;
   if (reply.started === true) return { started: true };

@@ -24,6 +24,8 @@ export class ResidentCli extends Disposables {
   ) {
     super();
     this.onDispose(() => this.stop());
+    // A Unix socket; Windows would need a named pipe (and has no `ctxlens` launcher yet either).
+    if (process.platform === 'win32') return;
     this.start(vscode.Uri.joinPath(extensionUri, 'dist', 'cli.js').fsPath);
   }
 

@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { hookEventsPath } from '../contracts/hookEvents';
 import type { Result } from '../sessions/types';
+import { parseJson } from '../protocol/parseJson';
 
 /** `$XDG_STATE_HOME/context-lens/proxy` (or `~/.local/state/...`): the proxy's private folder. */
 export function proxyStateDir(env: Readonly<Record<string, string | undefined>>): string {
@@ -131,13 +132,7 @@ export function formatProxyEvent(event: ProxyEvent): string {
 
 /** A line of the file, or null for a torn, foreign or invalid one. Never throws. */
 export function parseProxyEvent(line: string): ProxyEvent | null {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(line);
-  } catch {
-    return null;
-  }
-  const parsed = proxyEventSchema.safeParse(raw);
+  const parsed = proxyEventSchema.safeParse(parseJson(line));
   return parsed.success ? parsed.data : null;
 }
 
