@@ -11,6 +11,8 @@ import { RESIDENT_ENV, residentSocketPath } from '../contracts/resident';
 import { Disposables } from './disposables';
 import type { TerminalEnvironment } from './terminalEnvironment';
 
+/** After activation, before the reader is started. */
+const START_DELAY_MS = 2000;
 /** How long a stopping reader gets to remove its socket before it is killed. */
 const STOP_GRACE_MS = 2000;
 
@@ -26,7 +28,10 @@ export class ResidentCli extends Disposables {
     this.onDispose(() => this.stop());
     // A Unix socket; Windows would need a named pipe (and has no `ctxlens` launcher yet either).
     if (process.platform === 'win32') return;
-    this.start(vscode.Uri.joinPath(extensionUri, 'dist', 'cli.js').fsPath);
+    // Started once the panel has had its first paint: starting a process costs the host a few
+    // milliseconds, and nobody types in a terminal in the first seconds of a window.
+    const later = setTimeout(() => this.start(vscode.Uri.joinPath(extensionUri, 'dist', 'cli.js').fsPath), START_DELAY_MS);
+    this.onDispose(() => clearTimeout(later));
   }
 
   private start(cli: string): void {
