@@ -6,12 +6,12 @@
 // within the user's private folder is refused; a client that cannot be served is told to run the
 // command itself, which it can always do.
 import { chmod, lstat, mkdir, unlink } from 'node:fs/promises';
-import { createServer, type Server, type Socket } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import { version } from '../../package.json';
 import type { Result } from '../sessions/types';
 import { parseJson } from '../protocol/parseJson';
-import { QUEUE_MAX, REPLY_OUTPUT_MAX_CHARS, REQUEST_MAX_BYTES, residentRequestSchema, type ResidentReply, type ResidentRequest } from '../contracts/residentWire';
+import { QUEUE_MAX, REPLY_OUTPUT_MAX_CHARS, REQUEST_MAX_BYTES, RESIDENT_COMMANDS, residentRequestSchema, type ResidentReply, type ResidentRequest } from '../contracts/residentWire';
 import type { Output } from './stdio';
 
 type Outcome<T> = Result<T, string>;
@@ -49,6 +49,8 @@ export class ResidentServer {
     try {
       const existing = await lstat(socketPath).catch(() => null);
       if (existing !== null && !existing.isSocket()) return err(`${socketPath} exists and is not a socket`);
+      // A socket someone still answers on is another reader's: taking its place would orphan it.
+      if (existing !== null && (await answers(socketPath))) return err(`another resident reader serves ${socketPath}`);
       if (existing !== null) await unlink(socketPath);
     } catch (error) {
       return err(`cannot replace ${socketPath}: ${(error as Error).message}`);
@@ -97,6 +99,8 @@ export class ResidentServer {
     if (parsed === undefined) return this.refuse(socket, 'request is not JSON');
     const request = residentRequestSchema.safeParse(parsed);
     if (!request.success) return this.refuse(socket, 'request is not a command line');
+    // Only what reads: the client runs everything else itself, and so must anyone else who connects.
+    if (!RESIDENT_COMMANDS.has(request.data.argv[0] as string)) return this.refuse(socket, 'not a command the resident reader runs');
     if (request.data.version !== version) {
       this.counts.local++;
       return this.reply(socket, { local: `this reader is version ${version}` });
@@ -166,6 +170,18 @@ export class ResidentServer {
     if (socket.destroyed) return;
     socket.end(`${JSON.stringify(reply)}\n`);
   }
+}
+
+/** Whether a server accepts connections on `socketPath` (a stale socket refuses them at once). */
+function answers(socketPath: string): Promise<boolean> {
+  return new Promise((settle) => {
+    const probe = connect(socketPath);
+    probe.once('connect', () => {
+      probe.destroy();
+      settle(true);
+    });
+    probe.once('error', () => settle(false));
+  });
 }
 
 /** Output kept for the reply, up to the cap the wire allows. */

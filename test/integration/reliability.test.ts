@@ -3,8 +3,9 @@
 // under 300 MB RSS whatever it is sent, no partial files, the right session or none, the real error
 // named. Prints the table probe → outcome (time, peak RSS, stall) at the end.
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { createConnection } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, deflateSync, gzipSync } from 'node:zlib';
@@ -16,7 +17,8 @@ import { buildCliBundles, type CliBundles } from '../support/cli-bundle';
 import { bytesOf, conversation } from '../support/proxy-conversation';
 import { send, sendRaw, slowClients } from '../support/reliability/client';
 import { WATCH_SESSION } from '../support/reliability/upstream';
-import { runCommand, startObserver, startProxyProcess, type Observer, type ProxyProcess, type Stall } from '../support/reliability/processes';
+import { peakRssKb, runCommand, startObserver, startProxyProcess, type Observer, type ProxyProcess, type Stall } from '../support/reliability/processes';
+import { version } from '../../package.json';
 
 const MB = 1024 * 1024;
 /**
@@ -134,6 +136,18 @@ async function mcp(stateDir: string, session: string, lines: readonly string[]):
     .map((line) => JSON.parse(line) as Record<string, unknown>);
   return { answers, ms: run.ms, peakKb: run.peakKb, code: run.code };
 }
+/** One payload to a resident reader's socket, and every line it answers before it closes. */
+function exchange(socket: string, payload: string): Promise<string[]> {
+  return new Promise((resolve) => {
+    const client = createConnection(socket);
+    let text = '';
+    client.on('connect', () => client.write(payload));
+    client.on('data', (chunk) => (text += chunk.toString('utf8')));
+    client.on('error', () => undefined);
+    client.on('close', () => resolve(text.split('\n').filter((line) => line !== '')));
+  });
+}
+
 const call = (id: number, name: string, args: Record<string, unknown>): string => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
 
 describe('reliability probes (issue 27) against the built CLI', { timeout: 600_000 }, () => {
@@ -409,6 +423,36 @@ describe('reliability probes (issue 27) against the built CLI', { timeout: 600_0
     await hookProbe('4 statusline, 2 GB no-newline transcript', () => bundles.statusline, [], statusStdin(transcript, scratch));
     await hookProbe('4 hook pre-compact, 2 GB no-newline transcript', () => bundles.cli, ['hook', 'pre-compact'], hookStdin(transcript, scratch));
     rmSync(transcript);
+  });
+
+  it("the resident reader: garbage, a 2 MiB line, a silent client and 100 clients at once; the next inspect answered", async () => {
+    const socket = join(scratch, 'resident', 'r.sock');
+    const server = spawn(process.execPath, [bundles.cli, 'resident', '--socket', socket], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => server.once('exit', resolve));
+    await new Promise((resolve) => server.stdout.once('data', resolve));
+    const started = performance.now();
+    const request = (argv: string[]): string => `${JSON.stringify({ version, argv, cwd: scratch, env: { HOME: scratch, PATH: process.env.PATH ?? '' } })}\n`;
+    try {
+      const silent = createConnection(socket);
+      silent.on('error', () => undefined);
+      const refusals = await Promise.all(['hello\n', `${'['.repeat(100_000)}\n`, 'x'.repeat(2 * MB)].map((payload) => exchange(socket, payload)));
+      const crowd = await Promise.all(Array.from({ length: 100 }, () => exchange(socket, request(['sessions', '--all', '--json']))));
+      const answered = crowd.filter((lines) => lines.at(-1)?.includes('"code":0')).length;
+      const busy = crowd.filter((lines) => lines.at(-1)?.includes('"local":"busy"')).length;
+      const asked = performance.now();
+      const next = await exchange(socket, request(['sessions', '--all', '--json']));
+      const nextMs = performance.now() - asked;
+      silent.destroy();
+      const outcome = `refused ${refusals.filter((lines) => lines.length === 1 && lines[0]!.includes('"local"')).length}/3; 100 at once: ${answered} answered, ${busy} told busy; next: ${next.at(-1)?.includes('"code":0') ? 'answered' : 'no answer'} in ${Math.round(nextMs)} ms with a silent client connected`;
+      const peakKb = peakRssKb(server.pid);
+      rows.push({ probe: 'resident reader: hostile and crowded clients', outcome, ms: performance.now() - started, rssMb: mb(peakKb), stallMs: null });
+      assert.equal(answered + busy, 100, outcome);
+      assert.ok(next.at(-1)?.includes('"code":0') && nextMs < 2000, outcome);
+      assert.ok(peakKb !== null && peakKb < 200 * 1024, `resident reader peak RSS ${mb(peakKb)} MB`);
+    } finally {
+      server.stdin.end();
+      assert.equal(await exited, 0);
+    }
   });
 
   it('4 · a 10 MB nested-bracket stdin: status line and hook bounded', async () => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -90,6 +91,8 @@ describe('the resident reader', () => {
       ['invalid UTF-8', Buffer.from([0xff, 0xfe, 0x0a])],
       ['the wrong shape', `${JSON.stringify({ argv: 'inspect' })}\n`],
       ['an empty command line', request([])],
+      ['a command that writes', request(['connect', '--dry-run'])],
+      ['a command line of options', request(['--version'])],
       ['another version', request(['sessions'], { version: '0.0.0-other' })],
       ['nesting', `${'['.repeat(50_000)}\n`],
     ];
@@ -101,8 +104,8 @@ describe('the resident reader', () => {
     // A line past the limit is cut off at it, not collected to its end.
     const huge = await rawExchange(server.socketPath, Buffer.alloc(REQUEST_MAX_BYTES + 10, 0x61));
     assert.deepEqual(huge.map((line) => JSON.parse(line) as unknown), [{ local: 'request too large' }]);
-    const served = await ask(server.socketPath, ['--version'], tmpdir(), process.env);
-    assert.equal(served.out, `${version}\n`);
+    const served = await ask(server.socketPath, ['sessions', '--all', '--json', '--config-dir', mkdtempSync(join(tmpdir(), 'cl-none-'))], tmpdir(), process.env);
+    assert.equal(served.code, 0, served.err);
   });
 });
 
@@ -113,7 +116,7 @@ describe('the resident reader under load and in odd places', () => {
     const ran: string[] = [];
     const run: RunCommand = async (argv, out) => {
       ran.push(argv.join(' '));
-      if (argv[0] === 'slow') await gate;
+      if (argv[1] === 'slow') await gate;
       out.write(`${argv.join(' ')}\n`);
       return 0;
     };
@@ -121,41 +124,47 @@ describe('the resident reader under load and in odd places', () => {
     assert.ok(started.ok);
     const server = started.value;
     try {
-      const slow = ask(server.socketPath, ['slow'], tmpdir(), {});
+      const slow = ask(server.socketPath, ['inspect', 'slow'], tmpdir(), {});
       await waitFor(() => ran.length === 1);
-      const queued = Array.from({ length: QUEUE_MAX - 1 }, (_, index) => ask(server.socketPath, [`queued-${index}`], tmpdir(), {}));
+      const queued = Array.from({ length: QUEUE_MAX - 1 }, (_, index) => ask(server.socketPath, ['inspect', `queued-${index}`], tmpdir(), {}));
       // One more client asks, then gives up while waiting: its request is never run.
       const gone = connect(server.socketPath);
       gone.on('error', () => undefined);
-      gone.on('connect', () => gone.write(request(['gone'])));
+      gone.on('connect', () => gone.write(request(['inspect', 'gone'])));
       await waitFor(() => server.waiting === QUEUE_MAX);
-      const busy = await ask(server.socketPath, ['one-too-many'], tmpdir(), {});
+      const busy = await ask(server.socketPath, ['inspect', 'one-too-many'], tmpdir(), {});
       assert.equal(busy.code, null, 'past the queue the client runs it itself');
       gone.destroy();
       await waitFor(() => server.waiting === QUEUE_MAX - 1);
       release();
-      assert.deepEqual(await slow, { code: 0, out: 'slow\n', err: '' });
+      assert.deepEqual(await slow, { code: 0, out: 'inspect slow\n', err: '' });
       const answers = await Promise.all(queued);
-      assert.deepEqual(answers.map((answer) => answer.out), Array.from({ length: QUEUE_MAX - 1 }, (_, index) => `queued-${index}\n`));
-      assert.ok(!ran.includes('gone'));
-      assert.ok(!ran.includes('one-too-many'));
+      assert.deepEqual(answers.map((answer) => answer.out), Array.from({ length: QUEUE_MAX - 1 }, (_, index) => `inspect queued-${index}\n`));
+      assert.ok(!ran.includes('inspect gone'));
+      assert.ok(!ran.includes('inspect one-too-many'));
     } finally {
       await server.close();
     }
   });
 
-  it('makes its folder private, replaces a stale socket, and will not take the place of a file', async () => {
+  it("makes its folder private, replaces a stale socket but not another reader's, and will not take the place of a file", async () => {
     const path = socketIn('folder');
     mkdirSync(dirname(path), { recursive: true });
     chmodSync(dirname(path), 0o755);
-    // A socket left by a reader that died.
-    const stale = createServer().listen(path);
-    await new Promise((settle) => stale.on('listening', settle));
+    // A socket another reader still answers on is left to it.
+    const live = createServer().listen(path);
+    await new Promise((settle) => live.on('listening', settle));
+    const second = await ResidentServer.listen(path, () => Promise.resolve(0), () => undefined);
+    assert.equal(second.ok, false);
+    assert.match(second.ok ? '' : second.error, /another resident reader serves/);
+    await new Promise((settle) => live.close(settle));
+    // A socket left by a reader that was killed (the file stays, no one answers) is replaced.
+    spawnSync(process.execPath, ['-e', `require('node:net').createServer().listen(${JSON.stringify(path)}, () => process.kill(process.pid, 'SIGKILL'))`]);
+    assert.ok(lstatSync(path).isSocket());
     const first = await ResidentServer.listen(path, () => Promise.resolve(0), () => undefined);
     assert.ok(first.ok, first.ok ? '' : first.error);
     assert.equal(statSync(dirname(path)).mode & 0o777, 0o700);
     await first.value.close();
-    stale.close();
     writeFileSync(path, 'not a socket');
     const refused = await ResidentServer.listen(path, () => Promise.resolve(0), () => undefined);
     assert.equal(refused.ok, false);
