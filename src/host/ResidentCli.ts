@@ -28,14 +28,18 @@ export class ResidentCli extends Disposables {
     this.onDispose(() => this.stop());
     // A Unix socket; Windows would need a named pipe (and has no `ctxlens` launcher yet either).
     if (process.platform === 'win32') return;
+    const socket = residentSocketPath(process.env, process.pid, process.getuid?.() ?? 0);
+    // Named to the terminals at once, so that those VS Code restores with the window have it too
+    // (a variable set later only marks them stale). Until the reader listens, and should it stop, a
+    // terminal's ctxlens finds no one there and runs the command itself.
+    this.terminals.set(RESIDENT_ENV, socket, "Context Lens: ctxlens inspect and sessions in this terminal are answered by the extension's resident reader.");
     // Started once the panel has had its first paint: starting a process costs the host a few
     // milliseconds, and nobody types in a terminal in the first seconds of a window.
-    const later = setTimeout(() => this.start(vscode.Uri.joinPath(extensionUri, 'dist', 'cli.js').fsPath), START_DELAY_MS);
+    const later = setTimeout(() => this.start(vscode.Uri.joinPath(extensionUri, 'dist', 'cli.js').fsPath, socket), START_DELAY_MS);
     this.onDispose(() => clearTimeout(later));
   }
 
-  private start(cli: string): void {
-    const socket = residentSocketPath(process.env, process.pid, process.getuid?.() ?? 0);
+  private start(cli: string, socket: string): void {
     // The extension host's own runtime runs the CLI: VS Code's Electron as Node, or code-server's Node.
     const electron = process.versions.electron !== undefined ? { ELECTRON_RUN_AS_NODE: '1' } : {};
     let child: ChildProcess;
@@ -47,10 +51,7 @@ export class ResidentCli extends Disposables {
     }
     this.child = child;
     child.stdout?.setEncoding('utf8').once('data', (text: string) => {
-      // "Serving on …": from now on a terminal's ctxlens can reach it.
-      if (this.child !== child || !text.startsWith('Serving on')) return;
-      this.terminals.set(RESIDENT_ENV, socket, "Context Lens: ctxlens inspect and sessions in this terminal are answered by the extension's resident reader.");
-      this.log.info(`resident reader on ${socket} (pid ${child.pid ?? '?'})`);
+      if (this.child === child && text.startsWith('Serving on')) this.log.info(`resident reader on ${socket} (pid ${child.pid ?? '?'})`);
     });
     child.stderr?.setEncoding('utf8').on('data', (text: string) => {
       for (const line of text.split('\n')) if (line.trim() !== '') this.log.info(line.trim());
@@ -59,7 +60,6 @@ export class ResidentCli extends Disposables {
     child.on('exit', (code, signal) => {
       if (this.child !== child) return;
       this.child = undefined;
-      this.terminals.delete(RESIDENT_ENV);
       if (!this.isDisposed) this.log.warn(`resident reader stopped (${signal ?? `exit ${code}`}); ctxlens in terminals runs on its own`);
     });
   }

@@ -26,6 +26,26 @@ const USD = String.raw`\$\d[\d,]*\.\d+`;
 /** A subagent transcript recorded by the real CLI (test/fixtures/claude-code/parallel), on the demo's model. */
 const SUBAGENT = join(__dirname, '../fixtures/claude-code/parallel/projects/-home-user-ledger-service/e82f8412-7d81-442a-9f4a-e5e81e6c341b/subagents/agent-adc56eb8c89a23359.jsonl');
 
+/**
+ * Select Session… open with the subagents' costs in. A webview that is still settling right after
+ * the window opened can take the focus back and close the picker before the costs come in (it then
+ * stops pricing, as when the person closes it): opened again, as `runCommand` retries a palette that
+ * closed. What the rows said is in the error when no priced row ever shows.
+ */
+async function pickerWithCosts(page: Page) {
+  const widget = page.locator('.quick-input-widget');
+  const priced = widget.locator('.monaco-list-row', { hasText: /fill [\d.]+k? · \$/ });
+  for (let attempt = 1; ; attempt++) {
+    await runCommand(page, 'Context Lens: Select Session…');
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline && (await widget.isVisible()) && !(await priced.first().isVisible())) await page.waitForTimeout(100);
+    if (await priced.first().isVisible()) return priced;
+    const rows = (await widget.isVisible()) ? await widget.locator('.monaco-list-row').allInnerTexts() : [];
+    if (attempt === 3 || rows.length > 0) throw new Error(`no priced subagent row in Select Session… (attempt ${attempt}): ${rows.length === 0 ? 'the picker closed' : rows.join(' | ')}`);
+    console.log(`cost: Select Session… closed before the costs came in (attempt ${attempt}); opening it again`);
+  }
+}
+
 for (const [suffix, theme] of THEMES) {
   describe(`the demo's costs (${suffix} theme)`, { timeout: 300_000 }, () => {
     let workbench: Workbench;
@@ -71,9 +91,7 @@ for (const [suffix, theme] of THEMES) {
       await screenshot(page, `cost-subagents-${suffix}`);
       await section.locator('summary').click();
 
-      await runCommand(page, 'Context Lens: Select Session…');
-      const priced = page.locator('.quick-input-widget .monaco-list-row', { hasText: /fill [\d.]+k? · \$/ });
-      await priced.first().waitFor({ timeout: 30_000 });
+      const priced = await pickerWithCosts(page);
       assert.match(await priced.first().innerText(), new RegExp(`subagent of “[^]*\\d+ calls? · fill [\\d.]+k? · ${USD} · /`));
       await screenshot(page, `cost-picker-${suffix}`);
       await page.keyboard.press('Escape');
