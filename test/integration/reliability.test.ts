@@ -425,7 +425,7 @@ describe('reliability probes (issue 27) against the built CLI', { timeout: 600_0
     rmSync(transcript);
   });
 
-  it("the resident reader: garbage, a 2 MiB line, a silent client and 100 clients at once; the next inspect answered", async () => {
+  it("the resident reader: garbage, a 2 MiB line, a silent client and 100 clients at once; the next request answered", async () => {
     const socket = join(scratch, 'resident', 'r.sock');
     const server = spawn(process.execPath, [bundles.cli, 'resident', '--socket', socket], { stdio: ['pipe', 'pipe', 'pipe'] });
     const exited = new Promise<number | null>((resolve) => server.once('exit', resolve));
