@@ -50,6 +50,8 @@ export class ResidentCli extends Disposables {
       return;
     }
     this.child = child;
+    // Its end of the pipe may be gone when the window closes: nothing to report.
+    child.stdin?.on('error', () => undefined);
     child.stdout?.setEncoding('utf8').once('data', (text: string) => {
       if (this.child === child && text.startsWith('Serving on')) this.log.info(`resident reader on ${socket} (pid ${child.pid ?? '?'})`);
     });
