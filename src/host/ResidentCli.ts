@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as vscode from 'vscode';
 import { RESIDENT_ENV, residentSocketPath } from '../contracts/resident';
 import { Disposables } from './disposables';
+import type { SettingsWatcher } from './settings';
 import type { TerminalEnvironment } from './terminalEnvironment';
 
 /** After activation, before the reader is started. */
@@ -18,28 +19,54 @@ const STOP_GRACE_MS = 2000;
 
 export class ResidentCli extends Disposables {
   private child: ChildProcess | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private enabled = false;
+  /** Settles when the reader stopped last has exited: a new one must not find its socket still answered. */
+  private exited: Promise<unknown> = Promise.resolve();
+  private readonly cli: string;
+  private readonly socket: string;
 
   constructor(
     extensionUri: vscode.Uri,
+    settings: SettingsWatcher,
     private readonly terminals: TerminalEnvironment,
     private readonly log: vscode.LogOutputChannel,
   ) {
     super();
-    this.onDispose(() => this.stop());
+    this.cli = vscode.Uri.joinPath(extensionUri, 'dist', 'cli.js').fsPath;
+    this.socket = residentSocketPath(process.env, process.pid, process.getuid?.() ?? 0);
+    this.onDispose(() => this.disable());
     // A Unix socket; Windows would need a named pipe (and has no `ctxlens` launcher yet either).
     if (process.platform === 'win32') return;
-    const socket = residentSocketPath(process.env, process.pid, process.getuid?.() ?? 0);
+    // Started once the panel has had its first paint: starting a process costs the host a few
+    // milliseconds, and nobody types in a terminal in the first seconds of a window.
+    this.apply(settings.current.residentReader, START_DELAY_MS);
+    this.own(settings.onDidChange((current) => this.apply(current.residentReader, 0)));
+  }
+
+  /** Turned on or off (`contextLens.terminal.residentReader`); on, it starts after `delayMs`. */
+  private apply(on: boolean, delayMs: number): void {
+    if (on === this.enabled) return;
+    if (!on) {
+      this.disable();
+      this.log.info('resident reader turned off: ctxlens in terminals runs on its own');
+      return;
+    }
+    this.enabled = true;
     // Named to the terminals at once, so that those VS Code restores with the window have it too
     // (a variable set later only marks them stale). Until the reader listens, and should it stop, a
     // terminal's ctxlens finds no one there and runs the command itself.
-    this.terminals.set(RESIDENT_ENV, socket, "Context Lens: ctxlens inspect and sessions in this terminal are answered by the extension's resident reader.");
-    // Started once the panel has had its first paint: starting a process costs the host a few
-    // milliseconds, and nobody types in a terminal in the first seconds of a window.
-    const later = setTimeout(() => this.start(vscode.Uri.joinPath(extensionUri, 'dist', 'cli.js').fsPath, socket), START_DELAY_MS);
-    this.onDispose(() => clearTimeout(later));
+    this.terminals.set(RESIDENT_ENV, this.socket, "Context Lens: ctxlens inspect and sessions in this terminal are answered by the extension's resident reader.");
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.exited.then(() => {
+        if (this.enabled && this.child === undefined) this.start();
+      });
+    }, delayMs);
   }
 
-  private start(cli: string, socket: string): void {
+  private start(): void {
+    const { cli, socket } = this;
     // The extension host's own runtime runs the CLI: VS Code's Electron as Node, or code-server's Node.
     const electron = process.versions.electron !== undefined ? { ELECTRON_RUN_AS_NODE: '1' } : {};
     let child: ChildProcess;
@@ -62,16 +89,20 @@ export class ResidentCli extends Disposables {
     child.on('exit', (code, signal) => {
       if (this.child !== child) return;
       this.child = undefined;
-      if (!this.isDisposed) this.log.warn(`resident reader stopped (${signal ?? `exit ${code}`}); ctxlens in terminals runs on its own`);
+      if (this.enabled) this.log.warn(`resident reader stopped (${signal ?? `exit ${code}`}); ctxlens in terminals runs on its own`);
     });
   }
 
   /** Closing its standard input asks it to stop (it removes its socket); a kill follows if it does not. */
-  private stop(): void {
+  private disable(): void {
+    this.enabled = false;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.terminals.delete(RESIDENT_ENV);
     const child = this.child;
     this.child = undefined;
-    this.terminals.delete(RESIDENT_ENV);
     if (child === undefined) return;
+    this.exited = new Promise((settle) => child.once('exit', settle));
     child.stdin?.end();
     const kill = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
     kill.unref();

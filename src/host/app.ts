@@ -124,7 +124,7 @@ export class ContextLensApp extends Disposables {
     const terminals = new TerminalEnvironment(context.environmentVariableCollection);
     this.liveProxy = this.own(new LiveProxyControl(terminals, this.log, () => this.settings.current.prices));
     this.own(new CliLauncherCommands(context.extensionUri, this.log));
-    this.own(new ResidentCli(context.extensionUri, terminals, this.log));
+    this.own(new ResidentCli(context.extensionUri, this.settings, terminals, this.log));
     this.own(this.settings.onDidChange((settings) => {
       this.log.info(`Settings changed: trigger ${settings.triggerPercent} %, target ${settings.targetPercent} %, safety net ${settings.safetyNetPercent} %`);
       this.warnAboutTriggerSettings();

@@ -30,6 +30,8 @@ export const SETTING_DEFAULTS = {
   sessionFolders: {} as Record<string, unknown>,
   'statusBar.enabled': true,
   'cost.showInStatusBar': true,
+  /** `ctxlens inspect` / `sessions` in VS Code's terminals answered by the extension's resident reader. */
+  'terminal.residentReader': true,
   /** Model name → US dollars per million tokens, merged over the bundled price table. */
   'cost.prices': {} as Record<string, unknown>,
   'compaction.minSavingsPercent': DEFAULT_OPTIONS.minSavingsPercent,

@@ -31,6 +31,8 @@ export interface Settings {
   readonly statusBarEnabled: boolean;
   /** Say the session's cost in the status bar's tooltip. */
   readonly costInStatusBar: boolean;
+  /** Keep the resident reader for the terminals' `ctxlens` (host/ResidentCli.ts). */
+  readonly residentReader: boolean;
   /** The bundled prices with the person's `cost.prices` merged over them. */
   readonly prices: PriceIndex;
   /** Why `cost.prices` was refused (the bundled prices are used alone); null when taken. */
@@ -83,6 +85,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
     sessionHomes: sessionHomesOf(get('sessionFolders'), get('claudeCode.configDirs')),
     statusBarEnabled: get('statusBar.enabled'),
     costInStatusBar: get('cost.showInStatusBar'),
+    residentReader: get('terminal.residentReader'),
     ...pricesOf(get('cost.prices')),
     compactionFocus: get('compaction.focus').trim(),
     engine: engineOptionsOf(values, targetPercent),

@@ -14,6 +14,7 @@ import type { Frame, Page } from 'playwright-core';
 import { proxyEventsPath, readProxyEvents, type ProxyEvent } from '../../src/proxy/events';
 import { ensureClaudeCli, printArgs, projectDir } from '../support/claude-cli';
 import { reply, startFakeAnthropic, text, toolUse, type FakeAnthropic, type MessagesRequest, type Turn } from '../support/fake-anthropic';
+import { writeWorkspaceSettings } from '../support/demoSession';
 import { runCommand, screenshot, startWorkbench, webviewFrame, type Workbench } from '../support/workbench';
 
 /** Rounds before the agent waits for the test, and after. */
@@ -207,6 +208,16 @@ describe('the live proxy with a scripted agent in a VS Code terminal, in code-se
     await page.locator('.monaco-workbench.vs:not(.vs-dark)').waitFor({ timeout: 15_000 });
     await frame.locator('body.vscode-light').waitFor({ timeout: 15_000 });
     await screenshot(page, 'live-proxy-dropped-light');
+  });
+
+  it('contextLens.terminal.residentReader off stops the resident reader and takes its socket; on starts it again', async () => {
+    const socket = readFileSync(join(marks, 'resident'), 'utf8').trim();
+    const started = (): number => hostLog(workbench).split('resident reader on ').length - 1;
+    const before = started();
+    writeWorkspaceSettings(workspace, { 'contextLens.terminal.residentReader': false });
+    await waitFor('the reader to be turned off', () => (hostLog(workbench).includes('resident reader turned off') && !existsSync(socket) ? true : undefined), 30_000);
+    writeWorkspaceSettings(workspace, { 'contextLens.terminal.residentReader': true });
+    await waitFor('the reader to start again', () => (started() > before && existsSync(socket) ? true : undefined), 30_000);
   });
 });
 
