@@ -37,6 +37,8 @@ async function pickerWithCosts(page: Page) {
   const priced = widget.locator('.monaco-list-row', { hasText: /fill [\d.]+k? · \$/ });
   for (let attempt = 1; ; attempt++) {
     await runCommand(page, 'Context Lens: Select Session…');
+    // The picker shows once the sessions are listed: until then the widget is hidden, not closed.
+    await widget.locator('.quick-input-title', { hasText: 'Context Lens: Select Session' }).waitFor({ state: 'visible', timeout: 15_000 }).catch(() => undefined);
     const deadline = Date.now() + 30_000;
     while (Date.now() < deadline && (await widget.isVisible()) && !(await priced.first().isVisible())) await page.waitForTimeout(100);
     if (await priced.first().isVisible()) return priced;
