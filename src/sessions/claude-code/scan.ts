@@ -9,7 +9,7 @@ import type { FileHandle } from 'node:fs/promises';
 import type { CompactionEvent, Diagnostic } from '../types';
 import { CompactionCollector } from './compactions';
 import { loadStoredHistory, saveStoredHistory, type StoredHistory } from './historyIndex';
-import { readRange, scanHandle } from '../common/lines';
+import { readRange, scanHandle, sealBefore } from '../common/lines';
 import { RecordParser } from './jsonl';
 import { isBookkeepingLine } from './bookkeeping';
 import type { LocatedRecord } from './records';
@@ -54,7 +54,6 @@ interface HistoryState {
 
 /** A host follows one session at a time and the CLI reads one: a few files are plenty. */
 const HISTORY_FILES = 16;
-const SEAL_BYTES = 256;
 const histories = new Map<string, HistoryState>();
 
 /**
@@ -86,7 +85,7 @@ export async function readCompactionHistory(handle: FileHandle, path: string, si
   });
   state.nextOffset = end.nextOffset;
   state.nextLine = end.nextLine;
-  state.seal = await readRange(handle, Math.max(0, end.nextOffset - SEAL_BYTES), end.nextOffset);
+  state.seal = await sealBefore(handle, end.nextOffset);
   histories.set(key, state);
   if (histories.size > HISTORY_FILES) histories.delete(histories.keys().next().value as string);
   const compactions = [...state.prior.events, ...state.collector.all()];

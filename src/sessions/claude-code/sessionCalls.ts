@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { failFromError, ok, openRegular } from '../result';
 import { READ_CAPS, readRegularText } from '../common/regularFile';
 import type { Result, SessionCall, SessionCalls, SessionInfo, UsageBreakdown } from '../types';
-import { readRange } from '../common/lines';
+import { readRange, sealBefore } from '../common/lines';
 import { historyIndexDir, writeCacheEntry } from './historyIndex';
 import { forEachRecord } from './jsonl';
 import { subagentSessions } from './listing';
@@ -22,7 +22,6 @@ import { messageOf, str, usageOf, uuidOf } from './records';
 /** Lines without this cannot hold a usage: skipped unparsed. */
 const USAGE_KEY = Buffer.from('"usage"');
 const VERSION = 2;
-const SEAL_BYTES = 256;
 /** Responses whose later lines may still come: kept apart by key so those lines replace them. */
 const OPEN_KEYS = 64;
 /**
@@ -62,7 +61,7 @@ export async function readFileCalls(path: string, cacheDir = historyIndexDir()):
     // Nothing appended since (the usual repeated command): no second open, no scan.
     const end = from === stats.size ? from : await readOn(path, stored, stats.size);
     if (end > from) {
-      const seal = await readRange(handle, Math.max(0, end - SEAL_BYTES), end);
+      const seal = await sealBefore(handle, end);
       await writeCacheEntry(indexPath(stats, cacheDir), { ...stored, readTo: end, seal: seal.toString('base64') });
     }
     return [...Object.entries(stored.summed).map(([key, sums]) => summedCall(key, sums)), ...[...stored.long, ...stored.open.map(([, call]) => call)].map(unpack)];

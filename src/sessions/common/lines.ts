@@ -223,6 +223,16 @@ export async function readRange(handle: FileHandle, from: number, to: number): P
   return bytes.subarray(0, bytesRead);
 }
 
+/**
+ * The bytes just before `end` (fewer near the file's start): kept with what was read up to `end`, they
+ * tell on a later read whether the file was only appended to since (they are still there) or rewritten.
+ */
+export function sealBefore(handle: FileHandle, end: number): Promise<Buffer> {
+  return readRange(handle, Math.max(0, end - SEAL_BYTES), end);
+}
+
+const SEAL_BYTES = 256;
+
 /** Newlines between byte offsets `from` and `to` of an open file: complete lines in that range. */
 export async function countNewlines(handle: FileHandle, from: number, to: number): Promise<number> {
   const buffer = Buffer.allocUnsafe(Math.min(FORWARD_CHUNK_BYTES, Math.max(1, to - from)));

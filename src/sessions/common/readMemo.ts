@@ -5,7 +5,7 @@
 // and its last bytes, the same test the compaction history uses before it continues a file.
 import type { FileHandle } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
-import { readRange } from './lines';
+import { sealBefore } from './lines';
 
 let keeping = false;
 
@@ -17,9 +17,6 @@ export function keepReads(keep = true): void {
 export function keepingReads(): boolean {
   return keeping;
 }
-
-/** Bytes before the end compared, on top of size and modification time. */
-const SEAL_BYTES = 256;
 
 interface Kept<T> {
   stamp: string;
@@ -38,7 +35,7 @@ export class ReadMemo<T> {
     if (!keeping) return undefined;
     const kept = this.kept.get(key);
     if (kept === undefined || kept.stamp !== stampOf(stats)) return undefined;
-    if (!(await sealOf(handle, stats)).equals(kept.seal)) return undefined;
+    if (!(await sealBefore(handle, stats.size)).equals(kept.seal)) return undefined;
     this.kept.delete(key);
     this.kept.set(key, kept);
     return kept.value;
@@ -47,11 +44,9 @@ export class ReadMemo<T> {
   async set(key: string, handle: FileHandle, stats: Stats, value: T): Promise<void> {
     if (!keeping) return;
     this.kept.delete(key);
-    this.kept.set(key, { stamp: stampOf(stats), seal: await sealOf(handle, stats), value });
+    this.kept.set(key, { stamp: stampOf(stats), seal: await sealBefore(handle, stats.size), value });
     if (this.kept.size > this.files) this.kept.delete(this.kept.keys().next().value as string);
   }
 }
 
 const stampOf = (stats: Stats): string => `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
-
-const sealOf = (handle: FileHandle, stats: Stats): Promise<Buffer> => readRange(handle, Math.max(0, stats.size - SEAL_BYTES), stats.size);
