@@ -2,14 +2,12 @@
 // finishes inside its time limit, and the two sides line up (kept items are unchanged lines; the
 // screenshots, dark and light, show red drops and green new text between aligned headers).
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { closeDemoPanel, compactionProgressGone, compactWithFocus, openDemoPanel } from '../support/demoPanel';
 import { copyDemoWorkspace, prepareDemoSession, writeWorkspaceSettings } from '../support/demoSession';
-import { runCommand, screenshot, type Workbench } from '../support/workbench';
+import { hostLogLines, runCommand, screenshot, type Workbench } from '../support/workbench';
 
 /** As in compact.test.ts: a window small enough that Compact… summarises, truncates and drops. */
 const WINDOW = 40_000;
@@ -80,8 +78,7 @@ async function marksOf(page: Page, frame: Frame): Promise<Marks> {
 /** Waits for the host's word that the preview's documents are loaded (they load while the person reads it). */
 async function documentsLoaded(profileDir: string): Promise<number> {
   for (let attempt = 0; attempt < 300; attempt++) {
-    const logs = (readdirSync(profileDir, { recursive: true }) as string[]).filter((name) => name.endsWith('Context Lens.log'));
-    for (const line of logs.flatMap((name) => readFileSync(join(profileDir, name), 'utf8').split('\n')).reverse()) {
+    for (const line of hostLogLines(profileDir).reverse()) {
       const match = /\[info\] Diff documents \S+ loaded in (\d+) ms$/.exec(line);
       if (match) return Number(match[1]);
     }
@@ -93,8 +90,7 @@ async function documentsLoaded(profileDir: string): Promise<number> {
 /** The host's "Diff editor … opened in N ms" line logged after `since` (VS Code writes its log a moment later). */
 async function openedLine(profileDir: string, since: number): Promise<{ ms: number; documents: string }> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const logs = (readdirSync(profileDir, { recursive: true }) as string[]).filter((name) => name.endsWith('Context Lens.log'));
-    for (const line of logs.flatMap((name) => readFileSync(join(profileDir, name), 'utf8').split('\n')).reverse()) {
+    for (const line of hostLogLines(profileDir).reverse()) {
       const match = /^(\S+ \S+) \[info\] Diff editor .* opened in (\d+) ms \(documents (.+)\)$/.exec(line);
       if (match && new Date((match[1] ?? '').replace(' ', 'T')).getTime() >= since) return { ms: Number(match[2]), documents: match[3] ?? '' };
     }

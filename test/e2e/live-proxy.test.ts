@@ -6,7 +6,7 @@
 // status bar); a tool result dropped in the map then reaches the model as a stub on the next prompt.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -15,7 +15,7 @@ import { proxyEventsPath, readProxyEvents, type ProxyEvent } from '../../src/pro
 import { ensureClaudeCli, printArgs, projectDir } from '../support/claude-cli';
 import { reply, startFakeAnthropic, text, toolUse, type FakeAnthropic, type MessagesRequest, type Turn } from '../support/fake-anthropic';
 import { writeWorkspaceSettings } from '../support/demoSession';
-import { runCommand, screenshot, startWorkbench, webviewFrame, type Workbench } from '../support/workbench';
+import { hostLogLines, runCommand, screenshot, startWorkbench, webviewFrame, type Workbench } from '../support/workbench';
 
 /** Rounds before the agent waits for the test, and after. */
 const ROUNDS_BEFORE = 5;
@@ -61,13 +61,6 @@ async function waitFor<T>(what: string, check: () => Promise<T | undefined> | T 
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-}
-
-/** What the extension host has logged so far (the "Context Lens" output channel's files). */
-function hostLog(workbench: Workbench): string {
-  const { profileDir } = workbench.server;
-  const logs = (readdirSync(profileDir, { recursive: true }) as string[]).filter((name) => name.endsWith('Context Lens.log'));
-  return logs.map((name) => readFileSync(join(profileDir, name), 'utf8')).join('\n');
 }
 
 async function events(path: string): Promise<ProxyEvent[]> {
@@ -128,7 +121,7 @@ describe('the live proxy with a scripted agent in a VS Code terminal, in code-se
 
   it('the agent in a new terminal goes through the proxy, and the panel shows its live edits while it runs', async () => {
     // Terminals opened from now on also name the resident reader (host/ResidentCli.ts).
-    await waitFor('the resident reader', () => (hostLog(workbench).includes('resident reader on ') ? true : undefined), 30_000);
+    await waitFor('the resident reader', () => (hostLogLines(workbench.server.profileDir).join('\n').includes('resident reader on ') ? true : undefined), 30_000);
     await runCommand(page, 'Terminal: Create New Terminal');
     const terminal = page.locator('.terminal-wrapper.active .xterm');
     await terminal.waitFor({ state: 'visible', timeout: 30_000 });
@@ -212,10 +205,10 @@ describe('the live proxy with a scripted agent in a VS Code terminal, in code-se
 
   it('contextLens.terminal.residentReader off stops the resident reader and takes its socket; on starts it again', async () => {
     const socket = readFileSync(join(marks, 'resident'), 'utf8').trim();
-    const started = (): number => hostLog(workbench).split('resident reader on ').length - 1;
+    const started = (): number => hostLogLines(workbench.server.profileDir).join('\n').split('resident reader on ').length - 1;
     const before = started();
     writeWorkspaceSettings(workspace, { 'contextLens.terminal.residentReader': false });
-    await waitFor('the reader to be turned off', () => (hostLog(workbench).includes('resident reader turned off') && !existsSync(socket) ? true : undefined), 30_000);
+    await waitFor('the reader to be turned off', () => (hostLogLines(workbench.server.profileDir).join('\n').includes('resident reader turned off') && !existsSync(socket) ? true : undefined), 30_000);
     writeWorkspaceSettings(workspace, { 'contextLens.terminal.residentReader': true });
     await waitFor('the reader to start again', () => (started() > before && existsSync(socket) ? true : undefined), 30_000);
   });

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
+import { exchange } from '../support/socketExchange';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, deflateSync, gzipSync } from 'node:zlib';
@@ -136,18 +137,6 @@ async function mcp(stateDir: string, session: string, lines: readonly string[]):
     .map((line) => JSON.parse(line) as Record<string, unknown>);
   return { answers, ms: run.ms, peakKb: run.peakKb, code: run.code };
 }
-/** One payload to a resident reader's socket, and every line it answers before it closes. */
-function exchange(socket: string, payload: string): Promise<string[]> {
-  return new Promise((resolve) => {
-    const client = createConnection(socket);
-    let text = '';
-    client.on('connect', () => client.write(payload));
-    client.on('data', (chunk) => (text += chunk.toString('utf8')));
-    client.on('error', () => undefined);
-    client.on('close', () => resolve(text.split('\n').filter((line) => line !== '')));
-  });
-}
-
 const call = (id: number, name: string, args: Record<string, unknown>): string => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
 
 describe('reliability probes (issue 27) against the built CLI', { timeout: 600_000 }, () => {

@@ -1,6 +1,6 @@
 // Drives the VS Code workbench served by code-server: command palette, and the extension's webview
 // content, which lives in nested iframes reachable through page.frames().
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Frame, Locator, Page } from 'playwright-core';
 import { launchCodeServer, type RunningCodeServer } from '../../scripts/code-server/launch';
@@ -82,6 +82,12 @@ export const STATUS_BAR_ITEM_ID = 'context-lens.context-lens.contextLens.fill';
 /** Our fill item in the status bar. */
 export function statusBarItem(page: Page): Locator {
   return page.locator(`#workbench\\.parts\\.statusbar [id="${STATUS_BAR_ITEM_ID}"]`);
+}
+
+/** The lines the extension host has logged so far (the "Context Lens" output channel's files under the profile). */
+export function hostLogLines(profileDir: string): string[] {
+  const logs = (readdirSync(profileDir, { recursive: true }) as string[]).filter((name) => name.endsWith('Context Lens.log'));
+  return logs.flatMap((name) => readFileSync(join(profileDir, name), 'utf8').split('\n'));
 }
 
 export interface Workbench {

@@ -12,6 +12,7 @@ import { askResident } from '../../../src/cli/residentClient';
 import { ResidentServer, type RunCommand } from '../../../src/cli/residentServer';
 import type { Output } from '../../../src/cli/stdio';
 import { copyScenario } from './support';
+import { exchange } from '../../support/socketExchange';
 
 class Collected implements Output {
   text = '';
@@ -29,18 +30,6 @@ async function ask(socket: string, argv: string[], cwd: string, env: Record<stri
   const err = new Collected();
   const code = await askResident(socket, { argv, cwd, env, out, err }, (path) => connect(path));
   return { code, out: out.text, err: err.text };
-}
-
-/** A raw line to the server and every reply line it sends back. */
-function rawExchange(socket: string, payload: string | Buffer): Promise<string[]> {
-  return new Promise((settle, reject) => {
-    const client = connect(socket);
-    let text = '';
-    client.on('connect', () => client.write(payload));
-    client.on('data', (chunk) => (text += chunk.toString('utf8')));
-    client.on('error', reject);
-    client.on('close', () => settle(text.split('\n').filter((line) => line !== '')));
-  });
 }
 
 const request = (argv: string[], extra: Record<string, unknown> = {}): string => `${JSON.stringify({ version, argv, cwd: tmpdir(), env: { HOME: tmpdir() }, ...extra })}\n`;
@@ -97,12 +86,12 @@ describe('the resident reader', () => {
       ['nesting', `${'['.repeat(50_000)}\n`],
     ];
     for (const [what, payload] of refusals) {
-      const lines = await rawExchange(server.socketPath, payload);
+      const lines = await exchange(server.socketPath, payload);
       assert.equal(lines.length, 1, what);
       assert.ok('local' in (JSON.parse(lines[0] as string) as object), `${what}: ${lines[0]}`);
     }
     // A line past the limit is cut off at it, not collected to its end.
-    const huge = await rawExchange(server.socketPath, Buffer.alloc(REQUEST_MAX_BYTES + 10, 0x61));
+    const huge = await exchange(server.socketPath, Buffer.alloc(REQUEST_MAX_BYTES + 10, 0x61));
     assert.deepEqual(huge.map((line) => JSON.parse(line) as unknown), [{ local: 'request too large' }]);
     const served = await ask(server.socketPath, ['sessions', '--all', '--json', '--config-dir', mkdtempSync(join(tmpdir(), 'cl-none-'))], tmpdir(), process.env);
     assert.equal(served.code, 0, served.err);
