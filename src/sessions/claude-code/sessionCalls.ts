@@ -2,7 +2,10 @@
 // compaction were paid too, and so were those of subagents kept in the main file by 1.x versions),
 // plus each subagent transcript: in `<session>/subagents/` (2.1.x) or beside the session (2.0.x). Claude Code writes one line per content
 // block of a response, each with the response's usage so far: a response is counted once, by its
-// message id and request id, with its newest line's usage (the final output count).
+// message id and request id, with its newest line's usage (the final output count), and once per
+// session: 2.1.x subagents that start from a copy of the parent's history (`agent-aside_question-*`,
+// `agent-acompact-*`) repeat the parent's calls under the same ids, so a subagent's response already
+// seen in the main file (or an earlier subagent) is not counted again, as ccusage does.
 // Reading a whole 100 MB file costs far more than `inspect` otherwise does, so what was read is kept
 // beside the compaction history (historyIndex.ts), with the same seal: a later read of a file that
 // was only appended to reads the new lines only. It is kept summed per model and day (calls priced
@@ -21,7 +24,7 @@ import { messageOf, str, usageOf, uuidOf } from './records';
 
 /** Lines without this cannot hold a usage: skipped unparsed. */
 const USAGE_KEY = Buffer.from('"usage"');
-const VERSION = 2;
+const VERSION = 3;
 /** Responses whose later lines may still come: kept apart by key so those lines replace them. */
 const OPEN_KEYS = 64;
 /**
@@ -46,39 +49,77 @@ interface StoredCalls {
   long: PackedCall[];
   /** The newest responses by key, oldest first; folded into `summed` or `long` once older. */
   open: [string, PackedCall][];
+  /** A fingerprint (`fingerprint`) of every response counted, folded or open: each is counted once. */
+  seen: string[];
 }
 
-const indexPath = (stats: Stats, dir: string): string => join(dir, `${stats.dev}-${stats.ino}-calls.json`);
+/** A subagent's calls are read less those of its session already counted: kept apart from a read of the file alone. */
+const indexPath = (stats: Stats, dir: string, inSession: boolean): string => join(dir, `${stats.dev}-${stats.ino}-calls${inSession ? '-in-session' : ''}.json`);
 
-/** The file's calls, each response once; calls of one model on one day come summed (`count`). */
-export async function readFileCalls(path: string, cacheDir = historyIndexDir()): Promise<SessionCall[]> {
+export interface FileCalls {
+  calls: SessionCall[];
+  /** Fingerprints of the responses counted in this file. */
+  seen: ReadonlySet<string>;
+}
+
+/**
+ * The file's calls, each response once; calls of one model on one day come summed (`count`).
+ * `counted`: fingerprints of responses already counted elsewhere in the session (a subagent's copy of
+ * its parent's history), left out here. Those were written before the copy was, so the result of a
+ * read stays right for the lines it read and can be kept.
+ */
+export async function readFileCalls(path: string, cacheDir = historyIndexDir(), counted?: ReadonlySet<string>): Promise<FileCalls> {
   // A named pipe or a device named like a transcript would block or never end: regular files only.
   const handle = await openRegular(path);
   try {
     const stats = await handle.stat();
-    const stored = (await loadStored(handle, stats, cacheDir)) ?? { version: VERSION, dev: stats.dev, ino: stats.ino, readTo: 0, seal: '', summed: {}, long: [], open: [] };
+    const cachePath = indexPath(stats, cacheDir, counted !== undefined);
+    const stored = (await loadStored(handle, stats, cachePath)) ?? { version: VERSION, dev: stats.dev, ino: stats.ino, readTo: 0, seal: '', summed: {}, long: [], open: [], seen: [] };
     const from = stored.readTo;
     // Nothing appended since (the usual repeated command): no second open, no scan.
-    const end = from === stats.size ? from : await readOn(path, stored, stats.size);
+    const end = from === stats.size ? from : await readOn(path, stored, stats.size, counted);
     if (end > from) {
       const seal = await sealBefore(handle, end);
-      await writeCacheEntry(indexPath(stats, cacheDir), { ...stored, readTo: end, seal: seal.toString('base64') });
+      await writeCacheEntry(cachePath, { ...stored, readTo: end, seal: seal.toString('base64') });
     }
-    return [...Object.entries(stored.summed).map(([key, sums]) => summedCall(key, sums)), ...[...stored.long, ...stored.open.map(([, call]) => call)].map(unpack)];
+    const calls = [...Object.entries(stored.summed).map(([key, sums]) => summedCall(key, sums)), ...[...stored.long, ...stored.open.map(([, call]) => call)].map(unpack)];
+    return { calls, seen: new Set(stored.seen) };
   } finally {
     await handle.close();
   }
 }
 
+/**
+ * A short fingerprint of a response key (53-bit string hash, base 36): the index keeps one per call
+ * of the file, so a 10k-call session's index grows by about 110 KB, not by the keys' 600 KB.
+ */
+export function fingerprint(key: string): string {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let k = 0; k < key.length; k++) {
+    const code = key.charCodeAt(k);
+    h1 = Math.imul(h1 ^ code, 2654435761);
+    h2 = Math.imul(h2 ^ code, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+}
+
 /** Adds the calls of the lines from `stored.readTo` to `size` (an unfinished last line left for later); returns where it stopped. */
-async function readOn(path: string, stored: StoredCalls, size: number): Promise<number> {
+async function readOn(path: string, stored: StoredCalls, size: number, counted: ReadonlySet<string> | undefined): Promise<number> {
   const open = new Map(stored.open);
+  const seen = new Set(stored.seen);
   const end = await forEachRecord(path, { start: stored.readTo, end: size, keepPending: true, wanted: (bytes) => bytes.includes(USAGE_KEY) }, ({ record }) => {
     const usage = usageOf(record);
     if (usage === null) return;
     const message = messageOf(record);
     const key = `${str(message?.id) ?? uuidOf(record) ?? ''}:${str(record.requestId) ?? ''}`;
     const known = open.has(key);
+    const print = fingerprint(key);
+    // Counted in the session's other files, or already folded here (a response repeated far apart).
+    if (!known && (counted?.has(print) === true || seen.has(print))) return;
+    seen.add(print);
     open.set(key, [usage.inputTokens, usage.cacheCreationInputTokens, usage.cacheWrite1hTokens ?? 0, usage.cacheReadInputTokens, usage.outputTokens, str(message?.model), str(record.timestamp)]);
     if (known || open.size <= OPEN_KEYS) return;
     const [oldest, call] = open.entries().next().value as [string, PackedCall];
@@ -86,6 +127,7 @@ async function readOn(path: string, stored: StoredCalls, size: number): Promise<
     fold(stored, call);
   });
   stored.open = [...open];
+  stored.seen = [...seen];
   return end.nextOffset;
 }
 
@@ -112,9 +154,9 @@ function unpack([input, write, hour, read, output, model, at]: PackedCall): Sess
 }
 
 /** The index of this file when it is one and the file was only appended to since; else null (read it all). */
-async function loadStored(handle: FileHandle, stats: Stats, dir: string): Promise<StoredCalls | null> {
+async function loadStored(handle: FileHandle, stats: Stats, path: string): Promise<StoredCalls | null> {
   // Our own cache file, read through the same guard as anyone's: one that is odd is no index.
-  const read = await readRegularText(indexPath(stats, dir), READ_CAPS.ownRecord);
+  const read = await readRegularText(path, READ_CAPS.ownRecord);
   if (!read.ok || read.value === null) return null;
   let entry: Partial<StoredCalls> | null;
   try {
@@ -124,7 +166,7 @@ async function loadStored(handle: FileHandle, stats: Stats, dir: string): Promis
   }
   if (entry === null || typeof entry !== 'object' || entry.version !== VERSION || entry.dev !== stats.dev || entry.ino !== stats.ino) return null;
   if (!Number.isSafeInteger(entry.readTo) || (entry.readTo as number) > stats.size || typeof entry.seal !== 'string') return null;
-  if (entry.summed === null || typeof entry.summed !== 'object' || !Array.isArray(entry.long) || !Array.isArray(entry.open)) return null;
+  if (entry.summed === null || typeof entry.summed !== 'object' || !Array.isArray(entry.long) || !Array.isArray(entry.open) || !Array.isArray(entry.seen)) return null;
   const seal = Buffer.from(entry.seal, 'base64');
   const readTo = entry.readTo as number;
   if (!(await readRange(handle, readTo - seal.length, readTo)).equals(seal)) return null;
@@ -133,16 +175,21 @@ async function loadStored(handle: FileHandle, stats: Stats, dir: string): Promis
 
 /** The session's calls and, for a main session, those of its subagents' transcripts (both layouts). */
 export async function readSessionCalls(session: SessionInfo): Promise<Result<SessionCalls>> {
-  let calls: SessionCall[];
+  let own: FileCalls;
   try {
-    calls = await readFileCalls(session.path);
+    own = await readFileCalls(session.path);
   } catch (error) {
     return failFromError(error, session.path);
   }
   const subagents: SessionCalls['subagents'] = [];
-  for (const agent of await subagentSessions(session)) {
-    const agentCalls = await readFileCalls(agent.path).catch(() => null);
-    if (agentCalls !== null) subagents.push({ session: agent, calls: agentCalls });
+  const agents = await subagentSessions(session);
+  // Each response once per session: what the main file (and the subagents before) counted.
+  const counted = agents.length === 0 ? own.seen : new Set(own.seen);
+  for (const agent of agents) {
+    const read = await readFileCalls(agent.path, historyIndexDir(), counted).catch(() => null);
+    if (read === null) continue;
+    subagents.push({ session: agent, calls: read.calls });
+    for (const print of read.seen) (counted as Set<string>).add(print);
   }
-  return ok({ calls, subagents });
+  return ok({ calls: own.calls, subagents });
 }
