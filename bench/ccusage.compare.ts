@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { indexPrices } from '../src/engine/cost/prices';
-import { BUNDLED_PRICES } from '../src/engine/cost/priceTable';
+import { BUNDLED_PRICES } from '../src/engine/cost/bundledPrices';
 import { sessionCost } from '../src/engine/cost/sessionCost';
 import { claudeCodeAdapter } from '../src/sessions/claude-code/adapter';
 

@@ -102,6 +102,11 @@ export async function inspectCommand(args: readonly string[], io: Io): Promise<n
 function costLines(cost: CostReport, workspace: string | undefined): string[] {
   const { session } = cost;
   const lines = [`Cost (prices: ${cost.prices.source}, taken ${cost.prices.taken})`];
+  // No call has a price (a third-party endpoint's model): "no price", as the panel says, not "$0.00".
+  if (session.usd === 0 && session.unpriced.length > 0) {
+    lines.push(`  session  no price over ${tokens(session.calls)} calls: ${session.unpriced.map((row) => row.model).join(', ')} (tokens only; --prices FILE adds yours)`);
+    return lines;
+  }
   lines.push(`  session  ${formatUsd(session.usd)} over ${tokens(session.calls)} calls: prompts ${formatUsd(session.promptUsd)}, output ${formatUsd(session.outputUsd)}`);
   for (const row of session.unpriced) lines.push(`  no price for ${row.model} (${tokens(row.calls)} calls): tokens only`);
   if (cost.subagents.length > 0) lines.push(`  subagents ${cost.subagents.length}, ${formatUsd(cost.subagents.reduce((sum, agent) => sum + agent.usd, 0))} of it: ${cost.subagents.map((agent) => `${clip(agent.title)} ${formatUsd(agent.usd)}`).join(', ')}`);

@@ -6,7 +6,7 @@ import { BoundedStdioTransport } from '../mcp/transport';
 import { createMcpServer } from '../mcp/server';
 import { proxyStateDir } from '../proxy';
 import type { AgentConnection, McpRegistration } from '../sessions/connection';
-import { BUNDLED_PRICES } from '../engine/cost/priceTable';
+import { BUNDLED_PRICES } from '../engine/cost/bundledPrices';
 import { indexPrices } from '../engine/cost/prices';
 import { loadPrices } from './cost';
 import { connectableOption, thisCli } from './connect';

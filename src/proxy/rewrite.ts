@@ -8,7 +8,7 @@ import { compact, contextFromMessages, estimateTokenizer, toolResultText, type E
 import { EVERY_AGENTS_TOOLS } from '../sessions/agents';
 import { callRates } from '../engine/cost/callCost';
 import { indexPrices, type PriceIndex } from '../engine/cost/prices';
-import { BUNDLED_PRICES } from '../engine/cost/priceTable';
+import { BUNDLED_PRICES } from '../engine/cost/bundledPrices';
 import { compactCostAt } from '../sessions/costReport';
 import type { Result } from '../sessions/types';
 import { hasCompactionRequests, takeCompactionRequests, type CompactionRequest } from './control';

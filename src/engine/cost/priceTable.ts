@@ -3,7 +3,7 @@
 // @pydantic/genai-prices 0.1.8, taken 2026-11-25. Prices in US dollars per million tokens.
 import type { PriceTable } from './prices';
 
-export const BUNDLED_PRICES: PriceTable = {
+export const PRIMARY_PRICES: PriceTable = {
   source: "@pydantic/genai-prices 0.1.8",
   taken: "2026-11-25",
   models: [

@@ -3,7 +3,7 @@
 // the items' shares adding up, unknown models, your own prices and the break-even of a compaction.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatUsd } from '../../../src/protocol/format';
@@ -73,7 +73,10 @@ describe('inspect: what the session cost', () => {
     const unknown = await inspectJson(copy.transcript);
     assert.equal(unknown.cost.session.usd, 0);
     assert.deepEqual(unknown.cost.session.unpriced.map((row) => row.model), ['claude-sonnet-5-5']);
-    assert.match((await run(['inspect', copy.transcript])).out, /no price for claude-sonnet-5-5 \(\d+ calls\): tokens only/);
+    // No call priced: "no price", as the panel says, not "$0.00 over 5 calls".
+    const said = (await run(['inspect', copy.transcript])).out;
+    assert.match(said, /session {2}no price over \d+ calls: claude-sonnet-5-5 \(tokens only/);
+    assert.doesNotMatch(said, /\$0\.00/);
     const prices = join(copy.configDir, 'prices.json');
     writeFileSync(prices, JSON.stringify({ 'claude-sonnet-5-5': { input: 3, output: 15, cacheWrite: 3.75, cacheRead: 0.3 } }));
     const priced = await inspectJson(copy.transcript, ['--prices', prices]);
@@ -86,6 +89,36 @@ describe('inspect: what the session cost', () => {
     const refused = await run(['inspect', copy.transcript, '--prices', broken]);
     assert.notEqual(refused.code, 0);
     assert.match(refused.err, /input must be a number/);
+  });
+});
+
+describe('inspect: models of third-party endpoints (the second price source)', () => {
+  // Claude Code pointed at GLM's, DeepSeek's or Kimi's Anthropic-compatible endpoint writes their
+  // model ids into the same records; the recorded multi-prompt session with its model renamed so.
+  const renamed = (model: string): string => {
+    const copy = copyScenario('multi-prompt');
+    writeFileSync(copy.transcript, readFileSync(copy.transcript, 'utf8').replaceAll('"claude-sonnet-5-5"', JSON.stringify(model)));
+    return copy.transcript;
+  };
+
+  for (const model of ['glm-4.5', 'deepseek-chat', 'kimi-k2-0905-preview']) {
+    it(`${model} is priced from models.dev, and the prices line names both sources with their dates`, async () => {
+      const path = renamed(model);
+      const { cost } = await inspectJson(path);
+      assert.deepEqual(cost.session.unpriced, []);
+      assert.ok(cost.session.usd > 0);
+      assert.match(cost.prices.source, /genai-prices [\d.]+, taken \d{4}-\d\d-\d\d; models\.dev \(@tokenlens\/models [\d.]+\) for other models/);
+      assert.match((await run(['inspect', path])).out, /session {2}\$\d+\.\d+ over \d+ calls/);
+    });
+  }
+
+  it('MiniMax-M2 (in neither source) says "no price", not "$0.00 over N calls"', async () => {
+    const path = renamed('MiniMax-M2');
+    const { cost } = await inspectJson(path);
+    assert.deepEqual(cost.session.unpriced.map((row) => row.model), ['MiniMax-M2']);
+    const text = (await run(['inspect', path])).out;
+    assert.match(text, /session {2}no price over \d+ calls: MiniMax-M2/);
+    assert.doesNotMatch(text, /\$0\.00 over/);
   });
 });
 

@@ -13,7 +13,7 @@ import { requestsDir, takeCompactionRequests } from '../../../src/proxy/control'
 import { archiveOriginal, recallDir, refOf, sessionRecallDir } from '../../../src/proxy/recall';
 import type { EstimateInputs } from '../../../src/mcp/compactEstimate';
 import { adapterOf } from '../../../src/sessions/agents';
-import { BUNDLED_PRICES } from '../../../src/engine/cost/priceTable';
+import { BUNDLED_PRICES } from '../../../src/engine/cost/bundledPrices';
 import { indexPrices } from '../../../src/engine/cost/prices';
 import { breakEvenSentence } from '../../../src/protocol/format';
 

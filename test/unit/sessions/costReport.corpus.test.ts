@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { costOfCall } from '../../../src/engine/cost/callCost';
 import { indexWithOverrides } from '../../../src/engine/cost/prices';
-import { BUNDLED_PRICES } from '../../../src/engine/cost/priceTable';
+import { BUNDLED_PRICES } from '../../../src/engine/cost/bundledPrices';
 import { AGENTS } from '../../../src/sessions/agents';
 import { costReport } from '../../../src/sessions/costReport';
 import { engineContextOf } from '../../../src/sessions/engineContext';

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { BUNDLED_PRICES } from '../../../../src/engine/cost/priceTable';
-import { canonicalName, findModel, indexPrices, mergePrices, parsePriceOverrides, periodAt } from '../../../../src/engine/cost/prices';
+import { BUNDLED_PRICES, withBroaderSource } from '../../../../src/engine/cost/bundledPrices';
+import { canonicalName, findModel, indexPrices, mergePrices, parsePriceOverrides, periodAt, type PriceTable } from '../../../../src/engine/cost/prices';
 
 const index = indexPrices(BUNDLED_PRICES);
 const modelOf = (name: string): string | null => findModel(index, name)?.model ?? null;
@@ -82,5 +82,24 @@ describe('your own prices', () => {
     assert.ok(!missing.ok && /output must be a number/.test(missing.error));
     const negative = parsePriceOverrides({ m: { input: 1, output: 2, cacheRead: -1 } });
     assert.ok(!negative.ok && /cacheRead/.test(negative.error));
+  });
+});
+
+describe('withBroaderSource: the bundled table with models.dev for the models genai-prices leaves out', () => {
+  it('adds what the primary table does not price, keeps the primary price where both do, and names both sources', () => {
+    const primary: PriceTable = { source: 'primary 1', taken: '2026-01-01', models: [{ model: 'claude-sonnet-4-5', periods: [{ input: 3, output: 15 }] }] };
+    const broader: PriceTable = { source: 'models.dev (x 1)', taken: '2026-02-02', models: [{ model: 'claude-sonnet-4-5-20250929', periods: [{ input: 99, output: 99 }] }, { model: 'glm-4.5', periods: [{ input: 0.6, output: 2.2 }] }] };
+    const table = withBroaderSource(primary, broader);
+    const index = indexPrices(table);
+    assert.equal(findModel(index, 'claude-sonnet-4-5-20250929')?.periods[0]?.input, 3);
+    assert.equal(findModel(index, 'GLM-4.5')?.periods[0]?.input, 0.6);
+    assert.equal(`${table.source}, taken ${table.taken}`, 'primary 1, taken 2026-01-01; models.dev (x 1) for other models, taken 2026-02-02');
+  });
+
+  it('the shipped table: GLM, DeepSeek and Kimi priced, MiniMax not, Anthropic from genai-prices', () => {
+    const index = indexPrices(BUNDLED_PRICES);
+    for (const model of ['glm-4.5', 'deepseek-chat', 'kimi-k2-0905-preview']) assert.match(findModel(index, model)?.provider ?? '', /models\.dev/, model);
+    assert.equal(findModel(index, 'MiniMax-M2'), null);
+    assert.equal(findModel(index, 'claude-opus-4-6')?.provider, 'anthropic');
   });
 });

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { BUNDLED_PRICES } from '../../../../src/engine/cost/priceTable';
+import { BUNDLED_PRICES } from '../../../../src/engine/cost/bundledPrices';
 import { indexPrices } from '../../../../src/engine/cost/prices';
 import { pickerItems } from '../../../../src/host/sessions/pickerItems';
 import { subagentCosts } from '../../../../src/host/sessions/subagentCosts';
