@@ -1,6 +1,6 @@
 // The agent's own compactions: each `compact_boundary` and the summary written right after it.
 import type { CompactionEvent } from '../types';
-import { contentBlocks, contextLensMark, isCompactBoundary, isSidechain, messageOf, num, obj, parentOf, str, uuidOf, type LocatedRecord } from './records';
+import { contentBlocks, contextLensMark, isCompactBoundary, isSidechain, messageOf, num, obj, parentOf, str, usageOf, uuidOf, type LocatedRecord } from './records';
 
 /**
  * Collects compactions from records in file order. A summary is matched to the boundary it names
@@ -10,8 +10,18 @@ export class CompactionCollector {
   private readonly events: CompactionEvent[] = [];
   /** A manual compaction whose focus text is still to come (see `focusOf`). */
   private awaitingFocus: CompactionEvent | null = null;
+  /**
+   * A compaction whose boundary has no `postTokens` (Claude Code leaves it out of some): the first
+   * call after it measured what the compacted context weighs, so its prompt is the after size.
+   */
+  private awaitingPost: CompactionEvent | null = null;
 
   constructor(private readonly sidechain = false) {}
+
+  /** Whether the next response's usage is wanted (scan.ts parses usage lines only then). */
+  get wantsUsage(): boolean {
+    return this.awaitingPost !== null;
+  }
 
   /** Returns the new event when `located` is a boundary, so followers can announce it. */
   observe({ record, line, offset }: LocatedRecord): CompactionEvent | null {
@@ -32,7 +42,15 @@ export class CompactionCollector {
       if (line > 0) event.line = line;
       this.events.push(event);
       this.awaitingFocus = event.focus === null && event.trigger === 'manual' ? event : null;
+      this.awaitingPost = event.postTokens === null ? event : null;
       return event;
+    }
+    if (this.awaitingPost !== null) {
+      const usage = usageOf(record);
+      if (usage !== null) {
+        this.awaitingPost.postTokens = usage.inputTokens + usage.cacheCreationInputTokens + usage.cacheReadInputTokens;
+        this.awaitingPost = null;
+      }
     }
     if (this.awaitingFocus !== null && record.type === 'user') {
       const focus = focusOf(record);

@@ -32,7 +32,7 @@ interface IndexFile extends StoredHistory {
 }
 
 // 2: with `blobs`.
-const VERSION = 2;
+const VERSION = 3;
 /** Old entries (deleted or long-idle transcripts) are removed past this many. */
 const MAX_ENTRIES = 256;
 

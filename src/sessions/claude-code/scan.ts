@@ -27,6 +27,7 @@ const BOUNDARY_MARKER = Buffer.from('"compact_boundary"');
 const SUMMARY_MARKER = Buffer.from('"isCompactSummary":true');
 /** The `/compact <focus>` command line, which carries the focus text (see compactions.ts). */
 const COMMAND_MARKER = Buffer.from('<command-name>/compact</command-name>');
+const USAGE_MARKER = Buffer.from('"usage"');
 
 export interface CompactionHistory {
   /** Every compaction on our side (main conversation or sidechain), oldest first. */
@@ -75,7 +76,9 @@ export async function readCompactionHistory(handle: FileHandle, path: string, si
     // One search for what all markers share; most lines fail it. Each marker holds it within 16 bytes of its start.
     const shared = bytes.indexOf(COMPACT_MARKER);
     const from = Math.max(0, shared - 16);
-    if (shared === -1 || [BOUNDARY_MARKER, SUMMARY_MARKER, COMMAND_MARKER].every((marker) => bytes.indexOf(marker, from) === -1)) {
+    const marked = shared !== -1 && [BOUNDARY_MARKER, SUMMARY_MARKER, COMMAND_MARKER].some((marker) => bytes.indexOf(marker, from) !== -1);
+    // After a boundary without its after size, the next response's usage (one line, then no more).
+    if (!marked && !(state.collector.wantsUsage && bytes.includes(USAGE_MARKER))) {
       // Not parsed here, and lines before the last compaction are not parsed anywhere: damage is noted now.
       state.parser.checkEncoding(bytes, line, offset);
       return;
@@ -118,12 +121,13 @@ async function startHistory(handle: FileHandle, path: string, sidechain: boolean
 }
 
 /**
- * What the next process needs: a compaction still without its summary, or a manual one without its
- * focus, may be completed by lines still to come, so reading resumes at it; otherwise at the end.
+ * What the next process needs: a compaction still without its summary or its after size, or a manual
+ * one without its focus, may be completed by lines still to come, so reading resumes at it; otherwise
+ * at the end.
  */
 function toStored(state: HistoryState, compactions: readonly CompactionEvent[], diagnostics: readonly Diagnostic[]): StoredHistory {
   const last = compactions.at(-1);
-  const open = last !== undefined && last.offset !== undefined && last.line !== undefined && (last.summary === null || (last.trigger === 'manual' && last.focus === null));
+  const open = last !== undefined && last.offset !== undefined && last.line !== undefined && (last.summary === null || last.postTokens === null || (last.trigger === 'manual' && last.focus === null));
   const resumeOffset = open ? (last.offset as number) : state.nextOffset;
   return {
     resumeOffset,

@@ -17,20 +17,30 @@ export interface OpencodeReadOptions {
   env?: Readonly<Record<string, string | undefined>>;
 }
 
-/** Each compaction request, with the fill of the call before it and the summary that answered it. */
+/**
+ * Each compaction request, with the fill of the call before it, the prompt of the first call after
+ * it (what the compacted context measured: OpenCode records no after size) and the summary that
+ * answered it.
+ */
 export function compactionsOf(messages: readonly MessageRow[]): CompactionEvent[] {
   const events: CompactionEvent[] = [];
   let lastPrompt: number | null = null;
+  let awaitingPost: CompactionEvent | null = null;
   for (const message of messages) {
     if (isAssistant(message) && !isSummary(message)) {
       const tokens = tokensOf(message.data.tokens);
-      if (tokens !== null && promptOf(tokens) > 0) lastPrompt = promptOf(tokens) + tokens.output;
+      if (tokens !== null && promptOf(tokens) > 0) {
+        lastPrompt = promptOf(tokens) + tokens.output;
+        if (awaitingPost !== null) awaitingPost.postTokens = promptOf(tokens);
+        awaitingPost = null;
+      }
     }
     const part = compactionPartOf(message);
     if (part === undefined) continue;
     const summary = messages.find((other) => isSummary(other) && str(other.data.parentID) === message.id);
     const text = summary?.parts.filter((p) => p.data.type === 'text').map((p) => str(p.data.text) ?? '').join('\n') ?? null;
-    events.push({ uuid: message.id, by: 'agent', timestamp: isoOf(message.timeCreated), trigger: part.data.auto === true ? 'auto' : 'manual', preTokens: lastPrompt, postTokens: null, focus: null, summary: text });
+    awaitingPost = { uuid: message.id, by: 'agent', timestamp: isoOf(message.timeCreated), trigger: part.data.auto === true ? 'auto' : 'manual', preTokens: lastPrompt, postTokens: null, focus: null, summary: text };
+    events.push(awaitingPost);
   }
   return events;
 }

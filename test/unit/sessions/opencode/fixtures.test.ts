@@ -96,6 +96,8 @@ describe('OpenCode recorded sessions', () => {
     assert.match(event?.summary ?? '', /## Goal/);
     // The call before it: 2373 + 7340 cached, 12 out; past the 9000 OpenCode computed for that model.
     assert.equal(event?.preTokens, 9725);
+    // OpenCode records no size after it: the first call after the summary measured it (was "9,725 → ?").
+    assert.equal(event?.postTokens, 7397);
     assert.equal(live.value.fill.usedTokens, 25 + 7397);
     // Every call of the session is paid for, the summariser's too.
     const calls = await opencodeAdapter.readSessionCalls(session);
