@@ -2,6 +2,7 @@
 import { AGENTS } from '../sessions/agents';
 import { AGENT_NAMES, AGENT_OPTION, AGENT_USAGE, agentOption, EXIT_OK, HOME_OPTIONS, HOMES_USAGE, inputError, locationsOf, parse, usageError, writeJson, type Io } from './io';
 import { bytes, clip, printable, table } from './format';
+import { lastActiveMs } from '../sessions/types';
 
 /** A title or model longer than this is cut in the table. */
 const TITLE_CHARS = 50;
@@ -23,7 +24,7 @@ export async function sessionsCommand(args: readonly string[], io: Io): Promise<
     // A workspace's own sessions: its subagents' transcripts are listed with --all.
     sessions.push(...listed.value.filter((session) => workspacePath === undefined || !session.isSidechain));
   }
-  sessions.sort((a, b) => (b.lastRecordAtMs ?? b.lastActivityMs) - (a.lastRecordAtMs ?? a.lastActivityMs));
+  sessions.sort((a, b) => lastActiveMs(b) - lastActiveMs(a));
   if (values.json) {
     writeJson(io, sessions);
     return EXIT_OK;
@@ -33,11 +34,12 @@ export async function sessionsCommand(args: readonly string[], io: Io): Promise<
     return EXIT_OK;
   }
   const rows = sessions.map((session) => [
-    clip(printable(session.title, true), TITLE_CHARS),
+    // A fork has its original's title: "Fork ·" leads, as in the picker, where a cut title cannot hide it.
+    clip(`${session.forkOf ? 'Fork · ' : ''}${printable(session.title, true)}`, TITLE_CHARS),
     session.agent,
     session.model === null ? '—' : clip(printable(session.model, true), TITLE_CHARS),
-    // The transcript's own last timestamp; the file's mtime only when no record has one.
-    new Date(session.lastRecordAtMs ?? session.lastActivityMs).toISOString().replace('T', ' ').slice(0, 16),
+    // The transcript's own last timestamp (as the picker's age); the file's mtime only when no record has one.
+    new Date(lastActiveMs(session)).toISOString().replace('T', ' ').slice(0, 16),
     bytes(session.sizeBytes),
     // Ids come from file names, which may hold a newline or an ESC: escaped like the title, never clipped.
     printable(session.id, true),

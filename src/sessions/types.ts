@@ -176,6 +176,14 @@ export interface SessionCalls {
   subagents: { session: SessionInfo; calls: SessionCall[] }[];
 }
 
+/**
+ * When the conversation last happened: its newest record's time, else its file's. One rule for the
+ * picker, `ctxlens sessions` and which session is newest (a copied or restored file has a new mtime).
+ */
+export function lastActiveMs(session: Pick<SessionInfo, 'lastRecordAtMs' | 'lastActivityMs'>): number {
+  return session.lastRecordAtMs ?? session.lastActivityMs;
+}
+
 /** What the agent's model sees right now, rebuilt from the transcript. */
 export interface LiveContext {
   session: SessionInfo;

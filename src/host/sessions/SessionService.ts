@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { AGENT_COMMANDS, AGENT_NAMES, AGENTS, adapterOf, identifyFile } from '../../sessions/agents';
 import type { SessionFollowerPort, SessionLocations, SessionWaiter } from '../../sessions/port';
-import type { CompactionEvent, Diagnostic, FillSnapshot, SessionInfo } from '../../sessions/types';
+import { lastActiveMs, type CompactionEvent, type Diagnostic, type FillSnapshot, type SessionInfo } from '../../sessions/types';
 import type { Settings, SettingsWatcher } from '../settings';
 import { pickerItems, type PickerItem } from './pickerItems';
 import { subagentCosts } from './subagentCosts';
@@ -226,7 +226,7 @@ export class SessionService extends Disposables {
         return listed.ok ? listed.value : [];
       }),
     );
-    return lists.flat().sort((a, b) => activity(b) - activity(a));
+    return lists.flat().sort((a, b) => lastActiveMs(b) - lastActiveMs(a));
   }
 
   private onSettings(next: Settings): void {
@@ -250,11 +250,6 @@ export class SessionService extends Disposables {
 
 }
 
-/** When a session was last active: its newest record's time, else its file's. */
-function activity(session: SessionInfo): number {
-  return session.lastRecordAtMs ?? session.lastActivityMs;
-}
-
 function newest(sessions: readonly SessionInfo[]): SessionInfo | null {
-  return sessions.reduce<SessionInfo | null>((best, session) => (best === null || activity(session) > activity(best) ? session : best), null);
+  return sessions.reduce<SessionInfo | null>((best, session) => (best === null || lastActiveMs(session) > lastActiveMs(best) ? session : best), null);
 }

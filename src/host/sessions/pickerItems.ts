@@ -4,7 +4,7 @@
 import { adapterOf } from '../../sessions/agents';
 import { formatTokens, formatUsd } from '../../protocol/format';
 import type { TranscriptCost } from '../../sessions/costReport';
-import type { SessionInfo } from '../../sessions/types';
+import { lastActiveMs, type SessionInfo } from '../../sessions/types';
 
 export interface PickerItem {
   label: string;
@@ -44,7 +44,7 @@ export function subagentCostFacts(cost: TranscriptCost): string {
 
 function row(session: SessionInfo, now: number, costs: ReadonlyMap<string, TranscriptCost>, parent?: SessionInfo, subagents: readonly SessionInfo[] = []): PickerItem {
   // The agent first: a workspace can hold sessions of both, with the same titles.
-  const facts = [adapterOf(session.agent).name, session.model ?? 'no response yet', formatAge(session.lastActivityMs, now), formatSize(session.sizeBytes)];
+  const facts = [adapterOf(session.agent).name, session.model ?? 'no response yet', formatAge(lastActiveMs(session), now), formatSize(session.sizeBytes)];
   // The costs open the second line: a long title cuts the first one short.
   const cost = costs.get(session.path);
   const priced = subagents.flatMap((subagent) => costs.get(subagent.path) ?? []);
