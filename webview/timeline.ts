@@ -7,7 +7,7 @@ import type { PanelState, TimelinePoint } from '../src/protocol/messages';
 import { formatTokens, formatUsd } from '../src/protocol/format';
 import { el, icon } from './dom';
 import { clockTime, exactTokens, plural } from './logic/format';
-import { axisTicks, barAt, barsPath, callCount, slotsOf, timelineBars, timelineScale, type TimelineBar } from './logic/timelineLayout';
+import { axisTicks, barAt, barsPath, CALLS_NOTE, callCount, callsText, slotsOf, timelineBars, timelineScale, type TimelineBar } from './logic/timelineLayout';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const WIDTH = 600;
@@ -144,7 +144,7 @@ export function renderTimeline({ timeline, windowTokens, thresholds, agent }: Ti
     el(
       'section',
       { class: 'timeline', 'data-testid': 'timeline', 'aria-labelledby': 'timeline-title' },
-      el('h2', { id: 'timeline-title' }, 'Timeline', el('span', { class: 'muted' }, `fill per API call · ${plural(callCount(timeline), 'call')} · hover for values`)),
+      el('h2', { id: 'timeline-title' }, 'Timeline', el('span', { class: 'muted', title: CALLS_NOTE }, `fill per API call · ${callsText(timeline)} · hover for values`)),
       el('div', { class: 'timeline-body' }, axis, plot),
       el(
         'p',

@@ -9,11 +9,15 @@ export function isPriced(cost: CostView): boolean {
   return cost.sessionUsd > 0 || cost.unpriced.length === 0;
 }
 
-/** "$4.12 so far · 37 calls (2 subagents $0.80)"; the calls alone when none has a price (`unpricedText` says why). */
+/**
+ * "$4.12 so far · 37 calls in the session (2 subagents $0.80)"; the calls alone when none has a price
+ * (`unpricedText` says why). "in the session": every call paid for, where the timeline counts those
+ * the current context grew from.
+ */
 export function sessionCostText(cost: CostView): string {
   const subagentUsd = cost.subagents.reduce((sum, agent) => sum + agent.usd, 0);
   const subagents = cost.subagents.length > 0 ? ` (${plural(cost.subagents.length, 'subagent')} ${formatUsd(subagentUsd)})` : '';
-  return `${isPriced(cost) ? `${formatUsd(cost.sessionUsd)} so far · ` : ''}${plural(cost.calls, 'call')}${subagents}`;
+  return `${isPriced(cost) ? `${formatUsd(cost.sessionUsd)} so far · ` : ''}${plural(cost.calls, 'call')} in the session${subagents}`;
 }
 
 /** "no price for claude-x, claude-y: tokens only for their calls", or null when every model has one. */

@@ -2,6 +2,7 @@
 // point if a transcript overshot it), a token axis, where a hover lands, and the compaction events
 // to mark. DOM-free for tests.
 import type { TimelinePoint } from '../../src/protocol/messages';
+import { plural } from './format';
 
 export interface TimelineBar {
   readonly index: number;
@@ -23,6 +24,15 @@ export function isCompactionPoint(point: TimelinePoint): boolean {
 /** How many API calls the points hold (compactions left out). */
 export function callCount(points: readonly TimelinePoint[]): number {
   return points.filter((point) => !isCompactionPoint(point)).length;
+}
+
+/** Why this count differs from the session cost's: said on hover. */
+export const CALLS_NOTE = 'The calls of the conversation the current context grew from. The session cost counts every call the session paid for: before compactions, subagents\' and side calls included.';
+
+/** "18 calls since the last compaction": which calls, so the session cost's larger count is not a contradiction. */
+export function callsText(timeline: readonly TimelinePoint[]): string {
+  const calls = plural(callCount(timeline), 'call');
+  return timeline.some((point) => isCompactionPoint(point)) ? `${calls} since the last compaction` : `${calls} of the conversation`;
 }
 
 /** Fewer calls than this still get bars of this width: six calls should not fill the panel. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { axisTicks, barAt, barsPath, callCount, MIN_SLOTS, slotsOf, timelineBars } from '../../../webview/logic/timelineLayout';
+import { axisTicks, barAt, barsPath, CALLS_NOTE, callCount, callsText, MIN_SLOTS, slotsOf, timelineBars } from '../../../webview/logic/timelineLayout';
 
 const point = (usedTokens: number) => ({ at: null, usedTokens, event: null });
 
@@ -42,5 +42,14 @@ describe('timeline layout', () => {
 
   it('labels the axis at the scale, its half and zero', () => {
     assert.deepEqual(axisTicks(200_000), [200_000, 100_000, 0]);
+  });
+});
+
+describe('callsText: which calls the timeline counts', () => {
+  const call = { at: null, usedTokens: 1000, event: null };
+  it('says "since the last compaction" when the timeline holds one, so the session cost\'s larger count is no contradiction', () => {
+    assert.equal(callsText([call, { at: null, usedTokens: 500, event: { kind: 'agent', label: 'x' } }, call]), '2 calls since the last compaction');
+    assert.equal(callsText([call]), '1 call of the conversation');
+    assert.match(CALLS_NOTE, /subagents' and side calls included/);
   });
 });
