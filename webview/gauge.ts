@@ -133,14 +133,14 @@ export class Gauge {
       node.hidden = !segment || segment.percent <= 0;
       if (!segment) continue;
       node.style.width = `${segment.percent}%`;
-      node.title = `${segmentName(key)}: ${exactTokens(segment.tokens)} tokens`;
+      node.title = `${segmentName(key)}: ${exactTokens(segment.count)} tokens`;
       node.textContent = segment.percent >= INLINE_LABEL_MIN_PERCENT ? segmentShort(key) : '';
     }
     this.legend.replaceChildren(
       ...shown
-        .filter((segment) => segment.tokens > 0)
+        .filter((segment) => segment.count > 0)
         .map((segment) =>
-          el('li', { title: `${exactTokens(segment.tokens)} tokens` }, el('span', { class: `swatch segment-${segment.key}`, 'aria-hidden': 'true' }), `${segmentName(segment.key)} ${formatTokens(segment.tokens)}`),
+          el('li', { title: `${exactTokens(segment.count)} tokens` }, el('span', { class: `swatch segment-${segment.key}`, 'aria-hidden': 'true' }), `${segmentName(segment.key)} ${formatTokens(segment.count)}`),
         ),
     );
   }

@@ -8,7 +8,13 @@ export type SegmentKey = Category | 'used' | 'free' | 'reserved';
 
 export interface Segment {
   readonly key: SegmentKey;
+  /** What the segment stands for on the bar (a category's share spread over the exact total). */
   readonly tokens: number;
+  /**
+   * What the legend and the hover say: the breakdown's own count, as the status bar tooltip and
+   * `ctxlens inspect` print it (the spread share rounded apart from it: "assistant 620" against 621).
+   */
+  readonly count: number;
   /** Share of the bar's width, 0–100. */
   readonly percent: number;
 }
@@ -24,13 +30,13 @@ export function gaugeSegments(fill: Fill, breakdown: Breakdown, reservedOutputTo
   // The breakdown is recounted after the exact total moves (a debounced read of the transcript);
   // until then its shares are spread over the exact total so the bar always matches the number.
   const factor = breakdownTotal > 0 ? fill.usedTokens / breakdownTotal : 0;
-  const used: { key: SegmentKey; tokens: number }[] = breakdownTotal > 0
-    ? CATEGORIES.map((category) => ({ key: category, tokens: Math.round((byCategory.get(category) ?? 0) * factor) })).filter((part) => part.tokens > 0)
-    : [{ key: 'used', tokens: fill.usedTokens }];
+  const used: { key: SegmentKey; tokens: number; count: number }[] = breakdownTotal > 0
+    ? CATEGORIES.map((category) => ({ key: category, tokens: Math.round((byCategory.get(category) ?? 0) * factor), count: byCategory.get(category) ?? 0 })).filter((part) => part.tokens > 0)
+    : [{ key: 'used', tokens: fill.usedTokens, count: fill.usedTokens }];
   const usedTotal = used.reduce((sum, part) => sum + part.tokens, 0);
   const reserved = Math.max(Math.min(reservedOutputTokens, fill.windowTokens - usedTotal), 0);
   const free = Math.max(fill.windowTokens - usedTotal - reserved, 0);
-  const parts = [...used, { key: 'free' as const, tokens: free }, { key: 'reserved' as const, tokens: reserved }];
+  const parts = [...used, { key: 'free' as const, tokens: free, count: free }, { key: 'reserved' as const, tokens: reserved, count: reserved }];
   const scale = Math.max(fill.windowTokens, usedTotal + free + reserved);
   return parts.map((part) => ({ ...part, percent: percentOf(part.tokens, scale) }));
 }

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fillLevel, gaugeMarks, gaugeSegments, placeLabels } from '../../../webview/logic/gaugeLayout';
+import { legendOf } from '../../../src/host/context/derive';
+import { formatTokens } from '../../../src/protocol/format';
 
 const thresholds = { triggerPercent: 85, targetPercent: 60, safetyNetPercent: 95, agentAutoCompactPercent: 83.5, notes: [] };
 
@@ -20,6 +22,16 @@ describe('gaugeSegments', () => {
       { category: 'system', tokens: 10_000 },
     ], 20_000);
     assert.deepEqual(segments.map((segment) => [segment.key, segment.tokens]), [['system', 20_000], ['tool_result', 40_000], ['free', 20_000], ['reserved', 20_000]]);
+  });
+
+  it('the legend and the hover say the breakdown\'s own count, as the status bar and the CLI do (was "assistant 620" against 621)', () => {
+    const breakdown = [{ category: 'system' as const, tokens: 33_287 }, { category: 'assistant' as const, tokens: 621 }];
+    // The exact total moved before the breakdown was recounted: the bar spreads the shares over it.
+    const segments = gaugeSegments({ usedTokens: 33_860, windowTokens: 200_000, source: 'usage' }, breakdown, 0);
+    const assistant = segments.find((segment) => segment.key === 'assistant');
+    assert.equal(assistant?.tokens, 620);
+    assert.equal(assistant?.count, 621);
+    assert.equal(legendOf(breakdown, formatTokens), 'system prompt 33k · assistant 621');
   });
 
   it('draws one used segment without a breakdown and never overflows the bar', () => {
