@@ -115,7 +115,23 @@ export function findModel(index: PriceIndex, name: string): ModelPrices | null {
   return entry;
 }
 
+/**
+ * Bedrock's geographic cross-region profiles (`us.`, `eu.`, `jp.`, `apac.`, `au.`, … before
+ * `anthropic.`) bill Claude models from the 4.5 generation on at 10 % over the global rate (AWS's
+ * Bedrock price list; ccusage prices them so too). `global.` and the older models pay the list price.
+ */
+const GEO_PROFILE = /(?:^|\/)(?!global\.)[a-z]{2,4}(?:-gov)?\.anthropic\./;
+const REGIONAL_PREMIUM_MODELS = /^claude-(?:opus|sonnet|haiku)-(?:4-[5-9]|[5-9])/;
+const REGIONAL_PREMIUM = 1.1;
+
 function lookUp(index: PriceIndex, name: string): ModelPrices | null {
+  const found = lookUpCanonical(index, name);
+  if (found === null || !GEO_PROFILE.test(name.toLowerCase()) || !REGIONAL_PREMIUM_MODELS.test(found.model)) return found;
+  const scale = (prices: Partial<TokenPrices>): Partial<TokenPrices> => Object.fromEntries(Object.entries(prices).map(([key, value]) => [key, typeof value === 'number' ? value * REGIONAL_PREMIUM : value]));
+  return { ...found, periods: found.periods.map((period) => ({ ...period, ...scale(period), ...(period.longContext ? { longContext: { ...period.longContext, ...scale(period.longContext), aboveTokens: period.longContext.aboveTokens } } : {}) }) as PricePeriod) };
+}
+
+function lookUpCanonical(index: PriceIndex, name: string): ModelPrices | null {
   const model = canonicalName(name);
   const found = index.exact.get(model) ?? index.exact.get(model.replace(/-(?:\d{8}|\d{4}-\d{2}-\d{2})$/, ''));
   if (found !== undefined) return found;

@@ -103,3 +103,17 @@ describe('withBroaderSource: the bundled table with models.dev for the models ge
     assert.equal(findModel(index, 'claude-opus-4-6')?.provider, 'anthropic');
   });
 });
+
+describe('Bedrock geographic profiles', () => {
+  it('bill Claude 4.5+ at 10 % over the list price (the published codemie-2.0.64 subagent ran on jp. Haiku 4.5: ccusage 0.0199, we said 0.0181); global. and older models at list', () => {
+    const input = (name: string): number | undefined => {
+      const entry = findModel(index, name);
+      return entry === null ? undefined : periodAt(entry, null).input;
+    };
+    assert.ok(Math.abs((input('converse/jp.anthropic.claude-haiku-4-5-20251001-v1:0') ?? 0) - 1.1) < 1e-9);
+    assert.ok(Math.abs((input('us.anthropic.claude-sonnet-4-5-20250929-v1:0') ?? 0) - 3.3) < 1e-9);
+    assert.equal(input('global.anthropic.claude-sonnet-4-5-20250929-v1:0'), 3);
+    assert.equal(input('anthropic.claude-haiku-4-5-20251001-v1:0'), 1);
+    assert.equal(input('us.anthropic.claude-3-7-sonnet-20250219-v1:0'), 3);
+  });
+});
