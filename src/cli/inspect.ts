@@ -109,7 +109,11 @@ function costLines(cost: CostReport, workspace: string | undefined): string[] {
   }
   lines.push(`  session  ${formatUsd(session.usd)} over ${tokens(session.calls)} calls: prompts ${formatUsd(session.promptUsd)}, output ${formatUsd(session.outputUsd)}`);
   for (const row of session.unpriced) lines.push(`  no price for ${row.model} (${tokens(row.calls)} calls): tokens only`);
-  if (cost.subagents.length > 0) lines.push(`  subagents ${cost.subagents.length}, ${formatUsd(cost.subagents.reduce((sum, agent) => sum + agent.usd, 0))} of it: ${cost.subagents.map((agent) => `${clip(agent.title)} ${formatUsd(agent.usd)}`).join(', ')}`);
+  if (cost.subagents.length > 0) {
+    const usd = cost.subagents.reduce((sum, agent) => sum + agent.usd, 0);
+    const each = cost.subagents.map((agent) => `${clip(agent.title)} ${agent.usd === 0 && agent.unpriced.length > 0 ? 'no price' : formatUsd(agent.usd)}`).join(', ');
+    lines.push(`  subagents ${cost.subagents.length}${usd === 0 && cost.subagents.some((agent) => agent.unpriced.length > 0) ? '' : `, ${formatUsd(usd)} of it`}: ${each}`);
+  }
   lines.push(`  context  carrying it has cost ${formatUsd(cost.context.promptUsd)} over ${tokens(cost.calls.length)} calls since it began`);
   const files = cost.byFile.filter((group) => group.usd > 0).slice(0, TOP_FILES);
   if (files.length > 0) {

@@ -112,6 +112,15 @@ describe('inspect: models of third-party endpoints (the second price source)', (
     });
   }
 
+  it('a subagent on a model with no price says "no price" in the subagents line, not "$0.00"', async () => {
+    const path = publicSession('session-share-2.1.14', '4b2030ed-5563-49ea-b703-6a002f2d3cc8');
+    const folder = join(path.replace(/\.jsonl$/, ''), 'subagents');
+    for (const name of readdirSync(folder)) writeFileSync(join(folder, name), readFileSync(join(folder, name), 'utf8').replaceAll('"claude-opus-4-5-20251101"', '"MiniMax-M2"'));
+    const text = (await run(['inspect', path])).out;
+    assert.match(text, /subagents 1: .* no price\n/);
+    assert.doesNotMatch(text, /\$0\.00 of it/);
+  });
+
   it('MiniMax-M2 (in neither source) says "no price", not "$0.00 over N calls"', async () => {
     const path = renamed('MiniMax-M2');
     const { cost } = await inspectJson(path);
