@@ -20,6 +20,7 @@ import { send, sendRaw, slowClients } from '../support/reliability/client';
 import { WATCH_SESSION } from '../support/reliability/upstream';
 import { peakRssKb, runCommand, startObserver, startProxyProcess, type Observer, type ProxyProcess, type Stall } from '../support/reliability/processes';
 import { version } from '../../package.json';
+import { compactWhileWriting, forkOntoExistingNames } from '../support/reliability/forkRace';
 
 const MB = 1024 * 1024;
 /**
@@ -451,3 +452,31 @@ describe('reliability probes (issue 27) against the built CLI', { timeout: 600_0
   });
 });
 
+
+// Issue 40's probes (test/support/reliability/forkRace.ts, connectLinks.ts, pipes.ts): forks beside a
+// writing agent, settings files linked out of the workspace, a closed stdout.
+describe('reliability probes (issue 40) against the built CLI', { timeout: 600_000 }, () => {
+  let forty: { root: string; cli: string };
+  before(async () => {
+    const root = mkdtempSync(join(tmpdir(), 'cl-reliability-40-'));
+    forty = { root, cli: (await buildCliBundles(join(root, 'dist'))).cli };
+  });
+  after(() => rmSync(forty.root, { recursive: true, force: true }));
+
+  it('40.3 · compact --write-session 12 times while the agent appends tool calls and results: no failure', async () => {
+    const outcome = await compactWhileWriting(forty.cli, join(forty.root, 'writing'), 12);
+    console.log(`40.3 writing agent: ${outcome.runs} runs (${outcome.racing} while it wrote), ${outcome.failures.length} failed, ${outcome.forks} forks`);
+    assert.deepEqual(outcome.failures, []);
+    assert.ok(outcome.racing >= 10, `only ${outcome.racing} runs raced the writer`);
+  });
+
+  it('40.3 · a fork id that meets an existing file (the source, another session): the write fails, the file is untouched', async () => {
+    const outcome = await forkOntoExistingNames(forty.cli, join(forty.root, 'existing'));
+    for (const { name, run, untouched } of outcome.cases) {
+      assert.ok(untouched, `${name} was replaced`);
+      assert.equal(run.code, 1, `${name}: exit ${run.code} ${run.stderr}`);
+      assert.match(run.stderr, /already exists; it was left as it is and nothing was written/);
+    }
+    assert.deepEqual(outcome.temps, []);
+  });
+});
