@@ -16,9 +16,9 @@ const SESSION = '78939266-a444-4f88-991a-bec71f2436c9';
 /**
  * Replays the rest of the fixture as the agent would write it, in steps: each step appends records
  * up to and including the next tool call (a parallel group whole), then stops there, the call
- * running, and says `ready`. A `go` line on stdin starts the next step 0–300 ms later, so each
+ * running, and says `ready`. A `go` line on stdin starts the next step 0–1.2 s later, so each
  * compaction starts with a call pending and its result lands while the compaction reads, plans or
- * writes. It says `done` when the records run out.
+ * writes (or just after: a run takes about a second). It says `done` when the records run out.
  */
 const WRITER = `
 const fs = require('node:fs');
@@ -34,7 +34,7 @@ const step = () => {
   }
   process.stdout.write('done\\n');
 };
-require('node:readline').createInterface({ input: process.stdin }).on('line', () => setTimeout(step, Math.random() * Number(process.env.SPREAD_MS)));
+require('node:readline').createInterface({ input: process.stdin }).on('line', () => setTimeout(step, Math.random() * 1200));
 step();
 `;
 
@@ -67,7 +67,7 @@ const compactRun = (cli: string, transcript: string, root: string, config: strin
 /** `runs` compactions with --write-session, one after another, each racing one step of the writer. */
 export async function compactWhileWriting(cli: string, root: string, runs: number): Promise<WritingAgentOutcome> {
   const { config, transcript } = seedSession(root, 60);
-  const writer: ChildProcess = spawn(process.execPath, ['-e', WRITER, FIXTURE, transcript, '60'], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, SPREAD_MS: process.env.SPREAD_MS ?? '1200' } });
+  const writer: ChildProcess = spawn(process.execPath, ['-e', WRITER, FIXTURE, transcript, '60'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const said: string[] = [];
   let heard: () => void = () => undefined;
   writer.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
@@ -83,7 +83,7 @@ export async function compactWhileWriting(cli: string, root: string, runs: numbe
   let racing = 0;
   try {
     for (let run = 0; run < runs; run++) {
-      // The transcript ends with a call still running; the writer appends its result 0–300 ms from now.
+      // The transcript ends with a call still running; the writer appends its result 0–1.2 s from now.
       if ((await next()) !== 'ready') break;
       racing++;
       writer.stdin?.write('go\n');
