@@ -21,6 +21,7 @@ import { WATCH_SESSION } from '../support/reliability/upstream';
 import { peakRssKb, runCommand, startObserver, startProxyProcess, type Observer, type ProxyProcess, type Stall } from '../support/reliability/processes';
 import { version } from '../../package.json';
 import { compactWhileWriting, forkOntoExistingNames } from '../support/reliability/forkRace';
+import { connectThroughLinks } from '../support/reliability/connectLinks';
 
 const MB = 1024 * 1024;
 /**
@@ -478,5 +479,17 @@ describe('reliability probes (issue 40) against the built CLI', { timeout: 600_0
       assert.match(run.stderr, /already exists; it was left as it is and nothing was written/);
     }
     assert.deepEqual(outcome.temps, []);
+  });
+
+  it('40.4 · connect, connect --dry-run, disconnect, mcp --register with a settings file or .claude linked out of the workspace: refused, nothing written', async () => {
+    for (const outcome of await connectThroughLinks(forty.cli, join(forty.root, 'links'))) {
+      for (const { args, run, outsideUntouched, workspaceUntouched } of outcome.runs) {
+        const what = `${outcome.name}: ${args[0]} ${args.slice(2).join(' ')}`;
+        assert.ok(outsideUntouched, `${what}: the folder outside changed`);
+        assert.ok(workspaceUntouched, `${what}: the workspace changed`);
+        assert.equal(run.code, 1, `${what}: exit ${run.code} ${run.stdout} ${run.stderr}`);
+        assert.ok(run.stderr.includes(`${outcome.link} is a symbolic link to ${outcome.target}`) || run.stderr.includes(`${outcome.link} (on the way to`), `${what}: ${run.stderr}`);
+      }
+    }
   });
 });
