@@ -59,9 +59,16 @@ async function publishNew(temp: string, path: string): Promise<void> {
     await link(temp, path);
   } catch (error) {
     if (!NO_HARD_LINKS.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
-    await copyFile(temp, path, constants.COPYFILE_EXCL);
+    try {
+      await copyFile(temp, path, constants.COPYFILE_EXCL);
+    } catch (copyError) {
+      // A copy cut short (a full disk) is ours to remove; a name that was taken (EEXIST) is not.
+      if ((copyError as NodeJS.ErrnoException).code !== 'EEXIST') await unlink(path).catch(() => undefined);
+      throw copyError;
+    }
   }
-  await unlink(temp);
+  // Published: a temp name left behind (should this fail) is only ours, and the next write removes it.
+  await unlink(temp).catch(() => undefined);
 }
 
 const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK']);

@@ -125,6 +125,25 @@ describe('writeNewAtomically', () => {
     assert.deepEqual(readdirSync(dir), ['f.jsonl']);
   });
 
+  it('without hard links, a copy cut short by a full disk leaves neither the copy nor the temp file', async () => {
+    const dir = fresh();
+    (fsPromises as { link: typeof fsPromises.link }).link = (async () => {
+      throw errno('EPERM');
+    }) as typeof fsPromises.link;
+    const copy = fsPromises.copyFile;
+    (fsPromises as { copyFile: typeof fsPromises.copyFile }).copyFile = (async (from: string, to: string, mode?: number) => {
+      await copy(from, to, mode);
+      throw errno('ENOSPC');
+    }) as typeof fsPromises.copyFile;
+    try {
+      const written = await writeNewAtomically(join(dir, 'a.jsonl'), 'a\n');
+      assert.equal(written.ok ? '' : written.error.message, `No space left on the disk while writing ${join(dir, 'a.jsonl')}`);
+    } finally {
+      (fsPromises as { copyFile: typeof fsPromises.copyFile }).copyFile = copy;
+    }
+    assert.deepEqual(readdirSync(dir), []);
+  });
+
   it('without hard links (EPERM, as on FAT) it publishes by an exclusive copy, which still never replaces', async () => {
     const dir = fresh();
     (fsPromises as { link: typeof fsPromises.link }).link = (async () => {
