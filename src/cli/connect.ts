@@ -12,8 +12,10 @@ export const CONNECT_USAGE = `ctxlens connect|disconnect [DIR] [--dry-run] [--ag
   the pre-compact and session-start hooks and, when none is set, the status line, all running this
   CLI, and to DIR/.mcp.json the Context Lens MCP server (the agent's compact_context and recall
   tools). Prints the changes as diffs; --dry-run writes nothing. Only those entries change: the rest
-  of each file stays byte for byte, a symlink stays a symlink, and the previous content is copied to
+  of each file stays byte for byte, and the previous content is copied to
   $XDG_STATE_HOME/context-lens/settings-backups/ first. Disconnect removes a file Connect created.
+  Either file (or .claude) being a symbolic link is refused, naming where it points: nothing is
+  written through a link, which a repository can point out of the workspace.
   --agent: the agent to connect (default: the only one that can be, Claude Code).`;
 
 /** The agent `--agent` names, or the only one that can be connected. */

@@ -3,7 +3,7 @@
 // and the rules, requests and open loops in every prompt. `pre-compact` appends them to the
 // compaction instructions; `session-start` (source "compact") re-injects them into the fresh context. A hook must never get
 // in the agent's way, so every failure is recorded in the events file and the hook prints nothing.
-import { closeSync, fchmodSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, fchmodSync, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { formatHookEvent, HOOK_SETTINGS, hookEventsPath, settingId, type HookEventLine, type HookName } from '../contracts/hookEvents';
@@ -87,7 +87,7 @@ export async function runHook(name: HookName, stdin: string | Error, io: Io): Pr
   } catch (error) {
     event.error = error instanceof Error ? error.message : String(error);
   }
-  recordEvent(event, io.env);
+  recordEvent(event, io);
   return EXIT_OK;
 }
 
@@ -251,19 +251,28 @@ function renderPinned(pinned: PinnedSet, prompts: readonly Prompt[], closed: rea
  * One line per run, appended in a single write (O_APPEND) so concurrent hooks do not interleave.
  * Secrets pasted into a focus text or quoted by an error never reach the log, and the file (focus
  * texts, errors) is the person's alone: 0600 in a 0700 folder, tightened if an older run left it open.
+ * Only a regular file is written: opened non-blocking, a named pipe without a reader fails at once
+ * (ENXIO) instead of holding the hook, and a pipe with one or a device is left alone after fstat.
  */
-function recordEvent(event: HookEventLine, env: Io['env']): void {
+function recordEvent(event: HookEventLine, io: Io): void {
+  const path = hookEventsPath(io.env);
   try {
-    const path = hookEventsPath(env);
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    const fd = openSync(path, 'a', 0o600);
+    const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK, 0o600);
     try {
+      const stats = fstatSync(fd);
+      if (!stats.isFile()) {
+        io.err.write(`ctxlens hook: ${path} is not a regular file (${stats.isFIFO() ? 'a named pipe' : stats.isDirectory() ? 'a folder' : 'a device or socket'}); this run is not logged\n`);
+        return;
+      }
       fchmodSync(fd, 0o600);
       writeSync(fd, `${redactSecrets(formatHookEvent(event))}\n`);
     } finally {
       closeSync(fd);
     }
-  } catch {
-    // Nowhere left to report to: the hook's own output must stay clean for the agent.
+  } catch (error) {
+    // Said on stderr only: the hook's own output (stdout) must stay clean for the agent, and it exits 0.
+    const code = (error as NodeJS.ErrnoException).code;
+    io.err.write(`ctxlens hook: ${path} could not be written${code === 'ENXIO' ? ' (a named pipe nobody reads)' : code ? ` (${code})` : ''}; this run is not logged\n`);
   }
 }

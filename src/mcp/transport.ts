@@ -1,10 +1,12 @@
 // The MCP server's stdio, read with a bound on each line. The SDK's own stdio transport keeps an
 // unfinished line whole and closes itself when one passes 10 MiB, and answers nothing to a line it
 // cannot parse: one oversized or garbage message left the server deaf for the rest of the session.
-// Here a line over the cap is skipped up to its newline and answered with a JSON-RPC error, as is
-// one that is not JSON or not JSON-RPC; the server keeps serving the next line.
+// Here a line over the cap is skipped up to its newline and answered with a JSON-RPC error (under
+// the request's own id when its head tells it, requestId.ts), as is one that is not JSON or not
+// JSON-RPC; the server keeps serving the next line.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ID_SCAN_BYTES, requestIdFromHead } from './requestId';
 
 /** Our tools take a reason, a focus and a ref (a few KB); the protocol's own messages are small. */
 export const MAX_LINE_BYTES = 1024 * 1024;
@@ -25,6 +27,11 @@ export class BoundedStdioTransport implements Transport {
   private skipping = false;
   private readonly onData = (chunk: Buffer): void => this.read(chunk);
   private readonly onEnd = (): void => void this.close();
+  /** The client closed our stdout (it went away): the session is over, not a crash with a stack. */
+  private readonly onOutputError = (error: NodeJS.ErrnoException): void => {
+    if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') void this.close();
+    else this.onerror?.(error);
+  };
 
   constructor(
     private readonly input: NodeJS.ReadableStream = process.stdin,
@@ -35,6 +42,7 @@ export class BoundedStdioTransport implements Transport {
   start(): Promise<void> {
     this.input.on('data', this.onData);
     this.input.on('end', this.onEnd);
+    this.output.on('error', this.onOutputError);
     return Promise.resolve();
   }
 
@@ -53,6 +61,7 @@ export class BoundedStdioTransport implements Transport {
   close(): Promise<void> {
     this.input.off('data', this.onData);
     this.input.off('end', this.onEnd);
+    // Left listening: a late EPIPE of a write already made must not become an unhandled error.
     this.pieces = [];
     this.held = 0;
     this.onclose?.();
@@ -67,9 +76,10 @@ export class BoundedStdioTransport implements Transport {
       if (!this.skipping) {
         this.held += end - start;
         if (this.held > this.maxLineBytes) {
+          const head = headOf([...this.pieces, chunk.subarray(start, end)], ID_SCAN_BYTES);
           this.pieces = [];
           this.skipping = true;
-          void this.refuse(INVALID_REQUEST, `message over ${this.maxLineBytes} bytes: skipped`);
+          void this.refuse(INVALID_REQUEST, `message over ${this.maxLineBytes} bytes: skipped`, requestIdFromHead(head));
           // An unfinished line is copied: the stream may reuse its chunk.
         } else this.pieces.push(newline === -1 ? Buffer.from(chunk.subarray(start, end)) : chunk.subarray(start, end));
       }
@@ -105,4 +115,16 @@ export class BoundedStdioTransport implements Transport {
     this.onerror?.(new Error(message));
     return this.write({ jsonrpc: '2.0', id, error: { code, message: `Context Lens MCP: ${message}` } });
   }
+}
+
+/** The first `bytes` bytes of a line held in pieces, as text (a character cut at the end is the scan's to stop at). */
+function headOf(pieces: readonly Buffer[], bytes: number): string {
+  const taken: Buffer[] = [];
+  let length = 0;
+  for (const piece of pieces) {
+    if (length >= bytes) break;
+    taken.push(piece.subarray(0, bytes - length));
+    length += Math.min(piece.length, bytes - length);
+  }
+  return Buffer.concat(taken).toString('utf8');
 }

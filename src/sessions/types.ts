@@ -7,7 +7,7 @@ export type Result<T, E = SessionError> = { ok: true; value: T } | { ok: false; 
 
 /** Why an adapter call failed. `code` is stable for programs; `message` is for people. */
 export interface SessionError {
-  code: 'not-found' | 'permission-denied' | 'io' | 'invalid-input' | 'split-tool-pair' | 'empty';
+  code: 'not-found' | 'permission-denied' | 'io' | 'invalid-input' | 'split-tool-pair' | 'empty' | 'exists';
   message: string;
   path?: string;
 }
@@ -208,6 +208,12 @@ export interface LiveContext {
   calls: LiveCall[];
   /** Where in the file the live context's oldest record starts, when the adapter knows (per-call usage reads from here). */
   startOffset?: number;
+  /**
+   * Where the read this context was built from stopped (a byte offset of an append-only file): a fork
+   * is written from the bytes before it, the plan's own snapshot, not from what the agent appended
+   * since (a tool result arriving between the plan and the fork would split a pair the plan kept whole).
+   */
+  readEnd?: number;
 }
 
 /** A newer session appeared where a follower watches (the agent started or resumed one). */

@@ -20,6 +20,10 @@ import { send, sendRaw, slowClients } from '../support/reliability/client';
 import { WATCH_SESSION } from '../support/reliability/upstream';
 import { peakRssKb, runCommand, startObserver, startProxyProcess, type Observer, type ProxyProcess, type Stall } from '../support/reliability/processes';
 import { version } from '../../package.json';
+import { compactWhileWriting, forkOntoExistingNames } from '../support/reliability/forkRace';
+import { connectThroughLinks } from '../support/reliability/connectLinks';
+import { behindHead, printingCommands, TRANSCRIPT, withStdoutClosed } from '../support/reliability/pipes';
+import { runCli } from '../support/cliRun';
 
 const MB = 1024 * 1024;
 /**
@@ -125,12 +129,12 @@ const SESSION_A = 'aaaaaaaa-0000-4000-8000-00000000000a';
 const SESSION_B = 'bbbbbbbb-0000-4000-8000-00000000000b';
 
 /** JSON-RPC lines to `cli.js mcp` and its answers. */
-async function mcp(stateDir: string, session: string, lines: readonly string[]): Promise<{ answers: Record<string, unknown>[]; ms: number; peakKb: number | null; code: number | null }> {
+async function mcp(stateDir: string, session: string, lines: readonly string[], cli = bundles?.cli): Promise<{ answers: Record<string, unknown>[]; ms: number; peakKb: number | null; code: number | null }> {
   const init = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } });
   const stdin = [init, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), ...lines].join('\n') + '\n';
   const last = lines.length;
   const answered = (stdout: string): boolean => stdout.includes(`"id":${last}}`) || stdout.includes(`"id":${last},`);
-  const run = await runCommand(bundles.cli, ['mcp', '--state-dir', stateDir], { stdin, env: { CLAUDE_CODE_SESSION_ID: session }, timeoutMs: PROBE_MS, endStdinWhen: answered });
+  const run = await runCommand(cli, ['mcp', '--state-dir', stateDir], { stdin, env: { CLAUDE_CODE_SESSION_ID: session }, timeoutMs: PROBE_MS, endStdinWhen: answered });
   const answers = run.stdout
     .split('\n')
     .filter((line) => line.trim() !== '')
@@ -451,3 +455,83 @@ describe('reliability probes (issue 27) against the built CLI', { timeout: 600_0
   });
 });
 
+
+// Issue 40's probes (test/support/reliability/forkRace.ts, connectLinks.ts, pipes.ts): forks beside a
+// writing agent, settings files linked out of the workspace, a closed stdout.
+describe('reliability probes (issue 40) against the built CLI', { timeout: 600_000 }, () => {
+  let forty: { root: string; cli: string };
+  before(async () => {
+    const root = mkdtempSync(join(tmpdir(), 'cl-reliability-40-'));
+    forty = { root, cli: (await buildCliBundles(join(root, 'dist'))).cli };
+  });
+  after(() => rmSync(forty.root, { recursive: true, force: true }));
+
+  it('40.3 · compact --write-session 12 times while the agent appends tool calls and results: no failure', async () => {
+    const outcome = await compactWhileWriting(forty.cli, join(forty.root, 'writing'), 12);
+    console.log(`40.3 writing agent: ${outcome.runs} runs (${outcome.racing} while it wrote), ${outcome.failures.length} failed, ${outcome.forks} forks`);
+    assert.deepEqual(outcome.failures, []);
+    assert.ok(outcome.racing >= 10, `only ${outcome.racing} runs raced the writer`);
+  });
+
+  it('40.3 · a fork id that meets an existing file (the source, another session): the write fails, the file is untouched', async () => {
+    const outcome = await forkOntoExistingNames(forty.cli, join(forty.root, 'existing'));
+    for (const { name, run, untouched } of outcome.cases) {
+      assert.ok(untouched, `${name} was replaced`);
+      assert.equal(run.code, 1, `${name}: exit ${run.code} ${run.stderr}`);
+      assert.match(run.stderr, /already exists; it was left as it is and nothing was written/);
+    }
+    assert.deepEqual(outcome.temps, []);
+  });
+
+  it('40.4 · connect, connect --dry-run, disconnect, mcp --register with a settings file or .claude linked out of the workspace: refused, nothing written', async () => {
+    for (const outcome of await connectThroughLinks(forty.cli, join(forty.root, 'links'))) {
+      for (const { args, run, outsideUntouched, workspaceUntouched } of outcome.runs) {
+        const what = `${outcome.name}: ${args[0]} ${args.slice(2).join(' ')}`;
+        assert.ok(outsideUntouched, `${what}: the folder outside changed`);
+        assert.ok(workspaceUntouched, `${what}: the workspace changed`);
+        assert.equal(run.code, 1, `${what}: exit ${run.code} ${run.stdout} ${run.stderr}`);
+        assert.ok(run.stderr.includes(`${outcome.link} is a symbolic link to ${outcome.target}`) || run.stderr.includes(`${outcome.link} (on the way to`), `${what}: ${run.stderr}`);
+      }
+    }
+  });
+
+  it('40.7 · every command with its stdout closed by the reader: its own exit code, no stack; compact --json and connect --dry-run behind head -1 exit 0', async () => {
+    const root = join(forty.root, 'pipes');
+    const env = { PATH: process.env.PATH ?? '', HOME: root, XDG_STATE_HOME: join(root, 'state'), CLAUDE_CONFIG_DIR: join(root, 'no-config'), NO_COLOR: '1' };
+    const problems: string[] = [];
+    for (const { args, stdin } of printingCommands(root)) {
+      const normal = await runCli(process.execPath, [forty.cli, ...args], { cwd: root, env, ...(stdin !== undefined ? { stdin } : {}), timeoutMs: 30_000 });
+      const closed = await withStdoutClosed(forty.cli, args, { cwd: root, env, ...(stdin !== undefined ? { stdin } : {}) });
+      if (closed.code !== normal.code || /Unhandled|node:events|\n\s+at /.test(closed.stderr)) problems.push(`${args.join(' ')}: exit ${closed.code} (${normal.code} when read): ${closed.stderr.split('\n').slice(0, 3).join(' | ')}`);
+    }
+    assert.deepEqual(problems, []);
+    for (const args of [['compact', TRANSCRIPT, '--json'], ['connect', join(root, 'ws'), '--dry-run']]) {
+      const run = behindHead(forty.cli, args, { cwd: root, env });
+      assert.equal(run.codes, '0 0', `${args[0]} | head -1: ${run.codes} ${run.stderr}`);
+      assert.equal(run.stderr, '');
+    }
+  });
+
+  it('40.7 · the hook events file a named pipe: both hooks exit 0 at once and say why on stderr', async () => {
+    const state = join(forty.root, 'fifo-state');
+    mkdirSync(join(state, 'context-lens'), { recursive: true });
+    execFileSync('mkfifo', [join(state, 'context-lens', 'hook-events.jsonl')]);
+    const workspace = join(forty.root, 'fifo-ws');
+    mkdirSync(workspace, { recursive: true });
+    for (const [hook, event] of [['pre-compact', 'PreCompact'], ['session-start', 'SessionStart']] as const) {
+      const stdin = JSON.stringify({ session_id: SESSION_A, transcript_path: TRANSCRIPT, cwd: workspace, hook_event_name: event, trigger: 'manual', source: 'compact', custom_instructions: '' });
+      const run = await runCommand(forty.cli, ['hook', hook], { stdin, env: { XDG_STATE_HOME: state, CLAUDE_CONFIG_DIR: join(forty.root, 'no-config') }, timeoutMs: 20_000 });
+      assert.ok(!run.timedOut && run.ms < 5_000, `hook ${hook}: ${run.timedOut ? 'HANG (killed at 20 s)' : `${Math.round(run.ms)} ms`}`);
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stderr, /hook-events\.jsonl .*(named pipe)/);
+    }
+  });
+
+  it('40.7 · MCP: a 2 MiB request is answered under its own id, the next one too', async () => {
+    const huge = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'recall', arguments: { ref: 'x'.repeat(2 * MB) } } });
+    const run = await mcp(join(forty.root, 'mcp-state'), SESSION_A, [huge, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })], forty.cli);
+    const refused = run.answers.find((answer) => (answer.error as { message?: string } | undefined)?.message?.includes('over'));
+    assert.equal(refused?.id, 1, JSON.stringify(refused));
+    assert.ok(run.answers.find((answer) => answer.id === 2)?.result);
+  });
+});

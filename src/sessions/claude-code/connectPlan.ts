@@ -9,7 +9,7 @@ import { ok } from '../result';
 import type { Result } from '../types';
 import { connect, connectionCommands, disconnect, type SettingsEdit } from './connection';
 import { connectMcp, disconnectMcp, MCP_FILE, mcpEntry } from './mcpRegistration';
-import { readSettings, saveConnected, saveDisconnected, settingsPath, type SettingsFile } from './settingsFile';
+import { readSettings, saveConnected, saveDisconnected, settingsPath, writableSettings, type SettingsFile } from './settingsFile';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -22,6 +22,11 @@ const changeOf = (file: SettingsFile, edit: SettingsEdit): FileChange[] => (edit
 
 /** Reads both files and computes both edits; fails only when the settings file cannot be read. */
 export async function planConnection(verb: ConnectVerb, projectFolder: string, paths: CommandPaths): Promise<Result<ConnectionPlan>> {
+  // A link on the way to either file (the file, or `.claude`) refuses the whole edit: the repository points somewhere else.
+  for (const path of [settingsPath(projectFolder), join(projectFolder, MCP_FILE)]) {
+    const writable = await writableSettings(path);
+    if (!writable.ok) return ok({ verb, settingsPath: settingsPath(projectFolder), refused: { message: writable.error.message, path }, changes: [], notes: [] });
+  }
   const settingsFile = await readSettings(settingsPath(projectFolder));
   if (!settingsFile.ok) return settingsFile;
   const settings = (verb === 'connect' ? connect : disconnect)(settingsFile.value.text, connectionCommands(paths));
@@ -35,6 +40,8 @@ export async function planConnection(verb: ConnectVerb, projectFolder: string, p
 
 /** `.mcp.json` alone, as Connect edits it (for `ctxlens mcp --register`). */
 export async function planMcpRegistration(projectFolder: string, paths: CommandPaths): Promise<Result<ConnectionPlan>> {
+  const writable = await writableSettings(join(projectFolder, MCP_FILE));
+  if (!writable.ok) return ok({ verb: 'connect', settingsPath: join(projectFolder, MCP_FILE), refused: { message: writable.error.message, path: join(projectFolder, MCP_FILE) }, changes: [], notes: [] });
   const file = await readSettings(join(projectFolder, MCP_FILE));
   if (!file.ok) return file;
   const edit = connectMcp(file.value.text, MCP_SERVER_NAME, mcpEntryOf(paths));

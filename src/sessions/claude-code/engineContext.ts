@@ -15,9 +15,11 @@ export async function forkRequestFromResult(input: ForkInput): Promise<Result<Om
   if (!planned.ok) return planned;
   const plan = planned.value;
   const path = input.live.session.path;
+  // The bytes the plan was made from, not what the agent appended since (a result to a kept call).
+  const end = input.live.readEnd;
   let records: Map<string, RawRecord>;
   try {
-    records = new Map((await readForward(path)).records.map(({ record }) => [uuidOf(record) ?? '', record]));
+    records = new Map((await readForward(path, end === undefined ? {} : { end })).records.map(({ record }) => [uuidOf(record) ?? '', record]));
   } catch (error) {
     return failFromError(error, path);
   }
@@ -44,6 +46,6 @@ export async function forkRequestFromResult(input: ForkInput): Promise<Result<Om
       if (replaced) replaceContent[uuid] = content;
     }
   }
-  return ok({ sourcePath: path, summary: plan.summary, preserveUuids, replaceContent, ...plan.meta });
+  return ok({ sourcePath: path, ...(end === undefined ? {} : { sourceEnd: end }), summary: plan.summary, preserveUuids, replaceContent, ...plan.meta });
 }
 

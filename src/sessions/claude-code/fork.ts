@@ -4,7 +4,7 @@
 import { SUMMARY_PREAMBLE } from '../common/forkTexts';
 import { randomUUID } from '../common/crypto';
 import { basename, dirname, join } from 'node:path';
-import { writeAtomically } from '../atomicWrite';
+import { writeNewAtomically } from '../atomicWrite';
 import { fail, failFromError, ok } from '../result';
 import type { ContentBlock, Result } from '../types';
 import { RecordGraph } from './chain';
@@ -19,6 +19,8 @@ const ENVELOPE_FIELDS = ['userType', 'entrypoint', 'cwd', 'version', 'gitBranch'
 
 export interface ForkRequest {
   sourcePath: string;
+  /** Read the source only up to this offset: the read the plan was made from (`LiveContext.readEnd`). */
+  sourceEnd?: number;
   /** Summary text (without the preamble). */
   summary: string;
   /** uuids of source records to keep verbatim, in order (e.g. `LiveContext.entries[i].uuids`). */
@@ -51,7 +53,7 @@ export async function writeFork(request: ForkRequest): Promise<Result<ForkResult
   const newUuid = request.newUuid ?? randomUUID;
   let records: LocatedRecord[];
   try {
-    records = (await readForward(request.sourcePath)).records;
+    records = (await readForward(request.sourcePath, request.sourceEnd === undefined ? {} : { end: request.sourceEnd })).records;
   } catch (error) {
     return failFromError(error, request.sourcePath);
   }
@@ -125,7 +127,7 @@ export async function writeFork(request: ForkRequest): Promise<Result<ForkResult
   ];
   if (request.title !== undefined) lines.push({ type: 'custom-title', customTitle: request.title, sessionId });
   const path = join(projectDirOf(request.sourcePath), `${sessionId}.jsonl`);
-  const written = await writeAtomically(path, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+  const written = await writeNewAtomically(path, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
   if (!written.ok) return written;
   return ok({ sessionId, path, resumeCommand: `claude --resume ${sessionId}`, notes: closed.notes });
 }

@@ -163,6 +163,7 @@ async function buildFresh(handle: FileHandle, path: string, session: SessionInfo
     diagnostics: [],
     calls: callsOf(chain.entries, built.tracker),
     startOffset: records.reduce((first, located) => Math.min(first, located.offset), stats.size),
+    readEnd: stats.size,
   };
   const diagnostics = [...history.diagnostics, ...scan.diagnostics(), ...built.diagnostics, ...chain.diagnostics];
   // The request behind the newest response is written just before it, so within what was read.

@@ -1,16 +1,19 @@
 // Reading and writing the files Connect and Disconnect edit: a project's
-// `.claude/settings.local.json` and its `.mcp.json`. A symlinked file is edited where it points (the
-// link stays a link); every write is atomic and keeps the file's mode; the previous content is
-// copied to a backup first. A file Connect created (and the `.claude` folder, if it made that too)
-// is recorded, so Disconnect can remove it again instead of leaving `{}` behind; so is a blank file
-// Connect filled, so Disconnect gives back its very bytes. What Connect creates is private: the
-// folder 0700 and the file 0600 whatever the umask (settings may hold secrets).
-import { chmod, lstat, mkdir, readlink, rmdir, stat, unlink } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+// `.claude/settings.local.json` and its `.mcp.json`. No symbolic link is written through: a file or
+// a `.claude` folder that is one is refused (common/workspaceFile.ts), at the plan and again just
+// before the write, since a repository can point one anywhere. Every write is atomic and keeps the
+// file's mode; the previous content is copied to a backup first. A file Connect created (and the
+// `.claude` folder, if it made that too) is recorded, so Disconnect can remove it again instead of
+// leaving `{}` behind; so is a blank file Connect filled, so Disconnect gives back its very bytes.
+// What Connect creates is private: the folder 0700 and the file 0600 whatever the umask (settings
+// may hold secrets).
+import { chmod, mkdir, rmdir, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { writeAtomically } from '../atomicWrite';
 import { sha256Hex } from '../common/crypto';
-import { fail, failFromError, ok } from '../result';
+import { failFromError, ok } from '../result';
 import { READ_CAPS, readRegularText } from '../common/regularFile';
+import { workspaceFile } from '../common/workspaceFile';
 import type { Saved } from '../connection';
 import type { Result } from '../types';
 import { isEmptySettings, SETTINGS_FILE } from './connection';
@@ -21,14 +24,11 @@ type Env = Readonly<Record<string, string | undefined>>;
 export interface SettingsFile {
   /** The path asked for, as the person knows it. */
   readonly path: string;
-  /** The file actually edited: `path` with every symbolic link followed. */
+  /** The file edited: `path` itself (a link on the way is refused, never followed). */
   readonly target: string;
   /** Its text, or null when there is no file. */
   readonly text: string | null;
 }
-
-/** A chain longer than this is a loop in all but name (Linux's own limit is 40). */
-const MAX_LINKS = 40;
 
 export function settingsPath(projectFolder: string): string {
   return join(projectFolder, ...SETTINGS_FILE);
@@ -39,38 +39,29 @@ export function settingsBackupFolder(env: Env): string {
   return join(dirname(hookEventsPath(env)), 'settings-backups');
 }
 
+/** The project folder of a file Connect edits: the settings sit in its `.claude` folder, `.mcp.json` in it. */
+export function projectOf(path: string): string {
+  return basename(path) === SETTINGS_FILE[1] ? dirname(dirname(path)) : dirname(path);
+}
+
+/** `path` when Connect may write it: in its project, with no symbolic link on the way (else why not). */
+export function writableSettings(path: string): Promise<Result<string>> {
+  return workspaceFile(projectOf(path), path);
+}
+
 /** The backup copy and the created-file record of one file Connect edits, named after its project. */
 function backupPaths(target: string, env: Env): { copy: string; created: string } {
   const name = basename(target);
-  // The settings sit in the project's `.claude` folder, `.mcp.json` in the project folder itself.
-  const project = name === SETTINGS_FILE[1] ? dirname(dirname(target)) : dirname(target);
+  const project = projectOf(target);
   const stem = `${basename(project).replace(/[^\w.-]+/g, '_')}-${sha256Hex(target).slice(0, 12)}`;
   const folder = settingsBackupFolder(env);
   return { copy: join(folder, `${stem}.${name.replace(/^\./, '')}`), created: join(folder, `${stem}.created.json`) };
 }
 
-/** Follows symbolic links to the file they name, even one that does not exist yet. */
-async function followLinks(path: string): Promise<Result<string>> {
-  let current = path;
-  for (let hop = 0; hop <= MAX_LINKS; hop++) {
-    try {
-      const stats = await lstat(current);
-      // What it is (a pipe, a device, a folder) is for the reader to refuse, with the reason.
-      if (!stats.isSymbolicLink()) return ok(current);
-      current = resolve(dirname(current), await readlink(current));
-    } catch (error) {
-      return (error as NodeJS.ErrnoException).code === 'ENOENT' ? ok(current) : failFromError(error, current);
-    }
-  }
-  return fail('io', `Too many symbolic links: ${path}`, path);
-}
-
 /** The file as it stands (a byte order mark kept, so a write gives it back): only a regular file under the settings cap. */
 export async function readSettings(path: string): Promise<Result<SettingsFile>> {
-  const target = await followLinks(path);
-  if (!target.ok) return target;
-  const text = await readRegularText(target.value, READ_CAPS.settings);
-  return text.ok ? ok({ path, target: target.value, text: text.value }) : text;
+  const text = await readRegularText(path, READ_CAPS.settings);
+  return text.ok ? ok({ path, target: path, text: text.value }) : text;
 }
 
 /** Copies the text about to be replaced; private to the person (settings may hold secrets). */
@@ -113,6 +104,9 @@ interface CreatedRecord {
 
 /** Writes what Connect made of the file: a backup of the old text first, or a record that the file is new. */
 export async function saveConnected(file: SettingsFile, text: string, env: Env): Promise<Result<Saved>> {
+  // Checked again now: a link may have appeared since the plan was shown.
+  const writable = await writableSettings(file.target);
+  if (!writable.ok) return writable;
   const backup = await backUp(file, env);
   if (!backup.ok) return backup;
   const blank = file.text !== null && file.text.trim() === '' ? file.text : undefined;
@@ -148,6 +142,8 @@ async function createdRecord(path: string): Promise<CreatedRecord | null> {
  * removed, with the `.claude` folder Connect made for it if nothing else is in there.
  */
 export async function saveDisconnected(file: SettingsFile, text: string, env: Env): Promise<Result<Saved>> {
+  const writable = await writableSettings(file.target);
+  if (!writable.ok) return writable;
   const { created } = backupPaths(file.target, env);
   const record = await createdRecord(created);
   if (record !== null && isEmptySettings(text) && record.blank !== undefined) {

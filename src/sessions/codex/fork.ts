@@ -8,7 +8,7 @@
 // an interrupted call (pendingCalls.ts). The source is only read; the new file appears atomically.
 import { mkdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { writeAtomically } from '../atomicWrite';
+import { writeNewAtomically } from '../atomicWrite';
 import { fail, failFromError, ok, withFile } from '../result';
 import type { Result } from '../types';
 import { SUMMARY_PREAMBLE } from '../common/forkTexts';
@@ -21,6 +21,8 @@ import { callIdOf, CONTEXT_LENS_KEY, CONTEXT_LENS_WRITER, isInjectedUserText, is
 
 export interface CodexForkRequest {
   sourcePath: string;
+  /** Read the source only up to this offset: the read the plan was made from (`LiveContext.readEnd`). */
+  sourceEnd?: number;
   /** Summary text (without the preamble). */
   summary: string;
   /** Refs of the live history items to keep verbatim (`LiveContext.entries[i].uuids`). */
@@ -65,10 +67,11 @@ interface SourceRead {
   window: number | null;
 }
 
-export async function readSource(path: string): Promise<Result<SourceRead>> {
+/** The rollout's records up to `end` (the plan's read) when given, else up to its current end. */
+export async function readSource(path: string, end?: number): Promise<Result<SourceRead>> {
   return withFile(path, async (handle) => {
     const source: SourceRead = { meta: null, turnContext: null, history: new HistoryBuilder(), window: null };
-    await scanRollout(handle, path, {}, (located) => {
+    await scanRollout(handle, path, end === undefined ? {} : { end }, (located) => {
       const { record } = located;
       if (record.type === 'session_meta') source.meta ??= payloadOf(record);
       if (record.type === 'turn_context') source.turnContext = payloadOf(record);
@@ -94,7 +97,7 @@ export function splitCodexPair(items: readonly HistoryItem[]): string | null {
 }
 
 export async function writeCodexFork(request: CodexForkRequest): Promise<Result<CodexForkResult>> {
-  const read = await readSource(request.sourcePath);
+  const read = await readSource(request.sourcePath, request.sourceEnd);
   if (!read.ok) return read;
   const { meta, turnContext, history, window } = read.value;
   if (meta === null) return fail('invalid-input', 'The source has no session_meta record: not a Codex rollout', request.sourcePath);
@@ -162,7 +165,7 @@ export async function writeCodexFork(request: CodexForkRequest): Promise<Result<
   } catch (error) {
     return failFromError(error, dirname(path), 'create-folder');
   }
-  const written = await writeAtomically(path, `${lines.join('\n')}\n`);
+  const written = await writeNewAtomically(path, `${lines.join('\n')}\n`);
   if (!written.ok) return written;
   return ok({ sessionId, path, resumeCommand: `codex resume ${sessionId}`, notes: closer.notes });
 }

@@ -14,7 +14,9 @@ export async function codexForkRequestFromResult(input: ForkInput): Promise<Resu
   if (!planned.ok) return planned;
   const plan = planned.value;
   const path = input.live.session.path;
-  const source = await readSource(path);
+  // The bytes the plan was made from, not what the agent appended since (an output to a kept call).
+  const end = input.live.readEnd;
+  const source = await readSource(path, end);
   if (!source.ok) return source;
   const items = new Map(source.value.history.items.map((placed) => [placed.ref, placed.item]));
   // One history item per block: a call or an output by its call id, anything else by its message.
@@ -34,5 +36,5 @@ export async function codexForkRequestFromResult(input: ForkInput): Promise<Resu
     }
   }
   // `title` (in the plan's meta) is the fork's own; the source's is the session's, remembered as source_title.
-  return ok({ sourcePath: path, summary: plan.summary, preserveRefs, replaceOutput, ...plan.meta, sourceTitle: input.live.session.title });
+  return ok({ sourcePath: path, ...(end === undefined ? {} : { sourceEnd: end }), summary: plan.summary, preserveRefs, replaceOutput, ...plan.meta, sourceTitle: input.live.session.title });
 }

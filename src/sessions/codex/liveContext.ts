@@ -75,6 +75,7 @@ export async function readCodexLiveContext(path: string, options: CodexLiveConte
       compactions: compactions.all(),
       diagnostics: [...scan.diagnostics, ...built.diagnostics],
       calls: calls.calls(built.entries),
+      readEnd: scan.size,
     } satisfies LiveContext);
   });
 }

@@ -15,7 +15,7 @@
 // id in its header, never by its file name), and neither short id is one another file there has.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeAtomically } from '../atomicWrite';
+import { writeNewAtomically } from '../atomicWrite';
 import { SUMMARY_PREAMBLE } from '../common/forkTexts';
 import { randomUUID } from '../common/crypto';
 import { fail, ok } from '../result';
@@ -105,7 +105,7 @@ export async function writeGeminiForkFile(file: GeminiForkFile): Promise<Result<
   const ack: MessageRecord[] = after[0]?.type === 'gemini' ? [] : [{ id: randomUUID(), timestamp: at, type: 'gemini', content: SUMMARY_ACK, thoughts: [] }];
   const records = [header, ...file.kept.slice(0, file.summaryAt), summary, ...ack, ...after];
   const path = join(file.chatsDir, chatFileName(fileId, now));
-  const written = await writeAtomically(path, `${records.map((record) => JSON.stringify(record)).join('\n')}\n`);
+  const written = await writeNewAtomically(path, `${records.map((record) => JSON.stringify(record)).join('\n')}\n`);
   if (!written.ok) return written;
   return ok({ sessionId, path });
 }

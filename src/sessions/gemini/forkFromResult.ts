@@ -26,10 +26,11 @@ export interface ForkClock {
   newId?: () => string;
 }
 
-async function readSource(path: string): Promise<Result<Conversation>> {
+/** The chat's records up to `end` (the plan's read; a legacy chat is read whole), else to its current end. */
+async function readSource(path: string, end?: number): Promise<Result<Conversation>> {
   return withFile(path, async (handle) => {
     const conversation = new Conversation();
-    await scanChat(handle, path, {}, (located) => conversation.observe(located));
+    await scanChat(handle, path, end === undefined ? {} : { end }, (located) => conversation.observe(located));
     return ok(conversation);
   });
 }
@@ -139,7 +140,8 @@ export async function writeGeminiFork(input: ForkInput, clock: ForkClock = {}): 
   if (!planned.ok) return planned;
   const plan = planned.value;
   const path = input.live.session.path;
-  const read = await readSource(path);
+  // The bytes the plan was made from, not what the CLI appended since.
+  const read = await readSource(path, input.live.readEnd);
   if (!read.ok) return read;
   const conversation = read.value;
   const sourceId = conversation.sessionId;

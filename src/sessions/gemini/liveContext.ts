@@ -36,7 +36,7 @@ export async function readGeminiLiveContext(path: string, options: GeminiLiveCon
   const session = info.value;
   const read = await readChat(path, false);
   if (!read.ok) return read;
-  const { state, diagnostics } = read.value;
+  const { state, diagnostics, size, legacy } = read.value;
   const live = state.conversation.list();
   const built = liveMessages(live, path);
   const fill = state.fill(options);
@@ -50,5 +50,7 @@ export async function readGeminiLiveContext(path: string, options: GeminiLiveCon
     compactions: state.compactions.all(),
     diagnostics: [...diagnostics, ...built.diagnostics],
     calls: liveCalls(live, built.entries, state.compactions.compactedAt),
+    // A legacy chat is one JSON object the CLI rewrites whole: no prefix of it is the same read.
+    ...(legacy ? {} : { readEnd: size }),
   } satisfies LiveContext);
 }

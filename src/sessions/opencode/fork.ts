@@ -4,7 +4,7 @@
 // OPENCODE_DB). We never write OpenCode's database ourselves. Without the CLI the file is offered.
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { writeAtomically } from '../atomicWrite';
+import { writeNewAtomically } from '../atomicWrite';
 import type { ForkInput, WrittenFork } from '../port';
 import { fail, ok } from '../result';
 import type { Result } from '../types';
@@ -49,7 +49,7 @@ export async function writeOpencodeFork(input: ForkInput): Promise<Result<Writte
   const folder = forkFolderOf(db);
   mkdirSync(folder, { recursive: true });
   const file = join(folder, `${sessionId}.json`);
-  const written = await writeAtomically(file, `${JSON.stringify(document, null, 2)}\n`);
+  const written = await writeNewAtomically(file, `${JSON.stringify(document, null, 2)}\n`);
   if (!written.ok) return written;
   // What OpenCode's rows cannot say: whose fork this is (forks.ts reads it back).
   const noted = await writeForkNote(folder, sessionId, { sessionId: input.live.session.id, title: input.live.session.title });

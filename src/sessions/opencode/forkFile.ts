@@ -83,9 +83,12 @@ export async function forkFileOf(input: ForkInput, nowMs = Date.now()): Promise<
     if (row === undefined) return fail('not-found', `No session ${parsed.sessionId} in ${parsed.db}`, source.path);
     const all = readMessages(snapshot, parsed.sessionId);
     if (!all.ok) return all;
-    const live = all.value.slice(liveStart(all.value));
     const indexOf = new Map<string, number>();
     for (const entry of input.live.entries) for (const ref of entry.uuids) if (!indexOf.has(ref)) indexOf.set(ref, entry.messageIndex);
+    // This read is newer than the plan's: messages the agent added since are not the plan's to keep.
+    const whole = all.value.slice(liveStart(all.value));
+    const lastPlanned = whole.findLastIndex((message) => indexOf.has(message.id));
+    const live = whole.slice(0, lastPlanned + 1);
 
     const ids = new IdMaker(nowMs);
     const sessionId = ids.next('ses');

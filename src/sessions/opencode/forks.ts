@@ -3,7 +3,7 @@
 // `<fork id>.fork.json` names the source session and its title. Listing reads the notes once.
 import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { writeAtomically } from '../atomicWrite';
+import { writeNewAtomically } from '../atomicWrite';
 import { READ_CAPS, readRegularText } from '../common/regularFile';
 import type { Result, SessionInfo } from '../types';
 import { obj, str } from './rows';
@@ -15,7 +15,7 @@ const NOTE = /^(ses_[0-9A-Za-z]+)\.fork\.json$/;
 export const forkFolderOf = (db: string): string => join(dirname(db), 'context-lens');
 
 export function writeForkNote(folder: string, forkId: string, forkOf: ForkOf): Promise<Result<void>> {
-  return writeAtomically(join(folder, `${forkId}.fork.json`), `${JSON.stringify({ forkOf })}\n`);
+  return writeNewAtomically(join(folder, `${forkId}.fork.json`), `${JSON.stringify({ forkOf })}\n`);
 }
 
 /** The fork notes of a database's folder, by fork id (none when there is no folder). */

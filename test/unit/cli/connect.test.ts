@@ -48,7 +48,7 @@ describe('ctxlens connect / disconnect', () => {
     assert.match((await run(['disconnect', dir], env)).out, /^Not connected/);
   });
 
-  it('removes the file it created, and writes through a symlink', async () => {
+  it('removes the file it created, and refuses to write through a symlink', async () => {
     const env = { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'cl-state-')) };
     const { dir, file } = project();
     assert.equal((await run(['connect', dir], env)).code, 0);
@@ -61,11 +61,12 @@ describe('ctxlens connect / disconnect', () => {
     writeFileSync(real, '{}\n');
     mkdirSync(join(linked.dir, '.claude'));
     symlinkSync(real, linked.file);
-    assert.equal((await run(['connect', linked.dir], env)).code, 0);
+    const refused = await run(['connect', linked.dir], env);
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.err, new RegExp(`${linked.file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is a symbolic link to ${real.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     assert.ok(lstatSync(linked.file).isSymbolicLink());
-    assert.match(readFileSync(real, 'utf8'), /hook pre-compact/);
-    assert.equal((await run(['disconnect', linked.dir], env)).code, 0);
     assert.equal(readFileSync(real, 'utf8'), '{}\n');
+    assert.equal(existsSync(join(linked.dir, '.mcp.json')), false, 'the other file is not written either');
   });
 
   it('creates the .claude folder 0700 and the file 0600 whatever the umask', async () => {
@@ -111,7 +112,8 @@ describe('ctxlens connect / disconnect', () => {
       make(file);
       const result = await run(['connect', dir], { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'cl-state-')) });
       assert.equal(result.code, 1);
-      assert.match(result.err, /Not a regular file \((a named pipe|a device)\)/);
+      // A link to /dev/zero is refused as a link, before it is read.
+      assert.match(result.err, /Not a regular file \(a named pipe\)|is a symbolic link to \/dev\/zero/);
     }
   });
 

@@ -7,6 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMcpServer } from '../../../src/mcp/server';
+import { requestIdFromHead } from '../../../src/mcp/requestId';
 import { BoundedStdioTransport } from '../../../src/mcp/transport';
 
 interface Reply {
@@ -62,5 +63,53 @@ describe('BoundedStdioTransport', () => {
     const tools = replies.find((reply) => reply.id === 2);
     assert.deepEqual(tools?.result?.tools?.map((tool) => tool.name).sort(), ['compact_context', 'recall']);
     input.end();
+  });
+
+  it('answers an oversized request under its own id, so the caller waiting on it hears back (issue 40)', async () => {
+    const { input, next } = await serve(64 * 1024);
+    input.write(request(1, 'initialize', INIT));
+    const huge = (id: number | string): string => `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'recall', arguments: { ref: 'x'.repeat(200 * 1024) } } })}\n`;
+    input.write(huge(41));
+    input.write(huge('call-"42"'));
+    input.write(request(3, 'tools/list'));
+    const replies = await next(4);
+    const errors = replies.filter((reply) => reply.error).map((reply) => [reply.id, reply.error?.code]);
+    assert.deepEqual(errors, [[41, -32600], ['call-"42"', -32600]]);
+    assert.ok(replies.some((reply) => reply.id === 3 && reply.result));
+    input.end();
+  });
+});
+
+describe('BoundedStdioTransport output', () => {
+  it('a client that closed our stdout (EPIPE) ends the session quietly, without an unhandled error', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const transport = new BoundedStdioTransport(input, output);
+    let closed = false;
+    transport.onclose = () => (closed = true);
+    await transport.start();
+    output.emit('error', Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+    assert.equal(closed, true);
+  });
+});
+
+describe('requestIdFromHead', () => {
+  it('reads the top-level id of a request cut anywhere after it, and only that id', () => {
+    const cases: [string, string | number | null][] = [
+      ['{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"arguments":{"ref":"xxxx', 7],
+      ['{ "id" : "a\\"b", "method": "x"', 'a"b'],
+      ['{"jsonrpc":"2.0","method":"tools/call","id":-3.5e2,"params":{', -350],
+      // An id nested in params, or in a string, is not the request's.
+      ['{"jsonrpc":"2.0","params":{"id":9,"text":"xxxx', null],
+      ['{"method":"say \\"id\\":5","params":"xxxx', null],
+      // Cut inside the id itself, or before it: not told.
+      ['{"jsonrpc":"2.0","id":12', null],
+      ['{"jsonrpc":"2.0","id":"abc', null],
+      ['{"jsonrpc":"2.0","method":"x","params":{"a":[1,2,{"b":"', null],
+      ['[{"id":1}', null],
+      ['garbage', null],
+      ['{"id":true,"method":"x"}', null],
+    ];
+    for (const [head, id] of cases) assert.equal(requestIdFromHead(head), id, head);
   });
 });

@@ -1,13 +1,13 @@
 // Writes next to an agent's files: a failure anywhere (a full disk, a read-only folder) leaves no
 // temp file behind and names the real cause.
 import assert from 'node:assert/strict';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import fsPromises from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { writeAtomically } from '../../../src/sessions/atomicWrite';
+import { writeAtomically, writeNewAtomically } from '../../../src/sessions/atomicWrite';
 
 const folder = (): string => mkdtempSync(join(tmpdir(), 'cl-atomic-'));
 const errno = (code: string): NodeJS.ErrnoException => Object.assign(new Error(`${code}: injected`), { code });
@@ -25,7 +25,7 @@ function failWrites(code: string, after: number): void {
     return handle;
   }) as typeof fsPromises.open;
 }
-const original = { open: fsPromises.open };
+const original = { open: fsPromises.open, link: fsPromises.link };
 
 describe('writeAtomically', () => {
   afterEach(() => {
@@ -80,5 +80,80 @@ describe('writeAtomically', () => {
     chmodSync(dir, 0o700);
     assert.equal(written.ok ? '' : written.error.message, `Permission denied writing ${join(dir, 'a.json')}`);
     assert.deepEqual(readdirSync(dir), []);
+  });
+});
+
+// Forks are new files: whatever id one was given, a file already at that name is never replaced.
+describe('writeNewAtomically', () => {
+  const folders: string[] = [];
+  const fresh = (): string => {
+    const dir = folder();
+    folders.push(dir);
+    return dir;
+  };
+  afterEach(() => {
+    (fsPromises as { link: typeof fsPromises.link }).link = original.link;
+    for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('writes a new name whole and private', async () => {
+    const dir = fresh();
+    assert.deepEqual(await writeNewAtomically(join(dir, 'f.jsonl'), 'new\n'), { ok: true, value: undefined });
+    assert.equal(readFileSync(join(dir, 'f.jsonl'), 'utf8'), 'new\n');
+    assert.equal(statSync(join(dir, 'f.jsonl')).mode & 0o777, 0o600);
+    assert.deepEqual(readdirSync(dir), ['f.jsonl']);
+  });
+
+  it('an existing name fails with "exists", its bytes untouched, no temp file left', async () => {
+    const dir = fresh();
+    const path = join(dir, 'source.jsonl');
+    writeFileSync(path, 'the agent\'s own session\n');
+    const written = await writeNewAtomically(path, 'a fork\n');
+    assert.equal(written.ok ? '' : written.error.code, 'exists');
+    assert.match(written.ok ? '' : written.error.message, /already exists; it was left as it is/);
+    assert.equal(readFileSync(path, 'utf8'), 'the agent\'s own session\n');
+    assert.deepEqual(readdirSync(dir), ['source.jsonl']);
+  });
+
+  it('20 writers racing for one name: exactly one wins, the file is whole', async () => {
+    const dir = fresh();
+    const path = join(dir, 'f.jsonl');
+    const results = await Promise.all(Array.from({ length: 20 }, (_, index) => writeNewAtomically(path, `writer ${index}\n`.repeat(1000))));
+    assert.equal(results.filter((result) => result.ok).length, 1);
+    assert.ok(results.every((result) => result.ok || result.error.code === 'exists'));
+    assert.match(readFileSync(path, 'utf8'), /^(writer \d+\n)\1{999}$/);
+    assert.deepEqual(readdirSync(dir), ['f.jsonl']);
+  });
+
+  it('without hard links, a copy cut short by a full disk leaves neither the copy nor the temp file', async () => {
+    const dir = fresh();
+    (fsPromises as { link: typeof fsPromises.link }).link = (async () => {
+      throw errno('EPERM');
+    }) as typeof fsPromises.link;
+    const copy = fsPromises.copyFile;
+    (fsPromises as { copyFile: typeof fsPromises.copyFile }).copyFile = (async (from: string, to: string, mode?: number) => {
+      await copy(from, to, mode);
+      throw errno('ENOSPC');
+    }) as typeof fsPromises.copyFile;
+    try {
+      const written = await writeNewAtomically(join(dir, 'a.jsonl'), 'a\n');
+      assert.equal(written.ok ? '' : written.error.message, `No space left on the disk while writing ${join(dir, 'a.jsonl')}`);
+    } finally {
+      (fsPromises as { copyFile: typeof fsPromises.copyFile }).copyFile = copy;
+    }
+    assert.deepEqual(readdirSync(dir), []);
+  });
+
+  it('without hard links (EPERM, as on FAT) it publishes by an exclusive copy, which still never replaces', async () => {
+    const dir = fresh();
+    (fsPromises as { link: typeof fsPromises.link }).link = (async () => {
+      throw errno('EPERM');
+    }) as typeof fsPromises.link;
+    assert.equal((await writeNewAtomically(join(dir, 'a.jsonl'), 'a\n')).ok, true);
+    assert.equal(readFileSync(join(dir, 'a.jsonl'), 'utf8'), 'a\n');
+    const again = await writeNewAtomically(join(dir, 'a.jsonl'), 'b\n');
+    assert.equal(again.ok ? '' : again.error.code, 'exists');
+    assert.equal(readFileSync(join(dir, 'a.jsonl'), 'utf8'), 'a\n');
+    assert.deepEqual(readdirSync(dir), ['a.jsonl']);
   });
 });

@@ -119,6 +119,25 @@ for (const adapter of AGENTS) {
       assert.ok(JSON.stringify(readBack.value.messages).includes(JSON.stringify(words).slice(1, -1)), `the fork carries the summary ("${words}")`);
     });
 
+    it('writes the fork from the read the plan was made from: a turn the agent appends meanwhile is not in it (issue 40)', async () => {
+      const scratch = subject!.scratch(scratchDir());
+      const info = await infoOf(adapter, scratch.path);
+      const live = await adapter.readLiveContext(info);
+      assert.ok(live.ok);
+      const context = engineContextOf(live.value);
+      const result = await compact(context, { targetPercent: 1, minSavingsPercent: 0, preserve: { recentTurns: 0, recentPercent: 0 } }, { archive: new MemoryArchive() });
+      assert.equal(result.status, 'compacted', result.message);
+      // The agent goes on between the plan (Compact…, the preview) and the fork (Apply).
+      subject!.appendTurn(scratch, 123_456);
+      const written = await adapter.writeFork({ live: live.value, context, result, title: info.title });
+      assert.ok(written.ok, written.ok ? '' : written.error.message);
+      const readBack = await adapter.readLiveContext(await infoOf(adapter, written.value.path));
+      assert.ok(readBack.ok);
+      // The scratch may hold such a turn already (OpenCode's does): the fork has no more of them than the plan's read.
+      const turns = (messages: unknown): number => JSON.stringify(messages).split('One more thing: add a test for the retry.').length - 1;
+      assert.ok(turns(readBack.value.messages) <= turns(live.value.messages), 'the appended turn stays out of the fork');
+    });
+
     it('answers bad input with a result, never a throw or a hang', async () => {
       const scratch = subject!.scratch(scratchDir());
       const damage: [string, () => void][] = [

@@ -1,7 +1,7 @@
-// The settings file on disk: symlinks followed (the link stays), writes atomic with the mode kept,
+// The settings file on disk: no symlink written through, writes atomic with the mode kept,
 // the previous content backed up, and a file Connect created removed again by Disconnect.
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -29,22 +29,26 @@ async function cycle(path: string, env: Record<string, string>, check: (backup: 
 describe('Claude Code settings file', () => {
   const env = (): Record<string, string> => ({ XDG_STATE_HOME: temp('cl-state-') });
 
-  it('edits the file a symlink points to, and the symlink stays a symlink', async () => {
-    const project = temp('cl-settings-');
-    const elsewhere = join(temp('cl-dotfiles-'), 'claude-local.json');
-    const original = '{\n  "model": "opus" // mine\n}\n';
-    writeFileSync(elsewhere, original, { mode: 0o640 });
-    mkdirSync(join(project, '.claude'));
-    symlinkSync(elsewhere, settingsPath(project));
-    const path = settingsPath(project);
-    const file = value(await readSettings(path));
-    assert.equal(file.target, elsewhere);
-    value(await saveConnected(file, (connect(file.text, commands) as { text: string }).text, env()));
-    assert.ok(lstatSync(path).isSymbolicLink());
-    assert.equal(readlinkSync(path), elsewhere);
-    assert.match(readFileSync(elsewhere, 'utf8'), /hook pre-compact/);
-    assert.equal(statSync(elsewhere).mode & 0o777, 0o640);
-    assert.deepEqual(readdirSync(join(elsewhere, '..')), ['claude-local.json'], 'no temp file is left behind');
+  it('writes through no symlink, the file or its .claude folder, and names the link and its target (issue 40)', async () => {
+    const elsewhere = temp('cl-dotfiles-');
+    const outside = join(elsewhere, 'claude-local.json');
+    writeFileSync(outside, '{}\n');
+    const linkedFile = temp('cl-settings-');
+    mkdirSync(join(linkedFile, '.claude'));
+    symlinkSync(outside, settingsPath(linkedFile));
+    const linkedFolder = temp('cl-settings-');
+    symlinkSync(elsewhere, join(linkedFolder, '.claude'));
+    for (const [project, link, target] of [[linkedFile, settingsPath(linkedFile), outside], [linkedFolder, join(linkedFolder, '.claude'), elsewhere]] as const) {
+      const path = settingsPath(project);
+      const file = value(await readSettings(path));
+      const saved = await saveConnected(file, (connect(file.text, commands) as { text: string }).text, env());
+      assert.equal(saved.ok, false);
+      const message = saved.ok ? '' : saved.error.message;
+      assert.ok(message.startsWith(`${link}`) && message.includes(`is a symbolic link to ${target}`), message);
+      assert.equal(readFileSync(outside, 'utf8'), '{}\n');
+      assert.deepEqual(readdirSync(elsewhere), ['claude-local.json'], 'nothing written beside the target');
+      assert.ok(lstatSync(link).isSymbolicLink());
+    }
   });
 
   it('backs up the previous content, privately, and disconnect gives the file back byte for byte', async () => {
@@ -102,6 +106,6 @@ describe('Claude Code settings file', () => {
     symlinkSync(settingsPath(looped), join(looped, '.claude', 'other'));
     const loop = await readSettings(settingsPath(looped));
     assert.equal(loop.ok, false);
-    assert.match(loop.ok ? '' : loop.error.message, /Too many symbolic links/);
+    assert.match(loop.ok ? '' : loop.error.message, /Symlink loop/);
   });
 });

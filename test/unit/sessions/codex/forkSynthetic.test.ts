@@ -2,7 +2,7 @@
 // encrypted compaction item (kept verbatim, counted at Codex's estimate), a rollout that ends
 // mid-call (closed as Codex closes an interrupted call), and the source's title in the fork.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -17,7 +17,7 @@ import { assistant, call, compacted, compaction, item, meta, output, tokenCount,
 const adapter = adapterOf('codex');
 const ENCRYPTED = compaction(12_000);
 
-async function compactAndFork(path: string, drop: (kind: string, index: number) => boolean = () => false) {
+async function compactAndFork(path: string, drop: (kind: string, index: number) => boolean = () => false, meanwhile: () => void = () => undefined) {
   const session = await adapter.readSessionInfo(path);
   assert.ok(session.ok);
   const live = await adapter.readLiveContext(session.value);
@@ -26,6 +26,7 @@ async function compactAndFork(path: string, drop: (kind: string, index: number) 
   const dropped = context.items.flatMap((entry, index) => (drop(entry.kind, index) ? [index] : []));
   const result = await compact(context, { trigger: 'manual', choices: { keep: [], drop: dropped } }, { archive: new MemoryArchive() });
   assert.equal(result.status, 'compacted', result.message);
+  meanwhile();
   const fork = await adapter.writeFork({ live: live.value, context, result, title: `${live.value.session.title} (compacted)` });
   return { live: live.value, context, result, fork };
 }
@@ -90,6 +91,15 @@ describe('Codex forks of synthetic rollouts', () => {
     const info = await adapter.readSessionInfo(fork.value.path);
     assert.ok(info.ok);
     assert.equal(info.value.forkOf?.title, 'Count the ledger lines.');
+  });
+
+  it('an output Codex writes between the plan and the fork stays out of it: the fork is of the plan\'s read (issue 40)', async () => {
+    const path = rollout([meta(), turnContext(), ...work, item(user('Run the tests.')), item(call('c3', 'npm test'))]);
+    const answered = (): void => appendFileSync(path, `${JSON.stringify({ timestamp: '2026-11-23T22:18:00.000Z', type: 'response_item', payload: output('c3', 'all green') })}\n`);
+    const { fork } = await compactAndFork(path, (kind, index) => kind === 'tool_result' && index < 5, answered);
+    assert.ok(fork.ok, fork.ok ? '' : fork.error.message);
+    const history = records(fork.value.path).find((record) => record.type === 'compacted')?.payload.replacement_history as Record<string, unknown>[];
+    assert.deepEqual(history.at(-1), { type: 'function_call_output', call_id: 'c3', output: 'aborted' });
   });
 
   it('closes a call the rollout ends in the middle of with the output Codex records for an interrupted call, and says so', async () => {
