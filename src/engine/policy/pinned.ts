@@ -31,13 +31,18 @@ export interface PinnedSet {
 /** The explicit open-loop markers: what the verifier counts before and after, and all an agent's text is read for. */
 const OPEN_LOOP = /\bTODO\b|\bFIXME\b|\bopen question\b|\bstill (?:need|open|unresolved)\b/i;
 
-/** Lines first (lists, one rule per line), then sentence ends within a line. */
-export function sentencesOf(text: string): string[] {
+/** Lines first (lists, one rule per line), then sentence ends within a line; long ones too. */
+export function allSentencesOf(text: string): string[] {
   return text
     .split(/\r?\n/)
     .flatMap((line) => line.split(/(?<=[.!?])\s+(?=[A-Z"'`(])/))
     .map((sentence) => sentence.trim().replace(/^[-*\u2022]\s+|^\d+[.)]\s+/, ''))
-    .filter((sentence) => sentence.length > 0 && sentence.length <= MAX_SENTENCE_CHARS);
+    .filter((sentence) => sentence.length > 0);
+}
+
+/** The sentences a person could have typed as one: longer is pasted material. */
+export function sentencesOf(text: string): string[] {
+  return allSentencesOf(text).filter((sentence) => sentence.length <= MAX_SENTENCE_CHARS);
 }
 
 export interface ExtractedPins {
