@@ -3,6 +3,7 @@
 // later completed moves to "Done" with where; a claim a later item contradicts gives way to it; the
 // person's focus instruction is not a fact; and no line repeats what another already says.
 import { allSentencesOf } from '../policy/pinned';
+import { distinctLoops } from '../state/statement';
 import { resolutionOf, staleAgainst, type StateTracker } from '../state/tracker';
 import { SECTION_TITLES, type SectionTitle, type SummarySections } from './template';
 
@@ -19,6 +20,8 @@ export interface SettleInput {
   focus: string;
   /** Pinned loops the person typed as questions, by the item they asked them in. */
   askedIn: ReadonlyMap<string, number>;
+  /** The pinned loops: kept word for word even when another loop says the same. */
+  pinnedLoops?: ReadonlySet<string>;
 }
 
 function clip(text: string, max: number): string {
@@ -136,6 +139,8 @@ export function settleSections(sections: SummarySections, input: SettleInput): S
     if (title === 'Done') continue;
     if (title !== 'Focus' && title !== 'Constraints') lines = lines.map((line) => withoutFocus(line, input.focus)).filter((line) => line !== '');
     if (LOOPS.includes(title)) lines = settleLoops(lines, input, done);
+    // Near-duplicate loops are one loop: "Open question: take X?" and "Still open: reading X."
+    if (title === 'Open loops') lines = distinctLoops(lines, input.pinnedLoops);
     else if (CLAIMS.includes(title)) lines = settleClaims(lines, input.tracker);
     settled[title] = lines;
   }
