@@ -85,11 +85,13 @@ export class DiffDocuments extends Disposables implements vscode.TextDocumentCon
       await vscode.commands.executeCommand('editor.action.toggleWordWrap');
       this.wrapped.add(right.toString());
     }
-    // Wrapping reflows the text under the viewport: bring the first change back to the top.
+    // Wrapping reflows the text under the viewport: bring the first change back near the top, one
+    // unchanged line above it, so a block removed on the left shows from its start.
     const editor = vscode.window.activeTextEditor;
     if (editor?.document.uri.toString() === right.toString()) {
       editor.selection = new vscode.Selection(first.start, first.start);
-      editor.revealRange(first, vscode.TextEditorRevealType.AtTop);
+      const above = Math.max(0, line - 1);
+      editor.revealRange(new vscode.Range(above, 0, above, 0), vscode.TextEditorRevealType.AtTop);
     }
   }
 
