@@ -21,11 +21,14 @@ const FILLER = ' not redistributed;';
  * The fixtures replace Claude Code's own prompt texts by `[client … removed: N chars]` (we may not
  * ship them). Padded back to N characters, the demo's system prompt and tool definitions weigh in
  * the breakdown about what they weighed in the recorded requests, instead of a few tokens each.
+ * samples/ is stored padded (scripts/fixtures/samples.ts), so the CLI run on it in the README and
+ * the panel read the same demo; a placeholder already padded is left as it is.
  */
-function padPlaceholders(text: string): string {
-  return text.replace(PLACEHOLDER, (placeholder: string, _what: string, chars: string) => {
+export function padPlaceholders(text: string): string {
+  return text.replace(PLACEHOLDER, (placeholder: string, _what: string, chars: string, offset: number) => {
     const missing = Number(chars) - placeholder.length;
-    return missing > 0 ? placeholder + FILLER.repeat(Math.ceil(missing / FILLER.length)).slice(0, missing) : placeholder;
+    if (missing <= 0 || text.startsWith(FILLER, offset + placeholder.length)) return placeholder;
+    return placeholder + FILLER.repeat(Math.ceil(missing / FILLER.length)).slice(0, missing);
   });
 }
 

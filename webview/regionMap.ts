@@ -12,6 +12,7 @@ import { CATEGORY_LABELS, exactTokens, FATE_ICONS } from './logic/format';
 import { PROTECTION_NAMES, secondThoughts, TIER_NAMES } from '../src/protocol/categories';
 import { liveFatesText } from './logic/liveProxy';
 import { costCell, MAP_SORTS, sortVisible, type MapSort } from './logic/costView';
+import { scrollAfterSort } from './logic/mapScroll';
 import { renderFileGroups } from './fileGroups';
 import { moveSelection, scrollToReveal, virtualWindow } from './logic/virtualWindow';
 
@@ -160,7 +161,9 @@ export class RegionMap {
   }
 
   private setView(part: Pick<RegionMapState, 'sort' | 'groupByFile'>): void {
-    this.state = { ...this.state, ...part };
+    const resorted = part.sort !== undefined && part.sort !== this.sort;
+    this.state = { ...this.state, ...part, scrollTop: scrollAfterSort(this.sort, part.sort ?? this.sort, this.state.scrollTop) };
+    if (resorted) this.fileGroups.scrollTop = 0;
     this.renderView();
     this.reindex();
     this.events.changed(this.state);

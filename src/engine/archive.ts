@@ -36,7 +36,9 @@ export interface ArchiveCaps {
 
 /** Sortable by time, unique within a process without coordination. */
 export function newArchiveId(now: Date = new Date()): string {
-  return `${now.toISOString().replace(/[:.]/g, '-')}-${Math.random().toString(36).slice(2, 8)}`;
+  // Six digits, not letters: the id is in the summary, and a digit run of fixed length always
+  // weighs the same number of tokens, so a compaction's "after" does not move with the draw.
+  return `${now.toISOString().replace(/[:.]/g, '-')}-${String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0')}`;
 }
 
 /** For tests and the CLI's dry runs: same contract, nothing on disk. */

@@ -7,6 +7,7 @@ import { SUMMARY_TAG } from './fromMessages';
 import type { ContextItem } from './model';
 import { isOpenLoop, sentencesOf, type PinnedSet } from './policy/pinned';
 import { filePathOf } from './resource';
+import { distinctLoops } from './state/statement';
 import { resolutionOf, staleAgainst, trackState, type StateTracker } from './state/tracker';
 import { isFailure, passingRerun, relativeTo, workspaceOf } from './summarizers/facts';
 import { sectionsOfSummary } from './summarizers/foreignSummary';
@@ -97,6 +98,18 @@ function contradictionsIn(body: string, items: readonly ContextItem[], tracker: 
 }
 
 /**
+ * A constraint the person revoked later (a "forget that rule", a permission that lifts it) listed
+ * in a summary's Constraints as if it still held: stale, with the sentence that revoked it.
+ */
+function revokedStillListed(body: string, pinned: PinnedSet): Contradiction[] {
+  const lines = sectionsOfSummary(body, Infinity).Constraints ?? [];
+  return (pinned.revoked ?? []).flatMap((entry) => {
+    const line = lines.find((candidate) => candidate.includes(entry.text) && !/^\W*revoked\b/i.test(candidate));
+    return line === undefined ? [] : [{ line, laterItemId: entry.byId ?? entry.sourceId ?? -1, laterText: entry.by }];
+  });
+}
+
+/**
  * Distinct open-loop sentences of a text that the input leaves open. Lines under a "Done" heading
  * are not loops; a question the person asked counts until a reply speaks to it.
  */
@@ -130,15 +143,18 @@ export function verify(input: { before: readonly ContextItem[]; pinned: PinnedSe
   const after = new Set([...before].filter((loop) => output.includes(loop)));
   for (const body of bodies) openLoops(body, tracker, askedIn, after);
   const undated = input.before.findLast((item) => item.kind === 'summary')?.id ?? -1;
-  const contradictions = bodies.flatMap((body) => contradictionsIn(body, input.before, tracker, undated));
+  // Loops that say the same thing in other words count once, before and after.
+  const openLoopsBefore = distinctLoops([...before]).length;
+  const openLoopsAfter = distinctLoops([...after]).length;
+  const contradictions = bodies.flatMap((body) => [...contradictionsIn(body, input.before, tracker, undated), ...revokedStillListed(body, input.pinned)]);
   return {
     constraints,
     reinjected: [...input.missingBeforeReinjection],
-    openLoopsBefore: before.size,
-    openLoopsAfter: after.size,
+    openLoopsBefore,
+    openLoopsAfter,
     filesBefore: files.length,
     filesLost,
     contradictions,
-    ok: input.missingBeforeReinjection.length === 0 && after.size >= before.size && filesLost.length === 0 && contradictions.length === 0,
+    ok: input.missingBeforeReinjection.length === 0 && openLoopsAfter >= openLoopsBefore && filesLost.length === 0 && contradictions.length === 0,
   };
 }

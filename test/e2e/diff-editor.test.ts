@@ -139,6 +139,27 @@ describe('Open in Diff Editor on the demo, in code-server', { timeout: 300_000 }
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'payments.ts' }).first().waitFor();
     await page.keyboard.press('Enter');
     await page.locator('.monaco-editor .view-line', { hasText: 'export' }).first().waitFor({ timeout: 60_000 });
+    // Sorting the map biggest first shows its top: the biggest item in the first row on screen
+    // (issue 41 item 14: the map stayed at its end, the top rows off-screen).
+    await frame.locator('[data-testid="region-map"] [data-testid="region-row"]').first().waitFor({ timeout: 60_000 });
+    await frame.evaluate('globalThis.__name ??= (fn) => fn');
+    await frame.locator('[data-testid="map-view-tokens"]').click();
+    await frame.locator('[data-testid="map-view-tokens"][aria-pressed="true"]').waitFor();
+    const top = await frame.locator('.region-scroller').evaluate((scroller) => {
+      const box = scroller.getBoundingClientRect();
+      const rows = [...scroller.querySelectorAll('[data-testid="region-row"]')].filter((row) => {
+        const at = row.getBoundingClientRect();
+        return at.top >= box.top - 1 && at.bottom <= box.bottom + 1;
+      });
+      const tokens = (row: unknown) => Number(((row as { querySelector(selector: string): { textContent: string } | null }).querySelector('.col-tokens')?.textContent ?? '').split('→')[0]?.replace(/[^\d]/g, '') ?? 0);
+      return { scrollTop: scroller.scrollTop, firstOnScreen: rows.length > 0 ? tokens(rows[0]) : -1, biggest: Math.max(...[...scroller.querySelectorAll('[data-testid="region-row"]')].map(tokens)) };
+    });
+    console.log(`map sorted by tokens: scrollTop ${top.scrollTop}, first row on screen ${top.firstOnScreen} tokens, biggest rendered ${top.biggest}`);
+    assert.equal(top.scrollTop, 0);
+    assert.equal(top.firstOnScreen, top.biggest, 'the biggest item is the first row on screen');
+    await frame.locator('[data-testid="region-map"]').scrollIntoViewIfNeeded();
+    await screenshot(page, 'diff-editor-map-by-tokens-dark');
+    await frame.locator('[data-testid="map-view-order"]').click();
     await compactWithFocus(page, 'keep the retry decision');
     await frame.locator('[data-testid="preview"]').waitFor({ timeout: 60_000 });
     await compactionProgressGone(page);
@@ -166,6 +187,15 @@ describe('Open in Diff Editor on the demo, in code-server', { timeout: 300_000 }
     // (Ctrl+J; focus is in the diff editor by now): at the top, the kept head of the context, every
     // item header shown on both sides is on the same row.
     await page.waitForTimeout(WRAP_SETTLED_MS);
+    // Once wrapped, the editor still stands at the first change, not on unchanged text further on
+    // (issue 41 item 14: it stood at line 534 of 288): a changed line is on screen on either side.
+    const onScreen = await page.locator('.monaco-diff-editor .editor.modified').first().boundingBox();
+    assert.ok(onScreen, 'the diff editor is laid out');
+    const changedRows = await Promise.all((await page.locator('.monaco-diff-editor .editor.modified .line-insert, .monaco-diff-editor .editor.original .line-delete').all()).map((line) => line.boundingBox()));
+    const seen = changedRows.filter((box) => box !== null && box.height > 0 && box.y + box.height > onScreen.y && box.y < onScreen.y + onScreen.height);
+    console.log(`diff editor: ${seen.length} changed rows on screen after wrapping (of ${changedRows.length} rendered)`);
+    assert.ok(seen.length > 0, 'a changed line is on screen after the diff opened and wrapped');
+    await screenshot(page, 'diff-editor-opened-dark');
     await page.keyboard.press('Control+j');
     await page.keyboard.press('Control+Home');
     await page.waitForTimeout(1_000);

@@ -5,7 +5,7 @@
 // agent's replies) only by its explicit markers. A later sentence that revokes a rule ("Forget the
 // Node 18 rule") wins: the rule moves to `revoked` and is no longer pinned.
 import { classifySentence, hasRuleKeyword, MAX_SENTENCE_CHARS, type TagBudget } from './classify';
-import { revocationOf, revokes, type Revocation } from './revoke';
+import { permissionOf, revocationOf, revokes, type Revocation } from './revoke';
 
 export interface PinnedEntry {
   text: string;
@@ -16,6 +16,8 @@ export interface PinnedEntry {
 export interface RevokedEntry extends PinnedEntry {
   /** The later sentence that revoked it. */
   by: string;
+  /** The item that sentence was typed in. */
+  byId?: number;
 }
 
 export interface PinnedSet {
@@ -31,13 +33,18 @@ export interface PinnedSet {
 /** The explicit open-loop markers: what the verifier counts before and after, and all an agent's text is read for. */
 const OPEN_LOOP = /\bTODO\b|\bFIXME\b|\bopen question\b|\bstill (?:need|open|unresolved)\b/i;
 
-/** Lines first (lists, one rule per line), then sentence ends within a line. */
-export function sentencesOf(text: string): string[] {
+/** Lines first (lists, one rule per line), then sentence ends within a line; long ones too. */
+export function allSentencesOf(text: string): string[] {
   return text
     .split(/\r?\n/)
     .flatMap((line) => line.split(/(?<=[.!?])\s+(?=[A-Z"'`(])/))
     .map((sentence) => sentence.trim().replace(/^[-*\u2022]\s+|^\d+[.)]\s+/, ''))
-    .filter((sentence) => sentence.length > 0 && sentence.length <= MAX_SENTENCE_CHARS);
+    .filter((sentence) => sentence.length > 0);
+}
+
+/** The sentences a person could have typed as one: longer is pasted material. */
+export function sentencesOf(text: string): string[] {
+  return allSentencesOf(text).filter((sentence) => sentence.length <= MAX_SENTENCE_CHARS);
 }
 
 export interface ExtractedPins {
@@ -54,6 +61,9 @@ export function extractPins(text: string, budget?: TagBudget): ExtractedPins {
   for (const sentence of sentencesOf(text)) {
     const role = classifySentence(sentence, budget);
     const revocation = role === 'revocation' ? revocationOf(sentence) : undefined;
+    // A permission ("Go ahead: remove the retry loops") is also what it asks for: both are kept.
+    const permission = revocation ? undefined : permissionOf(sentence);
+    if (permission) pins.revocations.push(permission);
     if (revocation) pins.revocations.push(revocation);
     else if (role === 'open-loop') pins.openLoops.push(sentence);
     else if (role === 'rule' || role === 'decision') pins.constraints.push(sentence);
@@ -116,10 +126,11 @@ export function buildPinnedSet(configured: readonly string[], extracted: readonl
     for (const text of pins.requests ?? []) add(set.requests, text, id);
     for (const revocation of pins.revocations ?? []) {
       for (const list of ['constraints', 'requests', 'openLoops'] as const) {
-        const cancelled = set[list].filter((entry) => entry.sourceId !== undefined && revokes(revocation, entry.text));
+        // A permission lifts what was forbidden before it, never a prohibition said with it.
+        const cancelled = set[list].filter((entry) => entry.sourceId !== undefined && (revocation.allows === undefined || entry.sourceId < id) && revokes(revocation, entry.text));
         for (const entry of cancelled) {
           seen.delete(entry.text);
-          set.revoked = [...set.revoked.filter((old) => old.text !== entry.text), { ...entry, by: revocation.text }];
+          set.revoked = [...set.revoked.filter((old) => old.text !== entry.text), { ...entry, by: revocation.text, byId: id }];
         }
         set[list] = set[list].filter((entry) => !cancelled.includes(entry));
       }

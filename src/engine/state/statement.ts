@@ -124,3 +124,31 @@ export function sameTopic(query: Claim, later: Claim): boolean {
   const have = new Set(later.topic);
   return query.topic.filter((stem) => have.has(stem)).length >= topicNeed(query.topic.length);
 }
+
+/** Verbs that say how a loop would be done, not what it is about: "take X from Y" is "reading X from Y". */
+const LIGHT_VERBS = new Set(
+  'take read get use load fetch pull check look decid handl set make add put keep find see consid think figur work determin confirm verifi investig clarifi answer resolv sort address'
+    .split(' ')
+    .map(stemOf),
+);
+
+/**
+ * Whether two open loops say the same thing in other words ("Open question: take the retry budget
+ * from config/prod.yaml?" / "Still open: reading the retry budget from config/prod.yaml."): they
+ * share at least three topic stems and differ only in light verbs. "The refund path" and "the
+ * charge path" differ in what they are about: two loops.
+ */
+export function sameLoop(a: string, b: string): boolean {
+  const left = new Set(claimOf(a).topic);
+  const right = new Set(claimOf(b).topic);
+  const shared = [...left].filter((stem) => right.has(stem)).length;
+  const differing = [...left, ...right].filter((stem) => !(left.has(stem) && right.has(stem)));
+  return shared >= 3 && differing.every((stem) => LIGHT_VERBS.has(stem));
+}
+
+/** One of each group of loops that say the same thing: the first, or any in `keep` (never dropped). */
+export function distinctLoops(loops: readonly string[], keep: ReadonlySet<string> = new Set()): string[] {
+  const kept: string[] = [];
+  for (const loop of loops) if (keep.has(loop) || !kept.some((earlier) => sameLoop(earlier, loop))) kept.push(loop);
+  return kept;
+}

@@ -62,7 +62,12 @@ export function heuristicSections(request: SummaryRequest): SummarySections {
   for (const { itemId, phrases } of request.markers) {
     pushUnique(sections['Uncertainty points'], `#${itemId}: ${phrases.map((phrase) => `"${phrase}"`).join(', ')}`);
   }
-  return settleSections(mergePrevious(sections, request.previousSummary, request), { tracker: trackState([...items, ...later]), focus: request.focus, askedIn: questionsAsked(request) });
+  return settleSections(mergePrevious(sections, request.previousSummary, request), {
+    tracker: trackState([...items, ...later]),
+    focus: request.focus,
+    askedIn: questionsAsked(request),
+    pinnedLoops: new Set(request.pinned.openLoops.map((entry) => entry.text)),
+  });
 }
 
 /** The person's pinned loops that are questions, by the message that asked them. */

@@ -2,7 +2,8 @@
 // read against the latest word in the span and the items kept after it (state/tracker.ts). A loop
 // later completed moves to "Done" with where; a claim a later item contradicts gives way to it; the
 // person's focus instruction is not a fact; and no line repeats what another already says.
-import { sentencesOf } from '../policy/pinned';
+import { allSentencesOf } from '../policy/pinned';
+import { distinctLoops } from '../state/statement';
 import { resolutionOf, staleAgainst, type StateTracker } from '../state/tracker';
 import { SECTION_TITLES, type SectionTitle, type SummarySections } from './template';
 
@@ -19,6 +20,8 @@ export interface SettleInput {
   focus: string;
   /** Pinned loops the person typed as questions, by the item they asked them in. */
   askedIn: ReadonlyMap<string, number>;
+  /** The pinned loops: kept word for word even when another loop says the same. */
+  pinnedLoops?: ReadonlySet<string>;
 }
 
 function clip(text: string, max: number): string {
@@ -26,10 +29,14 @@ function clip(text: string, max: number): string {
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
 
-/** "Off-by-one: fixed. Backoff still linear (#12)" → its sentences and the item it cites (-1: none). */
+/**
+ * "Off-by-one: fixed. Backoff still linear (#12)" → its sentences and the item it cites (-1: none).
+ * A summary line is ours to settle, not the person's typing: a long sentence (a failure with its
+ * verdicts and cause) is kept whole, never dropped as pasted material.
+ */
 function splitLine(line: string): { sentences: string[]; cited: number } {
   const match = CITED.exec(line);
-  return { sentences: sentencesOf(match ? line.slice(0, match.index) : line), cited: match ? Number(match[1]) : -1 };
+  return { sentences: allSentencesOf(match ? line.slice(0, match.index) : line), cited: match ? Number(match[1]) : -1 };
 }
 
 const joinLine = (sentences: readonly string[], cited: number): string => (sentences.length === 0 ? '' : `${sentences.join(' ')}${cited >= 0 ? ` (#${cited})` : ''}`);
@@ -132,6 +139,8 @@ export function settleSections(sections: SummarySections, input: SettleInput): S
     if (title === 'Done') continue;
     if (title !== 'Focus' && title !== 'Constraints') lines = lines.map((line) => withoutFocus(line, input.focus)).filter((line) => line !== '');
     if (LOOPS.includes(title)) lines = settleLoops(lines, input, done);
+    // Near-duplicate loops are one loop: "Open question: take X?" and "Still open: reading X."
+    if (title === 'Open loops') lines = distinctLoops(lines, input.pinnedLoops);
     else if (CLAIMS.includes(title)) lines = settleClaims(lines, input.tracker);
     settled[title] = lines;
   }

@@ -3,6 +3,7 @@
 // Documents are provided from memory; nothing is written to disk.
 import * as vscode from 'vscode';
 import { Disposables } from '../disposables';
+import { firstChangedLine } from './firstChange';
 
 export const DIFF_SCHEME = 'context-lens';
 
@@ -67,19 +68,31 @@ export class DiffDocuments extends Disposables implements vscode.TextDocumentCon
   async show({ left, right }: DiffPair, title: string): Promise<void> {
     const loaded = [left, right].every((uri) => vscode.workspace.textDocuments.some((document) => document.uri.toString() === uri.toString()));
     const asked = performance.now();
-    await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true });
+    // Open at the first change, not where VS Code's reveal or a reflow leaves the viewport.
+    const line = firstChangedLine(this.texts.get(left.toString()) ?? '', this.texts.get(right.toString()) ?? '');
+    const first = new vscode.Range(line, 0, line, 0);
+    await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true, selection: first });
     // VS Code resolves the command once the diff is computed and its text shown: the figure to watch.
     this.log.info(`Diff editor "${title}" opened in ${Math.round(performance.now() - asked)} ms (documents ${loaded ? 'loaded beforehand' : 'loaded on opening'})`);
     if (!(await shown(right))) return;
     // Keyboard focus may still be in the panel's webview, and the diff is what the person reads next
     // (the toggle, too, acts on the focused editor).
     await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
-    if (wrapsAlready() || this.wrapped.has(right.toString())) return;
-    // The workbench moves focus asynchronously (the extension host learns of it later), so the toggle
-    // waits for it to land.
-    await new Promise((resolve) => setTimeout(resolve, FOCUS_SETTLE_MS));
-    await vscode.commands.executeCommand('editor.action.toggleWordWrap');
-    this.wrapped.add(right.toString());
+    if (!wrapsAlready() && !this.wrapped.has(right.toString())) {
+      // The workbench moves focus asynchronously (the extension host learns of it later), so the toggle
+      // waits for it to land.
+      await new Promise((resolve) => setTimeout(resolve, FOCUS_SETTLE_MS));
+      await vscode.commands.executeCommand('editor.action.toggleWordWrap');
+      this.wrapped.add(right.toString());
+    }
+    // Wrapping reflows the text under the viewport: bring the first change back near the top, one
+    // unchanged line above it, so a block removed on the left shows from its start.
+    const editor = vscode.window.activeTextEditor;
+    if (editor?.document.uri.toString() === right.toString()) {
+      editor.selection = new vscode.Selection(first.start, first.start);
+      const above = Math.max(0, line - 1);
+      editor.revealRange(new vscode.Range(above, 0, above, 0), vscode.TextEditorRevealType.AtTop);
+    }
   }
 
 }

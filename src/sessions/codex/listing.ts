@@ -9,7 +9,8 @@ import { LineSplitter } from '../common/lines';
 import { linesBackward } from '../common/tail';
 import { RolloutParser } from './reader';
 import { codexHomeOf, listRolloutFiles, resolveCodexHomes, sessionIdFromPath, type CodexHomeOptions } from './paths';
-import { contextLensMark, isInjectedUserText, messageText, payloadOf, responseItemOf, str, turnModelOf, replacementHistory, type CodexForkMark, type HistoryItem, type RolloutRecord } from './records';
+import { typedPrompt } from './typedPrompt';
+import { contextLensMark, messageText, obj, payloadOf, responseItemOf, str, turnModelOf, replacementHistory, type CodexForkMark, type HistoryItem, type RolloutRecord } from './records';
 
 /** session_meta carries Codex's base instructions (20 kB and more): the head must hold it and the first prompt. */
 const HEAD_BYTES = 256 * 1024;
@@ -85,14 +86,19 @@ function sampleHead(sample: Sample, record: RolloutRecord): void {
     for (const item of replacementHistory(record)) if (messageText(item) !== summary) sample.firstPrompt ??= promptText(item);
     return;
   }
+  // The desktop app may write the prompt only as an event (no user message in the history).
+  const event = record.type === 'event_msg' ? payloadOf(record) : null;
+  if (event?.type === 'user_message') sample.firstPrompt ??= nonEmpty(typedPrompt([str(event.message) ?? '']));
   sample.firstPrompt ??= promptText(responseItemOf(record));
 }
 
-/** The text of a prompt the person typed: a user message that is not Codex's injected context. */
+const nonEmpty = (text: string): string | null => (text === '' ? null : text);
+
+/** The text of a prompt the person typed: a user message without the context Codex and its IDE wrap around it. */
 function promptText(item: HistoryItem | null): string | null {
   if (item?.type !== 'message' || item.role !== 'user') return null;
-  const text = messageText(item).trim();
-  return text === '' || isInjectedUserText(text) ? null : text;
+  const parts = Array.isArray(item.content) ? item.content.flatMap((part) => (typeof obj(part)?.text === 'string' ? [String(obj(part)?.text)] : [])) : [messageText(item)];
+  return nonEmpty(typedPrompt(parts));
 }
 
 function truncate(text: string): string {

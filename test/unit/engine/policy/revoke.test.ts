@@ -19,7 +19,7 @@ describe('revoked instructions (issue 13)', () => {
     const second = extractPins('Forget the Node 18 rule; Node 22 is fine now. Use fetch.');
     const set = buildPinnedSet([], [{ id: 1, pins: first }, { id: 5, pins: second }]);
     assert.deepEqual(set.constraints.map((entry) => entry.text), ['Never push to main directly.']);
-    assert.deepEqual(set.revoked, [{ text: 'Keep Node 18 compatibility: no top-level await.', sourceId: 1, by: 'Forget the Node 18 rule; Node 22 is fine now.' }]);
+    assert.deepEqual(set.revoked, [{ text: 'Keep Node 18 compatibility: no top-level await.', sourceId: 1, by: 'Forget the Node 18 rule; Node 22 is fine now.', byId: 5 }]);
     const again = buildPinnedSet([], [{ id: 1, pins: first }, { id: 5, pins: second }, { id: 9, pins: extractPins('Keep Node 18 compatibility: no top-level await.') }]);
     assert.deepEqual(again.constraints.map((entry) => entry.text), ['Never push to main directly.', 'Keep Node 18 compatibility: no top-level await.']);
     assert.deepEqual(again.revoked, []);

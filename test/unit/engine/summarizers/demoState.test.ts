@@ -91,4 +91,33 @@ describe('the demo: state, not history', () => {
     );
     assert.equal(result.verification?.ok, false);
   });
+
+  it('a later permission lifts an earlier prohibition; near-duplicate open loops are one (issue 41 item 9)', async () => {
+    const context = await demoContext();
+    const result = await compact(context, { trigger: 'manual' }, { archive: new MemoryArchive() });
+    const by = sections(result.summary?.text ?? '');
+    const constraints = by.get('Constraints') ?? [];
+    // "Do not change any provider yet." was lifted by "Go ahead: remove the provider-level retry loops…".
+    assert.ok(!constraints.includes('Do not change any provider yet.'), constraints.join('\n'));
+    assert.ok(constraints.some((line) => /^Revoked \(no longer applies\): "Do not change any provider yet\." — revoked by: "Go ahead: remove the provider-level retry loops/.test(line)), constraints.join('\n'));
+    // Said in the same message as the permission, not lifted by it.
+    assert.ok(constraints.includes('Do not touch the decline tables.'));
+    assert.ok(!(result.verification?.constraints ?? []).some((entry) => entry.text === 'Do not change any provider yet.'));
+    const loops = by.get('Open loops') ?? [];
+    assert.equal(loops.filter((line) => /retry budget from config\/prod\.yaml/.test(line)).length, 1, loops.join('\n'));
+    assert.equal(result.verification?.ok, true);
+  });
+
+  it('flags a summary that still lists the lifted prohibition as a constraint: stale in the summary', async () => {
+    const stale: Summarizer = {
+      name: 'stale-model',
+      summarize: () => Promise.resolve({ ok: true, text: ['## Task and intent', '- Fix the retry bug in src/retry.ts, then audit the payment providers and remove their own retry loops.', '## Constraints', '- Do not change any provider yet.', '- Do not touch the decline tables.'].join('\n') }),
+    };
+    const result = await compact(await demoContext(), { trigger: 'manual' }, { archive: new MemoryArchive(), summarizer: stale });
+    const flagged = result.verification?.contradictions ?? [];
+    const lifted = flagged.find((entry) => entry.line === 'Do not change any provider yet.');
+    assert.ok(lifted, JSON.stringify(flagged));
+    assert.match(lifted.laterText, /^Go ahead: remove the provider-level retry loops/);
+    assert.equal(result.verification?.ok, false);
+  });
 });

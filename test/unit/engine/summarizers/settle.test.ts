@@ -70,6 +70,29 @@ describe('the heuristic summary states the latest word', () => {
     assert.match(errors[0] ?? '', new RegExp(`failed: not ok 3 - formats JPY.*\\(passed later, #${rerun}\\)`));
   });
 
+  it('a failed run later passed keeps its error text and root cause, however long (issue 41 item 8)', () => {
+    // The shape of a long recorded session: three failing runs, each with long verdict lines and a
+    // stated cause, each passing later. The lines ran past the 400 characters of a "sentence" and
+    // were cut down to "(passed later, #124) (#43)" or lost.
+    const verdicts = (n: number): string =>
+      [1, 2, 3].map((k) => `not ok ${n}${k} - provider ${k} settles the refund for order ${'x'.repeat(40)} within the settlement window after the retry budget is spent`).join('\n');
+    const cause = (n: number): string => `The root cause is that run ${n} fails because the settlement window is computed from the first attempt instead of the last one, so every retried refund after the budget is spent falls outside it and is reported twice.`;
+    const messages = [1, 2, 3].flatMap((n) => [
+      assistant(call(`f${n}`, 'Bash', { command: `npm test -- suite${n}` })),
+      results({ id: `f${n}`, output: `${verdicts(n)}\nExit code 1`, isError: true }),
+      assistant(cause(n)),
+    ]);
+    const reruns = [1, 2, 3].flatMap((n) => [assistant(call(`p${n}`, 'Bash', { command: `npm test -- suite${n}` })), results({ id: `p${n}`, output: `ok ${n}1\n# pass 3` })]);
+    const { request: req } = request([...messages, ...reruns], messages.length);
+    const errors = heuristicSections(req)['Errors and root causes'] ?? [];
+    assert.equal(errors.length, 3, errors.join('\n'));
+    for (const [index, line] of errors.entries()) {
+      assert.match(line, new RegExp(`^Bash \`?npm test -- suite${index + 1}\`? failed: not ok ${index + 1}1 - provider 1`), line);
+      assert.match(line, /— cause: The root cause is that run \d fails because/);
+      assert.match(line, /\(passed later, #\d+\) \(#\d+\)$/);
+    }
+  });
+
   it('a question the person asked and the agent answered is not an open loop; one still unanswered is', () => {
     const messages = [
       user('What is still open?'),

@@ -16,6 +16,8 @@ export interface Corpus {
   heldout: string[];
   nonRules: string[];
   revocations: { rule: string; revocation: string }[];
+  /** A prohibition, a later permission, and whether it lifts it. */
+  permissions: { rule: string; permission: string; lifts: boolean; source: string }[];
 }
 
 export const PHRASINGS = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'fixtures', 'phrasings', 'rules.json'), 'utf8')) as Corpus;
