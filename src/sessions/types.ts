@@ -159,6 +159,11 @@ export interface LiveCall {
   from: number;
   to: number;
   usage: UsageBreakdown;
+  /**
+   * Of `usage.outputTokens`, what the next request carries, when an agent does not send back all it
+   * was billed for (Gemini CLI strips a reply's thoughts from its history). Absent: all of it.
+   */
+  carriedOutputTokens?: number;
   model: string | null;
   at: string | null;
 }

@@ -26,7 +26,8 @@ export function liveCalls(live: readonly PlacedMessage[], entries: readonly Cont
     const tokens = tokensOf(message);
     const index = messageOf.get(message.id);
     if (tokens === null || index === undefined || (compactedAt !== null && offset <= compactedAt)) return [];
-    return [{ from: index, to: index, usage: usageBreakdownOf(tokens), model: modelOf(message), at: typeof message.timestamp === 'string' ? message.timestamp : null }];
+    // Billed for its thoughts, but the CLI strips them from the history it sends next.
+    return [{ from: index, to: index, usage: usageBreakdownOf(tokens), carriedOutputTokens: tokens.output, model: modelOf(message), at: typeof message.timestamp === 'string' ? message.timestamp : null }];
   });
 }
 
