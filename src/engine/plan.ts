@@ -112,6 +112,7 @@ export function ladderState(context: Context, options: EngineOptions, tokenizer:
     totalTokens: context.items.reduce((sum, item) => sum + item.tokens, 0),
     redactions: 0,
     ...(escalation.cutRecentOutputs ? { cutRecentOutputs: true } : {}),
+    ...(escalation.recentCapTokens !== undefined ? { recentCapTokens: escalation.recentCapTokens } : {}),
   };
 }
 

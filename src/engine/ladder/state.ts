@@ -62,6 +62,8 @@ export interface LadderState {
   redactions: number;
   /** Escalation (see escalate.ts): tier 3 also cuts oversized outputs inside the recent window. */
   cutRecentOutputs?: boolean;
+  /** Escalation's last steps: the cap those recent outputs are cut to, below their category's. */
+  recentCapTokens?: number;
 }
 
 export function targetMet(state: LadderState): boolean {
