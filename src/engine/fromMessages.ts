@@ -33,6 +33,12 @@ export interface MessagesInput {
    * calls measured (tokens/attribute.ts) and `usedTokens` is only the fallback when none is usable.
    */
   calls?: readonly MeasuredCall[];
+  /**
+   * Without a usable call: the sizes a compaction planned this context with (a fork not answered yet).
+   * The head not recorded weighs what it was measured at, the messages our estimate at the measured
+   * scale, shared so that all sum to `usedTokens`.
+   */
+  planned?: { headTokens: number; tokenScale: number };
   tokenizer?: Tokenizer;
   /** What the agent's tools do (its adapter's vocabulary); without it, tools are placed by name patterns. */
   vocabulary?: ToolVocabulary;
@@ -197,12 +203,16 @@ export function contextFromMessages(input: MessagesInput): Context {
     ({ counts, scale } = measured);
   } else {
     // No call measured this chain: the exact total (if any) is shared out by estimate.
-    const unrecorded = input.headNotRecorded === true && input.usedTokens !== undefined ? input.usedTokens - raw.reduce((sum, count) => sum + count, 0) : 0;
-    if (unrecorded > 0) {
-      drafts.unshift({ ...UNRECORDED_DRAFT });
-      raw.unshift(unrecorded);
+    const planned = input.planned;
+    if (planned !== undefined) ({ counts, scale } = plannedCounts(drafts, raw, planned, input.headNotRecorded === true, input.usedTokens));
+    else {
+      const unrecorded = input.headNotRecorded === true && input.usedTokens !== undefined ? input.usedTokens - raw.reduce((sum, count) => sum + count, 0) : 0;
+      if (unrecorded > 0) {
+        drafts.unshift({ ...UNRECORDED_DRAFT });
+        raw.unshift(unrecorded);
+      }
+      ({ counts, scale } = scaleToTotal(raw, input.usedTokens));
     }
-    ({ counts, scale } = scaleToTotal(raw, input.usedTokens));
   }
   const items: ContextItem[] = drafts.map((draft, id) => ({
     id,
@@ -235,6 +245,19 @@ export function contextFromMessages(input: MessagesInput): Context {
 type PlacedDraft = Draft & { messageIndex: number; turn: number; sourceRef?: string[] };
 
 const UNRECORDED_DRAFT: PlacedDraft = { kind: 'system', role: 'system', text: UNRECORDED_HEAD_TEXT, block: { type: 'text', text: '' }, messageIndex: -1, turn: 0, extra: { unrecorded: true } };
+
+/**
+ * A context its compaction sized (a fork before its first call): the head nobody recorded at what the
+ * calls had measured, each message item at our estimate times the measured scale, the messages then
+ * shared so the whole is `usedTokens` (what the compaction counted, plus what was written since).
+ */
+function plannedCounts(drafts: PlacedDraft[], raw: number[], planned: { headTokens: number; tokenScale: number }, headNotRecorded: boolean, usedTokens: number | undefined): { counts: number[]; scale: number } {
+  const scaled = raw.map((count) => Math.round(count * planned.tokenScale));
+  if (!headNotRecorded || planned.headTokens <= 0) return { counts: usedTokens === undefined ? scaled : scaleToTotal(scaled, usedTokens).counts, scale: planned.tokenScale };
+  drafts.unshift({ ...UNRECORDED_DRAFT });
+  const messages = usedTokens === undefined ? scaled : scaleToTotal(scaled, Math.max(0, usedTokens - planned.headTokens)).counts;
+  return { counts: [planned.headTokens, ...messages], scale: planned.tokenScale };
+}
 
 /**
  * Sizes items from the calls' usage (tokens/attribute.ts). A head nobody recorded becomes its own

@@ -40,6 +40,8 @@ function build(live: LiveContext, estimate: Tokenizer): Context {
     // Without usable calls: the gauge's exact number (readFill) plus the estimate of what was written
     // after the last response. 0 means nothing counted the live context yet: count ourselves.
     ...(live.fill.usedTokens > 0 ? { usedTokens: live.fill.usedTokens + live.fill.pendingTokens } : {}),
+    // A fork before its first call: sized as its compaction planned it, not re-estimated.
+    ...(live.planned !== undefined && live.calls.length === 0 ? { planned: live.planned } : {}),
     windowTokens: live.fill.windowTokens,
     sourceRefs,
     // Paths in summaries and stubs are said relative to where the agent ran.

@@ -13,7 +13,7 @@ import { FillTracker, type CountedReading, type FillOptions } from './fill';
 import { readSessionInfo } from './listing';
 import { subagentParent } from './paths';
 import { messagesFromChain } from './messages';
-import { isChainRecord, isCompactBoundary, isSidechain, obj, parentOf, str, toolUseIds, uuidOf, type LocatedRecord } from './records';
+import { contextLensMark, isChainRecord, isCompactBoundary, isSidechain, obj, parentOf, str, toolUseIds, uuidOf, type LocatedRecord } from './records';
 import { rebuildRequest } from './request';
 import { readCompactionHistory, TailScan } from './scan';
 
@@ -152,6 +152,9 @@ async function buildFresh(handle: FileHandle, path: string, session: SessionInfo
   const records = built.walk?.records ?? [];
   const chain = messagesFromChain(records, path);
   const fill = built.tracker.snapshot(options);
+  // The live chain opens with the newest boundary: ours carries the sizes the fork was planned with.
+  const planned = records.find((located) => isCompactBoundary(located.record))?.record;
+  const mark = planned === undefined ? null : contextLensMark(planned);
   const context: LiveContext = {
     session,
     source: 'chain',
@@ -163,6 +166,7 @@ async function buildFresh(handle: FileHandle, path: string, session: SessionInfo
     diagnostics: [],
     calls: callsOf(chain.entries, built.tracker),
     startOffset: records.reduce((first, located) => Math.min(first, located.offset), stats.size),
+    ...(mark?.planned !== undefined ? { planned: mark.planned } : {}),
   };
   const diagnostics = [...history.diagnostics, ...scan.diagnostics(), ...built.diagnostics, ...chain.diagnostics];
   // The request behind the newest response is written just before it, so within what was read.

@@ -4,7 +4,7 @@
 import { ok } from '../result';
 import type { ContextEntry, LiveCall, LiveContext, Result, SessionInfo } from '../types';
 import { readChat } from './chatState';
-import { usageBreakdownOf, type GeminiFillOptions } from './fill';
+import { unansweredFork, usageBreakdownOf, type GeminiFillOptions } from './fill';
 import type { PlacedMessage } from './conversation';
 import { readGeminiSessionInfo } from './listing';
 import { liveMessages } from './messages';
@@ -41,6 +41,8 @@ export async function readGeminiLiveContext(path: string, options: GeminiLiveCon
   const live = state.conversation.list();
   const built = liveMessages(live, path);
   const fill = state.fill(options);
+  // Until its first call, a fork reads back with the sizes its compaction planned.
+  const planned = unansweredFork(state.conversation, live) !== null ? state.conversation.forkOf?.planned : undefined;
   return ok({
     session,
     source: 'chain',
@@ -51,5 +53,6 @@ export async function readGeminiLiveContext(path: string, options: GeminiLiveCon
     compactions: state.compactions.all(),
     diagnostics: [...diagnostics, ...built.diagnostics],
     calls: liveCalls(live, built.entries, state.compactions.compactedAt),
+    ...(planned !== undefined ? { planned } : {}),
   } satisfies LiveContext);
 }
