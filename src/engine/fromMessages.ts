@@ -247,16 +247,28 @@ type PlacedDraft = Draft & { messageIndex: number; turn: number; sourceRef?: str
 const UNRECORDED_DRAFT: PlacedDraft = { kind: 'system', role: 'system', text: UNRECORDED_HEAD_TEXT, block: { type: 'text', text: '' }, messageIndex: -1, turn: 0, extra: { unrecorded: true } };
 
 /**
- * A context its compaction sized (a fork before its first call): the head nobody recorded at what the
- * calls had measured, each message item at our estimate times the measured scale, the messages then
- * shared so the whole is `usedTokens` (what the compaction counted, plus what was written since).
+ * A context its compaction sized (a fork before its first call): the head (system prompt and tools,
+ * recorded or not) at what the calls had measured, each message item at our estimate times the
+ * measured scale, the messages then shared so the whole is `usedTokens` (what the compaction
+ * counted, plus what was written since).
  */
 function plannedCounts(drafts: PlacedDraft[], raw: number[], planned: { headTokens: number; tokenScale: number }, headNotRecorded: boolean, usedTokens: number | undefined): { counts: number[]; scale: number } {
+  if (headNotRecorded && planned.headTokens > 0 && !drafts.some((draft) => draft.messageIndex < 0)) {
+    drafts.unshift({ ...UNRECORDED_DRAFT });
+    raw.unshift(0);
+  }
+  const head = drafts.flatMap((draft, index) => (draft.messageIndex < 0 ? [index] : []));
   const scaled = raw.map((count) => Math.round(count * planned.tokenScale));
-  if (!headNotRecorded || planned.headTokens <= 0) return { counts: usedTokens === undefined ? scaled : scaleToTotal(scaled, usedTokens).counts, scale: planned.tokenScale };
-  drafts.unshift({ ...UNRECORDED_DRAFT });
-  const messages = usedTokens === undefined ? scaled : scaleToTotal(scaled, Math.max(0, usedTokens - planned.headTokens)).counts;
-  return { counts: [planned.headTokens, ...messages], scale: planned.tokenScale };
+  if (head.length === 0 || planned.headTokens <= 0) return { counts: usedTokens === undefined ? scaled : scaleToTotal(scaled, usedTokens).counts, scale: planned.tokenScale };
+  const headRaw = head.map((index) => raw[index] ?? 0);
+  // A head with no text of its own (the unrecorded item) takes the whole measured size.
+  const headCounts = headRaw.some((count) => count > 0) ? scaleToTotal(headRaw, planned.headTokens).counts : head.map((_, position) => (position === 0 ? planned.headTokens : 0));
+  const rest = scaled.flatMap((count, index) => (drafts[index]?.messageIndex === undefined || (drafts[index] as PlacedDraft).messageIndex < 0 ? [] : [count]));
+  const messages = usedTokens === undefined ? rest : scaleToTotal(rest, Math.max(0, usedTokens - planned.headTokens)).counts;
+  let h = 0;
+  let m = 0;
+  const counts = drafts.map((draft) => (draft.messageIndex < 0 ? (headCounts[h++] ?? 0) : (messages[m++] ?? 0)));
+  return { counts, scale: planned.tokenScale };
 }
 
 /**
