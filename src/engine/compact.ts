@@ -106,7 +106,8 @@ async function apply(context: Context, options: EngineOptions, deps: CompactDeps
   if (!deps.archive && options.summary.enabled && (run.state.runAllTiers || run.state.totalTokens > run.state.targetTokens)) {
     run.tiers.push({ tier: 'summarize', acted: 0, tokensSaved: 0, note: 'skipped: summarising drops items, which needs an archive to persist them first' });
   }
-  const changed = run.state.planned.some((planned) => planned.fate !== 'preserved') || run.summary !== undefined;
+  // Dropping what the agent re-attached once is not a change of its own: a fork would not send it anyway.
+  const changed = run.state.planned.some((planned) => planned.fate !== 'preserved' && planned.item.reattached !== true) || run.summary !== undefined;
   const tokensBefore = context.items.reduce((sum, item) => sum + item.tokens, 0);
   if (!changed) {
     const why = tokensBefore <= run.state.targetTokens && !run.state.runAllTiers ? 'already at or below the target' : 'nothing compactable outside preserved items';

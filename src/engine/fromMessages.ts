@@ -39,6 +39,12 @@ export interface MessagesInput {
    * scale, shared so that all sum to `usedTokens`.
    */
   planned?: { headTokens: number; tokenScale: number };
+  /**
+   * With `headNotRecorded`: what the system prompt and tools weigh alone (measured before the agent's
+   * own compaction). The first call after that compaction measured more (files the agent re-attached
+   * once); the excess is its own item, which a fork does not send.
+   */
+  headResent?: number;
   tokenizer?: Tokenizer;
   /** What the agent's tools do (its adapter's vocabulary); without it, tools are placed by name patterns. */
   vocabulary?: ToolVocabulary;
@@ -201,6 +207,7 @@ export function contextFromMessages(input: MessagesInput): Context {
   let scale: number;
   if (measured !== null) {
     ({ counts, scale } = measured);
+    if (input.headNotRecorded === true && input.headResent !== undefined) splitReattached(drafts, measured, input.headResent);
   } else {
     // No call measured this chain: the exact total (if any) is shared out by estimate.
     const planned = input.planned;
@@ -243,6 +250,27 @@ export function contextFromMessages(input: MessagesInput): Context {
 }
 
 type PlacedDraft = Draft & { messageIndex: number; turn: number; sourceRef?: string[] };
+
+/** What the part of the head the agent sent once says in the region map and the diff. */
+export const REATTACHED_TEXT = '[files and context the agent re-attached to its first call after its own compaction: sent once, not recorded; a fork does not send them]';
+
+/** Below this, the difference is the two measurements' noise, not re-attached content. */
+const REATTACHED_MIN_TOKENS = 500;
+
+/**
+ * The unrecorded head measured by the first call after the agent's compaction holds what it
+ * re-attached then: the head keeps what the system prompt and tools weighed before, the rest
+ * becomes its own item right after it.
+ */
+function splitReattached(drafts: PlacedDraft[], measured: { counts: number[]; basis: TokenBasis[]; apiDropped: number[] }, headResent: number): void {
+  const at = drafts.findIndex((draft) => draft.extra?.unrecorded === true);
+  const head = measured.counts[at];
+  if (at === -1 || head === undefined || head - headResent < REATTACHED_MIN_TOKENS) return;
+  drafts.splice(at + 1, 0, { ...UNRECORDED_DRAFT, text: REATTACHED_TEXT, extra: { unrecorded: true, reattached: true } });
+  measured.counts.splice(at, 1, Math.max(0, Math.round(headResent)), head - Math.max(0, Math.round(headResent)));
+  measured.basis.splice(at + 1, 0, measured.basis[at] ?? 'measured');
+  measured.apiDropped.splice(at + 1, 0, 0);
+}
 
 const UNRECORDED_DRAFT: PlacedDraft = { kind: 'system', role: 'system', text: UNRECORDED_HEAD_TEXT, block: { type: 'text', text: '' }, messageIndex: -1, turn: 0, extra: { unrecorded: true } };
 

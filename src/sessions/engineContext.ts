@@ -42,6 +42,7 @@ function build(live: LiveContext, estimate: Tokenizer): Context {
     ...(live.fill.usedTokens > 0 ? { usedTokens: live.fill.usedTokens + live.fill.pendingTokens } : {}),
     // A fork before its first call: sized as its compaction planned it, not re-estimated.
     ...(live.planned !== undefined && live.calls.length === 0 ? { planned: live.planned } : {}),
+    ...(live.headResent !== undefined ? { headResent: live.headResent } : {}),
     windowTokens: live.fill.windowTokens,
     sourceRefs,
     // Paths in summaries and stubs are said relative to where the agent ran.

@@ -210,6 +210,11 @@ export interface LiveContext {
    * planned with (the fork's mark), so it reads back as its preview until a call measures it.
    */
   planned?: PlannedSizes;
+  /**
+   * When the system prompt and tools are not recorded and the chain opens with the agent's own
+   * compaction: what they weigh alone (measured before it). The first call after it measured more.
+   */
+  headResent?: number;
 }
 
 /** What a compaction measured of what it kept, written into the fork it applies. */

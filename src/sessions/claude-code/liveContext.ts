@@ -10,6 +10,7 @@ import { hasMark, markBlock } from '../../engine/fromMessages';
 import type { ApiMessage, ContentBlock, ContextEntry, Diagnostic, LiveCall, LiveContext, Result, SessionInfo } from '../types';
 import { RecordGraph, type ChainWalk } from './chain';
 import { FillTracker, type CountedReading, type FillOptions } from './fill';
+import { headMeasuredFirst } from './headBefore';
 import { readSessionInfo } from './listing';
 import { subagentParent } from './paths';
 import { messagesFromChain } from './messages';
@@ -153,8 +154,8 @@ async function buildFresh(handle: FileHandle, path: string, session: SessionInfo
   const chain = messagesFromChain(records, path);
   const fill = built.tracker.snapshot(options);
   // The live chain opens with the newest boundary: ours carries the sizes the fork was planned with.
-  const planned = records.find((located) => isCompactBoundary(located.record))?.record;
-  const mark = planned === undefined ? null : contextLensMark(planned);
+  const boundary = records.find((located) => isCompactBoundary(located.record))?.record;
+  const mark = boundary === undefined ? null : contextLensMark(boundary);
   const context: LiveContext = {
     session,
     source: 'chain',
@@ -173,6 +174,12 @@ async function buildFresh(handle: FileHandle, path: string, session: SessionInfo
   const requestId = lastRequestRef(records);
   if (requestId !== null && scan.has('requests', requestId)) {
     diagnostics.push(...(await useRecordedRequest(context, scan, requestId, boundaries)));
+  }
+  // After Claude Code's own compaction with no recorded request, the head its first call measured
+  // holds what it re-attached once: what a fork sends again is the head measured before it.
+  if (context.system === undefined && context.tools === undefined && boundary !== undefined && mark === null) {
+    const head = await headMeasuredFirst(path);
+    if (head !== null) context.headResent = head;
   }
   context.diagnostics = dedupe(diagnostics);
   return { context, tracker: built.tracker };
