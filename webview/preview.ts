@@ -164,6 +164,8 @@ function renderBreakEven(preview: Preview): HTMLElement | null {
 function headline(preview: Preview): string {
   const figures = `${exactTokens(preview.beforeTokens)} → ${exactTokens(preview.afterTokens)} tokens (−${Math.round(preview.savingsPct)} %)`;
   if (preview.status !== 'compacted') return `${figures} · ${preview.message}`;
+  // A missed target says by how much and why, as the engine's message does.
+  if (!preview.targetMet && preview.targetMiss) return `${figures} · ${preview.targetMiss}`;
   return `${figures} · target ${exactTokens(preview.targetTokens)} ${preview.targetMet ? 'met' : 'not met'}`;
 }
 

@@ -31,7 +31,9 @@ export async function inspectCommand(args: readonly string[], io: Io): Promise<n
   const { live, context, adapter } = await loadLive(positionals[0], values, io);
   const cost = await costReport(prices, adapter, live, context);
   const { fill } = live;
-  const measured = context.measuredTokens ?? (context.usedSource === 'usage' ? fill.usedTokens : 0);
+  // A fork no call answered yet holds what its compaction counted: nothing the provider measured.
+  const forkUnanswered = live.calls.length === 0 && live.compactions.at(-1)?.by === 'context-lens';
+  const measured = forkUnanswered ? 0 : (context.measuredTokens ?? (context.usedSource === 'usage' ? fill.usedTokens : 0));
   const pending = context.measuredTokens === undefined ? fill.pendingTokens : context.usedTokens - measured;
   // The fill keeps the model of its last usable reading; a model behind Claude Code that reports
   // all-zero usage (e.g. glm-4.7) has none, while the listing names the newest response's model.
@@ -82,7 +84,8 @@ export async function inspectCommand(args: readonly string[], io: Io): Promise<n
       [1, 2],
     ),
   ];
-  lines.push(`  ${tokens(context.usedTokens)} in the next request: ${tokens(measured)} measured by the provider's usage${pending > 0 ? `, ~${tokens(pending)} written since the last response (estimate)` : ''}`);
+  if (forkUnanswered) lines.push(`  ${tokens(context.usedTokens)} in the next request: as the compaction that wrote this fork planned it (an estimate until the agent's first call measures it)`);
+  else lines.push(`  ${tokens(context.usedTokens)} in the next request: ${tokens(measured)} measured by the provider's usage${pending > 0 ? `, ~${tokens(pending)} written since the last response (estimate)` : ''}`);
   if (fill.outputTokensPending > 0) lines.push(`  (the gauge's ${tokens(fill.usedTokens)} is the last request; the ${tokens(fill.outputTokensPending)} output tokens of its response join the next one)`);
   if (live.session.forkOf) lines.splice(1, 0, `  fork of  ${live.session.forkOf.title ?? live.session.forkOf.sessionId ?? 'another session'} (written by Context Lens)`);
   lines.push('', ...costLines(cost, context.workspace));

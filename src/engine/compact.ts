@@ -5,6 +5,7 @@ import type { Archive, ArchiveRef } from './archive';
 import type { AfterTexts } from './afterTexts';
 import { diffSlots, unifiedDiff } from './diff';
 import { focusKept, holdingItems, policyFloor } from './ladder/escalate';
+import { targetMissOf, targetMissText } from './ladder/missed';
 import { countCiting, settleRefs } from './ladder/stubText';
 import { countNew } from './ladder/state';
 import type { Context } from './model';
@@ -51,16 +52,21 @@ function unchanged(context: Context, options: EngineOptions, formatter: MessageF
     failedOpen: status === 'failed-open',
     durationMs: performance.now() - started,
   });
+  const floor = run ? policyFloor(run.state) : undefined;
+  const heldBy = run ? holdingItems(run.state) : undefined;
+  // A no-op above its target says why, as a compaction that missed it does.
+  const miss = run && status === 'noop' ? targetMissOf(tokens, run.state.targetTokens, floor, heldBy) : null;
   return {
     status,
-    message,
+    message: miss ? `${message}; ${targetMissText(run?.state.targetTokens ?? 0, miss)}` : message,
+    ...(miss ? { targetMiss: miss } : {}),
     items: fates,
     metrics,
     // The tiers that ran still explain a skip ("would have saved 3 %").
     tiers: run?.tiers ?? [],
     escalation: run?.escalation ?? [],
     focusKept: [],
-    ...(run ? { floor: policyFloor(run.state), heldBy: holdingItems(run.state) } : {}),
+    ...(floor && heldBy ? { floor, heldBy } : {}),
     after: context,
     conversation: formatter(items),
     diff: '',
@@ -100,7 +106,8 @@ async function apply(context: Context, options: EngineOptions, deps: CompactDeps
   if (!deps.archive && options.summary.enabled && (run.state.runAllTiers || run.state.totalTokens > run.state.targetTokens)) {
     run.tiers.push({ tier: 'summarize', acted: 0, tokensSaved: 0, note: 'skipped: summarising drops items, which needs an archive to persist them first' });
   }
-  const changed = run.state.planned.some((planned) => planned.fate !== 'preserved') || run.summary !== undefined;
+  // Dropping what the agent re-attached once is not a change of its own: a fork would not send it anyway.
+  const changed = run.state.planned.some((planned) => planned.fate !== 'preserved' && planned.item.reattached !== true) || run.summary !== undefined;
   const tokensBefore = context.items.reduce((sum, item) => sum + item.tokens, 0);
   if (!changed) {
     const why = tokensBefore <= run.state.targetTokens && !run.state.runAllTiers ? 'already at or below the target' : 'nothing compactable outside preserved items';
@@ -189,15 +196,19 @@ async function apply(context: Context, options: EngineOptions, deps: CompactDeps
   // re-injected constraints) is the figure the last step reports, and only it meets a target.
   const lastStep = run.escalation.at(-1);
   if (lastStep) Object.assign(lastStep, { tokensAfter: after.usedTokens, targetMet: after.usedTokens <= run.state.targetTokens });
+  const floor = policyFloor(run.state);
+  const heldBy = after.usedTokens > run.state.targetTokens ? holdingItems(run.state) : undefined;
+  const miss = targetMissOf(after.usedTokens, run.state.targetTokens, floor, heldBy);
   const result: CompactionResult = {
     status: 'compacted',
-    message: `compacted ${thousands(tokensBefore)} → ${thousands(after.usedTokens)} tokens (−${metrics.savingsPercent.toFixed(1)} %)`,
+    message: `compacted ${thousands(tokensBefore)} → ${thousands(after.usedTokens)} tokens (−${metrics.savingsPercent.toFixed(1)} %)${miss ? `; ${targetMissText(run.state.targetTokens, miss)}` : ''}`,
+    ...(miss ? { targetMiss: miss } : {}),
     items: itemFates(run.state.planned),
     metrics,
     tiers: run.tiers,
     escalation: run.escalation,
-    floor: policyFloor(run.state),
-    ...(after.usedTokens > run.state.targetTokens ? { heldBy: holdingItems(run.state) } : {}),
+    floor,
+    ...(heldBy ? { heldBy } : {}),
     focusKept: focusKept(run.state),
     after,
     conversation: formatter(items),

@@ -33,6 +33,18 @@ export interface MessagesInput {
    * calls measured (tokens/attribute.ts) and `usedTokens` is only the fallback when none is usable.
    */
   calls?: readonly MeasuredCall[];
+  /**
+   * Without a usable call: the sizes a compaction planned this context with (a fork not answered yet).
+   * The head not recorded weighs what it was measured at, the messages our estimate at the measured
+   * scale, shared so that all sum to `usedTokens`.
+   */
+  planned?: { headTokens: number; tokenScale: number };
+  /**
+   * With `headNotRecorded`: what the system prompt and tools weigh alone (measured before the agent's
+   * own compaction). The first call after that compaction measured more (files the agent re-attached
+   * once); the excess is its own item, which a fork does not send.
+   */
+  headResent?: number;
   tokenizer?: Tokenizer;
   /** What the agent's tools do (its adapter's vocabulary); without it, tools are placed by name patterns. */
   vocabulary?: ToolVocabulary;
@@ -195,14 +207,19 @@ export function contextFromMessages(input: MessagesInput): Context {
   let scale: number;
   if (measured !== null) {
     ({ counts, scale } = measured);
+    if (input.headNotRecorded === true && input.headResent !== undefined) splitReattached(drafts, measured, input.headResent);
   } else {
     // No call measured this chain: the exact total (if any) is shared out by estimate.
-    const unrecorded = input.headNotRecorded === true && input.usedTokens !== undefined ? input.usedTokens - raw.reduce((sum, count) => sum + count, 0) : 0;
-    if (unrecorded > 0) {
-      drafts.unshift({ ...UNRECORDED_DRAFT });
-      raw.unshift(unrecorded);
+    const planned = input.planned;
+    if (planned !== undefined) ({ counts, scale } = plannedCounts(drafts, raw, planned, input.headNotRecorded === true, input.usedTokens));
+    else {
+      const unrecorded = input.headNotRecorded === true && input.usedTokens !== undefined ? input.usedTokens - raw.reduce((sum, count) => sum + count, 0) : 0;
+      if (unrecorded > 0) {
+        drafts.unshift({ ...UNRECORDED_DRAFT });
+        raw.unshift(unrecorded);
+      }
+      ({ counts, scale } = scaleToTotal(raw, input.usedTokens));
     }
-    ({ counts, scale } = scaleToTotal(raw, input.usedTokens));
   }
   const items: ContextItem[] = drafts.map((draft, id) => ({
     id,
@@ -234,7 +251,53 @@ export function contextFromMessages(input: MessagesInput): Context {
 
 type PlacedDraft = Draft & { messageIndex: number; turn: number; sourceRef?: string[] };
 
+/** What the part of the head the agent sent once says in the region map and the diff. */
+export const REATTACHED_TEXT = '[files and context the agent re-attached to its first call after its own compaction: sent once, not recorded; a fork does not send them]';
+
+/** Below this, the difference is the two measurements' noise, not re-attached content. */
+const REATTACHED_MIN_TOKENS = 500;
+
+/**
+ * The unrecorded head measured by the first call after the agent's compaction holds what it
+ * re-attached then: the head keeps what the system prompt and tools weighed before, the rest
+ * becomes its own item right after it.
+ */
+function splitReattached(drafts: PlacedDraft[], measured: { counts: number[]; basis: TokenBasis[]; apiDropped: number[] }, headResent: number): void {
+  const at = drafts.findIndex((draft) => draft.extra?.unrecorded === true);
+  const head = measured.counts[at];
+  if (at === -1 || head === undefined || head - headResent < REATTACHED_MIN_TOKENS) return;
+  drafts.splice(at + 1, 0, { ...UNRECORDED_DRAFT, text: REATTACHED_TEXT, extra: { unrecorded: true, reattached: true } });
+  measured.counts.splice(at, 1, Math.max(0, Math.round(headResent)), head - Math.max(0, Math.round(headResent)));
+  measured.basis.splice(at + 1, 0, measured.basis[at] ?? 'measured');
+  measured.apiDropped.splice(at + 1, 0, 0);
+}
+
 const UNRECORDED_DRAFT: PlacedDraft = { kind: 'system', role: 'system', text: UNRECORDED_HEAD_TEXT, block: { type: 'text', text: '' }, messageIndex: -1, turn: 0, extra: { unrecorded: true } };
+
+/**
+ * A context its compaction sized (a fork before its first call): the head (system prompt and tools,
+ * recorded or not) at what the calls had measured, each message item at our estimate times the
+ * measured scale, the messages then shared so the whole is `usedTokens` (what the compaction
+ * counted, plus what was written since).
+ */
+function plannedCounts(drafts: PlacedDraft[], raw: number[], planned: { headTokens: number; tokenScale: number }, headNotRecorded: boolean, usedTokens: number | undefined): { counts: number[]; scale: number } {
+  if (headNotRecorded && planned.headTokens > 0 && !drafts.some((draft) => draft.messageIndex < 0)) {
+    drafts.unshift({ ...UNRECORDED_DRAFT });
+    raw.unshift(0);
+  }
+  const head = drafts.flatMap((draft, index) => (draft.messageIndex < 0 ? [index] : []));
+  const scaled = raw.map((count) => Math.round(count * planned.tokenScale));
+  if (head.length === 0 || planned.headTokens <= 0) return { counts: usedTokens === undefined ? scaled : scaleToTotal(scaled, usedTokens).counts, scale: planned.tokenScale };
+  const headRaw = head.map((index) => raw[index] ?? 0);
+  // A head with no text of its own (the unrecorded item) takes the whole measured size.
+  const headCounts = headRaw.some((count) => count > 0) ? scaleToTotal(headRaw, planned.headTokens).counts : head.map((_, position) => (position === 0 ? planned.headTokens : 0));
+  const rest = scaled.flatMap((count, index) => (drafts[index]?.messageIndex === undefined || (drafts[index] as PlacedDraft).messageIndex < 0 ? [] : [count]));
+  const messages = usedTokens === undefined ? rest : scaleToTotal(rest, Math.max(0, usedTokens - planned.headTokens)).counts;
+  let h = 0;
+  let m = 0;
+  const counts = drafts.map((draft) => (draft.messageIndex < 0 ? (headCounts[h++] ?? 0) : (messages[m++] ?? 0)));
+  return { counts, scale: planned.tokenScale };
+}
 
 /**
  * Sizes items from the calls' usage (tokens/attribute.ts). A head nobody recorded becomes its own

@@ -23,6 +23,7 @@ export { compact, EDITED_SUMMARIZER, type CompactDeps, type CompactionHooks } fr
 export type { CompactionMetrics, CompactionResult, CompactionStatus, ItemFate, OverflowWarning, SummaryInfo, TierMetrics } from './result';
 export type { Fate, TierName, TierReport } from './ladder/state';
 export type { ToolPruner } from './ladder/truncate';
+export { targetMissText, type TargetMiss } from './ladder/missed';
 export { anthropicFormatter, type MessageFormatter, type OutputItem } from './output';
 export { DEFAULT_TRIGGER_OPTIONS, TriggerController, type Fill, type TriggerDecision, type TriggerOptions, type TriggerState } from './triggers';
 export type { Verification } from './verify';

@@ -75,6 +75,12 @@ export interface ContextItem {
    * Claude Code versions): its tokens are the exact total minus the messages' estimate. Never sent.
    */
   unrecorded?: true;
+  /**
+   * Part of that unrecorded head the agent sent once, not with every request: what Claude Code
+   * re-attached (recently read files) to its first call after its own compaction. A fork does not
+   * send it, so a compaction drops it and it is not part of the floor.
+   */
+  reattached?: true;
 }
 
 export type UsedSource = 'usage' | 'estimate';

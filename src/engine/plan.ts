@@ -109,9 +109,11 @@ export function ladderState(context: Context, options: EngineOptions, tokenizer:
     tokenizer,
     targetTokens: targetTokensOf(options, context.windowTokens),
     runAllTiers: options.trigger === 'manual' && !options.explicitTarget,
-    totalTokens: context.items.reduce((sum, item) => sum + item.tokens, 0),
+    // What the agent re-attached once is dropped from the start (initialPlan).
+    totalTokens: context.items.reduce((sum, item) => sum + (item.reattached ? 0 : item.tokens), 0),
     redactions: 0,
     ...(escalation.cutRecentOutputs ? { cutRecentOutputs: true } : {}),
+    ...(escalation.recentCapTokens !== undefined ? { recentCapTokens: escalation.recentCapTokens } : {}),
   };
 }
 

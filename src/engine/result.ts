@@ -4,6 +4,7 @@
 import type { ArchiveRef } from './archive';
 import type { AnthropicConversation, Context, ContextItem } from './model';
 import type { EscalationStep, PolicyFloor, HoldingItem } from './ladder/escalate';
+import type { TargetMiss } from './ladder/missed';
 import type { Fate, PlannedItem, TierName, TierReport } from './ladder/state';
 import type { MarkerHit } from './policy/epistemic';
 import type { ProtectionKind } from './policy/preserve';
@@ -109,6 +110,8 @@ export interface CompactionResult {
   floor?: PolicyFloor;
   /** When the target is missed (or nothing could be done): the heaviest message items still kept, and why. */
   heldBy?: HoldingItem[];
+  /** When the result is above its target: by how much and why (also said in `message`). */
+  targetMiss?: TargetMiss;
   /** Ids of the items kept verbatim because they match the focus text. */
   focusKept: number[];
   /** The compacted context (the original when nothing changed or on failure). */

@@ -178,6 +178,8 @@ export const previewSchema = z.object({
   summaryReadable: z.string().nullable(),
   targetTokens: tokens,
   targetMet: z.boolean(),
+  /** A missed target: by how much and why ("target 30,000 missed by 1,040: …"). Absent in older previews. */
+  targetMiss: previewWarning.nullable().optional(),
   /** The configured summarizer failed and the heuristic summary was used instead, and why. */
   summaryFallback: previewWarning.nullable(),
   /** The engine's warning that the result is still above the hard limit. */

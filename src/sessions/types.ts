@@ -159,6 +159,11 @@ export interface LiveCall {
   from: number;
   to: number;
   usage: UsageBreakdown;
+  /**
+   * Of `usage.outputTokens`, what the next request carries, when an agent does not send back all it
+   * was billed for (Gemini CLI strips a reply's thoughts from its history). Absent: all of it.
+   */
+  carriedOutputTokens?: number;
   model: string | null;
   at: string | null;
 }
@@ -214,6 +219,33 @@ export interface LiveContext {
    * since (a tool result arriving between the plan and the fork would split a pair the plan kept whole).
    */
   readEnd?: number;
+  /**
+   * A fork Context Lens wrote, before the agent's first call in it: the sizes its compaction was
+   * planned with (the fork's mark), so it reads back as its preview until a call measures it.
+   */
+  planned?: PlannedSizes;
+  /**
+   * When the system prompt and tools are not recorded and the chain opens with the agent's own
+   * compaction: what they weigh alone (measured before it). The first call after it measured more.
+   */
+  headResent?: number;
+}
+
+/** What a compaction measured of what it kept, written into the fork it applies. */
+export interface PlannedSizes {
+  /** The system prompt and tool definitions (recorded or not) as the calls measured them. */
+  headTokens: number;
+  /** Provider tokens per token of our estimate, on what the calls measured (Context.tokenScale). */
+  tokenScale: number;
+}
+
+/** Planned sizes from a fork's mark (written by any agent's fork writer), or undefined when absent or malformed. */
+export function plannedSizesOf(value: unknown): PlannedSizes | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { headTokens, tokenScale } = value as Record<string, unknown>;
+  if (typeof headTokens !== 'number' || !Number.isFinite(headTokens) || headTokens < 0) return undefined;
+  if (typeof tokenScale !== 'number' || !Number.isFinite(tokenScale) || tokenScale <= 0 || tokenScale > 100) return undefined;
+  return { headTokens: Math.round(headTokens), tokenScale };
 }
 
 /** A newer session appeared where a follower watches (the agent started or resumed one). */

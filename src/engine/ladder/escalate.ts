@@ -1,7 +1,9 @@
 // When the gentle tiers leave a run above its target (the caller's, or the setting), the ladder
 // escalates inside what it protected, in a stated order, each step a full re-plan:
 //   1. oversized tool outputs in the recent window are cut to head+tail (their category's cap);
-//   2. the recent window shrinks (5 % of the window / 2 exchanges, then 2 % / 1, then 1 exchange).
+//   2. the recent window shrinks (5 % of the window / 2 exchanges, then 2 % / 1, then 1 exchange);
+//   3. the outputs left in that window are cut to 500 tokens, then 100, head and tail: still above
+//      the floor, the target is met with what is left rather than missed by an output kept whole.
 // Each step is reported. What no step can remove — system prompt, tool definitions, pinned and kept
 // items, the latest prompt — is the policy floor, reported with the result so the person sees why
 // a target is out of reach.
@@ -12,9 +14,11 @@ import type { LadderState } from './state';
 export interface Escalation {
   /** Truncate oversized outputs inside the recent window too. */
   cutRecentOutputs?: boolean;
+  /** …to this cap instead of their category's (the last steps). */
+  recentCapTokens?: number;
 }
 
-export type EscalationStepName = 'cut-recent-outputs' | 'smaller-recent-window';
+export type EscalationStepName = 'cut-recent-outputs' | 'smaller-recent-window' | 'smaller-recent-cap';
 
 export interface EscalationStep {
   step: EscalationStepName;
@@ -30,6 +34,9 @@ const SMALLER_WINDOWS: readonly { percent: number; turns: number }[] = [
   { percent: 2, turns: 1 },
   { percent: 0, turns: 1 },
 ];
+
+/** The caps recent outputs are cut to when the smallest window still misses the target. */
+const SMALLER_CAPS: readonly number[] = [500, 100];
 
 export interface EscalatedRun<R> {
   run: R;
@@ -59,6 +66,14 @@ export function escalate<R extends { state: LadderState }>(options: EngineOption
     if (turns === preserve.recentTurns && percent === preserve.recentPercent) continue;
     const smaller = { ...options, preserve: { ...preserve, recentTurns: turns, recentPercent: percent } };
     record('smaller-recent-window', `recent window ${percent} % of the window / ${turns} exchange${turns === 1 ? '' : 's'}`, attempt(smaller, { cutRecentOutputs: true }));
+  }
+  const smallest = { ...options, preserve: { ...preserve, recentTurns: Math.min(preserve.recentTurns, 1), recentPercent: 0 } };
+  for (const cap of SMALLER_CAPS) {
+    if (!missed(run)) break;
+    const next = attempt(smallest, { cutRecentOutputs: true, recentCapTokens: cap });
+    // A step that gains nothing (no output that large is left) is not one to report.
+    if (next.state.totalTokens >= run.state.totalTokens) continue;
+    record('smaller-recent-cap', `tool outputs in the recent window cut to ${cap} tokens head+tail`, next);
   }
   return { run, steps };
 }

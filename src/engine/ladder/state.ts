@@ -62,6 +62,8 @@ export interface LadderState {
   redactions: number;
   /** Escalation (see escalate.ts): tier 3 also cuts oversized outputs inside the recent window. */
   cutRecentOutputs?: boolean;
+  /** Escalation's last steps: the cap those recent outputs are cut to, below their category's. */
+  recentCapTokens?: number;
 }
 
 export function targetMet(state: LadderState): boolean {
@@ -106,6 +108,8 @@ export function initialPlan(context: Context, policy: PolicyAnalysis, compactedE
     const markers = policy.markers.get(item.id);
     const earlier = item.kind === 'tool_result' && compactedEarlier(item.text);
     const unprotected = earlier ? 'kept: already compacted by an earlier run' : 'kept: target reached before this item was needed';
+    // Sent once by the agent, never by a fork: gone from any compaction's result, and from its floor.
+    if (item.reattached) return { item, fate: 'dropped', reason: 're-attached by the agent after its own compaction: a fork does not send it', text: '', tokensAfter: 0 };
     return {
       item,
       fate: 'preserved',

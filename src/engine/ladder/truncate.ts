@@ -95,16 +95,20 @@ export function runTruncate(state: LadderState, pruner?: ToolPruner): TierReport
   const report: TierReport = { tier: 'truncate', acted: 0, tokensSaved: 0 };
   const perCategory = state.options.truncate.perCategory;
   const recent = (planned: PlannedItem): boolean => state.cutRecentOutputs === true && isRecentOnly(state, planned);
+  const capOf = (planned: PlannedItem): number => {
+    const cap = perCategory[planned.item.toolCategory ?? 'other'].capTokens;
+    return state.recentCapTokens !== undefined && recent(planned) ? Math.min(cap, state.recentCapTokens) : cap;
+  };
   const candidates = state.planned
     .filter((planned) => planned.item.kind === 'tool_result' && (isOpen(planned) || recent(planned)))
-    .filter((planned) => planned.tokensAfter > perCategory[planned.item.toolCategory ?? 'other'].capTokens)
+    .filter((planned) => planned.tokensAfter > capOf(planned))
     .sort((a, b) => b.tokensAfter - a.tokensAfter);
   for (const planned of candidates) {
     if (targetMet(state)) break;
     // Escalation keeps both ends of a recent output: the start says what it is, the end how it ended.
     const inRecent = recent(planned);
     const category = perCategory[planned.item.toolCategory ?? 'other'];
-    const policy = inRecent ? { ...category, mode: 'head+tail' as const } : category;
+    const policy = inRecent ? { ...category, mode: 'head+tail' as const, capTokens: capOf(planned) } : category;
     let text: string;
     let tokensAfter: number;
     let reason: string;

@@ -1,6 +1,6 @@
 // A compaction result as the panel previews it: metrics per tier, verification, the summary and one
 // diff block per changed item. Everything shown goes through `redactSecrets` first. Free of `vscode`.
-import { afterTexts, EDITED_SUMMARIZER, redactSecrets, type CompactionResult, type Context, type Verification } from '../../engine';
+import { afterTexts, EDITED_SUMMARIZER, redactSecrets, targetMissText, type CompactionResult, type Context, type Verification } from '../../engine';
 import { diffSides, diffSlots } from '../../engine/diff';
 import { SUMMARY_TAG } from '../../engine/fromMessages';
 import { TIER_NAMES } from '../../protocol/categories';
@@ -155,6 +155,7 @@ export function previewOf({ id, focus, summarizer, context, result, choices = NO
     summaryReadable: summary === null ? null : readableSummary(summary),
     targetTokens: result.metrics.targetTokens,
     targetMet: result.metrics.targetMet,
+    targetMiss: result.targetMiss ? warningOf(targetMissText(result.metrics.targetTokens, result.targetMiss)) : null,
     summaryFallback: summaryFallbackOf(result),
     overflow: overflowWarningOf(result),
     redactions: result.metrics.redactions,

@@ -6,7 +6,7 @@ import { randomUUID } from '../common/crypto';
 import { basename, dirname, join } from 'node:path';
 import { writeNewAtomically } from '../atomicWrite';
 import { fail, failFromError, ok } from '../result';
-import type { ContentBlock, Result } from '../types';
+import type { ContentBlock, PlannedSizes, Result } from '../types';
 import { RecordGraph } from './chain';
 import { readForward } from './jsonl';
 import { isSubagentTranscript, subagentParent } from './paths';
@@ -34,6 +34,8 @@ export interface ForkRequest {
   focus?: string | null;
   preTokens: number | null;
   postTokens: number | null;
+  /** What the compaction measured of what it kept: the fork reads back with it until Claude Code answers. */
+  planned?: PlannedSizes;
   /** The source's title: the fork's own (a `custom-title` record) and the one it names its source by. */
   title?: string;
   /** Injected clock and id source, for reproducible tests. */
@@ -111,6 +113,7 @@ export async function writeFork(request: ForkRequest): Promise<Result<ForkResult
         sourcePath: request.sourcePath,
         ...(request.title !== undefined ? { sourceTitle: request.title } : {}),
         lastUuid: uuidOf(kept.at(-1) ?? {}) ?? summaryUuid,
+        ...(request.planned !== undefined ? { planned: request.planned } : {}),
       },
     },
     {

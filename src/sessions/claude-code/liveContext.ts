@@ -10,10 +10,11 @@ import { hasMark, markBlock } from '../../engine/fromMessages';
 import type { ApiMessage, ContentBlock, ContextEntry, Diagnostic, LiveCall, LiveContext, Result, SessionInfo } from '../types';
 import { RecordGraph, type ChainWalk } from './chain';
 import { FillTracker, type CountedReading, type FillOptions } from './fill';
+import { headMeasuredFirst } from './headBefore';
 import { readSessionInfo } from './listing';
 import { subagentParent } from './paths';
 import { messagesFromChain } from './messages';
-import { isChainRecord, isCompactBoundary, isSidechain, obj, parentOf, str, toolUseIds, uuidOf, type LocatedRecord } from './records';
+import { contextLensMark, isChainRecord, isCompactBoundary, isSidechain, obj, parentOf, str, toolUseIds, uuidOf, type LocatedRecord } from './records';
 import { rebuildRequest } from './request';
 import { readCompactionHistory, TailScan } from './scan';
 
@@ -152,6 +153,9 @@ async function buildFresh(handle: FileHandle, path: string, session: SessionInfo
   const records = built.walk?.records ?? [];
   const chain = messagesFromChain(records, path);
   const fill = built.tracker.snapshot(options);
+  // The live chain opens with the newest boundary: ours carries the sizes the fork was planned with.
+  const boundary = records.find((located) => isCompactBoundary(located.record))?.record;
+  const mark = boundary === undefined ? null : contextLensMark(boundary);
   const context: LiveContext = {
     session,
     source: 'chain',
@@ -164,12 +168,19 @@ async function buildFresh(handle: FileHandle, path: string, session: SessionInfo
     calls: callsOf(chain.entries, built.tracker),
     startOffset: records.reduce((first, located) => Math.min(first, located.offset), stats.size),
     readEnd: stats.size,
+    ...(mark?.planned !== undefined ? { planned: mark.planned } : {}),
   };
   const diagnostics = [...history.diagnostics, ...scan.diagnostics(), ...built.diagnostics, ...chain.diagnostics];
   // The request behind the newest response is written just before it, so within what was read.
   const requestId = lastRequestRef(records);
   if (requestId !== null && scan.has('requests', requestId)) {
     diagnostics.push(...(await useRecordedRequest(context, scan, requestId, boundaries)));
+  }
+  // After Claude Code's own compaction with no recorded request, the head its first call measured
+  // holds what it re-attached once: what a fork sends again is the head measured before it.
+  if (context.system === undefined && context.tools === undefined && boundary !== undefined && mark === null) {
+    const head = await headMeasuredFirst(path);
+    if (head !== null) context.headResent = head;
   }
   context.diagnostics = dedupe(diagnostics);
   return { context, tracker: built.tracker };

@@ -1,7 +1,7 @@
 // Claude Code transcript records: the few fields Context Lens reads, and guards that check them.
 // Transcripts are written by many CLI versions, so every field is optional and checked before use;
 // a record that lacks what we need is skipped, never trusted.
-import type { ContentBlock, UsageBreakdown } from '../types';
+import { plannedSizesOf, type ContentBlock, type PlannedSizes, type UsageBreakdown } from '../types';
 import { num, obj, str } from '../common/fields';
 import type { JsonRecord, LocatedJson } from '../common/jsonRecords';
 import { promptTokensOf } from '../common/usage';
@@ -67,12 +67,15 @@ export interface ContextLensMark {
   sourceTitle: string | null;
   /** The last record the fork wrote: `compactMetadata.postTokens` counts everything up to it. */
   lastUuid: string | null;
+  /** The sizes the compaction planned the fork with (absent in forks written before they were kept). */
+  planned?: PlannedSizes;
 }
 
 export function contextLensMark(record: RawRecord): ContextLensMark | null {
   const mark = obj(record.contextLens);
   if (!isCompactBoundary(record) || mark === null || mark.writer !== CONTEXT_LENS_WRITER) return null;
-  return { sourceSessionId: str(mark.sourceSessionId), sourceTitle: str(mark.sourceTitle), lastUuid: str(mark.lastUuid) };
+  const planned = plannedSizesOf(mark.planned);
+  return { sourceSessionId: str(mark.sourceSessionId), sourceTitle: str(mark.sourceTitle), lastUuid: str(mark.lastUuid), ...(planned ? { planned } : {}) };
 }
 
 /** The `message` of a user/assistant record, when it is an object. */

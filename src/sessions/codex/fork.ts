@@ -10,7 +10,7 @@ import { mkdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { writeNewAtomically } from '../atomicWrite';
 import { fail, failFromError, ok, withFile } from '../result';
-import type { Result } from '../types';
+import type { PlannedSizes, Result } from '../types';
 import { SUMMARY_PREAMBLE } from '../common/forkTexts';
 import { randomBytes } from '../common/crypto';
 import { HistoryBuilder } from './liveContext';
@@ -32,6 +32,8 @@ export interface CodexForkRequest {
   focus?: string | null;
   preTokens: number | null;
   postTokens: number | null;
+  /** What the compaction measured of what it kept: the fork reads back with it until Codex answers. */
+  planned?: PlannedSizes;
   /** Title of the source session, remembered in the fork for pickers (`source_title`). */
   sourceTitle?: string;
   /** The fork's own title ("… (compacted)"), for pickers when it has no prompt of its own. */
@@ -148,7 +150,7 @@ export async function writeCodexFork(request: CodexForkRequest): Promise<Result<
       payload: {
         message: summaryText,
         replacement_history: replacement,
-        [CONTEXT_LENS_KEY]: { ...mark, summary: request.summary, focus: request.focus ?? null, pre_tokens: request.preTokens, post_tokens: request.postTokens },
+        [CONTEXT_LENS_KEY]: { ...mark, summary: request.summary, focus: request.focus ?? null, pre_tokens: request.preTokens, post_tokens: request.postTokens, ...(request.planned !== undefined ? { planned: request.planned } : {}) },
       },
     },
   ];

@@ -3,14 +3,14 @@
 // instructions from session_meta as the system prompt, the fill and every compaction of the file.
 // Only the live history is kept while reading, so memory follows the context, not the file.
 import { ok, withFile } from '../result';
-import type { ContentBlock, LiveContext, Result, SessionInfo } from '../types';
+import { plannedSizesOf, type ContentBlock, type LiveContext, type PlannedSizes, type Result, type SessionInfo } from '../types';
 import { CodexCallCollector } from './calls';
 import { CodexCompactionCollector } from './compactions';
 import { CodexFillTracker, type CodexFillOptions } from './fill';
 import { readCodexSessionInfo } from './listing';
 import { messagesFromHistory, type PlacedItem } from './messages';
 import { scanRollout } from './reader';
-import { itemRef, messageText, obj, payloadOf, replacementHistory, responseItemOf, str, timestampOf, type LocatedRollout } from './records';
+import { CONTEXT_LENS_KEY, itemRef, messageText, obj, payloadOf, replacementHistory, responseItemOf, str, timestampOf, type LocatedRollout } from './records';
 
 export interface CodexLiveContextOptions extends CodexFillOptions {
   /** Picker information already known (saves re-reading the file's head and tail). */
@@ -21,6 +21,8 @@ export interface CodexLiveContextOptions extends CodexFillOptions {
 export class HistoryBuilder {
   items: PlacedItem[] = [];
   baseInstructions: string | null = null;
+  /** The sizes the newest compaction planned, when Context Lens wrote it (a fork's). */
+  planned: PlannedSizes | undefined;
 
   observe({ record, line, offset }: LocatedRollout): void {
     if (record.type === 'session_meta') {
@@ -29,6 +31,7 @@ export class HistoryBuilder {
     }
     if (record.type === 'compacted') {
       const summary = str(payloadOf(record)?.message);
+      this.planned = plannedSizesOf(obj(payloadOf(record)?.[CONTEXT_LENS_KEY])?.planned);
       const timestamp = timestampOf(record);
       this.items = replacementHistory(record).map((item, index) => ({
         item,
@@ -64,6 +67,7 @@ export async function readCodexLiveContext(path: string, options: CodexLiveConte
     // Codex's own encrypted compaction items go with the head: no tier may summarise or stub them.
     const head: ContentBlock[] = [...(history.baseInstructions === null ? [] : [{ type: 'text', text: history.baseInstructions }]), ...built.opaque];
     const system: ContentBlock[] | undefined = head.length === 0 ? undefined : head;
+    const measured = calls.calls(built.entries);
     return ok({
       session,
       source: 'chain',
@@ -74,8 +78,10 @@ export async function readCodexLiveContext(path: string, options: CodexLiveConte
       fill: snapshot,
       compactions: compactions.all(),
       diagnostics: [...scan.diagnostics, ...built.diagnostics],
-      calls: calls.calls(built.entries),
+      calls: measured,
       readEnd: scan.size,
+      // Until the fork's first call, it reads back with the sizes its compaction planned.
+      ...(history.planned !== undefined && measured.length === 0 ? { planned: history.planned } : {}),
     } satisfies LiveContext);
   });
 }

@@ -6,7 +6,7 @@ import { afterTexts } from '../../engine/afterTexts';
 import type { ItemFate } from '../../engine/result';
 import type { ForkInput } from '../port';
 import { fail, ok } from '../result';
-import type { Result } from '../types';
+import type { PlannedSizes, Result } from '../types';
 import { IN_PLACE_NOTE } from './forkTexts';
 
 export interface ForkPlan {
@@ -19,7 +19,13 @@ export interface ForkPlan {
   /** What the fork opens with: what the engine wrote, or the in-place note when it wrote nothing. */
   summary: string;
   /** The fork's metadata, as every adapter's request carries it. */
-  meta: { focus: string | null; preTokens: number; postTokens: number; title?: string };
+  meta: { focus: string | null; preTokens: number; postTokens: number; planned: PlannedSizes; title?: string };
+}
+
+/** The head as the compaction left it (what the calls measured) and the scale the items were sized at. */
+function plannedSizes({ context, result }: ForkInput): PlannedSizes {
+  const headTokens = result.after.items.reduce((sum, item) => (item.messageIndex < 0 ? sum + item.tokens : sum), 0);
+  return { headTokens, tokenScale: context.tokenScale > 0 ? context.tokenScale : 1 };
 }
 
 export function forkPlanOf(input: ForkInput): Result<ForkPlan> {
@@ -44,6 +50,6 @@ export function forkPlanOf(input: ForkInput): Result<ForkPlan> {
       return fate?.fate === 'compacted' ? aligned.compacted.get(fate.id) : undefined;
     },
     summary: aligned.written.length > 0 ? aligned.written.join('\n\n') : IN_PLACE_NOTE,
-    meta: { focus: input.focus ?? null, preTokens: result.metrics.tokensBefore, postTokens: result.metrics.tokensAfter, ...(input.title !== undefined ? { title: input.title } : {}) },
+    meta: { focus: input.focus ?? null, preTokens: result.metrics.tokensBefore, postTokens: result.metrics.tokensAfter, planned: plannedSizes(input), ...(input.title !== undefined ? { title: input.title } : {}) },
   });
 }

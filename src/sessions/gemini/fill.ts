@@ -8,7 +8,7 @@
 import { charEstimateTokenizer } from '../../engine/tokens/tokenizer';
 import type { FillSnapshot, UsageBreakdown } from '../types';
 import type { Conversation, PlacedMessage } from './conversation';
-import { jsonText, modelOf, obj, partsOf, tokensOf, type GeminiTokens, type MessageRecord } from './records';
+import { isForkSummary, isSummary, jsonText, modelOf, obj, partsOf, tokensOf, type GeminiTokens, type MessageRecord } from './records';
 import { responseIdsOfUserMessages } from './messages';
 import { compressionPoint, geminiTokenLimit } from './window';
 
@@ -55,6 +55,21 @@ export function usageAnchor(live: readonly PlacedMessage[], compactedAt: number 
   return null;
 }
 
+/**
+ * The fork Context Lens wrote, while no call answered in it: its mark's count and where the messages
+ * it counted end. Null for any other chat, a fork written before the mark named its last message, or
+ * one the CLI compressed since (its own summary then opens the history).
+ */
+export function unansweredFork(conversation: Conversation, live: readonly PlacedMessage[]): { postTokens: number; index: number } | null {
+  const mark = conversation.forkOf;
+  if (mark === null || mark.postTokens === null || mark.lastId === null) return null;
+  if (live.some((placed) => tokensOf(placed.message) !== null)) return null;
+  const opening = live.find((placed) => isSummary(placed.message));
+  if (opening === undefined || !isForkSummary(opening.message)) return null;
+  const index = live.findIndex((placed) => placed.message.id === mark.lastId);
+  return index === -1 ? null : { postTokens: mark.postTokens, index };
+}
+
 /** The model of the newest live gemini message that names one. */
 export function liveModel(live: readonly PlacedMessage[]): string | null {
   for (let index = live.length - 1; index >= 0; index--) {
@@ -81,6 +96,23 @@ export function fillOf(conversation: Conversation, compactedAt: number | null, e
   const anchor = usageAnchor(live, compactedAt);
   const sentAsUser = responseIdsOfUserMessages(live);
   const estimate = (from: number): number => live.slice(from).reduce((sum, placed) => sum + estimateMessageTokens(placed.message, sentAsUser), 0);
+  const fork = anchor === null ? unansweredFork(conversation, live) : null;
+  if (fork !== null) {
+    // A fork no call answered yet: what its compaction counted up to the last message it wrote, and
+    // the estimate of what was written since (a new prompt), as Claude Code's forks read.
+    const last = live[fork.index] as PlacedMessage;
+    return {
+      ...base,
+      usedTokens: fork.postTokens,
+      source: 'estimate',
+      timestamp: null,
+      outputTokensPending: 0,
+      pendingTokens: estimate(fork.index + 1),
+      usage: null,
+      accountedThrough: { uuid: last.message.id, endOffset: last.end },
+      compactedSinceUsage: false,
+    };
+  }
   if (anchor === null) {
     return {
       ...base,

@@ -19,7 +19,7 @@ import { writeNewAtomically } from '../atomicWrite';
 import { SUMMARY_PREAMBLE } from '../common/forkTexts';
 import { randomUUID } from '../common/crypto';
 import { fail, ok } from '../result';
-import type { Result } from '../types';
+import type { PlannedSizes, Result } from '../types';
 import { FORK_MARK_KEY, type MessageRecord } from './records';
 
 /** What the model answers our summary with, so a kept prompt after it is not a second user turn in a row. */
@@ -43,7 +43,7 @@ export interface GeminiForkFile {
   kept: readonly MessageRecord[];
   /** How many kept messages come before the summary (those that preceded everything removed). */
   summaryAt: number;
-  meta: { focus: string | null; preTokens: number; postTokens: number; title?: string };
+  meta: { focus: string | null; preTokens: number; postTokens: number; planned?: PlannedSizes; title?: string };
   /** Injected clock and id source, for reproducible tests. */
   now?: () => Date;
   newId?: () => string;
@@ -83,6 +83,10 @@ export async function writeGeminiForkFile(file: GeminiForkFile): Promise<Result<
   if (!fresh.ok) return fresh;
   const { sessionId, fileId } = fresh.value;
   const at = now.toISOString();
+  const summary: MessageRecord = { id: randomUUID(), timestamp: at, type: 'user', content: [{ text: `${SUMMARY_PREAMBLE}\n\n${file.summary}` }] };
+  const after = file.kept.slice(file.summaryAt);
+  const ack: MessageRecord[] = after[0]?.type === 'gemini' ? [] : [{ id: randomUUID(), timestamp: at, type: 'gemini', content: SUMMARY_ACK, thoughts: [] }];
+  const messages = [...file.kept.slice(0, file.summaryAt), summary, ...ack, ...after];
   const header = {
     sessionId,
     projectHash: file.projectHash,
@@ -98,12 +102,12 @@ export async function writeGeminiForkFile(file: GeminiForkFile): Promise<Result<
       focus: file.meta.focus,
       preTokens: file.meta.preTokens,
       postTokens: file.meta.postTokens,
+      // Readers take `postTokens` as the count of everything written here, up to `lastId`, sized as planned.
+      lastId: messages.at(-1)?.id ?? summary.id,
+      ...(file.meta.planned !== undefined ? { planned: file.meta.planned } : {}),
     },
   };
-  const summary: MessageRecord = { id: randomUUID(), timestamp: at, type: 'user', content: [{ text: `${SUMMARY_PREAMBLE}\n\n${file.summary}` }] };
-  const after = file.kept.slice(file.summaryAt);
-  const ack: MessageRecord[] = after[0]?.type === 'gemini' ? [] : [{ id: randomUUID(), timestamp: at, type: 'gemini', content: SUMMARY_ACK, thoughts: [] }];
-  const records = [header, ...file.kept.slice(0, file.summaryAt), summary, ...ack, ...after];
+  const records = [header, ...messages];
   const path = join(file.chatsDir, chatFileName(fileId, now));
   const written = await writeNewAtomically(path, `${records.map((record) => JSON.stringify(record)).join('\n')}\n`);
   if (!written.ok) return written;

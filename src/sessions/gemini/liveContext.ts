@@ -4,7 +4,7 @@
 import { ok } from '../result';
 import type { ContextEntry, LiveCall, LiveContext, Result, SessionInfo } from '../types';
 import { readChat } from './chatState';
-import { usageBreakdownOf, type GeminiFillOptions } from './fill';
+import { unansweredFork, usageBreakdownOf, type GeminiFillOptions } from './fill';
 import type { PlacedMessage } from './conversation';
 import { readGeminiSessionInfo } from './listing';
 import { liveMessages } from './messages';
@@ -26,7 +26,8 @@ export function liveCalls(live: readonly PlacedMessage[], entries: readonly Cont
     const tokens = tokensOf(message);
     const index = messageOf.get(message.id);
     if (tokens === null || index === undefined || (compactedAt !== null && offset <= compactedAt)) return [];
-    return [{ from: index, to: index, usage: usageBreakdownOf(tokens), model: modelOf(message), at: typeof message.timestamp === 'string' ? message.timestamp : null }];
+    // Billed for its thoughts, but the CLI strips them from the history it sends next.
+    return [{ from: index, to: index, usage: usageBreakdownOf(tokens), carriedOutputTokens: tokens.output, model: modelOf(message), at: typeof message.timestamp === 'string' ? message.timestamp : null }];
   });
 }
 
@@ -40,6 +41,8 @@ export async function readGeminiLiveContext(path: string, options: GeminiLiveCon
   const live = state.conversation.list();
   const built = liveMessages(live, path);
   const fill = state.fill(options);
+  // Until its first call, a fork reads back with the sizes its compaction planned.
+  const planned = unansweredFork(state.conversation, live) !== null ? state.conversation.forkOf?.planned : undefined;
   return ok({
     session,
     source: 'chain',
@@ -52,5 +55,6 @@ export async function readGeminiLiveContext(path: string, options: GeminiLiveCon
     calls: liveCalls(live, built.entries, state.compactions.compactedAt),
     // A legacy chat is one JSON object the CLI rewrites whole: no prefix of it is the same read.
     ...(legacy ? {} : { readEnd: size }),
+    ...(planned !== undefined ? { planned } : {}),
   } satisfies LiveContext);
 }

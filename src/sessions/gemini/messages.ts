@@ -4,9 +4,11 @@
 // - a user message is its parts: text (the `<session_context>` the CLI sets up marked as harness,
 //   a compression's `<state_snapshot>` or our fork's summary as the summary), functionResponse
 //   parts as tool results;
-// - a gemini message is its thoughts (summaries only: hidden), its text and its calls: the
-//   functionCall parts of `content` when it holds them (a history written back by `$set`), else its
-//   `toolCalls`; each call's stored `result` follows as a user turn of tool results.
+// - a gemini message is its text and its calls: the functionCall parts of `content` when it holds
+//   them (a history written back by `$set`), else its `toolCalls`; each call's stored `result`
+//   follows as a user turn of tool results. Its thoughts are not: the CLI strips thought parts from
+//   the history it sends (0.61 `stripThoughts`, and a reply's thoughts are never recorded into it),
+//   and the next call's prompt grows by the reply's output alone, never by its thoughts.
 // Refs: a message's blocks are named by its id, the tool results of its calls by `<id>#results`.
 // While it runs, the CLI stores each result twice: on the gemini message's call and as a user
 // message of functionResponse parts, which is what the model was sent; the user message wins and
@@ -105,22 +107,15 @@ function callsOf(message: MessageRecord): StoredCall[] {
   });
 }
 
-/** A gemini message's own blocks: hidden thought summaries, text, calls. */
+/** A gemini message's own blocks as sent again: text and calls (thoughts are not sent). */
 function modelBlocks(message: MessageRecord): ContentBlock[] {
   const parts = partsOf(message.content);
   const blocks: ContentBlock[] = [];
   const fromContent = parts.some((part) => obj(part.functionCall) !== null || part.thought === true);
-  if (!fromContent && Array.isArray(message.thoughts)) {
-    for (const value of message.thoughts) {
-      const thought = obj(value);
-      const text = [str(thought?.subject), str(thought?.description)].filter((piece) => piece !== null).join('\n');
-      if (text !== '') blocks.push(markBlock({ type: 'thinking', thinking: text }, 'hidden'));
-    }
-  }
   for (const part of parts) {
     const call = obj(part.functionCall);
     if (call !== null) blocks.push({ type: 'tool_use', id: str(call.id) ?? `${message.id}:${str(call.name) ?? 'call'}`, name: str(call.name) ?? 'unknown', input: obj(call.args) ?? {} });
-    else if (part.thought === true && typeof part.text === 'string') blocks.push(markBlock({ type: 'thinking', thinking: part.text }, 'hidden'));
+    else if (part.thought === true) continue;
     else if (typeof part.text === 'string') {
       if (part.text !== '') blocks.push({ type: 'text', text: part.text });
     } else blocks.push(otherPart(part));

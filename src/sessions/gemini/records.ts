@@ -10,7 +10,7 @@
 import { num, obj, str } from '../common/fields';
 import { SUMMARY_PREAMBLE } from '../common/forkTexts';
 import type { LocatedJson } from '../common/jsonRecords';
-import type { AgentId } from '../types';
+import { plannedSizesOf, type AgentId, type PlannedSizes } from '../types';
 
 /** The adapter's id. (`AgentId` becomes a plain string with issue 25's port; the cast goes then.) */
 export const GEMINI_AGENT: AgentId = 'gemini';
@@ -173,6 +173,10 @@ export interface GeminiForkMark {
   focus: string | null;
   preTokens: number | null;
   postTokens: number | null;
+  /** The last message the fork wrote: `postTokens` counts everything up to it. */
+  lastId: string | null;
+  /** The sizes the compaction planned the fork with (absent in forks written before they were kept). */
+  planned?: PlannedSizes;
 }
 
 /**
@@ -183,7 +187,8 @@ export function forkMarkOf(record: ChatRecord): GeminiForkMark | null {
   const mark = obj(record[FORK_MARK_KEY]);
   const forkOf = obj(mark?.forkOf);
   if (mark === null || forkOf === null) return null;
-  return { sessionId: str(forkOf.sessionId), title: str(forkOf.title), summary: str(mark.summary), focus: str(mark.focus), preTokens: num(mark.preTokens), postTokens: num(mark.postTokens) };
+  const planned = plannedSizesOf(mark.planned);
+  return { sessionId: str(forkOf.sessionId), title: str(forkOf.title), summary: str(mark.summary), focus: str(mark.focus), preTokens: num(mark.preTokens), postTokens: num(mark.postTokens), lastId: str(mark.lastId), ...(planned ? { planned } : {}) };
 }
 
 /** JSON text of a value someone else wrote, never throwing (a cycle cannot come from JSON, but depth can). */

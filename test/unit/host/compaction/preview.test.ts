@@ -111,6 +111,19 @@ describe('compaction preview', () => {
     assert.equal(preview.summaryEdited, false);
   });
 
+  it('says by how much and why a target was missed, for the headline (issue 41, item 6), and nothing when it was met', async () => {
+    const ctx = context();
+    const deps = { archive: new MemoryArchive(), tokenizer: charEstimateTokenizer };
+    const missed = await compact(ctx, { trigger: 'manual', explicitTarget: true, targetTokens: 5 }, deps);
+    const preview = previewOf({ id: 'p1', focus: '', summarizer: 'heuristic', context: ctx, result: missed });
+    assert.equal(preview.targetMet, false);
+    assert.match(preview.targetMiss ?? '', /^target 5 missed by [\d,]+: .*cannot be removed/);
+    assert.ok(missed.message.endsWith(preview.targetMiss ?? '?'), 'the same words as the engine\'s message');
+    assert.ok(previewSchema.safeParse(preview).success);
+    const met = previewOf({ id: 'p2', focus: '', summarizer: 'heuristic', context: ctx, result: await compact(ctx, { trigger: 'manual', explicitTarget: true, targetTokens: 9_000 }, deps) });
+    assert.equal(met.targetMiss, null);
+  });
+
   it('carries the engine\'s overflow warning, and no warnings when all went well', async () => {
     const ctx = context();
     const options = { trigger: 'manual' as const, preserve: { recentTurns: 1, recentPercent: 0 } };

@@ -137,7 +137,7 @@ describe('writeGeminiFork', () => {
   });
 
   it('picks short ids no file in the folder has, nor each other (the retention cleanup deletes by short id)', async () => {
-    const source = install('chat');
+    const source = install('tools');
     const input = await compacted(source, { summaryOverride: 'EDITED SUMMARY', preserve: { recentTurns: 0, recentPercent: 0 }, minSavingsPercent: 0 });
     const taken = `${basename(source).slice(-14, -6)}-0000-4000-8000-000000000000`;
     const fork = await writeGeminiFork(input, { now: () => NOW, newId: ids(taken, ID, taken, `${ID.slice(0, 8)}-1111-4000-8000-000000000000`, FILE_ID) });
@@ -147,7 +147,7 @@ describe('writeGeminiFork', () => {
   });
 
   it('refuses a source that is not a Gemini chat, without writing', async () => {
-    const source = install('chat');
+    const source = install('tools');
     const input = await compacted(source, { summaryOverride: 'EDITED SUMMARY', preserve: { recentTurns: 0, recentPercent: 0 }, minSavingsPercent: 0 });
     const other = join(dirname(source), 'session-2026-01-01T00-00-ffffffff.jsonl');
     writeFileSync(other, '{"not":"a chat"}\n\u0000\u0000garbage\n');
