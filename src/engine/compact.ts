@@ -6,7 +6,7 @@ import type { AfterTexts } from './afterTexts';
 import { diffSlots, unifiedDiff } from './diff';
 import { focusKept, holdingItems, policyFloor } from './ladder/escalate';
 import { targetMissOf, targetMissText } from './ladder/missed';
-import { countCiting, settleRefs } from './ladder/stubText';
+import { settleRefs } from './ladder/stubText';
 import { countNew } from './ladder/state';
 import type { Context } from './model';
 import { hardLimitOf, resolveOptions, type EngineOptions, type EngineOptionsInput } from './options';
@@ -137,7 +137,7 @@ async function apply(context: Context, options: EngineOptions, deps: CompactDeps
     const repaired = check.verdict === 'repaired' ? redactSecretsWithCounts(check.text) : undefined;
     const body = repaired?.text ?? outcome.text;
     let text = frame(body, outcome.summarizer);
-    let tokens = countCiting(run.state, text, archive?.id);
+    let tokens = countNew(run.state, text);
     let fellBack = outcome.fellBack;
     let error = outcome.error;
     let redactions = outcome.redactions + (repaired?.count ?? 0);
@@ -149,7 +149,7 @@ async function apply(context: Context, options: EngineOptions, deps: CompactDeps
           : `${outcome.summarizer} summary unusable (${tokens} tokens for a ${run.summary.span.tokens}-token span)`;
       fellBack = true;
       text = run.summary.text;
-      tokens = countCiting(run.state, text, archive?.id);
+      tokens = countNew(run.state, text);
       redactions = run.summary.redactions;
     }
     settleSummary(run, text, tokens, redactions);

@@ -25,16 +25,6 @@ export function countStub(state: LadderState, text: string): number {
   return countNew(state, text.replaceAll(PENDING_ARCHIVE_ID, SAMPLE_ARCHIVE_ID));
 }
 
-/**
- * Tokens of a text that cites the real archive id, counted as if it cited the sample: the id's
- * time and random characters tokenize differently from one run to the next, and the same
- * compaction recomputed must come out the same ("33,908 → 33,909 → 33,910" otherwise). Off from
- * the text as written by a token or two at most, like the plan that chose it.
- */
-export function countCiting(state: LadderState, text: string, archiveId: string | undefined): number {
-  return countNew(state, archiveId === undefined || archiveId === '' ? text : text.replaceAll(archiveId, SAMPLE_ARCHIVE_ID));
-}
-
 export function archiveRef(archiveId: string, itemId: number): string {
   return `ref: ${archiveId}#${itemId}`;
 }
@@ -99,7 +89,7 @@ export function settleRefs(state: LadderState, tiers: readonly TierReport[], arc
     if (planned.fate !== 'compacted' || !planned.text.includes(`ref: ${PENDING_ARCHIVE_ID}#`)) continue;
     const report = tiers.find((tier) => tier.tier === planned.prunedBy);
     const settled = settledText(planned.text, archiveId);
-    const settledTokens = countCiting(state, settled, archiveId);
+    const settledTokens = countNew(state, settled);
     const whole = settledTokens >= planned.item.tokens;
     const tokensAfter = whole ? planned.item.tokens : settledTokens;
     const delta = tokensAfter - planned.tokensAfter;
