@@ -58,7 +58,10 @@ const cliMainBeside = {
 };
 
 /** Node bundles take ESM builds first: jsonc-parser's `main` is a UMD build whose dynamic requires a bundle cannot follow. */
-const nodeBundle = { ...common, platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'], outdir: dist };
+// No `import()` in a node bundle: Node 20 runs our bundles from V8's code cache (src/cli/codeCache.ts),
+// and code from that cache cannot import dynamically there. Every module the bundles load at run time
+// is CommonJS (Node's own, the shared files beside them), so a require does the same.
+const nodeBundle = { ...common, platform: 'node', format: 'cjs', target: 'node20', supported: { 'dynamic-import': false }, mainFields: ['module', 'main'], outdir: dist };
 
 /** @type {esbuild.BuildOptions[]} */
 const targets = [

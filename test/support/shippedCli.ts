@@ -6,9 +6,10 @@
 // and no Node options from the test process; Node's own warnings on stderr fail the run.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { holdsDynamicImport } from '../../src/cli/codeCache';
 import { runCli, runOutcome, type CliRun } from './cliRun';
 import { shippedRuntimes, type NodeRuntime } from './nodeRuntimes';
 
@@ -24,6 +25,10 @@ export function shippedBundle(): string {
   const dist = join(folder, 'dist');
   const result = spawnSync(process.execPath, [join(ROOT, 'esbuild.mjs'), '--production', '--outdir', dist], { cwd: ROOT, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`esbuild.mjs --production failed (exit ${result.status ?? result.signal}):\n${result.stderr}`);
+  // Each bundle must be able to run from the code cache, which a dynamic import() rules out on Node 20.
+  for (const name of readdirSync(dist).filter((file) => file.endsWith('.js'))) {
+    assert.ok(!holdsDynamicImport(readFileSync(join(dist, name), 'utf8')), `${name} holds a dynamic import(): on Node 20 it would run without the code cache`);
+  }
   built = join(dist, 'cli.js');
   return built;
 }
