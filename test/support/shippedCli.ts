@@ -49,6 +49,8 @@ export interface ShippedPass {
   readonly pass: 'cold' | 'warm';
   /** `node 20.16.0, warm`: for assertion messages and names of what a pass writes. */
   readonly label: string;
+  /** What an agent that runs `ctxlens` itself (hooks, the status line) needs in its environment: this pass's cache. */
+  readonly env: { readonly CONTEXT_LENS_CACHE: string };
   /** `ctxlens <args>` under this pass's runtime and cache. */
   run(args: readonly string[], options?: ShippedRunOptions): Promise<CliRun>;
 }
@@ -62,6 +64,7 @@ function passOf(cli: string, runtime: NodeRuntime, pass: 'cold' | 'warm', cache:
     runtime,
     pass,
     label,
+    env: { CONTEXT_LENS_CACHE: cache },
     async run(args, options = {}) {
       const env = Object.fromEntries(Object.entries(options.env ?? process.env).filter(([key]) => !NOT_INHERITED.includes(key)));
       const run = await runCli(runtime.node, [cli, ...args], {
