@@ -5,10 +5,11 @@
 // runs (src/cli/codeCache.ts). Every run gets a private cache folder per runtime, no resident reader
 // and no Node options from the test process; Node's own warnings on stderr fail the run.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcessByStdio } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { holdsDynamicImport } from '../../src/cli/codeCache';
 import { runCli, runOutcome, type CliRun } from './cliRun';
 import { shippedRuntimes, type NodeRuntime } from './nodeRuntimes';
@@ -53,6 +54,8 @@ export interface ShippedPass {
   readonly env: { readonly CONTEXT_LENS_CACHE: string };
   /** `ctxlens <args>` under this pass's runtime and cache. */
   run(args: readonly string[], options?: ShippedRunOptions): Promise<CliRun>;
+  /** `ctxlens <args>` left running (a proxy), stdout and stderr piped: the caller ends it. */
+  start(args: readonly string[], options?: Omit<ShippedRunOptions, 'input' | 'timeoutMs'>): ChildProcessByStdio<null, Readable, Readable>;
 }
 
 /** What the person's shell would not hand `ctxlens`: the test runner's Node options, a VS Code terminal's resident reader. */
@@ -60,16 +63,19 @@ const NOT_INHERITED = ['NODE_OPTIONS', 'NODE_COMPILE_CACHE', 'NODE_DISABLE_COMPI
 
 function passOf(cli: string, runtime: NodeRuntime, pass: 'cold' | 'warm', cache: string): ShippedPass {
   const label = `node ${runtime.version}, ${pass}`;
+  const envOf = (options: { readonly env?: NodeJS.ProcessEnv }): NodeJS.ProcessEnv => ({
+    ...Object.fromEntries(Object.entries(options.env ?? process.env).filter(([key]) => !NOT_INHERITED.includes(key))),
+    CONTEXT_LENS_CACHE: cache,
+  });
   return {
     runtime,
     pass,
     label,
     env: { CONTEXT_LENS_CACHE: cache },
     async run(args, options = {}) {
-      const env = Object.fromEntries(Object.entries(options.env ?? process.env).filter(([key]) => !NOT_INHERITED.includes(key)));
       const run = await runCli(runtime.node, [cli, ...args], {
         cwd: options.cwd ?? process.cwd(),
-        env: { ...env, CONTEXT_LENS_CACHE: cache },
+        env: envOf(options),
         ...(options.input === undefined ? {} : { stdin: options.input }),
         ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       });
@@ -77,6 +83,9 @@ function passOf(cli: string, runtime: NodeRuntime, pass: 'cold' | 'warm', cache:
       assert.doesNotMatch(run.stderr, /\(node:\d+\) /, `${label}: ctxlens ${args.join(' ')}: Node printed a warning\n${runOutcome(run)}`);
       assert.doesNotMatch(run.stderr, /internal error/, `${label}: ctxlens ${args.join(' ')}\n${runOutcome(run)}`);
       return run;
+    },
+    start(args, options = {}) {
+      return spawn(runtime.node, [cli, ...args], { cwd: options.cwd ?? process.cwd(), env: envOf(options), stdio: ['ignore', 'pipe', 'pipe'] });
     },
   };
 }
