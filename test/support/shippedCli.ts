@@ -46,7 +46,7 @@ export interface ShippedRunOptions {
 
 export interface ShippedPass {
   readonly runtime: NodeRuntime;
-  /** `cold`: no code cache yet; `warm`: the one the cold pass left. */
+  /** `cold`: the pass starts without a code cache (its first command writes one); `warm`: with the one the cold pass left. */
   readonly pass: 'cold' | 'warm';
   /** `node 20.16.0, warm`: for assertion messages and names of what a pass writes. */
   readonly label: string;
@@ -105,7 +105,12 @@ export async function eachShippedPass(flow: (pass: ShippedPass) => Promise<void>
         try {
           await flow(shipped);
         } catch (error) {
-          if (error instanceof Error) error.message = `[${shipped.label}] ${error.message}`;
+          // The reporter prints the stack, which holds the message as it was thrown.
+          if (error instanceof Error && !error.message.includes(shipped.label)) {
+            const thrown = error.message;
+            error.message = `[${shipped.label}] ${thrown}`;
+            if (error.stack !== undefined) error.stack = error.stack.replace(thrown, error.message);
+          }
           throw error;
         }
         if (pass === 'cold') assert.ok(codeCacheFiles(cache) > 0, `[${shipped.label}] the cold pass left no code cache in ${cache}`);
