@@ -1,6 +1,7 @@
 // Every CLI command and hook on every hostile input (issue 12 §6), as child processes of the shipped
-// production build (shippedCli.ts; its code cache private to the test): exit 0 or 1, a one-line diagnostic, never a stack trace or a hang, bounded memory, and the
-// inputs byte-identical afterwards. The corpus is generated once into test/fixtures/hostile/.
+// production build (shippedCli.ts; its code cache private to the test): exit 0 or 1, a one-line
+// diagnostic, never a stack trace or a hang, bounded memory, and the inputs byte-identical
+// afterwards. The corpus is generated once into test/fixtures/hostile/.
 // HOSTILE_REPORT=1 prints the probe table (command, exit, seconds, peak RSS, first stderr line).
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
