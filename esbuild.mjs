@@ -3,15 +3,17 @@
 // own beside them, required at run time, so the package holds one copy and a command that never uses
 // it never parses it: zod and the Anthropic SDK (dist/zod.js, dist/anthropic-sdk.js), the MCP SDK
 // (dist/mcp-sdk.js), the English tagger that reads the person's sentences (dist/nlp.js).
-// Usage: node esbuild.mjs [--watch] [--production]
+// Usage: node esbuild.mjs [--watch] [--production] [--outdir DIR]
+// (--outdir: the same build in another folder; the integration tests run what ships from one of their own.)
 import * as esbuild from 'esbuild';
 import { cpSync, mkdirSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const root = dirname(fileURLToPath(import.meta.url));
-const dist = join(root, 'dist');
+const outdirAt = process.argv.indexOf('--outdir');
+const dist = outdirAt > 0 && process.argv[outdirAt + 1] ? resolve(process.argv[outdirAt + 1]) : join(root, 'dist');
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
 const require = createRequire(import.meta.url);
@@ -56,7 +58,10 @@ const cliMainBeside = {
 };
 
 /** Node bundles take ESM builds first: jsonc-parser's `main` is a UMD build whose dynamic requires a bundle cannot follow. */
-const nodeBundle = { ...common, platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'], outdir: dist };
+// No `import()` in a node bundle: Node 20 runs our bundles from V8's code cache (src/cli/codeCache.ts),
+// and code from that cache cannot import dynamically there. Every module the bundles load at run time
+// is CommonJS (Node's own, the shared files beside them), so a require does the same.
+const nodeBundle = { ...common, platform: 'node', format: 'cjs', target: 'node20', supported: { 'dynamic-import': false }, mainFields: ['module', 'main'], outdir: dist };
 
 /** @type {esbuild.BuildOptions[]} */
 const targets = [

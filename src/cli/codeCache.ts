@@ -2,6 +2,11 @@
 // compiling half a megabyte of bundle before the first line of output costs about as much as
 // Node's own start. Node 22 keeps such a cache itself (`module.enableCompileCache`); on Node 20
 // each bundle beside this one is compiled through `vm.Script` with the code V8 produced last time.
+// Code from that cache cannot run a dynamic `import()` on Node 20: Node finds a script's import
+// callback by a symbol kept in the script, V8 keeps that symbol in the cached code, and the next
+// process's symbol is another (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING; no option of `vm.Script`
+// helps: a callback of our own needs --experimental-vm-modules). So esbuild.mjs builds the bundles
+// without `import()`, and a bundle that still holds one is compiled as Node would, without the cache.
 // A cache, never the truth: a file keyed by the bundle's size, modification time and inode and the
 // Node version, private, written atomically after the command ran (so it holds the functions the
 // command compiled), and any failure (unreadable, rejected by V8, disk full) only means compiling as
@@ -10,7 +15,7 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
 import { basename, dirname, join } from 'node:path';
-import { Script, constants as vmConstants } from 'node:vm';
+import { Script } from 'node:vm';
 import { cacheRoot } from '../sessions/common/cacheDir';
 
 interface CompilingModule {
@@ -24,10 +29,17 @@ type Compile = CompilingModule['_compile'];
 type EnableCompileCache = (directory: string) => unknown;
 
 /**
- * Caches the compiled code of the bundles in `bundleDir` loaded from now on. Returns without doing
- * anything where neither way is available (Node before 20.12 cannot give a compiled bundle the
- * main context's dynamic `import()`).
+ * `import(` that is not part of a name, a property or the start of a string: a dynamic import (or
+ * text that looks like one, which only costs that bundle its cache).
  */
+const DYNAMIC_IMPORT = /(?<![\w$.'"`])import\s*\(/;
+
+/** True when a bundle's text may hold a dynamic `import()`: that bundle is never run from the cache. */
+export function holdsDynamicImport(content: string): boolean {
+  return DYNAMIC_IMPORT.test(content);
+}
+
+/** Caches the compiled code of the bundles in `bundleDir` loaded from now on. */
 export function enableCodeCache(bundleDir: string, env: Readonly<Record<string, string | undefined>>): void {
   try {
     const directory = join(cacheRoot(env), 'code');
@@ -36,24 +48,22 @@ export function enableCodeCache(bundleDir: string, env: Readonly<Record<string, 
       native(directory);
       return;
     }
-    const importDynamically = (vmConstants as Partial<typeof vmConstants> | undefined)?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
-    if (importDynamically === undefined) return;
-    hookCompile(`${bundleDir}/`, directory, importDynamically);
+    hookCompile(`${bundleDir}/`, directory);
   } catch {
     // No cache: the bundles compile as usual.
   }
 }
 
-function hookCompile(prefix: string, directory: string, importDynamically: typeof vmConstants.USE_MAIN_CONTEXT_DEFAULT_LOADER): void {
+function hookCompile(prefix: string, directory: string): void {
   const prototype = (Module as unknown as { prototype: CompilingModule }).prototype;
   const original: Compile = prototype._compile;
   const produced: Array<{ script: Script; path: string }> = [];
   prototype._compile = function (this: CompilingModule, content: string, filename: string): unknown {
-    if (!filename.startsWith(prefix)) return original.call(this, content, filename);
+    if (!filename.startsWith(prefix) || holdsDynamicImport(content)) return original.call(this, content, filename);
     const path = join(directory, cacheName(filename));
     const cachedData = readCache(path);
     // Module.wrap: the same function Node would compile, so `require`, `module` and line numbers are as usual.
-    const script = new Script((Module as unknown as { wrap(source: string): string }).wrap(withoutHashbang(content)), { filename, cachedData, importModuleDynamically: importDynamically });
+    const script = new Script((Module as unknown as { wrap(source: string): string }).wrap(withoutHashbang(content)), { filename, cachedData });
     if (cachedData === undefined || script.cachedDataRejected === true) produced.push({ script, path });
     const wrapper = script.runInThisContext() as (...args: unknown[]) => unknown;
     return wrapper.call(this.exports, this.exports, Module.createRequire(filename), this, filename, dirname(filename));

@@ -1,6 +1,7 @@
 // Proof that a fork Context Lens writes is a session Codex itself resumes: the real Codex CLI
-// records a short session against the Responses API stand-in, we fork it (the file read dropped,
-// our summary in its place), and `codex exec resume <fork id>` sends our summary and the kept
+// records a short session against the Responses API stand-in, the shipped `ctxlens` forks it with
+// `compact --drop N --write-session` in every pass of shippedCli.ts (the file read dropped, our
+// summary in its place), and `codex exec resume <fork id>` sends our summary and the kept
 // items, none of what was dropped, then appends its turn to the fork. The source stays untouched.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -8,13 +9,11 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { compact } from '../../src/engine/compact';
-import { MemoryArchive } from '../../src/engine/archive';
-import { adapterOf } from '../../src/sessions/agents';
-import { engineContextOf } from '../../src/sessions/engineContext';
 import { readCodexLiveContext } from '../../src/sessions/codex/liveContext';
+import { runOutcome } from '../support/cliRun';
 import { ensureCodexCli, execArgs, rolloutFiles, runCodex, writeCodexConfig } from '../support/codex-cli';
 import { exec, type FakeOpenAI, itemText, message, reply, startFakeOpenAI } from '../support/fake-openai';
+import { eachShippedPass } from '../support/shippedCli';
 
 /** The file's content: only in the dropped tool output, so it must not be sent after the fork. */
 const SECRET_LINE = 'DROPPED-OUTPUT-MARKER release on friday';
@@ -24,9 +23,20 @@ const SECOND_PROMPT = 'What did the notes say?';
 /** Codex's own compaction item: opaque (encrypted) to everyone but Codex's server, kept verbatim by the fork. */
 const ENCRYPTED = { type: 'compaction', encrypted_content: Buffer.from('ENCRYPTED-COMPACTION-MARKER '.repeat(40)).toString('base64') };
 
+/** What the test reads of `inspect --json` and `compact --json`. */
+interface Inspected {
+  readonly regions: ReadonlyArray<{ readonly id: number; readonly kind: string }>;
+  readonly compactions: ReadonlyArray<{ readonly summary?: string }>;
+}
+interface Compacted {
+  readonly status: string;
+  readonly message: string;
+  readonly fork?: { readonly sessionId: string; readonly path: string; readonly resumeCommand: string };
+}
+
 const sha256 = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
 
-describe('a Codex fork resumed by the real Codex CLI', { timeout: 120_000 }, () => {
+describe('a Codex fork written by ctxlens, resumed by the real Codex CLI', { timeout: 240_000 }, () => {
   let root: string;
   let server: FakeOpenAI;
   let binary: string;
@@ -49,7 +59,7 @@ describe('a Codex fork resumed by the real Codex CLI', { timeout: 120_000 }, () 
     rmSync(root, { recursive: true, force: true });
   });
 
-  it('applies an engine compaction through the Codex adapter: the real CLI sends our summary and the kept items, not the dropped output, and appends to the fork', async () => {
+  it('ctxlens compact --drop --write-session forks it on every runtime cold and warm: the real CLI sends our summary and the kept items, not the dropped output, and appends to the fork', async () => {
     const codexHome = join(root, 'codex');
     const cwd = join(root, 'project');
     mkdirSync(cwd, { recursive: true });
@@ -69,25 +79,37 @@ describe('a Codex fork resumed by the real Codex CLI', { timeout: 120_000 }, () 
     writeFileSync(source, `${readFileSync(source, 'utf8')}${JSON.stringify({ timestamp: new Date().toISOString(), type: 'compacted', payload: { message: '', replacement_history: [...kept, ENCRYPTED] } })}\n`);
     const sourceHash = sha256(source);
 
-    // What Apply does: the session's adapter reads it, the engine compacts it (the person dropped the
-    // tool output, which takes its call along), the adapter writes the fork.
-    const adapter = adapterOf('codex');
-    const session = await adapter.readSessionInfo(source);
-    assert.ok(session.ok);
-    const live = await adapter.readLiveContext(session.value);
-    assert.ok(live.ok, live.ok ? '' : live.error.message);
-    const context = engineContextOf(live.value);
-    const output = context.items.findIndex((item) => item.kind === 'tool_result');
-    assert.ok(output >= 0, 'one exec_command output');
-    const result = await compact(context, { trigger: 'manual', choices: { keep: [], drop: [output] } }, { archive: new MemoryArchive() });
-    assert.equal(result.status, 'compacted');
-    const fork = await adapter.writeFork({ live: live.value, context, result, title: 'notes' });
-    assert.ok(fork.ok, fork.ok ? '' : fork.error.message);
-    const written = await readCodexLiveContext(fork.value.path);
-    assert.ok(written.ok);
-    const SUMMARY = written.value.compactions[0]?.summary ?? '';
-    assert.ok(SUMMARY.length > 0, 'the fork carries our summary');
-    assert.ok(!SUMMARY.includes(SECRET_LINE), 'the summary does not repeat the dropped output');
+    // What Apply does, through the shipped command in every pass: the person drops the tool output
+    // (which takes its call along) and writes the fork; the fork is read back.
+    const session = await readCodexLiveContext(source);
+    assert.ok(session.ok, session.ok ? '' : session.error.message);
+    const env = { ...process.env, CODEX_HOME: codexHome };
+    const forks: Array<{ sessionId: string; path: string; summary: string }> = [];
+    await eachShippedPass(async (pass) => {
+      const ctxlens = async <T>(args: readonly string[]): Promise<T> => {
+        const run = await pass.run(args, { cwd, env });
+        assert.equal(run.code, 0, `ctxlens ${args.join(' ')}\n${runOutcome(run)}`);
+        return JSON.parse(run.stdout) as T;
+      };
+      const live = await ctxlens<Inspected>(['inspect', source, '--json']);
+      const output = live.regions.find((region) => region.kind === 'tool_result');
+      assert.ok(output, 'one exec_command output');
+      const compacted = await ctxlens<Compacted>(['compact', source, '--agent', 'codex', '--drop', String(output.id), '--write-session', '--json', '--archive-dir', join(root, 'archive')]);
+      assert.equal(compacted.status, 'compacted', compacted.message);
+      assert.ok(compacted.fork, 'the fork was written');
+      assert.equal(compacted.fork.resumeCommand, `codex resume ${compacted.fork.sessionId}`);
+      const written = await ctxlens<Inspected>(['inspect', compacted.fork.path, '--json']);
+      const summary = written.compactions[0]?.summary ?? '';
+      assert.ok(summary.length > 0, 'the fork carries our summary');
+      assert.ok(!summary.includes(SECRET_LINE), 'the summary does not repeat the dropped output');
+      forks.push({ ...compacted.fork, summary });
+    });
+    assert.equal(new Set(forks.map((fork) => fork.path)).size, 4, 'four forks, one a pass');
+    assert.equal(sha256(source), sourceHash, 'the source rollout is untouched');
+
+    // Codex resumes a fork: the last one written, from a warm cache.
+    const fork = { value: forks.at(-1) ?? { sessionId: '', path: '', summary: '' } };
+    const SUMMARY = fork.value.summary;
 
     const before = server.requests.length;
     const resumed = await runCodex({ binary, codexHome, cwd, args: execArgs({ prompt: SECOND_PROMPT, resume: fork.value.sessionId }) });
@@ -110,7 +132,7 @@ describe('a Codex fork resumed by the real Codex CLI', { timeout: 120_000 }, () 
     assert.equal(after.value.compactions.length, 1);
     assert.equal(after.value.compactions[0]?.by, 'context-lens');
     assert.equal(after.value.compactions[0]?.summary, SUMMARY);
-    assert.equal(after.value.session.forkOf?.title, session.value.title, "the source's title, not the fork's");
+    assert.equal(after.value.session.forkOf?.title, session.value.session.title, "the source's title, not the fork's");
     assert.equal(after.value.fill.source, 'usage', 'Codex appended the resumed turn with its usage');
     const lastMessage = after.value.messages.at(-1);
     assert.equal(lastMessage?.role, 'assistant');

@@ -1,17 +1,20 @@
 // Proof that a fork Context Lens writes is a session Claude Code itself resumes: the real CLI,
 // run with `--resume <fork id>` against the API stand-in, sends our summary and the preserved
 // messages, and none of what the compaction dropped. The recorded source stays byte-identical.
+// The forks of an in-place compaction and of parallel calls are written by the shipped `ctxlens
+// compact --write-session` in every pass of shippedCli.ts (each runtime, cold and warm), and each is
+// resumed; the first test writes a fork with a summary of its own choosing, which no command
+// takes, through the fork writer itself.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { compact } from '../../src/engine';
 import { readLiveContext } from '../../src/sessions/claude-code/liveContext';
 import { writeFork } from '../../src/sessions/claude-code/fork';
-import { engineContextOf } from '../../src/sessions/engineContext';
-import { forkRequestFromResult } from '../../src/sessions/claude-code/engineContext';
+import { runOutcome } from '../support/cliRun';
+import { eachShippedPass, runShippedOnce } from '../support/shippedCli';
 import { ensureClaudeCli, printArgs, projectDir, runClaude } from '../support/claude-cli';
 import { type FakeAnthropic, reply, startFakeAnthropic, text } from '../support/fake-anthropic';
 
@@ -89,52 +92,63 @@ describe('a fork written by Context Lens, resumed by the real Claude Code CLI', 
     assert.ok(!sent.includes(DROPPED), 'dropped content reached the API');
   });
 
-  it('sends the stubs of an in-place compaction instead of the superseded outputs', { timeout: 90_000 }, async () => {
+  it('sends the stubs of an in-place compaction instead of the superseded outputs, from ctxlens compact --write-session on every runtime, cold and warm', { timeout: 240_000 }, async () => {
     const cwd = join(root, 'repeated-reads');
     mkdirSync(cwd, { recursive: true });
     const source = installFixture('repeated-reads', configDir, cwd);
-    const live = await readLiveContext(source);
-    assert.ok(live.ok);
-    const context = engineContextOf(live.value);
-    const result = await compact(context, { trigger: 'manual', summary: { enabled: false }, preserve: { recentTurns: 1, recentPercent: 0 } });
-    assert.equal(result.status, 'compacted', result.message);
-    const request = await forkRequestFromResult({ live: live.value, context, result });
-    assert.ok(request.ok, request.ok ? '' : request.error.message);
-    const fork = await writeFork(request.value);
-    assert.ok(fork.ok, fork.ok ? '' : fork.error.message);
-
-    const sent = await resume(cwd, fork.value.sessionId);
-    assert.match(sent, /\[COMPACTED\] Earlier (\w+ )?output for /);
-    assert.ok(sent.includes('Context Lens compacted older tool results in place'));
+    const hashBefore = sha256(source);
+    // A target one token below the fill: the first tier (stubs for outputs a later read superseded) meets it, no summary is made.
+    const preview = await runShippedOnce(['compact', source, '--json'], { cwd });
+    assert.equal(preview.code, 0, runOutcome(preview));
+    const target = (JSON.parse(preview.stdout) as { before: { tokens: number } }).before.tokens - 1;
+    for (const fork of await shippedForks(source, cwd, ['--target-tokens', String(target)])) {
+      const sent = await resume(cwd, fork);
+      assert.match(sent, /\[COMPACTED\] Earlier (\w+ )?output for /);
+      assert.ok(sent.includes('Context Lens compacted older tool results in place'));
+    }
+    assert.equal(sha256(source), hashBefore, 'the source transcript must not change');
   });
 
-  it('resumes a compacted session of parallel tool calls and a subagent with every call paired', { timeout: 90_000 }, async () => {
+  it('resumes a compacted session of parallel tool calls and a subagent with every call paired, from ctxlens compact --write-session on every runtime, cold and warm', { timeout: 240_000 }, async () => {
     const cwd = join(root, 'ledger-service');
     mkdirSync(cwd, { recursive: true });
     const source = installFixture('parallel', configDir, cwd);
-    const live = await readLiveContext(source);
-    assert.ok(live.ok);
-    assert.deepEqual(live.value.diagnostics, []);
-    const context = engineContextOf(live.value);
-    const result = await compact(context, { trigger: 'manual', targetTokens: 30_000, explicitTarget: true, preserve: { recentTurns: 1, recentPercent: 0 } });
-    assert.equal(result.status, 'compacted', result.message);
-    const request = await forkRequestFromResult({ live: live.value, context, result });
-    assert.ok(request.ok, request.ok ? '' : request.error.message);
-    const fork = await writeFork(request.value);
-    assert.ok(fork.ok, fork.ok ? '' : fork.error.message);
-
-    const messages = JSON.parse(await resume(cwd, fork.value.sessionId)) as { role: string; content: string | { type: string; id?: string; tool_use_id?: string }[] }[];
-    const blocks = messages.flatMap((message) => (typeof message.content === 'string' ? [] : message.content));
-    const uses = blocks.filter((block) => block.type === 'tool_use').map((block) => block.id);
-    const results = blocks.filter((block) => block.type === 'tool_result').map((block) => block.tool_use_id);
-    assert.ok(uses.length >= 6, `the fork keeps parallel calls (${uses.length} sent)`);
-    assert.deepEqual([...results].sort(), [...uses].sort(), 'every tool_use the CLI sent has its tool_result');
-    // Each call's result comes in the user message right after the assistant message that made it.
-    messages.forEach((message, index) => {
-      if (message.role !== 'assistant' || typeof message.content === 'string') return;
-      const next = messages[index + 1];
-      const answered = new Set(typeof next?.content === 'string' ? [] : (next?.content ?? []).map((block) => block.tool_use_id));
-      for (const block of message.content) if (block.type === 'tool_use') assert.ok(answered.has(block.id), `${block.id} answered in the next message`);
-    });
+    const inspected = await runShippedOnce(['inspect', source, '--json'], { cwd });
+    assert.equal(inspected.code, 0, runOutcome(inspected));
+    assert.deepEqual((JSON.parse(inspected.stdout) as { diagnostics: unknown[] }).diagnostics, []);
+    for (const fork of await shippedForks(source, cwd, ['--target-tokens', '30000'])) assertPaired(await resume(cwd, fork));
   });
 });
+
+/** `ctxlens compact <source> <options> --write-session` in every pass of shippedCli.ts: the forks' session ids. */
+async function shippedForks(source: string, cwd: string, options: readonly string[]): Promise<string[]> {
+  const forks: string[] = [];
+  await eachShippedPass(async (pass) => {
+    const run = await pass.run(['compact', source, ...options, '--write-session', '--json', '--archive-dir', join(cwd, '..', 'archive')], { cwd });
+    assert.equal(run.code, 0, runOutcome(run));
+    const compacted = JSON.parse(run.stdout) as { status: string; message: string; fork?: { sessionId: string; resumeCommand: string } };
+    assert.equal(compacted.status, 'compacted', compacted.message);
+    assert.ok(compacted.fork, 'the fork was written');
+    assert.equal(compacted.fork.resumeCommand, `claude --resume ${compacted.fork.sessionId}`);
+    forks.push(compacted.fork.sessionId);
+  });
+  assert.equal(new Set(forks).size, 4, 'four forks, one a pass');
+  return forks;
+}
+
+/** Every tool_use the CLI sent has its tool_result, in the user message right after the assistant message that made it. */
+function assertPaired(sent: string): void {
+  const messages = JSON.parse(sent) as { role: string; content: string | { type: string; id?: string; tool_use_id?: string }[] }[];
+  const blocks = messages.flatMap((message) => (typeof message.content === 'string' ? [] : message.content));
+  const uses = blocks.filter((block) => block.type === 'tool_use').map((block) => block.id);
+  const results = blocks.filter((block) => block.type === 'tool_result').map((block) => block.tool_use_id);
+  assert.ok(uses.length >= 6, `the fork keeps parallel calls (${uses.length} sent)`);
+  assert.deepEqual([...results].sort(), [...uses].sort(), 'every tool_use the CLI sent has its tool_result');
+  // Each call's result comes in the user message right after the assistant message that made it.
+  messages.forEach((message, index) => {
+    if (message.role !== 'assistant' || typeof message.content === 'string') return;
+    const next = messages[index + 1];
+    const answered = new Set(typeof next?.content === 'string' ? [] : (next?.content ?? []).map((block) => block.tool_use_id));
+    for (const block of message.content) if (block.type === 'tool_use') assert.ok(answered.has(block.id), `${block.id} answered in the next message`);
+  });
+}

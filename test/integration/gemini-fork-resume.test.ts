@@ -1,7 +1,7 @@
 // Proof that a fork Context Lens writes is a session the Gemini CLI itself resumes: the real CLI
 // (0.61, offline, against the Gemini API stand-in, in a private HOME) records a three-prompt
-// session, `ctxlens compact --agent gemini --write-session` compacts it (the first turns
-// summarised) and writes the fork, and `gemini -r <fork id> -p continue` sends our summary, the standing rule the person typed and the
+// session, the shipped `ctxlens compact --agent gemini --write-session` compacts it (the first turns
+// summarised) and writes the fork in every pass of shippedCli.ts (each runtime, cold and warm), and `gemini -r <fork id> -p continue` sends our summary, the standing rule the person typed and the
 // open loop they left, but not the dropped file content. The source files stay byte for byte, and
 // the fork survives the CLI's retention cleanup, which deletes chats by short id.
 import assert from 'node:assert/strict';
@@ -10,12 +10,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { execFileSync } from 'node:child_process';
 import { SUMMARY_PREAMBLE } from '../../src/sessions/common/forkTexts';
 import { readGeminiLiveContext } from '../../src/sessions/gemini/liveContext';
-import { buildCliBundles } from '../support/cli-bundle';
+import { runOutcome } from '../support/cliRun';
 import { call, contentText, type FakeGemini, type GeminiRequest, reply, requestText, startFakeGemini, text } from '../support/fake-gemini';
 import { chatFiles, ensureGeminiCli, promptArgs, runGemini, sessionIdOfRun, writeGeminiSettings } from '../support/gemini-cli';
+import { eachShippedPass } from '../support/shippedCli';
 
 const RULE = 'Standing rule: amounts are integers in cents, never floats.';
 const OPEN_LOOP = 'TODO later: partial refunds are not handled yet.';
@@ -26,16 +26,14 @@ const LEDGER = ['# Ledger', SECRET, ...Array.from({ length: 60 }, (_, index) => 
 
 const sha256 = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
 
-describe('a Gemini fork resumed by the real Gemini CLI', { timeout: 240_000 }, () => {
+describe('a Gemini fork written by ctxlens, resumed by the real Gemini CLI', { timeout: 240_000 }, () => {
   let root: string;
   let server: FakeGemini;
   let entry: string;
-  let cli: string;
 
   before(async () => {
     entry = ensureGeminiCli();
     root = mkdtempSync(join(tmpdir(), 'cl-gemini-fork-'));
-    cli = (await buildCliBundles(join(root, 'bin'))).cli;
     server = await startFakeGemini({
       scenario: {
         prompts: [
@@ -75,18 +73,25 @@ describe('a Gemini fork resumed by the real Gemini CLI', { timeout: 240_000 }, (
     assert.ok(source !== undefined, 'the CLI wrote the session');
     const hashes = new Map(sources.map((path) => [path, sha256(path)]));
 
-    // What Apply does, through the command line: compact it as far down as it goes (the earlier turns
-    // summarised, the archive written first) and write the fork.
+    // What Apply does, through the shipped command line: compact it as far down as it goes (the
+    // earlier turns summarised, the archive written first) and write the fork.
     const live = await readGeminiLiveContext(source);
     assert.ok(live.ok, live.ok ? '' : live.error.message);
     assert.ok(JSON.stringify(live.value.messages).includes(SECRET), 'the source holds the text the fork drops');
-    const compacted = JSON.parse(
-      execFileSync(process.execPath, [cli, 'compact', source, '--agent', 'gemini', '--target-tokens', '1', '--write-session', '--json', '--archive-dir', join(root, 'archive')], { encoding: 'utf8', env: { ...process.env, HOME: home } }),
-    ) as { status: string; message: string; fork?: { sessionId: string; path: string; resumeCommand: string } };
-    assert.equal(compacted.status, 'compacted', compacted.message);
-    assert.ok(compacted.fork !== undefined, 'the fork was written');
-    const fork = { value: compacted.fork };
-    assert.equal(fork.value.resumeCommand, `gemini -r ${fork.value.sessionId}`);
+    const forks: Array<{ sessionId: string; path: string; resumeCommand: string }> = [];
+    await eachShippedPass(async (pass) => {
+      const run = await pass.run(['compact', source, '--agent', 'gemini', '--target-tokens', '1', '--write-session', '--json', '--archive-dir', join(root, 'archive')], { cwd, env: { ...process.env, HOME: home } });
+      assert.equal(run.code, 0, runOutcome(run));
+      const compacted = JSON.parse(run.stdout) as { status: string; message: string; fork?: { sessionId: string; path: string; resumeCommand: string } };
+      assert.equal(compacted.status, 'compacted', compacted.message);
+      assert.ok(compacted.fork !== undefined, 'the fork was written');
+      assert.equal(compacted.fork.resumeCommand, `gemini -r ${compacted.fork.sessionId}`);
+      forks.push(compacted.fork);
+    });
+    assert.equal(new Set(forks.map((fork) => fork.path)).size, 4, 'four forks, one a pass');
+    for (const [path, hash] of hashes) assert.equal(sha256(path), hash, `${basename(path)} is untouched`);
+    // The Gemini CLI resumes a fork: the last one written, from a warm cache.
+    const fork = { value: forks.at(-1) ?? { sessionId: '', path: '', resumeCommand: '' } };
     const header = JSON.parse(readFileSync(fork.value.path, 'utf8').split('\n')[0] ?? '{}') as { contextLens: { summary: string } };
     const summary = header.contextLens.summary;
     assert.ok(summary.length > 0 && !summary.includes(SECRET), 'a summary without the dropped output');
@@ -122,7 +127,7 @@ describe('a Gemini fork resumed by the real Gemini CLI', { timeout: 240_000 }, (
       assert.equal(fresh.code, 0, `${fresh.stdout}\n${fresh.stderr}`);
     }
     assert.ok(!chatFiles(home).some((path) => path.endsWith(stub)), `the cleanup ran and deleted the stub (before: ${beforeCleanup}; after: ${listing()})`);
-    assert.ok(existsSync(fork.value.path), `the fork survives the retention cleanup (before: ${beforeCleanup}; after: ${listing()})`);
+    for (const written of forks) assert.ok(existsSync(written.path), `the fork survives the retention cleanup (before: ${beforeCleanup}; after: ${listing()})`);
     const again = await run('continue', fork.value.sessionId);
     assert.equal(again.code, 0, `the fork still resumes after the cleanup\n${again.stderr}`);
   });

@@ -1,15 +1,16 @@
-// Every CLI command and hook on every hostile input (issue 12 §6), as child processes of the built
-// CLI: exit 0 or 1, a one-line diagnostic, never a stack trace or a hang, bounded memory, and the
-// inputs byte-identical afterwards. The corpus is generated once into test/fixtures/hostile/.
+// Every CLI command and hook on every hostile input (issue 12 §6), as child processes of the shipped
+// production build (shippedCli.ts; its code cache private to the test): exit 0 or 1, a one-line
+// diagnostic, never a stack trace or a hang, bounded memory, and the inputs byte-identical
+// afterwards. The corpus is generated once into test/fixtures/hostile/.
 // HOSTILE_REPORT=1 prints the probe table (command, exit, seconds, peak RSS, first stderr line).
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { buildCliBundles, type CliBundles } from '../support/cli-bundle';
+import { shippedBundle } from '../support/shippedCli';
 import { generateHostileCorpus, HOSTILE_DIR, HOSTILE_PROJECT, type HostileInput } from '../support/hostile';
 
 /** Ordinary inputs take a second of CPU; this only catches hangs (on a machine shared with other work). */
@@ -38,7 +39,8 @@ interface Outcome extends Probe {
   stderr: string;
 }
 
-let bundles: CliBundles;
+/** The shipped `cli.js` (the loader, with its code cache) and `statusline.js` beside it. */
+let bundles: { readonly cli: string; readonly statusline: string };
 let scratch: string;
 let preload: string;
 
@@ -48,7 +50,7 @@ function run(probe: Probe): Promise<Outcome> {
   const started = performance.now();
   const entry = probe.command === 'statusline.js' ? bundles.statusline : bundles.cli;
   const child = spawn(process.execPath, ['--require', preload, entry, ...probe.args], {
-    env: { ...process.env, HOSTILE_RSS_FILE: rssFile, XDG_STATE_HOME: join(scratch, 'state'), CLAUDE_CONFIG_DIR: join(scratch, 'no-config'), NO_COLOR: '1' },
+    env: { ...process.env, HOSTILE_RSS_FILE: rssFile, XDG_STATE_HOME: join(scratch, 'state'), CONTEXT_LENS_CACHE: join(scratch, 'cache'), CLAUDE_CONFIG_DIR: join(scratch, 'no-config'), NO_COLOR: '1' },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -130,7 +132,9 @@ describe('hostile inputs through every CLI command', { timeout: 600_000 }, () =>
       "process.on('exit', () => { const u = process.resourceUsage(); require('node:fs').writeFileSync(process.env.HOSTILE_RSS_FILE, JSON.stringify({ rss: u.maxRSS, cpu: u.userCPUTime + u.systemCPUTime })); });\n",
     );
     mkdirSync(join(scratch, 'no-config'));
-    [inputs, bundles] = await Promise.all([generateHostileCorpus(), buildCliBundles(join(scratch, 'dist'))]);
+    const cli = shippedBundle();
+    bundles = { cli, statusline: join(dirname(cli), 'statusline.js') };
+    inputs = await generateHostileCorpus();
     for (const input of inputs) if (input.regular) before_.set(input.path, await digest(input.path));
     // --write-session writes next to its transcript: it gets a copy of the corpus (links for the big ones).
     copies = join(scratch, 'config');

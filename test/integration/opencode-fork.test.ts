@@ -1,23 +1,20 @@
-// Proof that a fork Context Lens writes is a session OpenCode itself resumes: the real OpenCode CLI
-// records a session against the chat-completions stand-in, the engine compacts it (the file read
-// dropped), the adapter writes the fork through `opencode import`, and `opencode run --session
-// <fork>` sends our summary, the standing rule and the open loop, not the dropped output. The
-// source session's rows stay as they were.
+// Proof that a fork `ctxlens compact --write-session` writes is a session OpenCode itself resumes:
+// the real OpenCode CLI records a session against the chat-completions stand-in, then the shipped
+// `ctxlens` (shippedCli.ts: each runtime, cold and warm) finds the file read with `inspect --json`,
+// drops it with `compact --drop N --write-session`, which writes the fork through `opencode import`,
+// and reads the fork back. `opencode run --session <fork>` then sends our summary, the standing rule
+// and the open loop, not the dropped output. The source session's rows stay as they were.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { MemoryArchive } from '../../src/engine/archive';
-import { compact } from '../../src/engine/compact';
-import { adapterOf } from '../../src/sessions/agents';
-import { engineContextOf } from '../../src/sessions/engineContext';
 import { withSnapshot } from '../../src/sessions/opencode/snapshot';
-import type { SessionLocations } from '../../src/sessions/port';
 import { ok } from '../../src/sessions/result';
 import { startFakeChat, type FakeChat } from '../support/fake-openai-chat';
 import { ensureOpencodeCli, opencodeDb, opencodeEnv, runOpencode } from '../support/opencode-cli';
 import { runOutcome } from '../support/cliRun';
+import { eachShippedPass, runShippedOnce } from '../support/shippedCli';
 
 const SECRET_LINE = 'DROPPED-OUTPUT-MARKER the release is on friday';
 const RULE = 'Never touch the vendor folder.';
@@ -25,6 +22,16 @@ const LOOP = 'Remind me to update the changelog before we release.';
 const FIRST_PROMPT = `Read notes.md. ${RULE} ${LOOP}`;
 const RUN_TIMEOUT_MS = 180_000;
 
+interface Inspected {
+  readonly regions: ReadonlyArray<{ readonly id: number; readonly kind: string }>;
+  readonly compactions: ReadonlyArray<{ readonly summary?: string }>;
+}
+interface Compacted {
+  readonly status: string;
+  readonly message: string;
+  readonly summary: string | null;
+  readonly fork?: { readonly sessionId: string; readonly path: string; readonly resumeCommand: string };
+}
 
 /** The source session's rows, to compare before and after. */
 async function rowsOf(db: string, sessionId: string): Promise<string> {
@@ -37,11 +44,10 @@ async function rowsOf(db: string, sessionId: string): Promise<string> {
   return read.value;
 }
 
-describe('an OpenCode fork resumed by the real OpenCode CLI', { timeout: 600_000 }, () => {
+describe('an OpenCode fork written by ctxlens, resumed by the real OpenCode CLI', { timeout: 600_000 }, () => {
   let root: string;
   let chat: FakeChat;
   let binary: string;
-  const savedEnv = { ...process.env };
 
   before(async () => {
     binary = ensureOpencodeCli();
@@ -51,48 +57,52 @@ describe('an OpenCode fork resumed by the real OpenCode CLI', { timeout: 600_000
     });
   });
   after(async () => {
-    process.env = savedEnv;
     await chat?.stop();
     rmSync(root, { recursive: true, force: true });
   });
 
-  it('imports our compaction and resumes it with the summary, the rule and the open loop; the source is unchanged', async () => {
+  it('forks the session with the file read dropped, on every runtime cold and warm; OpenCode resumes it with the summary, the rule and the open loop; the source is unchanged', async () => {
     const workspace = join(root, 'workspace');
     mkdirSync(workspace);
     writeFileSync(join(workspace, 'notes.md'), `${SECRET_LINE}\n`);
     const first = await runOpencode({ binary, root, cwd: workspace, baseUrl: chat.url, timeoutMs: RUN_TIMEOUT_MS, args: ['run', '--format', 'json', FIRST_PROMPT] });
     assert.equal(first.code, 0, runOutcome(first));
     const db = opencodeDb(root);
+    // The person's environment (here the test's offline one) with `opencode` on PATH: --write-session runs `opencode import`.
+    const env = { ...opencodeEnv({ root, baseUrl: chat.url }), PATH: `${dirname(binary)}${delimiter}${process.env.PATH ?? ''}` };
 
-    const adapter = adapterOf('opencode' as never);
-    assert.equal(adapter.command, 'opencode');
-    const found = await adapter.findWorkspaceSession(workspace, { homes: { opencode: [db] } } as SessionLocations);
-    assert.ok(found.ok && found.value);
-    const source = found.value;
-    const sourceRows = await rowsOf(db, source.id);
-    const live = await adapter.readLiveContext(source);
-    assert.ok(live.ok);
-    const context = engineContextOf(live.value);
-    const output = context.items.findIndex((item) => item.kind === 'tool_result');
-    assert.ok(output >= 0, 'one read result');
-    const result = await compact(context, { trigger: 'manual', choices: { keep: [], drop: [output] } }, { archive: new MemoryArchive() });
-    assert.equal(result.status, 'compacted');
+    const listed = await runJson<Array<{ readonly id: string }>>(['sessions', '--agent', 'opencode', '--json'], workspace, env);
+    assert.equal(listed.length, 1, 'the workspace has one session');
+    const source = listed[0]?.id ?? '';
+    const sourceRows = await rowsOf(db, source);
+    const forks: string[] = [];
+    await eachShippedPass(async (pass) => {
+      const ctxlens = async <T>(args: readonly string[]): Promise<T> => {
+        const run = await pass.run(args, { cwd: workspace, env, timeoutMs: RUN_TIMEOUT_MS });
+        assert.equal(run.code, 0, `ctxlens ${args.join(' ')}\n${runOutcome(run)}`);
+        return JSON.parse(run.stdout) as T;
+      };
+      const live = await ctxlens<Inspected>(['inspect', source, '--agent', 'opencode', '--json']);
+      const output = live.regions.find((region) => region.kind === 'tool_result');
+      assert.ok(output, 'one read result');
+      const compacted = await ctxlens<Compacted>(['compact', source, '--agent', 'opencode', '--drop', String(output.id), '--write-session', '--json', '--archive-dir', join(root, 'archive')]);
+      assert.equal(compacted.status, 'compacted', compacted.message);
+      const fork = compacted.fork;
+      assert.ok(fork, 'the fork was written');
+      assert.equal(fork.resumeCommand, `opencode --session ${fork.sessionId}`);
+      const written = await ctxlens<Inspected>(['inspect', fork.sessionId, '--agent', 'opencode', '--json']);
+      const summary = written.compactions[0]?.summary ?? '';
+      assert.ok(summary.length > 0, 'the fork carries our summary');
+      assert.ok(!summary.includes(SECRET_LINE));
+      forks.push(fork.sessionId);
+    });
+    assert.equal(new Set(forks).size, 4, 'four forks, one a pass');
 
-    // Apply runs `opencode import` as the person would: their PATH and environment (here the test's offline one).
-    process.env = { ...savedEnv, ...opencodeEnv({ root, baseUrl: chat.url }), PATH: `${dirname(binary)}${delimiter}${savedEnv.PATH ?? ''}` };
-    const fork = await adapter.writeFork({ live: live.value, context, result, title: 'notes (compacted)' });
-    assert.ok(fork.ok, fork.ok ? '' : fork.error.message);
-    assert.equal(fork.value.resumeCommand, `opencode --session ${fork.value.sessionId}`);
-    const forked = await adapter.readSessionInfo(fork.value.path);
-    assert.ok(forked.ok);
-    const written = await adapter.readLiveContext(forked.value);
-    assert.ok(written.ok);
-    const summary = written.value.compactions[0]?.summary ?? '';
-    assert.ok(summary.length > 0, 'the fork carries our summary');
-    assert.ok(!summary.includes(SECRET_LINE));
-
+    // OpenCode resumes a fork: the last one written, from a warm cache.
+    const fork = forks.at(-1) ?? '';
+    const summary = (await runJson<Inspected>(['inspect', fork, '--agent', 'opencode', '--json'], workspace, env)).compactions[0]?.summary ?? '';
     const before = chat.requests.length;
-    const resumed = await runOpencode({ binary, root, cwd: workspace, baseUrl: chat.url, timeoutMs: RUN_TIMEOUT_MS, args: ['run', '--format', 'json', '--session', fork.value.sessionId, 'What is next?'] });
+    const resumed = await runOpencode({ binary, root, cwd: workspace, baseUrl: chat.url, timeoutMs: RUN_TIMEOUT_MS, args: ['run', '--format', 'json', '--session', fork, 'What is next?'] });
     assert.equal(resumed.code, 0, runOutcome(resumed));
     assert.deepEqual(chat.errors, []);
     const sent = chat.requests.slice(before).filter((request) => request.kind === 'turn');
@@ -103,6 +113,13 @@ describe('an OpenCode fork resumed by the real OpenCode CLI', { timeout: 600_000
     assert.ok(text.includes('changelog'), 'the open loop reached the model');
     assert.ok(!text.includes(SECRET_LINE), 'the dropped output was not sent');
 
-    assert.equal(await rowsOf(db, source.id), sourceRows, "the source session's rows are unchanged");
+    assert.equal(await rowsOf(db, source), sourceRows, "the source session's rows are unchanged");
   });
 });
+
+/** `ctxlens <args>` once (the newest runtime, as a person would), its JSON. */
+async function runJson<T>(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<T> {
+  const run = await runShippedOnce(args, { cwd, env });
+  assert.equal(run.code, 0, `ctxlens ${args.join(' ')}\n${runOutcome(run)}`);
+  return JSON.parse(run.stdout) as T;
+}

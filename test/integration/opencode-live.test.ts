@@ -1,7 +1,8 @@
 // The real OpenCode CLI (1.18.33, offline against the chat-completions stand-in) writing its
 // database while we read it: right after a run its newest rows are still only in the log, and the
 // fill we read is exactly the prompt the stand-in was sent; a follower started before a second run
-// reports that run's call. Nothing of ours is written beside OpenCode's database.
+// reports that run's call. The shipped `ctxlens inspect` (each runtime, cold and warm) reads the
+// same exact fill from the log. Nothing of ours is written beside OpenCode's database.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,7 @@ import type { ContextChange } from '../../src/sessions/types';
 import { startFakeChat, type FakeChat } from '../support/fake-openai-chat';
 import { ensureOpencodeCli, opencodeDb, runOpencode } from '../support/opencode-cli';
 import { runOutcome } from '../support/cliRun';
+import { eachShippedPass } from '../support/shippedCli';
 
 /** A run takes 15–60 s on two shared cores. */
 const RUN_TIMEOUT_MS = 180_000;
@@ -64,6 +66,15 @@ describe('OpenCode live, with the real CLI', { timeout: 480_000 }, () => {
     assert.ok(live.ok);
     assert.equal(live.value.fill.usedTokens, lastTurnPrompt(chat));
     assert.equal(live.value.fill.source, 'usage');
+    // The same from the shipped command, every runtime cold and warm, while the rows are only in the log.
+    await eachShippedPass(async (pass) => {
+      const run = await pass.run(['inspect', session.id, '--agent', 'opencode', '--opencode-db', db, '--json'], { cwd: workspace });
+      assert.equal(run.code, 0, runOutcome(run));
+      const inspected = JSON.parse(run.stdout) as { used: { tokens: number; source: string } };
+      assert.equal(inspected.used.tokens, lastTurnPrompt(chat));
+      assert.equal(inspected.used.source, 'usage');
+    });
+    assert.ok(statSync(`${db}-wal`).size > 0, 'inspect read the log, it did not checkpoint it');
 
     const follower = await opencodeAdapter.follow(session);
     const changes: ContextChange[] = [];

@@ -4,7 +4,6 @@
 // from what we sent), requests past the trigger carry stubs instead of superseded reads, consecutive
 // requests keep their prefix, streaming works, and a dying upstream is an error for the agent.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,9 +12,10 @@ import { after, before, describe, it } from 'node:test';
 import { panelDir, proxyStateDir, startLiveProxy, writePanelInstructions, type LiveProxy } from '../../src/proxy';
 import { readProxyEvents } from '../../src/proxy/events';
 import { ALLOWED_TOOLS, DEFAULT_MODEL, ensureClaudeCli, printArgs, projectDir, runClaude, sessionIds } from '../support/claude-cli';
-import { buildCliBundles } from '../support/cli-bundle';
+import { runOutcome } from '../support/cliRun';
 import { type FakeAnthropic, type LoggedRequest, type MessagesRequest, reply, startFakeAnthropic, text, toolResultText, toolUse, type Turn } from '../support/fake-anthropic';
 import { startDyingUpstream } from '../support/dying-upstream';
+import { eachShippedPass } from '../support/shippedCli';
 
 const RUN_TIMEOUT_MS = 90_000;
 const PROMPTS = 6;
@@ -126,105 +126,109 @@ describe('the live proxy with the real Claude Code CLI', () => {
     assert.ok(dying.requests >= 1);
   });
 
-  it("a proxy started in a terminal follows the panel's choices for the session: a dropped read goes as a stub on the next prompt", { timeout: 300_000 }, async () => {
-    const { cli } = await buildCliBundles(join(root, 'bin-terminal'));
-    const stateDir = join(root, 'state-terminal');
-    const session = randomUUID();
-    let resumed: MessagesRequest | undefined;
-    const turns: Turn[] = [
-      () => reply(toolUse('Read', { file_path: files.a })),
-      () => reply(text('Read it.')),
-      (context) => {
-        resumed = context.request;
-        return reply(text('Done.'));
-      },
-    ];
-    const terminalFake = await startFakeAnthropic({ scenario: { turns } });
-    // As a person would start it in a terminal: its own process, the default options.
-    const child = spawn(process.execPath, [cli, 'proxy', '--state-dir', stateDir, '--upstream', terminalFake.url], { stdio: ['ignore', 'pipe', 'pipe'] });
-    try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString('utf8');
-          const found = /Listening on (\S+)/.exec(out)?.[1];
-          if (found) resolve(found);
+  it("a proxy started in a terminal follows the panel's choices for the session: a dropped read goes as a stub on the next prompt, on every runtime cold and warm", { timeout: 600_000 }, async () => {
+    let index = 0;
+    await eachShippedPass(async (pass) => {
+      const stateDir = join(root, `state-terminal-${index}`);
+      const session = randomUUID();
+      let resumed: MessagesRequest | undefined;
+      const turns: Turn[] = [
+        () => reply(toolUse('Read', { file_path: files.a })),
+        () => reply(text('Read it.')),
+        (context) => {
+          resumed = context.request;
+          return reply(text('Done.'));
+        },
+      ];
+      const terminalFake = await startFakeAnthropic({ scenario: { turns } });
+      // As a person would start it in a terminal: the shipped command, its own process, the default options.
+      const child = pass.start(['proxy', '--state-dir', stateDir, '--upstream', terminalFake.url]);
+      try {
+        const url = await new Promise<string>((resolve, reject) => {
+          let out = '';
+          child.stdout.on('data', (chunk: Buffer) => {
+            out += chunk.toString('utf8');
+            const found = /Listening on (\S+)/.exec(out)?.[1];
+            if (found) resolve(found);
+          });
+          child.once('exit', (code) => reject(new Error(`the proxy exited with ${code}`)));
         });
-        child.once('exit', (code) => reject(new Error(`the proxy exited with ${code}`)));
-      });
-      const configDir = join(root, 'config-terminal');
-      const first = await runClaude({ binary, args: printArgs({ prompt: 'Read alpha.ts.', extra: ['--session-id', session] }), cwd, configDir, baseUrl: url, timeoutMs: RUN_TIMEOUT_MS });
-      assert.equal(first.code, 0, first.stderr);
-      const readId = terminalFake.requests.flatMap((request) => (request.kind === 'main' ? bodyOf(request).messages : [])).flatMap((message) => (Array.isArray(message.content) ? message.content : [])).find((block) => block.type === 'tool_result')?.tool_use_id;
-      assert.ok(typeof readId === 'string', 'the read went through the proxy');
-      // What the extension writes when the person drops that read in the map of this session.
-      assert.ok((await writePanelInstructions(panelDir(stateDir), session, { drop: [readId] })).ok);
-      const second = await runClaude({ binary, args: printArgs({ prompt: 'Go on.', resume: session }), cwd, configDir, baseUrl: url, timeoutMs: RUN_TIMEOUT_MS });
-      assert.equal(second.code, 0, second.stderr);
-      const sentResult = resumed?.messages.flatMap((message) => (Array.isArray(message.content) ? message.content : [])).find((block) => block.type === 'tool_result' && block.tool_use_id === readId);
-      assert.ok(sentResult, 'the resumed request carries the read');
-      const events = await readProxyEvents(join(stateDir, 'events.jsonl'));
-      assert.ok(events.ok);
-      // What the proxy said about each request, should the stub be missing.
-      const said = events.value.map((event) => `${event.action}: ${event.reason ?? ''} (${event.addedMs} ms)`).join('\n');
-      assert.match(toolResultText(sentResult).slice(0, 300), /^\[DROPPED\] Read .*alpha\.ts output, left out of the context by the person's choice/, said);
-      assert.ok(events.value.some((event) => event.agentSession === session && event.newEdits.some((edit) => edit.toolUseId === readId && edit.tier === 'choice')), 'the event names the session and the choice');
-      const transcript = readFileSync(join(projectDir(configDir, cwd), `${session}.jsonl`), 'utf8');
-      assert.ok(!transcript.includes('[DROPPED]'), 'the agent keeps its own transcript whole');
-    } finally {
-      child.kill('SIGINT');
-      await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(undefined)));
-      await terminalFake.stop();
-    }
+        const configDir = join(root, `config-terminal-${index++}`);
+        const first = await runClaude({ binary, args: printArgs({ prompt: 'Read alpha.ts.', extra: ['--session-id', session] }), cwd, configDir, baseUrl: url, timeoutMs: RUN_TIMEOUT_MS });
+        assert.equal(first.code, 0, first.stderr);
+        const readId = terminalFake.requests.flatMap((request) => (request.kind === 'main' ? bodyOf(request).messages : [])).flatMap((message) => (Array.isArray(message.content) ? message.content : [])).find((block) => block.type === 'tool_result')?.tool_use_id;
+        assert.ok(typeof readId === 'string', 'the read went through the proxy');
+        // What the extension writes when the person drops that read in the map of this session.
+        assert.ok((await writePanelInstructions(panelDir(stateDir), session, { drop: [readId] })).ok);
+        const second = await runClaude({ binary, args: printArgs({ prompt: 'Go on.', resume: session }), cwd, configDir, baseUrl: url, timeoutMs: RUN_TIMEOUT_MS });
+        assert.equal(second.code, 0, second.stderr);
+        const sentResult = resumed?.messages.flatMap((message) => (Array.isArray(message.content) ? message.content : [])).find((block) => block.type === 'tool_result' && block.tool_use_id === readId);
+        assert.ok(sentResult, 'the resumed request carries the read');
+        const events = await readProxyEvents(join(stateDir, 'events.jsonl'));
+        assert.ok(events.ok);
+        // What the proxy said about each request, should the stub be missing.
+        const said = events.value.map((event) => `${event.action}: ${event.reason ?? ''} (${event.addedMs} ms)`).join('\n');
+        assert.match(toolResultText(sentResult).slice(0, 300), /^\[DROPPED\] Read .*alpha\.ts output, left out of the context by the person's choice/, said);
+        assert.ok(events.value.some((event) => event.agentSession === session && event.newEdits.some((edit) => edit.toolUseId === readId && edit.tier === 'choice')), 'the event names the session and the choice');
+        const transcript = readFileSync(join(projectDir(configDir, cwd), `${session}.jsonl`), 'utf8');
+        assert.ok(!transcript.includes('[DROPPED]'), 'the agent keeps its own transcript whole');
+      } finally {
+        child.kill('SIGINT');
+        await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(undefined)));
+        await terminalFake.stop();
+      }
+    });
   });
 
-  it('the real CLI calls compact_context and recall through the MCP server `ctxlens connect` registered, and the next request shows the effect', { timeout: 300_000 }, async () => {
-    const { cli } = await buildCliBundles(join(root, 'bin'));
-    // The server finds the proxy's state folder as the proxy does: by XDG_STATE_HOME, which Claude Code passes on.
-    const env = { XDG_STATE_HOME: join(root, 'xdg-mcp') };
-    const stateDir = proxyStateDir(env);
-    const connected = spawnSync(process.execPath, [cli, 'connect', cwd], { env: { ...process.env, ...env }, encoding: 'utf8' });
-    assert.equal(connected.status, 0, connected.stderr);
-    assert.match(connected.stdout, /Wrote .*\.mcp\.json/);
-    const read = (path: string): Turn => () => reply(toolUse('Read', { file_path: path }));
-    let stubsAfterRequest = 0;
-    let recalled = '';
-    const turns: Turn[] = [
-      ...[files.a, files.b, files.a, files.b, files.a, files.b].map(read),
-      () => reply(toolUse('mcp__context-lens__compact_context', { reason: 'finished reading the tables', focus: '' })),
-      (context) => {
-        const body = JSON.stringify(context.request);
-        stubsAfterRequest = body.split('[COMPACTED] Earlier').length - 1;
-        const ref = /ctx-lens:[0-9a-f]{16}/.exec(body)?.[0] ?? 'ctx-lens:none';
-        return reply(toolUse('mcp__context-lens__recall', { ref }));
-      },
-      (context) => {
-        recalled = context.toolResults[0] ? toolResultText(context.toolResults[0]) : '';
-        return reply(text('Recalled it.'));
-      },
-    ];
-    const mcpFake = await startFakeAnthropic({ scenario: { turns } });
-    // The trigger is never crossed here: only the agent's request compacts.
-    const started = await startLiveProxy({ upstream: mcpFake.url, env: {}, stateDir, live: { ...LIVE, windowTokens: 60_000, triggerPercent: 90 } });
-    assert.ok(started.ok);
-    // No --mcp-config: Claude Code finds the server in the project's .mcp.json.
-    const args = ['-p', 'Read the tables, then compact and recall.', '--allowedTools', `${ALLOWED_TOOLS},mcp__context-lens__compact_context,mcp__context-lens__recall`, '--model', DEFAULT_MODEL];
-    const run = await runClaude({ binary, args, cwd, configDir: join(root, 'config-mcp'), baseUrl: started.value.url, env, timeoutMs: RUN_TIMEOUT_MS });
-    await started.value.stop(100);
-    await mcpFake.stop();
-    const disconnected = spawnSync(process.execPath, [cli, 'disconnect', cwd], { env: { ...process.env, ...env }, encoding: 'utf8' });
-    assert.equal(disconnected.status, 0, disconnected.stderr);
-    assert.equal(existsSync(join(cwd, '.mcp.json')), false, 'disconnect removes the .mcp.json connect created');
-    assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stdout, /Recalled it/);
-    const compactCall = mcpFake.requests.findIndex((request) => request.kind === 'main' && JSON.stringify(request.body).includes('Compaction requested'));
-    assert.ok(compactCall >= 0, 'the tool answered and said it changed nothing by itself');
-    // And whether it pays, estimated from the transcript Claude Code was writing (its model has no price here).
-    assert.match(JSON.stringify(mcpFake.requests[compactCall]?.body), /No price for [\w.-]+: tokens only \([\d,]+ → [\d,]+ tokens, estimated from the transcript\)|Nothing to compact now|At [\w.-]+'s prices it costs/);
-    const before = mcpFake.requests.slice(0, compactCall).filter((request) => request.kind === 'main');
-    assert.ok(before.every((request) => !JSON.stringify(request.body).includes('ctx-lens:')), 'nothing compacted before the agent asked');
-    assert.ok(stubsAfterRequest >= 2, `the next request carries stubs (${stubsAfterRequest})`);
-    assert.match(recalled, /the (alpha|beta) table/);
-    assert.ok(!recalled.includes('[COMPACTED]'));
+  it('the real CLI calls compact_context and recall through the MCP server `ctxlens connect` registered, and the next request shows the effect, on every runtime cold and warm', { timeout: 900_000 }, async () => {
+    let index = 0;
+    await eachShippedPass(async (pass) => {
+      // The server finds the proxy's state folder as the proxy does: by XDG_STATE_HOME, which Claude Code passes on (and this pass's code cache).
+      const env = { XDG_STATE_HOME: join(root, `xdg-mcp-${index}`), ...pass.env };
+      const stateDir = proxyStateDir(env);
+      const connected = await pass.run(['connect', cwd], { env: { ...process.env, ...env } });
+      assert.equal(connected.code, 0, runOutcome(connected));
+      assert.match(connected.stdout, /Wrote .*\.mcp\.json/);
+      const read = (path: string): Turn => () => reply(toolUse('Read', { file_path: path }));
+      let stubsAfterRequest = 0;
+      let recalled = '';
+      const turns: Turn[] = [
+        ...[files.a, files.b, files.a, files.b, files.a, files.b].map(read),
+        () => reply(toolUse('mcp__context-lens__compact_context', { reason: 'finished reading the tables', focus: '' })),
+        (context) => {
+          const body = JSON.stringify(context.request);
+          stubsAfterRequest = body.split('[COMPACTED] Earlier').length - 1;
+          const ref = /ctx-lens:[0-9a-f]{16}/.exec(body)?.[0] ?? 'ctx-lens:none';
+          return reply(toolUse('mcp__context-lens__recall', { ref }));
+        },
+        (context) => {
+          recalled = context.toolResults[0] ? toolResultText(context.toolResults[0]) : '';
+          return reply(text('Recalled it.'));
+        },
+      ];
+      const mcpFake = await startFakeAnthropic({ scenario: { turns } });
+      // The trigger is never crossed here: only the agent's request compacts.
+      const started = await startLiveProxy({ upstream: mcpFake.url, env: {}, stateDir, live: { ...LIVE, windowTokens: 60_000, triggerPercent: 90 } });
+      assert.ok(started.ok);
+      // No --mcp-config: Claude Code finds the server in the project's .mcp.json.
+      const args = ['-p', 'Read the tables, then compact and recall.', '--allowedTools', `${ALLOWED_TOOLS},mcp__context-lens__compact_context,mcp__context-lens__recall`, '--model', DEFAULT_MODEL];
+      const run = await runClaude({ binary, args, cwd, configDir: join(root, `config-mcp-${index++}`), baseUrl: started.value.url, env, timeoutMs: RUN_TIMEOUT_MS });
+      await started.value.stop(100);
+      await mcpFake.stop();
+      const disconnected = await pass.run(['disconnect', cwd], { env: { ...process.env, ...env } });
+      assert.equal(disconnected.code, 0, runOutcome(disconnected));
+      assert.equal(existsSync(join(cwd, '.mcp.json')), false, 'disconnect removes the .mcp.json connect created');
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stdout, /Recalled it/);
+      const compactCall = mcpFake.requests.findIndex((request) => request.kind === 'main' && JSON.stringify(request.body).includes('Compaction requested'));
+      assert.ok(compactCall >= 0, 'the tool answered and said it changed nothing by itself');
+      // And whether it pays, estimated from the transcript Claude Code was writing (its model has no price here).
+      assert.match(JSON.stringify(mcpFake.requests[compactCall]?.body), /No price for [\w.-]+: tokens only \([\d,]+ → [\d,]+ tokens, estimated from the transcript\)|Nothing to compact now|At [\w.-]+'s prices it costs/);
+      const before = mcpFake.requests.slice(0, compactCall).filter((request) => request.kind === 'main');
+      assert.ok(before.every((request) => !JSON.stringify(request.body).includes('ctx-lens:')), 'nothing compacted before the agent asked');
+      assert.ok(stubsAfterRequest >= 2, `the next request carries stubs (${stubsAfterRequest})`);
+      assert.match(recalled, /the (alpha|beta) table/);
+      assert.ok(!recalled.includes('[COMPACTED]'));
+    });
   });
 });

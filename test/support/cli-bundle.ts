@@ -19,6 +19,8 @@ const NODE_BUNDLE: BuildOptions = {
   mainFields: ['module', 'main'],
   format: 'cjs',
   target: 'node20',
+  // As esbuild.mjs: no import() in a bundle the code cache may run (src/cli/codeCache.ts).
+  supported: { 'dynamic-import': false },
   logLevel: 'silent',
 };
 
