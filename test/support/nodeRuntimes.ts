@@ -4,7 +4,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheRoot, installIntoCache } from '../../scripts/cache';
-import { NODE_VERSION as NEWEST_LTS } from '../../scripts/code-server/install';
 
 export interface NodeRuntime {
   /** `20.16.0`. */
@@ -34,7 +33,13 @@ export function ensureNodeRuntime(version: string, log: (line: string) => void =
   return { version, node: nodeIn(folder) };
 }
 
-/** The minimum Node and the newest LTS (the Node 24 code-server runs on), installed if needed. */
+/**
+ * The newest LTS line on the day this was pinned (Node 26 entered LTS in October 2026), not the Node 24
+ * code-server needs: a person installing `ctxlens` today gets 26.
+ */
+export const NEWEST_LTS = '26.12.1';
+
+/** The minimum Node and the newest LTS, installed if needed. */
 export function shippedRuntimes(): readonly NodeRuntime[] {
   return [ensureNodeRuntime(minimumNodeVersion()), ensureNodeRuntime(NEWEST_LTS)];
 }
