@@ -495,6 +495,28 @@ describe('lying session stores (issue 40) against the built CLI', { timeout: 300
     });
   }
 
+  it('5 · the resident reader asked about a log claiming 1,000,000 pages: answered, its memory bounded', async () => {
+    const db = await damagedOpencode(join(storeScratch, 'resident-commit'), 'commit-1000000-pages');
+    const socket = join(storeScratch, 'resident', 'r.sock');
+    const server = spawn(process.execPath, [cli, 'resident', '--socket', socket], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => server.once('exit', resolve));
+    try {
+      await new Promise((resolve) => server.stdout.once('data', resolve));
+      const started = performance.now();
+      const answer = await exchange(socket, `${JSON.stringify({ version, argv: inspectOpencode(db), cwd: storeScratch, env: { HOME: storeScratch, PATH: process.env.PATH ?? '' } })}\n`);
+      const ms = performance.now() - started;
+      const peakKb = peakRssKb(server.pid);
+      const text = answer.join('\n');
+      storeRows.push({ probe: '5 resident reader, log of 1,000,000 pages', outcome: /wal-ignored/.test(text) ? 'answered, the log named' : text.slice(0, 160), ms, rssMb: mb(peakKb), stallMs: null });
+      assert.match(text, /wal-ignored/);
+      assert.ok(ms < STORE_MS, `${Math.round(ms)} ms`);
+      assert.ok(peakKb !== null && peakKb < STORE_RSS_KB, `resident reader peak RSS ${mb(peakKb)} MB`);
+    } finally {
+      server.stdin.end();
+      await exited;
+    }
+  });
+
   it('5 · a truncated OpenCode database: its real error and path, not "unknown session id"', async () => {
     const db = await damagedOpencode(join(storeScratch, 'truncated'), 'truncated');
     for (const target of [OPENCODE_SESSION, `${db}#${OPENCODE_SESSION}`]) {
