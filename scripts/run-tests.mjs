@@ -27,7 +27,7 @@ function leftovers(folder) {
   const counts = new Map();
   for (const name of readdirSync(folder)) {
     if (/^tsx-\d+$/.test(name)) continue;
-    const stem = name.replace(/[A-Za-z0-9]{6}$/, '');
+    const stem = name.replace(/(?<=[-_.])[A-Za-z0-9]{6}$/, '');
     counts.set(stem, (counts.get(stem) ?? 0) + 1);
   }
   return [...counts].sort((a, b) => b[1] - a[1]).map(([stem, count]) => (count > 1 ? `${stem}… ×${count}` : stem));
