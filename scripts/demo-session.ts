@@ -1,8 +1,8 @@
 // Lays the bundled demo session out as Claude Code would have written it for the demo workspace:
 // a private config folder whose projects/<encoded cwd>/ holds the recorded transcript, with the
 // recording's placeholder cwd rewritten to where the workspace really is on this machine.
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { encodeProjectDirName } from '../src/sessions/claude-code/paths';
 import { cacheRoot } from './code-server/install';
 
@@ -48,21 +48,43 @@ function relocate(folder: string, replacements: readonly (readonly [string, stri
   }
 }
 
+/** Every file under `folder`, as paths relative to it. */
+function filesUnder(folder: string): string[] {
+  return readdirSync(folder, { recursive: true, encoding: 'utf8' }).filter((name) => statSync(join(folder, name)).isFile());
+}
+
 /**
- * Returns the CLAUDE_CONFIG_DIR to hand to VS Code (by default a folder in the tool cache, wiped
- * first); it has no sessions when no demo is bundled.
+ * Returns the CLAUDE_CONFIG_DIR to hand to VS Code (by default a folder in the tool cache); it has
+ * no sessions when no demo is bundled. Each run refreshes the bundled session's own files, each
+ * replaced whole by a rename (a reader never sees half of one), and leaves every other file alone:
+ * a fork the person wrote in an earlier run, Claude Code's own files, their notes.
  */
 export function prepareDemoClaudeConfig(workspace: string, configDir = join(cacheRoot(), 'demo-claude-config')): string {
-  rmSync(configDir, { recursive: true, force: true });
   const project = join(configDir, 'projects', encodeProjectDirName(workspace));
   mkdirSync(project, { recursive: true });
   const recorded = join(SAMPLES, 'projects');
-  if (existsSync(recorded)) {
-    for (const name of readdirSync(recorded)) cpSync(join(recorded, name), project, { recursive: true });
-    relocate(project, [
+  if (!existsSync(recorded)) return configDir;
+  // Laid out and relocated beside its destination (same file system: the renames are atomic), then moved in file by file.
+  const staging = mkdtempSync(join(configDir, '.demo-staging-'));
+  try {
+    for (const name of readdirSync(recorded)) cpSync(join(recorded, name), staging, { recursive: true });
+    relocate(staging, [
       [`${RECORDED_CONFIG_DIR}/projects/${encodeProjectDirName(RECORDED_CWD)}`, project],
       [RECORDED_CWD, workspace],
     ]);
+    for (const file of filesUnder(staging)) {
+      mkdirSync(dirname(join(project, file)), { recursive: true });
+      renameSync(join(staging, file), join(project, file));
+    }
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
   }
   return configDir;
+}
+
+/** The bundled session's files, relative to the demo's project folder (what each run refreshes). */
+export function bundledDemoFiles(): string[] {
+  const recorded = join(SAMPLES, 'projects');
+  if (!existsSync(recorded)) return [];
+  return readdirSync(recorded).flatMap((name) => filesUnder(join(recorded, name)));
 }

@@ -3,7 +3,7 @@
 // to 15 % of the window with the offline summarizer, then again with a "model" whose summary is two
 // words (what the engine must not accept as is), and runs the PreCompact hook on the transcript.
 // Prints one table per summarizer and the facts that were lost. `--details` prints every fact.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -31,9 +31,13 @@ async function hookOutput(loaded: LoadedSession): Promise<string> {
   const out = new PassThrough();
   const chunks: Buffer[] = [];
   out.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const env = { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'cl-eval-hook-')) };
+  const state = mkdtempSync(join(tmpdir(), 'cl-eval-hook-'));
   const input = { session_id: 'eval', transcript_path: loaded.transcript, cwd: loaded.cwd, hook_event_name: 'PreCompact', trigger: 'manual', custom_instructions: '' };
-  await runHook('pre-compact', JSON.stringify(input), { out, err: new PassThrough(), env });
+  try {
+    await runHook('pre-compact', JSON.stringify(input), { out, err: new PassThrough(), env: { XDG_STATE_HOME: state } });
+  } finally {
+    rmSync(state, { recursive: true, force: true });
+  }
   return Buffer.concat(chunks).toString('utf8');
 }
 

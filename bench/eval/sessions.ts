@@ -1,7 +1,7 @@
 // Loading the long recorded sessions the way the CLI does (readLiveContext → engineContextOf), from
 // a private copy; `before-compact` cuts the transcript just before Claude Code's own compact_boundary
 // so our compaction of that context can be compared with Claude Code's (its preTokens → postTokens).
-import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Context } from '../../src/engine';
@@ -27,8 +27,16 @@ interface BoundaryRecord {
   cwd?: string;
 }
 
+/** The copies made, removed when the process exits (the benchmark and the tests that load sessions use them until then). */
+const copies: string[] = [];
+process.once('exit', () => {
+  for (const copy of copies) rmSync(copy, { recursive: true, force: true });
+});
+
 function copyTranscript(fixture: string): { folder: string; transcript: string } {
-  const folder = join(mkdtempSync(join(tmpdir(), 'cl-eval-')), fixture);
+  const root = mkdtempSync(join(tmpdir(), 'cl-eval-'));
+  copies.push(root);
+  const folder = join(root, fixture);
   cpSync(join(FIXTURES, fixture), folder, { recursive: true });
   const projects = join(folder, 'projects');
   const [project] = readdirSync(projects);

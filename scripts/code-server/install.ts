@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheRoot, installIntoCache } from '../cache';
+import { missingPrerequisites, prerequisitesMessage, type Probe } from './prerequisites';
 
 export { cacheRoot } from '../cache';
 
@@ -34,10 +35,24 @@ export function ensureNode(log: (line: string) => void, output?: number): { node
   return { node: nodeIn(folder), home: homeIn(folder) };
 }
 
+const codeServerFolder = (): string => join(cacheRoot(), `code-server-${CODE_SERVER_VERSION}`);
+const entryIn = (root: string): string => join(root, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+
+/** code-server is in the cache already (nothing will be built). */
+export const codeServerInstalled = (): boolean => existsSync(entryIn(codeServerFolder()));
+
+/** Throws, naming the packages to install, when code-server still has to be built and the machine cannot build it. */
+export function checkBuildPrerequisites(probe?: Probe): void {
+  if (codeServerInstalled()) return;
+  const message = prerequisitesMessage(missingPrerequisites(probe));
+  if (message !== null) throw new Error(message);
+}
+
 export function ensureCodeServer(log: (line: string) => void = (line) => console.error(line), output?: number): CodeServerInstall {
+  // Before Node 24's download too: a missing header would otherwise fail minutes in.
+  checkBuildPrerequisites();
   const { node, home } = ensureNode(log, output);
-  const folder = join(cacheRoot(), `code-server-${CODE_SERVER_VERSION}`);
-  const entryIn = (root: string) => join(root, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+  const folder = codeServerFolder();
   installIntoCache({
     folder,
     spec: `code-server@${CODE_SERVER_VERSION}`,

@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ensureCodeServer } from './install';
+import { portProblem } from './port';
 
 export interface LaunchOptions {
   readonly extensionRoot: string;
@@ -21,6 +22,10 @@ export interface LaunchOptions {
 export interface RunningCodeServer {
   readonly url: string;
   readonly profileDir: string;
+  /** code-server's process id (undefined if it never started). */
+  readonly pid: number | undefined;
+  /** Settles with its exit code or signal when it ends, whoever ended it. */
+  readonly exited: Promise<number | string | null>;
   /** Everything code-server printed, for diagnostics when a test fails. */
   output(): string;
   stop(): Promise<void>;
@@ -74,15 +79,23 @@ function installExtension(install: { node: string; entry: string }, vsix: string
   if (result.status !== 0) throw new Error(`code-server --install-extension ${vsix} failed (${result.status}): ${result.stderr || result.stdout}`);
 }
 
-async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+/**
+ * Ready when this child, still running, has said it listens on the port and the URL answers. The
+ * URL alone is not enough: another code-server on the port answers it while ours dies of
+ * EADDRINUSE.
+ */
+async function waitForHealth(url: string, child: ChildProcess, output: () => string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  const listening = `HTTP server listening on ${url}`;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`code-server exited with code ${child.exitCode} before it was ready`);
-    try {
-      const response = await fetch(`${url}/healthz`);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`code-server exited (${child.exitCode ?? child.signalCode}) before it was ready${/EADDRINUSE/.test(output()) ? `: ${url} is taken by another program` : ''}`);
+    if (output().includes(listening)) {
+      try {
+        const response = await fetch(`${url}/healthz`);
+        if (response.ok && child.exitCode === null) return;
+      } catch {
+        // not answering yet
+      }
     }
     await new Promise((done) => setTimeout(done, 250));
   }
@@ -92,17 +105,27 @@ async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number
 export async function launchCodeServer(options: LaunchOptions): Promise<RunningCodeServer> {
   const log = options.log ?? ((line: string) => console.error(line));
   const install = ensureCodeServer(log);
+  const port = options.port ?? (await freePort());
+  if (options.port !== undefined) {
+    const taken = await portProblem(options.port, freePort);
+    if (taken !== null) throw new Error(taken);
+  }
   const profileDir = mkdtempSync(join(tmpdir(), 'context-lens-profile-'));
+  const removeProfile = () => rmSync(profileDir, { recursive: true, force: true });
   const userDataDir = join(profileDir, 'user-data');
   const extensionsDir = join(profileDir, 'extensions');
-  mkdirSync(join(userDataDir, 'User'), { recursive: true });
-  writeFileSync(
-    join(userDataDir, 'User', 'settings.json'),
-    JSON.stringify({ ...PROFILE_SETTINGS, ...(options.theme ? { 'workbench.colorTheme': options.theme } : {}), ...options.settings }, null, 2),
-  );
-  installExtension(install, vsixPath(resolve(options.extensionRoot)), userDataDir, extensionsDir);
+  try {
+    mkdirSync(join(userDataDir, 'User'), { recursive: true });
+    writeFileSync(
+      join(userDataDir, 'User', 'settings.json'),
+      JSON.stringify({ ...PROFILE_SETTINGS, ...(options.theme ? { 'workbench.colorTheme': options.theme } : {}), ...options.settings }, null, 2),
+    );
+    installExtension(install, vsixPath(resolve(options.extensionRoot)), userDataDir, extensionsDir);
+  } catch (error) {
+    removeProfile();
+    throw error;
+  }
 
-  const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const args = [
     install.entry,
@@ -121,6 +144,10 @@ export async function launchCodeServer(options: LaunchOptions): Promise<RunningC
   const child = spawn(install.node, args, { env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  // However it ends (stopped, crashed, killed with its parent's group), its profile goes with it.
+  child.once('exit', removeProfile);
+  child.once('error', removeProfile);
+  const exited = new Promise<number | string | null>((done) => child.once('exit', (code, signal) => done(code ?? signal)));
 
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
@@ -129,13 +156,13 @@ export async function launchCodeServer(options: LaunchOptions): Promise<RunningC
       await Promise.race([exited, new Promise((done) => setTimeout(done, 5000))]);
       if (child.exitCode === null) child.kill('SIGKILL');
     }
-    rmSync(profileDir, { recursive: true, force: true });
+    removeProfile();
   };
   try {
-    await waitForHealth(url, child, 60_000);
+    await waitForHealth(url, child, () => output, 60_000);
   } catch (error) {
     await stop();
     throw new Error(`${(error as Error).message}\n--- code-server output ---\n${output}`, { cause: error });
   }
-  return { url, profileDir, output: () => output, stop };
+  return { url, profileDir, pid: child.pid, exited, output: () => output, stop };
 }

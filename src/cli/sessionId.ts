@@ -32,10 +32,15 @@ export async function findSessionById(target: string, adapters: readonly AgentAd
   const keyOf = (session: SessionInfo): string => (store ? session.path : session.id);
   const wanted = store ? resolve(target) : target;
   const prefixed: Candidate[] = [];
+  // Stores that exist but could not be read: when nothing matches, their real error is the answer.
+  const unreadable: string[] = [];
   for (const adapter of adapters) {
     const listed = await adapter.listSessions(store ? storeWhere(store, adapters, where) : where);
     // An agent whose folders are missing has no session by that id: the others may.
-    if (!listed.ok) continue;
+    if (!listed.ok) {
+      if (listed.error.code !== 'not-found' && (!store || (await adapter.owns(target)))) unreadable.push(`${adapter.name}: ${listed.error.message}`);
+      continue;
+    }
     const exact = listed.value.find((session) => keyOf(session) === wanted);
     if (exact) return { path: exact.path, adapter };
     prefixed.push(...listed.value.filter((session) => keyOf(session).startsWith(wanted)).map((session) => ({ session, adapter })));
@@ -46,6 +51,7 @@ export async function findSessionById(target: string, adapters: readonly AgentAd
   if (only && distinct.length === 1) return { path: only.session.path, adapter: only.adapter };
   if (distinct.length > 1) throw inputError(ambiguous(target, distinct));
   const looked = adapters.map((adapter) => `${adapter.name} (--${adapter.home.option}, default ${adapter.home.describe})`);
+  if (unreadable.length > 0) throw inputError(`cannot find session '${target}': ${unreadable.join('; ')}`);
   throw inputError(`unknown session id '${target}' (looked in the sessions of ${looked.join(', ')})`);
 }
 

@@ -66,7 +66,7 @@ describe('Context Lens panel when the session starts after VS Code, in code-serv
     await runCommand(page, 'Context Lens: Open Panel');
     const frame = await webviewFrame(page);
     await frame.locator('#app', { hasText: 'No agent session found for this workspace' }).waitFor({ timeout: 20_000 });
-    // What `claude` does on its first run here; the folder is emptied and recreated on the way.
+    // What `claude` does on its first run here: the session file appears (by a rename).
     prepareDemoClaudeConfig(DEMO_WORKSPACE, claudeConfigDir);
     await frame.locator('[data-testid="fill-summary"]').waitFor({ timeout: 20_000 });
     const item = statusBarItem(page);

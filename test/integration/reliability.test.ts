@@ -18,7 +18,8 @@ import { buildCliBundles, type CliBundles } from '../support/cli-bundle';
 import { bytesOf, conversation } from '../support/proxy-conversation';
 import { send, sendRaw, slowClients } from '../support/reliability/client';
 import { WATCH_SESSION } from '../support/reliability/upstream';
-import { peakRssKb, runCommand, startObserver, startProxyProcess, type Observer, type ProxyProcess, type Stall } from '../support/reliability/processes';
+import { peakRssKb, runCommand, startObserver, startProxyProcess, type CommandOutcome, type Observer, type ProxyProcess, type Stall } from '../support/reliability/processes';
+import { damagedOpencode, OPENCODE_SESSION, protoGemini, rewindingGemini } from '../support/reliability/stores';
 import { version } from '../../package.json';
 import { compactWhileWriting, forkOntoExistingNames } from '../support/reliability/forkRace';
 import { connectThroughLinks } from '../support/reliability/connectLinks';
@@ -533,5 +534,104 @@ describe('reliability probes (issue 40) against the built CLI', { timeout: 600_0
     const refused = run.answers.find((answer) => (answer.error as { message?: string } | undefined)?.message?.includes('over'));
     assert.equal(refused?.id, 1, JSON.stringify(refused));
     assert.ok(run.answers.find((answer) => answer.id === 2)?.result);
+  });
+});
+
+// Issue 40 item 5: session stores that lie. Each probe runs the built CLI on a store damaged one
+// way, bounded in time and peak RSS, and checks what the person is told.
+describe('lying session stores (issue 40) against the built CLI', { timeout: 300_000 }, () => {
+  const STORE_MS = 10_000;
+  const STORE_RSS_KB = 300 * 1024;
+  let storeScratch: string;
+  let cli: string;
+  before(async () => {
+    storeScratch = mkdtempSync(join(tmpdir(), 'cl-stores-'));
+    cli = (await buildCliBundles(join(storeScratch, 'dist'))).cli;
+  });
+  const storeRows: Row[] = [];
+  after(() => {
+    rmSync(storeScratch, { recursive: true, force: true });
+    const table = storeRows.map((row) => `${row.probe.padEnd(44)} ${String(Math.round(row.ms)).padStart(7)} ${(row.rssMb === null ? '—' : row.rssMb.toFixed(1)).padStart(8)}  ${row.outcome}`);
+    console.log(['', 'lying session stores: probe ms  peak MB  outcome', ...table].join('\n'));
+  });
+
+  /** The command on the store, its row recorded, bounded in time and memory. */
+  async function storeProbe(probe: string, args: readonly string[]): Promise<CommandOutcome> {
+    const run = await runCommand(cli, args, { timeoutMs: STORE_MS * 3, env: { HOME: storeScratch } });
+    const lines = run.stdout.split('\n');
+    const said = (run.code === 0 ? (lines.find((line) => /^\s+warning /.test(line)) ?? lines.find((line) => line.includes('"title"')) ?? lines[0]) : run.stderr.trim()) ?? '';
+    storeRows.push({ probe, outcome: `exit ${run.code}: ${said.trim().slice(0, 160)}`, ms: run.ms, rssMb: mb(run.peakKb), stallMs: null });
+    assert.ok(!run.timedOut && run.ms < STORE_MS, `${probe}: ${Math.round(run.ms)} ms`);
+    assert.ok(run.peakKb !== null && run.peakKb < STORE_RSS_KB, `${probe}: peak RSS ${mb(run.peakKb)} MB`);
+    assert.doesNotMatch(run.stderr, /internal error|unknown session id/, probe);
+    return run;
+  }
+  const inspectOpencode = (db: string): string[] => ['inspect', OPENCODE_SESSION, '--agent', 'opencode', '--opencode-db', db];
+
+  for (const damage of ['page-size-1000', 'page-size-1001', 'commit-1000000-pages'] as const) {
+    it(`5 · an OpenCode log lying in its header or commit frame (${damage}): the database read without it, the log named`, async () => {
+      const db = await damagedOpencode(join(storeScratch, damage), damage);
+      const run = await storeProbe(`5 opencode log ${damage}`, inspectOpencode(db));
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stdout, /wal-ignored: .*opencode\.db-wal/);
+      const listed = await storeProbe(`5 opencode log ${damage}, sessions`, ['sessions', '--all', '--agent', 'opencode', '--opencode-db', db, '--json']);
+      assert.equal(listed.code, 0, listed.stderr);
+    });
+  }
+
+  it('5 · the resident reader asked about a log claiming 1,000,000 pages: answered, its memory bounded', async () => {
+    const db = await damagedOpencode(join(storeScratch, 'resident-commit'), 'commit-1000000-pages');
+    const socket = join(storeScratch, 'resident', 'r.sock');
+    const server = spawn(process.execPath, [cli, 'resident', '--socket', socket], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => server.once('exit', resolve));
+    try {
+      await new Promise((resolve) => server.stdout.once('data', resolve));
+      const started = performance.now();
+      const answer = await exchange(socket, `${JSON.stringify({ version, argv: inspectOpencode(db), cwd: storeScratch, env: { HOME: storeScratch, PATH: process.env.PATH ?? '' } })}\n`);
+      const ms = performance.now() - started;
+      const peakKb = peakRssKb(server.pid);
+      const text = answer.join('\n');
+      storeRows.push({ probe: '5 resident reader, log of 1,000,000 pages', outcome: /wal-ignored/.test(text) ? 'answered, the log named' : text.slice(0, 160), ms, rssMb: mb(peakKb), stallMs: null });
+      assert.match(text, /wal-ignored/);
+      assert.ok(ms < STORE_MS, `${Math.round(ms)} ms`);
+      assert.ok(peakKb !== null && peakKb < STORE_RSS_KB, `resident reader peak RSS ${mb(peakKb)} MB`);
+    } finally {
+      server.stdin.end();
+      await exited;
+    }
+  });
+
+  it('5 · a truncated OpenCode database: its real error and path, not "unknown session id"', async () => {
+    const db = await damagedOpencode(join(storeScratch, 'truncated'), 'truncated');
+    for (const target of [OPENCODE_SESSION, `${db}#${OPENCODE_SESSION}`]) {
+      const run = await storeProbe('5 opencode database truncated', ['inspect', target, '--opencode-db', db]);
+      assert.equal(run.code, 1);
+      assert.match(run.stderr, new RegExp(`${db.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: database disk image is malformed`));
+    }
+  });
+
+  it('5 · an OpenCode row of invalid JSON: a diagnostic naming the row and session, the rest read', async () => {
+    const db = await damagedOpencode(join(storeScratch, 'invalid-json'), 'invalid-json-row');
+    const run = await storeProbe('5 opencode row of invalid JSON', inspectOpencode(db));
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, new RegExp(`invalid-json: OpenCode message msg_\\w+ of session ${OPENCODE_SESSION} left out`));
+    assert.match(run.stdout, /context {2}[1-9]\d* messages/);
+  });
+
+  it('5 · a Gemini chat of 30,000 rewinds at the end of a 30,000-message history: read in linear time', async () => {
+    const home = rewindingGemini(join(storeScratch, 'gemini-rewinds'), 30_000, 30_000);
+    const run = await storeProbe('5 gemini 30k rewinds (6.8 MB chat)', ['sessions', '--all', '--agent', 'gemini', '--gemini-home', home, '--json']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal((JSON.parse(run.stdout) as { title: string }[])[0]?.title, 'prompt 0');
+  });
+
+  it('5 · a Gemini $set naming __proto__ and constructor: no title or kind comes from it', async () => {
+    const home = protoGemini(join(storeScratch, 'gemini-proto'));
+    const run = await storeProbe('5 gemini $set with __proto__', ['sessions', '--all', '--agent', 'gemini', '--gemini-home', home, '--json']);
+    assert.equal(run.code, 0, run.stderr);
+    const [session] = JSON.parse(run.stdout) as { title: string; isSidechain: boolean }[];
+    assert.equal(session?.title, 'the first prompt');
+    assert.equal(session?.isSidechain, false);
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
   });
 });

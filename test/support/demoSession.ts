@@ -1,11 +1,11 @@
 // The bundled demo session (recorded with the real Claude Code CLI) laid out in a private Claude
 // configuration folder, and ways to make the "agent" write more to it during a test.
 import assert from 'node:assert/strict';
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { prepareDemoClaudeConfig } from '../../scripts/demo-session';
 import { encodeProjectDirName } from '../../src/sessions/claude-code/paths';
+import { tempDir } from './tempDir';
 
 export const DEMO_WORKSPACE = join(__dirname, '..', '..', 'samples', 'demo-workspace');
 
@@ -24,7 +24,7 @@ export interface DemoSession {
 
 /** The demo transcript in a fresh config folder, as if recorded in `workspace`. */
 export function prepareDemoSession(workspace = DEMO_WORKSPACE): DemoSession {
-  const claudeConfigDir = prepareDemoClaudeConfig(workspace, mkdtempSync(join(tmpdir(), 'context-lens-demo-claude-')));
+  const claudeConfigDir = prepareDemoClaudeConfig(workspace, tempDir('context-lens-demo-claude-'));
   const projectDir = join(claudeConfigDir, 'projects', encodeProjectDirName(workspace));
   const name = readdirSync(projectDir).find((entry) => entry.endsWith('.jsonl'));
   assert.ok(name, `no demo transcript in ${projectDir}`);
@@ -102,7 +102,7 @@ export function appendCompaction(path: string, summary: string, preTokens: numbe
 
 /** A throwaway copy of the demo workspace, for tests that write workspace settings into it. */
 export function copyDemoWorkspace(): string {
-  const workspace = join(mkdtempSync(join(tmpdir(), 'context-lens-workspace-')), 'payments-demo');
+  const workspace = join(tempDir('context-lens-workspace-'), 'payments-demo');
   cpSync(DEMO_WORKSPACE, workspace, { recursive: true });
   return workspace;
 }

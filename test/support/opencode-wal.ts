@@ -18,7 +18,7 @@ export function unpackFixture(name: string, path: string): Uint8Array {
 function sums(bytes: Uint8Array, big: boolean, start: [number, number]): [number, number] {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let [a, b] = start;
-  for (let at = 0; at < bytes.length; at += 8) {
+  for (let at = 0; at + 8 <= bytes.length; at += 8) {
     a = (a + view.getUint32(at, !big) + b) >>> 0;
     b = (b + view.getUint32(at + 4, !big) + a) >>> 0;
   }
@@ -67,6 +67,25 @@ export function walBetween(before: Uint8Array, after: Uint8Array, options: WalOp
     view.setUint32(at + 20, running[1]);
   });
   return out;
+}
+
+/**
+ * A little-endian log (walBetween's default) with its header's and frames' checksums recomputed as
+ * if its pages were `pageSize` long: a log whose only fault is what it claims (a page size, a commit's
+ * database size), which SQLite's checksums alone would not catch.
+ */
+export function resealWal(wal: Uint8Array, pageSize: number): Uint8Array {
+  const view = new DataView(wal.buffer, wal.byteOffset, wal.byteLength);
+  let running = sums(wal.subarray(0, 24), false, [0, 0]);
+  view.setUint32(24, running[0]);
+  view.setUint32(28, running[1]);
+  for (let at = 32; at + 24 + pageSize <= wal.length; at += 24 + pageSize) {
+    running = sums(wal.subarray(at, at + 8), false, running);
+    running = sums(wal.subarray(at + 24, at + 24 + pageSize), false, running);
+    view.setUint32(at + 16, running[0]);
+    view.setUint32(at + 20, running[1]);
+  }
+  return wal;
 }
 
 let loaded: SqlJsStatic | null = null;

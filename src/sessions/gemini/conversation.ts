@@ -22,7 +22,14 @@ export type Change = 'header' | 'message' | 'snapshot' | 'metadata' | 'rewind' |
 
 export class Conversation {
   readonly messages = new Map<string, PlacedMessage>();
-  metadata: Record<string, unknown> = {};
+  /**
+   * Ids in the order of `messages` and each one's place in it: a rewind finds its place at once and
+   * cuts the tail, so a file of many rewinds costs what its lines cost, not their square.
+   */
+  private readonly order: string[] = [];
+  private readonly place = new Map<string, number>();
+  /** No prototype: a `$set` or header naming `__proto__` adds a key, it cannot change what every key reads. */
+  metadata: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   /** Mark of the first header that carries one: a fork Context Lens wrote. */
   forkOf: GeminiForkMark | null = null;
   /** The session id of the first header (later headers of a resume repeat it). */
@@ -36,7 +43,7 @@ export class Conversation {
     }
     const message = asMessage(record);
     if (message !== null) {
-      this.messages.set(message.id, { message, line, offset, end, inSnapshot: false });
+      this.put(message, line, offset, end, false);
       return 'message';
     }
     const patch = setPatch(record);
@@ -44,7 +51,7 @@ export class Conversation {
       const { messages, ...rest } = patch;
       Object.assign(this.metadata, rest);
       if (!Array.isArray(messages)) return 'metadata';
-      this.messages.clear();
+      this.clear();
       this.addAll(messages, line, offset, end);
       return 'snapshot';
     }
@@ -62,19 +69,35 @@ export class Conversation {
   private addAll(messages: readonly unknown[], line: number, offset: number, end: number): void {
     for (const value of messages) {
       const message = asMessage(value);
-      if (message !== null) this.messages.set(message.id, { message, line, offset, end, inSnapshot: true });
+      if (message !== null) this.put(message, line, offset, end, true);
     }
   }
 
+  /** A new id goes last; a known one is replaced where it stands. */
+  private put(message: MessageRecord, line: number, offset: number, end: number, inSnapshot: boolean): void {
+    if (!this.place.has(message.id)) {
+      this.place.set(message.id, this.order.length);
+      this.order.push(message.id);
+    }
+    this.messages.set(message.id, { message, line, offset, end, inSnapshot });
+  }
+
+  private clear(): void {
+    this.messages.clear();
+    this.place.clear();
+    this.order.length = 0;
+  }
+
+  /** Drops `id` and every later message (everything, when `id` is unknown): each message is dropped once, whatever the number of rewinds. */
   private rewind(id: string): void {
-    if (!this.messages.has(id)) {
-      this.messages.clear();
+    const at = this.place.get(id);
+    if (at === undefined) {
+      this.clear();
       return;
     }
-    let found = false;
-    for (const key of [...this.messages.keys()]) {
-      found ||= key === id;
-      if (found) this.messages.delete(key);
+    for (const key of this.order.splice(at)) {
+      this.messages.delete(key);
+      this.place.delete(key);
     }
   }
 

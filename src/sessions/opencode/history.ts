@@ -3,11 +3,23 @@
 // its newest finished compaction (a user message holding a `compaction` part, answered by an
 // assistant message with `summary: true`), exactly as its own history filter does.
 import { ok } from '../result';
-import type { Result } from '../types';
+import type { Diagnostic, Result } from '../types';
 import { obj, parseJson, str, type MessageRow, type PartRow } from './rows';
 import type { Snapshot } from './snapshot';
 
-export function readMessages(snapshot: Snapshot, sessionId: string): Result<MessageRow[]> {
+/** A row left out, said once per row: which table, which row, which session, why. */
+function dropped(table: string, id: unknown, sessionId: string, why: string): Diagnostic {
+  return { severity: 'warning', code: 'invalid-json', message: `OpenCode ${table} ${typeof id === 'string' ? id : '(no id)'} of session ${sessionId} left out: ${why}` };
+}
+
+/** Why a row's `data` is unusable, or null when it is a JSON object. */
+function dataProblem(text: unknown): string | null {
+  if (typeof text !== 'string') return 'its data is not text';
+  return parseJson(text) === null ? 'its data is not a JSON object' : null;
+}
+
+/** The session's messages with their parts; a row that cannot be read is left out and reported to `report`, the rest read. */
+export function readMessages(snapshot: Snapshot, sessionId: string, report: (diagnostic: Diagnostic) => void = () => undefined): Result<MessageRow[]> {
   const messages = snapshot.rows('SELECT id, time_created, data FROM message WHERE session_id = ? ORDER BY id', [sessionId]);
   if (!messages.ok) return messages;
   const parts = snapshot.rows('SELECT id, message_id, data FROM part WHERE session_id = ? ORDER BY id', [sessionId]);
@@ -17,7 +29,10 @@ export function readMessages(snapshot: Snapshot, sessionId: string): Result<Mess
     const id = str(row.id);
     const messageId = str(row.message_id);
     const data = parseJson(row.data);
-    if (id === null || messageId === null || data === null) continue;
+    if (id === null || messageId === null || data === null) {
+      report(dropped('part', row.id, sessionId, dataProblem(row.data) ?? 'it names no id or message'));
+      continue;
+    }
     const list = byMessage.get(messageId) ?? [];
     list.push({ id, data });
     byMessage.set(messageId, list);
@@ -26,7 +41,10 @@ export function readMessages(snapshot: Snapshot, sessionId: string): Result<Mess
   for (const row of messages.value) {
     const id = str(row.id);
     const data = parseJson(row.data);
-    if (id === null || data === null) continue;
+    if (id === null || data === null) {
+      report(dropped('message', row.id, sessionId, dataProblem(row.data) ?? 'it has no id'));
+      continue;
+    }
     rows.push({ id, timeCreated: typeof row.time_created === 'number' ? row.time_created : 0, data, parts: byMessage.get(id) ?? [] });
   }
   return ok(rows);

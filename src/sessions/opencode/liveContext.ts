@@ -2,7 +2,7 @@
 // after its newest compaction, as messages (messages.ts), the exact fill (fill.ts) and every
 // compaction OpenCode performed in it.
 import { fail, ok } from '../result';
-import type { CompactionEvent, LiveContext, Result, SessionInfo } from '../types';
+import type { CompactionEvent, Diagnostic, LiveContext, Result, SessionInfo } from '../types';
 import { fillOf } from './fill';
 import { compactionPartOf, isAssistant, isSummary, liveStart, readMessages } from './history';
 import { readOpencodeSessionInfo, sessionsIn } from './listing';
@@ -54,7 +54,8 @@ export async function readOpencodeLiveContext(session: SessionInfo, options: Ope
     if (!current.ok) return current;
     const info = current.value[0];
     if (info === undefined) return fail('not-found', `No session ${parsed.sessionId} in ${parsed.db}`, session.path);
-    const all = readMessages(snapshot, parsed.sessionId);
+    const diagnostics: Diagnostic[] = snapshot.walProblem === null ? [] : [{ severity: 'warning', code: 'wal-ignored', message: snapshot.walProblem, path: `${parsed.db}-wal` }];
+    const all = readMessages(snapshot, parsed.sessionId, (diagnostic) => diagnostics.push({ ...diagnostic, path: parsed.db }));
     if (!all.ok) return all;
     const live = all.value.slice(liveStart(all.value));
     const built = buildMessages(live);
@@ -71,7 +72,7 @@ export async function readOpencodeLiveContext(session: SessionInfo, options: Ope
       entries: built.entries,
       fill,
       compactions: compactionsOf(all.value),
-      diagnostics: [],
+      diagnostics,
       calls: built.calls,
     } satisfies LiveContext);
   });

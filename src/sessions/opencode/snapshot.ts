@@ -50,6 +50,8 @@ export interface Snapshot {
   rows(sql: string, params?: unknown[]): Result<Row[]>;
   /** Committed log frames folded in (0: none). */
   readonly walFrames: number;
+  /** Why the log, or its end, was left out (a header or frame that lies about its sizes); null: it was not. */
+  readonly walProblem: string | null;
   close(): void;
 }
 
@@ -99,6 +101,7 @@ async function open(path: string, bytes: Uint8Array, wal: Uint8Array | null): Pr
   }
   return ok({
     walFrames: folded.frames,
+    walProblem: folded.problem === null ? null : `${path}-wal: ${folded.problem}`,
     rows(sql: string, params: unknown[] = []): Result<Row[]> {
       try {
         const [result] = db.exec(sql, params);

@@ -30,11 +30,19 @@ function database(fixture: string, dir: string): string {
   return db;
 }
 
+let ownTmp = false;
+
 /** `opencode import` as a person would run it: on PATH, here offline and with private folders. */
 function putCliOnPath(dir: string): void {
   const binary = ensureOpencodeCli();
   if (!(process.env.PATH ?? '').split(delimiter).includes(dirname(binary))) process.env.PATH = `${dirname(binary)}${delimiter}${process.env.PATH ?? ''}`;
   for (const name of ['XDG_DATA_HOME', 'XDG_STATE_HOME', 'XDG_CACHE_HOME']) process.env[name] ??= join(dir, name.toLowerCase());
+  // The CLI makes `$TMPDIR/opencode` and leaves it: a temporary folder of the subject's own, gone with it.
+  if (!ownTmp) {
+    ownTmp = true;
+    process.env.TMPDIR = join(dir, 'tmp');
+    mkdirSync(process.env.TMPDIR, { recursive: true });
+  }
   process.env.OPENCODE_DISABLE_AUTOUPDATE = 'true';
   process.env.OPENCODE_DISABLE_MODELS_FETCH = 'true';
 }

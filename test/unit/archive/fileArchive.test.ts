@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import fsPromises from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { FileSystemArchive, StagedArchive, pruneArchive } from '../../../src/archive/fileArchive';
@@ -9,9 +8,10 @@ import type { ArchiveEntry } from '../../../src/engine/archive';
 import { compact } from '../../../src/engine/compact';
 import { charEstimateTokenizer as tokenizer } from '../../../src/engine/tokens/tokenizer';
 import { assistant, big, build, read, user } from '../engine/support/build';
+import { tempDir } from '../../support/tempDir';
 
 const mode = (path: string): number => statSync(path).mode & 0o777;
-const temp = (): string => mkdtempSync(join(tmpdir(), 'archive-'));
+const temp = (): string => tempDir('archive-');
 const context = () =>
   build(
     [

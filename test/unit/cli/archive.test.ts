@@ -1,11 +1,11 @@
 // The archive from the command line: only `compact --write-session` writes it (private, redacted,
 // the focus text's secrets included), and `archive prune` keeps it within its caps.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { copyScenario, run } from './support';
+import { tempDir } from '../../support/tempDir';
 
 const squeeze = ['--window', '20000', '--target-percent', '40'];
 const mode = (path: string): number => statSync(path).mode & 0o777;
@@ -14,7 +14,7 @@ const SECRET = 'sk-ant-api03-focusSecret0123456789';
 describe('ctxlens compact and the archive', () => {
   it('a preview writes no archive, not even the default one', async () => {
     const copy = copyScenario('multi-prompt');
-    const state = mkdtempSync(join(tmpdir(), 'cl-state-'));
+    const state = tempDir('cl-state-');
     const result = await run(['compact', copy.transcript, ...squeeze], { XDG_STATE_HOME: state });
     assert.equal(result.code, 0, result.err);
     assert.match(result.out, /^compacted \d/);
@@ -23,7 +23,7 @@ describe('ctxlens compact and the archive', () => {
 
   it('--write-session archives first, 0600 in a 0700 folder, and no secret of the focus text reaches the archive or the fork', async () => {
     const copy = copyScenario('multi-prompt');
-    const state = mkdtempSync(join(tmpdir(), 'cl-state-'));
+    const state = tempDir('cl-state-');
     const result = await run(['compact', copy.transcript, '--json', '--write-session', '--focus', `keep the deploy, key ${SECRET}`, ...squeeze], { XDG_STATE_HOME: state });
     assert.equal(result.code, 0, result.err);
     assert.ok(!result.out.includes(SECRET), 'not in the report');
@@ -55,7 +55,7 @@ describe('ctxlens compact and the archive', () => {
 
 describe('ctxlens archive prune', () => {
   function archive(): string {
-    const folder = mkdtempSync(join(tmpdir(), 'cl-archive-'));
+    const folder = tempDir('cl-archive-');
     const day = 24 * 60 * 60 * 1000;
     [['2025-01-01T00-00-00-000Z-aaaaaa', 90], ['2025-03-01T00-00-00-000Z-bbbbbb', 2], ['2025-03-02T00-00-00-000Z-cccccc', 1]].forEach(([id, daysOld]) => {
       const path = join(folder, `${id}.json`);
@@ -85,7 +85,7 @@ describe('ctxlens archive prune', () => {
   });
 
   it('defaults to the caps of the settings and to the XDG state folder', async () => {
-    const state = mkdtempSync(join(tmpdir(), 'cl-state-'));
+    const state = tempDir('cl-state-');
     const result = await run(['archive', 'prune'], { XDG_STATE_HOME: state });
     assert.equal(result.code, 0, result.err);
     assert.match(result.out, /Removed 0 file\(s\), 0 B; kept 0 entries, 0 B in .*context-lens\/archive/);

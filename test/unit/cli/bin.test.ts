@@ -1,18 +1,18 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { version } from '../../../package.json';
 import { RESIDENT_ENV } from '../../../src/contracts/resident';
 import { buildCliBundles, buildCliLoader } from '../../support/cli-bundle';
 import { copyScenario } from './support';
+import { tempDir } from '../../support/tempDir';
 
 describe('dist/cli.js as a process', () => {
   let bin: string;
   before(async () => {
-    bin = (await buildCliBundles(mkdtempSync(join(tmpdir(), 'cl-bin-')))).cli;
+    bin = (await buildCliBundles(tempDir('cl-bin-'))).cli;
   });
 
   it('answers --version and inspects a session with the real exit codes', () => {
@@ -33,7 +33,7 @@ describe('dist/cli.js as a process', () => {
 
 describe('dist/cli.js with the resident reader', () => {
   it('hands inspect to a running reader, prints the same, and runs on its own once the reader is gone', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cl-bin-res-'));
+    const dir = tempDir('cl-bin-res-');
     const loader = await buildCliLoader(join(dir, 'dist'));
     const copy = copyScenario('commands');
     const env: NodeJS.ProcessEnv = { ...process.env, CLAUDE_CONFIG_DIR: copy.configDir, CONTEXT_LENS_CACHE: join(dir, 'cache') };

@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { copyScenario, run } from './support';
+import { tempDir } from '../../support/tempDir';
 
 interface Region {
   id: number;
@@ -16,7 +14,7 @@ interface Region {
 
 describe('compact --keep / --drop', () => {
   const copy = copyScenario('repeated-reads');
-  const archive = mkdtempSync(join(tmpdir(), 'cl-archive-'));
+  const archive = tempDir('cl-archive-');
   const compactJson = async (...flags: string[]) => {
     const result = await run(['compact', copy.transcript, '--json', '--archive-dir', archive, ...flags]);
     assert.equal(result.code, 0, result.err);

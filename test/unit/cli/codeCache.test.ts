@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { build } from 'esbuild';
 import { holdsDynamicImport } from '../../../src/cli/codeCache';
+import { tempDir } from '../../support/tempDir';
 
 const SOURCE = join(__dirname, '..', '..', '..', 'src', 'cli', 'codeCache.ts');
 
@@ -13,7 +13,7 @@ describe('the code cache of the CLI bundles', () => {
   let bin: string;
   let cache: string;
   before(async () => {
-    const root = mkdtempSync(join(tmpdir(), 'cl-code-cache-'));
+    const root = tempDir('cl-code-cache-');
     bin = join(root, 'bin');
     cache = join(root, 'cache');
     mkdirSync(bin);

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { readFill } from '../../../src/sessions/claude-code/fill';
 import { readLiveContext } from '../../../src/sessions/claude-code/liveContext';
 import { SCENARIOS, copyScenario, run } from './support';
+import { tempDir } from '../../support/tempDir';
 
 const hash = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
 
@@ -111,7 +111,7 @@ describe('ctxlens compact', () => {
   it('reports a compaction as JSON without writing next to the transcript', async () => {
     // Several prompts: everything before the latest one may be summarised.
     const copy = copyScenario('multi-prompt');
-    const archive = mkdtempSync(join(tmpdir(), 'cl-archive-'));
+    const archive = tempDir('cl-archive-');
     const before = readdirSync(dirname(copy.transcript));
     const result = await run(['compact', copy.transcript, '--json', '--archive-dir', archive, ...squeeze]);
     assert.equal(result.code, 0, result.err);
@@ -129,7 +129,7 @@ describe('ctxlens compact', () => {
   it('stops as soon as a target given on the command line is met, and goes as far as the ladder goes without one', async () => {
     // Reads big enough that a stub saves something (repeated-reads' files are smaller than a stub).
     const copy = copyScenario('parallel');
-    const archive = mkdtempSync(join(tmpdir(), 'cl-archive-'));
+    const archive = tempDir('cl-archive-');
     interface Report {
       status: string;
       tiers: { tier: string }[];
@@ -162,7 +162,7 @@ describe('ctxlens compact', () => {
   it('--write-session writes a resumable fork and leaves the source byte-identical', async () => {
     const copy = copyScenario('demo');
     const source = hash(copy.transcript);
-    const state = mkdtempSync(join(tmpdir(), 'cl-state-'));
+    const state = tempDir('cl-state-');
     const result = await run(['compact', copy.sessionId, '--write-session', '--focus', 'retry logic', ...squeeze], { CLAUDE_CONFIG_DIR: copy.configDir, XDG_STATE_HOME: state });
     assert.equal(result.code, 0, result.err);
     assert.match(result.out, /Resume it with: claude --resume [0-9a-f-]{36}/);

@@ -2,11 +2,11 @@
 // holds) and the summary itself (its head, and where the whole one is), not only their counts.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { cpSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { SUMMARY_HEAD_LINES } from '../../../src/cli/compactText';
 import { run } from './support';
+import { tempDir } from '../../support/tempDir';
 
 /** The bundled demo session (samples/), copied: a long session with a retry decision in it. */
 const DEMO_ID = 'c6b61ed8-d74f-49a3-9726-211b52f81b9b';
@@ -18,7 +18,7 @@ interface Report {
 }
 
 describe('compact, as text', () => {
-  const configDir = join(mkdtempSync(join(tmpdir(), 'cl-cli-demo-')), 'claude');
+  const configDir = join(tempDir('cl-cli-demo-'), 'claude');
   cpSync(join(__dirname, '..', '..', '..', 'samples', 'claude-config'), configDir, { recursive: true });
   const argv = ['compact', DEMO_ID, '--config-dir', configDir, '--focus', 'keep the retry decision'];
 

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { run } from './support';
+import { tempDir } from '../../support/tempDir';
 
 function project(settings?: string): { dir: string; file: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'cl-connect-'));
+  const dir = tempDir('cl-connect-');
   const file = join(dir, '.claude', 'settings.local.json');
   if (settings !== undefined) {
     mkdirSync(join(dir, '.claude'));
@@ -19,7 +19,7 @@ function project(settings?: string): { dir: string; file: string } {
 describe('ctxlens connect / disconnect', () => {
   it('prints the diff and writes nothing with --dry-run', async () => {
     const { dir, file } = project();
-    const result = await run(['connect', dir, '--dry-run'], { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'cl-state-')) });
+    const result = await run(['connect', dir, '--dry-run'], { XDG_STATE_HOME: tempDir('cl-state-') });
     assert.equal(result.code, 0, result.err);
     assert.match(result.out, /^\+\s+"PreCompact": \[/m);
     assert.match(result.out, /hook session-start/);
@@ -30,7 +30,7 @@ describe('ctxlens connect / disconnect', () => {
   it('connects beside the person\'s settings, keeps the file mode, and disconnects back byte for byte', async () => {
     const original = '{\n  "permissions": { "allow": ["Bash(ls:*)"] }, // mine\n  "cleanupPeriodDays": 12345678901234567890,\n  "hooks": {"PreCompact": [{"hooks": [{"type": "command", "command": "notify.sh && \\"/usr/bin/node\\" \\"/x/cli.js\\" hook pre-compact"}]}]}\n}\n';
     const { dir, file } = project(original);
-    const env = { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'cl-state-')) };
+    const env = { XDG_STATE_HOME: tempDir('cl-state-') };
     const connected = await run(['connect', dir], env);
     assert.equal(connected.code, 0, connected.err);
     assert.match(connected.out, /Wrote .*settings\.local\.json\nThe previous content is in .*settings-backups.*\nWrote .*\.mcp\.json\n$/);
@@ -49,7 +49,7 @@ describe('ctxlens connect / disconnect', () => {
   });
 
   it('removes the file it created, and refuses to write through a symlink', async () => {
-    const env = { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'cl-state-')) };
+    const env = { XDG_STATE_HOME: tempDir('cl-state-') };
     const { dir, file } = project();
     assert.equal((await run(['connect', dir], env)).code, 0);
     assert.ok(existsSync(file));
@@ -57,7 +57,7 @@ describe('ctxlens connect / disconnect', () => {
     assert.equal(existsSync(join(dir, '.claude')), false);
 
     const linked = project();
-    const real = join(mkdtempSync(join(tmpdir(), 'cl-dotfiles-')), 'settings.json');
+    const real = join(tempDir('cl-dotfiles-'), 'settings.json');
     writeFileSync(real, '{}\n');
     mkdirSync(join(linked.dir, '.claude'));
     symlinkSync(real, linked.file);
@@ -70,7 +70,7 @@ describe('ctxlens connect / disconnect', () => {
   });
 
   it('creates the .claude folder 0700 and the file 0600 whatever the umask', async () => {
-    const env = { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'cl-state-')) };
+    const env = { XDG_STATE_HOME: tempDir('cl-state-') };
     const { dir, file } = project();
     const previous = process.umask(0);
     try {
@@ -85,7 +85,7 @@ describe('ctxlens connect / disconnect', () => {
   it('connects a settings file that starts with a byte order mark, keeps the mark, and disconnects back byte for byte', async () => {
     const original = '\uFEFF{\n  "model": "opus"\n}\n';
     const { dir, file } = project(original);
-    const env = { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'cl-state-')) };
+    const env = { XDG_STATE_HOME: tempDir('cl-state-') };
     const connected = await run(['connect', dir], env);
     assert.equal(connected.code, 0, connected.err);
     assert.ok(readFileSync(file, 'utf8').startsWith('\uFEFF{\n  "model": "opus",'));
@@ -96,7 +96,7 @@ describe('ctxlens connect / disconnect', () => {
   it('gives an empty (or blank) settings file back as it was, not as {}', async () => {
     for (const original of ['', '\n  \n']) {
       const { dir, file } = project(original);
-      const env = { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'cl-state-')) };
+      const env = { XDG_STATE_HOME: tempDir('cl-state-') };
       assert.equal((await run(['connect', dir], env)).code, 0);
       assert.match(readFileSync(file, 'utf8'), /hook pre-compact/);
       assert.equal((await run(['disconnect', dir], env)).code, 0);
@@ -110,7 +110,7 @@ describe('ctxlens connect / disconnect', () => {
       const { dir, file } = project();
       mkdirSync(join(dir, '.claude'));
       make(file);
-      const result = await run(['connect', dir], { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'cl-state-')) });
+      const result = await run(['connect', dir], { XDG_STATE_HOME: tempDir('cl-state-') });
       assert.equal(result.code, 1);
       // A link to /dev/zero is refused as a link, before it is read.
       assert.match(result.err, /Not a regular file \(a named pipe\)|is a symbolic link to \/dev\/zero/);
@@ -118,7 +118,7 @@ describe('ctxlens connect / disconnect', () => {
   });
 
   it('registers the MCP server in .mcp.json beside the person\'s servers, and disconnect gives the file back byte for byte', async () => {
-    const env = { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'cl-state-')) };
+    const env = { XDG_STATE_HOME: tempDir('cl-state-') };
     const { dir } = project();
     const mcp = join(dir, '.mcp.json');
     const theirs = '{\n  // the team\'s servers\n  "mcpServers": {\n    "docs": { "command": "docs-server", "args": [] }\n  }\n}\n';
@@ -137,7 +137,7 @@ describe('ctxlens connect / disconnect', () => {
   it('connects the hooks even when .mcp.json cannot be read as JSON, and says so', async () => {
     const { dir, file } = project();
     writeFileSync(join(dir, '.mcp.json'), '{ "mcpServers": ');
-    const result = await run(['connect', dir], { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'cl-state-')) });
+    const result = await run(['connect', dir], { XDG_STATE_HOME: tempDir('cl-state-') });
     assert.equal(result.code, 0, result.err);
     assert.match(result.err, /\.mcp\.json was left alone: it is not valid JSON/);
     assert.match(readFileSync(file, 'utf8'), /hook pre-compact/);

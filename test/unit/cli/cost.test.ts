@@ -3,15 +3,15 @@
 // the items' shares adding up, unknown models, your own prices and the break-even of a compaction.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatUsd } from '../../../src/protocol/format';
 import { copyScenario, FIXTURES, run } from './support';
+import { tempDir } from '../../support/tempDir';
 
 /** A public fixture's main session, copied to a temp folder. */
 function publicSession(folder: string, sessionId: string): string {
-  const configDir = join(mkdtempSync(join(tmpdir(), 'cl-cost-')), folder);
+  const configDir = join(tempDir('cl-cost-'), folder);
   cpSync(join(FIXTURES, 'public', folder), configDir, { recursive: true });
   const projects = join(configDir, 'projects');
   return join(projects, readdirSync(projects)[0] as string, `${sessionId}.jsonl`);
@@ -134,7 +134,7 @@ describe('inspect: models of third-party endpoints (the second price source)', (
 describe('inspect: a Codex session', () => {
   it('prices its calls on the turn\'s model (cached input as cache reads), and the items add up', async () => {
     const folder = join(FIXTURES, '..', 'codex', 'public', 'codemie-0.125.0');
-    const copy = join(mkdtempSync(join(tmpdir(), 'cl-cost-codex-')), 'home');
+    const copy = join(tempDir('cl-cost-codex-'), 'home');
     cpSync(folder, copy, { recursive: true });
     const file = join(copy, 'sessions', '2026', '05', '11', 'rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl');
     const report = await inspectJson(file);

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
@@ -9,6 +8,7 @@ import { BUDGET_SETTING, EXTRACT_SETTING, FOCUS_SETTING, PINNED_SETTING, runHook
 import { hookEventsPath } from '../../../src/contracts/hookEvents';
 import { PHRASINGS } from '../engine/support/phrasings';
 import { copyScenario, FIXTURES, run } from './support';
+import { tempDir } from '../../support/tempDir';
 
 // What Claude Code 2.1.328 piped to the hooks around `/compact focus on the retry logic`, recorded
 // with the hook-inputs fixture (see its README). Its transcript's first prompt holds a constraint
@@ -44,12 +44,12 @@ const focusLines = (focus: string): string => `Focus the summary on: ${focus}\n(
 /** `settings` is the workspace's .vscode/settings.json: raw text (JSON with comments) or an object. */
 function setup(settings?: string | Record<string, unknown>) {
   const copy = copyScenario('hook-inputs');
-  const cwd = mkdtempSync(join(tmpdir(), 'cl-hook-cwd-'));
+  const cwd = tempDir('cl-hook-cwd-');
   if (settings !== undefined) {
     mkdirSync(join(cwd, '.vscode'));
     writeFileSync(join(cwd, '.vscode', 'settings.json'), typeof settings === 'string' ? settings : JSON.stringify(settings));
   }
-  const env = { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'cl-hook-state-')) };
+  const env = { XDG_STATE_HOME: tempDir('cl-hook-state-') };
   const local = (input: Record<string, unknown>) => ({ ...input, transcript_path: String(input.transcript_path).replace(RECORDED_CONFIG_DIR, copy.configDir), cwd });
   return {
     env,
@@ -193,7 +193,7 @@ describe('ctxlens hook pre-compact', () => {
     const { env, preCompact } = setup({ [PINNED_SETTING]: ['Use pnpm, never npm.'] });
     const input = JSON.parse(preCompact()) as { transcript_path: string };
     for (const make of [(path: string) => execFileSync('mkfifo', [path]), (path: string) => symlinkSync('/dev/zero', path)]) {
-      const transcript = join(mkdtempSync(join(tmpdir(), 'cl-hook-bad-')), 'session.jsonl');
+      const transcript = join(tempDir('cl-hook-bad-'), 'session.jsonl');
       make(transcript);
       const { out } = await hook('pre-compact', JSON.stringify({ ...input, transcript_path: transcript }), env);
       assert.match(out, /Constraints:\n- Use pnpm, never npm\./);
@@ -250,7 +250,7 @@ describe('the hooks on prompts phrased as people write (issue 23)', () => {
 
   /** A transcript of these prompts, each answered, with a skill body, bash output and a tool result among them. */
   function transcript(): { path: string; cwd: string } {
-    const cwd = mkdtempSync(join(tmpdir(), 'cl-phrasings-'));
+    const cwd = tempDir('cl-phrasings-');
     const record = (fields: Record<string, unknown>) => JSON.stringify({ sessionId: 'phrasings', cwd, isSidechain: false, ...fields });
     const lines = prompts.flatMap((text, index) => [
       record({ type: 'user', uuid: `u${index}`, message: { role: 'user', content: text } }),
@@ -269,7 +269,7 @@ describe('the hooks on prompts phrased as people write (issue 23)', () => {
   for (const name of ['pre-compact', 'session-start'] as const) {
     it(`${name}: every prompt word for word, the revoked rule marked revoked, nothing the person did not type`, async () => {
       const { path, cwd } = transcript();
-      const env = { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'cl-hook-state-')) };
+      const env = { XDG_STATE_HOME: tempDir('cl-hook-state-') };
       const { out } = await hook(name, JSON.stringify({ transcript_path: path, cwd, trigger: 'auto', source: 'compact' }), env);
       assert.deepEqual(prompts.filter((text) => text !== rule && !out.includes(text)), []);
       assert.ok(out.includes(`${rule} [REVOKED later by: "${revocation}"]`), out);
@@ -283,7 +283,7 @@ describe('the hooks on prompts phrased as people write (issue 23)', () => {
     const { path, cwd } = transcript();
     mkdirSync(join(cwd, '.vscode'));
     writeFileSync(join(cwd, '.vscode', 'settings.json'), JSON.stringify({ [BUDGET_SETTING]: 0 }));
-    const env = { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'cl-hook-state-')) };
+    const env = { XDG_STATE_HOME: tempDir('cl-hook-state-') };
     const { out } = await hook('pre-compact', JSON.stringify({ transcript_path: path, cwd, trigger: 'auto' }), env);
     const [first] = prompts;
     assert.ok(out.includes(`<user-prompts>\nThe user's prompts, word for word, oldest first:\n- ${first ?? ''}\n</user-prompts>`), 'only the first prompt is printed whole');

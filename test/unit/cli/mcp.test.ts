@@ -1,11 +1,11 @@
 // `ctxlens mcp --print-config` and `--register`: the entry Connect writes, added to a project's
 // .mcp.json beside the person's servers, once, with the previous content backed up.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { run } from './support';
+import { tempDir } from '../../support/tempDir';
 
 describe('ctxlens mcp', () => {
   it('--print-config prints a .mcp.json with the server running this CLI with mcp', async () => {
@@ -17,8 +17,8 @@ describe('ctxlens mcp', () => {
   });
 
   it('--register adds it beside the person\'s servers once, backing up what was there', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cl-mcp-register-'));
-    const env = { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'cl-state-')) };
+    const dir = tempDir('cl-mcp-register-');
+    const env = { XDG_STATE_HOME: tempDir('cl-state-') };
     writeFileSync(join(dir, '.mcp.json'), '{\n  "mcpServers": {\n    "docs": { "command": "docs" }\n  }\n}\n');
     const first = await run(['mcp', '--register', dir], env);
     assert.equal(first.code, 0, first.err);
@@ -28,7 +28,7 @@ describe('ctxlens mcp', () => {
     const backups = readdirSync(join(env.XDG_STATE_HOME, 'context-lens', 'settings-backups'));
     assert.ok(backups.some((name) => name.endsWith('.mcp.json')), backups.join(', '));
     assert.match((await run(['mcp', '--register', dir], env)).out, /^Already registered/);
-    const invalid = mkdtempSync(join(tmpdir(), 'cl-mcp-register-'));
+    const invalid = tempDir('cl-mcp-register-');
     writeFileSync(join(invalid, '.mcp.json'), '{ oops');
     const refused = await run(['mcp', '--register', invalid], env);
     assert.equal(refused.code, 1);

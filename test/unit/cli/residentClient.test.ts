@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { RESIDENT_ENV } from '../../../src/contracts/resident';
 import { askResident, residentSocketFor } from '../../../src/cli/residentClient';
+import { tempDir } from '../../support/tempDir';
 
 /** A server that answers every connection with `respond`, for as long as the test needs it. */
 async function fakeServer(respond: (socket: Socket, request: string) => void): Promise<{ path: string; close(): void }> {
-  const path = join(mkdtempSync(join(tmpdir(), 'cl-resc-')), 's.sock');
+  const path = join(tempDir('cl-resc-'), 's.sock');
   const server = createServer((socket) => {
     let text = '';
     socket.on('error', () => undefined);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -13,6 +13,7 @@ import { ResidentServer, type RunCommand } from '../../../src/cli/residentServer
 import type { Output } from '../../../src/cli/stdio';
 import { copyScenario } from './support';
 import { exchange } from '../../support/socketExchange';
+import { tempDir } from '../../support/tempDir';
 
 class Collected implements Output {
   text = '';
@@ -22,7 +23,7 @@ class Collected implements Output {
   }
 }
 
-const socketIn = (name: string): string => join(mkdtempSync(join(tmpdir(), 'cl-res-')), 'run', `${name}.sock`);
+const socketIn = (name: string): string => join(tempDir('cl-res-'), 'run', `${name}.sock`);
 
 /** One request as the loader sends it; its printed output and exit code, or null when told to run it itself. */
 async function ask(socket: string, argv: string[], cwd: string, env: Record<string, string | undefined>) {
@@ -60,7 +61,7 @@ describe('the resident reader', () => {
     // `sessions` lists the client's folder's sessions, from the client's CLAUDE_CONFIG_DIR.
     const listed = await ask(server.socketPath, ['sessions', '--all', '--json', '--agent', 'claude-code'], tmpdir(), env);
     assert.deepEqual((JSON.parse(listed.out) as Array<{ id: string }>).map((session) => session.id), [copy.sessionId]);
-    const elsewhere = await ask(server.socketPath, ['sessions', '--all', '--json', '--agent', 'claude-code'], tmpdir(), { ...env, CLAUDE_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'cl-empty-')) });
+    const elsewhere = await ask(server.socketPath, ['sessions', '--all', '--json', '--agent', 'claude-code'], tmpdir(), { ...env, CLAUDE_CONFIG_DIR: tempDir('cl-empty-') });
     assert.deepEqual(JSON.parse(elsewhere.out), []);
     // The server's own environment and folder are back as they were.
     assert.equal(process.env.CLAUDE_CONFIG_DIR, undefined);
@@ -93,7 +94,7 @@ describe('the resident reader', () => {
     // A line past the limit is cut off at it, not collected to its end.
     const huge = await exchange(server.socketPath, Buffer.alloc(REQUEST_MAX_BYTES + 10, 0x61));
     assert.deepEqual(huge.map((line) => JSON.parse(line) as unknown), [{ local: 'request too large' }]);
-    const served = await ask(server.socketPath, ['sessions', '--all', '--json', '--config-dir', mkdtempSync(join(tmpdir(), 'cl-none-'))], tmpdir(), process.env);
+    const served = await ask(server.socketPath, ['sessions', '--all', '--json', '--config-dir', tempDir('cl-none-')], tmpdir(), process.env);
     assert.equal(served.code, 0, served.err);
   });
 });

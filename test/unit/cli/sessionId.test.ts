@@ -1,8 +1,7 @@
 // A session id, or a unique start of one (as git takes a short hash), for every agent: Claude Code's
 // uuids, OpenCode's `ses_…` (alone or as `<database>#<id>`), Gemini CLI's short ids.
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, it } from 'node:test';
@@ -13,6 +12,7 @@ import { AGENTS } from '../../../src/sessions/agents';
 import type { AgentAdapter } from '../../../src/sessions/port';
 import type { SessionInfo } from '../../../src/sessions/types';
 import { copyScenario, run } from './support';
+import { tempDir } from '../../support/tempDir';
 
 const FIXTURES = join(__dirname, '..', '..', 'fixtures');
 
@@ -81,7 +81,7 @@ describe('short session ids on the command line', () => {
   });
 
   it('OpenCode: `ses_` and a few characters, alone or after its database and #', async () => {
-    const db = join(mkdtempSync(join(tmpdir(), 'cl-cli-prefix-')), 'opencode.db');
+    const db = join(tempDir('cl-cli-prefix-'), 'opencode.db');
     writeFileSync(db, gunzipSync(readFileSync(join(FIXTURES, 'opencode', 'recorded', 'tools.db.gz'))));
     const listed = await run(['sessions', '--all', '--json', '--agent', 'opencode', '--opencode-db', db]);
     const [session] = JSON.parse(listed.out) as { id: string }[];
@@ -98,7 +98,7 @@ describe('short session ids on the command line', () => {
   });
 
   it("Gemini CLI: the short id in the chat's file name", async () => {
-    const home = join(mkdtempSync(join(tmpdir(), 'cl-cli-prefix-')), 'gemini');
+    const home = join(tempDir('cl-cli-prefix-'), 'gemini');
     cpSync(join(FIXTURES, 'gemini', 'recorded', 'chat', 'gemini'), home, { recursive: true });
     const result = await run(['inspect', '1f9df972', '--agent', 'gemini', '--gemini-home', home, '--json']);
     assert.equal(result.code, 0, result.err);

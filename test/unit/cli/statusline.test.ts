@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { build } from 'esbuild';
 import { resolveStatusLine, statusLine } from '../../../src/cli/statusline';
 import { buildCliBundles } from '../../support/cli-bundle';
+import { tempDir } from '../../support/tempDir';
 
 // Shaped as Claude Code's statusLine input (design notes §3), trimmed to the fields that matter.
 const input = (contextWindow: Record<string, unknown>): string =>
@@ -37,7 +37,7 @@ describe('ctxlens statusline', () => {
   });
 
   it('without a context_window, reads the newest main-conversation usage from transcript_path', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'cl-statusline-')), 's.jsonl');
+    const path = join(tempDir('cl-statusline-'), 's.jsonl');
     const response = (usage: Record<string, unknown>, sidechain = false): string =>
       JSON.stringify({ type: 'assistant', uuid: 'a', isSidechain: sidechain, message: { model: 'claude-sonnet-5-5', role: 'assistant', content: [], usage } });
     writeFileSync(path, [response({ input_tokens: 5, cache_read_input_tokens: 120_000, output_tokens: 10 }), response({ input_tokens: 999_999 }, true), response({ input_tokens: -5 }), ''].join('\n'));
@@ -51,7 +51,7 @@ describe('ctxlens statusline', () => {
   describe('as its own bundle', () => {
     let bin: string;
     before(async () => {
-      bin = (await buildCliBundles(mkdtempSync(join(tmpdir(), 'cl-statusline-')))).statusline;
+      bin = (await buildCliBundles(tempDir('cl-statusline-'))).statusline;
     });
 
     it('runs as a process, exits 0 on garbage, and bundles nothing heavy', async () => {

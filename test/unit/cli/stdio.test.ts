@@ -1,15 +1,15 @@
 // Output goes to the descriptor directly, and to Node's stream from the first write that cannot.
 import assert from 'node:assert/strict';
-import { closeSync, constants, mkdtempSync, openSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, constants, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
 import { descriptorOutput } from '../../../src/cli/stdio';
+import { tempDir } from '../../support/tempDir';
 
 describe('descriptorOutput', () => {
   it('writes every byte to the descriptor and never builds the stream', () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'cl-stdio-')), 'out');
+    const path = join(tempDir('cl-stdio-'), 'out');
     const fd = openSync(path, 'w');
     let built = 0;
     const output = descriptorOutput(fd, () => (built++, new PassThrough()));
@@ -21,7 +21,7 @@ describe('descriptorOutput', () => {
   });
 
   it('hands the rest and everything after it to the stream when the descriptor fails', () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'cl-stdio-')), 'out');
+    const path = join(tempDir('cl-stdio-'), 'out');
     const fd = openSync(path, 'w');
     closeSync(fd);
     const stream = new PassThrough();
@@ -35,7 +35,7 @@ describe('descriptorOutput', () => {
 
   it('a reader that went away (EPIPE) drops the rest quietly, from the descriptor or from the stream (issue 40)', async () => {
     const { execFileSync } = await import('node:child_process');
-    const dir = mkdtempSync(join(tmpdir(), 'cl-stdio-'));
+    const dir = tempDir('cl-stdio-');
     // A pipe whose reader is gone: a FIFO whose only reader closed its end; every write gets EPIPE.
     const fifo = join(dir, 'p');
     execFileSync('mkfifo', [fifo]);

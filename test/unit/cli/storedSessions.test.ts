@@ -1,18 +1,18 @@
 // A session that lives in a store rather than a file of its own (OpenCode's SQLite database) is
 // named `<database>#<session id>` or by its id with the agent's home option; the CLI reads it either way.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, it } from 'node:test';
 import { run } from './support';
+import { tempDir } from '../../support/tempDir';
 
 const DB = gunzipSync(readFileSync(join(__dirname, '..', '..', 'fixtures', 'opencode', 'recorded', 'tools.db.gz')));
 
 describe('sessions in a store, on the command line', () => {
   it('lists, then inspects by `<database>#<id>` and by id with --opencode-db', async () => {
-    const db = join(mkdtempSync(join(tmpdir(), 'cl-cli-store-')), 'opencode.db');
+    const db = join(tempDir('cl-cli-store-'), 'opencode.db');
     writeFileSync(db, DB);
     const listed = await run(['sessions', '--all', '--json', '--agent', 'opencode', '--opencode-db', db]);
     assert.equal(listed.code, 0, listed.err);

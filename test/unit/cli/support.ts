@@ -1,11 +1,11 @@
 // CLI test support: running `main` in-process, and recorded Claude Code sessions always copied to a
 // temp folder first (commands may write forks next to a transcript; test/fixtures stays untouched).
-import { cpSync, mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { main } from '../../../src/cli/main';
 import { claudeFixtures } from '../../support/claudeFixtures';
+import { tempDir } from '../../support/tempDir';
 
 export const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'claude-code');
 /** The sessions recorded here (the public transcripts have their own tests). */
@@ -21,7 +21,7 @@ export interface CopiedScenario {
 }
 
 export function copyScenario(name: string): CopiedScenario {
-  const configDir = join(mkdtempSync(join(tmpdir(), 'cl-cli-')), name);
+  const configDir = join(tempDir('cl-cli-'), name);
   cpSync(join(FIXTURES, name), configDir, { recursive: true });
   const projects = join(configDir, 'projects');
   const [project] = readdirSync(projects);

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { FileSystemArchive } from '../../../src/archive/fileArchive';
@@ -12,6 +11,7 @@ import type { Summarizer } from '../../../src/engine/summarizers/types';
 import { markdownSummaryBuilder, type SummarySections } from '../../../src/engine/summarizers/template';
 import { charEstimateTokenizer } from '../../../src/engine/tokens/tokenizer';
 import { assistant, big, build, call, read, results, user } from './support/build';
+import { tempDir } from '../../support/tempDir';
 
 const tokenizer = charEstimateTokenizer;
 const conversation = [
@@ -67,7 +67,7 @@ describe('compact', () => {
   });
 
   it('summarises the aged span in manual mode, archives first and points to the archive', async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'engine-archive-'));
+    const folder = tempDir('engine-archive-');
     const result = await compact(context(), { trigger: 'manual', focus: 'parser' }, { tokenizer, archive: new FileSystemArchive(folder) });
     assert.ok(result.summary, 'a summary was written');
     assert.equal(result.summary?.summarizer, 'heuristic');

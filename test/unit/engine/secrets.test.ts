@@ -2,8 +2,7 @@
 // heuristic's error bullets, an LLM's answer), stubs, truncations, the diff, the archive and the
 // focus text; the result counts what it masked.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { FileSystemArchive } from '../../../src/archive/fileArchive';
@@ -14,6 +13,7 @@ import type { CompactionResult } from '../../../src/engine/result';
 import type { Summarizer } from '../../../src/engine/summarizers/types';
 import { charEstimateTokenizer as tokenizer } from '../../../src/engine/tokens/tokenizer';
 import { assistant, big, build, call, results, user } from './support/build';
+import { tempDir } from '../../support/tempDir';
 
 const KEYS = {
   anthropic: 'sk-ant-api03-Zx9kQ2mN7pR4tV6wY8bC1dF3',
@@ -87,7 +87,7 @@ describe('secrets in a compaction', () => {
   });
 
   it('the archive holds no key, nor the focus text\'s', async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'secrets-archive-'));
+    const folder = tempDir('secrets-archive-');
     const result = await compact(context(), { trigger: 'manual', focus: `deploy with ${KEYS.focus}` }, { tokenizer, archive: new FileSystemArchive(folder) });
     assert.ok(result.archive);
     const [file] = readdirSync(folder);

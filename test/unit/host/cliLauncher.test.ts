@@ -3,17 +3,17 @@
 // file it did not write.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { CLI_NAME, installLauncher, isOurLauncher, launcherOnPath, launcherPlace, launcherScript, refreshLauncher, uninstallLauncher, type LauncherRuntime, type LauncherWhere } from '../../../src/host/cliLauncher';
+import { tempDir } from '../../support/tempDir';
 
 const posix = process.platform !== 'win32';
 
 /** A home with the given bin folders on PATH, and a stand-in CLI that prints its arguments. */
 function setUp(onPath: readonly string[], cliFolderName = "dist o'clock $x"): { where: LauncherWhere; runtime: LauncherRuntime; home: string } {
-  const home = mkdtempSync(join(tmpdir(), 'cl-launcher-'));
+  const home = tempDir('cl-launcher-');
   const dist = join(home, 'ext', cliFolderName);
   mkdirSync(dist, { recursive: true });
   const cli = join(dist, 'cli.js');

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, appendFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { agentCompactionsOf, appended, historyOf, OURS_PER_SESSION, timelineMarksOf, type OurCompaction } from '../../../src/host/history/history';
 import { TIMELINE_MAX_POINTS, timelineOf } from '../../../src/host/context/timeline';
 import { UsageLog } from '../../../src/sessions/claude-code/usageLog';
 import type { CompactionEvent } from '../../../src/sessions/types';
+import { tempDir } from '../../support/tempDir';
 
 const agent: CompactionEvent = { uuid: 'b1', by: 'agent', timestamp: '2025-05-01T10:00:00Z', trigger: 'auto', preTokens: 167_000, postTokens: 31_000, focus: null, summary: 'S' };
 const ours: OurCompaction = {
@@ -44,7 +44,7 @@ describe('history and timeline', () => {
   });
 
   it('reads usage incrementally and makes one point per response of the live chain plus compaction events', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'cl-timeline-')), 's.jsonl');
+    const path = join(tempDir('cl-timeline-'), 's.jsonl');
     writeFileSync(path, response('a1', 'm1', 100, '2025-05-01T10:30:00Z') + response('a1b', 'm1', 100, '2025-05-01T10:30:00Z'));
     const log = new UsageLog(path);
     await log.update();

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { hookActivityOf, parseHookEvents, readHookEvents, SESSION_START_WINDOW_MS } from '../../../src/host/history/hookEvents';
 import { HOOK_TEXT_MAX, hookActivitySchema } from '../../../src/protocol/messages';
 import type { CompactionEvent } from '../../../src/sessions/types';
+import { tempDir } from '../../support/tempDir';
 
 const T1 = Date.parse('2025-05-01T10:00:00Z');
 const T2 = Date.parse('2025-05-01T11:00:00Z');
@@ -68,7 +68,7 @@ describe('hook events: parsing', () => {
 });
 
 describe('hook events: reading the tail', () => {
-  const folder = mkdtempSync(join(tmpdir(), 'cl-hook-events-'));
+  const folder = tempDir('cl-hook-events-');
 
   it('reads a missing file as no events', async () => {
     assert.deepEqual(await readHookEvents(join(folder, 'missing.jsonl')), []);

@@ -2,8 +2,6 @@
 // with their schemas; compact_context leaves a request the proxy takes and says it changed nothing
 // itself; recall gives back what a stub's ref names, secrets masked, and a clear error otherwise.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -16,13 +14,14 @@ import { adapterOf } from '../../../src/sessions/agents';
 import { BUNDLED_PRICES } from '../../../src/engine/cost/bundledPrices';
 import { indexPrices } from '../../../src/engine/cost/prices';
 import { breakEvenSentence } from '../../../src/protocol/format';
+import { tempDir } from '../../support/tempDir';
 
 /** A real 2.0.76 session (Sonnet 4.5, 222 lines, a compaction in it) whose live context the gentle tiers shrink. */
 const PUBLISHED = { configDir: join(__dirname, '../../fixtures/claude-code/public/codemie-2.0.76'), session: '624a4a58-b34c-462d-a70d-13421c8125a8' };
 const estimateIn = (models = BUNDLED_PRICES.models): EstimateInputs => ({ adapter: adapterOf('claude-code'), where: { homes: { 'claude-code': [PUBLISHED.configDir] } }, prices: indexPrices({ ...BUNDLED_PRICES, models }) });
 
 async function connected(session: string | null = null, estimate?: EstimateInputs): Promise<{ client: Client; stateDir: string }> {
-  const stateDir = mkdtempSync(join(tmpdir(), 'cl-mcp-'));
+  const stateDir = tempDir('cl-mcp-');
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await createMcpServer(stateDir, session, estimate).connect(serverSide);
   const client = new Client({ name: 'test', version: '1' });

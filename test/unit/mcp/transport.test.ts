@@ -3,12 +3,10 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createMcpServer } from '../../../src/mcp/server';
 import { requestIdFromHead } from '../../../src/mcp/requestId';
 import { BoundedStdioTransport } from '../../../src/mcp/transport';
+import { tempDir } from '../../support/tempDir';
 
 interface Reply {
   id: unknown;
@@ -27,7 +25,7 @@ async function serve(maxLineBytes: number): Promise<{ input: PassThrough; replie
     text = parts.pop() ?? '';
     for (const part of parts) lines.push(JSON.parse(part) as Reply);
   });
-  await createMcpServer(mkdtempSync(join(tmpdir(), 'cl-mcp-transport-')), null).connect(new BoundedStdioTransport(input, output, maxLineBytes));
+  await createMcpServer(tempDir('cl-mcp-transport-'), null).connect(new BoundedStdioTransport(input, output, maxLineBytes));
   const next = async (count: number): Promise<Reply[]> => {
     for (let waited = 0; lines.length < count && waited < 2_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
     return lines.slice(0, count);

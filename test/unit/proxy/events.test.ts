@@ -1,11 +1,11 @@
 // The proxy's event file: rotated past its size cap (the panel reads only the tail), and a write
 // that failed half-way (a full disk) never glues the next event to its torn line.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { formatProxyEvent, parseProxyEvent, ProxyEventWriter, readProxyEvents, type ProxyEvent } from '../../../src/proxy/events';
+import { tempDir } from '../../support/tempDir';
 
 const event = (index: number): ProxyEvent => ({
   v: 1, time: new Date(1_700_000_000_000 + index).toISOString(), session: `s${index}`, agentSession: null, method: 'POST', path: '/v1/messages', action: 'unchanged', reason: null,
@@ -27,7 +27,7 @@ describe('proxy events', () => {
 
 describe('ProxyEventWriter', () => {
   it('moves the file to .1 past its cap and begins a new one, so it never grows without end', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'cl-events-')), 'events.jsonl');
+    const path = join(tempDir('cl-events-'), 'events.jsonl');
     const writer = new ProxyEventWriter(path, (error) => assert.fail(String(error)), 4_000);
     for (let index = 0; index < 60; index++) writer.append(event(index));
     await writer.flush();
@@ -39,7 +39,7 @@ describe('ProxyEventWriter', () => {
   });
 
   it('after a failed write the next event starts on a line of its own', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'cl-events-')), 'events.jsonl');
+    const path = join(tempDir('cl-events-'), 'events.jsonl');
     const errors: unknown[] = [];
     const writer = new ProxyEventWriter(path, (error) => errors.push(error));
     // A directory in the file's place: the append fails, as on a full disk.

@@ -4,8 +4,6 @@
 // batches start; another session is untouched; every edit is reported once, with the first request
 // that carries it.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { LiveInstructions } from '../../../src/proxy/instructions';
@@ -14,6 +12,7 @@ import { recallOriginal, sessionRecallDir } from '../../../src/proxy/recall';
 import { DEFAULT_LIVE_OPTIONS, LiveRewriter, type LiveOptions } from '../../../src/proxy/rewrite';
 import { agentSessionInBody, agentSessionOf } from '../../../src/proxy/session';
 import { bytesOf, conversation, joinedPieces, type Conversation } from '../../support/proxy-conversation';
+import { tempDir } from '../../support/tempDir';
 
 const SESSION = 'e312c332-1269-4f82-b8fb-6059e3c67fa5';
 const OTHER = '0b7c4c47-8d43-4a8e-9c55-3a1f6f7d2e10';
@@ -22,7 +21,7 @@ const userId = (session: string): string => JSON.stringify({ device_id: 'd', acc
 const ours = (turns: number): Conversation => conversation({ turns, userId: userId(SESSION) });
 
 function rewriter(options: Partial<LiveOptions> = {}): { live: LiveRewriter; recall: string; say: (instructions: LiveInstructions, session?: string) => Promise<void> } {
-  const root = mkdtempSync(join(tmpdir(), 'cl-proxy-instr-'));
+  const root = tempDir('cl-proxy-instr-');
   const recall = join(root, 'recall');
   const panel = join(root, 'panel');
   const say = async (instructions: LiveInstructions, session = SESSION): Promise<void> => {

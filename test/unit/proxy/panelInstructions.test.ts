@@ -2,17 +2,17 @@
 // it was said, re-read only when it changed, and anything else in its place (invalid, huge, for
 // another session, a folder) is no say with one diagnostic, never a throw.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { PANEL_FILE_MAX_AGE_MS, PanelInstructionsReader, writePanelInstructions } from '../../../src/proxy/panelInstructions';
+import { tempDir } from '../../support/tempDir';
 
 const SESSION = 'e312c332-1269-4f82-b8fb-6059e3c67fa5';
 const OTHER = '0b7c4c47-8d43-4a8e-9c55-3a1f6f7d2e10';
 
 function folder(): { dir: string; reader: PanelInstructionsReader; reports: string[] } {
-  const dir = join(mkdtempSync(join(tmpdir(), 'cl-panel-')), 'panel');
+  const dir = join(tempDir('cl-panel-'), 'panel');
   const reports: string[] = [];
   return { dir, reader: new PanelInstructionsReader(dir, (line) => reports.push(line)), reports };
 }

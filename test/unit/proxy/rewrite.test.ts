@@ -2,8 +2,7 @@
 // every later request carries exactly the same edits (sticky) so consecutive requests share their
 // prefix; anything unexpected sends the original bytes.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { writeCompactionRequest } from '../../../src/proxy/control';
@@ -11,9 +10,10 @@ import { recallOriginal, sessionRecallDir } from '../../../src/proxy/recall';
 import { DEFAULT_LIVE_OPTIONS, LiveRewriter, type LiveDirs, type LiveOptions } from '../../../src/proxy/rewrite';
 import { bytesOf, conversation, joinedPieces, type Conversation } from '../../support/proxy-conversation';
 import { breakEvenSentence } from '../../../src/protocol/format';
+import { tempDir } from '../../support/tempDir';
 
 function rewriter(options: Partial<LiveOptions> = {}): { live: LiveRewriter; dirs: LiveDirs } {
-  const root = mkdtempSync(join(tmpdir(), 'cl-proxy-'));
+  const root = tempDir('cl-proxy-');
   const dirs = { recall: join(root, 'recall'), requests: join(root, 'requests'), panel: join(root, 'panel') };
   return { live: new LiveRewriter({ ...DEFAULT_LIVE_OPTIONS, budgetMs: 5_000, ...options }, dirs), dirs };
 }

@@ -2,10 +2,9 @@
 // nothing is edited, pipes SSE as it arrives, records usage (cache figures included) in the event
 // stream without bodies or credentials, caps bodies, and turns a dying upstream into an error.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { after, describe, it } from 'node:test';
@@ -13,6 +12,7 @@ import { startLiveProxy, type LiveProxy } from '../../../src/proxy';
 import { requestTarget } from '../../../src/proxy/server';
 import { readProxyEvents } from '../../../src/proxy/events';
 import { bytesOf, conversation } from '../../support/proxy-conversation';
+import { tempDir } from '../../support/tempDir';
 
 const SECRET = 'sk-ant-api03-secretKeyThatMustNeverBeLogged0000';
 
@@ -57,7 +57,7 @@ function call(proxy: { port: number }, options: { path: string; body?: Buffer; h
 const SSE_USAGE = { input_tokens: 12, cache_read_input_tokens: 3000, cache_creation_input_tokens: 400, output_tokens: 1 };
 
 describe('proxy server', () => {
-  const state = mkdtempSync(join(tmpdir(), 'cl-proxy-server-'));
+  const state = tempDir('cl-proxy-server-');
   const stops: (() => Promise<void>)[] = [];
   after(async () => {
     for (const stop of stops) await stop();

@@ -2,18 +2,18 @@
 // as the rewriter on this thread, request after request; the body read where it lies; and every way
 // a worker can fail (an error, its memory limit, silence) costs a fail-open with the reason.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { DEFAULT_LIVE_OPTIONS, LiveRewriter, type LiveDirs, type LiveOptions } from '../../../src/proxy/rewrite';
 import { workerEntry, WorkerRewriter, type WorkerEntry } from '../../../src/proxy/workerRewriter';
 import { bytesOf, conversation, joinedPieces } from '../../support/proxy-conversation';
+import { tempDir } from '../../support/tempDir';
 
 const OPTIONS: LiveOptions = { ...DEFAULT_LIVE_OPTIONS, windowTokens: 20_000, triggerPercent: 50, budgetMs: 5_000 };
 
 function dirs(): LiveDirs {
-  const root = mkdtempSync(join(tmpdir(), 'cl-proxy-worker-'));
+  const root = tempDir('cl-proxy-worker-');
   return { recall: join(root, 'recall'), requests: join(root, 'requests'), panel: join(root, 'panel') };
 }
 
@@ -121,7 +121,7 @@ describe('WorkerRewriter', () => {
   });
 
   it('finds the bundled worker beside the bundle, the source one through tsx, or none', () => {
-    const folder = mkdtempSync(join(tmpdir(), 'cl-proxy-entry-'));
+    const folder = tempDir('cl-proxy-entry-');
     assert.equal(workerEntry(folder), null);
     mkdirSync(join(folder, 'src'));
     writeFileSync(join(folder, 'src', 'worker.ts'), '');

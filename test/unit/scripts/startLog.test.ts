@@ -1,15 +1,15 @@
 // `npm start` shows a line per step and keeps what the steps print in a log; a failed step shows
 // the log's last lines and where it is.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { StartLog, StepFailed, TAIL_LINES, tailLines } from '../../../scripts/startLog';
+import { tempDir } from '../../support/tempDir';
 
 function started(): { log: StartLog; said: string[]; dir: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'cl-start-'));
+  const dir = tempDir('cl-start-');
   const said: string[] = [];
   return { log: new StartLog(join(dir, 'logs', 'npm-start.log'), (line) => said.push(line)), said, dir };
 }

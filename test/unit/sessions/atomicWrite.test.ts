@@ -1,15 +1,15 @@
 // Writes next to an agent's files: a failure anywhere (a full disk, a read-only folder) leaves no
 // temp file behind and names the real cause.
 import assert from 'node:assert/strict';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import fsPromises from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { writeAtomically, writeNewAtomically } from '../../../src/sessions/atomicWrite';
+import { tempDir } from '../../support/tempDir';
 
-const folder = (): string => mkdtempSync(join(tmpdir(), 'cl-atomic-'));
+const folder = (): string => tempDir('cl-atomic-');
 const errno = (code: string): NodeJS.ErrnoException => Object.assign(new Error(`${code}: injected`), { code });
 
 /** Makes the next temp file's writes fail with `code` after `after` bytes landed (a disk filling up). */

@@ -2,9 +2,8 @@
 // unit test. The end-to-end run of every command over the whole corpus is test/integration/hostile.test.ts.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { readdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { writeAtomically } from '../../../src/sessions/atomicWrite';
@@ -15,8 +14,9 @@ import { usageOf } from '../../../src/sessions/claude-code/records';
 import { TailScan } from '../../../src/sessions/claude-code/scan';
 import { withFile } from '../../../src/sessions/result';
 import { ok } from '../../../src/sessions/result';
+import { tempDir } from '../../support/tempDir';
 
-const dir = (): string => mkdtempSync(join(tmpdir(), 'cl-hostile-unit-'));
+const dir = (): string => tempDir('cl-hostile-unit-');
 const user = (uuid: string, parent: string | null, text: string): string =>
   JSON.stringify({ type: 'user', uuid, parentUuid: parent, timestamp: '2026-01-01T00:00:00Z', message: { role: 'user', content: text } });
 const assistant = (uuid: string, parent: string, usage: Record<string, unknown>): string =>

@@ -1,17 +1,17 @@
 // Runs a stand-in `claude` executable that echoes its stdin, to check the prompt goes in on stdin
 // (then closed) and the output comes back; a failing stand-in must yield an explicit error.
 import assert from 'node:assert/strict';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ClaudeCliSummarizer } from '../../../src/summarizers/claudeCli';
 import type { SummaryRequest } from '../../../src/engine/summarizers/types';
+import { tempDir } from '../../support/tempDir';
 
 const request: SummaryRequest = { items: [], focus: '', pinned: { constraints: [], openLoops: [] }, markers: [], maxTokens: 100, prompt: 'PROMPT-BODY' };
 
 function script(body: string): string {
-  const folder = mkdtempSync(join(tmpdir(), 'claude-cli-'));
+  const folder = tempDir('claude-cli-');
   const path = join(folder, 'claude');
   writeFileSync(path, `#!/usr/bin/env node\n${body}\n`);
   chmodSync(path, 0o755);

@@ -1,10 +1,10 @@
 import Anthropic from '@anthropic-ai/sdk';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { agent, type FakeAnthropic, reply, startFakeAnthropic, text, thinking, toolResultText, toolUse, type TurnContext } from '../../support/fake-anthropic';
+import { tempDir } from '../../support/tempDir';
 
 // Main calls carry the agent's tools; a request without them is a side call.
 const TOOLS = [
@@ -16,7 +16,7 @@ const MODEL = 'claude-sonnet-5-5';
 describe('fake Anthropic API', () => {
   let server: FakeAnthropic;
   let client: Anthropic;
-  const logFile = join(mkdtempSync(join(tmpdir(), 'fake-anthropic-')), 'requests.jsonl');
+  const logFile = join(tempDir('fake-anthropic-'), 'requests.jsonl');
 
   before(async () => {
     server = await startFakeAnthropic({

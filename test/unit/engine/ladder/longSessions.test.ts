@@ -4,9 +4,6 @@
 // no revoked rule comes back as a constraint, and the PreCompact hook carries every live constraint
 // and open loop and no revoked one.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
 import { SESSIONS } from '../../../../bench/eval/facts';
@@ -15,12 +12,13 @@ import { loadSession } from '../../../../bench/eval/sessions';
 import { runHook } from '../../../../src/cli/hook';
 import { MemoryArchive } from '../../../../src/engine/archive';
 import { compact } from '../../../../src/engine/compact';
+import { tempDir } from '../../../support/tempDir';
 
 async function hookOutput(transcript: string, cwd: string): Promise<string> {
   const out = new PassThrough();
   let text = '';
   out.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-  await runHook('pre-compact', JSON.stringify({ transcript_path: transcript, cwd }), { out, err: new PassThrough(), env: { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'cl-long-')) } });
+  await runHook('pre-compact', JSON.stringify({ transcript_path: transcript, cwd }), { out, err: new PassThrough(), env: { XDG_STATE_HOME: tempDir('cl-long-') } });
   return text;
 }
 

@@ -1,12 +1,12 @@
 // The hook commands must keep working after an extension update and on machines without Node.
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { commandPaths, executableOnPath, HOOK_BUNDLES, installBundles, nodeOnPath, refreshBundles } from '../../../../src/host/connect/launcher';
+import { tempDir } from '../../../support/tempDir';
 
-const temp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
+const temp = (prefix: string) => tempDir(prefix);
 
 function dist(content: string): string {
   const folder = temp('cl-dist-');

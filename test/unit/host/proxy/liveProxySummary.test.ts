@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { liveProxyOf, readProxyEventTail } from '../../../../src/host/proxy/liveProxySummary';
 import { formatProxyEvent, type ProxyEvent } from '../../../../src/proxy/events';
+import { tempDir } from '../../../support/tempDir';
 
 function event(overrides: Partial<ProxyEvent>): ProxyEvent {
   return {
@@ -84,7 +84,7 @@ describe('the live proxy in the panel', () => {
   });
 
   it("reads the file's valid lines, skipping torn and foreign ones", async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'cl-proxy-events-')), 'events.jsonl');
+    const path = join(tempDir('cl-proxy-events-'), 'events.jsonl');
     writeFileSync(path, [formatProxyEvent(event({})), '{"v":2}', 'not json', formatProxyEvent(event({ action: 'edited' })), '{"v":1,"ti'].join('\n'));
     assert.deepEqual((await readProxyEventTail(path)).map((read) => read.action), ['unchanged', 'edited']);
     assert.deepEqual(await readProxyEventTail(join(path, '..', 'missing.jsonl')), []);

@@ -1,9 +1,9 @@
 // Builds synthetic Claude Code transcripts shaped after §3 of the design notes and the recorded
 // fixtures: chain records with envelopes, streamed assistant lines sharing message.id, tool
 // results, compact boundaries with their summary.
-import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir as sharedTempDir } from '../../../support/tempDir';
 
 export type Json = Record<string, unknown>;
 
@@ -15,7 +15,7 @@ export interface Usage {
 }
 
 export function tempDir(prefix = 'cl-sessions-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  return sharedTempDir(prefix);
 }
 
 export class TranscriptBuilder {

@@ -2,12 +2,12 @@
 // what Connect added: checked on hand-written files and, as properties, on generated ones.
 import assert from 'node:assert/strict';
 import { execSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { connect, connectionCommands, connectionState, disconnect, isEmptySettings } from '../../../../src/sessions/claude-code/connection';
+import { tempDir } from '../../../support/tempDir';
 
 const commands = connectionCommands({ node: '/usr/bin/node', binDir: '/home/user/.vscode/globalStorage/context-lens/bin/', platform: 'linux' });
 
@@ -34,7 +34,7 @@ describe('connection commands', () => {
   });
 
   it('survives a shell on folder names with spaces, quotes, dollars and backticks', () => {
-    const binDir = join(mkdtempSync(join(tmpdir(), 'cl-quote-')), 'my "odd" $HOME `dir` \\ bin');
+    const binDir = join(tempDir('cl-quote-'), 'my "odd" $HOME `dir` \\ bin');
     mkdirSync(binDir);
     writeFileSync(join(binDir, 'cli.js'), 'process.stdout.write(JSON.stringify(process.argv.slice(1)));');
     const quoted = connectionCommands({ node: process.execPath, binDir, platform: 'linux' });

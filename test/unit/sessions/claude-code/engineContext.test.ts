@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { compact, sumTokens } from '../../../../src/engine';
@@ -11,6 +10,7 @@ import { readFill } from '../../../../src/sessions/claude-code/fill';
 import { readLiveContext } from '../../../../src/sessions/claude-code/liveContext';
 import { writeFork } from '../../../../src/sessions/claude-code/fork';
 import { claudeTranscripts } from '../../../support/claudeFixtures';
+import { tempDir } from '../../../support/tempDir';
 
 const transcripts = (): string[] => claudeTranscripts().map((transcript) => transcript.path);
 
@@ -62,7 +62,7 @@ describe('forkRequestFromResult', () => {
   it('writes compacted tool results (stubs, truncations) into the fork in place, tool ids intact', async () => {
     const source = transcripts().find((path) => path.includes('/repeated-reads/'));
     assert.ok(source);
-    const copy = join(mkdtempSync(join(tmpdir(), 'cl-fork-inplace-')), basename(source));
+    const copy = join(tempDir('cl-fork-inplace-'), basename(source));
     copyFileSync(source, copy);
     const live = await readLiveContext(copy);
     assert.ok(live.ok);

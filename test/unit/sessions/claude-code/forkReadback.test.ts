@@ -3,8 +3,7 @@
 // compaction labelled as ours, every tool_use with its result, and on a second compaction the
 // latest prompt still kept.
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { compact, sumTokens, type CompactionResult, type Context } from '../../../../src/engine';
@@ -14,6 +13,7 @@ import { engineContextOf } from '../../../../src/sessions/engineContext';
 import { forkRequestFromResult } from '../../../../src/sessions/claude-code/engineContext';
 import type { LiveContext } from '../../../../src/sessions/types';
 import { claudeTranscripts } from '../../../support/claudeFixtures';
+import { tempDir } from '../../../support/tempDir';
 
 /**
  * Sessions with stale reads and big outputs: a manual compaction always has work there. (big-output's
@@ -52,7 +52,7 @@ function unpaired(live: LiveContext): string[] {
 describe('forks read back as their preview', () => {
   for (const { name, path } of claudeTranscripts()) {
     it(name, async () => {
-      const copy = join(mkdtempSync(join(tmpdir(), 'cl-readback-')), basename(path));
+      const copy = join(tempDir('cl-readback-'), basename(path));
       copyFileSync(path, copy);
       const live = await readLiveContext(copy);
       assert.ok(live.ok);

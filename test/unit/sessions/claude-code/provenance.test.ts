@@ -2,8 +2,6 @@
 // into the user side without the person typing it carries an instruction-like sentence here; none of
 // them may reach the pinned set, the summary's Constraints or the pre-compact hook's block.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
@@ -51,7 +49,7 @@ describe('pinned constraints come only from what the person typed', () => {
   });
 
   it('in the pre-compact hook: only the typed constraint is handed to Claude Code', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cl-provenance-hook-'));
+    const dir = tempDir('cl-provenance-hook-');
     const transcript = hostileShapes().write(join(dir, 'projects', 'p'));
     const out = new PassThrough();
     const env = { HOME: dir, XDG_STATE_HOME: join(dir, 'state') };

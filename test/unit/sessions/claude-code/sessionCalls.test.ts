@@ -1,25 +1,25 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readFileCalls, readSessionCalls } from '../../../../src/sessions/claude-code/sessionCalls';
 import { readSessionInfo } from '../../../../src/sessions/claude-code/listing';
 import type { SessionCall } from '../../../../src/sessions/types';
+import { tempDir } from '../../../support/tempDir';
 
 const line = (id: string, output: number, extra: Record<string, unknown> = {}) =>
   `${JSON.stringify({ type: 'assistant', uuid: `u-${id}-${output}`, requestId: `req-${id}`, timestamp: '2026-01-01T00:00:00Z', message: { id, model: 'claude-sonnet-4-5-20250929', role: 'assistant', content: [], usage: { input_tokens: 10, cache_creation_input_tokens: 100, cache_read_input_tokens: 1_000, output_tokens: output, ...extra } } })}\n`;
 
 describe('readFileCalls', () => {
   it('refuses a named pipe named like a transcript at once instead of waiting for a writer', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'cl-calls-fifo-')), 'session.jsonl');
+    const path = join(tempDir('cl-calls-fifo-'), 'session.jsonl');
     execFileSync('mkfifo', [path]);
-    await assert.rejects(readFileCalls(path, mkdtempSync(join(tmpdir(), 'cl-calls-cache-'))), /Not a regular file \(a named pipe\)/);
+    await assert.rejects(readFileCalls(path, tempDir('cl-calls-cache-')), /Not a regular file \(a named pipe\)/);
   });
 
   it('counts a response once, with its newest line, also when its lines arrive across two reads; the second read resumes', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cl-calls-'));
+    const dir = tempDir('cl-calls-');
     const cache = join(dir, 'cache');
     const path = join(dir, 's.jsonl');
     writeFileSync(path, line('msg_1', 5) + line('msg_1', 50) + line('msg_2', 7));
@@ -87,7 +87,7 @@ describe('readSessionCalls: a subagent that starts from a copy of the parent his
   });
 
   const forkedSession = (name: string) => {
-    const root = mkdtempSync(join(tmpdir(), 'cl-calls-aside-'));
+    const root = tempDir('cl-calls-aside-');
     made.push(root);
     const project = join(root, 'projects', 'p');
     mkdirSync(join(project, ID, 'subagents'), { recursive: true });

@@ -1,15 +1,15 @@
 // The settings file on disk: no symlink written through, writes atomic with the mode kept,
 // the previous content backed up, and a file Connect created removed again by Disconnect.
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { connect, connectionCommands, disconnect } from '../../../../src/sessions/claude-code/connection';
 import { readSettings, saveConnected, saveDisconnected, settingsBackupFolder, settingsPath } from '../../../../src/sessions/claude-code/settingsFile';
+import { tempDir } from '../../../support/tempDir';
 
 const commands = connectionCommands({ node: '/usr/bin/node', binDir: '/opt/context-lens/bin', platform: 'linux' });
-const temp = (prefix: string): string => mkdtempSync(join(tmpdir(), prefix));
+const temp = (prefix: string): string => tempDir(prefix);
 
 function value<T>(result: { ok: true; value: T } | { ok: false; error: { message: string } }): T {
   assert.ok(result.ok, result.ok ? '' : result.error.message);

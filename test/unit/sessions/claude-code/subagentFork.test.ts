@@ -3,8 +3,7 @@
 // --resume` finds. Checked on the 2.1.x subagent (`<session>/subagents/agent-*.jsonl`) and the
 // 2.0.74 one (`agent-*.jsonl` beside the sessions), through the writer and through the CLI.
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { readLiveContext } from '../../../../src/sessions/claude-code/liveContext';
@@ -14,6 +13,7 @@ import { claudeCodeAdapter } from '../../../../src/sessions/claude-code/adapter'
 import type { RawRecord } from '../../../../src/sessions/claude-code/records';
 import { CLAUDE_FIXTURES } from '../../../support/claudeFixtures';
 import { run } from '../../cli/support';
+import { tempDir } from '../../../support/tempDir';
 
 const PARALLEL_PROJECT = join('projects', '-home-user-ledger-service');
 const PARALLEL_AGENT = join(PARALLEL_PROJECT, 'e82f8412-7d81-442a-9f4a-e5e81e6c341b', 'subagents', 'agent-adc56eb8c89a23359.jsonl');
@@ -21,7 +21,7 @@ const LEGACY_PROJECT = join('projects', '-Users-user-project');
 const LEGACY_AGENT = join(LEGACY_PROJECT, 'agent-a62673e.jsonl');
 
 function copyFixture(name: string): string {
-  const configDir = join(mkdtempSync(join(tmpdir(), 'cl-subfork-')), basename(name));
+  const configDir = join(tempDir('cl-subfork-'), basename(name));
   cpSync(join(CLAUDE_FIXTURES, name), configDir, { recursive: true });
   return configDir;
 }
@@ -55,7 +55,7 @@ describe('forking a subagent transcript', () => {
   it('2.1.x subagent through the CLI: compact --write-session writes a main session in the project folder', async () => {
     const configDir = copyFixture('parallel');
     const agent = join(configDir, PARALLEL_AGENT);
-    const state = mkdtempSync(join(tmpdir(), 'cl-state-'));
+    const state = tempDir('cl-state-');
     const before = readFileSync(agent);
     const result = await run(['compact', agent, '--json', '--write-session', '--target-tokens', '5000'], { XDG_STATE_HOME: state });
     assert.equal(result.code, 0, result.err);

@@ -2,13 +2,12 @@
 // over the cap is skipped (its bytes read, never held) and reported; the lines around it are intact.
 import assert from 'node:assert/strict';
 import { open, writeFile } from 'node:fs/promises';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { GIVE_UP_LINE_BYTES, LineSplitter, scanLines } from '../../../../src/sessions/common/lines';
 import { linesBackward } from '../../../../src/sessions/common/tail';
+import { tempDir } from '../../../support/tempDir';
 
 function split(text: string, chunk: number, max: number): { lines: string[]; skipped: [number, number, number][] } {
   const lines: string[] = [];
@@ -42,7 +41,7 @@ describe('LineSplitter with a line cap', () => {
 
 describe('linesBackward with a line cap and a floor', () => {
   it('hands out an oversized line empty and flagged, and stops at the floor without a partial line', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'cl-tail-')), 'file.jsonl');
+    const path = join(tempDir('cl-tail-'), 'file.jsonl');
     // Over the cap (100) but under twice it: skipped, and reading goes on past it.
     await writeFile(path, `first\n${'x'.repeat(150)}\nlast\n`);
     const handle = await open(path, 'r');
@@ -63,7 +62,7 @@ describe('linesBackward with a line cap and a floor', () => {
 describe('a file with no newline for gigabytes (a sparse hole)', () => {
   const GiB = 1024 * 1024 * 1024;
   async function sparse(): Promise<string> {
-    const path = join(mkdtempSync(join(tmpdir(), 'cl-sparse-')), 'x.jsonl');
+    const path = join(tempDir('cl-sparse-'), 'x.jsonl');
     await writeFile(path, '');
     const { truncate } = await import('node:fs/promises');
     await truncate(path, 2 * GiB);

@@ -2,14 +2,14 @@
 // with its path and reason, never waited on or read without end.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { READ_CAPS, readRegularBytes, readRegularText, withoutBom } from '../../../../src/sessions/common/regularFile';
+import { tempDir } from '../../../support/tempDir';
 
-const folder = (): string => mkdtempSync(join(tmpdir(), 'cl-regular-'));
+const folder = (): string => tempDir('cl-regular-');
 
 /** The failure message, or 'read' when the read succeeded. */
 async function refusal(path: string, cap = READ_CAPS.settings): Promise<string> {

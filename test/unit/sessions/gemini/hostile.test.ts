@@ -10,7 +10,7 @@ import { after, describe, it } from 'node:test';
 import { MAX_LINE_BYTES } from '../../../../src/sessions/common/lines';
 import { engineContextOf } from '../../../../src/sessions/engineContext';
 import { geminiAdapter } from '../../../../src/sessions/gemini/adapter';
-import { listGeminiSessions } from '../../../../src/sessions/gemini/listing';
+import { listGeminiSessions, readGeminiSessionInfo } from '../../../../src/sessions/gemini/listing';
 import { readGeminiLiveContext } from '../../../../src/sessions/gemini/liveContext';
 import { GEMINI_AGENT } from '../../../../src/sessions/gemini/records';
 import type { SessionInfo } from '../../../../src/sessions/types';
@@ -112,6 +112,20 @@ describe('Gemini readers on hostile chats', () => {
     const live = await readGeminiLiveContext(chat(lines([HEADER, user('u1', 'a'), gemini('g1', 'b', 100), rewind('nope')])));
     assert.ok(live.ok);
     assert.deepEqual(live.value.messages, []);
+  });
+
+  it('a $set or header naming __proto__, constructor or prototype adds keys: it changes no prototype, no title, no kind', async () => {
+    const header = { sessionId: HEADER.sessionId, projectHash: HEADER.projectHash, startTime: HEADER.startTime };
+    for (const patch of ['{"__proto__":{"summary":"INJECTED","kind":"subagent"}}', '{"constructor":{"prototype":{"summary":"INJECTED"}},"prototype":{"kind":"subagent"}}']) {
+      const hostileHeader = JSON.parse(`{${JSON.stringify(header).slice(1, -1)},"__proto__":{"kind":"subagent"}}`) as Record<string, unknown>;
+      const path = chat(`${lines([hostileHeader, user('u1', 'the first prompt'), gemini('g1', 'b', 100)])}{"$set":${patch}}\n`);
+      const read = await readGeminiSessionInfo(path);
+      assert.ok(read.ok);
+      const session = read.value;
+      assert.equal(session?.title, 'the first prompt', patch);
+      assert.equal(session?.isSidechain, false, patch);
+      assert.equal(({} as Record<string, unknown>).summary, undefined);
+    }
   });
 });
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { foldWal, walSalt } from '../../../../src/sessions/opencode/walFold';
-import { imageAfter, unpackFixture, walBetween } from '../../../support/opencode-wal';
+import { imageAfter, resealWal, unpackFixture, walBetween } from '../../../support/opencode-wal';
 
 const temp = mkdtempSync(join(tmpdir(), 'cl-opencode-wal-'));
 after(() => rmSync(temp, { recursive: true, force: true }));
@@ -51,5 +51,38 @@ describe('foldWal', () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  it('leaves out a log whose page size SQLite would refuse, or that differs from the database, whatever the checksums say', async () => {
+    const wal = walBetween(base, await imageAfter(base, "UPDATE session SET title = 'Renamed'"));
+    for (const size of [0, 1, 8, 511, 513, 1000, 1001, 4095, 4097, 131072, 0xffffffff, 2048, 8192, 65536]) {
+      const lying = wal.slice();
+      new DataView(lying.buffer).setUint32(8, size);
+      const folded = foldWal(base, resealWal(lying, Math.min(size, 1 << 20) || 1));
+      assert.equal(folded.frames, 0, `page size ${size}`);
+      assert.ok(sameDatabase(folded.image, base));
+      assert.match(folded.problem ?? '', /page size/, `page size ${size}`);
+    }
+  });
+
+  it('never sizes the image by a commit frame\'s claim: a lie ends the fold at the commit before it', async () => {
+    const first = await imageAfter(base, "UPDATE session SET title = 'First'");
+    const wal = walBetween(base, first);
+    const pageSize = new DataView(wal.buffer).getUint32(8);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 0xffffffff }), fc.integer({ min: 1, max: 0xffffffff }), (claim, page) => {
+        const lying = wal.slice();
+        const view = new DataView(lying.buffer);
+        view.setUint32(32, page);
+        view.setUint32(36, claim);
+        const folded = foldWal(base, resealWal(lying, pageSize));
+        // Every byte of the image comes from the database or the log.
+        assert.ok(folded.image.length <= base.length + lying.length, `claim ${claim}, page ${page}: ${folded.image.length} bytes`);
+        if (claim > base.length / pageSize + (page > base.length / pageSize ? 1 : 0)) assert.match(folded.problem ?? '', /claims a database of/);
+      }),
+      { numRuns: 300 },
+    );
+    // The real log still folds, with nothing said.
+    assert.equal(foldWal(base, wal).problem, null);
   });
 });

@@ -1,11 +1,11 @@
 // OpenCode's own compaction point, as 1.18.33 computes it from the model's limits and its config.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { opencodeAutoCompactTokens, readOpencodeWindow } from '../../../../src/sessions/opencode/window';
+import { tempDir } from '../../../support/tempDir';
 
 describe('opencodeAutoCompactTokens', () => {
   it('is the context less the output cap, or the input limit less the reserve', () => {
@@ -28,17 +28,17 @@ describe('opencodeAutoCompactTokens', () => {
 
 describe('readOpencodeWindow on hostile config files', () => {
   it('a project config that is a named pipe, /dev/zero or has a BOM is never waited on; the BOM one is read', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'cl-oc-home-'));
+    const home = tempDir('cl-oc-home-');
     const env = { HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_CACHE_HOME: join(home, 'cache') };
     for (const make of [(path: string) => execFileSync('mkfifo', [path]), (path: string) => symlinkSync('/dev/zero', path)]) {
-      const project = mkdtempSync(join(tmpdir(), 'cl-oc-project-'));
+      const project = tempDir('cl-oc-project-');
       make(join(project, 'opencode.json'));
       const began = performance.now();
       const window = await readOpencodeWindow('anthropic/some-model', project, env);
       assert.equal(window.windowTokens, 200_000);
       assert.ok(performance.now() - began < 2_000);
     }
-    const project = mkdtempSync(join(tmpdir(), 'cl-oc-project-'));
+    const project = tempDir('cl-oc-project-');
     writeFileSync(join(project, 'opencode.json'), '\uFEFF{"provider": {"p": {"models": {"m": {"limit": {"context": 50000, "output": 1000}}}}}}');
     assert.equal((await readOpencodeWindow('p/m', project, env)).windowTokens, 50_000);
   });
