@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { RESIDENT_ENV, residentSocketPath } from '../contracts/resident';
 import { Disposables } from './disposables';
 import type { SettingsWatcher } from './settings';
@@ -39,7 +39,8 @@ export class ResidentCli extends Disposables {
     private readonly log: vscode.LogOutputChannel,
   ) {
     super();
-    this.cli = vscode.Uri.joinPath(extensionUri, 'dist', 'cli.js').fsPath;
+    // A path of its own making (not vscode.Uri.joinPath): nothing of `vscode` is needed at run time, so this is unit-tested in node.
+    this.cli = join(extensionUri.fsPath, 'dist', 'cli.js');
     this.onDispose(() => {
       this.disable();
       // The reader removes its socket and key as it stops; the folder is gone once it has.
