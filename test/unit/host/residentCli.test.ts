@@ -60,7 +60,7 @@ describe("the window's resident reader (host/ResidentCli.ts) with the built CLI"
     const { told, terminals } = recordingTerminals();
     const resident = new ResidentCli({ fsPath: extension } as vscode.Uri, settings, terminals, log);
     // Nothing is named before the reader serves.
-    assert.deepEqual(told, []);
+    assert.equal(told.length, 0);
     const socket = await until('the terminals to be told', () => told[0]?.value);
     resident.dispose();
     await until('the socket to go', () => (existsSync(socket) ? undefined : true));
