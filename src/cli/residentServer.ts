@@ -130,6 +130,8 @@ export class ResidentServer {
     socket.on('error', () => socket.destroy());
     if (this.connections >= this.limits.connectionsMax) {
       this.counts.local++;
+      // Read (and dropped), so that the client's end is seen and the connection goes at once.
+      socket.resume();
       return this.reply(socket, { local: 'busy' });
     }
     this.connections++;
@@ -143,7 +145,12 @@ export class ResidentServer {
     const onData = (chunk: Buffer): void => {
       const end = chunk.indexOf(0x0a);
       size += end === -1 ? chunk.length : end;
-      if (size > REQUEST_MAX_BYTES) return this.refuse(socket, 'request too large');
+      if (size > REQUEST_MAX_BYTES) {
+        // Refused once; the rest it sends is read and dropped (till the reply's deadline), not collected nor refused again.
+        socket.off('data', onData).on('data', () => undefined);
+        clearTimeout(deadline);
+        return this.refuse(socket, 'request too large');
+      }
       if (end === -1) return void chunks.push(chunk);
       chunks.push(chunk.subarray(0, end));
       socket.off('data', onData);

@@ -442,8 +442,11 @@ describe('reliability probes (issue 27) against the built CLI', { timeout: 600_0
       assert.ok(next.at(-1)?.includes('"code":0') && nextMs < 2000, outcome);
       assert.ok(peakKb !== null && peakKb < 200 * 1024, `resident reader peak RSS ${mb(peakKb)} MB`);
     } finally {
+      // Stopping waits for its connections: none of these clients may hold it (one told busy past the cap did, 30 s).
+      const stopping = performance.now();
       server.stdin.end();
       assert.equal(await exited, 0);
+      assert.ok(performance.now() - stopping < 5000, `stopped in ${Math.round(performance.now() - stopping)} ms`);
     }
   });
 
