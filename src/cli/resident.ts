@@ -10,7 +10,8 @@ export const RESIDENT_USAGE = `ctxlens resident --socket PATH
   Keeps the CLI loaded and answers \`inspect\` and \`sessions\` for the \`ctxlens\` commands whose
   CONTEXT_LENS_RESIDENT names PATH (VS Code's terminals, where the extension starts it); any other
   command, or one it cannot answer, runs in the command's own process as usual. PATH's folder must
-  be the user's alone. Serves until its standard input closes or it is stopped.`;
+  be the user's alone, and PATH fit in a socket's path (107 bytes; 103 on macOS). Serves until its
+  standard input closes or it is stopped.`;
 
 export async function residentCommand(args: readonly string[], io: Io): Promise<number> {
   const { values } = parse(args, { socket: { type: 'string' } }, 0);

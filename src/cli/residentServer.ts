@@ -4,14 +4,34 @@
 // (readers default to process.env, the home folder comes from $HOME, relative paths resolve against
 // the working folder), and both are put back after. Anything that is not a well-formed request from
 // within the user's private folder is refused; a client that cannot be served is told to run the
-// command itself, which it can always do.
-import { chmod, lstat, mkdir, unlink } from 'node:fs/promises';
+// command itself, which it can always do. Every connection is greeted with the key only the user
+// can read (residentTrust.ts: the client sends nothing to a server that does not know it), must
+// send its request within a deadline, and there are only so many at once.
+import { randomBytes } from 'node:crypto';
+import { chmod, lstat, mkdir, unlink, writeFile } from 'node:fs/promises';
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { version } from '../../package.json';
 import type { Result } from '../sessions/types';
 import { parseJson } from '../protocol/parseJson';
-import { QUEUE_MAX, REPLY_OUTPUT_MAX_CHARS, REQUEST_MAX_BYTES, RESIDENT_COMMANDS, residentRequestSchema, type ResidentReply, type ResidentRequest } from '../contracts/residentWire';
+import {
+  CONNECTIONS_MAX,
+  QUEUE_MAX,
+  REPLY_DRAIN_MS,
+  REPLY_OUTPUT_MAX_CHARS,
+  REQUEST_DEADLINE_MS,
+  REQUEST_MAX_BYTES,
+  RESIDENT_COMMANDS,
+  residentEnv,
+  residentKeyPath,
+  residentRequestSchema,
+  socketPathFits,
+  SOCKET_PATH_MAX_BYTES,
+  type Place,
+  type ResidentReply,
+  type ResidentRequest,
+} from '../contracts/residentWire';
+import { ownPlace } from './residentTrust';
 import type { Output } from './stdio';
 
 type Outcome<T> = Result<T, string>;
@@ -21,8 +41,12 @@ const err = <T>(error: string): Outcome<T> => ({ ok: false, error });
 /** What runs a command line: the CLI's `main`. */
 export type RunCommand = (argv: readonly string[], out: Output, err: Output, env: Readonly<Record<string, string>>) => Promise<number>;
 
-/** A request line must be in within this: a client that connects and says nothing is dropped. */
-const REQUEST_TIMEOUT_MS = 5000;
+/** The wire's limits (contracts/resident.ts); shorter in tests. */
+export interface Limits {
+  deadlineMs: number;
+  drainMs: number;
+  connectionsMax: number;
+}
 
 interface Job {
   request: ResidentRequest;
@@ -32,18 +56,26 @@ interface Job {
 export class ResidentServer {
   private readonly queue: Job[] = [];
   private running = false;
+  private connections = 0;
+  /** What this process sees of the file system: a client that sees something else runs its command itself. */
+  private readonly place: Place = ownPlace();
   /** Requests served and refused, for the log line at exit. */
   readonly counts = { served: 0, local: 0, refused: 0 };
 
   private constructor(
     private readonly server: Server,
     readonly socketPath: string,
+    private readonly key: string,
     private readonly run: RunCommand,
     private readonly log: (line: string) => void,
+    private readonly limits: Limits,
   ) {}
 
   /** Listens on `socketPath` once its folder is private to this user; a stale socket there is replaced. */
-  static async listen(socketPath: string, run: RunCommand, log: (line: string) => void): Promise<Outcome<ResidentServer>> {
+  static async listen(path: string, run: RunCommand, log: (line: string) => void, limits: Limits = { deadlineMs: REQUEST_DEADLINE_MS, drainMs: REPLY_DRAIN_MS, connectionsMax: CONNECTIONS_MAX }): Promise<Outcome<ResidentServer>> {
+    // Absolute, as the clients are told it; and whole: Node would cut a longer one short, in another folder.
+    const socketPath = resolve(path);
+    if (!socketPathFits(socketPath)) return err(`${socketPath} is ${Buffer.byteLength(socketPath)} bytes long: a socket's path can have at most ${SOCKET_PATH_MAX_BYTES}; choose a shorter one`);
     const folder = await privateFolder(dirname(socketPath));
     if (!folder.ok) return folder;
     try {
@@ -55,11 +87,23 @@ export class ResidentServer {
     } catch (error) {
       return err(`cannot replace ${socketPath}: ${(error as Error).message}`);
     }
+    const key = randomBytes(32).toString('hex');
+    const keyPath = residentKeyPath(socketPath);
+    try {
+      // A key left by a reader that was killed is replaced; a new one is never written over anything.
+      await unlink(keyPath).catch(() => undefined);
+      await writeFile(keyPath, key, { mode: 0o600, flag: 'wx' });
+    } catch (error) {
+      return err(`cannot write ${keyPath}: ${(error as Error).message}`);
+    }
     const server = createServer();
-    const resident = new ResidentServer(server, socketPath, run, log);
+    const resident = new ResidentServer(server, socketPath, key, run, log, limits);
     server.on('connection', (socket) => resident.accept(socket));
     return new Promise((settle) => {
-      server.once('error', (error) => settle(err(`cannot listen on ${socketPath}: ${error.message}`)));
+      server.once('error', (error) => {
+        void unlink(keyPath).catch(() => undefined);
+        settle(err(`cannot listen on ${socketPath}: ${error.message}`));
+      });
       server.listen(socketPath, () => settle(ok(resident)));
     });
   }
@@ -69,26 +113,48 @@ export class ResidentServer {
     return this.queue.length;
   }
 
+  /** Connections open, counted against the cap. */
+  get connected(): number {
+    return this.connections;
+  }
+
   /** Stops listening and removes the socket; a running command finishes, queued ones run locally. */
   async close(): Promise<void> {
     for (const job of this.queue.splice(0)) this.reply(job.socket, { local: 'the resident reader is stopping' });
     await new Promise<void>((settle) => this.server.close(() => settle()));
     await unlink(this.socketPath).catch(() => undefined);
+    await unlink(residentKeyPath(this.socketPath)).catch(() => undefined);
   }
 
   private accept(socket: Socket): void {
+    socket.on('error', () => socket.destroy());
+    if (this.connections >= this.limits.connectionsMax) {
+      this.counts.local++;
+      // Read (and dropped), so that the client's end is seen and the connection goes at once.
+      socket.resume();
+      return this.reply(socket, { local: 'busy' });
+    }
+    this.connections++;
+    socket.once('close', () => this.connections--);
+    socket.write(`${JSON.stringify({ hello: this.key })}\n`);
     const chunks: Buffer[] = [];
     let size = 0;
-    socket.setTimeout(REQUEST_TIMEOUT_MS, () => this.refuse(socket, 'no request in time'));
-    socket.on('error', () => socket.destroy());
+    // From the connection's start, whatever it sends meanwhile: a byte now and then does not keep it.
+    const deadline = setTimeout(() => this.refuse(socket, 'no request in time'), this.limits.deadlineMs);
+    socket.once('close', () => clearTimeout(deadline));
     const onData = (chunk: Buffer): void => {
       const end = chunk.indexOf(0x0a);
       size += end === -1 ? chunk.length : end;
-      if (size > REQUEST_MAX_BYTES) return this.refuse(socket, 'request too large');
+      if (size > REQUEST_MAX_BYTES) {
+        // Refused once; the rest it sends is read and dropped (till the reply's deadline), not collected nor refused again.
+        socket.off('data', onData).on('data', () => undefined);
+        clearTimeout(deadline);
+        return this.refuse(socket, 'request too large');
+      }
       if (end === -1) return void chunks.push(chunk);
       chunks.push(chunk.subarray(0, end));
       socket.off('data', onData);
-      socket.setTimeout(0);
+      clearTimeout(deadline);
       this.take(socket, Buffer.concat(chunks).toString('utf8'));
     };
     socket.on('data', onData);
@@ -101,6 +167,11 @@ export class ResidentServer {
     if (!request.success) return this.refuse(socket, 'request is not a command line');
     // Only what reads: the client runs everything else itself, and so must anyone else who connects.
     if (!RESIDENT_COMMANDS.has(request.data.argv[0] as string)) return this.refuse(socket, 'not a command the resident reader runs');
+    const place = request.data.place;
+    if (place.mnt !== this.place.mnt || place.root !== this.place.root) {
+      this.counts.local++;
+      return this.reply(socket, { local: 'the client sees another file system (another mount namespace or root): it reads its files itself' });
+    }
     if (request.data.version !== version) {
       this.counts.local++;
       return this.reply(socket, { local: `this reader is version ${version}` });
@@ -144,11 +215,13 @@ export class ResidentServer {
     } catch {
       return { local: 'the working folder cannot be entered here' };
     }
-    replaceEnv(request.env);
+    // Only what the commands read, whatever a client sent.
+    const env = residentEnv(request.env);
+    replaceEnv(env);
     const out = new Captured();
     const errors = new Captured();
     try {
-      const code = await this.run(request.argv, out, errors, request.env);
+      const code = await this.run(request.argv, out, errors, env);
       if (out.overflowed || errors.overflowed) return { local: 'output too large to relay' };
       return { code, out: out.text(), err: errors.text() };
     } catch (error) {
@@ -169,6 +242,9 @@ export class ResidentServer {
   private reply(socket: Socket, reply: ResidentReply): void {
     if (socket.destroyed) return;
     socket.end(`${JSON.stringify(reply)}\n`);
+    // Ended on our side only: a client that keeps its side open would hold its place for ever.
+    const drain = setTimeout(() => socket.destroy(), this.limits.drainMs);
+    socket.once('close', () => clearTimeout(drain));
   }
 }
 

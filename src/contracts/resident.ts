@@ -4,8 +4,8 @@
 // What both ends share: the variable that names the socket, the commands served, the wire and its
 // limits. The client is the few-line loader every command starts with (cli/bin.ts), so this module
 // has no zod: the server checks requests with residentWire.ts, the client checks replies here.
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { lstatSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import { cacheRoot } from '../sessions/common/cacheDir';
 import { parseJson } from '../protocol/parseJson';
 
@@ -26,42 +26,126 @@ export const ACCEPT_TIMEOUT_MS = 2000;
 /** How long a client waits for a started request's reply: a server that stopped still answers, locally. */
 export const REPLY_TIMEOUT_MS = 120_000;
 
+/** A connection must have sent its request line this long after it was accepted (not reset by each byte). */
+export const REQUEST_DEADLINE_MS = 5000;
+/** A reply is taken within this once sent: a client that does not read it (or never closes its side) is dropped. */
+export const REPLY_DRAIN_MS = 30_000;
+/** Connections open at once: past it a new one is told busy at once (a queue of 8 needs far fewer). */
+export const CONNECTIONS_MAX = 32;
+
+/**
+ * The only variables a client sends: those `inspect` and `sessions` read (where the agents keep
+ * their sessions and settings, the cache, prices, the time zone dates are printed in). Never the
+ * rest of a terminal's environment (API keys, tokens): the server does not need it, and a unit
+ * test keeps this list in step with what the commands read.
+ */
+export const RESIDENT_ENV_NAMES: ReadonlySet<string> = new Set([
+  'HOME',
+  'TZ',
+  'XDG_CACHE_HOME',
+  'XDG_CONFIG_HOME',
+  'XDG_DATA_HOME',
+  'XDG_STATE_HOME',
+  'CLAUDE_CONFIG_DIR',
+  'CLAUDE_AUTOCOMPACT_PCT_OVERRIDE',
+  'CODEX_HOME',
+  'GEMINI_CLI_HOME',
+  'GEMINI_CLI_SYSTEM_SETTINGS_PATH',
+  'OPENCODE_DB',
+  'OPENCODE_CONFIG_CONTENT',
+  'CONTEXT_LENS_CACHE',
+  'CONTEXT_LENS_PRICES',
+  'CONTEXT_LENS_DEBUG',
+]);
+
+/** `env` cut down to RESIDENT_ENV_NAMES (both ends apply it: the server runs with nothing else). */
+export function residentEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const name of RESIDENT_ENV_NAMES) {
+    const value = env[name];
+    if (value !== undefined) kept[name] = value;
+  }
+  return kept;
+}
+
+/**
+ * Which file system a process sees: its mount namespace (Linux) and its root folder's device and
+ * inode (a chroot). The server reads files for its clients, so it serves only those that see what
+ * it sees: a client in a sandbox or a container would otherwise get files it cannot read itself.
+ */
+export interface Place {
+  mnt: string;
+  root: string;
+}
+
 /** What a client asks: the command line and the context a local run would have had. */
 export interface ResidentRequest {
   /** The client's own version: another version's commands may print differently, so it runs them itself. */
   version: string;
   argv: string[];
   cwd: string;
+  /** Only RESIDENT_ENV_NAMES. */
   env: Record<string, string>;
+  place: Place;
 }
 
 /**
- * What the server sends back, one JSON line each: `started` when the request leaves the queue, then
- * the command's exit code and output, or `local` when the client should run it itself (busy, output
- * too large, a working folder the server cannot enter).
+ * What the server sends back, one JSON line each: `hello` as soon as a connection is accepted (the
+ * key only the user's own reader can know, see the key file below), `started` when the request
+ * leaves the queue, then the command's exit code and output, or `local` when the client should run
+ * it itself (busy, output too large, a working folder the server cannot enter, another place).
  */
-export type ResidentReply = { started: true } | { code: number; out: string; err: string } | { local: string };
+export type ResidentReply = { hello: string } | { started: true } | { code: number; out: string; err: string } | { local: string };
 
 /** One reply line, checked by hand (see the header); null for anything else. */
 export function readReply(line: string): ResidentReply | null {
   const value = parseJson(line);
   if (typeof value !== 'object' || value === null) return null;
   const reply = value as Record<string, unknown>;
+  if (typeof reply.hello === 'string') return { hello: reply.hello };
   if (reply.started === true) return { started: true };
   if (typeof reply.local === 'string') return { local: reply.local };
   if (Number.isInteger(reply.code) && typeof reply.out === 'string' && typeof reply.err === 'string') return { code: reply.code as number, out: reply.out, err: reply.err };
   return null;
 }
 
-/** A Unix socket's path must fit in 108 bytes: longer cache folders use the temp folder instead. */
-const SOCKET_PATH_MAX = 100;
+/**
+ * A Unix socket's path must fit in `sun_path` (108 bytes on Linux, 104 on macOS and the BSDs, the
+ * last one a NUL). Node does not refuse a longer one: it cuts it short, and binds or connects to
+ * another path in another folder, so both ends refuse it first.
+ */
+export const SOCKET_PATH_MAX_BYTES = process.platform === 'linux' ? 107 : 103;
+
+/** Whether `path` can be a Unix socket's path as it is. */
+export const socketPathFits = (path: string): boolean => Buffer.byteLength(path) <= SOCKET_PATH_MAX_BYTES;
 
 /**
- * Where a resident reader of process `pid` listens: `<cache>/run/<pid>.sock`, or under the temp
- * folder when that is too long. The folder must be private to the user (the server checks it): the
- * socket runs commands as the user for whoever can connect.
+ * The key a reader writes beside its socket (0600, in its 0700 folder) and says in its `hello`: a
+ * client sends nothing to a socket whose server does not know it. Node cannot ask a Unix socket
+ * who is at the other end (no SO_PEERCRED); a process that can read this file is the user's own.
  */
-export function residentSocketPath(env: Readonly<Record<string, string | undefined>>, pid: number, uid: number): string {
-  const inCache = join(cacheRoot(env), 'run', `${pid}.sock`);
-  return Buffer.byteLength(inCache) <= SOCKET_PATH_MAX ? inCache : join(tmpdir(), `context-lens-${uid}`, `${pid}.sock`);
+export const residentKeyPath = (socketPath: string): string => `${socketPath}.key`;
+
+/**
+ * Where a resident reader of process `pid` listens, when there is a place no other user can take
+ * first: `$XDG_RUNTIME_DIR/context-lens/<pid>.sock` where there is such a folder (the user's own,
+ * 0700, as the XDG spec has it), else `<cache>/run/<pid>.sock`. Undefined when neither fits in a
+ * socket's path: the host then makes a folder of its own, of a name no one could guess
+ * (ResidentCli), never one of a name known in advance under the temp folder, which another local
+ * user could create first.
+ */
+export function residentSocketPath(env: Readonly<Record<string, string | undefined>>, pid: number): string | undefined {
+  const runtime = env.XDG_RUNTIME_DIR;
+  const candidates = [...(runtime !== undefined && isAbsolute(runtime) && privateToUs(runtime) ? [join(runtime, 'context-lens')] : []), join(cacheRoot(env), 'run')];
+  return candidates.map((folder) => join(folder, `${pid}.sock`)).find(socketPathFits);
+}
+
+/** A folder that exists, is not a link, belongs to this user and is closed to everyone else. */
+function privateToUs(folder: string): boolean {
+  try {
+    const stats = lstatSync(folder);
+    return stats.isDirectory() && stats.uid === process.getuid?.() && (stats.mode & 0o077) === 0;
+  } catch {
+    return false;
+  }
 }

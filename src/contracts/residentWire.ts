@@ -18,4 +18,5 @@ export const residentRequestSchema: z.ZodType<ResidentRequest> = z.object({
   argv: z.array(text).min(1).max(ARGS_MAX),
   cwd: text.min(1),
   env: z.record(z.string(), text).refine((env) => Object.keys(env).length <= ENV_MAX, 'too many variables'),
+  place: z.object({ mnt: z.string().max(100), root: z.string().max(100) }),
 });

@@ -1,12 +1,15 @@
 // The resident reader for this window's terminals (contracts/resident.ts): a `ctxlens resident`
 // child process, started with the extension's own runtime, whose socket new terminals are told of
-// (CONTEXT_LENS_RESIDENT). A person's `ctxlens inspect` or `sessions` there is answered by it in
+// (CONTEXT_LENS_RESIDENT) once it serves. A person's `ctxlens inspect` or `sessions` there is answered by it in
 // about the time Node takes to start; everything else, and every terminal outside VS Code, runs as
 // before. A separate process, not the extension host: a 100 MB transcript read there would stall
 // the host, and a command that fails takes nothing else down. It ends with the window (its
 // standard input closes), and a reader that stopped only means the commands run on their own again.
 import { spawn, type ChildProcess } from 'node:child_process';
-import * as vscode from 'vscode';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type * as vscode from 'vscode';
 import { RESIDENT_ENV, residentSocketPath } from '../contracts/resident';
 import { Disposables } from './disposables';
 import type { SettingsWatcher } from './settings';
@@ -24,7 +27,10 @@ export class ResidentCli extends Disposables {
   /** Settles when the reader stopped last has exited: a new one must not find its socket still answered. */
   private exited: Promise<unknown> = Promise.resolve();
   private readonly cli: string;
-  private readonly socket: string;
+  /** Where the reader listens: the same for every start in this window, made on the first. */
+  private socket: string | undefined;
+  /** A folder of our own made for the socket (none of the usual places fits a socket's path): removed at the end. */
+  private madeFolder: string | undefined;
 
   constructor(
     extensionUri: vscode.Uri,
@@ -33,9 +39,14 @@ export class ResidentCli extends Disposables {
     private readonly log: vscode.LogOutputChannel,
   ) {
     super();
-    this.cli = vscode.Uri.joinPath(extensionUri, 'dist', 'cli.js').fsPath;
-    this.socket = residentSocketPath(process.env, process.pid, process.getuid?.() ?? 0);
-    this.onDispose(() => this.disable());
+    // A path of its own making (not vscode.Uri.joinPath): nothing of `vscode` is needed at run time, so this is unit-tested in node.
+    this.cli = join(extensionUri.fsPath, 'dist', 'cli.js');
+    this.onDispose(() => {
+      this.disable();
+      // The reader removes its socket and key as it stops; the folder is gone once it has.
+      const folder = this.madeFolder;
+      if (folder !== undefined) void this.exited.then(() => rmSync(folder, { recursive: true, force: true }));
+    });
     // A Unix socket; Windows would need a named pipe (and has no `ctxlens` launcher yet either).
     if (process.platform === 'win32') return;
     // Started once the panel has had its first paint: starting a process costs the host a few
@@ -53,10 +64,6 @@ export class ResidentCli extends Disposables {
       return;
     }
     this.enabled = true;
-    // Named to the terminals at once, so that those VS Code restores with the window have it too
-    // (a variable set later only marks them stale). Until the reader listens, and should it stop, a
-    // terminal's ctxlens finds no one there and runs the command itself.
-    this.terminals.set(RESIDENT_ENV, this.socket, "Context Lens: ctxlens inspect and sessions in this terminal are answered by the extension's resident reader.");
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.exited.then(() => {
@@ -65,8 +72,26 @@ export class ResidentCli extends Disposables {
     }, delayMs);
   }
 
+  /** The socket's path; a fresh folder only this user can have made when the usual places are too long. */
+  private socketPath(): string {
+    this.socket ??= residentSocketPath(process.env, process.pid);
+    if (this.socket === undefined) {
+      // mkdtemp: a new folder (0700) of a name no one could have guessed and made first.
+      this.madeFolder = mkdtempSync(join(tmpdir(), 'context-lens-'));
+      this.socket = join(this.madeFolder, 'r.sock');
+    }
+    return this.socket;
+  }
+
   private start(): void {
-    const { cli, socket } = this;
+    const { cli } = this;
+    let socket: string;
+    try {
+      socket = this.socketPath();
+    } catch (error) {
+      this.log.warn(`resident reader: no folder for its socket (${String(error)}); ctxlens in terminals runs on its own`);
+      return;
+    }
     // The extension host's own runtime runs the CLI: VS Code's Electron as Node, or code-server's Node.
     const electron = process.versions.electron !== undefined ? { ELECTRON_RUN_AS_NODE: '1' } : {};
     let child: ChildProcess;
@@ -80,7 +105,12 @@ export class ResidentCli extends Disposables {
     // Its end of the pipe may be gone when the window closes: nothing to report.
     child.stdin?.on('error', () => undefined);
     child.stdout?.setEncoding('utf8').once('data', (text: string) => {
-      if (this.child === child && text.startsWith('Serving on')) this.log.info(`resident reader on ${socket} (pid ${child.pid ?? '?'})`);
+      if (this.child !== child || !text.startsWith('Serving on')) return;
+      this.log.info(`resident reader on ${socket} (pid ${child.pid ?? '?'})`);
+      // Named to the terminals only now that it serves (and taken back when it stops): a terminal
+      // is never told of a socket that someone else could be listening on meanwhile. Terminals
+      // VS Code restored before this are marked stale and get it when relaunched.
+      this.terminals.set(RESIDENT_ENV, socket, "Context Lens: ctxlens inspect and sessions in this terminal are answered by the extension's resident reader.");
     });
     child.stderr?.setEncoding('utf8').on('data', (text: string) => {
       for (const line of text.split('\n')) if (line.trim() !== '') this.log.info(line.trim());
@@ -88,6 +118,7 @@ export class ResidentCli extends Disposables {
     child.on('error', (error) => this.log.warn(`resident reader: ${error.message}; ctxlens in terminals runs on its own`));
     child.on('exit', (code, signal) => {
       if (this.child !== child) return;
+      this.terminals.delete(RESIDENT_ENV);
       this.child = undefined;
       if (this.enabled) this.log.warn(`resident reader stopped (${signal ?? `exit ${code}`}); ctxlens in terminals runs on its own`);
     });

@@ -4,17 +4,20 @@
 // named. Prints the table probe → outcome (time, peak RSS, stall) at the end.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { exchange } from '../support/socketExchange';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { brotliCompressSync, constants, deflateSync, gzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
 import { parseProxyEvent, type ProxyEvent } from '../../src/proxy/events';
 import { WARM_UP_AFTER_MS } from '../../src/proxy';
-import { buildCliBundles, type CliBundles } from '../support/cli-bundle';
+import { buildCliBundles, buildCliLoader, type CliBundles } from '../support/cli-bundle';
+import { holdConnection, OTHER_UID, runLoader, startImpostor, startReader, startRecorder, type Run } from '../support/reliability/resident';
+import { CONNECTIONS_MAX, REQUEST_DEADLINE_MS, RESIDENT_ENV_NAMES, SOCKET_PATH_MAX_BYTES } from '../../src/contracts/resident';
+import { ownPlace } from '../../src/cli/residentTrust';
 import { bytesOf, conversation } from '../support/proxy-conversation';
 import { send, sendRaw, slowClients } from '../support/reliability/client';
 import { WATCH_SESSION } from '../support/reliability/upstream';
@@ -425,7 +428,7 @@ describe('reliability probes (issue 27) against the built CLI', { timeout: 600_0
     const exited = new Promise<number | null>((resolve) => server.once('exit', resolve));
     await new Promise((resolve) => server.stdout.once('data', resolve));
     const started = performance.now();
-    const request = (argv: string[]): string => `${JSON.stringify({ version, argv, cwd: scratch, env: { HOME: scratch, PATH: process.env.PATH ?? '' } })}\n`;
+    const request = (argv: string[]): string => `${JSON.stringify({ version, argv, cwd: scratch, env: { HOME: scratch, PATH: process.env.PATH ?? '' }, place: ownPlace() })}\n`;
     try {
       const silent = createConnection(socket);
       silent.on('error', () => undefined);
@@ -437,15 +440,18 @@ describe('reliability probes (issue 27) against the built CLI', { timeout: 600_0
       const next = await exchange(socket, request(['sessions', '--all', '--json']));
       const nextMs = performance.now() - asked;
       silent.destroy();
-      const outcome = `refused ${refusals.filter((lines) => lines.length === 1 && lines[0]!.includes('"local"')).length}/3; 100 at once: ${answered} answered, ${busy} told busy; next: ${next.at(-1)?.includes('"code":0') ? 'answered' : 'no answer'} in ${Math.round(nextMs)} ms with a silent client connected`;
+      const outcome = `refused ${refusals.filter((lines) => lines.length === 2 && lines[0]!.includes('"hello"') && lines[1]!.includes('"local"')).length}/3; 100 at once: ${answered} answered, ${busy} told busy; next: ${next.at(-1)?.includes('"code":0') ? 'answered' : 'no answer'} in ${Math.round(nextMs)} ms with a silent client connected`;
       const peakKb = peakRssKb(server.pid);
       rows.push({ probe: 'resident reader: hostile and crowded clients', outcome, ms: performance.now() - started, rssMb: mb(peakKb), stallMs: null });
       assert.equal(answered + busy, 100, outcome);
       assert.ok(next.at(-1)?.includes('"code":0') && nextMs < 2000, outcome);
       assert.ok(peakKb !== null && peakKb < 200 * 1024, `resident reader peak RSS ${mb(peakKb)} MB`);
     } finally {
+      // Stopping waits for its connections: none of these clients may hold it (one told busy past the cap did, 30 s).
+      const stopping = performance.now();
       server.stdin.end();
       assert.equal(await exited, 0);
+      assert.ok(performance.now() - stopping < 5000, `stopped in ${Math.round(performance.now() - stopping)} ms`);
     }
   });
 
@@ -633,5 +639,128 @@ describe('lying session stores (issue 40) against the built CLI', { timeout: 300
     assert.equal(session?.title, 'the first prompt');
     assert.equal(session?.isSidechain, false);
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  });
+});
+
+// Issue 40: the resident reader as another local user, a sandbox and a client that holds on would
+// have it (test/support/reliability/resident.ts). The shipped loader and reader, as processes.
+describe('reliability probes (issue 40): the resident reader trusts nothing it did not make', { timeout: 300_000 }, () => {
+  const residentRows: Row[] = [];
+  const isRoot = process.getuid?.() === 0;
+  const hasUnshare = isRoot && spawnSync('unshare', ['--mount', 'true']).status === 0;
+  let loader: string;
+  let home: string;
+  let configDir: string;
+  /** What `sessions` prints on its own, the reference every probe's output must equal. */
+  let alone: Run;
+  const listing = ['sessions', '--all', '--json', '--agent', 'claude-code'];
+  const secrets = { ANTHROPIC_API_KEY: 'sk-ant-probe-secret-0000', GITHUB_TOKEN: 'ghp_probe_secret_0000' };
+
+  before(async () => {
+    home = mkdtempSync(join(tmpdir(), 'cl-rel-resident-'));
+    loader = await buildCliLoader(join(home, 'dist'));
+    configDir = join(home, 'claude');
+    cpSync(join(__dirname, '..', 'fixtures', 'claude-code', 'commands'), configDir, { recursive: true });
+    alone = await runLoader(loader, listing, { CLAUDE_CONFIG_DIR: configDir, CONTEXT_LENS_RESIDENT: '' });
+    assert.equal(alone.code, 0, alone.stderr);
+  });
+  after(() => {
+    rmSync(home, { recursive: true, force: true });
+    console.log(['', 'resident reader probes: probe  ms  outcome', ...residentRows.map((row) => `${row.probe.padEnd(52)} ${String(Math.round(row.ms)).padStart(6)}  ${row.outcome}`)].join('\n'));
+  });
+
+  it('another local user made the socket folder first: the terminal sends it nothing and prints nothing of it', { skip: !isRoot && 'needs root to be another user' }, async () => {
+    const started = performance.now();
+    // The old fallback's kind of name: under the temp folder, known in advance.
+    const impostor = await startImpostor(join(tmpdir(), `context-lens-probe-${process.pid}-${Date.now()}`));
+    try {
+      const run = await runLoader(loader, listing, { ...secrets, CLAUDE_CONFIG_DIR: configDir, CONTEXT_LENS_RESIDENT: impostor.socket });
+      const received = impostor.received();
+      residentRows.push({ probe: "another user's socket folder", outcome: `${received.length} bytes sent to it; exit ${run.code}; output ${run.stdout === alone.stdout ? 'as on its own' : 'FORGED'}; stderr: ${run.stderr.trim()}`, ms: performance.now() - started, rssMb: null, stallMs: null });
+      assert.equal(received, '', 'nothing reached the other user');
+      assert.equal(run.code, 0);
+      assert.equal(run.stdout, alone.stdout);
+      assert.match(run.stderr, new RegExp(`not asking the resident reader at .*: .* belongs to user ${OTHER_UID}; running here`));
+    } finally {
+      await impostor.stop();
+      rmSync(dirname(impostor.socket), { recursive: true, force: true });
+    }
+  });
+
+  it("the client hands its reader only the variables inspect and sessions read: no key, no token", async () => {
+    const started = performance.now();
+    const recorder = await startRecorder(join(home, 'recorder'));
+    try {
+      const run = await runLoader(loader, listing, { ...secrets, CLAUDE_CONFIG_DIR: configDir, CONTEXT_LENS_RESIDENT: recorder.socket });
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(recorder.requests.length, 1);
+      const sent = JSON.parse(recorder.requests[0]!) as { env: Record<string, string> };
+      residentRows.push({ probe: 'what the client sends', outcome: `variables: ${Object.keys(sent.env).join(', ')} (of ${Object.keys(process.env).length + 3} in its environment)`, ms: performance.now() - started, rssMb: null, stallMs: null });
+      assert.ok(!recorder.requests[0]!.includes('secret'), recorder.requests[0]);
+      assert.deepEqual(Object.keys(sent.env).filter((name) => !RESIDENT_ENV_NAMES.has(name)), []);
+      assert.equal(sent.env.CLAUDE_CONFIG_DIR, configDir);
+    } finally {
+      recorder.close();
+    }
+  });
+
+  it('resident --socket past what a socket path can hold is refused, nothing made', async () => {
+    const started = performance.now();
+    const base = join(home, 'long');
+    const socket = join(base, 'd'.repeat(SOCKET_PATH_MAX_BYTES + 10 - base.length), 'r.sock');
+    const run = spawnSync(process.execPath, [loader, 'resident', '--socket', socket], { encoding: 'utf8', input: '', timeout: 20_000 });
+    residentRows.push({ probe: `resident --socket of ${Buffer.byteLength(socket)} bytes`, outcome: `exit ${run.status}: ${run.stderr.trim()}`, ms: performance.now() - started, rssMb: null, stallMs: null });
+    assert.equal(run.status, 1, run.stdout + run.stderr);
+    assert.match(run.stderr, new RegExp(`a socket's path can have at most ${SOCKET_PATH_MAX_BYTES}`));
+    assert.equal(existsSync(base), false, 'no folder made, no socket bound at a shortened path');
+  });
+
+  it('a client in another mount namespace is told to run the command itself', { skip: !hasUnshare && 'needs root and unshare' }, async () => {
+    const started = performance.now();
+    const socket = join(home, 'run', 'r.sock');
+    const reader = await startReader(loader, socket);
+    try {
+      const env = { CLAUDE_CONFIG_DIR: configDir, CONTEXT_LENS_RESIDENT: socket, CONTEXT_LENS_DEBUG: '1' };
+      const here = await runLoader(loader, listing, env);
+      const sandboxed = await runLoader(loader, listing, env, ['unshare', '--mount']);
+      residentRows.push({ probe: 'a client in another mount namespace', outcome: `same namespace: ${here.stderr.includes('answered by the resident reader') ? 'answered' : 'NOT answered'}; unshare --mount: ${sandboxed.stderr.includes('answered by the resident reader') ? 'ANSWERED' : 'ran itself'}, exit ${sandboxed.code}`, ms: performance.now() - started, rssMb: null, stallMs: null });
+      assert.match(here.stderr, /answered by the resident reader/);
+      assert.equal(sandboxed.code, 0, sandboxed.stderr);
+      assert.equal(sandboxed.stdout, alone.stdout);
+      assert.doesNotMatch(sandboxed.stderr, /answered by the resident reader/);
+    } finally {
+      assert.equal(await reader.stop(), 0);
+      assert.match(reader.stderr(), /1 left to the client/);
+    }
+  });
+
+  it('clients that hold on: a trickle is dropped at the deadline, past the cap a client is told busy, then a terminal is answered', async () => {
+    const started = performance.now();
+    const socket = join(home, 'run-limits', 'r.sock');
+    const reader = await startReader(loader, socket);
+    const held = Array.from({ length: CONNECTIONS_MAX }, () => holdConnection(socket));
+    try {
+      const greeted = (await Promise.all(held.map((connection) => connection.first))).filter((line) => line.startsWith('{"hello":')).length;
+      const over = holdConnection(socket);
+      const overLine = await over.first;
+      // One of them sends a byte every 200 ms and never a whole line.
+      const trickle = held[0]!;
+      const drip = setInterval(() => trickle.client.write('x'), 200);
+      const since = performance.now();
+      await Promise.all(held.map((connection) => connection.closed));
+      clearInterval(drip);
+      const droppedMs = performance.now() - since;
+      const env = { CLAUDE_CONFIG_DIR: configDir, CONTEXT_LENS_RESIDENT: socket, CONTEXT_LENS_DEBUG: '1' };
+      const next = await runLoader(loader, listing, env);
+      residentRows.push({ probe: `${CONNECTIONS_MAX} idle clients and a trickle`, outcome: `${greeted} greeted, the next told ${overLine}; all dropped ${Math.round(droppedMs)} ms later (deadline ${REQUEST_DEADLINE_MS} ms); a terminal then ${next.stderr.includes('answered by') ? 'answered' : 'NOT answered'}`, ms: performance.now() - started, rssMb: null, stallMs: null });
+      assert.equal(greeted, CONNECTIONS_MAX);
+      assert.equal(overLine, '{"local":"busy"}');
+      assert.ok(droppedMs < REQUEST_DEADLINE_MS + 1500, `dropped after ${Math.round(droppedMs)} ms`);
+      assert.equal(next.stdout, alone.stdout);
+      assert.match(next.stderr, /answered by the resident reader/);
+    } finally {
+      held.forEach((connection) => connection.client.destroy());
+      assert.equal(await reader.stop(), 0);
+    }
   });
 });

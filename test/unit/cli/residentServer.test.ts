@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, lstatSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { connect, createConnection, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { version } from '../../../package.json';
-import { QUEUE_MAX, REQUEST_MAX_BYTES } from '../../../src/contracts/resident';
+import { QUEUE_MAX, REQUEST_MAX_BYTES, residentKeyPath, SOCKET_PATH_MAX_BYTES } from '../../../src/contracts/resident';
 import { main } from '../../../src/cli/main';
 import { askResident } from '../../../src/cli/residentClient';
+import { ownPlace } from '../../../src/cli/residentTrust';
 import { ResidentServer, type RunCommand } from '../../../src/cli/residentServer';
 import type { Output } from '../../../src/cli/stdio';
 import { copyScenario } from './support';
@@ -33,7 +34,14 @@ async function ask(socket: string, argv: string[], cwd: string, env: Record<stri
   return { code, out: out.text, err: err.text };
 }
 
-const request = (argv: string[], extra: Record<string, unknown> = {}): string => `${JSON.stringify({ version, argv, cwd: tmpdir(), env: { HOME: tmpdir() }, ...extra })}\n`;
+const request = (argv: string[], extra: Record<string, unknown> = {}): string => `${JSON.stringify({ version, argv, cwd: tmpdir(), env: { HOME: tmpdir() }, place: ownPlace(), ...extra })}\n`;
+
+/** What a client that is not ours gets for `payload`: the greeting, then one reply. */
+function greetedThen(lines: string[], what: string): Record<string, unknown> {
+  assert.equal(lines.length, 2, `${what}: ${lines.join(' | ')}`);
+  assert.ok('hello' in (JSON.parse(lines[0] as string) as object), what);
+  return JSON.parse(lines[1] as string) as Record<string, unknown>;
+}
 
 describe('the resident reader', () => {
   let server: ResidentServer;
@@ -84,16 +92,17 @@ describe('the resident reader', () => {
       ['a command that writes', request(['connect', '--dry-run'])],
       ['a command line of options', request(['--version'])],
       ['another version', request(['sessions'], { version: '0.0.0-other' })],
+      ['no place', request(['sessions'], { place: undefined })],
+      ['another mount namespace', request(['sessions'], { place: { ...ownPlace(), mnt: 'mnt:[1]' } })],
+      ['another root', request(['sessions'], { place: { ...ownPlace(), root: '0:0' } })],
       ['nesting', `${'['.repeat(50_000)}\n`],
     ];
     for (const [what, payload] of refusals) {
-      const lines = await exchange(server.socketPath, payload);
-      assert.equal(lines.length, 1, what);
-      assert.ok('local' in (JSON.parse(lines[0] as string) as object), `${what}: ${lines[0]}`);
+      assert.ok('local' in greetedThen(await exchange(server.socketPath, payload), what), what);
     }
     // A line past the limit is cut off at it, not collected to its end.
     const huge = await exchange(server.socketPath, Buffer.alloc(REQUEST_MAX_BYTES + 10, 0x61));
-    assert.deepEqual(huge.map((line) => JSON.parse(line) as unknown), [{ local: 'request too large' }]);
+    assert.deepEqual(greetedThen(huge, 'too large'), { local: 'request too large' });
     const served = await ask(server.socketPath, ['sessions', '--all', '--json', '--config-dir', tempDir('cl-none-')], tmpdir(), process.env);
     assert.equal(served.code, 0, served.err);
   });
@@ -161,6 +170,93 @@ describe('the resident reader under load and in odd places', () => {
     assert.match(refused.ok ? '' : refused.error, /exists and is not a socket/);
   });
 });
+
+describe('the resident reader against clients that are not its own', () => {
+  it('greets with the key only its user can read, and takes it away when it stops', async () => {
+    const started = await ResidentServer.listen(socketIn('key'), () => Promise.resolve(0), () => undefined);
+    assert.ok(started.ok);
+    const keyPath = residentKeyPath(started.value.socketPath);
+    assert.equal(statSync(keyPath).mode & 0o777, 0o600);
+    const key = readFileSync(keyPath, 'utf8');
+    assert.match(key, /^[0-9a-f]{64}$/);
+    const lines = await exchange(started.value.socketPath, request(['sessions']));
+    assert.deepEqual(JSON.parse(lines[0] as string), { hello: key });
+    await started.value.close();
+    assert.equal(existsSync(keyPath), false);
+  });
+
+  it('refuses a socket path Node would cut short, naming the limit', async () => {
+    const deep = join(tempDir('cl-res-'), 'd'.repeat(SOCKET_PATH_MAX_BYTES), 'r.sock');
+    const refused = await ResidentServer.listen(deep, () => Promise.resolve(0), () => undefined);
+    assert.equal(refused.ok, false);
+    assert.match(refused.ok ? '' : refused.error, new RegExp(`bytes long: a socket's path can have at most ${SOCKET_PATH_MAX_BYTES}`));
+    assert.equal(existsSync(dirname(deep)), false, 'nothing made');
+  });
+
+  it('runs a command with only the variables the commands read, whatever the client sent', async () => {
+    let seen: { given: Record<string, string>; process: string[] } | undefined;
+    const started = await ResidentServer.listen(socketIn('env'), (_argv, _out, _err, env) => {
+      seen = { given: { ...env }, process: Object.keys(process.env) };
+      return Promise.resolve(0);
+    }, () => undefined);
+    assert.ok(started.ok);
+    await exchange(started.value.socketPath, request(['sessions'], { env: { HOME: '/h', ANTHROPIC_API_KEY: 'sk-ant-secret', PATH: '/bin' } }));
+    await started.value.close();
+    assert.deepEqual(seen?.given, { HOME: '/h' });
+    assert.deepEqual(seen?.process, ['HOME']);
+  });
+
+  it('drops a connection that has not sent its request by the deadline, however it trickles, and holds only so many', { timeout: 30_000 }, async () => {
+    const logged: string[] = [];
+    const started = await ResidentServer.listen(socketIn('limits'), () => Promise.resolve(0), (line) => logged.push(line), { deadlineMs: 400, drainMs: 200, connectionsMax: 3 });
+    assert.ok(started.ok);
+    const server = started.value;
+    try {
+      const open: Socket[] = [];
+      // A client that never closes its side after the reply: the server does, after a while.
+      const stubborn = createConnection({ path: server.socketPath, allowHalfOpen: true });
+      stubborn.on('error', () => undefined);
+      stubborn.on('connect', () => stubborn.write('not a request\n'));
+      await waitFor(() => logged.some((line) => line.includes('not JSON')));
+      await waitFor(() => server.connected === 0);
+      stubborn.destroy();
+      const firstLines = await Promise.all(Array.from({ length: 3 }, () => firstLine(server.socketPath, open)));
+      assert.ok(firstLines.every((text) => text.startsWith('{"hello":')), firstLines.join(' | '));
+      // One over the cap: told busy at once, not greeted.
+      assert.equal(await firstLine(server.socketPath, open), '{"local":"busy"}');
+      // A byte every 100 ms, never a whole line: dropped at the deadline all the same.
+      const trickling = open[0]!;
+      const drip = setInterval(() => trickling.write('x'), 100);
+      const since = performance.now();
+      await new Promise((settle) => trickling.once('close', settle));
+      clearInterval(drip);
+      assert.ok(performance.now() - since < 1000, `closed after ${Math.round(performance.now() - since)} ms`);
+      await waitFor(() => server.connected === 0);
+      assert.ok(logged.filter((line) => line.includes('no request in time')).length >= 3, logged.join('\n'));
+      // Their places are free again.
+      assert.match(await firstLine(server.socketPath, open), /^\{"hello":/);
+      open.forEach((socket) => socket.destroy());
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+/** Connects, keeps the socket open (in `open`), and resolves with the first line the server sends. */
+function firstLine(path: string, open: Socket[]): Promise<string> {
+  return new Promise((settle) => {
+    const socket = connect(path);
+    open.push(socket);
+    let text = '';
+    socket.on('error', () => undefined);
+    socket.on('data', (chunk) => {
+      text += chunk.toString('utf8');
+      if (text.includes('\n')) settle(text.slice(0, text.indexOf('\n')));
+    });
+    // Closed without a line: what came, so that the assertion says so rather than the test hanging.
+    socket.once('close', () => settle(text));
+  });
+}
 
 async function waitFor(condition: () => boolean): Promise<void> {
   for (let waited = 0; !condition(); waited += 5) {
