@@ -74,8 +74,8 @@ describe('the demo: a target the floor allows is met, one below the floor says s
     return compact(engineContextOf(live.value), { trigger: 'manual', explicitTarget: true, targetTokens }, { archive: new MemoryArchive() });
   };
 
-  it('8,000 (floor 4,261): the two reads left whole in the recent window are cut smaller, and the target is met', async () => {
-    const result = await run(8_000);
+  it('14,000 (floor 10,649): the two reads left whole in the recent window are cut smaller, and the target is met', async () => {
+    const result = await run(14_000);
     assert.ok(result.metrics.targetMet, result.message);
     assert.deepEqual(result.escalation.at(-1)?.step, 'smaller-recent-cap');
     assert.ok(result.items.some((item) => item.reason.startsWith('truncated head+tail (cap 500 tokens), in the recent window')));
@@ -84,6 +84,6 @@ describe('the demo: a target the floor allows is met, one below the floor says s
   it('3,000: missed, by how much, and the floor above the target is the reason', async () => {
     const result = await run(3_000);
     assert.equal(result.metrics.targetMet, false);
-    assert.match(result.message, /; target 3,000 missed by [\d,]+: 4,261 cannot be removed \(system prompt 116, tool definitions 3,917, pinned 65, latest prompt 65, original ask 98\), more than the target itself$/);
+    assert.match(result.message, /; target 3,000 missed by [\d,]+: 10,649 cannot be removed \(system prompt 1,677, tool definitions 8,823, pinned 65, latest prompt 65, original ask 19\), more than the target itself$/);
   });
 });
