@@ -2,7 +2,8 @@
 // its desktop app wrapped around it (issue 41 item 10: 4 of 9 published rollouts were titled
 // "# Context from my IDE setup: …", "# Files mentioned by the user: …" or "<recommended_plugins>").
 // The published desktop rollout (test/fixtures/codex/public/codemie-0.128.0-alpha.1) writes its
-// prompt only as a user_message event wrapped in "# Files mentioned by the user:"; the wrappers'
+// prompt only as a user_message event wrapped in "# Files mentioned by the user:", the published VS Code
+// one (…/wakatime-0.119.0-alpha.28) as "# Context from my IDE setup: … ## My request for Codex:"; the wrappers'
 // other shapes are those quoted from real sessions in public repositories (see the README there).
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,7 +22,7 @@ describe('Codex titles: the text the person typed', () => {
 
   it('titles every published rollout by its typed prompt (the desktop one by its wrapped user_message event)', async () => {
     const titles = new Map<string, string>();
-    for (const folder of ['codemie-0.77.0', 'codemie-0.125.0', 'codemie-0.128.0-alpha.1', 'agent-history-0.135.0']) {
+    for (const folder of ['codemie-0.77.0', 'codemie-0.125.0', 'codemie-0.128.0-alpha.1', 'agent-history-0.135.0', 'wakatime-0.119.0-alpha.28']) {
       const listed = await listCodexSessions({ codexHomes: [join(PUBLIC, folder)] });
       assert.ok(listed.ok);
       titles.set(folder, listed.value.sessions[0]?.title ?? '');
@@ -29,6 +30,9 @@ describe('Codex titles: the text the person typed', () => {
     assert.equal(titles.get('codemie-0.128.0-alpha.1'), 'analyze trascript and summarzie action items related to codemie and demo preapr…');
     assert.equal(titles.get('codemie-0.125.0'), 'show tools');
     assert.equal(titles.get('codemie-0.77.0'), 'what is current repository about? summarize purpuse and explain goals');
+    // The VS Code extension's rollout: its first user message is the "# Context from my IDE setup:"
+    // wrapper (active file, open tabs) around the typed "## My request for Codex:" text.
+    assert.equal(titles.get('wakatime-0.119.0-alpha.28'), 'remove scrolling horizontally');
     for (const title of titles.values()) assert.doesNotMatch(title, /^(?:#|<|Untitled)/);
   });
 
