@@ -593,7 +593,7 @@ describe('lying session stores (issue 40) against the built CLI', { timeout: 300
     try {
       await new Promise((resolve) => server.stdout.once('data', resolve));
       const started = performance.now();
-      const answer = await exchange(socket, `${JSON.stringify({ version, argv: inspectOpencode(db), cwd: storeScratch, env: { HOME: storeScratch, PATH: process.env.PATH ?? '' } })}\n`);
+      const answer = await exchange(socket, `${JSON.stringify({ version, argv: inspectOpencode(db), cwd: storeScratch, env: { HOME: storeScratch, PATH: process.env.PATH ?? '' }, place: ownPlace() })}\n`);
       const ms = performance.now() - started;
       const peakKb = peakRssKb(server.pid);
       const text = answer.join('\n');
