@@ -4,7 +4,7 @@
 // but belong to the next call's prompt. One rule, read two ways: the live context's calls
 // (`CodexCallCollector`) and the timeline's points (usageLog.ts).
 import type { ContextEntry, LiveCall, UsageBreakdown } from '../types';
-import { isModelOutput, itemRef, responseItemOf, timestampOf, tokenCountOf, turnModelOf, type CodexUsage, type LocatedRollout } from './records';
+import { eventTypeOf, isModelOutput, itemRef, responseItemOf, timestampOf, tokenCountOf, turnModelOf, type CodexUsage, type LocatedRollout } from './records';
 
 /**
  * Codex counts cached input, and the input written to its cache, inside `input_tokens`; the
@@ -32,7 +32,10 @@ export class ResponseCounter {
       if (isModelOutput(item)) this.outputs.push(itemRef(offset));
       return null;
     }
-    if (record.type === 'compacted') {
+    // A compaction, or the person speaking (a new turn, or a message sent mid-turn): the outputs
+    // no count closed so far were answered by a call Codex did not count, and are the next call's
+    // prompt now, not its response (a reply the person interrupted with "keep going").
+    if (record.type === 'compacted' || eventTypeOf(record) === 'user_message') {
       this.outputs = [];
       return null;
     }
