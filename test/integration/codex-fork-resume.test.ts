@@ -13,7 +13,7 @@ import { readCodexLiveContext } from '../../src/sessions/codex/liveContext';
 import { runOutcome } from '../support/cliRun';
 import { ensureCodexCli, execArgs, rolloutFiles, runCodex, writeCodexConfig } from '../support/codex-cli';
 import { exec, type FakeOpenAI, itemText, message, reply, startFakeOpenAI } from '../support/fake-openai';
-import { eachShippedPass } from '../support/shippedCli';
+import { eachShippedPass, type CompactedJson, type InspectedJson } from '../support/shippedCli';
 
 /** The file's content: only in the dropped tool output, so it must not be sent after the fork. */
 const SECRET_LINE = 'DROPPED-OUTPUT-MARKER release on friday';
@@ -22,17 +22,6 @@ const SECOND_PROMPT = 'What did the notes say?';
 
 /** Codex's own compaction item: opaque (encrypted) to everyone but Codex's server, kept verbatim by the fork. */
 const ENCRYPTED = { type: 'compaction', encrypted_content: Buffer.from('ENCRYPTED-COMPACTION-MARKER '.repeat(40)).toString('base64') };
-
-/** What the test reads of `inspect --json` and `compact --json`. */
-interface Inspected {
-  readonly regions: ReadonlyArray<{ readonly id: number; readonly kind: string }>;
-  readonly compactions: ReadonlyArray<{ readonly summary?: string }>;
-}
-interface Compacted {
-  readonly status: string;
-  readonly message: string;
-  readonly fork?: { readonly sessionId: string; readonly path: string; readonly resumeCommand: string };
-}
 
 const sha256 = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
 
@@ -91,14 +80,14 @@ describe('a Codex fork written by ctxlens, resumed by the real Codex CLI', { tim
         assert.equal(run.code, 0, `ctxlens ${args.join(' ')}\n${runOutcome(run)}`);
         return JSON.parse(run.stdout) as T;
       };
-      const live = await ctxlens<Inspected>(['inspect', source, '--json']);
+      const live = await ctxlens<InspectedJson>(['inspect', source, '--json']);
       const output = live.regions.find((region) => region.kind === 'tool_result');
       assert.ok(output, 'one exec_command output');
-      const compacted = await ctxlens<Compacted>(['compact', source, '--agent', 'codex', '--drop', String(output.id), '--write-session', '--json', '--archive-dir', join(root, 'archive')]);
+      const compacted = await ctxlens<CompactedJson>(['compact', source, '--agent', 'codex', '--drop', String(output.id), '--write-session', '--json', '--archive-dir', join(root, 'archive')]);
       assert.equal(compacted.status, 'compacted', compacted.message);
       assert.ok(compacted.fork, 'the fork was written');
       assert.equal(compacted.fork.resumeCommand, `codex resume ${compacted.fork.sessionId}`);
-      const written = await ctxlens<Inspected>(['inspect', compacted.fork.path, '--json']);
+      const written = await ctxlens<InspectedJson>(['inspect', compacted.fork.path, '--json']);
       const summary = written.compactions[0]?.summary ?? '';
       assert.ok(summary.length > 0, 'the fork carries our summary');
       assert.ok(!summary.includes(SECRET_LINE), 'the summary does not repeat the dropped output');

@@ -14,24 +14,13 @@ import { ok } from '../../src/sessions/result';
 import { startFakeChat, type FakeChat } from '../support/fake-openai-chat';
 import { ensureOpencodeCli, opencodeDb, opencodeEnv, runOpencode } from '../support/opencode-cli';
 import { runOutcome } from '../support/cliRun';
-import { eachShippedPass, runShippedOnce } from '../support/shippedCli';
+import { eachShippedPass, runShippedOnce, type CompactedJson, type InspectedJson } from '../support/shippedCli';
 
 const SECRET_LINE = 'DROPPED-OUTPUT-MARKER the release is on friday';
 const RULE = 'Never touch the vendor folder.';
 const LOOP = 'Remind me to update the changelog before we release.';
 const FIRST_PROMPT = `Read notes.md. ${RULE} ${LOOP}`;
 const RUN_TIMEOUT_MS = 180_000;
-
-interface Inspected {
-  readonly regions: ReadonlyArray<{ readonly id: number; readonly kind: string }>;
-  readonly compactions: ReadonlyArray<{ readonly summary?: string }>;
-}
-interface Compacted {
-  readonly status: string;
-  readonly message: string;
-  readonly summary: string | null;
-  readonly fork?: { readonly sessionId: string; readonly path: string; readonly resumeCommand: string };
-}
 
 /** The source session's rows, to compare before and after. */
 async function rowsOf(db: string, sessionId: string): Promise<string> {
@@ -82,15 +71,15 @@ describe('an OpenCode fork written by ctxlens, resumed by the real OpenCode CLI'
         assert.equal(run.code, 0, `ctxlens ${args.join(' ')}\n${runOutcome(run)}`);
         return JSON.parse(run.stdout) as T;
       };
-      const live = await ctxlens<Inspected>(['inspect', source, '--agent', 'opencode', '--json']);
+      const live = await ctxlens<InspectedJson>(['inspect', source, '--agent', 'opencode', '--json']);
       const output = live.regions.find((region) => region.kind === 'tool_result');
       assert.ok(output, 'one read result');
-      const compacted = await ctxlens<Compacted>(['compact', source, '--agent', 'opencode', '--drop', String(output.id), '--write-session', '--json', '--archive-dir', join(root, 'archive')]);
+      const compacted = await ctxlens<CompactedJson>(['compact', source, '--agent', 'opencode', '--drop', String(output.id), '--write-session', '--json', '--archive-dir', join(root, 'archive')]);
       assert.equal(compacted.status, 'compacted', compacted.message);
       const fork = compacted.fork;
       assert.ok(fork, 'the fork was written');
       assert.equal(fork.resumeCommand, `opencode --session ${fork.sessionId}`);
-      const written = await ctxlens<Inspected>(['inspect', fork.sessionId, '--agent', 'opencode', '--json']);
+      const written = await ctxlens<InspectedJson>(['inspect', fork.sessionId, '--agent', 'opencode', '--json']);
       const summary = written.compactions[0]?.summary ?? '';
       assert.ok(summary.length > 0, 'the fork carries our summary');
       assert.ok(!summary.includes(SECRET_LINE));
@@ -100,7 +89,7 @@ describe('an OpenCode fork written by ctxlens, resumed by the real OpenCode CLI'
 
     // OpenCode resumes a fork: the last one written, from a warm cache.
     const fork = forks.at(-1) ?? '';
-    const summary = (await runJson<Inspected>(['inspect', fork, '--agent', 'opencode', '--json'], workspace, env)).compactions[0]?.summary ?? '';
+    const summary = (await runJson<InspectedJson>(['inspect', fork, '--agent', 'opencode', '--json'], workspace, env)).compactions[0]?.summary ?? '';
     const before = chat.requests.length;
     const resumed = await runOpencode({ binary, root, cwd: workspace, baseUrl: chat.url, timeoutMs: RUN_TIMEOUT_MS, args: ['run', '--format', 'json', '--session', fork, 'What is next?'] });
     assert.equal(resumed.code, 0, runOutcome(resumed));

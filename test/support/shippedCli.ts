@@ -153,3 +153,17 @@ function codeCacheFiles(cache: string): number {
     return 0;
   }
 }
+
+/** What the fork tests read of `inspect --json`. */
+export interface InspectedJson {
+  readonly regions: ReadonlyArray<{ readonly id: number; readonly kind: string }>;
+  readonly compactions: ReadonlyArray<{ readonly summary?: string }>;
+}
+
+/** What the fork tests read of `compact --json` (`summary` where the agent's fork carries one). */
+export interface CompactedJson {
+  readonly status: string;
+  readonly message: string;
+  readonly summary?: string | null;
+  readonly fork?: { readonly sessionId: string; readonly path: string; readonly resumeCommand: string };
+}
