@@ -42,6 +42,13 @@ describe('every compaction meets its target or says why (issue 41, item 6)', () 
         if (targetTokens < 1) continue;
         const result = await compact(context, { trigger: 'manual', explicitTarget: true, targetTokens }, { archive: new MemoryArchive() });
         if (result.status === 'failed-open') assert.fail(`${name}: ${result.message}`);
+        // Escalation reaches further at each step, so no step weighs more than the one before it,
+        // the first no more than the context it started from (5c187f31's first step was 165,530 of 154,237).
+        let previous = result.metrics.tokensBefore;
+        for (const step of result.escalation) {
+          assert.ok(step.tokensAfter <= previous, `${name}: ${step.step} (${step.detail}) ${step.tokensAfter} > ${previous}`);
+          previous = step.tokensAfter;
+        }
         const after = result.metrics.tokensAfter;
         if (after <= targetTokens) {
           assert.equal(result.targetMiss, undefined);
