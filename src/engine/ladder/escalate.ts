@@ -54,6 +54,9 @@ export function escalate<R extends { state: LadderState }>(options: EngineOption
   if (!missed(run)) return { run, steps };
 
   const record = (step: EscalationStepName, detail: string, next: R): void => {
+    // Each step reaches further than the last, so it should weigh no more; should a rewrite ever
+    // weigh more than what it replaced, the step is not taken: escalation never grows the result.
+    if (next.state.totalTokens > run.state.totalTokens) return;
     steps.push({ step, detail, tokensAfter: next.state.totalTokens, targetMet: !missed(next) });
     run = next;
   };

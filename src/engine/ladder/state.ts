@@ -87,11 +87,20 @@ export function isOpen(planned: PlannedItem): boolean {
 export function replace(state: LadderState, planned: PlannedItem, change: { fate: Fate; reason: string; tier: TierName; text: string; tokensAfter: number }): number {
   const redacted = redactSecretsWithCounts(change.text);
   state.redactions += redacted.count;
-  const tokensAfter = redacted.count > 0 ? countNew(state, redacted.text) : change.tokensAfter;
+  // Masking moves the size by what it changed, on the same footing as the tier's own figure: a fresh
+  // count on the context's scale would weigh the text anew (a scale skewed by one outlier step made a
+  // 3,570-token output cut in half weigh 99,039 on a published session).
+  const tokensAfter = redacted.count > 0 ? Math.max(1, Math.round(change.tokensAfter * ratioOf(state, redacted.text, change.text))) : change.tokensAfter;
   const saved = planned.tokensAfter - tokensAfter;
   state.totalTokens -= saved;
   Object.assign(planned, change, { text: redacted.text, tokensAfter, prunedBy: change.tier });
   return saved;
+}
+
+/** How much `after` weighs relative to `before`, by our own count (1 when `before` counts nothing). */
+function ratioOf(state: LadderState, after: string, before: string): number {
+  const was = state.tokenizer.count(before);
+  return was > 0 ? state.tokenizer.count(after) / was : 1;
 }
 
 /** Kept only for being recent: what escalation may cut when the target is missed (see escalate.ts). */

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { MemoryArchive } from '../../../src/engine/archive';
 import { compact } from '../../../src/engine/compact';
+import { estimateTokens } from '../../../src/engine/tokens/estimate';
 import { identifyFile } from '../../../src/sessions/agents';
 import { engineContextOf } from '../../../src/sessions/engineContext';
 import { claudeTranscripts } from '../../support/claudeFixtures';
@@ -42,6 +43,13 @@ describe('every compaction meets its target or says why (issue 41, item 6)', () 
         if (targetTokens < 1) continue;
         const result = await compact(context, { trigger: 'manual', explicitTarget: true, targetTokens }, { archive: new MemoryArchive() });
         if (result.status === 'failed-open') assert.fail(`${name}: ${result.message}`);
+        // Escalation reaches further at each step, so no step weighs more than the one before it,
+        // the first no more than the context it started from (5c187f31's first step was 165,530 of 154,237).
+        let previous = result.metrics.tokensBefore;
+        for (const step of result.escalation) {
+          assert.ok(step.tokensAfter <= previous, `${name}: ${step.step} (${step.detail}) ${step.tokensAfter} > ${previous}`);
+          previous = step.tokensAfter;
+        }
         const after = result.metrics.tokensAfter;
         if (after <= targetTokens) {
           assert.equal(result.targetMiss, undefined);
@@ -79,6 +87,21 @@ describe('the demo: a target the floor allows is met, one below the floor says s
     assert.ok(result.metrics.targetMet, result.message);
     assert.deepEqual(result.escalation.at(-1)?.step, 'smaller-recent-cap');
     assert.ok(result.items.some((item) => item.reason.startsWith('truncated head+tail (cap 500 tokens), in the recent window')));
+  });
+
+  it('the original ask weighs its own estimate at the measured scale (19, not the 98 placeholder reminders once spread it to)', async () => {
+    // The ask is the first prompt after Claude Code's own /compact (12 words): it shares the step
+    // after the first call with the reminders written beside it, in proportion to their estimates.
+    const { adapter } = await identifyFile(demo());
+    const info = await adapter.readSessionInfo(demo());
+    assert.ok(info.ok);
+    const live = await adapter.readLiveContext(info.value);
+    assert.ok(live.ok);
+    const context = engineContextOf(live.value);
+    const ask = context.items.find((item) => item.kind === 'user');
+    assert.ok(ask);
+    const expected = estimateTokens(ask.text) * context.tokenScale;
+    assert.ok(Math.abs(ask.tokens - expected) <= expected * 0.25, `${ask.tokens} for an estimate of ${expected.toFixed(1)}`);
   });
 
   it('3,000: missed, by how much, and the floor above the target is the reason', async () => {

@@ -9,6 +9,7 @@ import { compact } from '../../../src/engine/compact';
 import { contextFromMessages } from '../../../src/engine/fromMessages';
 import type { Context } from '../../../src/engine/model';
 import { DEFAULT_OPTIONS, resolveOptions, type EngineOptionsInput } from '../../../src/engine/options';
+import { plan } from '../../../src/engine/plan';
 import { resourceLabel } from '../../../src/engine/resource';
 import type { Summarizer } from '../../../src/engine/summarizers/types';
 import { charEstimateTokenizer } from '../../../src/engine/tokens/tokenizer';
@@ -142,6 +143,31 @@ describe('compaction properties', () => {
           assert.equal(last.tokensAfter, result.metrics.tokensAfter);
           assert.equal(last.targetMet, result.metrics.tokensAfter <= result.metrics.targetTokens);
         }
+      }),
+      settings,
+    );
+  });
+
+  it('escalation never grows the result: each step weighs no more than the one before, the first no more than the start', async () => {
+    // The real shape it broke on (a published Claude Code session): one outlier step skews the
+    // context's token scale (×54) and a secret in a recent output makes the rewrite be re-counted.
+    const secret = 'AKIAABCDEFGHIJKLMNOP';
+    await fc.assert(
+      fc.asyncProperty(arbitraryCase, fc.integer({ min: 1, max: 40 }), fc.double({ min: 0.5, max: 80, noNaN: true }), fc.boolean(), async (testCase, targetPercent, tokenScale, secrets) => {
+        const generated = contextOf(testCase);
+        const items = generated.items.map((item) => (secrets && item.kind === 'tool_result' ? { ...item, text: `${secret}\n${item.text}\n${secret}` } : item));
+        const context: Context = { ...generated, items, tokenScale };
+        const start = context.items.reduce((sum, item) => sum + (item.reattached ? 0 : item.tokens), 0);
+        const input = { ...optionsOf(testCase), trigger: 'manual' as const, explicitTarget: true, targetPercent };
+        const planned = plan(context, input, { tokenizer });
+        let previous = start;
+        for (const step of planned.escalation) {
+          assert.ok(step.tokensAfter <= previous, `${step.step} (${step.detail}): ${step.tokensAfter} > ${previous}`);
+          previous = step.tokensAfter;
+        }
+        for (const fate of planned.items) assert.ok(fate.tokensAfter <= fate.tokensBefore, `#${fate.id} ${fate.tokensBefore} → ${fate.tokensAfter}`);
+        const result = await compact(context, input, { tokenizer, archive: new MemoryArchive() });
+        if (result.status === 'compacted') assert.ok((result.escalation.at(-1)?.tokensAfter ?? 0) <= result.metrics.tokensBefore);
       }),
       settings,
     );

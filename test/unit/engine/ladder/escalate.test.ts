@@ -4,6 +4,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MemoryArchive } from '../../../../src/engine/archive';
 import { compact } from '../../../../src/engine/compact';
+import { escalate } from '../../../../src/engine/ladder/escalate';
+import type { LadderState } from '../../../../src/engine/ladder/state';
+import { resolveOptions } from '../../../../src/engine/options';
 import { plan } from '../../../../src/engine/plan';
 import { charEstimateTokenizer as tokenizer } from '../../../../src/engine/tokens/tokenizer';
 import { assistant, big, build, call, read, user } from '../support/build';
@@ -53,5 +56,16 @@ describe('escalation inside the protected windows', () => {
     assert.equal(floor.tokens, floor.system + floor.tools + floor.pinned + floor.latestPrompt + floor.originalAsk);
     assert.equal(planned.metrics.targetMet, false);
     assert.ok(planned.metrics.tokensAfter >= floor.tokens);
+  });
+
+  it('never takes a step that weighs more than the run it would replace', () => {
+    // Sizes per attempt: the plain run 1,000, cutting recent outputs 1,200 (a rewrite that grew),
+    // the first smaller window 900, the rest 800; the target (100) is never met.
+    const sizes = [1_000, 1_200, 900, 800, 800, 800, 800];
+    let attempt = 0;
+    const escalated = escalate(resolveOptions({ preserve: { recentTurns: 3, recentPercent: 10 } }), () => ({ state: { totalTokens: sizes[attempt++] ?? 800, targetTokens: 100 } as LadderState }));
+    assert.deepEqual(escalated.steps.map((step) => step.tokensAfter), [900, 800, 800]);
+    assert.equal(escalated.steps[0]?.step, 'smaller-recent-window');
+    assert.equal(escalated.run.state.totalTokens, 800);
   });
 });
