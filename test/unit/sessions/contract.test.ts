@@ -9,10 +9,12 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { MemoryArchive } from '../../../src/engine/archive';
 import { compact } from '../../../src/engine/compact';
+import type { Context } from '../../../src/engine/model';
+import type { CompactionResult } from '../../../src/engine/result';
 import { AGENTS } from '../../../src/sessions/agents';
 import { engineContextOf } from '../../../src/sessions/engineContext';
 import type { AgentAdapter } from '../../../src/sessions/port';
-import type { ContextChange, SessionInfo } from '../../../src/sessions/types';
+import type { ContextChange, LiveContext, SessionInfo } from '../../../src/sessions/types';
 import { CONTRACT_SUBJECTS } from '../../support/contract';
 
 const scratchRoot = mkdtempSync(join(tmpdir(), 'cl-contract-'));
@@ -42,6 +44,17 @@ async function infoOf(adapter: AgentAdapter, path: string): Promise<SessionInfo>
   const info = await adapter.readSessionInfo(path);
   assert.ok(info.ok, `${adapter.id}: readSessionInfo(${path}): ${info.ok ? '' : info.error.message}`);
   return info.value;
+}
+
+/** A session's live context compacted as far down as it goes: a summary (which needs an archive) and every tier below it. */
+async function planDeepest(adapter: AgentAdapter, path: string): Promise<{ info: SessionInfo; live: LiveContext; context: Context; result: CompactionResult }> {
+  const info = await infoOf(adapter, path);
+  const read = await adapter.readLiveContext(info);
+  assert.ok(read.ok, read.ok ? '' : read.error.message);
+  const context = engineContextOf(read.value);
+  const result = await compact(context, { targetPercent: 1, minSavingsPercent: 0, preserve: { recentTurns: 0, recentPercent: 0 } }, { archive: new MemoryArchive() });
+  assert.equal(result.status, 'compacted', result.message);
+  return { info, live: read.value, context, result };
 }
 
 for (const adapter of AGENTS) {
@@ -97,14 +110,8 @@ for (const adapter of AGENTS) {
     it('writes a fork the agent resumes, reads it back as a fork, and leaves the source as it was', async () => {
       const scratch = subject!.scratch(scratchDir());
       const before = readFileSync(scratch.file);
-      const info = await infoOf(adapter, scratch.path);
-      const live = await adapter.readLiveContext(info);
-      assert.ok(live.ok);
-      const context = engineContextOf(live.value);
-      // As far down as it goes: a summary (which needs an archive) and every tier below it.
-      const result = await compact(context, { targetPercent: 1, minSavingsPercent: 0, preserve: { recentTurns: 0, recentPercent: 0 } }, { archive: new MemoryArchive() });
-      assert.equal(result.status, 'compacted', result.message);
-      const written = await adapter.writeFork({ live: live.value, context, result, title: info.title });
+      const { info, live, context, result } = await planDeepest(adapter, scratch.path);
+      const written = await adapter.writeFork({ live, context, result, title: info.title });
       assert.ok(written.ok, written.ok ? '' : written.error.message);
       assert.match(written.value.resumeCommand, new RegExp(`^${adapter.command}\\b`));
       assert.deepEqual(readFileSync(scratch.file), before, 'the source is only read');
@@ -121,21 +128,16 @@ for (const adapter of AGENTS) {
 
     it('writes the fork from the read the plan was made from: a turn the agent appends meanwhile is not in it (issue 40)', async () => {
       const scratch = subject!.scratch(scratchDir());
-      const info = await infoOf(adapter, scratch.path);
-      const live = await adapter.readLiveContext(info);
-      assert.ok(live.ok);
-      const context = engineContextOf(live.value);
-      const result = await compact(context, { targetPercent: 1, minSavingsPercent: 0, preserve: { recentTurns: 0, recentPercent: 0 } }, { archive: new MemoryArchive() });
-      assert.equal(result.status, 'compacted', result.message);
+      const { info, live, context, result } = await planDeepest(adapter, scratch.path);
       // The agent goes on between the plan (Compact…, the preview) and the fork (Apply).
       subject!.appendTurn(scratch, 123_456);
-      const written = await adapter.writeFork({ live: live.value, context, result, title: info.title });
+      const written = await adapter.writeFork({ live, context, result, title: info.title });
       assert.ok(written.ok, written.ok ? '' : written.error.message);
       const readBack = await adapter.readLiveContext(await infoOf(adapter, written.value.path));
       assert.ok(readBack.ok);
       // The scratch may hold such a turn already (OpenCode's does): the fork has no more of them than the plan's read.
       const turns = (messages: unknown): number => JSON.stringify(messages).split('One more thing: add a test for the retry.').length - 1;
-      assert.ok(turns(readBack.value.messages) <= turns(live.value.messages), 'the appended turn stays out of the fork');
+      assert.ok(turns(readBack.value.messages) <= turns(live.messages), 'the appended turn stays out of the fork');
     });
 
     it('answers bad input with a result, never a throw or a hang', async () => {
