@@ -8,7 +8,7 @@
 // can read (residentTrust.ts: the client sends nothing to a server that does not know it), must
 // send its request within a deadline, and there are only so many at once.
 import { randomBytes } from 'node:crypto';
-import { chmod, lstat, mkdir, unlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, unlink, writeFile } from 'node:fs/promises';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { version } from '../../package.json';
@@ -291,8 +291,11 @@ async function privateFolder(folder: string): Promise<Outcome<void>> {
     const stats = await lstat(folder);
     if (!stats.isDirectory()) return err(`${folder} is not a folder`);
     if (typeof process.getuid === 'function' && stats.uid !== process.getuid()) return err(`${folder} belongs to another user`);
-    // Ours but open to others (made by hand, or under a loose umask before): closed, as it must be.
-    if ((stats.mode & 0o077) !== 0) await chmod(folder, 0o700);
+    // Ours but open to others: never one we made (mkdir 0700 under any umask), so a folder of the
+    // person's (`--socket ~/r.sock` would be their home). Changing its mode is not ours to do.
+    if ((stats.mode & 0o077) !== 0) {
+      return err(`${folder} is open to other users (mode ${(stats.mode & 0o777).toString(8).padStart(4, '0')}): the socket needs a folder only you can enter; give --socket a path in a folder of its own (it is made 0700), or chmod 700 that folder yourself`);
+    }
     return ok(undefined);
   } catch (error) {
     return err(`cannot prepare ${folder}: ${(error as Error).message}`);

@@ -146,10 +146,16 @@ describe('the resident reader under load and in odd places', () => {
     }
   });
 
-  it("makes its folder private, replaces a stale socket but not another reader's, and will not take the place of a file", async () => {
+  it("refuses a folder others may enter, replaces a stale socket but not another reader's, and will not take the place of a file", async () => {
     const path = socketIn('folder');
     mkdirSync(dirname(path), { recursive: true });
+    // A folder of the person's that others may enter is refused, its mode left as it is.
     chmodSync(dirname(path), 0o755);
+    const open = await ResidentServer.listen(path, () => Promise.resolve(0), () => undefined);
+    assert.equal(open.ok, false);
+    assert.match(open.ok ? '' : open.error, /is open to other users \(mode 0755\).*chmod 700/);
+    assert.equal(statSync(dirname(path)).mode & 0o777, 0o755);
+    chmodSync(dirname(path), 0o700);
     // A socket another reader still answers on is left to it.
     const live = createServer().listen(path);
     await new Promise((settle) => live.on('listening', settle));
