@@ -17,6 +17,7 @@ import { parseJson } from '../protocol/parseJson';
 import {
   CONNECTIONS_MAX,
   QUEUE_MAX,
+  notPrivate,
   REPLY_DRAIN_MS,
   REPLY_OUTPUT_MAX_CHARS,
   REQUEST_DEADLINE_MS,
@@ -288,13 +289,14 @@ function replaceEnv(env: Readonly<Record<string, string | undefined>>): void {
 async function privateFolder(folder: string): Promise<Outcome<void>> {
   try {
     await mkdir(folder, { recursive: true, mode: 0o700 });
+    const uid = process.getuid?.();
     const stats = await lstat(folder);
-    if (!stats.isDirectory()) return err(`${folder} is not a folder`);
-    if (typeof process.getuid === 'function' && stats.uid !== process.getuid()) return err(`${folder} belongs to another user`);
-    // Ours but open to others: never one we made (mkdir 0700 under any umask), so a folder of the
-    // person's (`--socket ~/r.sock` would be their home). Changing its mode is not ours to do.
-    if ((stats.mode & 0o077) !== 0) {
-      return err(`${folder} is open to other users (mode ${(stats.mode & 0o777).toString(8).padStart(4, '0')}): the socket needs a folder only you can enter; give --socket a path in a folder of its own (it is made 0700), or chmod 700 that folder yourself`);
+    if (uid === undefined) return stats.isDirectory() ? ok(undefined) : err(`${folder} is not a folder`);
+    // Never one we made (mkdir 0700 under any umask) when open to others: a folder of the person's
+    // (`--socket ~/r.sock` would be their home), whose mode is not ours to change.
+    const problem = notPrivate(stats, uid, 'folder');
+    if (problem !== undefined) {
+      return err(`${folder} ${problem}${(stats.mode & 0o077) !== 0 ? ': the socket needs a folder only you can enter; give --socket a path in a folder of its own (it is made 0700), or chmod 700 that folder yourself' : ''}`);
     }
     return ok(undefined);
   } catch (error) {

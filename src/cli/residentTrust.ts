@@ -8,7 +8,7 @@
 // the loader, before the CLI is loaded.
 import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, statSync, type Stats } from 'node:fs';
 import { dirname, isAbsolute } from 'node:path';
-import { residentKeyPath, socketPathFits, SOCKET_PATH_MAX_BYTES, type Place } from '../contracts/resident';
+import { notPrivate, residentKeyPath, socketPathFits, SOCKET_PATH_MAX_BYTES, type Place } from '../contracts/resident';
 
 /** The key to expect in the server's hello; or why not to ask (`hostile`: worth telling the person). */
 export type Trust = { key: string } | { reason: string; hostile: boolean };
@@ -24,22 +24,13 @@ export function trustedKey(socketPath: string): Trust {
   const folder = dirname(socketPath);
   const folderStats = lstatOrNull(folder);
   if (folderStats === null) return { reason: `no folder ${folder}`, hostile: false };
-  const folderProblem = problemOf(folderStats, uid, 'folder');
+  const folderProblem = notPrivate(folderStats, uid, 'folder');
   if (folderProblem !== undefined) return { reason: `${folder} ${folderProblem}`, hostile: true };
   const socketStats = lstatOrNull(socketPath);
   if (socketStats === null) return { reason: 'no socket', hostile: false };
   if (!socketStats.isSocket()) return { reason: `${socketPath} is not a socket`, hostile: true };
   if (socketStats.uid !== uid) return { reason: `${socketPath} belongs to user ${socketStats.uid}`, hostile: true };
   return readKey(residentKeyPath(socketPath), uid);
-}
-
-/** Why a folder (or the key file) cannot be trusted, or undefined when it can. */
-function problemOf(stats: Stats, uid: number, kind: 'folder' | 'file'): string | undefined {
-  if (stats.isSymbolicLink()) return 'is a link';
-  if (kind === 'folder' ? !stats.isDirectory() : !stats.isFile()) return `is not a ${kind}`;
-  if (stats.uid !== uid) return `belongs to user ${stats.uid}`;
-  if ((stats.mode & 0o077) !== 0) return `is open to other users (mode ${(stats.mode & 0o777).toString(8)})`;
-  return undefined;
 }
 
 function readKey(path: string, uid: number): Trust {
@@ -53,7 +44,7 @@ function readKey(path: string, uid: number): Trust {
   }
   try {
     const stats = fstatSync(fd);
-    const problem = problemOf(stats, uid, 'file');
+    const problem = notPrivate(stats, uid, 'file');
     if (problem !== undefined) return { reason: `${path} ${problem}`, hostile: true };
     if (stats.size === 0 || stats.size > KEY_MAX_BYTES) return { reason: `${path} is not a key`, hostile: true };
     const buffer = Buffer.alloc(stats.size);

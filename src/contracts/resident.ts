@@ -4,7 +4,7 @@
 // What both ends share: the variable that names the socket, the commands served, the wire and its
 // limits. The client is the few-line loader every command starts with (cli/bin.ts), so this module
 // has no zod: the server checks requests with residentWire.ts, the client checks replies here.
-import { lstatSync } from 'node:fs';
+import { lstatSync, type Stats } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { cacheRoot } from '../sessions/common/cacheDir';
 import { parseJson } from '../protocol/parseJson';
@@ -142,10 +142,23 @@ export function residentSocketPath(env: Readonly<Record<string, string | undefin
 
 /** A folder that exists, is not a link, belongs to this user and is closed to everyone else. */
 function privateToUs(folder: string): boolean {
+  const uid = process.getuid?.();
   try {
-    const stats = lstatSync(folder);
-    return stats.isDirectory() && stats.uid === process.getuid?.() && (stats.mode & 0o077) === 0;
+    return uid !== undefined && notPrivate(lstatSync(folder), uid, 'folder') === undefined;
   } catch {
     return false;
   }
+}
+
+/**
+ * Why a folder (or file) of the resident reader's is not private to user `uid` — a link, another
+ * kind, another owner, open to others — or undefined when it is. One rule for where the socket may
+ * go, what the server listens in and what a client trusts.
+ */
+export function notPrivate(stats: Stats, uid: number, kind: 'folder' | 'file'): string | undefined {
+  if (stats.isSymbolicLink()) return 'is a link';
+  if (kind === 'folder' ? !stats.isDirectory() : !stats.isFile()) return `is not a ${kind}`;
+  if (stats.uid !== uid) return `belongs to user ${stats.uid}`;
+  if ((stats.mode & 0o077) !== 0) return `is open to other users (mode ${(stats.mode & 0o777).toString(8)})`;
+  return undefined;
 }

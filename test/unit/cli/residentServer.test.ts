@@ -153,7 +153,7 @@ describe('the resident reader under load and in odd places', () => {
     chmodSync(dirname(path), 0o755);
     const open = await ResidentServer.listen(path, () => Promise.resolve(0), () => undefined);
     assert.equal(open.ok, false);
-    assert.match(open.ok ? '' : open.error, /is open to other users \(mode 0755\).*chmod 700/);
+    assert.match(open.ok ? '' : open.error, /is open to other users \(mode 755\).*chmod 700/);
     assert.equal(statSync(dirname(path)).mode & 0o777, 0o755);
     chmodSync(dirname(path), 0o700);
     // A socket another reader still answers on is left to it.
