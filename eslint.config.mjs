@@ -85,14 +85,14 @@ export default tseslint.config(
   { files: ['src/host/**/*.ts'], rules: throughTheRegistry({ vscode: true }) },
   { files: ['src/cli/**/*.ts', 'src/proxy/**/*.ts', 'src/mcp/**/*.ts'], rules: throughTheRegistry({ vscode: false }) },
   {
-    // The panel renders what the host sends: it imports only the protocol (and its own files).
+    // The panel renders what the host sends: it imports only the protocol and the pure base helpers (and its own files).
     files: ['webview/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           paths: [{ name: 'vscode', message: 'The webview runs in a browser frame.' }],
-          patterns: [{ regex: '^(\\.\\./)+src/(?!protocol/)', message: 'The webview imports only src/protocol.' }],
+          patterns: [{ regex: '^(\\.\\./)+src/(?!protocol/|base/[^/]+$)', message: 'The webview imports only src/protocol and src/base (not src/base/node).' }],
         },
       ],
     },

@@ -2,12 +2,9 @@
 // Claude Code CLI) live outside node_modules, installed once from the npm registry.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-export function cacheRoot(): string {
-  return process.env.CONTEXT_LENS_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'context-lens');
-}
+export { cacheRoot } from '../src/base/node/cacheDir';
 
 export interface CacheInstall {
   readonly folder: string;

@@ -16,7 +16,7 @@ import { holds, revokedPresented, scoreFacts, writtenText, type FactScore } from
 const TARGET_PERCENT = 15;
 
 /** A summarizer that answers like a model that did not follow the instructions at all. */
-const twoWords: Summarizer = { name: 'two-words', summarize: () => Promise.resolve({ ok: true, text: 'Summary done.' }) };
+const twoWords: Summarizer = { name: 'two-words', summarize: () => Promise.resolve({ ok: true, value: 'Summary done.' }) };
 
 interface Row {
   session: Session;

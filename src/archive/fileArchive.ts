@@ -3,7 +3,8 @@
 // commits it, so only what is applied reaches the disk.
 import { chmod, mkdir, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DEFAULT_ARCHIVE_CAPS, MemoryArchive, newArchiveId, type Archive, type ArchiveCaps, type ArchiveEntry, type ArchiveRef, type ArchiveResult } from '../engine/archive';
+import { DEFAULT_ARCHIVE_CAPS, MemoryArchive, newArchiveId, type Archive, type ArchiveCaps, type ArchiveEntry, type ArchiveRef } from '../engine/archive';
+import type { Result } from '../base/result';
 import { redactSecrets } from '../engine/redact';
 import { READ_CAPS, readRegularText } from '../sessions/common/regularFile';
 import { describeFsError } from '../sessions/result';
@@ -92,7 +93,7 @@ export class StagedArchive implements Archive {
   }
 
   /** Writes the staged entry, then prunes the folder to `caps` (never the entry just written). */
-  async commit(id: string, caps: ArchiveCaps = DEFAULT_ARCHIVE_CAPS): Promise<ArchiveResult<ArchiveRef>> {
+  async commit(id: string, caps: ArchiveCaps = DEFAULT_ARCHIVE_CAPS): Promise<Result<ArchiveRef>> {
     const entry = this.staged.entries.get(id);
     if (!entry) return { ok: false, error: `no staged archive entry ${id}` };
     let ref: ArchiveRef;
@@ -128,7 +129,7 @@ export interface PruneReport {
  * Removes entries older than `maxAgeDays`, then the oldest until the rest fits in `maxMegabytes`.
  * Only files named like our entries are ever touched; a missing folder is an empty archive.
  */
-export async function pruneArchive(folder: string, options: PruneOptions): Promise<ArchiveResult<PruneReport>> {
+export async function pruneArchive(folder: string, options: PruneOptions): Promise<Result<PruneReport>> {
   const now = (options.now ?? new Date()).getTime();
   const keep = new Set(options.keep ?? []);
   const dryRun = options.dryRun ?? false;

@@ -16,7 +16,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync,
 import Module from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
-import { cacheRoot } from '../sessions/common/cacheDir';
+import { cacheRoot } from '../base/node/cacheDir';
 
 interface CompilingModule {
   exports: unknown;

@@ -1,11 +1,12 @@
 // Terminal rendering shared by the commands: numbers, a plain table and the text gauge.
 import { effectiveTrigger } from '../engine/triggerPoints';
 import { DEFAULT_TRIGGER_OPTIONS } from '../engine/triggers';
+import { thousands } from '../base/format';
 
 export { printable } from '../protocol/printable';
 
 /** A count as `1,234`; a damaged one (negative, infinite, not a number) as `?` rather than `-Infinity`. */
-export const tokens = (value: number): string => (Number.isFinite(value) && value >= 0 ? value.toLocaleString('en-US') : '?');
+export const tokens = (value: number): string => (Number.isFinite(value) && value >= 0 ? thousands(value) : '?');
 export const percent = (value: number): string => (Number.isFinite(value) ? `${value.toFixed(1)} %` : '? %');
 export const percentOf = (part: number, whole: number): number => (whole > 0 ? (part / whole) * 100 : 0);
 

@@ -8,6 +8,7 @@ import { loadPrices, PRICES_OPTION, PRICES_USAGE } from './cost';
 import { formatUsd } from '../protocol/format';
 import { CATEGORY_NAMES } from '../protocol/categories';
 import { regionLabel } from '../protocol/regionLabel';
+import { shortPath } from '../base/format';
 
 export const INSPECT_USAGE = `ctxlens inspect <file|id> [--json] [--window N] [--prices FILE] ${AGENT_USAGE}
   Shows the live context of a ${AGENT_NAMES} session (a path, or an id from \`ctxlens sessions\`;
@@ -127,8 +128,3 @@ function costLines(cost: CostReport, workspace: string | undefined): string[] {
 
 const clip = (text: string): string => (text.length > 40 ? `${text.slice(0, 39)}…` : text);
 
-/** A file under the workspace as the agent would name it, relative to it. */
-function shortPath(path: string, workspace: string | undefined): string {
-  const root = workspace === undefined ? undefined : `${workspace.replace(/\/+$/, '')}/`;
-  return root !== undefined && path.startsWith(root) ? path.slice(root.length) : path;
-}

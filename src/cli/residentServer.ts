@@ -13,7 +13,7 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { version } from '../../package.json';
 import type { Result } from '../sessions/types';
-import { parseJson } from '../protocol/parseJson';
+import { parseJson } from '../base/json';
 import {
   CONNECTIONS_MAX,
   QUEUE_MAX,

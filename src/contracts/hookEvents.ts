@@ -4,7 +4,7 @@
 // hooks read are in hooks.ts (no zod), re-exported here, so writer and reader cannot drift apart.
 import { z } from 'zod';
 import { HOOK_NAMES } from './hooks';
-import { parseJson } from '../protocol/parseJson';
+import { parseJson } from '../base/json';
 
 export { HOOK_NAMES, HOOK_SETTINGS, hookEventsPath, SETTINGS_SECTION, settingId, type HookName } from './hooks';
 

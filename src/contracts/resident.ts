@@ -6,8 +6,8 @@
 // has no zod: the server checks requests with residentWire.ts, the client checks replies here.
 import { lstatSync, type Stats } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { cacheRoot } from '../sessions/common/cacheDir';
-import { parseJson } from '../protocol/parseJson';
+import { cacheRoot } from '../base/node/cacheDir';
+import { parseJson } from '../base/json';
 
 /** Set in VS Code's terminals by the extension: the socket of its resident reader. */
 export const RESIDENT_ENV = 'CONTEXT_LENS_RESIDENT';

@@ -25,8 +25,6 @@ export interface Archive {
   get(id: string): Promise<ArchiveEntry | undefined>;
 }
 
-export type ArchiveResult<T> = { ok: true; value: T } | { ok: false; error: string };
-
 /** Default caps, shared by the settings (`contextLens.archive.*`) and the CLI. 0 = no cap. */
 export const DEFAULT_ARCHIVE_CAPS = { maxMegabytes: 200, maxAgeDays: 30 } as const;
 export interface ArchiveCaps {

@@ -21,7 +21,7 @@ import { runSummarizer, type SummaryOutcome } from './summarizers/run';
 import { frameSummary } from './summarizers/template';
 import { errorText, type Summarizer } from './summarizers/types';
 import { missingPins, renderPinnedBlock, verify } from './verify';
-import { thousands } from './thousands';
+import { thousands } from '../base/format';
 
 export interface CompactionHooks {
   /** Runs before planning; throwing aborts the compaction (fail-open). */

@@ -21,6 +21,7 @@ import type { AfterTexts } from './afterTexts';
 import type { ContextItem } from './model';
 import { redactSecrets } from './redact';
 import type { ItemFate } from './result';
+import { thousands } from '../base/format';
 
 /**
  * Longer lines are cut into lines of this length, the same way on both sides: a one-line tool output
@@ -60,7 +61,7 @@ const kindAndRole: ItemLabel = (item) => `${item.kind} (${item.role})`;
 export const itemHeader = (item: ContextItem, label: ItemLabel = kindAndRole): string => `=== #${item.id} ${label(item)} ===`;
 export const originalHeader = (item: ContextItem): string => `=== #${item.id} before compaction ===`;
 export const writtenHeader = (kind: string): string => `=== new ${kind} ===`;
-const droppedRunHeader = (first: ContextItem, last: ContextItem, count: number): string => `=== #${first.id}–#${last.id}: ${count.toLocaleString('en-US')} items dropped ===`;
+const droppedRunHeader = (first: ContextItem, last: ContextItem, count: number): string => `=== #${first.id}–#${last.id}: ${thousands(count)} items dropped ===`;
 
 /** Lines that the originals of changed items share, and the new texts of compacted items; the rest is shown whole. */
 export const CHANGED_LINES_BUDGET = 2_000;
@@ -74,7 +75,7 @@ function shortened(text: string, maxLines: number): string {
   const lines = itemText(text).split('\n');
   if (lines.length <= maxLines) return lines.join('\n');
   const rest = lines.slice(maxLines);
-  return `${lines.slice(0, maxLines).join('\n')}\n… ${rest.length.toLocaleString('en-US')} more lines (${rest.join('\n').length.toLocaleString('en-US')} characters) not shown here`;
+  return `${lines.slice(0, maxLines).join('\n')}\n… ${thousands(rest.length)} more lines (${thousands(rest.join('\n').length)} characters) not shown here`;
 }
 
 function keptSlot(header: string, text: string): DiffSlot {

@@ -27,7 +27,7 @@ export { targetMissText, type TargetMiss } from './ladder/missed';
 export { anthropicFormatter, type MessageFormatter, type OutputItem } from './output';
 export { DEFAULT_TRIGGER_OPTIONS, TriggerController, type Fill, type TriggerDecision, type TriggerOptions, type TriggerState } from './triggers';
 export type { Verification } from './verify';
-export { DEFAULT_ARCHIVE_CAPS, MemoryArchive, type Archive, type ArchiveCaps, type ArchiveEntry, type ArchiveRef, type ArchiveResult } from './archive';
+export { DEFAULT_ARCHIVE_CAPS, MemoryArchive, type Archive, type ArchiveCaps, type ArchiveEntry, type ArchiveRef } from './archive';
 export { redactSecrets, redactSecretsWithCounts, redactIdentifier } from './redact';
 export { findEpistemicMarkers, type MarkerHit } from './policy/epistemic';
 export type { ProtectionKind } from './policy/preserve';

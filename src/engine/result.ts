@@ -10,7 +10,7 @@ import type { MarkerHit } from './policy/epistemic';
 import type { ProtectionKind } from './policy/preserve';
 import { redactSecrets } from './redact';
 import type { Verification } from './verify';
-import { thousands } from './thousands';
+import { thousands } from '../base/format';
 
 export interface ItemFate {
   id: number;

@@ -5,6 +5,7 @@
 import { rm, mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
+import type { Result } from '../base/result';
 import { writeAtomically } from '../sessions/atomicWrite';
 import { READ_CAPS, readRegularText } from '../sessions/common/regularFile';
 import { CLI_COMMAND } from '../sessions/connection';
@@ -30,10 +31,8 @@ export interface LauncherWhere {
   readonly platform: NodeJS.Platform;
 }
 
-export type LauncherOutcome =
-  /** `onPath` false: the folder is not on PATH; the person is told how to add it. */
-  | { readonly ok: true; readonly path: string; readonly onPath: boolean; readonly changed: boolean }
-  | { readonly ok: false; readonly error: string };
+/** `onPath` false: the folder is not on PATH; the person is told how to add it. */
+export type LauncherOutcome = Result<{ readonly path: string; readonly onPath: boolean; readonly changed: boolean }>;
 
 /** A word for sh: single-quoted, a quote inside written as '\'' (nothing else is special there). */
 const shellWord = (value: string): string => `'${value.replace(/'/g, "'\\''")}'`;
@@ -95,10 +94,10 @@ export async function installLauncher(runtime: LauncherRuntime, where: LauncherW
     const before = await launcherAt(path);
     if (before.kind === 'foreign') return { ok: false, error: `${path} exists and was not written by Context Lens: it is left as it is` };
     if (before.kind === 'unreadable') return { ok: false, error: before.error };
-    if (before.kind === 'ours' && before.text === script) return { ok: true, path, onPath, changed: false };
+    if (before.kind === 'ours' && before.text === script) return { ok: true, value: { path, onPath, changed: false } };
     await mkdir(folder, { recursive: true, mode: 0o755 });
     const written = await writeAtomically(path, script, 0o755);
-    return written.ok ? { ok: true, path, onPath, changed: true } : { ok: false, error: written.error.message };
+    return written.ok ? { ok: true, value: { path, onPath, changed: true } } : { ok: false, error: written.error.message };
   } catch (error) {
     return { ok: false, error: `cannot write ${path}: ${error instanceof Error ? error.message : String(error)}` };
   }
@@ -126,7 +125,7 @@ export async function refreshLauncher(runtime: LauncherRuntime, where: LauncherW
   const found = await launcherAt(path);
   if (found.kind !== 'ours' || found.text === launcherScript(runtime)) return false;
   const outcome = await installLauncher(runtime, where);
-  return outcome.ok && outcome.changed;
+  return outcome.ok && outcome.value.changed;
 }
 
 /** Our launcher is installed in a folder on PATH: Connect's commands may name it instead of a Node.js. */

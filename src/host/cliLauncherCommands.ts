@@ -35,10 +35,10 @@ export class CliLauncherCommands extends Disposables {
       void vscode.window.showErrorMessage(`Context Lens: ${outcome.error}`);
       return;
     }
-    this.log.info(`Installed the '${CLI_NAME}' command: ${outcome.path}`);
-    const folder = outcome.path.slice(0, outcome.path.length - CLI_NAME.length - 1);
+    this.log.info(`Installed the '${CLI_NAME}' command: ${outcome.value.path}`);
+    const folder = outcome.value.path.slice(0, outcome.value.path.length - CLI_NAME.length - 1);
     void vscode.window.showInformationMessage(
-      outcome.onPath
+      outcome.value.onPath
         ? `Context Lens: '${CLI_NAME}' is installed in ${folder}. Try \`${CLI_NAME} --help\` in a new terminal.`
         : `Context Lens: '${CLI_NAME}' is installed in ${folder}, which is not on your PATH: add \`export PATH="${folder}:$PATH"\` to your shell's startup file (~/.profile, ~/.bashrc or ~/.zshrc), then open a new terminal.`,
     );

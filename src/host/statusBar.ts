@@ -6,6 +6,7 @@ import { formatTokens, percentOf } from '../protocol/format';
 import { legendOf } from './context/derive';
 import { sessionCostText, unpricedText } from '../protocol/costText';
 import { Disposables } from './disposables';
+import { thousands } from '../base/format';
 
 export class FillStatusBar extends Disposables {
   private readonly item = this.own(vscode.window.createStatusBarItem('contextLens.fill', vscode.StatusBarAlignment.Right, 100));
@@ -47,7 +48,7 @@ export class FillStatusBar extends Disposables {
     const lines = [
       `**Context Lens** — ${state.session?.title ?? 'session'}`,
       '',
-      `${fill.usedTokens.toLocaleString('en-US')} / ${fill.windowTokens.toLocaleString('en-US')} tokens · ${percent.toFixed(1)} % (${fill.source === 'usage' ? 'exact, from the last response' : 'estimate'})`,
+      `${thousands(fill.usedTokens)} / ${thousands(fill.windowTokens)} tokens · ${percent.toFixed(1)} % (${fill.source === 'usage' ? 'exact, from the last response' : 'estimate'})`,
       '',
       // Escaped: a line starting with `+` is a list item in Markdown.
       ...(fill.pendingTokens ? [`\\+ ~${formatTokens(fill.pendingTokens)} written since the last response (estimate)`, ''] : []),

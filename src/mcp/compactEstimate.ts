@@ -9,6 +9,7 @@ import { compactCost, type CompactCost } from '../sessions/costReport';
 import { engineContextOf } from '../sessions/engineContext';
 import type { AgentAdapter, SessionLocations } from '../sessions/port';
 import type { Result, SessionInfo } from '../sessions/types';
+import { thousands as exactTokens } from '../base/format';
 
 export interface CompactEstimate {
   /** The model of the session's latest call (what the next call runs on), or null when none is known. */
@@ -60,7 +61,6 @@ async function findSession({ adapter, where, workspace }: EstimateInputs, id: st
   return null;
 }
 
-const exactTokens = (tokens: number): string => tokens.toLocaleString('en-US');
 
 /** The estimate in one sentence, in the words of `compact` and the preview. */
 export function estimateSentence(estimate: Result<CompactEstimate, string>): string {

@@ -1,8 +1,7 @@
 // The session's cost in words, the same in the panel (next to the gauge) and the status bar tooltip.
 import { formatUsd } from './format';
 import type { CostView } from './messages';
-
-const plural = (count: number, word: string): string => `${count.toLocaleString('en-US')} ${word}${count === 1 ? '' : 's'}`;
+import { plural } from '../base/format';
 
 /** Some call has a price: dollar figures mean something (else they would all read $0.00). */
 export function isPriced(cost: CostView): boolean {

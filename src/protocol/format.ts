@@ -1,4 +1,5 @@
 // Number formatting shared by the host (status bar) and the webview, so both say the same thing.
+import { thousands } from '../base/format';
 
 /** 124310 → "124k", 1_000_000 → "1M", 950 → "950". */
 export function formatTokens(tokens: number): string {
@@ -9,7 +10,7 @@ export function formatTokens(tokens: number): string {
 
 /** 149524 → "149,524": the exact count, grouped the same way in every place that prints one. */
 export function exactTokens(tokens: number): string {
-  return Math.round(tokens).toLocaleString('en-US');
+  return thousands(tokens);
 }
 
 /** "150,127 → 24,951 tokens": a compaction's before and after; an unknown side reads "?". */

@@ -2,6 +2,7 @@
 // the webview is an untrusted boundary, and a stale webview may talk to a newer host.
 import { z } from 'zod';
 import { agentLabelSchema } from './agents';
+import type { Result } from '../base/result';
 
 export const thresholdsSchema = z.object({
   triggerPercent: z.number().min(1).max(100),
@@ -382,13 +383,11 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
 ]);
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
 
-export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
-
-function parseWith<T>(schema: z.ZodType<T>, raw: unknown): Parsed<T> {
+function parseWith<T>(schema: z.ZodType<T>, raw: unknown): Result<T> {
   const result = schema.safeParse(raw);
   if (result.success) return { ok: true, value: result.data };
   return { ok: false, error: z.prettifyError(result.error) };
 }
 
-export const parseHostMessage = (raw: unknown): Parsed<HostMessage> => parseWith(hostMessageSchema, raw);
-export const parseWebviewMessage = (raw: unknown): Parsed<WebviewMessage> => parseWith(webviewMessageSchema, raw);
+export const parseHostMessage = (raw: unknown): Result<HostMessage> => parseWith(hostMessageSchema, raw);
+export const parseWebviewMessage = (raw: unknown): Result<WebviewMessage> => parseWith(webviewMessageSchema, raw);

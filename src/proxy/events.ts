@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { hookEventsPath } from '../contracts/hookEvents';
 import type { Result } from '../sessions/types';
-import { parseJson } from '../protocol/parseJson';
+import { parseJson } from '../base/json';
 
 /** `$XDG_STATE_HOME/context-lens/proxy` (or `~/.local/state/...`): the proxy's private folder. */
 export function proxyStateDir(env: Readonly<Record<string, string | undefined>>): string {

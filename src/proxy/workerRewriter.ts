@@ -13,6 +13,7 @@ import type { ProxyUsage } from './events';
 import { originalRewrite, type Rewrite, type Rewriting } from './rewrite';
 import type { SentRequest } from './session';
 import { piecesOf, type FromWorker, type SentBody, type ToWorker, type WorkerSetup } from './workerMessages';
+import type { Result } from '../base/result';
 
 /** Past this a request goes as it came and the worker is replaced: a batch under load takes seconds at most. */
 export const WORKER_TIMEOUT_MS = 30_000;
@@ -147,7 +148,7 @@ export class WorkerRewriter implements Rewriting {
     await worker.terminate();
   }
 
-  private running(): { ok: true; value: Worker } | { ok: false; error: string } {
+  private running(): Result<Worker> {
     if (this.worker) return { ok: true, value: this.worker };
     try {
       const worker = new Worker(this.entry.code, { eval: this.entry.eval, workerData: this.setup, resourceLimits: WORKER_LIMITS });

@@ -1,9 +1,10 @@
 // Agent-neutral session types. The host, the CLI and the compaction engine build on these, so they
 // stay small and say nothing about any one agent's file format; each adapter (one folder per agent)
 // translates its agent's sessions into them.
+import type { Result as BaseResult } from '../base/result';
 
-/** Outcome of an adapter or engine call: callers branch on `ok` instead of catching. */
-export type Result<T, E = SessionError> = { ok: true; value: T } | { ok: false; error: E };
+/** Outcome of an adapter call (base/result's one Result type, with a coded error): callers branch on `ok` instead of catching. */
+export type Result<T, E = SessionError> = BaseResult<T, E>;
 
 /** Why an adapter call failed. `code` is stable for programs; `message` is for people. */
 export interface SessionError {

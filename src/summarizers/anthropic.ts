@@ -38,7 +38,7 @@ export class AnthropicSummarizer implements Summarizer {
         .map((block) => block.text)
         .join('\n')
         .trim();
-      return text ? { ok: true, text } : { ok: false, error: `empty summary (stop reason ${response.stop_reason ?? 'unknown'})` };
+      return text ? { ok: true, value: text } : { ok: false, error: `empty summary (stop reason ${response.stop_reason ?? 'unknown'})` };
     } catch (error) {
       return { ok: false, error: `anthropic: ${errorText(error)}` };
     }

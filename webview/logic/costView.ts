@@ -2,6 +2,7 @@
 // and the preview's rows given the costs the live plan carries (the same items, by id).
 import { formatUsd } from '../../src/protocol/format';
 import type { CostView, Region, ResourceCost } from '../../src/protocol/messages';
+import { plural } from '../../src/base/format';
 
 export const MAP_SORTS = ['order', 'tokens', 'cost'] as const;
 export type MapSort = (typeof MAP_SORTS)[number];
@@ -29,7 +30,7 @@ export function costCell(region: Pick<Region, 'usd'>): string {
 
 /** "4 tool calls": the reads, edits and writes of a file (or runs of a command) that touched it. */
 export function groupCountText(group: Pick<ResourceCost, 'count'>): string {
-  return `${group.count.toLocaleString('en-US')} tool call${group.count === 1 ? '' : 's'}`;
+  return `${plural(group.count, 'tool call')}`;
 }
 
 /**

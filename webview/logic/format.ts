@@ -2,6 +2,7 @@
 // numbers themselves all come from the host — these functions only phrase them.
 import type { Fate, Fill } from '../../src/protocol/messages';
 import { exactTokens, formatTokens, percentOf } from '../../src/protocol/format';
+export { plural } from '../../src/base/format';
 
 export { exactTokens } from '../../src/protocol/format';
 
@@ -76,9 +77,6 @@ export function triggerText(trigger: string): string {
   return trigger;
 }
 
-export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${count} ${count === 1 ? singular : pluralForm}`;
-}
 
 /**
  * Newest first by timestamp, whatever order the host sent; entries without a time keep their

@@ -2,9 +2,7 @@
 // last request, exactly, with the cache figures; what our edits took out), the part of the bar the
 // agent holds but the model did not get, and the map's live fates in words. DOM-free, unit-tested.
 import type { Fill, LiveFate, LiveProxyState } from '../../src/protocol/messages';
-import { exactTokens } from './format';
-
-const plural = (count: number, one: string, many: string): string => `${exactTokens(count)} ${count === 1 ? one : many}`;
+import { exactTokens, plural } from './format';
 
 /** What reached the model: exact from the response's usage (input + cache read + cache write), else our estimate. */
 export function sentToModel(live: LiveProxyState): { tokens: number; exact: boolean } {

@@ -6,6 +6,7 @@
 // shares add up to each call's prompt cost exactly: the items' costs plus what fell on no item (a
 // prompt with nothing sized in it) are the prompts' cost.
 import { costWithRates, promptOf, type CallCost, type CallRates, type PricedCallInput } from './callCost';
+import { lowerBound } from '../../base/search';
 
 export interface CostedItem {
   /** -1 for the system prompt and tool definitions: in every prompt. */
@@ -107,12 +108,5 @@ export function itemCosts(items: readonly CostedItem[], calls: readonly LiveCall
 
 /** How many items (from the start) a prompt ending before message `from` holds. */
 function promptItems(items: readonly CostedItem[], from: number): number {
-  let low = 0;
-  let high = items.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if ((items[middle] as CostedItem).messageIndex < from) low = middle + 1;
-    else high = middle;
-  }
-  return low;
+  return lowerBound(items, (item) => item.messageIndex < from);
 }

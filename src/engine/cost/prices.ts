@@ -1,6 +1,7 @@
 // What a model's tokens cost: the bundled table (priceTable.ts, generated from a public price list),
 // a person's own additions and overrides merged over it, and the rule that finds a model's entry
 // from the many names one model is reported under (dated, region- or provider-prefixed, `[1m]`).
+import type { Result } from '../../base/result';
 
 /** US dollars per million tokens. `cacheWrite` is the 5-minute write; `cacheWrite1h` the 1-hour one where it differs. */
 export interface TokenPrices {
@@ -48,7 +49,7 @@ export function mergePrices(table: PriceTable, overrides: PriceOverrides): Price
 }
 
 /** Checks parsed JSON as `PriceOverrides`: every model needs finite, non-negative input and output prices. */
-export function parsePriceOverrides(value: unknown): { ok: true; value: PriceOverrides } | { ok: false; error: string } {
+export function parsePriceOverrides(value: unknown): Result<PriceOverrides> {
   const err = (error: string) => ({ ok: false as const, error });
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return err('prices must be an object of model name → { input, output, cacheWrite?, cacheWrite1h?, cacheRead? } (US dollars per million tokens)');
   for (const [model, prices] of Object.entries(value as Record<string, unknown>)) {
@@ -64,7 +65,7 @@ export function parsePriceOverrides(value: unknown): { ok: true; value: PriceOve
 }
 
 /** `table` indexed with a person's overrides (parsed JSON: a file's, a setting's) merged over it, or why they are refused. */
-export function indexWithOverrides(table: PriceTable, value: unknown): { ok: true; value: PriceIndex } | { ok: false; error: string } {
+export function indexWithOverrides(table: PriceTable, value: unknown): Result<PriceIndex> {
   const overrides = parsePriceOverrides(value);
   return overrides.ok ? { ok: true, value: indexPrices(mergePrices(table, overrides.value)) } : overrides;
 }

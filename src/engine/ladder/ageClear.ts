@@ -5,7 +5,7 @@
 // frees at least `clearAtLeastTokens`, it costs more than it saves and is skipped.
 import { isOpen, replace, targetMet, type LadderState, type PlannedItem, type TierReport } from './state';
 import { callOf, countStub, describeOutput } from './stubText';
-import { thousands } from '../thousands';
+import { thousands } from '../../base/format';
 
 export function runAgeClear(state: LadderState): TierReport {
   const report: TierReport = { tier: 'age-clear', acted: 0, tokensSaved: 0 };

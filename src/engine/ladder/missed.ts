@@ -2,7 +2,7 @@
 // the floor no step removes and, above it, the heaviest items still kept with what protects each.
 // The message is what the CLI prints first, the panel's preview shows and the log records, so the
 // reason is never only in `--json`.
-import { thousands } from '../thousands';
+import { thousands } from '../../base/format';
 import type { HoldingItem, PolicyFloor } from './escalate';
 
 /** Items named in the message; the CLI's "held up by" line and `--json` list more. */

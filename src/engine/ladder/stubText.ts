@@ -6,7 +6,7 @@
 import type { ContextItem } from '../model';
 import { filePathOf, resourceLabel } from '../resource';
 import { isFailure } from '../summarizers/facts';
-import { thousands } from '../thousands';
+import { thousands } from '../../base/format';
 import { countNew, type LadderState, type TierReport } from './state';
 
 /** Stands for the archive id until `compact` knows it; the preview shows it as is. */

@@ -7,7 +7,7 @@ import type { SupersedeOptions } from '../options';
 import type { ContextItem, ToolCategory } from '../model';
 import { isOpen, replace, targetMet, type LadderState, type PlannedItem, type TierReport } from './state';
 import { archiveRef, countStub, PENDING_ARCHIVE_ID } from './stubText';
-import { thousands } from '../thousands';
+import { thousands } from '../../base/format';
 
 export function categoryAllowed(category: ToolCategory | undefined, options: Pick<SupersedeOptions, 'allowedCategories' | 'deniedCategories'>): boolean {
   const effective = category ?? 'other';

@@ -5,7 +5,7 @@ import { contentKey } from '../tokens/cache';
 import type { ContextItem } from '../model';
 import type { TruncateMode, TruncatePolicy } from '../options';
 import { countNew, isOpen, isRecentOnly, replace, targetMet, type LadderState, type PlannedItem, type TierReport } from './state';
-import { thousands } from '../thousands';
+import { thousands } from '../../base/format';
 
 /** A custom pruner (S25) returns the replacement text, or undefined to leave the item alone. */
 export type ToolPruner = (item: ContextItem, policy: TruncatePolicy) => string | undefined;

@@ -106,6 +106,6 @@ export class HeuristicSummarizer implements Summarizer {
   constructor(private readonly builder: SummaryBuilder = markdownSummaryBuilder) {}
 
   summarize(request: SummaryRequest): Promise<SummarizerResult> {
-    return Promise.resolve({ ok: true, text: heuristicSummary(request, this.builder) });
+    return Promise.resolve({ ok: true, value: heuristicSummary(request, this.builder) });
   }
 }

@@ -39,7 +39,7 @@ async function runUnredacted(
   // The heuristic cannot fail short of a bug (which then propagates and the compaction fails open).
   const fallback = async (error: string): Promise<Omit<SummaryOutcome, 'redactions'>> => {
     const result = await heuristic.summarize(request);
-    return { text: result.ok ? result.text : '', summarizer: heuristic.name, fellBack: true, error, durationMs: performance.now() - started };
+    return { text: result.ok ? result.value : '', summarizer: heuristic.name, fellBack: true, error, durationMs: performance.now() - started };
   };
   const controller = new AbortController();
   const onAbort = (): void => controller.abort(options.signal?.reason);
@@ -54,7 +54,7 @@ async function runUnredacted(
   });
   try {
     const result = await Promise.race([summarizer.summarize(request, controller.signal), deadline]);
-    if (result.ok) return { text: result.text, summarizer: summarizer.name, fellBack: false, durationMs: performance.now() - started };
+    if (result.ok) return { text: result.value, summarizer: summarizer.name, fellBack: false, durationMs: performance.now() - started };
     return await fallback(result.error);
   } catch (error) {
     return await fallback(`${summarizer.name}: ${errorText(error)}`);

@@ -2,6 +2,7 @@
 // the caller can fall back to the heuristic and say why; the signal carries the timeout.
 import type { ContextItem } from '../model';
 import type { PinnedSet } from '../policy/pinned';
+import type { Result } from '../../base/result';
 
 export interface SummaryRequest {
   /** The aged span, oldest first. */
@@ -25,7 +26,8 @@ export interface SummaryRequest {
   prompt: string;
 }
 
-export type SummarizerResult = { ok: true; text: string } | { ok: false; error: string };
+/** The summary's text, or why there is none. */
+export type SummarizerResult = Result<string>;
 
 export interface Summarizer {
   readonly name: string;

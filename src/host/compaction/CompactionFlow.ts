@@ -132,11 +132,11 @@ export class CompactionFlow extends Disposables {
     }
     const controller = new AbortController();
     this.running = controller;
-    const message = summaryOverride !== null ? 'Computing the preview with your summary…' : automatic ? 'Computing the preview again…' : `Compacting with the ${chosen.name} summarizer…`;
+    const message = summaryOverride !== null ? 'Computing the preview with your summary…' : automatic ? 'Computing the preview again…' : `Compacting with the ${chosen.value.name} summarizer…`;
     this.deps.hub.updateProgress({ message, cancellable: true });
     const archive = new StagedArchive(new FileSystemArchive(this.deps.archiveFolder));
     const compute = () =>
-      runCompaction({ id: randomUUID(), focus, engine: inputs.engine, summarizer: chosen, context: snapshot.context, archive, signal: controller.signal, choices: inputs.choices, summaryOverride });
+      runCompaction({ id: randomUUID(), focus, engine: inputs.engine, summarizer: chosen.value, context: snapshot.context, archive, signal: controller.signal, choices: inputs.choices, summaryOverride });
     try {
       const outcome = automatic
         ? await compute()
@@ -231,16 +231,16 @@ export class CompactionFlow extends Disposables {
   private async apply(previewId: string): Promise<void> {
     const grant = this.session.beginApply(previewId);
     if (!grant.ok) {
-      if (grant.why) void vscode.window.showWarningMessage(`Context Lens: not applied: ${grant.why}`);
+      if (grant.error) void vscode.window.showWarningMessage(`Context Lens: not applied: ${grant.error}`);
       return;
     }
     let applied: Preview | null = null;
     try {
-      applied = await this.writeFork(grant.shown);
+      applied = await this.writeFork(grant.value);
     } finally {
       this.session.endApply(applied);
     }
-    if (applied?.applied) await this.afterApply(grant.shown, applied.applied);
+    if (applied?.applied) await this.afterApply(grant.value, applied.applied);
   }
 
   /** The fork written and recorded, as the applied preview; null when it was not (the person was told why). */

@@ -3,6 +3,7 @@
 // that calls no model computes it again at once, any other marks it out of date (Apply refused, a
 // Refresh offered). Apply is granted only for the preview shown, computed from the inputs as they are
 // now. The computing itself (summarizer, progress, archive) is the caller's. Free of `vscode`.
+import type { Result } from '../../base/result';
 import type { StagedArchive } from '../../archive/fileArchive';
 import type { CompactionResult } from '../../engine';
 import type { Preview } from '../../protocol/messages';
@@ -40,7 +41,8 @@ export interface PreviewSessionDeps {
 }
 
 export type ShowOutcome = 'shown' | 'none' | 'busy' | 'noContext';
-export type ApplyGrant = { ok: true; shown: Shown } | { ok: false; why: string | null };
+/** The preview to apply, or why not (null: a click the person need not hear about). */
+export type ApplyGrant = Result<Shown, string | null>;
 
 export class PreviewSession {
   private current: Shown | null = null;
@@ -119,20 +121,20 @@ export class PreviewSession {
 
   /**
    * Apply of the preview `previewId`: granted only for the preview shown, not out of date, nothing
-   * computing. `why` is null for a click the person need not hear about (an older preview's button).
+   * computing. The error is null for a click the person need not hear about (an older preview's button).
    */
   beginApply(previewId: string): ApplyGrant {
     const shown = this.current;
-    if (shown === null || shown.preview.id !== previewId || shown.preview.applied) return { ok: false, why: null };
-    if (this.busy === 'applying') return { ok: false, why: null };
-    if (this.busy === 'computing') return { ok: false, why: 'the preview is being computed again — apply it once it is shown.' };
+    if (shown === null || shown.preview.id !== previewId || shown.preview.applied) return { ok: false, error: null };
+    if (this.busy === 'applying') return { ok: false, error: null };
+    if (this.busy === 'computing') return { ok: false, error: 'the preview is being computed again — apply it once it is shown.' };
     const staleness = stalenessOf(shown.inputs, this.deps.inputs(), shown.request.summaryOverride !== null);
     if (staleness !== null) {
       this.inputsChanged();
-      return { ok: false, why: `the preview is out of date (${staleness.why}) — refresh it, then apply.` };
+      return { ok: false, error: `the preview is out of date (${staleness.why}) — refresh it, then apply.` };
     }
     this.busy = 'applying';
-    return { ok: true, shown };
+    return { ok: true, value: shown };
   }
 
   /** Apply ended: with the applied preview when the fork was written. */

@@ -8,6 +8,7 @@ import { PREVIEW_WARNING_MAX, type Choices, type DiffBlock, type ItemDetail, typ
 import { NO_CHOICES } from '../context/choices';
 import { regionLabel, regionsOf } from '../context/derive';
 import { itemDetailOf } from '../context/itemDetail';
+import { thousands } from '../../base/format';
 
 /** Per side of a diff block in the webview; the diff editor has its own budget of lines (engine/diff.ts). */
 export const DIFF_BLOCK_MAX_CHARS = 20_000;
@@ -27,7 +28,7 @@ export function verificationView(verification: Verification): VerificationView {
 }
 
 function capped(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}\n… (${(text.length - max).toLocaleString('en-US')} more characters)` : text;
+  return text.length > max ? `${text.slice(0, max)}\n… (${thousands(text.length - max)} more characters)` : text;
 }
 
 /** One block per item the compaction changed: original text vs stub, truncation or the drop note. */

@@ -6,6 +6,7 @@ import { indexPrices, indexWithOverrides, type PriceIndex } from '../../engine/c
 import type { BreakEvenView, CostView, Preview, Region, TimelinePoint } from '../../protocol/messages';
 import { adapterOf } from '../../sessions/agents';
 import type { LiveSnapshot } from './liveSnapshot';
+import { shortPath } from '../../base/format';
 
 /** The `cost.prices` setting holds whatever JSON a person typed: checked, and refused whole (with the reason) when wrong. */
 export function pricesOf(value: unknown): { prices: PriceIndex; pricesProblem: string | null } {
@@ -22,15 +23,13 @@ export function readCosts(index: PriceIndex, snapshot: LiveSnapshot): Promise<Co
 /** `workspace`: the session's folder; files under it are named relative to it, as the map's labels name them. */
 export function costViewOf(report: CostReport, problem: string | null, workspace?: string): CostView {
   const { session } = report;
-  const root = workspace === undefined ? undefined : `${workspace.replace(/\/+$/, '')}/`;
-  const named = (resource: string): string => (root !== undefined && resource.startsWith(root) ? resource.slice(root.length) : resource);
   return {
     sessionUsd: session.usd,
     calls: session.calls,
     unpriced: session.unpriced.map((row) => row.model).slice(0, 50),
     prices: report.prices,
     problem,
-    byResource: report.byFile.slice(0, 5_000).map(({ resource, file, count, tokens, usd }) => ({ resource: named(resource).slice(0, 500), file, count, tokens, usd })),
+    byResource: report.byFile.slice(0, 5_000).map(({ resource, file, count, tokens, usd }) => ({ resource: shortPath(resource, workspace).slice(0, 500), file, count, tokens, usd })),
     subagents: report.subagents.slice(0, 500).map(({ title, calls, tokens, usd, unpriced }) => ({ title: title.slice(0, 200), calls, tokens, usd, unpriced: unpriced.slice(0, 50) })),
   };
 }

@@ -2,8 +2,8 @@
 // has the figures behind it and says a click stops it. Free of `vscode`.
 import type { LiveProxyState } from '../../protocol/messages';
 import { formatTokens } from '../../protocol/format';
+import { thousands as exact } from '../../base/format';
 
-const exact = (tokens: number): string => tokens.toLocaleString('en-US');
 
 export function liveProxyStatus(url: string, summary: LiveProxyState | null): { text: string; tooltip: string } {
   const lines = [`Context Lens live proxy on ${url}: claude started in a new terminal goes through it.`];

@@ -6,8 +6,8 @@ import type { TimelinePoint } from '../../protocol/messages';
 import type { ProxyEvent } from '../../proxy/events';
 import { TIMELINE_MAX_POINTS } from '../context/timeline';
 import { LIVE_FATE_OF_TIER } from './liveFates';
+import { thousands as exactTokens } from '../../base/format';
 
-const exactTokens = (tokens: number): string => tokens.toLocaleString('en-US');
 
 /** "2 stubbed, 1 cleared, 1 restored (sent 95,120 of the agent's 120,400 tokens); costs $0.41 once, …: pays off after 4 calls" */
 export function liveEditLabel(event: ProxyEvent): string {

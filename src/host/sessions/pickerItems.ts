@@ -5,6 +5,7 @@ import { adapterOf } from '../../sessions/agents';
 import { formatTokens, formatUsd } from '../../protocol/format';
 import type { TranscriptCost } from '../../sessions/costReport';
 import { lastActiveMs, type SessionInfo } from '../../sessions/types';
+import { plural } from '../../base/format';
 
 export interface PickerItem {
   label: string;
@@ -39,7 +40,7 @@ export function pickerItems(sessions: readonly SessionInfo[], now = Date.now(), 
 /** "7 calls · fill 12.5k · $0.12" (or "no price for <model>"). */
 export function subagentCostFacts(cost: TranscriptCost): string {
   const dollars = cost.unpriced.length > 0 && cost.usd === 0 ? `no price for ${cost.unpriced.join(', ')}` : formatUsd(cost.usd);
-  return `${cost.calls.toLocaleString('en-US')} call${cost.calls === 1 ? '' : 's'} · fill ${formatTokens(cost.tokens)} · ${dollars}`;
+  return `${plural(cost.calls, 'call')} · fill ${formatTokens(cost.tokens)} · ${dollars}`;
 }
 
 function row(session: SessionInfo, now: number, costs: ReadonlyMap<string, TranscriptCost>, parent?: SessionInfo, subagents: readonly SessionInfo[] = []): PickerItem {

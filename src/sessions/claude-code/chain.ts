@@ -1,6 +1,7 @@
 // The `parentUuid` tree of a transcript and the walk that finds the live conversation in it.
 // Claude Code appends every branch (rewinds, resumes, retries) to the same file; the live one is
 // the newest user/assistant leaf, walked back to the root or to the last compact boundary.
+import { lowerBound } from '../../base/search';
 import type { Diagnostic } from '../types';
 import { withoutUnpaired } from './unpaired';
 import { contentBlocks, isChainRecord, isCompactBoundary, isSidechain, messageOf, obj, parentOf, str, toolResultIds, toolUseIds, uuidOf, type LocatedRecord, type RawRecord } from './records';
@@ -292,14 +293,7 @@ function bridgesOf(records: Iterable<LocatedRecord>): Bridges {
 
 /** Index of the first record at or after `offset` in records sorted by offset. */
 function firstAtOrAfter(records: readonly LocatedRecord[], offset: number): number {
-  let low = 0;
-  let high = records.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if ((records[middle] as LocatedRecord).offset < offset) low = middle + 1;
-    else high = middle;
-  }
-  return low;
+  return lowerBound(records, (record) => record.offset < offset);
 }
 
 /** `message.id` of an assistant line: the lines of one API response share it. */

@@ -18,7 +18,7 @@ export function mcpEntryOf(paths: CommandPaths) {
   return mcpEntry({ node: paths.node, electronRunAsNode: paths.electronRunAsNode ?? false, cli: join(paths.binDir, 'cli.js') });
 }
 
-const changeOf = (file: SettingsFile, edit: SettingsEdit): FileChange[] => (edit.ok && edit.changed ? [{ path: file.path, target: file.target, before: file.text, after: edit.text }] : []);
+const changeOf = (file: SettingsFile, edit: SettingsEdit): FileChange[] => (edit.ok && edit.value.changed ? [{ path: file.path, target: file.target, before: file.text, after: edit.value.text }] : []);
 
 /** Reads both files and computes both edits; fails only when the settings file cannot be read. */
 export async function planConnection(verb: ConnectVerb, projectFolder: string, paths: CommandPaths): Promise<Result<ConnectionPlan>> {
@@ -32,7 +32,7 @@ export async function planConnection(verb: ConnectVerb, projectFolder: string, p
   const settings = (verb === 'connect' ? connect : disconnect)(settingsFile.value.text, connectionCommands(paths));
   const mcpFile = await readSettings(join(projectFolder, MCP_FILE));
   const mcp = mcpFile.ok ? (verb === 'connect' ? connectMcp(mcpFile.value.text, MCP_SERVER_NAME, mcpEntryOf(paths)) : disconnectMcp(mcpFile.value.text, MCP_SERVER_NAME)) : null;
-  const notes = [...(settings.ok ? settings.notes : []), ...(mcp === null ? [`${MCP_FILE} could not be read (${mcpFile.ok ? '' : mcpFile.error.message}); the agent's compact_context and recall tools are not ${verb}ed.`] : mcp.ok ? mcp.notes : [mcp.error])];
+  const notes = [...(settings.ok ? settings.value.notes : []), ...(mcp === null ? [`${MCP_FILE} could not be read (${mcpFile.ok ? '' : mcpFile.error.message}); the agent's compact_context and recall tools are not ${verb}ed.`] : mcp.ok ? mcp.value.notes : [mcp.error])];
   const refused = settings.ok ? null : { message: settings.error, path: settingsFile.value.target };
   const changes = refused !== null ? [] : [...changeOf(settingsFile.value, settings), ...(mcp !== null && mcpFile.ok ? changeOf(mcpFile.value, mcp) : [])];
   return ok({ verb, settingsPath: settingsFile.value.path, refused, changes, notes });
@@ -45,7 +45,7 @@ export async function planMcpRegistration(projectFolder: string, paths: CommandP
   const file = await readSettings(join(projectFolder, MCP_FILE));
   if (!file.ok) return file;
   const edit = connectMcp(file.value.text, MCP_SERVER_NAME, mcpEntryOf(paths));
-  return ok({ verb: 'connect', settingsPath: file.value.path, refused: edit.ok ? null : { message: edit.error, path: file.value.target }, changes: changeOf(file.value, edit), notes: edit.ok ? edit.notes : [] });
+  return ok({ verb: 'connect', settingsPath: file.value.path, refused: edit.ok ? null : { message: edit.error, path: file.value.target }, changes: changeOf(file.value, edit), notes: edit.ok ? edit.value.notes : [] });
 }
 
 /** Writes every change of the plan (backups first); each file's result on its own. */

@@ -5,6 +5,7 @@
 // same bytes. Our entries are marked: the command is exactly CONNECT_MARKER, a Node.js (any: nvm or
 // an update may move it) and our script with its arguments; a command that merely contains ours,
 // like `notify.sh && <ours>`, is the person's.
+import type { Result } from '../../base/result';
 import { CLI_COMMAND, type CommandPaths, type ConnectionState } from '../connection';
 import { append, applyEdits, layoutOf, memberOf, parseObject, pretty, properties, remove, replaceString, valueOf, isPretty, type Edit, type Layout, type Node } from './jsoncEdit';
 
@@ -54,9 +55,8 @@ function launcherCommands(): Record<CommandKey, string> {
   return { preCompact: `${CONNECT_MARKER} ${CLI_COMMAND} ${LAUNCHER_ARGS.preCompact}`, sessionStart: `${CONNECT_MARKER} ${CLI_COMMAND} ${LAUNCHER_ARGS.sessionStart}`, statusLine: `${CONNECT_MARKER} ${CLI_COMMAND} ${LAUNCHER_ARGS.statusLine}` };
 }
 
-export type SettingsEdit =
-  | { readonly ok: true; readonly text: string; readonly changed: boolean; readonly notes: readonly string[] }
-  | { readonly ok: false; readonly error: string };
+/** The settings text after the edit (with whether it changed and what to tell the person), or why the file is left alone. */
+export type SettingsEdit = Result<{ readonly text: string; readonly changed: boolean; readonly notes: readonly string[] }>;
 
 type CommandKey = 'preCompact' | 'sessionStart' | 'statusLine';
 
@@ -133,9 +133,9 @@ function fresh(commands: ConnectionCommands): string {
 export function connectionState(text: string | null, commands: ConnectionCommands): ConnectionState {
   const parsed = parseObject(text ?? '');
   if (!parsed.ok) return 'disconnected';
-  const hooks = OUR_HOOKS.map(({ event, key }) => findHooks(parsed.root, event, commands, key).groups.length > 0);
+  const hooks = OUR_HOOKS.map(({ event, key }) => findHooks(parsed.value, event, commands, key).groups.length > 0);
   if (hooks.every(Boolean)) return 'connected';
-  return hooks.some(Boolean) || ourStatusLine(parsed.root, commands) !== undefined ? 'partial' : 'disconnected';
+  return hooks.some(Boolean) || ourStatusLine(parsed.value, commands) !== undefined ? 'partial' : 'disconnected';
 }
 
 /** One step of an edit: the next change to make to the current text, or null when done. */
@@ -148,8 +148,8 @@ function run(text: string, steps: readonly Step[]): string {
     // A step is repeated until it has nothing left to do; a settings file has few entries.
     for (let guard = 0; guard < 1000; guard++) {
       const parsed = parseObject(current);
-      if (!parsed.ok || parsed.root === undefined) return current;
-      const edits = step(current, parsed.root, layoutOf(current, parsed.root));
+      if (!parsed.ok || parsed.value === undefined) return current;
+      const edits = step(current, parsed.value, layoutOf(current, parsed.value));
       if (edits === null || edits.length === 0) break;
       current = applyEdits(current, edits);
     }
@@ -165,8 +165,8 @@ export function connect(text: string | null, commands: ConnectionCommands): Sett
   const refused = (reason: string): SettingsEdit => ({ ok: false, error: `.claude/settings.local.json was left alone: ${reason}. Fix or remove it, then connect again.` });
   const parsed = parseObject(text ?? '');
   if (!parsed.ok) return refused(parsed.error);
-  if (parsed.root === undefined) return { ok: true, text: fresh(commands), changed: true, notes: [] };
-  const reason = unfit(parsed.root);
+  if (parsed.value === undefined) return { ok: true, value: { text: fresh(commands), changed: true, notes: [] } };
+  const reason = unfit(parsed.value);
   if (reason !== null) return refused(reason);
   const notes: string[] = [];
   const before = text as string;
@@ -185,10 +185,10 @@ export function connect(text: string | null, commands: ConnectionCommands): Sett
     return ourStatusLine(root, commands) === undefined ? null : repoint(commandNode(line), 'statusLine');
   });
   const next = run(before, steps);
-  if (valueOf(parsed.root, 'statusLine') !== undefined && ourStatusLine(parsed.root, commands) === undefined) notes.push('Your own status line stays; Context Lens does not replace it.');
+  if (valueOf(parsed.value, 'statusLine') !== undefined && ourStatusLine(parsed.value, commands) === undefined) notes.push('Your own status line stays; Context Lens does not replace it.');
   if (connectionState(before, commands) !== 'disconnected' && next !== before) notes.push(`The Context Lens entries now start ${commands.runner}.`);
-  if (valueOf(parsed.root, 'disableAllHooks')?.value === true) notes.push('"disableAllHooks" is true in this file, so Claude Code will not run the hooks until you remove it.');
-  return { ok: true, text: next, changed: next !== before, notes };
+  if (valueOf(parsed.value, 'disableAllHooks')?.value === true) notes.push('"disableAllHooks" is true in this file, so Claude Code will not run the hooks until you remove it.');
+  return { ok: true, value: { text: next, changed: next !== before, notes } };
 }
 
 /**
@@ -198,7 +198,7 @@ export function connect(text: string | null, commands: ConnectionCommands): Sett
 export function disconnect(text: string | null, commands: ConnectionCommands): SettingsEdit {
   const parsed = parseObject(text ?? '');
   if (!parsed.ok) return { ok: false, error: `.claude/settings.local.json was left alone: ${parsed.error}.` };
-  if (text === null || parsed.root === undefined) return { ok: true, text: text ?? '', changed: false, notes: [] };
+  if (text === null || parsed.value === undefined) return { ok: true, value: { text: text ?? '', changed: false, notes: [] } };
   const steps: Step[] = [
     (current, root, layout) => {
       const line = ourStatusLine(root, commands);
@@ -217,11 +217,11 @@ export function disconnect(text: string | null, commands: ConnectionCommands): S
     }),
   ];
   const next = run(text, steps);
-  return { ok: true, text: next, changed: next !== text, notes: [] };
+  return { ok: true, value: { text: next, changed: next !== text, notes: [] } };
 }
 
 /** True when a settings text holds an empty object (Disconnect removes a file Connect created and left so). */
 export function isEmptySettings(text: string): boolean {
   const parsed = parseObject(text);
-  return parsed.ok && parsed.root !== undefined && (parsed.root.children ?? []).length === 0;
+  return parsed.ok && parsed.value !== undefined && (parsed.value.children ?? []).length === 0;
 }

@@ -9,7 +9,7 @@ import { mkdir, readdir, rename, stat, unlink, writeFile } from 'node:fs/promise
 import { READ_CAPS, readRegularText } from '../common/regularFile';
 import { dirname, join } from 'node:path';
 import type { CompactionEvent, Diagnostic } from '../types';
-import { cacheRoot } from '../common/cacheDir';
+import { cacheRoot } from '../../base/node/cacheDir';
 
 export interface StoredHistory {
   /** Where reading resumes: the end of what was read, or the last compaction when it may still be completed (summary, focus). */

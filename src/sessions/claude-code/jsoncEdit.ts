@@ -4,6 +4,7 @@
 // byte. Each kind of insertion here has exactly one removal that undoes it, which is what lets
 // Disconnect give back the very text Connect started from.
 import { applyEdits, createScanner, getNodeValue, parseTree, printParseErrorCode, type Edit, type Node, type ParseError } from 'jsonc-parser';
+import type { Result } from '../../base/result';
 
 export { applyEdits, getNodeValue, type Edit, type Node };
 
@@ -13,18 +14,19 @@ export interface Layout {
   readonly unit: string;
 }
 
-export type ParsedJsonc = { readonly ok: true; readonly root: Node | undefined } | { readonly ok: false; readonly error: string };
+/** The root object node (undefined for a blank text), or why the text is refused. */
+export type ParsedJsonc = Result<Node | undefined>;
 
 /** A settings file is small; anything this big is not one, and the parser recurses per level. */
 const MAX_CHARS = 4 * 1024 * 1024;
 
-/** The object a JSONC text holds; `root` is undefined for a blank text. */
+/** The object a JSONC text holds; the value is undefined for a blank text. */
 export function parseObject(text: string): ParsedJsonc {
   if (text.length > MAX_CHARS) return { ok: false, error: `it is larger than ${MAX_CHARS / 1024 / 1024} MB` };
   // A byte order mark (Windows editors write one) is read as a space: one UTF-16 unit for one, so
   // every offset, and so every edit, still points into the text as it stands, mark included.
   const source = text.startsWith('\uFEFF') ? ` ${text.slice(1)}` : text;
-  if (source.trim() === '') return { ok: true, root: undefined };
+  if (source.trim() === '') return { ok: true, value: undefined };
   const errors: ParseError[] = [];
   let root: Node | undefined;
   try {
@@ -38,7 +40,7 @@ export function parseObject(text: string): ParsedJsonc {
     return { ok: false, error: `it is not valid JSON (${printParseErrorCode(first.error)} at line ${before.length}, column ${(before.at(-1) ?? '').length + 1})` };
   }
   if (root?.type !== 'object') return { ok: false, error: 'it does not hold a JSON object' };
-  return { ok: true, root };
+  return { ok: true, value: root };
 }
 
 /** Every property of `object` named `key` (JSON.parse, and so Claude Code, keeps the last). */

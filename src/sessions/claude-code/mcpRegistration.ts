@@ -43,31 +43,31 @@ function refused(reason: string): SettingsEdit {
 export function connectMcp(text: string | null, name: string, entry: McpServerEntry): SettingsEdit {
   const parsed = parseObject(text ?? '');
   if (!parsed.ok) return refused(parsed.error);
-  const root = parsed.root;
-  if (text === null || root === undefined) return { ok: true, text: `${pretty({ mcpServers: { [name]: entry } }, '', { eol: '\n', unit: '  ' })}\n`, changed: true, notes: [] };
+  const root = parsed.value;
+  if (text === null || root === undefined) return { ok: true, value: { text: `${pretty({ mcpServers: { [name]: entry } }, '', { eol: '\n', unit: '  ' })}\n`, changed: true, notes: [] } };
   if (properties(root, 'mcpServers').length > 1) return refused('"mcpServers" appears more than once (Claude Code reads only the last)');
   const servers = valueOf(root, 'mcpServers');
   if (servers !== undefined && servers.type !== 'object') return refused('"mcpServers" is not an object');
   if (properties(servers, name).length > 1) return refused(`"${name}" appears more than once in "mcpServers"`);
   const layout = layoutOf(text, root);
   const current = valueOf(servers, name);
-  if (current !== undefined && !isOurs(current)) return { ok: true, text, changed: false, notes: [`Your own "${name}" server in ${MCP_FILE} stays; Context Lens does not replace it.`] };
+  if (current !== undefined && !isOurs(current)) return { ok: true, value: { text, changed: false, notes: [`Your own "${name}" server in ${MCP_FILE} stays; Context Lens does not replace it.`] } };
   const edit = servers === undefined ? append(text, root, { [name]: entry }, layout, 'mcpServers') : current === undefined ? append(text, servers, entry, layout, name) : JSON.stringify(getNodeValue(current)) === JSON.stringify(entry) ? null : replaceValue(text, current, entry, layout);
-  if (edit === null) return { ok: true, text, changed: false, notes: [] };
+  if (edit === null) return { ok: true, value: { text, changed: false, notes: [] } };
   const next = applyEdits(text, [edit]);
-  return { ok: true, text: next, changed: true, notes: [] };
+  return { ok: true, value: { text: next, changed: true, notes: [] } };
 }
 
 /** Removes our entry; an `mcpServers` object Connect created whole goes with it, one the person had stays. */
 export function disconnectMcp(text: string | null, name: string): SettingsEdit {
   const parsed = parseObject(text ?? '');
   if (!parsed.ok) return { ok: false, error: `${MCP_FILE} was left alone: ${parsed.error}.` };
-  if (text === null || parsed.root === undefined) return { ok: true, text: text ?? '', changed: false, notes: [] };
-  const servers = valueOf(parsed.root, 'mcpServers');
+  if (text === null || parsed.value === undefined) return { ok: true, value: { text: text ?? '', changed: false, notes: [] } };
+  const servers = valueOf(parsed.value, 'mcpServers');
   const current = valueOf(servers, name);
-  if (servers === undefined || !isOurs(current)) return { ok: true, text, changed: false, notes: [] };
-  const layout = layoutOf(text, parsed.root);
+  if (servers === undefined || !isOurs(current)) return { ok: true, value: { text, changed: false, notes: [] } };
+  const layout = layoutOf(text, parsed.value);
   const whole = (servers.children ?? []).length === 1 && isPretty(text, servers, layout);
   const next = applyEdits(text, remove(text, whole ? memberOf(servers) : memberOf(current as Node), layout));
-  return { ok: true, text: next, changed: next !== text, notes: [] };
+  return { ok: true, value: { text: next, changed: next !== text, notes: [] } };
 }

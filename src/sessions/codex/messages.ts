@@ -7,7 +7,7 @@
 // counted at Codex's own estimate of their size.
 import { markBlock, markHarnessBlock, withMeasuredTokens } from '../../engine/fromMessages';
 import type { ApiMessage, ContentBlock, ContextEntry, Diagnostic, EntryKind } from '../types';
-import { thousands } from '../../engine/thousands';
+import { thousands } from '../../base/format';
 import { callIdOf, isInjectedUserText, isModelOutput, isOpaqueCompaction, isToolCall, isToolOutput, obj, opaqueCompactionTokens, outputText, reasoningText, str, type HistoryItem } from './records';
 
 /** One history item with where it came from. */

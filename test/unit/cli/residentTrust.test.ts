@@ -121,7 +121,7 @@ describe('the variables a client sends', () => {
   it('are every one the sessions and CLI code reads by name, and nothing else', () => {
     const src = join(__dirname, '..', '..', '..', 'src');
     const read = new Set<string>();
-    for (const file of [...files(join(src, 'sessions')), ...files(join(src, 'cli')), ...files(join(src, 'engine')), ...files(join(src, 'contracts'))]) {
+    for (const file of [...files(join(src, 'sessions')), ...files(join(src, 'cli')), ...files(join(src, 'engine')), ...files(join(src, 'contracts')), ...files(join(src, 'base'))]) {
       const text = readFileSync(file, 'utf8');
       for (const match of text.matchAll(/\benv(?:\?\.|\.|\[')([A-Z][A-Z0-9_]+)|\benv: '([A-Z][A-Z0-9_]+)'|_ENV = '([A-Z][A-Z0-9_]+)'/g)) read.add((match[1] ?? match[2] ?? match[3])!);
     }

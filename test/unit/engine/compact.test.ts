@@ -89,11 +89,11 @@ describe('compact', () => {
   });
 
   it('uses the configured summarizer and falls back with a reason', async () => {
-    const llm: Summarizer = { name: 'llm', summarize: async () => ({ ok: true, text: MODEL_SUMMARY }) };
+    const llm: Summarizer = { name: 'llm', summarize: async () => ({ ok: true, value: MODEL_SUMMARY }) };
     const good = await compact(context(), { trigger: 'manual' }, { tokenizer, archive: new MemoryArchive(), summarizer: llm });
     assert.equal(good.summary?.summarizer, 'llm');
     // Issue 13: a reply of a few words is not a summary; it is rejected, visibly.
-    const terse: Summarizer = { name: 'llm', summarize: async () => ({ ok: true, text: 'Summary done.' }) };
+    const terse: Summarizer = { name: 'llm', summarize: async () => ({ ok: true, value: 'Summary done.' }) };
     const rejected = await compact(context(), { trigger: 'manual' }, { tokenizer, archive: new MemoryArchive(), summarizer: terse });
     assert.deepEqual([rejected.summary?.summarizer, rejected.summary?.fellBack], ['heuristic', true]);
     assert.match(rejected.summary?.error ?? '', /^llm summary rejected: malformed \(2 words, no sections or bullets\); the heuristic summary is used instead$/);
@@ -106,7 +106,7 @@ describe('compact', () => {
   it('repairs a model summary that lost a constraint from the extracted facts, and says so', async () => {
     const long = `Never modify config/prod.yaml.\n${'pasted log line\n'.repeat(1_000)}`;
     const ctx = build([user('Start.'), user(long), ...read('r', '/x', big('x', 9_000)), assistant('ok'), user('next'), assistant('done')], { windowTokens: 20_000 });
-    const llm: Summarizer = { name: 'llm', summarize: async () => ({ ok: true, text: MODEL_SUMMARY }) };
+    const llm: Summarizer = { name: 'llm', summarize: async () => ({ ok: true, value: MODEL_SUMMARY }) };
     const result = await compact(ctx, { trigger: 'manual', preserve: { recentTurns: 1 } }, { tokenizer, archive: new MemoryArchive(), summarizer: llm });
     assert.equal(result.summary?.summarizer, 'llm');
     assert.deepEqual(result.summary?.repaired, ['Constraints: 1']);
@@ -201,7 +201,7 @@ describe('metrics', () => {
   });
 
   it('counts the summary really inserted (repaired) and the re-injected pins, not the plan’s preview', async () => {
-    const llm: Summarizer = { name: 'llm', summarize: async () => ({ ok: true, text: MODEL_SUMMARY }) };
+    const llm: Summarizer = { name: 'llm', summarize: async () => ({ ok: true, value: MODEL_SUMMARY }) };
     const result = await compact(context(), { trigger: 'manual', preserve: { pinned: ['Never force-push.'] } }, { tokenizer, archive: new MemoryArchive(), summarizer: llm });
     const { summary, metrics } = result;
     assert.ok(summary?.repaired?.includes('Constraints: 2'), 'the pins are carried by the repaired summary');
@@ -234,7 +234,7 @@ describe('plan', () => {
 describe('a summary written by the person', () => {
   it('is used instead of the summarizer\'s (which is not called), framed, masked and verified', async () => {
     let called = false;
-    const llm: Summarizer = { name: 'llm', summarize: async () => ((called = true), { ok: true, text: MODEL_SUMMARY }) };
+    const llm: Summarizer = { name: 'llm', summarize: async () => ((called = true), { ok: true, value: MODEL_SUMMARY }) };
     const mine = '## Done\n- The parser streams its input. Never modify config/prod.yaml. token=sk-ant-api03-abcdefghijklmnopqrstuv';
     const result = await compact(context(), { trigger: 'manual', summaryOverride: mine }, { tokenizer, archive: new MemoryArchive(), summarizer: llm });
     assert.equal(called, false);

@@ -112,7 +112,7 @@ describe('compaction properties', () => {
   it('balances the books: tier savings add up to the saving and the pruned counts match the fates', async () => {
     // A model summary of another size than the plan's heuristic one, and a configured pin the
     // context lacks (re-injected), are the two ways `compact` departs from the plan.
-    const terse: Summarizer = { name: 'terse', summarize: async () => ({ ok: true, text: '## Task and intent\n- carry on' }) };
+    const terse: Summarizer = { name: 'terse', summarize: async () => ({ ok: true, value: '## Task and intent\n- carry on' }) };
     await fc.assert(
       fc.asyncProperty(arbitraryCase, fc.boolean(), fc.boolean(), async (testCase, useTerse, withPin) => {
         const options = optionsOf(testCase);

@@ -76,7 +76,7 @@ describe('secrets in a compaction', () => {
       name: 'llm',
       summarize: (request) => {
         prompts.push(request.prompt);
-        return Promise.resolve({ ok: true, text: `## Errors and root causes\n- The deploy failed with ${KEYS.anthropic} and ${KEYS.aws} because the key had expired.\n## Remaining work\n- Rotate the key, then run the deploy again with the staging key and check it.` });
+        return Promise.resolve({ ok: true, value: `## Errors and root causes\n- The deploy failed with ${KEYS.anthropic} and ${KEYS.aws} because the key had expired.\n## Remaining work\n- Rotate the key, then run the deploy again with the staging key and check it.` });
       },
     };
     const result = await compact(context(), { trigger: 'manual' }, { tokenizer, archive: new MemoryArchive(), summarizer: llm });

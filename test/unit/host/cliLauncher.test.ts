@@ -29,10 +29,10 @@ describe('the ctxlens launcher', { skip: !posix && 'sh launchers are for POSIX s
     const { where, runtime, home } = setUp(['bin', '.local/bin']);
     const outcome = await installLauncher(runtime, where);
     assert.ok(outcome.ok);
-    assert.equal(outcome.path, join(home, '.local', 'bin', CLI_NAME));
-    assert.equal(outcome.onPath, true);
-    assert.equal(statSync(outcome.path).mode & 0o777, 0o755);
-    assert.ok(isOurLauncher(readFileSync(outcome.path, 'utf8')));
+    assert.equal(outcome.value.path, join(home, '.local', 'bin', CLI_NAME));
+    assert.equal(outcome.value.onPath, true);
+    assert.equal(statSync(outcome.value.path).mode & 0o777, 0o755);
+    assert.ok(isOurLauncher(readFileSync(outcome.value.path, 'utf8')));
     // No temp file left beside it (written atomically).
     assert.deepEqual(readdirSync(join(home, '.local', 'bin')), [CLI_NAME]);
     const ran = spawnSync(CLI_NAME, ['inspect', 'a b', '$HOME'], { env: { PATH: where.pathEnv }, encoding: 'utf8' });
@@ -60,7 +60,7 @@ describe('the ctxlens launcher', { skip: !posix && 'sh launchers are for POSIX s
     assert.deepEqual(launcherPlace(where), { folder: join(home, '.local', 'bin'), onPath: false });
     const outcome = await installLauncher(runtime, where);
     assert.ok(outcome.ok);
-    assert.equal(outcome.onPath, false);
+    assert.equal(outcome.value.onPath, false);
     assert.ok(existsSync(join(home, '.local', 'bin', CLI_NAME)));
     assert.equal(await launcherOnPath(where), false, 'Connect names it only where the shell finds it');
   });
@@ -102,8 +102,8 @@ describe('the ctxlens launcher', { skip: !posix && 'sh launchers are for POSIX s
     const { where, runtime, home } = setUp(['.local/bin']);
     const first = await installLauncher(runtime, where);
     const second = await installLauncher(runtime, where);
-    assert.ok(first.ok && first.changed);
-    assert.ok(second.ok && !second.changed);
+    assert.ok(first.ok && first.value.changed);
+    assert.ok(second.ok && !second.value.changed);
     assert.deepEqual(await uninstallLauncher(where), { removed: [join(home, '.local', 'bin', CLI_NAME)], foreign: [] });
     assert.equal(existsSync(join(home, '.local', 'bin', CLI_NAME)), false);
     assert.deepEqual(await uninstallLauncher(where), { removed: [], foreign: [] });

@@ -17,7 +17,7 @@ describe('AnthropicSummarizer', () => {
   it('sends the prompt with the caller’s key and model and returns the text', async () => {
     const summarizer = new AnthropicSummarizer({ apiKey: 'sk-ant-test-key', baseURL: server.url, model: 'claude-test-model' });
     const result = await summarizer.summarize(request, new AbortController().signal);
-    assert.deepEqual(result, { ok: true, text: '## Task and intent\n- say hello' });
+    assert.deepEqual(result, { ok: true, value: '## Task and intent\n- say hello' });
     const sent = server.requests.at(-1);
     assert.equal((sent?.body as { model?: string }).model, 'claude-test-model');
     assert.equal((sent?.body as { max_tokens?: number }).max_tokens, 300);

@@ -67,7 +67,7 @@ describe('the demo: state, not history', () => {
       summarize: () =>
         Promise.resolve({
           ok: true,
-          text: [
+          value: [
             '## Task and intent',
             '- Fix the retry bug in src/retry.ts, then audit the payment providers and make the backoff exponential with jitter.',
             '## Errors and root causes',
@@ -111,7 +111,7 @@ describe('the demo: state, not history', () => {
   it('flags a summary that still lists the lifted prohibition as a constraint: stale in the summary', async () => {
     const stale: Summarizer = {
       name: 'stale-model',
-      summarize: () => Promise.resolve({ ok: true, text: ['## Task and intent', '- Fix the retry bug in src/retry.ts, then audit the payment providers and remove their own retry loops.', '## Constraints', '- Do not change any provider yet.', '- Do not touch the decline tables.'].join('\n') }),
+      summarize: () => Promise.resolve({ ok: true, value: ['## Task and intent', '- Fix the retry bug in src/retry.ts, then audit the payment providers and remove their own retry loops.', '## Constraints', '- Do not change any provider yet.', '- Do not touch the decline tables.'].join('\n') }),
     };
     const result = await compact(await demoContext(), { trigger: 'manual' }, { archive: new MemoryArchive(), summarizer: stale });
     const flagged = result.verification?.contradictions ?? [];

@@ -7,7 +7,7 @@ const request: SummaryRequest = { items: [], focus: '', pinned: { constraints: [
 
 describe('runSummarizer', () => {
   it('uses the summarizer when it answers in time', async () => {
-    const quick: Summarizer = { name: 'quick', summarize: async () => ({ ok: true, text: 'S' }) };
+    const quick: Summarizer = { name: 'quick', summarize: async () => ({ ok: true, value: 'S' }) };
     assert.deepEqual((({ durationMs: _d, ...rest }) => rest)(await runSummarizer(quick, request, { timeoutMs: 1_000 })), { text: 'S', summarizer: 'quick', fellBack: false, redactions: 0 });
   });
 
@@ -38,7 +38,7 @@ describe('runSummarizer', () => {
 
 describe('runSummarizer redaction', () => {
   it('masks a key a model quotes back, and counts it', async () => {
-    const leaky: Summarizer = { name: 'leaky', summarize: async () => ({ ok: true, text: 'Failed with AWS key AKIAIOSFODNN7EXAMPLE.' }) };
+    const leaky: Summarizer = { name: 'leaky', summarize: async () => ({ ok: true, value: 'Failed with AWS key AKIAIOSFODNN7EXAMPLE.' }) };
     const outcome = await runSummarizer(leaky, request, { timeoutMs: 1_000 });
     assert.equal(outcome.text, 'Failed with AWS key [REDACTED].');
     assert.equal(outcome.redactions, 1);

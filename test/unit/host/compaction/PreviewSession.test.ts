@@ -92,7 +92,7 @@ describe('the preview is Apply', () => {
     live.choices = { keep: [id], drop: [], pins: [] };
     session.inputsChanged();
     assert.equal(session.shown!.preview.stale?.refreshing, true, 'out of date while it is computed again');
-    assert.deepEqual(session.beginApply(first.preview.id), { ok: false, why: 'the preview is being computed again — apply it once it is shown.' });
+    assert.deepEqual(session.beginApply(first.preview.id), { ok: false, error: 'the preview is being computed again — apply it once it is shown.' });
     await settled(session);
 
     const shown = session.shown!;
@@ -102,12 +102,12 @@ describe('the preview is Apply', () => {
     assert.equal(fateOf(shown.preview, id), 'preserved');
     assert.deepEqual(shown.preview.choices.keep, [id]);
     assert.ok(shown.preview.afterTokens > first.preview.afterTokens, 'the total moved with the keep');
-    assert.deepEqual(session.beginApply(first.preview.id), { ok: false, why: null }, 'the old preview\'s button does nothing');
+    assert.deepEqual(session.beginApply(first.preview.id), { ok: false, error: null }, 'the old preview\'s button does nothing');
     const grant = session.beginApply(shown.preview.id);
     assert.ok(grant.ok);
     // What Apply writes is the granted result: the kept item is in the context after it.
-    assert.ok(grant.shown.result.after.items.some((item) => written(item.text)), 'the kept item is in the fork');
-    session.endApply({ ...grant.shown.preview, applied: { sessionId: 'f', path: '/s/f.jsonl', resumeCommand: 'claude --resume f' } });
+    assert.ok(grant.value.result.after.items.some((item) => written(item.text)), 'the kept item is in the fork');
+    session.endApply({ ...grant.value.preview, applied: { sessionId: 'f', path: '/s/f.jsonl', resumeCommand: 'claude --resume f' } });
     live.choices = NO_CHOICES;
     session.inputsChanged();
     assert.equal(session.shown!.preview.stale, null, 'an applied preview is never marked out of date');
@@ -123,7 +123,7 @@ describe('the preview is Apply', () => {
     assert.equal(computations(), 1, 'no model call nobody asked for');
     assert.deepEqual(session.shown!.preview.stale, { why: 'your keep/drop/pin choices changed', refreshing: false });
     const refused = session.beginApply(before.id);
-    assert.ok(!refused.ok && refused.why?.includes('out of date'), 'Apply refused');
+    assert.ok(!refused.ok && refused.error?.includes('out of date'), 'Apply refused');
 
     const refreshed = session.refresh(before.id);
     assert.equal(session.shown!.preview.stale?.refreshing, true, 'the banner says it is being computed');
@@ -166,7 +166,7 @@ describe('the preview is Apply', () => {
     await session.show({ focus: '', summaryOverride: null });
     const grant = session.beginApply(session.shown!.preview.id);
     assert.ok(grant.ok);
-    session.endApply({ ...grant.shown.preview, applied: { sessionId: 'f', path: '/s/f.jsonl', resumeCommand: 'claude --resume f' } });
+    session.endApply({ ...grant.value.preview, applied: { sessionId: 'f', path: '/s/f.jsonl', resumeCommand: 'claude --resume f' } });
     // After Apply the panel follows the fork.
     live.snapshot = { ...snapshotOf(ctx, 'f1'), live: { session: { path: '/s/f.jsonl', agent: 'claude-code', cwd: null }, entries: [{ uuids: ['f1'] }] } as unknown as LiveContext };
     session.inputsChanged();
@@ -185,7 +185,7 @@ describe('the preview is Apply', () => {
     await session.show({ focus: '', summaryOverride: null });
     live.engine = { preserve: { recentTurns: 2, recentPercent: 0 } };
     const refused = session.beginApply(session.shown!.preview.id);
-    assert.ok(!refused.ok && refused.why?.includes('a compaction setting changed'));
+    assert.ok(!refused.ok && refused.error?.includes('a compaction setting changed'));
     await settled(session);
     assert.ok(session.beginApply(session.shown!.preview.id).ok, 'recomputed with the setting, then applicable');
   });

@@ -13,7 +13,7 @@ const commands = connectionCommands({ node: '/usr/bin/node', binDir: '/home/user
 
 function edited(edit: ReturnType<typeof connect>): { text: string; changed: boolean; notes: readonly string[] } {
   assert.ok(edit.ok, edit.ok ? '' : edit.error);
-  return edit;
+  return edit.value;
 }
 
 describe('connection commands', () => {

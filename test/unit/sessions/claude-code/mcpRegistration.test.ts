@@ -13,7 +13,7 @@ const entry = mcpEntry({ node: '/usr/bin/node', cli: '/home/me/.vscode-server/da
 function connected(text: string | null): string {
   const edit = connectMcp(text, NAME, entry);
   assert.ok(edit.ok, edit.ok ? '' : edit.error);
-  return edit.text;
+  return edit.value.text;
 }
 
 describe('the MCP server in .mcp.json', () => {
@@ -22,40 +22,40 @@ describe('the MCP server in .mcp.json', () => {
     assert.deepEqual(JSON.parse(text), { mcpServers: { [NAME]: entry } });
     assert.deepEqual(JSON.parse(mcpConfig(NAME, entry)), JSON.parse(text));
     const removed = disconnectMcp(text, NAME);
-    assert.ok(removed.ok && removed.changed);
-    assert.deepEqual(JSON.parse(removed.text), {}, 'an empty object: the file level removes a file Connect created');
+    assert.ok(removed.ok && removed.value.changed);
+    assert.deepEqual(JSON.parse(removed.value.text), {}, 'an empty object: the file level removes a file Connect created');
   });
 
   it('keeps comments and other servers, is idempotent, and disconnects back byte for byte', () => {
     const text = '{\n  // ours too\n  "mcpServers": {\n    "other": { "command": "x" }\n  }\n}\n';
     const edit = connectMcp(text, NAME, entry);
-    assert.ok(edit.ok && edit.changed);
-    assert.ok(edit.text.includes('// ours too') && edit.text.includes('"other": { "command": "x" }'));
-    const again = connectMcp(edit.text, NAME, entry);
-    assert.ok(again.ok && !again.changed);
-    const removed = disconnectMcp(edit.text, NAME);
+    assert.ok(edit.ok && edit.value.changed);
+    assert.ok(edit.value.text.includes('// ours too') && edit.value.text.includes('"other": { "command": "x" }'));
+    const again = connectMcp(edit.value.text, NAME, entry);
+    assert.ok(again.ok && !again.value.changed);
+    const removed = disconnectMcp(edit.value.text, NAME);
     assert.ok(removed.ok);
-    assert.equal(removed.text, text);
+    assert.equal(removed.value.text, text);
   });
 
   it('re-points its own entry at a Node.js that moved, and runs VS Code\'s runtime as Node where none is installed', () => {
     const old = connected('{}');
     const moved = mcpEntry({ node: '/opt/code/code', electronRunAsNode: true, cli: entry.args[0]! });
     const edit = connectMcp(old, NAME, moved);
-    assert.ok(edit.ok && edit.changed);
-    assert.deepEqual(JSON.parse(edit.text).mcpServers[NAME], { type: 'stdio', command: '/opt/code/code', args: [entry.args[0], 'mcp'], env: { ELECTRON_RUN_AS_NODE: '1' } });
-    const removed = disconnectMcp(edit.text, NAME);
+    assert.ok(edit.ok && edit.value.changed);
+    assert.deepEqual(JSON.parse(edit.value.text).mcpServers[NAME], { type: 'stdio', command: '/opt/code/code', args: [entry.args[0], 'mcp'], env: { ELECTRON_RUN_AS_NODE: '1' } });
+    const removed = disconnectMcp(edit.value.text, NAME);
     assert.ok(removed.ok);
-    assert.equal(removed.text, '{}');
+    assert.equal(removed.value.text, '{}');
   });
 
   it('leaves a context-lens server of the person\'s own alone, and says so', () => {
     const text = '{ "mcpServers": { "context-lens": { "command": "npx", "args": ["context-lens", "mcp", "--state-dir", "/x"] } } }';
     const edit = connectMcp(text, NAME, entry);
-    assert.ok(edit.ok && !edit.changed);
-    assert.match(edit.notes[0] ?? '', /Your own "context-lens" server/);
+    assert.ok(edit.ok && !edit.value.changed);
+    assert.match(edit.value.notes[0] ?? '', /Your own "context-lens" server/);
     const removed = disconnectMcp(text, NAME);
-    assert.ok(removed.ok && !removed.changed);
+    assert.ok(removed.ok && !removed.value.changed);
   });
 
   it('refuses a file that is not JSON, or whose mcpServers it cannot edit safely, instead of overwriting it', () => {
@@ -89,7 +89,7 @@ describe('connect / disconnect properties of .mcp.json', () => {
         const text = `${JSON.stringify(value, null, indent)}\n`;
         const removed = disconnectMcp(connected(text), NAME);
         assert.ok(removed.ok);
-        assert.equal(removed.text, text);
+        assert.equal(removed.value.text, text);
       }),
       { numRuns: 200 },
     );

@@ -4,12 +4,18 @@ import assert from 'node:assert/strict';
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { connect, connectionCommands, disconnect } from '../../../../src/sessions/claude-code/connection';
+import { connect, connectionCommands, disconnect, type SettingsEdit } from '../../../../src/sessions/claude-code/connection';
 import { readSettings, saveConnected, saveDisconnected, settingsBackupFolder, settingsPath } from '../../../../src/sessions/claude-code/settingsFile';
 import { tempDir } from '../../../support/tempDir';
 
 const commands = connectionCommands({ node: '/usr/bin/node', binDir: '/opt/context-lens/bin', platform: 'linux' });
 const temp = (prefix: string): string => tempDir(prefix);
+
+/** The edited text, the edit being granted. */
+function editedText(edit: SettingsEdit): string {
+  assert.ok(edit.ok, edit.ok ? '' : edit.error);
+  return edit.value.text;
+}
 
 function value<T>(result: { ok: true; value: T } | { ok: false; error: { message: string } }): T {
   assert.ok(result.ok, result.ok ? '' : result.error.message);
@@ -19,10 +25,10 @@ function value<T>(result: { ok: true; value: T } | { ok: false; error: { message
 /** Connect then Disconnect through the file layer, as the CLI and VS Code do; `check` looks between the two. */
 async function cycle(path: string, env: Record<string, string>, check: (backup: string | null) => void = () => undefined): Promise<string | null> {
   const before = value(await readSettings(path));
-  const saved = value(await saveConnected(before, (connect(before.text, commands) as { text: string }).text, env));
+  const saved = value(await saveConnected(before, editedText(connect(before.text, commands)), env));
   check(saved.backup);
   const connected = value(await readSettings(path));
-  value(await saveDisconnected(connected, (disconnect(connected.text, commands) as { text: string }).text, env));
+  value(await saveDisconnected(connected, editedText(disconnect(connected.text, commands)), env));
   return connected.text;
 }
 
@@ -41,7 +47,7 @@ describe('Claude Code settings file', () => {
     for (const [project, link, target] of [[linkedFile, settingsPath(linkedFile), outside], [linkedFolder, join(linkedFolder, '.claude'), elsewhere]] as const) {
       const path = settingsPath(project);
       const file = value(await readSettings(path));
-      const saved = await saveConnected(file, (connect(file.text, commands) as { text: string }).text, env());
+      const saved = await saveConnected(file, editedText(connect(file.text, commands)), env());
       assert.equal(saved.ok, false);
       const message = saved.ok ? '' : saved.error.message;
       assert.ok(message.startsWith(`${link}`) && message.includes(`is a symbolic link to ${target}`), message);
@@ -88,11 +94,11 @@ describe('Claude Code settings file', () => {
 
     const state = env();
     const file = value(await readSettings(path));
-    value(await saveConnected(file, (connect(file.text, commands) as { text: string }).text, state));
+    value(await saveConnected(file, editedText(connect(file.text, commands)), state));
     const edited = readFileSync(path, 'utf8').replace('{', '{\n  "model": "opus",');
     writeFileSync(path, edited);
     const connected = value(await readSettings(path));
-    value(await saveDisconnected(connected, (disconnect(connected.text, commands) as { text: string }).text, state));
+    value(await saveDisconnected(connected, editedText(disconnect(connected.text, commands)), state));
     assert.equal(readFileSync(path, 'utf8'), '{\n  "model": "opus"\n}\n');
   });
 

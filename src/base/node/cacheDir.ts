@@ -1,5 +1,6 @@
-// Where Context Lens keeps what it may forget (indexes of transcripts, compiled code): one private
-// folder per user, named the same way by every process that writes there.
+// Where Context Lens keeps what it may forget (indexes of transcripts, compiled code, pinned tools):
+// one private folder per user, named the same way by every process (and script) that writes there.
+// Under base/node: it reads the environment and the home folder, which the pure engine never does.
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
