@@ -3,7 +3,18 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 const NO_VSCODE = { name: 'vscode', message: 'The engine, session adapters and protocol must not depend on VS Code.' };
-const noVscode = { 'no-restricted-imports': ['error', { paths: [NO_VSCODE] }] };
+
+/**
+ * The engine and pricing each have one door, their index.ts: code outside the folder imports nothing
+ * deeper, so what they offer is the list in that file and their insides can move freely. Tests may
+ * reach a module directly (they test it); every rule set for src/ below carries these patterns, since
+ * the last matching no-restricted-imports setting is the one that applies.
+ */
+const DOORS = [
+  { regex: '^(\\.\\.?/)+(src/)?engine/', message: 'Import the engine through its door, src/engine/index.ts (`../engine`), never a file inside it.' },
+  { regex: '^(\\.\\.?/)+(src/)?pricing/', message: 'Import pricing through its door, src/pricing/index.ts (`../pricing`), never a file inside it.' },
+];
+const noVscode = { 'no-restricted-imports': ['error', { paths: [NO_VSCODE], patterns: DOORS }] };
 
 /**
  * The adapter folders, src/sessions/<agent>/ (every folder there but the shared helpers), read from
@@ -24,7 +35,7 @@ const adapterRules = AGENT_FOLDERS.map((agent) => ({
       'error',
       {
         paths: [NO_VSCODE],
-        patterns: AGENT_FOLDERS.length < 2 ? [] : [agentFolderPattern(AGENT_FOLDERS.filter((other) => other !== agent), 'An adapter never imports another adapter: move what both need to src/sessions/common/.')],
+        patterns: [...DOORS, ...(AGENT_FOLDERS.length < 2 ? [] : [agentFolderPattern(AGENT_FOLDERS.filter((other) => other !== agent), 'An adapter never imports another adapter: move what both need to src/sessions/common/.')])],
       },
     ],
   },
@@ -37,7 +48,7 @@ function throughTheRegistry({ vscode }) {
       'error',
       {
         ...(vscode ? {} : { paths: [{ name: 'vscode', message: 'The CLI, proxy and MCP server run without VS Code.' }] }),
-        patterns: AGENT_FOLDERS.length === 0 ? [] : [agentFolderPattern(AGENT_FOLDERS, 'Reach an agent through the adapter port (sessions/agents, sessions/connectable, sessions/connection), never its folder.')],
+        patterns: [...DOORS, ...(AGENT_FOLDERS.length === 0 ? [] : [agentFolderPattern(AGENT_FOLDERS, 'Reach an agent through the adapter port (sessions/agents, sessions/connectable, sessions/connection), never its folder.')])],
       },
     ],
   };
@@ -62,7 +73,8 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     rules: { 'no-restricted-syntax': ['error', { selector: 'Literal[regex.pattern=/[^\\x00-\\x7f]/]', message: 'Write non-ASCII characters in a regular expression as \\u escapes (see eslint.config.mjs).' }] },
   },
-  { files: ['src/sessions/**/*.ts', 'src/protocol/**/*.ts', 'src/contracts/**/*.ts', 'src/archive/**/*.ts', 'src/summarizers/**/*.ts'], rules: noVscode },
+  { files: ['src/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: DOORS }] } },
+  { files: ['src/sessions/**/*.ts', 'src/protocol/**/*.ts', 'src/contracts/**/*.ts', 'src/archive/**/*.ts', 'src/summarizers/**/*.ts', 'src/base/**/*.ts'], rules: noVscode },
   ...adapterRules,
   {
     // The engine is pure: it knows no agent's format, no VS Code, no command line and no panel.
@@ -77,7 +89,26 @@ export default tseslint.config(
             // live in src/archive and src/summarizers and are handed to the engine.
             ...['node:fs', 'node:fs/promises', 'node:child_process', 'node:net', 'node:http', 'node:https', '@anthropic-ai/sdk'].map((name) => ({ name, message: 'The engine does no I/O: take it as a dependency (src/archive, src/summarizers).' })),
           ],
-          patterns: [{ group: ['**/sessions/**', '**/host/**', '**/cli/**', '**/protocol/**', '**/proxy/**', '**/contracts/**', '**/archive/**', '**/summarizers/anthropic', '**/summarizers/claudeCli'], message: 'The engine imports nothing outside src/engine: adapters hand it their context.' }],
+          patterns: [
+            { group: ['**/sessions/**', '**/host/**', '**/cli/**', '**/protocol/**', '**/proxy/**', '**/contracts/**', '**/archive/**', '**/summarizers/anthropic', '**/summarizers/claudeCli', '**/pricing', '**/pricing/**'], message: 'The engine imports nothing outside src/engine but src/base: adapters hand it their context, and it never prices.' },
+            { group: ['**/base/node/**'], message: 'src/base/node reads the environment and the disk: the engine takes such values as arguments.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Pricing is pure too (no I/O, no agent, no VS Code): the CLI, the host and the proxy hand it prices and calls.
+    files: ['src/pricing/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [NO_VSCODE, ...['node:fs', 'node:fs/promises', 'node:child_process', 'node:net', 'node:http', 'node:https'].map((name) => ({ name, message: 'Pricing does no I/O: the caller reads price files and sessions.' }))],
+          patterns: [
+            DOORS[0],
+            { group: ['**/sessions/**', '**/host/**', '**/cli/**', '**/protocol/**', '**/proxy/**', '**/contracts/**', '**/archive/**', '**/summarizers/**', '**/base/node/**'], message: 'Pricing imports only the engine (through its door) and src/base.' },
+          ],
         },
       ],
     },

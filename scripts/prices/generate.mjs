@@ -1,4 +1,4 @@
-// Regenerates src/engine/cost/priceTable.ts from pydantic's genai-prices data (MIT), the figures only.
+// Regenerates src/pricing/priceTable.ts from pydantic's genai-prices data (MIT), the figures only.
 // Usage: install the package somewhere outside the project and point this script at it:
 //   mkdir /tmp/gp && cd /tmp/gp && npm install @pydantic/genai-prices
 //   node scripts/prices/generate.mjs /tmp/gp/node_modules/@pydantic/genai-prices
@@ -83,5 +83,5 @@ ${entries.map((entry) => `    ${JSON.stringify(entry)},`).join('\n')}
   ],
 };
 `;
-writeFileSync(new URL('../../src/engine/cost/priceTable.ts', import.meta.url), body);
+writeFileSync(new URL('../../src/pricing/priceTable.ts', import.meta.url), body);
 console.log(`${entries.length} models written (genai-prices ${version}, ${taken})`);

@@ -1,9 +1,7 @@
 // What `compact` prints for a person (--json has every field): the gauges before and after, what
 // each tier did, every item that changed, what the focus kept and why, the summary's head, the
 // verification, and what was written.
-import type { Context } from '../engine/model';
-import { focusWordsIn } from '../engine/policy/focus';
-import type { ArchiveRef, CompactionResult, SummaryInfo, TierName } from '../engine';
+import { type Context, focusWordsIn, type ArchiveRef, type CompactionResult, type SummaryInfo, type TierName } from '../engine';
 import type { WrittenFork } from '../sessions/port';
 import { clip, gauge, oneLine, percent, table, tokens } from './format';
 

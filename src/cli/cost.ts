@@ -1,7 +1,6 @@
 // The price table for `inspect` and `compact`: the bundled prices with the person's own merged over
 // them (`--prices FILE` or CONTEXT_LENS_PRICES). What a session cost is sessions/costReport.ts.
-import { BUNDLED_PRICES } from '../engine/cost/bundledPrices';
-import { indexPrices, indexWithOverrides, type PriceIndex } from '../engine/cost/prices';
+import { BUNDLED_PRICES, indexPrices, indexWithOverrides, type PriceIndex } from '../pricing';
 import { READ_CAPS, readRegularText, withoutBom } from '../sessions/common/regularFile';
 import { inputError, type Io } from './io';
 

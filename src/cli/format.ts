@@ -1,6 +1,6 @@
 // Terminal rendering shared by the commands: numbers, a plain table and the text gauge.
-import { effectiveTrigger } from '../engine/triggerPoints';
-import { DEFAULT_TRIGGER_OPTIONS } from '../engine/triggers';
+import { effectiveTrigger } from '../pricing';
+import { DEFAULT_TRIGGER_OPTIONS } from '../engine';
 import { thousands } from '../base/format';
 
 export { printable } from '../protocol/printable';

@@ -7,14 +7,7 @@ import { closeSync, constants, fchmodSync, fstatSync, mkdirSync, openSync, write
 import { dirname, join } from 'node:path';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { formatHookEvent, HOOK_SETTINGS, hookEventsPath, settingId, type HookEventLine, type HookName } from '../contracts/hookEvents';
-import { DEFAULT_OPTIONS } from '../engine/options';
-import { tagBudget, type TagBudget } from '../engine/policy/classify';
-import { buildPinnedSet, extractMarkedPins, extractPins, type ExtractedPins, type PinnedEntry, type PinnedSet } from '../engine/policy/pinned';
-import { promptBudgetTokens, promptsWithinBudget } from '../engine/policy/prompts';
-import { charEstimateTokenizer } from '../engine/tokens/tokenizer';
-import { redactSecrets } from '../engine/redact';
-import { pinnableSummaryText } from '../engine/summarizers/foreignSummary';
-import { resolutionOf, trackState, type Resolution, type SaidItem } from '../engine/state/tracker';
+import { DEFAULT_OPTIONS, tagBudget, type TagBudget, buildPinnedSet, extractMarkedPins, extractPins, type ExtractedPins, type PinnedEntry, type PinnedSet, promptBudgetTokens, promptsWithinBudget, charEstimateTokenizer, redactSecrets, pinnableSummaryText, resolutionOf, trackState, type Resolution, type SaidItem } from '../engine';
 import type { AgentHooks, PinSource } from '../sessions/connection';
 import { connectableAgents } from '../sessions/connectable';
 import { ok } from '../sessions/result';

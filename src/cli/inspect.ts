@@ -1,5 +1,5 @@
 // `ctxlens inspect`: how full a session's context is and what fills it.
-import { categoryOf, type ItemCategory } from '../engine/model';
+import { categoryOf, type ItemCategory } from '../engine';
 import { AGENT_NAMES, AGENT_USAGE, EXIT_OK, HOMES_USAGE, parse, writeJson, type Io } from './io';
 import { gauge, percent, percentOf, printable, table, tokens } from './format';
 import { LIVE_OPTIONS, loadLive } from './live';

@@ -1,6 +1,6 @@
 // Loading a transcript's live context for `inspect` and `compact`: the same resolution, window
 // override and errors for both.
-import type { Context } from '../engine/model';
+import type { Context } from '../engine';
 import { engineContextOf } from '../sessions/engineContext';
 import type { AgentAdapter } from '../sessions/port';
 import type { LiveContext } from '../sessions/types';

@@ -1,7 +1,8 @@
-// Public surface of the compaction engine. Pure TypeScript: no vscode, no agent formats.
+// Public surface of the compaction engine, its one door: code outside src/engine imports only this
+// file (a lint rule, eslint.config.mjs). Pure TypeScript: no vscode, no agent formats, no I/O.
 export type { AnthropicConversation, AnthropicMessage, Context, ContextItem, ItemCategory, ItemKind, MessageBlock, Role, ToolCategory, UsedSource } from './model';
 export { categoryOf, TOOL_CATEGORIES, sumTokens } from './model';
-export { contextFromMessages, markBlock, markHarnessBlock, toolResultText, type MessagesInput } from './fromMessages';
+export { contextFromMessages, hasMark, markBlock, markHarnessBlock, SUMMARY_TAG, toolResultText, withMeasuredTokens, type MessagesInput } from './fromMessages';
 export {
   CLEARED_PLACEHOLDER,
   DEFAULT_ANTI_INJECTION_PREFIX,
@@ -27,15 +28,23 @@ export { targetMissText, type TargetMiss } from './ladder/missed';
 export { anthropicFormatter, type MessageFormatter, type OutputItem } from './output';
 export { DEFAULT_TRIGGER_OPTIONS, TriggerController, type Fill, type TriggerDecision, type TriggerOptions, type TriggerState } from './triggers';
 export type { Verification } from './verify';
-export { DEFAULT_ARCHIVE_CAPS, MemoryArchive, type Archive, type ArchiveCaps, type ArchiveEntry, type ArchiveRef } from './archive';
+export { DEFAULT_ARCHIVE_CAPS, MemoryArchive, newArchiveId, type Archive, type ArchiveCaps, type ArchiveEntry, type ArchiveRef } from './archive';
 export { redactSecrets, redactSecretsWithCounts, redactIdentifier } from './redact';
 export { findEpistemicMarkers, type MarkerHit } from './policy/epistemic';
+export { focusWordsIn } from './policy/focus';
+export { tagBudget, type TagBudget } from './policy/classify';
+export { buildPinnedSet, extractMarkedPins, extractPins, type ExtractedPins, type PinnedEntry, type PinnedSet } from './policy/pinned';
+export { promptBudgetTokens, promptsWithinBudget } from './policy/prompts';
+export { resolutionOf, trackState, type Resolution, type SaidItem } from './state/tracker';
+export { diffSides, diffSlots } from './diff';
+export { filePathOf } from './resource';
 export type { ProtectionKind } from './policy/preserve';
 export { categorizeTool } from './toolCategory';
 export { NO_VOCABULARY, type ToolVocabulary } from './tools';
 export { HeuristicSummarizer } from './summarizers/heuristic';
 export { markdownSummaryBuilder, type SummaryBuilder, type SummarySections } from './summarizers/template';
-export type { Summarizer, SummarizerResult, SummaryRequest } from './summarizers/types';
+export { errorText, type Summarizer, type SummarizerResult, type SummaryRequest } from './summarizers/types';
+export { pinnableSummaryText } from './summarizers/foreignSummary';
 export { charEstimateTokenizer, type Tokenizer } from './tokens/tokenizer';
 export { LruCache } from './tokens/cache';
 export { estimateTokenizer } from './tokens/estimate';

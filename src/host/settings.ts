@@ -5,9 +5,8 @@ import * as vscode from 'vscode';
 import type { ArchiveCaps, EngineOptionsInput } from '../engine';
 import type { Thresholds } from '../protocol/messages';
 import { engineOptionsOf } from './engineOptions';
-import type { PriceIndex } from '../engine/cost/prices';
+import { type PriceIndex, checkTriggerSettings, effectiveTrigger } from '../pricing';
 import { pricesOf } from './context/costs';
-import { checkTriggerSettings, effectiveTrigger } from '../engine/triggerPoints';
 import { SETTING_DEFAULTS, type SettingKey, type SettingValues, type SummarizerName } from './settingDefaults';
 import { Disposables } from './disposables';
 

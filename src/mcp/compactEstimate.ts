@@ -3,7 +3,7 @@
 // engine run with the options of the proxy's batch, and the break-even at the rates of the
 // session's latest priced call: the same figures and words as `compact` and the panel's preview.
 import { compact, estimateTokenizer } from '../engine';
-import type { PriceIndex } from '../engine/cost/prices';
+import type { PriceIndex } from '../pricing';
 import { batchEngineOptions, DEFAULT_LIVE_OPTIONS } from '../proxy/rewrite';
 import { compactCost, type CompactCost } from '../sessions/costReport';
 import { engineContextOf } from '../sessions/engineContext';

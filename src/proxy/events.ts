@@ -71,7 +71,7 @@ export type ProxyUsage = z.infer<typeof usageSchema>;
 
 /**
  * Does a batch pay? At the rates of the request's model: the kept context written to the cache once
- * instead of read, the removed tokens no longer read on every call after (engine/cost/breakEven.ts).
+ * instead of read, the removed tokens no longer read on every call after (pricing/breakEven.ts).
  */
 export const batchBreakEvenSchema = z.object({
   model: z.string().max(100),

@@ -6,9 +6,7 @@
 // The edits are spliced into the agent's own bytes (scan.ts); the request is parsed only for a batch.
 import { compact, contextFromMessages, estimateTokenizer, toolResultText, type EngineOptionsInput } from '../engine';
 import { EVERY_AGENTS_TOOLS } from '../sessions/agents';
-import { callRates } from '../engine/cost/callCost';
-import { indexPrices, type PriceIndex } from '../engine/cost/prices';
-import { BUNDLED_PRICES } from '../engine/cost/bundledPrices';
+import { callRates, indexPrices, type PriceIndex, BUNDLED_PRICES } from '../pricing';
 import { compactCostAt } from '../sessions/costReport';
 import type { Result } from '../sessions/types';
 import { hasCompactionRequests, takeCompactionRequests, type CompactionRequest } from './control';

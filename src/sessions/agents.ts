@@ -4,7 +4,7 @@ import { claudeCodeAdapter } from './claude-code/adapter';
 import { codexAdapter } from './codex/adapter';
 import { geminiAdapter } from './gemini/adapter';
 import { opencodeAdapter } from './opencode/adapter';
-import type { ToolVocabulary } from '../engine/tools';
+import type { ToolVocabulary } from '../engine';
 import type { AgentAdapter } from './port';
 import type { AgentId } from './types';
 

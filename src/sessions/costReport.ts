@@ -1,13 +1,8 @@
 // What a session cost, for `inspect`, `compact` and the panel alike: every call the session paid for
 // (its subagents' too), what carrying each item of the live context has cost, grouped by file, and
 // whether a compaction pays off. The prices are the caller's (bundled, or with the person's merged).
-import { breakEven, type BreakEven } from '../engine/cost/breakEven';
-import { costByResource, type ResourceGroup } from '../engine/cost/byResource';
-import { callRates, costWithRates, promptOf, type CallRates } from '../engine/cost/callCost';
-import { itemCosts } from '../engine/cost/itemCost';
-import type { PriceIndex } from '../engine/cost/prices';
-import { sessionCost, type SessionCost } from '../engine/cost/sessionCost';
-import type { Context } from '../engine/model';
+import { breakEven, type BreakEven, costByResource, type ResourceGroup, callRates, costWithRates, promptOf, type CallRates, itemCosts, type PriceIndex, sessionCost, type SessionCost } from '../pricing';
+import type { Context } from '../engine';
 import { breakEvenSentence } from '../protocol/format';
 import type { AgentAdapter } from './port';
 import type { LiveContext, SessionCall } from './types';

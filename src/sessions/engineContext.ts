@@ -2,10 +2,7 @@
 // (items are sized from it), and each message's source refs (record uuids, or an agent's own item
 // refs) so a compaction result can be mapped back onto the session file by the agent's fork writer.
 // Module by module, not the engine's index: `inspect` loads this without the summarizers.
-import { contextFromMessages } from '../engine/fromMessages';
-import type { Context } from '../engine/model';
-import { estimateTokenizer } from '../engine/tokens/estimate';
-import type { Tokenizer } from '../engine/tokens/tokenizer';
+import { contextFromMessages, type Context, estimateTokenizer, type Tokenizer } from '../engine';
 import { adapterOf } from './agents';
 import { keepingReads } from './common/readMemo';
 import { promptTokensOf } from './common/usage';

@@ -1,9 +1,7 @@
 // The adapter port: everything the host and the CLI ask of a coding agent's session files, in the
 // agent-neutral types of types.ts. Each agent has one folder under src/sessions/ whose adapter.ts
 // implements this; agents.ts lists them. Adding an agent is adding a folder and a line there.
-import type { Context } from '../engine/model';
-import type { CompactionResult } from '../engine/result';
-import type { ToolVocabulary } from '../engine/tools';
+import type { Context, CompactionResult, ToolVocabulary } from '../engine';
 import type { AgentConnection } from './connection';
 import type { AgentId, Diagnostic, FillSnapshot, FollowerEvents, LiveContext, Result, SessionCalls, SessionInfo } from './types';
 

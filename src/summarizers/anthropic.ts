@@ -4,7 +4,7 @@
 // create a summarizer without paying for the SDK's code unless a summary is asked for.
 import type Anthropic from '@anthropic-ai/sdk';
 import { DEFAULT_ANTHROPIC_SUMMARY_MODEL } from './defaults';
-import { errorText, type Summarizer, type SummaryRequest, type SummarizerResult } from '../engine/summarizers/types';
+import { errorText, type Summarizer, type SummaryRequest, type SummarizerResult } from '../engine';
 
 export interface AnthropicSummarizerOptions {
   apiKey: string;

@@ -2,7 +2,7 @@
 // Claude Code but have no API key. The prompt goes on stdin, which is then closed: `-p` reads stdin
 // too and would otherwise wait for it forever.
 import { spawn } from 'node:child_process';
-import { errorText, type Summarizer, type SummaryRequest, type SummarizerResult } from '../engine/summarizers/types';
+import { errorText, type Summarizer, type SummaryRequest, type SummarizerResult } from '../engine';
 
 export interface ClaudeCliSummarizerOptions {
   /** Executable path; default `claude` from PATH. */

@@ -1,8 +1,6 @@
 // A compaction result as the panel previews it: metrics per tier, verification, the summary and one
 // diff block per changed item. Everything shown goes through `redactSecrets` first. Free of `vscode`.
-import { afterTexts, EDITED_SUMMARIZER, redactSecrets, targetMissText, type CompactionResult, type Context, type Verification } from '../../engine';
-import { diffSides, diffSlots } from '../../engine/diff';
-import { SUMMARY_TAG } from '../../engine/fromMessages';
+import { afterTexts, diffSides, diffSlots, EDITED_SUMMARIZER, redactSecrets, SUMMARY_TAG, targetMissText, type CompactionResult, type Context, type Verification } from '../../engine';
 import { TIER_NAMES } from '../../protocol/categories';
 import { PREVIEW_WARNING_MAX, type Choices, type DiffBlock, type ItemDetail, type Preview, type VerificationView } from '../../protocol/messages';
 import { NO_CHOICES } from '../context/choices';

@@ -1,8 +1,7 @@
 // What the followed session has cost, as the panel shows it: built on the cost report `inspect`
 // prints too (the same figures), turned into the panel's shapes. Free of `vscode`.
 import { costReport, compactCost, type CostReport } from '../../sessions/costReport';
-import { BUNDLED_PRICES } from '../../engine/cost/bundledPrices';
-import { indexPrices, indexWithOverrides, type PriceIndex } from '../../engine/cost/prices';
+import { BUNDLED_PRICES, indexPrices, indexWithOverrides, type PriceIndex } from '../../pricing';
 import type { BreakEvenView, CostView, Preview, Region, TimelinePoint } from '../../protocol/messages';
 import { adapterOf } from '../../sessions/agents';
 import type { LiveSnapshot } from './liveSnapshot';

@@ -4,7 +4,7 @@
 // (PanelInstructionsWriter), and the status bar says what it saved; stopped, nothing points at it.
 import * as vscode from 'vscode';
 import type { LiveProxyState } from '../../protocol/messages';
-import type { PriceIndex } from '../../engine/cost/prices';
+import type { PriceIndex } from '../../pricing';
 import { startLiveProxy, type LiveProxy } from '../../proxy';
 import { Commands } from '../commands';
 import { liveProxyStatus } from './liveProxyStatus';

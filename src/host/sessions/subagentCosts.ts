@@ -1,7 +1,7 @@
 // What each subagent listed in Select Session… cost: its own transcript's calls, its fill and
 // dollars, read after the picker is shown (a first read of a long transcript takes a moment; later
 // ones read only what was appended). Free of `vscode`.
-import type { PriceIndex } from '../../engine/cost/prices';
+import type { PriceIndex } from '../../pricing';
 import { adapterOf } from '../../sessions/agents';
 import { transcriptCost, type TranscriptCost } from '../../sessions/costReport';
 import type { SessionInfo } from '../../sessions/types';

@@ -2,8 +2,7 @@
 // after the last of them. One rule, used three ways: fed the whole chain (live context), fed
 // appended lines (follower), or fed the few newest lines found by reading backwards (`readFill`,
 // the gauge's fast path).
-import { toolResultText } from '../../engine/fromMessages';
-import { charEstimateTokenizer } from '../../engine/tokens/tokenizer';
+import { toolResultText, charEstimateTokenizer } from '../../engine';
 import { ok, withFile } from '../result';
 import type { ContentBlock, Diagnostic, FillSnapshot, Result, UsageBreakdown } from '../types';
 import { numberLines } from '../common/lines';

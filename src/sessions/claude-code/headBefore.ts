@@ -5,7 +5,7 @@
 // a fork sends only the head again (engine/fromMessages.ts, `headResent`).
 import { firstRecords } from '../common/firstRecords';
 import { promptTokensOf } from '../common/usage';
-import { estimateTokenizer } from '../../engine/tokens/estimate';
+import { estimateTokenizer } from '../../engine';
 import { contentBlocks, isSidechain, messageOf, usageOf, type RawRecord } from './records';
 
 /** Records looked at: the first call comes within a few dozen lines. */

@@ -6,7 +6,7 @@ import type { Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { ReadMemo } from '../common/readMemo';
 import { ok, withFile } from '../result';
-import { hasMark, markBlock } from '../../engine/fromMessages';
+import { hasMark, markBlock } from '../../engine';
 import type { ApiMessage, ContentBlock, ContextEntry, Diagnostic, LiveCall, LiveContext, Result, SessionInfo } from '../types';
 import { RecordGraph, type ChainWalk } from './chain';
 import { FillTracker, type CountedReading, type FillOptions } from './fill';

@@ -1,6 +1,6 @@
 // Turns the live chain of records into Anthropic Messages, remembering which records each message
 // came from so the panel can point at transcript lines and the compaction engine at uuids.
-import { markBlock } from '../../engine/fromMessages';
+import { markBlock } from '../../engine';
 import type { ApiMessage, ContentBlock, ContextEntry, Diagnostic, EntryKind } from '../types';
 import { notTypedBecause } from './provenance';
 import { contentBlocks, messageOf, obj, str, toolResultIds, toolUseIds, uuidOf, type LocatedRecord, type RawRecord } from './records';

@@ -3,7 +3,7 @@
 // content `hash`, and `api-request` says: the first `keep` messages of request `base`, then the
 // blobs in `tail`, with `params` (model, max_tokens, betas, thinking…) and `cacheControl` marks.
 import type { FileHandle } from 'node:fs/promises';
-import { markHarnessBlock } from '../../engine/fromMessages';
+import { markHarnessBlock } from '../../engine';
 import type { ApiMessage, ContentBlock, Diagnostic } from '../types';
 import { readRange } from '../common/lines';
 import { RecordParser } from './jsonl';

@@ -1,6 +1,6 @@
 // Claude Code's tools, in the engine's categories. It has a Read tool, so its Bash commands stay
 // commands even when they only print a file.
-import type { ToolVocabulary } from '../../engine/tools';
+import type { ToolVocabulary } from '../../engine';
 
 export const CLAUDE_CODE_TOOLS: ToolVocabulary = {
   categories: {

@@ -8,7 +8,7 @@
 // input items after that item (tool outputs, a new prompt) are estimated. After a `compacted`
 // record Codex writes a `token_count` with zero input whose `total_tokens` is its own estimate of
 // the compacted history: until the next response, that is the fill.
-import { charEstimateTokenizer } from '../../engine/tokens/tokenizer';
+import { charEstimateTokenizer } from '../../engine';
 import { ok, withFile } from '../result';
 import type { Diagnostic, FillSnapshot, Result } from '../types';
 import { linesBackward } from '../common/tail';

@@ -5,7 +5,7 @@
 // as tool_use id, so the engine keeps or drops them together. Codex's own encrypted compaction
 // items are set apart as `opaque` blocks (the caller puts them in the head, which no tier touches),
 // counted at Codex's own estimate of their size.
-import { markBlock, markHarnessBlock, withMeasuredTokens } from '../../engine/fromMessages';
+import { markBlock, markHarnessBlock, withMeasuredTokens } from '../../engine';
 import type { ApiMessage, ContentBlock, ContextEntry, Diagnostic, EntryKind } from '../types';
 import { thousands } from '../../base/format';
 import { callIdOf, isInjectedUserText, isModelOutput, isOpaqueCompaction, isToolCall, isToolOutput, obj, opaqueCompactionTokens, outputText, reasoningText, str, type HistoryItem } from './records';

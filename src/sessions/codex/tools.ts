@@ -1,6 +1,6 @@
 // Codex CLI's tools, in the engine's categories. Its shell is its only way to read a file, so a
 // command that just prints one (`cat`, `sed -n`, `head`) counts as a file read.
-import type { ToolVocabulary } from '../../engine/tools';
+import type { ToolVocabulary } from '../../engine';
 
 export const CODEX_TOOLS: ToolVocabulary = {
   categories: {

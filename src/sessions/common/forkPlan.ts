@@ -2,8 +2,7 @@
 // decides per content block, agents store blocks in records or history items, so each adapter asks
 // this plan whether a tool block survives (by its call id), whether a message's text does, and what
 // text replaces a compacted tool result; the summary and the counts go into the fork as they are.
-import { afterTexts } from '../../engine/afterTexts';
-import type { ItemFate } from '../../engine/result';
+import { afterTexts, type ItemFate } from '../../engine';
 import type { ForkInput } from '../port';
 import { fail, ok } from '../result';
 import type { PlannedSizes, Result } from '../types';

@@ -5,7 +5,7 @@
 // request, and what was written after it (its calls' results, a new prompt) is estimated.
 // After a compression the kept messages still carry counts of the longer history: until a call is
 // recorded after the compression, the fill is our estimate of what is live.
-import { charEstimateTokenizer } from '../../engine/tokens/tokenizer';
+import { charEstimateTokenizer } from '../../engine';
 import type { FillSnapshot, UsageBreakdown } from '../types';
 import type { Conversation, PlacedMessage } from './conversation';
 import { isForkSummary, isSummary, jsonText, modelOf, obj, partsOf, tokensOf, type GeminiTokens, type MessageRecord } from './records';

@@ -15,7 +15,7 @@
 // the copy on the call is shown only when no user message holds it (older CLIs wrote none). A
 // resume writes the history back with the results once more: each is kept once, as the engine
 // pairs each call with one result.
-import { markBlock, markHarnessBlock } from '../../engine/fromMessages';
+import { markBlock, markHarnessBlock } from '../../engine';
 import type { ApiMessage, ContentBlock, ContextEntry, Diagnostic, EntryKind } from '../types';
 import type { PlacedMessage } from './conversation';
 import { isHarnessOrCommand, isSessionContext, isSummary, jsonText, obj, partsOf, str, type MessageRecord } from './records';

@@ -1,7 +1,7 @@
 // The Gemini CLI's tools (0.61 names, packages/core/src/tools/tool-names.ts) in the engine's
 // categories, so the engine names no agent's tools. Its shell tool is not its only way to read
 // files (it has read_file), so its shell commands stay commands.
-import type { ToolVocabulary } from '../../engine/tools';
+import type { ToolVocabulary } from '../../engine';
 
 export const GEMINI_TOOLS: ToolVocabulary = {
   categories: {

@@ -1,6 +1,6 @@
 // OpenCode's tools by their exact names (as recorded from 1.18.33: read, bash, edit, task; the rest
 // from its built-in tool list) and what kind of context each brings in, for the engine.
-import type { ToolVocabulary } from '../../engine/tools';
+import type { ToolVocabulary } from '../../engine';
 
 /** OpenCode has a read tool: its bash commands stay commands. */
 export const OPENCODE_TOOLS: ToolVocabulary = {

@@ -11,8 +11,8 @@ import { requestsDir, takeCompactionRequests } from '../../../src/proxy/control'
 import { archiveOriginal, recallDir, refOf, sessionRecallDir } from '../../../src/proxy/recall';
 import type { EstimateInputs } from '../../../src/mcp/compactEstimate';
 import { adapterOf } from '../../../src/sessions/agents';
-import { BUNDLED_PRICES } from '../../../src/engine/cost/bundledPrices';
-import { indexPrices } from '../../../src/engine/cost/prices';
+import { BUNDLED_PRICES } from '../../../src/pricing/bundledPrices';
+import { indexPrices } from '../../../src/pricing/prices';
 import { breakEvenSentence } from '../../../src/protocol/format';
 import { tempDir } from '../../support/tempDir';
 

@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { BUNDLED_PRICES } from '../../../../src/engine/cost/bundledPrices';
-import { indexPrices } from '../../../../src/engine/cost/prices';
+import { BUNDLED_PRICES } from '../../../../src/pricing/bundledPrices';
+import { indexPrices } from '../../../../src/pricing/prices';
 import { pickerItems } from '../../../../src/host/sessions/pickerItems';
 import { subagentCosts } from '../../../../src/host/sessions/subagentCosts';
 import { listSessions } from '../../../../src/sessions/claude-code/listing';

@@ -1,8 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { ratesOf } from '../../../../src/engine/cost/callCost';
-import { itemCosts, type CostedItem, type LiveCallInput } from '../../../../src/engine/cost/itemCost';
+import { ratesOf } from '../../../src/pricing/callCost';
+import { itemCosts, type CostedItem, type LiveCallInput } from '../../../src/pricing/itemCost';
 
 const period = { input: 3, output: 15, cacheWrite: 3.75, cacheWrite1h: 6, cacheRead: 0.3 };
 const call = (from: number, input: number, write: number, read: number, hour = 0): LiveCallInput => ({ from, model: 'm', at: null, usage: { inputTokens: input, cacheCreationInputTokens: write, cacheReadInputTokens: read, outputTokens: 10, ...(hour > 0 ? { cacheWrite1hTokens: hour } : {}) } });

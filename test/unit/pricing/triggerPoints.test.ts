@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkTriggerSettings, effectiveTrigger } from '../../../src/engine/triggerPoints';
+import { checkTriggerSettings, effectiveTrigger } from '../../../src/pricing/triggerPoints';
 
 const defaults = { thresholdPercent: 85, thresholdSet: false, targetPercent: 60, safetyNetPercent: 95, defaultTargetPercent: 60 };
 

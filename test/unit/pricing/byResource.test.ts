@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { costByResource } from '../../../../src/engine/cost/byResource';
+import { costByResource } from '../../../src/pricing/byResource';
 
 describe('costByResource', () => {
   it('groups every read of a file (any range) with its calls, costliest first', () => {

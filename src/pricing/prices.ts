@@ -1,7 +1,7 @@
 // What a model's tokens cost: the bundled table (priceTable.ts, generated from a public price list),
 // a person's own additions and overrides merged over it, and the rule that finds a model's entry
 // from the many names one model is reported under (dated, region- or provider-prefixed, `[1m]`).
-import type { Result } from '../../base/result';
+import type { Result } from '../base/result';
 
 /** US dollars per million tokens. `cacheWrite` is the 5-minute write; `cacheWrite1h` the 1-hour one where it differs. */
 export interface TokenPrices {

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { BUNDLED_PRICES, withBroaderSource } from '../../../../src/engine/cost/bundledPrices';
-import { canonicalName, findModel, indexPrices, mergePrices, parsePriceOverrides, periodAt, type PriceTable } from '../../../../src/engine/cost/prices';
+import { BUNDLED_PRICES, withBroaderSource } from '../../../src/pricing/bundledPrices';
+import { canonicalName, findModel, indexPrices, mergePrices, parsePriceOverrides, periodAt, type PriceTable } from '../../../src/pricing/prices';
 
 const index = indexPrices(BUNDLED_PRICES);
 const modelOf = (name: string): string | null => findModel(index, name)?.model ?? null;

@@ -6,7 +6,7 @@
 // shares add up to each call's prompt cost exactly: the items' costs plus what fell on no item (a
 // prompt with nothing sized in it) are the prompts' cost.
 import { costWithRates, promptOf, type CallCost, type CallRates, type PricedCallInput } from './callCost';
-import { lowerBound } from '../../base/search';
+import { lowerBound } from '../base/search';
 
 export interface CostedItem {
   /** -1 for the system prompt and tool definitions: in every prompt. */

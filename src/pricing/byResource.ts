@@ -1,6 +1,6 @@
 // Cost by resource: every read of a file (whatever its range), every run of a command, as one group,
 // so "src/big.ts was read 4 times, holds 12k tokens now and has cost $0.38 so far" is one line.
-import { filePathOf } from '../resource';
+import { filePathOf } from '../engine';
 
 export interface ResourceItem {
   resourceKey?: string;

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { breakEven } from '../../../../src/engine/cost/breakEven';
-import { breakEvenSentence } from '../../../../src/protocol/format';
+import { breakEven } from '../../../src/pricing/breakEven';
+import { breakEvenSentence } from '../../../src/protocol/format';
 
 const rates = { cacheWrite: 3.75e-6, cacheRead: 0.3e-6 };
 

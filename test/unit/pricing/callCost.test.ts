@@ -1,8 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { costOfCall, ratesOf } from '../../../../src/engine/cost/callCost';
-import { indexPrices, type PriceTable } from '../../../../src/engine/cost/prices';
-import { sessionCost } from '../../../../src/engine/cost/sessionCost';
+import { costOfCall, ratesOf } from '../../../src/pricing/callCost';
+import { indexPrices, type PriceTable } from '../../../src/pricing/prices';
+import { sessionCost } from '../../../src/pricing/sessionCost';
 
 const table: PriceTable = {
   source: 'test',
