@@ -16,12 +16,26 @@ const INTERIOR_TABLE = 5;
 const LEAF_INDEX = 10;
 const LEAF_TABLE = 13;
 
-/** One leaf cell of a table: its rowid, the bytes on the page (the record's start) and a way to the whole record. */
-export interface TableCell {
-  rowid: number;
-  local: Uint8Array;
-  payloadSize: number;
-  whole(): Uint8Array;
+/** A payload as a page holds it: its first bytes there, the rest (if any) in an overflow chain read on demand. */
+export class Payload {
+  constructor(
+    private readonly trees: BTrees,
+    private readonly pageNumber: number,
+    /** The bytes on the page: the record's start (its header, in practice). */
+    readonly local: Uint8Array,
+    readonly payloadSize: number,
+    private readonly firstOverflow: number,
+  ) {}
+
+  /** The whole record (the local bytes themselves when nothing overflows). */
+  whole(): Uint8Array {
+    return this.local.length === this.payloadSize ? this.local : this.trees.overflow(this.pageNumber, this.local, this.firstOverflow, this.payloadSize);
+  }
+}
+
+/** One leaf cell of a table: its rowid and its record. */
+export class TableCell extends Payload {
+  rowid = 0;
 }
 
 interface PageView {
@@ -38,8 +52,9 @@ export class BTrees {
     return `${this.pager.path}: page ${number}`;
   }
 
-  private view(number: number): PageView {
-    const bytes = this.pager.page(number);
+  /** A page's cells; `once`: a leaf read for one look (a scan's), its bytes valid until the next such read. */
+  private view(number: number, once = false): PageView {
+    const bytes = once ? this.pager.pageOnce(number) : this.pager.page(number);
     const base = number === 1 ? 100 : 0;
     const type = bytes[base] ?? 0;
     if (type !== INTERIOR_INDEX && type !== INTERIOR_TABLE && type !== LEAF_INDEX && type !== LEAF_TABLE) throw new CorruptError(`${this.where(number)} is not a b-tree page (type ${type})`);
@@ -68,18 +83,18 @@ export class BTrees {
     return size <= max ? size : min;
   }
 
-  /** The local bytes of a payload at `at` on `page`, and how to read it whole through its overflow chain. */
-  private payload(number: number, page: Uint8Array, at: number, size: number, tableLeaf: boolean): { local: Uint8Array; whole: () => Uint8Array } {
+  /** The payload at `at` on `page` (its local bytes, and where its overflow chain starts). */
+  private payload<T extends Payload>(make: new (...args: ConstructorParameters<typeof Payload>) => T, number: number, page: Uint8Array, at: number, size: number, tableLeaf: boolean): T {
     const localSize = this.localSize(size, tableLeaf);
     if (at + localSize > this.pager.usable) throw new CorruptError(`${this.where(number)}: a cell runs past the page`);
     const local = page.subarray(at, at + localSize);
-    if (localSize === size) return { local, whole: () => local };
+    if (localSize === size) return new make(this, number, local, size, 0);
     if (at + localSize + 4 > this.pager.usable) throw new CorruptError(`${this.where(number)}: a cell's overflow pointer runs past the page`);
-    const first = u32(page, at + localSize);
-    return { local, whole: () => this.overflow(number, local, first, size) };
+    return new make(this, number, local, size, u32(page, at + localSize));
   }
 
-  private overflow(number: number, local: Uint8Array, first: number, size: number): Uint8Array {
+  /** The whole payload: `local` then the chain from `first`, checked page by page. */
+  overflow(number: number, local: Uint8Array, first: number, size: number): Uint8Array {
     const room = this.pager.usable - 4;
     if (size > MAX_PAYLOAD) throw new CorruptError(`${this.where(number)}: a row of ${size} bytes, over the ${MAX_PAYLOAD}-byte limit of this reader`);
     const pages = Math.ceil((size - local.length) / room);
@@ -99,12 +114,14 @@ export class BTrees {
     return whole;
   }
 
-  /** Every leaf cell of the table whose root is `root`, in rowid order. */
+  /** Every leaf cell of the table whose root is `root`, in rowid order; a cell's bytes are valid only during its visit. */
   scanTable(root: number, visit: (cell: TableCell) => void): void {
     const seen = new Set<number>();
     const walk = (number: number, depth: number): void => {
       this.enter(number, depth, seen);
-      const page = this.view(number);
+      let page = this.view(number, true);
+      // An interior page outlives the reads of its children: its own copy.
+      if (page.type !== LEAF_TABLE) page = { ...page, bytes: page.bytes.slice() };
       if (page.type === LEAF_TABLE) {
         for (const at of page.cells) visit(this.tableCell(number, page.bytes, at));
         return;
@@ -149,12 +166,12 @@ export class BTrees {
   indexEquals(root: number, key: Uint8Array): number[] {
     const rowids: number[] = [];
     const seen = new Set<number>();
-    const entry = (number: number, bytes: Uint8Array, at: number): { order: number; rowid: () => number } => {
+    const entry = (number: number, bytes: Uint8Array, at: number): { order: number; payload: Payload } => {
       const [size, used] = varint(bytes, at);
-      const payload = this.payload(number, bytes, at + used, size, false);
+      const payload = this.payload(Payload, number, bytes, at + used, size, false);
       const order = compareFirst(payload.local, key) ?? compareFirst(payload.whole(), key);
       if (order === null) throw new CorruptError(`${this.where(number)}: an index entry without columns`);
-      return { order, rowid: () => lastInteger(payload.whole(), this.where(number)) };
+      return { order, payload };
     };
     const walk = (number: number, depth: number): boolean => {
       this.enter(number, depth, seen);
@@ -167,7 +184,7 @@ export class BTrees {
         // Entries equal to the key may end in the child left of the first entry not below it.
         if (interior && walk(u32(page.bytes, at), depth + 1)) return true;
         if (found.order > 0) return true;
-        rowids.push(found.rowid());
+        rowids.push(lastInteger(found.payload.whole(), this.where(number)));
       }
       return interior ? walk(page.right, depth + 1) : false;
     };
@@ -178,8 +195,9 @@ export class BTrees {
   private tableCell(number: number, bytes: Uint8Array, at: number): TableCell {
     const [size, sizeLength] = varint(bytes, at);
     const [rowid, rowidLength] = varint(bytes, at + sizeLength);
-    const payload = this.payload(number, bytes, at + sizeLength + rowidLength, size, true);
-    return { rowid, local: payload.local, payloadSize: size, whole: payload.whole };
+    const cell = this.payload(TableCell, number, bytes, at + sizeLength + rowidLength, size, true);
+    cell.rowid = rowid;
+    return cell;
   }
 
   /** A page entered once per walk and no deeper than any real tree. */

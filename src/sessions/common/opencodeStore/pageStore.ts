@@ -90,10 +90,11 @@ export class PageStore implements OpencodeStore {
         return sizes;
       }
       // One pass over the leaf pages: each cell's header says the data's length, its overflow is never read.
+      const sessionOf = new ColumnReader(sessionColumn, this.pager.encoding);
       this.trees.scanTable(table.root, (cell) => {
         const header = serialTypes(cell.local) ?? serialTypes(cell.whole());
         if (header === null) return;
-        const session = columnText(cell, header, sessionColumn, this.pager.encoding);
+        const session = sessionOf.read(cell, header);
         const type = header.types[dataColumn];
         if (session === null || type === undefined || !sizes.has(session)) return;
         sizes.set(session, (sizes.get(session) ?? 0) + dataLength(type));
@@ -145,17 +146,44 @@ function textLength(value: unknown): number {
 const dataLength = (type: number): number => (type < 12 ? 0 : serialSize(type));
 
 /** One text column of a cell, from its bytes on the page when they are there. */
-function columnText(cell: TableCell, header: { types: number[]; bodyStart: number }, column: number, encoding: number): string | null {
-  let at = header.bodyStart;
-  for (let index = 0; index < column; index++) at += serialSize(header.types[index] ?? 0);
-  const type = header.types[column];
-  if (type === undefined || type < 13 || type % 2 === 0) return null;
-  const size = serialSize(type);
-  const bytes = at + size <= cell.local.length ? cell.local : cell.whole();
-  return decodeRecordText(bytes.subarray(at, at + size), encoding);
+/**
+ * One text column of a scan's cells, from their bytes on the page when they are there. A table's
+ * rows of one session lie together, so the text is decoded only when its bytes differ from the
+ * previous cell's: decoding each of a few hundred thousand cells would be most of the scan's time.
+ */
+class ColumnReader {
+  private lastBytes = new Uint8Array(0);
+  private lastText: string | null = null;
+
+  constructor(
+    private readonly column: number,
+    private readonly encoding: number,
+  ) {}
+
+  read(cell: TableCell, header: { types: number[]; bodyStart: number }): string | null {
+    let at = header.bodyStart;
+    for (let index = 0; index < this.column; index++) at += serialSize(header.types[index] ?? 0);
+    const type = header.types[this.column];
+    if (type === undefined || type < 13 || type % 2 === 0) return null;
+    const size = serialSize(type);
+    const bytes = (at + size <= cell.local.length ? cell.local : cell.whole()).subarray(at, at + size);
+    if (this.lastText !== null && sameBytes(bytes, this.lastBytes)) return this.lastText;
+    this.lastBytes = bytes.slice();
+    this.lastText = decodeText(bytes, this.encoding);
+    return this.lastText;
+  }
 }
 
-const utf8 = new TextDecoder();
-function decodeRecordText(bytes: Uint8Array, encoding: number): string {
-  return encoding === 1 ? utf8.decode(bytes) : new TextDecoder(encoding === 2 ? 'utf-16le' : 'utf-16be').decode(bytes);
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
+  return true;
+}
+
+const decoders = new Map<number, InstanceType<typeof TextDecoder>>();
+function decodeText(bytes: Uint8Array, encoding: number): string {
+  const label = encoding === 2 ? 'utf-16le' : encoding === 3 ? 'utf-16be' : 'utf-8';
+  const decoder = decoders.get(encoding) ?? new TextDecoder(label);
+  decoders.set(encoding, decoder);
+  return decoder.decode(bytes);
 }

@@ -11,6 +11,7 @@ const MAGIC = 'SQLite format 3\0';
 /** Bytes of recent pages kept (interior pages of the b-trees are read again and again). */
 const CACHE_BYTES = 8 * 1024 * 1024;
 
+
 /** A database that cannot be read as SQLite (truncated, a cycle, a lying size): the message says where. */
 export class CorruptError extends Error {}
 /** The log was restarted or the file changed under the read: reading again sees a consistent state. */
@@ -99,25 +100,40 @@ export class Pager {
       return cached;
     }
     if (!first && (!Number.isInteger(number) || number < 1 || number > this.pageCount)) throw new CorruptError(`${this.path}: page ${number} is outside the database (${this.pageCount} pages)`);
-    const bytes = this.readPage(number, first ? (this.log.pageSize ?? 0) : this.pageSize);
+    const bytes = first ? this.readPage(number, this.log.pageSize ?? 0) : this.readPage(number, this.pageSize);
     this.pagesRead++;
-    this.cache.set(number, bytes);
-    if (this.cache.size > this.cacheLimit) this.cache.delete(this.cache.keys().next().value as number);
+    this.remember(number, bytes);
     return bytes;
   }
 
-  private readPage(number: number, size: number): Uint8Array {
+  /** Page `number` for one look: from the cache, else read into a buffer reused by the next call (a scan's leaves are read once; caching them would only churn memory). */
+  pageOnce(number: number): Uint8Array {
+    const cached = this.cache.get(number);
+    if (cached !== undefined) return cached;
+    if (!Number.isInteger(number) || number < 1 || number > this.pageCount) throw new CorruptError(`${this.path}: page ${number} is outside the database (${this.pageCount} pages)`);
+    this.pagesRead++;
+    return this.readPage(number, this.pageSize, this.scratch);
+  }
+
+  private readonly scratch = new Uint8Array(24 + 65536);
+
+  private remember(number: number, bytes: Uint8Array): void {
+    this.cache.set(number, bytes);
+    if (this.cache.size > this.cacheLimit) this.cache.delete(this.cache.keys().next().value as number);
+  }
+
+  private readPage(number: number, size: number, into?: Uint8Array): Uint8Array {
     const offset = this.log.frames.get(number);
     if (offset !== undefined && this.wal !== null) {
       // The frame's header again: salts other than the indexed ones mean the log was restarted since.
-      const frame = readAt(this.wal.fd, 24 + size, offset - 24);
+      const frame = readAt(this.wal.fd, 24 + size, offset - 24, into);
       const view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
       if (frame.length < 24 + size || `${view.getUint32(8, false)}:${view.getUint32(12, false)}` !== this.log.salt) throw new ChangedError(`${this.path}-wal was restarted while it was read`);
       return frame.subarray(24);
     }
     // Page 1 before the page size is known: the database header says it (100 bytes suffice to start).
     const pageSize = size > 0 ? size : (databasePageSize(readAt(this.db.fd, 100, 0)) ?? 100);
-    const bytes = readAt(this.db.fd, pageSize, (number - 1) * pageSize);
+    const bytes = readAt(this.db.fd, pageSize, (number - 1) * pageSize, into);
     if (bytes.length < pageSize) throw new CorruptError(`${this.path} is truncated: page ${number} lies past its end (${this.db.size} bytes)`);
     return bytes;
   }

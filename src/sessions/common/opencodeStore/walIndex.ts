@@ -25,9 +25,9 @@ const CHUNK_FRAMES = 64;
 
 const none = (salt: string, problem: string | null): WalIndex => ({ frames: new Map(), pageCount: null, pageSize: null, commits: 0, salt, problem });
 
-/** Reads exactly `length` bytes at `position` (fewer only at the end of the file). */
-export function readAt(fd: number, length: number, position: number): Uint8Array {
-  const buffer = new Uint8Array(length);
+/** Reads exactly `length` bytes at `position` (fewer only at the end of the file), into `into` when given (reused, not kept). */
+export function readAt(fd: number, length: number, position: number, into?: Uint8Array): Uint8Array {
+  const buffer = into !== undefined && into.length >= length ? into.subarray(0, length) : new Uint8Array(length);
   let filled = 0;
   while (filled < length) {
     const read = readSync(fd, buffer, filled, length - filled, position + filled);
