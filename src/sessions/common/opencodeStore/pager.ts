@@ -66,7 +66,12 @@ export class Pager {
     this.usable = this.pageSize - (header[20] ?? 0);
     this.encoding = ((header[56] ?? 0) << 24) | ((header[57] ?? 0) << 16) | ((header[58] ?? 0) << 8) | (header[59] ?? 0);
     if (this.usable < 480) throw new CorruptError(`${path}: reserved bytes ${header[20]} leave too little of a ${this.pageSize}-byte page`);
-    this.pageCount = this.log.pageCount ?? Math.floor(db.size / this.pageSize);
+    // The header's own page count when it is current (SQLite's rule: bytes 92–95 equal the change counter at 24–27):
+    // a file shorter than it is truncated, and reading past its end says so.
+    const view = new DataView(header.buffer, header.byteOffset, header.byteLength);
+    const inHeader = view.getUint32(28, false);
+    const current = inHeader > 0 && view.getUint32(92, false) === view.getUint32(24, false);
+    this.pageCount = this.log.pageCount ?? (current ? inHeader : Math.floor(db.size / this.pageSize));
     this.cacheLimit = Math.max(16, Math.floor(CACHE_BYTES / this.pageSize));
   }
 
