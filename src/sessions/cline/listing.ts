@@ -10,7 +10,7 @@ import { num, obj, str } from '../common/fields';
 import { READ_CAPS, readRegularText, withoutBom } from '../common/regularFile';
 import { fail, ok } from '../result';
 import type { Result, SessionInfo } from '../types';
-import { CLINE_ID, LEGACY_HISTORY, placeOf, resolveHomes, sdkMessagesPath, type ClinePlace, type ClineWhere } from './paths';
+import { CLINE_ID, LEGACY_HISTORY, SUBAGENT_FILE, placeOf, resolveHomes, sdkMessagesPath, type ClinePlace, type ClineWhere } from './paths';
 import { readTranscript, type ClineTranscript } from './records';
 
 async function readSmallJson(path: string, cap: number = READ_CAPS.ownRecord): Promise<Record<string, unknown> | unknown[] | null> {
@@ -34,8 +34,9 @@ interface Described {
   forkOf?: SessionInfo['forkOf'];
 }
 
-function describeSdk(manifest: Record<string, unknown> | null): Described {
+function describeSdk(manifest: Record<string, unknown> | null, parentId?: string): Described {
   const metadata = obj(manifest?.metadata);
+  if (parentId !== undefined) return { cwd: str(manifest?.cwd) ?? str(manifest?.workspace_root), title: `Subagent of ${str(metadata?.title) ?? parentId}`, model: str(manifest?.model), parentSessionId: parentId };
   const mark = obj(metadata?.contextLens);
   const parent = str(manifest?.parent_session_id);
   const forkOf = obj(mark?.forkOf);
@@ -104,7 +105,7 @@ async function infoAt(place: ClinePlace, described: Described): Promise<SessionI
 /** Picker information of a transcript already read. */
 export async function sessionInfoOf(transcript: ClineTranscript): Promise<SessionInfo> {
   const place = transcript.place;
-  const described = place.layout === 'sdk' ? describeSdk(transcript.manifest) : describeLegacy((await taskIndex(place.storage)).get(place.id), transcript);
+  const described = place.layout === 'sdk' ? describeSdk(transcript.manifest, place.parentId) : describeLegacy((await taskIndex(place.storage)).get(place.id), transcript);
   const path = place.layout === 'sdk' ? place.messages : place.history;
   return (await infoAt(place, described)) ?? { id: place.id, agent: CLINE_ID, path, projectDir: place.folder, cwd: described.cwd, title: described.title, model: described.model, lastActivityMs: 0, sizeBytes: 0, isSidechain: false };
 }
@@ -114,7 +115,7 @@ export async function readClineSessionInfo(path: string): Promise<Result<Session
   if (place === null) return fail('invalid-input', `Not a Cline session file: ${path}`, path);
   if (place.layout === 'sdk') {
     const manifest = await readSmallJson(place.manifest);
-    const info = await infoAt(place, describeSdk(Array.isArray(manifest) ? null : manifest));
+    const info = await infoAt(place, describeSdk(Array.isArray(manifest) ? null : manifest, place.parentId));
     return info === null ? fail('not-found', `No Cline session at ${path}`, path) : ok(info);
   }
   const transcript = await readTranscript(path);
@@ -136,6 +137,11 @@ async function sessionsOfHome(home: string): Promise<SessionInfo[]> {
     if (!entry.isDirectory()) continue;
     const info = await readClineSessionInfo(sdkMessagesPath(home, entry.name));
     if (info.ok) found.push(info.value);
+    for (const file of await entries(join(home, 'sessions', entry.name))) {
+      if (!file.isFile() || !SUBAGENT_FILE.test(file.name)) continue;
+      const subagent = await readClineSessionInfo(join(home, 'sessions', entry.name, file.name));
+      if (subagent.ok) found.push(subagent.value);
+    }
   }
   const tasks = await entries(join(home, 'tasks'));
   if (tasks.length === 0) return found;

@@ -17,11 +17,12 @@ export const LEGACY_UI = 'ui_messages.json';
 export type Env = Readonly<Record<string, string | undefined>>;
 
 export type ClinePlace =
-  | { layout: 'sdk'; id: string; folder: string; manifest: string; messages: string; dataDir: string }
+  | { layout: 'sdk'; id: string; folder: string; manifest: string; messages: string; dataDir: string; parentId?: string }
   | { layout: 'legacy'; id: string; folder: string; history: string; ui: string; storage: string };
 
 /** A session id as Cline writes them (`1795827836607_ff0sl`, a task's `1769053680585`): no path pieces. */
 const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
+export const SUBAGENT_FILE = /^(agent_[A-Za-z0-9_-]{1,100})\.messages\.json$/;
 
 /** The layout and files of a session named by its messages file, or null when the name says it is none. */
 export function placeOf(path: string): ClinePlace | null {
@@ -30,6 +31,10 @@ export function placeOf(path: string): ClinePlace | null {
   if (!SAFE_ID.test(id)) return null;
   const name = basename(path);
   if (name === `${id}.messages.json`) return { layout: 'sdk', id, folder, manifest: join(folder, `${id}.json`), messages: path, dataDir: dirname(dirname(folder)) };
+  // A subagent's messages live in its parent's folder, `agent_<agent id>.messages.json`, under the
+  // id `<parent>__agent_<agent id>` (its own file's `sessionId`); the parent's manifest says where it ran.
+  const agent = SUBAGENT_FILE.exec(name)?.[1];
+  if (agent !== undefined) return { layout: 'sdk', id: `${id}__${agent}`, folder, manifest: join(folder, `${id}.json`), messages: path, dataDir: dirname(dirname(folder)), parentId: id };
   if (name === LEGACY_HISTORY && basename(dirname(folder)) === 'tasks') return { layout: 'legacy', id, folder, history: path, ui: join(folder, LEGACY_UI), storage: dirname(dirname(folder)) };
   return null;
 }

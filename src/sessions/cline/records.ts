@@ -111,7 +111,9 @@ async function readSdk(place: Extract<ClinePlace, { layout: 'sdk' }>): Promise<R
   const root = obj(read.value);
   if (root === null || !Array.isArray(root.messages)) return fail('invalid-input', `Not a Cline session's messages (no \`messages\` list): ${place.messages}`, place.messages);
   const manifestRead = await readJson(place.manifest);
-  const manifest = manifestRead.ok ? obj(manifestRead.value) : null;
+  const whole = manifestRead.ok ? obj(manifestRead.value) : null;
+  // A subagent's manifest is its parent's: where it ran, not the parent's own marks.
+  const manifest = place.parentId === undefined || whole === null ? whole : { cwd: whole.cwd, workspace_root: whole.workspace_root, model: whole.model, metadata: { title: obj(whole.metadata)?.title } };
   const diagnostics: Diagnostic[] = [];
   const messages: ClineMessage[] = [];
   const compactionNotes: ClineTranscript['compactionNotes'] = [];

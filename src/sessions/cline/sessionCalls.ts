@@ -1,7 +1,6 @@
 // Every call a Cline session paid for, for its cost: each request Cline counted (legacy: every
 // `api_req_started` with counts, cancelled and retried ones too; SDK: every answer's `metrics`),
 // and the calls of its subagents (SDK sessions whose manifest names it as their parent).
-import { dirname } from 'node:path';
 import { ok } from '../result';
 import type { Result, SessionCall, SessionCalls, SessionInfo } from '../types';
 import { listClineSessions } from './listing';
@@ -29,7 +28,7 @@ export async function readClineSessionCalls(session: SessionInfo): Promise<Resul
   const place = placeOf(session.path);
   const subagents: SessionCalls['subagents'] = [];
   if (place?.layout === 'sdk' && !session.isSidechain) {
-    const listed = await listClineSessions({ homes: [dirname(dirname(place.folder))] });
+    const listed = await listClineSessions({ homes: [place.dataDir] });
     for (const child of listed.ok ? listed.value : []) {
       if (child.parentSessionId !== session.id) continue;
       const calls = await callsOf(child.path);
