@@ -126,17 +126,25 @@ prompt, settle, answer = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
 pid, fd = pty.fork()
 if pid == 0:
     os.execvp(sys.argv[4], sys.argv[4:])
-def pump(seconds):
+screen = []
+def pump(seconds, until=None):
     end = time.time() + seconds
     while time.time() < end:
-        ready, _, _ = select.select([fd], [], [], 0.1)
+        if until is not None and until in b"".join(screen)[-20000:]:
+            return True
+        ready, _, _ = select.select([fd], [], [], 0.05)
         if ready:
             try:
-                os.read(fd, 65536)
+                screen.append(os.read(fd, 65536))
             except OSError:
-                return
+                return False
+    return False
+# The input box is drawn once the session is loaded; keys typed before it are lost.
+pump(30, b"Ask anything")
 pump(settle)
-os.write(fd, prompt.encode())
+for char in prompt:
+    os.write(fd, char.encode())
+    pump(0.02)
 pump(0.5)
 os.write(fd, b"\\r")
 pump(answer)
@@ -146,6 +154,7 @@ for sig in (signal.SIGTERM, signal.SIGKILL):
     except OSError:
         pass
     pump(0.3)
+sys.stdout.write(b"".join(screen).decode("utf8", "replace")[-4000:])
 `;
 
 /** `cline --id <id>` in its terminal UI, one prompt typed, ended after `answerMs`. */
@@ -154,7 +163,7 @@ export async function resumeInTerminal(id: string, prompt: string, options: RunC
   const port = await freePort();
   try {
     const seconds = (ms: number): string => String(ms / 1000);
-    return await runCli('python3', ['-c', PTY_DRIVER, prompt, seconds(options.settleMs ?? 5000), seconds(options.answerMs ?? 5000), ensureClineCli(), '--id', id], { cwd: options.cwd, env: clineEnv(options.root, port), timeoutMs: options.timeoutMs ?? 60_000 });
+    return await runCli('python3', ['-c', PTY_DRIVER, prompt, seconds(options.settleMs ?? 2000), seconds(options.answerMs ?? 5000), ensureClineCli(), '--id', id], { cwd: options.cwd, env: clineEnv(options.root, port), timeoutMs: options.timeoutMs ?? 60_000 });
   } finally {
     endHub(port);
   }
