@@ -6,7 +6,7 @@
 //   (or VS Code Insiders') per-user folder on each system.
 // A session's path is its messages file; the layout is told by the file's name and place alone.
 import { homedir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, posix, win32 } from 'node:path';
 
 export const CLINE_ID = 'cline';
 export const CLINE_DATA_ENV = 'CLINE_DATA_DIR';
@@ -54,6 +54,8 @@ export function defaultDataDir(env: Env): string {
 export function defaultGlobalStorages(env: Env, platform: NodeJS.Platform = process.platform): string[] {
   const home = env.HOME || env.USERPROFILE || homedir();
   const apps = ['Code', 'Code - Insiders', 'VSCodium'];
+  // The system's own separators, also when asked about another system.
+  const join = platform === 'win32' ? win32.join : posix.join;
   const userRoots =
     platform === 'darwin'
       ? apps.map((app) => join(home, 'Library', 'Application Support', app, 'User'))
