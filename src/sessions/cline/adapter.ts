@@ -8,7 +8,7 @@ import { writeClineFork } from './fork';
 import { ClineSessionFollower } from './follower';
 import { findClineWorkspaceSession, listClineSessions, readClineSessionInfo } from './listing';
 import { readClineLiveContext } from './liveContext';
-import { CLINE_DATA_ENV, CLINE_ID, placeOf, resolveHomes, type ClineWhere } from './paths';
+import { CLINE_DATA_ENV, CLINE_ID, placeOf, resolveHomes, resumeCommandOf, type ClineWhere } from './paths';
 import { readClineSessionCalls } from './sessionCalls';
 import { CLINE_TOOLS } from './tools';
 import { ClineUsageLog } from './usageLog';
@@ -63,6 +63,6 @@ export const clineAdapter: AgentAdapter = {
   listForks,
   usage: (path) => new ClineUsageLog(path),
   readSessionCalls: readClineSessionCalls,
-  resumeCommand: (session) => `cline --id ${session.id}`,
+  resumeCommand: (session) => resumeCommandOf(session.path, session.id),
   writeFork: writeClineFork,
 };

@@ -17,7 +17,7 @@ import { readRegularText, withoutBom } from '../common/regularFile';
 import type { ForkInput, WrittenFork } from '../port';
 import { fail, failFromError, ok } from '../result';
 import type { Result } from '../types';
-import { placeOf, type ClinePlace } from './paths';
+import { placeOf, resumeCommandOf, type ClinePlace } from './paths';
 import { FORK_MARK, TRANSCRIPT_CAP } from './records';
 
 type Json = Record<string, unknown>;
@@ -140,10 +140,13 @@ async function forkLegacy(place: Extract<ClinePlace, { layout: 'legacy' }>, inpu
   const written = await writeFolder(folder, [
     ['api_conversation_history.json', JSON.stringify(messages)],
     ['ui_messages.json', JSON.stringify(ui)],
+    // What the extension's task reconstruction reads besides the messages.
+    ['task_metadata.json', JSON.stringify({ files_in_context: [], model_usage: [], environment_history: [] })],
     [FORK_MARK, `${JSON.stringify({ ...mark, title }, null, 2)}\n`],
   ]);
   if (!written.ok) return written;
-  return ok({ sessionId: id, path: join(folder, 'api_conversation_history.json'), resumeCommand: `cline --id ${id}`, notes: [`Written as task ${id} beside the source's; the extension shows it in its history once it is in the history index (Cline's "reconstruct task history" finds task folders).`] });
+  const path = join(folder, 'api_conversation_history.json');
+  return ok({ sessionId: id, path, resumeCommand: resumeCommandOf(path, id), notes: [`Written as task ${id} beside the source's. The extension lists it once its index has it: run "Cline: Reconstruct Task History" from the Command Palette (Context Lens never writes Cline's index).`] });
 }
 
 export async function writeClineFork(input: ForkInput): Promise<Result<WrittenFork>> {

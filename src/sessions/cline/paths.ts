@@ -77,3 +77,12 @@ export function resolveHomes(where: ClineWhere): string[] {
   const env = where.env ?? process.env;
   return [defaultDataDir(env), ...defaultGlobalStorages(env)];
 }
+
+/**
+ * What continues a session: `cline --id <id>` for the SDK's; the extension has no command for a
+ * task, and lists a task folder it did not write only after its "Reconstruct Task History" command
+ * (cline.reconstructTaskHistory) added it to its index. A shell comment, harmless if run.
+ */
+export function resumeCommandOf(path: string, id: string): string {
+  return placeOf(path)?.layout === 'legacy' ? `# In VS Code: run "Cline: Reconstruct Task History", then open task ${id} from Cline's History` : `cline --id ${id}`;
+}
