@@ -7,7 +7,7 @@
 // measured the longer history), a compacted tool result in place of the original. The source's
 // files are only read; what we write is new, and removed again if writing it fails.
 import { mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { writeNewAtomically } from '../atomicWrite';
 import { randomBytes } from '../common/crypto';
 import { obj, str } from '../common/fields';
@@ -131,7 +131,8 @@ async function forkLegacy(place: Extract<ClinePlace, { layout: 'legacy' }>, inpu
   if (!document.ok) return document;
   if (!Array.isArray(document.value)) return fail('invalid-input', `Not a Cline task's history: ${place.history}`, place.history);
   const id = String(nowMs);
-  const folder = join(place.storage, 'tasks', id);
+  // Beside the source's folder: in the extension's `tasks/`, or next to a task folder copied out.
+  const folder = join(dirname(place.folder), id);
   const messages = forkMessages(document.value, (_message, index) => `h${index}`, input, plan, nowMs).map(({ id: _id, metadata: _metadata, ...message }) => message);
   const title = input.title ?? `${input.live.session.title} (compacted)`;
   // The task opens with its title, as the extension's own tasks do; the mark says whose fork it is.

@@ -35,7 +35,9 @@ export function placeOf(path: string): ClinePlace | null {
   // id `<parent>__agent_<agent id>` (its own file's `sessionId`); the parent's manifest says where it ran.
   const agent = SUBAGENT_FILE.exec(name)?.[1];
   if (agent !== undefined) return { layout: 'sdk', id: `${id}__${agent}`, folder, manifest: join(folder, `${id}.json`), messages: path, dataDir: dirname(dirname(folder)), parentId: id };
-  if (name === LEGACY_HISTORY && basename(dirname(folder)) === 'tasks') return { layout: 'legacy', id, folder, history: path, ui: join(folder, LEGACY_UI), storage: dirname(dirname(folder)) };
+  // A task folder is read where it lies: in the extension's `tasks/`, or copied out (people export
+  // and publish task folders); its storage is the folder above `tasks/`, else the one above it.
+  if (name === LEGACY_HISTORY) return { layout: 'legacy', id, folder, history: path, ui: join(folder, LEGACY_UI), storage: basename(dirname(folder)) === 'tasks' ? dirname(dirname(folder)) : dirname(folder) };
   return null;
 }
 

@@ -66,7 +66,7 @@ describe('Cline SDK sessions (CLI 3.0.65)', () => {
   });
 
   it("takes only Cline's files by their name and place", async () => {
-    for (const path of ['/x/sessions/abc/abc.json', '/x/sessions/abc/other.messages.json', '/x/api_conversation_history.json', '/x/tasks/1/ui_messages.json', '/x/session-1.jsonl', '/x/tasks/../api_conversation_history.json']) assert.equal(await clineAdapter.owns(path), false, path);
-    for (const path of ['/x/sessions/abc/abc.messages.json', '/x/sessions/abc/agent_12_x.messages.json', '/s/tasks/1769053680585/api_conversation_history.json']) assert.equal(await clineAdapter.owns(path), true, path);
+    for (const path of ['/x/sessions/abc/abc.json', '/x/sessions/abc/other.messages.json', '/x/tasks/1/ui_messages.json', '/x/session-1.jsonl', '/x/tasks/../api_conversation_history.json']) assert.equal(await clineAdapter.owns(path), false, path);
+    for (const path of ['/x/sessions/abc/abc.messages.json', '/x/sessions/abc/agent_12_x.messages.json', '/s/tasks/1769053680585/api_conversation_history.json', '/repo/exported_task_1769064454592/api_conversation_history.json']) assert.equal(await clineAdapter.owns(path), true, path);
   });
 });
