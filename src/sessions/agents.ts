@@ -1,6 +1,7 @@
 // Every agent Context Lens reads, behind the adapter port (port.ts). The host and the CLI find an
 // agent here, by its id or by the file they were given; they import no adapter directly.
 import { claudeCodeAdapter } from './claude-code/adapter';
+import { clineAdapter } from './cline/adapter';
 import { codexAdapter } from './codex/adapter';
 import { geminiAdapter } from './gemini/adapter';
 import { opencodeAdapter } from './opencode/adapter';
@@ -9,7 +10,7 @@ import type { AgentAdapter } from './port';
 import type { AgentId } from './types';
 
 /** In the order a file is offered to them. */
-export const AGENTS: readonly AgentAdapter[] = [codexAdapter, geminiAdapter, opencodeAdapter, claudeCodeAdapter];
+export const AGENTS: readonly AgentAdapter[] = [codexAdapter, geminiAdapter, opencodeAdapter, clineAdapter, claudeCodeAdapter];
 
 export function adapterOf(id: AgentId): AgentAdapter {
   return AGENTS.find((adapter) => adapter.id === id) ?? claudeCodeAdapter;

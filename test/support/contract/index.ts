@@ -1,5 +1,6 @@
 // One contract subject per registered agent, by its id: the suite fails for an agent without one.
 import { claudeCodeSubject } from './claude-code';
+import { clineSubject } from './cline';
 import { codexSubject } from './codex';
 import { geminiSubject } from './gemini';
 import { opencodeSubject } from './opencode';
@@ -7,6 +8,7 @@ import type { ContractSubject } from './subject';
 
 export const CONTRACT_SUBJECTS: Readonly<Record<string, ContractSubject>> = {
   'claude-code': claudeCodeSubject,
+  cline: clineSubject,
   codex: codexSubject,
   gemini: geminiSubject,
   opencode: opencodeSubject,
