@@ -2,7 +2,7 @@
 // newest compaction (the SDK's summary opens it; the legacy extension leaves out the range its
 // truncation deleted), the exact fill from the newest answer's counts, the calls measured since, and
 // every compaction Cline performed. A fork Context Lens wrote reads as its plan until its first call.
-import { charEstimateTokenizer } from '../../engine/tokens/tokenizer';
+import { charEstimateTokenizer } from '../../engine';
 import { obj } from '../common/fields';
 import { ok } from '../result';
 import { plannedSizesOf, type ApiMessage, type CompactionEvent, type ContextEntry, type EntryKind, type FillSnapshot, type LiveCall, type LiveContext, type Result, type SessionInfo, type UsageBreakdown } from '../types';

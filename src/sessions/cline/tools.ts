@@ -1,7 +1,7 @@
 // Cline's tools by their exact names, for the engine: the SDK's (the CLI 3.0.65 sends read_files,
 // search_codebase, run_commands, fetch_web_content, editor, ask_question, spawn_agent and its team
 // tools) and the VS Code extension's older XML and native tools.
-import type { ToolVocabulary } from '../../engine/tools';
+import type { ToolVocabulary } from '../../engine';
 
 export const CLINE_TOOLS: ToolVocabulary = {
   categories: {
