@@ -53,6 +53,10 @@ export const RESIDENT_ENV_NAMES: ReadonlySet<string> = new Set([
   'GEMINI_CLI_SYSTEM_SETTINGS_PATH',
   'OPENCODE_DB',
   'OPENCODE_CONFIG_CONTENT',
+  // Cline: its SDK data folder; the VS Code extension's storage under the Windows profile.
+  'CLINE_DATA_DIR',
+  'USERPROFILE',
+  'APPDATA',
   'CONTEXT_LENS_CACHE',
   'CONTEXT_LENS_PRICES',
   'CONTEXT_LENS_DEBUG',
