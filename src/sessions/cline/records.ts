@@ -20,8 +20,11 @@ import { placeOf, type ClinePlace } from './paths';
 /** Our mark in a legacy task folder we wrote: whose fork it is and what its compaction planned. */
 export const FORK_MARK = 'context_lens_fork.json';
 
-/** Cline's files are one JSON document each; anything bigger is not a session it wrote. */
-export const TRANSCRIPT_CAP = 256 * 1024 * 1024;
+/**
+ * Cline's files are one JSON document each, parsed whole (a few times their size in memory): past
+ * this a file is refused with its size rather than read. Tasks people publish are well under 2 MB.
+ */
+export const TRANSCRIPT_CAP = 64 * 1024 * 1024;
 
 export interface ClineUsage {
   /** The whole prompt of the call (Cline's own count of its context). */
