@@ -20,8 +20,11 @@ import { placeOf, type ClinePlace } from './paths';
 /** Our mark in a legacy task folder we wrote: whose fork it is and what its compaction planned. */
 export const FORK_MARK = 'context_lens_fork.json';
 
-/** Cline's files are one JSON document each; anything bigger is not a session it wrote. */
-export const TRANSCRIPT_CAP = 256 * 1024 * 1024;
+/**
+ * Cline's files are one JSON document each, parsed whole (a few times their size in memory): past
+ * this a file is refused with its size rather than read. Tasks people publish are well under 2 MB.
+ */
+export const TRANSCRIPT_CAP = 64 * 1024 * 1024;
 
 export interface ClineUsage {
   /** The whole prompt of the call (Cline's own count of its context). */
@@ -56,6 +59,8 @@ export interface ClineTranscript {
   messages: ClineMessage[];
   /** Every request the session paid for, counted once (legacy: every api_req_started with counts). */
   requests: ClineRequest[];
+  /** Legacy: what its subagents' runs cost, one `say: "subagent_usage"` each (their sums, not per call). */
+  subagentRequests: ClineRequest[];
   /** Legacy: the history range Cline's truncation took out of what it sends (inclusive). */
   deletedRange: [number, number] | null;
   /** Legacy `say: "compaction"` / changes of the deleted range: the agent's compactions, oldest first. */
@@ -140,7 +145,7 @@ async function readSdk(place: Extract<ClinePlace, { layout: 'sdk' }>): Promise<R
     }
   });
   const requests = messages.flatMap((message) => (message.usage === null ? [] : [{ usage: message.usage, model: message.model, at: message.at }]));
-  return ok({ place, messages, requests, deletedRange: null, compactionNotes, manifest, diagnostics });
+  return ok({ place, messages, requests, subagentRequests: [], deletedRange: null, compactionNotes, manifest, diagnostics });
 }
 
 function legacyUsage(text: unknown): ClineUsage | null {
@@ -179,6 +184,7 @@ async function readLegacy(place: Extract<ClinePlace, { layout: 'legacy' }>): Pro
     messages.push({ ref: `h${index}`, role, content: blocksOf(m.content), at: isoOf(num(m.ts)), model: modelOfInfo(m.modelInfo), usage: null, summary: false });
   });
   const requests: ClineRequest[] = [];
+  const subagentRequests: ClineRequest[] = [];
   const compactionNotes: ClineTranscript['compactionNotes'] = [];
   let deletedRange: [number, number] | null = null;
   let lastPrompt: number | null = null;
@@ -199,6 +205,12 @@ async function readLegacy(place: Extract<ClinePlace, { layout: 'legacy' }>): Pro
       })();
       compactionNotes.push({ ref: `ui${num(message.ts) ?? compactionNotes.length}`, at, preTokens: num(detail?.tokensBefore) ?? lastPrompt, postTokens: num(detail?.tokensAfter), trigger: str(detail?.mode) ?? 'auto', summary: str(detail?.summary) });
     }
+    if (message.say === 'subagent_usage') {
+      // `{source: "subagents", tokensIn, tokensOut, cacheWrites, cacheReads, cost}`: the subagents' sum.
+      const usage = legacyUsage(message.text);
+      if (usage !== null) subagentRequests.push({ usage, model: str(obj(message.modelInfo)?.modelId), at });
+      continue;
+    }
     if (message.say !== 'api_req_started') continue;
     const usage = legacyUsage(message.text);
     if (usage === null) continue;
@@ -216,7 +228,7 @@ async function readLegacy(place: Extract<ClinePlace, { layout: 'legacy' }>): Pro
   // A fork Context Lens wrote says so in a file of its own (the extension never reads it).
   const mark = await readJson(join(place.folder, FORK_MARK));
   const manifest = mark.ok && obj(mark.value) !== null ? { metadata: { contextLens: mark.value } } : null;
-  return ok({ place, messages, requests, deletedRange, compactionNotes, manifest, diagnostics });
+  return ok({ place, messages, requests, subagentRequests, deletedRange, compactionNotes, manifest, diagnostics });
 }
 
 export async function readTranscript(path: string): Promise<Result<ClineTranscript>> {

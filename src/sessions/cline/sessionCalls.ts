@@ -6,12 +6,14 @@ import type { Result, SessionCall, SessionCalls, SessionInfo } from '../types';
 import { listClineSessions } from './listing';
 import { breakdownOf } from './liveContext';
 import { placeOf } from './paths';
-import { readTranscript } from './records';
+import { readTranscript, type ClineRequest } from './records';
+
+const callOf = (request: ClineRequest): SessionCall => ({ usage: breakdownOf(request.usage), model: request.model, at: request.at });
 
 async function callsOf(path: string): Promise<Result<SessionCall[]>> {
   const read = await readTranscript(path);
   if (!read.ok) return read;
-  return ok(read.value.requests.map((request) => ({ usage: breakdownOf(request.usage), model: request.model, at: request.at })));
+  return ok(read.value.requests.map(callOf));
 }
 
 /** What Cline itself recorded the session's calls cost (null: it recorded none). */
@@ -23,10 +25,16 @@ export async function clineRecordedCost(path: string): Promise<number | null> {
 }
 
 export async function readClineSessionCalls(session: SessionInfo): Promise<Result<SessionCalls>> {
-  const own = await callsOf(session.path);
-  if (!own.ok) return own;
+  const read = await readTranscript(session.path);
+  if (!read.ok) return read;
+  const own = read.value.requests.map(callOf);
   const place = placeOf(session.path);
   const subagents: SessionCalls['subagents'] = [];
+  // The extension records only its subagents' sums, one per run of them: each a subagent of its own.
+  read.value.subagentRequests.forEach((request, index) => {
+    const id = `${session.id}-subagents-${index + 1}`;
+    subagents.push({ session: { ...session, id, title: `Subagents of ${session.title} (${index + 1})`, isSidechain: true, parentSessionId: session.id, model: request.model }, calls: [callOf(request)] });
+  });
   if (place?.layout === 'sdk' && !session.isSidechain) {
     const listed = await listClineSessions({ homes: [place.dataDir] });
     for (const child of listed.ok ? listed.value : []) {
@@ -35,5 +43,5 @@ export async function readClineSessionCalls(session: SessionInfo): Promise<Resul
       if (calls.ok) subagents.push({ session: child, calls: calls.value });
     }
   }
-  return ok({ calls: own.value, subagents });
+  return ok({ calls: own, subagents });
 }

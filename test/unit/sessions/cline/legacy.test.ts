@@ -57,6 +57,26 @@ describe('Cline extension task folders (published, extension 3.51.0)', () => {
     }
   });
 
+  it("counts the subagents' usage the extension records (say: subagent_usage) in the session's cost, apart from its own calls", async () => {
+    const root = join(scratch, 'subagents');
+    cpSync(storage, root, { recursive: true });
+    const folder = join(root, 'tasks', TASKS[0]!);
+    const ui = JSON.parse(readFileSync(join(folder, 'ui_messages.json'), 'utf8')) as Record<string, unknown>[];
+    const usage = { source: 'subagents', tokensIn: 1200, tokensOut: 300, cacheWrites: 4000, cacheReads: 20_000, cost: 0.0291 };
+    ui.push({ ts: 1769060000001, type: 'say', say: 'subagent_usage', text: JSON.stringify(usage), modelInfo: { providerId: 'anthropic', modelId: 'claude-sonnet-4-5-20250929', mode: 'act' } });
+    writeFileSync(join(folder, 'ui_messages.json'), JSON.stringify(ui));
+    const { info, live: context } = await live(historyOf(root, TASKS[0]!));
+    assert.equal(context.fill.usedTokens, 66_115, "the subagents' context is not the task's");
+    const calls = await clineAdapter.readSessionCalls(info);
+    assert.ok(calls.ok);
+    assert.equal(calls.value.calls.length, 47);
+    assert.equal(calls.value.subagents.length, 1);
+    assert.deepEqual(calls.value.subagents[0]?.calls[0]?.usage, { inputTokens: 1200, cacheCreationInputTokens: 4000, cacheReadInputTokens: 20_000, outputTokens: 300 });
+    const priced = sessionCost(indexPrices(BUNDLED_PRICES), calls.value.subagents[0]!.calls).total.usd;
+    // Sonnet 4.5: 1200 × $3 + 4000 × $3.75 + 20 000 × $0.30 + 300 × $15 per million = $0.0291, what Cline would record.
+    assert.ok(Math.abs(priced - usage.cost) < 1e-9, `${priced}`);
+  });
+
   it("reads Cline's truncation (conversationHistoryDeletedRange) and its compaction message as its own compactions", async () => {
     const root = join(scratch, 'truncated');
     cpSync(storage, root, { recursive: true });

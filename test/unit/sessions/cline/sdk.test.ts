@@ -3,7 +3,7 @@
 // sidechain of its parent whose calls count in the parent's cost; the extension's storage folders of
 // VS Code and VS Code Insiders on Linux, macOS and Windows; no other file is taken for Cline's.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -63,6 +63,19 @@ describe('Cline SDK sessions (CLI 3.0.65)', () => {
     const windows = defaultGlobalStorages({ USERPROFILE: 'C:\\Users\\ana', APPDATA: 'C:\\Users\\ana\\AppData\\Roaming' }, 'win32');
     assert.ok(windows.includes('C:\\Users\\ana\\AppData\\Roaming\\Code - Insiders\\User\\globalStorage\\saoudrizwan.claude-dev'));
     assert.ok(windows.includes('C:\\Users\\ana\\AppData\\Roaming\\Code\\User\\globalStorage\\saoudrizwan.claude-dev'));
+  });
+
+  it('refuses a messages file too big to parse whole, saying its size, without reading it', async () => {
+    const folder = join(scratch, 'big', 'sessions', '1795828400000_big00');
+    mkdirSync(folder, { recursive: true });
+    const path = join(folder, '1795828400000_big00.messages.json');
+    writeFileSync(path, '');
+    truncateSync(path, 65 * 1024 * 1024);
+    const info = await clineAdapter.readSessionInfo(path);
+    assert.ok(info.ok);
+    const live = await clineAdapter.readLiveContext(info.value);
+    assert.ok(!live.ok);
+    assert.match(live.error.message, /^Over 67108864 bytes \(68157440\): not read/);
   });
 
   it("takes only Cline's files by their name and place", async () => {
