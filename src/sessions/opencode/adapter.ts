@@ -1,5 +1,5 @@
 // OpenCode behind the adapter port (port.ts): sessions are rows of its SQLite database (OPENCODE_DB,
-// else under the XDG data folder), read from private read-only snapshots (snapshot.ts), matched to a
+// else under the XDG data folder), read page by page without writing (common/opencodeStore), matched to a
 // workspace by their `directory`, child sessions shown as subagents; the gauge's compaction point
 // from its config. A session is named `<database>#<session id>`. A fork goes in through
 // `opencode import` (fork.ts).
