@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { withSnapshot } from '../../src/sessions/opencode/snapshot';
+import { withStore } from '../../src/sessions/common/opencodeStore';
 import { ok } from '../../src/sessions/result';
 import { startFakeChat, type FakeChat } from '../support/fake-openai-chat';
 import { ensureOpencodeCli, opencodeDb, opencodeEnv, runOpencode } from '../support/opencode-cli';
@@ -24,10 +24,9 @@ const RUN_TIMEOUT_MS = 180_000;
 
 /** The source session's rows, to compare before and after. */
 async function rowsOf(db: string, sessionId: string): Promise<string> {
-  const read = await withSnapshot(db, (snapshot) => {
-    const messages = snapshot.rows('SELECT id, data FROM message WHERE session_id = ? ORDER BY id', [sessionId]);
-    const parts = snapshot.rows('SELECT id, data FROM part WHERE session_id = ? ORDER BY id', [sessionId]);
-    return ok(JSON.stringify([messages, parts]));
+  const read = await withStore(db, (store) => {
+    const pick = (rows: ReturnType<typeof store.parts>) => (rows.ok ? rows.value.map((row) => [row.id, row.data]) : rows);
+    return ok(JSON.stringify([pick(store.messages(sessionId)), pick(store.parts(sessionId))]));
   });
   assert.ok(read.ok);
   return read.value;

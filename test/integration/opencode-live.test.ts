@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { opencodeAdapter } from '../../src/sessions/opencode/adapter';
-import { openSnapshot } from '../../src/sessions/opencode/snapshot';
+import { openStore } from '../../src/sessions/common/opencodeStore';
 import type { SessionLocations } from '../../src/sessions/port';
 import type { ContextChange } from '../../src/sessions/types';
 import { startFakeChat, type FakeChat } from '../support/fake-openai-chat';
@@ -54,7 +54,7 @@ describe('OpenCode live, with the real CLI', { timeout: 480_000 }, () => {
     const where = { homes: { opencode: [db] } } as SessionLocations;
     // OpenCode leaves its newest rows in the log after it exits: a reader of the file alone is behind.
     assert.ok(statSync(`${db}-wal`).size > 0);
-    const snapshot = await openSnapshot(db);
+    const snapshot = await openStore(db);
     assert.ok(snapshot.ok);
     assert.ok(snapshot.value.walFrames > 0);
     snapshot.value.close();

@@ -13,7 +13,7 @@ import type { Result } from '../types';
 import { liveStart, readMessages } from './history';
 import { parseSessionPath } from './paths';
 import { obj, parseJson, str, type Json, type MessageRow } from './rows';
-import { withSnapshot } from './snapshot';
+import { withStore } from '../common/opencodeStore';
 
 export interface ForkFile {
   sessionId: string;
@@ -76,12 +76,12 @@ export async function forkFileOf(input: ForkInput, nowMs = Date.now()): Promise<
   const source = input.live.session;
   const parsed = parseSessionPath(source.path);
   if (parsed === null) return fail('invalid-input', `Not an OpenCode session: ${source.path}`, source.path);
-  return withSnapshot(parsed.db, (snapshot) => {
-    const rows = snapshot.rows('SELECT * FROM session WHERE id = ?', [parsed.sessionId]);
+  return withStore(parsed.db, (store) => {
+    const rows = store.sessions({ id: parsed.sessionId });
     if (!rows.ok) return rows;
     const row = rows.value[0];
     if (row === undefined) return fail('not-found', `No session ${parsed.sessionId} in ${parsed.db}`, source.path);
-    const all = readMessages(snapshot, parsed.sessionId);
+    const all = readMessages(store, parsed.sessionId);
     if (!all.ok) return all;
     const indexOf = new Map<string, number>();
     for (const entry of input.live.entries) for (const ref of entry.uuids) if (!indexOf.has(ref)) indexOf.set(ref, entry.messageIndex);

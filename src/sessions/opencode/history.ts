@@ -1,11 +1,11 @@
-// One OpenCode session's messages and parts, read from a snapshot in the order OpenCode replays
+// One OpenCode session's messages and parts, read from the database in the order OpenCode replays
 // them (ids ascend with time), and the part of it the model sees now: OpenCode drops what precedes
 // its newest finished compaction (a user message holding a `compaction` part, answered by an
 // assistant message with `summary: true`), exactly as its own history filter does.
 import { ok } from '../result';
 import type { Diagnostic, Result } from '../types';
 import { obj, parseJson, str, type MessageRow, type PartRow } from './rows';
-import type { Snapshot } from './snapshot';
+import type { OpencodeStore } from '../common/opencodeStore';
 
 /** A row left out, said once per row: which table, which row, which session, why. */
 function dropped(table: string, id: unknown, sessionId: string, why: string): Diagnostic {
@@ -19,10 +19,10 @@ function dataProblem(text: unknown): string | null {
 }
 
 /** The session's messages with their parts; a row that cannot be read is left out and reported to `report`, the rest read. */
-export function readMessages(snapshot: Snapshot, sessionId: string, report: (diagnostic: Diagnostic) => void = () => undefined): Result<MessageRow[]> {
-  const messages = snapshot.rows('SELECT id, time_created, data FROM message WHERE session_id = ? ORDER BY id', [sessionId]);
+export function readMessages(store: OpencodeStore, sessionId: string, report: (diagnostic: Diagnostic) => void = () => undefined): Result<MessageRow[]> {
+  const messages = store.messages(sessionId);
   if (!messages.ok) return messages;
-  const parts = snapshot.rows('SELECT id, message_id, data FROM part WHERE session_id = ? ORDER BY id', [sessionId]);
+  const parts = store.parts(sessionId);
   if (!parts.ok) return parts;
   const byMessage = new Map<string, PartRow[]>();
   for (const row of parts.value) {

@@ -5,10 +5,10 @@ import { dirname, resolve } from 'node:path';
 import { fail, ok } from '../result';
 import type { AgentId, Result, SessionInfo } from '../types';
 import { OPENCODE_ID, parseSessionPath, resolveDatabases, sessionPath, type OpencodeWhere } from './paths';
-import { num, SESSION_COLUMNS, sessionRowOf } from './rows';
-import type { Row } from './snapshot';
+import { sessionRowOf } from './rows';
+import type { StoreRow as Row } from '../common/opencodeStore';
 import { readForkNotes } from './forks';
-import { withSnapshot, type Snapshot } from './snapshot';
+import { withStore, type OpencodeStore, type SessionFilter } from '../common/opencodeStore';
 
 export const OPENCODE_AGENT: AgentId = OPENCODE_ID;
 
@@ -32,23 +32,14 @@ function infoOf(db: string, row: Row, sizeBytes: number): SessionInfo | null {
   };
 }
 
-/** Sessions of one snapshot, newest activity first; of one folder when `directory` is given. */
-export function sessionsIn(db: string, snapshot: Snapshot, filter: { directory?: string; id?: string; parentId?: string } = {}): Result<SessionInfo[]> {
-  const conditions = [
-    ['s.directory = ?', filter.directory],
-    ['s.id = ?', filter.id],
-    ['s.parent_id = ?', filter.parentId],
-  ].filter((condition): condition is [string, string] => condition[1] !== undefined);
-  const where = conditions.map(([sql]) => sql);
-  const params = conditions.map(([, value]) => value);
-  const columns = SESSION_COLUMNS.split(', ').map((column) => `s.${column}`).join(', ');
-  // What the session's rows weigh: the nearest thing to a transcript's file size.
-  const rows = snapshot.rows(
-    `SELECT ${columns}, (SELECT coalesce(sum(length(p.data)), 0) FROM part p WHERE p.session_id = s.id) AS size FROM session s ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY s.time_updated DESC, s.id DESC`,
-    params,
-  );
+/** Sessions of one read of the database, newest activity first; of one folder, id or parent when given. */
+export function sessionsIn(db: string, store: OpencodeStore, filter: SessionFilter = {}): Result<SessionInfo[]> {
+  const rows = store.sessions(filter);
   if (!rows.ok) return rows;
-  return ok(rows.value.flatMap((row) => infoOf(db, row, num(row.size)) ?? []));
+  // What the session's rows weigh: the nearest thing to a transcript's file size.
+  const sizes = store.sessionBytes(rows.value.flatMap((row) => (typeof row.id === 'string' ? [row.id] : [])));
+  if (!sizes.ok) return sizes;
+  return ok(rows.value.flatMap((row) => infoOf(db, row, typeof row.id === 'string' ? (sizes.value.get(row.id) ?? 0) : 0) ?? []));
 }
 
 /** The sessions with what the fork notes beside their database say (forks.ts). */
@@ -61,7 +52,7 @@ export async function withForkNotes(db: string, sessions: SessionInfo[]): Promis
 export async function listOpencodeSessions(where: OpencodeWhere, workspacePath?: string): Promise<Result<SessionInfo[]>> {
   const all: SessionInfo[] = [];
   for (const db of resolveDatabases(where)) {
-    const listed = await withSnapshot(db, (snapshot) => sessionsIn(db, snapshot, workspacePath === undefined ? {} : { directory: resolve(workspacePath) }));
+    const listed = await withStore(db, (store) => sessionsIn(db, store, workspacePath === undefined ? {} : { directory: resolve(workspacePath) }));
     if (listed.ok) all.push(...(await withForkNotes(db, listed.value)));
     else if (listed.error.code !== 'not-found') return listed;
   }
@@ -77,8 +68,8 @@ export async function findOpencodeWorkspaceSession(workspacePath: string, where:
 export async function readOpencodeSessionInfo(path: string): Promise<Result<SessionInfo>> {
   const parsed = parseSessionPath(path);
   if (parsed === null) return fail('invalid-input', `Not an OpenCode session (expected <database>#ses_…): ${path}`, path);
-  const read = await withSnapshot(parsed.db, (snapshot) => {
-    const found = sessionsIn(parsed.db, snapshot, { id: parsed.sessionId });
+  const read = await withStore(parsed.db, (store) => {
+    const found = sessionsIn(parsed.db, store, { id: parsed.sessionId });
     if (!found.ok) return found;
     const [session] = found.value;
     return session === undefined ? fail<SessionInfo>('not-found', `No session ${parsed.sessionId} in ${parsed.db}`, path) : ok(session);

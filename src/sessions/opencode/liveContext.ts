@@ -9,7 +9,7 @@ import { readOpencodeSessionInfo, sessionsIn } from './listing';
 import { buildMessages } from './messages';
 import { parseSessionPath } from './paths';
 import { isoOf, promptOf, str, tokensOf, type MessageRow } from './rows';
-import { withSnapshot } from './snapshot';
+import { withStore } from '../common/opencodeStore';
 import { readOpencodeWindow } from './window';
 
 export interface OpencodeReadOptions {
@@ -49,13 +49,13 @@ export async function readOpencodeLiveContext(session: SessionInfo, options: Ope
   const parsed = parseSessionPath(session.path);
   if (parsed === null) return fail('invalid-input', `Not an OpenCode session: ${session.path}`, session.path);
   const window = await readOpencodeWindow(session.model, session.cwd, options.env);
-  return withSnapshot(parsed.db, (snapshot) => {
-    const current = sessionsIn(parsed.db, snapshot, { id: parsed.sessionId });
+  return withStore(parsed.db, (store) => {
+    const current = sessionsIn(parsed.db, store, { id: parsed.sessionId });
     if (!current.ok) return current;
     const info = current.value[0];
     if (info === undefined) return fail('not-found', `No session ${parsed.sessionId} in ${parsed.db}`, session.path);
-    const diagnostics: Diagnostic[] = snapshot.walProblem === null ? [] : [{ severity: 'warning', code: 'wal-ignored', message: snapshot.walProblem, path: `${parsed.db}-wal` }];
-    const all = readMessages(snapshot, parsed.sessionId, (diagnostic) => diagnostics.push({ ...diagnostic, path: parsed.db }));
+    const diagnostics: Diagnostic[] = store.walProblem === null ? [] : [{ severity: 'warning', code: 'wal-ignored', message: store.walProblem, path: `${parsed.db}-wal` }];
+    const all = readMessages(store, parsed.sessionId, (diagnostic) => diagnostics.push({ ...diagnostic, path: parsed.db }));
     if (!all.ok) return all;
     const live = all.value.slice(liveStart(all.value));
     const built = buildMessages(live);

@@ -73,7 +73,6 @@ export function sessionRowOf(row: Json): SessionRow | null {
   };
 }
 
-export const SESSION_COLUMNS = 'id, parent_id, directory, title, time_created, time_updated, model';
 
 export interface MessageRow {
   id: string;

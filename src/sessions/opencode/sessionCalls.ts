@@ -8,10 +8,10 @@ import { sessionsIn } from './listing';
 import { modelOf } from './messages';
 import { parseSessionPath } from './paths';
 import { isoOf, promptOf, tokensOf } from './rows';
-import { withSnapshot, type Snapshot } from './snapshot';
+import { withStore, type OpencodeStore } from '../common/opencodeStore';
 
-function callsOf(snapshot: Snapshot, sessionId: string): Result<SessionCall[]> {
-  const messages = readMessages(snapshot, sessionId);
+function callsOf(store: OpencodeStore, sessionId: string): Result<SessionCall[]> {
+  const messages = readMessages(store, sessionId);
   if (!messages.ok) return messages;
   return ok(
     messages.value.flatMap((message) => {
@@ -25,14 +25,14 @@ function callsOf(snapshot: Snapshot, sessionId: string): Result<SessionCall[]> {
 export async function readOpencodeSessionCalls(session: SessionInfo): Promise<Result<SessionCalls>> {
   const parsed = parseSessionPath(session.path);
   if (parsed === null) return fail('invalid-input', `Not an OpenCode session: ${session.path}`, session.path);
-  return withSnapshot(parsed.db, (snapshot) => {
-    const calls = callsOf(snapshot, parsed.sessionId);
+  return withStore(parsed.db, (store) => {
+    const calls = callsOf(store, parsed.sessionId);
     if (!calls.ok) return calls;
-    const children = sessionsIn(parsed.db, snapshot, { parentId: parsed.sessionId });
+    const children = sessionsIn(parsed.db, store, { parentId: parsed.sessionId });
     if (!children.ok) return children;
     const subagents: SessionCalls['subagents'] = [];
     for (const child of children.value) {
-      const childCalls = callsOf(snapshot, child.id);
+      const childCalls = callsOf(store, child.id);
       if (childCalls.ok) subagents.push({ session: child, calls: childCalls.value });
     }
     return ok({ calls: calls.value, subagents });

@@ -5,7 +5,7 @@ import type { UsagePoint, UsageReader } from '../port';
 import { isAssistant, readMessages } from './history';
 import { parseSessionPath } from './paths';
 import { isoOf, promptOf, tokensOf } from './rows';
-import { withSnapshot } from './snapshot';
+import { withStore } from '../common/opencodeStore';
 
 export class OpencodeUsageLog implements UsageReader {
   private points = new Map<string, UsagePoint>();
@@ -15,7 +15,7 @@ export class OpencodeUsageLog implements UsageReader {
   async update(): Promise<void> {
     const parsed = parseSessionPath(this.path);
     if (parsed === null) return;
-    const read = await withSnapshot(parsed.db, (snapshot) => readMessages(snapshot, parsed.sessionId));
+    const read = await withStore(parsed.db, (store) => readMessages(store, parsed.sessionId));
     if (!read.ok) return;
     const points = new Map<string, UsagePoint>();
     for (const message of read.value) {

@@ -9,9 +9,9 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type initSqlJs from 'sql.js/dist/sql-wasm.js';
 import type { Database, SqlJsStatic } from 'sql.js/dist/sql-wasm.js';
-import { fail, failFromError, ok } from '../result';
-import { READ_CAPS, readRegularBytes } from '../common/regularFile';
-import type { Result } from '../types';
+import { fail, failFromError, ok } from '../../result';
+import { READ_CAPS, readRegularBytes } from '../regularFile';
+import type { Result } from '../../types';
 import { foldWal, walSalt } from './walFold';
 
 /** The database header every SQLite file starts with. */

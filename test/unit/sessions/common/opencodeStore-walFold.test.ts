@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { foldWal, walSalt } from '../../../../src/sessions/opencode/walFold';
+import { foldWal, walSalt } from '../../../../src/sessions/common/opencodeStore/walFold';
 import { imageAfter, resealWal, unpackFixture, walBetween } from '../../../support/opencode-wal';
 
 const temp = mkdtempSync(join(tmpdir(), 'cl-opencode-wal-'));
