@@ -1,0 +1,27 @@
+// What tells one agent of the OpenCode family from another: OpenCode and its forks (Kilo) keep the
+// same database and export format, under their own names. Each adapter folder declares its flavour;
+// everything in this folder reads and writes through it, so no agent name lives here.
+import type { AgentId } from '../../types';
+
+export interface OpencodeFlavour {
+  /** The adapter's id, stamped on its sessions. */
+  readonly id: AgentId;
+  /** As people call it in messages: "OpenCode", "Kilo". */
+  readonly name: string;
+  /** Its CLI: the fork is imported with `<command> import`, resumed with `<command> --session`. */
+  readonly command: string;
+  /** The variable naming its database (OPENCODE_DB, KILO_DB). */
+  readonly dbEnv: string;
+  /** A relative database named by `dbEnv` is under the data folder (Kilo), else under the working folder. */
+  readonly relativeDbUnderData: boolean;
+  /** Its folder under the XDG data, config and cache folders: `opencode`, `kilo`. */
+  readonly folder: string;
+  /** Its default database's file name there. */
+  readonly dbFile: string;
+  /** The variable holding a whole config inline (OPENCODE_CONFIG_CONTENT, KILO_CONFIG_CONTENT). */
+  readonly configEnv: string;
+  /** Config files in its global config folder, the strongest last. */
+  readonly globalConfigs: readonly string[];
+  /** Config files in the session's folder, the strongest last. */
+  readonly projectConfigs: readonly string[];
+}
