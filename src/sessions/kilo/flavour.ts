@@ -1,0 +1,19 @@
+// Kilo as a member of the OpenCode family (common/opencodeFamily): the same database and export format
+// under its own names, as `@kilocode/cli` 7.7.7's binary reads them. Its database is KILO_DB (a
+// relative one under the data folder; `:memory:` is none), else `$XDG_DATA_HOME/kilo/kilo.db` (the
+// `latest` channel's; other channels write `kilo-<channel>.db`). Its config files: `config.json`,
+// `kilo.json[c]` and `opencode.json[c]` in `$XDG_CONFIG_HOME/kilo/`, the last four in the project.
+import type { OpencodeFlavour } from '../common/opencodeFamily';
+
+export const KILO_FLAVOUR: OpencodeFlavour = {
+  id: 'kilo',
+  name: 'Kilo',
+  command: 'kilo',
+  dbEnv: 'KILO_DB',
+  relativeDbUnderData: true,
+  folder: 'kilo',
+  dbFile: 'kilo.db',
+  configEnv: 'KILO_CONFIG_CONTENT',
+  globalConfigs: ['config.json', 'kilo.json', 'kilo.jsonc', 'opencode.json', 'opencode.jsonc'],
+  projectConfigs: ['opencode.json', 'opencode.jsonc', 'kilo.json', 'kilo.jsonc'],
+};
