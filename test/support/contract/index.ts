@@ -2,6 +2,7 @@
 import { claudeCodeSubject } from './claude-code';
 import { codexSubject } from './codex';
 import { geminiSubject } from './gemini';
+import { kiloSubject } from './kilo';
 import { opencodeSubject } from './opencode';
 import type { ContractSubject } from './subject';
 
@@ -9,5 +10,6 @@ export const CONTRACT_SUBJECTS: Readonly<Record<string, ContractSubject>> = {
   'claude-code': claudeCodeSubject,
   codex: codexSubject,
   gemini: geminiSubject,
+  kilo: kiloSubject,
   opencode: opencodeSubject,
 };
