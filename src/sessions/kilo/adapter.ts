@@ -2,7 +2,7 @@
 // OpenCode fork whose `kilo.db` has OpenCode's tables (README.md compares the schemas), so it is read
 // and forked by the OpenCode family's shared code (common/opencodeFamily) with Kilo's flavour. A
 // session is named `<database>#<session id>`; a fork goes in through `kilo import`.
-import { opencodeFamilyPorts } from '../common/opencodeFamily';
+import { opencodeFamilyPorts, storageFileOf } from '../common/opencodeFamily';
 import type { AgentAdapter } from '../port';
 import { KILO_FLAVOUR } from './flavour';
 import { isKiloSessionPath } from './owns';
@@ -18,5 +18,6 @@ export const kiloAdapter: AgentAdapter = {
   pointSetBy: "Kilo's `compaction.reserved` and the model's limit in its config",
   home: { option: 'kilo-db', env: 'KILO_DB', describe: 'KILO_DB, else $XDG_DATA_HOME/kilo/kilo.db (~/.local/share/kilo/kilo.db)' },
   tools: KILO_TOOLS,
-  owns: (path: string) => Promise.resolve(isKiloSessionPath(path)),
+  // Its sessions, and the files of its own JSON storage (`kilo/storage/…`, refused by name when read).
+  owns: async (path: string) => isKiloSessionPath(path) || (await storageFileOf(path))?.owner === KILO_FLAVOUR.folder,
 };

@@ -16,4 +16,6 @@ export const KILO_FLAVOUR: OpencodeFlavour = {
   configEnv: 'KILO_CONFIG_CONTENT',
   globalConfigs: ['config.json', 'kilo.json', 'kilo.jsonc', 'opencode.json', 'opencode.jsonc'],
   projectConfigs: ['opencode.json', 'opencode.jsonc', 'kilo.json', 'kilo.jsonc'],
+  storageFile: "a Kilo storage file (Kilo's JSON storage, as OpenCode's)",
+  sessionStore: 'its database, kilo.db',
 };

@@ -3,7 +3,7 @@
 // (common/opencodeFamily, which OpenCode's forks such as Kilo share), matched to a workspace by their
 // `directory`, child sessions shown as subagents; the gauge's compaction point from its config. A
 // session is named `<database>#<session id>`. A fork goes in through `opencode import`.
-import { opencodeFamilyPorts, parseSessionPath, type OpencodeFlavour } from '../common/opencodeFamily';
+import { opencodeFamilyPorts, parseSessionPath, storageFileOf, type OpencodeFlavour } from '../common/opencodeFamily';
 import type { AgentAdapter } from '../port';
 import { OPENCODE_TOOLS } from './tools';
 
@@ -18,6 +18,8 @@ export const OPENCODE_FLAVOUR: OpencodeFlavour = {
   configEnv: 'OPENCODE_CONFIG_CONTENT',
   globalConfigs: ['opencode.json', 'opencode.jsonc'],
   projectConfigs: ['opencode.json', 'opencode.jsonc'],
+  storageFile: 'an OpenCode storage file (OpenCode 0.x JSON storage)',
+  sessionStore: 'its database, opencode.db (OpenCode 1.2 and later)',
 };
 
 export const opencodeAdapter: AgentAdapter = {
@@ -30,5 +32,6 @@ export const opencodeAdapter: AgentAdapter = {
   pointSetBy: "OpenCode's `compaction.reserved` and the model's limit in its config",
   home: { option: 'opencode-db', env: 'OPENCODE_DB', describe: 'OPENCODE_DB, else $XDG_DATA_HOME/opencode/opencode.db (~/.local/share/opencode/opencode.db)' },
   tools: OPENCODE_TOOLS,
-  owns: (path: string) => Promise.resolve(parseSessionPath(path) !== null),
+  // Its sessions, and any file of its JSON storage (refused by name when read): Kilo is offered a path first (agents.ts).
+  owns: async (path: string) => parseSessionPath(path) !== null || (await storageFileOf(path)) !== null,
 };

@@ -24,4 +24,8 @@ export interface OpencodeFlavour {
   readonly globalConfigs: readonly string[];
   /** Config files in the session's folder, the strongest last. */
   readonly projectConfigs: readonly string[];
+  /** A file of its JSON storage (storageFile.ts) in words, for the refusal: "an OpenCode storage file (OpenCode 0.x JSON storage)". */
+  readonly storageFile: string;
+  /** Where its sessions are read from instead, in words: "opencode.db (OpenCode 1.2 and later)". */
+  readonly sessionStore: string;
 }

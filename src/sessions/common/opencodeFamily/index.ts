@@ -4,3 +4,4 @@
 export type { OpencodeFlavour } from './flavour';
 export { opencodeFamilyPorts, type OpencodeFamilyPorts } from './ports';
 export { parseSessionPath, resolveDatabases, sessionPath, type OpencodeWhere, type SessionPath } from './paths';
+export { storageFileOf, storageRefusal, type StorageFile } from './storageFile';

@@ -7,6 +7,7 @@ import type { Result, SessionInfo } from '../../types';
 import type { OpencodeFlavour } from './flavour';
 import { parseSessionPath, resolveDatabases, sessionPath, type OpencodeWhere } from './paths';
 import { sessionRowOf } from './rows';
+import { storageFileOf, storageRefusal } from './storageFile';
 import type { StoreRow as Row } from '../opencodeStore';
 import { readForkNotes } from './forks';
 import { withStore, type OpencodeStore, type SessionFilter } from '../opencodeStore';
@@ -66,7 +67,10 @@ export async function findOpencodeWorkspaceSession(flavour: OpencodeFlavour, wor
 
 export async function readOpencodeSessionInfo(flavour: OpencodeFlavour, path: string): Promise<Result<SessionInfo>> {
   const parsed = parseSessionPath(path);
-  if (parsed === null) return fail('invalid-input', `Not a session of ${flavour.name} (expected <database>#ses_…): ${path}`, path);
+  if (parsed === null) {
+    if ((await storageFileOf(path)) !== null) return fail('invalid-input', storageRefusal(flavour, path), path);
+    return fail('invalid-input', `Not a session of ${flavour.name} (expected <database>#ses_…): ${path}`, path);
+  }
   const read = await withStore(parsed.db, (store) => {
     const found = sessionsIn(flavour, parsed.db, store, { id: parsed.sessionId });
     if (!found.ok) return found;
