@@ -1,5 +1,7 @@
-// Kilo's tools by their exact names: OpenCode's (it is a fork), as its requests to the stand-in name
-// them, and what kind of context each brings in, for the engine.
+// Kilo's tools by their exact names, and what kind of context each brings in, for the engine: what
+// 7.7.7 offered the stand-in (bash, edit, glob, grep, read, skill, task, todowrite, write, and its own
+// background_process, board_post, board_read, kilo_local_recall, schedule_wakeup, cancel_wakeup), and
+// the rest of OpenCode's built-in tools, which it keeps as a fork.
 import type { ToolVocabulary } from '../../engine/tools';
 
 /** Kilo has a read tool: its bash commands stay commands. */
@@ -23,5 +25,12 @@ export const KILO_TOOLS: ToolVocabulary = {
     todoread: 'other',
     skill: 'other',
     question: 'other',
+    // Kilo's own.
+    background_process: 'command_execution',
+    kilo_local_recall: 'search',
+    board_post: 'other',
+    board_read: 'other',
+    schedule_wakeup: 'other',
+    cancel_wakeup: 'other',
   },
 };
