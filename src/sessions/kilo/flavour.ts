@@ -5,15 +5,19 @@
 // `kilo.json[c]` and `opencode.json[c]` in `$XDG_CONFIG_HOME/kilo/`, the last four in the project.
 import type { OpencodeFlavour } from '../common/opencodeFamily';
 
+// Named here so the check that the resident reader is sent every variable read (residentTrust.test.ts) sees them.
+const KILO_DB_ENV = 'KILO_DB';
+const KILO_CONFIG_ENV = 'KILO_CONFIG_CONTENT';
+
 export const KILO_FLAVOUR: OpencodeFlavour = {
   id: 'kilo',
   name: 'Kilo',
   command: 'kilo',
-  dbEnv: 'KILO_DB',
+  dbEnv: KILO_DB_ENV,
   relativeDbUnderData: true,
   folder: 'kilo',
   dbFile: 'kilo.db',
-  configEnv: 'KILO_CONFIG_CONTENT',
+  configEnv: KILO_CONFIG_ENV,
   globalConfigs: ['config.json', 'kilo.json', 'kilo.jsonc', 'opencode.json', 'opencode.jsonc'],
   projectConfigs: ['opencode.json', 'opencode.jsonc', 'kilo.json', 'kilo.jsonc'],
   storageFile: "a Kilo storage file (Kilo's JSON storage, as OpenCode's)",

@@ -7,15 +7,19 @@ import { opencodeFamilyPorts, parseSessionPath, storageFileOf, type OpencodeFlav
 import type { AgentAdapter } from '../port';
 import { OPENCODE_TOOLS } from './tools';
 
+// Named here so the check that the resident reader is sent every variable read (residentTrust.test.ts) sees them.
+const OPENCODE_DB_ENV = 'OPENCODE_DB';
+const OPENCODE_CONFIG_ENV = 'OPENCODE_CONFIG_CONTENT';
+
 export const OPENCODE_FLAVOUR: OpencodeFlavour = {
   id: 'opencode',
   name: 'OpenCode',
   command: 'opencode',
-  dbEnv: 'OPENCODE_DB',
+  dbEnv: OPENCODE_DB_ENV,
   relativeDbUnderData: false,
   folder: 'opencode',
   dbFile: 'opencode.db',
-  configEnv: 'OPENCODE_CONFIG_CONTENT',
+  configEnv: OPENCODE_CONFIG_ENV,
   globalConfigs: ['opencode.json', 'opencode.jsonc'],
   projectConfigs: ['opencode.json', 'opencode.jsonc'],
   storageFile: 'an OpenCode storage file (OpenCode 0.x JSON storage)',
