@@ -38,14 +38,12 @@ const SHARED = {
   '@modelcontextprotocol/sdk/types.js': 'mcp-sdk',
   // 300 KB that only the commands classifying the person's sentences (hook, compact, inspect) need.
   'compromise/two': 'nlp',
-  // SQLite in WebAssembly, for OpenCode's database only; its .wasm is copied beside it (copySqliteWasm).
-  'sql.js/dist/sql-wasm.js': 'sqlite',
 };
 /** Imports of a shared package become requires of the file beside the bundle. */
 const sharedBeside = {
   name: 'shared-beside',
   setup(build) {
-    build.onResolve({ filter: /^(zod|@anthropic-ai\/sdk|@modelcontextprotocol\/sdk\/(server\/(mcp|stdio)|types)\.js|compromise\/two|sql\.js\/dist\/sql-wasm\.js)$/ }, (args) => ({ path: `./${SHARED[args.path]}.js`, external: true }));
+    build.onResolve({ filter: /^(zod|@anthropic-ai\/sdk|@modelcontextprotocol\/sdk\/(server\/(mcp|stdio)|types)\.js|compromise\/two)$/ }, (args) => ({ path: `./${SHARED[args.path]}.js`, external: true }));
   },
 };
 
@@ -89,7 +87,6 @@ const targets = [
     outdir: undefined,
     outfile: join(dist, 'anthropic-sdk.js'),
   },
-  { ...nodeBundle, stdin: { contents: "export { default } from 'sql.js/dist/sql-wasm.js';", resolveDir: root, loader: 'js' }, outdir: undefined, outfile: join(dist, 'sqlite.js') },
   {
     ...common,
     entryPoints: { main: join(root, 'webview/main.ts'), styles: join(root, 'webview/styles.css') },
@@ -108,23 +105,16 @@ function copyCodicons() {
   for (const file of ['codicon.css', 'codicon.ttf']) cpSync(join(source, file), join(target, file));
 }
 
-/** snapshot.ts loads SQLite's WebAssembly from beside the bundles. */
-function copySqliteWasm() {
-  cpSync(require.resolve('sql.js/dist/sql-wasm.wasm'), join(dist, 'sql-wasm.wasm'));
-}
-
 // A clean dist/ each time, so a production build never ships a stale source map.
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
 
 if (watch) {
   copyCodicons();
-  copySqliteWasm();
   const contexts = await Promise.all(targets.map((options) => esbuild.context(options)));
   await Promise.all(contexts.map((context) => context.watch()));
   console.log('[esbuild] watching for changes…');
 } else {
   await Promise.all(targets.map((options) => esbuild.build(options)));
   copyCodicons();
-  copySqliteWasm();
 }

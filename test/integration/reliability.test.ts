@@ -612,8 +612,28 @@ describe('lying session stores (issue 40) against the built CLI', { timeout: 300
     for (const target of [OPENCODE_SESSION, `${db}#${OPENCODE_SESSION}`]) {
       const run = await storeProbe('5 opencode database truncated', ['inspect', target, '--opencode-db', db]);
       assert.equal(run.code, 1);
-      assert.match(run.stderr, new RegExp(`${db.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: database disk image is malformed`));
+      assert.match(run.stderr, new RegExp(`${db.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is truncated: page \\d+ lies past its end`));
     }
+  });
+
+  // Damage below the rows: each read ends at once with what is wrong and where, in bounded memory.
+  for (const [damage, said] of [
+    ['btree-cycle', /page \d+ is reached twice in one b-tree: a cycle/],
+    ['row-of-256-mib', /a row of 268435455 bytes, over the \d+-byte limit of this reader/],
+  ] as const) {
+    it(`5 · an OpenCode database with a ${damage}: its error and path, bounded`, async () => {
+      const db = await damagedOpencode(join(storeScratch, damage), damage);
+      const run = await storeProbe(`5 opencode database ${damage}`, inspectOpencode(db));
+      assert.equal(run.code, 1);
+      assert.match(run.stderr, said);
+      assert.ok(run.stderr.includes(db), run.stderr);
+    });
+  }
+
+  it('5 · an OpenCode overflow chain looping on itself: read no further than its row needs', async () => {
+    const db = await damagedOpencode(join(storeScratch, 'overflow-loop'), 'overflow-loop');
+    const run = await storeProbe('5 opencode overflow chain looping', inspectOpencode(db));
+    assert.equal(run.code, 0, run.stderr);
   });
 
   it('5 · an OpenCode row of invalid JSON: a diagnostic naming the row and session, the rest read', async () => {

@@ -1,6 +1,5 @@
 // The CLI and status line bundles as esbuild.mjs makes them in dist/, built into a folder of the
 // test's own so a parallel `npm run build` (which wipes dist/) cannot race the test.
-import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, type BuildOptions } from 'esbuild';
 
@@ -47,7 +46,5 @@ export async function buildCliBundles(outdir: string): Promise<CliBundles> {
     ...NODE_BUNDLE,
     banner: { js: '#!/usr/bin/env node' },
   });
-  // As esbuild.mjs: OpenCode's reader loads SQLite's WebAssembly from beside the bundle.
-  copyFileSync(require.resolve('sql.js/dist/sql-wasm.wasm'), join(outdir, 'sql-wasm.wasm'));
   return { cli: join(outdir, 'cli.js'), statusline: join(outdir, 'statusline.js') };
 }

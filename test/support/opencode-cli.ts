@@ -24,9 +24,9 @@ function binaryIn(folder: string): string {
 const isInstalled = (binary: string): boolean => existsSync(binary) && statSync(binary).size > MIN_BINARY_BYTES;
 
 /** Path of the pinned native `opencode` binary, installing it into `<cache>/opencode-<version>` first if needed. */
-export function ensureOpencodeCli(log: (line: string) => void = (line) => console.error(line)): string {
-  const folder = join(cacheRoot(), `opencode-${OPENCODE_VERSION}`);
-  installIntoCache({ folder, spec: `opencode-ai@${OPENCODE_VERSION}`, isInstalled: (root) => isInstalled(binaryIn(root)), log });
+export function ensureOpencodeCli(log: (line: string) => void = (line) => console.error(line), version: string = OPENCODE_VERSION): string {
+  const folder = join(cacheRoot(), `opencode-${version}`);
+  installIntoCache({ folder, spec: `opencode-ai@${version}`, isInstalled: (root) => isInstalled(binaryIn(root)), log });
   return binaryIn(folder);
 }
 

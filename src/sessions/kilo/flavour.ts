@@ -5,6 +5,11 @@
 // `kilo.json[c]` and `opencode.json[c]` in `$XDG_CONFIG_HOME/kilo/`, the last four in the project.
 import type { OpencodeFlavour } from '../common/opencodeFamily';
 
+/** Its database's file name: the `latest` channel's `kilo.db`, another channel's `kilo-<channel>.db`. */
+export const KILO_DB_NAME = /^kilo(-[A-Za-z0-9._-]+)?\.db$/;
+/** A table only Kilo's database has (its agents' shared board, since its 2026-08-28 migration). */
+export const KILO_TABLE = 'kilo_board';
+
 // Named here so the check that the resident reader is sent every variable read (residentTrust.test.ts) sees them.
 const KILO_DB_ENV = 'KILO_DB';
 const KILO_CONFIG_ENV = 'KILO_CONFIG_CONTENT';
@@ -22,4 +27,5 @@ export const KILO_FLAVOUR: OpencodeFlavour = {
   projectConfigs: ['opencode.json', 'opencode.jsonc', 'kilo.json', 'kilo.jsonc'],
   storageFile: "a Kilo storage file (Kilo's JSON storage, as OpenCode's)",
   sessionStore: 'its database, kilo.db',
+  claims: (database) => KILO_DB_NAME.test(database.fileName) || database.hasTable(KILO_TABLE),
 };

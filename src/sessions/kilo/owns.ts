@@ -4,9 +4,7 @@
 // OpenCode's.
 import { basename, resolve } from 'node:path';
 import { parseSessionPath, resolveDatabases } from '../common/opencodeFamily';
-import { KILO_FLAVOUR } from './flavour';
-
-const KILO_DB_NAME = /^kilo(-[A-Za-z0-9._-]+)?\.db$/;
+import { KILO_DB_NAME, KILO_FLAVOUR } from './flavour';
 
 export function isKiloSessionPath(path: string, env: Readonly<Record<string, string | undefined>> = process.env): boolean {
   const parsed = parseSessionPath(path);

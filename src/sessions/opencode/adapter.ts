@@ -1,5 +1,5 @@
 // OpenCode behind the adapter port (port.ts): sessions are rows of its SQLite database (OPENCODE_DB,
-// else under the XDG data folder), read and forked by the OpenCode family's shared code
+// else under the XDG data folder), read page by page without writing (common/opencodeStore) and forked by the OpenCode family's shared code
 // (common/opencodeFamily, which OpenCode's forks such as Kilo share), matched to a workspace by their
 // `directory`, child sessions shown as subagents; the gauge's compaction point from its config. A
 // session is named `<database>#<session id>`. A fork goes in through `opencode import`.
@@ -24,6 +24,9 @@ export const OPENCODE_FLAVOUR: OpencodeFlavour = {
   projectConfigs: ['opencode.json', 'opencode.jsonc'],
   storageFile: 'an OpenCode storage file (OpenCode 0.x JSON storage)',
   sessionStore: 'its database, opencode.db (OpenCode 1.2 and later)',
+  // Its fork Kilo keeps the same tables: Kilo's database (kilo.db, kilo-<channel>.db, or any with
+  // Kilo's `kilo_board` table) is Kilo's, read by that adapter.
+  claims: (database) => !/^kilo(-[A-Za-z0-9._-]+)?\.db$/.test(database.fileName) && !database.hasTable('kilo_board'),
 };
 
 export const opencodeAdapter: AgentAdapter = {

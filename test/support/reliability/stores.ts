@@ -1,15 +1,16 @@
 // Hostile session stores for issue 40's probes: an OpenCode database whose log lies in its header or
 // its commit frames (each frame's checksum made right, so only the claim is false), a database
-// truncated or with a row of broken JSON; a Gemini chat of many rewinds and one whose `$set` names
+// truncated or with a row of broken JSON, a b-tree page cycle, a row claiming 256 MiB, a looping overflow chain; a Gemini chat of many rewinds and one whose `$set` names
 // `__proto__`. Each is written into a folder of the caller's, as the agent would leave it.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { btreeCycle, overflowDamage, withParts } from '../opencode-damage';
 import { imageAfter, resealWal, unpackFixture, walBetween } from '../opencode-wal';
 
 /** The recorded fixture's one session. */
 export const OPENCODE_SESSION = 'ses_deb3ad31fffe8qZSLwam00riJe';
 
-export type OpencodeDamage = 'page-size-1000' | 'page-size-1001' | 'commit-1000000-pages' | 'truncated' | 'invalid-json-row';
+export type OpencodeDamage = 'page-size-1000' | 'page-size-1001' | 'commit-1000000-pages' | 'truncated' | 'invalid-json-row' | 'btree-cycle' | 'row-of-256-mib' | 'overflow-loop';
 
 /** `<folder>/opencode.db` (and `-wal`) from the recorded `plain` session, damaged as named; returns the database's path. */
 export async function damagedOpencode(folder: string, damage: OpencodeDamage): Promise<string> {
@@ -18,6 +19,14 @@ export async function damagedOpencode(folder: string, damage: OpencodeDamage): P
   const base = unpackFixture('plain', db);
   if (damage === 'truncated') {
     writeFileSync(db, base.subarray(0, Math.floor(base.length / 2)));
+    return db;
+  }
+  if (damage === 'btree-cycle') {
+    writeFileSync(db, await btreeCycle(await withParts(base, OPENCODE_SESSION, 400, 300)));
+    return db;
+  }
+  if (damage === 'row-of-256-mib' || damage === 'overflow-loop') {
+    writeFileSync(db, await overflowDamage(base, OPENCODE_SESSION, damage === 'row-of-256-mib' ? 'claim' : 'loop'));
     return db;
   }
   if (damage === 'invalid-json-row') {

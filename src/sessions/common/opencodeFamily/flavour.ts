@@ -28,4 +28,10 @@ export interface OpencodeFlavour {
   readonly storageFile: string;
   /** Where its sessions are read from instead, in words: "opencode.db (OpenCode 1.2 and later)". */
   readonly sessionStore: string;
+  /**
+   * Whether a database is this agent's, by its file name and its tables: the family's databases have
+   * the same core tables, and every agent is asked about a database named on the command line, so
+   * each must see only its own (a fork's database is not OpenCode's).
+   */
+  claims(database: { readonly fileName: string; hasTable(name: string): boolean }): boolean;
 }

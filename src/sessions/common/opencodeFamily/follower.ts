@@ -1,6 +1,6 @@
 // Live follow of one OpenCode-family session. The session lives in a database, not a file of its own:
 // the database and its log (`-wal`, where OpenCode's newest rows are) are watched (common/watch.ts),
-// and when either's size or time changes the session is read again from a fresh snapshot, one read
+// and when either's size or time changes the session is read again (its own pages only), one read
 // at a time. Read-only like every read here: no lock is taken, nothing is written.
 import { EventEmitter } from 'node:events';
 import { ChangeSignal, SerialRunner } from '../watch';

@@ -1,7 +1,7 @@
 // An OpenCode-family agent's sessions as the picker shows them: rows of the `session` table of each database, a
 // workspace's being those whose `directory` is its folder; a session with a `parent_id` (one the
 // `task` tool started) is a subagent of its parent.
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { fail, ok } from '../../result';
 import type { Result, SessionInfo } from '../../types';
 import type { OpencodeFlavour } from './flavour';
@@ -34,6 +34,8 @@ function infoOf(flavour: OpencodeFlavour, db: string, row: Row, sizeBytes: numbe
 
 /** Sessions of one read of the database, newest activity first; of one folder, id or parent when given. */
 export function sessionsIn(flavour: OpencodeFlavour, db: string, store: OpencodeStore, filter: SessionFilter = {}): Result<SessionInfo[]> {
+  // Another member of the family's database has no session of this agent's.
+  if (!flavour.claims({ fileName: basename(db), hasTable: (name) => store.hasTable(name) })) return ok([]);
   const rows = store.sessions(filter);
   if (!rows.ok) return rows;
   // What the session's rows weigh: the nearest thing to a transcript's file size.

@@ -1,4 +1,4 @@
-// What an OpenCode-family agent's model sees right now, from one snapshot of its database: the session's messages
+// What an OpenCode-family agent's model sees right now, from one read of its database: the session's messages
 // after its newest compaction, as messages (messages.ts), the exact fill (fill.ts) and every
 // compaction OpenCode performed in it.
 import { fail, ok } from '../../result';

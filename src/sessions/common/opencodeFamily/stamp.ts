@@ -1,5 +1,5 @@
 // What changes when OpenCode writes: the database's or its log's inode, size or time. Pollers
-// compare stamps and read a new snapshot (the whole database) only when it moved.
+// compare stamps and read the session again only when it moved.
 import { stat } from 'node:fs/promises';
 
 async function fileStamp(path: string): Promise<string> {

@@ -5,10 +5,10 @@
 // fold them here, and hand the image to the in-memory SQLite of snapshot.ts.
 // Format: https://www.sqlite.org/fileformat2.html#the_write_ahead_log (facts only).
 
-const WAL_HEADER = 32;
-const FRAME_HEADER = 24;
+export const WAL_HEADER = 32;
+export const FRAME_HEADER = 24;
 const MAGIC_LITTLE = 0x377f0682;
-const MAGIC_BIG = 0x377f0683;
+export const MAGIC_BIG = 0x377f0683;
 /** The only log format version there is (3.7.0). */
 const WAL_VERSION = 3007000;
 
@@ -24,7 +24,7 @@ export interface FoldedImage {
 }
 
 /** SQLite's running checksum over 32-bit words, in the byte order the log's magic says. */
-function checksum(bytes: DataView, from: number, to: number, big: boolean, start: [number, number]): [number, number] {
+export function checksum(bytes: DataView, from: number, to: number, big: boolean, start: [number, number]): [number, number] {
   let [s0, s1] = start;
   for (let at = from; at < to; at += 8) {
     s0 = (s0 + bytes.getUint32(at, !big) + s1) >>> 0;
@@ -53,8 +53,8 @@ export function databasePageSize(db: Uint8Array): number | null {
   return validPageSize(size) ? size : null;
 }
 
-/** Why the log's header cannot be trusted against `db`, or null when it can. */
-function headerProblem(view: DataView, db: Uint8Array, big: boolean): string | null {
+/** Why the log's header cannot be trusted against `db` (its first 100 bytes suffice; shorter: no page size to match), or null when it can. */
+export function headerProblem(view: DataView, db: Uint8Array, big: boolean): string | null {
   if (view.getUint32(4, false) !== WAL_VERSION) return `unknown log format version ${view.getUint32(4, false)}`;
   const pageSize = view.getUint32(8, false);
   if (!validPageSize(pageSize)) return `page size ${pageSize} is not a power of two from 512 to 65536`;

@@ -3,6 +3,7 @@
 // summariser's included) as the stand-in counted them, and which `<database>#<id>` paths are Kilo's
 // rather than OpenCode's.
 import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { adapterOf, AGENTS } from '../../../../src/sessions/agents';
@@ -52,5 +53,17 @@ describe('Kilo recorded sessions', () => {
     assert.equal(await owner('/home/me/.local/share/kilo/kilo-beta.db#ses_de0465080ffeotOxeaB0jfXMm1'), 'kilo');
     assert.equal(await owner(join(dir, 'opencode.db#ses_de0465080ffeotOxeaB0jfXMm1')), 'opencode');
     assert.equal(adapterOf('kilo').resumeCommand({ id: 'ses_x' } as never), 'kilo --session ses_x');
+  });
+
+  it("lists a Kilo database under any name as Kilo's (its kilo_board table), and OpenCode lists nothing of it", async () => {
+    const renamed = join(dir, 'renamed', 'sessions.db');
+    mkdirSync(join(renamed, '..'), { recursive: true });
+    copyFileSync(kiloFixture('tools', join(dir, 'source')), renamed);
+    const kilo = await kiloAdapter.listSessions({ homes: { kilo: [renamed] } });
+    assert.ok(kilo.ok);
+    assert.deepEqual(kilo.value.map((session) => [session.agent, session.id]), [['kilo', 'ses_de04758b6ffe4pjQ3kkOFPuxHv']]);
+    const opencode = await adapterOf('opencode').listSessions({ homes: { opencode: [renamed] } });
+    assert.ok(opencode.ok);
+    assert.deepEqual(opencode.value, []);
   });
 });

@@ -1,4 +1,4 @@
-// The few parts of sql.js (the WebAssembly build of SQLite) snapshot.ts uses; the package ships no types.
+// The few parts of sql.js (the WebAssembly build of SQLite) the tests and fixture scripts use to build databases; the package ships no types.
 declare module 'sql.js/dist/sql-wasm.js' {
   export interface QueryResults {
     columns: string[];
