@@ -4,13 +4,14 @@ import { claudeCodeAdapter } from './claude-code/adapter';
 import { clineAdapter } from './cline/adapter';
 import { codexAdapter } from './codex/adapter';
 import { geminiAdapter } from './gemini/adapter';
+import { kiloAdapter } from './kilo/adapter';
 import { opencodeAdapter } from './opencode/adapter';
 import type { ToolVocabulary } from '../engine';
 import type { AgentAdapter } from './port';
 import type { AgentId } from './types';
 
 /** In the order a file is offered to them. */
-export const AGENTS: readonly AgentAdapter[] = [codexAdapter, geminiAdapter, opencodeAdapter, clineAdapter, claudeCodeAdapter];
+export const AGENTS: readonly AgentAdapter[] = [codexAdapter, geminiAdapter, kiloAdapter, opencodeAdapter, clineAdapter, claudeCodeAdapter];
 
 export function adapterOf(id: AgentId): AgentAdapter {
   return AGENTS.find((adapter) => adapter.id === id) ?? claudeCodeAdapter;

@@ -1,68 +1,37 @@
 // OpenCode behind the adapter port (port.ts): sessions are rows of its SQLite database (OPENCODE_DB,
-// else under the XDG data folder), read page by page without writing (common/opencodeStore), matched to a
-// workspace by their `directory`, child sessions shown as subagents; the gauge's compaction point
-// from its config. A session is named `<database>#<session id>`. A fork goes in through
-// `opencode import` (fork.ts).
-import { homesOf, type AgentAdapter, type SessionLocations, type SessionWaiter } from '../port';
-import type { Diagnostic, SessionInfo } from '../types';
-import { writeOpencodeFork } from './fork';
-import { OpencodeSessionFollower } from './follower';
-import { findOpencodeWorkspaceSession, listOpencodeSessions, OPENCODE_AGENT, readOpencodeSessionInfo } from './listing';
-import { readOpencodeLiveContext } from './liveContext';
-import { OPENCODE_ID, parseSessionPath, resolveDatabases, type OpencodeWhere } from './paths';
-import { readOpencodeSessionCalls } from './sessionCalls';
+// else under the XDG data folder), read page by page without writing (common/opencodeStore) and forked by the OpenCode family's shared code
+// (common/opencodeFamily, which OpenCode's forks such as Kilo share), matched to a workspace by their
+// `directory`, child sessions shown as subagents; the gauge's compaction point from its config. A
+// session is named `<database>#<session id>`. A fork goes in through `opencode import`.
+import { opencodeFamilyPorts, parseSessionPath, storageFileOf, type OpencodeFlavour } from '../common/opencodeFamily';
+import type { AgentAdapter } from '../port';
 import { OPENCODE_TOOLS } from './tools';
-import { OpencodeUsageLog } from './usageLog';
-import { databaseStamp } from './stamp';
 
-/** The databases named for OpenCode (none: its defaults). */
-function whereOf(where: SessionLocations): OpencodeWhere {
-  return { databases: homesOf(where, OPENCODE_ID), ...(where.env ? { env: where.env } : {}) };
-}
+// Named here so the check that the resident reader is sent every variable read (residentTrust.test.ts) sees them.
+const OPENCODE_DB_ENV = 'OPENCODE_DB';
+const OPENCODE_CONFIG_ENV = 'OPENCODE_CONFIG_CONTENT';
 
-/** Forks are imported into their source's database: its sessions with a fork note naming the source. */
-async function listForks(session: SessionInfo): Promise<SessionInfo[]> {
-  const parsed = parseSessionPath(session.path);
-  if (parsed === null) return [];
-  const listed = await listOpencodeSessions({ databases: [parsed.db] });
-  if (!listed.ok) return [];
-  return listed.value.filter((other) => other.forkOf?.sessionId === session.id).sort((a, b) => a.lastActivityMs - b.lastActivityMs);
-}
-
-/** Polls the workspace's sessions until one appears (the database may not exist yet), reading only when a database moved. */
-async function waitForSession(workspacePath: string, where: SessionLocations, found: (session: SessionInfo) => void, report: (diagnostic: Diagnostic) => void): Promise<SessionWaiter> {
-  const opencodeWhere = whereOf(where);
-  const seen = new Set<string>();
-  let reported = false;
-  let last = '';
-  const check = async (): Promise<void> => {
-    const stamps = (await Promise.all(resolveDatabases(opencodeWhere).map(databaseStamp))).join(',');
-    if (stamps === last) return;
-    last = stamps;
-    const listed = await listOpencodeSessions(opencodeWhere, workspacePath);
-    if (!listed.ok) {
-      if (!reported) report({ severity: 'warning', code: listed.error.code, message: listed.error.message });
-      reported = true;
-      return;
-    }
-    for (const session of listed.value) {
-      if (session.isSidechain || seen.has(session.id)) continue;
-      seen.add(session.id);
-      found(session);
-    }
-  };
-  await check();
-  const timer = setInterval(() => void check(), 2000);
-  return { where: resolveDatabases(opencodeWhere), dispose: () => clearInterval(timer) };
-}
-
-const windowOf = (options: { windowOverride?: number; env?: Readonly<Record<string, string | undefined>> }) => ({
-  ...(options.windowOverride !== undefined ? { windowOverride: options.windowOverride } : {}),
-  ...(options.env !== undefined ? { env: options.env } : {}),
-});
+export const OPENCODE_FLAVOUR: OpencodeFlavour = {
+  id: 'opencode',
+  name: 'OpenCode',
+  command: 'opencode',
+  dbEnv: OPENCODE_DB_ENV,
+  relativeDbUnderData: false,
+  folder: 'opencode',
+  dbFile: 'opencode.db',
+  configEnv: OPENCODE_CONFIG_ENV,
+  globalConfigs: ['opencode.json', 'opencode.jsonc'],
+  projectConfigs: ['opencode.json', 'opencode.jsonc'],
+  storageFile: 'an OpenCode storage file (OpenCode 0.x JSON storage)',
+  sessionStore: 'its database, opencode.db (OpenCode 1.2 and later)',
+  // Its fork Kilo keeps the same tables: Kilo's database (kilo.db, kilo-<channel>.db, or any with
+  // Kilo's `kilo_board` table) is Kilo's, read by that adapter.
+  claims: (database) => !/^kilo(-[A-Za-z0-9._-]+)?\.db$/.test(database.fileName) && !database.hasTable('kilo_board'),
+};
 
 export const opencodeAdapter: AgentAdapter = {
-  id: OPENCODE_AGENT,
+  ...opencodeFamilyPorts(OPENCODE_FLAVOUR),
+  id: OPENCODE_FLAVOUR.id,
   name: 'OpenCode',
   command: 'opencode',
   installPackage: 'opencode-ai',
@@ -70,19 +39,6 @@ export const opencodeAdapter: AgentAdapter = {
   pointSetBy: "OpenCode's `compaction.reserved` and the model's limit in its config",
   home: { option: 'opencode-db', env: 'OPENCODE_DB', describe: 'OPENCODE_DB, else $XDG_DATA_HOME/opencode/opencode.db (~/.local/share/opencode/opencode.db)' },
   tools: OPENCODE_TOOLS,
-  // It compacts that far below the window to leave room for the next response (window.ts).
-  reservedOutputTokens: (fill) => Math.max(0, fill.windowTokens - fill.agentAutoCompactTokens),
-  resumeCommand: (session) => `opencode --session ${session.id}`,
-  owns: (path: string) => Promise.resolve(parseSessionPath(path) !== null),
-  listSessions: (where: SessionLocations, workspacePath?: string) => listOpencodeSessions(whereOf(where), workspacePath),
-  findWorkspaceSession: (workspacePath: string, where: SessionLocations) => findOpencodeWorkspaceSession(workspacePath, whereOf(where)),
-  readSessionInfo: readOpencodeSessionInfo,
-  readLiveContext: (session, options = {}) => readOpencodeLiveContext(session, windowOf(options)),
-  follow: (session, options = {}) => Promise.resolve(new OpencodeSessionFollower(session, windowOf(options))),
-  waitForSession,
-  listForks,
-  usage: (path: string) => new OpencodeUsageLog(path),
-  readSessionCalls: readOpencodeSessionCalls,
-  writeFork: writeOpencodeFork,
+  // Its sessions, and any file of its JSON storage (refused by name when read): Kilo is offered a path first (agents.ts).
+  owns: async (path: string) => parseSessionPath(path) !== null || (await storageFileOf(path)) !== null,
 };
-

@@ -3,6 +3,7 @@ import { claudeCodeSubject } from './claude-code';
 import { clineSubject } from './cline';
 import { codexSubject } from './codex';
 import { geminiSubject } from './gemini';
+import { kiloSubject } from './kilo';
 import { opencodeSubject } from './opencode';
 import type { ContractSubject } from './subject';
 
@@ -11,5 +12,6 @@ export const CONTRACT_SUBJECTS: Readonly<Record<string, ContractSubject>> = {
   cline: clineSubject,
   codex: codexSubject,
   gemini: geminiSubject,
+  kilo: kiloSubject,
   opencode: opencodeSubject,
 };

@@ -6,7 +6,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { ensureOpencodeCli } from '../opencode-cli';
-import { imageAfterSync, unpackFixture, walBetween } from '../opencode-wal';
+import { unpackFixture, walBetween } from '../opencode-wal';
+import { inWalMode, sessionIdOf, withTurn } from './opencodeFamily';
 import type { ContractSubject, ScratchSession } from './subject';
 
 const unpacked = mkdtempSync(join(tmpdir(), 'cl-contract-opencode-'));
@@ -45,37 +46,6 @@ function putCliOnPath(dir: string): void {
   }
   process.env.OPENCODE_DISABLE_AUTOUPDATE = 'true';
   process.env.OPENCODE_DISABLE_MODELS_FETCH = 'true';
-}
-
-/** OpenCode's database is in WAL mode (header bytes 18–19 are 2): its writes, `opencode import`'s too, go to the log. */
-function inWalMode(image: Uint8Array): Uint8Array {
-  image[18] = 2;
-  image[19] = 2;
-  return image;
-}
-
-const sessionIdOf = (path: string): string => path.slice(path.lastIndexOf('#') + 1);
-let turns = 0;
-
-/** `image` with one more prompt and an answer whose counts give a fill of `fillTokens`, rows as OpenCode writes them. */
-function withTurn(image: Uint8Array, sessionId: string, fillTokens: number): Uint8Array {
-  const now = Date.now();
-  const n = String(++turns).padStart(4, '0');
-  const userId = `msg_ffffffffff00contractUser${n}`;
-  const answerId = `msg_ffffffffff01contractAnsw${n}`;
-  const tokens = { total: fillTokens + 12, input: 100, output: 12, reasoning: 0, cache: { write: 0, read: fillTokens - 100 } };
-  const user = { role: 'user', time: { created: now }, agent: 'build', model: { providerID: 'fake', modelID: 'fake-model' } };
-  const answer = { parentID: userId, role: 'assistant', mode: 'build', agent: 'build', cost: 0, tokens, modelID: 'fake-model', providerID: 'fake', time: { created: now + 1, completed: now + 2 }, finish: 'stop' };
-  const rows = [
-    [userId, user, [[`prt_ffffffffff00contractPart${n}a`, { type: 'text', text: 'One more thing: add a test for the retry.' }]]],
-    [answerId, answer, [[`prt_ffffffffff01contractPart${n}b`, { type: 'text', text: 'Added.' }], [`prt_ffffffffff01contractPart${n}c`, { type: 'step-finish', reason: 'stop', tokens, cost: 0 }]]],
-  ] as const;
-  let after = image;
-  for (const [id, data, parts] of rows) {
-    after = imageAfterSync(after, 'INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?)', [id, sessionId, now, now, JSON.stringify(data)]);
-    for (const [partId, part] of parts) after = imageAfterSync(after, 'INSERT INTO part (id, message_id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?, ?)', [partId, id, sessionId, now, now, JSON.stringify(part)]);
-  }
-  return after;
 }
 
 export const opencodeSubject: ContractSubject = {

@@ -30,6 +30,10 @@ export class PageStore implements OpencodeStore {
     return this.pager.path;
   }
 
+  hasTable(name: string): boolean {
+    return this.schema.tables.has(name);
+  }
+
   private table(name: string): Table {
     const table = this.schema.tables.get(name);
     if (table === undefined) throw new MissingTable(`${this.pager.path}: no such table: ${name}`);

@@ -25,6 +25,8 @@ export interface OpencodeStore {
   messages(sessionId: string): Result<StoreRow[]>;
   /** A session's `part` rows (id, message_id, session_id, time_created, time_updated, data), by id ascending. */
   parts(sessionId: string): Result<StoreRow[]>;
+  /** Whether the database has a table of this name (a fork's own tables tell its database from OpenCode's). */
+  hasTable(name: string): boolean;
   /** Committed log frames seen (0: none, or no log). */
   readonly walFrames: number;
   /** Why the log, or its end, was left out (a header or frame that lies about its sizes), naming the log; null: it was not. */

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { opencodeAdapter } from '../../../../src/sessions/opencode/adapter';
-import { parseSessionPath } from '../../../../src/sessions/opencode/paths';
+import { parseSessionPath } from '../../../../src/sessions/common/opencodeFamily/paths';
 import type { SessionLocations } from '../../../../src/sessions/port';
 import type { SessionInfo } from '../../../../src/sessions/types';
 import { unpackFixture } from '../../../support/opencode-wal';

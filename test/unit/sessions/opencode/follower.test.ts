@@ -5,8 +5,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { opencodeAdapter } from '../../../../src/sessions/opencode/adapter';
-import { OpencodeSessionFollower } from '../../../../src/sessions/opencode/follower';
+import { OPENCODE_FLAVOUR, opencodeAdapter } from '../../../../src/sessions/opencode/adapter';
+import { OpencodeSessionFollower } from '../../../../src/sessions/common/opencodeFamily/follower';
 import type { SessionLocations } from '../../../../src/sessions/port';
 import type { ContextChange } from '../../../../src/sessions/types';
 import { imageAfter, unpackFixture, walBetween } from '../../../support/opencode-wal';
@@ -39,7 +39,7 @@ describe('OpenCode follower', () => {
     const [session] = listed.value;
     assert.ok(session);
     // A short poll: the log does not exist yet, so fs.watch cannot watch it.
-    const follower = new OpencodeSessionFollower(session, { pollMs: 100 });
+    const follower = new OpencodeSessionFollower(OPENCODE_FLAVOUR, session, { pollMs: 100 });
     const changes: ContextChange[] = [];
     follower.on('contextChanged', (change) => changes.push(change));
     await follower.start();

@@ -8,9 +8,9 @@ import { after, describe, it } from 'node:test';
 import { MemoryArchive } from '../../../../src/engine/archive';
 import { compact } from '../../../../src/engine/compact';
 import { engineContextOf } from '../../../../src/sessions/engineContext';
-import { opencodeAdapter } from '../../../../src/sessions/opencode/adapter';
-import { forkFileOf } from '../../../../src/sessions/opencode/forkFile';
-import { parseSessionPath, sessionPath } from '../../../../src/sessions/opencode/paths';
+import { OPENCODE_FLAVOUR, opencodeAdapter } from '../../../../src/sessions/opencode/adapter';
+import { forkFileOf } from '../../../../src/sessions/common/opencodeFamily/forkFile';
+import { parseSessionPath, sessionPath } from '../../../../src/sessions/common/opencodeFamily/paths';
 import type { SessionLocations } from '../../../../src/sessions/port';
 import { unpackFixture } from '../../../support/opencode-wal';
 
@@ -37,7 +37,7 @@ describe('forkFileOf', () => {
     const dropped = context.items[output]?.toolUseId;
     const result = await compact(context, { trigger: 'manual', choices: { keep: [], drop: [output] } }, { archive: new MemoryArchive() });
     assert.equal(result.status, 'compacted');
-    const file = await forkFileOf({ live: live.value, context, result }, 1_795_700_000_000);
+    const file = await forkFileOf(OPENCODE_FLAVOUR, { live: live.value, context, result }, 1_795_700_000_000);
     assert.ok(file.ok, file.ok ? '' : file.error.message);
     const doc = file.value.document as unknown as Doc;
     assert.equal(parseSessionPath(sessionPath(db, file.value.sessionId))?.sessionId, file.value.sessionId);

@@ -4,7 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { opencodeAutoCompactTokens, readOpencodeWindow } from '../../../../src/sessions/opencode/window';
+import { OPENCODE_FLAVOUR } from '../../../../src/sessions/opencode/adapter';
+import { opencodeAutoCompactTokens, readOpencodeWindow } from '../../../../src/sessions/common/opencodeFamily/window';
 import { tempDir } from '../../../support/tempDir';
 
 describe('opencodeAutoCompactTokens', () => {
@@ -34,12 +35,12 @@ describe('readOpencodeWindow on hostile config files', () => {
       const project = tempDir('cl-oc-project-');
       make(join(project, 'opencode.json'));
       const began = performance.now();
-      const window = await readOpencodeWindow('anthropic/some-model', project, env);
+      const window = await readOpencodeWindow(OPENCODE_FLAVOUR, 'anthropic/some-model', project, env);
       assert.equal(window.windowTokens, 200_000);
       assert.ok(performance.now() - began < 2_000);
     }
     const project = tempDir('cl-oc-project-');
     writeFileSync(join(project, 'opencode.json'), '\uFEFF{"provider": {"p": {"models": {"m": {"limit": {"context": 50000, "output": 1000}}}}}}');
-    assert.equal((await readOpencodeWindow('p/m', project, env)).windowTokens, 50_000);
+    assert.equal((await readOpencodeWindow(OPENCODE_FLAVOUR, 'p/m', project, env)).windowTokens, 50_000);
   });
 });

@@ -1,11 +1,11 @@
 // Usage per model call, for the panel's timeline: one point per assistant message of the session
 // (one model call each), keyed by the live context's entry refs (message ids). The session's rows are read
 // again on each update; `from` (a byte offset in the file-based agents) means nothing here.
-import type { UsagePoint, UsageReader } from '../port';
+import type { UsagePoint, UsageReader } from '../../port';
 import { isAssistant, readMessages } from './history';
 import { parseSessionPath } from './paths';
 import { isoOf, promptOf, tokensOf } from './rows';
-import { withStore } from '../common/opencodeStore';
+import { withStore } from '../opencodeStore';
 
 export class OpencodeUsageLog implements UsageReader {
   private points = new Map<string, UsagePoint>();

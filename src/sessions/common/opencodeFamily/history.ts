@@ -2,14 +2,14 @@
 // them (ids ascend with time), and the part of it the model sees now: OpenCode drops what precedes
 // its newest finished compaction (a user message holding a `compaction` part, answered by an
 // assistant message with `summary: true`), exactly as its own history filter does.
-import { ok } from '../result';
-import type { Diagnostic, Result } from '../types';
+import { ok } from '../../result';
+import type { Diagnostic, Result } from '../../types';
 import { obj, parseJson, str, type MessageRow, type PartRow } from './rows';
-import type { OpencodeStore } from '../common/opencodeStore';
+import type { OpencodeStore } from '../opencodeStore';
 
 /** A row left out, said once per row: which table, which row, which session, why. */
 function dropped(table: string, id: unknown, sessionId: string, why: string): Diagnostic {
-  return { severity: 'warning', code: 'invalid-json', message: `OpenCode ${table} ${typeof id === 'string' ? id : '(no id)'} of session ${sessionId} left out: ${why}` };
+  return { severity: 'warning', code: 'invalid-json', message: `${table} ${typeof id === 'string' ? id : '(no id)'} of session ${sessionId} left out: ${why}` };
 }
 
 /** Why a row's `data` is unusable, or null when it is a JSON object. */

@@ -3,8 +3,8 @@
 // cached part) and what it answered (`output`, which joins the next request). What was written after
 // that call (its tool results, a new prompt) is estimated. Right after a compaction the summary's
 // call counted the old history, so until the next call the fill is an estimate of the new one.
-import { charEstimateTokenizer } from '../../engine';
-import type { ApiMessage, FillSnapshot } from '../types';
+import { charEstimateTokenizer } from '../../../engine';
+import type { ApiMessage, FillSnapshot } from '../../types';
 import type { BuiltMessages } from './messages';
 import type { OpencodeWindow } from './window';
 

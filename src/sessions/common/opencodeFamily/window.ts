@@ -8,8 +8,9 @@
 // cache; the recordings ran with a 10 000-token model and compacted past 9 000.
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { READ_CAPS, readRegularText, withoutBom } from '../common/regularFile';
+import { READ_CAPS, readRegularText, withoutBom } from '../regularFile';
 import { parse } from 'jsonc-parser';
+import type { OpencodeFlavour } from './flavour';
 import { num, obj, type Json } from './rows';
 
 const OUTPUT_TOKEN_MAX = 32_000;
@@ -49,15 +50,15 @@ async function readJsonc(path: string, cap: number = READ_CAPS.settings): Promis
 }
 
 /** Configs in OpenCode's order of precedence, the strongest last. */
-async function configs(directory: string | null, env: Readonly<Record<string, string | undefined>>): Promise<Json[]> {
+async function configs(flavour: OpencodeFlavour, directory: string | null, env: Readonly<Record<string, string | undefined>>): Promise<Json[]> {
   const configHome = env.XDG_CONFIG_HOME || join(env.HOME ?? homedir(), '.config');
-  const files = [join(configHome, 'opencode', 'opencode.json'), join(configHome, 'opencode', 'opencode.jsonc'), ...(directory ? [join(directory, 'opencode.json'), join(directory, 'opencode.jsonc')] : [])];
+  const files = [...flavour.globalConfigs.map((name) => join(configHome, flavour.folder, name)), ...(directory ? flavour.projectConfigs.map((name) => join(directory, name)) : [])];
   const found: Json[] = [];
   for (const file of files) {
     const config = await readJsonc(file);
     if (config !== null) found.push(config);
   }
-  const inline = env.OPENCODE_CONFIG_CONTENT;
+  const inline = env[flavour.configEnv];
   if (inline) {
     const config = obj(parse(inline));
     if (config !== null) found.push(config);
@@ -71,15 +72,15 @@ function limitsFrom(models: unknown, model: string): ModelLimits | null {
 }
 
 /** The window and compaction point of `provider/model`, for a session run in `directory`. */
-export async function readOpencodeWindow(model: string | null, directory: string | null, env: Readonly<Record<string, string | undefined>> = process.env): Promise<OpencodeWindow> {
-  const found = await configs(directory, env);
+export async function readOpencodeWindow(flavour: OpencodeFlavour, model: string | null, directory: string | null, env: Readonly<Record<string, string | undefined>> = process.env): Promise<OpencodeWindow> {
+  const found = await configs(flavour, directory, env);
   const compaction = found.reduce<Json | null>((merged, config) => ({ ...merged, ...obj(config.compaction) }), null);
   const [provider, ...rest] = (model ?? '').split('/');
   const modelId = rest.join('/');
   let limits: ModelLimits | null = null;
   for (const config of found) limits = limitsFrom(obj(obj(config.provider)?.[provider ?? ''])?.models, modelId) ?? limits;
   if (limits === null && provider) {
-    const cache = await readJsonc(join(env.XDG_CACHE_HOME || join(env.HOME ?? homedir(), '.cache'), 'opencode', 'models.json'), READ_CAPS.catalogue);
+    const cache = await readJsonc(join(env.XDG_CACHE_HOME || join(env.HOME ?? homedir(), '.cache'), flavour.folder, 'models.json'), READ_CAPS.catalogue);
     limits = limitsFrom(obj(cache?.[provider])?.models, modelId);
   }
   if (limits === null || limits.context <= 0) {

@@ -1,12 +1,13 @@
-// Live follow of one OpenCode session. The session lives in a database, not a file of its own:
+// Live follow of one OpenCode-family session. The session lives in a database, not a file of its own:
 // the database and its log (`-wal`, where OpenCode's newest rows are) are watched (common/watch.ts),
 // and when either's size or time changes the session is read again (its own pages only), one read
 // at a time. Read-only like every read here: no lock is taken, nothing is written.
 import { EventEmitter } from 'node:events';
-import { ChangeSignal, SerialRunner } from '../common/watch';
-import type { SessionFollowerPort } from '../port';
-import type { FillSnapshot, FollowerEvents, SessionInfo } from '../types';
+import { ChangeSignal, SerialRunner } from '../watch';
+import type { SessionFollowerPort } from '../../port';
+import type { FillSnapshot, FollowerEvents, SessionInfo } from '../../types';
 import { readOpencodeLiveContext, type OpencodeReadOptions } from './liveContext';
+import type { OpencodeFlavour } from './flavour';
 import { parseSessionPath } from './paths';
 import { databaseStamp } from './stamp';
 
@@ -24,7 +25,7 @@ export class OpencodeSessionFollower extends EventEmitter implements SessionFoll
   private seenCompactions = new Set<string>();
   private disposed = false;
 
-  constructor(private readonly session: SessionInfo, private readonly options: OpencodeFollowerOptions = {}) {
+  constructor(private readonly flavour: OpencodeFlavour, private readonly session: SessionInfo, private readonly options: OpencodeFollowerOptions = {}) {
     super();
   }
 
@@ -35,7 +36,7 @@ export class OpencodeSessionFollower extends EventEmitter implements SessionFoll
   async start(): Promise<void> {
     const parsed = parseSessionPath(this.session.path);
     if (parsed === null) {
-      this.emit('diagnostic', { severity: 'error', code: 'invalid-path', message: `Not an OpenCode session: ${this.session.path}`, path: this.session.path });
+      this.emit('diagnostic', { severity: 'error', code: 'invalid-path', message: `Not a session of ${this.flavour.name}: ${this.session.path}`, path: this.session.path });
       return;
     }
     const timing = { debounceMs: this.options.debounceMs ?? 150, pollMs: this.options.pollMs ?? 2000 };
@@ -51,7 +52,7 @@ export class OpencodeSessionFollower extends EventEmitter implements SessionFoll
     if (current === this.lastStamp) return;
     // A log that appeared or was replaced has a new inode: fs.watch must follow it.
     for (const signal of this.signals) signal.rewatch();
-    const live = await readOpencodeLiveContext(this.session, this.options);
+    const live = await readOpencodeLiveContext(this.flavour, this.session, this.options);
     if (this.disposed) return;
     if (!live.ok) {
       this.emit('diagnostic', { severity: 'warning', code: live.error.code, message: live.error.message, path: this.session.path });

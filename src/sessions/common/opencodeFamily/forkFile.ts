@@ -4,16 +4,17 @@
 // with `summary: true`), then the live messages the engine kept, with new ids, compacted tool
 // results in place of the originals. OpenCode replays a session from its newest answered compaction
 // request, so resuming the fork sends our summary and the kept messages, nothing dropped.
-import { forkPlanOf, type ForkPlan } from '../common/forkPlan';
-import { randomBytes } from '../common/crypto';
-import { SUMMARY_PREAMBLE } from '../common/forkTexts';
-import type { ForkInput } from '../port';
-import { fail, ok } from '../result';
-import type { Result } from '../types';
+import { forkPlanOf, type ForkPlan } from '../forkPlan';
+import { randomBytes } from '../crypto';
+import { SUMMARY_PREAMBLE } from '../forkTexts';
+import type { ForkInput } from '../../port';
+import { fail, ok } from '../../result';
+import type { Result } from '../../types';
 import { liveStart, readMessages } from './history';
+import type { OpencodeFlavour } from './flavour';
 import { parseSessionPath } from './paths';
 import { obj, parseJson, str, type Json, type MessageRow } from './rows';
-import { withStore } from '../common/opencodeStore';
+import { withStore } from '../opencodeStore';
 
 export interface ForkFile {
   sessionId: string;
@@ -69,13 +70,13 @@ function parseJsonArray(text: unknown): unknown[] | null {
 
 const hasContent = (parts: readonly Json[]): boolean => parts.some((part) => part.type !== 'step-start' && part.type !== 'step-finish');
 
-export async function forkFileOf(input: ForkInput, nowMs = Date.now()): Promise<Result<ForkFile>> {
+export async function forkFileOf(flavour: OpencodeFlavour, input: ForkInput, nowMs = Date.now()): Promise<Result<ForkFile>> {
   const planned = forkPlanOf(input);
   if (!planned.ok) return planned;
   const plan = planned.value;
   const source = input.live.session;
   const parsed = parseSessionPath(source.path);
-  if (parsed === null) return fail('invalid-input', `Not an OpenCode session: ${source.path}`, source.path);
+  if (parsed === null) return fail('invalid-input', `Not a session of ${flavour.name}: ${source.path}`, source.path);
   return withStore(parsed.db, (store) => {
     const rows = store.sessions({ id: parsed.sessionId });
     if (!rows.ok) return rows;

@@ -3,9 +3,9 @@
 // `<fork id>.fork.json` names the source session and its title. Listing reads the notes once.
 import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { writeNewAtomically } from '../atomicWrite';
-import { READ_CAPS, readRegularText } from '../common/regularFile';
-import type { Result, SessionInfo } from '../types';
+import { writeNewAtomically } from '../../atomicWrite';
+import { READ_CAPS, readRegularText } from '../regularFile';
+import type { Result, SessionInfo } from '../../types';
 import { obj, str } from './rows';
 
 export type ForkOf = NonNullable<SessionInfo['forkOf']>;

@@ -3,7 +3,7 @@
 // with its text, reasoning and tool calls; its tool results as the next user-side message. As
 // OpenCode sends them: a compaction request reads "What did we do so far?", a pruned tool result
 // "[Old tool result content cleared]", an unfinished call is reported interrupted.
-import type { ApiMessage, ContentBlock, ContextEntry, EntryKind, LiveCall } from '../types';
+import type { ApiMessage, ContentBlock, ContextEntry, EntryKind, LiveCall } from '../../types';
 import { compactionPartOf, isAssistant, isSummary } from './history';
 import { isoOf, obj, promptOf, str, tokensOf, type MessageRow, type PartRow } from './rows';
 

@@ -1,15 +1,16 @@
-// What OpenCode's model sees right now, from one read of its database: the session's messages
+// What an OpenCode-family agent's model sees right now, from one read of its database: the session's messages
 // after its newest compaction, as messages (messages.ts), the exact fill (fill.ts) and every
 // compaction OpenCode performed in it.
-import { fail, ok } from '../result';
-import type { CompactionEvent, Diagnostic, LiveContext, Result, SessionInfo } from '../types';
+import { fail, ok } from '../../result';
+import type { CompactionEvent, Diagnostic, LiveContext, Result, SessionInfo } from '../../types';
 import { fillOf } from './fill';
 import { compactionPartOf, isAssistant, isSummary, liveStart, readMessages } from './history';
 import { readOpencodeSessionInfo, sessionsIn } from './listing';
 import { buildMessages } from './messages';
+import type { OpencodeFlavour } from './flavour';
 import { parseSessionPath } from './paths';
 import { isoOf, promptOf, str, tokensOf, type MessageRow } from './rows';
-import { withStore } from '../common/opencodeStore';
+import { withStore } from '../opencodeStore';
 import { readOpencodeWindow } from './window';
 
 export interface OpencodeReadOptions {
@@ -45,12 +46,12 @@ export function compactionsOf(messages: readonly MessageRow[]): CompactionEvent[
   return events;
 }
 
-export async function readOpencodeLiveContext(session: SessionInfo, options: OpencodeReadOptions = {}): Promise<Result<LiveContext>> {
+export async function readOpencodeLiveContext(flavour: OpencodeFlavour, session: SessionInfo, options: OpencodeReadOptions = {}): Promise<Result<LiveContext>> {
   const parsed = parseSessionPath(session.path);
-  if (parsed === null) return fail('invalid-input', `Not an OpenCode session: ${session.path}`, session.path);
-  const window = await readOpencodeWindow(session.model, session.cwd, options.env);
+  if (parsed === null) return fail('invalid-input', `Not a session of ${flavour.name}: ${session.path}`, session.path);
+  const window = await readOpencodeWindow(flavour, session.model, session.cwd, options.env);
   return withStore(parsed.db, (store) => {
-    const current = sessionsIn(parsed.db, store, { id: parsed.sessionId });
+    const current = sessionsIn(flavour, parsed.db, store, { id: parsed.sessionId });
     if (!current.ok) return current;
     const info = current.value[0];
     if (info === undefined) return fail('not-found', `No session ${parsed.sessionId} in ${parsed.db}`, session.path);
