@@ -2,7 +2,7 @@
 // 7.7.7 offered the stand-in (bash, edit, glob, grep, read, skill, task, todowrite, write, and its own
 // background_process, board_post, board_read, kilo_local_recall, schedule_wakeup, cancel_wakeup), and
 // the rest of OpenCode's built-in tools, which it keeps as a fork.
-import type { ToolVocabulary } from '../../engine/tools';
+import type { ToolVocabulary } from '../../engine';
 
 /** Kilo has a read tool: its bash commands stay commands. */
 export const KILO_TOOLS: ToolVocabulary = {
