@@ -12,6 +12,7 @@ import { readOpencodeLiveContext } from './liveContext';
 import { OPENCODE_ID, parseSessionPath, resolveDatabases, type OpencodeWhere } from './paths';
 import { readOpencodeSessionCalls } from './sessionCalls';
 import { OPENCODE_TOOLS } from './tools';
+import { opencodeLiveProxy } from './liveProxy';
 import { OpencodeUsageLog } from './usageLog';
 import { databaseStamp } from './stamp';
 
@@ -63,6 +64,7 @@ const windowOf = (options: { windowOverride?: number; env?: Readonly<Record<stri
 
 export const opencodeAdapter: AgentAdapter = {
   id: OPENCODE_AGENT,
+  liveProxy: opencodeLiveProxy,
   name: 'OpenCode',
   command: 'opencode',
   installPackage: 'opencode-ai',
