@@ -3,6 +3,9 @@
 // built-in `openai` provider takes `openai_base_url`; a provider of the person's own
 // (`[model_providers.<id>]`) takes `model_providers.<id>.base_url`. Requests are the Responses API.
 // Not covered: a `--profile` that picks another provider, ChatGPT sign-in (its own backend URL).
+// No terminal variable points it (0.169.0 ignores OPENAI_BASE_URL, checked against a stand-in):
+// new terminals cannot, `ctxlens run -- codex` can. The built-in provider tries a WebSocket first,
+// which the proxy does not carry: Codex falls back to HTTPS by itself (with a warning).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { originOf, throughProxy, type LiveProxyPointing } from '../liveProxy';
@@ -52,7 +55,7 @@ export const codexLiveProxy: LiveProxyPointing = {
     const flags = overrides(args);
     const provider = flags.get('model_provider') ?? tomlString(config, null, 'model_provider') ?? 'openai';
     if (provider === 'openai') {
-      const base = flags.get('openai_base_url') ?? tomlString(config, null, 'openai_base_url') ?? env.OPENAI_BASE_URL ?? OPENAI_DEFAULT;
+      const base = flags.get('openai_base_url') ?? tomlString(config, null, 'openai_base_url') ?? OPENAI_DEFAULT;
       return { ok: true, value: { env: {}, args: ['-c', `openai_base_url=${JSON.stringify(throughProxy(proxyOrigin, base))}`], upstream: originOf(base), format: 'openai-responses', describe: '-c openai_base_url' } };
     }
     const key = `model_providers.${provider}.base_url`;
@@ -60,10 +63,5 @@ export const codexLiveProxy: LiveProxyPointing = {
     if (base === undefined) return { ok: false, error: `Codex's model provider '${provider}' has no base_url in ${home ?? 'CODEX_HOME'}/config.toml or -c: the proxy cannot tell where its requests go` };
     if (tomlString(config, `model_providers.${provider}`, 'wire_api') === 'chat') return { ok: true, value: { env: {}, args: ['-c', `${key}=${JSON.stringify(throughProxy(proxyOrigin, base))}`], upstream: originOf(base), format: 'openai-chat', describe: `-c ${key}` } };
     return { ok: true, value: { env: {}, args: ['-c', `${key}=${JSON.stringify(throughProxy(proxyOrigin, base))}`], upstream: originOf(base), format: 'openai-responses', describe: `-c ${key}` } };
-  },
-  terminalEnv(proxyOrigin, env) {
-    // A terminal can only be given variables: the built-in provider reads OPENAI_BASE_URL.
-    const base = env.OPENAI_BASE_URL ?? OPENAI_DEFAULT;
-    return { env: { OPENAI_BASE_URL: throughProxy(proxyOrigin, base) }, upstream: originOf(base), format: 'openai-responses', describe: 'OPENAI_BASE_URL (Codex CLI, OpenAI provider)' };
   },
 };
