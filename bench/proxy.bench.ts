@@ -3,7 +3,9 @@
 // Added latency per request at 10k, 100k and 1M tokens (end to end through the proxy minus straight
 // to the same loopback stub upstream, paired run by run, and the proxy's own time per request from its
 // events), for a request below the trigger (original bytes), one above it carrying sticky edits, and
-// the same with the panel's say for its session on disk; then requests/s.
+// the same with the panel's say for its session on disk; then each wire format's own cost per
+// request (Anthropic Messages, OpenAI Responses, Chat Completions, Gemini: the same conversation in
+// each shape, below the trigger and carrying sticky edits); then requests/s.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request, Agent } from 'node:http';
@@ -12,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { panelDir, startLiveProxy, writePanelInstructions } from '../src/proxy';
 import { readProxyEvents } from '../src/proxy/events';
-import { bytesOf, conversation } from '../test/support/proxy-conversation';
+import { asChat, asGemini, asResponses, bytesOf, conversation } from '../test/support/proxy-conversation';
 
 const percentile = (samples: readonly number[], p: number): number => {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -36,10 +38,10 @@ const SESSION = 'b3a1c0de-0000-4000-8000-000000000be9';
 
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
-function post(port: number, body: Buffer): Promise<number> {
+function post(port: number, body: Buffer, path = '/v1/messages'): Promise<number> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: '/v1/messages', method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': body.length } }, (res) => {
+    const req = request({ host: '127.0.0.1', port, path, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': body.length } }, (res) => {
       res.resume();
       res.on('end', () => resolve(performance.now() - started));
     });
@@ -135,6 +137,33 @@ async function main(): Promise<void> {
       const actions = [...new Set(measured.map((event) => event.action))].join(',');
       console.log(`${label.padEnd(6)} ${`${mode} (${actions})`.padEnd(18)} ${fmt(percentile(added, 50))} ${fmt(percentile(added, 99))} ${fmt(percentile(own, 50))} ${fmt(percentile(own, 99))}`);
       rmSync(state, { recursive: true, force: true });
+    }
+  }
+
+  // Each format's own cost: the proxy's time per request (events addedMs) for the same conversation in each API's shape.
+  console.log('format              size  case            own p50  own p99');
+  const FORMATS: readonly [string, string, (turns: number) => Buffer][] = [
+    ['anthropic-messages', '/v1/messages', (turns) => bytesOf(conversation({ turns, resultChars: 4_000, userId: JSON.stringify({ session_id: SESSION }) }))],
+    ['openai-responses', '/v1/responses', (turns) => bytesOf(asResponses(conversation({ turns, resultChars: 4_000 })))],
+    ['openai-chat', '/v1/chat/completions', (turns) => bytesOf(asChat(conversation({ turns, resultChars: 4_000 })))],
+    ['gemini', '/v1beta/models/gemini-2.5-pro:generateContent', (turns) => bytesOf(asGemini(conversation({ turns, resultChars: 4_000 })))],
+  ];
+  for (const [format, path, bodyOf] of FORMATS) {
+    for (const [label, turns, runs] of SIZES.filter(([label]) => !only || only.includes(label))) {
+      const body = bodyOf(turns);
+      for (const mode of ['below', 'sticky'] as const) {
+        const state = mkdtempSync(join(tmpdir(), 'cl-proxy-bench-'));
+        const windowTokens = mode === 'below' ? 10_000_000 : Math.round(body.length / 4 / 0.9);
+        const proxy = await start(upstream.url, state, { windowTokens, triggerPercent: 75, budgetMs: 60_000 });
+        for (let run = 0; run < Math.ceil(runs / 3) + 2; run++) await post(proxy.port, body, path);
+        await proxy.stop();
+        const events = await readProxyEvents(proxy.eventsPath);
+        const measured = events.ok ? events.value.slice(2) : [];
+        const own = measured.map((event) => event.addedMs);
+        const actions = [...new Set(measured.map((event) => event.action))].join(',');
+        console.log(`${format.padEnd(19)} ${label.padEnd(5)} ${`${mode} (${actions})`.padEnd(15)} ${fmt(percentile(own, 50))} ${fmt(percentile(own, 99))}`);
+        rmSync(state, { recursive: true, force: true });
+      }
     }
   }
 

@@ -4,7 +4,8 @@ import { DEFAULT_LIVE_OPTIONS, DEFAULT_UPSTREAM, startLiveProxy, type LiveProxy,
 import { EXIT_OK, inputError, parse, positiveInt, usageError, type Io } from './io';
 
 export const PROXY_OPTIONS_USAGE = `  --port N              listen on 127.0.0.1:N (default: a free port)
-  --upstream URL        where requests go (default: $ANTHROPIC_BASE_URL, else ${DEFAULT_UPSTREAM})
+  --upstream URL        where every request goes (default: each API's own: $ANTHROPIC_BASE_URL, else ${DEFAULT_UPSTREAM};
+                        OpenAI's https://api.openai.com; Gemini's $GOOGLE_GEMINI_BASE_URL, else Google's)
   --window N            the model's context window in tokens (default ${DEFAULT_LIVE_OPTIONS.windowTokens})
   --trigger-percent N   edit once a request would fill this share of the window (default ${DEFAULT_LIVE_OPTIONS.triggerPercent})
   --target-percent N    a batch of edits aims for this share (default 80 % of the trigger)
@@ -14,7 +15,8 @@ export const PROXY_OPTIONS_USAGE = `  --port N              listen on 127.0.0.1:
   --state-dir DIR       events, compaction requests and recall archive (default $XDG_STATE_HOME/context-lens/proxy)`;
 
 export const PROXY_USAGE = `ctxlens proxy [options]
-  A loopback proxy for the Anthropic Messages API (point ANTHROPIC_BASE_URL at it): below the
+  A loopback proxy for the Anthropic Messages API (point ANTHROPIC_BASE_URL at it), OpenAI's
+  Responses and Chat Completions APIs and Gemini's API (\`ctxlens run -- <agent>\` points one): below the
   trigger requests pass unchanged; above it superseded tool outputs become stubs, old ones are
   cleared or truncated, in batches, identically in every later request (prompt cache kept).
   Never summarises. Headers are forwarded untouched and never logged; one event per request.
@@ -58,7 +60,8 @@ export function proxyOptionsOf(values: ProxyValues, io: Io, log: (line: string) 
   live.engine = { ...(target !== undefined ? { targetPercent: target } : {}), ...(values.focus ? { focus: values.focus } : {}) };
   return {
     port: port ?? 0,
-    upstream: values.upstream ?? io.env.ANTHROPIC_BASE_URL ?? DEFAULT_UPSTREAM,
+    ...(values.upstream ? { upstream: values.upstream } : {}),
+    upstreams: { ...(io.env.ANTHROPIC_BASE_URL ? { 'anthropic-messages': io.env.ANTHROPIC_BASE_URL } : {}), ...(io.env.GOOGLE_GEMINI_BASE_URL ? { gemini: io.env.GOOGLE_GEMINI_BASE_URL } : {}) },
     live,
     env: io.env,
     ...(values['state-dir'] ? { stateDir: values['state-dir'] } : {}),

@@ -9,6 +9,7 @@ import { MCP_SERVER_NAME } from '../contracts/mcpServer';
 import { recallDir, recallOriginal, sessionRecallDir } from '../proxy/recall';
 import { agentSessionIdOf } from '../proxy/session';
 import { estimateCompaction, estimateSentence, type CompactEstimate, type EstimateInputs } from './compactEstimate';
+import { sessionOfCall } from './sessionOfCall';
 import type { Result } from '../sessions/types';
 
 export const TOOL_NAMES = { compact: 'compact_context', recall: 'recall' } as const;
@@ -17,7 +18,8 @@ const reply = (text: string, isError = false) => ({ content: [{ type: 'text' as 
 
 /**
  * The agent session that started this server: Claude Code puts it in CLAUDE_CODE_SESSION_ID for the
- * processes it starts. A compaction request carries it so the proxy applies it to that session only.
+ * processes it starts. A compaction request carries it so the proxy applies it to that session only;
+ * the other agents name none (sessionOfCall.ts finds it, or refuses).
  */
 export function agentSessionOfEnv(env: NodeJS.ProcessEnv): string | null {
   return agentSessionIdOf(env.CLAUDE_CODE_SESSION_ID?.trim());
@@ -71,9 +73,11 @@ export function createMcpServer(stateDir: string, agentSession: string | null = 
       outputSchema: compactOutput,
     },
     async ({ reason, focus }) => {
-      const written = writeCompactionRequest(requestsDir(stateDir), { reason, focus, session: agentSession });
+      const session = await sessionOfCall(agentSession, stateDir);
+      if (!session.ok) return reply(session.error, true);
+      const written = writeCompactionRequest(requestsDir(stateDir), { reason, focus, session: session.value });
       if (!written.ok) return reply(written.error, true);
-      const figures: Result<CompactEstimate, string> = estimate === undefined ? { ok: false, error: 'no session to read' } : await estimateCompaction(estimate, agentSession, focus).catch((error: unknown) => ({ ok: false as const, error: error instanceof Error ? error.message : String(error) }));
+      const figures: Result<CompactEstimate, string> = estimate === undefined ? { ok: false, error: 'no session to read' } : await estimateCompaction(estimate, session.value, focus).catch((error: unknown) => ({ ok: false as const, error: error instanceof Error ? error.message : String(error) }));
       const costText = estimateSentence(figures);
       const message = `Compaction requested (${written.value.id}). This tool changed nothing by itself: the Context Lens proxy applies it to your next request, if the agent runs through it (ctxlens run, or the editor's Live Proxy). Stubs it writes name a ctx-lens ref you can pass to recall. ${costText}`;
       return { ...reply(message), structuredContent: { message, requestId: written.value.id, cost: costOutput(figures), costText } };
@@ -86,9 +90,11 @@ export function createMcpServer(stateDir: string, agentSession: string | null = 
       description: 'Return the full tool output that a Context Lens stub replaced. Pass the ref the stub names (ctx-lens:<16 hex digits>). Secrets in it are masked.',
       inputSchema: { ref: z.string().max(100).describe('The ref from the stub, e.g. ctx-lens:0123456789abcdef') },
     },
-    ({ ref }) => {
+    async ({ ref }) => {
+      const session = await sessionOfCall(agentSession, stateDir);
+      if (!session.ok) return reply(session.error, true);
       // Only this session's archive: a ref from another conversation finds nothing.
-      const recalled = recallOriginal(sessionRecallDir(recallDir(stateDir), agentSession), ref);
+      const recalled = recallOriginal(sessionRecallDir(recallDir(stateDir), session.value), ref);
       return recalled.ok ? reply(recalled.value) : reply(recalled.error, true);
     },
   );

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { hookEventsPath } from '../contracts/hookEvents';
 import type { Result } from '../sessions/types';
 import { parseJson } from '../base/json';
+import { FORMAT_NAMES } from './formats/format';
 
 /** `$XDG_STATE_HOME/context-lens/proxy` (or `~/.local/state/...`): the proxy's private folder. */
 export function proxyStateDir(env: Readonly<Record<string, string | undefined>>): string {
@@ -94,6 +95,8 @@ export const proxyEventSchema = z.object({
    * session it follows; null when unknown (a request the proxy did not need to read, older lines).
    */
   agentSession: z.string().max(100).nullable().default(null),
+  /** The wire format that read the request (null: none did, or a line written before formats existed). */
+  format: z.enum(FORMAT_NAMES).nullable().optional(),
   method: z.string().max(16),
   /** The path without its query string. */
   path: z.string().max(200),

@@ -9,6 +9,7 @@ import { panelDir } from './panelInstructions';
 import { recallDir } from './recall';
 import { pruneRecall } from './recallPrune';
 import { DEFAULT_LIVE_OPTIONS, LiveRewriter, type LiveDirs, type LiveOptions, type Rewriting } from './rewrite';
+import type { FormatName } from './formats';
 import { DEFAULT_UPSTREAM, startProxyServer, type RunningProxy } from './server';
 import { workerEntry, WorkerRewriter } from './workerRewriter';
 
@@ -25,9 +26,20 @@ export const WARM_UP_AFTER_MS = 1_000;
 /** How often the recall archive is pruned: what a busy session archives in that time is small. */
 const RECALL_PRUNE_EVERY_MS = 10 * 60 * 1000;
 
+/** Where each API's requests go when nothing says otherwise: its provider's own API. */
+export const DEFAULT_UPSTREAMS: Readonly<Record<FormatName, string>> = {
+  'anthropic-messages': DEFAULT_UPSTREAM,
+  'openai-responses': 'https://api.openai.com',
+  'openai-chat': 'https://api.openai.com',
+  gemini: 'https://generativelanguage.googleapis.com',
+};
+
 export interface LiveProxyOptions {
   port?: number;
+  /** Where every request goes (`--upstream`, a stand-in); without it each format goes to `upstreams`, else its provider. */
   upstream?: string;
+  /** Where one format's requests go (an agent's own base URL), when `upstream` does not say. */
+  upstreams?: Partial<Record<FormatName, string>>;
   live?: Partial<Omit<LiveOptions, 'engine'>> & { engine?: EngineOptionsInput };
   env: Readonly<Record<string, string | undefined>>;
   /** Overrides the state folder (events, requests, recall archive). */
@@ -62,7 +74,9 @@ export async function startLiveProxy(options: LiveProxyOptions): Promise<Result<
   const dirs: LiveDirs = { recall: recallDir(stateDir), requests: requestsDir(stateDir), panel: panelDir(stateDir) };
   const rewriter = rewritingOf({ ...DEFAULT_LIVE_OPTIONS, ...options.live, engine: options.live?.engine ?? {} }, dirs, log);
   const events = new ProxyEventWriter(eventsPath, (error) => log(`cannot write the event stream: ${error instanceof Error ? error.message : String(error)}`));
-  const started = await startProxyServer({ port: options.port ?? 0, upstream: options.upstream ?? DEFAULT_UPSTREAM, rewriter, events, log, ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}), ...(options.maxHeldBytes ? { maxHeldBytes: options.maxHeldBytes } : {}) });
+  // Requests no format reads (count_tokens, model lists) go where Anthropic's do, as they always did.
+  const upstreams: Partial<Record<FormatName, string>> = options.upstream === undefined ? { ...DEFAULT_UPSTREAMS, ...options.upstreams } : {};
+  const started = await startProxyServer({ port: options.port ?? 0, upstream: options.upstream ?? upstreams['anthropic-messages'] ?? DEFAULT_UPSTREAM, upstreams, rewriter, events, log, ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}), ...(options.maxHeldBytes ? { maxHeldBytes: options.maxHeldBytes } : {}) });
   if (!started.ok) {
     await rewriter.close();
     return started;

@@ -14,9 +14,10 @@ import { EDIT_TIERS, type BatchBreakEven, type ProxyAction, type ProxyEdit, type
 import { dropEdits, hasNewDrops, restoreTakenBack, textOnly, type LiveInstructions } from './instructions';
 import { PanelInstructionsReader } from './panelInstructions';
 import { archiveOriginal, refOf, sessionRecallDir, stubWithRef } from './recall';
-import { scanMessagesBody, spliceEdits } from './scan';
-import { applyEdits, engineMessages, parseScannedBody, type RequestBody, type WireMessage } from './wire';
-import { agentSessionInBody, agentSessionOf, editsChanged, recordCall, SessionStore, sessionKeyOf, type SentRequest, type SessionState, type StickyEdit } from './session';
+import { FORMATS, type EngineRequest, type FormatName } from './formats';
+import { spliceEdits } from './scan';
+import { applyEdits, engineMessages, type WireMessage } from './wire';
+import { editsChanged, recordCall, SessionStore, sessionKeyOf, type SentRequest, type SessionState, type StickyEdit } from './session';
 
 export interface LiveOptions {
   /** The model's context window in tokens. */
@@ -101,8 +102,8 @@ export interface Rewrite {
  * worker file) or its stand-in that runs it on a worker thread (workerRewriter.ts).
  */
 export interface Rewriting {
-  /** Never rejects: every failure is a fail-open rewrite with its reason. */
-  rewrite(raw: Buffer): Promise<Rewrite>;
+  /** Never rejects: every failure is a fail-open rewrite with its reason. `format` reads the request (Anthropic's when absent), `path` is what it asked for. */
+  rewrite(raw: Buffer, format?: FormatName, path?: string): Promise<Rewrite>;
   recordUsage(session: string, sentBytes: number, usage: ProxyUsage, sent?: SentRequest | null): void;
   warmUp(): Promise<void>;
   /** A shared buffer the server's BodyPool let go, which the worker may let go too; nothing to do in this thread. */
@@ -195,10 +196,10 @@ export class LiveRewriter implements Rewriting {
   }
 
   /** Never throws: every failure is a fail-open rewrite with its reason. */
-  async rewrite(raw: Buffer): Promise<Rewrite> {
+  async rewrite(raw: Buffer, format: FormatName = 'anthropic-messages', path = '/v1/messages'): Promise<Rewrite> {
     const started = performance.now();
     try {
-      return await this.attempt(raw, started);
+      return await this.attempt(raw, format, path, started);
     } catch (error) {
       return this.original(raw, started, 'failed-open', `error: ${errorText(error)}`);
     }
@@ -263,8 +264,9 @@ export class LiveRewriter implements Rewriting {
     return originalRewrite(raw, action, reason, performance.now() - started, fields);
   }
 
-  private async attempt(raw: Buffer, started: number): Promise<Rewrite> {
-    const early = agentSessionInBody(raw);
+  private async attempt(raw: Buffer, name: FormatName, path: string, started: number): Promise<Rewrite> {
+    const format = FORMATS[name];
+    const early = format.agentSessionInBody(raw);
     let said = this.said(early);
     // Nothing to re-apply or drop anywhere, nothing asked for, and too small to come near the trigger:
     // no scan. From half the trigger on, requests are read so their responses' usage measures the
@@ -272,11 +274,12 @@ export class LiveRewriter implements Rewriting {
     if (!this.sessions.anyEdits && said.drop.size === 0 && raw.length * this.sessions.maxTokensPerByte <= triggerTokensOf(said.options) / 2 && !hasCompactionRequests(this.dirs.requests)) {
       return this.original(raw, started, 'unchanged', null, { agentSession: early });
     }
-    const scanned = scanMessagesBody(raw);
+    const scanned = format.scan(raw, path);
     if (!scanned.ok) return this.original(raw, started, 'failed-open', `unknown shape: ${scanned.error}`);
     const scan = scanned.value;
-    const session = this.sessions.get(sessionKeyOf(scan.userId, scan.firstMessage));
-    const agentSession = agentSessionOf(scan.userId);
+    // The format joins the key: the same first bytes in two APIs are two conversations.
+    const session = this.sessions.get(sessionKeyOf(name === 'anthropic-messages' ? scan.seed : [name, scan.seed], scan.firstMessage));
+    const agentSession = scan.agentSession;
     if (agentSession !== early) said = this.said(agentSession);
     const { options } = said;
     const fields = { session: session.key, agentSession, model: scan.model, stream: scan.stream, agentTokens: Math.round(raw.length * session.tokensPerByte) };
@@ -289,8 +292,8 @@ export class LiveRewriter implements Rewriting {
     const requests = main ? takeCompactionRequests(this.dirs.requests, (request) => this.asksFor(request, agentSession)) : { requests: [], discarded: [] };
     const tokensOf = (bytes: number): number => Math.max(0, Math.round(bytes * session.tokensPerByte));
     // Parsed only when a batch or a new drop has to read the messages; repeating edits splices bytes.
-    let parsed: Result<RequestBody, string> | undefined;
-    const body = (): Result<RequestBody, string> => (parsed ??= parseScannedBody(raw));
+    let parsed: Result<EngineRequest, string> | undefined;
+    const body = (): Result<EngineRequest, string> => (parsed ??= format.parse(raw));
     // The person's calls come first: a kept output goes whole again, a dropped one becomes a stub.
     const restored = main ? restoreTakenBack(session, said.keep, said.drop) : [];
     let dropped: StickyEdit[] = [];
@@ -301,7 +304,7 @@ export class LiveRewriter implements Rewriting {
     }
     if (dropped.length > 0) this.sessions.anyEdits = true;
     if (dropped.length > 0 || restored.length > 0) editsChanged(session);
-    let sticky = spliceEdits(raw, scan, session.edits);
+    let sticky = spliceEdits(raw, scan, session.edits, format.encodeStub);
     const sentTokens = tokensOf(raw.length - sticky.saved);
     const yours = [restored.length > 0 ? `${restored.length} given back whole by your choice` : '', dropped.length > 0 ? `${dropped.length} dropped by you` : ''].filter(Boolean).join(', ');
     let reason: string | null = [requests.discarded.length > 0 ? `discarded: ${requests.discarded.join('; ')}` : '', yours].filter(Boolean).join('; ') || null;
@@ -323,7 +326,7 @@ export class LiveRewriter implements Rewriting {
       if (!batch.ok) return this.original(raw, started, 'failed-open', batch.error, { ...fields, restored });
       reason = [batch.value.reason, yours].filter(Boolean).join('; ');
       breakEven = batch.value.edits.length > 0 ? this.breakEvenOf(scan.model, sentTokens, sentTokens - batch.value.saved) : undefined;
-      if (batch.value.edits.length > 0) sticky = spliceEdits(raw, scan, session.edits);
+      if (batch.value.edits.length > 0) sticky = spliceEdits(raw, scan, session.edits, format.encodeStub);
     }
     if (sticky.applied === 0) return this.original(raw, started, 'unchanged', slow(reason), { ...fields, restored, sent: sent() });
     const bytes = raw.length - sticky.saved;
@@ -352,7 +355,7 @@ export class LiveRewriter implements Rewriting {
    * tool-output edits join the session's, each original archived first. A batch too small to be
    * worth a cache rewrite is dropped and not retried before the context grew by as much again.
    */
-  private async batch(body: RequestBody, messages: readonly WireMessage[], session: SessionState, sentTokens: number, requests: readonly CompactionRequest[], { options, keep }: Said, recall: string): Promise<Result<{ edits: StickyEdit[]; reason: string; saved: number }, string>> {
+  private async batch(body: EngineRequest, messages: readonly WireMessage[], session: SessionState, sentTokens: number, requests: readonly CompactionRequest[], { options, keep }: Said, recall: string): Promise<Result<{ edits: StickyEdit[]; reason: string; saved: number }, string>> {
     // Items are sized from this edit generation's calls, as the panel sizes them from the transcript;
     // the byte estimate is only the total when no call measured yet.
     const context = contextFromMessages({ ...(body.system === undefined ? {} : { system: body.system }), ...(body.tools ? { tools: body.tools } : {}), messages: engineMessages(messages), windowTokens: options.windowTokens, usedTokens: sentTokens, calls: session.calls, vocabulary: EVERY_AGENTS_TOOLS });

@@ -7,28 +7,14 @@
 // them; a body the API would refuse for a bad escape elsewhere goes as the agent sent it.
 import type { Result } from '../sessions/types';
 import { FAILED, JsonBytes, Keys, NOT_READ, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from './jsonBytes';
-import type { StickyEdit } from './session';
+import type { BodyScan, ToolResultSpan } from './formats/format';
+import { agentSessionOf, type StickyEdit } from './session';
 
-/** Where one tool result's `content` value lies, [start, end) in bytes; `start === end` when it has none. */
-export interface ToolResultSpan {
-  toolUseId: string;
-  start: number;
-  end: number;
-}
+export type { BodyScan, ToolResultSpan } from './formats/format';
 
-export interface BodyScan {
-  model: string | null;
-  stream: boolean;
-  /** `metadata.user_id` as JSON.parse reads it (undefined without one). */
+/** The Anthropic scan keeps `metadata.user_id` as JSON.parse reads it (undefined without one). */
+export interface MessagesScan extends BodyScan {
   userId: unknown;
-  /** The first message's bytes: with the user id it names the session, and it never changes as the conversation grows. */
-  firstMessage: Buffer;
-  /** The agent loop offers tools; side calls (titles, topics) do not. */
-  hasTools: boolean;
-  /** The tool results of user messages, in order. */
-  toolResults: ToolResultSpan[];
-  /** How many messages the request holds: the next response becomes the message at this index. */
-  messageCount: number;
 }
 
 const TOP = new Keys(['messages', 'model', 'stream', 'metadata', 'system', 'tools']);
@@ -108,9 +94,9 @@ function message(scanner: JsonBytes, at: number, results: ToolResultSpan[]): num
 }
 
 /** The request's shape and the places the proxy may edit, or why it cannot read it. */
-export function scanMessagesBody(raw: Buffer): Result<BodyScan, string> {
+export function scanMessagesBody(raw: Buffer): Result<MessagesScan, string> {
   const scanner = new JsonBytes(raw);
-  const scan: BodyScan = { model: null, stream: false, userId: undefined, firstMessage: Buffer.alloc(0), hasTools: false, toolResults: [], messageCount: 0 };
+  const scan: MessagesScan = { model: null, stream: false, userId: undefined, seed: undefined, agentSession: null, firstMessage: Buffer.alloc(0), hasTools: false, toolResults: [], messageCount: 0 };
   let messages = false;
   const start = scanner.space(0);
   if (raw[start] !== OPEN_OBJECT) return { ok: false, error: raw[start] === OPEN_ARRAY ? 'no messages array' : 'body is not a JSON object' };
@@ -152,7 +138,7 @@ export function scanMessagesBody(raw: Buffer): Result<BodyScan, string> {
   if (end === FAILED) return { ok: false, error: scanner.reason };
   if (scanner.space(end) !== raw.length) return { ok: false, error: `body is not JSON (more after the object at byte ${end})` };
   if (!messages) return { ok: false, error: 'no messages array' };
-  return { ok: true, value: scan };
+  return { ok: true, value: { ...scan, seed: scan.userId, agentSession: agentSessionOf(scan.userId) } };
 }
 
 export interface Splice {
@@ -168,21 +154,24 @@ export interface Splice {
   pieces: readonly Buffer[];
 }
 
-/** A stub's JSON bytes, encoded once: the same edit goes into every later request of its session. */
+/** A stub's bytes, encoded once: the same edit goes into every later request of its session (one format per session). */
 const encodedStubs = new WeakMap<StickyEdit, Buffer>();
 const CONTENT_KEY = Buffer.from(',"content":', 'latin1');
 
-function encodedStub(edit: StickyEdit): Buffer {
+/** A tool result's content as the Messages API reads it: a JSON string. */
+export const jsonStringStub = (text: string): Buffer => Buffer.from(JSON.stringify(text), 'utf8');
+
+function encodedStub(edit: StickyEdit, encode: (text: string) => Buffer): Buffer {
   let bytes = encodedStubs.get(edit);
   if (!bytes) {
-    bytes = Buffer.from(JSON.stringify(edit.text), 'utf8');
+    bytes = encode(edit.text);
     encodedStubs.set(edit, bytes);
   }
   return bytes;
 }
 
 /** The session's edits spliced into the agent's bytes: the same request applyEdits builds, without parsing it. */
-export function spliceEdits(raw: Buffer, scan: BodyScan, edits: ReadonlyMap<string, StickyEdit>): Splice {
+export function spliceEdits(raw: Buffer, scan: Pick<BodyScan, 'toolResults'>, edits: ReadonlyMap<string, StickyEdit>, encode: (text: string) => Buffer = jsonStringStub): Splice {
   const pieces: Buffer[] = [];
   const used: StickyEdit[] = [];
   let from = 0;
@@ -196,7 +185,7 @@ export function spliceEdits(raw: Buffer, scan: BodyScan, edits: ReadonlyMap<stri
       pieces.push(CONTENT_KEY);
       saved -= CONTENT_KEY.length;
     }
-    const stub = encodedStub(edit);
+    const stub = encodedStub(edit, encode);
     pieces.push(stub);
     saved += result.end - result.start - stub.length;
     from = result.end;

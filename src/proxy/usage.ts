@@ -1,21 +1,14 @@
-// Exact usage from a response while it streams past: the SSE `message_start` carries the input side
-// (input, cache read, cache creation), `message_delta` the final output count; a JSON response has
-// it all in `usage`. The tap reads a copy of the bytes and never holds the stream back; what it keeps
-// is bounded (one SSE line, or the first megabyte of a JSON body).
+// Exact usage from a response while it streams past: the request's wire format says which SSE events
+// carry it and how to read them (formats/); a JSON response has it in its body. The tap reads a copy
+// of the bytes and never holds the stream back; what it keeps is bounded (one SSE line, or the first
+// megabyte of a JSON body).
 import { createBrotliDecompress, createGunzip, createInflate, type Gunzip } from 'node:zlib';
 import type { ProxyUsage } from './events';
+import { ANTHROPIC_MESSAGES } from './formats/anthropic';
+import type { UsagePart, UsageReader } from './formats/format';
 
 const MAX_JSON_BYTES = 1024 * 1024;
 const MAX_LINE_CHARS = 256 * 1024;
-
-interface RawUsage {
-  input_tokens?: unknown;
-  output_tokens?: unknown;
-  cache_read_input_tokens?: unknown;
-  cache_creation_input_tokens?: unknown;
-}
-
-const count = (value: unknown): number | undefined => (typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined);
 
 export class UsageTap {
   private usage: Partial<ProxyUsage> = {};
@@ -26,7 +19,11 @@ export class UsageTap {
   private readonly sse: boolean;
   private broken = false;
 
-  constructor(contentType: string | undefined, contentEncoding: string | undefined) {
+  constructor(
+    contentType: string | undefined,
+    contentEncoding: string | undefined,
+    private readonly reader: UsageReader = ANTHROPIC_MESSAGES.usage,
+  ) {
     this.sse = (contentType ?? '').includes('text/event-stream');
     const encoding = (contentEncoding ?? '').trim().toLowerCase();
     const decoder = encoding === 'gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : encoding === 'br' ? createBrotliDecompress() : undefined;
@@ -68,12 +65,10 @@ export class UsageTap {
   }
 
   private sseLine(line: string): void {
-    // Only the two events that carry usage are parsed; content deltas are skipped by a substring test.
-    if (!line.startsWith('data:') || !(line.includes('"message_start"') || line.includes('"message_delta"'))) return;
+    // Only events that may carry usage are parsed; content deltas are skipped by a substring test.
+    if (!line.startsWith('data:') || !this.reader.markers.some((marker) => line.includes(marker))) return;
     try {
-      const event = JSON.parse(line.slice(5)) as { type?: string; message?: { usage?: RawUsage }; usage?: RawUsage };
-      if (event.type === 'message_start') this.merge(event.message?.usage);
-      else if (event.type === 'message_delta') this.merge(event.usage);
+      this.merge(this.reader.fromEvent(JSON.parse(line.slice(5))));
     } catch {
       // A torn or foreign line: no figures from it.
     }
@@ -81,23 +76,13 @@ export class UsageTap {
 
   private fromJson(text: string): void {
     try {
-      this.merge((JSON.parse(text) as { usage?: RawUsage }).usage);
+      this.merge(this.reader.fromJson(JSON.parse(text)));
     } catch {
       // Not JSON (an HTML error page): no usage.
     }
   }
 
-  private merge(raw: RawUsage | undefined): void {
-    if (!raw) return;
-    const fields: [keyof ProxyUsage, unknown][] = [
-      ['inputTokens', raw.input_tokens],
-      ['outputTokens', raw.output_tokens],
-      ['cacheReadTokens', raw.cache_read_input_tokens],
-      ['cacheCreationTokens', raw.cache_creation_input_tokens],
-    ];
-    for (const [key, value] of fields) {
-      const number = count(value);
-      if (number !== undefined) this.usage[key] = number;
-    }
+  private merge(part: UsagePart | null): void {
+    if (part) Object.assign(this.usage, part);
   }
 }

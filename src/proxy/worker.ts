@@ -31,7 +31,7 @@ port.on('message', (message: ToWorker) => {
   const memory = 'shared' in sent ? shared.get(sent.shared) : undefined;
   // A number it was never given cannot happen (the proxy gives before it sends); read as no body, it fails open.
   const raw = 'shared' in sent ? (memory ? Buffer.from(memory, 0, sent.length) : Buffer.alloc(0)) : asBuffer(sent.bytes);
-  void rewriter.rewrite(raw).then(({ pieces, ...rewrite }) => {
+  void rewriter.rewrite(raw, message.format, message.path).then(({ pieces, ...rewrite }) => {
     // The original bytes are the sender's own already; a new body goes back as where its bytes are.
     const body = rewrite.changed ? splicedOver(raw, pieces) : null;
     say({ kind: 'rewritten', id: message.id, rewrite: { ...rewrite, body } }, body ? [body.inserted.buffer as ArrayBuffer] : []);

@@ -6,6 +6,7 @@
 // buffer sent with every request left one more object over it in the worker each time, and the
 // memory stayed until the worker's collector ran.
 import type { ProxyUsage } from './events';
+import type { FormatName } from './formats/format';
 import type { LiveDirs, LiveOptions, Rewrite } from './rewrite';
 import type { SentRequest } from './session';
 
@@ -28,7 +29,7 @@ export interface SplicedBody {
 export type SentBody = { shared: number; length: number } | { bytes: Uint8Array };
 
 export type ToWorker =
-  | { kind: 'rewrite'; id: number; body: SentBody }
+  | { kind: 'rewrite'; id: number; body: SentBody; format: FormatName; path: string }
   | { kind: 'adopt'; shared: number; memory: SharedArrayBuffer }
   | { kind: 'forget'; shared: number }
   | { kind: 'usage'; session: string; sentBytes: number; usage: ProxyUsage; sent: SentRequest | null }

@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { ProxyUsage } from './events';
+import type { FormatName } from './formats/format';
 import { originalRewrite, type Rewrite, type Rewriting } from './rewrite';
 import type { SentRequest } from './session';
 import { piecesOf, type FromWorker, type SentBody, type ToWorker, type WorkerSetup } from './workerMessages';
@@ -87,7 +88,7 @@ export class WorkerRewriter implements Rewriting {
    * is, any other (small, or an inflated copy) is copied with the message. A changed body comes back
    * as pieces of `raw` and the new bytes: the caller keeps `raw` until the request is sent.
    */
-  rewrite(raw: Buffer): Promise<Rewrite> {
+  rewrite(raw: Buffer, format: FormatName = 'anthropic-messages', path = '/v1/messages'): Promise<Rewrite> {
     const started = performance.now();
     const worker = this.running();
     if (!worker.ok) return Promise.resolve(originalRewrite(raw, 'failed-open', worker.error, 0));
@@ -95,7 +96,7 @@ export class WorkerRewriter implements Rewriting {
     return new Promise((resolve) => {
       const timer = setTimeout(() => this.replace(worker.value, `rewrite worker: no answer in ${this.timeoutMs} ms, restarted`), this.timeoutMs);
       this.waiting.set(id, { worker: worker.value, raw, bytes: raw.length, started, timer, resolve });
-      const message: ToWorker = { kind: 'rewrite', id, body: this.sent(worker.value, raw) };
+      const message: ToWorker = { kind: 'rewrite', id, body: this.sent(worker.value, raw), format, path };
       worker.value.postMessage(message);
     });
   }

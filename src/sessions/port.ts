@@ -3,6 +3,7 @@
 // implements this; agents.ts lists them. Adding an agent is adding a folder and a line there.
 import type { Context, CompactionResult, ToolVocabulary } from '../engine';
 import type { AgentConnection } from './connection';
+import type { LiveProxyPointing } from './liveProxy';
 import type { AgentId, Diagnostic, FillSnapshot, FollowerEvents, LiveContext, Result, SessionCalls, SessionInfo } from './types';
 
 /** Where to look for sessions; an agent without folders here looks in its own defaults (environment, home folder). */
@@ -130,4 +131,6 @@ export interface AgentAdapter {
   writeFork(input: ForkInput): Promise<Result<WrittenFork>>;
   /** Set when Context Lens can connect to the agent in a workspace folder (hooks, status line, MCP server). */
   readonly connection?: AgentConnection;
+  /** Set when its CLI can be pointed at the live proxy (`ctxlens run`, Start Live Proxy). */
+  readonly liveProxy?: LiveProxyPointing;
 }

@@ -378,6 +378,45 @@ describe('reliability probes (issue 27) against the built CLI', { timeout: 600_0
     assertBounded(result, 'slow clients');
   });
 
+  // The same probes for every wire format the proxy reads beside the Messages API (formats/).
+  const FORMAT_PROBES = [
+    { format: 'openai-responses', path: '/v1/responses', errorOf: (body: { error?: { message?: string } }) => body.error?.message },
+    { format: 'openai-chat', path: '/v1/chat/completions', errorOf: (body: { error?: { message?: string } }) => body.error?.message },
+    { format: 'gemini', path: '/v1beta/models/gemini-2.5-pro:streamGenerateContent', errorOf: (body: { error?: { message?: string; status?: string } }) => (body.error?.status ? body.error.message : undefined) },
+  ] as const;
+  for (const { format, path, errorOf } of FORMAT_PROBES) {
+    it(`${format} · a bomb and an oversized body are 413 in its own error shape, garbage and unparseable JSON go as they came, a cut stream ends as an error`, async () => {
+      const bomb = Buffer.concat(Array.from({ length: 128 }, () => gzipSync(Buffer.alloc(40 * MB))));
+      const result = await proxyProbe(`${format}: bomb, 40 MB, garbage, cut`, async (proxy) => {
+        const outcomes: string[] = [];
+        const inflated = await send(proxy.port, { path, body: bomb, headers: { 'content-encoding': 'gzip' } });
+        assert.equal(inflated.status, 413, inflated.error ?? inflated.text);
+        assert.match(String(errorOf(JSON.parse(inflated.text) as never)), /once decompressed/);
+        const oversized = await send(proxy.port, { path, body: Buffer.alloc(40 * MB, 'x') });
+        assert.equal(oversized.status, 413, oversized.error ?? oversized.text);
+        assert.match(String(errorOf(JSON.parse(oversized.text) as never)), /Context Lens proxy: request body over/);
+        const garbage = await send(proxy.port, { path, body: Buffer.alloc(30 * MB, '['.charCodeAt(0)) });
+        const broken = await send(proxy.port, { path, body: Buffer.from('{"input": [ not json') });
+        assert.equal(garbage.status, 200, garbage.error ?? '');
+        assert.equal(broken.status, 200, broken.error ?? '');
+        const cut = await send(proxy.port, { path, body: Buffer.from('{}'), headers: { 'x-reliability': 'die-mid-event' } });
+        // Responses clients raise `response.failed`; Chat Completions and Gemini agree on no error event: the stream is cut.
+        if (format === 'openai-responses') assert.match(cut.text, /event: response\.failed\ndata: .*upstream connection closed mid-response/);
+        else assert.ok(cut.error !== null || !cut.text.includes('message_stop'), `the cut stream ended as a broken one: ${cut.error ?? cut.text.slice(-80)}`);
+        outcomes.push(`bomb→${inflated.status}`, `40 MB→${oversized.status}`, `garbage→${garbage.status} ${garbage.ms.toFixed(0)} ms`, `unparseable→${broken.status}`, `cut→${cut.error ?? 'response.failed'}`);
+        return outcomes.join(', ');
+      });
+      assertBounded(result, format);
+      await settle();
+      const events = eventLines(join(result.stateDir, 'events.jsonl')).filter((event): event is ProxyEvent => event?.path === path);
+      assert.deepEqual(events.map((event) => event.format), events.map(() => format), 'each event names the format');
+      assert.deepEqual(events.map((event) => event.status), [413, 413, 200, 200, 200]);
+      assert.equal(events[2]?.action, 'failed-open', 'the garbage body went as it came, and its event says why');
+      assert.match(String(events[2]?.reason), /unknown shape|not JSON/);
+      assert.match(String(events[4]?.error), /closed mid-response/);
+    });
+  }
+
   it('a 30 MB garbage JSON body (nested brackets) fails open quickly', async () => {
     const body = Buffer.alloc(30 * MB, '['.charCodeAt(0));
     const result = await proxyProbe('30 MB of "[[[[" as a Messages body', async (proxy) => {

@@ -1,11 +1,14 @@
 // "Context Lens: Start Live Proxy" / "Stop Live Proxy": the live proxy in the extension host for
-// this workspace. While it runs, new terminals get ANTHROPIC_BASE_URL pointing at it (so `claude`
-// started there goes through it), it reads the panel's choices and thresholds as any proxy does
+// this workspace. While it runs, new terminals get the variables each agent that can be pointed by
+// one reads (its adapter's `liveProxy.terminalEnv`: ANTHROPIC_BASE_URL, GOOGLE_GEMINI_BASE_URL), so
+// the agent started there goes through it, and the proxy sends each API's requests where that
+// variable pointed before; it reads the panel's choices and thresholds as any proxy does
 // (PanelInstructionsWriter), and the status bar says what it saved; stopped, nothing points at it.
 import * as vscode from 'vscode';
 import type { LiveProxyState } from '../../protocol/messages';
 import type { PriceIndex } from '../../pricing';
 import { startLiveProxy, type LiveProxy } from '../../proxy';
+import { AGENTS } from '../../sessions/agents';
 import { Commands } from '../commands';
 import { liveProxyStatus } from './liveProxyStatus';
 import { Disposables } from '../disposables';
@@ -17,7 +20,7 @@ export class LiveProxyControl extends Disposables {
   private summary: LiveProxyState | null = null;
 
   constructor(
-    /** New terminals get ANTHROPIC_BASE_URL while the proxy runs. */
+    /** New terminals get the agents' base URL variables while the proxy runs. */
     private readonly terminals: TerminalEnvironment,
     private readonly log: vscode.LogOutputChannel,
     /** The prices the panel shows (the bundled table with `contextLens.cost.prices` over it), read at each start. */
@@ -43,25 +46,41 @@ export class LiveProxyControl extends Disposables {
       void vscode.window.showInformationMessage(`Context Lens: the live proxy already runs on ${this.proxy.url}.`);
       return;
     }
-    // Where the agent would have gone: the variable the window was started with, else the API. Its
+    // Where each agent would have gone: the variable the window was started with, else its API. Its
     // break-even is priced as the panel prices the session, so the two never disagree.
-    const upstream = process.env.ANTHROPIC_BASE_URL ? { upstream: process.env.ANTHROPIC_BASE_URL } : {};
-    const started = await startLiveProxy({ env: process.env, ...upstream, live: { prices: this.prices() }, log: (line) => this.log.info(`proxy: ${line}`) });
+    const upstreams = Object.fromEntries(this.pointings('http://127.0.0.1:1').map((pointing) => [pointing.format, pointing.upstream]));
+    const started = await startLiveProxy({ env: process.env, upstreams, live: { prices: this.prices() }, log: (line) => this.log.info(`proxy: ${line}`) });
     if (!started.ok) {
       void vscode.window.showErrorMessage(`Context Lens: the live proxy did not start: ${started.error}`);
       return;
     }
     this.proxy = started.value;
-    this.terminals.set('ANTHROPIC_BASE_URL', this.proxy.url, 'Context Lens live proxy: Claude Code started in this terminal sends its requests through it.');
+    const pointings = this.pointings(this.proxy.url);
+    for (const pointing of pointings) for (const [name, value] of Object.entries(pointing.env)) this.terminals.set(name, value, `Context Lens live proxy: ${pointing.agent} started in this terminal sends its requests through it.`);
+    this.pointed = pointings.flatMap((pointing) => Object.keys(pointing.env));
     this.log.info(`live proxy on ${this.proxy.url}, events in ${this.proxy.eventsPath}`);
     this.render();
-    void vscode.window.showInformationMessage(`Context Lens: live proxy on ${this.proxy.url}. Start claude in a new terminal to go through it.`);
+    const byEnv = pointings.map((pointing) => pointing.command).join(' or ');
+    const byRun = AGENTS.filter((adapter) => adapter.liveProxy && !adapter.liveProxy.terminalEnv).map((adapter) => `ctxlens run -- ${adapter.command}`).join(', ');
+    void vscode.window.showInformationMessage(`Context Lens: live proxy on ${this.proxy.url}. Start ${byEnv} in a new terminal to go through it${byRun ? ` (others: ${byRun})` : ''}.`);
+  }
+
+  /** The variables set in new terminals while the proxy runs. */
+  private pointed: string[] = [];
+
+  /** How each agent that a terminal variable can point goes through the proxy at `origin`. */
+  private pointings(origin: string): { agent: string; command: string; env: Readonly<Record<string, string>>; upstream: string; format: string }[] {
+    return AGENTS.flatMap((adapter) => {
+      const pointing = adapter.liveProxy?.terminalEnv?.(origin, process.env);
+      return pointing ? [{ agent: adapter.name, command: adapter.command, ...pointing }] : [];
+    });
   }
 
   private async stop(): Promise<void> {
     const proxy = this.proxy;
     this.proxy = undefined;
-    this.terminals.delete('ANTHROPIC_BASE_URL');
+    for (const name of this.pointed) this.terminals.delete(name);
+    this.pointed = [];
     this.render();
     if (proxy) await proxy.stop();
   }

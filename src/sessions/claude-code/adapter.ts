@@ -14,6 +14,7 @@ import { UsageLog } from './usageLog';
 import { isClaudeCodeTranscript } from './recognise';
 import { readSessionCalls } from './sessionCalls';
 import { CLAUDE_CODE_TOOLS } from './tools';
+import { claudeCodeLiveProxy } from './liveProxy';
 import { reservedOutputTokens } from './window';
 
 async function writeForkFromResult(input: ForkInput): Promise<Result<WrittenFork>> {
@@ -44,6 +45,7 @@ const configDirs = (where: SessionLocations): ConfigDirOptions => ({ configDirs:
 
 export const claudeCodeAdapter: AgentAdapter = {
   id: 'claude-code',
+  liveProxy: claudeCodeLiveProxy,
   name: 'Claude Code',
   pointSetBy: 'the CLAUDE_AUTOCOMPACT_PCT_OVERRIDE environment variable (or contextLens.window.overrideTokens for the window size)',
   home: { option: 'config-dir', env: 'CLAUDE_CONFIG_DIR', describe: 'CLAUDE_CONFIG_DIR, else ~/.claude and ~/.config/claude' },

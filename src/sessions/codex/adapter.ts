@@ -15,6 +15,7 @@ import { CodexUsageLog } from './usageLog';
 import { codexHomeOf, type CodexHomeOptions } from './paths';
 import { readCodexSessionCalls } from './sessionCalls';
 import { CODEX_TOOLS } from './tools';
+import { codexLiveProxy } from './liveProxy';
 
 async function writeForkFromResult(input: ForkInput): Promise<Result<WrittenFork>> {
   const request = await codexForkRequestFromResult(input);
@@ -35,6 +36,7 @@ const windowOf = (options: { windowOverride?: number }) => (options.windowOverri
 
 export const codexAdapter: AgentAdapter = {
   id: 'codex',
+  liveProxy: codexLiveProxy,
   name: 'Codex CLI',
   pointSetBy: "model_auto_compact_token_limit in Codex's config.toml (default: 90 % of the model's window)",
   home: { option: 'codex-home', env: 'CODEX_HOME', describe: 'CODEX_HOME, else ~/.codex' },

@@ -12,6 +12,7 @@ import { GEMINI_AGENT } from './records';
 import { readGeminiSessionCalls } from './sessionCalls';
 import { waitForGeminiSession } from './sessionWaiter';
 import { GEMINI_TOOLS } from './tools';
+import { geminiLiveProxy } from './liveProxy';
 import { GeminiUsageLog } from './usageLog';
 import { readCompressionThreshold } from './window';
 
@@ -37,6 +38,7 @@ async function listForks(session: SessionInfo): Promise<SessionInfo[]> {
 
 export const geminiAdapter: AgentAdapter = {
   id: GEMINI_AGENT,
+  liveProxy: geminiLiveProxy,
   name: 'Gemini CLI',
   command: 'gemini',
   installPackage: '@google/gemini-cli',

@@ -6,6 +6,7 @@
 import { opencodeFamilyPorts, parseSessionPath, storageFileOf, type OpencodeFlavour } from '../common/opencodeFamily';
 import type { AgentAdapter } from '../port';
 import { OPENCODE_TOOLS } from './tools';
+import { opencodeLiveProxy } from './liveProxy';
 
 // Named here so the check that the resident reader is sent every variable read (residentTrust.test.ts) sees them.
 const OPENCODE_DB_ENV = 'OPENCODE_DB';
@@ -32,6 +33,7 @@ export const OPENCODE_FLAVOUR: OpencodeFlavour = {
 export const opencodeAdapter: AgentAdapter = {
   ...opencodeFamilyPorts(OPENCODE_FLAVOUR),
   id: OPENCODE_FLAVOUR.id,
+  liveProxy: opencodeLiveProxy,
   name: 'OpenCode',
   command: 'opencode',
   installPackage: 'opencode-ai',

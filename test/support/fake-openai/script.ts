@@ -8,7 +8,7 @@ import { itemText, outputText } from './request';
 import type { InputItem, Reply, ReplyItem, ResponsesRequest, Scenario, Step } from './types';
 
 export const message = (text: string): ReplyItem => ({ type: 'message', text });
-export const reasoning = (summary: string): ReplyItem => ({ type: 'reasoning', summary });
+export const reasoning = (summary: string, encrypted?: string): ReplyItem => ({ type: 'reasoning', summary, ...(encrypted === undefined ? {} : { encrypted }) });
 export const exec = (cmd: string): ReplyItem => ({ type: 'function_call', name: 'exec_command', arguments: { cmd } });
 export const applyPatch = (patch: string): ReplyItem => ({ type: 'custom_tool_call', name: 'apply_patch', input: patch });
 export const reply = (...items: ReplyItem[]): Reply => ({ items });

@@ -27,7 +27,8 @@ export interface ResponsesRequest {
 /** What a scripted step answers with; the stand-in adds ids, call ids, usage and the SSE framing. */
 export type ReplyItem =
   | { readonly type: 'message'; readonly text: string }
-  | { readonly type: 'reasoning'; readonly summary: string }
+  /** `encrypted`: the opaque `encrypted_content` only the provider reads (the client sends it back as it came). */
+  | { readonly type: 'reasoning'; readonly summary: string; readonly encrypted?: string }
   /** A function tool call (`exec_command` takes `{cmd}`). */
   | { readonly type: 'function_call'; readonly name: string; readonly arguments: Readonly<Record<string, unknown>> }
   /** A freeform tool call (`apply_patch` takes the patch text as its input). */

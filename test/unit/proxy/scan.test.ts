@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { scanMessagesBody, spliceEdits, type BodyScan } from '../../../src/proxy/scan';
+import { scanMessagesBody, spliceEdits, type MessagesScan as BodyScan } from '../../../src/proxy/scan';
 import type { StickyEdit } from '../../../src/proxy/session';
 import { applyEdits, type RequestBody } from '../../../src/proxy/wire';
 import { joinedPieces } from '../../support/proxy-conversation';

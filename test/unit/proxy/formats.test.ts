@@ -1,0 +1,102 @@
+// The wire formats beside the Messages API, on the shapes the real CLIs send (test/support's
+// conversation in each API's shape): the scan finds every tool output where JSON.parse does, a
+// splice changes those values only (Codex's encrypted reasoning and every other byte as they
+// were), the engine reads the same calls and results, and each API's usage gives the exact fill.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { FORMATS, formatOf } from '../../../src/proxy/formats';
+import { spliceEdits } from '../../../src/proxy/scan';
+import type { StickyEdit } from '../../../src/proxy/session';
+import { asChat, asGemini, asResponses, bytesOf, conversation, joinedPieces } from '../../support/proxy-conversation';
+
+const edit = (toolUseId: string, text: string): StickyEdit => ({ toolUseId, tier: 'supersede', text, ref: 'ctx-lens:0123456789abcdef', tokensBefore: 100, tokensAfter: 10 });
+const ENCRYPTED = 'gAAAAABo+enc/0123456789+/=\u00e9"quoted"\\';
+
+describe('wire formats', () => {
+  it('route by the request: Responses, Chat Completions and Gemini paths under any base path; anything else is no format', () => {
+    assert.equal(formatOf('POST', '/v1/responses')?.name, 'openai-responses');
+    assert.equal(formatOf('POST', '/openai/v1/responses')?.name, 'openai-responses');
+    assert.equal(formatOf('POST', '/v1/chat/completions')?.name, 'openai-chat');
+    assert.equal(formatOf('POST', '/v1beta/models/gemini-2.5-pro:streamGenerateContent')?.name, 'gemini');
+    assert.equal(formatOf('POST', '/v1/messages')?.name, 'anthropic-messages');
+    assert.equal(formatOf('GET', '/v1/responses'), null);
+    assert.equal(formatOf('POST', '/v1/responses/compact'), null);
+    assert.equal(formatOf('POST', '/v1/embeddings'), null);
+  });
+
+  it('Responses: a stub replaces an output value only; encrypted reasoning and every other byte go as they came', () => {
+    const body = asResponses(conversation({ turns: 6 }));
+    const input = body.input as Record<string, unknown>[];
+    input.splice(3, 0, { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'thinking' }], encrypted_content: ENCRYPTED });
+    const raw = bytesOf(body);
+    const scan = FORMATS['openai-responses'].scan(raw, '/v1/responses');
+    assert.ok(scan.ok, scan.ok ? '' : scan.error);
+    assert.equal(scan.value.toolResults.length, 6);
+    assert.equal(scan.value.messageCount, input.length);
+    assert.equal(scan.value.agentSession, '01a21fd4-06eb-7560-a093-97e2083337fa');
+    assert.equal(scan.value.model, 'gpt-5.5');
+    const splice = spliceEdits(raw, scan.value, new Map([['toolu_000001', edit('toolu_000001', 'STUB')]]), FORMATS['openai-responses'].encodeStub);
+    const sent = JSON.parse(joinedPieces(splice.pieces).toString('utf8')) as { input: Record<string, unknown>[] };
+    const expected = structuredClone(input);
+    const target = expected.find((item) => item.call_id === 'toolu_000001' && item.type === 'function_call_output');
+    assert.ok(target);
+    target.output = 'STUB';
+    assert.deepEqual(sent.input, expected);
+    assert.ok(joinedPieces(splice.pieces).includes(Buffer.from(JSON.stringify(ENCRYPTED))), 'the encrypted bytes as they were');
+    const parsed = FORMATS['openai-responses'].parse(raw);
+    assert.ok(parsed.ok);
+    assert.equal(parsed.value.messages.length, input.length, 'one engine message per item');
+    assert.equal(parsed.value.messages.flatMap((message) => (Array.isArray(message.content) ? message.content : [])).filter((block) => block.type === 'tool_use').length, 6);
+  });
+
+  it('Chat Completions and Gemini: the same, on their shapes', () => {
+    for (const [name, body, path] of [['openai-chat', asChat(conversation({ turns: 5 })), '/v1/chat/completions'], ['gemini', asGemini(conversation({ turns: 5 })), '/v1beta/models/gemini-2.5-pro:generateContent']] as const) {
+      const format = FORMATS[name];
+      const raw = bytesOf(body);
+      const scan = format.scan(raw, path);
+      assert.ok(scan.ok, scan.ok ? '' : scan.error);
+      assert.equal(scan.value.toolResults.length, 5, name);
+      const splice = spliceEdits(raw, scan.value, new Map([['toolu_000002', edit('toolu_000002', 'STUB')]]), format.encodeStub);
+      const out = joinedPieces(splice.pieces).toString('utf8');
+      const sent = JSON.parse(out) as unknown;
+      assert.ok(out.includes(name === 'gemini' ? '"response":{"output":"STUB"}' : '"content":"STUB"'), name);
+      assert.equal(JSON.stringify(sent).length, JSON.stringify(JSON.parse(raw.toString('utf8'))).length - (raw.length - Buffer.byteLength(out)), name);
+      const parsed = format.parse(raw);
+      assert.ok(parsed.ok);
+      const blocks = parsed.value.messages.flatMap((message) => (Array.isArray(message.content) ? message.content : []));
+      const uses = blocks.filter((block) => block.type === 'tool_use').map((block) => block.id);
+      const results = blocks.filter((block) => block.type === 'tool_result').map((block) => block.tool_use_id);
+      assert.deepEqual(results, uses, `${name}: every result pairs with its call`);
+      assert.deepEqual(scan.value.toolResults.map((result) => result.toolUseId), results, `${name}: the scan and the engine name the same results`);
+    }
+  });
+
+  it('Gemini calls without ids are named by their places, the same in the scan and the engine', () => {
+    const body = { contents: [{ role: 'user', parts: [{ text: 'go' }] }, { role: 'model', parts: [{ functionCall: { name: 'read_file', args: { file_path: 'a' } } }, { functionCall: { name: 'read_file', args: { file_path: 'b' } } }] }, { role: 'user', parts: [{ functionResponse: { name: 'read_file', response: { output: 'A' } } }, { functionResponse: { name: 'read_file', response: { output: 'B' } } }] }] };
+    const raw = bytesOf(body);
+    const scan = FORMATS.gemini.scan(raw, '/v1beta/models/x:generateContent');
+    assert.ok(scan.ok);
+    const parsed = FORMATS.gemini.parse(raw);
+    assert.ok(parsed.ok);
+    const blocks = parsed.value.messages.flatMap((message) => (Array.isArray(message.content) ? message.content : []));
+    assert.deepEqual(blocks.filter((block) => block.type === 'tool_use').map((block) => block.id), ['gemini-call-1-0', 'gemini-call-1-1']);
+    assert.deepEqual(scan.value.toolResults.map((result) => result.toolUseId), ['gemini-call-1-0', 'gemini-call-1-1']);
+  });
+
+  it('refuses what it cannot read, with the reason (the bytes then go as they came)', () => {
+    for (const [name, text] of [['openai-responses', '{"input": 3}'], ['openai-responses', '[1]'], ['openai-chat', '{"messages":[{"content":"no role"}]}'], ['gemini', '{"contents":[{"parts":[{"functionResponse":"x"}]}]}'], ['openai-chat', '{"messages":[]} trailing']] as const) {
+      const scan = FORMATS[name].scan(Buffer.from(text), '/v1beta/models/x:generateContent');
+      assert.equal(scan.ok, false, `${name}: ${text}`);
+    }
+  });
+
+  it("each API's usage gives the exact fill, cached tokens counted inside the input for OpenAI and Gemini", () => {
+    const responses = FORMATS['openai-responses'].usage.fromEvent({ type: 'response.completed', response: { usage: { input_tokens: 1000, input_tokens_details: { cached_tokens: 800 }, output_tokens: 50 } } });
+    assert.deepEqual(responses, { inputTokens: 200, cacheReadTokens: 800, cacheCreationTokens: 0, outputTokens: 50 });
+    const chat = FORMATS['openai-chat'].usage.fromEvent({ choices: [], usage: { prompt_tokens: 900, completion_tokens: 7, prompt_tokens_details: { cached_tokens: 100 } } });
+    assert.deepEqual(chat, { inputTokens: 800, cacheReadTokens: 100, cacheCreationTokens: 0, outputTokens: 7 });
+    const gemini = FORMATS.gemini.usage.fromJson([{ candidates: [] }, { usageMetadata: { promptTokenCount: 500, cachedContentTokenCount: 300, candidatesTokenCount: 20, thoughtsTokenCount: 5 } }]);
+    assert.deepEqual(gemini, { inputTokens: 200, cacheReadTokens: 300, cacheCreationTokens: 0, outputTokens: 25 });
+    assert.equal(FORMATS['openai-chat'].usage.fromEvent({ usage: null }), null);
+  });
+});
