@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { panelDir, startLiveProxy, writePanelInstructions } from '../src/proxy';
 import { readProxyEvents } from '../src/proxy/events';
-import { bytesOf, conversation } from '../test/support/proxy-conversation';
+import { bytesOf, conversation } from '../test/support/proxyConversation';
 
 const percentile = (samples: readonly number[], p: number): number => {
   const sorted = [...samples].sort((a, b) => a - b);

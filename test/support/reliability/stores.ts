@@ -4,7 +4,7 @@
 // `__proto__`. Each is written into a folder of the caller's, as the agent would leave it.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { imageAfter, resealWal, unpackFixture, walBetween } from '../opencode-wal';
+import { imageAfter, resealWal, unpackFixture, walBetween } from '../opencodeWal';
 
 /** The recorded fixture's one session. */
 export const OPENCODE_SESSION = 'ses_deb3ad31fffe8qZSLwam00riJe';

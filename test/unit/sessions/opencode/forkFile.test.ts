@@ -12,7 +12,7 @@ import { opencodeAdapter } from '../../../../src/sessions/opencode/adapter';
 import { forkFileOf } from '../../../../src/sessions/opencode/forkFile';
 import { parseSessionPath, sessionPath } from '../../../../src/sessions/opencode/paths';
 import type { SessionLocations } from '../../../../src/sessions/port';
-import { unpackFixture } from '../../../support/opencode-wal';
+import { unpackFixture } from '../../../support/opencodeWal';
 
 const temp = mkdtempSync(join(tmpdir(), 'cl-opencode-forkfile-'));
 after(() => rmSync(temp, { recursive: true, force: true }));
