@@ -71,7 +71,7 @@ const targets = [
   // The live proxy's rewrite thread (src/proxy/worker.ts), started from extension.js or cli-main.js beside it.
   { ...nodeBundle, entryPoints: { 'proxy-worker': join(root, 'src/proxy/worker.ts') }, plugins: [sharedBeside] },
   // Claude Code runs the status line on every redraw: a bundle of its own, without engine or zod.
-  { ...nodeBundle, entryPoints: { statusline: join(root, 'src/cli/statusline-main.ts') }, plugins: [sharedBeside], banner: { js: '#!/usr/bin/env node' } },
+  { ...nodeBundle, entryPoints: { statusline: join(root, 'src/cli/statuslineMain.ts') }, plugins: [sharedBeside], banner: { js: '#!/usr/bin/env node' } },
   // The shared files themselves.
   { ...nodeBundle, stdin: { contents: "export * from 'zod';", resolveDir: root, loader: 'js' }, outdir: undefined, outfile: join(dist, 'zod.js') },
   {

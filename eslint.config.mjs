@@ -1,4 +1,5 @@
 import { readdirSync } from 'node:fs';
+import { basename } from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -54,13 +55,46 @@ function throughTheRegistry({ vscode }) {
   };
 }
 
+/**
+ * One file-naming convention for TypeScript: a module is named after what it holds, in camelCase
+ * (`liveContext.ts`), or in PascalCase when it holds one class (`ContextModel.ts`); dotted suffixes
+ * say what kind of file it is (`.test`, `.property.test`, `.bench`, `.d`). Folders are kebab-case
+ * (the agents' ids: `claude-code`); the .mjs build scripts keep the command names people type.
+ */
+const FILE_NAME = /^[A-Za-z][A-Za-z0-9]*(\.[a-z]+)*\.ts$/;
+const local = {
+  rules: {
+    'file-name': {
+      meta: { type: 'suggestion', schema: [], messages: { name: '{{name}}: name a module in camelCase (or PascalCase for a class), e.g. {{suggested}} (eslint.config.mjs, FILE_NAME).' } },
+      create(context) {
+        return {
+          Program(node) {
+            const name = basename(context.filename);
+            if (FILE_NAME.test(name)) return;
+            const suggested = name.replace(/[-_]+([A-Za-z0-9])/g, (_match, next) => next.toUpperCase());
+            context.report({ node, messageId: 'name', data: { name, suggested } });
+          },
+        };
+      },
+    },
+  },
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'dist-test/**', 'dist-vsix/**', 'node_modules/**', '.vscode-test/**', 'test/e2e/artifacts/**', 'test/fixtures/**', 'samples/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
+    // Type-checked rules: each file is checked with the tsconfig that includes it (tsconfig.json,
+    // webview/tsconfig.json), found by typescript-eslint's project service.
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    plugins: { local },
     rules: {
+      'local/file-name': 'error',
+      // A promise nobody awaits loses its rejection: await it, or write `void` with the reason and a catch.
+      // node:test's describe/it return a promise the runner itself waits for.
+      '@typescript-eslint/no-floating-promises': ['error', { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] }] }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       eqeqeq: ['error', 'smart'],

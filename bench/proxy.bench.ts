@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { panelDir, startLiveProxy, writePanelInstructions } from '../src/proxy';
 import { readProxyEvents } from '../src/proxy/events';
-import { asChat, asGemini, asResponses, bytesOf, conversation } from '../test/support/proxy-conversation';
+import { asChat, asGemini, asResponses, bytesOf, conversation } from '../test/support/proxyConversation';
 
 const percentile = (samples: readonly number[], p: number): number => {
   const sorted = [...samples].sort((a, b) => a - b);

@@ -12,8 +12,8 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readProxyEvents } from '../src/proxy/events';
-import { buildCliBundles } from '../test/support/cli-bundle';
-import { bytesOf, conversation } from '../test/support/proxy-conversation';
+import { buildCliBundles } from '../test/support/cliBundle';
+import { bytesOf, conversation } from '../test/support/proxyConversation';
 import { peakRssKb, rssKb, startProxyProcess } from '../test/support/reliability/processes';
 import { startUpstream, streamBytes } from '../test/support/reliability/upstream';
 

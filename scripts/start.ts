@@ -9,7 +9,7 @@ import { cacheRoot } from './cache';
 import { checkBuildPrerequisites, ensureCodeServer } from './code-server/install';
 import { freePort, launchCodeServer } from './code-server/launch';
 import { portProblem } from './code-server/port';
-import { prepareDemoClaudeConfig } from './demo-session';
+import { prepareDemoClaudeConfig } from './demoSession';
 import { StartLog, StepFailed } from './startLog';
 
 const ROOT = join(__dirname, '..');

@@ -1,5 +1,5 @@
 // `ctxlens statusline`: one line for Claude Code's `statusLine` command, from the JSON it pipes
-// in on every redraw. This module and `statusline-main.ts` (its own tiny bundle) import nothing
+// in on every redraw. This module and `statuslineMain.ts` (its own tiny bundle) import nothing
 // heavy — no zod, engine or tokenizer — so a redraw costs little more than starting node.
 import { statusLineSource } from '../sessions/statusLine';
 import { parseInputJson, readStdin } from './hookInput';

@@ -99,6 +99,77 @@ async function summarise(run: LadderRun, options: EngineOptions, deps: CompactDe
   return runSummarizer(summarizer, planned.request, { timeoutMs: Math.max(1, remainingMs), ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.summaryBuilder ? { builder: deps.summaryBuilder } : {}) });
 }
 
+type Inserted = { index: number; item: OutputItem };
+
+/** The summary item a compaction inserts: the summarizer's (checked, repaired, or replaced by the heuristic one) or the person's. */
+async function writeSummary(run: LadderRun, options: EngineOptions, deps: CompactDeps, started: number, archive: ArchiveRef | undefined): Promise<{ inserted?: Inserted; summary?: SummaryInfo }> {
+  if (!run.summary) return {};
+  const outcome = await summarise(run, options, deps, options.timeoutMs - (performance.now() - started));
+  const frame = (body: string, by: string): string =>
+    frameSummary(body, options.summary.antiInjectionPrefix, { summarizedItems: run.summary?.span.entries.length ?? 0, summarizer: by, ...(archive ? { archiveId: archive.id } : {}) });
+  // A model's summary is checked, never taken as is: rejected when malformed, else repaired. The
+  // person's own text is written as they wrote it (verification below still reports what it lost).
+  const check = outcome.fellBack || outcome.summarizer === 'heuristic' || outcome.summarizer === EDITED_SUMMARIZER ? ({ verdict: 'ok' } as const) : checkSummary(outcome.text, run.summary.request);
+  // What the repair adds comes from the span itself: masked like everything else the engine writes.
+  const repaired = check.verdict === 'repaired' ? redactSecretsWithCounts(check.text) : undefined;
+  const body = repaired?.text ?? outcome.text;
+  let text = frame(body, outcome.summarizer);
+  let tokens = countNew(run.state, text);
+  let fellBack = outcome.fellBack;
+  let error = outcome.error;
+  let redactions = outcome.redactions + (repaired?.count ?? 0);
+  if (check.verdict === 'rejected' || tokens >= run.summary.span.tokens || outcome.text.trim() === '') {
+    // An overlong, empty or malformed model summary would make things worse: the heuristic one is bounded.
+    error =
+      check.verdict === 'rejected'
+        ? `${outcome.summarizer} summary rejected: ${check.why}; the heuristic summary is used instead`
+        : `${outcome.summarizer} summary unusable (${tokens} tokens for a ${run.summary.span.tokens}-token span)`;
+    fellBack = true;
+    text = run.summary.text;
+    tokens = countNew(run.state, text);
+    redactions = run.summary.redactions;
+  }
+  settleSummary(run, text, tokens, redactions);
+  const inserted: Inserted = { index: run.summary.span.insertIndex, item: { kind: 'summary', role: 'user', text, tokens, changed: true } };
+  const summary: SummaryInfo = {
+    text,
+    tokens,
+    summarizer: fellBack ? 'heuristic' : outcome.summarizer,
+    fellBack,
+    ...(error ? { error } : {}),
+    summarizedItems: run.summary.span.entries.length,
+    summarizedTokens: run.summary.span.tokens,
+    ...(check.verdict === 'repaired' && !fellBack ? { repaired: check.added } : {}),
+  };
+  return { inserted, summary };
+}
+
+/**
+ * The pinned constraints the compacted text no longer holds, re-injected: appended to the summary, or
+ * as a reminder after the original ask. Outside the anti-injection frame on purpose: constraints are
+ * instructions that must keep holding.
+ */
+function reinjectPins(run: LadderRun, inserted: Inserted | undefined, summary: SummaryInfo | undefined): { items: OutputItem[]; inserted?: Inserted; missing: ReturnType<typeof missingPins>; reinjectedTokens: number } {
+  const missing = missingPins(withRequests(run.state.policy.pinned), outputItems(run.state.planned, inserted).map((item) => item.text).join('\n'));
+  if (missing.length === 0) return { items: outputItems(run.state.planned, inserted), ...(inserted ? { inserted } : {}), missing, reinjectedTokens: 0 };
+  const pinnedBlock = redactSecretsWithCounts(renderPinnedBlock(missing));
+  run.state.redactions += pinnedBlock.count;
+  const block = pinnedBlock.text;
+  let reinjectedTokens: number;
+  if (inserted) {
+    const summaryTokens = inserted.item.tokens;
+    inserted.item.text = `${inserted.item.text}\n\n${block}`;
+    inserted.item.tokens = countNew(run.state, inserted.item.text);
+    reinjectedTokens = inserted.item.tokens - summaryTokens;
+    if (summary) Object.assign(summary, { text: inserted.item.text, tokens: inserted.item.tokens });
+  } else {
+    const askIndex = run.state.policy.originalAskId ?? -1;
+    inserted = { index: askIndex + 1, item: { kind: 'reminder', role: 'user', text: block, tokens: countNew(run.state, block), changed: true } };
+    reinjectedTokens = inserted.item.tokens;
+  }
+  return { items: outputItems(run.state.planned, inserted), inserted, missing, reinjectedTokens };
+}
+
 async function apply(context: Context, options: EngineOptions, deps: CompactDeps, started: number): Promise<CompactionResult> {
   const formatter = deps.formatter ?? anthropicFormatter;
   await deps.hooks?.onBeforeCompaction?.(context, options);
@@ -124,69 +195,9 @@ async function apply(context: Context, options: EngineOptions, deps: CompactDeps
   // Stubs cite the entry that holds what they replaced, so the agent can ask for it back.
   settleRefs(run.state, run.tiers, archive?.id);
 
-  let inserted: { index: number; item: OutputItem } | undefined;
-  let summary: SummaryInfo | undefined;
-  if (run.summary) {
-    const outcome = await summarise(run, options, deps, options.timeoutMs - (performance.now() - started));
-    const frame = (body: string, by: string): string =>
-      frameSummary(body, options.summary.antiInjectionPrefix, { summarizedItems: run.summary?.span.entries.length ?? 0, summarizer: by, ...(archive ? { archiveId: archive.id } : {}) });
-    // A model's summary is checked, never taken as is: rejected when malformed, else repaired. The
-    // person's own text is written as they wrote it (verification below still reports what it lost).
-    const check = outcome.fellBack || outcome.summarizer === 'heuristic' || outcome.summarizer === EDITED_SUMMARIZER ? ({ verdict: 'ok' } as const) : checkSummary(outcome.text, run.summary.request);
-    // What the repair adds comes from the span itself: masked like everything else the engine writes.
-    const repaired = check.verdict === 'repaired' ? redactSecretsWithCounts(check.text) : undefined;
-    const body = repaired?.text ?? outcome.text;
-    let text = frame(body, outcome.summarizer);
-    let tokens = countNew(run.state, text);
-    let fellBack = outcome.fellBack;
-    let error = outcome.error;
-    let redactions = outcome.redactions + (repaired?.count ?? 0);
-    if (check.verdict === 'rejected' || tokens >= run.summary.span.tokens || outcome.text.trim() === '') {
-      // An overlong, empty or malformed model summary would make things worse: the heuristic one is bounded.
-      error =
-        check.verdict === 'rejected'
-          ? `${outcome.summarizer} summary rejected: ${check.why}; the heuristic summary is used instead`
-          : `${outcome.summarizer} summary unusable (${tokens} tokens for a ${run.summary.span.tokens}-token span)`;
-      fellBack = true;
-      text = run.summary.text;
-      tokens = countNew(run.state, text);
-      redactions = run.summary.redactions;
-    }
-    settleSummary(run, text, tokens, redactions);
-    inserted = { index: run.summary.span.insertIndex, item: { kind: 'summary', role: 'user', text, tokens, changed: true } };
-    summary = {
-      text,
-      tokens,
-      summarizer: fellBack ? 'heuristic' : outcome.summarizer,
-      fellBack,
-      ...(error ? { error } : {}),
-      summarizedItems: run.summary.span.entries.length,
-      summarizedTokens: run.summary.span.tokens,
-      ...(check.verdict === 'repaired' && !fellBack ? { repaired: check.added } : {}),
-    };
-  }
-
-  let items = outputItems(run.state.planned, inserted);
-  const missing = missingPins(withRequests(run.state.policy.pinned), items.map((item) => item.text).join('\n'));
-  let reinjectedTokens = 0;
-  if (missing.length > 0) {
-    // Outside the anti-injection frame on purpose: constraints are instructions that must keep holding.
-    const pinnedBlock = redactSecretsWithCounts(renderPinnedBlock(missing));
-    run.state.redactions += pinnedBlock.count;
-    const block = pinnedBlock.text;
-    if (inserted) {
-      const summaryTokens = inserted.item.tokens;
-      inserted.item.text = `${inserted.item.text}\n\n${block}`;
-      inserted.item.tokens = countNew(run.state, inserted.item.text);
-      reinjectedTokens = inserted.item.tokens - summaryTokens;
-      if (summary) Object.assign(summary, { text: inserted.item.text, tokens: inserted.item.tokens });
-    } else {
-      const askIndex = run.state.policy.originalAskId ?? -1;
-      inserted = { index: askIndex + 1, item: { kind: 'reminder', role: 'user', text: block, tokens: countNew(run.state, block), changed: true } };
-      reinjectedTokens = inserted.item.tokens;
-    }
-    items = outputItems(run.state.planned, inserted);
-  }
+  const written = await writeSummary(run, options, deps, started, archive);
+  const { summary } = written;
+  const { items, missing, reinjectedTokens, inserted } = reinjectPins(run, written.inserted, summary);
   const outputText = items.map((item) => item.text).join('\n');
   const verification = verify({ before: context.items, pinned: run.state.policy.pinned, missingBeforeReinjection: missing, outputText, ...(context.workspace ? { workspace: context.workspace } : {}) });
   const after = contextAfter(context, items);

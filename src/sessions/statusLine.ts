@@ -1,7 +1,7 @@
 // What `ctxlens statusline` needs of the agent whose status line it draws (Claude Code's: the
 // only agent that runs a status line command). A light entry of its own, apart from the registry
 // (agents.ts), which would pull every reader into the status line's small bundle: a redraw must
-// stay about as cheap as starting node (see cli/statusline-main.ts).
+// stay about as cheap as starting node (see cli/statuslineMain.ts).
 import { claudeCodeStatusLine } from './claude-code/statusline';
 
 type Env = Readonly<Record<string, string | undefined>>;

@@ -12,7 +12,7 @@ import { opencodeAdapter } from '../../src/sessions/opencode/adapter';
 import type { SessionLocations } from '../../src/sessions/port';
 import type { SessionInfo } from '../../src/sessions/types';
 import { startFakeChat, type FakeChat } from '../support/fake-openai-chat';
-import { ensureOpencodeCli, opencodeDb, opencodeEnv, runOpencode, type OpencodeRun } from '../support/opencode-cli';
+import { ensureOpencodeCli, opencodeDb, opencodeEnv, runOpencode, type OpencodeRun } from '../support/opencodeCli';
 import { runOutcome } from '../support/cliRun';
 import { runCommand, screenshot, startWorkbench, statusBarItem, webviewFrame, type Workbench } from '../support/workbench';
 

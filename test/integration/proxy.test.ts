@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { panelDir, proxyStateDir, startLiveProxy, writePanelInstructions, type LiveProxy } from '../../src/proxy';
 import { readProxyEvents } from '../../src/proxy/events';
-import { ALLOWED_TOOLS, DEFAULT_MODEL, ensureClaudeCli, printArgs, projectDir, runClaude, sessionIds } from '../support/claude-cli';
+import { ALLOWED_TOOLS, DEFAULT_MODEL, ensureClaudeCli, printArgs, projectDir, runClaude, sessionIds } from '../support/claudeCli';
 import { runOutcome } from '../support/cliRun';
 import { type FakeAnthropic, type LoggedRequest, type MessagesRequest, reply, startFakeAnthropic, text, toolResultText, toolUse, type Turn } from '../support/fake-anthropic';
-import { startDyingUpstream } from '../support/dying-upstream';
+import { startDyingUpstream } from '../support/dyingUpstream';
 import { eachShippedPass } from '../support/shippedCli';
 
 const RUN_TIMEOUT_MS = 90_000;

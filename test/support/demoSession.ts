@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { appendFileSync, cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { prepareDemoClaudeConfig } from '../../scripts/demo-session';
+import { prepareDemoClaudeConfig } from '../../scripts/demoSession';
 import { encodeProjectDirName } from '../../src/sessions/claude-code/paths';
 import { tempDir } from './tempDir';
 

@@ -2,7 +2,7 @@
 // a workspace without a session, a transcript of the given size appears in the workspace's project
 // folder, and recorders in the webview and the workbench stamp what shows when. Shared by the e2e
 // test (correctness: the exact fill first, "reading" meanwhile, the panel answering a click) and
-// bench/first-paint.bench.ts (the figures, several runs).
+// bench/firstPaint.bench.ts (the figures, several runs).
 import { mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';

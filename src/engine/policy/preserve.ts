@@ -133,24 +133,12 @@ export function latestPrompt(items: readonly ContextItem[], loopStart = openLoop
   return message === undefined ? [] : items.filter((item) => item.kind === 'user' && item.messageIndex === message);
 }
 
-export function analyzePolicy(context: Context, options: EngineOptions): PolicyAnalysis {
+type Protect = (item: ContextItem, protection: Protection) => void;
+
+/** What the person typed, protected: the original ask, the latest prompt and prompts within their budget whole, the rest's pins extracted. */
+function protectPrompts(context: Context, options: EngineOptions, protect: Protect): { extracted: { id: number; pins: ExtractedPins }[]; latest: ContextItem[]; loopStart: number } {
   const { items } = context;
-  const protections = new Map<number, Protection>();
-  const protect = (item: ContextItem, protection: Protection): void => {
-    if (!protections.has(item.id)) protections.set(item.id, protection);
-  };
-
-  for (const item of items) if (item.kind === 'system' || item.kind === 'tools') protect(item, { kind: 'head', reason: 'system head (cached prefix)' });
-
-  // The person's choices come before every rule of ours.
-  const byUseId = pairsByUseId(items);
-  const choices = userChoices(items, options, byUseId);
-  for (const id of choices.keep) if (items[id]) protect(items[id], { kind: 'choice', reason: KEPT_BY_YOU });
-  for (const id of choices.drop) if (items[id]) protect(items[id], { kind: 'choice', reason: DROPPED_BY_YOU });
-
   const originalAsk = items.find((item) => item.kind === 'user');
-  if (originalAsk) protect(originalAsk, { kind: 'original-ask', reason: 'original ask' });
-
   // What the person typed, before the recent window: a prompt kept for being theirs is never cut
   // with the recent window when escalation has to go further.
   const extracted: { id: number; pins: ExtractedPins }[] = [];
@@ -184,24 +172,12 @@ export function analyzePolicy(context: Context, options: EngineOptions): PolicyA
     // The latest prompt is protected as such below.
     else if (!latest.includes(item)) protect(item, { kind: 'prompt', reason: 'your prompt (kept verbatim)' });
   }
+  return { extracted, latest, loopStart };
+}
 
-  const recentStart = recentWindowStart(context, options);
-  for (let index = recentStart; index < items.length; index++) {
-    const item = items[index];
-    if (item) protect(item, { kind: 'recent', reason: 'recent window' });
-  }
-
-  const resultIds = new Set(items.filter((item) => item.kind === 'tool_result').map((item) => item.toolUseId));
-  for (const item of items) {
-    if (item.kind === 'tool_use' && !resultIds.has(item.toolUseId)) protect(item, { kind: 'in-flight', reason: 'in-flight tool call (no result yet)' });
-  }
-
-  const pinned = buildPinnedSet(options.preserve.pinned, extracted);
-
-  // What the agent is answering right now (unless already kept for another reason); the rest of the
-  // current turn may be summarised once aged.
-  for (const item of latest) protect(item, { kind: 'latest-prompt', reason: 'latest prompt (what the agent is answering)' });
-
+/** The assistant's messages dense with epistemic markers (what it found out, ruled out), kept within their budget, densest first. */
+function protectEpistemic(context: Context, options: EngineOptions, protect: Protect, protections: ReadonlyMap<number, Protection>): Map<number, MarkerHit[]> {
+  const { items } = context;
   const markers = new Map<number, MarkerHit[]>();
   const threshold = markerThreshold(options.preserve.taskComplexity, options.preserve.epistemicThreshold);
   const dense: { item: ContextItem; phrases: string[] }[] = [];
@@ -221,7 +197,11 @@ export function analyzePolicy(context: Context, options: EngineOptions): PolicyA
     budget -= item.tokens;
     protect(item, { kind: 'epistemic', reason: describeMarkers(phrases) });
   }
+  return markers;
+}
 
+/** The conversation's items matching the person's focus text. */
+function protectFocus(items: readonly ContextItem[], options: EngineOptions, protect: Protect): Set<number> {
   const focusMatches = new Set<number>();
   const matches = options.focus ? focusMatcher(options.focus) : undefined;
   if (matches) {
@@ -231,15 +211,62 @@ export function analyzePolicy(context: Context, options: EngineOptions): PolicyA
       protect(item, { kind: 'focus', reason: `focus match: ${clip(options.focus, 60)}` });
     }
   }
+  return focusMatches;
+}
 
-  // A kept call needs its result and a kept result its call: the API rejects a split pair.
+/** A kept call needs its result and a kept result its call: the API rejects a split pair. */
+function protectPairs(items: readonly ContextItem[], protections: ReadonlyMap<number, Protection>, protect: Protect, byUseId: ReturnType<typeof pairsByUseId>, dropped: ReadonlySet<number>): void {
   for (const [id, protection] of [...protections]) {
     const item = items[id];
-    if (!item?.toolUseId || protection.kind === 'head' || choices.drop.has(id)) continue;
+    if (!item?.toolUseId || protection.kind === 'head' || dropped.has(id)) continue;
     for (const partner of byUseId.get(item.toolUseId) ?? []) {
       if (partner.id !== id) protect(partner, { kind: 'pair', reason: `pair of #${id} (${protection.reason})` });
     }
   }
+}
+
+export function analyzePolicy(context: Context, options: EngineOptions): PolicyAnalysis {
+  const { items } = context;
+  const protections = new Map<number, Protection>();
+  const protect = (item: ContextItem, protection: Protection): void => {
+    if (!protections.has(item.id)) protections.set(item.id, protection);
+  };
+
+  for (const item of items) if (item.kind === 'system' || item.kind === 'tools') protect(item, { kind: 'head', reason: 'system head (cached prefix)' });
+
+  // The person's choices come before every rule of ours.
+  const byUseId = pairsByUseId(items);
+  const choices = userChoices(items, options, byUseId);
+  for (const id of choices.keep) if (items[id]) protect(items[id], { kind: 'choice', reason: KEPT_BY_YOU });
+  for (const id of choices.drop) if (items[id]) protect(items[id], { kind: 'choice', reason: DROPPED_BY_YOU });
+
+  const originalAsk = items.find((item) => item.kind === 'user');
+  if (originalAsk) protect(originalAsk, { kind: 'original-ask', reason: 'original ask' });
+
+  const { extracted, latest, loopStart } = protectPrompts(context, options, protect);
+
+  const recentStart = recentWindowStart(context, options);
+  for (let index = recentStart; index < items.length; index++) {
+    const item = items[index];
+    if (item) protect(item, { kind: 'recent', reason: 'recent window' });
+  }
+
+  const resultIds = new Set(items.filter((item) => item.kind === 'tool_result').map((item) => item.toolUseId));
+  for (const item of items) {
+    if (item.kind === 'tool_use' && !resultIds.has(item.toolUseId)) protect(item, { kind: 'in-flight', reason: 'in-flight tool call (no result yet)' });
+  }
+
+  const pinned = buildPinnedSet(options.preserve.pinned, extracted);
+
+  // What the agent is answering right now (unless already kept for another reason); the rest of the
+  // current turn may be summarised once aged.
+  for (const item of latest) protect(item, { kind: 'latest-prompt', reason: 'latest prompt (what the agent is answering)' });
+
+  const markers = protectEpistemic(context, options, protect, protections);
+
+  const focusMatches = protectFocus(items, options, protect);
+
+  protectPairs(items, protections, protect, byUseId, choices.drop);
 
   return { protections, recentStart, openLoopStart: loopStart, originalAskId: originalAsk?.id, pinned, markers, focusMatches, dropped: choices.drop };
 }

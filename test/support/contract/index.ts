@@ -1,5 +1,5 @@
 // One contract subject per registered agent, by its id: the suite fails for an agent without one.
-import { claudeCodeSubject } from './claude-code';
+import { claudeCodeSubject } from './claudeCode';
 import { clineSubject } from './cline';
 import { codexSubject } from './codex';
 import { geminiSubject } from './gemini';

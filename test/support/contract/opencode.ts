@@ -5,8 +5,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
-import { ensureOpencodeCli } from '../opencode-cli';
-import { unpackFixture, walBetween } from '../opencode-wal';
+import { ensureOpencodeCli } from '../opencodeCli';
+import { unpackFixture, walBetween } from '../opencodeWal';
 import { inWalMode, sessionIdOf, withTurn } from './opencodeFamily';
 import type { ContractSubject, ScratchSession } from './subject';
 

@@ -1,5 +1,5 @@
 // The resident reader's probes as someone else (issue 40): what the shipped loader (`cli.js` and
-// `cli-main.js` beside it, built by cli-bundle.ts) does when its socket is another local user's,
+// `cli-main.js` beside it, built by cliBundle.ts) does when its socket is another local user's,
 // what it sends, and what the shipped reader does with a socket path too long, a client in another
 // mount namespace, and clients that hold on. Each a process, as a person would run it.
 import { spawn, type ChildProcess } from 'node:child_process';

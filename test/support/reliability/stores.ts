@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { btreeCycle, overflowDamage, withParts } from '../opencode-damage';
-import { imageAfter, resealWal, unpackFixture, walBetween } from '../opencode-wal';
+import { imageAfter, resealWal, unpackFixture, walBetween } from '../opencodeWal';
 
 /** The recorded fixture's one session. */
 export const OPENCODE_SESSION = 'ses_deb3ad31fffe8qZSLwam00riJe';

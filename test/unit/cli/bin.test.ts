@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { version } from '../../../package.json';
 import { RESIDENT_ENV } from '../../../src/contracts/resident';
-import { buildCliBundles, buildCliLoader } from '../../support/cli-bundle';
+import { buildCliBundles, buildCliLoader } from '../../support/cliBundle';
 import { copyScenario } from './support';
 import { tempDir } from '../../support/tempDir';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { build } from 'esbuild';
 import { resolveStatusLine, statusLine } from '../../../src/cli/statusline';
-import { buildCliBundles } from '../../support/cli-bundle';
+import { buildCliBundles } from '../../support/cliBundle';
 import { tempDir } from '../../support/tempDir';
 
 // Shaped as Claude Code's statusLine input (design notes §3), trimmed to the fields that matter.
@@ -59,7 +59,7 @@ describe('ctxlens statusline', () => {
       assert.deepEqual([ok.status, ok.stdout], [0, 'ctx 10% · 20k/200k · 147k to auto-compact\n']);
       const bad = spawnSync(process.execPath, [bin], { input: '{', encoding: 'utf8' });
       assert.deepEqual([bad.status, bad.stdout], [0, 'ctx —\n']);
-      const { metafile } = await build({ entryPoints: [join(__dirname, '..', '..', '..', 'src', 'cli', 'statusline-main.ts')], bundle: true, platform: 'node', write: false, metafile: true, logLevel: 'silent' });
+      const { metafile } = await build({ entryPoints: [join(__dirname, '..', '..', '..', 'src', 'cli', 'statuslineMain.ts')], bundle: true, platform: 'node', write: false, metafile: true, logLevel: 'silent' });
       const inputs = Object.keys(metafile.inputs);
       assert.ok(inputs.every((path) => !/node_modules|src\/engine|zod|tiktoken/.test(path)), inputs.join(', '));
     });

@@ -9,7 +9,7 @@ import { trustedKey } from '../../../src/cli/residentTrust';
 import { ResidentCli } from '../../../src/host/ResidentCli';
 import type { SettingsWatcher } from '../../../src/host/settings';
 import { TerminalEnvironment } from '../../../src/host/terminalEnvironment';
-import { buildCliBundles } from '../../support/cli-bundle';
+import { buildCliBundles } from '../../support/cliBundle';
 
 /** What the terminals were told, and whether the socket named was served at that very moment. */
 function recordingTerminals() {

@@ -5,10 +5,9 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { ESLint } from 'eslint';
+import { root, untypedLinter } from './linter';
 
-const root = join(__dirname, '..', '..', '..');
-const eslint = new ESLint({ cwd: root });
+const eslint = untypedLinter();
 
 /** The no-restricted-imports messages for `code` placed at `file` (relative to the repository). */
 async function restricted(code: string, file: string): Promise<string[]> {

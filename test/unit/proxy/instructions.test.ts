@@ -11,7 +11,7 @@ import { writePanelInstructions } from '../../../src/proxy/panelInstructions';
 import { recallOriginal, sessionRecallDir } from '../../../src/proxy/recall';
 import { DEFAULT_LIVE_OPTIONS, LiveRewriter, type LiveOptions } from '../../../src/proxy/rewrite';
 import { agentSessionInBody, agentSessionOf } from '../../../src/proxy/session';
-import { bytesOf, conversation, joinedPieces, type Conversation } from '../../support/proxy-conversation';
+import { bytesOf, conversation, joinedPieces, type Conversation } from '../../support/proxyConversation';
 import { tempDir } from '../../support/tempDir';
 
 const SESSION = 'e312c332-1269-4f82-b8fb-6059e3c67fa5';

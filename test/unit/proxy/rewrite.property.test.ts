@@ -17,7 +17,7 @@ import fc from 'fast-check';
 import { writePanelInstructions } from '../../../src/proxy/panelInstructions';
 import { recallOriginal, REF_IN_TEXT, sessionRecallDir } from '../../../src/proxy/recall';
 import { DEFAULT_LIVE_OPTIONS, LiveRewriter } from '../../../src/proxy/rewrite';
-import { bytesOf, conversation, joinedPieces, type Conversation } from '../../support/proxy-conversation';
+import { bytesOf, conversation, joinedPieces, type Conversation } from '../../support/proxyConversation';
 
 const SESSION = '6c1f7f0e-3b7a-4d59-9f0e-2f4c1d7b9a11';
 const USER_ID = JSON.stringify({ device_id: 'd', account_uuid: '', session_id: SESSION });

@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import { writeCompactionRequest } from '../../../src/proxy/control';
 import { recallOriginal, sessionRecallDir } from '../../../src/proxy/recall';
 import { DEFAULT_LIVE_OPTIONS, LiveRewriter, type LiveDirs, type LiveOptions } from '../../../src/proxy/rewrite';
-import { bytesOf, conversation, joinedPieces, type Conversation } from '../../support/proxy-conversation';
+import { bytesOf, conversation, joinedPieces, type Conversation } from '../../support/proxyConversation';
 import { breakEvenSentence } from '../../../src/protocol/format';
 import { tempDir } from '../../support/tempDir';
 

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { scanMessagesBody, spliceEdits } from '../../../src/proxy/scan';
 import type { StickyEdit } from '../../../src/proxy/session';
 import { applyEdits, type RequestBody } from '../../../src/proxy/wire';
-import { joinedPieces } from '../../support/proxy-conversation';
+import { joinedPieces } from '../../support/proxyConversation';
 
 const text = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'grapheme', maxLength: 20 }), fc.constantFrom('', '\\', '"', '\\"', '\\\\', '}]', '中文', '😀', '\u0000\u001f\u2028'));
 const id = fc.integer({ min: 0, max: 12 }).map((n) => `toolu_${n}`);

@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import { scanMessagesBody, spliceEdits, type MessagesScan as BodyScan } from '../../../src/proxy/scan';
 import type { StickyEdit } from '../../../src/proxy/session';
 import { applyEdits, type RequestBody } from '../../../src/proxy/wire';
-import { joinedPieces } from '../../support/proxy-conversation';
+import { joinedPieces } from '../../support/proxyConversation';
 
 const FIXTURES = join(__dirname, '../../fixtures/claude-code');
 

@@ -11,7 +11,7 @@ import { after, describe, it } from 'node:test';
 import { startLiveProxy, type LiveProxy } from '../../../src/proxy';
 import { requestTarget } from '../../../src/proxy/server';
 import { readProxyEvents } from '../../../src/proxy/events';
-import { bytesOf, conversation } from '../../support/proxy-conversation';
+import { bytesOf, conversation } from '../../support/proxyConversation';
 import { tempDir } from '../../support/tempDir';
 
 const SECRET = 'sk-ant-api03-secretKeyThatMustNeverBeLogged0000';

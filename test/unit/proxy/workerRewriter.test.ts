@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { DEFAULT_LIVE_OPTIONS, LiveRewriter, type LiveDirs, type LiveOptions } from '../../../src/proxy/rewrite';
 import { workerEntry, WorkerRewriter, type WorkerEntry } from '../../../src/proxy/workerRewriter';
-import { bytesOf, conversation, joinedPieces } from '../../support/proxy-conversation';
+import { bytesOf, conversation, joinedPieces } from '../../support/proxyConversation';
 import { tempDir } from '../../support/tempDir';
 
 const OPTIONS: LiveOptions = { ...DEFAULT_LIVE_OPTIONS, windowTokens: 20_000, triggerPercent: 50, budgetMs: 5_000 };

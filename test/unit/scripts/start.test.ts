@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { bundledDemoFiles, prepareDemoClaudeConfig } from '../../../scripts/demo-session';
+import { bundledDemoFiles, prepareDemoClaudeConfig } from '../../../scripts/demoSession';
 import { missingPrerequisites, prerequisitesMessage, type Probe } from '../../../scripts/code-server/prerequisites';
 import { encodeProjectDirName } from '../../../src/sessions/claude-code/paths';
 

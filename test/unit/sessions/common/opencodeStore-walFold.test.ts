@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { foldWal, walSalt } from '../../../../src/sessions/common/opencodeStore/walFold';
-import { imageAfter, resealWal, unpackFixture, walBetween } from '../../../support/opencode-wal';
+import { imageAfter, resealWal, unpackFixture, walBetween } from '../../../support/opencodeWal';
 
 const temp = mkdtempSync(join(tmpdir(), 'cl-opencode-wal-'));
 after(() => rmSync(temp, { recursive: true, force: true }));

@@ -9,7 +9,7 @@ import { opencodeAdapter } from '../../../../src/sessions/opencode/adapter';
 import { parseSessionPath } from '../../../../src/sessions/common/opencodeFamily/paths';
 import type { SessionLocations } from '../../../../src/sessions/port';
 import type { SessionInfo } from '../../../../src/sessions/types';
-import { unpackFixture } from '../../../support/opencode-wal';
+import { unpackFixture } from '../../../support/opencodeWal';
 
 const temp = mkdtempSync(join(tmpdir(), 'cl-opencode-fixtures-'));
 after(() => rmSync(temp, { recursive: true, force: true }));

@@ -9,7 +9,7 @@ import { OPENCODE_FLAVOUR, opencodeAdapter } from '../../../../src/sessions/open
 import { OpencodeSessionFollower } from '../../../../src/sessions/common/opencodeFamily/follower';
 import type { SessionLocations } from '../../../../src/sessions/port';
 import type { ContextChange } from '../../../../src/sessions/types';
-import { imageAfter, unpackFixture, walBetween } from '../../../support/opencode-wal';
+import { imageAfter, unpackFixture, walBetween } from '../../../support/opencodeWal';
 
 const temp = mkdtempSync(join(tmpdir(), 'cl-opencode-follow-'));
 after(() => rmSync(temp, { recursive: true, force: true }));

@@ -12,7 +12,7 @@ import { OPENCODE_FLAVOUR, opencodeAdapter } from '../../../../src/sessions/open
 import { forkFileOf } from '../../../../src/sessions/common/opencodeFamily/forkFile';
 import { parseSessionPath, sessionPath } from '../../../../src/sessions/common/opencodeFamily/paths';
 import type { SessionLocations } from '../../../../src/sessions/port';
-import { unpackFixture } from '../../../support/opencode-wal';
+import { unpackFixture } from '../../../support/opencodeWal';
 
 const temp = mkdtempSync(join(tmpdir(), 'cl-opencode-forkfile-'));
 after(() => rmSync(temp, { recursive: true, force: true }));

@@ -8,7 +8,7 @@ import { after, describe, it } from 'node:test';
 import { opencodeAdapter } from '../../../../src/sessions/opencode/adapter';
 import { sessionPath } from '../../../../src/sessions/common/opencodeFamily/paths';
 import type { SessionLocations } from '../../../../src/sessions/port';
-import { imageAfter, unpackFixture } from '../../../support/opencode-wal';
+import { imageAfter, unpackFixture } from '../../../support/opencodeWal';
 
 const temp = mkdtempSync(join(tmpdir(), 'cl-opencode-hostile-'));
 after(() => rmSync(temp, { recursive: true, force: true }));

@@ -7,7 +7,7 @@ import { after, describe, it } from 'node:test';
 import { opencodeAdapter } from '../../../../src/sessions/opencode/adapter';
 import type { SessionLocations } from '../../../../src/sessions/port';
 import type { SessionInfo } from '../../../../src/sessions/types';
-import { unpackFixture } from '../../../support/opencode-wal';
+import { unpackFixture } from '../../../support/opencodeWal';
 
 const temp = mkdtempSync(join(tmpdir(), 'cl-opencode-wait-'));
 after(() => rmSync(temp, { recursive: true, force: true }));

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { readCodexLiveContext } from '../../src/sessions/codex/liveContext';
 import { runOutcome } from '../support/cliRun';
-import { ensureCodexCli, execArgs, rolloutFiles, runCodex, writeCodexConfig } from '../support/codex-cli';
+import { ensureCodexCli, execArgs, rolloutFiles, runCodex, writeCodexConfig } from '../support/codexCli';
 import { exec, type FakeOpenAI, itemText, message, reply, startFakeOpenAI } from '../support/fake-openai';
 import { eachShippedPass, type CompactedJson, type InspectedJson } from '../support/shippedCli';
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { buildCliBundles } from '../support/cli-bundle';
+import { buildCliBundles } from '../support/cliBundle';
 import { claudeFixtures } from '../support/claudeFixtures';
 import { codexFixtures } from '../support/codexFixtures';
 

@@ -13,7 +13,7 @@ import { openStore } from '../../src/sessions/common/opencodeStore';
 import type { SessionLocations } from '../../src/sessions/port';
 import type { ContextChange } from '../../src/sessions/types';
 import { startFakeChat, type FakeChat } from '../support/fake-openai-chat';
-import { ensureOpencodeCli, opencodeDb, runOpencode } from '../support/opencode-cli';
+import { ensureOpencodeCli, opencodeDb, runOpencode } from '../support/opencodeCli';
 import { runOutcome } from '../support/cliRun';
 import { eachShippedPass } from '../support/shippedCli';
 

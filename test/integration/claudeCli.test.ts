@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ensureClaudeCli, printArgs, projectDir, runClaude, sessionIds } from '../support/claude-cli';
+import { ensureClaudeCli, printArgs, projectDir, runClaude, sessionIds } from '../support/claudeCli';
 import { type FakeAnthropic, reply, startFakeAnthropic, text, toolUse } from '../support/fake-anthropic';
 
 interface TranscriptLine {

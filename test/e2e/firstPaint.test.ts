@@ -2,7 +2,7 @@
 // compacted near its end (only the last megabyte is live) appears in the workspace. The panel shows
 // the exact fill from the tail read while it says it is reading, the map after, and a click in it
 // while it reads is answered. Prints the figures beside the same on a 1 MB session; the bound it
-// asserts is far above the 1 s target (`npx tsx bench/first-paint.bench.ts` gives the figures over
+// asserts is far above the 1 s target (`npx tsx bench/firstPaint.bench.ts` gives the figures over
 // several runs), so a loaded two-core machine does not fail it.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';

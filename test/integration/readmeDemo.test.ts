@@ -1,6 +1,6 @@
 // The README's CLI example on the demo prints what the README says it prints, run with the built
 // command on the samples as committed — and the panel's demo (samples/ laid out by `npm start` /
-// scripts/demo-session.ts) gives the same exact figures, and estimates within what its path adds
+// scripts/demoSession.ts) gives the same exact figures, and estimates within what its path adds
 // (issue 41 item 15: the README's numbers were those of the unpadded samples, 149,667 → 27,653 and a
 // 116-token system prompt, while the panel showed 1,673).
 import assert from 'node:assert/strict';
@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { buildCliLoader } from '../support/cli-bundle';
+import { buildCliLoader } from '../support/cliBundle';
 import { runCli } from '../support/cliRun';
 import { DEMO_WORKSPACE, prepareDemoSession } from '../support/demoSession';
 

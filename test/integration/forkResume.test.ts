@@ -15,7 +15,7 @@ import { readLiveContext } from '../../src/sessions/claude-code/liveContext';
 import { writeFork } from '../../src/sessions/claude-code/fork';
 import { runOutcome } from '../support/cliRun';
 import { eachShippedPass, runShippedOnce } from '../support/shippedCli';
-import { ensureClaudeCli, printArgs, projectDir, runClaude } from '../support/claude-cli';
+import { ensureClaudeCli, printArgs, projectDir, runClaude } from '../support/claudeCli';
 import { type FakeAnthropic, reply, startFakeAnthropic, text } from '../support/fake-anthropic';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'claude-code');

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { proxyEventsPath, readProxyEvents, type ProxyEvent } from '../../src/proxy/events';
-import { ensureClaudeCli, printArgs, projectDir } from '../support/claude-cli';
+import { ensureClaudeCli, printArgs, projectDir } from '../support/claudeCli';
 import { reply, startFakeAnthropic, text, toolUse, type FakeAnthropic, type MessagesRequest, type Turn } from '../support/fake-anthropic';
 import { writeWorkspaceSettings } from '../support/demoSession';
 import { hostLogLines, runCommand, screenshot, startWorkbench, webviewFrame, type Workbench } from '../support/workbench';

@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { withStore } from '../../src/sessions/common/opencodeStore';
 import { ok } from '../../src/sessions/result';
 import { startFakeChat, type FakeChat } from '../support/fake-openai-chat';
-import { ensureOpencodeCli, opencodeDb, opencodeEnv, runOpencode } from '../support/opencode-cli';
+import { ensureOpencodeCli, opencodeDb, opencodeEnv, runOpencode } from '../support/opencodeCli';
 import { runOutcome } from '../support/cliRun';
 import { eachShippedPass, runShippedOnce, type CompactedJson, type InspectedJson } from '../support/shippedCli';
 

@@ -8,7 +8,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { buildCliBundles, type CliBundles } from '../support/cli-bundle';
+import { buildCliBundles, type CliBundles } from '../support/cliBundle';
 
 const PUBLIC = join(__dirname, '..', 'fixtures', 'claude-code', 'public');
 let scratch: string;

@@ -41,7 +41,7 @@ export async function buildCliLoader(outdir: string): Promise<string> {
 export async function buildCliBundles(outdir: string): Promise<CliBundles> {
   await build({
     // The proxy's rewrite thread beside cli.js, as in dist/.
-    entryPoints: { cli: join(CLI, 'main.ts'), statusline: join(CLI, 'statusline-main.ts'), 'proxy-worker': join(CLI, '..', 'proxy', 'worker.ts') },
+    entryPoints: { cli: join(CLI, 'main.ts'), statusline: join(CLI, 'statuslineMain.ts'), 'proxy-worker': join(CLI, '..', 'proxy', 'worker.ts') },
     outdir,
     ...NODE_BUNDLE,
     banner: { js: '#!/usr/bin/env node' },

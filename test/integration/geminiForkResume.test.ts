@@ -14,7 +14,7 @@ import { SUMMARY_PREAMBLE } from '../../src/sessions/common/forkTexts';
 import { readGeminiLiveContext } from '../../src/sessions/gemini/liveContext';
 import { runOutcome } from '../support/cliRun';
 import { call, contentText, type FakeGemini, type GeminiRequest, reply, requestText, startFakeGemini, text } from '../support/fake-gemini';
-import { chatFiles, ensureGeminiCli, promptArgs, runGemini, sessionIdOfRun, writeGeminiSettings } from '../support/gemini-cli';
+import { chatFiles, ensureGeminiCli, promptArgs, runGemini, sessionIdOfRun, writeGeminiSettings } from '../support/geminiCli';
 import { eachShippedPass } from '../support/shippedCli';
 
 const RULE = 'Standing rule: amounts are integers in cents, never floats.';

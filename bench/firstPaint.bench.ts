@@ -1,4 +1,4 @@
-// First paint of a session (figures, not tests): `npx tsx bench/first-paint.bench.ts`, after
+// First paint of a session (figures, not tests): `npx tsx bench/firstPaint.bench.ts`, after
 // `npm run package` for the VS Code part. Two parts:
 // 1. The extension host's first read of a session, in this process with the host's own code: the
 //    tail read the gauge is drawn from, the live context with its items sized from the recorded

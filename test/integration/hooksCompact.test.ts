@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { FOCUS_SETTING, PINNED_SETTING } from '../../src/cli/hook';
 import { SETTINGS_FILE } from '../../src/sessions/claude-code/connection';
 import { runOutcome } from '../support/cliRun';
-import { ensureClaudeCli, printArgs, runClaude, sessionIds } from '../support/claude-cli';
+import { ensureClaudeCli, printArgs, runClaude, sessionIds } from '../support/claudeCli';
 import { type FakeAnthropic, lastUserText, type LoggedRequest, type MessagesRequest, reply, startFakeAnthropic, text } from '../support/fake-anthropic';
 import { eachShippedPass } from '../support/shippedCli';
 

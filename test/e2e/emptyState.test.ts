@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { prepareDemoClaudeConfig } from '../../scripts/demo-session';
+import { prepareDemoClaudeConfig } from '../../scripts/demoSession';
 import { DEMO_WORKSPACE } from '../support/demoSession';
 import { runCommand, screenshot, startWorkbench, statusBarItem, webviewFrame, type Workbench } from '../support/workbench';
 
