@@ -11,7 +11,7 @@ import type { Frame, Page } from 'playwright-core';
 import { clineAdapter } from '../../src/sessions/cline/adapter';
 import type { SessionInfo } from '../../src/sessions/types';
 import { runOutcome } from '../support/cliRun';
-import { clineDataDir, ensureClineCli, resumeInTerminal, runClineTask } from '../support/cline-cli';
+import { clineDataDir, ensureClineCli, resumeInTerminal, runClineTask } from '../support/clineCli';
 import { startFakeChat, type FakeChat } from '../support/fake-openai-chat';
 import { runCommand, screenshot, startWorkbench, statusBarItem, webviewFrame, type Workbench } from '../support/workbench';
 

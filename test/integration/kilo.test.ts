@@ -16,7 +16,7 @@ import { ok } from '../../src/sessions/result';
 import type { ContextChange } from '../../src/sessions/types';
 import { runOutcome } from '../support/cliRun';
 import { startFakeChat, type FakeChat } from '../support/fake-openai-chat';
-import { ensureKiloCli, kiloDb, kiloEnv, runKilo } from '../support/kilo-cli';
+import { ensureKiloCli, kiloDb, kiloEnv, runKilo } from '../support/kiloCli';
 import { eachShippedPass, runShippedOnce, type CompactedJson, type InspectedJson } from '../support/shippedCli';
 
 const SECRET_LINE = 'DROPPED-OUTPUT-MARKER the release is on friday';

@@ -4,8 +4,8 @@
 // A turn is appended as Cline writes one: its messages file written again whole.
 import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { copyRecorded, lastRequestFill, publishedStorages, RECORDED_CLINE, recordedPath } from '../cline-fixtures';
-import { CLINE_FIXTURES } from '../cline-fixtures';
+import { copyRecorded, lastRequestFill, publishedStorages, RECORDED_CLINE, recordedPath } from '../clineFixtures';
+import { CLINE_FIXTURES } from '../clineFixtures';
 import type { ContractSubject, RecordedSession, ScratchSession } from './subject';
 
 const where = (home: string) => ({ homes: { cline: [home] } });

@@ -6,8 +6,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { ensureKiloCli } from '../kilo-cli';
-import { walBetween } from '../opencode-wal';
+import { ensureKiloCli } from '../kiloCli';
+import { walBetween } from '../opencodeWal';
 import { inWalMode, sessionIdOf, withTurn } from './opencodeFamily';
 import type { ContractSubject, ScratchSession } from './subject';
 

@@ -1,6 +1,6 @@
 // What the contract subjects of the OpenCode family (OpenCode, Kilo) share: a turn appended to a
 // database the way these agents commit one (message and part rows, in the log), and WAL mode.
-import { imageAfterSync } from '../opencode-wal';
+import { imageAfterSync } from '../opencodeWal';
 
 /** The family's databases are in WAL mode (header bytes 18–19 are 2): their writes, `import`'s too, go to the log. */
 export function inWalMode(image: Uint8Array): Uint8Array {

@@ -4,7 +4,7 @@
 // `__proto__`. Each is written into a folder of the caller's, as the agent would leave it.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { btreeCycle, overflowDamage, withParts } from '../opencode-damage';
+import { btreeCycle, overflowDamage, withParts } from '../opencodeDamage';
 import { imageAfter, resealWal, unpackFixture, walBetween } from '../opencodeWal';
 
 /** The recorded fixture's one session. */

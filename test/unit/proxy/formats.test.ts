@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { FORMATS, formatOf } from '../../../src/proxy/formats';
 import { spliceEdits } from '../../../src/proxy/scan';
 import type { StickyEdit } from '../../../src/proxy/session';
-import { asChat, asGemini, asResponses, bytesOf, conversation, joinedPieces } from '../../support/proxy-conversation';
+import { asChat, asGemini, asResponses, bytesOf, conversation, joinedPieces } from '../../support/proxyConversation';
 
 const edit = (toolUseId: string, text: string): StickyEdit => ({ toolUseId, tier: 'supersede', text, ref: 'ctx-lens:0123456789abcdef', tokensBefore: 100, tokensAfter: 10 });
 const ENCRYPTED = 'gAAAAABo+enc/0123456789+/=\u00e9"quoted"\\';

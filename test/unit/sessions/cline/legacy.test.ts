@@ -14,7 +14,7 @@ import { indexPrices } from '../../../../src/pricing/prices';
 import { sessionCost } from '../../../../src/pricing/sessionCost';
 import { clineAdapter } from '../../../../src/sessions/cline/adapter';
 import { engineContextOf } from '../../../../src/sessions/engineContext';
-import { lastRequestFill, publishedStorages, recordedTaskCost } from '../../../support/cline-fixtures';
+import { lastRequestFill, publishedStorages, recordedTaskCost } from '../../../support/clineFixtures';
 
 const scratch = mkdtempSync(join(tmpdir(), 'cl-cline-legacy-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));

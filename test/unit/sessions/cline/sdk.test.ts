@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { clineAdapter } from '../../../../src/sessions/cline/adapter';
 import { defaultDataDir, defaultGlobalStorages } from '../../../../src/sessions/cline/paths';
-import { copyRecorded, RECORDED_CLINE, recordedPath } from '../../../support/cline-fixtures';
+import { copyRecorded, RECORDED_CLINE, recordedPath } from '../../../support/clineFixtures';
 
 const scratch = mkdtempSync(join(tmpdir(), 'cl-cline-sdk-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));

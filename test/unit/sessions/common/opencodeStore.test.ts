@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { withStore, type OpencodeStore } from '../../../../src/sessions/common/opencodeStore';
 import type { Result } from '../../../../src/sessions/types';
-import { btreeCycle, overflowDamage, withParts } from '../../../support/opencode-damage';
-import { imageAfter, sqliteReady, unpackFixture, walBetween } from '../../../support/opencode-wal';
+import { btreeCycle, overflowDamage, withParts } from '../../../support/opencodeDamage';
+import { imageAfter, sqliteReady, unpackFixture, walBetween } from '../../../support/opencodeWal';
 
 const temp = mkdtempSync(join(tmpdir(), 'cl-opencode-store-'));
 after(() => rmSync(temp, { recursive: true, force: true }));

@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { clineAdapter } from '../../src/sessions/cline/adapter';
 import type { ContextChange } from '../../src/sessions/types';
 import { runOutcome } from '../support/cliRun';
-import { clineDataDir, clineEnv, ensureClineCli, resumeInTerminal, runClineTask } from '../support/cline-cli';
+import { clineDataDir, clineEnv, ensureClineCli, resumeInTerminal, runClineTask } from '../support/clineCli';
 import { startFakeChat, type FakeChat } from '../support/fake-openai-chat';
 import { eachShippedPass, runShippedOnce, type CompactedJson, type InspectedJson } from '../support/shippedCli';
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runOutcome } from '../support/cliRun';
-import { lastRequestFill, publishedStorages, recordedTaskCost } from '../support/cline-fixtures';
+import { lastRequestFill, publishedStorages, recordedTaskCost } from '../support/clineFixtures';
 import { eachShippedPass } from '../support/shippedCli';
 
 describe("published Cline task folders, through the shipped ctxlens", { timeout: 300_000 }, () => {

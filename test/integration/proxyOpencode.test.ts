@@ -13,7 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { readProxyEvents } from '../../src/proxy/events';
 import { runOutcome } from '../support/cliRun';
 import { startFakeChat, type ChatMessage, type ChatStep, type FakeChat } from '../support/fake-openai-chat';
-import { ensureOpencodeCli, opencodeEnv } from '../support/opencode-cli';
+import { ensureOpencodeCli, opencodeEnv } from '../support/opencodeCli';
 import { runShippedOnce } from '../support/shippedCli';
 
 const READS = 18;

@@ -9,7 +9,7 @@
 //
 // Run with a Node that has node:sqlite (≥ 22.13; it builds the databases), after
 // `npm run build:production`:
-//   node --import tsx bench/opencode-store.bench.ts [--cli dist/cli.js] [--before OLD/dist/cli.js]
+//   node --import tsx bench/opencodeStore.bench.ts [--cli dist/cli.js] [--before OLD/dist/cli.js]
 //     [--node /path/to/node (runs the CLI; default this one)] [--ccusage /path/to/ccusage] [--runs 5]
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';

@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { readProxyEvents } from '../../src/proxy/events';
 import { runOutcome } from '../support/cliRun';
 import { call, reply, startFakeGemini, text, type GeminiRequest, type LoggedRequest } from '../support/fake-gemini';
-import { ensureGeminiCli, geminiEnv, promptArgs, writeGeminiSettings } from '../support/gemini-cli';
+import { ensureGeminiCli, geminiEnv, promptArgs, writeGeminiSettings } from '../support/geminiCli';
 import { eachShippedPass } from '../support/shippedCli';
 
 /** Three files read three times each: Gemini CLI ends a turn that repeats one call five times (its loop detection). */

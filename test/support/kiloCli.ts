@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheRoot, installIntoCache } from '../../scripts/cache';
 import { runCli, type CliRun } from './cliRun';
-import { opencodeConfig, type ModelLimit } from './opencode-cli';
+import { opencodeConfig, type ModelLimit } from './opencodeCli';
 
 // 7.8.1 is the newest `@kilocode/cli`, but the registry has no 7.8.1 of its platform packages
 // (`@kilocode/cli-linux-x64` stops at 7.7.9, where `@kilocode/cli` has no 7.7.9): 7.7.7 is the newest that installs.

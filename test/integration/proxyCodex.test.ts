@@ -15,7 +15,7 @@ import { after, before, describe, it } from 'node:test';
 import { readProxyEvents } from '../../src/proxy/events';
 import { sessionIdFromPath } from '../../src/sessions/codex/paths';
 import { runOutcome } from '../support/cliRun';
-import { ensureCodexCli, execArgs, rolloutFiles, runCodex, writeCodexConfig } from '../support/codex-cli';
+import { ensureCodexCli, execArgs, rolloutFiles, runCodex, writeCodexConfig } from '../support/codexCli';
 import { exec, message, reasoning, reply, startFakeOpenAI, type InputItem, type LoggedRequest, type ResponsesRequest } from '../support/fake-openai';
 import { eachShippedPass } from '../support/shippedCli';
 

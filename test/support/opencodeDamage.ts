@@ -2,7 +2,7 @@
 // b-tree page pointing back at itself, a row claiming a payload far larger than the file, an
 // overflow chain looping on itself. Pages are found by the file format, independently of src/'s
 // reader: the `part` table's root from sqlite_schema (through sql.js), then its right-most path.
-import { imageAfter, sqliteReady } from './opencode-wal';
+import { imageAfter, sqliteReady } from './opencodeWal';
 
 const u32 = (bytes: Uint8Array, at: number): number => new DataView(bytes.buffer, bytes.byteOffset).getUint32(at);
 const setU32 = (bytes: Uint8Array, at: number, value: number): void => new DataView(bytes.buffer, bytes.byteOffset).setUint32(at, value);

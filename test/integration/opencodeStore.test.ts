@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { after, describe, it } from 'node:test';
 import { foldedImage } from '../../src/sessions/common/opencodeStore';
-import { withParts } from '../support/opencode-damage';
-import { imageAfter, sqliteReady, unpackFixture, walBetween } from '../support/opencode-wal';
+import { withParts } from '../support/opencodeDamage';
+import { imageAfter, sqliteReady, unpackFixture, walBetween } from '../support/opencodeWal';
 import { eachShippedPass } from '../support/shippedCli';
 
 const VERSIONS = join(__dirname, '..', 'fixtures', 'opencode', 'versions');
