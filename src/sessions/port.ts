@@ -41,7 +41,7 @@ export interface SessionHandle {
 /** Where to look for sessions; an agent without folders here looks in its own defaults (environment, home folder). */
 export interface SessionLocations {
   /** Per agent id: the folders (or store) the person named, each read by that agent's adapter. */
-  readonly homes?: Readonly<Record<AgentId, readonly string[]>>;
+  readonly homes?: Readonly<Partial<Record<AgentId, readonly string[]>>>;
   /** Environment the defaults are read from (default: this process's). */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }

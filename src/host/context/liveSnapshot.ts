@@ -1,7 +1,7 @@
 // One read of the followed session, turned into what the panel derives everything from. Free of
 // `vscode`: the ContextModel decides when to build one, this decides how.
 import { plan, type CompactionPlan, type Context } from '../../engine';
-import type { SessionHandle } from '../../sessions/port';
+import type { AgentAdapter, SessionHandle } from '../../sessions/port';
 import type { LiveContext, Result } from '../../sessions/types';
 import { compactOptionsOf } from '../compaction/run';
 import type { Settings } from '../settings';
@@ -10,6 +10,8 @@ import type { Breakdown, Choices } from '../../protocol/messages';
 import { NO_CHOICES } from './choices';
 
 export interface LiveSnapshot {
+  /** The agent that wrote the session (the handle's): it writes the fork, and names the agent in messages. */
+  readonly adapter: AgentAdapter;
   readonly live: LiveContext;
   readonly context: Context;
   readonly breakdown: Breakdown;
@@ -23,7 +25,7 @@ export async function readSnapshot(handle: SessionHandle): Promise<Result<LiveSn
   const { live, context } = read.value;
   // On the extension host's thread: let other work (a panel's first state, a keystroke) run first.
   await new Promise((resolve) => setImmediate(resolve));
-  return { ok: true, value: { live, context, breakdown: breakdownOf(context), reservedOutputTokens: handle.adapter.reservedOutputTokens(live.fill) } };
+  return { ok: true, value: { adapter: handle.adapter, live, context, breakdown: breakdownOf(context), reservedOutputTokens: handle.adapter.reservedOutputTokens(live.fill) } };
 }
 
 /**

@@ -171,7 +171,10 @@ export class SessionService extends Disposables {
     const uri = uris?.[0];
     if (!uri) return;
     const told = await identifyFile(uri.fsPath);
-    if (told.unrecognised !== undefined) void vscode.window.showWarningMessage(`Context Lens: ${told.unrecognised}`);
+    if (told.adapter === undefined) {
+      void vscode.window.showErrorMessage(`Context Lens: ${told.unrecognised}.`);
+      return;
+    }
     const info = await told.adapter.readSessionInfo(uri.fsPath);
     if (!info.ok) {
       void vscode.window.showErrorMessage(`Context Lens: ${info.error.message}`);

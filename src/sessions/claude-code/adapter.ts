@@ -42,6 +42,13 @@ async function waitForSession(workspacePath: string, where: SessionLocations, fo
 
 const configDirs = (where: SessionLocations): ConfigDirOptions => ({ configDirs: homesOf(where, 'claude-code'), ...(where.env ? { env: where.env } : {}) });
 
+/** This agent's id among the agents Context Lens reads (types.ts). */
+declare module '../types' {
+  interface KnownAgents {
+    'claude-code': true;
+  }
+}
+
 export const claudeCodeAdapter: AgentAdapter = {
   id: 'claude-code',
   name: 'Claude Code',

@@ -33,6 +33,13 @@ async function listForks(session: SessionInfo): Promise<SessionInfo[]> {
 const homes = (where: SessionLocations): CodexHomeOptions => ({ codexHomes: homesOf(where, 'codex'), ...(where.env ? { env: where.env } : {}) });
 const windowOf = (options: { windowOverride?: number }) => (options.windowOverride !== undefined ? { windowOverride: options.windowOverride } : {});
 
+/** This agent's id among the agents Context Lens reads (types.ts). */
+declare module '../types' {
+  interface KnownAgents {
+    codex: true;
+  }
+}
+
 export const codexAdapter: AgentAdapter = {
   id: 'codex',
   name: 'Codex CLI',

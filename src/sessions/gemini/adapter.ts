@@ -35,6 +35,13 @@ async function listForks(session: SessionInfo): Promise<SessionInfo[]> {
   return listed.value.sessions.filter((other) => other.forkOf?.sessionId === session.id && other.path !== session.path).sort((a, b) => a.lastActivityMs - b.lastActivityMs);
 }
 
+/** This agent's id among the agents Context Lens reads (types.ts). */
+declare module '../types' {
+  interface KnownAgents {
+    gemini: true;
+  }
+}
+
 export const geminiAdapter: AgentAdapter = {
   id: GEMINI_AGENT,
   name: 'Gemini CLI',

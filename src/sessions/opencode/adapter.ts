@@ -61,6 +61,13 @@ const windowOf = (options: { windowOverride?: number; env?: Readonly<Record<stri
   ...(options.env !== undefined ? { env: options.env } : {}),
 });
 
+/** This agent's id among the agents Context Lens reads (types.ts). */
+declare module '../types' {
+  interface KnownAgents {
+    opencode: true;
+  }
+}
+
 export const opencodeAdapter: AgentAdapter = {
   id: OPENCODE_AGENT,
   name: 'OpenCode',
