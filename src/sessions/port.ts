@@ -140,8 +140,11 @@ export interface AgentAdapter {
   owns(path: string): Promise<boolean>;
   /** Sessions, newest activity first; of one workspace folder when `workspacePath` is given. */
   listSessions(where: SessionLocations, workspacePath?: string): Promise<Result<SessionInfo[]>>;
-  /** The workspace's most recently written main session, or null. */
-  findWorkspaceSession(workspacePath: string, where: SessionLocations): Promise<Result<SessionInfo | null>>;
+  /**
+   * The workspace's most recently written main session, or null. Optional: the default
+   * (handle/defaults.ts) takes the newest main session `listSessions` gives for the workspace.
+   */
+  findWorkspaceSession?(workspacePath: string, where: SessionLocations): Promise<Result<SessionInfo | null>>;
   readSessionInfo(path: string): Promise<Result<SessionInfo>>;
   /** What the agent's model sees now, with the exact fill and every compaction of the file. */
   readLiveContext(session: SessionInfo, options?: ReadOptions): Promise<Result<LiveContext>>;

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { AGENT_COMMANDS, AGENT_NAMES, AGENTS, adapterOf, identifyFile } from '../../sessions/agents';
 import type { SessionHandle, SessionLocations, SessionWaiter } from '../../sessions/port';
 import { openSession } from '../../sessions/handle/open';
+import { findWorkspaceSession } from '../../sessions/handle/defaults';
 import { lastActiveMs, type CompactionEvent, type Diagnostic, type FillSnapshot, type SessionInfo } from '../../sessions/types';
 import type { Settings, SettingsWatcher } from '../settings';
 import { pickerItems, type PickerItem } from './pickerItems';
@@ -82,7 +83,7 @@ export class SessionService extends Disposables {
   private async newestWorkspaceSession(workspacePath: string): Promise<SessionInfo | null> {
     const found = await Promise.all(
       AGENTS.map(async (adapter) => {
-        const result = await adapter.findWorkspaceSession(workspacePath, this.locations(this.followedWith));
+        const result = await findWorkspaceSession(adapter, workspacePath, this.locations(this.followedWith));
         if (!result.ok) this.log.warn(`Looking for ${adapter.name} sessions failed: ${result.error.message}`);
         return result.ok ? result.value : null;
       }),

@@ -16,6 +16,7 @@ import { engineContextOf } from '../../../src/sessions/engineContext';
 import type { AgentAdapter } from '../../../src/sessions/port';
 import { heldPaths } from '../../../src/sessions/handle/heldFile';
 import { openSession } from '../../../src/sessions/handle/open';
+import { findWorkspaceSession } from '../../../src/sessions/handle/defaults';
 import type { ContextChange, LiveContext, SessionInfo } from '../../../src/sessions/types';
 import { CONTRACT_SUBJECTS } from '../../support/contract';
 
@@ -92,6 +93,9 @@ for (const adapter of AGENTS) {
       const scratch = subject!.scratch(scratchDir());
       const listed = await adapter.listSessions(scratch.where, scratch.workspace);
       assert.ok(listed.ok && listed.value.some((session) => session.path === scratch.path), 'listed in its workspace');
+      // The adapter's own lookup, or the port's default on its listing (handle/defaults.ts).
+      const found = await findWorkspaceSession(adapter, scratch.workspace, scratch.where);
+      assert.ok(found.ok && found.value?.path === scratch.path, `the workspace's session: ${found.ok ? found.value?.path : found.error.message}`);
       const info = await infoOf(adapter, scratch.path);
       const follower = await adapter.follow(info);
       const changes: ((change: ContextChange) => void)[] = [];
