@@ -22,7 +22,7 @@ const noVscode = { 'no-restricted-imports': ['error', { paths: [NO_VSCODE], patt
  * disk so that an agent added later is covered without touching this file.
  */
 const AGENT_FOLDERS = readdirSync(new URL('./src/sessions/', import.meta.url), { withFileTypes: true })
-  .filter((entry) => entry.isDirectory() && entry.name !== 'common')
+  .filter((entry) => entry.isDirectory() && entry.name !== 'common' && entry.name !== 'handle')
   .map((entry) => entry.name);
 
 /** An import of one of `agents`' folders from anywhere below src/ (`../codex/x`, `../../sessions/codex`). */

@@ -5,14 +5,14 @@
 // items' shares and the by-file groups) on the same loaded context. Medians of RUNS, pair by pair; the target: the
 // figures add < 10 % to the command's time.
 // The first read of a file (no index yet) is shown beside it: the calls are then read whole once.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { loadPrices } from '../src/cli/cost';
 import { costReport } from '../src/sessions/costReport';
 import { main as cli } from '../src/cli/main';
 import { tempDir } from '../test/unit/sessions/claude-code/builders';
-import { buildTranscript, MB, template } from './support/transcripts';
+import { buildTranscript, distinctResponses, MB, template } from './support/transcripts';
 import { claudeCodeAdapter } from '../src/sessions/claude-code/adapter';
 import { engineContextOf } from '../src/sessions/engineContext';
 
@@ -34,20 +34,6 @@ async function inspectJson(path: string): Promise<void> {
   out.resume();
   const code = await cli(['inspect', path, '--json'], out, err, process.env);
   if (code !== 0) throw new Error(`inspect failed: ${(err.read() as Buffer | null)?.toString() ?? ''}`);
-}
-
-/**
- * The copies keep the recorded responses' message and request ids, so every copy would be the same
- * calls counted once; a real session of that size has a response per copy and call: each copy's ids
- * get its copy number (the last 12 digits of its renamed uuids).
- */
-function distinctResponses(path: string): void {
-  const lines = readFileSync(path, 'utf8').split('\n');
-  const renamed = lines.map((line) => {
-    const copy = /"uuid":"[0-9a-f-]{24}([0-9a-f]{12})"/.exec(line)?.[1];
-    return copy === undefined ? line : line.replace(/"(id|requestId)":"((?:msg|req)_[^"]+)"/g, `"$1":"$2_${copy}"`);
-  });
-  writeFileSync(path, renamed.join('\n'));
 }
 
 async function main(): Promise<void> {

@@ -101,3 +101,17 @@ export function buildTranscript(lines: readonly string[], path: string, options:
   const rootUuid = options.rootBytes !== undefined && root !== undefined ? renamed(root, newRoot) : undefined;
   return { copies, bytes: written, ...(boundaryUuid ? { boundaryUuid } : {}), ...(rootUuid ? { rootUuid } : {}) };
 }
+
+/**
+ * The copies keep the recorded responses' message and request ids, so every copy would be the same
+ * calls counted once; a real session of that size has a response per copy and call: each copy's ids
+ * get its copy number (the last 12 digits of its renamed uuids).
+ */
+export function distinctResponses(path: string): void {
+  const lines = readFileSync(path, 'utf8').split('\n');
+  const renamed = lines.map((line) => {
+    const copy = /"uuid":"[0-9a-f-]{24}([0-9a-f]{12})"/.exec(line)?.[1];
+    return copy === undefined ? line : line.replace(/"(id|requestId)":"((?:msg|req)_[^"]+)"/g, `"$1":"$2_${copy}"`);
+  });
+  writeFileSync(path, renamed.join('\n'));
+}

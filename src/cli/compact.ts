@@ -48,7 +48,10 @@ export async function compactCommand(args: readonly string[], io: Io): Promise<n
   const focus = values.focus === undefined ? undefined : redactSecrets(values.focus);
   const chosen = engineOptions({ ...values, focus });
   const summarizer = summarizerOf(values.summarizer, io);
-  const { live, context, adapter } = await loadLive(positionals[0], values, io);
+  const loaded = await loadLive(positionals[0], values, io);
+  // The session is read; the rest is the engine's work and the fork's writing (its own files).
+  await loaded.handle.dispose();
+  const { live, context, adapter } = loaded;
   const options = { ...chosen, choices: choicesOf(values.keep, values.drop, context.items.length) };
   // Tier 4 only drops what an archive holds; the entry reaches the disk only when the result is applied.
   const archive = new StagedArchive(new FileSystemArchive(archiveDirOf(values['archive-dir'], io)));

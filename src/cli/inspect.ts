@@ -2,7 +2,8 @@
 import { categoryOf, type ItemCategory } from '../engine';
 import { AGENT_NAMES, AGENT_USAGE, EXIT_OK, HOMES_USAGE, parse, writeJson, type Io } from './io';
 import { gauge, percent, percentOf, printable, table, tokens } from './format';
-import { LIVE_OPTIONS, loadLive } from './live';
+import { LIVE_OPTIONS, loadLive, type Loaded } from './live';
+import type { PriceIndex } from '../pricing';
 import { costReport, type CostReport } from '../sessions/costReport';
 import { loadPrices, PRICES_OPTION, PRICES_USAGE } from './cost';
 import { formatUsd } from '../protocol/format';
@@ -29,8 +30,16 @@ const CATEGORIES: readonly ItemCategory[] = ['system', 'tools', 'unrecorded', 'u
 export async function inspectCommand(args: readonly string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, { ...LIVE_OPTIONS, ...PRICES_OPTION }, 1);
   const prices = await loadPrices(values.prices, io);
-  const { live, context, adapter } = await loadLive(positionals[0], values, io);
-  const cost = await costReport(prices, adapter, live, context);
+  const loaded = await loadLive(positionals[0], values, io);
+  try {
+    return await inspectLoaded(loaded, prices, values.json === true, io);
+  } finally {
+    await loaded.handle.dispose();
+  }
+}
+
+async function inspectLoaded({ live, context, adapter, handle }: Loaded, prices: PriceIndex, json: boolean, io: Io): Promise<number> {
+  const cost = await costReport(prices, { readSessionCalls: () => handle.calls() }, live, context);
   const { fill } = live;
   // A fork no call answered yet holds what its compaction counted: nothing the provider measured.
   const forkUnanswered = live.calls.length === 0 && live.compactions.at(-1)?.by === 'context-lens';
@@ -67,7 +76,7 @@ export async function inspectCommand(args: readonly string[], io: Io): Promise<n
     compactions: live.compactions,
     diagnostics: live.diagnostics,
   };
-  if (values.json) {
+  if (json) {
     writeJson(io, report);
     return EXIT_OK;
   }

@@ -99,8 +99,8 @@ export async function resolveSession(target: string | undefined, values: HomeVal
     const path = resolve(target);
     if (only) return { path, adapter: only };
     const told = await identifyFile(path);
-    // Read all the same (the reader reports what it cannot use), but never silently as the wrong agent's.
-    if (told.unrecognised !== undefined) io.err.write(`ctxlens: ${told.unrecognised} Pass --agent ${AGENTS.map((adapter) => adapter.id).join('|')} to choose.\n`);
+    // Refused by name: read as some agent's, a file none of them wrote would show nothing, or nonsense.
+    if (told.adapter === undefined) throw inputError(`${told.unrecognised}. If one of them did write it, pass --agent ${AGENTS.map((adapter) => adapter.id).join('|')}.`);
     return { path, adapter: told.adapter };
   }
   // A session inside a store (OpenCode's `<database>#<session id>`) is no file of its own: its agent knows it.

@@ -1,8 +1,10 @@
 // Loading a transcript's live context for `inspect` and `compact`: the same resolution, window
 // override and errors for both.
+import { resolve } from 'node:path';
 import type { Context } from '../engine';
-import { engineContextOf } from '../sessions/engineContext';
-import type { AgentAdapter } from '../sessions/port';
+import { holdFile } from '../sessions/handle/heldFile';
+import { openSession } from '../sessions/handle/open';
+import type { AgentAdapter, SessionHandle } from '../sessions/port';
 import type { LiveContext } from '../sessions/types';
 import { AGENT_OPTION, agentOption, HOME_OPTIONS, inputError, positiveInt, resolveSession, type HomeValues, type Io } from './io';
 
@@ -18,14 +20,29 @@ export interface Loaded {
   context: Context;
   /** The agent that wrote the session: it writes the fork too. */
   adapter: AgentAdapter;
+  /** Everything else read of the session (its calls) goes through it; the caller disposes it. */
+  handle: SessionHandle;
 }
 
+/**
+ * The session named by `target`, read once: the file is held open from the first look at it (which
+ * agent wrote it, its listing) to the end of the command, so it is opened once (handle/heldFile.ts).
+ */
 export async function loadLive(target: string | undefined, values: HomeValues & { agent?: string; window?: string }, io: Io): Promise<Loaded> {
   const windowOverride = positiveInt(values.window, '--window');
-  const { path, adapter } = await resolveSession(target, values, io, agentOption(values.agent));
-  const session = await adapter.readSessionInfo(path);
-  if (!session.ok) throw inputError(session.error.message);
-  const live = await adapter.readLiveContext(session.value, { env: io.env, ...(windowOverride ? { windowOverride } : {}) });
-  if (!live.ok) throw inputError(live.error.message);
-  return { live: live.value, context: engineContextOf(live.value), adapter };
+  const early = target === undefined || target === '' ? null : holdFile(resolve(target));
+  try {
+    const { path, adapter } = await resolveSession(target, values, io, agentOption(values.agent));
+    const session = await adapter.readSessionInfo(path);
+    if (!session.ok) throw inputError(session.error.message);
+    const handle = openSession(adapter, session.value, { env: io.env, ...(windowOverride ? { windowOverride } : {}) });
+    const read = await handle.liveContext();
+    if (!read.ok) {
+      await handle.dispose();
+      throw inputError(read.error.message);
+    }
+    return { ...read.value, adapter, handle };
+  } finally {
+    await early?.release();
+  }
 }

@@ -2,7 +2,6 @@
 // must release (disposables.ts); the app owns the services and is itself owned by the extension context.
 import * as vscode from 'vscode';
 import type { PanelState } from '../protocol/messages';
-import { adapterOf } from '../sessions/agents';
 import { hookEventsPath } from '../contracts/hookEvents';
 import { proxyEventsPath, proxyStateDir, type ProxyEvent } from '../proxy/events';
 import { connectableAgents } from '../sessions/connectable';
@@ -209,7 +208,7 @@ export class ContextLensApp extends Disposables {
   private instructProxy(state: PanelState): void {
     const session = this.sessions.current.session;
     // The proxy speaks the Messages API of the agents with hooks (Claude Code); others never go through it.
-    if (session === undefined || session === null || adapterOf(session.agent).connection === undefined) return;
+    if (session === undefined || session === null || this.sessions.current.handle?.adapter.connection === undefined) return;
     const items = this.model.snapshot?.context.items ?? [];
     this.panelInstructions.update(session.id, liveInstructionsOf({ settings: this.settings.current, thresholds: state.thresholds, windowTokens: state.fill?.windowTokens ?? null, choices: this.model.choices, items }));
   }

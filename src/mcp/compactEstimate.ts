@@ -6,7 +6,7 @@ import { compact, estimateTokenizer } from '../engine';
 import type { PriceIndex } from '../pricing';
 import { batchEngineOptions, DEFAULT_LIVE_OPTIONS } from '../proxy/rewrite';
 import { compactCost, type CompactCost } from '../sessions/costReport';
-import { engineContextOf } from '../sessions/engineContext';
+import { openSession } from '../sessions/handle/open';
 import type { AgentAdapter, SessionLocations } from '../sessions/port';
 import type { Result, SessionInfo } from '../sessions/types';
 import { thousands as exactTokens } from '../base/format';
@@ -40,15 +40,17 @@ export async function estimateCompaction(inputs: EstimateInputs, agentSession: s
   if (agentSession === null) return { ok: false, error: 'the agent did not say which session asked (no CLAUDE_CODE_SESSION_ID)' };
   const found = await findSession(inputs, agentSession);
   if (found === null) return { ok: false, error: `no transcript of session ${agentSession} found` };
-  const live = await inputs.adapter.readLiveContext(found, { ...(inputs.where.env ? { env: inputs.where.env } : {}) });
-  if (!live.ok) return { ok: false, error: live.error.message };
-  const context = engineContextOf(live.value);
-  const options = { ...DEFAULT_LIVE_OPTIONS, windowTokens: live.value.fill.windowTokens };
+  const handle = openSession(inputs.adapter, found, { ...(inputs.where.env ? { env: inputs.where.env } : {}) });
+  const read = await handle.liveContext();
+  await handle.dispose();
+  if (!read.ok) return { ok: false, error: read.error.message };
+  const { live, context } = read.value;
+  const options = { ...DEFAULT_LIVE_OPTIONS, windowTokens: live.fill.windowTokens };
   const result = await compact(context, { ...batchEngineOptions(options, true, focus, []), timeoutMs: ESTIMATE_TIMEOUT_MS }, { tokenizer: estimateTokenizer });
   if (result.status === 'failed-open') return { ok: false, error: `engine: ${result.error ?? result.message}` };
   const { tokensBefore, tokensAfter } = result.metrics;
-  const model = live.value.calls.findLast((call) => call.model !== null)?.model ?? live.value.session.model;
-  return { ok: true, value: { model, beforeTokens: tokensBefore, afterTokens: tokensAfter, cost: tokensAfter < tokensBefore ? compactCost(inputs.prices, live.value, tokensBefore, tokensAfter) : null } };
+  const model = live.calls.findLast((call) => call.model !== null)?.model ?? live.session.model;
+  return { ok: true, value: { model, beforeTokens: tokensBefore, afterTokens: tokensAfter, cost: tokensAfter < tokensBefore ? compactCost(inputs.prices, live, tokensBefore, tokensAfter) : null } };
 }
 
 /** The session's transcript: among the workspace's sessions first, then anywhere. */

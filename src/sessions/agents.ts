@@ -10,11 +10,20 @@ import type { ToolVocabulary } from '../engine';
 import type { AgentAdapter } from './port';
 import type { AgentId } from './types';
 
-/** In the order a file is offered to them. */
-export const AGENTS: readonly AgentAdapter[] = [codexAdapter, geminiAdapter, kiloAdapter, opencodeAdapter, clineAdapter, claudeCodeAdapter];
+/**
+ * One adapter per agent id, in the order a file is offered to them. `satisfies` keeps it exhaustive:
+ * an id without its adapter, or an adapter of no known id, does not compile.
+ */
+const REGISTRY = { codex: codexAdapter, gemini: geminiAdapter, kilo: kiloAdapter, opencode: opencodeAdapter, cline: clineAdapter, 'claude-code': claudeCodeAdapter } satisfies Record<AgentId, AgentAdapter>;
 
+export const AGENTS: readonly AgentAdapter[] = Object.values(REGISTRY);
+
+/** The adapter of `id`; every id has one (the registry is exhaustive), none is guessed. */
 export function adapterOf(id: AgentId): AgentAdapter {
-  return AGENTS.find((adapter) => adapter.id === id) ?? claudeCodeAdapter;
+  const adapter: AgentAdapter | undefined = REGISTRY[id];
+  // Only a value from outside the type system (a stored record of an older build) gets here.
+  if (adapter === undefined) throw new Error(`No agent '${String(id)}' here: Context Lens reads ${AGENT_NAMES}`);
+  return adapter;
 }
 
 /** "a, b or c" */
@@ -25,20 +34,13 @@ export const AGENT_NAMES = inWords(AGENTS.map((adapter) => adapter.name));
 /** "`claude`, `codex` or `gemini`": what a person starts in a folder, for messages. */
 export const AGENT_COMMANDS = inWords(AGENTS.map((adapter) => `\`${adapter.command}\``));
 
-export interface FileAgent {
-  /** The agent whose session file it is; Claude Code's reader when none recognised it (it reports what it cannot read). */
-  adapter: AgentAdapter;
-  /** Set when no agent recognised the file: what to tell the person. */
-  unrecognised?: string;
-}
+/** The agent whose session file it is, or, when none recognised it, what to tell the person (no agent is guessed). */
+export type FileAgent = { adapter: AgentAdapter; unrecognised?: undefined } | { adapter?: undefined; unrecognised: string };
 
-/** The agent whose session file `path` is, told by its first records. */
+/** The agent whose session file `path` is, told by its first records (or its place); refused by name when none is. */
 export async function identifyFile(path: string): Promise<FileAgent> {
   for (const adapter of AGENTS) if (await adapter.owns(path)) return { adapter };
-  return {
-    adapter: claudeCodeAdapter,
-    unrecognised: `${path} is not a session file that ${AGENT_NAMES} writes (none of them recognised its first records); read as ${claudeCodeAdapter.name}'s, it may show nothing.`,
-  };
+  return { unrecognised: `${path} is not a session file that ${AGENT_NAMES} writes (none of them recognised its first records)` };
 }
 
 /**

@@ -22,8 +22,9 @@ export interface CostReport {
   byFile: ResourceGroup[];
 }
 
-export async function costReport(index: PriceIndex, adapter: AgentAdapter, live: LiveContext, context: Context): Promise<CostReport> {
-  const read = await adapter.readSessionCalls(live.session);
+/** `calls`: the adapter, or a session handle's reader of the calls (read once per change). */
+export async function costReport(index: PriceIndex, calls: Pick<AgentAdapter, 'readSessionCalls'>, live: LiveContext, context: Context): Promise<CostReport> {
+  const read = await calls.readSessionCalls(live.session);
   // A session file that went away between the two reads costs what its live chain shows.
   const own = read.ok ? read.value.calls : live.calls;
   const subagents = read.ok ? read.value.subagents : [];

@@ -6,10 +6,41 @@ import type { AgentConnection } from './connection';
 import type { LiveProxyPointing } from './liveProxy';
 import type { AgentId, Diagnostic, FillSnapshot, FollowerEvents, LiveContext, Result, SessionCalls, SessionInfo } from './types';
 
+/** A live context with the engine's context of it (items sized), as every caller reads it. */
+export interface LiveRead {
+  readonly live: LiveContext;
+  readonly context: Context;
+}
+
+/**
+ * One followed (or once read) session and everything read of it: the fill, the live context, the
+ * usage per call and the calls. Each is read once per change of the file, whoever asks; the file
+ * itself is opened once and its appended bytes read once (handle/heldFile.ts). Made by
+ * `openSession` (handle/open.ts): an adapter's own `open`, else the default built on its port.
+ */
+export interface SessionHandle {
+  readonly adapter: AgentAdapter;
+  readonly session: SessionInfo;
+  /** The latest fill, once following (`follow()`) read it; null before. */
+  readonly fill: FillSnapshot | null;
+  /** The follower's events; listen before `follow()`. */
+  on<K extends keyof FollowerEvents>(event: K, listener: (...args: FollowerEvents[K]) => void): unknown;
+  /** Reads the fill (tail first), emits the initial `contextChanged`, then follows appends. One read needs none of it. */
+  follow(): Promise<void>;
+  /** The live context and the engine's context of it: read once per change, the usage points with it. */
+  liveContext(): Promise<Result<LiveRead>>;
+  /** Fill at the call a ref of the live context belongs to (after `liveContext()`), for the timeline. */
+  usagePoint(ref: string): UsagePoint | undefined;
+  /** Every call the session paid for and its subagents' (what it cost): read once per change. */
+  calls(): Promise<Result<SessionCalls>>;
+  /** Stops following and closes the file. */
+  dispose(): Promise<void>;
+}
+
 /** Where to look for sessions; an agent without folders here looks in its own defaults (environment, home folder). */
 export interface SessionLocations {
   /** Per agent id: the folders (or store) the person named, each read by that agent's adapter. */
-  readonly homes?: Readonly<Record<AgentId, readonly string[]>>;
+  readonly homes?: Readonly<Partial<Record<AgentId, readonly string[]>>>;
   /** Environment the defaults are read from (default: this process's). */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
@@ -108,8 +139,11 @@ export interface AgentAdapter {
   owns(path: string): Promise<boolean>;
   /** Sessions, newest activity first; of one workspace folder when `workspacePath` is given. */
   listSessions(where: SessionLocations, workspacePath?: string): Promise<Result<SessionInfo[]>>;
-  /** The workspace's most recently written main session, or null. */
-  findWorkspaceSession(workspacePath: string, where: SessionLocations): Promise<Result<SessionInfo | null>>;
+  /**
+   * The workspace's most recently written main session, or null. Optional: the default
+   * (handle/defaults.ts) takes the newest main session `listSessions` gives for the workspace.
+   */
+  findWorkspaceSession?(workspacePath: string, where: SessionLocations): Promise<Result<SessionInfo | null>>;
   readSessionInfo(path: string): Promise<Result<SessionInfo>>;
   /** What the agent's model sees now, with the exact fill and every compaction of the file. */
   readLiveContext(session: SessionInfo, options?: ReadOptions): Promise<Result<LiveContext>>;
@@ -129,6 +163,11 @@ export interface AgentAdapter {
   resumeCommand(session: SessionInfo): string;
   /** Writes the compaction as a new session the agent resumes; the source is only read. */
   writeFork(input: ForkInput): Promise<Result<WrittenFork>>;
+  /**
+   * One handle on `session` (see SessionHandle). Optional: without it, `openSession` builds the
+   * default on the methods above; an adapter that can keep its reads incremental overrides it.
+   */
+  open?(session: SessionInfo, options?: ReadOptions): SessionHandle;
   /** Set when Context Lens can connect to the agent in a workspace folder (hooks, status line, MCP server). */
   readonly connection?: AgentConnection;
   /** Set when its CLI can be pointed at the live proxy (`ctxlens run`, Start Live Proxy). */

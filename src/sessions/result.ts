@@ -4,6 +4,7 @@ import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Result, SessionError } from './types';
+import { openHeld } from './handle/heldFile';
 
 export function ok<T>(value: T): Result<T> {
   return { ok: true, value };
@@ -106,6 +107,11 @@ export async function openRegularFile(path: string): Promise<Result<FileHandle>>
 
 /** `openRegularFile` for code whose callers expect throws: fs errors keep their errno code. */
 export async function openRegular(path: string): Promise<FileHandle> {
+  // A followed session's file is open already (handle/heldFile.ts): every reader shares it.
+  return (await openHeld(path, openFresh)) ?? openFresh(path);
+}
+
+async function openFresh(path: string): Promise<FileHandle> {
   // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
   const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   let stats;

@@ -28,8 +28,16 @@ export interface Diagnostic {
   path?: string;
 }
 
-/** An agent's id: the name of its adapter's folder under src/sessions/ ('claude-code', 'codex', …). */
-export type AgentId = string;
+/**
+ * The agents Context Lens reads, by id (the name of the adapter's folder under src/sessions/). Each
+ * adapter adds its own id here from its folder (`declare module '../types' { interface KnownAgents
+ * { codex: true } }`), so adding an agent stays its folder and the registry line, and `AgentId` is a
+ * closed union: the registry (agents.ts) must name an adapter for every id, and only those.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by each adapter's declaration
+export interface KnownAgents {}
+
+export type AgentId = keyof KnownAgents & string;
 
 /** One transcript file as it shows up in a session picker. */
 export interface SessionInfo {

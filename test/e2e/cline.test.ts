@@ -2,6 +2,7 @@
 // the chat-completions stand-in) writes to it: the panel finds the session in the data folder named
 // by CLINE_DATA_DIR, shows its title and the exact fill of its last answer with Cline's own point,
 // and follows a turn Cline appends when it resumes the session (`cline --id`) to that turn's fill.
+import { findWorkspaceSession } from '../../src/sessions/handle/defaults';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,7 +47,7 @@ for (const [theme, shade] of [['Default Dark Modern', 'dark'], ['Default Light M
       // A session exists before VS Code starts: the panel opens on it.
       const first = await runClineTask('Run echo hi and tell me what it printed.', { root: agentRoot, cwd: workspace, baseUrl: chat.url, timeoutMs: RUN_TIMEOUT_MS });
       assert.equal(first.code, 0, runOutcome(first));
-      const found = await clineAdapter.findWorkspaceSession(workspace, { homes: { cline: [clineDataDir(agentRoot)] } });
+      const found = await findWorkspaceSession(clineAdapter, workspace, { homes: { cline: [clineDataDir(agentRoot)] } });
       assert.ok(found.ok && found.value, JSON.stringify(found));
       session = found.value;
       workbench = await startWorkbench({ workspace, theme, claudeConfigDir: join(root, 'claude'), env: { CLINE_DATA_DIR: clineDataDir(agentRoot) } });

@@ -15,6 +15,7 @@ import { startFakeChat, type FakeChat } from '../support/fake-openai-chat';
 import { ensureOpencodeCli, opencodeDb, opencodeEnv, runOpencode, type OpencodeRun } from '../support/opencodeCli';
 import { runOutcome } from '../support/cliRun';
 import { runCommand, screenshot, startWorkbench, statusBarItem, webviewFrame, type Workbench } from '../support/workbench';
+import { findWorkspaceSession } from '../../src/sessions/handle/defaults';
 
 /** A run takes 15–60 s on two shared cores, longer beside code-server and chromium. */
 const RUN_TIMEOUT_MS = 240_000;
@@ -56,7 +57,7 @@ for (const [theme, shade] of [['Default Dark Modern', 'dark'], ['Default Light M
       // A session exists before VS Code starts: the panel opens on it.
       const first = await run(['run', '--format', 'json', 'Say hello.']);
       assert.equal(first.code, 0, runOutcome(first));
-      const found = await opencodeAdapter.findWorkspaceSession(workspace, { homes: { opencode: [db] } } as SessionLocations);
+      const found = await findWorkspaceSession(opencodeAdapter, workspace, { homes: { opencode: [db] } } as SessionLocations);
       assert.ok(found.ok && found.value, JSON.stringify(found));
       session = found.value;
       // The config carries the model's limits, which set OpenCode's compaction point on the gauge.

@@ -16,6 +16,7 @@ import { startFakeChat, type FakeChat } from '../support/fake-openai-chat';
 import { ensureOpencodeCli, opencodeDb, runOpencode } from '../support/opencodeCli';
 import { runOutcome } from '../support/cliRun';
 import { eachShippedPass } from '../support/shippedCli';
+import { findWorkspaceSession } from '../../src/sessions/handle/defaults';
 
 /** A run takes 15–60 s on two shared cores. */
 const RUN_TIMEOUT_MS = 180_000;
@@ -59,7 +60,7 @@ describe('OpenCode live, with the real CLI', { timeout: 480_000 }, () => {
     assert.ok(snapshot.value.walFrames > 0);
     snapshot.value.close();
 
-    const found = await opencodeAdapter.findWorkspaceSession(workspace, where);
+    const found = await findWorkspaceSession(opencodeAdapter, workspace, where);
     assert.ok(found.ok && found.value, JSON.stringify(found));
     const session = found.value;
     const live = await opencodeAdapter.readLiveContext(session);

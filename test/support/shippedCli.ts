@@ -42,6 +42,8 @@ export interface ShippedRunOptions {
   readonly input?: string;
   /** Killed after this long (default 60 s). */
   readonly timeoutMs?: number;
+  /** A CommonJS file Node loads before the bundle (`node --require FILE cli.js`): a probe, e.g. counting opens. */
+  readonly preload?: string;
 }
 
 export interface ShippedPass {
@@ -73,7 +75,7 @@ function passOf(cli: string, runtime: NodeRuntime, pass: 'cold' | 'warm', cache:
     label,
     env: { CONTEXT_LENS_CACHE: cache },
     async run(args, options = {}) {
-      const run = await runCli(runtime.node, [cli, ...args], {
+      const run = await runCli(runtime.node, [...(options.preload === undefined ? [] : ['--require', options.preload]), cli, ...args], {
         cwd: options.cwd ?? process.cwd(),
         env: envOf(options),
         ...(options.input === undefined ? {} : { stdin: options.input }),

@@ -10,7 +10,7 @@ import { redactSecrets } from '../../engine';
 import type { Choices, ForkView, ItemDetail, Preview } from '../../protocol/messages';
 import type { StateStorage } from '../context/choices';
 import { withBreakEven } from '../context/costs';
-import { adapterOf, AGENT_COMMANDS } from '../../sessions/agents';
+import { AGENT_COMMANDS } from '../../sessions/agents';
 import type { LiveSnapshot } from '../context/liveSnapshot';
 import type { HistoryStore } from '../history/HistoryStore';
 import type { PanelHub } from '../panel/PanelHub';
@@ -247,7 +247,7 @@ export class CompactionFlow extends Disposables {
   private async writeFork({ preview, inputs, result, archive }: Shown): Promise<Preview | null> {
     const { snapshot } = inputs;
     // The panel's snapshot trails the file by a debounce: the file itself must not have moved on.
-    const moved = await sessionMovedOn(snapshot.live);
+    const moved = await sessionMovedOn(snapshot.adapter, snapshot.live);
     if (!moved.ok) {
       void vscode.window.showErrorMessage(`Context Lens: could not apply the compaction: ${moved.error.message}`);
       return null;
@@ -269,7 +269,7 @@ export class CompactionFlow extends Disposables {
       }
       this.deps.log.info(`Archived the context before the compaction as ${committed.value.location}`);
     }
-    const adapter = adapterOf(snapshot.live.session.agent);
+    const { adapter } = snapshot;
     // A fork inherits its source's title (pickers say "fork of …"): no suffix piling up over forks of forks.
     const written = await adapter.writeFork({ live: snapshot.live, context: snapshot.context, result, focus: preview.focus || null, title: snapshot.live.session.title });
     if (!written.ok) {
@@ -321,7 +321,7 @@ export class CompactionFlow extends Disposables {
   }
 
   private resumeInTerminal(fork: ForkView, snapshot: LiveSnapshot): void {
-    resumeInTerminal(fork, snapshot.live.session, this.deps.settings.current.summarizer.claudeCliPath);
+    resumeInTerminal(fork, snapshot.adapter, snapshot.live.session, { claude: this.deps.settings.current.summarizer.claudeCliPath });
   }
 
 }

@@ -1,27 +1,25 @@
 // Live model of the followed session: once its fill is shown (the tail read), reads the live
 // context at once, then again on every change of the fill (debounced, never two reads at once),
-// and re-plans what Compact… would do. Items are sized from the agent's recorded usage with a
-// one-pass estimate, so no tokenizer tables are loaded and nothing needs a worker thread.
-// Settings changes re-plan without re-reading. The plan is announced only when it changed. What the
-// session cost is read after the context is shown (every call of the file and its subagents), and
-// again when the prices change.
+// and re-plans what Compact… would do (planKeeper.ts). Items are sized from the agent's recorded
+// usage with a one-pass estimate, so no tokenizer tables are loaded and nothing needs a worker thread.
+// Settings changes re-plan without re-reading. What the session cost is read after the context is
+// shown, and again when the prices change (costKeeper.ts). Every read goes through the session's
+// handle, which reads each change of the file once.
 import * as vscode from 'vscode';
 import type { ItemFate } from '../../engine';
-import type { ChoiceAction, Choices, PlanView, TimelinePoint } from '../../protocol/messages';
+import type { BreakEvenView, ChoiceAction, Choices, CostView, PlanView, TimelinePoint } from '../../protocol/messages';
+import type { SessionHandle } from '../../sessions/port';
 import type { CompactionEvent } from '../../sessions/types';
+import { Disposables } from '../disposables';
 import type { SessionService } from '../sessions/SessionService';
 import type { SettingsWatcher } from '../settings';
-import { applyChoice, ChoiceStore, NO_CHOICES, type StateStorage } from './choices';
-import { planViewOf, samePlan } from './derive';
-import { livePlan, readSnapshot, type LiveSnapshot } from './liveSnapshot';
-import { adapterOf } from '../../sessions/agents';
-import type { UsageReader } from '../../sessions/port';
+import type { StateStorage } from './choices';
+import { CostKeeper } from './costKeeper';
+import { withCallCosts } from './costs';
+import { readSnapshot, type LiveSnapshot } from './liveSnapshot';
+import { PlanKeeper } from './planKeeper';
 import { ReadScheduler } from './readScheduler';
-import { breakEvenOf, costViewOf, itemUsdOf, readCosts, withCallCosts, withItemCosts } from './costs';
-import type { CostReport } from '../../sessions/costReport';
-import type { BreakEvenView, CostView } from '../../protocol/messages';
 import { timelineOf, type OurCompactionMark } from './timeline';
-import { Disposables } from '../disposables';
 
 /** Reading the live context is O(live context): coalesce bursts of appends into one read. */
 const READ_DEBOUNCE_MS = 300;
@@ -30,17 +28,14 @@ export class ContextModel extends Disposables {
   private readonly changed = this.own(new vscode.EventEmitter<void>());
   private readonly planChanged = this.own(new vscode.EventEmitter<PlanView | null>());
   /** The followed session whose first read is under way: the panel says so until it lands. */
-  private firstReadOf: string | null = null;
-  private usage: UsageReader | null = null;
+  private firstReadOf: SessionHandle | null = null;
+  /** The handle `current` was read with. */
+  private readOf: SessionHandle | null = null;
   private current: LiveSnapshot | null = null;
-  private planView: PlanView | null = null;
-  private fates = new Map<number, ItemFate>();
-  private revision = 0;
   private readonly reads = this.own(new ReadScheduler(() => this.read(), READ_DEBOUNCE_MS));
   private lastFill: unknown = null;
-  private readonly choiceStore: ChoiceStore;
-  /** The costs of `current` (null until read, or when reading them failed). */
-  private costs: { of: LiveSnapshot; report: CostReport; view: CostView } | null = null;
+  private readonly plans: PlanKeeper;
+  private readonly costs = new CostKeeper();
 
   readonly onDidChange = this.changed.event;
   readonly onDidChangePlan = this.planChanged.event;
@@ -52,7 +47,7 @@ export class ContextModel extends Disposables {
     workspaceState: StateStorage,
   ) {
     super();
-    this.choiceStore = new ChoiceStore(workspaceState);
+    this.plans = new PlanKeeper(workspaceState, (plan) => this.planChanged.fire(plan));
     this.own(sessions.onDidChange(() => this.onSession()));
     this.own(settings.onDidChange(() => this.onSettings()));
     this.onSession();
@@ -68,64 +63,59 @@ export class ContextModel extends Disposables {
   }
 
   get plan(): PlanView | null {
-    return this.planView;
+    return this.plans.plan;
   }
 
   /** The person's choices for the followed session (none without one). */
   get choices(): Choices {
-    const session = this.sessions.current.session;
-    return session ? this.choiceStore.get(session.path) : NO_CHOICES;
+    return this.plans.choicesOf(this.sessions.current.session?.path);
   }
 
   /** A keep/drop/pin from the panel: stored for the session and the plan recomputed at once. */
   async choose(action: ChoiceAction): Promise<void> {
     const session = this.sessions.current.session;
     if (session === null) return;
-    await this.choiceStore.set(session.path, applyChoice(this.choiceStore.get(session.path), action));
+    await this.plans.choose(session.path, action);
     this.replan();
   }
 
   /** Applied: the choices were for the context that was just compacted. */
   async clearChoices(sessionPath: string): Promise<void> {
-    await this.choiceStore.set(sessionPath, NO_CHOICES);
+    await this.plans.clear(sessionPath);
     this.replan();
   }
 
   /** What the followed session has cost so far; null until read. */
   get cost(): CostView | null {
-    return this.currentCosts()?.view ?? null;
+    return this.costs.of(this.current)?.view ?? null;
   }
 
   /** Does compacting `beforeTokens` to `afterTokens` pay, at the latest priced call's rates. */
   breakEven(beforeTokens: number, afterTokens: number): BreakEvenView | null {
-    return this.current === null ? null : breakEvenOf(this.settings.current.prices, this.current, beforeTokens, afterTokens);
-  }
-
-  private currentCosts(): { report: CostReport; view: CostView } | null {
-    return this.costs !== null && this.costs.of === this.current ? this.costs : null;
+    return this.costs.breakEven(this.settings.current.prices, this.current, beforeTokens, afterTokens);
   }
 
   fateOf(id: number): ItemFate | undefined {
-    return this.fates.get(id);
+    return this.plans.fateOf(id);
   }
 
   timeline(agent: readonly CompactionEvent[], ours: readonly OurCompactionMark[]): TimelinePoint[] {
-    const usage = this.usage;
-    if (this.current === null || usage === null) return [];
-    return withCallCosts(timelineOf(this.current.live, (uuid) => usage.get(uuid), agent, ours), this.currentCosts()?.report.calls ?? null);
+    const handle = this.readOf;
+    if (this.current === null || handle === null) return [];
+    return withCallCosts(timelineOf(this.current.live, (uuid) => handle.usagePoint(uuid), agent, ours), this.costs.of(this.current)?.report.calls ?? null);
   }
 
   private onSession(): void {
-    const { session, fill } = this.sessions.current;
-    if (session === null) {
-      this.usage = null;
+    const { handle, fill } = this.sessions.current;
+    if (handle === null) {
+      this.readOf = null;
       this.firstReadOf = null;
       this.setSnapshot(null);
       return;
     }
-    if (this.usage?.path !== session.path) {
-      this.usage = adapterOf(session.agent).usage(session.path);
-      this.firstReadOf = session.path;
+    if (this.readOf !== handle) {
+      this.readOf = handle;
+      this.firstReadOf = handle;
       this.setSnapshot(null);
     }
     // Only a new fill means new records; diagnostics and compaction notices come with one anyway.
@@ -133,15 +123,15 @@ export class ContextModel extends Disposables {
     this.lastFill = fill;
     // Not before the tail read's fill: the gauge is drawn from it first, the full read follows.
     if (fill === null) return;
-    this.reads.request(this.firstReadOf === session.path);
+    this.reads.request(this.firstReadOf === handle);
   }
 
   private async read(): Promise<void> {
-    const path = this.sessions.current.session?.path;
+    const handle = this.readOf;
     try {
       await this.readOnce();
     } finally {
-      if (path !== undefined && this.firstReadOf === path) {
+      if (handle !== null && this.firstReadOf === handle) {
         // Read or failed (the log says why): either way the panel stops saying it is reading.
         this.firstReadOf = null;
         this.changed.fire();
@@ -150,18 +140,15 @@ export class ContextModel extends Disposables {
   }
 
   private async readOnce(): Promise<void> {
-    const session = this.sessions.current.session;
-    const usage = this.usage;
-    if (session === null || usage === null) return;
-    const read = await readSnapshot(session, this.settings.current.windowTokensOverride);
+    const handle = this.readOf;
+    if (handle === null) return;
+    const read = await readSnapshot(handle);
     if (!read.ok) {
-      this.log.warn(`Reading the live context of ${session.path} failed: ${read.error.message}`);
+      this.log.warn(`Reading the live context of ${handle.session.path} failed: ${read.error.message}`);
       return;
     }
-    // The timeline's per-call usage: only from where the live context starts.
-    await usage.update(read.value.live.startOffset);
     // The user switched sessions while we read: that session's read is already scheduled.
-    if (this.sessions.current.session?.path !== session.path) return;
+    if (this.readOf !== handle) return;
     this.setSnapshot(read.value);
     await this.readCosts();
   }
@@ -174,13 +161,11 @@ export class ContextModel extends Disposables {
 
   private async readCosts(): Promise<void> {
     const snapshot = this.current;
-    if (snapshot === null) return;
+    const handle = this.readOf;
+    if (snapshot === null || handle === null) return;
     const { prices, pricesProblem } = this.settings.current;
     try {
-      const report = await readCosts(prices, snapshot);
-      // A newer read replaced the snapshot meanwhile: it reads its own costs.
-      if (this.current !== snapshot) return;
-      this.costs = { of: snapshot, report, view: costViewOf(report, pricesProblem, snapshot.context.workspace) };
+      if (!(await this.costs.read(prices, pricesProblem, handle, snapshot, () => this.current))) return;
     } catch (error) {
       this.log.warn(`Pricing the calls of ${snapshot.live.session.path} failed: ${error instanceof Error ? error.message : String(error)}`);
       return;
@@ -196,21 +181,6 @@ export class ContextModel extends Disposables {
   }
 
   private replan(): void {
-    const snapshot = this.current;
-    let next: PlanView | null = null;
-    this.fates = new Map();
-    if (snapshot !== null && snapshot.context.items.length > 0) {
-      const choices = this.choices;
-      const planned = livePlan(snapshot, this.settings.current, choices);
-      this.fates = new Map(planned.items.map((fate) => [fate.id, fate]));
-      const costs = this.currentCosts();
-      const view = planViewOf(snapshot.context, planned, this.revision + 1, choices);
-      next = { ...view, regions: withItemCosts(view.regions, costs ? itemUsdOf(costs.report) : null) };
-    }
-    if (samePlan(this.planView, next)) return;
-    if (next !== null) this.revision = next.revision;
-    this.planView = next;
-    this.planChanged.fire(next);
+    this.plans.replan(this.current, this.settings.current, this.costs.of(this.current)?.report ?? null);
   }
-
 }

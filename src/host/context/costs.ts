@@ -3,7 +3,7 @@
 import { costReport, compactCost, type CostReport } from '../../sessions/costReport';
 import { BUNDLED_PRICES, indexPrices, indexWithOverrides, type PriceIndex } from '../../pricing';
 import type { BreakEvenView, CostView, Preview, Region, TimelinePoint } from '../../protocol/messages';
-import { adapterOf } from '../../sessions/agents';
+import type { SessionHandle } from '../../sessions/port';
 import type { LiveSnapshot } from './liveSnapshot';
 import { shortPath } from '../../base/format';
 
@@ -14,9 +14,9 @@ export function pricesOf(value: unknown): { prices: PriceIndex; pricesProblem: s
   return { prices: priced.value, pricesProblem: null };
 }
 
-/** Reads every call of the session (and its subagents) and prices them with the live context's items. */
-export function readCosts(index: PriceIndex, snapshot: LiveSnapshot): Promise<CostReport> {
-  return costReport(index, adapterOf(snapshot.live.session.agent), snapshot.live, snapshot.context);
+/** Every call of the session (and its subagents, read once per change by its handle), priced with the live context's items. */
+export function readCosts(index: PriceIndex, handle: SessionHandle, snapshot: LiveSnapshot): Promise<CostReport> {
+  return costReport(index, { readSessionCalls: () => handle.calls() }, snapshot.live, snapshot.context);
 }
 
 /** `workspace`: the session's folder; files under it are named relative to it, as the map's labels name them. */

@@ -1,9 +1,8 @@
 // One read of the followed session, turned into what the panel derives everything from. Free of
 // `vscode`: the ContextModel decides when to build one, this decides how.
 import { plan, type CompactionPlan, type Context } from '../../engine';
-import { adapterOf } from '../../sessions/agents';
-import { engineContextOf } from '../../sessions/engineContext';
-import type { LiveContext, Result, SessionInfo } from '../../sessions/types';
+import type { AgentAdapter, SessionHandle } from '../../sessions/port';
+import type { LiveContext, Result } from '../../sessions/types';
 import { compactOptionsOf } from '../compaction/run';
 import type { Settings } from '../settings';
 import { breakdownOf } from './derive';
@@ -11,28 +10,22 @@ import type { Breakdown, Choices } from '../../protocol/messages';
 import { NO_CHOICES } from './choices';
 
 export interface LiveSnapshot {
+  /** The agent that wrote the session (the handle's): it writes the fork, and names the agent in messages. */
+  readonly adapter: AgentAdapter;
   readonly live: LiveContext;
   readonly context: Context;
   readonly breakdown: Breakdown;
   readonly reservedOutputTokens: number;
 }
 
-/** Reads the live context and sizes its items from the agent's recorded usage. */
-export async function readSnapshot(session: SessionInfo, windowOverride: number): Promise<Result<LiveSnapshot>> {
-  const adapter = adapterOf(session.agent);
-  const read = await adapter.readLiveContext(session, { windowOverride });
+/** The followed session's live context (read once per change by its handle), with its breakdown. */
+export async function readSnapshot(handle: SessionHandle): Promise<Result<LiveSnapshot>> {
+  const read = await handle.liveContext();
   if (!read.ok) return read;
-  const live = read.value;
-  // Each step runs on the extension host's thread: let other work (a panel's first state, a
-  // keystroke in the editor) run between them instead of one long block.
-  await nextTurn();
-  const context = engineContextOf(live);
-  await nextTurn();
-  return { ok: true, value: { live, context, breakdown: breakdownOf(context), reservedOutputTokens: adapter.reservedOutputTokens(live.fill) } };
-}
-
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+  const { live, context } = read.value;
+  // On the extension host's thread: let other work (a panel's first state, a keystroke) run first.
+  await new Promise((resolve) => setImmediate(resolve));
+  return { ok: true, value: { adapter: handle.adapter, live, context, breakdown: breakdownOf(context), reservedOutputTokens: handle.adapter.reservedOutputTokens(live.fill) } };
 }
 
 /**

@@ -3,6 +3,7 @@
 import type { AgentHooks, PanelState } from '../../protocol/messages';
 import type { ProxyEvent } from '../../proxy/events';
 import { adapterOf } from '../../sessions/agents';
+import type { AgentAdapter } from '../../sessions/port';
 import type { FillSnapshot, SessionInfo } from '../../sessions/types';
 import type { ContextModel } from '../context/ContextModel';
 import { agentCompactionsOf, historyOf, timelineMarksOf } from '../history/history';
@@ -35,7 +36,7 @@ export function panelStateOf({ settings, view, model, history, hookEvents, proxy
   const agent = agentCompactionsOf(snapshot?.live.compactions ?? [], view.compactions);
   const hooks = view.session ? hookActivityOf(view.session.id, agent, hookEvents) : new Map();
   const followed = { sessionId: view.session?.id ?? null, items: snapshot?.context.items ?? [] };
-  const adapter = view.session ? adapterOf(view.session.agent) : null;
+  const adapter = view.handle?.adapter ?? null;
   return {
     session: view.session ? sessionSummary(view) : null,
     fill: fill && shownFill(fill) ? { usedTokens: fill.usedTokens, windowTokens: fill.windowTokens, source: fill.source, pendingTokens: fill.pendingTokens } : null,
@@ -53,7 +54,7 @@ export function panelStateOf({ settings, view, model, history, hookEvents, proxy
   };
 }
 
-function hooksOf(adapter: ReturnType<typeof adapterOf>, session: SessionInfo, connection: ConnectionState | null): AgentHooks | null {
+function hooksOf(adapter: AgentAdapter, session: SessionInfo, connection: ConnectionState | null): AgentHooks | null {
   // The command that resumes a fork (the bare binary would start a new session); its id is known once Apply writes it.
   if (adapter.connection === undefined) return { agent: adapter.name, state: 'none', where: adapter.resumeCommand({ ...session, id: '<fork id>' }) };
   return connection === null ? null : { agent: adapter.name, state: connection, where: adapter.connection.watchFiles.join(' and ') };
@@ -61,7 +62,7 @@ function hooksOf(adapter: ReturnType<typeof adapterOf>, session: SessionInfo, co
 
 function sessionSummary(view: SessionView): PanelState['session'] {
   const session = view.session!;
-  const adapter = adapterOf(session.agent);
+  const adapter = view.handle?.adapter ?? adapterOf(session.agent);
   return {
     id: session.id,
     title: session.title,

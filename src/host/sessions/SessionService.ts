@@ -4,7 +4,9 @@
 // With no session yet, it waits for any agent to write the workspace's first one.
 import * as vscode from 'vscode';
 import { AGENT_COMMANDS, AGENT_NAMES, AGENTS, adapterOf, identifyFile } from '../../sessions/agents';
-import type { SessionFollowerPort, SessionLocations, SessionWaiter } from '../../sessions/port';
+import type { SessionHandle, SessionLocations, SessionWaiter } from '../../sessions/port';
+import { openSession } from '../../sessions/handle/open';
+import { findWorkspaceSession } from '../../sessions/handle/defaults';
 import { lastActiveMs, type CompactionEvent, type Diagnostic, type FillSnapshot, type SessionInfo } from '../../sessions/types';
 import type { Settings, SettingsWatcher } from '../settings';
 import { pickerItems, type PickerItem } from './pickerItems';
@@ -13,6 +15,8 @@ import { Disposables } from '../disposables';
 
 export interface SessionView {
   readonly session: SessionInfo | null;
+  /** What reads `session` (its live context, usage, calls): one per followed session, null with none. */
+  readonly handle: SessionHandle | null;
   readonly fill: FillSnapshot | null;
   readonly compactions: readonly CompactionEvent[];
   readonly diagnostics: readonly Diagnostic[];
@@ -26,12 +30,12 @@ const MAX_DIAGNOSTICS = 50;
 
 export class SessionService extends Disposables {
   private readonly changed = this.own(new vscode.EventEmitter<SessionView>());
-  private follower: SessionFollowerPort | null = null;
+  private follower: SessionHandle | null = null;
   /** Each agent watching for the workspace's first session, while there is none. */
   private waiting: SessionWaiter[] = [];
   /** Bumped by every lookup and every follow, so a slower, older lookup does not act. */
   private generation = 0;
-  private view: SessionView = { session: null, fill: null, compactions: [], diagnostics: [], forks: [], searched: false };
+  private view: SessionView = { session: null, handle: null, fill: null, compactions: [], diagnostics: [], forks: [], searched: false };
   /** The user chose this session explicitly: do not jump to newer ones. */
   private pinned = false;
   /** Settings the current lookup or follower was started with. */
@@ -50,7 +54,7 @@ export class SessionService extends Disposables {
       // A lookup still under way must not start a follower after this.
       this.generation++;
       this.stopWaiting();
-      this.follower?.dispose();
+      void this.follower?.dispose();
     });
   }
 
@@ -69,9 +73,9 @@ export class SessionService extends Disposables {
     if (generation !== this.generation) return;
     if (found) return this.follow(found, false);
     // A session of other config folders no longer belongs to this workspace.
-    this.follower?.dispose();
+    void this.follower?.dispose();
     this.follower = null;
-    this.update({ session: null, fill: null, compactions: [], diagnostics: [], forks: [], searched: true });
+    this.update({ session: null, handle: null, fill: null, compactions: [], diagnostics: [], forks: [], searched: true });
     await this.waitForSession(folder.uri.fsPath, generation);
   }
 
@@ -79,7 +83,7 @@ export class SessionService extends Disposables {
   private async newestWorkspaceSession(workspacePath: string): Promise<SessionInfo | null> {
     const found = await Promise.all(
       AGENTS.map(async (adapter) => {
-        const result = await adapter.findWorkspaceSession(workspacePath, this.locations(this.followedWith));
+        const result = await findWorkspaceSession(adapter, workspacePath, this.locations(this.followedWith));
         if (!result.ok) this.log.warn(`Looking for ${adapter.name} sessions failed: ${result.error.message}`);
         return result.ok ? result.value : null;
       }),
@@ -168,7 +172,10 @@ export class SessionService extends Disposables {
     const uri = uris?.[0];
     if (!uri) return;
     const told = await identifyFile(uri.fsPath);
-    if (told.unrecognised !== undefined) void vscode.window.showWarningMessage(`Context Lens: ${told.unrecognised}`);
+    if (told.adapter === undefined) {
+      void vscode.window.showErrorMessage(`Context Lens: ${told.unrecognised}.`);
+      return;
+    }
     const info = await told.adapter.readSessionInfo(uri.fsPath);
     if (!info.ok) {
       void vscode.window.showErrorMessage(`Context Lens: ${info.error.message}`);
@@ -180,16 +187,13 @@ export class SessionService extends Disposables {
   private async follow(session: SessionInfo, pinned: boolean): Promise<void> {
     this.generation++;
     this.stopWaiting();
-    this.follower?.dispose();
+    void this.follower?.dispose();
     this.pinned = pinned;
     this.followedWith = this.settings.current;
-    this.update({ session, fill: null, compactions: [], diagnostics: [], forks: [], searched: true });
-    void this.findForks(session, this.generation);
-    const generation = this.generation;
-    const follower = await adapterOf(session.agent).follow(session, { windowOverride: this.settings.current.windowTokensOverride });
-    // Another session was chosen while this one's follower was being made.
-    if (generation !== this.generation) return follower.dispose();
+    const follower = openSession(adapterOf(session.agent), session, { windowOverride: this.settings.current.windowTokensOverride });
     this.follower = follower;
+    this.update({ session, handle: follower, fill: null, compactions: [], diagnostics: [], forks: [], searched: true });
+    void this.findForks(follower, this.generation);
     follower.on('contextChanged', (change) => {
       if (this.follower === follower) this.update({ fill: change.fill });
     });
@@ -209,11 +213,11 @@ export class SessionService extends Disposables {
       void this.follow(change.session, false);
     });
     this.log.info(`Following ${session.path}`);
-    await follower.start();
+    await follower.follow();
   }
 
-  private async findForks(session: SessionInfo, generation: number): Promise<void> {
-    const forks = await adapterOf(session.agent).listForks(session);
+  private async findForks(handle: SessionHandle, generation: number): Promise<void> {
+    const forks = await handle.adapter.listForks(handle.session);
     if (generation === this.generation && forks.length > 0) this.update({ forks });
   }
 

@@ -1,7 +1,6 @@
 // Offers a compaction when the live fill crosses the trigger or the safety net, through the engine's
 // TriggerController (hysteresis, safety net, circuit breaker after low-savings compactions). A notice
 // never compacts by itself: the person picks Compact… (with a focus) or Preview.
-import { adapterOf } from '../../sessions/agents';
 import * as vscode from 'vscode';
 import { DEFAULT_OPTIONS, TriggerController } from '../../engine';
 import { Commands } from '../commands';
@@ -51,8 +50,7 @@ export class TriggerNotifier extends Disposables {
     const decision = this.controller.decide({ usedTokens: fill.usedTokens, windowTokens: fill.windowTokens });
     if (decision.action === 'blocked') this.log.info(`Not offering a compaction: ${decision.reason}`);
     const { targetPercent, safetyNetPercent } = this.settings.current;
-    const followed = this.sessions.current.session;
-    const agentName = followed ? adapterOf(followed.agent).name : 'the agent';
+    const agentName = this.sessions.current.handle?.adapter.name ?? 'the agent';
     const nudge = nudgeFor(decision, { usedTokens: fill.usedTokens, windowTokens: fill.windowTokens, agentAutoCompactTokens: fill.agentAutoCompactTokens, agentName, targetPercent, safetyNetPercent }, this.state);
     if (!nudge) return;
     this.log.info(`Offering a compaction (${nudge.level}): ${decision.reason}`);

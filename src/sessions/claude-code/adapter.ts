@@ -1,12 +1,13 @@
 // Claude Code behind the adapter port (port.ts): transcripts under the config folders' projects/,
 // followed with the project folder watched for newer sessions, forks written beside their source.
 import { homesOf, type AgentAdapter, type ForkInput, type SessionLocations, type SessionWaiter, type WrittenFork } from '../port';
+import { sessionsOf } from '../common/listed';
 import type { Diagnostic, Result, SessionInfo } from '../types';
 import { claudeCodeConnection } from './connectionPort';
 import { forkRequestFromResult } from './engineContext';
 import { writeFork } from './fork';
 import { SessionFollower } from './follower';
-import { findWorkspaceSession, listProjectSessions, listSessions, readSessionInfo } from './listing';
+import { listProjectSessions, listSessions, readSessionInfo } from './listing';
 import { readLiveContext } from './liveContext';
 import { expectedProjectDirs, type ConfigDirOptions } from './paths';
 import { ProjectWatcher } from './projectWatcher';
@@ -43,6 +44,13 @@ async function waitForSession(workspacePath: string, where: SessionLocations, fo
 
 const configDirs = (where: SessionLocations): ConfigDirOptions => ({ configDirs: homesOf(where, 'claude-code'), ...(where.env ? { env: where.env } : {}) });
 
+/** This agent's id among the agents Context Lens reads (types.ts). */
+declare module '../types' {
+  interface KnownAgents {
+    'claude-code': true;
+  }
+}
+
 export const claudeCodeAdapter: AgentAdapter = {
   id: 'claude-code',
   liveProxy: claudeCodeLiveProxy,
@@ -56,11 +64,7 @@ export const claudeCodeAdapter: AgentAdapter = {
   installGuide: 'https://docs.anthropic.com/en/docs/claude-code/setup',
   // Asked last (see agents.ts): any JSONL file another agent does not claim is read as a transcript.
   owns: (path) => isClaudeCodeTranscript(path),
-  listSessions: async (where, workspacePath) => {
-    const listed = await listSessions({ ...configDirs(where), ...(workspacePath !== undefined ? { workspacePath } : {}) });
-    return listed.ok ? { ok: true, value: listed.value.sessions } : listed;
-  },
-  findWorkspaceSession: (workspacePath, where) => findWorkspaceSession(workspacePath, configDirs(where)),
+  listSessions: async (where, workspacePath) => sessionsOf(await listSessions({ ...configDirs(where), ...(workspacePath !== undefined ? { workspacePath } : {}) })),
   readSessionInfo: (path) => readSessionInfo(path),
   readLiveContext: (session, options = {}) => readLiveContext(session.path, { session, ...(options.windowOverride !== undefined ? { windowOverride: options.windowOverride } : {}), ...(options.env ? { env: options.env } : {}) }),
   follow: (session, options = {}) => Promise.resolve(new SessionFollower(session.path, { ...(options.windowOverride !== undefined ? { windowOverride: options.windowOverride } : {}), watchProject: !session.isSidechain })),

@@ -43,6 +43,13 @@ async function waitForSession(workspacePath: string, where: SessionLocations, fo
   return { where: resolveHomes(clineWhere), dispose: () => clearInterval(timer) };
 }
 
+/** This agent's id among the agents Context Lens reads (types.ts). */
+declare module '../types' {
+  interface KnownAgents {
+    cline: true;
+  }
+}
+
 export const clineAdapter: AgentAdapter = {
   id: CLINE_ID,
   name: 'Cline',

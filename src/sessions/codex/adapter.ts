@@ -2,12 +2,13 @@
 // a workspace by their session_meta.cwd, reads with Codex's configured auto-compact limit, forks
 // written as new rollouts that `codex resume <id>` continues.
 import { homesOf, type AgentAdapter, type ForkInput, type SessionLocations, type WrittenFork } from '../port';
+import { sessionsOf } from '../common/listed';
 import type { Result, SessionInfo } from '../types';
 import { withConfiguredLimit } from './index';
 import { CodexSessionFollower } from './follower';
 import { writeCodexFork } from './fork';
 import { codexForkRequestFromResult } from './forkFromResult';
-import { findCodexWorkspaceSession, isCodexRollout, listCodexSessions, readCodexSessionInfo } from './listing';
+import { isCodexRollout, listCodexSessions, readCodexSessionInfo } from './listing';
 import { readCodexLiveContext } from './liveContext';
 import { resolveCodexHomes } from './paths';
 import { waitForCodexSession } from './sessionWaiter';
@@ -34,6 +35,13 @@ async function listForks(session: SessionInfo): Promise<SessionInfo[]> {
 const homes = (where: SessionLocations): CodexHomeOptions => ({ codexHomes: homesOf(where, 'codex'), ...(where.env ? { env: where.env } : {}) });
 const windowOf = (options: { windowOverride?: number }) => (options.windowOverride !== undefined ? { windowOverride: options.windowOverride } : {});
 
+/** This agent's id among the agents Context Lens reads (types.ts). */
+declare module '../types' {
+  interface KnownAgents {
+    codex: true;
+  }
+}
+
 export const codexAdapter: AgentAdapter = {
   id: 'codex',
   liveProxy: codexLiveProxy,
@@ -47,11 +55,7 @@ export const codexAdapter: AgentAdapter = {
   installPackage: '@openai/codex',
   installGuide: 'https://github.com/openai/codex#installing-and-running-codex-cli',
   owns: (path) => isCodexRollout(path),
-  listSessions: async (where, workspacePath) => {
-    const listed = await listCodexSessions({ ...homes(where), ...(workspacePath !== undefined ? { workspacePath } : {}) });
-    return listed.ok ? { ok: true, value: listed.value.sessions } : listed;
-  },
-  findWorkspaceSession: (workspacePath, where) => findCodexWorkspaceSession(workspacePath, homes(where)),
+  listSessions: async (where, workspacePath) => sessionsOf(await listCodexSessions({ ...homes(where), ...(workspacePath !== undefined ? { workspacePath } : {}) })),
   readSessionInfo: (path) => readCodexSessionInfo(path),
   readLiveContext: async (session, options = {}) => readCodexLiveContext(session.path, await withConfiguredLimit(session.path, { session, ...windowOf(options) })),
   follow: async (session, options = {}) => new CodexSessionFollower(session.path, await withConfiguredLimit(session.path, windowOf(options))),

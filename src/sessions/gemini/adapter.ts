@@ -2,10 +2,11 @@
 // matched to a workspace through projects.json, read with the CLI's compression threshold from its
 // settings files, forks written as new chats that `gemini -r <id>` resumes.
 import { homesOf, type AgentAdapter, type SessionLocations } from '../port';
+import { sessionsOf } from '../common/listed';
 import type { SessionInfo } from '../types';
 import { GeminiSessionFollower } from './follower';
 import { writeGeminiFork } from './forkFromResult';
-import { findGeminiWorkspaceSession, isGeminiChat, listGeminiSessions, readGeminiSessionInfo } from './listing';
+import { isGeminiChat, listGeminiSessions, readGeminiSessionInfo } from './listing';
 import { readGeminiLiveContext } from './liveContext';
 import { chatPlaceOf, GEMINI_HOME_ENV, resolveGeminiDirs, type GeminiHomeOptions } from './paths';
 import { GEMINI_AGENT } from './records';
@@ -36,6 +37,13 @@ async function listForks(session: SessionInfo): Promise<SessionInfo[]> {
   return listed.value.sessions.filter((other) => other.forkOf?.sessionId === session.id && other.path !== session.path).sort((a, b) => a.lastActivityMs - b.lastActivityMs);
 }
 
+/** This agent's id among the agents Context Lens reads (types.ts). */
+declare module '../types' {
+  interface KnownAgents {
+    gemini: true;
+  }
+}
+
 export const geminiAdapter: AgentAdapter = {
   id: GEMINI_AGENT,
   liveProxy: geminiLiveProxy,
@@ -49,11 +57,7 @@ export const geminiAdapter: AgentAdapter = {
   // Its threshold is a share of the model's whole limit: nothing is held back below the window.
   reservedOutputTokens: () => 0,
   owns: (path) => isGeminiChat(path),
-  listSessions: async (where, workspacePath) => {
-    const listed = await listGeminiSessions({ ...homes(where), ...(workspacePath !== undefined ? { workspacePath } : {}) });
-    return listed.ok ? { ok: true, value: listed.value.sessions } : listed;
-  },
-  findWorkspaceSession: (workspacePath, where) => findGeminiWorkspaceSession(workspacePath, homes(where)),
+  listSessions: async (where, workspacePath) => sessionsOf(await listGeminiSessions({ ...homes(where), ...(workspacePath !== undefined ? { workspacePath } : {}) })),
   readSessionInfo: (path) => readGeminiSessionInfo(path),
   readLiveContext: async (session, options = {}) => readGeminiLiveContext(session.path, { session, ...(await fillOptions(session, options)) }),
   follow: async (session, options = {}) => new GeminiSessionFollower(session.path, await fillOptions(session, options)),

@@ -8,6 +8,13 @@ import { KILO_FLAVOUR } from './flavour';
 import { isKiloSessionPath } from './owns';
 import { KILO_TOOLS } from './tools';
 
+/** This agent's id among the agents Context Lens reads (types.ts). */
+declare module '../types' {
+  interface KnownAgents {
+    kilo: true;
+  }
+}
+
 export const kiloAdapter: AgentAdapter = {
   ...opencodeFamilyPorts(KILO_FLAVOUR),
   id: KILO_FLAVOUR.id,

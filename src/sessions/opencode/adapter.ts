@@ -30,6 +30,13 @@ export const OPENCODE_FLAVOUR: OpencodeFlavour = {
   claims: (database) => !/^kilo(-[A-Za-z0-9._-]+)?\.db$/.test(database.fileName) && !database.hasTable('kilo_board'),
 };
 
+/** This agent's id among the agents Context Lens reads (types.ts). */
+declare module '../types' {
+  interface KnownAgents {
+    opencode: true;
+  }
+}
+
 export const opencodeAdapter: AgentAdapter = {
   ...opencodeFamilyPorts(OPENCODE_FLAVOUR),
   id: OPENCODE_FLAVOUR.id,

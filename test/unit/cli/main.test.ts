@@ -3,6 +3,9 @@ import { describe, it } from 'node:test';
 import { version } from '../../../package.json';
 import { AGENT_NAMES, AGENTS } from '../../../src/sessions/agents';
 import { run } from './support';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from '../../support/tempDir';
 
 describe('the ctxlens CLI', () => {
   it('prints its version', async () => {
@@ -46,4 +49,17 @@ describe('the ctxlens CLI', () => {
     assert.equal(target.code, 2);
     assert.match(target.err, /exclude each other/);
   });
+
+  it('refuses a file no agent wrote by name, exit 1, instead of reading it as Claude Code\'s', async () => {
+    const path = join(tempDir('cl-unknown-'), 'clicks.jsonl');
+    writeFileSync(path, '{"event": "click", "x": 1}\n');
+    for (const command of ['inspect', 'compact']) {
+      const result = await run([command, path]);
+      assert.equal(result.code, 1, `${command}: ${result.err}`);
+      assert.equal(result.out, '');
+      assert.match(result.err, new RegExp(`${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not a session file that ${AGENT_NAMES}`));
+      assert.match(result.err, /pass --agent /);
+    }
+  });
 });
+

@@ -34,6 +34,7 @@ describe('every compaction meets its target or says why (issue 41, item 6)', () 
   for (const { name, path } of sessions) {
     it(name, async () => {
       const { adapter } = await identifyFile(path);
+      assert.ok(adapter, `${path}: no agent recognised it`);
       const info = await adapter.readSessionInfo(path);
       assert.ok(info.ok);
       const live = await adapter.readLiveContext(info.value);
@@ -75,6 +76,7 @@ describe('the demo: a target the floor allows is met, one below the floor says s
   };
   const run = async (targetTokens: number) => {
     const { adapter } = await identifyFile(demo());
+    assert.ok(adapter);
     const info = await adapter.readSessionInfo(demo());
     assert.ok(info.ok);
     const live = await adapter.readLiveContext(info.value);
@@ -93,6 +95,7 @@ describe('the demo: a target the floor allows is met, one below the floor says s
     // The ask is the first prompt after Claude Code's own /compact (12 words): it shares the step
     // after the first call with the reminders written beside it, in proportion to their estimates.
     const { adapter } = await identifyFile(demo());
+    assert.ok(adapter);
     const info = await adapter.readSessionInfo(demo());
     assert.ok(info.ok);
     const live = await adapter.readLiveContext(info.value);

@@ -20,7 +20,7 @@ describe('identifyFile', () => {
     ] as const) {
       const path = writeRollout(join(home, name), lines, format);
       const told = await identifyFile(path);
-      assert.equal(told.adapter.id, 'codex', name);
+      assert.equal(told.adapter?.id, 'codex', name);
       assert.equal(told.unrecognised, undefined);
       const session = await told.adapter.readSessionInfo(path);
       assert.ok(session.ok);
@@ -30,14 +30,15 @@ describe('identifyFile', () => {
     }
   });
 
-  it('knows a Claude Code transcript by its record types, and says when a file is neither', async () => {
+  it('knows a Claude Code transcript by its record types, and refuses a file none of them wrote by name, guessing no agent', async () => {
     const claude = join(home, 'claude.jsonl');
     writeFileSync(claude, `${JSON.stringify({ type: 'user', uuid: 'u1', parentUuid: null, sessionId: 's', message: { role: 'user', content: 'hi' } })}\n`);
-    assert.equal((await identifyFile(claude)).adapter.id, 'claude-code');
+    assert.equal((await identifyFile(claude)).adapter?.id, 'claude-code');
     const other = join(home, 'other.jsonl');
     writeFileSync(other, '{"event": "click", "x": 1}\n');
     const told = await identifyFile(other);
-    assert.equal(told.adapter.id, 'claude-code', 'read as Claude Code, which reports what it cannot use');
+    assert.equal(told.adapter, undefined, 'no agent is guessed: Claude Code used to be');
+    assert.match(told.unrecognised ?? '', new RegExp(`^${other.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not a session file`));
     // Every registered agent is named, not only the first two that were added.
     for (const adapter of AGENTS) assert.ok(told.unrecognised?.includes(adapter.name), adapter.name);
   });

@@ -14,6 +14,9 @@ import type { CompactionResult } from '../../../src/engine/result';
 import { AGENTS } from '../../../src/sessions/agents';
 import { engineContextOf } from '../../../src/sessions/engineContext';
 import type { AgentAdapter } from '../../../src/sessions/port';
+import { heldPaths } from '../../../src/sessions/handle/heldFile';
+import { openSession } from '../../../src/sessions/handle/open';
+import { findWorkspaceSession } from '../../../src/sessions/handle/defaults';
 import type { ContextChange, LiveContext, SessionInfo } from '../../../src/sessions/types';
 import { CONTRACT_SUBJECTS } from '../../support/contract';
 
@@ -90,6 +93,9 @@ for (const adapter of AGENTS) {
       const scratch = subject!.scratch(scratchDir());
       const listed = await adapter.listSessions(scratch.where, scratch.workspace);
       assert.ok(listed.ok && listed.value.some((session) => session.path === scratch.path), 'listed in its workspace');
+      // The adapter's own lookup, or the port's default on its listing (handle/defaults.ts).
+      const found = await findWorkspaceSession(adapter, scratch.workspace, scratch.where);
+      assert.ok(found.ok && found.value?.path === scratch.path, `the workspace's session: ${found.ok ? found.value?.path : found.error.message}`);
       const info = await infoOf(adapter, scratch.path);
       const follower = await adapter.follow(info);
       const changes: ((change: ContextChange) => void)[] = [];
@@ -105,6 +111,43 @@ for (const adapter of AGENTS) {
       } finally {
         follower.dispose();
       }
+    });
+
+    it('opens one handle on a session (its own or the default): it follows an appended turn, and its live context and calls move with it, each read once per change', async () => {
+      const scratch = subject!.scratch(scratchDir());
+      const info = await infoOf(adapter, scratch.path);
+      const handle = openSession(adapter, info);
+      const changes: ((change: ContextChange) => void)[] = [];
+      handle.on('contextChanged', (change) => changes.forEach((listener) => listener(change)));
+      const initial = nextChange(adapter, (listener) => changes.push(listener), () => true, 'first read');
+      try {
+        await handle.follow();
+        await initial;
+        assert.ok(handle.fill !== null);
+        const first = await handle.liveContext();
+        assert.ok(first.ok, first.ok ? '' : first.error.message);
+        assert.equal(await handle.liveContext(), first, 'no change: the same read');
+        const direct = await adapter.readLiveContext(info);
+        assert.ok(direct.ok);
+        assert.equal(first.value.live.messages.length, direct.value.messages.length);
+        assert.equal(first.value.live.fill.usedTokens, direct.value.fill.usedTokens);
+        assert.deepEqual(first.value.context.items.map((item) => item.tokens), engineContextOf(direct.value).items.map((item) => item.tokens));
+        const calls = await handle.calls();
+        assert.ok(calls.ok);
+        const appended = nextChange(adapter, (listener) => changes.push(listener), (change) => change.fill.usedTokens === 123_456, 'fill of the appended call');
+        subject!.appendTurn(scratch, 123_456);
+        await appended;
+        assert.equal(handle.fill?.usedTokens, 123_456);
+        const next = await handle.liveContext();
+        assert.ok(next.ok);
+        assert.equal(next.value.live.fill.usedTokens, 123_456, 'the live context read after the change has its fill');
+        assert.ok(next.value.live.messages.length > first.value.live.messages.length, 'and the appended turn');
+        const callsAfter = await handle.calls();
+        assert.ok(callsAfter.ok && callsAfter !== calls);
+      } finally {
+        await handle.dispose();
+      }
+      assert.ok(!heldPaths().includes(info.path), 'disposed: the file is no longer held');
     });
 
     it('writes a fork the agent resumes, reads it back as a fork, and leaves the source as it was', async () => {

@@ -8,6 +8,7 @@ import { PreviewSession, type PreviewSessionDeps } from '../../../../src/host/co
 import type { PreviewInputs } from '../../../../src/host/compaction/previewInputs';
 import { runCompaction } from '../../../../src/host/compaction/run';
 import type { LiveSnapshot } from '../../../../src/host/context/liveSnapshot';
+import { adapterOf } from '../../../../src/sessions/agents';
 import type { SummarizerSettings } from '../../../../src/host/settings';
 import type { Choices, Preview } from '../../../../src/protocol/messages';
 import type { LiveContext } from '../../../../src/sessions/types';
@@ -30,6 +31,7 @@ const context = (): Context =>
   );
 
 const snapshotOf = (ctx: Context, lastRecord: string): LiveSnapshot => ({
+  adapter: adapterOf('claude-code'),
   live: { session: { path: '/s/session.jsonl', agent: 'claude-code', cwd: null }, entries: [{ uuids: [lastRecord] }] } as unknown as LiveContext,
   context: ctx,
   breakdown: [],

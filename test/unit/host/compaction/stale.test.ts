@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { lastRecordOf, sessionMovedOn } from '../../../../src/host/compaction/stale';
+import { claudeCodeAdapter } from '../../../../src/sessions/claude-code/adapter';
 import { readLiveContext } from '../../../../src/sessions/claude-code/liveContext';
 import { appendResponse } from '../../../support/demoSession';
 
@@ -18,16 +19,16 @@ describe('whether a session moved on since a preview', () => {
       const live = await readLiveContext(copy);
       assert.ok(live.ok);
       assert.notEqual(lastRecordOf(live.value), null);
-      assert.deepEqual(await sessionMovedOn(live.value), { ok: true, value: false });
+      assert.deepEqual(await sessionMovedOn(claudeCodeAdapter, live.value), { ok: true, value: false });
 
       const uuid = appendResponse(copy, 20_000);
-      assert.deepEqual(await sessionMovedOn(live.value), { ok: true, value: true });
+      assert.deepEqual(await sessionMovedOn(claudeCodeAdapter, live.value), { ok: true, value: true });
       const now = await readLiveContext(copy);
       assert.ok(now.ok);
       assert.equal(lastRecordOf(now.value), uuid);
 
       rmSync(copy);
-      assert.equal((await sessionMovedOn(live.value)).ok, false, 'a session that cannot be read is not applied blindly');
+      assert.equal((await sessionMovedOn(claudeCodeAdapter, live.value)).ok, false, 'a session that cannot be read is not applied blindly');
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }

@@ -5,7 +5,8 @@ import { HeuristicSummarizer, MemoryArchive } from '../../../../src/engine';
 import { runCompaction } from '../../../../src/host/compaction/run';
 import { applyChoice, ChoiceStore, NO_CHOICES, withChoices } from '../../../../src/host/context/choices';
 import { planViewOf } from '../../../../src/host/context/derive';
-import { livePlan, readSnapshot } from '../../../../src/host/context/liveSnapshot';
+import { livePlan } from '../../../../src/host/context/liveSnapshot';
+import { snapshotOf } from './snapshotOf';
 import { engineOptionsOf } from '../../../../src/host/engineOptions';
 import { SETTING_DEFAULTS } from '../../../../src/host/settingDefaults';
 import { parseWebviewMessage } from '../../../../src/protocol/messages';
@@ -59,7 +60,7 @@ describe('the person\'s choices', () => {
   it('the live plan, the map and Compact… all follow them', async () => {
     const info = await readSessionInfo(DEMO);
     assert.ok(info.ok);
-    const read = await readSnapshot(info.value, 0);
+    const { read } = await snapshotOf(info.value, 0);
     assert.ok(read.ok);
     const snapshot = read.value;
     const settings = { engine: engineOptionsOf(SETTING_DEFAULTS, SETTING_DEFAULTS['trigger.targetPercent']), compactionFocus: '' };

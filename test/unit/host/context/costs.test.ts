@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { breakEvenOf, costViewOf, itemUsdOf, pricesOf, readCosts, withBreakEven, withCallCosts, withItemCosts } from '../../../../src/host/context/costs';
 import { planViewOf } from '../../../../src/host/context/derive';
-import { livePlan, readSnapshot } from '../../../../src/host/context/liveSnapshot';
+import { livePlan } from '../../../../src/host/context/liveSnapshot';
+import { snapshotOf } from './snapshotOf';
 import { engineOptionsOf } from '../../../../src/host/engineOptions';
 import { SETTING_DEFAULTS } from '../../../../src/host/settingDefaults';
 import { costViewSchema, type Preview, type TimelinePoint } from '../../../../src/protocol/messages';
@@ -16,17 +17,17 @@ const SONNET_PRICES = { 'claude-sonnet-5-5': { input: 3, output: 15, cacheWrite:
 async function demo() {
   const info = await readSessionInfo(DEMO);
   assert.ok(info.ok);
-  const read = await readSnapshot(info.value, 40_000);
+  const { read, handle } = await snapshotOf(info.value, 40_000);
   assert.ok(read.ok);
-  return read.value;
+  return { snapshot: read.value, handle };
 }
 
 describe('the panel\'s costs', () => {
   it('prices every item of the map, groups the file reads costliest first, and the shares add up to the prompts\' cost', async () => {
-    const snapshot = await demo();
+    const { snapshot, handle } = await demo();
     const { prices, pricesProblem } = pricesOf(SONNET_PRICES);
     assert.equal(pricesProblem, null);
-    const report = await readCosts(prices, snapshot);
+    const report = await readCosts(prices, handle, snapshot);
     const view = costViewOf(report, pricesProblem);
     assert.ok(costViewSchema.safeParse(view).success);
     assert.ok(view.sessionUsd > 0 && view.calls > 0);
@@ -47,9 +48,9 @@ describe('the panel\'s costs', () => {
   });
 
   it('a model without a price: tokens only, no $0.00 on the items, "no price" on the timeline, no break-even', async () => {
-    const snapshot = await demo();
+    const { snapshot, handle } = await demo();
     const { prices } = pricesOf({});
-    const report = await readCosts(prices, snapshot);
+    const report = await readCosts(prices, handle, snapshot);
     const view = costViewOf(report, null);
     assert.deepEqual(view.unpriced, ['claude-sonnet-5-5']);
     assert.equal(view.sessionUsd, 0);
@@ -80,7 +81,7 @@ describe('the panel\'s costs', () => {
   });
 
   it('the preview\'s break-even line is at the latest priced call\'s cache prices', async () => {
-    const snapshot = await demo();
+    const { snapshot } = await demo();
     const { prices } = pricesOf(SONNET_PRICES);
     const figures = breakEvenOf(prices, snapshot, 30_000, 10_000);
     assert.ok(figures);

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { HeuristicSummarizer, MemoryArchive, plan } from '../../../../src/engine';
 import { runCompaction } from '../../../../src/host/compaction/run';
-import { livePlan, readSnapshot } from '../../../../src/host/context/liveSnapshot';
+import { livePlan } from '../../../../src/host/context/liveSnapshot';
+import { snapshotOf } from './snapshotOf';
 import { engineOptionsOf } from '../../../../src/host/engineOptions';
 import { SETTING_DEFAULTS } from '../../../../src/host/settingDefaults';
 import { readSessionInfo } from '../../../../src/sessions/claude-code/listing';
@@ -15,7 +16,7 @@ describe('the live plan', () => {
     const info = await readSessionInfo(DEMO);
     assert.ok(info.ok);
     // The e2e window: small enough next to the demo that the recent window does not cover it all.
-    const read = await readSnapshot(info.value, 40_000);
+    const { read } = await snapshotOf(info.value, 40_000);
     assert.ok(read.ok);
     const snapshot = read.value;
     const settings = { engine: engineOptionsOf(SETTING_DEFAULTS, SETTING_DEFAULTS['trigger.targetPercent']), compactionFocus: 'the retry decision' };

@@ -2,6 +2,7 @@
 // compaction summary opens the live history and is a compaction; a subagent's messages file is a
 // sidechain of its parent whose calls count in the parent's cost; the extension's storage folders of
 // VS Code and VS Code Insiders on Linux, macOS and Windows; no other file is taken for Cline's.
+import { findWorkspaceSession } from '../../../../src/sessions/handle/defaults';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,7 +45,7 @@ describe('Cline SDK sessions (CLI 3.0.65)', () => {
     assert.equal(sub?.parentSessionId, parent!.id);
     assert.equal(sub?.cwd, child!.workspace);
     const main = listed.value.find((session) => session.id === parent!.id)!;
-    assert.equal((await clineAdapter.findWorkspaceSession(parent!.workspace, { homes: { cline: [home] } })).ok, true);
+    assert.equal((await findWorkspaceSession(clineAdapter, parent!.workspace, { homes: { cline: [home] } })).ok, true);
     const calls = await clineAdapter.readSessionCalls(main);
     assert.ok(calls.ok);
     assert.equal(calls.value.calls.length, 2);

@@ -10,6 +10,7 @@ import { parseSessionPath } from '../../../../src/sessions/common/opencodeFamily
 import type { SessionLocations } from '../../../../src/sessions/port';
 import type { SessionInfo } from '../../../../src/sessions/types';
 import { unpackFixture } from '../../../support/opencodeWal';
+import { findWorkspaceSession } from '../../../../src/sessions/handle/defaults';
 
 const temp = mkdtempSync(join(tmpdir(), 'cl-opencode-fixtures-'));
 after(() => rmSync(temp, { recursive: true, force: true }));
@@ -47,10 +48,10 @@ describe('OpenCode recorded sessions', () => {
   it('finds the workspace by the session directory, and nothing for another folder', async () => {
     const [session] = await only('plain');
     const { where } = database('plain');
-    const found = await opencodeAdapter.findWorkspaceSession(session?.cwd ?? '', where);
+    const found = await findWorkspaceSession(opencodeAdapter, session?.cwd ?? '', where);
     assert.ok(found.ok);
     assert.equal(found.value?.id, session?.id);
-    const none = await opencodeAdapter.findWorkspaceSession(temp, where);
+    const none = await findWorkspaceSession(opencodeAdapter, temp, where);
     assert.ok(none.ok);
     assert.equal(none.value, null);
   });
