@@ -3,6 +3,7 @@
 // files there. Agent-neutral, so the host's Connect command and the CLI's `connect` work with any
 // adapter that has a `connection` (port.ts): plan the change, show it as a diff, save it.
 import type { HookName } from '../contracts/hooks';
+import type { PinPurpose, PinSource } from '../engine';
 import type { Result } from './types';
 
 /** Where the commands Connect writes find a Node.js and our bundles. */
@@ -61,14 +62,25 @@ export interface SavedChange {
   readonly saved: Result<Saved>;
 }
 
-/** One record of a session file the hooks take rules, requests and open loops from. */
-export interface PinSource {
-  /** 1-based line of the record: later lines revoke earlier ones. */
-  line: number;
-  /** `typed`: the person's words; `agent`: the agent's text; `summary`: a compaction summary. */
-  kind: 'typed' | 'agent' | 'summary';
-  text: string;
+/** One record of a session file the hooks take rules, requests and open loops from (the engine's pinned block reads them). */
+export type { PinSource } from '../engine';
+
+/** The fields of an agent's hook input the hook command reads; everything is optional and checked. */
+export interface HookInput {
+  readonly session_id?: unknown;
+  readonly transcript_path?: unknown;
+  readonly cwd?: unknown;
+  readonly trigger?: unknown;
+  readonly custom_instructions?: unknown;
+  readonly source?: unknown;
+  readonly prompt?: unknown;
 }
+
+/** What one hook run should do, decided by the agent from its input before the session is read. */
+export type HookTurn =
+  /** Print nothing (a fresh session, a turn with nothing lost). `why` goes to the event log. */
+  | { readonly print: false; readonly why: string | null }
+  | { readonly print: true; readonly purpose: PinPurpose; readonly why: string | null };
 
 /** What `ctxlens hook <kind>` needs of an agent that runs our hook commands. */
 export interface AgentHooks {
@@ -78,6 +90,10 @@ export interface AgentHooks {
   readonly defaultWindowTokens: number;
   /** Each record of the session file the pins may come from, in file order (memory stays that of one line). */
   forEachPinSource(path: string, visit: (source: PinSource) => void): Promise<void>;
+  /** Whether this run adds the block, and as what (absent: pre-compact feeds the summariser, session-start re-injects after a compaction). */
+  turn?(name: HookName, input: HookInput): Promise<HookTurn>;
+  /** The block in the agent's wire format for stdout (absent: the text as is). */
+  output?(name: HookName, text: string): string;
 }
 
 /** Registering our MCP server alone (`ctxlens mcp --print-config | --register`). */
