@@ -33,11 +33,8 @@ export const EXTRACT_SETTING = settingId(HOOK_SETTINGS.extractPinned);
 export const FOCUS_SETTING = settingId(HOOK_SETTINGS.focus);
 export const BUDGET_SETTING = settingId(HOOK_SETTINGS.promptBudgetPercent);
 
-/** The agent the commands Connect wrote before `--agent` existed run for. */
-const DEFAULT_HOOK_AGENT = 'claude-code';
-
-/** The hooks of the agent `id` names; a usage error when it runs none. */
-function agentHooks(id: string): AgentHooks {
+/** The hooks of the agent `id` names (none named: the first connectable one, whose commands predate `--agent`); a usage error when it runs none. */
+function agentHooks(id: string | undefined): AgentHooks {
   const agent = connectableAgent(id);
   if (!agent.ok) throw usageError(agent.error.message);
   if (agent.value.connection.hooks === undefined) throw usageError(`${agent.value.adapter.name} runs no Context Lens hooks`);
@@ -47,7 +44,7 @@ function agentHooks(id: string): AgentHooks {
 export async function hookCommand(args: readonly string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, { agent: { type: 'string' } }, 1);
   const [name] = positionals;
-  const agent = values.agent ?? DEFAULT_HOOK_AGENT;
+  const agent = values.agent;
   const { kinds } = agentHooks(agent);
   if (name === undefined || !kinds.includes(name as HookName)) throw usageError(`unknown hook '${name ?? ''}' (expected ${kinds.join(' or ')})`);
   // Stdin over its cap is recorded as the run's error (a hook never fails the agent).
@@ -63,8 +60,8 @@ function defaultTurn(name: HookName, input: HookInput): HookTurn {
 }
 
 /** One hook run on the given stdin text: prints the pinned block (or nothing), records the event. */
-export async function runHook(name: HookName, stdin: string | Error, io: Io, agent: string = DEFAULT_HOOK_AGENT): Promise<number> {
-  const event: HookEventLine = { time: new Date().toISOString(), hook: name, agent, sessionId: '', trigger: null, source: null, focus: null, workspaceFocus: null, constraints: 0, openLoops: 0, printed: false, error: null };
+export async function runHook(name: HookName, stdin: string | Error, io: Io, agent?: string): Promise<number> {
+  const event: HookEventLine = { time: new Date().toISOString(), hook: name, agent: agentId(agent), sessionId: '', trigger: null, source: null, focus: null, workspaceFocus: null, constraints: 0, openLoops: 0, printed: false, error: null };
   try {
     if (stdin instanceof Error) throw stdin;
     const hooks = agentHooks(agent);
@@ -88,6 +85,12 @@ export async function runHook(name: HookName, stdin: string | Error, io: Io, age
   }
   recordEvent(event, io);
   return EXIT_OK;
+}
+
+/** The id of the agent a run is for, for the event log. */
+function agentId(id: string | undefined): string | null {
+  const agent = connectableAgent(id);
+  return agent.ok ? agent.value.adapter.id : (id ?? null);
 }
 
 const str = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);

@@ -17,11 +17,14 @@ export function connectableAgents(): Connectable[] {
   return AGENTS.flatMap((adapter) => (adapter.connection ? [{ adapter, connection: adapter.connection }] : []));
 }
 
-/** The agent `id` names, or, when none is named, the only connectable one; fails when there is no such choice. */
+/**
+ * The agent `id` names, or, when none is named, the first connectable one in the registry's order
+ * (Claude Code: its commands predate `--agent`, so `ctxlens connect` alone keeps meaning it).
+ */
 export function connectableAgent(id?: string): Result<Connectable> {
   const all = connectableAgents();
   const names = all.map(({ adapter }) => adapter.id).join(', ');
-  if (id === undefined) return all.length === 1 && all[0] ? ok(all[0]) : fail('invalid-input', `Name the agent to connect (one of ${names})`);
+  if (id === undefined) return all[0] ? ok(all[0]) : fail('invalid-input', 'No registered agent can be connected');
   const adapter = AGENTS.find((one) => one.id === id);
   if (adapter?.connection === undefined) return fail('invalid-input', `${adapter?.name ?? `'${id}'`} cannot be connected; the agents that can: ${names}`);
   return ok({ adapter, connection: adapter.connection });

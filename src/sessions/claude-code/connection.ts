@@ -6,7 +6,7 @@
 // an update may move it) and our script with its arguments; a command that merely contains ours,
 // like `notify.sh && <ours>`, is the person's.
 import { CLI_COMMAND, type CommandPaths, type ConnectionState } from '../connection';
-import { append, applyEdits, layoutOf, memberOf, parseObject, pretty, properties, remove, replaceString, valueOf, isPretty, type Edit, type Layout, type Node } from './jsoncEdit';
+import { append, applyEdits, layoutOf, memberOf, parseObject, pretty, properties, remove, replaceString, valueOf, isPretty, type Edit, type Layout, type Node } from '../common/jsoncEdit';
 
 export const SETTINGS_FILE = ['.claude', 'settings.local.json'] as const;
 

@@ -15,6 +15,7 @@ import { CodexUsageLog } from './usageLog';
 import { codexHomeOf, type CodexHomeOptions } from './paths';
 import { readCodexSessionCalls } from './sessionCalls';
 import { CODEX_TOOLS } from './tools';
+import { codexConnection } from './connection';
 
 async function writeForkFromResult(input: ForkInput): Promise<Result<WrittenFork>> {
   const request = await codexForkRequestFromResult(input);
@@ -59,4 +60,5 @@ export const codexAdapter: AgentAdapter = {
   resumeCommand: (session) => `codex resume ${session.id}`,
   usage: (path) => new CodexUsageLog(path),
   writeFork: writeForkFromResult,
+  connection: codexConnection,
 };
