@@ -13,23 +13,11 @@ import { after, before, describe, it } from 'node:test';
 import { runOutcome } from '../support/cliRun';
 import { ensureCodexCli, execArgs, rolloutFiles, runCodex, writeCodexConfig } from '../support/codex-cli';
 import { type FakeOpenAI, itemText, type LoggedRequest, message, reply, startFakeOpenAI, type ResponsesRequest } from '../support/fake-openai';
+import { pinnedSessionPrompts, PINNED_WORDS } from '../support/pinnedPhrasings';
 import { runShippedOnce } from '../support/shippedCli';
 
-interface Phrasing {
-  readonly text: string;
-  readonly role: string;
-  readonly fixture: string;
-}
-const corpus = JSON.parse(readFileSync(join(__dirname, '..', 'fixtures', 'phrasings', 'rules.json'), 'utf8')) as { collected: Phrasing[] };
-/** Rules and open loops people typed into Codex and Claude Code sessions (collected verbatim). */
-const pick = (fixture: string, role: string): string[] => corpus.collected.filter((entry) => entry.fixture === fixture && entry.role === role).map((entry) => entry.text);
-const RULES = pick('codemie-2.0.76', 'rule').slice(0, 3);
-const LOOPS = [...pick('codemie-2.0.76', 'open-loop'), ...pick('codemie-0.77.0 (codex)', 'open-loop')];
-const KEPT = [...RULES, ...LOOPS];
-
-/** A pasted log big enough that Codex's own compaction keeps none of the earlier prompts. */
-const LOG = Array.from({ length: 1600 }, (_, at) => `2026-11-28T01:${String(at % 60).padStart(2, '0')}:00Z INFO sync worker ${at} flushed batch ${at * 7} in ${(at * 13) % 97} ms`).join('\n');
-const PROMPTS = [RULES.join(' '), LOOPS.join(' '), `here is the sync log:\n${LOG}`, 'carry on with the sync work'];
+const PROMPTS = pinnedSessionPrompts(1600);
+const KEPT = PINNED_WORDS;
 const RUN_TIMEOUT_MS = 40_000;
 const SUMMARY = 'Handoff summary: the user is working on the sync feature. Continue.';
 

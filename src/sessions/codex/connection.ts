@@ -6,7 +6,7 @@
 // trusts, and runs a new hook only once the person has reviewed it (its first start there asks):
 // both are Codex's own safety gates, named in the plan's notes, never bypassed by us.
 import { join } from 'node:path';
-import { HOOK_NAMES, type HookName } from '../../contracts/hooks';
+import type { HookName } from '../../contracts/hooks';
 import { ctxlensCommand, isCtxlensCommand } from '../common/hookCommands';
 import { connectHooks, disconnectHooks, hooksPresent, type OurHook } from '../common/hookSettings';
 import { planOf, readWorkspaceText, saveChanges } from '../common/connectFiles';
@@ -67,7 +67,7 @@ export const codexConnection: AgentConnection = {
     connect: 'Adds a SessionStart hook to .codex/hooks.json (after Codex compacts a session, it puts your rules, decisions and open loops and your recent prompts back into the next request) and turns hooks on in .codex/config.toml.',
     disconnect: 'Removes exactly the hook and the line that Connect added to .codex/hooks.json and .codex/config.toml; everything else stays.',
   },
-  hooks: { kinds: HOOK_NAMES.filter((name) => name === 'session-start'), defaultWindowTokens: DEFAULT_CODEX_WINDOW_TOKENS, forEachPinSource: forEachCodexPinSource, output },
+  hooks: { kinds: ['session-start'], defaultWindowTokens: DEFAULT_CODEX_WINDOW_TOKENS, forEachPinSource: forEachCodexPinSource, output },
   plan,
   save: (planned, env) => saveChanges(workspaceOf(planned.settingsPath), planned, env),
   state,

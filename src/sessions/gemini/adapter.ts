@@ -14,6 +14,7 @@ import { waitForGeminiSession } from './sessionWaiter';
 import { GEMINI_TOOLS } from './tools';
 import { GeminiUsageLog } from './usageLog';
 import { readCompressionThreshold } from './window';
+import { geminiConnection } from './connection';
 
 /** The folders given for Gemini (none: its defaults). */
 function homes(where: SessionLocations): GeminiHomeOptions {
@@ -61,4 +62,5 @@ export const geminiAdapter: AgentAdapter = {
   resumeCommand: (session) => `gemini -r ${session.id}`,
   usage: (path) => new GeminiUsageLog(path),
   writeFork: writeGeminiFork,
+  connection: geminiConnection,
 };
