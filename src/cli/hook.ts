@@ -102,7 +102,7 @@ interface WorkspaceSettings extends PinSettings {
 
 /** The block from the session the input names; an unreadable session loses its prompts, not the constraints pinned in settings. */
 async function pinnedBlockOf(hooks: AgentHooks, input: HookInput, workspace: WorkspaceSettings, purpose: PinPurpose): Promise<{ text: string; constraints: number; openLoops: number; transcriptError: string | null }> {
-  const transcript = str(input.transcript_path);
+  const transcript = str(input.transcript_path) ?? (hooks.sessionPath ? await hooks.sessionPath(input) : null);
   const sources: PinSource[] = [];
   let transcriptError: string | null = null;
   if (transcript !== null && workspace.extractPinned) {
@@ -113,8 +113,9 @@ async function pinnedBlockOf(hooks: AgentHooks, input: HookInput, workspace: Wor
       transcriptError = `transcript not read: ${error instanceof Error ? error.message : String(error)}`;
     }
   }
-  // The hook is not told the model's window: the agent's default stands for it.
-  return { ...buildPinnedBlock(sources, workspace, hooks.defaultWindowTokens, purpose), transcriptError };
+  // The window the caller names (OpenCode's plugin knows the model's), else the agent's default.
+  const window = typeof input.window === 'number' && Number.isFinite(input.window) && input.window > 0 ? input.window : hooks.defaultWindowTokens;
+  return { ...buildPinnedBlock(sources, workspace, window, purpose), transcriptError };
 }
 
 /**

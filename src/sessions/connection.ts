@@ -74,6 +74,8 @@ export interface HookInput {
   readonly custom_instructions?: unknown;
   readonly source?: unknown;
   readonly prompt?: unknown;
+  /** The model's window in tokens, when the caller knows it (OpenCode's plugin): the prompt budget is a share of it. */
+  readonly window?: unknown;
 }
 
 /** What one hook run should do, decided by the agent from its input before the session is read. */
@@ -90,6 +92,8 @@ export interface AgentHooks {
   readonly defaultWindowTokens: number;
   /** Each record of the session file the pins may come from, in file order (memory stays that of one line). */
   forEachPinSource(path: string, visit: (source: PinSource) => void): Promise<void>;
+  /** The session the input names when it gives no `transcript_path` (a plugin hands over an id). */
+  sessionPath?(input: HookInput): Promise<string | null>;
   /** Whether this run adds the block, and as what (absent: pre-compact feeds the summariser, session-start re-injects after a compaction). */
   turn?(name: HookName, input: HookInput): Promise<HookTurn>;
   /** The block in the agent's wire format for stdout (absent: the text as is). */

@@ -43,6 +43,16 @@ export function planOf(verb: ConnectVerb, settingsPath: string, edits: readonly 
   return { verb, settingsPath, refused: null, changes, notes: [...notes, ...edits.flatMap(({ edit }) => (edit.ok ? (edit.notes ?? []) : []))] };
 }
 
+/** The outermost folder Connect made for a file, from its record. */
+function madeFromOf(record: string): string | null {
+  try {
+    const value = (JSON.parse(record) as { madeFrom?: unknown }).madeFrom;
+    return typeof value === 'string' && value !== '' ? value : null;
+  } catch {
+    return null;
+  }
+}
+
 const backupFolder = (env: Env): string => join(dirname(hookEventsPath(env)), 'settings-backups');
 
 function backupPaths(workspace: string, target: string, env: Env): { copy: string; created: string } {
@@ -50,11 +60,12 @@ function backupPaths(workspace: string, target: string, env: Env): { copy: strin
   return { copy: join(backupFolder(env), `${stem}.${basename(target).replace(/^\./, '')}`), created: join(backupFolder(env), `${stem}.created.json`) };
 }
 
-async function privateFolder(folder: string): Promise<Result<boolean>> {
+/** Creates `folder` (and its parents) private; the first folder it had to make, or null when it was there. */
+async function privateFolder(folder: string): Promise<Result<string | null>> {
   try {
     const made = await mkdir(folder, { recursive: true, mode: 0o700 });
     if (made !== undefined) await chmod(folder, 0o700);
-    return ok(made !== undefined);
+    return ok(made ?? null);
   } catch (error) {
     return failFromError(error, folder, 'create-folder');
   }
@@ -82,7 +93,7 @@ async function saveOne(workspace: string, verb: ConnectVerb, change: FileChange,
   }
   if (verb === 'disconnect') {
     const record = await readRegularText(created, READ_CAPS.ownRecord);
-    const madeFolder = record.ok && record.value !== null && record.value.includes('"madeFolder":true');
+    const madeFrom = record.ok && record.value !== null ? madeFromOf(record.value) : null;
     if (record.ok && record.value !== null && isShell(change.after)) {
       // Connect created this file and nothing of the person's is in it: it goes, with the folder Connect made.
       try {
@@ -90,21 +101,26 @@ async function saveOne(workspace: string, verb: ConnectVerb, change: FileChange,
       } catch (error) {
         return failFromError(error, change.target, 'remove');
       }
-      if (madeFolder) await rmdir(dirname(change.target)).catch(() => undefined);
+      // The folders Connect made for it go too, innermost first, each only when empty.
+      if (madeFrom !== null) {
+        for (let folder = dirname(change.target); folder.startsWith(madeFrom); folder = dirname(folder)) {
+          if (!(await rmdir(folder).then(() => true, () => false))) break;
+        }
+      }
       await unlink(created).catch(() => undefined);
       return ok({ backup, removed: true });
     }
     const written = await write(change.target, change.after);
     return written.ok ? ok({ backup, removed: false }) : written;
   }
-  const made = change.before === null ? await privateFolder(dirname(change.target)) : ok(false);
+  const made = change.before === null ? await privateFolder(dirname(change.target)) : ok(null);
   if (!made.ok) return made;
   // Two files may share the folder Connect makes: each records it, so whichever goes last takes it along.
-  const madeFolder = made.value || newFolders.has(dirname(change.target));
+  const madeFrom = made.value ?? (newFolders.has(dirname(change.target)) ? dirname(change.target) : null);
   const written = await write(change.target, change.after);
   if (!written.ok) return written;
   if (change.before !== null) return ok({ backup, removed: false });
-  const recorded = await writeAtomically(created, `${JSON.stringify({ file: change.target, madeFolder })}\n`, 0o600);
+  const recorded = await writeAtomically(created, `${JSON.stringify({ file: change.target, madeFrom })}\n`, 0o600);
   return recorded.ok ? ok({ backup, removed: false }) : recorded;
 }
 

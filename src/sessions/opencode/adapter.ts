@@ -14,6 +14,7 @@ import { readOpencodeSessionCalls } from './sessionCalls';
 import { OPENCODE_TOOLS } from './tools';
 import { OpencodeUsageLog } from './usageLog';
 import { databaseStamp } from './stamp';
+import { opencodeConnection } from './connection';
 
 /** The databases named for OpenCode (none: its defaults). */
 function whereOf(where: SessionLocations): OpencodeWhere {
@@ -84,5 +85,6 @@ export const opencodeAdapter: AgentAdapter = {
   usage: (path: string) => new OpencodeUsageLog(path),
   readSessionCalls: readOpencodeSessionCalls,
   writeFork: writeOpencodeFork,
+  connection: opencodeConnection,
 };
 
