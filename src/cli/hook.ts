@@ -33,7 +33,7 @@ export const EXTRACT_SETTING = settingId(HOOK_SETTINGS.extractPinned);
 export const FOCUS_SETTING = settingId(HOOK_SETTINGS.focus);
 export const BUDGET_SETTING = settingId(HOOK_SETTINGS.promptBudgetPercent);
 
-/** The hooks of the agent `id` names (none named: the first connectable one, whose commands predate `--agent`); a usage error when it runs none. */
+/** The hooks of the agent `id` names (none named: the default one, whose commands predate `--agent`); a usage error when it runs none. */
 function agentHooks(id: string | undefined): AgentHooks {
   const agent = connectableAgent(id);
   if (!agent.ok) throw usageError(agent.error.message);

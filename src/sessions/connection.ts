@@ -111,6 +111,8 @@ export interface McpRegistration {
 }
 
 export interface AgentConnection {
+  /** Set on the one agent Connect, `ctxlens connect`, `mcp` and `hook` mean when none is named (its commands predate `--agent`). */
+  readonly byDefault?: boolean;
   /** The files in a workspace folder (relative, `/`-separated) whose change may change the state. */
   readonly watchFiles: readonly string[];
   /** What Connect adds and Disconnect removes, in a sentence each, for the confirmation. */
