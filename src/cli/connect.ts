@@ -7,7 +7,7 @@ import type { CommandPaths, ConnectVerb } from '../sessions/connection';
 import { connectableAgent, type Connectable } from '../sessions/connectable';
 import { AGENT_OPTION, agentOption, EXIT_OK, inputError, parse, usageError, type Io } from './io';
 
-export const CONNECT_USAGE = `ctxlens connect|disconnect [DIR] [--dry-run] [--agent ID]
+export const CONNECT_USAGE = `ctxlens connect|disconnect [DIR | --workspace DIR] [--dry-run] [--agent ID]
   Adds to (or removes from) DIR/.claude/settings.local.json (DIR defaults to the current folder)
   the pre-compact and session-start hooks and, when none is set, the status line, all running this
   CLI, and to DIR/.mcp.json the Context Lens MCP server (the agent's compact_context and recall
@@ -16,7 +16,10 @@ export const CONNECT_USAGE = `ctxlens connect|disconnect [DIR] [--dry-run] [--ag
   $XDG_STATE_HOME/context-lens/settings-backups/ first. Disconnect removes a file Connect created.
   Either file (or .claude) being a symbolic link is refused, naming where it points: nothing is
   written through a link, which a repository can point out of the workspace.
-  --agent: the agent to connect (default: the only one that can be, Claude Code).`;
+  --agent: the agent to connect (default: Claude Code). codex: a SessionStart hook in
+  DIR/.codex/hooks.json and hooks turned on in DIR/.codex/config.toml; gemini: a BeforeAgent hook in
+  DIR/.gemini/settings.json; opencode: a plugin file in DIR/.opencode/plugins/. Each puts the pinned
+  block (your rules, decisions, open loops and recent prompts) back after the agent's own compaction.`;
 
 /** The agent `--agent` names, or the only one that can be connected. */
 export function connectableOption(value: string | undefined): Connectable {
@@ -31,9 +34,10 @@ export function thisCli(): CommandPaths {
 }
 
 export async function connectCommand(verb: ConnectVerb, args: readonly string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, { 'dry-run': { type: 'boolean' }, ...AGENT_OPTION }, 1);
+  const { values, positionals } = parse(args, { 'dry-run': { type: 'boolean' }, workspace: { type: 'string' }, ...AGENT_OPTION }, 1);
+  if (values.workspace !== undefined && positionals[0] !== undefined) throw usageError('name the folder once: DIR or --workspace DIR');
   const { connection } = connectableOption(values.agent);
-  const planned = await connection.plan(verb, resolve(positionals[0] ?? process.cwd()), thisCli());
+  const planned = await connection.plan(verb, resolve(values.workspace ?? positionals[0] ?? process.cwd()), thisCli());
   if (!planned.ok) throw inputError(planned.error.message);
   const plan = planned.value;
   if (plan.refused !== null) throw inputError(plan.refused.message);

@@ -26,6 +26,8 @@ const count = z.number().int().nonnegative().catch(0);
 export const hookEventSchema = z.object({
   time: z.string().refine((value) => !Number.isNaN(Date.parse(value))),
   hook: z.enum(HOOK_NAMES),
+  /** The agent whose hook ran (absent in lines written before other agents had hooks: Claude Code). */
+  agent: text.optional().default(null),
   /** Empty when the hook input named none (the run is logged for its error, matched to nothing). */
   sessionId: z.string(),
   trigger: text.optional().default(null),

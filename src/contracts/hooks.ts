@@ -10,7 +10,8 @@ export function hookEventsPath(env: Readonly<Record<string, string | undefined>>
   return join(env.XDG_STATE_HOME || join(env.HOME || homedir(), '.local', 'state'), 'context-lens', 'hook-events.jsonl');
 }
 
-export const HOOK_NAMES = ['pre-compact', 'session-start'] as const;
+/** `before-agent`: Gemini CLI's BeforeAgent, the one way into its context (it adds the block only after a compression). */
+export const HOOK_NAMES = ['pre-compact', 'session-start', 'before-agent'] as const;
 export type HookName = (typeof HOOK_NAMES)[number];
 
 /**

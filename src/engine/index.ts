@@ -49,3 +49,4 @@ export { charEstimateTokenizer, type Tokenizer } from './tokens/tokenizer';
 export { LruCache } from './tokens/cache';
 export { estimateTokenizer } from './tokens/estimate';
 export { attribute, type MeasuredCall, type TokenBasis } from './tokens/attribute';
+export { buildPinnedBlock, type PinnedBlock, type PinPurpose, type PinSettings, type PinSource } from './pinnedBlock';

@@ -71,7 +71,10 @@ export class ContextLensApp extends Disposables {
     this.model = this.own(new ContextModel(this.sessions, this.settings, this.log, context.workspaceState));
     this.apiKey = new ApiKeyStore(context.secrets);
     const diffs = this.own(new DiffDocuments(this.log));
-    const connectable = connectableAgents();
+    // The panel's line and the Connect command still follow the default agent only, as before Codex,
+    // Gemini CLI and OpenCode could be connected (from the CLI: `ctxlens connect --agent`); following
+    // the session's agent is issue 35's host part, not done yet.
+    const connectable = connectableAgents().filter(({ connection }) => connection.byDefault === true);
     this.connector = new AgentConnector(connectable, {
       extensionUri: context.extensionUri,
       globalStorageUri: context.globalStorageUri,

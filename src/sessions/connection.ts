@@ -3,6 +3,7 @@
 // files there. Agent-neutral, so the host's Connect command and the CLI's `connect` work with any
 // adapter that has a `connection` (port.ts): plan the change, show it as a diff, save it.
 import type { HookName } from '../contracts/hooks';
+import type { PinPurpose, PinSource } from '../engine';
 import type { Result } from './types';
 
 /** Where the commands Connect writes find a Node.js and our bundles. */
@@ -61,14 +62,27 @@ export interface SavedChange {
   readonly saved: Result<Saved>;
 }
 
-/** One record of a session file the hooks take rules, requests and open loops from. */
-export interface PinSource {
-  /** 1-based line of the record: later lines revoke earlier ones. */
-  line: number;
-  /** `typed`: the person's words; `agent`: the agent's text; `summary`: a compaction summary. */
-  kind: 'typed' | 'agent' | 'summary';
-  text: string;
+/** One record of a session file the hooks take rules, requests and open loops from (the engine's pinned block reads them). */
+export type { PinSource } from '../engine';
+
+/** The fields of an agent's hook input the hook command reads; everything is optional and checked. */
+export interface HookInput {
+  readonly session_id?: unknown;
+  readonly transcript_path?: unknown;
+  readonly cwd?: unknown;
+  readonly trigger?: unknown;
+  readonly custom_instructions?: unknown;
+  readonly source?: unknown;
+  readonly prompt?: unknown;
+  /** The model's window in tokens, when the caller knows it (OpenCode's plugin): the prompt budget is a share of it. */
+  readonly window?: unknown;
 }
+
+/** What one hook run should do, decided by the agent from its input before the session is read. */
+export type HookTurn =
+  /** Print nothing (a fresh session, a turn with nothing lost). `why` goes to the event log. */
+  | { readonly print: false; readonly why: string | null }
+  | { readonly print: true; readonly purpose: PinPurpose; readonly why: string | null };
 
 /** What `ctxlens hook <kind>` needs of an agent that runs our hook commands. */
 export interface AgentHooks {
@@ -78,6 +92,12 @@ export interface AgentHooks {
   readonly defaultWindowTokens: number;
   /** Each record of the session file the pins may come from, in file order (memory stays that of one line). */
   forEachPinSource(path: string, visit: (source: PinSource) => void): Promise<void>;
+  /** The session the input names when it gives no `transcript_path` (a plugin hands over an id). */
+  sessionPath?(input: HookInput): Promise<string | null>;
+  /** Whether this run adds the block, and as what (absent: pre-compact feeds the summariser, session-start re-injects after a compaction). */
+  turn?(name: HookName, input: HookInput): Promise<HookTurn>;
+  /** The block in the agent's wire format for stdout (absent: the text as is). */
+  output?(name: HookName, text: string): string;
 }
 
 /** Registering our MCP server alone (`ctxlens mcp --print-config | --register`). */
@@ -91,6 +111,8 @@ export interface McpRegistration {
 }
 
 export interface AgentConnection {
+  /** Set on the one agent Connect, `ctxlens connect`, `mcp` and `hook` mean when none is named (its commands predate `--agent`). */
+  readonly byDefault?: boolean;
   /** The files in a workspace folder (relative, `/`-separated) whose change may change the state. */
   readonly watchFiles: readonly string[];
   /** What Connect adds and Disconnect removes, in a sentence each, for the confirmation. */

@@ -7,7 +7,7 @@
 // like `notify.sh && <ours>`, is the person's.
 import type { Result } from '../../base/result';
 import { CLI_COMMAND, type CommandPaths, type ConnectionState } from '../connection';
-import { append, applyEdits, layoutOf, memberOf, parseObject, pretty, properties, remove, replaceString, valueOf, isPretty, type Edit, type Layout, type Node } from './jsoncEdit';
+import { append, applyEdits, layoutOf, memberOf, parseObject, pretty, properties, remove, replaceString, valueOf, isPretty, type Edit, type Layout, type Node } from '../common/jsoncEdit';
 
 export const SETTINGS_FILE = ['.claude', 'settings.local.json'] as const;
 

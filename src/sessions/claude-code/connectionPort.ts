@@ -1,7 +1,6 @@
 // Claude Code's connection behind the port (sessions/connection.ts): Connect writes the PreCompact
 // and SessionStart hooks and the status line into `.claude/settings.local.json` and our MCP server
 // into `.mcp.json` (connectPlan.ts); the hooks read the transcript for the person's words.
-import { HOOK_NAMES } from '../../contracts/hooks';
 import { MCP_SERVER_NAME } from '../../contracts/mcpServer';
 import type { AgentConnection } from '../connection';
 import { ok } from '../result';
@@ -13,6 +12,7 @@ import { readSettings, settingsPath } from './settingsFile';
 import { DEFAULT_WINDOW_TOKENS } from './window';
 
 export const claudeCodeConnection: AgentConnection = {
+  byDefault: true,
   watchFiles: [SETTINGS_FILE.join('/')],
   describe: {
     connect:
@@ -20,7 +20,7 @@ export const claudeCodeConnection: AgentConnection = {
       'and the Context Lens MCP server (the agent can ask for a compaction at a task boundary and recall what a live-proxy stub replaced) to .mcp.json. Claude Code asks once before it starts a project MCP server.',
     disconnect: 'Removes exactly the hooks and status line that Connect added to .claude/settings.local.json and its MCP server from .mcp.json; everything else stays.',
   },
-  hooks: { kinds: HOOK_NAMES, defaultWindowTokens: DEFAULT_WINDOW_TOKENS, forEachPinSource },
+  hooks: { kinds: ['pre-compact', 'session-start'], defaultWindowTokens: DEFAULT_WINDOW_TOKENS, forEachPinSource },
   mcp: {
     serverName: MCP_SERVER_NAME,
     config: (paths) => mcpConfig(MCP_SERVER_NAME, mcpEntryOf(paths)),

@@ -5,7 +5,7 @@
 // Our entry is recognised by its shape (a Node.js running a `cli.js` with `mcp`), so a Node.js that
 // moved keeps it ours, and a `context-lens` server the person wrote some other way stays theirs.
 import type { SettingsEdit } from './connection';
-import { append, applyEdits, layoutOf, memberOf, parseObject, pretty, properties, remove, replaceValue, valueOf, getNodeValue, isPretty, type Node } from './jsoncEdit';
+import { append, applyEdits, layoutOf, memberOf, parseObject, pretty, properties, remove, replaceValue, valueOf, getNodeValue, isPretty, type Node } from '../common/jsoncEdit';
 
 export const MCP_FILE = '.mcp.json';
 

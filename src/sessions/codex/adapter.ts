@@ -17,6 +17,7 @@ import { codexHomeOf, type CodexHomeOptions } from './paths';
 import { readCodexSessionCalls } from './sessionCalls';
 import { CODEX_TOOLS } from './tools';
 import { codexLiveProxy } from './liveProxy';
+import { codexConnection } from './connection';
 
 async function writeForkFromResult(input: ForkInput): Promise<Result<WrittenFork>> {
   const request = await codexForkRequestFromResult(input);
@@ -65,4 +66,5 @@ export const codexAdapter: AgentAdapter = {
   resumeCommand: (session) => `codex resume ${session.id}`,
   usage: (path) => new CodexUsageLog(path),
   writeFork: writeForkFromResult,
+  connection: codexConnection,
 };

@@ -16,6 +16,7 @@ import { GEMINI_TOOLS } from './tools';
 import { geminiLiveProxy } from './liveProxy';
 import { GeminiUsageLog } from './usageLog';
 import { readCompressionThreshold } from './window';
+import { geminiConnection } from './connection';
 
 /** The folders given for Gemini (none: its defaults). */
 function homes(where: SessionLocations): GeminiHomeOptions {
@@ -67,4 +68,5 @@ export const geminiAdapter: AgentAdapter = {
   resumeCommand: (session) => `gemini -r ${session.id}`,
   usage: (path) => new GeminiUsageLog(path),
   writeFork: writeGeminiFork,
+  connection: geminiConnection,
 };

@@ -3,32 +3,12 @@
 // (common/opencodeFamily, which OpenCode's forks such as Kilo share), matched to a workspace by their
 // `directory`, child sessions shown as subagents; the gauge's compaction point from its config. A
 // session is named `<database>#<session id>`. A fork goes in through `opencode import`.
-import { opencodeFamilyPorts, parseSessionPath, storageFileOf, type OpencodeFlavour } from '../common/opencodeFamily';
+import { opencodeFamilyPorts, parseSessionPath, storageFileOf } from '../common/opencodeFamily';
+import { OPENCODE_FLAVOUR } from './flavour';
 import type { AgentAdapter } from '../port';
 import { OPENCODE_TOOLS } from './tools';
 import { opencodeLiveProxy } from './liveProxy';
-
-// Named here so the check that the resident reader is sent every variable read (residentTrust.test.ts) sees them.
-const OPENCODE_DB_ENV = 'OPENCODE_DB';
-const OPENCODE_CONFIG_ENV = 'OPENCODE_CONFIG_CONTENT';
-
-export const OPENCODE_FLAVOUR: OpencodeFlavour = {
-  id: 'opencode',
-  name: 'OpenCode',
-  command: 'opencode',
-  dbEnv: OPENCODE_DB_ENV,
-  relativeDbUnderData: false,
-  folder: 'opencode',
-  dbFile: 'opencode.db',
-  configEnv: OPENCODE_CONFIG_ENV,
-  globalConfigs: ['opencode.json', 'opencode.jsonc'],
-  projectConfigs: ['opencode.json', 'opencode.jsonc'],
-  storageFile: 'an OpenCode storage file (OpenCode 0.x JSON storage)',
-  sessionStore: 'its database, opencode.db (OpenCode 1.2 and later)',
-  // Its fork Kilo keeps the same tables: Kilo's database (kilo.db, kilo-<channel>.db, or any with
-  // Kilo's `kilo_board` table) is Kilo's, read by that adapter.
-  claims: (database) => !/^kilo(-[A-Za-z0-9._-]+)?\.db$/.test(database.fileName) && !database.hasTable('kilo_board'),
-};
+import { opencodeConnection } from './connection';
 
 /** This agent's id among the agents Context Lens reads (types.ts). */
 declare module '../types' {
@@ -50,4 +30,5 @@ export const opencodeAdapter: AgentAdapter = {
   tools: OPENCODE_TOOLS,
   // Its sessions, and any file of its JSON storage (refused by name when read): Kilo is offered a path first (agents.ts).
   owns: async (path: string) => parseSessionPath(path) !== null || (await storageFileOf(path)) !== null,
+  connection: opencodeConnection,
 };

@@ -152,14 +152,15 @@ describe('ctxlens connect / disconnect', () => {
     assert.equal(readFileSync(file, 'utf8'), '{ "permissions": ');
   });
 
-  it('--agent names the agent to connect: Claude Code works, Codex (no connection) and unknown ids are usage errors', async () => {
+  it('--agent names the agent to connect: Claude Code and Codex work, an MCP server for Codex and unknown ids are usage errors', async () => {
     const { dir } = project();
     const dryRun = await run(['connect', dir, '--agent', 'claude-code', '--dry-run']);
     assert.equal(dryRun.code, 0, dryRun.err);
     assert.match(dryRun.out, /hook pre-compact/);
-    const codex = await run(['connect', dir, '--agent', 'codex']);
-    assert.equal(codex.code, 2);
-    assert.match(codex.err, /Codex CLI cannot be connected; the agents that can: claude-code/);
+    const codex = await run(['connect', '--workspace', dir, '--agent', 'codex', '--dry-run']);
+    assert.equal(codex.code, 0, codex.err);
+    assert.match(codex.out, /hook session-start --agent codex/);
+    assert.equal((await run(['connect', dir, '--workspace', dir, '--agent', 'codex'])).code, 2, 'the folder named twice');
     assert.equal((await run(['mcp', '--print-config', '--agent', 'codex'])).code, 2);
     assert.equal((await run(['disconnect', dir, '--agent', 'nobody'])).code, 2);
     assert.equal(existsSync(join(dir, '.claude')), false);

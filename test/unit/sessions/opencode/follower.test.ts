@@ -5,7 +5,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { OPENCODE_FLAVOUR, opencodeAdapter } from '../../../../src/sessions/opencode/adapter';
+import { opencodeAdapter } from '../../../../src/sessions/opencode/adapter';
+import { OPENCODE_FLAVOUR } from '../../../../src/sessions/opencode/flavour';
 import { OpencodeSessionFollower } from '../../../../src/sessions/common/opencodeFamily/follower';
 import type { SessionLocations } from '../../../../src/sessions/port';
 import type { ContextChange } from '../../../../src/sessions/types';

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { OPENCODE_FLAVOUR } from '../../../../src/sessions/opencode/adapter';
+import { OPENCODE_FLAVOUR } from '../../../../src/sessions/opencode/flavour';
 import { opencodeAutoCompactTokens, readOpencodeWindow } from '../../../../src/sessions/common/opencodeFamily/window';
 import { tempDir } from '../../../support/tempDir';
 
