@@ -1,6 +1,7 @@
 // What a session cost, for `inspect`, `compact` and the panel alike: every call the session paid for
 // (its subagents' too), what carrying each item of the live context has cost, grouped by file, and
 // whether a compaction pays off. The prices are the caller's (bundled, or with the person's merged).
+import { cacheHealth, type CacheHealth } from '../engine/cache/cacheHealth';
 import { breakEven, type BreakEven } from '../engine/cost/breakEven';
 import { costByResource, type ResourceGroup } from '../engine/cost/byResource';
 import { callRates, costWithRates, promptOf, type CallRates } from '../engine/cost/callCost';
@@ -25,6 +26,8 @@ export interface CostReport {
   /** US dollars per item of the engine's context, in its order. */
   items: number[];
   byFile: ResourceGroup[];
+  /** Which calls of the session's own file missed the prompt cache, why, and what that cost. */
+  cache: CacheHealth;
 }
 
 export async function costReport(index: PriceIndex, adapter: AgentAdapter, live: LiveContext, context: Context): Promise<CostReport> {
@@ -33,6 +36,7 @@ export async function costReport(index: PriceIndex, adapter: AgentAdapter, live:
   const own = read.ok ? read.value.calls : live.calls;
   const subagents = read.ok ? read.value.subagents : [];
   const session = sessionCost(index, [...own, ...subagents.flatMap((agent) => agent.calls)]).total;
+  const sequence = read.ok ? (read.value.sequence ?? own) : live.calls;
   const rates = live.calls.map((call) => callRates(index, call));
   const carried = itemCosts(context.items, live.calls, rates);
   return {
@@ -47,6 +51,8 @@ export async function costReport(index: PriceIndex, adapter: AgentAdapter, live:
     context: { promptUsd: carried.promptUsd, unassignedUsd: carried.unassigned },
     items: carried.usd,
     byFile: costByResource(context.items, carried.usd).filter((group) => group.file),
+    // A fork of ours starts after our compaction: its first call rewrites what the source had cached.
+    cache: cacheHealth(index, sequence, live.compactions.map((event) => ({ at: event.timestamp })), { startsAfterCompaction: live.session.forkOf !== undefined }),
   };
 }
 
