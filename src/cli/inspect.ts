@@ -8,6 +8,7 @@ import { loadPrices, PRICES_OPTION, PRICES_USAGE } from './cost';
 import { formatUsd } from '../protocol/format';
 import { CATEGORY_NAMES } from '../protocol/categories';
 import { regionLabel } from '../protocol/regionLabel';
+import { cacheSentence, missSentence } from '../engine/cache/cacheHealth';
 
 export const INSPECT_USAGE = `ctxlens inspect <file|id> [--json] [--window N] [--prices FILE] ${AGENT_USAGE}
   Shows the live context of a ${AGENT_NAMES} session (a path, or an id from \`ctxlens sessions\`;
@@ -15,12 +16,15 @@ export const INSPECT_USAGE = `ctxlens inspect <file|id> [--json] [--window N] [-
   fill, what fills it, the agent's own compactions and any problems found reading it.
   --json also lists every item as regions[] (id, kind, label, tokens): the numbers compact --keep/--drop take.
   What it cost: the session's calls (subagents included) at the bundled prices, what carrying each item
-  has cost so far (regions[].cost.usd), by file (cost.byFile).
+  has cost so far (regions[].cost.usd), by file (cost.byFile); cache health: which calls missed the prompt
+  cache, why (idle, model, compaction, prefix, unknown) and what each cost beyond a hit (cache.misses).
   ${PRICES_USAGE}
   ${HOMES_USAGE}`;
 
 /** Files named in the text output's cost table. */
 const TOP_FILES = 5;
+/** Cache misses listed in the text output, the latest. */
+const TOP_MISSES = 5;
 
 /** Every kind the engine knows, in the order a person reads a request. */
 const CATEGORIES: readonly ItemCategory[] = ['system', 'tools', 'unrecorded', 'user', 'assistant', 'thinking', 'tool_use', 'tool_result', 'reminder', 'summary'];
@@ -63,6 +67,17 @@ export async function inspectCommand(args: readonly string[], io: Io): Promise<n
     // US dollars. `session`: every call of the file and its subagents; `context`: carrying the live
     // context since the last compaction (regions' costs + unassignedUsd = promptUsd); `calls`: those calls.
     cost: { prices: cost.prices, session: cost.session, subagents: cost.subagents, context: cost.context, calls: cost.calls, byFile: cost.byFile.map(({ items: _items, file: _file, ...group }) => group) },
+    // Which calls of the session's own file missed the prompt cache, why, and what each cost beyond a hit (US dollars; null: no price).
+    cache: {
+      hitRatio: cost.cache.hitRatio,
+      calls: cost.cache.calls,
+      readTokens: cost.cache.readTokens,
+      writtenTokens: cost.cache.writtenTokens,
+      misses: cost.cache.misses.map(({ at, cause, rewrittenTokens, usd, gapMs, model }) => ({ at, cause, rewrittenTokens, usd, gapMs, model })),
+      usd: cost.cache.usd,
+      byCause: cost.cache.byCause,
+      sentence: cacheSentence(cost.cache, formatUsd),
+    },
     compactions: live.compactions,
     diagnostics: live.diagnostics,
   };
@@ -117,6 +132,9 @@ function costLines(cost: CostReport, workspace: string | undefined): string[] {
     const each = cost.subagents.map((agent) => `${clip(agent.title)} ${agent.usd === 0 && agent.unpriced.length > 0 ? 'no price' : formatUsd(agent.usd)}`).join(', ');
     lines.push(`  subagents ${cost.subagents.length}${usd === 0 && cost.subagents.some((agent) => agent.unpriced.length > 0) ? '' : `, ${formatUsd(usd)} of it`}: ${each}`);
   }
+  lines.push(`  ${cacheSentence(cost.cache, formatUsd)}`);
+  for (const miss of cost.cache.misses.slice(-TOP_MISSES)) lines.push(`    ${miss.at ?? 'unknown time'}  ${missSentence(miss, formatUsd)}`);
+  if (cost.cache.misses.length > TOP_MISSES) lines.push(`    (the latest ${TOP_MISSES} of ${cost.cache.misses.length}: --json lists them all)`);
   lines.push(`  context  carrying it has cost ${formatUsd(cost.context.promptUsd)} over ${tokens(cost.calls.length)} calls since it began`);
   const files = cost.byFile.filter((group) => group.usd > 0).slice(0, TOP_FILES);
   if (files.length > 0) {
