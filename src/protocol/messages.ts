@@ -61,6 +61,8 @@ export const timelinePointSchema = z.object({
   event: z.object({ kind: z.enum(['agent', 'ours', 'live']), label: z.string().max(500) }).nullable(),
   /** US dollars the call cost; null: no price for its model; absent: not a call (or not known). */
   usd: z.number().nonnegative().nullable().optional(),
+  /** The call missed the prompt cache: why, what it cost beyond a hit (null: no price), said in words. */
+  cacheMiss: z.object({ cause: z.enum(['idle', 'model', 'compaction', 'prefix', 'unknown']), usd: z.number().nonnegative().nullable(), label: z.string().max(300) }).optional(),
 });
 export type TimelinePoint = z.infer<typeof timelinePointSchema>;
 
@@ -328,6 +330,8 @@ export const costViewSchema = z.object({
   byResource: z.array(resourceCostSchema).max(5_000),
   /** Each subagent: its calls, its fill (`tokens`: the prompt of its latest call; 0 in states saved before) and cost. */
   subagents: z.array(z.object({ title: z.string().max(200), calls: z.number().int().nonnegative(), tokens: z.number().int().nonnegative().default(0), usd: z.number().nonnegative(), unpriced: z.array(z.string().max(200)).max(50) })).max(500),
+  /** Cache health of the session's own calls: "cache 91 % · 4 misses cost $1.62, 3 of them idle gaps"; null in states saved before. */
+  cache: z.object({ sentence: z.string().max(300), hitRatio: z.number().min(0).max(1), misses: z.number().int().nonnegative(), usd: z.number().nonnegative(), detail: z.array(z.string().max(300)).max(20) }).nullable().optional(),
 });
 export type CostView = z.infer<typeof costViewSchema>;
 

@@ -17,7 +17,7 @@ import { livePlan, readSnapshot, type LiveSnapshot } from './liveSnapshot';
 import { adapterOf } from '../../sessions/agents';
 import type { UsageReader } from '../../sessions/port';
 import { ReadScheduler } from './readScheduler';
-import { breakEvenOf, costViewOf, itemUsdOf, readCosts, withCallCosts, withItemCosts } from './costs';
+import { breakEvenOf, costViewOf, itemUsdOf, readCosts, withCacheMisses, withCallCosts, withItemCosts } from './costs';
 import type { CostReport } from '../../sessions/costReport';
 import type { BreakEvenView, CostView } from '../../protocol/messages';
 import { timelineOf, type OurCompactionMark } from './timeline';
@@ -112,7 +112,8 @@ export class ContextModel extends Disposables {
   timeline(agent: readonly CompactionEvent[], ours: readonly OurCompactionMark[]): TimelinePoint[] {
     const usage = this.usage;
     if (this.current === null || usage === null) return [];
-    return withCallCosts(timelineOf(this.current.live, (uuid) => usage.get(uuid), agent, ours), this.currentCosts()?.report.calls ?? null);
+    const report = this.currentCosts()?.report ?? null;
+    return withCacheMisses(withCallCosts(timelineOf(this.current.live, (uuid) => usage.get(uuid), agent, ours), report?.calls ?? null), report);
   }
 
   private onSession(): void {

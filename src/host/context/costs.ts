@@ -1,6 +1,8 @@
 // What the followed session has cost, as the panel shows it: built on the cost report `inspect`
 // prints too (the same figures), turned into the panel's shapes. Free of `vscode`.
 import { costReport, compactCost, type CostReport } from '../../sessions/costReport';
+import { cacheSentence, missSentence } from '../../engine/cache/cacheHealth';
+import { formatUsd } from '../../protocol/format';
 import { BUNDLED_PRICES } from '../../engine/cost/bundledPrices';
 import { indexPrices, indexWithOverrides, type PriceIndex } from '../../engine/cost/prices';
 import type { BreakEvenView, CostView, Preview, Region, TimelinePoint } from '../../protocol/messages';
@@ -32,7 +34,23 @@ export function costViewOf(report: CostReport, problem: string | null, workspace
     problem,
     byResource: report.byFile.slice(0, 5_000).map(({ resource, file, count, tokens, usd }) => ({ resource: named(resource).slice(0, 500), file, count, tokens, usd })),
     subagents: report.subagents.slice(0, 500).map(({ title, calls, tokens, usd, unpriced }) => ({ title: title.slice(0, 200), calls, tokens, usd, unpriced: unpriced.slice(0, 50) })),
+    cache: report.cache.calls === 0 ? null : { sentence: cacheSentence(report.cache, formatUsd).slice(0, 300), hitRatio: report.cache.hitRatio, misses: report.cache.misses.length, usd: report.cache.usd, detail: report.cache.misses.slice(-20).map((miss) => `${miss.at === null ? '' : `${miss.at.slice(11, 16)} `}${missSentence(miss, formatUsd)}`.slice(0, 300)) },
   };
+}
+
+/**
+ * Each cache miss on the timeline's call points, joined by the call's timestamp as the costs are:
+ * the hover says "cache miss after 7 min idle: +$0.41". A miss before the live chain has no point.
+ */
+export function withCacheMisses(points: readonly TimelinePoint[], report: CostReport | null): TimelinePoint[] {
+  if (report === null || report.cache.misses.length === 0) return [...points];
+  // By the instant, not the text: one reader may write a time with milliseconds, another without.
+  const byTime = new Map<number, CostReport['cache']['misses'][number]>();
+  for (const miss of report.cache.misses) if (miss.at !== null) byTime.set(Date.parse(miss.at), miss);
+  return points.map((point) => {
+    const miss = point.event === null && point.at !== null ? byTime.get(Date.parse(point.at)) : undefined;
+    return miss === undefined ? point : { ...point, cacheMiss: { cause: miss.cause, usd: miss.usd === null ? null : Math.max(0, miss.usd), label: missSentence(miss, formatUsd).slice(0, 300) } };
+  });
 }
 
 /** Each item's cost, or null when no call of the live context has a price (tokens only, not $0.00). */

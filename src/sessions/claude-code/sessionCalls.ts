@@ -39,7 +39,7 @@ const LONG_PROMPT = 128_000;
 type PackedCall = [number, number, number, number, number, string | null, string | null];
 /** calls, input, cache write, of it 1 h, cache read, output. */
 type Sums = [number, number, number, number, number, number];
-/** input, cache write, of it 1 h, cache read, index into `models` (-1: none), seconds since the epoch (-1: none). */
+/** input, cache write, of it 1 h, cache read, index into `models` (-1: none), milliseconds since the epoch (-1: none). */
 type TracedCall = [number, number, number, number, number, number];
 
 interface StoredCalls {
@@ -169,11 +169,11 @@ function trace(stored: StoredCalls, [input, write, hour, read, , model, at]: Pac
   let modelIndex = model === null ? -1 : stored.models.indexOf(model);
   if (model !== null && modelIndex < 0) modelIndex = stored.models.push(model) - 1;
   const ms = at === null ? NaN : Date.parse(at);
-  return [input, write, hour, read, modelIndex, Number.isFinite(ms) ? ms / 1000 : -1];
+  return [input, write, hour, read, modelIndex, Number.isFinite(ms) ? ms : -1];
 }
 
-function untrace([input, write, hour, read, model, seconds]: TracedCall, models: readonly string[]): SessionCall {
-  return unpack([input, write, hour, read, 0, models[model] ?? null, seconds < 0 ? null : new Date(seconds * 1000).toISOString()]);
+function untrace([input, write, hour, read, model, ms]: TracedCall, models: readonly string[]): SessionCall {
+  return unpack([input, write, hour, read, 0, models[model] ?? null, ms < 0 ? null : new Date(ms).toISOString()]);
 }
 
 /** The index of this file when it is one and the file was only appended to since; else null (read it all). */
