@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { breakEvenOf, costViewOf, itemUsdOf, pricesOf, readCosts, withBreakEven, withCallCosts, withItemCosts } from '../../../../src/host/context/costs';
+import { breakEvenOf, costViewOf, itemUsdOf, pricesOf, readCosts, withBreakEven, withCacheMisses, withCallCosts, withItemCosts } from '../../../../src/host/context/costs';
 import { planViewOf } from '../../../../src/host/context/derive';
 import { livePlan, readSnapshot } from '../../../../src/host/context/liveSnapshot';
 import { engineOptionsOf } from '../../../../src/host/engineOptions';
@@ -10,6 +10,7 @@ import { costViewSchema, type Preview, type TimelinePoint } from '../../../../sr
 import { readSessionInfo } from '../../../../src/sessions/claude-code/listing';
 
 const DEMO = join(__dirname, '..', '..', '..', 'fixtures', 'claude-code', 'demo', 'projects', '-home-user-payments-demo', '1184e54e-cc88-4ddf-ba37-ec450f40e74c.jsonl');
+const LONG_DEMO = join(__dirname, '..', '..', '..', 'fixtures', 'claude-code', 'long-demo', 'projects', '-home-user-payments-demo', 'c6b61ed8-d74f-49a3-9726-211b52f81b9b.jsonl');
 /** The demo's model has no bundled price: the e2e demo gives it Sonnet 4.5's, as here. */
 const SONNET_PRICES = { 'claude-sonnet-5-5': { input: 3, output: 15, cacheWrite: 3.75, cacheWrite1h: 6, cacheRead: 0.3 } };
 
@@ -59,6 +60,27 @@ describe('the panel\'s costs', () => {
     const at = report.calls[0]!.at!;
     assert.deepEqual(withCallCosts([{ at, usedTokens: 10, event: null }], report.calls)[0]!.usd, null);
     assert.equal(breakEvenOf(prices, snapshot, 30_000, 10_000), null);
+  });
+
+  it('says the session\'s cache health under the gauge and marks the call that missed on the timeline, by its instant (issue 39)', async () => {
+    // The long demo: Claude Code's own /compact, after which the next call rewrote its history to the cache.
+    const info = await readSessionInfo(LONG_DEMO);
+    assert.ok(info.ok);
+    const read = await readSnapshot(info.value, 40_000);
+    assert.ok(read.ok);
+    const { prices } = pricesOf(SONNET_PRICES);
+    const report = await readCosts(prices, read.value);
+    const view = costViewOf(report, null);
+    assert.ok(costViewSchema.safeParse(view).success);
+    assert.match(view.cache?.sentence ?? '', /^cache \d+ % · 1 miss cost \$\d+\.\d\d, a compaction$/);
+    assert.deepEqual(report.cache.misses.map((miss) => miss.cause), ['compaction']);
+    const at = report.cache.misses[0]!.at!;
+    // The timeline's point may write the same instant without milliseconds.
+    const points: TimelinePoint[] = [{ at: at.replace('.000Z', 'Z'), usedTokens: 100, event: null }, { at: '2020-01-01T00:00:00Z', usedTokens: 50, event: null }];
+    const marked = withCacheMisses(points, report);
+    assert.match(marked[0]!.cacheMiss?.label ?? '', /^cache miss after a compaction: \+\$\d/);
+    assert.equal(marked[0]!.cacheMiss?.cause, 'compaction');
+    assert.equal(marked[1]!.cacheMiss, undefined);
   });
 
   it('puts each call\'s cost on its timeline point, joined by the response\'s time; compaction marks get none', () => {
