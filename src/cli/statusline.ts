@@ -13,7 +13,7 @@ export const STATUSLINE_USAGE = `ctxlens statusline
   --cost (or CONTEXT_LENS_STATUSLINE_COST=1) adds the session's cost so far as Claude Code reports it
   in the same input ("· $1.23 so far"): nothing is read for it.
   --cache (or CONTEXT_LENS_STATUSLINE_CACHE=1) adds the prompt cache's health: from Claude Code's own
-  prompt_cache figures in the input when it sends them (2.1.251 and later; said "Claude Code's"), else
+  prompt_cache figures in the input when it sends them (2.1.328 does; said "Claude Code's"), else
   from the latest calls in transcript_path ("· cache 91% · 2 misses, last idle").`;
 
 /** The cost is Claude Code's own figure from its input: free to show, so opt-in only to keep the line short. */
