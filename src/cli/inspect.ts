@@ -9,12 +9,16 @@ import { formatUsd } from '../protocol/format';
 import { CATEGORY_NAMES } from '../protocol/categories';
 import { regionLabel } from '../protocol/regionLabel';
 import { cacheSentence, missSentence } from '../engine/cache/cacheHealth';
+import { droppedSentence } from '../engine/audit/compactionAudit';
+import { auditCompactions } from '../sessions/compactionAudit';
 
 export const INSPECT_USAGE = `ctxlens inspect <file|id> [--json] [--window N] [--prices FILE] ${AGENT_USAGE}
   Shows the live context of a ${AGENT_NAMES} session (a path, or an id from \`ctxlens sessions\`;
   the agent is told by the file unless --agent says it):
   fill, what fills it, the agent's own compactions and any problems found reading it.
   --json also lists every item as regions[] (id, kind, label, tokens): the numbers compact --keep/--drop take.
+  Each of the agent's own compactions is audited: the person's rules, decisions and open loops and
+  the files changed before it, carried by its summary or kept messages, or dropped (compactions[].audit).
   What it cost: the session's calls (subagents included) at the bundled prices, what carrying each item
   has cost so far (regions[].cost.usd), by file (cost.byFile); cache health: which calls missed the prompt
   cache, why (idle, model, compaction, prefix, unknown) and what each cost beyond a hit (cache.misses).
@@ -34,6 +38,8 @@ export async function inspectCommand(args: readonly string[], io: Io): Promise<n
   const prices = await loadPrices(values.prices, io);
   const { live, context, adapter } = await loadLive(positionals[0], values, io);
   const cost = await costReport(prices, adapter, live, context);
+  // What each of the agent's own compactions carried of what the person had established, and what it dropped.
+  const audits = new Map((await auditCompactions(adapter, live, context)).map(({ index, audit }) => [index, audit]));
   const { fill } = live;
   // A fork no call answered yet holds what its compaction counted: nothing the provider measured.
   const forkUnanswered = live.calls.length === 0 && live.compactions.at(-1)?.by === 'context-lens';
@@ -78,7 +84,8 @@ export async function inspectCommand(args: readonly string[], io: Io): Promise<n
       byCause: cost.cache.byCause,
       sentence: cacheSentence(cost.cache, formatUsd),
     },
-    compactions: live.compactions,
+    // `audit` (the agent's own compactions): the person's rules, decisions, open loops and the files changed before it, carried or dropped.
+    compactions: live.compactions.map((event, index) => (audits.has(index) ? { ...event, audit: audits.get(index) } : event)),
     diagnostics: live.diagnostics,
   };
   if (values.json) {
@@ -105,11 +112,15 @@ export async function inspectCommand(args: readonly string[], io: Io): Promise<n
   if (live.session.forkOf) lines.splice(1, 0, `  fork of  ${live.session.forkOf.title ?? live.session.forkOf.sessionId ?? 'another session'} (written by Context Lens)`);
   lines.push('', ...costLines(cost, context.workspace));
   lines.push('', live.compactions.length === 0 ? 'Compactions: none' : 'Compactions:');
-  for (const event of live.compactions) {
+  live.compactions.forEach((event, index) => {
     const counts = `${event.preTokens === null ? '?' : tokens(event.preTokens)} → ${event.postTokens === null ? '?' : tokens(event.postTokens)} tokens`;
     const who = event.by === 'context-lens' ? 'Context Lens' : `agent, ${event.trigger}`;
     lines.push(`  ${event.timestamp ?? 'unknown time'}  ${who}  ${counts}${event.focus ? `  focus: ${event.focus}` : ''}`);
-  }
+    const audit = audits.get(index);
+    if (audit === undefined) return;
+    lines.push(`    ${droppedSentence(audit)} (${audit.carried.length} carried)${audit.dropped.length > 0 ? ':' : ''}`);
+    for (const entry of audit.dropped) lines.push(`      dropped ${entry.kind}: ${entry.text}`);
+  });
   lines.push('', live.diagnostics.length === 0 ? 'Diagnostics: none' : 'Diagnostics:');
   for (const diagnostic of live.diagnostics) lines.push(`  ${diagnostic.severity}  ${diagnostic.code}${diagnostic.line ? ` (line ${diagnostic.line})` : ''}: ${diagnostic.message}`);
   io.out.write(printable(`${lines.join('\n')}\n`));
