@@ -28,17 +28,19 @@ const CARRIED_SHARE = 0.7;
 
 const words = (text: string): string[] => text.toLowerCase().replace(/[\u2019']/g, '').match(/[a-z0-9][a-z0-9_./-]*[a-z0-9]|[a-z0-9]/g) ?? [];
 const contentWords = (text: string): string[] => [...new Set(words(text).filter((word) => word.length >= 4 && !STOP.has(word)))];
+/** A word's first five letters: "modify" and "modified", "retries" and "retrying" meet there. */
+const stem = (word: string): string => word.slice(0, 5);
 const flat = (text: string): string => text.replace(/\s+/g, ' ').trim().toLowerCase();
 
 /**
  * Whether `kept` holds `text`: word for word, or most of its own words (an agent's summary
  * paraphrases: "never touch config/prod.yaml" may come back as "config/prod.yaml must not be modified").
  */
-export function holds(kept: { flat: string; words: ReadonlySet<string> }, text: string): boolean {
+export function holds(kept: { flat: string; stems: ReadonlySet<string> }, text: string): boolean {
   if (kept.flat.includes(flat(text))) return true;
   const own = contentWords(text);
   if (own.length === 0) return false;
-  const found = own.filter((word) => kept.words.has(word) || kept.flat.includes(word)).length;
+  const found = own.filter((word) => kept.stems.has(stem(word)) || kept.flat.includes(word)).length;
   return found / own.length >= CARRIED_SHARE;
 }
 
@@ -70,7 +72,7 @@ export function establishedBefore(items: readonly ContextItem[], workspace?: str
 
 /** Each entry established before the compaction, carried by `keptText` (the agent's summary and kept messages) or dropped. */
 export function auditCompaction(before: readonly ContextItem[], keptText: string, workspace?: string): CompactionAudit {
-  const kept = { flat: flat(keptText), words: new Set(words(keptText)) };
+  const kept = { flat: flat(keptText), stems: new Set(words(keptText).map(stem)) };
   const audit: CompactionAudit = { carried: [], dropped: [] };
   for (const entry of establishedBefore(before, workspace)) {
     // A file is carried when it is named, by its path or, in a summary that shortens it, its name.
