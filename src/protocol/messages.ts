@@ -316,6 +316,11 @@ export const resourceCostSchema = z.object({
 });
 export type ResourceCost = z.infer<typeof resourceCostSchema>;
 
+const auditEntrySchema = z.object({ kind: z.enum(['rule', 'decision', 'open-loop', 'file']), text: z.string().max(500) });
+/** One of the agent's compactions audited (engine/audit): what it carried of what the person had established, and what it dropped. */
+export const compactionAuditSchema = z.object({ id: z.string().max(200), sentence: z.string().max(200), carried: z.array(auditEntrySchema).max(200), dropped: z.array(auditEntrySchema).max(200) });
+export type CompactionAuditView = z.infer<typeof compactionAuditSchema>;
+
 /** What the followed session has cost (src/host/context/costs.ts); null until its calls were read. */
 export const costViewSchema = z.object({
   /** Every call of the session and its subagents that has a price, summed. */
@@ -331,6 +336,8 @@ export const costViewSchema = z.object({
   /** Each subagent: its calls, its fill (`tokens`: the prompt of its latest call; 0 in states saved before) and cost. */
   subagents: z.array(z.object({ title: z.string().max(200), calls: z.number().int().nonnegative(), tokens: z.number().int().nonnegative().default(0), usd: z.number().nonnegative(), unpriced: z.array(z.string().max(200)).max(50) })).max(500),
   /** Cache health of the session's own calls: "cache 91 % · 4 misses cost $1.62, 3 of them idle gaps"; null in states saved before. */
+  /** The agent's own compactions audited, by compaction id (its History entry's id): the person's rules, decisions, open loops and files, carried or dropped. */
+  audits: z.array(compactionAuditSchema).max(100).optional(),
   cache: z.object({ sentence: z.string().max(300), hitRatio: z.number().min(0).max(1), misses: z.number().int().nonnegative(), usd: z.number().nonnegative(), detail: z.array(z.string().max(300)).max(20) }).nullable().optional(),
 });
 export type CostView = z.infer<typeof costViewSchema>;

@@ -73,9 +73,9 @@ export interface AuditedCompaction {
  * Every agent compaction of the session that can be audited: what it carried and dropped. The
  * context after the latest one is the live context; after an earlier one, the file up to the next.
  */
-export async function auditCompactions(adapter: AgentAdapter, live: LiveContext, context: Context, limit = 10): Promise<AuditedCompaction[]> {
+export async function auditCompactions(adapter: AgentAdapter, live: LiveContext, context: Context, limit = 10, known: (event: CompactionEvent) => boolean = () => false): Promise<AuditedCompaction[]> {
   const audited: AuditedCompaction[] = [];
-  const events = live.compactions.map((event, index) => ({ event, index })).filter(({ event }) => event.by === 'agent' && event.offset !== undefined);
+  const events = live.compactions.map((event, index) => ({ event, index })).filter(({ event }) => event.by === 'agent' && event.offset !== undefined && !known(event));
   for (const { event, index } of events.slice(-limit)) {
     const before = await contextBefore(adapter, live, event);
     if (!before.ok) continue;

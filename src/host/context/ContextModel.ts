@@ -17,7 +17,7 @@ import { livePlan, readSnapshot, type LiveSnapshot } from './liveSnapshot';
 import { adapterOf } from '../../sessions/agents';
 import type { UsageReader } from '../../sessions/port';
 import { ReadScheduler } from './readScheduler';
-import { breakEvenOf, costViewOf, itemUsdOf, readCosts, withCacheMisses, withCallCosts, withItemCosts } from './costs';
+import { breakEvenOf, costViewOf, itemUsdOf, readAudits, readCosts, withCacheMisses, withCallCosts, withItemCosts } from './costs';
 import type { CostReport } from '../../sessions/costReport';
 import type { BreakEvenView, CostView } from '../../protocol/messages';
 import { timelineOf, type OurCompactionMark } from './timeline';
@@ -179,9 +179,11 @@ export class ContextModel extends Disposables {
     const { prices, pricesProblem } = this.settings.current;
     try {
       const report = await readCosts(prices, snapshot);
+      // An audit that cannot be read leaves History without it, never the costs.
+      const audits = await readAudits(snapshot).catch(() => []);
       // A newer read replaced the snapshot meanwhile: it reads its own costs.
       if (this.current !== snapshot) return;
-      this.costs = { of: snapshot, report, view: costViewOf(report, pricesProblem, snapshot.context.workspace) };
+      this.costs = { of: snapshot, report, view: { ...costViewOf(report, pricesProblem, snapshot.context.workspace), audits } };
     } catch (error) {
       this.log.warn(`Pricing the calls of ${snapshot.live.session.path} failed: ${error instanceof Error ? error.message : String(error)}`);
       return;

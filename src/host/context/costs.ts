@@ -5,7 +5,9 @@ import { cacheSentence, missSentence } from '../../engine/cache/cacheHealth';
 import { formatUsd } from '../../protocol/format';
 import { BUNDLED_PRICES } from '../../engine/cost/bundledPrices';
 import { indexPrices, indexWithOverrides, type PriceIndex } from '../../engine/cost/prices';
-import type { BreakEvenView, CostView, Preview, Region, TimelinePoint } from '../../protocol/messages';
+import type { BreakEvenView, CompactionAuditView, CostView, Preview, Region, TimelinePoint } from '../../protocol/messages';
+import { auditCompactions } from '../../sessions/compactionAudit';
+import { droppedSentence, type AuditEntry } from '../../engine/audit/compactionAudit';
 import { adapterOf } from '../../sessions/agents';
 import type { LiveSnapshot } from './liveSnapshot';
 
@@ -15,6 +17,23 @@ export function pricesOf(value: unknown): { prices: PriceIndex; pricesProblem: s
   if (!priced.ok) return { prices: indexPrices(BUNDLED_PRICES), pricesProblem: `contextLens.cost.prices refused (bundled prices used): ${priced.error}` };
   return { prices: priced.value, pricesProblem: null };
 }
+
+/** The agent's own compactions audited, for History (read with the costs: both read the session again, off the live path). */
+export async function readAudits(snapshot: LiveSnapshot): Promise<CompactionAuditView[]> {
+  // A compaction's audit never changes once written (the bytes before it and the summary stay): each is read once.
+  const keyOf = (uuid: string): string => `${snapshot.live.session.path}\u0000${uuid}`;
+  const audited = await auditCompactions(adapterOf(snapshot.live.session.agent), snapshot.live, snapshot.context, 10, (event) => AUDITS.has(keyOf(event.uuid)));
+  const clip = (entry: AuditEntry) => ({ kind: entry.kind, text: entry.text.slice(0, 500) });
+  for (const { index, audit } of audited) {
+    const uuid = snapshot.live.compactions[index]?.uuid ?? '';
+    AUDITS.set(keyOf(uuid), { id: uuid.slice(0, 200), sentence: droppedSentence(audit), carried: audit.carried.slice(0, 200).map(clip), dropped: audit.dropped.slice(0, 200).map(clip) });
+    if (AUDITS.size > MAX_AUDITS) AUDITS.delete(AUDITS.keys().next().value as string);
+  }
+  return snapshot.live.compactions.flatMap((event) => AUDITS.get(keyOf(event.uuid)) ?? []).slice(-10);
+}
+
+const AUDITS = new Map<string, CompactionAuditView>();
+const MAX_AUDITS = 200;
 
 /** Reads every call of the session (and its subagents) and prices them with the live context's items. */
 export function readCosts(index: PriceIndex, snapshot: LiveSnapshot): Promise<CostReport> {
