@@ -334,7 +334,7 @@ export const costViewSchema = z.object({
   /** Costliest first. */
   byResource: z.array(resourceCostSchema).max(5_000),
   /** Each subagent: its calls, its fill (`tokens`: the prompt of its latest call; 0 in states saved before) and cost. */
-  subagents: z.array(z.object({ title: z.string().max(200), calls: z.number().int().nonnegative(), tokens: z.number().int().nonnegative().default(0), usd: z.number().nonnegative(), unpriced: z.array(z.string().max(200)).max(50) })).max(500),
+  subagents: z.array(z.object({ title: z.string().max(200), calls: z.number().int().nonnegative(), tokens: z.number().int().nonnegative().default(0), usd: z.number().nonnegative(), unpriced: z.array(z.string().max(200)).max(50), started: z.string().max(200).optional(), inheritedMost: z.boolean().optional() })).max(500),
   /** Cache health of the session's own calls: "cache 91 % · 4 misses cost $1.62, 3 of them idle gaps"; null in states saved before. */
   /** The agent's own compactions audited, by compaction id (its History entry's id): the person's rules, decisions, open loops and files, carried or dropped. */
   audits: z.array(compactionAuditSchema).max(100).optional(),

@@ -17,8 +17,8 @@ export interface CostReport {
   prices: { source: string; taken: string };
   /** Every call of the session file and of its subagents' transcripts. */
   session: SessionCost;
-  /** Each subagent: its calls, its fill (the prompt of its latest call) and what they cost. */
-  subagents: ({ id: string; title: string } & TranscriptCost)[];
+  /** Each subagent: its calls, its fill (the prompt of its latest call), what they cost, and what its parent's prompt was when it started. */
+  subagents: ({ id: string; title: string; parentTokens: number | null } & TranscriptCost)[];
   /** The calls on the live chain since the last compaction, each once (null: no price for its model). */
   calls: { at: string | null; model: string | null; usd: number | null; longContext?: true }[];
   /** What carrying the live context cost over those calls: the items' costs plus what fell on no item. */
@@ -42,7 +42,10 @@ export async function costReport(index: PriceIndex, adapter: AgentAdapter, live:
   return {
     prices: { source: index.table.source, taken: index.table.taken },
     session,
-    subagents: subagents.map((agent) => ({ id: agent.session.id, title: agent.session.title, ...transcriptCost(index, agent.calls) })),
+    subagents: subagents.map((agent) => {
+      const cost = transcriptCost(index, agent.calls, agent.sequence);
+      return { id: agent.session.id, title: agent.session.title, ...cost, parentTokens: parentPromptAt(sequence, cost.firstAt ?? null) };
+    }),
     calls: live.calls.map((call, k) => {
       const callRate = rates[k];
       const cost = callRate ? costWithRates(call.usage, callRate) : null;
@@ -63,12 +66,45 @@ export interface TranscriptCost {
   usd: number;
   /** Models of its calls that have no price. */
   unpriced: string[];
+  /** What it started with: the prompt of its first call (a subagent forked from its parent's context starts big), and when. */
+  firstPromptTokens?: number;
+  firstAt?: string | null;
+  /** The parent's context when it started (its latest prompt before), where the parent was read. */
+  parentTokens?: number | null;
 }
 
-/** One transcript's own calls (a subagent's, say): how many, its fill, what they cost. */
-export function transcriptCost(index: PriceIndex, calls: readonly SessionCall[]): TranscriptCost {
+/**
+ * One transcript's own calls (a subagent's, say): how many, its fill, what they cost, its first
+ * prompt. `sequence`: its calls one by one in order, when `calls` are summed (SessionCalls).
+ */
+export function transcriptCost(index: PriceIndex, calls: readonly SessionCall[], sequence?: readonly SessionCall[]): TranscriptCost {
   const { total } = sessionCost(index, calls);
-  return { calls: total.calls, tokens: latestPromptTokens(calls), usd: total.usd, unpriced: total.unpriced.map((row) => row.model) };
+  const first = (sequence ?? calls).find((call) => call.count === undefined);
+  return { calls: total.calls, tokens: latestPromptTokens(calls), usd: total.usd, unpriced: total.unpriced.map((row) => row.model), firstPromptTokens: first === undefined ? 0 : promptOf(first.usage), firstAt: first?.at ?? null };
+}
+
+/** The parent's context when a subagent started: the prompt of its latest call at or before `at` (null: none known). */
+export function parentPromptAt(parent: readonly SessionCall[], at: string | null): number | null {
+  const start = at === null ? NaN : Date.parse(at);
+  if (!Number.isFinite(start)) return null;
+  let tokens: number | null = null;
+  for (const call of parent) {
+    const when = call.count === undefined && call.at !== null ? Date.parse(call.at) : NaN;
+    if (Number.isFinite(when) && when <= start) tokens = promptOf(call.usage);
+  }
+  return tokens;
+}
+
+/** A subagent that started with at least this share of its parent's context inherited most of it. */
+const MOST = 0.5;
+
+/** Whether a subagent started with most of its parent's context (Claude Code's forked subagents inherit all of it). */
+export const inheritedMost = (firstPromptTokens: number, parentTokens: number | null): boolean => parentTokens !== null && parentTokens > 0 && firstPromptTokens >= parentTokens * MOST;
+
+/** "started with 84k: most of its parent's 96k context" when it inherited most of it, else "started with 12k". */
+export function startedWithText(firstPromptTokens: number, parentTokens: number | null, tokens: (value: number) => string): string {
+  if (parentTokens !== null && inheritedMost(firstPromptTokens, parentTokens)) return `started with ${tokens(firstPromptTokens)}: most of its parent's ${tokens(parentTokens)} context`;
+  return `started with ${tokens(firstPromptTokens)}`;
 }
 
 /**

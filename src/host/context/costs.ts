@@ -1,8 +1,8 @@
 // What the followed session has cost, as the panel shows it: built on the cost report `inspect`
 // prints too (the same figures), turned into the panel's shapes. Free of `vscode`.
-import { costReport, compactCost, type CostReport } from '../../sessions/costReport';
+import { costReport, compactCost, inheritedMost, startedWithText, type CostReport } from '../../sessions/costReport';
 import { cacheSentence, missSentence } from '../../engine/cache/cacheHealth';
-import { formatUsd } from '../../protocol/format';
+import { formatTokens, formatUsd } from '../../protocol/format';
 import { BUNDLED_PRICES } from '../../engine/cost/bundledPrices';
 import { indexPrices, indexWithOverrides, type PriceIndex } from '../../engine/cost/prices';
 import type { BreakEvenView, CompactionAuditView, CostView, Preview, Region, TimelinePoint } from '../../protocol/messages';
@@ -52,7 +52,14 @@ export function costViewOf(report: CostReport, problem: string | null, workspace
     prices: report.prices,
     problem,
     byResource: report.byFile.slice(0, 5_000).map(({ resource, file, count, tokens, usd }) => ({ resource: named(resource).slice(0, 500), file, count, tokens, usd })),
-    subagents: report.subagents.slice(0, 500).map(({ title, calls, tokens, usd, unpriced }) => ({ title: title.slice(0, 200), calls, tokens, usd, unpriced: unpriced.slice(0, 50) })),
+    subagents: report.subagents.slice(0, 500).map(({ title, calls, tokens, usd, unpriced, firstPromptTokens, parentTokens }) => ({
+      title: title.slice(0, 200),
+      calls,
+      tokens,
+      usd,
+      unpriced: unpriced.slice(0, 50),
+      ...(firstPromptTokens ? { started: startedWithText(firstPromptTokens, parentTokens ?? null, formatTokens).slice(0, 200), inheritedMost: inheritedMost(firstPromptTokens, parentTokens ?? null) } : {}),
+    })),
     cache: report.cache.calls === 0 ? null : { sentence: cacheSentence(report.cache, formatUsd).slice(0, 300), hitRatio: report.cache.hitRatio, misses: report.cache.misses.length, usd: report.cache.usd, detail: report.cache.misses.slice(-20).map((miss) => `${miss.at === null ? '' : `${miss.at.slice(11, 16)} `}${missSentence(miss, formatUsd)}`.slice(0, 300)) },
   };
 }

@@ -39,8 +39,8 @@ const LONG_PROMPT = 128_000;
 type PackedCall = [number, number, number, number, number, string | null, string | null];
 /** calls, input, cache write, of it 1 h, cache read, output. */
 type Sums = [number, number, number, number, number, number];
-/** input, cache write, of it 1 h, cache read, index into `models` (-1: none), milliseconds since the epoch (-1: none). */
-type TracedCall = [number, number, number, number, number, number];
+/** input, cache write, of it 1 h, cache read, index into `models` (-1: none), milliseconds since the epoch (-1: none), 1: a sidechain's. */
+type TracedCall = [number, number, number, number, number, number, number];
 
 interface StoredCalls {
   version: typeof VERSION;
@@ -92,7 +92,7 @@ export async function readFileCalls(path: string, cacheDir = historyIndexDir(), 
       await writeCacheEntry(cachePath, { ...stored, readTo: end, seal: seal.toString('base64') });
     }
     const calls = [...Object.entries(stored.summed).map(([key, sums]) => summedCall(key, sums)), ...[...stored.long, ...stored.open.map(([, call]) => call)].map(unpack)];
-    return { calls, sequence: stored.trace.map((traced) => untrace(traced, stored.models)), seen: new Set(stored.seen) };
+    return { calls, sequence: sequenceOf(stored), seen: new Set(stored.seen) };
   } finally {
     await handle.close();
   }
@@ -130,8 +130,7 @@ async function readOn(path: string, stored: StoredCalls, size: number, counted: 
     if (!known && (counted?.has(print) === true || seen.has(print))) return;
     seen.add(print);
     const packed: PackedCall = [usage.inputTokens, usage.cacheCreationInputTokens, usage.cacheWrite1hTokens ?? 0, usage.cacheReadInputTokens, usage.outputTokens, str(message?.model), str(record.timestamp)];
-    // A subagent's calls in the main file (1.x) run on a cache of their own: not the session's sequence.
-    if (!known && !isSidechain(record)) stored.trace.push(trace(stored, packed));
+    if (!known) stored.trace.push(trace(stored, packed, isSidechain(record)));
     open.set(key, packed);
     if (known || open.size <= OPEN_KEYS) return;
     const [oldest, call] = open.entries().next().value as [string, PackedCall];
@@ -165,11 +164,20 @@ function unpack([input, write, hour, read, output, model, at]: PackedCall): Sess
   return { usage, model, at };
 }
 
-function trace(stored: StoredCalls, [input, write, hour, read, , model, at]: PackedCall): TracedCall {
+function trace(stored: StoredCalls, [input, write, hour, read, , model, at]: PackedCall, sidechain: boolean): TracedCall {
   let modelIndex = model === null ? -1 : stored.models.indexOf(model);
   if (model !== null && modelIndex < 0) modelIndex = stored.models.push(model) - 1;
   const ms = at === null ? NaN : Date.parse(at);
-  return [input, write, hour, read, modelIndex, Number.isFinite(ms) ? ms : -1];
+  return [input, write, hour, read, modelIndex, Number.isFinite(ms) ? ms : -1, sidechain ? 1 : 0];
+}
+
+/**
+ * The file's own chain in order: a subagent's calls in a main file (1.x) run on a cache of their own
+ * and are left out; a subagent's own file holds only those.
+ */
+function sequenceOf(stored: StoredCalls): SessionCall[] {
+  const main = stored.trace.filter((traced) => traced[6] === 0);
+  return (main.length > 0 ? main : stored.trace).map((traced) => untrace(traced, stored.models));
 }
 
 function untrace([input, write, hour, read, model, ms]: TracedCall, models: readonly string[]): SessionCall {

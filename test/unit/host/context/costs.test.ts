@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { breakEvenOf, costViewOf, itemUsdOf, pricesOf, readCosts, withBreakEven, withCacheMisses, withCallCosts, withItemCosts } from '../../../../src/host/context/costs';
+import { breakEvenOf, costViewOf, itemUsdOf, pricesOf, readAudits, readCosts, withBreakEven, withCacheMisses, withCallCosts, withItemCosts } from '../../../../src/host/context/costs';
 import { planViewOf } from '../../../../src/host/context/derive';
 import { livePlan, readSnapshot } from '../../../../src/host/context/liveSnapshot';
 import { engineOptionsOf } from '../../../../src/host/engineOptions';
@@ -81,6 +81,22 @@ describe('the panel\'s costs', () => {
     assert.match(marked[0]!.cacheMiss?.label ?? '', /^cache miss after a compaction: \+\$\d/);
     assert.equal(marked[0]!.cacheMiss?.cause, 'compaction');
     assert.equal(marked[1]!.cacheMiss, undefined);
+  });
+
+  it('audits the agent\'s own compaction for History, by its id, once (issue 39)', async () => {
+    const dir = join(__dirname, '..', '..', '..', 'fixtures', 'claude-code', 'compact-audit', 'projects', '-home-user-payments-audit');
+    const info = await readSessionInfo(join(dir, 'c6546f91-05eb-4b3c-895f-ea3eaa4f650b.jsonl'));
+    assert.ok(info.ok);
+    const read = await readSnapshot(info.value, 40_000);
+    assert.ok(read.ok);
+    const audits = await readAudits(read.value);
+    assert.equal(audits.length, 1);
+    assert.equal(audits[0]?.id, read.value.live.compactions[0]?.uuid);
+    assert.equal(audits[0]?.sentence, 'dropped 1 rule, 1 decision');
+    const { prices } = pricesOf({});
+    assert.ok(costViewSchema.safeParse({ ...costViewOf(await readCosts(prices, read.value), null), audits }).success);
+    // Read once: the second call gives the same objects back.
+    assert.equal((await readAudits(read.value))[0], audits[0]);
   });
 
   it('puts each call\'s cost on its timeline point, joined by the response\'s time; compaction marks get none', () => {
