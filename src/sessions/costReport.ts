@@ -95,8 +95,12 @@ export function parentPromptAt(parent: readonly SessionCall[], at: string | null
   return tokens;
 }
 
-/** A subagent that started with at least this share of its parent's context inherited most of it. */
-const MOST = 0.5;
+/**
+ * A subagent that started with at least this share of its parent's context inherited it: a fresh one
+ * starts with its own system prompt and tools (11k against a parent's 20k in a published session),
+ * a forked one with all of its parent's history and more (139.5k against 141.8k).
+ */
+const MOST = 0.8;
 
 /** Whether a subagent started with most of its parent's context (Claude Code's forked subagents inherit all of it). */
 export const inheritedMost = (firstPromptTokens: number, parentTokens: number | null): boolean => parentTokens !== null && parentTokens > 0 && firstPromptTokens >= parentTokens * MOST;
