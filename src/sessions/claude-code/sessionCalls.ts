@@ -58,6 +58,8 @@ interface StoredCalls {
   /** Main-chain responses in the order they began (their first line: the prompt side is final there). */
   trace: TracedCall[];
   models: string[];
+  /** Where each open response sits in `trace`: its later lines give it their (newer) time, as its call has. */
+  traceAt: Record<string, number>;
 }
 
 /** A subagent's calls are read less those of its session already counted: kept apart from a read of the file alone. */
@@ -83,7 +85,7 @@ export async function readFileCalls(path: string, cacheDir = historyIndexDir(), 
   try {
     const stats = await handle.stat();
     const cachePath = indexPath(stats, cacheDir, counted !== undefined);
-    const stored = (await loadStored(handle, stats, cachePath)) ?? { version: VERSION, dev: stats.dev, ino: stats.ino, readTo: 0, seal: '', summed: {}, long: [], open: [], seen: [], trace: [], models: [] };
+    const stored = (await loadStored(handle, stats, cachePath)) ?? { version: VERSION, dev: stats.dev, ino: stats.ino, readTo: 0, seal: '', summed: {}, long: [], open: [], seen: [], trace: [], models: [], traceAt: {} };
     const from = stored.readTo;
     // Nothing appended since (the usual repeated command): no second open, no scan.
     const end = from === stats.size ? from : await readOn(path, stored, stats.size, counted);
@@ -130,11 +132,14 @@ async function readOn(path: string, stored: StoredCalls, size: number, counted: 
     if (!known && (counted?.has(print) === true || seen.has(print))) return;
     seen.add(print);
     const packed: PackedCall = [usage.inputTokens, usage.cacheCreationInputTokens, usage.cacheWrite1hTokens ?? 0, usage.cacheReadInputTokens, usage.outputTokens, str(message?.model), str(record.timestamp)];
-    if (!known) stored.trace.push(trace(stored, packed, isSidechain(record)));
+    const at = stored.traceAt[key];
+    if (known && at !== undefined && stored.trace[at] !== undefined) stored.trace[at] = trace(stored, packed, isSidechain(record));
+    if (!known) stored.traceAt[key] = stored.trace.push(trace(stored, packed, isSidechain(record))) - 1;
     open.set(key, packed);
     if (known || open.size <= OPEN_KEYS) return;
     const [oldest, call] = open.entries().next().value as [string, PackedCall];
     open.delete(oldest);
+    delete stored.traceAt[oldest];
     fold(stored, call);
   });
   stored.open = [...open];
@@ -197,7 +202,7 @@ async function loadStored(handle: FileHandle, stats: Stats, path: string): Promi
   }
   if (entry === null || typeof entry !== 'object' || entry.version !== VERSION || entry.dev !== stats.dev || entry.ino !== stats.ino) return null;
   if (!Number.isSafeInteger(entry.readTo) || (entry.readTo as number) > stats.size || typeof entry.seal !== 'string') return null;
-  if (entry.summed === null || typeof entry.summed !== 'object' || !Array.isArray(entry.long) || !Array.isArray(entry.open) || !Array.isArray(entry.seen) || !Array.isArray(entry.trace) || !Array.isArray(entry.models)) return null;
+  if (entry.summed === null || typeof entry.summed !== 'object' || !Array.isArray(entry.long) || !Array.isArray(entry.open) || !Array.isArray(entry.seen) || !Array.isArray(entry.trace) || !Array.isArray(entry.models) || entry.traceAt === null || typeof entry.traceAt !== 'object') return null;
   const seal = Buffer.from(entry.seal, 'base64');
   const readTo = entry.readTo as number;
   if (!(await readRange(handle, readTo - seal.length, readTo)).equals(seal)) return null;

@@ -75,6 +75,8 @@ describe('the panel\'s costs', () => {
     assert.match(view.cache?.sentence ?? '', /^cache \d+ % · 1 miss cost \$\d+\.\d\d, a compaction$/);
     assert.deepEqual(report.cache.misses.map((miss) => miss.cause), ['compaction']);
     const at = report.cache.misses[0]!.at!;
+    // The miss is dated as its call on the live chain is (the response's newest line): the timeline's point joins it.
+    assert.ok(read.value.live.calls.some((call) => call.at === at), at);
     // The timeline's point may write the same instant without milliseconds.
     const points: TimelinePoint[] = [{ at: at.replace('.000Z', 'Z'), usedTokens: 100, event: null }, { at: '2020-01-01T00:00:00Z', usedTokens: 50, event: null }];
     const marked = withCacheMisses(points, report);
