@@ -1,7 +1,8 @@
 // The compaction history: every compaction of this session, the agent's own and ours, newest
 // first, with what it saved, how it was verified and (expandable) the summary it left behind.
 import type { CompactionAuditView, HistoryEntry, HookActivity } from '../src/protocol/messages';
-import { el, icon } from './dom';
+import { custom, el, icon } from './dom';
+import { post } from './vscodeApi';
 import type { Disclosures } from './disclosure';
 import { agentLabelOr, type AgentLabel } from '../src/protocol/agents';
 import { beforeAfter, eventTime, newestFirst, triggerText } from './logic/format';
@@ -18,8 +19,19 @@ function renderAudit(entry: HistoryEntry, audit: CompactionAuditView, agent: Age
   const row = (fate: 'carried' | 'dropped', item: CompactionAuditView['carried'][number]): HTMLElement =>
     el('li', { class: `audit-${fate}`, 'data-testid': `audit-${fate}` }, icon(fate === 'carried' ? 'check' : 'close'), ` ${fate} · ${KIND_NAMES[item.kind]}: `, el('span', { class: item.kind === 'file' ? 'mono' : '' }, item.text));
   const list = el('ul', { class: 'audit-list small' }, ...audit.dropped.map((item) => row('dropped', item)), ...audit.carried.map((item) => row('carried', item)));
+  const button = (action: 'openDiff' | 'redo', iconName: string, label: string, title: string): HTMLElement => {
+    const node = custom('vscode-button', { icon: iconName, secondary: '', 'data-testid': `audit-${action}`, title }, label);
+    node.addEventListener('click', () => post({ type: 'auditAction', compactionId: entry.id, action }));
+    return node;
+  };
+  const actions = el(
+    'div',
+    { class: 'audit-actions' },
+    button('openDiff', 'diff', 'Before / after', `The context before ${agent.name}'s compaction against what it kept, in the diff editor`),
+    button('redo', 'pulse', 'Redo with Context Lens', `Context Lens's compaction of the context as it stood before ${agent.name}'s, written as a new session you resume`),
+  );
   const head = `${agent.name}'s compaction at ${eventTime(entry.at)} ${audit.sentence}${audit.carried.length > 0 ? ` (${audit.carried.length} carried)` : ''}`;
-  const details = disclosures.details(`audit-${entry.id}`, [icon(audit.dropped.length > 0 ? 'warning' : 'pass'), ` ${head}`], [list]);
+  const details = disclosures.details(`audit-${entry.id}`, [icon(audit.dropped.length > 0 ? 'warning' : 'pass'), ` ${head}`], [list, actions]);
   details.classList.add('history-audit');
   details.dataset.testid = 'history-audit';
   details.dataset.dropped = String(audit.dropped.length);

@@ -390,6 +390,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('editSummary'), previewId: z.string(), text: z.string().trim().min(1).max(SUMMARY_EDIT_MAX) }),
   z.object({ type: z.literal('cancelProgress') }),
   z.object({ type: z.literal('choice'), action: choiceActionSchema }),
+  /** History: one of the agent's own compactions (by its id), its before/after in the diff editor or redone by Context Lens. */
+  z.object({ type: z.literal('auditAction'), compactionId: z.string().max(200), action: z.enum(['openDiff', 'redo']) }),
 ]);
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
 

@@ -65,16 +65,24 @@ export function costViewOf(report: CostReport, problem: string | null, workspace
 }
 
 /**
- * Each cache miss on the timeline's call points, joined by the call's timestamp as the costs are:
- * the hover says "cache miss after 7 min idle: +$0.41". A miss before the live chain has no point.
+ * Each cache miss on the timeline's call points: the hover says "cache miss after 7 min idle: +$0.41".
+ * A point is dated by its response's first line, a miss by its newest (as its call is); the next call
+ * starts after that response ended, so a miss belongs to the latest call point at or before it. A
+ * miss before the live chain has no point.
  */
 export function withCacheMisses(points: readonly TimelinePoint[], report: CostReport | null): TimelinePoint[] {
   if (report === null || report.cache.misses.length === 0) return [...points];
-  // By the instant, not the text: one reader may write a time with milliseconds, another without.
-  const byTime = new Map<number, CostReport['cache']['misses'][number]>();
-  for (const miss of report.cache.misses) if (miss.at !== null) byTime.set(Date.parse(miss.at), miss);
-  return points.map((point) => {
-    const miss = point.event === null && point.at !== null ? byTime.get(Date.parse(point.at)) : undefined;
+  const calls = points.flatMap((point, index) => (point.event === null && point.at !== null && Number.isFinite(Date.parse(point.at)) ? [{ index, ms: Date.parse(point.at) }] : [])).sort((a, b) => a.ms - b.ms);
+  const first = calls[0]?.ms ?? Infinity;
+  const marked = new Map<number, CostReport['cache']['misses'][number]>();
+  for (const miss of report.cache.misses) {
+    const ms = miss.at === null ? NaN : Date.parse(miss.at);
+    if (!Number.isFinite(ms) || ms < first) continue;
+    const call = calls.filter((candidate) => candidate.ms <= ms).at(-1);
+    if (call !== undefined) marked.set(call.index, miss);
+  }
+  return points.map((point, index) => {
+    const miss = marked.get(index);
     return miss === undefined ? point : { ...point, cacheMiss: { cause: miss.cause, usd: miss.usd === null ? null : Math.max(0, miss.usd), label: missSentence(miss, formatUsd).slice(0, 300) } };
   });
 }

@@ -77,12 +77,13 @@ describe('the panel\'s costs', () => {
     const at = report.cache.misses[0]!.at!;
     // The miss is dated as its call on the live chain is (the response's newest line): the timeline's point joins it.
     assert.ok(read.value.live.calls.some((call) => call.at === at), at);
-    // The timeline's point may write the same instant without milliseconds.
-    const points: TimelinePoint[] = [{ at: at.replace('.000Z', 'Z'), usedTokens: 100, event: null }, { at: '2020-01-01T00:00:00Z', usedTokens: 50, event: null }];
+    // The timeline's point is dated by the response's first line, a few milliseconds before its newest.
+    const points: TimelinePoint[] = [{ at: new Date(Date.parse(at) - 3).toISOString(), usedTokens: 100, event: null }, { at: '2020-01-01T00:00:00Z', usedTokens: 50, event: null }, { at: new Date(Date.parse(at) + 60_000).toISOString(), usedTokens: 120, event: null }];
     const marked = withCacheMisses(points, report);
     assert.match(marked[0]!.cacheMiss?.label ?? '', /^cache miss after a compaction: \+\$\d/);
     assert.equal(marked[0]!.cacheMiss?.cause, 'compaction');
     assert.equal(marked[1]!.cacheMiss, undefined);
+    assert.equal(marked[2]!.cacheMiss, undefined);
   });
 
   it('audits the agent\'s own compaction for History, by its id, once (issue 39)', async () => {
