@@ -63,6 +63,14 @@ export function keptText(event: CompactionEvent, after: Context | null): string 
   return [event.summary ?? '', ...head].join('\n\n');
 }
 
+/**
+ * Redo's target when the person names none: what the agent's own compaction left (its post count),
+ * so the two are compared at the same size; without one, 40 % of the context before it.
+ */
+export function redoTargetTokens(event: CompactionEvent, before: Context): number {
+  return Math.max(1, event.postTokens ?? Math.round(before.usedTokens * 0.4));
+}
+
 export interface AuditedCompaction {
   /** Index into `live.compactions`. */
   index: number;

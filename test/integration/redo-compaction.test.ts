@@ -59,7 +59,7 @@ describe('the audit of Claude Code\'s own compaction and Redo with Context Lens,
 
   it('compact --redo last --write-session writes a fork of the context before the agent\'s compaction, which Claude Code resumes', { timeout: 120_000 }, async () => {
     const hash = createHash('sha256').update(readFileSync(source)).digest('hex');
-    const run = await runShippedOnce(['compact', source, '--redo', 'last', '--target-tokens', '3000', '--write-session', '--json', '--archive-dir', join(root, 'archive')], { cwd });
+    const run = await runShippedOnce(['compact', source, '--redo', 'last', '--write-session', '--json', '--archive-dir', join(root, 'archive')], { cwd });
     assert.equal(run.code, 0, runOutcome(run));
     const result = JSON.parse(run.stdout) as { status: string; message: string; fork?: { sessionId: string } };
     assert.equal(result.status, 'compacted', result.message);

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { FileSystemArchive, StagedArchive } from '../../archive/fileArchive';
 import { compact, HeuristicSummarizer } from '../../engine';
 import { adapterOf } from '../../sessions/agents';
-import { contextBefore, keptText } from '../../sessions/compactionAudit';
+import { contextBefore, keptText, redoTargetTokens } from '../../sessions/compactionAudit';
 import type { LiveSnapshot } from '../context/liveSnapshot';
 import type { DiffDocuments } from './DiffDocuments';
 import { resumeInTerminal } from './resumeInTerminal';
@@ -43,7 +43,8 @@ export class AuditActions {
     }
     // Redo: the same engine and fork writer as Apply, on the context as it stood before the agent's compaction.
     const archive = new StagedArchive(new FileSystemArchive(this.deps.archiveFolder));
-    const result = await compact(before.value.context, { trigger: 'manual' }, { summarizer: new HeuristicSummarizer(), archive });
+    const targetTokens = redoTargetTokens(event, before.value.context);
+    const result = await compact(before.value.context, { trigger: 'manual', explicitTarget: true, targetTokens }, { summarizer: new HeuristicSummarizer(), archive });
     if (result.status !== 'compacted') {
       void vscode.window.showInformationMessage(`Context Lens: nothing to redo — ${result.message}`);
       return;
