@@ -20,8 +20,12 @@ export interface Before {
   context: Context;
 }
 
-/** Items at the head of the context after a compaction that the compaction itself wrote: its summary, re-attached files. */
-const KEPT_KINDS = new Set(['summary', 'reminder', 'system', 'tools']);
+/**
+ * Items at the head of the context after a compaction, before the model speaks again: what the
+ * compaction wrote (its summary, re-attached files; Codex keeps the person's messages too) and the
+ * next prompt, which the model reads with them.
+ */
+const KEPT_KINDS = new Set(['summary', 'reminder', 'system', 'tools', 'user']);
 
 /** The session as it stood just before `event`, read through `adapter` from a copy of the file's bytes before it. */
 export async function contextBefore(adapter: AgentAdapter, live: LiveContext, event: CompactionEvent): Promise<Result<Before>> {
@@ -58,7 +62,7 @@ export function keptText(event: CompactionEvent, after: Context | null): string 
   const head: string[] = [];
   for (const item of after?.items ?? []) {
     if (!KEPT_KINDS.has(item.kind)) break;
-    if (item.kind === 'summary' || item.kind === 'reminder') head.push(item.text);
+    if (item.kind !== 'system' && item.kind !== 'tools') head.push(item.text);
   }
   return [event.summary ?? '', ...head].join('\n\n');
 }

@@ -37,6 +37,22 @@ describe('the audit of an agent\'s own compaction', () => {
     assert.ok(!before.value.context.items.some((entry) => entry.text.includes('stop retrying client errors')));
   });
 
+  it('Codex\'s own compaction (recorded with the real CLI): the person\'s message it keeps carries their open loop', async () => {
+    const root = join(__dirname, '..', '..', 'fixtures', 'codex', 'tally', 'sessions');
+    const day = (dir: string): string => join(dir, readdirSync(dir).sort()[0] as string);
+    const folder = day(day(day(root)));
+    const path = join(folder, readdirSync(folder).find((name) => name.endsWith('.jsonl')) as string);
+    const { adapter } = await identifyFile(path);
+    const info = await adapter.readSessionInfo(path);
+    assert.ok(info.ok);
+    const live = await adapter.readLiveContext(info.value);
+    assert.ok(live.ok);
+    const [audited] = await auditCompactions(adapter, live.value, engineContextOf(live.value));
+    assert.ok(audited);
+    assert.deepEqual(audited.audit.dropped, []);
+    assert.ok(audited.audit.carried.some((entry) => entry.kind === 'open-loop' && entry.text.includes('data/ledger.csv')));
+  });
+
   it('a paraphrase carries a rule, a summary that never names it drops it; files changed are carried when named', () => {
     const before = [
       item(1, 'user', 'Never touch the billing tables. We decided to use Postgres advisory locks for the queue. TODO: benchmark the worker pool.'),
