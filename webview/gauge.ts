@@ -51,6 +51,9 @@ export class Gauge {
   /** What the session cost so far, next to the fill; absent until its calls were read. */
   private readonly costText = el('span');
   private readonly cost = el('p', { class: 'gauge-cost small', 'data-testid': 'session-cost' }, icon('credit-card'), ' ', this.costText);
+  /** Cache health under the bar: "cache 91 % · 4 misses cost $1.62, 3 of them idle gaps"; the misses on hover. */
+  private readonly cacheText = el('span');
+  private readonly cache = el('p', { class: 'gauge-cache small', 'data-testid': 'cache-health', tabindex: '0' }, icon('database'), ' ', this.cacheText);
   /** Each subagent's calls, fill and cost (folded; open stays open across updates). */
   private readonly subagents = el('details', { class: 'gauge-subagents small', 'data-testid': 'subagents' });
   /** The marks' names under the bar, on as many lines as they need not to overlap. */
@@ -87,6 +90,7 @@ export class Gauge {
       this.liveProxy,
       this.bar,
       scale,
+      this.cache,
       this.legend,
       this.notes,
     );
@@ -150,6 +154,13 @@ export class Gauge {
     const cost = state.cost ?? null;
     this.cost.hidden = cost === null || !state.fill;
     this.subagents.hidden = cost === null || !state.fill || cost.subagents.length === 0;
+    const cache = cost?.cache ?? null;
+    this.cache.hidden = cache === null || !state.fill;
+    if (cache !== null) {
+      this.cacheText.textContent = cache.sentence;
+      this.cache.classList.toggle('has-misses', cache.misses > 0);
+      this.cache.title = ['What each call read from the prompt cache; a miss read less than half of what the call before sent and paid for the rest again. Its cost is that beyond a hit.', ...cache.detail].join('\n');
+    }
     if (cost === null) return;
     this.subagents.replaceChildren(...subagentRows(cost));
     const unpriced = unpricedText(cost);

@@ -117,7 +117,7 @@ function showState(state: PanelState): void {
   regionMap.setLive(state.liveProxy?.items ?? []);
   // A state saved by an earlier version of the panel has no cost.
   regionMap.setCost(state.cost ?? null);
-  history.update({ entries: state.history, agent: state.session?.agentLabel });
+  history.update({ entries: state.history, agent: state.session?.agentLabel, audits: state.cost?.audits ?? [] });
   // The e2e harness waits for this before reading the panel, so it is set after real content.
   root.setAttribute('data-ready', 'true');
 }

@@ -55,7 +55,8 @@ function pointText(bar: TimelineBar, windowTokens: number | null, agent: AgentLa
   const time = point.at ? ` · ${clockTime(point.at)}` : '';
   const cost = point.usd === undefined ? '' : point.usd === null ? ' · no price' : ` · ${formatUsd(point.usd)}`;
   if (bar.call === null) return `${pointName(bar, agent)}${time} · ${point.event!.label} · ${exactTokens(point.usedTokens)} tokens left${share}`;
-  return `call ${bar.call}${time} · ${exactTokens(point.usedTokens)} tokens${share}${cost}${point.event ? ` · ${eventName(point.event.kind, agent)}: ${point.event.label}` : ''}`;
+  const miss = point.cacheMiss ? ` · ${point.cacheMiss.label}` : '';
+  return `call ${bar.call}${time} · ${exactTokens(point.usedTokens)} tokens${share}${cost}${miss}${point.event ? ` · ${eventName(point.event.kind, agent)}: ${point.event.label}` : ''}`;
 }
 
 /** The events' list under the chart: "10:42 · Context Lens compacted — 150,127 → 24,951 tokens". */
@@ -100,6 +101,14 @@ export function renderTimeline({ timeline, windowTokens, thresholds, agent }: Ti
     // Through the CSSOM: the webview's CSP forbids inline style attributes.
     line.style.left = flag.style.left = left;
     plot.append(line, flag);
+  }
+  // A call that missed the prompt cache: a mark under its bar, its cause and cost on hover.
+  const misses = bars.filter((bar) => bar.point.cacheMiss !== undefined);
+  for (const bar of misses) {
+    const miss = bar.point.cacheMiss!;
+    const mark = el('span', { class: `timeline-cache-miss cause-${miss.cause}`, 'data-testid': 'timeline-cache-miss', title: `call ${bar.call ?? ''}: ${miss.label}` }, '▲');
+    mark.style.left = `${((bar.index + 0.4) / slots) * 100}%`;
+    plot.append(mark);
   }
   const tooltip = el('div', { class: 'timeline-tooltip', 'data-testid': 'timeline-tooltip', role: 'status', 'aria-live': 'polite', hidden: '' });
   plot.appendChild(tooltip);
@@ -153,6 +162,7 @@ export function renderTimeline({ timeline, windowTokens, thresholds, agent }: Ti
         el('span', { class: 'legend-line level-trigger' }), ` our trigger ${thresholds.triggerPercent} % `,
         el('span', { class: 'legend-line level-target' }), ` target ${thresholds.targetPercent} % `,
         ...(thresholds.agentAutoCompactPercent ? [el('span', { class: 'legend-line level-agent' }), ` ${agent.name} auto-compact ${thresholds.agentAutoCompactPercent.toFixed(1)} %`] : []),
+        ...(misses.length > 0 ? [' ', el('span', { class: 'timeline-cache-miss-key' }, '▲'), ` cache miss (${misses.length})`] : []),
       ),
       events.length
         ? el('ul', { class: 'timeline-events small', 'data-testid': 'timeline-events' }, ...events.map((bar) => el('li', { class: `event-${bar.point.event!.kind}` }, icon(eventFlag(bar.point.event!.kind, agent).icon), ` ${eventListLine(bar, agent)}`)))

@@ -10,19 +10,23 @@ import { archiveDirOf } from './archive';
 import { AGENT_USAGE, EXIT_INPUT, EXIT_OK, inputError, parse, positiveInt, usageError, writeJson, type Io } from './io';
 import { printable } from './format';
 import { compactText } from './compactText';
-import { LIVE_OPTIONS, loadLive } from './live';
+import { LIVE_OPTIONS, loadLive, type Loaded } from './live';
+import { contextBefore, redoTargetTokens } from '../sessions/compactionAudit';
 import { compactCost, type CompactCost } from '../sessions/costReport';
 import { loadPrices, PRICES_OPTION } from './cost';
 
 export const COMPACT_USAGE = `ctxlens compact <file|id> [--focus TEXT] [--target-tokens N | --target-percent N]
                      [--summarizer heuristic|anthropic|claude-cli] [--json] [--write-session]
                      [--keep N[,N…]]… [--drop N[,N…]]… [--archive-dir DIR] [--window N] [--prices FILE]
-                     ${AGENT_USAGE}
+                     [--redo N|last] ${AGENT_USAGE}
   Compacts the live context and shows the result; nothing is written to the agent's files.
   --keep, --drop    your choices by item number (\`#\` in the panel's map, regions[].id of inspect --json):
                     a kept item stays verbatim, a dropped one goes (with its tool call or result)
   --write-session   apply it as a new session the agent resumes (the command is printed);
                     the pre-compaction context is archived first (redacted, private; see archive prune)
+  --redo N|last     redo the agent's own compaction N (1: its first; last: its latest) with Context Lens:
+                    compacts the context as it stood before it, to what the agent's compaction left
+                    unless a target is given; with --write-session it is written as a new session
   --archive-dir     where the archive is kept (default $XDG_STATE_HOME/context-lens/archive
                     or ~/.local/state/context-lens/archive)
   anthropic reads ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL); claude-cli runs \`claude -p\`.
@@ -39,6 +43,7 @@ const OPTIONS = {
   'archive-dir': { type: 'string' },
   keep: { type: 'string', multiple: true },
   drop: { type: 'string', multiple: true },
+  redo: { type: 'string' },
   ...PRICES_OPTION,
 } as const;
 
@@ -49,10 +54,13 @@ export async function compactCommand(args: readonly string[], io: Io): Promise<n
   const chosen = engineOptions({ ...values, focus });
   const summarizer = summarizerOf(values.summarizer, io);
   const loaded = await loadLive(positionals[0], values, io);
+  const redone = values.redo === undefined ? null : await beforeAgentCompaction(loaded, values.redo);
   // The session is read; the rest is the engine's work and the fork's writing (its own files).
   await loaded.handle.dispose();
-  const { live, context, adapter } = loaded;
-  const options = { ...chosen, choices: choicesOf(values.keep, values.drop, context.items.length) };
+  const { live, context, adapter } = redone ?? loaded;
+  // Redo compacts to what the agent's own compaction left, unless a target was named.
+  const target = redone !== null && chosen.targetTokens === undefined && chosen.targetPercent === undefined ? { explicitTarget: true, targetTokens: redone.targetTokens } : {};
+  const options = { ...chosen, ...target, choices: choicesOf(values.keep, values.drop, context.items.length) };
   // Tier 4 only drops what an archive holds; the entry reaches the disk only when the result is applied.
   const archive = new StagedArchive(new FileSystemArchive(archiveDirOf(values['archive-dir'], io)));
   const result = await compact(context, options, { summarizer, archive });
@@ -81,6 +89,19 @@ export async function compactCommand(args: readonly string[], io: Io): Promise<n
   }
   if (values['write-session'] && fork === undefined) io.err.write(`ctxlens compact: no session written: ${printable(result.message, true)}\n`);
   return EXIT_OK;
+}
+
+/** The session as it stood before the agent's own compaction `which` (1-based, or `last`): what Redo compacts. */
+async function beforeAgentCompaction(loaded: Loaded, which: string): Promise<Omit<Loaded, 'handle'> & { targetTokens: number }> {
+  const own = loaded.live.compactions.filter((event) => event.by === 'agent');
+  if (own.length === 0) throw inputError(`--redo: ${loaded.adapter.name} did not compact this session itself`);
+  const n = which === 'last' ? own.length : /^\d+$/.test(which) ? Number(which) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1) throw usageError(`--redo needs a compaction number (1 for the first) or 'last', got '${which}'`);
+  const event = own[n - 1];
+  if (event === undefined) throw inputError(`--redo ${n}: ${loaded.adapter.name} compacted this session ${own.length} time${own.length === 1 ? '' : 's'}`);
+  const before = await contextBefore(loaded.adapter, loaded.live, event);
+  if (!before.ok) throw inputError(`--redo ${n}: ${before.error.message}`);
+  return { live: before.value.live, context: before.value.context, adapter: loaded.adapter, targetTokens: redoTargetTokens(event, before.value.context) };
 }
 
 function engineOptions(values: { focus?: string; 'target-tokens'?: string; 'target-percent'?: string }): EngineOptionsInput {

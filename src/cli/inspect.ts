@@ -10,19 +10,27 @@ import { formatUsd } from '../protocol/format';
 import { CATEGORY_NAMES } from '../protocol/categories';
 import { regionLabel } from '../protocol/regionLabel';
 import { shortPath } from '../base/format';
+import { droppedSentence } from '../engine';
+import { cacheSentence, missSentence } from '../pricing';
+import { auditCompactions } from '../sessions/compactionAudit';
 
 export const INSPECT_USAGE = `ctxlens inspect <file|id> [--json] [--window N] [--prices FILE] ${AGENT_USAGE}
   Shows the live context of a ${AGENT_NAMES} session (a path, or an id from \`ctxlens sessions\`;
   the agent is told by the file unless --agent says it):
   fill, what fills it, the agent's own compactions and any problems found reading it.
   --json also lists every item as regions[] (id, kind, label, tokens): the numbers compact --keep/--drop take.
+  Each of the agent's own compactions is audited: the person's rules, decisions and open loops and
+  the files changed before it, carried by its summary or kept messages, or dropped (compactions[].audit).
   What it cost: the session's calls (subagents included) at the bundled prices, what carrying each item
-  has cost so far (regions[].cost.usd), by file (cost.byFile).
+  has cost so far (regions[].cost.usd), by file (cost.byFile); cache health: which calls missed the prompt
+  cache, why (idle, model, compaction, prefix, unknown) and what each cost beyond a hit (cache.misses).
   ${PRICES_USAGE}
   ${HOMES_USAGE}`;
 
 /** Files named in the text output's cost table. */
 const TOP_FILES = 5;
+/** Cache misses listed in the text output, the latest. */
+const TOP_MISSES = 5;
 
 /** Every kind the engine knows, in the order a person reads a request. */
 const CATEGORIES: readonly ItemCategory[] = ['system', 'tools', 'unrecorded', 'user', 'assistant', 'thinking', 'tool_use', 'tool_result', 'reminder', 'summary'];
@@ -40,6 +48,8 @@ export async function inspectCommand(args: readonly string[], io: Io): Promise<n
 
 async function inspectLoaded({ live, context, adapter, handle }: Loaded, prices: PriceIndex, json: boolean, io: Io): Promise<number> {
   const cost = await costReport(prices, { readSessionCalls: () => handle.calls() }, live, context);
+  // What each of the agent's own compactions carried of what the person had established, and what it dropped.
+  const audits = new Map((await auditCompactions(adapter, live, context)).map(({ index, audit }) => [index, audit]));
   const { fill } = live;
   // A fork no call answered yet holds what its compaction counted: nothing the provider measured.
   const forkUnanswered = live.calls.length === 0 && live.compactions.at(-1)?.by === 'context-lens';
@@ -73,7 +83,19 @@ async function inspectLoaded({ live, context, adapter, handle }: Loaded, prices:
     // US dollars. `session`: every call of the file and its subagents; `context`: carrying the live
     // context since the last compaction (regions' costs + unassignedUsd = promptUsd); `calls`: those calls.
     cost: { prices: cost.prices, session: cost.session, subagents: cost.subagents, context: cost.context, calls: cost.calls, byFile: cost.byFile.map(({ items: _items, file: _file, ...group }) => group) },
-    compactions: live.compactions,
+    // Which calls of the session's own file missed the prompt cache, why, and what each cost beyond a hit (US dollars; null: no price).
+    cache: {
+      hitRatio: cost.cache.hitRatio,
+      calls: cost.cache.calls,
+      readTokens: cost.cache.readTokens,
+      writtenTokens: cost.cache.writtenTokens,
+      misses: cost.cache.misses.map(({ at, cause, rewrittenTokens, usd, gapMs, model }) => ({ at, cause, rewrittenTokens, usd, gapMs, model })),
+      usd: cost.cache.usd,
+      byCause: cost.cache.byCause,
+      sentence: cacheSentence(cost.cache, formatUsd),
+    },
+    // `audit` (the agent's own compactions): the person's rules, decisions, open loops and the files changed before it, carried or dropped.
+    compactions: live.compactions.map((event, index) => (audits.has(index) ? { ...event, audit: audits.get(index) } : event)),
     diagnostics: live.diagnostics,
   };
   if (json) {
@@ -100,11 +122,15 @@ async function inspectLoaded({ live, context, adapter, handle }: Loaded, prices:
   if (live.session.forkOf) lines.splice(1, 0, `  fork of  ${live.session.forkOf.title ?? live.session.forkOf.sessionId ?? 'another session'} (written by Context Lens)`);
   lines.push('', ...costLines(cost, context.workspace));
   lines.push('', live.compactions.length === 0 ? 'Compactions: none' : 'Compactions:');
-  for (const event of live.compactions) {
+  live.compactions.forEach((event, index) => {
     const counts = `${event.preTokens === null ? '?' : tokens(event.preTokens)} → ${event.postTokens === null ? '?' : tokens(event.postTokens)} tokens`;
     const who = event.by === 'context-lens' ? 'Context Lens' : `agent, ${event.trigger}`;
     lines.push(`  ${event.timestamp ?? 'unknown time'}  ${who}  ${counts}${event.focus ? `  focus: ${event.focus}` : ''}`);
-  }
+    const audit = audits.get(index);
+    if (audit === undefined) return;
+    lines.push(`    ${droppedSentence(audit)} (${audit.carried.length} carried)${audit.dropped.length > 0 ? ':' : ''}`);
+    for (const entry of audit.dropped) lines.push(`      dropped ${entry.kind}: ${entry.text}`);
+  });
   lines.push('', live.diagnostics.length === 0 ? 'Diagnostics: none' : 'Diagnostics:');
   for (const diagnostic of live.diagnostics) lines.push(`  ${diagnostic.severity}  ${diagnostic.code}${diagnostic.line ? ` (line ${diagnostic.line})` : ''}: ${diagnostic.message}`);
   io.out.write(printable(`${lines.join('\n')}\n`));
@@ -127,6 +153,9 @@ function costLines(cost: CostReport, workspace: string | undefined): string[] {
     const each = cost.subagents.map((agent) => `${clip(agent.title)} ${agent.usd === 0 && agent.unpriced.length > 0 ? 'no price' : formatUsd(agent.usd)}`).join(', ');
     lines.push(`  subagents ${cost.subagents.length}${usd === 0 && cost.subagents.some((agent) => agent.unpriced.length > 0) ? '' : `, ${formatUsd(usd)} of it`}: ${each}`);
   }
+  lines.push(`  ${cacheSentence(cost.cache, formatUsd)}`);
+  for (const miss of cost.cache.misses.slice(-TOP_MISSES)) lines.push(`    ${miss.at ?? 'unknown time'}  ${missSentence(miss, formatUsd)}`);
+  if (cost.cache.misses.length > TOP_MISSES) lines.push(`    (the latest ${TOP_MISSES} of ${cost.cache.misses.length}: --json lists them all)`);
   lines.push(`  context  carrying it has cost ${formatUsd(cost.context.promptUsd)} over ${tokens(cost.calls.length)} calls since it began`);
   const files = cost.byFile.filter((group) => group.usd > 0).slice(0, TOP_FILES);
   if (files.length > 0) {

@@ -29,6 +29,7 @@ export { anthropicFormatter, type MessageFormatter, type OutputItem } from './ou
 export { DEFAULT_TRIGGER_OPTIONS, TriggerController, type Fill, type TriggerDecision, type TriggerOptions, type TriggerState } from './triggers';
 export type { Verification } from './verify';
 export { DEFAULT_ARCHIVE_CAPS, MemoryArchive, newArchiveId, type Archive, type ArchiveCaps, type ArchiveEntry, type ArchiveRef } from './archive';
+export { auditCompaction, droppedSentence, type AuditEntry, type AuditKind, type CompactionAudit } from './audit/compactionAudit';
 export { redactSecrets, redactSecretsWithCounts, redactIdentifier } from './redact';
 export { findEpistemicMarkers, type MarkerHit } from './policy/epistemic';
 export { focusWordsIn } from './policy/focus';

@@ -9,6 +9,7 @@ import { CliLauncherCommands } from './cliLauncherCommands';
 import { Commands, webviewCommandIds } from './commands';
 import { ApiKeyStore } from './compaction/ApiKeyStore';
 import { CompactionFlow } from './compaction/CompactionFlow';
+import { AuditActions } from './compaction/AuditActions';
 import { DiffDocuments } from './compaction/DiffDocuments';
 import { AgentConnector } from './connect/AgentConnector';
 import { ConnectionStatus } from './connect/ConnectionStatus';
@@ -57,6 +58,7 @@ export class ContextLensApp extends Disposables {
   private firstFillLogged = false;
   /** The refused trigger settings last warned about, so a change elsewhere does not repeat the warning. */
   private warnedTriggerProblems = '';
+  private readonly audits: AuditActions;
 
   constructor(context: vscode.ExtensionContext) {
     super();
@@ -71,6 +73,7 @@ export class ContextLensApp extends Disposables {
     this.model = this.own(new ContextModel(this.sessions, this.settings, this.log, context.workspaceState));
     this.apiKey = new ApiKeyStore(context.secrets);
     const diffs = this.own(new DiffDocuments(this.log));
+    this.audits = new AuditActions({ snapshot: () => this.model.snapshot, diffs, archiveFolder: vscode.Uri.joinPath(context.globalStorageUri, 'archive').fsPath, claudeCliPath: () => this.settings.current.summarizer.claudeCliPath, log: this.log });
     // The panel's line and the Connect command still follow the default agent only, as before Codex,
     // Gemini CLI and OpenCode could be connected (from the CLI: `ctxlens connect --agent`); following
     // the session's agent is issue 35's host part, not done yet.
@@ -96,6 +99,7 @@ export class ContextLensApp extends Disposables {
           previewAction: (message) => void this.flow.onAction(message),
           cancelProgress: () => this.flow.cancelProgress(),
           choose: (action) => void this.model.choose(action),
+          auditAction: (compactionId, action) => void this.audits.run(compactionId, action),
         },
         this.log,
       ),

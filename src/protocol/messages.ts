@@ -62,6 +62,8 @@ export const timelinePointSchema = z.object({
   event: z.object({ kind: z.enum(['agent', 'ours', 'live']), label: z.string().max(500) }).nullable(),
   /** US dollars the call cost; null: no price for its model; absent: not a call (or not known). */
   usd: z.number().nonnegative().nullable().optional(),
+  /** The call missed the prompt cache: why, what it cost beyond a hit (null: no price), said in words. */
+  cacheMiss: z.object({ cause: z.enum(['idle', 'model', 'compaction', 'prefix', 'unknown']), usd: z.number().nonnegative().nullable(), label: z.string().max(300) }).optional(),
 });
 export type TimelinePoint = z.infer<typeof timelinePointSchema>;
 
@@ -315,6 +317,11 @@ export const resourceCostSchema = z.object({
 });
 export type ResourceCost = z.infer<typeof resourceCostSchema>;
 
+const auditEntrySchema = z.object({ kind: z.enum(['rule', 'decision', 'open-loop', 'file']), text: z.string().max(500) });
+/** One of the agent's compactions audited (engine/audit): what it carried of what the person had established, and what it dropped. */
+export const compactionAuditSchema = z.object({ id: z.string().max(200), sentence: z.string().max(200), carried: z.array(auditEntrySchema).max(200), dropped: z.array(auditEntrySchema).max(200) });
+export type CompactionAuditView = z.infer<typeof compactionAuditSchema>;
+
 /** What the followed session has cost (src/host/context/costs.ts); null until its calls were read. */
 export const costViewSchema = z.object({
   /** Every call of the session and its subagents that has a price, summed. */
@@ -328,7 +335,11 @@ export const costViewSchema = z.object({
   /** Costliest first. */
   byResource: z.array(resourceCostSchema).max(5_000),
   /** Each subagent: its calls, its fill (`tokens`: the prompt of its latest call; 0 in states saved before) and cost. */
-  subagents: z.array(z.object({ title: z.string().max(200), calls: z.number().int().nonnegative(), tokens: z.number().int().nonnegative().default(0), usd: z.number().nonnegative(), unpriced: z.array(z.string().max(200)).max(50) })).max(500),
+  subagents: z.array(z.object({ title: z.string().max(200), calls: z.number().int().nonnegative(), tokens: z.number().int().nonnegative().default(0), usd: z.number().nonnegative(), unpriced: z.array(z.string().max(200)).max(50), started: z.string().max(200).optional(), inheritedMost: z.boolean().optional() })).max(500),
+  /** Cache health of the session's own calls: "cache 91 % · 4 misses cost $1.62, 3 of them idle gaps"; null in states saved before. */
+  /** The agent's own compactions audited, by compaction id (its History entry's id): the person's rules, decisions, open loops and files, carried or dropped. */
+  audits: z.array(compactionAuditSchema).max(100).optional(),
+  cache: z.object({ sentence: z.string().max(300), hitRatio: z.number().min(0).max(1), misses: z.number().int().nonnegative(), usd: z.number().nonnegative(), detail: z.array(z.string().max(300)).max(20) }).nullable().optional(),
 });
 export type CostView = z.infer<typeof costViewSchema>;
 
@@ -380,6 +391,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('editSummary'), previewId: z.string(), text: z.string().trim().min(1).max(SUMMARY_EDIT_MAX) }),
   z.object({ type: z.literal('cancelProgress') }),
   z.object({ type: z.literal('choice'), action: choiceActionSchema }),
+  /** History: one of the agent's own compactions (by its id), its before/after in the diff editor or redone by Context Lens. */
+  z.object({ type: z.literal('auditAction'), compactionId: z.string().max(200), action: z.enum(['openDiff', 'redo']) }),
 ]);
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
 

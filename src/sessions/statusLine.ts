@@ -11,7 +11,19 @@ export interface TranscriptFill {
   windowTokens: number;
 }
 
+/** Cache health of the session's latest calls, as the transcript's tail shows it. */
+export interface TranscriptCache {
+  /** 0–1 of the prompt tokens those calls sent. */
+  hitRatio: number;
+  calls: number;
+  misses: number;
+  /** The latest miss's cause (pricing/cache), or null without a miss. */
+  lastCause: string | null;
+}
+
 export interface StatusLineSource {
+  /** Cache health of the latest calls in the file's tail (no prices: a status line reads no table); null when none is found. */
+  transcriptCache(path: string): Promise<TranscriptCache | null>;
   /** Tokens the session's last request sent, and its window, from the file's tail; null when none is found. */
   transcriptFill(path: string): Promise<TranscriptFill | null>;
   /** Where the agent compacts by itself in a window of `windowTokens`, with its own override from `env`. */

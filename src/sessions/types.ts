@@ -187,7 +187,12 @@ export type SessionCall = Omit<LiveCall, 'from' | 'to'> & { count?: number };
 /** Every call a session paid for: its own file's, and each subagent transcript's. */
 export interface SessionCalls {
   calls: SessionCall[];
-  subagents: { session: SessionInfo; calls: SessionCall[] }[];
+  /**
+   * The file's main-chain calls one by one, in the order they were made (for cache health); absent
+   * when `calls` already are that (no call summed).
+   */
+  sequence?: SessionCall[];
+  subagents: { session: SessionInfo; calls: SessionCall[]; sequence?: SessionCall[] }[];
 }
 
 /**

@@ -15,7 +15,7 @@ import type { SessionService } from '../sessions/SessionService';
 import type { SettingsWatcher } from '../settings';
 import type { StateStorage } from './choices';
 import { CostKeeper } from './costKeeper';
-import { withCallCosts } from './costs';
+import { withCacheMisses, withCallCosts } from './costs';
 import { readSnapshot, type LiveSnapshot } from './liveSnapshot';
 import { PlanKeeper } from './planKeeper';
 import { ReadScheduler } from './readScheduler';
@@ -102,7 +102,8 @@ export class ContextModel extends Disposables {
   timeline(agent: readonly CompactionEvent[], ours: readonly OurCompactionMark[]): TimelinePoint[] {
     const handle = this.readOf;
     if (this.current === null || handle === null) return [];
-    return withCallCosts(timelineOf(this.current.live, (uuid) => handle.usagePoint(uuid), agent, ours), this.costs.of(this.current)?.report.calls ?? null);
+    const report = this.costs.of(this.current)?.report ?? null;
+    return withCacheMisses(withCallCosts(timelineOf(this.current.live, (uuid) => handle.usagePoint(uuid), agent, ours), report?.calls ?? null), report);
   }
 
   private onSession(): void {

@@ -5,7 +5,7 @@ import type { PriceIndex } from '../../pricing';
 import type { BreakEvenView, CostView } from '../../protocol/messages';
 import type { CostReport } from '../../sessions/costReport';
 import type { SessionHandle } from '../../sessions/port';
-import { breakEvenOf, costViewOf, readCosts } from './costs';
+import { breakEvenOf, costViewOf, readAudits, readCosts } from './costs';
 import type { LiveSnapshot } from './liveSnapshot';
 
 export class CostKeeper {
@@ -22,8 +22,10 @@ export class CostKeeper {
    */
   async read(prices: PriceIndex, problem: string | null, handle: SessionHandle, snapshot: LiveSnapshot, current: () => LiveSnapshot | null): Promise<boolean> {
     const report = await readCosts(prices, handle, snapshot);
+    // An audit that cannot be read leaves History without it, never the costs.
+    const audits = await readAudits(snapshot).catch(() => []);
     if (current() !== snapshot) return false;
-    this.costs = { of: snapshot, report, view: costViewOf(report, problem, snapshot.context.workspace) };
+    this.costs = { of: snapshot, report, view: { ...costViewOf(report, problem, snapshot.context.workspace), audits } };
     return true;
   }
 

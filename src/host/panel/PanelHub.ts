@@ -20,6 +20,8 @@ export interface PanelRequests {
   cancelProgress(): void;
   /** Keep / drop / pin from the map or the detail pane. */
   choose(action: ChoiceAction): void;
+  /** History: the diff or Redo of one of the agent's own compactions. */
+  auditAction?(compactionId: string, action: 'openDiff' | 'redo'): void;
 }
 
 export class PanelHub extends Disposables {
@@ -66,6 +68,7 @@ export class PanelHub extends Disposables {
       onPreviewAction: (message) => this.requests.previewAction(message),
       onCancelProgress: () => this.requests.cancelProgress(),
       onChoice: (action) => this.requests.choose(action),
+      onAuditAction: (compactionId, action) => this.requests.auditAction?.(compactionId, action),
       log: this.log,
     });
     this.connections.add(connection);

@@ -15,6 +15,8 @@ export interface ConnectionHandlers {
   readonly onPreviewAction: (message: PreviewActionMessage) => void;
   readonly onCancelProgress: () => void;
   readonly onChoice: (action: ChoiceAction) => void;
+  /** History's actions on one of the agent's compactions (absent: ignored). */
+  readonly onAuditAction?: (compactionId: string, action: 'openDiff' | 'redo') => void;
   readonly log: vscode.LogOutputChannel;
 }
 
@@ -72,6 +74,9 @@ export class WebviewConnection extends Disposables {
         return;
       case 'choice':
         this.handlers.onChoice(message.action);
+        return;
+      case 'auditAction':
+        this.handlers.onAuditAction?.(message.compactionId, message.action);
         return;
     }
   }

@@ -3,7 +3,7 @@
 // and its original never look alike. Free of `vscode` so the order and wording are unit-tested.
 import { adapterOf } from '../../sessions/agents';
 import { formatTokens, formatUsd } from '../../protocol/format';
-import type { TranscriptCost } from '../../sessions/costReport';
+import { startedWithText, type TranscriptCost } from '../../sessions/costReport';
 import { lastActiveMs, type SessionInfo } from '../../sessions/types';
 import { plural } from '../../base/format';
 
@@ -37,10 +37,11 @@ export function pickerItems(sessions: readonly SessionInfo[], now = Date.now(), 
   ];
 }
 
-/** "7 calls · fill 12.5k · $0.12" (or "no price for <model>"). */
+/** "7 calls · fill 12.5k · $0.12 · started with 84k: most of its parent's 96k context" (or "no price for <model>"). */
 export function subagentCostFacts(cost: TranscriptCost): string {
   const dollars = cost.unpriced.length > 0 && cost.usd === 0 ? `no price for ${cost.unpriced.join(', ')}` : formatUsd(cost.usd);
-  return `${plural(cost.calls, 'call')} · fill ${formatTokens(cost.tokens)} · ${dollars}`;
+  const started = cost.firstPromptTokens ? ` · ${startedWithText(cost.firstPromptTokens, cost.parentTokens ?? null, formatTokens)}` : '';
+  return `${plural(cost.calls, 'call')} · fill ${formatTokens(cost.tokens)} · ${dollars}${started}`;
 }
 
 function row(session: SessionInfo, now: number, costs: ReadonlyMap<string, TranscriptCost>, parent?: SessionInfo, subagents: readonly SessionInfo[] = []): PickerItem {

@@ -9,7 +9,9 @@
 // Reading a whole 100 MB file costs far more than `inspect` otherwise does, so what was read is kept
 // beside the compaction history (historyIndex.ts), with the same seal: a later read of a file that
 // was only appended to reads the new lines only. It is kept summed per model and day (calls priced
-// alike), so that reading it back stays small however many calls the session made.
+// alike), so that reading it back stays small however many calls the session made. Beside the sums
+// it keeps each main-chain call's prompt side in order (`trace`, a few numbers a call): cache health
+// (pricing/cache) needs the calls one after the other, with their times and models.
 import type { Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -20,11 +22,11 @@ import { readRange, sealBefore } from '../common/lines';
 import { historyIndexDir, writeCacheEntry } from './historyIndex';
 import { forEachRecord } from './jsonl';
 import { subagentSessions } from './listing';
-import { messageOf, str, usageOf, uuidOf } from './records';
+import { isSidechain, messageOf, str, usageOf, uuidOf } from './records';
 
 /** Lines without this cannot hold a usage: skipped unparsed. */
 const USAGE_KEY = Buffer.from('"usage"');
-const VERSION = 3;
+const VERSION = 4;
 /** Responses whose later lines may still come: kept apart by key so those lines replace them. */
 const OPEN_KEYS = 64;
 /**
@@ -37,6 +39,8 @@ const LONG_PROMPT = 128_000;
 type PackedCall = [number, number, number, number, number, string | null, string | null];
 /** calls, input, cache write, of it 1 h, cache read, output. */
 type Sums = [number, number, number, number, number, number];
+/** input, cache write, of it 1 h, cache read, index into `models` (-1: none), milliseconds since the epoch (-1: none), 1: a sidechain's. */
+type TracedCall = [number, number, number, number, number, number, number];
 
 interface StoredCalls {
   version: typeof VERSION;
@@ -51,6 +55,11 @@ interface StoredCalls {
   open: [string, PackedCall][];
   /** A fingerprint (`fingerprint`) of every response counted, folded or open: each is counted once. */
   seen: string[];
+  /** Main-chain responses in the order they began (their first line: the prompt side is final there). */
+  trace: TracedCall[];
+  models: string[];
+  /** Where each open response sits in `trace`: its later lines give it their (newer) time, as its call has. */
+  traceAt: Record<string, number>;
 }
 
 /** A subagent's calls are read less those of its session already counted: kept apart from a read of the file alone. */
@@ -58,6 +67,8 @@ const indexPath = (stats: Stats, dir: string, inSession: boolean): string => joi
 
 export interface FileCalls {
   calls: SessionCall[];
+  /** The main chain's calls one by one, in order (output tokens left at 0: the prompt side is what the cache concerns). */
+  sequence: SessionCall[];
   /** Fingerprints of the responses counted in this file. */
   seen: ReadonlySet<string>;
 }
@@ -74,7 +85,7 @@ export async function readFileCalls(path: string, cacheDir = historyIndexDir(), 
   try {
     const stats = await handle.stat();
     const cachePath = indexPath(stats, cacheDir, counted !== undefined);
-    const stored = (await loadStored(handle, stats, cachePath)) ?? { version: VERSION, dev: stats.dev, ino: stats.ino, readTo: 0, seal: '', summed: {}, long: [], open: [], seen: [] };
+    const stored = (await loadStored(handle, stats, cachePath)) ?? { version: VERSION, dev: stats.dev, ino: stats.ino, readTo: 0, seal: '', summed: {}, long: [], open: [], seen: [], trace: [], models: [], traceAt: {} };
     const from = stored.readTo;
     // Nothing appended since (the usual repeated command): no second open, no scan.
     const end = from === stats.size ? from : await readOn(path, stored, stats.size, counted);
@@ -83,7 +94,7 @@ export async function readFileCalls(path: string, cacheDir = historyIndexDir(), 
       await writeCacheEntry(cachePath, { ...stored, readTo: end, seal: seal.toString('base64') });
     }
     const calls = [...Object.entries(stored.summed).map(([key, sums]) => summedCall(key, sums)), ...[...stored.long, ...stored.open.map(([, call]) => call)].map(unpack)];
-    return { calls, seen: new Set(stored.seen) };
+    return { calls, sequence: sequenceOf(stored), seen: new Set(stored.seen) };
   } finally {
     await handle.close();
   }
@@ -120,10 +131,15 @@ async function readOn(path: string, stored: StoredCalls, size: number, counted: 
     // Counted in the session's other files, or already folded here (a response repeated far apart).
     if (!known && (counted?.has(print) === true || seen.has(print))) return;
     seen.add(print);
-    open.set(key, [usage.inputTokens, usage.cacheCreationInputTokens, usage.cacheWrite1hTokens ?? 0, usage.cacheReadInputTokens, usage.outputTokens, str(message?.model), str(record.timestamp)]);
+    const packed: PackedCall = [usage.inputTokens, usage.cacheCreationInputTokens, usage.cacheWrite1hTokens ?? 0, usage.cacheReadInputTokens, usage.outputTokens, str(message?.model), str(record.timestamp)];
+    const at = stored.traceAt[key];
+    if (known && at !== undefined && stored.trace[at] !== undefined) stored.trace[at] = trace(stored, packed, isSidechain(record));
+    if (!known) stored.traceAt[key] = stored.trace.push(trace(stored, packed, isSidechain(record))) - 1;
+    open.set(key, packed);
     if (known || open.size <= OPEN_KEYS) return;
     const [oldest, call] = open.entries().next().value as [string, PackedCall];
     open.delete(oldest);
+    delete stored.traceAt[oldest];
     fold(stored, call);
   });
   stored.open = [...open];
@@ -153,6 +169,26 @@ function unpack([input, write, hour, read, output, model, at]: PackedCall): Sess
   return { usage, model, at };
 }
 
+function trace(stored: StoredCalls, [input, write, hour, read, , model, at]: PackedCall, sidechain: boolean): TracedCall {
+  let modelIndex = model === null ? -1 : stored.models.indexOf(model);
+  if (model !== null && modelIndex < 0) modelIndex = stored.models.push(model) - 1;
+  const ms = at === null ? NaN : Date.parse(at);
+  return [input, write, hour, read, modelIndex, Number.isFinite(ms) ? ms : -1, sidechain ? 1 : 0];
+}
+
+/**
+ * The file's own chain in order: a subagent's calls in a main file (1.x) run on a cache of their own
+ * and are left out; a subagent's own file holds only those.
+ */
+function sequenceOf(stored: StoredCalls): SessionCall[] {
+  const main = stored.trace.filter((traced) => traced[6] === 0);
+  return (main.length > 0 ? main : stored.trace).map((traced) => untrace(traced, stored.models));
+}
+
+function untrace([input, write, hour, read, model, ms]: TracedCall, models: readonly string[]): SessionCall {
+  return unpack([input, write, hour, read, 0, models[model] ?? null, ms < 0 ? null : new Date(ms).toISOString()]);
+}
+
 /** The index of this file when it is one and the file was only appended to since; else null (read it all). */
 async function loadStored(handle: FileHandle, stats: Stats, path: string): Promise<StoredCalls | null> {
   // Our own cache file, read through the same guard as anyone's: one that is odd is no index.
@@ -166,7 +202,7 @@ async function loadStored(handle: FileHandle, stats: Stats, path: string): Promi
   }
   if (entry === null || typeof entry !== 'object' || entry.version !== VERSION || entry.dev !== stats.dev || entry.ino !== stats.ino) return null;
   if (!Number.isSafeInteger(entry.readTo) || (entry.readTo as number) > stats.size || typeof entry.seal !== 'string') return null;
-  if (entry.summed === null || typeof entry.summed !== 'object' || !Array.isArray(entry.long) || !Array.isArray(entry.open) || !Array.isArray(entry.seen)) return null;
+  if (entry.summed === null || typeof entry.summed !== 'object' || !Array.isArray(entry.long) || !Array.isArray(entry.open) || !Array.isArray(entry.seen) || !Array.isArray(entry.trace) || !Array.isArray(entry.models) || entry.traceAt === null || typeof entry.traceAt !== 'object') return null;
   const seal = Buffer.from(entry.seal, 'base64');
   const readTo = entry.readTo as number;
   if (!(await readRange(handle, readTo - seal.length, readTo)).equals(seal)) return null;
@@ -188,8 +224,8 @@ export async function readSessionCalls(session: SessionInfo): Promise<Result<Ses
   for (const agent of agents) {
     const read = await readFileCalls(agent.path, historyIndexDir(), counted).catch(() => null);
     if (read === null) continue;
-    subagents.push({ session: agent, calls: read.calls });
+    subagents.push({ session: agent, calls: read.calls, sequence: read.sequence });
     for (const print of read.seen) (counted as Set<string>).add(print);
   }
-  return ok({ calls: own.calls, subagents });
+  return ok({ calls: own.calls, sequence: own.sequence, subagents });
 }

@@ -9,6 +9,10 @@ import { isSidechain, messageOf, obj, str, usageOf, type RawRecord } from './rec
 import { linesBackward } from '../common/tail';
 import { agentAutoCompactTokens, percentOverrideFromEnv, resolveWindow } from './window';
 import { promptTokensOf } from '../common/usage';
+// The status line's bundle stays small: this one file, not pricing's door (which brings the price tables).
+// eslint-disable-next-line no-restricted-imports
+import { findMisses, type CacheCall } from '../../pricing/cache/misses';
+import type { TranscriptCache } from '../statusLine';
 
 /** The newest response sits in the last lines; a status line never reads further than this. */
 const TAIL_LIMIT_BYTES = 1024 * 1024;
@@ -45,7 +49,44 @@ async function transcriptFill(path: string): Promise<TranscriptFill | null> {
   }
 }
 
+/** The tail's main-chain calls, oldest first, each response once (its lines share a message id). */
+async function transcriptCache(path: string): Promise<TranscriptCache | null> {
+  const opened = await openRegularFile(path);
+  if (!opened.ok) return null;
+  const handle = opened.value;
+  const calls: CacheCall[] = [];
+  const seen = new Set<string>();
+  try {
+    const { size } = await handle.stat();
+    for await (const line of linesBackward(handle, size, { floor: Math.max(0, size - TAIL_LIMIT_BYTES), maxLineBytes: TAIL_LIMIT_BYTES })) {
+      if (!line.terminated || line.bytes.indexOf(USAGE_MARKER) === -1) continue;
+      let record: RawRecord | null;
+      try {
+        record = obj(JSON.parse(line.bytes.toString('utf8')));
+      } catch {
+        continue;
+      }
+      const usage = record === null || isSidechain(record) ? null : usageOf(record);
+      if (record === null || usage === null) continue;
+      const message = messageOf(record);
+      const id = str(message?.id) ?? str(record.uuid) ?? '';
+      if (seen.has(id)) continue;
+      seen.add(id);
+      calls.push({ usage, model: str(message?.model), at: str(record.timestamp) });
+    }
+  } catch {
+    return null;
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+  if (calls.length === 0) return null;
+  // Read newest first. Unpriced: a status line reads no price table.
+  const health = findMisses(calls.reverse());
+  return { hitRatio: health.hitRatio, calls: health.calls, misses: health.misses.length, lastCause: health.misses.at(-1)?.cause ?? null };
+}
+
 export const claudeCodeStatusLine: StatusLineSource = {
   transcriptFill,
+  transcriptCache,
   autoCompactTokens: (windowTokens, env) => agentAutoCompactTokens(windowTokens, { percentOverride: percentOverrideFromEnv(env) }),
 };

@@ -1,10 +1,6 @@
 // A live context as the engine's input, given the agent's tool vocabulary: what engineContext.ts
 // builds for callers that know only the session, and a session handle builds with its adapter's.
-import { contextFromMessages } from '../../engine/fromMessages';
-import type { Context } from '../../engine/model';
-import { estimateTokenizer } from '../../engine/tokens/estimate';
-import type { Tokenizer } from '../../engine/tokens/tokenizer';
-import type { ToolVocabulary } from '../../engine/tools';
+import { contextFromMessages, estimateTokenizer, type Context, type Tokenizer, type ToolVocabulary } from '../../engine';
 import { promptTokensOf } from '../common/usage';
 import type { LiveContext } from '../types';
 

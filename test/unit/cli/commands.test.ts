@@ -77,7 +77,7 @@ describe('ctxlens inspect', () => {
       assert.equal(report.breakdown.reduce((sum, row) => sum + row.tokens, 0), report.context.tokens);
       assert.equal(report.context.measured, report.used.tokens + report.used.outputTokensPending);
       assert.equal(report.regions.filter((region) => region.basis === 'estimated').reduce((sum, region) => sum + region.tokens, 0), report.context.estimated);
-      assert.equal(report.compactions.length, ['compact', 'demo', 'hook-inputs', 'long-compacted', 'long-demo'].includes(scenario) ? 1 : 0);
+      assert.equal(report.compactions.length, ['compact', 'compact-audit', 'demo', 'hook-inputs', 'long-compacted', 'long-demo'].includes(scenario) ? 1 : 0);
       assert.deepEqual(report.diagnostics, []);
     });
   }

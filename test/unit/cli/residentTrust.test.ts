@@ -115,7 +115,7 @@ describe("where the resident reader's socket goes", () => {
 describe('the variables a client sends', () => {
   // Every variable the CLI's commands read by name: each must be sent, or be on this list of those
   // inspect and sessions do not read (what another command, or the loader, reads).
-  const NOT_READ_BY_INSPECT_OR_SESSIONS = new Set(['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'GOOGLE_GEMINI_BASE_URL', 'CONTEXT_LENS_RESIDENT', 'CONTEXT_LENS_STATUSLINE_COST', 'CONTEXT_LENS_CONNECT', 'CONTEXT_LENS_KEY', 'CONTEXT_LENS_WRITER', 'XDG_RUNTIME_DIR', 'NODE_COMPILE_CACHE']);
+  const NOT_READ_BY_INSPECT_OR_SESSIONS = new Set(['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'GOOGLE_GEMINI_BASE_URL', 'CONTEXT_LENS_RESIDENT', 'CONTEXT_LENS_STATUSLINE_COST', 'CONTEXT_LENS_STATUSLINE_CACHE', 'CONTEXT_LENS_CONNECT', 'CONTEXT_LENS_KEY', 'CONTEXT_LENS_WRITER', 'XDG_RUNTIME_DIR', 'NODE_COMPILE_CACHE']);
   const files = (folder: string): string[] => readdirSync(folder, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.ts')).map((name) => join(folder, name));
 
   it('are every one the sessions and CLI code reads by name, and nothing else', () => {

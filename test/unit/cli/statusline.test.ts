@@ -32,6 +32,22 @@ describe('ctxlens statusline', () => {
     assert.equal(statusLine(input({ context_window_size: 200_000, used_percentage: 62 }), {}, { cost: true }), 'ctx 62% · 124k/200k · 43k to auto-compact');
   });
 
+  it('adds the prompt cache\'s health when asked (--cache): Claude Code\'s own prompt_cache figures, said so, else the transcript\'s latest calls (issue 39)', async () => {
+    // Claude Code 2.1.328 sends `prompt_cache` with its hit ratio (0–1), misses and the last miss's causes.
+    const withCache = JSON.stringify({ ...JSON.parse(input({ context_window_size: 200_000, used_percentage: 62 })), prompt_cache: { warm: true, ttl: '5m', requests: 40, misses: 4, hit_ratio: 0.912, last_miss_cause: { causes: ['ttl_expired_5m'] } } });
+    assert.equal(statusLine(withCache), 'ctx 62% · 124k/200k · 43k to auto-compact');
+    assert.equal(statusLine(withCache, {}, { cache: true }), "ctx 62% · 124k/200k · 43k to auto-compact · cache 91% · 4 misses, last idle past 5 min (Claude Code's)");
+    assert.equal(statusLine(withCache, { CONTEXT_LENS_STATUSLINE_CACHE: '1' }), "ctx 62% · 124k/200k · 43k to auto-compact · cache 91% · 4 misses, last idle past 5 min (Claude Code's)");
+    // An older Claude Code: the transcript's tail, each response once (its lines share a message id).
+    const path = join(tempDir('cl-statusline-cache-'), 's.jsonl');
+    const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 10, minute)).toISOString();
+    const call = (id: string, minute: number, read: number, write: number) => JSON.stringify({ type: 'assistant', uuid: `u-${id}`, timestamp: at(minute), message: { id, model: 'claude-sonnet-4-5', role: 'assistant', content: [], usage: { input_tokens: 5, cache_creation_input_tokens: write, cache_read_input_tokens: read, output_tokens: 10 } } });
+    writeFileSync(path, [call('m1', 0, 0, 30_000), call('m1', 0, 0, 30_000), call('m2', 1, 30_000, 500), call('m3', 20, 0, 31_000)].join('\n') + '\n');
+    const older = JSON.stringify({ ...JSON.parse(input({ context_window_size: 200_000, used_percentage: 62 })), transcript_path: path });
+    assert.equal(await resolveStatusLine(older, {}, { cache: true }), 'ctx 62% · 124k/200k · 43k to auto-compact · cache 33% · 1 miss, last idle');
+    assert.equal(await resolveStatusLine(older), 'ctx 62% · 124k/200k · 43k to auto-compact');
+  });
+
   it('prints the neutral line for anything unreadable', () => {
     for (const stdin of ['', 'not json', 'null', '{}', input({ context_window_size: 0 }), input({ context_window_size: 200_000 })]) assert.equal(statusLine(stdin), 'ctx —');
   });
@@ -61,7 +77,8 @@ describe('ctxlens statusline', () => {
       assert.deepEqual([bad.status, bad.stdout], [0, 'ctx —\n']);
       const { metafile } = await build({ entryPoints: [join(__dirname, '..', '..', '..', 'src', 'cli', 'statuslineMain.ts')], bundle: true, platform: 'node', write: false, metafile: true, logLevel: 'silent' });
       const inputs = Object.keys(metafile.inputs);
-      assert.ok(inputs.every((path) => !/node_modules|src\/engine|zod|tiktoken/.test(path)), inputs.join(', '));
+      // The engine's cache misses (a few numbers a call, no prices) is the one piece of it a redraw may use.
+      assert.ok(inputs.every((path) => !/node_modules|src\/engine\/(?!cache\/misses\.ts$)|zod|tiktoken/.test(path)), inputs.join(', '));
     });
   });
 });

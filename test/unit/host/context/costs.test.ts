@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { breakEvenOf, costViewOf, itemUsdOf, pricesOf, readCosts, withBreakEven, withCallCosts, withItemCosts } from '../../../../src/host/context/costs';
+import { breakEvenOf, costViewOf, itemUsdOf, pricesOf, readAudits, readCosts, withBreakEven, withCacheMisses, withCallCosts, withItemCosts } from '../../../../src/host/context/costs';
 import { planViewOf } from '../../../../src/host/context/derive';
 import { livePlan } from '../../../../src/host/context/liveSnapshot';
 import { snapshotOf } from './snapshotOf';
@@ -11,6 +11,7 @@ import { costViewSchema, type Preview, type TimelinePoint } from '../../../../sr
 import { readSessionInfo } from '../../../../src/sessions/claude-code/listing';
 
 const DEMO = join(__dirname, '..', '..', '..', 'fixtures', 'claude-code', 'demo', 'projects', '-home-user-payments-demo', '1184e54e-cc88-4ddf-ba37-ec450f40e74c.jsonl');
+const LONG_DEMO = join(__dirname, '..', '..', '..', 'fixtures', 'claude-code', 'long-demo', 'projects', '-home-user-payments-demo', 'c6b61ed8-d74f-49a3-9726-211b52f81b9b.jsonl');
 /** The demo's model has no bundled price: the e2e demo gives it Sonnet 4.5's, as here. */
 const SONNET_PRICES = { 'claude-sonnet-5-5': { input: 3, output: 15, cacheWrite: 3.75, cacheWrite1h: 6, cacheRead: 0.3 } };
 
@@ -60,6 +61,46 @@ describe('the panel\'s costs', () => {
     const at = report.calls[0]!.at!;
     assert.deepEqual(withCallCosts([{ at, usedTokens: 10, event: null }], report.calls)[0]!.usd, null);
     assert.equal(breakEvenOf(prices, snapshot, 30_000, 10_000), null);
+  });
+
+  it('says the session\'s cache health under the gauge and marks the call that missed on the timeline, by its instant (issue 39)', async () => {
+    // The long demo: Claude Code's own /compact, after which the next call rewrote its history to the cache.
+    const info = await readSessionInfo(LONG_DEMO);
+    assert.ok(info.ok);
+    const { read, handle } = await snapshotOf(info.value, 40_000);
+    assert.ok(read.ok);
+    const { prices } = pricesOf(SONNET_PRICES);
+    const report = await readCosts(prices, handle, read.value);
+    const view = costViewOf(report, null);
+    assert.ok(costViewSchema.safeParse(view).success);
+    assert.match(view.cache?.sentence ?? '', /^cache \d+ % · 1 miss cost \$\d+\.\d\d, a compaction$/);
+    assert.deepEqual(report.cache.misses.map((miss) => miss.cause), ['compaction']);
+    const at = report.cache.misses[0]!.at!;
+    // The miss is dated as its call on the live chain is (the response's newest line): the timeline's point joins it.
+    assert.ok(read.value.live.calls.some((call) => call.at === at), at);
+    // The timeline's point is dated by the response's first line, a few milliseconds before its newest.
+    const points: TimelinePoint[] = [{ at: new Date(Date.parse(at) - 3).toISOString(), usedTokens: 100, event: null }, { at: '2020-01-01T00:00:00Z', usedTokens: 50, event: null }, { at: new Date(Date.parse(at) + 60_000).toISOString(), usedTokens: 120, event: null }];
+    const marked = withCacheMisses(points, report);
+    assert.match(marked[0]!.cacheMiss?.label ?? '', /^cache miss after a compaction: \+\$\d/);
+    assert.equal(marked[0]!.cacheMiss?.cause, 'compaction');
+    assert.equal(marked[1]!.cacheMiss, undefined);
+    assert.equal(marked[2]!.cacheMiss, undefined);
+  });
+
+  it('audits the agent\'s own compaction for History, by its id, once (issue 39)', async () => {
+    const dir = join(__dirname, '..', '..', '..', 'fixtures', 'claude-code', 'compact-audit', 'projects', '-home-user-payments-audit');
+    const info = await readSessionInfo(join(dir, 'c6546f91-05eb-4b3c-895f-ea3eaa4f650b.jsonl'));
+    assert.ok(info.ok);
+    const { read, handle } = await snapshotOf(info.value, 40_000);
+    assert.ok(read.ok);
+    const audits = await readAudits(read.value);
+    assert.equal(audits.length, 1);
+    assert.equal(audits[0]?.id, read.value.live.compactions[0]?.uuid);
+    assert.equal(audits[0]?.sentence, 'dropped 1 rule, 1 decision');
+    const { prices } = pricesOf({});
+    assert.ok(costViewSchema.safeParse({ ...costViewOf(await readCosts(prices, handle, read.value), null), audits }).success);
+    // Read once: the second call gives the same objects back.
+    assert.equal((await readAudits(read.value))[0], audits[0]);
   });
 
   it('puts each call\'s cost on its timeline point, joined by the response\'s time; compaction marks get none', () => {

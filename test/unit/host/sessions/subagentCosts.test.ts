@@ -33,7 +33,7 @@ describe('subagentCosts', () => {
     assert.match(rows[0]?.detail ?? '', /^5 subagents \$\d+\.\d+ · \//);
     for (const subagent of rows.slice(1)) {
       assert.match(subagent.description, /^subagent of “.*” · /);
-      assert.match(subagent.detail, /^\d+ calls? · fill [\d.]+k? · \$\d+\.\d+ · \/.*\.jsonl$/);
+      assert.match(subagent.detail, /^\d+ calls? · fill [\d.]+k? · \$\d+\.\d+ · started with [\d.]+k · \/.*\.jsonl$/);
     }
   });
 

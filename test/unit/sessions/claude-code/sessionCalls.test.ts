@@ -24,6 +24,8 @@ describe('readFileCalls', () => {
     const path = join(dir, 's.jsonl');
     writeFileSync(path, line('msg_1', 5) + line('msg_1', 50) + line('msg_2', 7));
     assert.deepEqual((await readFileCalls(path, cache)).calls.map((call) => call.usage.outputTokens), [50, 7]);
+    // One by one in order for cache health, each response once, at its newest line's time (as its live call is).
+    assert.equal((await readFileCalls(path, cache)).sequence.length, 2);
     appendFileSync(path, line('msg_2', 70) + line('msg_3', 3, { cache_creation: { ephemeral_1h_input_tokens: 40, ephemeral_5m_input_tokens: 60 } }));
     const { calls } = await readFileCalls(path, cache);
     assert.deepEqual(calls.map((call) => call.usage.outputTokens), [50, 70, 3]);
