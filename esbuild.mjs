@@ -43,7 +43,10 @@ const SHARED = {
 const sharedBeside = {
   name: 'shared-beside',
   setup(build) {
-    build.onResolve({ filter: /^(zod|@anthropic-ai\/sdk|@modelcontextprotocol\/sdk\/(server\/(mcp|stdio)|types)\.js|compromise\/two)$/ }, (args) => ({ path: `./${SHARED[args.path]}.js`, external: true }));
+    build.onResolve({ filter: /^(zod|@anthropic-ai\/sdk|@modelcontextprotocol\/sdk\/(server\/(mcp|stdio)|types)\.js|compromise\/two)$/ }, (args) => ({
+      path: `./${SHARED[args.path]}.js`,
+      external: true,
+    }));
   },
 };
 
@@ -59,7 +62,15 @@ const cliMainBeside = {
 // No `import()` in a node bundle: Node 20 runs our bundles from V8's code cache (src/cli/codeCache.ts),
 // and code from that cache cannot import dynamically there. Every module the bundles load at run time
 // is CommonJS (Node's own, the shared files beside them), so a require does the same.
-const nodeBundle = { ...common, platform: 'node', format: 'cjs', target: 'node20', supported: { 'dynamic-import': false }, mainFields: ['module', 'main'], outdir: dist };
+const nodeBundle = {
+  ...common,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  supported: { 'dynamic-import': false },
+  mainFields: ['module', 'main'],
+  outdir: dist,
+};
 
 /** @type {esbuild.BuildOptions[]} */
 const targets = [
@@ -76,11 +87,21 @@ const targets = [
   { ...nodeBundle, stdin: { contents: "export * from 'zod';", resolveDir: root, loader: 'js' }, outdir: undefined, outfile: join(dist, 'zod.js') },
   {
     ...nodeBundle,
-    stdin: { contents: "export { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'; export { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'; export { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';", resolveDir: root, loader: 'js' },
+    stdin: {
+      contents:
+        "export { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'; export { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'; export { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';",
+      resolveDir: root,
+      loader: 'js',
+    },
     outdir: undefined,
     outfile: join(dist, 'mcp-sdk.js'),
   },
-  { ...nodeBundle, stdin: { contents: "export { default } from 'compromise/two';", resolveDir: root, loader: 'js' }, outdir: undefined, outfile: join(dist, 'nlp.js') },
+  {
+    ...nodeBundle,
+    stdin: { contents: "export { default } from 'compromise/two';", resolveDir: root, loader: 'js' },
+    outdir: undefined,
+    outfile: join(dist, 'nlp.js'),
+  },
   {
     ...nodeBundle,
     stdin: { contents: "export { default } from '@anthropic-ai/sdk'; export * from '@anthropic-ai/sdk';", resolveDir: root, loader: 'js' },

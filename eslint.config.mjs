@@ -36,7 +36,17 @@ const adapterRules = AGENT_FOLDERS.map((agent) => ({
       'error',
       {
         paths: [NO_VSCODE],
-        patterns: [...DOORS, ...(AGENT_FOLDERS.length < 2 ? [] : [agentFolderPattern(AGENT_FOLDERS.filter((other) => other !== agent), 'An adapter never imports another adapter: move what both need to src/sessions/common/.')])],
+        patterns: [
+          ...DOORS,
+          ...(AGENT_FOLDERS.length < 2
+            ? []
+            : [
+                agentFolderPattern(
+                  AGENT_FOLDERS.filter((other) => other !== agent),
+                  'An adapter never imports another adapter: move what both need to src/sessions/common/.',
+                ),
+              ]),
+        ],
       },
     ],
   },
@@ -49,7 +59,17 @@ function throughTheRegistry({ vscode }) {
       'error',
       {
         ...(vscode ? {} : { paths: [{ name: 'vscode', message: 'The CLI, proxy and MCP server run without VS Code.' }] }),
-        patterns: [...DOORS, ...(AGENT_FOLDERS.length === 0 ? [] : [agentFolderPattern(AGENT_FOLDERS, 'Reach an agent through the adapter port (sessions/agents, sessions/connectable, sessions/connection), never its folder.')])],
+        patterns: [
+          ...DOORS,
+          ...(AGENT_FOLDERS.length === 0
+            ? []
+            : [
+                agentFolderPattern(
+                  AGENT_FOLDERS,
+                  'Reach an agent through the adapter port (sessions/agents, sessions/connectable, sessions/connection), never its folder.',
+                ),
+              ]),
+        ],
       },
     ],
   };
@@ -65,7 +85,11 @@ const FILE_NAME = /^[A-Za-z][A-Za-z0-9]*(\.[a-z]+)*\.ts$/;
 const local = {
   rules: {
     'file-name': {
-      meta: { type: 'suggestion', schema: [], messages: { name: '{{name}}: name a module in camelCase (or PascalCase for a class), e.g. {{suggested}} (eslint.config.mjs, FILE_NAME).' } },
+      meta: {
+        type: 'suggestion',
+        schema: [],
+        messages: { name: '{{name}}: name a module in camelCase (or PascalCase for a class), e.g. {{suggested}} (eslint.config.mjs, FILE_NAME).' },
+      },
       create(context) {
         return {
           Program(node) {
@@ -94,7 +118,14 @@ export default tseslint.config(
       'local/file-name': 'error',
       // A promise nobody awaits loses its rejection: await it, or write `void` with the reason and a catch.
       // node:test's describe/it return a promise the runner itself waits for.
-      '@typescript-eslint/no-floating-promises': ['error', { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] }] }],
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        {
+          allowForKnownSafeCalls: [
+            { from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] },
+          ],
+        },
+      ],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       eqeqeq: ['error', 'smart'],
@@ -105,10 +136,21 @@ export default tseslint.config(
     // makes V8 hold the whole bundle as a two-byte string: half a megabyte more to decode and scan
     // at the start of every command.
     files: ['src/**/*.ts'],
-    rules: { 'no-restricted-syntax': ['error', { selector: 'Literal[regex.pattern=/[^\\x00-\\x7f]/]', message: 'Write non-ASCII characters in a regular expression as \\u escapes (see eslint.config.mjs).' }] },
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'Literal[regex.pattern=/[^\\x00-\\x7f]/]',
+          message: 'Write non-ASCII characters in a regular expression as \\u escapes (see eslint.config.mjs).',
+        },
+      ],
+    },
   },
   { files: ['src/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: DOORS }] } },
-  { files: ['src/sessions/**/*.ts', 'src/protocol/**/*.ts', 'src/contracts/**/*.ts', 'src/archive/**/*.ts', 'src/summarizers/**/*.ts', 'src/base/**/*.ts'], rules: noVscode },
+  {
+    files: ['src/sessions/**/*.ts', 'src/protocol/**/*.ts', 'src/contracts/**/*.ts', 'src/archive/**/*.ts', 'src/summarizers/**/*.ts', 'src/base/**/*.ts'],
+    rules: noVscode,
+  },
   ...adapterRules,
   {
     // The engine is pure: it knows no agent's format, no VS Code, no command line and no panel.
@@ -121,10 +163,28 @@ export default tseslint.config(
             { name: 'vscode', message: 'The engine must not depend on VS Code.' },
             // No I/O of its own: archives on disk and summarizers that call a network or a process
             // live in src/archive and src/summarizers and are handed to the engine.
-            ...['node:fs', 'node:fs/promises', 'node:child_process', 'node:net', 'node:http', 'node:https', '@anthropic-ai/sdk'].map((name) => ({ name, message: 'The engine does no I/O: take it as a dependency (src/archive, src/summarizers).' })),
+            ...['node:fs', 'node:fs/promises', 'node:child_process', 'node:net', 'node:http', 'node:https', '@anthropic-ai/sdk'].map((name) => ({
+              name,
+              message: 'The engine does no I/O: take it as a dependency (src/archive, src/summarizers).',
+            })),
           ],
           patterns: [
-            { group: ['**/sessions/**', '**/host/**', '**/cli/**', '**/protocol/**', '**/proxy/**', '**/contracts/**', '**/archive/**', '**/summarizers/anthropic', '**/summarizers/claudeCli', '**/pricing', '**/pricing/**'], message: 'The engine imports nothing outside src/engine but src/base: adapters hand it their context, and it never prices.' },
+            {
+              group: [
+                '**/sessions/**',
+                '**/host/**',
+                '**/cli/**',
+                '**/protocol/**',
+                '**/proxy/**',
+                '**/contracts/**',
+                '**/archive/**',
+                '**/summarizers/anthropic',
+                '**/summarizers/claudeCli',
+                '**/pricing',
+                '**/pricing/**',
+              ],
+              message: 'The engine imports nothing outside src/engine but src/base: adapters hand it their context, and it never prices.',
+            },
             { group: ['**/base/node/**'], message: 'src/base/node reads the environment and the disk: the engine takes such values as arguments.' },
           ],
         },
@@ -138,10 +198,29 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [NO_VSCODE, ...['node:fs', 'node:fs/promises', 'node:child_process', 'node:net', 'node:http', 'node:https'].map((name) => ({ name, message: 'Pricing does no I/O: the caller reads price files and sessions.' }))],
+          paths: [
+            NO_VSCODE,
+            ...['node:fs', 'node:fs/promises', 'node:child_process', 'node:net', 'node:http', 'node:https'].map((name) => ({
+              name,
+              message: 'Pricing does no I/O: the caller reads price files and sessions.',
+            })),
+          ],
           patterns: [
             DOORS[0],
-            { group: ['**/sessions/**', '**/host/**', '**/cli/**', '**/protocol/**', '**/proxy/**', '**/contracts/**', '**/archive/**', '**/summarizers/**', '**/base/node/**'], message: 'Pricing imports only the engine (through its door) and src/base.' },
+            {
+              group: [
+                '**/sessions/**',
+                '**/host/**',
+                '**/cli/**',
+                '**/protocol/**',
+                '**/proxy/**',
+                '**/contracts/**',
+                '**/archive/**',
+                '**/summarizers/**',
+                '**/base/node/**',
+              ],
+              message: 'Pricing imports only the engine (through its door) and src/base.',
+            },
           ],
         },
       ],
@@ -165,7 +244,18 @@ export default tseslint.config(
   {
     files: ['**/*.mjs'],
     languageOptions: {
-      globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly', fetch: 'readonly', AbortController: 'readonly', setInterval: 'readonly', clearInterval: 'readonly' },
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        Buffer: 'readonly',
+        fetch: 'readonly',
+        AbortController: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+      },
     },
   },
 );

@@ -44,7 +44,7 @@ function ccusage(bin: string, args: string[], env: Record<string, string>): { se
 
 async function main(): Promise<void> {
   const bin = process.env.CCUSAGE;
-  if (bin === undefined) throw new Error('CCUSAGE must name ccusage\'s native bin');
+  if (bin === undefined) throw new Error("CCUSAGE must name ccusage's native bin");
   const rows: string[][] = [['AGENT', 'FIXTURE', 'OURS', 'CCUSAGE', 'Δ %', '']];
   const push = (agent: string, name: string, a: number | null, b: number | null): void => {
     const delta = a !== null && b !== null && b > 0 ? ((a - b) / b) * 100 : null;
@@ -82,7 +82,15 @@ async function main(): Promise<void> {
       const data = mkdtempSync(join(tmpdir(), 'cl-ccu-gemini-'));
       const chats = join(data, 'tmp', 'project', 'chats');
       mkdirSync(chats, { recursive: true });
-      const copy = join(chats, `session-${file.split('/').at(-1)?.replace(/^session-/, '') ?? 'x.json'}`);
+      const copy = join(
+        chats,
+        `session-${
+          file
+            .split('/')
+            .at(-1)
+            ?.replace(/^session-/, '') ?? 'x.json'
+        }`,
+      );
       cpSync(file, copy);
       const theirs = ccusage(bin, ['gemini'], { GEMINI_DATA_DIR: data });
       const total = theirs.reduce((sum, session) => sum + (session.costUSD ?? session.totalCost ?? 0), 0);
@@ -106,7 +114,13 @@ async function main(): Promise<void> {
     rmSync(data, { recursive: true, force: true });
   }
   const widths = (rows[0] as string[]).map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
-  for (const row of rows) console.log(row.map((cell, column) => (column >= 2 && column <= 4 ? cell.padStart(widths[column] ?? 0) : cell.padEnd(widths[column] ?? 0))).join('  ').trimEnd());
+  for (const row of rows)
+    console.log(
+      row
+        .map((cell, column) => (column >= 2 && column <= 4 ? cell.padStart(widths[column] ?? 0) : cell.padEnd(widths[column] ?? 0)))
+        .join('  ')
+        .trimEnd(),
+    );
 }
 
 void main();

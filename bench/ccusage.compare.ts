@@ -22,7 +22,10 @@ interface CcusageSession {
 
 /** Fixture folders that are Claude Code config folders (have `projects/`). */
 function configDirs(): string[] {
-  const folders = [...readdirSync(join(FIXTURES, 'public')).map((name) => join(FIXTURES, 'public', name)), ...readdirSync(FIXTURES).map((name) => join(FIXTURES, name))];
+  const folders = [
+    ...readdirSync(join(FIXTURES, 'public')).map((name) => join(FIXTURES, 'public', name)),
+    ...readdirSync(FIXTURES).map((name) => join(FIXTURES, name)),
+  ];
   return folders.filter((folder) => existsSync(join(folder, 'projects')));
 }
 
@@ -44,7 +47,9 @@ async function ours(path: string): Promise<{ byModel: Map<string, number | null>
   const read = await claudeCodeAdapter.readSessionCalls(info.value);
   if (!read.ok) return { byModel: new Map(), besides: [] };
   const { total } = sessionCost(index, [...read.value.calls, ...read.value.subagents.flatMap((agent) => agent.calls)]);
-  const besides = read.value.subagents.filter((agent) => agent.session.projectDir === info.value.projectDir && !agent.session.path.includes('/subagents/')).map((agent) => agent.session.id);
+  const besides = read.value.subagents
+    .filter((agent) => agent.session.projectDir === info.value.projectDir && !agent.session.path.includes('/subagents/'))
+    .map((agent) => agent.session.id);
   return { byModel: new Map(total.byModel.map((row) => [row.model, row.usd])), besides };
 }
 
@@ -57,12 +62,17 @@ function theirsOf(theirs: ReadonlyMap<string, ReadonlyMap<string, number>>, id: 
 
 async function main(): Promise<void> {
   const bin = process.env.CCUSAGE;
-  if (bin === undefined) throw new Error('CCUSAGE must name ccusage\'s bin (e.g. /tmp/ccu/node_modules/.bin/ccusage after `npm install ccusage` there)');
+  if (bin === undefined) throw new Error("CCUSAGE must name ccusage's bin (e.g. /tmp/ccu/node_modules/.bin/ccusage after `npm install ccusage` there)");
   const dirs = configDirs();
-  const run = spawnSync(bin, ['session', '--json', '--offline'], { env: { ...process.env, CLAUDE_CONFIG_DIR: dirs.join(',') }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const run = spawnSync(bin, ['session', '--json', '--offline'], {
+    env: { ...process.env, CLAUDE_CONFIG_DIR: dirs.join(',') },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (run.status !== 0) throw new Error(`ccusage failed (${run.status}): ${run.stderr}`);
   const theirs = new Map<string, Map<string, number>>();
-  for (const session of (JSON.parse(run.stdout) as { session: CcusageSession[] }).session) theirs.set(session.period, new Map(session.modelBreakdowns.map((row) => [row.modelName, row.cost])));
+  for (const session of (JSON.parse(run.stdout) as { session: CcusageSession[] }).session)
+    theirs.set(session.period, new Map(session.modelBreakdowns.map((row) => [row.modelName, row.cost])));
   const rows: string[][] = [['SESSION', 'MODEL', 'OURS', 'CCUSAGE', 'Δ %', '']];
   for (const path of dirs.flatMap(sessionFiles).sort()) {
     const id = (path.split('/').at(-1) as string).replace(/\.jsonl$/, '');
@@ -73,12 +83,19 @@ async function main(): Promise<void> {
       const b = other.get(model) ?? null;
       const both = a !== null && b !== null && b > 0;
       const delta = both ? ((a - b) / b) * 100 : null;
-      const flag = delta !== null && Math.abs(delta) > TOLERANCE * 100 ? 'MISSES' : a === null ? 'no price (ours)' : b === null || b === 0 ? 'no price (ccusage)' : 'ok';
+      const flag =
+        delta !== null && Math.abs(delta) > TOLERANCE * 100 ? 'MISSES' : a === null ? 'no price (ours)' : b === null || b === 0 ? 'no price (ccusage)' : 'ok';
       rows.push([id.slice(0, 14), model, a === null ? '–' : a.toFixed(4), b === null ? '–' : b.toFixed(4), delta === null ? '' : delta.toFixed(2), flag]);
     }
   }
   const widths = (rows[0] as string[]).map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
-  for (const row of rows) console.log(row.map((cell, column) => (column >= 2 && column <= 4 ? cell.padStart(widths[column] ?? 0) : cell.padEnd(widths[column] ?? 0))).join('  ').trimEnd());
+  for (const row of rows)
+    console.log(
+      row
+        .map((cell, column) => (column >= 2 && column <= 4 ? cell.padStart(widths[column] ?? 0) : cell.padEnd(widths[column] ?? 0)))
+        .join('  ')
+        .trimEnd(),
+    );
 }
 
 void main();

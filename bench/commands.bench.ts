@@ -25,7 +25,13 @@ const KINDS = [
   { id: 'boundary', label: 'compact boundary', options: { liveBytes: 256 * 1024, preserved: 'dangling' as const } },
   { id: 'rooted', label: 'no boundary', options: { rootBytes: 2 * MB } },
 ] as const;
-const STATUS_INPUT = JSON.stringify({ context_window: { context_window_size: 200_000, used_percentage: 62, current_usage: { input_tokens: 10, cache_creation_input_tokens: 4_000, cache_read_input_tokens: 120_000 } } });
+const STATUS_INPUT = JSON.stringify({
+  context_window: {
+    context_window_size: 200_000,
+    used_percentage: 62,
+    current_usage: { input_tokens: 10, cache_creation_input_tokens: 4_000, cache_read_input_tokens: 120_000 },
+  },
+});
 
 interface Sample {
   cpu: number;
@@ -41,7 +47,10 @@ function timed(command: string[], env: NodeJS.ProcessEnv = process.env, input = 
   const started = performance.now();
   const result = spawnSync('/usr/bin/time', ['-f', 'TIME %U %S %M', ...command], { env, input, maxBuffer: 256 * MB, encoding: 'utf8' });
   const wall = (performance.now() - started) / 1000;
-  const line = result.stderr.trim().split('\n').findLast((text) => text.startsWith('TIME '));
+  const line = result.stderr
+    .trim()
+    .split('\n')
+    .findLast((text) => text.startsWith('TIME '));
   if (result.status !== 0 || line === undefined) throw new Error(`${command.join(' ')} failed (${result.status}): ${result.stderr.slice(-500)}`);
   const [user, sys, kib] = line.slice(5).split(' ').map(Number) as [number, number, number];
   return { cpu: user + sys, wall, peakMiB: kib / 1024 };
@@ -67,7 +76,11 @@ function pair(a: () => Sample, b: () => Sample): Paired {
     as.push(a());
     bs.push(b());
   }
-  const pick = (samples: Sample[]): Sample => ({ cpu: median(samples.map((s) => s.cpu)), wall: median(samples.map((s) => s.wall)), peakMiB: median(samples.map((s) => s.peakMiB)) });
+  const pick = (samples: Sample[]): Sample => ({
+    cpu: median(samples.map((s) => s.cpu)),
+    wall: median(samples.map((s) => s.wall)),
+    peakMiB: median(samples.map((s) => s.peakMiB)),
+  });
   const ratio = (key: keyof Sample): number => median(as.map((s, index) => s[key] / (bs[index] as Sample)[key]));
   return { a: pick(as), b: pick(bs), cpuRatio: ratio('cpu'), wallRatio: ratio('wall'), peakRatio: ratio('peakMiB') };
 }
@@ -83,7 +96,8 @@ function row(figure: string, value: string, target = '', met: boolean | null = n
 }
 
 /** "1.32x wall (412 vs 312 ms), 1.40x CPU": the wall ratio is what the targets hold, CPU beside it. */
-const versus = (paired: Paired): string => `${paired.wallRatio.toFixed(2)}x wall (${ms(paired.a.wall)} vs ${ms(paired.b.wall)}), ${paired.cpuRatio.toFixed(2)}x CPU`;
+const versus = (paired: Paired): string =>
+  `${paired.wallRatio.toFixed(2)}x wall (${ms(paired.a.wall)} vs ${ms(paired.b.wall)}), ${paired.cpuRatio.toFixed(2)}x CPU`;
 
 /** `ctxlens resident` as the extension starts it for its terminals; stopped by closing its stdin. */
 async function startResident(env: NodeJS.ProcessEnv, socket: string) {
@@ -95,10 +109,11 @@ async function startResident(env: NodeJS.ProcessEnv, socket: string) {
   return {
     /** Resident memory now, MiB (the reader stays; its memory is what keeping it costs). */
     rssMiB: (): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024,
-    stop: (): Promise<unknown> => new Promise((settle) => {
-      child.once('exit', settle);
-      child.stdin.end();
-    }),
+    stop: (): Promise<unknown> =>
+      new Promise((settle) => {
+        child.once('exit', settle);
+        child.stdin.end();
+      }),
   };
 }
 
@@ -120,18 +135,27 @@ async function main(): Promise<void> {
       files.set(`${kind.id}-${size}`, { path, config });
     }
   }
-  const node = (args: string[], input = '') => () => timed([process.execPath, ...args], env, input);
+  const node =
+    (args: string[], input = '') =>
+    () =>
+      timed([process.execPath, ...args], env, input);
   const inspect = (key: string) => node([CLI, 'inspect', (files.get(key) as { path: string }).path, '--json']);
   // In a VS Code terminal: the extension's resident reader answers (host/ResidentCli.ts).
   const socket = join(dir, 'cache', 'run', 'bench.sock');
   const resident = await startResident(env, socket);
-  const inTerminal = (key: string) => () => timed([process.execPath, CLI, 'inspect', (files.get(key) as { path: string }).path, '--json'], { ...env, CONTEXT_LENS_RESIDENT: socket });
+  const inTerminal = (key: string) => () =>
+    timed([process.execPath, CLI, 'inspect', (files.get(key) as { path: string }).path, '--json'], { ...env, CONTEXT_LENS_RESIDENT: socket });
   const bare = node(['-e', '0']);
   const ccusage = process.env.CCUSAGE;
-  const peer = (key: string) => () => timed([ccusage as string, 'session', '--json', '--offline'], { ...env, CLAUDE_CONFIG_DIR: (files.get(key) as { config: string }).config });
-  const load = loadavg().map((value) => value.toFixed(2)).join(' ');
+  const peer = (key: string) => () =>
+    timed([ccusage as string, 'session', '--json', '--offline'], { ...env, CLAUDE_CONFIG_DIR: (files.get(key) as { config: string }).config });
+  const load = loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
   console.log(`Whole processes, ${RUNS} runs after a warm-up, medians; ratios pair by pair. Load average before: ${load}.`);
-  console.log('Transcripts: chained copies of the recorded multi-prompt session; "compact boundary": a compaction 256 KB before the end whose preserved segment is not in the file; "no boundary": a new conversation starts 2 MB before the end.\n');
+  console.log(
+    'Transcripts: chained copies of the recorded multi-prompt session; "compact boundary": a compaction 256 KB before the end whose preserved segment is not in the file; "no boundary": a new conversation starts 2 MB before the end.\n',
+  );
 
   const groups: BarGroup[] = [];
   for (const kind of KINDS) {
@@ -150,8 +174,18 @@ async function main(): Promise<void> {
         const against = pair(inTerminal(key), peer(key));
         const alone = pair(inspect(key), peer(key));
         const target = size === 100 ? '< 1x' : '';
-        row(`inspect --json in a VS Code terminal, ${size} MB, ${kind.label} / ccusage session (native)`, versus(against), target, size === 100 ? against.wallRatio < 1 : null);
-        row(`  inspect --json on its own, ${size} MB, ${kind.label} / ccusage session (native)`, versus(alone), target, size === 100 ? alone.wallRatio < 1 : null);
+        row(
+          `inspect --json in a VS Code terminal, ${size} MB, ${kind.label} / ccusage session (native)`,
+          versus(against),
+          target,
+          size === 100 ? against.wallRatio < 1 : null,
+        );
+        row(
+          `  inspect --json on its own, ${size} MB, ${kind.label} / ccusage session (native)`,
+          versus(alone),
+          target,
+          size === 100 ? alone.wallRatio < 1 : null,
+        );
         bars.push({ label: 'ccusage session (native)', ms: against.b.wall * 1000 });
       }
       groups.push({ label: `${size} MB, ${kind.label}`, bars });
@@ -169,22 +203,47 @@ async function main(): Promise<void> {
     const changedAlone = pair(appended(inspect(`${kind.id}-100`)), bare);
     row(`  inspect --json on its own, 100 MB, ${kind.label}, just appended to / node -e 0`, versus(changedAlone));
     const growth = pair(inspect(`${kind.id}-100`), inspect(`${kind.id}-1`));
-    row(`inspect --json on its own, peak memory 100 MB / 1 MB, ${kind.label}`, `${growth.peakRatio.toFixed(2)}x (${growth.a.peakMiB.toFixed(0)} vs ${growth.b.peakMiB.toFixed(0)} MiB)`, '<= 1.2x', growth.peakRatio <= 1.2);
+    row(
+      `inspect --json on its own, peak memory 100 MB / 1 MB, ${kind.label}`,
+      `${growth.peakRatio.toFixed(2)}x (${growth.a.peakMiB.toFixed(0)} vs ${growth.b.peakMiB.toFixed(0)} MiB)`,
+      '<= 1.2x',
+      growth.peakRatio <= 1.2,
+    );
   }
   row('  the resident reader itself, after all of the above', `${resident.rssMiB().toFixed(0)} MiB resident`);
   await resident.stop();
-  const cold = pair(() => timed([process.execPath, CLI, 'inspect', (files.get('boundary-100') as { path: string }).path, '--json'], { ...env, CONTEXT_LENS_CACHE: mkdtempSync(join(dir, 'cold-')) }), bare);
+  const cold = pair(
+    () =>
+      timed([process.execPath, CLI, 'inspect', (files.get('boundary-100') as { path: string }).path, '--json'], {
+        ...env,
+        CONTEXT_LENS_CACHE: mkdtempSync(join(dir, 'cold-')),
+      }),
+    bare,
+  );
   row('  inspect --json, 100 MB, first read of the file (no index, no code cache) / node -e 0', versus(cold));
   const status = pair(node([STATUSLINE], STATUS_INPUT), node(['-e', '0'], STATUS_INPUT));
   row('statusline (dist/statusline.js) / node -e 0', versus(status), '<= 1.2x', status.wallRatio <= 1.2);
   const help = pair(node([CLI, '--help']), bare);
   row('--help / node -e 0', versus(help));
-  if (ccusage === undefined) console.log("(CCUSAGE=<path to ccusage's native binary> adds the peer: npm install --prefix /tmp/peers ccusage@20.0.24, then node_modules/@ccusage/ccusage-linux-x64/bin/ccusage)\n");
+  if (ccusage === undefined)
+    console.log(
+      "(CCUSAGE=<path to ccusage's native binary> adds the peer: npm install --prefix /tmp/peers ccusage@20.0.24, then node_modules/@ccusage/ccusage-linux-x64/bin/ccusage)\n",
+    );
 
   const widths = [0, 1, 2].map((column) => Math.max(...rows.map((cells) => (cells[column] as string).length)));
-  for (const cells of rows) console.log(cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd());
+  for (const cells of rows)
+    console.log(
+      cells
+        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    );
   console.log(misses.length === 0 ? '\nEvery target holds.' : `\nMisses:\n${misses.map((miss) => `  ${miss}`).join('\n')}`);
-  console.log(`Load average after: ${loadavg().map((value) => value.toFixed(2)).join(' ')}.`);
+  console.log(
+    `Load average after: ${loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ')}.`,
+  );
   mkdirSync(join(CHART, '..'), { recursive: true });
   writeFileSync(CHART, barChart(groups, `Wall time, median of ${RUNS} runs, same machine and run (load average ${load})`));
   console.log(`Chart: ${CHART}`);

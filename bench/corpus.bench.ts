@@ -32,7 +32,9 @@ interface Compact {
 
 function json<T>(args: string[]): T | null {
   try {
-    return JSON.parse(execFileSync(process.execPath, [CLI, ...args, '--json'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] })) as T;
+    return JSON.parse(
+      execFileSync(process.execPath, [CLI, ...args, '--json'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] }),
+    ) as T;
   } catch {
     return null;
   }
@@ -45,7 +47,10 @@ async function firstPrompt(path: string, agent: string): Promise<number | null> 
 }
 
 async function main(): Promise<void> {
-  const sessions = [...claudeTranscripts().map((entry) => ({ ...entry, agent: 'claude-code' })), ...codexRollouts().map((entry) => ({ ...entry, agent: 'codex' }))];
+  const sessions = [
+    ...claudeTranscripts().map((entry) => ({ ...entry, agent: 'claude-code' })),
+    ...codexRollouts().map((entry) => ({ ...entry, agent: 'codex' })),
+  ];
   console.log(`CLI: ${CLI}`);
   console.log('| session | used | head | head share | head > 1st prompt | 15 % target | manual (over half the window) |');
   console.log('|---|---|---|---|---|---|---|');
@@ -64,7 +69,12 @@ async function main(): Promise<void> {
       const compacted = json<Compact>(['compact', session.path, '--agent', session.agent, '--target-percent', '15', '--archive-dir', archive]);
       totals.targets += 1;
       if (compacted?.metrics.targetMet) totals.met += 1;
-      target = compacted === null ? 'failed' : compacted.metrics.targetMet ? `met (${compacted.metrics.tokensAfter.toLocaleString('en-US')})` : `missed: ${compacted.metrics.tokensAfter.toLocaleString('en-US')} > ${compacted.metrics.targetTokens.toLocaleString('en-US')}`;
+      target =
+        compacted === null
+          ? 'failed'
+          : compacted.metrics.targetMet
+            ? `met (${compacted.metrics.tokensAfter.toLocaleString('en-US')})`
+            : `missed: ${compacted.metrics.tokensAfter.toLocaleString('en-US')} > ${compacted.metrics.targetTokens.toLocaleString('en-US')}`;
     }
     let manual = '–';
     if (inspect.used.tokens > inspect.window.tokens / 2) {
@@ -74,9 +84,13 @@ async function main(): Promise<void> {
       manual = compacted === null ? 'failed' : compacted.status === 'noop' ? `no-op: ${compacted.message ?? ''}` : compacted.status;
     }
     const share = total > 0 ? ((head / total) * 100).toFixed(1) : '0.0';
-    console.log(`| ${session.name} | ${inspect.used.tokens.toLocaleString('en-US')} | ${head.toLocaleString('en-US')} | ${share} % | ${over ? `yes (${first?.toLocaleString('en-US')})` : 'no'} | ${target} | ${manual} |`);
+    console.log(
+      `| ${session.name} | ${inspect.used.tokens.toLocaleString('en-US')} | ${head.toLocaleString('en-US')} | ${share} % | ${over ? `yes (${first?.toLocaleString('en-US')})` : 'no'} | ${target} | ${manual} |`,
+    );
   }
-  console.log(`\n${totals.sessions} sessions: head larger than the first prompt in ${totals.headOver}; 15 % target met in ${totals.met} of ${totals.targets}; manual compaction a no-op in ${totals.noop} of ${totals.overHalf} sessions over half their window.`);
+  console.log(
+    `\n${totals.sessions} sessions: head larger than the first prompt in ${totals.headOver}; 15 % target met in ${totals.met} of ${totals.targets}; manual compaction a no-op in ${totals.noop} of ${totals.overHalf} sessions over half their window.`,
+  );
 }
 
 void main();

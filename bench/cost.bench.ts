@@ -72,11 +72,24 @@ async function main(): Promise<void> {
       shares.push(b / Math.max(1e-9, a - b));
     }
     const share = median(shares);
-    rows.push([`${size} MB`, `${median(whole).toFixed(0)} ms`, `${median(part).toFixed(1)} ms`, `${(share * 100).toFixed(1)} %`, `${cold.toFixed(0)} ms`, `< ${TARGET * 100} % ${share < TARGET ? 'ok' : 'MISSES'}`]);
+    rows.push([
+      `${size} MB`,
+      `${median(whole).toFixed(0)} ms`,
+      `${median(part).toFixed(1)} ms`,
+      `${(share * 100).toFixed(1)} %`,
+      `${cold.toFixed(0)} ms`,
+      `< ${TARGET * 100} % ${share < TARGET ? 'ok' : 'MISSES'}`,
+    ]);
   }
   console.log(`In one process, ${RUNS} runs after a warm-up, medians; ADDED is the cost part over the rest of the command, run by run.\n`);
   const widths = (rows[0] as string[]).map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
-  for (const row of rows) console.log(row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd());
+  for (const row of rows)
+    console.log(
+      row
+        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    );
   rmSync(dir, { recursive: true, force: true });
 }
 

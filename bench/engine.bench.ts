@@ -36,7 +36,9 @@ function tierOne(context: Context): void {
 }
 
 function report(label: string, samples: number[], target: string): void {
-  console.log(`${label}: p50 ${percentile(samples, 50).toFixed(2)} ms, p95 ${percentile(samples, 95).toFixed(2)} ms (target ${target}; ${samples.length} runs)`);
+  console.log(
+    `${label}: p50 ${percentile(samples, 50).toFixed(2)} ms, p95 ${percentile(samples, 95).toFixed(2)} ms (target ${target}; ${samples.length} runs)`,
+  );
 }
 
 /** Text the agent really sent: message contents of the recorded demo session's requests. */
@@ -63,7 +65,9 @@ function throughput(label: string, sample: string, counters: readonly Counter[])
     const tokens = counter.count(sample);
     const seconds = (performance.now() - started) / 1000;
     counts.set(counter.name, tokens);
-    console.log(`tokenizer ${counter.name} on ${label}: ${(megabytes / seconds).toFixed(2)} MB/s (${tokens.toLocaleString('en-US')} tokens in ${megabytes.toFixed(1)} MB)`);
+    console.log(
+      `tokenizer ${counter.name} on ${label}: ${(megabytes / seconds).toFixed(2)} MB/s (${tokens.toLocaleString('en-US')} tokens in ${megabytes.toFixed(1)} MB)`,
+    );
   }
 }
 
@@ -80,12 +84,32 @@ function tokenizerThroughput(): void {
 }
 
 const hundredK = contextOf(100_000);
-report(`tier 1 on 100k tokens (${hundredK.items.length} items)`, timeIt(50, () => tierOne(hundredK)), '≤ 5 ms p95');
+report(
+  `tier 1 on 100k tokens (${hundredK.items.length} items)`,
+  timeIt(50, () => tierOne(hundredK)),
+  '≤ 5 ms p95',
+);
 const million = contextOf(1_000_000);
-report(`plan without LLM on 1M tokens (${million.items.length} items)`, timeIt(15, () => plan(million)), '≤ 100 ms');
-report(`plan (manual, full ladder) on 1M tokens`, timeIt(10, () => plan(million, { trigger: 'manual' })), '≤ 100 ms');
+report(
+  `plan without LLM on 1M tokens (${million.items.length} items)`,
+  timeIt(15, () => plan(million)),
+  '≤ 100 ms',
+);
+report(
+  `plan (manual, full ladder) on 1M tokens`,
+  timeIt(10, () => plan(million, { trigger: 'manual' })),
+  '≤ 100 ms',
+);
 // Small outputs: the same tokens in ~10k items, since the ladder's work grows with the item count.
 const manyItems = contextOf(1_000_000, 0.08);
-report(`plan without LLM on 1M tokens (${manyItems.items.length} items)`, timeIt(15, () => plan(manyItems)), '≤ 100 ms');
-report(`plan (manual, full ladder) on 1M tokens (${manyItems.items.length} items)`, timeIt(10, () => plan(manyItems, { trigger: 'manual' })), '≤ 100 ms');
+report(
+  `plan without LLM on 1M tokens (${manyItems.items.length} items)`,
+  timeIt(15, () => plan(manyItems)),
+  '≤ 100 ms',
+);
+report(
+  `plan (manual, full ladder) on 1M tokens (${manyItems.items.length} items)`,
+  timeIt(10, () => plan(manyItems, { trigger: 'manual' })),
+  '≤ 100 ms',
+);
 tokenizerThroughput();

@@ -76,7 +76,7 @@ async function hostPart(scratch: string): Promise<void> {
 }
 
 async function hostReads(scratch: string): Promise<void> {
-  console.log('The extension host\'s first read of a session (live context: the last 1 MB, after a compaction)');
+  console.log("The extension host's first read of a session (live context: the last 1 MB, after a compaction)");
   console.log('| session | tail read (gauge) | live context + counts | per-call usage | longest block of the host thread |');
   console.log('|---|---|---|---|---|');
   for (const size of SIZES) {
@@ -100,11 +100,15 @@ async function workbenchPart(scratch: string): Promise<void> {
     const of = (pick: (figures: FirstPaint) => number) => median(runs.map(pick));
     const gauge = of((figures) => figures.gaugeMs);
     const ordered = runs.every((figures) => figures.gaugeBeforeMap);
-    console.log(`| ${size} MB | ${ms(of((f) => f.pickedUpMs))} | ${ms(gauge)}${ordered ? '' : ' (NOT before the map in every run)'} | ${ms(of((f) => f.statusBarMs))} | ${ms(of((f) => f.mapMs))} | ${ms(of((f) => f.clickAnsweredMs))} | ${gauge <= TARGET_MS ? 'ok' : 'MISSES'} |`);
+    console.log(
+      `| ${size} MB | ${ms(of((f) => f.pickedUpMs))} | ${ms(gauge)}${ordered ? '' : ' (NOT before the map in every run)'} | ${ms(of((f) => f.statusBarMs))} | ${ms(of((f) => f.mapMs))} | ${ms(of((f) => f.clickAnsweredMs))} | ${gauge <= TARGET_MS ? 'ok' : 'MISSES'} |`,
+    );
   }
   // Activated at startup, before any session appears: the same measure in every run.
   const sorted = [...activations].sort((a, b) => a - b);
-  console.log(`\nActivation (VS Code's figure, Developer: Show Running Extensions), ${sorted.length} runs: median ${ms(median(sorted))} (${ms(sorted[0] ?? Number.NaN)}–${ms(sorted.at(-1) ?? Number.NaN)})`);
+  console.log(
+    `\nActivation (VS Code's figure, Developer: Show Running Extensions), ${sorted.length} runs: median ${ms(median(sorted))} (${ms(sorted[0] ?? Number.NaN)}–${ms(sorted.at(-1) ?? Number.NaN)})`,
+  );
 }
 
 async function main(): Promise<void> {

@@ -146,8 +146,10 @@ async function main(): Promise<void> {
   const dir = tempDir('cl-handle-bench-');
   process.env.CONTEXT_LENS_CACHE = join(dir, 'cache');
   const lines = template();
-  console.log(`BENCH_MODE=${MODE}: the host's reads per appended turn while following a ${SIZE_MB} MB session, ${TURNS} turns after ${WARM_UP} to warm up, medians\n`);
-  console.log('LIVE CONTEXT   CPU PER TURN   WALL PER TURN (incl. the follower\'s 50 ms debounce)');
+  console.log(
+    `BENCH_MODE=${MODE}: the host's reads per appended turn while following a ${SIZE_MB} MB session, ${TURNS} turns after ${WARM_UP} to warm up, medians\n`,
+  );
+  console.log("LIVE CONTEXT   CPU PER TURN   WALL PER TURN (incl. the follower's 50 ms debounce)");
   for (const liveBytes of [256 * 1024, 8 * MB]) {
     const project = join(dir, `live-${liveBytes}`, 'projects', '-home-user-bench');
     mkdirSync(project, { recursive: true });

@@ -37,8 +37,19 @@ interface Figure {
 /** One whole-process run under /usr/bin/time -v. */
 function timed(command: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): Figure {
   const run = spawnSync('/usr/bin/time', ['-v', command, ...args], { env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-  const field = (name: string): number => Number(new RegExp(`${name}: (.+)`).exec(run.stderr)?.[1]?.trim().split(':').reduce((total, part) => total * 60 + Number(part), 0) ?? NaN);
-  return { wallS: field('Elapsed \\(wall clock\\) time \\(h:mm:ss or m:ss\\)'), peakMiB: field('Maximum resident set size \\(kbytes\\)') / 1024, code: run.status };
+  const field = (name: string): number =>
+    Number(
+      new RegExp(`${name}: (.+)`)
+        .exec(run.stderr)?.[1]
+        ?.trim()
+        .split(':')
+        .reduce((total, part) => total * 60 + Number(part), 0) ?? NaN,
+    );
+  return {
+    wallS: field('Elapsed \\(wall clock\\) time \\(h:mm:ss or m:ss\\)'),
+    peakMiB: field('Maximum resident set size \\(kbytes\\)') / 1024,
+    code: run.status,
+  };
 }
 
 function median(command: string, args: readonly string[], env?: NodeJS.ProcessEnv): Figure {
@@ -57,16 +68,28 @@ function measure(name: string, built: BuiltDb, scratch: string): void {
   // ccusage on a copy of its own: it writes -shm and -wal beside what it opens.
   const theirs = mkdtempSync(join(scratch, 'ccusage-'));
   copyFileSync(built.path, join(theirs, 'opencode.db'));
-  const ccusage = existsSync(CCUSAGE) ? median(CCUSAGE, ['opencode', 'session', '--offline', '--json'], { ...process.env, OPENCODE_DATA_DIR: theirs }) : undefined;
+  const ccusage = existsSync(CCUSAGE)
+    ? median(CCUSAGE, ['opencode', 'session', '--offline', '--json'], { ...process.env, OPENCODE_DATA_DIR: theirs })
+    : undefined;
   const before = { sha: sha(built.path), files: readdirSync(resolve(built.path, '..')).sort() };
   console.log(`\n${name}: ${mb} MB, ${built.sessions} sessions (${NODE === process.execPath ? `node ${process.version}` : NODE})`);
   if (ccusage !== undefined) console.log(row('ccusage opencode session (whole database)', ccusage));
   for (const [label, cli] of [['after', CLI], ...(BEFORE === '' ? [] : [['before', resolve(BEFORE)]])] as const) {
-    console.log(row(`${label}: inspect <one session>`, median(NODE, [cli, 'inspect', built.sessionId, '--agent', 'opencode', '--opencode-db', built.path, '--json']), ccusage));
-    console.log(row(`${label}: sessions --all`, median(NODE, [cli, 'sessions', '--all', '--agent', 'opencode', '--opencode-db', built.path, '--json']), ccusage));
+    console.log(
+      row(
+        `${label}: inspect <one session>`,
+        median(NODE, [cli, 'inspect', built.sessionId, '--agent', 'opencode', '--opencode-db', built.path, '--json']),
+        ccusage,
+      ),
+    );
+    console.log(
+      row(`${label}: sessions --all`, median(NODE, [cli, 'sessions', '--all', '--agent', 'opencode', '--opencode-db', built.path, '--json']), ccusage),
+    );
   }
   const after = { sha: sha(built.path), files: readdirSync(resolve(built.path, '..')).sort() };
-  console.log(`database bytes unchanged: ${after.sha === before.sha}; files beside it: ${after.files.join(', ')}${after.files.join() === before.files.join() ? ' (none created)' : ` (were ${before.files.join(', ')})`}`);
+  console.log(
+    `database bytes unchanged: ${after.sha === before.sha}; files beside it: ${after.files.join(', ')}${after.files.join() === before.files.join() ? ' (none created)' : ` (were ${before.files.join(', ')})`}`,
+  );
 }
 
 function main(): void {

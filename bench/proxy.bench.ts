@@ -41,10 +41,13 @@ const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 function post(port: number, body: Buffer, path = '/v1/messages'): Promise<number> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': body.length } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(performance.now() - started));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': body.length } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(performance.now() - started));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -93,7 +96,24 @@ async function inProcess(upstream: string, stateDir: string, live: Knobs): Promi
 /** The proxy as a terminal user runs it: its own Node process, its own event loop and heap. */
 async function ownProcess(upstream: string, stateDir: string, live: Knobs): Promise<Proxy> {
   const cli = join(__dirname, '../dist/cli.js');
-  const child = spawn(process.execPath, [cli, 'proxy', '--upstream', upstream, '--state-dir', stateDir, '--window', String(live.windowTokens), '--trigger-percent', String(live.triggerPercent), '--budget-ms', String(live.budgetMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [
+      cli,
+      'proxy',
+      '--upstream',
+      upstream,
+      '--state-dir',
+      stateDir,
+      '--window',
+      String(live.windowTokens),
+      '--trigger-percent',
+      String(live.triggerPercent),
+      '--budget-ms',
+      String(live.budgetMs),
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   const port = await new Promise<number>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -111,7 +131,9 @@ async function main(): Promise<void> {
   const upstream = await stubUpstream();
   const upstreamPort = Number(new URL(upstream.url).port);
   const start = process.env.PROXY_PROCESS === '1' ? ownProcess : inProcess;
-  console.log(`proxy added latency per request (ms): end to end via proxy − direct, and the proxy’s own time (events addedMs); proxy ${start === ownProcess ? 'in its own process (dist/cli.js proxy)' : 'in this process'}`);
+  console.log(
+    `proxy added latency per request (ms): end to end via proxy − direct, and the proxy’s own time (events addedMs); proxy ${start === ownProcess ? 'in its own process (dist/cli.js proxy)' : 'in this process'}`,
+  );
   console.log('size       case       e2e p50  e2e p99   own p50  own p99');
   // BENCH_SIZES=10k,100k runs only those.
   const only = process.env.BENCH_SIZES?.split(',');
@@ -135,7 +157,9 @@ async function main(): Promise<void> {
       const measured = events.ok ? events.value.slice(2) : [];
       const own = measured.map((event) => event.addedMs);
       const actions = [...new Set(measured.map((event) => event.action))].join(',');
-      console.log(`${label.padEnd(6)} ${`${mode} (${actions})`.padEnd(18)} ${fmt(percentile(added, 50))} ${fmt(percentile(added, 99))} ${fmt(percentile(own, 50))} ${fmt(percentile(own, 99))}`);
+      console.log(
+        `${label.padEnd(6)} ${`${mode} (${actions})`.padEnd(18)} ${fmt(percentile(added, 50))} ${fmt(percentile(added, 99))} ${fmt(percentile(own, 50))} ${fmt(percentile(own, 99))}`,
+      );
       rmSync(state, { recursive: true, force: true });
     }
   }

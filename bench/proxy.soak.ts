@@ -42,15 +42,25 @@ interface Tally {
 function post(port: number, agent: Agent, body: Buffer, seed: number): Promise<{ ms: number; ok: boolean; error: string | null }> {
   const started = performance.now();
   return new Promise((resolve) => {
-    const outgoing = request({ host: '127.0.0.1', port, path: '/v1/messages', method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': body.length, 'x-reliability': `stream:${seed}` } }, (response) => {
-      const parts: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => parts.push(chunk));
-      response.on('end', () => {
-        const ok = response.statusCode === 200 && Buffer.concat(parts).equals(streamBytes(seed));
-        resolve({ ms: performance.now() - started, ok, error: response.statusCode === 200 ? null : `status ${response.statusCode}` });
-      });
-      response.on('error', (error) => resolve({ ms: performance.now() - started, ok: false, error: error.message }));
-    });
+    const outgoing = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/v1/messages',
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': body.length, 'x-reliability': `stream:${seed}` },
+      },
+      (response) => {
+        const parts: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => parts.push(chunk));
+        response.on('end', () => {
+          const ok = response.statusCode === 200 && Buffer.concat(parts).equals(streamBytes(seed));
+          resolve({ ms: performance.now() - started, ok, error: response.statusCode === 200 ? null : `status ${response.statusCode}` });
+        });
+        response.on('error', (error) => resolve({ ms: performance.now() - started, ok: false, error: error.message }));
+      },
+    );
     outgoing.on('error', (error) => resolve({ ms: performance.now() - started, ok: false, error: error.message }));
     outgoing.end(body);
   });
@@ -68,7 +78,9 @@ const TEMPLATES = new Map<number, { bytes: Buffer; at: number }>();
 function bodyOf(turns: number, session: string): Buffer {
   let template = TEMPLATES.get(turns);
   if (!template) {
-    const bytes = bytesOf(conversation({ turns, stream: true, resultChars: 4_000, userId: JSON.stringify({ device_id: 'soak', account_uuid: '', session_id: PLACEHOLDER }) }));
+    const bytes = bytesOf(
+      conversation({ turns, stream: true, resultChars: 4_000, userId: JSON.stringify({ device_id: 'soak', account_uuid: '', session_id: PLACEHOLDER }) }),
+    );
     template = { bytes, at: bytes.lastIndexOf(PLACEHOLDER) };
     TEMPLATES.set(turns, template);
   }
@@ -112,7 +124,9 @@ async function main(): Promise<void> {
   const bundles = await buildCliBundles(join(scratch, 'dist'));
   const upstream = await startUpstream();
   const upstreamPort = Number(new URL(upstream.url).port);
-  console.log(`proxy soak: ${CLIENTS} clients × ${SECONDS} s through the rewrite path (conversations of ${FIRST_TURN}–${LAST_TURN} turns, ~1k tokens each, window ${WINDOW}), streamed; baseline ${BASELINE_SECONDS} s straight to the upstream`);
+  console.log(
+    `proxy soak: ${CLIENTS} clients × ${SECONDS} s through the rewrite path (conversations of ${FIRST_TURN}–${LAST_TURN} turns, ~1k tokens each, window ${WINDOW}), streamed; baseline ${BASELINE_SECONDS} s straight to the upstream`,
+  );
 
   for (let turns = FIRST_TURN; turns <= LAST_TURN; turns++) bodyOf(turns, PLACEHOLDER);
   const direct = await load(upstreamPort, BASELINE_SECONDS);
@@ -136,12 +150,20 @@ async function main(): Promise<void> {
 
   const mb = (kb: number | null | undefined): string => (kb == null ? '—' : (kb / 1024).toFixed(0));
   const ms = (value: number): string => value.toFixed(1);
-  console.log(`requests: ${via.requests} via the proxy (${(via.requests / SECONDS).toFixed(0)}/s), ${direct.requests} direct (${(direct.requests / BASELINE_SECONDS).toFixed(0)}/s)`);
-  console.log(`streams byte-identical to the upstream's: ${via.requests - via.mismatches - via.errors.length}/${via.requests}; mismatches ${via.mismatches}; errors ${via.errors.length}${via.errors.length > 0 ? ` (${[...new Set(via.errors)].slice(0, 3).join('; ')})` : ''}`);
+  console.log(
+    `requests: ${via.requests} via the proxy (${(via.requests / SECONDS).toFixed(0)}/s), ${direct.requests} direct (${(direct.requests / BASELINE_SECONDS).toFixed(0)}/s)`,
+  );
+  console.log(
+    `streams byte-identical to the upstream's: ${via.requests - via.mismatches - via.errors.length}/${via.requests}; mismatches ${via.mismatches}; errors ${via.errors.length}${via.errors.length > 0 ? ` (${[...new Set(via.errors)].slice(0, 3).join('; ')})` : ''}`,
+  );
   console.log(`actions: ${[...actions].map(([action, count]) => `${action} ${count}`).join(', ')}`);
-  console.log(`latency end to end (ms): direct p50 ${ms(percentile(direct.latencies, 50))} p99 ${ms(percentile(direct.latencies, 99))}; via proxy p50 ${ms(percentile(via.latencies, 50))} p99 ${ms(percentile(via.latencies, 99))}; added p50 ${ms(percentile(via.latencies, 50) - percentile(direct.latencies, 50))} p99 ${ms(percentile(via.latencies, 99) - percentile(direct.latencies, 99))}`);
+  console.log(
+    `latency end to end (ms): direct p50 ${ms(percentile(direct.latencies, 50))} p99 ${ms(percentile(direct.latencies, 99))}; via proxy p50 ${ms(percentile(via.latencies, 50))} p99 ${ms(percentile(via.latencies, 99))}; added p50 ${ms(percentile(via.latencies, 50) - percentile(direct.latencies, 50))} p99 ${ms(percentile(via.latencies, 99) - percentile(direct.latencies, 99))}`,
+  );
   console.log(`proxy's own time per request (events addedMs): p50 ${ms(percentile(own, 50))} p99 ${ms(percentile(own, 99))} max ${ms(Math.max(0, ...own))}`);
-  console.log(`proxy RSS (MB), sampled every 250 ms: peak ${mb(Math.max(...samples))} (VmHWM ${mb(hwmKb)}), median ${mb(percentile(samples, 50))}, end ${mb(endKb)}`);
+  console.log(
+    `proxy RSS (MB), sampled every 250 ms: peak ${mb(Math.max(...samples))} (VmHWM ${mb(hwmKb)}), median ${mb(percentile(samples, 50))}, end ${mb(endKb)}`,
+  );
   await upstream.stop();
   rmSync(scratch, { recursive: true, force: true });
 }

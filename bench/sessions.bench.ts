@@ -28,7 +28,10 @@ async function naiveFill(path: string): Promise<number> {
   let used = 0;
   for (const line of (await readFile(path, 'utf8')).split('\n')) {
     if (line === '') continue;
-    const record = JSON.parse(line) as { type?: string; message?: { usage?: { input_tokens: number; cache_creation_input_tokens: number; cache_read_input_tokens: number } } };
+    const record = JSON.parse(line) as {
+      type?: string;
+      message?: { usage?: { input_tokens: number; cache_creation_input_tokens: number; cache_read_input_tokens: number } };
+    };
     const usage = record.type === 'assistant' ? record.message?.usage : undefined;
     if (usage) used = usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens;
   }
@@ -53,7 +56,9 @@ async function main(): Promise<void> {
   const check = await readFill(large);
   if (!check.ok || check.value.fill.usedTokens !== (await naiveFill(large))) throw new Error('tail-first and naive fills disagree');
   console.log('Fill (median, warm cache)');
-  console.log(`  tail-first   1 MB: ${ms(fillSmall)}   100 MB: ${ms(fillLarge)}   (+${ms(fillLarge - fillSmall)} for 100x the size; read ${check.value.bytesScanned} bytes)`);
+  console.log(
+    `  tail-first   1 MB: ${ms(fillSmall)}   100 MB: ${ms(fillLarge)}   (+${ms(fillLarge - fillSmall)} for 100x the size; read ${check.value.bytesScanned} bytes)`,
+  );
   console.log(`  naive full JSON.parse of 100 MB: ${ms(naive)}   ratio naive / tail-first: ${(naive / fillLarge).toFixed(0)}x\n`);
 
   // The first build of a file also reads all of it once for the compaction history; later builds
@@ -68,7 +73,9 @@ async function main(): Promise<void> {
     if (!result.ok) throw new Error(result.error.message);
     const liveMb = (statSync(path).size - (result.value.compactions.at(-1)?.offset ?? 0)) / MB;
     const time = await median(live < 100 ? 11 : 3, () => readLiveContext(path));
-    console.log(`  ${size(path)} file, live context ${liveMb.toFixed(1)} MB (${result.value.messages.length} messages, source ${result.value.source}): first ${ms(first)}, then ${ms(time)} = ${ms(time / liveMb)} per live MB`);
+    console.log(
+      `  ${size(path)} file, live context ${liveMb.toFixed(1)} MB (${result.value.messages.length} messages, source ${result.value.source}): first ${ms(first)}, then ${ms(time)} = ${ms(time / liveMb)} per live MB`,
+    );
     if (live > 1) rmSync(path);
   }
   const oneMbLive = join(dir, 'live-1.jsonl');

@@ -8,10 +8,25 @@ import { join } from 'node:path';
 import { buildSync } from 'esbuild';
 
 const RUNS = 30;
-const INPUT = JSON.stringify({ context_window: { context_window_size: 200_000, used_percentage: 62, current_usage: { input_tokens: 10, cache_creation_input_tokens: 4_000, cache_read_input_tokens: 120_000 } } });
+const INPUT = JSON.stringify({
+  context_window: {
+    context_window_size: 200_000,
+    used_percentage: 62,
+    current_usage: { input_tokens: 10, cache_creation_input_tokens: 4_000, cache_read_input_tokens: 120_000 },
+  },
+});
 
 const bin = join(mkdtempSync(join(tmpdir(), 'cl-statusline-bench-')), 'statusline.js');
-buildSync({ entryPoints: [join(__dirname, '..', 'src', 'cli', 'statuslineMain.ts')], bundle: true, minify: true, platform: 'node', format: 'cjs', target: 'node20', outfile: bin, logLevel: 'silent' });
+buildSync({
+  entryPoints: [join(__dirname, '..', 'src', 'cli', 'statuslineMain.ts')],
+  bundle: true,
+  minify: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  outfile: bin,
+  logLevel: 'silent',
+});
 
 function timed(args: string[]): number {
   const started = performance.now();

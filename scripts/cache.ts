@@ -49,7 +49,9 @@ export function installIntoCache(install: CacheInstall): void {
   });
   if (result.status !== 0 || !install.isInstalled(scratch)) {
     rmSync(scratch, { recursive: true, force: true });
-    throw new Error(`npm install ${install.spec} failed (exit ${result.status ?? result.signal}); see ${install.output === undefined ? 'the output above' : 'the log'}`);
+    throw new Error(
+      `npm install ${install.spec} failed (exit ${result.status ?? result.signal}); see ${install.output === undefined ? 'the output above' : 'the log'}`,
+    );
   }
   // Another process may have finished the same install meanwhile: keep theirs.
   if (install.isInstalled(install.folder)) rmSync(scratch, { recursive: true, force: true });
@@ -58,4 +60,3 @@ export function installIntoCache(install: CacheInstall): void {
     renameSync(scratch, install.folder);
   }
 }
-

@@ -12,6 +12,10 @@ const shown = [...new Set(readFileSync('README.md', 'utf8').match(/media\/screen
 const ignoreFile = join('dist-vsix', '.vscodeignore');
 writeFileSync(ignoreFile, `${readFileSync('.vscodeignore', 'utf8')}${shown.map((path) => `!${path}\n`).join('')}`);
 const vsce = join('node_modules', '.bin', process.platform === 'win32' ? 'vsce.cmd' : 'vsce');
-const result = spawnSync(vsce, ['package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '--ignoreFile', ignoreFile, '-o', out], { stdio: 'inherit' });
+const result = spawnSync(
+  vsce,
+  ['package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '--ignoreFile', ignoreFile, '-o', out],
+  { stdio: 'inherit' },
+);
 if (result.status !== 0) process.exit(result.status ?? 1);
 console.log(out);

@@ -42,7 +42,10 @@ console.error(`run-tests: ${files.length} file(s): ${files.map((file) => relativ
 const tmp = mkdtempSync(join(tmpdir(), 'cl-tests-'));
 // As /tmp itself: tests run commands as another user (a permission check as nobody), whose tsx cache goes here too.
 chmodSync(tmp, 0o1777);
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...passThrough, ...files], { stdio: 'inherit', env: { ...process.env, TMPDIR: tmp } });
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...passThrough, ...files], {
+  stdio: 'inherit',
+  env: { ...process.env, TMPDIR: tmp },
+});
 const left = leftovers(tmp);
 rmSync(tmp, { recursive: true, force: true });
 if (left.length > 0) console.error(`run-tests: the tests left ${left.length} kind(s) of entries in their temporary folder (removed now): ${left.join(', ')}`);

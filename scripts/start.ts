@@ -67,7 +67,9 @@ async function main(): Promise<void> {
 
   // The first run installs code-server and Node 24 (minutes, hundreds of native-build lines): into the log.
   await LOG.step('code-server and Node 24 (installed once into the cache)', () => ensureCodeServer((line) => LOG.note(line), LOG.fd));
-  const server = await LOG.step(`Starting code-server on port ${port} with the .vsix installed`, () => launchCodeServer({ extensionRoot: ROOT, workspace: WORKSPACE, port, env, log: (line) => LOG.note(line) }));
+  const server = await LOG.step(`Starting code-server on port ${port} with the .vsix installed`, () =>
+    launchCodeServer({ extensionRoot: ROOT, workspace: WORKSPACE, port, env, log: (line) => LOG.note(line) }),
+  );
   LOG.close();
   // Whatever ends this process, code-server and its throwaway profile end with it.
   process.on('exit', () => {

@@ -51,7 +51,11 @@ export class StartLog {
         (error: unknown) => {
           const message = error instanceof Error ? error.message : String(error);
           this.note(message);
-          throw new StepFailed(`${title} failed: ${message}\n\nThe last lines of ${this.path}:\n${tailLines(readFileSync(this.path, 'utf8'), TAIL_LINES).map((line) => `  ${line}`).join('\n')}\n\nThe whole log: ${this.path}`);
+          throw new StepFailed(
+            `${title} failed: ${message}\n\nThe last lines of ${this.path}:\n${tailLines(readFileSync(this.path, 'utf8'), TAIL_LINES)
+              .map((line) => `  ${line}`)
+              .join('\n')}\n\nThe whole log: ${this.path}`,
+          );
         },
       );
   }

@@ -41,7 +41,14 @@ export class DetailPane {
     this.element.hidden = false;
     const heading = this.heading(`Item #${detail.id} · ${detail.label}`);
     const fate = detail.fate ? el('span', { class: `fate-${detail.fate}` }, icon(FATE_ICONS[detail.fate]), ` ${detail.fate}`) : null;
-    const meta = el('p', { class: 'detail-meta', 'data-testid': 'detail-meta' }, fate, fate && detail.reason ? ' — ' : '', detail.reason ?? '', detail.markers.length ? el('span', { class: 'muted' }, ` · ${secondThoughts(detail.markers.length)}`) : '');
+    const meta = el(
+      'p',
+      { class: 'detail-meta', 'data-testid': 'detail-meta' },
+      fate,
+      fate && detail.reason ? ' — ' : '',
+      detail.reason ?? '',
+      detail.markers.length ? el('span', { class: 'muted' }, ` · ${secondThoughts(detail.markers.length)}`) : '',
+    );
     // The same item asked for again after a keep or drop changed its fate: only the fate line
     // changes, so a sentence the person is selecting to pin stays selected.
     const key = JSON.stringify([detail.id, detail.text, detail.markers, detail.truncated]);
@@ -53,9 +60,26 @@ export class DetailPane {
     }
     const text = el('pre', { class: 'detail-text', 'data-testid': 'detail-text', tabindex: '0', 'aria-label': `Text of item #${detail.id}` });
     for (const run of segmentByMarkers(detail.text, detail.markers)) {
-      text.appendChild(run.marker === null ? document.createTextNode(printable(run.text)) : el('mark', { class: 'marker', 'data-testid': 'marker', title: `Second thought: "${run.marker}" (the agent doubted or corrected itself here)` }, run.text));
+      text.appendChild(
+        run.marker === null
+          ? document.createTextNode(printable(run.text))
+          : el(
+              'mark',
+              { class: 'marker', 'data-testid': 'marker', title: `Second thought: "${run.marker}" (the agent doubted or corrected itself here)` },
+              run.text,
+            ),
+      );
     }
-    const pin = custom('vscode-button', { icon: 'pinned', secondary: '', 'data-testid': 'pin-selection', title: 'Pin the text selected above as a constraint: it survives every compaction word for word' }, 'Pin selected sentence');
+    const pin = custom(
+      'vscode-button',
+      {
+        icon: 'pinned',
+        secondary: '',
+        'data-testid': 'pin-selection',
+        title: 'Pin the text selected above as a constraint: it survives every compaction word for word',
+      },
+      'Pin selected sentence',
+    );
     const pinHint = el('span', { class: 'muted small', 'aria-live': 'polite' }, 'Select a sentence in the text to pin it.');
     pin.addEventListener('click', () => {
       const selection = window.getSelection();
@@ -70,7 +94,8 @@ export class DetailPane {
     });
     this.element.replaceChildren(heading, meta, text, el('div', { class: 'detail-actions' }, pin, pinHint));
     this.rendered = { key, meta, heading };
-    if (detail.truncated) this.element.appendChild(el('p', { class: 'muted small' }, icon('info'), ' Truncated for display; the full item is in the transcript.'));
+    if (detail.truncated)
+      this.element.appendChild(el('p', { class: 'muted small' }, icon('info'), ' Truncated for display; the full item is in the transcript.'));
     return true;
   }
 

@@ -23,8 +23,23 @@ function side(label: string, text: string, className: string, placeholder: strin
 export function renderDiffBlock(block: DiffBlock): HTMLElement {
   return el(
     'article',
-    { class: `diff-block fate-border-${block.fate}`, 'data-testid': 'diff-block', 'data-id': String(block.id), 'aria-label': `Item #${block.id} ${block.label}, ${block.fate}` },
-    el('header', { class: 'diff-head' }, el('span', {}, `#${block.id} ${block.label}`), el('span', { class: `fate-${block.fate}` }, icon(FATE_ICONS[block.fate]), ` ${block.fate}`)),
-    el('div', { class: 'diff-columns' }, side('before', block.before, 'diff-before', '(empty)'), side(AFTER_LABEL[block.fate], block.after, `diff-after fate-${block.fate}-side`, '(removed from the context)')),
+    {
+      class: `diff-block fate-border-${block.fate}`,
+      'data-testid': 'diff-block',
+      'data-id': String(block.id),
+      'aria-label': `Item #${block.id} ${block.label}, ${block.fate}`,
+    },
+    el(
+      'header',
+      { class: 'diff-head' },
+      el('span', {}, `#${block.id} ${block.label}`),
+      el('span', { class: `fate-${block.fate}` }, icon(FATE_ICONS[block.fate]), ` ${block.fate}`),
+    ),
+    el(
+      'div',
+      { class: 'diff-columns' },
+      side('before', block.before, 'diff-before', '(empty)'),
+      side(AFTER_LABEL[block.fate], block.after, `diff-after fate-${block.fate}-side`, '(removed from the context)'),
+    ),
   );
 }

@@ -13,11 +13,20 @@ export function renderFileGroups(cost: CostView | null, sort: MapSort): HTMLElem
   if (groups.length === 0) return [el('p', { class: 'muted' }, 'No file was read in the live context.')];
   const unpriced = unpricedText(cost);
   const usd = (value: number): string => (isPriced(cost) ? formatUsd(value) : '—');
-  const header = el('div', { class: 'file-row file-header', role: 'row' }, ...['file', 'touched by', 'tokens now', 'cost so far'].map((name) => el('span', { role: 'columnheader' }, name)));
+  const header = el(
+    'div',
+    { class: 'file-row file-header', role: 'row' },
+    ...['file', 'touched by', 'tokens now', 'cost so far'].map((name) => el('span', { role: 'columnheader' }, name)),
+  );
   const rows = groups.map((group) =>
     el(
       'div',
-      { class: 'file-row', role: 'row', 'data-testid': 'file-group', title: `${group.resource}: ${groupCountText(group)}, ${exactTokens(group.tokens)} tokens in the context now, ${usd(group.usd)} for carrying them so far` },
+      {
+        class: 'file-row',
+        role: 'row',
+        'data-testid': 'file-group',
+        title: `${group.resource}: ${groupCountText(group)}, ${exactTokens(group.tokens)} tokens in the context now, ${usd(group.usd)} for carrying them so far`,
+      },
       el('span', { role: 'gridcell', class: 'file-name mono' }, icon('file'), ` ${group.resource}`),
       el('span', { role: 'gridcell' }, groupCountText(group)),
       el('span', { role: 'gridcell', class: 'num' }, exactTokens(group.tokens)),

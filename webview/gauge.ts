@@ -38,14 +38,31 @@ export class Gauge {
   private readonly source = el('span', { class: 'muted' });
   private readonly pending = el('span', { class: 'muted', 'data-testid': 'fill-pending' });
   private readonly level = el('span', { class: 'gauge-level' });
-  private readonly bar = el('div', { class: 'gauge-bar', role: 'meter', 'aria-label': 'Context window fill', 'aria-valuemin': '0', 'aria-describedby': 'gauge-legend' });
+  private readonly bar = el('div', {
+    class: 'gauge-bar',
+    role: 'meter',
+    'aria-label': 'Context window fill',
+    'aria-valuemin': '0',
+    'aria-describedby': 'gauge-legend',
+  });
   private readonly segments = new Map<SegmentKey, HTMLElement>();
   private readonly marks = new Map<MarkKind, { tick: HTMLElement; label: HTMLElement }>();
   /** While the live context is read: the fill above is already exact, the rest follows. */
-  private readonly loading = el('p', { class: 'gauge-loading muted', 'data-testid': 'context-loading', role: 'status' }, spinningIcon('loading'), ' Reading the live context: the breakdown and the map follow…');
+  private readonly loading = el(
+    'p',
+    { class: 'gauge-loading muted', 'data-testid': 'context-loading', role: 'status' },
+    spinningIcon('loading'),
+    ' Reading the live context: the breakdown and the map follow…',
+  );
   /** What the live proxy did with the agent's last request, when one went through it. */
   private readonly liveProxyText = el('span');
-  private readonly liveProxy = el('p', { class: 'gauge-live-proxy small', 'data-testid': 'live-proxy', role: 'status' }, icon('radio-tower'), ' ', this.liveProxyText);
+  private readonly liveProxy = el(
+    'p',
+    { class: 'gauge-live-proxy small', 'data-testid': 'live-proxy', role: 'status' },
+    icon('radio-tower'),
+    ' ',
+    this.liveProxyText,
+  );
   /** Past the fill: what the agent holds that the live edits kept from the model. */
   private readonly held = el('div', { class: 'gauge-held', 'data-testid': 'gauge-held', 'aria-hidden': 'true' });
   /** What the session cost so far, next to the fill; absent until its calls were read. */
@@ -144,7 +161,12 @@ export class Gauge {
       ...shown
         .filter((segment) => segment.count > 0)
         .map((segment) =>
-          el('li', { title: `${exactTokens(segment.count)} tokens` }, el('span', { class: `swatch segment-${segment.key}`, 'aria-hidden': 'true' }), `${segmentName(segment.key)} ${formatTokens(segment.count)}`),
+          el(
+            'li',
+            { title: `${exactTokens(segment.count)} tokens` },
+            el('span', { class: `swatch segment-${segment.key}`, 'aria-hidden': 'true' }),
+            `${segmentName(segment.key)} ${formatTokens(segment.count)}`,
+          ),
         ),
     );
   }
@@ -159,14 +181,21 @@ export class Gauge {
     if (cache !== null) {
       this.cacheText.textContent = cache.sentence;
       this.cache.classList.toggle('has-misses', cache.misses > 0);
-      this.cache.title = ['What each call read from the prompt cache; a miss read less than half of what the call before sent and paid for the rest again. Its cost is that beyond a hit.', ...cache.detail].join('\n');
+      this.cache.title = [
+        'What each call read from the prompt cache; a miss read less than half of what the call before sent and paid for the rest again. Its cost is that beyond a hit.',
+        ...cache.detail,
+      ].join('\n');
     }
     if (cost === null) return;
     this.subagents.replaceChildren(...subagentRows(cost));
     const unpriced = unpricedText(cost);
     this.costText.textContent = `Session cost: ${sessionCostText(cost)}${unpriced ? ` · ${unpriced}` : ''}`;
     const subagents = cost.subagents.map((agent) => `  ${agent.title}: ${plural(agent.calls, 'call')}, ${subagentCostText(agent)}`);
-    this.cost.title = [`Every call of the session${subagents.length > 0 ? ' and its subagents' : ''}, at the price it paid (${pricesText(cost)})`, ...subagents, ...(cost.problem ? [cost.problem] : [])].join('\n');
+    this.cost.title = [
+      `Every call of the session${subagents.length > 0 ? ' and its subagents' : ''}, at the price it paid (${pricesText(cost)})`,
+      ...subagents,
+      ...(cost.problem ? [cost.problem] : []),
+    ].join('\n');
   }
 
   /** What the marks were last drawn from, to place their names again on a resize. */

@@ -22,7 +22,9 @@ function hooksLine(state: AgentHooks | null | undefined): HTMLElement[] {
   // undefined in a state saved by an earlier version of the panel.
   if (!state) return [];
   const line = agentHooksLine(state);
-  const action = line.action ? [' · ', requesting(el('button', { class: 'link-button', type: 'button', title: line.action.title }, line.action.label), line.action.command)] : [];
+  const action = line.action
+    ? [' · ', requesting(el('button', { class: 'link-button', type: 'button', title: line.action.title }, line.action.label), line.action.command)]
+    : [];
   return [el('span', { 'data-testid': 'agent-hooks', 'data-state': state.state }, icon(line.icon), ' ', line.text, ...action)];
 }
 
@@ -33,12 +35,37 @@ function sessionLine(session: SessionSummary | null): (Node | string)[] {
   // so it is read first and a long title cut short never hides it.
   if (session.forkOf) {
     const source = session.forkOf.title ?? 'another session';
-    parts.push(el('span', { class: 'muted fork-of', 'data-testid': 'fork-of', title: `Written by Context Lens's Apply: a compacted copy of “${source}”. Select Session… opens the original.` }, icon('repo-forked'), ' fork of '));
+    parts.push(
+      el(
+        'span',
+        {
+          class: 'muted fork-of',
+          'data-testid': 'fork-of',
+          title: `Written by Context Lens's Apply: a compacted copy of “${source}”. Select Session… opens the original.`,
+        },
+        icon('repo-forked'),
+        ' fork of ',
+      ),
+    );
   }
-  parts.push(el('span', { class: 'session-title', 'data-testid': 'session-title', title: `${session.forkOf?.title && session.forkOf.title !== session.title ? `${session.title} (original: ${session.forkOf.title})` : session.title}\n${session.location ?? session.path}` }, session.title));
+  parts.push(
+    el(
+      'span',
+      {
+        class: 'session-title',
+        'data-testid': 'session-title',
+        title: `${session.forkOf?.title && session.forkOf.title !== session.title ? `${session.title} (original: ${session.forkOf.title})` : session.title}\n${session.location ?? session.path}`,
+      },
+      session.title,
+    ),
+  );
   if (session.model) parts.push(' · ', el('span', { class: 'muted' }, session.model));
   // The dot is never alone: the word "live" says the same for screen readers and in high contrast.
-  if (session.live) parts.push(' · ', el('span', { class: 'live', title: 'Following the transcript live' }, el('span', { class: 'live-dot', 'aria-hidden': 'true' }, '●'), ' live'));
+  if (session.live)
+    parts.push(
+      ' · ',
+      el('span', { class: 'live', title: 'Following the transcript live' }, el('span', { class: 'live-dot', 'aria-hidden': 'true' }, '●'), ' live'),
+    );
   return parts;
 }
 
@@ -53,6 +80,12 @@ export function createHeader(): { element: HTMLElement; session: KeyedSection<Se
     commandButton('Select Session', 'selectSession', 'list-selection', true),
     commandButton('Settings', 'openSettings', 'settings-gear', true),
   );
-  const element = el('header', { class: 'header' }, el('h1', {}, icon('pulse'), ' ', el('span', { class: 'title' }, 'Context Lens'), session.element), toolbar, hooks.element);
+  const element = el(
+    'header',
+    { class: 'header' },
+    el('h1', {}, icon('pulse'), ' ', el('span', { class: 'title' }, 'Context Lens'), session.element),
+    toolbar,
+    hooks.element,
+  );
   return { element, session, hooks };
 }

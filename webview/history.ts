@@ -9,7 +9,12 @@ import { beforeAfter, eventTime, newestFirst, triggerText } from './logic/format
 import { hookActivityLine } from './logic/hookActivity';
 import { renderVerification } from './preview';
 
-const KIND_NAMES: Record<CompactionAuditView['carried'][number]['kind'], string> = { rule: 'rule', decision: 'decision', 'open-loop': 'open loop', file: 'file' };
+const KIND_NAMES: Record<CompactionAuditView['carried'][number]['kind'], string> = {
+  rule: 'rule',
+  decision: 'decision',
+  'open-loop': 'open loop',
+  file: 'file',
+};
 
 /**
  * What the agent's compaction carried of what you had established and what it dropped: a line
@@ -17,8 +22,19 @@ const KIND_NAMES: Record<CompactionAuditView['carried'][number]['kind'], string>
  */
 function renderAudit(entry: HistoryEntry, audit: CompactionAuditView, agent: AgentLabel, disclosures: Disclosures): HTMLElement {
   const row = (fate: 'carried' | 'dropped', item: CompactionAuditView['carried'][number]): HTMLElement =>
-    el('li', { class: `audit-${fate}`, 'data-testid': `audit-${fate}` }, icon(fate === 'carried' ? 'check' : 'close'), ` ${fate} · ${KIND_NAMES[item.kind]}: `, el('span', { class: item.kind === 'file' ? 'mono' : '' }, item.text));
-  const list = el('ul', { class: 'audit-list small' }, ...audit.dropped.map((item) => row('dropped', item)), ...audit.carried.map((item) => row('carried', item)));
+    el(
+      'li',
+      { class: `audit-${fate}`, 'data-testid': `audit-${fate}` },
+      icon(fate === 'carried' ? 'check' : 'close'),
+      ` ${fate} · ${KIND_NAMES[item.kind]}: `,
+      el('span', { class: item.kind === 'file' ? 'mono' : '' }, item.text),
+    );
+  const list = el(
+    'ul',
+    { class: 'audit-list small' },
+    ...audit.dropped.map((item) => row('dropped', item)),
+    ...audit.carried.map((item) => row('carried', item)),
+  );
   const button = (action: 'openDiff' | 'redo', iconName: string, label: string, title: string): HTMLElement => {
     const node = custom('vscode-button', { icon: iconName, secondary: '', 'data-testid': `audit-${action}`, title }, label);
     node.addEventListener('click', () => post({ type: 'auditAction', compactionId: entry.id, action }));
@@ -28,7 +44,12 @@ function renderAudit(entry: HistoryEntry, audit: CompactionAuditView, agent: Age
     'div',
     { class: 'audit-actions' },
     button('openDiff', 'diff', 'Before / after', `The context before ${agent.name}'s compaction against what it kept, in the diff editor`),
-    button('redo', 'pulse', 'Redo with Context Lens', `Context Lens's compaction of the context as it stood before ${agent.name}'s, written as a new session you resume`),
+    button(
+      'redo',
+      'pulse',
+      'Redo with Context Lens',
+      `Context Lens's compaction of the context as it stood before ${agent.name}'s, written as a new session you resume`,
+    ),
   );
   const head = `${agent.name}'s compaction at ${eventTime(entry.at)} ${audit.sentence}${audit.carried.length > 0 ? ` (${audit.carried.length} carried)` : ''}`;
   const details = disclosures.details(`audit-${entry.id}`, [icon(audit.dropped.length > 0 ? 'warning' : 'pass'), ` ${head}`], [list, actions]);
@@ -54,7 +75,16 @@ function renderEntry(entry: HistoryEntry, agent: AgentLabel, disclosures: Disclo
   );
   // There is no history action in the protocol, so the fork's resume command is shown as
   // selectable text rather than as a button.
-  const fork = entry.fork ? el('p', { class: 'small' }, 'Fork ', el('strong', { class: 'mono' }, entry.fork.sessionId), ' · resume with ', el('code', { class: 'mono', title: entry.fork.path }, entry.fork.resumeCommand)) : null;
+  const fork = entry.fork
+    ? el(
+        'p',
+        { class: 'small' },
+        'Fork ',
+        el('strong', { class: 'mono' }, entry.fork.sessionId),
+        ' · resume with ',
+        el('code', { class: 'mono', title: entry.fork.path }, entry.fork.resumeCommand),
+      )
+    : null;
   const details: HTMLElement[] = [];
   if (entry.verification) details.push(renderVerification(entry.verification));
   if (entry.summary) details.push(el('pre', { class: 'summary-text' }, entry.summary));
@@ -72,7 +102,13 @@ function renderEntry(entry: HistoryEntry, agent: AgentLabel, disclosures: Disclo
 /** What our Claude Code hooks did around one of the agent's compactions. */
 function renderHooks(hooks: HookActivity): HTMLElement {
   const { failed, text } = hookActivityLine(hooks);
-  return el('p', { class: 'small history-hooks', 'data-testid': 'history-hooks', 'data-failed': String(failed) }, icon(failed ? 'warning' : 'pin', failed ? 'Context Lens hooks, failed' : 'Context Lens hooks'), ' ', text);
+  return el(
+    'p',
+    { class: 'small history-hooks', 'data-testid': 'history-hooks', 'data-failed': String(failed) },
+    icon(failed ? 'warning' : 'pin', failed ? 'Context Lens hooks, failed' : 'Context Lens hooks'),
+    ' ',
+    text,
+  );
 }
 
 /** What the History section is drawn from: the entries, and the followed session's agent (names its own). */
@@ -85,6 +121,14 @@ export interface HistoryInput {
 
 export function renderHistory({ entries: history, agent, audits = [] }: HistoryInput, disclosures: Disclosures): HTMLElement[] {
   if (history.length === 0) return [];
-  const auditOf = (entry: HistoryEntry): CompactionAuditView | undefined => (entry.source === 'agent' ? audits.find((audit) => audit.id === entry.id) : undefined);
-  return [el('section', { class: 'history', 'aria-labelledby': 'history-title' }, el('h2', { id: 'history-title' }, 'History'), el('ol', { class: 'history-list' }, ...newestFirst(history).map((entry) => renderEntry(entry, agentLabelOr(agent), disclosures, auditOf(entry)))))];
+  const auditOf = (entry: HistoryEntry): CompactionAuditView | undefined =>
+    entry.source === 'agent' ? audits.find((audit) => audit.id === entry.id) : undefined;
+  return [
+    el(
+      'section',
+      { class: 'history', 'aria-labelledby': 'history-title' },
+      el('h2', { id: 'history-title' }, 'History'),
+      el('ol', { class: 'history-list' }, ...newestFirst(history).map((entry) => renderEntry(entry, agentLabelOr(agent), disclosures, auditOf(entry)))),
+    ),
+  ];
 }

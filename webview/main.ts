@@ -86,9 +86,17 @@ let refreshingDetail: number | null = null;
 /** The map shows the preview's regions while a preview is up, else the live plan's. */
 function showRegions(): void {
   if (preview) {
-    regionMap.setRegions(withPlanCosts(preview.regions, plan?.regions), `Preview · "${preview.focus || 'no focus'}"`, savingsText(preview.beforeTokens, preview.afterTokens, preview.savingsPct));
+    regionMap.setRegions(
+      withPlanCosts(preview.regions, plan?.regions),
+      `Preview · "${preview.focus || 'no focus'}"`,
+      savingsText(preview.beforeTokens, preview.afterTokens, preview.savingsPct),
+    );
   } else if (plan) {
-    regionMap.setRegions(plan.regions, `What Compact… would do: ${beforeAfter(plan.beforeTokens, plan.afterTokens, null)}`, savingsText(plan.beforeTokens, plan.afterTokens, plan.savingsPct));
+    regionMap.setRegions(
+      plan.regions,
+      `What Compact… would do: ${beforeAfter(plan.beforeTokens, plan.afterTokens, null)}`,
+      savingsText(plan.beforeTokens, plan.afterTokens, plan.savingsPct),
+    );
   }
   // The choices belong to the session, not to a run: the plan carries the current ones.
   if (plan) regionMap.setChoices(plan.choices);
@@ -180,7 +188,18 @@ document.addEventListener('keydown', (event) => {
   regionMap.focusFilter();
 });
 
-root.replaceChildren(header.element, gauge.element, empty.element, diagnostics.element, timeline.element, progress.element, previewSection, regionMap.element, detail.element, history.element);
+root.replaceChildren(
+  header.element,
+  gauge.element,
+  empty.element,
+  diagnostics.element,
+  timeline.element,
+  progress.element,
+  previewSection,
+  regionMap.element,
+  detail.element,
+  history.element,
+);
 progress.update(null);
 if (previous.panel) showState(previous.panel);
 showPreview();

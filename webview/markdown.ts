@@ -3,7 +3,32 @@
 // attributes survives, in case a rule ever changes.
 import { markdownHtml } from './logic/markdown';
 
-const ALLOWED = new Set(['P', 'UL', 'OL', 'LI', 'STRONG', 'EM', 'CODE', 'PRE', 'BLOCKQUOTE', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'HR', 'BR', 'TABLE', 'THEAD', 'TBODY', 'TR', 'TH', 'TD', 'S']);
+const ALLOWED = new Set([
+  'P',
+  'UL',
+  'OL',
+  'LI',
+  'STRONG',
+  'EM',
+  'CODE',
+  'PRE',
+  'BLOCKQUOTE',
+  'H1',
+  'H2',
+  'H3',
+  'H4',
+  'H5',
+  'H6',
+  'HR',
+  'BR',
+  'TABLE',
+  'THEAD',
+  'TBODY',
+  'TR',
+  'TH',
+  'TD',
+  'S',
+]);
 
 /** A detached fragment: elements off the allowlist are replaced by their text, attributes dropped (an ordered list keeps `start`). */
 export function renderMarkdown(text: string): DocumentFragment {

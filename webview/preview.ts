@@ -16,8 +16,20 @@ import { post } from './vscodeApi';
 
 type PreviewAction = Extract<WebviewMessage, { type: 'previewAction' }>['action'];
 
-function actionButton(preview: Preview, action: PreviewAction, label: string, iconName: string, testId: string, secondary: boolean, disabledWhy: string | null = null): HTMLElement {
-  const button = custom('vscode-button', { icon: iconName, 'data-testid': testId, ...(secondary ? { secondary: '' } : {}), ...(disabledWhy ? { disabled: '', title: disabledWhy } : {}) }, label);
+function actionButton(
+  preview: Preview,
+  action: PreviewAction,
+  label: string,
+  iconName: string,
+  testId: string,
+  secondary: boolean,
+  disabledWhy: string | null = null,
+): HTMLElement {
+  const button = custom(
+    'vscode-button',
+    { icon: iconName, 'data-testid': testId, ...(secondary ? { secondary: '' } : {}), ...(disabledWhy ? { disabled: '', title: disabledWhy } : {}) },
+    label,
+  );
   button.addEventListener('click', () => {
     // A disabled vscode-button still lets the click through to listeners.
     if (!button.hasAttribute('disabled')) post({ type: 'previewAction', previewId: preview.id, action });
@@ -32,19 +44,36 @@ export function renderVerification(verification: VerificationView): HTMLElement 
     el('li', {}, icon(kept ? 'pass' : 'warning'), ` constraints kept ${verification.constraintsKept}/${verification.constraintsTotal}`),
     el(
       'li',
-      { title: 'Open loops: questions, TODOs and next steps still pending in the conversation. After a compaction the summary lists them again, so the count may grow; it should not shrink.' },
+      {
+        title:
+          'Open loops: questions, TODOs and next steps still pending in the conversation. After a compaction the summary lists them again, so the count may grow; it should not shrink.',
+      },
       icon('issues'),
       ` open loops (pending questions and next steps) ${verification.openLoopsBefore} before → ${verification.openLoopsAfter} after`,
-      verification.openLoopsAfter < verification.openLoopsBefore ? el('span', { class: 'muted' }, ' — some may be lost') : el('span', { class: 'muted' }, ' — none lost'),
+      verification.openLoopsAfter < verification.openLoopsBefore
+        ? el('span', { class: 'muted' }, ' — some may be lost')
+        : el('span', { class: 'muted' }, ' — none lost'),
     ),
   ];
-  if (verification.reinjected.length) items.push(el('li', {}, icon('debug-restart'), ` re-injected: `, el('ul', {}, ...verification.reinjected.map((text) => el('li', {}, text)))));
+  if (verification.reinjected.length)
+    items.push(el('li', {}, icon('debug-restart'), ` re-injected: `, el('ul', {}, ...verification.reinjected.map((text) => el('li', {}, text)))));
   if (verification.contradictions.length) {
-    const stale = verification.contradictions.map(({ line, laterItemId, laterText }) => el('li', {}, el('q', {}, line), el('span', { class: 'muted' }, ` — but #${laterItemId} says: `), el('q', {}, laterText)));
+    const stale = verification.contradictions.map(({ line, laterItemId, laterText }) =>
+      el('li', {}, el('q', {}, line), el('span', { class: 'muted' }, ` — but #${laterItemId} says: `), el('q', {}, laterText)),
+    );
     items.push(el('li', { 'data-testid': 'stale-lines' }, icon('warning'), ` stale in the summary (a later item says otherwise): `, el('ul', {}, ...stale)));
   }
-  if (verification.filesLost.length) items.push(el('li', {}, icon('warning'), ` files lost: `, el('ul', {}, ...verification.filesLost.map((file) => el('li', { class: 'mono' }, file)))));
-  return el('ul', { class: `verification ${verification.ok ? 'verified' : 'unverified'}`, 'aria-label': verification.ok ? 'Verification passed' : 'Verification found problems' }, el('li', { class: 'verdict' }, icon(verification.ok ? 'verified' : 'error'), verification.ok ? ' verified' : ' not verified'), ...items);
+  if (verification.filesLost.length)
+    items.push(el('li', {}, icon('warning'), ` files lost: `, el('ul', {}, ...verification.filesLost.map((file) => el('li', { class: 'mono' }, file)))));
+  return el(
+    'ul',
+    {
+      class: `verification ${verification.ok ? 'verified' : 'unverified'}`,
+      'aria-label': verification.ok ? 'Verification passed' : 'Verification found problems',
+    },
+    el('li', { class: 'verdict' }, icon(verification.ok ? 'verified' : 'error'), verification.ok ? ' verified' : ' not verified'),
+    ...items,
+  );
 }
 
 /** The run's warnings in words with a warning icon, coloured like an unverified verdict (theme colours). */
@@ -66,7 +95,12 @@ function renderApplied(preview: Preview): HTMLElement | null {
     { class: 'applied', role: 'status' },
     el('p', { 'data-testid': 'preview-applied' }, icon('pass'), ' Fork written: ', el('strong', { class: 'mono' }, fork.sessionId)),
     el('p', { class: 'muted small mono', title: fork.path }, fork.resumeCommand),
-    el('div', { class: 'actions' }, actionButton(preview, 'resumeInTerminal', 'Resume in Terminal', 'terminal', 'preview-resume', false), actionButton(preview, 'copyResumeCommand', 'Copy resume command', 'copy', 'preview-copy', true)),
+    el(
+      'div',
+      { class: 'actions' },
+      actionButton(preview, 'resumeInTerminal', 'Resume in Terminal', 'terminal', 'preview-resume', false),
+      actionButton(preview, 'copyResumeCommand', 'Copy resume command', 'copy', 'preview-copy', true),
+    ),
   );
 }
 
@@ -90,7 +124,11 @@ function renderStale(preview: Preview): HTMLElement | null {
 function renderChoices(preview: Preview): HTMLElement | null {
   const { keep, drop, pins } = preview.choices;
   if (keep.length + drop.length + pins.length === 0) return null;
-  const ids = (list: readonly number[]) => ` (${list.slice(0, 8).map((id) => `#${id}`).join(', ')}${list.length > 8 ? ', …' : ''})`;
+  const ids = (list: readonly number[]) =>
+    ` (${list
+      .slice(0, 8)
+      .map((id) => `#${id}`)
+      .join(', ')}${list.length > 8 ? ', …' : ''})`;
   const parts = [
     keep.length ? `kept ${keep.length}${ids(keep)}` : null,
     drop.length ? `dropped ${drop.length}${ids(drop)}` : null,
@@ -98,7 +136,13 @@ function renderChoices(preview: Preview): HTMLElement | null {
   ].filter((part): part is string => part !== null);
   // The engine's "choice" step holds only what the drops saved: shown here, beside the keeps.
   const saved = preview.tiers.find((tier) => tier.tier === 'choice')?.tokensSaved ?? 0;
-  return el('p', { 'data-testid': 'preview-choices' }, el('strong', {}, 'Your choices: '), parts.join(' · '), saved > 0 ? el('span', { class: 'muted' }, ` — drops save ${exactTokens(saved)} tokens`) : null);
+  return el(
+    'p',
+    { 'data-testid': 'preview-choices' },
+    el('strong', {}, 'Your choices: '),
+    parts.join(' · '),
+    saved > 0 ? el('span', { class: 'muted' }, ` — drops save ${exactTokens(saved)} tokens`) : null,
+  );
 }
 
 export function renderPreview(preview: Preview | null, disclosures: Disclosures, summaryEditor: SummaryEditor): HTMLElement[] {
@@ -107,7 +151,19 @@ export function renderPreview(preview: Preview | null, disclosures: Disclosures,
   // Only the steps that did something ("−0 tokens" rows say nothing); the person's own are listed above.
   const acted = preview.tiers.filter((tier) => tier.items > 0 && tier.tier !== 'choice');
   const tiers = acted.length
-    ? el('ul', { class: 'tiers', 'data-testid': 'preview-tiers' }, ...acted.map((tier) => el('li', {}, el('strong', {}, TIER_NAMES[tier.tier] ?? tier.tier), `: ${plural(tier.items, 'item')}, −${exactTokens(Math.max(tier.tokensSaved, 0))} tokens`, tier.note ? el('span', { class: 'muted' }, ` (${tier.note})`) : '')))
+    ? el(
+        'ul',
+        { class: 'tiers', 'data-testid': 'preview-tiers' },
+        ...acted.map((tier) =>
+          el(
+            'li',
+            {},
+            el('strong', {}, TIER_NAMES[tier.tier] ?? tier.tier),
+            `: ${plural(tier.items, 'item')}, −${exactTokens(Math.max(tier.tokensSaved, 0))} tokens`,
+            tier.note ? el('span', { class: 'muted' }, ` (${tier.note})`) : '',
+          ),
+        ),
+      )
     : null;
   const focusKept = preview.regions.filter((region) => region.protection === 'focus').map((region) => `#${region.id}`);
   const focus = el(
@@ -115,11 +171,24 @@ export function renderPreview(preview: Preview | null, disclosures: Disclosures,
     { 'data-testid': 'preview-focus' },
     'Focus: ',
     preview.focus ? el('q', {}, preview.focus) : el('span', { class: 'muted' }, 'none'),
-    preview.focus ? el('span', { class: 'muted' }, focusKept.length ? ` · kept ${focusKept.slice(0, 12).join(', ')}${focusKept.length > 12 ? ` and ${focusKept.length - 12} more` : ''} verbatim` : ' · matched nothing the ladder would have touched') : null,
+    preview.focus
+      ? el(
+          'span',
+          { class: 'muted' },
+          focusKept.length
+            ? ` · kept ${focusKept.slice(0, 12).join(', ')}${focusKept.length > 12 ? ` and ${focusKept.length - 12} more` : ''} verbatim`
+            : ' · matched nothing the ladder would have touched',
+        )
+      : null,
   );
   const summaryTitle = preview.summaryEdited ? ['Summary ', el('span', { class: 'muted' }, '(edited by you)')] : ['Summary'];
   const summary = preview.summary ? disclosures.details('preview-summary', summaryTitle, [summaryEditor.render(preview)], true) : null;
-  const diff = disclosures.details('preview-diff', [`Changes (${plural(preview.diff.length, 'item')})`], preview.diff.length ? preview.diff.map(renderDiffBlock) : [el('p', { class: 'muted' }, 'Nothing changes.')], true);
+  const diff = disclosures.details(
+    'preview-diff',
+    [`Changes (${plural(preview.diff.length, 'item')})`],
+    preview.diff.length ? preview.diff.map(renderDiffBlock) : [el('p', { class: 'muted' }, 'Nothing changes.')],
+    true,
+  );
   const applyBlocked = preview.stale ? `Out of date: ${preview.stale.why}` : summaryEditor.editing ? 'Use or discard your edited summary first' : null;
   const actions = preview.applied
     ? renderApplied(preview)
@@ -134,13 +203,20 @@ export function renderPreview(preview: Preview | null, disclosures: Disclosures,
     el(
       'section',
       { class: 'preview', 'data-testid': 'preview', 'data-stale': String(preview.stale !== null), 'aria-labelledby': 'preview-title' },
-      el('div', { class: 'section-title' }, el('h2', { id: 'preview-title' }, 'Compaction preview'), el('span', { class: 'muted' }, `summarizer: ${preview.summaryEdited ? 'your text' : preview.summarizer}`)),
+      el(
+        'div',
+        { class: 'section-title' },
+        el('h2', { id: 'preview-title' }, 'Compaction preview'),
+        el('span', { class: 'muted' }, `summarizer: ${preview.summaryEdited ? 'your text' : preview.summarizer}`),
+      ),
       renderStale(preview),
       el('p', { class: 'preview-headline', 'data-testid': 'preview-headline' }, headline(preview)),
       renderBreakEven(preview),
       renderChoices(preview),
       focus,
-      preview.redactions > 0 ? el('p', { class: 'muted', 'data-testid': 'preview-redactions' }, icon('shield'), ` ${plural(preview.redactions, 'secret')} redacted`) : null,
+      preview.redactions > 0
+        ? el('p', { class: 'muted', 'data-testid': 'preview-redactions' }, icon('shield'), ` ${plural(preview.redactions, 'secret')} redacted`)
+        : null,
       renderWarnings(preview),
       tiers,
       verification,
@@ -173,5 +249,13 @@ export function renderProgress(progress: { message: string; cancellable: boolean
   if (!progress) return [];
   const cancel = progress.cancellable ? custom('vscode-button', { secondary: '', icon: 'close', 'data-testid': 'progress-cancel' }, 'Cancel') : null;
   cancel?.addEventListener('click', () => post({ type: 'cancelProgress' }));
-  return [el('div', { class: 'progress', role: 'status', 'aria-live': 'polite', 'data-testid': 'progress' }, custom('vscode-progress-ring', { 'aria-hidden': 'true' }), el('span', {}, progress.message), cancel)];
+  return [
+    el(
+      'div',
+      { class: 'progress', role: 'status', 'aria-live': 'polite', 'data-testid': 'progress' },
+      custom('vscode-progress-ring', { 'aria-hidden': 'true' }),
+      el('span', {}, progress.message),
+      cancel,
+    ),
+  ];
 }

@@ -21,8 +21,21 @@ const ROW_HEIGHT = 22;
 const OVERSCAN = 10;
 const MAX_VISIBLE_ROWS = 12;
 const COLUMNS = ['#', 'kind', 'label', 'tokens', 'cost', 'fate', 'live', 'why', 'markers', 'keep/drop'] as const;
-const COLUMN_CLASS: Readonly<Record<(typeof COLUMNS)[number], string>> = { '#': 'id', kind: 'kind', label: 'label', tokens: 'tokens', cost: 'cost', fate: 'fate', live: 'live', why: 'why', markers: 'markers', 'keep/drop': 'choice' };
-const COLUMN_TITLES: Partial<Record<(typeof COLUMNS)[number], string>> = { cost: 'What carrying the item has cost so far: its share of every prompt it was in, at the price that call paid' };
+const COLUMN_CLASS: Readonly<Record<(typeof COLUMNS)[number], string>> = {
+  '#': 'id',
+  kind: 'kind',
+  label: 'label',
+  tokens: 'tokens',
+  cost: 'cost',
+  fate: 'fate',
+  live: 'live',
+  why: 'why',
+  markers: 'markers',
+  'keep/drop': 'choice',
+};
+const COLUMN_TITLES: Partial<Record<(typeof COLUMNS)[number], string>> = {
+  cost: 'What carrying the item has cost so far: its share of every prompt it was in, at the price that call paid',
+};
 const SORT_NAMES: Readonly<Record<MapSort, string>> = { order: 'context order', tokens: 'tokens', cost: 'cost' };
 const NO_CHOICES: Choices = { keep: [], drop: [], pins: [] };
 
@@ -52,8 +65,19 @@ export class RegionMap {
   readonly element: HTMLElement;
   private readonly title = el('h2', { id: 'region-map-title' });
   private readonly count = el('span', { class: 'muted small', 'aria-live': 'polite' });
-  private readonly filterBox = custom('vscode-textfield', { placeholder: 'Filter (/): text, kind:tool_result, fate:dropped', 'aria-label': 'Filter items', class: 'region-filter' }) as TextField;
-  private readonly grid = el('div', { class: 'region-grid', role: 'grid', tabindex: '0', 'aria-labelledby': 'region-map-title', 'aria-colcount': String(COLUMNS.length), 'data-testid': 'region-map' });
+  private readonly filterBox = custom('vscode-textfield', {
+    placeholder: 'Filter (/): text, kind:tool_result, fate:dropped',
+    'aria-label': 'Filter items',
+    class: 'region-filter',
+  }) as TextField;
+  private readonly grid = el('div', {
+    class: 'region-grid',
+    role: 'grid',
+    tabindex: '0',
+    'aria-labelledby': 'region-map-title',
+    'aria-colcount': String(COLUMNS.length),
+    'data-testid': 'region-map',
+  });
   private readonly scroller = el('div', { class: 'region-scroller', role: 'rowgroup' });
   private readonly spacer = el('div', { class: 'region-spacer' });
   private readonly pool: HTMLElement[] = [];
@@ -76,10 +100,25 @@ export class RegionMap {
     private state: RegionMapState,
     private readonly events: RegionMapEvents,
   ) {
-    const header = el('div', { class: 'region-row region-header', role: 'row', 'aria-rowindex': '1' }, ...COLUMNS.map((name) => el('span', { role: 'columnheader', class: `col-${COLUMN_CLASS[name]}`, title: COLUMN_TITLES[name] ?? name }, name)));
+    const header = el(
+      'div',
+      { class: 'region-row region-header', role: 'row', 'aria-rowindex': '1' },
+      ...COLUMNS.map((name) => el('span', { role: 'columnheader', class: `col-${COLUMN_CLASS[name]}`, title: COLUMN_TITLES[name] ?? name }, name)),
+    );
     this.scroller.appendChild(this.spacer);
     this.grid.append(el('div', { role: 'rowgroup', class: 'region-header-group' }, header), this.scroller);
-    this.element = el('section', { class: 'region-map', 'aria-labelledby': 'region-map-title' }, el('div', { class: 'section-title' }, this.title, this.count), this.liveBar, this.choicesBar, this.toolbar, this.filterBox, this.grid, this.fileGroups, el('p', { class: 'muted small hint' }, '↑/↓ move · Enter opens the item · K keeps, D drops (again to undo) · / filters'));
+    this.element = el(
+      'section',
+      { class: 'region-map', 'aria-labelledby': 'region-map-title' },
+      el('div', { class: 'section-title' }, this.title, this.count),
+      this.liveBar,
+      this.choicesBar,
+      this.toolbar,
+      this.filterBox,
+      this.grid,
+      this.fileGroups,
+      el('p', { class: 'muted small hint' }, '↑/↓ move · Enter opens the item · K keeps, D drops (again to undo) · / filters'),
+    );
     this.choicesBar.hidden = true;
     this.liveBar.hidden = true;
     this.choicesBar.addEventListener('click', (event) => {
@@ -145,7 +184,10 @@ export class RegionMap {
     this.live = next;
     this.element.classList.toggle('has-live', next.size > 0);
     this.liveBar.hidden = next.size === 0;
-    this.liveBar.replaceChildren(icon('radio-tower'), ` Live proxy: ${liveFatesText(items)} in what reached the model (the live column); the map's fates say what Compact… would do.`);
+    this.liveBar.replaceChildren(
+      icon('radio-tower'),
+      ` Live proxy: ${liveFatesText(items)} in what reached the model (the live column); the map's fates say what Compact… would do.`,
+    );
     this.renderRows();
   }
 
@@ -176,7 +218,9 @@ export class RegionMap {
       el('button', { class: 'map-view-button', 'data-view': view, 'data-testid': `map-view-${view}`, 'aria-pressed': String(pressed), title }, label);
     this.toolbar.replaceChildren(
       el('span', { class: 'muted' }, 'Sort by '),
-      ...MAP_SORTS.map((sort) => button(sort, SORT_NAMES[sort], this.sort === sort, sort === 'order' ? 'Items in the order the model reads them' : `Biggest ${SORT_NAMES[sort]} first`)),
+      ...MAP_SORTS.map((sort) =>
+        button(sort, SORT_NAMES[sort], this.sort === sort, sort === 'order' ? 'Items in the order the model reads them' : `Biggest ${SORT_NAMES[sort]} first`),
+      ),
       el('span', { class: 'muted' }, ' · '),
       button('group', 'group by file', grouped, 'All reads of one file as one row: how many, tokens now, cost so far'),
     );
@@ -271,7 +315,13 @@ export class RegionMap {
 
   /** Places pool rows at the visible window; a row's content is rewritten only when it changes. */
   private renderRows(): void {
-    const window = virtualWindow(this.visible.length, ROW_HEIGHT, this.scroller.scrollTop, this.scroller.clientHeight || MAX_VISIBLE_ROWS * ROW_HEIGHT, OVERSCAN);
+    const window = virtualWindow(
+      this.visible.length,
+      ROW_HEIGHT,
+      this.scroller.scrollTop,
+      this.scroller.clientHeight || MAX_VISIBLE_ROWS * ROW_HEIGHT,
+      OVERSCAN,
+    );
     const needed = window.end - window.start;
     while (this.pool.length < needed) {
       const row = el('div', { class: 'region-row', role: 'row' });
@@ -319,7 +369,15 @@ function choiceButton(choice: 'keep' | 'drop', current: Choice, region: Region):
   const label = `${pressed ? 'Undo ' : ''}${choice} #${region.id}`;
   return el(
     'button',
-    { class: `choice-toggle choice-${choice}`, 'data-choice': choice, 'data-testid': `choice-${choice}`, 'aria-pressed': String(pressed), 'aria-label': label, title: `${choice === 'keep' ? 'Keep verbatim' : 'Drop from the context'} (${choice === 'keep' ? 'K' : 'D'})${pressed ? ' — chosen; click to undo' : ''}`, tabindex: '-1' },
+    {
+      class: `choice-toggle choice-${choice}`,
+      'data-choice': choice,
+      'data-testid': `choice-${choice}`,
+      'aria-pressed': String(pressed),
+      'aria-label': label,
+      title: `${choice === 'keep' ? 'Keep verbatim' : 'Drop from the context'} (${choice === 'keep' ? 'K' : 'D'})${pressed ? ' — chosen; click to undo' : ''}`,
+      tabindex: '-1',
+    },
     icon(choice === 'keep' ? 'lock' : 'trash'),
   );
 }
@@ -343,7 +401,12 @@ function fillRow(row: HTMLElement, region: Region, selected: boolean, choice: Ch
   row.dataset.fate = region.fate;
   row.dataset.testid = 'region-row';
   row.dataset.pinned = String(region.pinned);
-  const detail = [region.tier && `step: ${TIER_NAMES[region.tier] ?? region.tier}`, region.protection && `kept for: ${PROTECTION_NAMES[region.protection] ?? region.protection}`].filter(Boolean).join(' · ');
+  const detail = [
+    region.tier && `step: ${TIER_NAMES[region.tier] ?? region.tier}`,
+    region.protection && `kept for: ${PROTECTION_NAMES[region.protection] ?? region.protection}`,
+  ]
+    .filter(Boolean)
+    .join(' · ');
   row.title = `#${region.id} ${region.label}\n${fate}: ${region.reason}${detail ? `\n${detail}` : ''}${live ? `\n${liveText(live)}` : ''}`;
   const tokens = region.tokensAfter === region.tokens ? exactTokens(region.tokens) : `${exactTokens(region.tokens)} → ${exactTokens(region.tokensAfter)}`;
   row.replaceChildren(
@@ -351,11 +414,38 @@ function fillRow(row: HTMLElement, region: Region, selected: boolean, choice: Ch
     el('span', { role: 'gridcell', class: 'col-kind' }, CATEGORY_LABELS[region.kind]),
     el('span', { role: 'gridcell', class: 'col-label' }, region.label),
     el('span', { role: 'gridcell', class: 'col-tokens' }, tokens),
-    el('span', { role: 'gridcell', class: 'col-cost', 'data-testid': 'region-cost', ...(region.usd === undefined ? { title: 'no price for this session\'s model' } : {}) }, costCell(region)),
+    el(
+      'span',
+      {
+        role: 'gridcell',
+        class: 'col-cost',
+        'data-testid': 'region-cost',
+        ...(region.usd === undefined ? { title: "no price for this session's model" } : {}),
+      },
+      costCell(region),
+    ),
     el('span', { role: 'gridcell', class: `col-fate fate-${fate}` }, icon(FATE_ICONS[fate]), ` ${fate}`),
-    el('span', { role: 'gridcell', class: 'col-live', ...(live ? { 'data-testid': 'live-fate', title: liveText(live) } : {}) }, ...(live ? [icon('radio-tower'), ` ${live.fate}`] : [])),
+    el(
+      'span',
+      { role: 'gridcell', class: 'col-live', ...(live ? { 'data-testid': 'live-fate', title: liveText(live) } : {}) },
+      ...(live ? [icon('radio-tower'), ` ${live.fate}`] : []),
+    ),
     el('span', { role: 'gridcell', class: 'col-why' }, region.reason),
-    el('span', { role: 'gridcell', class: 'col-markers' }, region.markerCount > 0 ? el('span', { class: 'badge', 'aria-label': secondThoughts(region.markerCount), title: `${secondThoughts(region.markerCount)}: where the agent doubted or corrected itself (kept through a compaction)` }, String(region.markerCount)) : ''),
+    el(
+      'span',
+      { role: 'gridcell', class: 'col-markers' },
+      region.markerCount > 0
+        ? el(
+            'span',
+            {
+              class: 'badge',
+              'aria-label': secondThoughts(region.markerCount),
+              title: `${secondThoughts(region.markerCount)}: where the agent doubted or corrected itself (kept through a compaction)`,
+            },
+            String(region.markerCount),
+          )
+        : '',
+    ),
     el('span', { role: 'gridcell', class: 'col-choice' }, choiceButton('keep', choice, region), choiceButton('drop', choice, region)),
   );
 }
@@ -369,13 +459,32 @@ function renderChoicesBar(bar: HTMLElement, choices: Choices): void {
     return;
   }
   const ids = (label: string, list: readonly number[], className: string) =>
-    list.length === 0 ? [] : [el('span', { class: className }, `${label} `, ...list.map((id) => el('button', { class: 'link-button', 'data-action': 'undo', 'data-id': String(id), title: `Undo your choice on #${id}` }, `#${id}`)))];
+    list.length === 0
+      ? []
+      : [
+          el(
+            'span',
+            { class: className },
+            `${label} `,
+            ...list.map((id) =>
+              el('button', { class: 'link-button', 'data-action': 'undo', 'data-id': String(id), title: `Undo your choice on #${id}` }, `#${id}`),
+            ),
+          ),
+        ];
   const pins = choices.pins.map((text) =>
-    el('span', { class: 'choice-pin' }, icon('pinned'), ` “${text.length > 80 ? `${text.slice(0, 79)}…` : text}” `, el('button', { class: 'link-button', 'data-action': 'unpin', 'data-text': text, title: 'Unpin this sentence' }, 'unpin')),
+    el(
+      'span',
+      { class: 'choice-pin' },
+      icon('pinned'),
+      ` “${text.length > 80 ? `${text.slice(0, 79)}…` : text}” `,
+      el('button', { class: 'link-button', 'data-action': 'unpin', 'data-text': text, title: 'Unpin this sentence' }, 'unpin'),
+    ),
   );
   bar.replaceChildren(
     el('strong', {}, 'Your choices: '),
-    ...[...ids('kept', choices.keep, 'fate-preserved'), ...ids('dropped', choices.drop, 'fate-dropped'), ...pins].flatMap((part, index) => (index === 0 ? [part] : [' · ', part])),
+    ...[...ids('kept', choices.keep, 'fate-preserved'), ...ids('dropped', choices.drop, 'fate-dropped'), ...pins].flatMap((part, index) =>
+      index === 0 ? [part] : [' · ', part],
+    ),
     ' ',
     el('button', { class: 'link-button', 'data-action': 'clearAll', 'data-testid': 'choices-clear' }, 'clear all'),
   );

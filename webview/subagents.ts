@@ -12,12 +12,32 @@ export function subagentRows(cost: CostView): HTMLElement[] {
   const agents = sortSubagents(cost.subagents);
   const total = agents.reduce((sum, agent) => sum + agent.usd, 0);
   const calls = agents.reduce((sum, agent) => sum + agent.calls, 0);
-  const header = el('div', { class: 'subagent-row file-header', role: 'row' }, ...['subagent', 'calls', 'fill', 'cost'].map((name) => el('span', { role: 'columnheader' }, name)));
+  const header = el(
+    'div',
+    { class: 'subagent-row file-header', role: 'row' },
+    ...['subagent', 'calls', 'fill', 'cost'].map((name) => el('span', { role: 'columnheader' }, name)),
+  );
   const rows = agents.map((agent) =>
     el(
       'div',
-      { class: 'subagent-row', role: 'row', 'data-testid': 'subagent', title: `${agent.title}: ${plural(agent.calls, 'call')}, ${exactTokens(agent.tokens)} tokens in its latest prompt, ${subagentCostText(agent)}${agent.started ? `; ${agent.started}` : ''}` },
-      el('span', { role: 'gridcell', class: 'subagent-title' }, agent.title, agent.started ? el('span', { class: `subagent-started small${agent.inheritedMost ? ' inherited-most' : ''}`, 'data-testid': 'subagent-started' }, ` · ${agent.started}`) : null),
+      {
+        class: 'subagent-row',
+        role: 'row',
+        'data-testid': 'subagent',
+        title: `${agent.title}: ${plural(agent.calls, 'call')}, ${exactTokens(agent.tokens)} tokens in its latest prompt, ${subagentCostText(agent)}${agent.started ? `; ${agent.started}` : ''}`,
+      },
+      el(
+        'span',
+        { role: 'gridcell', class: 'subagent-title' },
+        agent.title,
+        agent.started
+          ? el(
+              'span',
+              { class: `subagent-started small${agent.inheritedMost ? ' inherited-most' : ''}`, 'data-testid': 'subagent-started' },
+              ` · ${agent.started}`,
+            )
+          : null,
+      ),
       el('span', { role: 'gridcell', class: 'num' }, exactTokens(agent.calls)),
       el('span', { role: 'gridcell', class: 'num' }, formatTokens(agent.tokens)),
       el('span', { role: 'gridcell', class: 'num', 'data-testid': 'subagent-cost' }, subagentCostText(agent)),

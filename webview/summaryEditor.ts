@@ -11,7 +11,14 @@ import { post } from './vscodeApi';
 export class SummaryEditor {
   /** The text being edited; null when not editing. */
   private draft: string | null = null;
-  private readonly textarea = el('textarea', { class: 'summary-edit', 'data-testid': 'summary-edit', 'aria-label': 'Summary text', spellcheck: 'true', rows: '14', maxlength: String(SUMMARY_EDIT_MAX) });
+  private readonly textarea = el('textarea', {
+    class: 'summary-edit',
+    'data-testid': 'summary-edit',
+    'aria-label': 'Summary text',
+    spellcheck: 'true',
+    rows: '14',
+    maxlength: String(SUMMARY_EDIT_MAX),
+  });
 
   constructor(private readonly rerender: () => void) {
     this.textarea.addEventListener('input', () => (this.draft = this.textarea.value));
@@ -33,21 +40,23 @@ export class SummaryEditor {
     const raw = preview.summary ?? '';
     const view = renderSummary(raw, preview.summaryReadable ?? raw);
     if (preview.applied) return view;
-    const edit = custom('vscode-button', { icon: 'edit', secondary: '', 'data-testid': 'summary-edit-start', title: 'Write the summary yourself: your text is what the fork gets, verified like a generated one' }, 'Edit summary');
+    const edit = custom(
+      'vscode-button',
+      {
+        icon: 'edit',
+        secondary: '',
+        'data-testid': 'summary-edit-start',
+        title: 'Write the summary yourself: your text is what the fork gets, verified like a generated one',
+      },
+      'Edit summary',
+    );
     edit.addEventListener('click', () => {
       this.draft = preview.summaryBody ?? readableBody(preview);
       this.rerender();
       this.textarea.focus();
     });
     const edited = preview.summaryEdited
-      ? el(
-          'p',
-          { class: 'summary-edited', 'data-testid': 'summary-edited' },
-          icon('person'),
-          ' Edited by you — verified below.',
-          ' ',
-          revertButton(preview),
-        )
+      ? el('p', { class: 'summary-edited', 'data-testid': 'summary-edited' }, icon('person'), ' Edited by you — verified below.', ' ', revertButton(preview))
       : null;
     return el('div', {}, edited, el('div', { class: 'actions' }, edit), view);
   }
@@ -86,7 +95,11 @@ export class SummaryEditor {
 }
 
 function revertButton(preview: Preview): HTMLElement {
-  const button = el('button', { class: 'link-button', 'data-testid': 'summary-revert', title: 'Compute the preview again with the summarizer\'s text' }, 'use the generated summary');
+  const button = el(
+    'button',
+    { class: 'link-button', 'data-testid': 'summary-revert', title: "Compute the preview again with the summarizer's text" },
+    'use the generated summary',
+  );
   button.addEventListener('click', () => post({ type: 'previewAction', previewId: preview.id, action: 'revertSummary' }));
   return button;
 }

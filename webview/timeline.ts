@@ -28,7 +28,12 @@ export interface TimelineInput {
 }
 
 export function timelineInput(state: PanelState): TimelineInput {
-  return { timeline: state.timeline, windowTokens: state.fill?.windowTokens ?? null, thresholds: state.thresholds, agent: agentLabelOr(state.session?.agentLabel) };
+  return {
+    timeline: state.timeline,
+    windowTokens: state.fill?.windowTokens ?? null,
+    thresholds: state.thresholds,
+    agent: agentLabelOr(state.session?.agentLabel),
+  };
 }
 
 type EventKind = NonNullable<TimelinePoint['event']>['kind'];
@@ -91,13 +96,27 @@ export function renderTimeline({ timeline, windowTokens, thresholds, agent }: Ti
   const highlight = svg('rect', { class: 'timeline-highlight', x: '0', y: '0', width: String(Math.max(step * 0.8, 0.5)), height: '0', visibility: 'hidden' });
   chart.appendChild(highlight);
 
-  const plot = el('div', { class: 'timeline-plot', tabindex: '0', role: 'img', 'data-testid': 'timeline-plot', 'aria-label': `Fill per API call: ${plural(callCount(timeline), 'call')}, now ${formatTokens(last.usedTokens)} tokens. Arrow keys read the calls.` }, chart);
+  const plot = el(
+    'div',
+    {
+      class: 'timeline-plot',
+      tabindex: '0',
+      role: 'img',
+      'data-testid': 'timeline-plot',
+      'aria-label': `Fill per API call: ${plural(callCount(timeline), 'call')}, now ${formatTokens(last.usedTokens)} tokens. Arrow keys read the calls.`,
+    },
+    chart,
+  );
   const events = bars.filter((bar) => bar.point.event !== null);
   for (const bar of events) {
     const kind = bar.point.event!.kind;
     const left = `${((bar.index + 0.4) / slots) * 100}%`;
     const line = el('span', { class: `timeline-event-line event-${kind}` });
-    const flag = el('span', { class: `timeline-flag event-${kind}`, 'data-testid': `timeline-flag-${kind}`, title: `${eventName(kind, agent)}: ${bar.point.event!.label}` }, eventFlag(kind, agent).text);
+    const flag = el(
+      'span',
+      { class: `timeline-flag event-${kind}`, 'data-testid': `timeline-flag-${kind}`, title: `${eventName(kind, agent)}: ${bar.point.event!.label}` },
+      eventFlag(kind, agent).text,
+    );
     // Through the CSSOM: the webview's CSP forbids inline style attributes.
     line.style.left = flag.style.left = left;
     plot.append(line, flag);
@@ -106,7 +125,11 @@ export function renderTimeline({ timeline, windowTokens, thresholds, agent }: Ti
   const misses = bars.filter((bar) => bar.point.cacheMiss !== undefined);
   for (const bar of misses) {
     const miss = bar.point.cacheMiss!;
-    const mark = el('span', { class: `timeline-cache-miss cause-${miss.cause}`, 'data-testid': 'timeline-cache-miss', title: `call ${bar.call ?? ''}: ${miss.label}` }, '▲');
+    const mark = el(
+      'span',
+      { class: `timeline-cache-miss cause-${miss.cause}`, 'data-testid': 'timeline-cache-miss', title: `call ${bar.call ?? ''}: ${miss.label}` },
+      '▲',
+    );
     mark.style.left = `${((bar.index + 0.4) / slots) * 100}%`;
     plot.append(mark);
   }
@@ -153,19 +176,35 @@ export function renderTimeline({ timeline, windowTokens, thresholds, agent }: Ti
     el(
       'section',
       { class: 'timeline', 'data-testid': 'timeline', 'aria-labelledby': 'timeline-title' },
-      el('h2', { id: 'timeline-title' }, 'Timeline', el('span', { class: 'muted', title: CALLS_NOTE }, `fill per API call · ${callsText(timeline)} · hover for values`)),
+      el(
+        'h2',
+        { id: 'timeline-title' },
+        'Timeline',
+        el('span', { class: 'muted', title: CALLS_NOTE }, `fill per API call · ${callsText(timeline)} · hover for values`),
+      ),
       el('div', { class: 'timeline-body' }, axis, plot),
       el(
         'p',
         { class: 'timeline-legend small muted' },
-        el('span', { class: 'legend-line level-window' }), ' window ',
-        el('span', { class: 'legend-line level-trigger' }), ` our trigger ${thresholds.triggerPercent} % `,
-        el('span', { class: 'legend-line level-target' }), ` target ${thresholds.targetPercent} % `,
-        ...(thresholds.agentAutoCompactPercent ? [el('span', { class: 'legend-line level-agent' }), ` ${agent.name} auto-compact ${thresholds.agentAutoCompactPercent.toFixed(1)} %`] : []),
+        el('span', { class: 'legend-line level-window' }),
+        ' window ',
+        el('span', { class: 'legend-line level-trigger' }),
+        ` our trigger ${thresholds.triggerPercent} % `,
+        el('span', { class: 'legend-line level-target' }),
+        ` target ${thresholds.targetPercent} % `,
+        ...(thresholds.agentAutoCompactPercent
+          ? [el('span', { class: 'legend-line level-agent' }), ` ${agent.name} auto-compact ${thresholds.agentAutoCompactPercent.toFixed(1)} %`]
+          : []),
         ...(misses.length > 0 ? [' ', el('span', { class: 'timeline-cache-miss-key' }, '▲'), ` cache miss (${misses.length})`] : []),
       ),
       events.length
-        ? el('ul', { class: 'timeline-events small', 'data-testid': 'timeline-events' }, ...events.map((bar) => el('li', { class: `event-${bar.point.event!.kind}` }, icon(eventFlag(bar.point.event!.kind, agent).icon), ` ${eventListLine(bar, agent)}`)))
+        ? el(
+            'ul',
+            { class: 'timeline-events small', 'data-testid': 'timeline-events' },
+            ...events.map((bar) =>
+              el('li', { class: `event-${bar.point.event!.kind}` }, icon(eventFlag(bar.point.event!.kind, agent).icon), ` ${eventListLine(bar, agent)}`),
+            ),
+          )
         : null,
     ),
   ];

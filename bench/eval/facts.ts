@@ -32,7 +32,12 @@ const changed = (path: string, how: 'updated' | 'created'): PlantedFact => ({
   kind: 'file-changed',
   source: how === 'updated' ? `${path} has been updated successfully` : `File created successfully at: /home/user/semver-cli/${path}`,
   // Named as changed, not only mentioned: "src/diff.js (modified)", "Edit src/diff.js", "edited src/diff.js".
-  expect: [new RegExp(`(?:${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}[^\\n]{0,40}(?:modified|edited|written|created|changed|updated))|(?:(?:Edit|Write|modified|edited|written|created|changed|updated)[^\\n]{0,40}${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')})`, 'i')],
+  expect: [
+    new RegExp(
+      `(?:${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}[^\\n]{0,40}(?:modified|edited|written|created|changed|updated))|(?:(?:Edit|Write|modified|edited|written|created|changed|updated)[^\\n]{0,40}${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')})`,
+      'i',
+    ),
+  ],
 });
 
 const readOften = (path: string): PlantedFact => ({ id: `read ${path}`, kind: 'file-read', source: `${path} — vendored from an upstream`, expect: [path] });
@@ -45,7 +50,12 @@ const CONSTRAINTS = {
     source: 'Keep the public function signatures of parse() and format() unchanged.',
     expect: ['Keep the public function signatures of parse() and format() unchanged.'],
   },
-  main: { id: 'constraint: never push to main', kind: 'constraint', source: 'Never push to main directly; releases go through a release/* branch.', expect: ['Never push to main directly; releases go through a release/* branch.'] },
+  main: {
+    id: 'constraint: never push to main',
+    kind: 'constraint',
+    source: 'Never push to main directly; releases go through a release/* branch.',
+    expect: ['Never push to main directly; releases go through a release/* branch.'],
+  },
 } as const satisfies Record<string, PlantedFact>;
 
 const DECISION: PlantedFact = {
@@ -54,7 +64,12 @@ const DECISION: PlantedFact = {
   source: 'Replacing the max subcommand with bump because',
   expect: ['Replacing the max subcommand with bump because max only duplicates'],
 };
-const FAILURE: PlantedFact = { id: 'error: not ok 9', kind: 'error', source: 'not ok 9 - diff prerelease to release', expect: ['not ok 9 - diff prerelease to release'] };
+const FAILURE: PlantedFact = {
+  id: 'error: not ok 9',
+  kind: 'error',
+  source: 'not ok 9 - diff prerelease to release',
+  expect: ['not ok 9 - diff prerelease to release'],
+};
 const CAUSE: PlantedFact = { id: 'error cause', kind: 'cause', source: 'Test 9 fails because', expect: ["Test 9 fails because diff() returns 'preminor'"] };
 
 export const SESSIONS: readonly Session[] = [
@@ -75,9 +90,24 @@ export const SESSIONS: readonly Session[] = [
       changed('docs/CHANGES.md', 'updated'),
       readOften('vendor/semver/compare.js'),
       readOften('vendor/semver/parse.js'),
-      { id: 'fact: changelog location', kind: 'fact', source: 'the changelog lives in docs/CHANGES.md', expect: ['the changelog lives in docs/CHANGES.md, not CHANGELOG.md'] },
-      { id: 'open loop: downstream max', kind: 'open-loop', source: 'Open question: does anything downstream', expect: ['Open question: does anything downstream parse the output of `max`?'] },
-      { id: 'open loop: README TODO', kind: 'open-loop', source: 'TODO: update the README usage table', expect: ["TODO: update the README usage table once bump's flags settle."] },
+      {
+        id: 'fact: changelog location',
+        kind: 'fact',
+        source: 'the changelog lives in docs/CHANGES.md',
+        expect: ['the changelog lives in docs/CHANGES.md, not CHANGELOG.md'],
+      },
+      {
+        id: 'open loop: downstream max',
+        kind: 'open-loop',
+        source: 'Open question: does anything downstream',
+        expect: ['Open question: does anything downstream parse the output of `max`?'],
+      },
+      {
+        id: 'open loop: README TODO',
+        kind: 'open-loop',
+        source: 'TODO: update the README usage table',
+        expect: ["TODO: update the README usage table once bump's flags settle."],
+      },
     ],
   },
   {
@@ -97,8 +127,18 @@ export const SESSIONS: readonly Session[] = [
       changed('src/bump.js', 'created'),
       changed('scripts/release.ts', 'created'),
       readOften('vendor/semver/compare.js'),
-      { id: 'open loop: registry (user)', kind: 'open-loop', source: 'Open question for later: do we still publish', expect: ['Open question for later: do we still publish to the internal registry?'] },
-      { id: 'open loop: legacy script (agent)', kind: 'open-loop', source: 'TODO: remove scripts/legacy-release.sh', expect: ['TODO: remove scripts/legacy-release.sh once CI uses scripts/release.ts.'] },
+      {
+        id: 'open loop: registry (user)',
+        kind: 'open-loop',
+        source: 'Open question for later: do we still publish',
+        expect: ['Open question for later: do we still publish to the internal registry?'],
+      },
+      {
+        id: 'open loop: legacy script (agent)',
+        kind: 'open-loop',
+        source: 'TODO: remove scripts/legacy-release.sh',
+        expect: ['TODO: remove scripts/legacy-release.sh once CI uses scripts/release.ts.'],
+      },
     ],
   },
   {
@@ -116,8 +156,18 @@ export const SESSIONS: readonly Session[] = [
       changed('src/cli.js', 'updated'),
       changed('src/bump.js', 'created'),
       readOften('vendor/semver/compare.js'),
-      { id: 'open loop: bump default (user)', kind: 'open-loop', source: 'Open question: should bump default to patch or minor?', expect: ['Open question: should bump default to patch or minor?'] },
-      { id: 'open loop: CHANGES TODO (agent)', kind: 'open-loop', source: 'TODO: document the bump levels', expect: ['TODO: document the bump levels in docs/CHANGES.md.'] },
+      {
+        id: 'open loop: bump default (user)',
+        kind: 'open-loop',
+        source: 'Open question: should bump default to patch or minor?',
+        expect: ['Open question: should bump default to patch or minor?'],
+      },
+      {
+        id: 'open loop: CHANGES TODO (agent)',
+        kind: 'open-loop',
+        source: 'TODO: document the bump levels',
+        expect: ['TODO: document the bump levels in docs/CHANGES.md.'],
+      },
     ],
   },
   {
@@ -129,8 +179,18 @@ export const SESSIONS: readonly Session[] = [
       { ...CONSTRAINTS.vendor, id: 'constraint: vendor (CC summary)', source: 'The user said: Do not modify anything under vendor/.' },
       { ...CONSTRAINTS.signatures, id: 'constraint: signatures (CC summary)', source: 'The user said: Do not modify anything under vendor/.' },
       { ...FAILURE, id: 'error: not ok 9 (CC summary)', source: "not ok 9 - diff prerelease to release: diff() returned 'preminor'" },
-      { id: 'open loop: bump default (CC summary)', kind: 'open-loop', source: 'Open question: should bump default to patch or minor? (patch', expect: ['Open question: should bump default to patch or minor?'] },
-      { id: 'open loop: CHANGES TODO (CC summary)', kind: 'open-loop', source: 'TODO: document the bump levels in docs/CHANGES.md.\n', expect: ['TODO: document the bump levels in docs/CHANGES.md.'] },
+      {
+        id: 'open loop: bump default (CC summary)',
+        kind: 'open-loop',
+        source: 'Open question: should bump default to patch or minor? (patch',
+        expect: ['Open question: should bump default to patch or minor?'],
+      },
+      {
+        id: 'open loop: CHANGES TODO (CC summary)',
+        kind: 'open-loop',
+        source: 'TODO: document the bump levels in docs/CHANGES.md.\n',
+        expect: ['TODO: document the bump levels in docs/CHANGES.md.'],
+      },
       CONSTRAINTS.main,
       changed('scripts/release.ts', 'created'),
       readOften('vendor/semver/compare.js'),

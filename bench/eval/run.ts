@@ -32,7 +32,14 @@ async function hookOutput(loaded: LoadedSession): Promise<string> {
   const chunks: Buffer[] = [];
   out.on('data', (chunk: Buffer) => chunks.push(chunk));
   const state = mkdtempSync(join(tmpdir(), 'cl-eval-hook-'));
-  const input = { session_id: 'eval', transcript_path: loaded.transcript, cwd: loaded.cwd, hook_event_name: 'PreCompact', trigger: 'manual', custom_instructions: '' };
+  const input = {
+    session_id: 'eval',
+    transcript_path: loaded.transcript,
+    cwd: loaded.cwd,
+    hook_event_name: 'PreCompact',
+    trigger: 'manual',
+    custom_instructions: '',
+  };
   try {
     await runHook('pre-compact', JSON.stringify(input), { out, err: new PassThrough(), env: { XDG_STATE_HOME: state } });
   } finally {
@@ -52,7 +59,11 @@ async function evaluate(session: Session, loaded: LoadedSession, summarizer?: Su
     result,
     facts: scoreFacts(session, loaded.context, result),
     revoked: revokedPresented(writtenText(result), session.revoked),
-    hook: { live: live.length, carried: live.filter((fact) => fact.expect.every((pattern) => holds(hook, pattern))).length, revoked: revokedPresented(hook, session.revoked).length },
+    hook: {
+      live: live.length,
+      carried: live.filter((fact) => fact.expect.every((pattern) => holds(hook, pattern))).length,
+      revoked: revokedPresented(hook, session.revoked).length,
+    },
   };
 }
 
@@ -85,7 +96,20 @@ function render(title: string, rows: Row[]): string {
       String(row.hook.revoked),
     ];
   });
-  const headers = ['session', 'before', 'target', 'after', 'met', 'Claude /compact', 'compacted facts kept', '%', 'all facts', 'revoked shown', 'hook live', 'hook revoked'];
+  const headers = [
+    'session',
+    'before',
+    'target',
+    'after',
+    'met',
+    'Claude /compact',
+    'compacted facts kept',
+    '%',
+    'all facts',
+    'revoked shown',
+    'hook live',
+    'hook revoked',
+  ];
   return `${title}\n\n${table(headers, lines)}`;
 }
 
@@ -94,7 +118,8 @@ function losses(rows: Row[], all: boolean): string[] {
   for (const row of rows) {
     for (const score of row.facts) {
       if (score.missing) lines.push(`  ${row.session.name}: PLANTING ERROR, source not found: ${score.fact.id}`);
-      else if (all || (score.compacted && !score.reached)) lines.push(`  ${row.session.name}: ${score.compacted ? 'compacted' : 'kept'}, ${score.reached ? 'reached' : 'LOST'}: ${score.fact.id}`);
+      else if (all || (score.compacted && !score.reached))
+        lines.push(`  ${row.session.name}: ${score.compacted ? 'compacted' : 'kept'}, ${score.reached ? 'reached' : 'LOST'}: ${score.fact.id}`);
     }
     for (const line of row.revoked) lines.push(`  ${row.session.name}: revoked rule presented: ${line.trim().slice(0, 120)}`);
   }

@@ -56,15 +56,32 @@ export function buildOpencodeDb(folder: string, sessions: number, repeats: numbe
   const messages = db.prepare('SELECT * FROM message WHERE session_id = ? ORDER BY id').all(original);
   const parts = db.prepare('SELECT * FROM part WHERE session_id = ? ORDER BY id').all(original);
   const span = Number(session.time_updated) - Number(session.time_created) + 1000;
-  const insertSession = db.prepare(`INSERT INTO session (${Object.keys(session).join(', ')}) VALUES (${Object.keys(session).map(() => '?').join(', ')})`);
+  const insertSession = db.prepare(
+    `INSERT INTO session (${Object.keys(session).join(', ')}) VALUES (${Object.keys(session)
+      .map(() => '?')
+      .join(', ')})`,
+  );
   const insertMessage = db.prepare('INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?)');
   const insertPart = db.prepare('INSERT INTO part (id, message_id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?, ?)');
   const ids = [...messages, ...parts].map((row) => String(row.id));
   // Each repeat's rows renamed once; a copy then only swaps in its session id.
   const rename = (text: string, repeat: number): string => ids.reduce((out, id) => out.replaceAll(id, renamed(id, repeat)), text);
   const turns = Array.from({ length: repeats }, (_, repeat) => ({
-    messages: messages.map((row) => ({ ...row, time_created: row.time_created, time_updated: row.time_updated, id: renamed(String(row.id), repeat), data: rename(String(row.data), repeat) })),
-    parts: parts.map((row) => ({ ...row, time_created: row.time_created, time_updated: row.time_updated, id: renamed(String(row.id), repeat), message_id: renamed(String(row.message_id), repeat), data: rename(String(row.data), repeat) })),
+    messages: messages.map((row) => ({
+      ...row,
+      time_created: row.time_created,
+      time_updated: row.time_updated,
+      id: renamed(String(row.id), repeat),
+      data: rename(String(row.data), repeat),
+    })),
+    parts: parts.map((row) => ({
+      ...row,
+      time_created: row.time_created,
+      time_updated: row.time_updated,
+      id: renamed(String(row.id), repeat),
+      message_id: renamed(String(row.message_id), repeat),
+      data: rename(String(row.data), repeat),
+    })),
   }));
   let last = '';
   for (let copy = 1; copy < sessions; copy++) {
@@ -72,11 +89,30 @@ export function buildOpencodeDb(folder: string, sessions: number, repeats: numbe
     last = sessionId;
     const shift = copy * span * repeats;
     db.exec('BEGIN');
-    insertSession.run(...Object.entries(session).map(([column, value]) => (column === 'id' ? sessionId : column === 'time_created' || column === 'time_updated' ? Number(value) + shift : value)));
+    insertSession.run(
+      ...Object.entries(session).map(([column, value]) =>
+        column === 'id' ? sessionId : column === 'time_created' || column === 'time_updated' ? Number(value) + shift : value,
+      ),
+    );
     turns.forEach((turn, repeat) => {
       const at = (value: unknown): number => Number(value) + shift + repeat * span;
-      for (const row of turn.messages) insertMessage.run(ofCopy(row.id, copy), sessionId, at(row.time_created), at(row.time_updated), ofCopy(String(row.data), copy).replaceAll(original, sessionId));
-      for (const row of turn.parts) insertPart.run(ofCopy(row.id, copy), ofCopy(row.message_id, copy), sessionId, at(row.time_created), at(row.time_updated), ofCopy(String(row.data), copy).replaceAll(original, sessionId));
+      for (const row of turn.messages)
+        insertMessage.run(
+          ofCopy(row.id, copy),
+          sessionId,
+          at(row.time_created),
+          at(row.time_updated),
+          ofCopy(String(row.data), copy).replaceAll(original, sessionId),
+        );
+      for (const row of turn.parts)
+        insertPart.run(
+          ofCopy(row.id, copy),
+          ofCopy(row.message_id, copy),
+          sessionId,
+          at(row.time_created),
+          at(row.time_updated),
+          ofCopy(String(row.data), copy).replaceAll(original, sessionId),
+        );
     });
     db.exec('COMMIT');
   }

@@ -77,7 +77,8 @@ export function buildTranscript(lines: readonly string[], path: string, options:
   for (let copy = 0; copy < copies; copy++) {
     for (const [index, line] of lines.entries()) {
       let text = lineOfCopy(line, copy);
-      if (previousLeaf !== null && copy !== newRoot && records[index]?.parentUuid === null && records[index]?.uuid !== undefined) text = text.replace('"parentUuid":null', `"parentUuid":"${previousLeaf}"`);
+      if (previousLeaf !== null && copy !== newRoot && records[index]?.parentUuid === null && records[index]?.uuid !== undefined)
+        text = text.replace('"parentUuid":null', `"parentUuid":"${previousLeaf}"`);
       chunk.push(text);
     }
     previousLeaf = renamed(lastUuid, copy);
@@ -86,8 +87,31 @@ export function buildTranscript(lines: readonly string[], path: string, options:
       const summary = renamed('50000000-0000-4000-8000-000000000000', copy);
       const kept = options.preserved === 'dangling' ? renamed('d0000000-0000-4000-8000-000000000000', copy) : previousLeaf;
       const segment = options.preserved === undefined ? {} : { preservedSegment: { headUuid: kept, anchorUuid: summary, tailUuid: kept } };
-      chunk.push(JSON.stringify({ parentUuid: null, logicalParentUuid: previousLeaf, isSidechain: false, type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', timestamp: '2026-11-22T09:00:00.000Z', uuid: boundaryUuid, compactMetadata: { trigger: 'auto', preTokens: 160000, postTokens: 9000, ...segment } }));
-      chunk.push(JSON.stringify({ parentUuid: boundaryUuid, isSidechain: false, type: 'user', message: { role: 'user', content: 'This session is being continued… summary' }, isCompactSummary: true, isVisibleInTranscriptOnly: true, timestamp: '2026-11-22T09:00:00.001Z', uuid: summary }));
+      chunk.push(
+        JSON.stringify({
+          parentUuid: null,
+          logicalParentUuid: previousLeaf,
+          isSidechain: false,
+          type: 'system',
+          subtype: 'compact_boundary',
+          content: 'Conversation compacted',
+          timestamp: '2026-11-22T09:00:00.000Z',
+          uuid: boundaryUuid,
+          compactMetadata: { trigger: 'auto', preTokens: 160000, postTokens: 9000, ...segment },
+        }),
+      );
+      chunk.push(
+        JSON.stringify({
+          parentUuid: boundaryUuid,
+          isSidechain: false,
+          type: 'user',
+          message: { role: 'user', content: 'This session is being continued… summary' },
+          isCompactSummary: true,
+          isVisibleInTranscriptOnly: true,
+          timestamp: '2026-11-22T09:00:00.001Z',
+          uuid: summary,
+        }),
+      );
       previousLeaf = summary;
     }
     if (chunk.length > 2000 || copy === copies - 1) {

@@ -31,7 +31,13 @@ export function ensureNode(log: (line: string) => void, output?: number): { node
   const folder = join(cacheRoot(), `node-${NODE_VERSION}`);
   const homeIn = (root: string) => join(root, 'node_modules', nodePackageName());
   const nodeIn = (root: string) => join(homeIn(root), 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
-  installIntoCache({ folder, spec: `${nodePackageName()}@${NODE_VERSION}`, isInstalled: (root) => existsSync(nodeIn(root)), log, ...(output === undefined ? {} : { output }) });
+  installIntoCache({
+    folder,
+    spec: `${nodePackageName()}@${NODE_VERSION}`,
+    isInstalled: (root) => existsSync(nodeIn(root)),
+    log,
+    ...(output === undefined ? {} : { output }),
+  });
   return { node: nodeIn(folder), home: homeIn(folder) };
 }
 

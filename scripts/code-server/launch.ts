@@ -75,7 +75,9 @@ export function vsixPath(extensionRoot: string): string {
  */
 function installExtension(install: { node: string; entry: string }, vsix: string, userDataDir: string, extensionsDir: string): void {
   if (!existsSync(vsix)) throw new Error(`${vsix} is missing: run \`npm run package\` first`);
-  const result = spawnSync(install.node, [install.entry, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, '--install-extension', vsix], { encoding: 'utf8' });
+  const result = spawnSync(install.node, [install.entry, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, '--install-extension', vsix], {
+    encoding: 'utf8',
+  });
   if (result.status !== 0) throw new Error(`code-server --install-extension ${vsix} failed (${result.status}): ${result.stderr || result.stdout}`);
 }
 
@@ -88,7 +90,10 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
   const deadline = Date.now() + timeoutMs;
   const listening = `HTTP server listening on ${url}`;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`code-server exited (${child.exitCode ?? child.signalCode}) before it was ready${/EADDRINUSE/.test(output()) ? `: ${url} is taken by another program` : ''}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(
+        `code-server exited (${child.exitCode ?? child.signalCode}) before it was ready${/EADDRINUSE/.test(output()) ? `: ${url} is taken by another program` : ''}`,
+      );
     if (output().includes(listening)) {
       try {
         const response = await fetch(`${url}/healthz`);
@@ -129,15 +134,19 @@ export async function launchCodeServer(options: LaunchOptions): Promise<RunningC
   const url = `http://127.0.0.1:${port}`;
   const args = [
     install.entry,
-    '--bind-addr', `127.0.0.1:${port}`,
-    '--auth', 'none',
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--auth',
+    'none',
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-workspace-trust',
     '--disable-getting-started-override',
     '--ignore-last-opened',
-    '--user-data-dir', userDataDir,
-    '--extensions-dir', extensionsDir,
+    '--user-data-dir',
+    userDataDir,
+    '--extensions-dir',
+    extensionsDir,
     resolve(options.workspace),
   ];
   let output = '';

@@ -28,6 +28,7 @@ async function whatAnswers(port: number): Promise<string> {
 export async function portProblem(port: number, suggest: () => Promise<number>): Promise<string | null> {
   const error = await listenError(port);
   if (error === null) return null;
-  if (error !== 'EADDRINUSE') return `cannot listen on 127.0.0.1:${port} (${error}): set CONTEXT_LENS_PORT to another port, e.g. CONTEXT_LENS_PORT=${await suggest()} npm start`;
+  if (error !== 'EADDRINUSE')
+    return `cannot listen on 127.0.0.1:${port} (${error}): set CONTEXT_LENS_PORT to another port, e.g. CONTEXT_LENS_PORT=${await suggest()} npm start`;
   return `port ${port} is already in use by ${await whatAnswers(port)}: stop it, or choose another port: CONTEXT_LENS_PORT=${await suggest()} npm start`;
 }

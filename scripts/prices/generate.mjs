@@ -38,7 +38,13 @@ function flat(value) {
 }
 
 function periodOf(price, from) {
-  const fields = { input: flat(price.input_mtok), output: flat(price.output_mtok), cacheWrite: flat(price.cache_write_mtok), cacheWrite1h: flat(price.cache_write_1h_mtok), cacheRead: flat(price.cache_read_mtok) };
+  const fields = {
+    input: flat(price.input_mtok),
+    output: flat(price.output_mtok),
+    cacheWrite: flat(price.cache_write_mtok),
+    cacheWrite1h: flat(price.cache_write_1h_mtok),
+    cacheRead: flat(price.cache_read_mtok),
+  };
   if (fields.input === undefined || fields.output === undefined) return null;
   const period = {};
   if (from) period.from = from;

@@ -3,7 +3,16 @@
 // commits it, so only what is applied reaches the disk.
 import { chmod, mkdir, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DEFAULT_ARCHIVE_CAPS, MemoryArchive, newArchiveId, type Archive, type ArchiveCaps, type ArchiveEntry, type ArchiveRef, redactSecrets } from '../engine';
+import {
+  DEFAULT_ARCHIVE_CAPS,
+  MemoryArchive,
+  newArchiveId,
+  type Archive,
+  type ArchiveCaps,
+  type ArchiveEntry,
+  type ArchiveRef,
+  redactSecrets,
+} from '../engine';
 import type { Result } from '../base/result';
 import { READ_CAPS, readRegularText } from '../sessions/common/regularFile';
 import { describeFsError } from '../sessions/result';

@@ -59,7 +59,10 @@ export async function compactCommand(args: readonly string[], io: Io): Promise<n
   await loaded.handle.dispose();
   const { live, context, adapter } = redone ?? loaded;
   // Redo compacts to what the agent's own compaction left, unless a target was named.
-  const target = redone !== null && chosen.targetTokens === undefined && chosen.targetPercent === undefined ? { explicitTarget: true, targetTokens: redone.targetTokens } : {};
+  const target =
+    redone !== null && chosen.targetTokens === undefined && chosen.targetPercent === undefined
+      ? { explicitTarget: true, targetTokens: redone.targetTokens }
+      : {};
   const options = { ...chosen, ...target, choices: choicesOf(values.keep, values.drop, context.items.length) };
   // Tier 4 only drops what an archive holds; the entry reaches the disk only when the result is applied.
   const archive = new StagedArchive(new FileSystemArchive(archiveDirOf(values['archive-dir'], io)));
@@ -82,7 +85,12 @@ export async function compactCommand(args: readonly string[], io: Io): Promise<n
     fork = written.value;
   }
   if (values.json) writeJson(io, { ...report(result, archived, fork), cost: costJson(cost) });
-  else io.out.write(printable(`${compactText(result, { context, focus, agentAutoCompactTokens: live.fill.agentAutoCompactTokens, agentName: adapter.name, archived, fork })}\n${costLine(cost, result)}`));
+  else
+    io.out.write(
+      printable(
+        `${compactText(result, { context, focus, agentAutoCompactTokens: live.fill.agentAutoCompactTokens, agentName: adapter.name, archived, fork })}\n${costLine(cost, result)}`,
+      ),
+    );
   if (result.status === 'failed-open') {
     io.err.write(`ctxlens compact: ${printable(result.message, true)}\n`);
     return EXIT_INPUT;
@@ -159,8 +167,16 @@ function summarizerOf(name: string | undefined, io: Io): Summarizer {
 
 /** `cost` of --json: the break-even and the figures behind it (US dollars), or why there are none. */
 function costJson(cost: CompactCost | null) {
-  if (cost === null) return { breakEvenCalls: null, reason: 'no price for the session\'s model' };
-  return { breakEvenCalls: cost.breakEvenCalls, oneOffUsd: cost.oneOffUsd, savingPerCallUsd: cost.savingPerCallUsd, beforeTokens: cost.beforeTokens, afterTokens: cost.afterTokens, model: cost.model, sentence: cost.sentence };
+  if (cost === null) return { breakEvenCalls: null, reason: "no price for the session's model" };
+  return {
+    breakEvenCalls: cost.breakEvenCalls,
+    oneOffUsd: cost.oneOffUsd,
+    savingPerCallUsd: cost.savingPerCallUsd,
+    beforeTokens: cost.beforeTokens,
+    afterTokens: cost.afterTokens,
+    model: cost.model,
+    sentence: cost.sentence,
+  };
 }
 
 function costLine(cost: CompactCost | null, result: CompactionResult): string {

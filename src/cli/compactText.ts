@@ -20,7 +20,6 @@ const TIERS: readonly TierName[] = ['choice', 'supersede', 'age-clear', 'dedupe'
 export const SUMMARY_HEAD_LINES = 40;
 const LINE_CHARS = 160;
 
-
 /** What `compact` prints without --json. */
 export function compactText(result: CompactionResult, shown: Shown): string {
   const { agentAutoCompactTokens, agentName, archived, fork } = shown;
@@ -37,7 +36,11 @@ export function compactText(result: CompactionResult, shown: Shown): string {
     table(
       ['TIER', 'ITEMS', 'SAVED'],
       [
-        ...TIERS.filter((tier) => tier !== 'choice' || metrics.perTier.choice.items > 0).map((tier) => [tier === 'choice' ? 'your choices' : tier, String(metrics.perTier[tier].items), tokens(metrics.perTier[tier].tokensSaved)]),
+        ...TIERS.filter((tier) => tier !== 'choice' || metrics.perTier.choice.items > 0).map((tier) => [
+          tier === 'choice' ? 'your choices' : tier,
+          String(metrics.perTier[tier].items),
+          tokens(metrics.perTier[tier].tokensSaved),
+        ]),
         // Shown so the column adds up to the saving above.
         ...(metrics.reinjectedTokens > 0 ? [['re-injected', String(result.verification?.reinjected.length ?? 0), tokens(-metrics.reinjectedTokens)]] : []),
       ],
@@ -51,7 +54,14 @@ export function compactText(result: CompactionResult, shown: Shown): string {
       '',
       table(
         ['#', 'KIND', 'FATE', 'TIER', 'TOKENS', 'REASON'],
-        changed.map((item) => [String(item.id), item.toolName ? `${item.kind} ${item.toolName}` : item.kind, item.fate, item.tier ?? '', `${tokens(item.tokensBefore)} → ${tokens(item.tokensAfter)}`, item.reason]),
+        changed.map((item) => [
+          String(item.id),
+          item.toolName ? `${item.kind} ${item.toolName}` : item.kind,
+          item.fate,
+          item.tier ?? '',
+          `${tokens(item.tokensBefore)} → ${tokens(item.tokensAfter)}`,
+          item.reason,
+        ]),
         [0, 4],
       ),
     );
@@ -80,13 +90,28 @@ export function compactText(result: CompactionResult, shown: Shown): string {
  */
 function escalationLines(result: CompactionResult): string[] {
   const { metrics, floor } = result;
-  const lines = result.escalation.map((step, index) => `escalation ${index + 1}: ${step.detail} → ${tokens(step.tokensAfter)} tokens${step.targetMet ? ' (target met)' : ''}`);
+  const lines = result.escalation.map(
+    (step, index) => `escalation ${index + 1}: ${step.detail} → ${tokens(step.tokensAfter)} tokens${step.targetMet ? ' (target met)' : ''}`,
+  );
   if (floor && !metrics.targetMet && result.status === 'compacted') {
-    const parts = [['system prompt', floor.system], ['tool definitions', floor.tools], ['pinned', floor.pinned], ['latest prompt', floor.latestPrompt], ['original ask', floor.originalAsk]] as const;
-    lines.push(`floor: ${tokens(floor.tokens)} tokens cannot be removed (${parts.filter(([, count]) => count > 0).map(([name, count]) => `${name} ${tokens(count)}`).join(', ')})`);
+    const parts = [
+      ['system prompt', floor.system],
+      ['tool definitions', floor.tools],
+      ['pinned', floor.pinned],
+      ['latest prompt', floor.latestPrompt],
+      ['original ask', floor.originalAsk],
+    ] as const;
+    lines.push(
+      `floor: ${tokens(floor.tokens)} tokens cannot be removed (${parts
+        .filter(([, count]) => count > 0)
+        .map(([name, count]) => `${name} ${tokens(count)}`)
+        .join(', ')})`,
+    );
   }
   if ((result.heldBy?.length ?? 0) > 0 && (!metrics.targetMet || result.status === 'noop')) {
-    lines.push(`held up by: ${(result.heldBy ?? []).map((held) => `#${held.id} ${held.kind} ${tokens(held.tokens)}${held.protection ? ` (${held.protection})` : ''}`).join(', ')}`);
+    lines.push(
+      `held up by: ${(result.heldBy ?? []).map((held) => `#${held.id} ${held.kind} ${tokens(held.tokens)}${held.protection ? ` (${held.protection})` : ''}`).join(', ')}`,
+    );
   }
   return lines.length === 0 ? [] : ['', ...lines];
 }
@@ -103,14 +128,26 @@ function focusLines(result: CompactionResult, { context, focus }: Shown): string
   const total = kept.reduce((sum, item) => sum + item.tokens, 0);
   const rows = kept.map((item) => {
     const words = focusWordsIn(focus, item.text);
-    return [`#${item.id}`, item.toolName ? `${item.kind} ${item.toolName}` : item.kind, tokens(item.tokens), words.join(', '), `"${passage(item.text, words)}"`];
+    return [
+      `#${item.id}`,
+      item.toolName ? `${item.kind} ${item.toolName}` : item.kind,
+      tokens(item.tokens),
+      words.join(', '),
+      `"${passage(item.text, words)}"`,
+    ];
   });
-  return ['', `Kept verbatim for the focus "${clip(focus, 60)}": ${kept.length} item${kept.length === 1 ? '' : 's'}, ${tokens(total)} tokens`, indent(table(['#', 'KIND', 'TOKENS', 'MATCHED', 'TEXT'], rows, [2]))];
+  return [
+    '',
+    `Kept verbatim for the focus "${clip(focus, 60)}": ${kept.length} item${kept.length === 1 ? '' : 's'}, ${tokens(total)} tokens`,
+    indent(table(['#', 'KIND', 'TOKENS', 'MATCHED', 'TEXT'], rows, [2])),
+  ];
 }
 
 /** The summary's head; where the whole text is when it is longer. */
 function summaryLines(summary: SummaryInfo, fork: WrittenFork | undefined): string[] {
-  const lines = [`Summary by ${summary.summarizer}${summary.fellBack ? ` (fell back${summary.error ? `: ${summary.error}` : ''})` : ''}: ${summary.summarizedItems} items, ${tokens(summary.summarizedTokens)} → ${tokens(summary.tokens)} tokens`];
+  const lines = [
+    `Summary by ${summary.summarizer}${summary.fellBack ? ` (fell back${summary.error ? `: ${summary.error}` : ''})` : ''}: ${summary.summarizedItems} items, ${tokens(summary.summarizedTokens)} → ${tokens(summary.tokens)} tokens`,
+  ];
   if (summary.repaired) lines.push(`  repaired from the session (the summary left these out): ${summary.repaired.join(', ')}`);
   const text = summary.text.trimEnd().split('\n');
   lines.push(...text.slice(0, SUMMARY_HEAD_LINES).map((line) => `  │ ${clip(line.trimEnd(), LINE_CHARS)}`.trimEnd()));
@@ -131,4 +168,8 @@ function passage(text: string, words: readonly string[]): string {
   return from > 0 ? `…${cut}` : cut;
 }
 
-const indent = (block: string): string => block.split('\n').map((line) => `  ${line}`).join('\n');
+const indent = (block: string): string =>
+  block
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n');

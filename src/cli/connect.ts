@@ -46,7 +46,8 @@ export async function connectCommand(verb: ConnectVerb, args: readonly string[],
     io.out.write(verb === 'connect' ? `Already connected: ${plan.settingsPath}\n` : `Not connected: ${plan.settingsPath}\n`);
     return EXIT_OK;
   }
-  for (const { target, before, after } of plan.changes) io.out.write(createTwoFilesPatch(target, target, before ?? '', after, 'before', verb === 'connect' ? 'connected' : 'disconnected'));
+  for (const { target, before, after } of plan.changes)
+    io.out.write(createTwoFilesPatch(target, target, before ?? '', after, 'before', verb === 'connect' ? 'connected' : 'disconnected'));
   if (values['dry-run']) {
     io.out.write('Dry run: nothing written.\n');
     return EXIT_OK;

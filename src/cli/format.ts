@@ -45,12 +45,21 @@ export function gauge(usedTokens: number, windowTokens: number, agentAutoCompact
   // Tiny (overridden) windows leave the agent no room to auto-compact: its point is then ≤ 0.
   const agentKnown = agentAutoCompactTokens > 0;
   // The trigger the panel shows too: by default below the agent's own point.
-  const thresholdPercent = effectiveTrigger({ thresholdPercent: DEFAULT_TRIGGER_OPTIONS.thresholdPercent, thresholdSet: false }, targetPercent, agentKnown ? agentPercent : null, agentName).percent;
-  const marks = [targetPercent, thresholdPercent, safetyNetPercent, ...(agentKnown ? [agentPercent] : [])].map((mark) => Math.min(GAUGE_CELLS - 1, Math.round((mark / 100) * GAUGE_CELLS)));
+  const thresholdPercent = effectiveTrigger(
+    { thresholdPercent: DEFAULT_TRIGGER_OPTIONS.thresholdPercent, thresholdSet: false },
+    targetPercent,
+    agentKnown ? agentPercent : null,
+    agentName,
+  ).percent;
+  const marks = [targetPercent, thresholdPercent, safetyNetPercent, ...(agentKnown ? [agentPercent] : [])].map((mark) =>
+    Math.min(GAUGE_CELLS - 1, Math.round((mark / 100) * GAUGE_CELLS)),
+  );
   const filled = Math.min(GAUGE_CELLS, Math.round((fill / 100) * GAUGE_CELLS));
   let bar = '';
   for (let cell = 0; cell < GAUGE_CELLS; cell++) bar += marks.includes(cell) ? '│' : cell < filled ? '█' : '░';
-  const point = agentKnown ? `${percent(agentPercent)} ${agentName} auto-compact (${tokens(agentAutoCompactTokens)})` : `no ${agentName} auto-compact point in this window`;
+  const point = agentKnown
+    ? `${percent(agentPercent)} ${agentName} auto-compact (${tokens(agentAutoCompactTokens)})`
+    : `no ${agentName} auto-compact point in this window`;
   const legend = `│ marks: ${targetPercent} % target, ${thresholdPercent} % trigger, ${safetyNetPercent} % safety net, ${point}`;
   return `[${bar}] ${percent(fill)}  ${tokens(usedTokens)} / ${tokens(windowTokens)}\n${legend}`;
 }

@@ -59,12 +59,30 @@ function defaultTurn(name: HookName, input: HookInput): HookTurn {
 
 /** One hook run on the given stdin text: prints the pinned block (or nothing), records the event. */
 export async function runHook(name: HookName, stdin: string | Error, io: Io, agent?: string): Promise<number> {
-  const event: HookEventLine = { time: new Date().toISOString(), hook: name, agent: agentId(agent), sessionId: '', trigger: null, source: null, focus: null, workspaceFocus: null, constraints: 0, openLoops: 0, printed: false, error: null };
+  const event: HookEventLine = {
+    time: new Date().toISOString(),
+    hook: name,
+    agent: agentId(agent),
+    sessionId: '',
+    trigger: null,
+    source: null,
+    focus: null,
+    workspaceFocus: null,
+    constraints: 0,
+    openLoops: 0,
+    printed: false,
+    error: null,
+  };
   try {
     if (stdin instanceof Error) throw stdin;
     const hooks = agentHooks(agent);
     const input = (parseInputJson(stdin) ?? {}) as HookInput;
-    Object.assign(event, { sessionId: str(input.session_id) ?? '', trigger: str(input.trigger), source: str(input.source), focus: str(input.custom_instructions) });
+    Object.assign(event, {
+      sessionId: str(input.session_id) ?? '',
+      trigger: str(input.trigger),
+      source: str(input.source),
+      focus: str(input.custom_instructions),
+    });
     const turn = hooks.turn ? await hooks.turn(name, input) : defaultTurn(name, input);
     if (turn.print) {
       const workspace = await workspaceSettings(str(input.cwd));
@@ -99,7 +117,12 @@ interface WorkspaceSettings extends PinSettings {
 }
 
 /** The block from the session the input names; an unreadable session loses its prompts, not the constraints pinned in settings. */
-async function pinnedBlockOf(hooks: AgentHooks, input: HookInput, workspace: WorkspaceSettings, purpose: PinPurpose): Promise<{ text: string; constraints: number; openLoops: number; transcriptError: string | null }> {
+async function pinnedBlockOf(
+  hooks: AgentHooks,
+  input: HookInput,
+  workspace: WorkspaceSettings,
+  purpose: PinPurpose,
+): Promise<{ text: string; constraints: number; openLoops: number; transcriptError: string | null }> {
   const transcript = str(input.transcript_path) ?? (hooks.sessionPath ? await hooks.sessionPath(input) : null);
   const sources: PinSource[] = [];
   let transcriptError: string | null = null;
@@ -167,7 +190,9 @@ function recordEvent(event: HookEventLine, io: Io): void {
     try {
       const stats = fstatSync(fd);
       if (!stats.isFile()) {
-        io.err.write(`ctxlens hook: ${path} is not a regular file (${stats.isFIFO() ? 'a named pipe' : stats.isDirectory() ? 'a folder' : 'a device or socket'}); this run is not logged\n`);
+        io.err.write(
+          `ctxlens hook: ${path} is not a regular file (${stats.isFIFO() ? 'a named pipe' : stats.isDirectory() ? 'a folder' : 'a device or socket'}); this run is not logged\n`,
+        );
         return;
       }
       fchmodSync(fd, 0o600);
@@ -178,6 +203,8 @@ function recordEvent(event: HookEventLine, io: Io): void {
   } catch (error) {
     // Said on stderr only: the hook's own output (stdout) must stay clean for the agent, and it exits 0.
     const code = (error as NodeJS.ErrnoException).code;
-    io.err.write(`ctxlens hook: ${path} could not be written${code === 'ENXIO' ? ' (a named pipe nobody reads)' : code ? ` (${code})` : ''}; this run is not logged\n`);
+    io.err.write(
+      `ctxlens hook: ${path} could not be written${code === 'ENXIO' ? ' (a named pipe nobody reads)' : code ? ` (${code})` : ''}; this run is not logged\n`,
+    );
   }
 }

@@ -33,7 +33,18 @@ const TOP_FILES = 5;
 const TOP_MISSES = 5;
 
 /** Every kind the engine knows, in the order a person reads a request. */
-const CATEGORIES: readonly ItemCategory[] = ['system', 'tools', 'unrecorded', 'user', 'assistant', 'thinking', 'tool_use', 'tool_result', 'reminder', 'summary'];
+const CATEGORIES: readonly ItemCategory[] = [
+  'system',
+  'tools',
+  'unrecorded',
+  'user',
+  'assistant',
+  'thinking',
+  'tool_use',
+  'tool_result',
+  'reminder',
+  'summary',
+];
 
 export async function inspectCommand(args: readonly string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, { ...LIVE_OPTIONS, ...PRICES_OPTION }, 1);
@@ -79,10 +90,26 @@ async function inspectLoaded({ live, context, adapter, handle }: Loaded, prices:
     breakdown,
     // Numbered as in the panel's region map: the ids compact --keep/--drop take.
     // `basis`: measured alone, split from a measured step, or estimated (tokens/attribute.ts).
-    regions: context.items.map((item) => ({ id: item.id, kind: categoryOf(item), label: regionLabel(item, context.workspace), tokens: item.tokens, basis: item.basis ?? 'estimated', ...(item.apiDropped ? { apiDropped: item.apiDropped } : {}), ...(item.toolName ? { toolName: item.toolName } : {}), cost: { usd: cost.items[item.id] ?? 0 } })),
+    regions: context.items.map((item) => ({
+      id: item.id,
+      kind: categoryOf(item),
+      label: regionLabel(item, context.workspace),
+      tokens: item.tokens,
+      basis: item.basis ?? 'estimated',
+      ...(item.apiDropped ? { apiDropped: item.apiDropped } : {}),
+      ...(item.toolName ? { toolName: item.toolName } : {}),
+      cost: { usd: cost.items[item.id] ?? 0 },
+    })),
     // US dollars. `session`: every call of the file and its subagents; `context`: carrying the live
     // context since the last compaction (regions' costs + unassignedUsd = promptUsd); `calls`: those calls.
-    cost: { prices: cost.prices, session: cost.session, subagents: cost.subagents, context: cost.context, calls: cost.calls, byFile: cost.byFile.map(({ items: _items, file: _file, ...group }) => group) },
+    cost: {
+      prices: cost.prices,
+      session: cost.session,
+      subagents: cost.subagents,
+      context: cost.context,
+      calls: cost.calls,
+      byFile: cost.byFile.map(({ items: _items, file: _file, ...group }) => group),
+    },
     // Which calls of the session's own file missed the prompt cache, why, and what each cost beyond a hit (US dollars; null: no price).
     cache: {
       hitRatio: cost.cache.hitRatio,
@@ -112,14 +139,26 @@ async function inspectLoaded({ live, context, adapter, handle }: Loaded, prices:
     '',
     table(
       ['CATEGORY', 'TOKENS', 'SHARE'],
-      breakdown.filter((row) => row.tokens > 0).map((row) => [CATEGORY_NAMES[row.category], tokens(row.tokens), percent(percentOf(row.tokens, context.usedTokens))]),
+      breakdown
+        .filter((row) => row.tokens > 0)
+        .map((row) => [CATEGORY_NAMES[row.category], tokens(row.tokens), percent(percentOf(row.tokens, context.usedTokens))]),
       [1, 2],
     ),
   ];
-  if (forkUnanswered) lines.push(`  ${tokens(context.usedTokens)} in the next request: as the compaction that wrote this fork planned it (an estimate until the agent's first call measures it)`);
-  else lines.push(`  ${tokens(context.usedTokens)} in the next request: ${tokens(measured)} measured by the provider's usage${pending > 0 ? `, ~${tokens(pending)} written since the last response (estimate)` : ''}`);
-  if (fill.outputTokensPending > 0) lines.push(`  (the gauge's ${tokens(fill.usedTokens)} is the last request; the ${tokens(fill.outputTokensPending)} output tokens of its response join the next one)`);
-  if (live.session.forkOf) lines.splice(1, 0, `  fork of  ${live.session.forkOf.title ?? live.session.forkOf.sessionId ?? 'another session'} (written by Context Lens)`);
+  if (forkUnanswered)
+    lines.push(
+      `  ${tokens(context.usedTokens)} in the next request: as the compaction that wrote this fork planned it (an estimate until the agent's first call measures it)`,
+    );
+  else
+    lines.push(
+      `  ${tokens(context.usedTokens)} in the next request: ${tokens(measured)} measured by the provider's usage${pending > 0 ? `, ~${tokens(pending)} written since the last response (estimate)` : ''}`,
+    );
+  if (fill.outputTokensPending > 0)
+    lines.push(
+      `  (the gauge's ${tokens(fill.usedTokens)} is the last request; the ${tokens(fill.outputTokensPending)} output tokens of its response join the next one)`,
+    );
+  if (live.session.forkOf)
+    lines.splice(1, 0, `  fork of  ${live.session.forkOf.title ?? live.session.forkOf.sessionId ?? 'another session'} (written by Context Lens)`);
   lines.push('', ...costLines(cost, context.workspace));
   lines.push('', live.compactions.length === 0 ? 'Compactions: none' : 'Compactions:');
   live.compactions.forEach((event, index) => {
@@ -132,7 +171,8 @@ async function inspectLoaded({ live, context, adapter, handle }: Loaded, prices:
     for (const entry of audit.dropped) lines.push(`      dropped ${entry.kind}: ${entry.text}`);
   });
   lines.push('', live.diagnostics.length === 0 ? 'Diagnostics: none' : 'Diagnostics:');
-  for (const diagnostic of live.diagnostics) lines.push(`  ${diagnostic.severity}  ${diagnostic.code}${diagnostic.line ? ` (line ${diagnostic.line})` : ''}: ${diagnostic.message}`);
+  for (const diagnostic of live.diagnostics)
+    lines.push(`  ${diagnostic.severity}  ${diagnostic.code}${diagnostic.line ? ` (line ${diagnostic.line})` : ''}: ${diagnostic.message}`);
   io.out.write(printable(`${lines.join('\n')}\n`));
   return EXIT_OK;
 }
@@ -143,15 +183,23 @@ function costLines(cost: CostReport, workspace: string | undefined): string[] {
   const lines = [`Cost (prices: ${cost.prices.source}, taken ${cost.prices.taken})`];
   // No call has a price (a third-party endpoint's model): "no price", as the panel says, not "$0.00".
   if (session.usd === 0 && session.unpriced.length > 0) {
-    lines.push(`  session  no price over ${tokens(session.calls)} calls: ${session.unpriced.map((row) => row.model).join(', ')} (tokens only; --prices FILE adds yours)`);
+    lines.push(
+      `  session  no price over ${tokens(session.calls)} calls: ${session.unpriced.map((row) => row.model).join(', ')} (tokens only; --prices FILE adds yours)`,
+    );
     return lines;
   }
-  lines.push(`  session  ${formatUsd(session.usd)} over ${tokens(session.calls)} calls: prompts ${formatUsd(session.promptUsd)}, output ${formatUsd(session.outputUsd)}`);
+  lines.push(
+    `  session  ${formatUsd(session.usd)} over ${tokens(session.calls)} calls: prompts ${formatUsd(session.promptUsd)}, output ${formatUsd(session.outputUsd)}`,
+  );
   for (const row of session.unpriced) lines.push(`  no price for ${row.model} (${tokens(row.calls)} calls): tokens only`);
   if (cost.subagents.length > 0) {
     const usd = cost.subagents.reduce((sum, agent) => sum + agent.usd, 0);
-    const each = cost.subagents.map((agent) => `${clip(agent.title)} ${agent.usd === 0 && agent.unpriced.length > 0 ? 'no price' : formatUsd(agent.usd)}`).join(', ');
-    lines.push(`  subagents ${cost.subagents.length}${usd === 0 && cost.subagents.some((agent) => agent.unpriced.length > 0) ? '' : `, ${formatUsd(usd)} of it`}: ${each}`);
+    const each = cost.subagents
+      .map((agent) => `${clip(agent.title)} ${agent.usd === 0 && agent.unpriced.length > 0 ? 'no price' : formatUsd(agent.usd)}`)
+      .join(', ');
+    lines.push(
+      `  subagents ${cost.subagents.length}${usd === 0 && cost.subagents.some((agent) => agent.unpriced.length > 0) ? '' : `, ${formatUsd(usd)} of it`}: ${each}`,
+    );
   }
   lines.push(`  ${cacheSentence(cost.cache, formatUsd)}`);
   for (const miss of cost.cache.misses.slice(-TOP_MISSES)) lines.push(`    ${miss.at ?? 'unknown time'}  ${missSentence(miss, formatUsd)}`);
@@ -159,10 +207,16 @@ function costLines(cost: CostReport, workspace: string | undefined): string[] {
   lines.push(`  context  carrying it has cost ${formatUsd(cost.context.promptUsd)} over ${tokens(cost.calls.length)} calls since it began`);
   const files = cost.byFile.filter((group) => group.usd > 0).slice(0, TOP_FILES);
   if (files.length > 0) {
-    lines.push('', table(['TOP FILES BY COST', 'CALLS', 'TOKENS NOW', 'COST SO FAR'], files.map((group) => [shortPath(group.resource, workspace), String(group.count), tokens(group.tokens), formatUsd(group.usd)]), [1, 2, 3]));
+    lines.push(
+      '',
+      table(
+        ['TOP FILES BY COST', 'CALLS', 'TOKENS NOW', 'COST SO FAR'],
+        files.map((group) => [shortPath(group.resource, workspace), String(group.count), tokens(group.tokens), formatUsd(group.usd)]),
+        [1, 2, 3],
+      ),
+    );
   }
   return lines;
 }
 
 const clip = (text: string): string => (text.length > 40 ? `${text.slice(0, 39)}…` : text);
-

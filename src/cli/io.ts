@@ -57,7 +57,9 @@ export function positiveInt(value: string | undefined, flag: string): number | u
 }
 
 /** Each agent's option naming where its sessions are (`--config-dir`, `--codex-home`, …), repeatable. */
-export const HOME_OPTIONS: Readonly<Record<string, { type: 'string'; multiple: true }>> = Object.fromEntries(AGENTS.map((adapter) => [adapter.home.option, { type: 'string', multiple: true }]));
+export const HOME_OPTIONS: Readonly<Record<string, { type: 'string'; multiple: true }>> = Object.fromEntries(
+  AGENTS.map((adapter) => [adapter.home.option, { type: 'string', multiple: true }]),
+);
 export const AGENT_OPTION = { agent: { type: 'string' } } as const;
 /** What values a parse with HOME_OPTIONS holds for them. */
 export type HomeValues = Readonly<Record<string, unknown>>;
@@ -65,7 +67,9 @@ export type HomeValues = Readonly<Record<string, unknown>>;
 /** `[--agent a|b] [--config-dir DIR]… …` for the usage texts: every registered agent. */
 export const AGENT_USAGE = `[--agent ${AGENTS.map((adapter) => adapter.id).join('|')}] ${AGENTS.map((adapter) => `[--${adapter.home.option} DIR]…`).join(' ')}`;
 /** One line per agent: its option and where it looks by default. */
-export const HOMES_USAGE = AGENTS.map((adapter) => `--${adapter.home.option} DIR: where ${adapter.name} sessions are (default: ${adapter.home.describe})`).join('\n  ');
+export const HOMES_USAGE = AGENTS.map((adapter) => `--${adapter.home.option} DIR: where ${adapter.name} sessions are (default: ${adapter.home.describe})`).join(
+  '\n  ',
+);
 
 /** `--agent <id>`; undefined when not given (every agent, or the file's own). */
 export function agentOption(value: string | undefined): AgentAdapter | undefined {
@@ -100,7 +104,8 @@ export async function resolveSession(target: string | undefined, values: HomeVal
     if (only) return { path, adapter: only };
     const told = await identifyFile(path);
     // Refused by name: read as some agent's, a file none of them wrote would show nothing, or nonsense.
-    if (told.adapter === undefined) throw inputError(`${told.unrecognised}. If one of them did write it, pass --agent ${AGENTS.map((adapter) => adapter.id).join('|')}.`);
+    if (told.adapter === undefined)
+      throw inputError(`${told.unrecognised}. If one of them did write it, pass --agent ${AGENTS.map((adapter) => adapter.id).join('|')}.`);
     return { path, adapter: told.adapter };
   }
   // A session inside a store (OpenCode's `<database>#<session id>`) is no file of its own: its agent knows it.

@@ -18,18 +18,90 @@ interface Command {
 const COMMANDS: Record<string, Command> = {
   // No agent named here: the names come from the registry, which loads every adapter (~100 ms that
   // `--help` must not pay); `sessions --help` names them (AGENT_NAMES).
-  sessions: { summary: 'list every agent\'s sessions, newest first', load: async () => { const m = await import('./sessions'); return { run: m.sessionsCommand, usage: m.SESSIONS_USAGE }; } },
-  inspect: { summary: "show a session's live context: fill, what fills it, compactions", load: async () => { const m = await import('./inspect'); return { run: m.inspectCommand, usage: m.INSPECT_USAGE }; } },
-  compact: { summary: 'compact a live context (preview, or --write-session to fork it)', load: async () => { const m = await import('./compact'); return { run: m.compactCommand, usage: m.COMPACT_USAGE }; } },
-  connect: { summary: "add Context Lens's hooks and status line to Claude Code's settings", load: async () => { const m = await import('./connect'); return { run: (args, io) => m.connectCommand('connect', args, io), usage: m.CONNECT_USAGE }; } },
-  disconnect: { summary: 'remove them again', load: async () => { const m = await import('./connect'); return { run: (args, io) => m.connectCommand('disconnect', args, io), usage: m.CONNECT_USAGE }; } },
-  hook: { summary: 'Claude Code hook commands (pre-compact, session-start)', load: async () => { const m = await import('./hook'); return { run: m.hookCommand, usage: m.HOOK_USAGE }; } },
-  archive: { summary: 'prune the archive of pre-compaction contexts', load: async () => { const m = await import('./archive'); return { run: m.archiveCommand, usage: m.ARCHIVE_USAGE }; } },
-  statusline: { summary: "Claude Code's status line command", load: async () => { const m = await import('./statusline'); return { run: m.statuslineCommand, usage: m.STATUSLINE_USAGE }; } },
-  proxy: { summary: 'start the live proxy', load: async () => { const m = await import('./proxy'); return { run: m.proxyCommand, usage: m.PROXY_USAGE }; } },
-  run: { summary: 'run a command with the live proxy in front of it', load: async () => { const m = await import('./run'); return { run: m.runCommand, usage: m.RUN_USAGE }; } },
-  mcp: { summary: 'an MCP server for the agent', load: async () => { const m = await import('./mcp'); return { run: m.mcpCommand, usage: m.MCP_USAGE }; } },
-  resident: { summary: "answer inspect and sessions for VS Code's terminals (the extension starts it)", load: async () => { const m = await import('./resident'); return { run: m.residentCommand, usage: m.RESIDENT_USAGE }; } },
+  sessions: {
+    summary: "list every agent's sessions, newest first",
+    load: async () => {
+      const m = await import('./sessions');
+      return { run: m.sessionsCommand, usage: m.SESSIONS_USAGE };
+    },
+  },
+  inspect: {
+    summary: "show a session's live context: fill, what fills it, compactions",
+    load: async () => {
+      const m = await import('./inspect');
+      return { run: m.inspectCommand, usage: m.INSPECT_USAGE };
+    },
+  },
+  compact: {
+    summary: 'compact a live context (preview, or --write-session to fork it)',
+    load: async () => {
+      const m = await import('./compact');
+      return { run: m.compactCommand, usage: m.COMPACT_USAGE };
+    },
+  },
+  connect: {
+    summary: "add Context Lens's hooks and status line to Claude Code's settings",
+    load: async () => {
+      const m = await import('./connect');
+      return { run: (args, io) => m.connectCommand('connect', args, io), usage: m.CONNECT_USAGE };
+    },
+  },
+  disconnect: {
+    summary: 'remove them again',
+    load: async () => {
+      const m = await import('./connect');
+      return { run: (args, io) => m.connectCommand('disconnect', args, io), usage: m.CONNECT_USAGE };
+    },
+  },
+  hook: {
+    summary: 'Claude Code hook commands (pre-compact, session-start)',
+    load: async () => {
+      const m = await import('./hook');
+      return { run: m.hookCommand, usage: m.HOOK_USAGE };
+    },
+  },
+  archive: {
+    summary: 'prune the archive of pre-compaction contexts',
+    load: async () => {
+      const m = await import('./archive');
+      return { run: m.archiveCommand, usage: m.ARCHIVE_USAGE };
+    },
+  },
+  statusline: {
+    summary: "Claude Code's status line command",
+    load: async () => {
+      const m = await import('./statusline');
+      return { run: m.statuslineCommand, usage: m.STATUSLINE_USAGE };
+    },
+  },
+  proxy: {
+    summary: 'start the live proxy',
+    load: async () => {
+      const m = await import('./proxy');
+      return { run: m.proxyCommand, usage: m.PROXY_USAGE };
+    },
+  },
+  run: {
+    summary: 'run a command with the live proxy in front of it',
+    load: async () => {
+      const m = await import('./run');
+      return { run: m.runCommand, usage: m.RUN_USAGE };
+    },
+  },
+  mcp: {
+    summary: 'an MCP server for the agent',
+    load: async () => {
+      const m = await import('./mcp');
+      return { run: m.mcpCommand, usage: m.MCP_USAGE };
+    },
+  },
+  resident: {
+    summary: "answer inspect and sessions for VS Code's terminals (the extension starts it)",
+    load: async () => {
+      const m = await import('./resident');
+      return { run: m.residentCommand, usage: m.RESIDENT_USAGE };
+    },
+  },
 };
 
 const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
@@ -87,7 +159,12 @@ export async function main(
  * input to them), the stack only when CONTEXT_LENS_DEBUG is set, for the report.
  */
 function internalError(command: string, error: unknown, err: Output, env: Readonly<Record<string, string | undefined>>): number {
-  const message = error instanceof RangeError && /call stack/i.test(error.message) ? 'input nested too deeply to process' : error instanceof Error ? error.message : String(error);
+  const message =
+    error instanceof RangeError && /call stack/i.test(error.message)
+      ? 'input nested too deeply to process'
+      : error instanceof Error
+        ? error.message
+        : String(error);
   err.write(`ctxlens ${command}: internal error: ${printable(message, true)} (CONTEXT_LENS_DEBUG=1 shows the stack)\n`);
   if (env.CONTEXT_LENS_DEBUG) err.write(`${error instanceof Error ? error.stack : String(error)}\n`);
   return EXIT_INPUT;

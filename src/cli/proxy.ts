@@ -61,7 +61,10 @@ export function proxyOptionsOf(values: ProxyValues, io: Io, log: (line: string) 
   return {
     port: port ?? 0,
     ...(values.upstream ? { upstream: values.upstream } : {}),
-    upstreams: { ...(io.env.ANTHROPIC_BASE_URL ? { 'anthropic-messages': io.env.ANTHROPIC_BASE_URL } : {}), ...(io.env.GOOGLE_GEMINI_BASE_URL ? { gemini: io.env.GOOGLE_GEMINI_BASE_URL } : {}) },
+    upstreams: {
+      ...(io.env.ANTHROPIC_BASE_URL ? { 'anthropic-messages': io.env.ANTHROPIC_BASE_URL } : {}),
+      ...(io.env.GOOGLE_GEMINI_BASE_URL ? { gemini: io.env.GOOGLE_GEMINI_BASE_URL } : {}),
+    },
     live,
     env: io.env,
     ...(values['state-dir'] ? { stateDir: values['state-dir'] } : {}),

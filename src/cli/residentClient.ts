@@ -7,7 +7,16 @@
 // (residentTrust.ts), and then only the variables the commands read.
 import type { Socket } from 'node:net';
 import { version } from '../../package.json';
-import { ACCEPT_TIMEOUT_MS, readReply, REPLY_TIMEOUT_MS, RESIDENT_COMMANDS, RESIDENT_ENV, residentEnv, type Place, type ResidentReply } from '../contracts/resident';
+import {
+  ACCEPT_TIMEOUT_MS,
+  readReply,
+  REPLY_TIMEOUT_MS,
+  RESIDENT_COMMANDS,
+  RESIDENT_ENV,
+  residentEnv,
+  type Place,
+  type ResidentReply,
+} from '../contracts/resident';
 import { ownPlace, trustedKey, type Trust } from './residentTrust';
 import type { Output } from './stdio';
 

@@ -73,10 +73,18 @@ export class ResidentServer {
   ) {}
 
   /** Listens on `socketPath` once its folder is private to this user; a stale socket there is replaced. */
-  static async listen(path: string, run: RunCommand, log: (line: string) => void, limits: Limits = { deadlineMs: REQUEST_DEADLINE_MS, drainMs: REPLY_DRAIN_MS, connectionsMax: CONNECTIONS_MAX }): Promise<Outcome<ResidentServer>> {
+  static async listen(
+    path: string,
+    run: RunCommand,
+    log: (line: string) => void,
+    limits: Limits = { deadlineMs: REQUEST_DEADLINE_MS, drainMs: REPLY_DRAIN_MS, connectionsMax: CONNECTIONS_MAX },
+  ): Promise<Outcome<ResidentServer>> {
     // Absolute, as the clients are told it; and whole: Node would cut a longer one short, in another folder.
     const socketPath = resolve(path);
-    if (!socketPathFits(socketPath)) return err(`${socketPath} is ${Buffer.byteLength(socketPath)} bytes long: a socket's path can have at most ${SOCKET_PATH_MAX_BYTES}; choose a shorter one`);
+    if (!socketPathFits(socketPath))
+      return err(
+        `${socketPath} is ${Buffer.byteLength(socketPath)} bytes long: a socket's path can have at most ${SOCKET_PATH_MAX_BYTES}; choose a shorter one`,
+      );
     const folder = await privateFolder(dirname(socketPath));
     if (!folder.ok) return folder;
     try {
@@ -296,7 +304,9 @@ async function privateFolder(folder: string): Promise<Outcome<void>> {
     // (`--socket ~/r.sock` would be their home), whose mode is not ours to change.
     const problem = notPrivate(stats, uid, 'folder');
     if (problem !== undefined) {
-      return err(`${folder} ${problem}${(stats.mode & 0o077) !== 0 ? ': the socket needs a folder only you can enter; give --socket a path in a folder of its own (it is made 0700), or chmod 700 that folder yourself' : ''}`);
+      return err(
+        `${folder} ${problem}${(stats.mode & 0o077) !== 0 ? ': the socket needs a folder only you can enter; give --socket a path in a folder of its own (it is made 0700), or chmod 700 that folder yourself' : ''}`,
+      );
     }
     return ok(undefined);
   } catch (error) {

@@ -40,7 +40,9 @@ function readKey(path: string, uid: number): Trust {
     fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' ? { reason: 'no key file (a reader still starting, or one that was killed)', hostile: false } : { reason: `${path}: ${code ?? String(error)}`, hostile: true };
+    return code === 'ENOENT'
+      ? { reason: 'no key file (a reader still starting, or one that was killed)', hostile: false }
+      : { reason: `${path}: ${code ?? String(error)}`, hostile: true };
   }
   try {
     const stats = fstatSync(fd);

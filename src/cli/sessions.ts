@@ -1,6 +1,20 @@
 // `ctxlens sessions`: every agent's sessions of this workspace (or of every project with --all).
 import { AGENTS } from '../sessions/agents';
-import { AGENT_NAMES, AGENT_OPTION, AGENT_USAGE, agentOption, EXIT_OK, HOME_OPTIONS, HOMES_USAGE, inputError, locationsOf, parse, usageError, writeJson, type Io } from './io';
+import {
+  AGENT_NAMES,
+  AGENT_OPTION,
+  AGENT_USAGE,
+  agentOption,
+  EXIT_OK,
+  HOME_OPTIONS,
+  HOMES_USAGE,
+  inputError,
+  locationsOf,
+  parse,
+  usageError,
+  writeJson,
+  type Io,
+} from './io';
 import { bytes, clip, printable, table } from './format';
 import { lastActiveMs } from '../sessions/types';
 

@@ -36,7 +36,13 @@ const CLAUDE_CAUSES: Record<string, string> = {
   likely_server_side: 'server side',
   unknown: 'cause unknown',
 };
-const OUR_CAUSES: Record<string, string> = { idle: 'idle', model: 'model changed', compaction: 'compaction', prefix: 'system prompt or tools changed', unknown: 'cause unknown' };
+const OUR_CAUSES: Record<string, string> = {
+  idle: 'idle',
+  model: 'model changed',
+  compaction: 'compaction',
+  prefix: 'system prompt or tools changed',
+  unknown: 'cause unknown',
+};
 
 const wantsCache = (env: Io['env'], options: StatusLineOptions): boolean => options.cache === true || env[CACHE_ENV] === '1';
 const misses = (count: number): string => `${count} ${count === 1 ? 'miss' : 'misses'}`;
@@ -49,7 +55,16 @@ function promptCachePart(input: unknown): string | null {
   const count = num(cache.misses) ?? 0;
   const causes = obj(cache.last_miss_cause)?.causes;
   const first = Array.isArray(causes) && typeof causes[0] === 'string' ? causes[0] : null;
-  const last = count > 0 && first !== null ? `, last ${CLAUDE_CAUSES[first] ?? first.replace(/[^a-z0-9_]/gi, '').slice(0, 40).replace(/_/g, ' ')}` : '';
+  const last =
+    count > 0 && first !== null
+      ? `, last ${
+          CLAUDE_CAUSES[first] ??
+          first
+            .replace(/[^a-z0-9_]/gi, '')
+            .slice(0, 40)
+            .replace(/_/g, ' ')
+        }`
+      : '';
   return ` · cache ${ratio === null ? '—' : `${Math.round(ratio * 100)}%`} · ${misses(count)}${last} (Claude Code's)`;
 }
 
@@ -90,7 +105,11 @@ function statusLineOf(input: unknown, env: Io['env'], options: StatusLineOptions
   const usage = obj(window.current_usage);
   const parts = usage === null ? [] : [usage.input_tokens, usage.cache_creation_input_tokens, usage.cache_read_input_tokens].map(num);
   const reported = num(window.used_percentage);
-  const used = parts.some((part) => part !== null) ? parts.reduce<number>((sum, part) => sum + (part ?? 0), 0) : reported === null ? null : (reported / 100) * size;
+  const used = parts.some((part) => part !== null)
+    ? parts.reduce<number>((sum, part) => sum + (part ?? 0), 0)
+    : reported === null
+      ? null
+      : (reported / 100) * size;
   if (used === null) return NEUTRAL;
   return line(used, size, reported, env) + costPart(input, env, options) + (wantsCache(env, options) ? (promptCachePart(input) ?? '') : '');
 }
@@ -116,7 +135,11 @@ export async function resolveStatusLine(stdin: string, env: Io['env'] = {}, opti
   if (fromInput !== NEUTRAL) return fromInput + (wantsCache(env, options) && promptCachePart(input) === null ? await transcriptCachePart(path) : '');
   const fill = path === undefined ? null : await statusLineSource.transcriptFill(path);
   if (fill === null) return NEUTRAL;
-  return line(fill.usedTokens, fill.windowTokens, null, env) + costPart(input, env, options) + (wantsCache(env, options) ? (promptCachePart(input) ?? (await transcriptCachePart(path))) : '');
+  return (
+    line(fill.usedTokens, fill.windowTokens, null, env) +
+    costPart(input, env, options) +
+    (wantsCache(env, options) ? (promptCachePart(input) ?? (await transcriptCachePart(path))) : '')
+  );
 }
 
 /** " · cache 91% · 2 misses, last idle" from the transcript's latest calls, when Claude Code sent no figures of its own. */

@@ -37,9 +37,10 @@ export function descriptorOutput(fd: number, stream: () => NodeJS.WritableStream
         fallback.on('error', (streamError: unknown) => {
           if (isReaderGone(streamError)) gone = true;
           // Anything else is what the stream would have thrown without a listener.
-          else process.nextTick(() => {
-            throw streamError;
-          });
+          else
+            process.nextTick(() => {
+              throw streamError;
+            });
         });
         return fallback.write(bytes.subarray(written));
       }

@@ -110,7 +110,8 @@ export function readReply(line: string): ResidentReply | null {
   if (typeof reply.hello === 'string') return { hello: reply.hello };
   if (reply.started === true) return { started: true };
   if (typeof reply.local === 'string') return { local: reply.local };
-  if (Number.isInteger(reply.code) && typeof reply.out === 'string' && typeof reply.err === 'string') return { code: reply.code as number, out: reply.out, err: reply.err };
+  if (Number.isInteger(reply.code) && typeof reply.out === 'string' && typeof reply.err === 'string')
+    return { code: reply.code as number, out: reply.out, err: reply.err };
   return null;
 }
 
@@ -141,7 +142,10 @@ export const residentKeyPath = (socketPath: string): string => `${socketPath}.ke
  */
 export function residentSocketPath(env: Readonly<Record<string, string | undefined>>, pid: number): string | undefined {
   const runtime = env.XDG_RUNTIME_DIR;
-  const candidates = [...(runtime !== undefined && isAbsolute(runtime) && privateToUs(runtime) ? [join(runtime, 'context-lens')] : []), join(cacheRoot(env), 'run')];
+  const candidates = [
+    ...(runtime !== undefined && isAbsolute(runtime) && privateToUs(runtime) ? [join(runtime, 'context-lens')] : []),
+    join(cacheRoot(env), 'run'),
+  ];
   return candidates.map((folder) => join(folder, `${pid}.sock`)).find(socketPathFits);
 }
 

@@ -42,11 +42,36 @@ export interface CompactDeps extends PlanDeps {
 }
 
 /** A result that leaves the context as it was: no-op, low-savings skip or failure. */
-function unchanged(context: Context, options: EngineOptions, formatter: MessageFormatter, status: CompactionStatus, message: string, started: number, run?: LadderRun, error?: string): CompactionResult {
-  const items = context.items.map((item): OutputItem => ({ kind: item.kind, role: item.role, text: item.text, tokens: item.tokens, original: item, changed: false }));
+function unchanged(
+  context: Context,
+  options: EngineOptions,
+  formatter: MessageFormatter,
+  status: CompactionStatus,
+  message: string,
+  started: number,
+  run?: LadderRun,
+  error?: string,
+): CompactionResult {
+  const items = context.items.map((item): OutputItem => ({
+    kind: item.kind,
+    role: item.role,
+    text: item.text,
+    tokens: item.tokens,
+    original: item,
+    changed: false,
+  }));
   const tokens = context.items.reduce((sum, item) => sum + item.tokens, 0);
   const overflow = overflowOf(tokens, hardLimitOf(options, context.windowTokens));
-  const fates = context.items.map((item) => ({ id: item.id, kind: item.kind, role: item.role, turn: item.turn, fate: 'preserved' as const, reason: message, tokensBefore: item.tokens, tokensAfter: item.tokens }));
+  const fates = context.items.map((item) => ({
+    id: item.id,
+    kind: item.kind,
+    role: item.role,
+    turn: item.turn,
+    fate: 'preserved' as const,
+    reason: message,
+    tokensBefore: item.tokens,
+    tokensAfter: item.tokens,
+  }));
   const metrics = metricsOf({ tokensBefore: tokens, targetTokens: run?.state.targetTokens ?? 0, tiers: [], planned: [] }, tokens, {
     skippedLowSavings: status === 'skipped-low-savings',
     failedOpen: status === 'failed-open',
@@ -96,20 +121,37 @@ async function summarise(run: LadderRun, options: EngineOptions, deps: CompactDe
     return { text, summarizer: EDITED_SUMMARIZER, fellBack: false, durationMs: 0, redactions: count };
   }
   const summarizer = deps.summarizer ?? new HeuristicSummarizer(deps.summaryBuilder);
-  return runSummarizer(summarizer, planned.request, { timeoutMs: Math.max(1, remainingMs), ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.summaryBuilder ? { builder: deps.summaryBuilder } : {}) });
+  return runSummarizer(summarizer, planned.request, {
+    timeoutMs: Math.max(1, remainingMs),
+    ...(deps.signal ? { signal: deps.signal } : {}),
+    ...(deps.summaryBuilder ? { builder: deps.summaryBuilder } : {}),
+  });
 }
 
 type Inserted = { index: number; item: OutputItem };
 
 /** The summary item a compaction inserts: the summarizer's (checked, repaired, or replaced by the heuristic one) or the person's. */
-async function writeSummary(run: LadderRun, options: EngineOptions, deps: CompactDeps, started: number, archive: ArchiveRef | undefined): Promise<{ inserted?: Inserted; summary?: SummaryInfo }> {
+async function writeSummary(
+  run: LadderRun,
+  options: EngineOptions,
+  deps: CompactDeps,
+  started: number,
+  archive: ArchiveRef | undefined,
+): Promise<{ inserted?: Inserted; summary?: SummaryInfo }> {
   if (!run.summary) return {};
   const outcome = await summarise(run, options, deps, options.timeoutMs - (performance.now() - started));
   const frame = (body: string, by: string): string =>
-    frameSummary(body, options.summary.antiInjectionPrefix, { summarizedItems: run.summary?.span.entries.length ?? 0, summarizer: by, ...(archive ? { archiveId: archive.id } : {}) });
+    frameSummary(body, options.summary.antiInjectionPrefix, {
+      summarizedItems: run.summary?.span.entries.length ?? 0,
+      summarizer: by,
+      ...(archive ? { archiveId: archive.id } : {}),
+    });
   // A model's summary is checked, never taken as is: rejected when malformed, else repaired. The
   // person's own text is written as they wrote it (verification below still reports what it lost).
-  const check = outcome.fellBack || outcome.summarizer === 'heuristic' || outcome.summarizer === EDITED_SUMMARIZER ? ({ verdict: 'ok' } as const) : checkSummary(outcome.text, run.summary.request);
+  const check =
+    outcome.fellBack || outcome.summarizer === 'heuristic' || outcome.summarizer === EDITED_SUMMARIZER
+      ? ({ verdict: 'ok' } as const)
+      : checkSummary(outcome.text, run.summary.request);
   // What the repair adds comes from the span itself: masked like everything else the engine writes.
   const repaired = check.verdict === 'repaired' ? redactSecretsWithCounts(check.text) : undefined;
   const body = repaired?.text ?? outcome.text;
@@ -149,8 +191,17 @@ async function writeSummary(run: LadderRun, options: EngineOptions, deps: Compac
  * as a reminder after the original ask. Outside the anti-injection frame on purpose: constraints are
  * instructions that must keep holding.
  */
-function reinjectPins(run: LadderRun, inserted: Inserted | undefined, summary: SummaryInfo | undefined): { items: OutputItem[]; inserted?: Inserted; missing: ReturnType<typeof missingPins>; reinjectedTokens: number } {
-  const missing = missingPins(withRequests(run.state.policy.pinned), outputItems(run.state.planned, inserted).map((item) => item.text).join('\n'));
+function reinjectPins(
+  run: LadderRun,
+  inserted: Inserted | undefined,
+  summary: SummaryInfo | undefined,
+): { items: OutputItem[]; inserted?: Inserted; missing: ReturnType<typeof missingPins>; reinjectedTokens: number } {
+  const missing = missingPins(
+    withRequests(run.state.policy.pinned),
+    outputItems(run.state.planned, inserted)
+      .map((item) => item.text)
+      .join('\n'),
+  );
   if (missing.length === 0) return { items: outputItems(run.state.planned, inserted), ...(inserted ? { inserted } : {}), missing, reinjectedTokens: 0 };
   const pinnedBlock = redactSecretsWithCounts(renderPinnedBlock(missing));
   run.state.redactions += pinnedBlock.count;
@@ -181,17 +232,31 @@ async function apply(context: Context, options: EngineOptions, deps: CompactDeps
   const changed = run.state.planned.some((planned) => planned.fate !== 'preserved' && planned.item.reattached !== true) || run.summary !== undefined;
   const tokensBefore = context.items.reduce((sum, item) => sum + item.tokens, 0);
   if (!changed) {
-    const why = tokensBefore <= run.state.targetTokens && !run.state.runAllTiers ? 'already at or below the target' : 'nothing compactable outside preserved items';
+    const why =
+      tokensBefore <= run.state.targetTokens && !run.state.runAllTiers ? 'already at or below the target' : 'nothing compactable outside preserved items';
     return unchanged(context, options, formatter, 'noop', why, started, run);
   }
   const projectedSavings = ((tokensBefore - run.state.totalTokens) / Math.max(1, tokensBefore)) * 100;
   if (options.trigger !== 'manual' && projectedSavings < options.minSavingsPercent) {
-    return unchanged(context, options, formatter, 'skipped-low-savings', `skipped: projected saving ${projectedSavings.toFixed(1)} % < ${options.minSavingsPercent} %`, started, run);
+    return unchanged(
+      context,
+      options,
+      formatter,
+      'skipped-low-savings',
+      `skipped: projected saving ${projectedSavings.toFixed(1)} % < ${options.minSavingsPercent} %`,
+      started,
+      run,
+    );
   }
 
   const now = deps.now?.() ?? new Date();
   let archive: ArchiveRef | undefined;
-  if (deps.archive) archive = await deps.archive.put({ createdAt: now.toISOString(), reason: options.focus ? `${options.trigger}: ${options.focus}` : options.trigger, context });
+  if (deps.archive)
+    archive = await deps.archive.put({
+      createdAt: now.toISOString(),
+      reason: options.focus ? `${options.trigger}: ${options.focus}` : options.trigger,
+      context,
+    });
   // Stubs cite the entry that holds what they replaced, so the agent can ask for it back.
   settleRefs(run.state, run.tiers, archive?.id);
 
@@ -199,7 +264,13 @@ async function apply(context: Context, options: EngineOptions, deps: CompactDeps
   const { summary } = written;
   const { items, missing, reinjectedTokens, inserted } = reinjectPins(run, written.inserted, summary);
   const outputText = items.map((item) => item.text).join('\n');
-  const verification = verify({ before: context.items, pinned: run.state.policy.pinned, missingBeforeReinjection: missing, outputText, ...(context.workspace ? { workspace: context.workspace } : {}) });
+  const verification = verify({
+    before: context.items,
+    pinned: run.state.policy.pinned,
+    missingBeforeReinjection: missing,
+    outputText,
+    ...(context.workspace ? { workspace: context.workspace } : {}),
+  });
   const after = contextAfter(context, items);
   const overflow = overflowOf(after.usedTokens, hardLimitOf(options, context.windowTokens));
   const metrics = metricsOf(metricsInputOf(run), after.usedTokens, { durationMs: performance.now() - started, reinjectedTokens });

@@ -61,14 +61,19 @@ const kindAndRole: ItemLabel = (item) => `${item.kind} (${item.role})`;
 export const itemHeader = (item: ContextItem, label: ItemLabel = kindAndRole): string => `=== #${item.id} ${label(item)} ===`;
 export const originalHeader = (item: ContextItem): string => `=== #${item.id} before compaction ===`;
 export const writtenHeader = (kind: string): string => `=== new ${kind} ===`;
-const droppedRunHeader = (first: ContextItem, last: ContextItem, count: number): string => `=== #${first.id}–#${last.id}: ${thousands(count)} items dropped ===`;
+const droppedRunHeader = (first: ContextItem, last: ContextItem, count: number): string =>
+  `=== #${first.id}–#${last.id}: ${thousands(count)} items dropped ===`;
 
 /** Lines that the originals of changed items share, and the new texts of compacted items; the rest is shown whole. */
 export const CHANGED_LINES_BUDGET = 2_000;
 const CHANGED_LINES_MIN = 3;
 
 const itemText = (text: string): string => wrapLongLines(redactSecrets(text));
-const quoted = (text: string): string => text.split('\n').map((line) => (line ? `> ${line}` : '>')).join('\n');
+const quoted = (text: string): string =>
+  text
+    .split('\n')
+    .map((line) => (line ? `> ${line}` : '>'))
+    .join('\n');
 
 /** The first `maxLines` lines of a changed item's text, and how many more there are. */
 function shortened(text: string, maxLines: number): string {
@@ -99,7 +104,12 @@ function rewrittenSlot(header: string, rewritten: string, anchor?: { line: strin
  * One slot per item of the context, in order, and one per text the engine wrote, where it stands.
  * Null when a fate names an item the context does not hold.
  */
-export function diffSlots(items: readonly ContextItem[], fates: readonly Pick<ItemFate, 'id' | 'fate'>[], texts: Pick<AfterTexts, 'compacted' | 'placed'>, label: ItemLabel = kindAndRole): DiffSlot[] | null {
+export function diffSlots(
+  items: readonly ContextItem[],
+  fates: readonly Pick<ItemFate, 'id' | 'fate'>[],
+  texts: Pick<AfterTexts, 'compacted' | 'placed'>,
+  label: ItemLabel = kindAndRole,
+): DiffSlot[] | null {
   const slots: DiffSlot[] = [];
   const changed = fates.filter((fate) => fate.fate !== 'preserved').length;
   const share = Math.floor(CHANGED_LINES_BUDGET / Math.max(1, changed));
@@ -126,7 +136,13 @@ export function diffSlots(items: readonly ContextItem[], fates: readonly Pick<It
     const header = itemHeader(item, label);
     if (fate.fate === 'preserved') slots.push(keptSlot(header, item.text));
     else if (fate.fate === 'dropped') slots.push(droppedSlot(header, shortened(item.text, maxLines)));
-    else slots.push(rewrittenSlot(header, shortened(texts.compacted.get(fate.id) ?? '', rewrittenLines), { line: originalHeader(item), original: shortened(item.text, maxLines) }));
+    else
+      slots.push(
+        rewrittenSlot(header, shortened(texts.compacted.get(fate.id) ?? '', rewrittenLines), {
+          line: originalHeader(item),
+          original: shortened(item.text, maxLines),
+        }),
+      );
   }
   placedBefore(null);
   return slots;

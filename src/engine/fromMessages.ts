@@ -107,9 +107,7 @@ function blocksOf(content: string | MessageBlock[]): MessageBlock[] {
 export function toolResultText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content
-    .map((part: MessageBlock) => (part.type === 'text' && typeof part.text === 'string' ? part.text : `[${part.type}]`))
-    .join('\n');
+  return content.map((part: MessageBlock) => (part.type === 'text' && typeof part.text === 'string' ? part.text : `[${part.type}]`)).join('\n');
 }
 
 interface Draft {
@@ -140,7 +138,12 @@ function draftUserBlock(block: MessageBlock): Draft {
     };
   }
   if (block.type === 'text' && typeof block.text === 'string') {
-    const kind: ItemKind = hasMark(block, 'summary') || SUMMARY_TEXT.test(block.text) ? 'summary' : hasMark(block, 'harness') || REMINDER_TEXT.test(block.text) ? 'reminder' : 'user';
+    const kind: ItemKind =
+      hasMark(block, 'summary') || SUMMARY_TEXT.test(block.text)
+        ? 'summary'
+        : hasMark(block, 'harness') || REMINDER_TEXT.test(block.text)
+          ? 'reminder'
+          : 'user';
     return { kind, role: 'user', text: block.text, block };
   }
   // Images and documents: a placeholder keeps them visible; their real size comes from scaling.
@@ -163,7 +166,13 @@ function draftAssistantBlock(block: MessageBlock, vocabulary: ToolVocabulary | u
   if (block.type === 'thinking' || block.type === 'redacted_thinking') {
     const text = typeof block.thinking === 'string' ? block.thinking : '';
     // Claude Code 2.1 writes thinking as "" plus its signature; the model still receives it.
-    return { kind: 'thinking', role: 'assistant', text, block, ...(text.trim() === '' || block.type === 'redacted_thinking' || hasMark(block, 'hidden') ? { hidden: true } : {}) };
+    return {
+      kind: 'thinking',
+      role: 'assistant',
+      text,
+      block,
+      ...(text.trim() === '' || block.type === 'redacted_thinking' || hasMark(block, 'hidden') ? { hidden: true } : {}),
+    };
   }
   const text = block.type === 'text' && typeof block.text === 'string' ? block.text : JSON.stringify(block);
   return { kind: 'assistant', role: 'assistant', text, block };
@@ -173,7 +182,14 @@ export function contextFromMessages(input: MessagesInput): Context {
   const tokenizer = input.tokenizer ?? estimateTokenizer;
   const drafts: PlacedDraft[] = [];
   for (const block of input.system === undefined ? [] : blocksOf(input.system)) {
-    drafts.push({ kind: 'system', role: 'system', text: typeof block.text === 'string' ? block.text : JSON.stringify(block), block, messageIndex: -1, turn: 0 });
+    drafts.push({
+      kind: 'system',
+      role: 'system',
+      text: typeof block.text === 'string' ? block.text : JSON.stringify(block),
+      block,
+      messageIndex: -1,
+      turn: 0,
+    });
   }
   for (const tool of input.tools ?? []) {
     drafts.push({ kind: 'tools', role: 'system', text: JSON.stringify(tool), block: tool as MessageBlock, messageIndex: -1, turn: 0 });
@@ -183,8 +199,7 @@ export function contextFromMessages(input: MessagesInput): Context {
   let turn = 0;
   input.messages.forEach((message, messageIndex) => {
     const blocks = blocksOf(message.content);
-    const messageDrafts =
-      message.role === 'user' ? blocks.map(draftUserBlock) : blocks.map((block) => draftAssistantBlock(block, input.vocabulary));
+    const messageDrafts = message.role === 'user' ? blocks.map(draftUserBlock) : blocks.map((block) => draftAssistantBlock(block, input.vocabulary));
     // A turn starts where the person speaks; tool results and harness reminders continue the turn.
     if (messageDrafts.some((draft) => draft.kind === 'user')) turn += 1;
     for (const draft of messageDrafts) {
@@ -199,9 +214,14 @@ export function contextFromMessages(input: MessagesInput): Context {
   });
 
   // The calls attribute() will use (a response must be among the items it is given).
-  const calls = usableCalls(input.calls ?? [], drafts.reduce((count, draft) => Math.max(count, draft.messageIndex + 1), 0));
+  const calls = usableCalls(
+    input.calls ?? [],
+    drafts.reduce((count, draft) => Math.max(count, draft.messageIndex + 1), 0),
+  );
   // Hidden reasoning has no size of its own to estimate: its response's output says what it weighs.
-  const raw = drafts.map((draft) => (draft.hidden && calls.length > 0 ? 0 : (measuredTokensOf(draft.block) ?? tokenizer.count(draft.text) + imagesIn(draft.block))));
+  const raw = drafts.map((draft) =>
+    draft.hidden && calls.length > 0 ? 0 : (measuredTokensOf(draft.block) ?? tokenizer.count(draft.text) + imagesIn(draft.block)),
+  );
   const measured = calls.length > 0 ? measure(drafts, raw, calls, input.headNotRecorded === true) : null;
   let counts: number[];
   let scale: number;
@@ -252,7 +272,8 @@ export function contextFromMessages(input: MessagesInput): Context {
 type PlacedDraft = Draft & { messageIndex: number; turn: number; sourceRef?: string[] };
 
 /** What the part of the head the agent sent once says in the region map and the diff. */
-export const REATTACHED_TEXT = '[files and context the agent re-attached to its first call after its own compaction: sent once, not recorded; a fork does not send them]';
+export const REATTACHED_TEXT =
+  '[files and context the agent re-attached to its first call after its own compaction: sent once, not recorded; a fork does not send them]';
 
 /** Below this, the difference is the two measurements' noise, not re-attached content. */
 const REATTACHED_MIN_TOKENS = 500;
@@ -272,7 +293,15 @@ function splitReattached(drafts: PlacedDraft[], measured: { counts: number[]; ba
   measured.apiDropped.splice(at + 1, 0, 0);
 }
 
-const UNRECORDED_DRAFT: PlacedDraft = { kind: 'system', role: 'system', text: UNRECORDED_HEAD_TEXT, block: { type: 'text', text: '' }, messageIndex: -1, turn: 0, extra: { unrecorded: true } };
+const UNRECORDED_DRAFT: PlacedDraft = {
+  kind: 'system',
+  role: 'system',
+  text: UNRECORDED_HEAD_TEXT,
+  block: { type: 'text', text: '' },
+  messageIndex: -1,
+  turn: 0,
+  extra: { unrecorded: true },
+};
 
 /**
  * A context its compaction sized (a fork before its first call): the head (system prompt and tools,
@@ -280,17 +309,26 @@ const UNRECORDED_DRAFT: PlacedDraft = { kind: 'system', role: 'system', text: UN
  * measured scale, the messages then shared so the whole is `usedTokens` (what the compaction
  * counted, plus what was written since).
  */
-function plannedCounts(drafts: PlacedDraft[], raw: number[], planned: { headTokens: number; tokenScale: number }, headNotRecorded: boolean, usedTokens: number | undefined): { counts: number[]; scale: number } {
+function plannedCounts(
+  drafts: PlacedDraft[],
+  raw: number[],
+  planned: { headTokens: number; tokenScale: number },
+  headNotRecorded: boolean,
+  usedTokens: number | undefined,
+): { counts: number[]; scale: number } {
   if (headNotRecorded && planned.headTokens > 0 && !drafts.some((draft) => draft.messageIndex < 0)) {
     drafts.unshift({ ...UNRECORDED_DRAFT });
     raw.unshift(0);
   }
   const head = drafts.flatMap((draft, index) => (draft.messageIndex < 0 ? [index] : []));
   const scaled = raw.map((count) => Math.round(count * planned.tokenScale));
-  if (head.length === 0 || planned.headTokens <= 0) return { counts: usedTokens === undefined ? scaled : scaleToTotal(scaled, usedTokens).counts, scale: planned.tokenScale };
+  if (head.length === 0 || planned.headTokens <= 0)
+    return { counts: usedTokens === undefined ? scaled : scaleToTotal(scaled, usedTokens).counts, scale: planned.tokenScale };
   const headRaw = head.map((index) => raw[index] ?? 0);
   // A head with no text of its own (the unrecorded item) takes the whole measured size.
-  const headCounts = headRaw.some((count) => count > 0) ? scaleToTotal(headRaw, planned.headTokens).counts : head.map((_, position) => (position === 0 ? planned.headTokens : 0));
+  const headCounts = headRaw.some((count) => count > 0)
+    ? scaleToTotal(headRaw, planned.headTokens).counts
+    : head.map((_, position) => (position === 0 ? planned.headTokens : 0));
   const rest = scaled.flatMap((count, index) => (drafts[index]?.messageIndex === undefined || (drafts[index] as PlacedDraft).messageIndex < 0 ? [] : [count]));
   const messages = usedTokens === undefined ? rest : scaleToTotal(rest, Math.max(0, usedTokens - planned.headTokens)).counts;
   let h = 0;
@@ -304,13 +342,25 @@ function plannedCounts(drafts: PlacedDraft[], raw: number[], planned: { headToke
  * item, sized by the first call. `scale` is how many provider tokens one of ours came to on what was
  * measured, so text the engine writes later is counted in the same units.
  */
-function measure(drafts: PlacedDraft[], raw: number[], calls: readonly MeasuredCall[], headNotRecorded: boolean): { counts: number[]; scale: number; basis: TokenBasis[]; apiDropped: number[]; measuredTokens: number; calls: MeasuredCall[] } {
+function measure(
+  drafts: PlacedDraft[],
+  raw: number[],
+  calls: readonly MeasuredCall[],
+  headNotRecorded: boolean,
+): { counts: number[]; scale: number; basis: TokenBasis[]; apiDropped: number[]; measuredTokens: number; calls: MeasuredCall[] } {
   if (headNotRecorded) {
     drafts.unshift({ ...UNRECORDED_DRAFT });
     raw.unshift(0);
   }
   const result = attribute(
-    drafts.map((draft, index) => ({ messageIndex: draft.messageIndex, role: draft.role, kind: draft.kind, estimate: raw[index] ?? 0, ...(draft.hidden ? { hidden: true } : {}), ...(draft.extra?.unrecorded ? { unrecordedHead: true } : {}) })),
+    drafts.map((draft, index) => ({
+      messageIndex: draft.messageIndex,
+      role: draft.role,
+      kind: draft.kind,
+      estimate: raw[index] ?? 0,
+      ...(draft.hidden ? { hidden: true } : {}),
+      ...(draft.extra?.unrecorded ? { unrecordedHead: true } : {}),
+    })),
     calls,
   );
   // Calibrated on message items measured alone (the head's texts may be placeholders), else on every

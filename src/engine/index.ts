@@ -1,6 +1,17 @@
 // Public surface of the compaction engine, its one door: code outside src/engine imports only this
 // file (a lint rule, eslint.config.mjs). Pure TypeScript: no vscode, no agent formats, no I/O.
-export type { AnthropicConversation, AnthropicMessage, Context, ContextItem, ItemCategory, ItemKind, MessageBlock, Role, ToolCategory, UsedSource } from './model';
+export type {
+  AnthropicConversation,
+  AnthropicMessage,
+  Context,
+  ContextItem,
+  ItemCategory,
+  ItemKind,
+  MessageBlock,
+  Role,
+  ToolCategory,
+  UsedSource,
+} from './model';
 export { categoryOf, TOOL_CATEGORIES, sumTokens } from './model';
 export { contextFromMessages, hasMark, markBlock, markHarnessBlock, SUMMARY_TAG, toolResultText, withMeasuredTokens, type MessagesInput } from './fromMessages';
 export {

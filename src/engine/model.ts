@@ -4,16 +4,7 @@
 import type { MeasuredCall, TokenBasis } from './tokens/attribute';
 
 /** What an item is; the tiers treat each kind differently (only tool results are ever stubbed). */
-export type ItemKind =
-  | 'system'
-  | 'tools'
-  | 'user'
-  | 'assistant'
-  | 'thinking'
-  | 'tool_use'
-  | 'tool_result'
-  | 'reminder'
-  | 'summary';
+export type ItemKind = 'system' | 'tools' | 'user' | 'assistant' | 'thinking' | 'tool_use' | 'tool_result' | 'reminder' | 'summary';
 
 export type Role = 'system' | 'user' | 'assistant';
 
@@ -25,16 +16,7 @@ export function categoryOf(item: Pick<ContextItem, 'kind' | 'unrecorded'>): Item
 }
 
 /** Tool categories of seed 002; allow/deny lists and truncation caps are expressed in these. */
-export const TOOL_CATEGORIES = [
-  'file_read',
-  'file_write',
-  'view_file',
-  'command_execution',
-  'search',
-  'list_directory',
-  'test_execution',
-  'other',
-] as const;
+export const TOOL_CATEGORIES = ['file_read', 'file_write', 'view_file', 'command_execution', 'search', 'list_directory', 'test_execution', 'other'] as const;
 export type ToolCategory = (typeof TOOL_CATEGORIES)[number];
 
 /** One block of the context: the unit every fate, reason and token count refers to. */

@@ -21,7 +21,14 @@ export function outputItems(planned: readonly PlannedItem[], inserted?: { index:
   planned.forEach((entry, index) => {
     if (inserted && inserted.index === index) items.push(inserted.item);
     if (entry.fate === 'dropped') return;
-    items.push({ kind: entry.item.kind, role: entry.item.role, text: entry.text, tokens: entry.tokensAfter, original: entry.item, changed: entry.fate === 'compacted' });
+    items.push({
+      kind: entry.item.kind,
+      role: entry.item.role,
+      text: entry.text,
+      tokens: entry.tokensAfter,
+      original: entry.item,
+      changed: entry.fate === 'compacted',
+    });
   });
   if (inserted && inserted.index >= planned.length) items.push(inserted.item);
   return items;
@@ -72,7 +79,9 @@ export function contextAfter(before: Context, items: readonly OutputItem[]): Con
       lastRole = item.role;
     }
     if (item.kind === 'user') turn += 1;
-    const base: ContextItem = item.original ? { ...item.original } : { id, kind: item.kind, role: item.role, turn, messageIndex, text: item.text, tokens: item.tokens };
+    const base: ContextItem = item.original
+      ? { ...item.original }
+      : { id, kind: item.kind, role: item.role, turn, messageIndex, text: item.text, tokens: item.tokens };
     if (item.changed) delete base.block;
     return { ...base, id, turn: head ? 0 : turn, messageIndex: head ? -1 : messageIndex, text: item.text, tokens: item.tokens };
   });

@@ -53,7 +53,8 @@ interface ClosedLoop {
 }
 
 const HEADERS: Record<PinPurpose, string> = {
-  summariser: "Keep the user's words below verbatim in the summary, every line word for word: their standing rules, requests and open loops, and their own prompts.",
+  summariser:
+    "Keep the user's words below verbatim in the summary, every line word for word: their standing rules, requests and open loops, and their own prompts.",
   reinject: 'Written by the user before this conversation was compacted; the rules, requests and open loops still apply:',
 };
 
@@ -69,18 +70,30 @@ export function buildPinnedBlock(sources: readonly PinSource[], settings: PinSet
 function collect(sources: readonly PinSource[], settings: PinSettings, windowTokens: number): { pinned: PinnedSet; prompts: Prompt[]; closed: ClosedLoop[] } {
   // Newest first, so the tagger's allowance goes to the latest prompts; listed oldest first again.
   const budget = tagBudget();
-  const pins = sources.toReversed().map(({ line, kind, text }) => ({ id: line, pins: pinsOf(kind, text, budget) })).toReversed();
-  const said = sources.map(({ line, kind, text }): SaidItem => ({ id: line, kind: kind === 'typed' ? 'user' : kind === 'agent' ? 'assistant' : 'summary', text }));
+  const pins = sources
+    .toReversed()
+    .map(({ line, kind, text }) => ({ id: line, pins: pinsOf(kind, text, budget) }))
+    .toReversed();
+  const said = sources.map(({ line, kind, text }): SaidItem => ({
+    id: line,
+    kind: kind === 'typed' ? 'user' : kind === 'agent' ? 'assistant' : 'summary',
+    text,
+  }));
   const typed = sources.filter((source) => source.kind === 'typed').map(({ line, text }) => ({ line, text }));
   const sizes = typed.map((prompt) => ({ id: prompt.line, tokens: charEstimateTokenizer.count(prompt.text) }));
-  const whole = promptsWithinBudget(sizes, promptBudgetTokens(windowTokens, settings.promptBudgetPercent), new Set(typed.slice(0, 1).map((prompt) => prompt.line)));
+  const whole = promptsWithinBudget(
+    sizes,
+    promptBudgetTokens(windowTokens, settings.promptBudgetPercent),
+    new Set(typed.slice(0, 1).map((prompt) => prompt.line)),
+  );
   const pinned = buildPinnedSet([...settings.pinned], pins);
   // State, not history: a TODO the agent later finished, a question it answered, is not handed on as open.
   const tracker = trackState(said);
   const typedLines = new Set(typed.map((prompt) => prompt.line));
   const closed: ClosedLoop[] = [];
   const open = pinned.openLoops.filter((entry) => {
-    const resolution = entry.sourceId === undefined ? undefined : resolutionOf(tracker, entry.text, entry.sourceId, typedLines.has(entry.sourceId) ? entry.sourceId : undefined);
+    const resolution =
+      entry.sourceId === undefined ? undefined : resolutionOf(tracker, entry.text, entry.sourceId, typedLines.has(entry.sourceId) ? entry.sourceId : undefined);
     if (resolution) closed.push({ text: entry.text, resolution });
     return resolution === undefined;
   });
@@ -95,7 +108,8 @@ function pinsOf(kind: PinSource['kind'], text: string, budget: TagBudget): Extra
 }
 
 /** Items from prompts not printed whole (a whole prompt holds its own). */
-const fromOtherPrompts = (entries: readonly PinnedEntry[], whole: ReadonlySet<number>): PinnedEntry[] => entries.filter((entry) => entry.sourceId === undefined || !whole.has(entry.sourceId));
+const fromOtherPrompts = (entries: readonly PinnedEntry[], whole: ReadonlySet<number>): PinnedEntry[] =>
+  entries.filter((entry) => entry.sourceId === undefined || !whole.has(entry.sourceId));
 
 /**
  * Rules and open loops always; requests only from prompts not printed whole. A prompt holding a
@@ -107,16 +121,37 @@ function render(pinned: PinnedSet, prompts: readonly Prompt[], closed: readonly 
   const revoked = pinned.revoked ?? [];
   if (pinned.constraints.length + pinned.openLoops.length + requests.length + prompts.length === 0) return '';
   const section = (title: string, lines: readonly string[]): string[] => (lines.length === 0 ? [] : [`${title}:`, ...lines.map((line) => `- ${line}`)]);
-  const promptLines = prompts.map((prompt) => revoked.filter((entry) => entry.sourceId === prompt.line).reduce((text, entry) => text.replace(entry.text, `${entry.text} [REVOKED later by: "${entry.by}"]`), prompt.text));
+  const promptLines = prompts.map((prompt) =>
+    revoked
+      .filter((entry) => entry.sourceId === prompt.line)
+      .reduce((text, entry) => text.replace(entry.text, `${entry.text} [REVOKED later by: "${entry.by}"]`), prompt.text),
+  );
   return `${[
     HEADERS[purpose],
     '<pinned>',
-    ...section('Constraints', pinned.constraints.map((entry) => entry.text)),
-    ...section('Requests from earlier prompts', requests.map((entry) => entry.text)),
-    ...section('Open loops', pinned.openLoops.map((entry) => entry.text)),
-    ...section('Done since (not open any more)', closed.map(({ text, resolution }) => `${text} — ${resolution.how} later: ${resolution.text.slice(0, 300)}`)),
-    ...section('Revoked (no longer apply; never present them as rules)', revoked.map((entry) => `"${entry.text}" (revoked by: "${entry.by}")`)),
+    ...section(
+      'Constraints',
+      pinned.constraints.map((entry) => entry.text),
+    ),
+    ...section(
+      'Requests from earlier prompts',
+      requests.map((entry) => entry.text),
+    ),
+    ...section(
+      'Open loops',
+      pinned.openLoops.map((entry) => entry.text),
+    ),
+    ...section(
+      'Done since (not open any more)',
+      closed.map(({ text, resolution }) => `${text} — ${resolution.how} later: ${resolution.text.slice(0, 300)}`),
+    ),
+    ...section(
+      'Revoked (no longer apply; never present them as rules)',
+      revoked.map((entry) => `"${entry.text}" (revoked by: "${entry.by}")`),
+    ),
     '</pinned>',
-    ...(promptLines.length === 0 ? [] : ['<user-prompts>', "The user's prompts, word for word, oldest first:", ...promptLines.map((line) => `- ${line}`), '</user-prompts>']),
+    ...(promptLines.length === 0
+      ? []
+      : ['<user-prompts>', "The user's prompts, word for word, oldest first:", ...promptLines.map((line) => `- ${line}`), '</user-prompts>']),
   ].join('\n')}\n`;
 }

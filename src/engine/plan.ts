@@ -177,13 +177,21 @@ export interface MetricsInput {
 export function metricsInputOf(run: LadderRun): MetricsInput {
   const tokensBefore = run.state.context.items.reduce((sum, item) => sum + item.tokens, 0);
   const redactions = run.state.redactions + (run.summary?.redactions ?? 0);
-  return { tokensBefore, targetTokens: run.state.targetTokens, tiers: run.tiers, planned: run.state.planned, ...(run.summary ? { summary: run.summary } : {}), redactions };
+  return {
+    tokensBefore,
+    targetTokens: run.state.targetTokens,
+    tiers: run.tiers,
+    planned: run.state.planned,
+    ...(run.summary ? { summary: run.summary } : {}),
+    redactions,
+  };
 }
 
 export function metricsOf(input: MetricsInput, tokensAfter: number, extra: Partial<CompactionMetrics> = {}): CompactionMetrics {
   const { tokensBefore } = input;
   const perTier = emptyTierMetrics();
-  for (const report of input.tiers) perTier[report.tier] = { items: report.acted, tokensSaved: report.tokensSaved, ...(report.note ? { note: report.note } : {}) };
+  for (const report of input.tiers)
+    perTier[report.tier] = { items: report.acted, tokensSaved: report.tokensSaved, ...(report.note ? { note: report.note } : {}) };
   const summaryTokens = input.summary?.tokens ?? 0;
   return {
     tokensBefore,

@@ -35,7 +35,10 @@ const SECRET_PATTERNS: readonly SecretPattern[] = [
   { name: 'slack-token', pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}|\bhooks\.slack\.com\/services\/[A-Za-z0-9/]{20,}/g },
   { name: 'google-api-key', pattern: /\bAIza[0-9A-Za-z_-]{35}/g },
   // An Authorization header's value, whatever its scheme.
-  { name: 'authorization', pattern: /\b(?<keep>Authorization["']?\s{0,4}[:=]\s{0,4}["']?(?:(?:Bearer|Basic|Token|Digest)\s{1,4})?)(?!\[REDACTED\])[A-Za-z0-9._~+/=-]{8,}/gi },
+  {
+    name: 'authorization',
+    pattern: /\b(?<keep>Authorization["']?\s{0,4}[:=]\s{0,4}["']?(?:(?:Bearer|Basic|Token|Digest)\s{1,4})?)(?!\[REDACTED\])[A-Za-z0-9._~+/=-]{8,}/gi,
+  },
   // `Bearer <token>` and `Basic <base64>` elsewhere; a digit or base64 symbol is required so prose ("Basic authentication") stays.
   { name: 'bearer', pattern: /\b(?<keep>(?:Bearer|Basic)\s+)(?=[A-Za-z._~+/=-]{0,200}[0-9+/=])[A-Za-z0-9._~+/=-]{8,}/gi },
   // `scheme://user:password@host`: the user and host stay.

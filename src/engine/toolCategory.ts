@@ -26,7 +26,8 @@ const PATTERNS: readonly [RegExp, ToolCategory][] = [
 ];
 
 /** Shell commands that run a test suite: their output is test output, not an arbitrary command's. */
-const TEST_COMMAND = /(^|[\s;&|(])(npm (run )?test|yarn test|pnpm test|npx (jest|vitest|mocha)|pytest|python -m pytest|go test|cargo test|mvn test|gradle test|node --test|dotnet test|rspec|phpunit)\b/;
+const TEST_COMMAND =
+  /(^|[\s;&|(])(npm (run )?test|yarn test|pnpm test|npx (jest|vitest|mocha)|pytest|python -m pytest|go test|cargo test|mvn test|gradle test|node --test|dotnet test|rspec|phpunit)\b/;
 
 export function categorizeTool(name: string, input?: Record<string, unknown>, vocabulary: ToolVocabulary = NO_VOCABULARY): ToolCategory {
   const exact = Object.hasOwn(vocabulary.categories, name) ? vocabulary.categories[name] : undefined;

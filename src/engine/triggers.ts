@@ -74,12 +74,26 @@ export class TriggerController {
     const threshold = effectiveThreshold(this.options);
     const safetyNet = Math.max(this.options.safetyNetPercent, threshold);
     const over = this.options.primary === 'threshold' ? fillPercent >= threshold : fillPercent >= safetyNet;
-    if (!over) return { ...base, action: 'none', reason: `${fillPercent.toFixed(1)} % is below the ${(this.options.primary === 'threshold' ? threshold : safetyNet).toFixed(0)} % trigger` };
+    if (!over)
+      return {
+        ...base,
+        action: 'none',
+        reason: `${fillPercent.toFixed(1)} % is below the ${(this.options.primary === 'threshold' ? threshold : safetyNet).toFixed(0)} % trigger`,
+      };
     if (this.state.breakerOpen) {
-      return { ...base, action: 'blocked', reason: `circuit breaker open after ${this.state.lowSavingsStreak} low-savings compactions; waiting for the context to grow` };
+      return {
+        ...base,
+        action: 'blocked',
+        reason: `circuit breaker open after ${this.state.lowSavingsStreak} low-savings compactions; waiting for the context to grow`,
+      };
     }
     const trigger: CompactionTrigger = fillPercent >= safetyNet && this.options.primary === 'agent' ? 'safety-net' : 'auto';
-    return { ...base, action: 'compact', trigger, reason: `${fillPercent.toFixed(1)} % ≥ ${(trigger === 'safety-net' ? safetyNet : threshold).toFixed(0)} % ${trigger === 'safety-net' ? 'safety net' : 'threshold'}` };
+    return {
+      ...base,
+      action: 'compact',
+      trigger,
+      reason: `${fillPercent.toFixed(1)} % ≥ ${(trigger === 'safety-net' ? safetyNet : threshold).toFixed(0)} % ${trigger === 'safety-net' ? 'safety net' : 'threshold'}`,
+    };
   }
 
   /** Manual compaction (S3) always runs: the person asked, the breaker only guards automatic runs. */

@@ -124,7 +124,13 @@ function openLoops(text: string, tracker: StateTracker, askedIn: ReadonlyMap<str
   }
 }
 
-export function verify(input: { before: readonly ContextItem[]; pinned: PinnedSet; missingBeforeReinjection: readonly string[]; outputText: string; workspace?: string }): Verification {
+export function verify(input: {
+  before: readonly ContextItem[];
+  pinned: PinnedSet;
+  missingBeforeReinjection: readonly string[];
+  outputText: string;
+  workspace?: string;
+}): Verification {
   const constraints = input.pinned.constraints.map((entry) => ({ text: entry.text, present: input.outputText.includes(entry.text) }));
   const files = filePaths(input.before);
   // The summary names files relative to the workspace, as the agent does.
@@ -132,7 +138,9 @@ export function verify(input: { before: readonly ContextItem[]; pinned: PinnedSe
   const filesLost = files.filter((path) => !input.outputText.includes(path) && !input.outputText.includes(relativeTo(workspace, path)));
   const tracker = trackState(input.before);
   const typed = new Set(input.before.filter((item) => item.kind === 'user').map((item) => item.id));
-  const askedIn = new Map(input.pinned.openLoops.filter((entry) => entry.sourceId !== undefined && typed.has(entry.sourceId)).map((entry) => [entry.text, entry.sourceId ?? -1]));
+  const askedIn = new Map(
+    input.pinned.openLoops.filter((entry) => entry.sourceId !== undefined && typed.has(entry.sourceId)).map((entry) => [entry.text, entry.sourceId ?? -1]),
+  );
   // Loops are what the person and the agent wrote: a "TODO" in a file read or a test report is not one.
   const before = new Set<string>();
   for (const item of input.before) if (SPOKEN.has(item.kind)) openLoops(item.text, tracker, askedIn, before);

@@ -73,7 +73,13 @@ export class ContextLensApp extends Disposables {
     this.model = this.own(new ContextModel(this.sessions, this.settings, this.log, context.workspaceState));
     this.apiKey = new ApiKeyStore(context.secrets);
     const diffs = this.own(new DiffDocuments(this.log));
-    this.audits = new AuditActions({ snapshot: () => this.model.snapshot, diffs, archiveFolder: vscode.Uri.joinPath(context.globalStorageUri, 'archive').fsPath, claudeCliPath: () => this.settings.current.summarizer.claudeCliPath, log: this.log });
+    this.audits = new AuditActions({
+      snapshot: () => this.model.snapshot,
+      diffs,
+      archiveFolder: vscode.Uri.joinPath(context.globalStorageUri, 'archive').fsPath,
+      claudeCliPath: () => this.settings.current.summarizer.claudeCliPath,
+      log: this.log,
+    });
     // The panel's line and the Connect command still follow the default agent only, as before Codex,
     // Gemini CLI and OpenCode could be connected (from the CLI: `ctxlens connect --agent`); following
     // the session's agent is issue 35's host part, not done yet.
@@ -131,11 +137,13 @@ export class ContextLensApp extends Disposables {
     this.liveProxy = this.own(new LiveProxyControl(terminals, this.log, () => this.settings.current.prices));
     this.own(new CliLauncherCommands(context.extensionUri, this.log));
     this.own(new ResidentCli(context.extensionUri, this.settings, terminals, this.log));
-    this.own(this.settings.onDidChange((settings) => {
-      this.log.info(`Settings changed: trigger ${settings.triggerPercent} %, target ${settings.targetPercent} %, safety net ${settings.safetyNetPercent} %`);
-      this.warnAboutTriggerSettings();
-      this.refresh();
-    }));
+    this.own(
+      this.settings.onDidChange((settings) => {
+        this.log.info(`Settings changed: trigger ${settings.triggerPercent} %, target ${settings.targetPercent} %, safety net ${settings.safetyNetPercent} %`);
+        this.warnAboutTriggerSettings();
+        this.refresh();
+      }),
+    );
     this.warnAboutTriggerSettings();
     this.own(this.sessions.onDidChange(() => this.refresh()));
     this.own(this.model.onDidChange(() => this.refresh()));
@@ -163,7 +171,9 @@ export class ContextLensApp extends Disposables {
     this.warnedTriggerProblems = key;
     for (const problem of problems) {
       this.log.warn(problem);
-      void vscode.window.showWarningMessage(`Context Lens: ${problem}`, 'Open Settings').then((choice) => choice && vscode.commands.executeCommand(Commands.openSettings));
+      void vscode.window
+        .showWarningMessage(`Context Lens: ${problem}`, 'Open Settings')
+        .then((choice) => choice && vscode.commands.executeCommand(Commands.openSettings));
     }
   }
 
@@ -207,7 +217,9 @@ export class ContextLensApp extends Disposables {
     if (!this.firstFillLogged && state.fill) {
       // The figure a person waits for after opening a workspace: checked by the first-paint e2e test.
       this.firstFillLogged = true;
-      this.log.info(`First fill shown ${Math.round(performance.now() - this.activatedAt)} ms after activation (transcript ${this.sessions.current.session?.sizeBytes ?? 0} bytes)`);
+      this.log.info(
+        `First fill shown ${Math.round(performance.now() - this.activatedAt)} ms after activation (transcript ${this.sessions.current.session?.sizeBytes ?? 0} bytes)`,
+      );
     }
   }
 
@@ -217,6 +229,15 @@ export class ContextLensApp extends Disposables {
     // The proxy speaks the Messages API of the agents with hooks (Claude Code); others never go through it.
     if (session === undefined || session === null || this.sessions.current.handle?.adapter.connection === undefined) return;
     const items = this.model.snapshot?.context.items ?? [];
-    this.panelInstructions.update(session.id, liveInstructionsOf({ settings: this.settings.current, thresholds: state.thresholds, windowTokens: state.fill?.windowTokens ?? null, choices: this.model.choices, items }));
+    this.panelInstructions.update(
+      session.id,
+      liveInstructionsOf({
+        settings: this.settings.current,
+        thresholds: state.thresholds,
+        windowTokens: state.fill?.windowTokens ?? null,
+        choices: this.model.choices,
+        items,
+      }),
+    );
   }
 }

@@ -63,14 +63,23 @@ export function binFolders(home: string): string[] {
 
 /** Where the launcher goes, and whether that folder is on PATH. */
 export function launcherPlace(where: LauncherWhere): { folder: string; onPath: boolean } {
-  const onPath = new Set(where.pathEnv.split(delimiter).filter((folder) => folder !== '').map((folder) => resolve(folder)));
+  const onPath = new Set(
+    where.pathEnv
+      .split(delimiter)
+      .filter((folder) => folder !== '')
+      .map((folder) => resolve(folder)),
+  );
   const folders = binFolders(where.home);
   const found = folders.find((folder) => onPath.has(folder));
   return { folder: found ?? (folders[0] as string), onPath: found !== undefined };
 }
 
 /** What is at the launcher's place. */
-type AtPlace = { readonly kind: 'none' } | { readonly kind: 'ours'; readonly text: string } | { readonly kind: 'foreign' } | { readonly kind: 'unreadable'; readonly error: string };
+type AtPlace =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'ours'; readonly text: string }
+  | { readonly kind: 'foreign' }
+  | { readonly kind: 'unreadable'; readonly error: string };
 
 /**
  * The file at `path`, read as any file a person's folder holds: a FIFO or a device there must not
@@ -86,7 +95,8 @@ async function launcherAt(path: string): Promise<AtPlace> {
 
 /** Writes (or rewrites) our launcher; refuses when a file of that name is someone else's. */
 export async function installLauncher(runtime: LauncherRuntime, where: LauncherWhere): Promise<LauncherOutcome> {
-  if (where.platform === 'win32') return { ok: false, error: `a '${CLI_NAME}' command in PATH is not offered on Windows yet: run the CLI with node "${runtime.cli}"` };
+  if (where.platform === 'win32')
+    return { ok: false, error: `a '${CLI_NAME}' command in PATH is not offered on Windows yet: run the CLI with node "${runtime.cli}"` };
   const { folder, onPath } = launcherPlace(where);
   const path = join(folder, CLI_NAME);
   const script = launcherScript(runtime);

@@ -15,7 +15,11 @@ export class CliLauncherCommands extends Disposables {
   ) {
     super();
     // The extension host's own runtime: a Node the CLI supports wherever VS Code runs.
-    this.runtime = { execPath: process.execPath, isElectron: process.versions.electron !== undefined, cli: vscode.Uri.joinPath(extensionUri, 'dist', 'cli.js').fsPath };
+    this.runtime = {
+      execPath: process.execPath,
+      isElectron: process.versions.electron !== undefined,
+      cli: vscode.Uri.joinPath(extensionUri, 'dist', 'cli.js').fsPath,
+    };
     this.own(vscode.commands.registerCommand(Commands.installCli, () => this.install()));
     this.own(vscode.commands.registerCommand(Commands.uninstallCli, () => this.uninstall()));
     void refreshLauncher(this.runtime, this.where()).then(
@@ -49,7 +53,11 @@ export class CliLauncherCommands extends Disposables {
       const { removed, foreign } = await uninstallLauncher(this.where());
       const left = foreign.length > 0 ? ` Left ${foreign.join(', ')}: not written by Context Lens.` : '';
       this.log.info(`Uninstall '${CLI_NAME}': removed ${removed.join(', ') || 'nothing'}.${left}`);
-      void vscode.window.showInformationMessage(removed.length > 0 ? `Context Lens: removed ${removed.join(', ')}.${left}` : `Context Lens: no '${CLI_NAME}' command of Context Lens's is installed.${left}`);
+      void vscode.window.showInformationMessage(
+        removed.length > 0
+          ? `Context Lens: removed ${removed.join(', ')}.${left}`
+          : `Context Lens: no '${CLI_NAME}' command of Context Lens's is installed.${left}`,
+      );
     } catch (error) {
       void vscode.window.showErrorMessage(`Context Lens: could not remove the '${CLI_NAME}' command: ${String(error)}`);
     }

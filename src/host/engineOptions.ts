@@ -5,7 +5,10 @@ import type { SettingValues } from './settingDefaults';
 
 export function engineOptionsOf(values: SettingValues, targetPercent: number): EngineOptionsInput {
   const perCategory = Object.fromEntries(
-    TOOL_CATEGORIES.map((category): [ToolCategory, TruncatePolicy] => [category, { mode: values[`truncate.mode.${category}`], capTokens: values[`truncate.capTokens.${category}`] }]),
+    TOOL_CATEGORIES.map((category): [ToolCategory, TruncatePolicy] => [
+      category,
+      { mode: values[`truncate.mode.${category}`], capTokens: values[`truncate.capTokens.${category}`] },
+    ]),
   ) as Record<ToolCategory, TruncatePolicy>;
   return {
     targetPercent,

@@ -3,7 +3,15 @@
 // defaults from the engine itself, so a setting left alone behaves exactly like the CLI.
 import { HOOK_SETTINGS } from '../contracts/hookEvents';
 import { DEFAULT_ANTHROPIC_SUMMARY_MODEL } from '../summarizers/defaults';
-import { DEFAULT_ARCHIVE_CAPS, DEFAULT_OPTIONS, DEFAULT_TRIGGER_OPTIONS, TOOL_CATEGORIES, type TaskComplexity, type ToolCategory, type TruncateMode } from '../engine';
+import {
+  DEFAULT_ARCHIVE_CAPS,
+  DEFAULT_OPTIONS,
+  DEFAULT_TRIGGER_OPTIONS,
+  TOOL_CATEGORIES,
+  type TaskComplexity,
+  type ToolCategory,
+  type TruncateMode,
+} from '../engine';
 
 export const SUMMARIZERS = ['heuristic', 'anthropic', 'claude-cli'] as const;
 export type SummarizerName = (typeof SUMMARIZERS)[number];

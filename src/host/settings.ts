@@ -100,7 +100,12 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
 
 /** The trigger in force for a session whose agent (`agentName`, as the notes name it) compacts at `agentAutoCompactPercent`. */
 export function triggerOf(settings: Settings, agentAutoCompactPercent: number | null, agentName?: string) {
-  return effectiveTrigger({ thresholdPercent: settings.triggerPercent, thresholdSet: settings.triggerSet }, settings.targetPercent, agentAutoCompactPercent, agentName);
+  return effectiveTrigger(
+    { thresholdPercent: settings.triggerPercent, thresholdSet: settings.triggerSet },
+    settings.targetPercent,
+    agentAutoCompactPercent,
+    agentName,
+  );
 }
 
 export function thresholdsOf(settings: Settings, agentAutoCompactPercent: number | null, agentName?: string): Thresholds {
@@ -135,7 +140,6 @@ export class SettingsWatcher extends Disposables {
   get current(): Settings {
     return this.settings;
   }
-
 }
 
 /**

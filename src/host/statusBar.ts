@@ -26,7 +26,11 @@ export class FillStatusBar extends Disposables {
     const { fill, thresholds } = state;
     if (!fill) {
       this.item.text = '$(pulse) —';
-      this.item.tooltip = !state.session ? 'Context Lens: no agent session found' : state.empty === 'readingSession' ? 'Context Lens: reading the session' : 'Context Lens: waiting for the first response';
+      this.item.tooltip = !state.session
+        ? 'Context Lens: no agent session found'
+        : state.empty === 'readingSession'
+          ? 'Context Lens: reading the session'
+          : 'Context Lens: waiting for the first response';
       this.item.backgroundColor = undefined;
       this.item.accessibilityInformation = { label: `Context Lens: ${this.item.tooltip}` };
       this.item.show();
@@ -58,7 +62,10 @@ export class FillStatusBar extends Disposables {
     const agentPoint = state.thresholds.agentAutoCompactPercent;
     if (agentPoint !== null) {
       const distance = Math.round(((agentPoint - percent) / 100) * fill.windowTokens);
-      lines.push('', distance > 0 ? `${formatTokens(distance)} tokens until the agent auto-compacts (${agentPoint.toFixed(1)} %)` : 'Past the agent\'s auto-compact point');
+      lines.push(
+        '',
+        distance > 0 ? `${formatTokens(distance)} tokens until the agent auto-compacts (${agentPoint.toFixed(1)} %)` : "Past the agent's auto-compact point",
+      );
     }
     if (showCost && state.cost) {
       const unpriced = unpricedText(state.cost);
@@ -68,5 +75,4 @@ export class FillStatusBar extends Disposables {
     markdown.isTrusted = false;
     return markdown;
   }
-
 }

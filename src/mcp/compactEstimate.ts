@@ -50,7 +50,15 @@ export async function estimateCompaction(inputs: EstimateInputs, agentSession: s
   if (result.status === 'failed-open') return { ok: false, error: `engine: ${result.error ?? result.message}` };
   const { tokensBefore, tokensAfter } = result.metrics;
   const model = live.calls.findLast((call) => call.model !== null)?.model ?? live.session.model;
-  return { ok: true, value: { model, beforeTokens: tokensBefore, afterTokens: tokensAfter, cost: tokensAfter < tokensBefore ? compactCost(inputs.prices, live, tokensBefore, tokensAfter) : null } };
+  return {
+    ok: true,
+    value: {
+      model,
+      beforeTokens: tokensBefore,
+      afterTokens: tokensAfter,
+      cost: tokensAfter < tokensBefore ? compactCost(inputs.prices, live, tokensBefore, tokensAfter) : null,
+    },
+  };
 }
 
 /** The session's transcript: among the workspace's sessions first, then anywhere. */
@@ -63,7 +71,6 @@ async function findSession({ adapter, where, workspace }: EstimateInputs, id: st
   return null;
 }
 
-
 /** The estimate in one sentence, in the words of `compact` and the preview. */
 export function estimateSentence(estimate: Result<CompactEstimate, string>): string {
   if (!estimate.ok) return `No cost estimate: ${estimate.error}.`;
@@ -71,6 +78,6 @@ export function estimateSentence(estimate: Result<CompactEstimate, string>): str
   // A batch without edits leaves the prompt as it was: the cache is still read, nothing is paid.
   if (afterTokens >= beforeTokens) return `Nothing to compact now (${exactTokens(beforeTokens)} tokens, estimated from the transcript): it costs nothing.`;
   const tokens = `${exactTokens(beforeTokens)} → ${exactTokens(afterTokens)} tokens, estimated from the transcript`;
-  if (cost === null) return `No price for ${model ?? 'the session\'s model'}: tokens only (${tokens}).`;
+  if (cost === null) return `No price for ${model ?? "the session's model"}: tokens only (${tokens}).`;
   return `At ${cost.model}'s prices it ${cost.sentence} (${tokens}).`;
 }

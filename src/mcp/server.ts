@@ -50,7 +50,14 @@ const compactOutput = {
 function costOutput(estimate: Result<CompactEstimate, string>) {
   if (!estimate.ok) return null;
   const { model, beforeTokens, afterTokens, cost } = estimate.value;
-  return { model: cost?.model ?? model, beforeTokens, afterTokens, oneOffUsd: cost?.oneOffUsd ?? null, savingPerCallUsd: cost?.savingPerCallUsd ?? null, breakEvenCalls: cost?.breakEvenCalls ?? null };
+  return {
+    model: cost?.model ?? model,
+    beforeTokens,
+    afterTokens,
+    oneOffUsd: cost?.oneOffUsd ?? null,
+    savingPerCallUsd: cost?.savingPerCallUsd ?? null,
+    breakEvenCalls: cost?.breakEvenCalls ?? null,
+  };
 }
 
 /**
@@ -77,7 +84,13 @@ export function createMcpServer(stateDir: string, agentSession: string | null = 
       if (!session.ok) return reply(session.error, true);
       const written = writeCompactionRequest(requestsDir(stateDir), { reason, focus, session: session.value });
       if (!written.ok) return reply(written.error, true);
-      const figures: Result<CompactEstimate, string> = estimate === undefined ? { ok: false, error: 'no session to read' } : await estimateCompaction(estimate, session.value, focus).catch((error: unknown) => ({ ok: false as const, error: error instanceof Error ? error.message : String(error) }));
+      const figures: Result<CompactEstimate, string> =
+        estimate === undefined
+          ? { ok: false, error: 'no session to read' }
+          : await estimateCompaction(estimate, session.value, focus).catch((error: unknown) => ({
+              ok: false as const,
+              error: error instanceof Error ? error.message : String(error),
+            }));
       const costText = estimateSentence(figures);
       const message = `Compaction requested (${written.value.id}). This tool changed nothing by itself: the Context Lens proxy applies it to your next request, if the agent runs through it (ctxlens run, or the editor's Live Proxy). Stubs it writes name a ctx-lens ref you can pass to recall. ${costText}`;
       return { ...reply(message), structuredContent: { message, requestId: written.value.id, cost: costOutput(figures), costText } };
@@ -87,7 +100,8 @@ export function createMcpServer(stateDir: string, agentSession: string | null = 
     TOOL_NAMES.recall,
     {
       title: 'Recall archived output',
-      description: 'Return the full tool output that a Context Lens stub replaced. Pass the ref the stub names (ctx-lens:<16 hex digits>). Secrets in it are masked.',
+      description:
+        'Return the full tool output that a Context Lens stub replaced. Pass the ref the stub names (ctx-lens:<16 hex digits>). Secrets in it are masked.',
       inputSchema: { ref: z.string().max(100).describe('The ref from the stub, e.g. ctx-lens:0123456789abcdef') },
     },
     async ({ ref }) => {

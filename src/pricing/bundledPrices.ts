@@ -15,7 +15,11 @@ export function withBroaderSource(primary: PriceTable, broader: PriceTable): Pri
   const index = indexPrices(primary);
   const added = broader.models.filter((entry) => [entry.model, ...(entry.aliases ?? [])].every((name) => findModel(index, name) === null));
   if (added.length === 0) return primary;
-  return { source: `${primary.source}, taken ${primary.taken}; ${broader.source} for other models`, taken: broader.taken, models: [...primary.models, ...added] };
+  return {
+    source: `${primary.source}, taken ${primary.taken}; ${broader.source} for other models`,
+    taken: broader.taken,
+    models: [...primary.models, ...added],
+  };
 }
 
 export const BUNDLED_PRICES: PriceTable = withBroaderSource(PRIMARY_PRICES, BROAD_PRICES);

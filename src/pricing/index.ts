@@ -22,6 +22,24 @@ export {
   type TokenPrices,
 } from './prices';
 export { asHit, cacheHealth, cacheSentence, missSentence, type CacheHealth, type CacheMiss } from './cache/cacheHealth';
-export { FIVE_MINUTES, MISS_CAUSES, ONE_HOUR, findMisses, type CacheBoundary, type CacheCall, type CacheHealthOptions, type FoundMiss, type FoundMisses, type MissCause } from './cache/misses';
+export {
+  FIVE_MINUTES,
+  MISS_CAUSES,
+  ONE_HOUR,
+  findMisses,
+  type CacheBoundary,
+  type CacheCall,
+  type CacheHealthOptions,
+  type FoundMiss,
+  type FoundMisses,
+  type MissCause,
+} from './cache/misses';
 export { sessionCost, type ModelCost, type SessionCost } from './sessionCost';
-export { AGENT_MARGIN_PERCENT, checkTriggerSettings, effectiveTrigger, type CheckedSettings, type EffectiveTrigger, type TriggerSettings } from './triggerPoints';
+export {
+  AGENT_MARGIN_PERCENT,
+  checkTriggerSettings,
+  effectiveTrigger,
+  type CheckedSettings,
+  type EffectiveTrigger,
+  type TriggerSettings,
+} from './triggerPoints';

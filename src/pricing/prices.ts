@@ -51,14 +51,16 @@ export function mergePrices(table: PriceTable, overrides: PriceOverrides): Price
 /** Checks parsed JSON as `PriceOverrides`: every model needs finite, non-negative input and output prices. */
 export function parsePriceOverrides(value: unknown): Result<PriceOverrides> {
   const err = (error: string) => ({ ok: false as const, error });
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return err('prices must be an object of model name → { input, output, cacheWrite?, cacheWrite1h?, cacheRead? } (US dollars per million tokens)');
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return err('prices must be an object of model name → { input, output, cacheWrite?, cacheWrite1h?, cacheRead? } (US dollars per million tokens)');
   for (const [model, prices] of Object.entries(value as Record<string, unknown>)) {
     const fields = prices as Record<string, unknown> | null;
     if (fields === null || typeof fields !== 'object') return err(`prices of ${model}: not an object`);
     for (const name of ['input', 'output', 'cacheWrite', 'cacheWrite1h', 'cacheRead'] as const) {
       const price = fields[name];
       const required = name === 'input' || name === 'output';
-      if ((required || price !== undefined) && !(typeof price === 'number' && Number.isFinite(price) && price >= 0)) return err(`prices of ${model}: ${name} must be a number ≥ 0 (US dollars per million tokens)`);
+      if ((required || price !== undefined) && !(typeof price === 'number' && Number.isFinite(price) && price >= 0))
+        return err(`prices of ${model}: ${name} must be a number ≥ 0 (US dollars per million tokens)`);
     }
   }
   return { ok: true, value: value as PriceOverrides };
@@ -76,7 +78,10 @@ export function indexWithOverrides(table: PriceTable, value: unknown): Result<Pr
  * version (`-v1:0`), a Vertex date separator (`@`). Lower case.
  */
 export function canonicalName(name: string): string {
-  let model = name.trim().toLowerCase().replace(/\[[^\]]*\]$/, '');
+  let model = name
+    .trim()
+    .toLowerCase()
+    .replace(/\[[^\]]*\]$/, '');
   model = model.slice(model.lastIndexOf('/') + 1);
   model = model.replace(/^(?:[a-z]{2,6}\.)?(?:anthropic|openai|google)\./, '');
   return model.replace(/-v\d+(?::\d+)?$/, '').replace('@', '-');
@@ -128,8 +133,19 @@ const REGIONAL_PREMIUM = 1.1;
 function lookUp(index: PriceIndex, name: string): ModelPrices | null {
   const found = lookUpCanonical(index, name);
   if (found === null || !GEO_PROFILE.test(name.toLowerCase()) || !REGIONAL_PREMIUM_MODELS.test(found.model)) return found;
-  const scale = (prices: Partial<TokenPrices>): Partial<TokenPrices> => Object.fromEntries(Object.entries(prices).map(([key, value]) => [key, typeof value === 'number' ? value * REGIONAL_PREMIUM : value]));
-  return { ...found, periods: found.periods.map((period) => ({ ...period, ...scale(period), ...(period.longContext ? { longContext: { ...period.longContext, ...scale(period.longContext), aboveTokens: period.longContext.aboveTokens } } : {}) }) as PricePeriod) };
+  const scale = (prices: Partial<TokenPrices>): Partial<TokenPrices> =>
+    Object.fromEntries(Object.entries(prices).map(([key, value]) => [key, typeof value === 'number' ? value * REGIONAL_PREMIUM : value]));
+  return {
+    ...found,
+    periods: found.periods.map(
+      (period) =>
+        ({
+          ...period,
+          ...scale(period),
+          ...(period.longContext ? { longContext: { ...period.longContext, ...scale(period.longContext), aboveTokens: period.longContext.aboveTokens } } : {}),
+        }) as PricePeriod,
+    ),
+  };
 }
 
 function lookUpCanonical(index: PriceIndex, name: string): ModelPrices | null {
@@ -137,7 +153,8 @@ function lookUpCanonical(index: PriceIndex, name: string): ModelPrices | null {
   const found = index.exact.get(model) ?? index.exact.get(model.replace(/-(?:\d{8}|\d{4}-\d{2}-\d{2})$/, ''));
   if (found !== undefined) return found;
   // `claude-sonnet-4-5-thinking` is a variant of `claude-sonnet-4-5`; `claude-sonnet-5-5` is not one of `claude-sonnet-5`.
-  for (const [prefix, entry] of index.prefixes) if (model.startsWith(prefix) && (model.length === prefix.length || VARIANT_SUFFIX.test(model.slice(prefix.length)))) return entry;
+  for (const [prefix, entry] of index.prefixes)
+    if (model.startsWith(prefix) && (model.length === prefix.length || VARIANT_SUFFIX.test(model.slice(prefix.length)))) return entry;
   return null;
 }
 

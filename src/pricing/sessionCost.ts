@@ -37,7 +37,15 @@ export function sessionCost(index: PriceIndex, calls: readonly PricedCallInput[]
     const cost = costOfCall(index, call);
     perCall.push(cost);
     const model = call.model ?? 'unknown model';
-    const row = byModel.get(model) ?? { model, calls: 0, inputTokens: 0, cacheWriteTokens: 0, cacheReadTokens: 0, outputTokens: 0, usd: cost === null ? null : 0 };
+    const row = byModel.get(model) ?? {
+      model,
+      calls: 0,
+      inputTokens: 0,
+      cacheWriteTokens: 0,
+      cacheReadTokens: 0,
+      outputTokens: 0,
+      usd: cost === null ? null : 0,
+    };
     row.calls += call.count ?? 1;
     row.inputTokens += call.usage.inputTokens;
     row.cacheWriteTokens += call.usage.cacheCreationInputTokens;
@@ -55,4 +63,3 @@ export function sessionCost(index: PriceIndex, calls: readonly PricedCallInput[]
   const unpriced = rows.filter((row) => row.usd === null).map(({ model, calls: count }) => ({ model, calls: count }));
   return { total: { usd, promptUsd, outputUsd, calls: rows.reduce((sum, row) => sum + row.calls, 0), byModel: rows, unpriced }, perCall };
 }
-

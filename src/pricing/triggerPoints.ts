@@ -36,12 +36,16 @@ export function checkTriggerSettings(settings: TriggerSettings): CheckedSettings
   if (targetPercent >= trigger) {
     // The default target, unless that is not below the trigger either.
     targetPercent = settings.defaultTargetPercent < trigger ? settings.defaultTargetPercent : Math.max(1, trigger - 10);
-    problems.push(`Target ${settings.targetPercent} % is not below the trigger ${trigger} % (a compaction would re-trigger at once): using ${targetPercent} % until contextLens.trigger.targetPercent is lowered.`);
+    problems.push(
+      `Target ${settings.targetPercent} % is not below the trigger ${trigger} % (a compaction would re-trigger at once): using ${targetPercent} % until contextLens.trigger.targetPercent is lowered.`,
+    );
   }
   let safetyNetPercent = settings.safetyNetPercent;
   if (safetyNetPercent < trigger) {
     safetyNetPercent = trigger;
-    problems.push(`Safety net ${settings.safetyNetPercent} % is below the trigger ${trigger} %: using ${trigger} % until contextLens.trigger.safetyNetPercent is raised.`);
+    problems.push(
+      `Safety net ${settings.safetyNetPercent} % is below the trigger ${trigger} %: using ${trigger} % until contextLens.trigger.safetyNetPercent is raised.`,
+    );
   }
   return { targetPercent, safetyNetPercent, problems };
 }
@@ -53,22 +57,36 @@ export interface EffectiveTrigger {
 }
 
 /** The trigger in force for a session whose agent compacts at `agentPercent` (null: unknown). */
-export function effectiveTrigger(settings: Pick<TriggerSettings, 'thresholdPercent' | 'thresholdSet'>, targetPercent: number, agentPercent: number | null, agentName = 'the agent'): EffectiveTrigger {
+export function effectiveTrigger(
+  settings: Pick<TriggerSettings, 'thresholdPercent' | 'thresholdSet'>,
+  targetPercent: number,
+  agentPercent: number | null,
+  agentName = 'the agent',
+): EffectiveTrigger {
   const setting = settings.thresholdPercent;
   if (agentPercent === null || agentPercent <= 0) return { percent: setting, note: null };
   if (agentPercent <= targetPercent) {
     // The agent compacts by itself before the fill could reach our target: no trigger of ours comes first.
-    return { percent: setting, note: `${agentName} compacts by itself at ${round1(agentPercent)} %, below our target (${targetPercent} %): it will compact before Context Lens offers to. Compact… here any time before that.` };
+    return {
+      percent: setting,
+      note: `${agentName} compacts by itself at ${round1(agentPercent)} %, below our target (${targetPercent} %): it will compact before Context Lens offers to. Compact… here any time before that.`,
+    };
   }
   if (!settings.thresholdSet) {
     const below = round1(Math.max(agentPercent - AGENT_MARGIN_PERCENT, targetPercent + 1));
     if (below < setting) {
-      return { percent: below, note: `Trigger at ${below} %: ${AGENT_MARGIN_PERCENT} points below ${agentName}'s auto-compact point (${round1(agentPercent)} %), so Context Lens offers first. Set contextLens.trigger.thresholdPercent to choose another.` };
+      return {
+        percent: below,
+        note: `Trigger at ${below} %: ${AGENT_MARGIN_PERCENT} points below ${agentName}'s auto-compact point (${round1(agentPercent)} %), so Context Lens offers first. Set contextLens.trigger.thresholdPercent to choose another.`,
+      };
     }
     return { percent: setting, note: null };
   }
   if (setting >= agentPercent) {
-    return { percent: setting, note: `Your trigger ${setting} % is at or above ${agentName}'s auto-compact point (${round1(agentPercent)} %): ${agentName} will compact first, without a focus or your choices.` };
+    return {
+      percent: setting,
+      note: `Your trigger ${setting} % is at or above ${agentName}'s auto-compact point (${round1(agentPercent)} %): ${agentName} will compact first, without a focus or your choices.`,
+    };
   }
   return { percent: setting, note: null };
 }

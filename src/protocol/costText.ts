@@ -21,7 +21,9 @@ export function sessionCostText(cost: CostView): string {
 
 /** "no price for claude-x, claude-y: tokens only for their calls", or null when every model has one. */
 export function unpricedText(cost: CostView): string | null {
-  return cost.unpriced.length === 0 ? null : `no price for ${cost.unpriced.join(', ')}: tokens only for ${cost.unpriced.length === 1 ? 'its' : 'their'} calls (set contextLens.cost.prices)`;
+  return cost.unpriced.length === 0
+    ? null
+    : `no price for ${cost.unpriced.join(', ')}: tokens only for ${cost.unpriced.length === 1 ? 'its' : 'their'} calls (set contextLens.cost.prices)`;
 }
 
 /** "prices: @pydantic/genai-prices 0.1.8, taken 2026-11-25" */

@@ -63,7 +63,9 @@ export const timelinePointSchema = z.object({
   /** US dollars the call cost; null: no price for its model; absent: not a call (or not known). */
   usd: z.number().nonnegative().nullable().optional(),
   /** The call missed the prompt cache: why, what it cost beyond a hit (null: no price), said in words. */
-  cacheMiss: z.object({ cause: z.enum(['idle', 'model', 'compaction', 'prefix', 'unknown']), usd: z.number().nonnegative().nullable(), label: z.string().max(300) }).optional(),
+  cacheMiss: z
+    .object({ cause: z.enum(['idle', 'model', 'compaction', 'prefix', 'unknown']), usd: z.number().nonnegative().nullable(), label: z.string().max(300) })
+    .optional(),
 });
 export type TimelinePoint = z.infer<typeof timelinePointSchema>;
 
@@ -89,7 +91,12 @@ export const regionSchema = z.object({
 });
 export type Region = z.infer<typeof regionSchema>;
 
-export const tierSummarySchema = z.object({ tier: z.string(), items: z.number().int().nonnegative(), tokensSaved: z.number().int(), note: z.string().nullable() });
+export const tierSummarySchema = z.object({
+  tier: z.string(),
+  items: z.number().int().nonnegative(),
+  tokensSaved: z.number().int(),
+  note: z.string().nullable(),
+});
 
 export const verificationViewSchema = z.object({
   ok: z.boolean(),
@@ -199,7 +206,10 @@ export const previewSchema = z.object({
    * Set when an input changed since this preview was computed (choices, a setting, new records):
    * Apply is refused until it is computed again; `refreshing` while that is under way.
    */
-  stale: z.object({ why: z.string().max(PREVIEW_WARNING_MAX), refreshing: z.boolean() }).nullable().default(null),
+  stale: z
+    .object({ why: z.string().max(PREVIEW_WARNING_MAX), refreshing: z.boolean() })
+    .nullable()
+    .default(null),
   /** The summary's body as the person may edit it (no frame, tags or re-injected block); null without a summary. */
   summaryBody: z.string().nullable().default(null),
   /** The summary is the person's edited text, not the summarizer's. */
@@ -220,7 +230,12 @@ const hookText = z.string().max(HOOK_TEXT_MAX);
 export const hookActivitySchema = z.object({
   /** `hook pre-compact`, which appended the pinned block to the compaction instructions; null when no run was found. */
   preCompact: z
-    .object({ constraints: z.number().int().nonnegative(), openLoops: z.number().int().nonnegative(), workspaceFocus: hookText.nullable(), error: hookText.nullable() })
+    .object({
+      constraints: z.number().int().nonnegative(),
+      openLoops: z.number().int().nonnegative(),
+      workspaceFocus: hookText.nullable(),
+      error: hookText.nullable(),
+    })
     .nullable(),
   /** `hook session-start` (source "compact"), which printed the block again into the fresh context. */
   sessionStart: z.object({ printed: z.boolean(), error: hookText.nullable() }).nullable(),
@@ -319,7 +334,12 @@ export type ResourceCost = z.infer<typeof resourceCostSchema>;
 
 const auditEntrySchema = z.object({ kind: z.enum(['rule', 'decision', 'open-loop', 'file']), text: z.string().max(500) });
 /** One of the agent's compactions audited (engine/audit): what it carried of what the person had established, and what it dropped. */
-export const compactionAuditSchema = z.object({ id: z.string().max(200), sentence: z.string().max(200), carried: z.array(auditEntrySchema).max(200), dropped: z.array(auditEntrySchema).max(200) });
+export const compactionAuditSchema = z.object({
+  id: z.string().max(200),
+  sentence: z.string().max(200),
+  carried: z.array(auditEntrySchema).max(200),
+  dropped: z.array(auditEntrySchema).max(200),
+});
 export type CompactionAuditView = z.infer<typeof compactionAuditSchema>;
 
 /** What the followed session has cost (src/host/context/costs.ts); null until its calls were read. */
@@ -335,14 +355,34 @@ export const costViewSchema = z.object({
   /** Costliest first. */
   byResource: z.array(resourceCostSchema).max(5_000),
   /** Each subagent: its calls, its fill (`tokens`: the prompt of its latest call; 0 in states saved before) and cost. */
-  subagents: z.array(z.object({ title: z.string().max(200), calls: z.number().int().nonnegative(), tokens: z.number().int().nonnegative().default(0), usd: z.number().nonnegative(), unpriced: z.array(z.string().max(200)).max(50), started: z.string().max(200).optional(), inheritedMost: z.boolean().optional() })).max(500),
+  subagents: z
+    .array(
+      z.object({
+        title: z.string().max(200),
+        calls: z.number().int().nonnegative(),
+        tokens: z.number().int().nonnegative().default(0),
+        usd: z.number().nonnegative(),
+        unpriced: z.array(z.string().max(200)).max(50),
+        started: z.string().max(200).optional(),
+        inheritedMost: z.boolean().optional(),
+      }),
+    )
+    .max(500),
   /** Cache health of the session's own calls: "cache 91 % · 4 misses cost $1.62, 3 of them idle gaps"; null in states saved before. */
   /** The agent's own compactions audited, by compaction id (its History entry's id): the person's rules, decisions, open loops and files, carried or dropped. */
   audits: z.array(compactionAuditSchema).max(100).optional(),
-  cache: z.object({ sentence: z.string().max(300), hitRatio: z.number().min(0).max(1), misses: z.number().int().nonnegative(), usd: z.number().nonnegative(), detail: z.array(z.string().max(300)).max(20) }).nullable().optional(),
+  cache: z
+    .object({
+      sentence: z.string().max(300),
+      hitRatio: z.number().min(0).max(1),
+      misses: z.number().int().nonnegative(),
+      usd: z.number().nonnegative(),
+      detail: z.array(z.string().max(300)).max(20),
+    })
+    .nullable()
+    .optional(),
 });
 export type CostView = z.infer<typeof costViewSchema>;
-
 
 export const panelStateSchema = z.object({
   session: sessionSummarySchema.nullable(),
@@ -379,14 +419,27 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
 export type HostMessage = z.infer<typeof hostMessageSchema>;
 
 /** Commands the webview may ask the host to run; anything else is rejected on receipt. */
-export const webviewCommandSchema = z.enum(['openTranscript', 'selectSession', 'openSettings', 'showLog', 'compact', 'previewCompaction', 'connectAgent', 'disconnectAgent']);
+export const webviewCommandSchema = z.enum([
+  'openTranscript',
+  'selectSession',
+  'openSettings',
+  'showLog',
+  'compact',
+  'previewCompaction',
+  'connectAgent',
+  'disconnectAgent',
+]);
 export type WebviewCommand = z.infer<typeof webviewCommandSchema>;
 
 export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
   z.object({ type: z.literal('command'), command: webviewCommandSchema }),
   z.object({ type: z.literal('itemDetail'), id: z.number().int().nonnegative() }),
-  z.object({ type: z.literal('previewAction'), previewId: z.string(), action: z.enum(['apply', 'openDiff', 'cancel', 'resumeInTerminal', 'copyResumeCommand', 'refresh', 'revertSummary']) }),
+  z.object({
+    type: z.literal('previewAction'),
+    previewId: z.string(),
+    action: z.enum(['apply', 'openDiff', 'cancel', 'resumeInTerminal', 'copyResumeCommand', 'refresh', 'revertSummary']),
+  }),
   /** The person's own summary text for this preview: it is computed again with it, then verified. */
   z.object({ type: z.literal('editSummary'), previewId: z.string(), text: z.string().trim().min(1).max(SUMMARY_EDIT_MAX) }),
   z.object({ type: z.literal('cancelProgress') }),

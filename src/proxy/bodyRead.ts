@@ -45,7 +45,10 @@ export class HeldBytes {
   }
 }
 
-export const busy = (held: HeldBytes): { status: number; message: string } => ({ status: 503, message: `busy: request bodies in memory would pass ${held.max} bytes; retry shortly` });
+export const busy = (held: HeldBytes): { status: number; message: string } => ({
+  status: 503,
+  message: `busy: request bodies in memory would pass ${held.max} bytes; retry shortly`,
+});
 
 /** How long a refused upload may take to arrive before it is answered anyway (and cut if it goes on). */
 const ANSWER_WAIT_MS = 2_000;
@@ -134,7 +137,12 @@ function joined(parts: readonly Buffer[], size: number, pool: BodyPool): Buffer 
   return whole;
 }
 
-const INFLATERS: Record<string, (input: InputType, options: ZlibOptions, callback: (error: Error | null, result: Buffer) => void) => void> = { gzip: gunzip, 'x-gzip': gunzip, deflate: inflate, br: brotliDecompress };
+const INFLATERS: Record<string, (input: InputType, options: ZlibOptions, callback: (error: Error | null, result: Buffer) => void) => void> = {
+  gzip: gunzip,
+  'x-gzip': gunzip,
+  deflate: inflate,
+  br: brotliDecompress,
+};
 
 /**
  * The JSON inside a compressed request body, for the rewrite only; the original bytes stay as they
@@ -143,7 +151,12 @@ const INFLATERS: Record<string, (input: InputType, options: ZlibOptions, callbac
  * gigabytes, and several at once no more than the budget. Null when it cannot be read (sent as it
  * came: fail open). On success the caller gives back the inflated length.
  */
-export function decoded(raw: Buffer, encoding: string | undefined, limit: number, held: HeldBytes): Promise<Result<Buffer | null, { status: number; message: string }>> {
+export function decoded(
+  raw: Buffer,
+  encoding: string | undefined,
+  limit: number,
+  held: HeldBytes,
+): Promise<Result<Buffer | null, { status: number; message: string }>> {
   const name = (encoding ?? '').trim().toLowerCase();
   if (name === '' || name === 'identity') return Promise.resolve({ ok: true, value: raw });
   const inflater = INFLATERS[name];
@@ -153,7 +166,8 @@ export function decoded(raw: Buffer, encoding: string | undefined, limit: number
     inflater(raw, { maxOutputLength: limit }, (error, result) => {
       held.give(error ? limit : limit - result.length);
       if (!error) resolve({ ok: true, value: result });
-      else if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') resolve({ ok: false, error: { status: 413, message: `request body over ${limit} bytes once decompressed (${name})` } });
+      else if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
+        resolve({ ok: false, error: { status: 413, message: `request body over ${limit} bytes once decompressed (${name})` } });
       else resolve({ ok: true, value: null });
     });
   });

@@ -16,7 +16,10 @@ const TEXT_MAX = 2_000;
 
 export const compactionRequestSchema = z.object({
   v: z.literal(1),
-  id: z.string().regex(/^[\w-]+$/).max(64),
+  id: z
+    .string()
+    .regex(/^[\w-]+$/)
+    .max(64),
   time: z.string().refine((value) => !Number.isNaN(Date.parse(value))),
   reason: z.string().max(TEXT_MAX),
   focus: z.string().max(TEXT_MAX),
@@ -36,8 +39,19 @@ export function requestsDir(stateDir: string): string {
 const clip = (text: string): string => (text.length > TEXT_MAX ? text.slice(0, TEXT_MAX) : text);
 
 /** Leaves a request for the proxy; returns it as written. */
-export function writeCompactionRequest(dir: string, input: { reason: string; focus: string; session?: string | null }, now = new Date()): Result<CompactionRequest, string> {
-  const request: CompactionRequest = { v: 1, id: `${now.getTime()}-${randomBytes(4).toString('hex')}`, time: now.toISOString(), reason: clip(input.reason), focus: clip(input.focus), session: input.session ?? null };
+export function writeCompactionRequest(
+  dir: string,
+  input: { reason: string; focus: string; session?: string | null },
+  now = new Date(),
+): Result<CompactionRequest, string> {
+  const request: CompactionRequest = {
+    v: 1,
+    id: `${now.getTime()}-${randomBytes(4).toString('hex')}`,
+    time: now.toISOString(),
+    reason: clip(input.reason),
+    focus: clip(input.focus),
+    session: input.session ?? null,
+  };
   try {
     mkdirSync(dir, { recursive: true, mode: FOLDER_MODE });
     chmodSync(dir, FOLDER_MODE);
@@ -85,7 +99,9 @@ export function takeCompactionRequests(dir: string, accepts: (request: Compactio
   const taken: TakenRequests = { requests: [], discarded: [] };
   let names: string[];
   try {
-    names = readdirSync(dir).filter((name) => name.endsWith('.json')).sort();
+    names = readdirSync(dir)
+      .filter((name) => name.endsWith('.json'))
+      .sort();
   } catch {
     return taken;
   }

@@ -182,7 +182,10 @@ export class ProxyEventWriter {
       try {
         this.ready ??= ensurePrivateDir(dirname(this.path));
         await this.ready;
-        this.size ??= await stat(this.path).then((stats) => stats.size, () => 0);
+        this.size ??= await stat(this.path).then(
+          (stats) => stats.size,
+          () => 0,
+        );
         if (this.size + line.length > this.maxBytes) {
           await rename(this.path, `${this.path}.1`).catch(() => undefined);
           this.size = 0;

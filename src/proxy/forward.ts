@@ -26,7 +26,15 @@ export function upstreamOf(raw: string): Result<Upstream, string> {
     const url = new URL(raw);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported protocol ${url.protocol}`);
     const secure = url.protocol === 'https:';
-    return { ok: true, value: { url, basePath: url.pathname.replace(/\/$/, ''), agent: secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true }), send: secure ? (httpsRequest as typeof httpRequest) : httpRequest } };
+    return {
+      ok: true,
+      value: {
+        url,
+        basePath: url.pathname.replace(/\/$/, ''),
+        agent: secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true }),
+        send: secure ? (httpsRequest as typeof httpRequest) : httpRequest,
+      },
+    };
   } catch (error) {
     return { ok: false, error: `invalid upstream URL '${raw}': ${error instanceof Error ? error.message : String(error)}` };
   }
@@ -77,9 +85,21 @@ export function forward(job: Forwarding): Promise<boolean> {
       resolve(outgoing.writableFinished);
     };
     const { url } = upstream;
-    const outgoing = upstream.send({ protocol: url.protocol, hostname: url.hostname, port: url.port, method: request.method, path: job.target, agent: upstream.agent, headers: forwardHeaders(request.headers, url.host, { changed: job.changed, length: body.bytes }) });
+    const outgoing = upstream.send({
+      protocol: url.protocol,
+      hostname: url.hostname,
+      port: url.port,
+      method: request.method,
+      path: job.target,
+      agent: upstream.agent,
+      headers: forwardHeaders(request.headers, url.host, { changed: job.changed, length: body.bytes }),
+    });
     outgoing.on('response', (incoming) => {
-      const tap = new UsageTap(incoming.headers['content-type'], incoming.headers['content-encoding'] as string | undefined, (format ?? ANTHROPIC_MESSAGES).usage);
+      const tap = new UsageTap(
+        incoming.headers['content-type'],
+        incoming.headers['content-encoding'] as string | undefined,
+        (format ?? ANTHROPIC_MESSAGES).usage,
+      );
       const sse = (incoming.headers['content-type'] ?? '').includes('text/event-stream');
       streamed ||= sse;
       response.writeHead(incoming.statusCode ?? 502, responseHeaders(incoming.headers));
@@ -115,7 +135,14 @@ export function forward(job: Forwarding): Promise<boolean> {
     });
     outgoing.on('error', (error) => {
       if (done) return;
-      if (!response.headersSent) sendError(response, 502, format === null || format === ANTHROPIC_MESSAGES ? 'api_error' : 'server_error', `upstream unreachable (${error.message})`, format);
+      if (!response.headersSent)
+        sendError(
+          response,
+          502,
+          format === null || format === ANTHROPIC_MESSAGES ? 'api_error' : 'server_error',
+          `upstream unreachable (${error.message})`,
+          format,
+        );
       else if (!response.writableEnded) response.destroy();
       finish(response.headersSent ? response.statusCode : 502, null, `upstream: ${error.message}`);
     });

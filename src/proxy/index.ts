@@ -76,7 +76,16 @@ export async function startLiveProxy(options: LiveProxyOptions): Promise<Result<
   const events = new ProxyEventWriter(eventsPath, (error) => log(`cannot write the event stream: ${error instanceof Error ? error.message : String(error)}`));
   // Requests no format reads (count_tokens, model lists) go where Anthropic's do, as they always did.
   const upstreams: Partial<Record<FormatName, string>> = options.upstream === undefined ? { ...DEFAULT_UPSTREAMS, ...options.upstreams } : {};
-  const started = await startProxyServer({ port: options.port ?? 0, upstream: options.upstream ?? upstreams['anthropic-messages'] ?? DEFAULT_UPSTREAM, upstreams, rewriter, events, log, ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}), ...(options.maxHeldBytes ? { maxHeldBytes: options.maxHeldBytes } : {}) });
+  const started = await startProxyServer({
+    port: options.port ?? 0,
+    upstream: options.upstream ?? upstreams['anthropic-messages'] ?? DEFAULT_UPSTREAM,
+    upstreams,
+    rewriter,
+    events,
+    log,
+    ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
+    ...(options.maxHeldBytes ? { maxHeldBytes: options.maxHeldBytes } : {}),
+  });
   if (!started.ok) {
     await rewriter.close();
     return started;
@@ -84,7 +93,10 @@ export async function startLiveProxy(options: LiveProxyOptions): Promise<Result<
   // While the agent is still starting: the engine's one-off start-up then holds no stream in the
   // middle of a session. Not before listening (every start took ~1 s longer) nor at once (a short
   // `run -- cmd` paid it and 50 MB for nothing).
-  const warm = setTimeout(() => void rewriter.warmUp().catch((error: unknown) => log(`engine warm-up failed: ${error instanceof Error ? error.message : String(error)}`)), WARM_UP_AFTER_MS).unref();
+  const warm = setTimeout(
+    () => void rewriter.warmUp().catch((error: unknown) => log(`engine warm-up failed: ${error instanceof Error ? error.message : String(error)}`)),
+    WARM_UP_AFTER_MS,
+  ).unref();
   // The recall archive is pruned now and then while the proxy runs (by age and size, recallPrune.ts).
   const prune = (): void => void pruneRecall(dirs.recall).then((removed) => removed > 0 && log(`pruned ${removed} archived outputs from the recall folder`));
   prune();

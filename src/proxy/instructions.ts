@@ -33,7 +33,9 @@ export function textOnly(block: MessageBlock | undefined): boolean {
  * any edit of a tool result they keep, and a drop of theirs they no longer ask for. Returns the ids.
  */
 export function restoreTakenBack(session: SessionState, keep: ReadonlySet<string>, drop: ReadonlySet<string>): string[] {
-  const restored = [...session.edits.values()].filter((edit) => keep.has(edit.toolUseId) || (edit.tier === 'choice' && !drop.has(edit.toolUseId))).map((edit) => edit.toolUseId);
+  const restored = [...session.edits.values()]
+    .filter((edit) => keep.has(edit.toolUseId) || (edit.tier === 'choice' && !drop.has(edit.toolUseId)))
+    .map((edit) => edit.toolUseId);
   for (const id of restored) session.edits.delete(id);
   return restored;
 }
@@ -74,7 +76,14 @@ export function dropEdits(messages: readonly Message[], session: SessionState, d
       const text = stubWithRef(`[DROPPED] ${callLabel(messages, id)} output, left out of the context by the person's choice.`, ref);
       const before = Buffer.byteLength(JSON.stringify(block.content ?? ''));
       const after = Buffer.byteLength(JSON.stringify(text));
-      const edit: StickyEdit = { toolUseId: id, tier: 'choice', text, ref, tokensBefore: Math.round(before * session.tokensPerByte), tokensAfter: Math.round(after * session.tokensPerByte) };
+      const edit: StickyEdit = {
+        toolUseId: id,
+        tier: 'choice',
+        text,
+        ref,
+        tokensBefore: Math.round(before * session.tokensPerByte),
+        tokensAfter: Math.round(after * session.tokensPerByte),
+      };
       session.edits.set(id, edit);
       edits.push(edit);
     }

@@ -48,7 +48,14 @@ type PanelInstructionsFile = z.infer<typeof panelInstructionsSchema>;
 
 /** Writes the panel's say about `agentSession` (atomically, readable by the user alone). */
 export async function writePanelInstructions(dir: string, agentSession: string, instructions: LiveInstructions, now = new Date()): Promise<Result<void>> {
-  const file: PanelInstructionsFile = panelInstructionsSchema.parse({ v: 1, agentSession, time: now.toISOString(), ...instructions, keep: instructions.keep ?? [], drop: instructions.drop ?? [] });
+  const file: PanelInstructionsFile = panelInstructionsSchema.parse({
+    v: 1,
+    agentSession,
+    time: now.toISOString(),
+    ...instructions,
+    keep: instructions.keep ?? [],
+    drop: instructions.drop ?? [],
+  });
   try {
     await mkdir(dir, { recursive: true, mode: FOLDER_MODE });
     await chmod(dir, FOLDER_MODE);
@@ -128,11 +135,19 @@ export class PanelInstructionsReader {
       return NONE;
     }
     if (!parsed.success || parsed.data.agentSession !== agentSession) {
-      this.report(`panel instructions for ${agentSession} ignored: ${parsed.success ? 'written for another session' : (parsed.error.issues[0]?.message ?? 'invalid')}`);
+      this.report(
+        `panel instructions for ${agentSession} ignored: ${parsed.success ? 'written for another session' : (parsed.error.issues[0]?.message ?? 'invalid')}`,
+      );
       return NONE;
     }
     const { windowTokens, triggerPercent, engine, keep, drop } = parsed.data;
     // The engine reads what it knows of the settings' knobs and ignores the rest.
-    return { ...(windowTokens ? { windowTokens } : {}), ...(triggerPercent ? { triggerPercent } : {}), ...(engine ? { engine: engine as EngineOptionsInput } : {}), keep, drop };
+    return {
+      ...(windowTokens ? { windowTokens } : {}),
+      ...(triggerPercent ? { triggerPercent } : {}),
+      ...(engine ? { engine: engine as EngineOptionsInput } : {}),
+      keep,
+      drop,
+    };
   }
 }

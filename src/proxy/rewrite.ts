@@ -138,9 +138,33 @@ export function batchEngineOptions(options: LiveOptions, requested: boolean, foc
 }
 
 /** The agent's own bytes, sent as they came, and what to record about them. */
-export function originalRewrite(raw: Buffer, action: 'unchanged' | 'failed-open', reason: string | null, addedMs: number, fields: Partial<Rewrite> = {}): Rewrite {
+export function originalRewrite(
+  raw: Buffer,
+  action: 'unchanged' | 'failed-open',
+  reason: string | null,
+  addedMs: number,
+  fields: Partial<Rewrite> = {},
+): Rewrite {
   const tokens = fields.agentTokens ?? Math.round(raw.length * 0.25);
-  return { action, reason, pieces: [raw], bytes: raw.length, changed: false, session: '', agentSession: null, model: null, stream: false, agentTokens: tokens, sentTokens: tokens, stickyEdits: 0, newEdits: [], restored: [], sent: null, ...fields, addedMs };
+  return {
+    action,
+    reason,
+    pieces: [raw],
+    bytes: raw.length,
+    changed: false,
+    session: '',
+    agentSession: null,
+    model: null,
+    stream: false,
+    agentTokens: tokens,
+    sentTokens: tokens,
+    stickyEdits: 0,
+    newEdits: [],
+    restored: [],
+    sent: null,
+    ...fields,
+    addedMs,
+  };
 }
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -232,10 +256,24 @@ export class LiveRewriter implements Rewriting {
   async warmUp(): Promise<void> {
     const read = (turn: number): WireMessage[] => [
       { role: 'assistant', content: [{ type: 'tool_use', id: `toolu_warm${turn}`, name: 'Read', input: { file_path: '/warm/up.ts' } }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_warm${turn}`, content: `// revision ${turn}\n${'const value = compute();\n'.repeat(200)}` }] },
+      {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: `toolu_warm${turn}`, content: `// revision ${turn}\n${'const value = compute();\n'.repeat(200)}` }],
+      },
     ];
-    const messages: WireMessage[] = [{ role: 'user', content: 'warm up' }, ...[0, 1, 2, 3].flatMap(read), { role: 'assistant', content: [{ type: 'text', text: 'done' }] }, { role: 'user', content: 'next' }];
-    const context = contextFromMessages({ messages: engineMessages(messages), windowTokens: 4_000, usedTokens: 3_500, calls: [], vocabulary: EVERY_AGENTS_TOOLS });
+    const messages: WireMessage[] = [
+      { role: 'user', content: 'warm up' },
+      ...[0, 1, 2, 3].flatMap(read),
+      { role: 'assistant', content: [{ type: 'text', text: 'done' }] },
+      { role: 'user', content: 'next' },
+    ];
+    const context = contextFromMessages({
+      messages: engineMessages(messages),
+      windowTokens: 4_000,
+      usedTokens: 3_500,
+      calls: [],
+      vocabulary: EVERY_AGENTS_TOOLS,
+    });
     await compact(context, batchEngineOptions({ ...DEFAULT_LIVE_OPTIONS, windowTokens: 4_000, engine: {} }, false, '', []), { tokenizer: estimateTokenizer });
   }
 
@@ -271,7 +309,12 @@ export class LiveRewriter implements Rewriting {
     // Nothing to re-apply or drop anywhere, nothing asked for, and too small to come near the trigger:
     // no scan. From half the trigger on, requests are read so their responses' usage measures the
     // messages the first batch will size (a batch with no measured call can only estimate them).
-    if (!this.sessions.anyEdits && said.drop.size === 0 && raw.length * this.sessions.maxTokensPerByte <= triggerTokensOf(said.options) / 2 && !hasCompactionRequests(this.dirs.requests)) {
+    if (
+      !this.sessions.anyEdits &&
+      said.drop.size === 0 &&
+      raw.length * this.sessions.maxTokensPerByte <= triggerTokensOf(said.options) / 2 &&
+      !hasCompactionRequests(this.dirs.requests)
+    ) {
       return this.original(raw, started, 'unchanged', null, { agentSession: early });
     }
     const scanned = format.scan(raw, path);
@@ -306,7 +349,12 @@ export class LiveRewriter implements Rewriting {
     if (dropped.length > 0 || restored.length > 0) editsChanged(session);
     let sticky = spliceEdits(raw, scan, session.edits, format.encodeStub);
     const sentTokens = tokensOf(raw.length - sticky.saved);
-    const yours = [restored.length > 0 ? `${restored.length} given back whole by your choice` : '', dropped.length > 0 ? `${dropped.length} dropped by you` : ''].filter(Boolean).join(', ');
+    const yours = [
+      restored.length > 0 ? `${restored.length} given back whole by your choice` : '',
+      dropped.length > 0 ? `${dropped.length} dropped by you` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
     let reason: string | null = [requests.discarded.length > 0 ? `discarded: ${requests.discarded.join('; ')}` : '', yours].filter(Boolean).join('; ') || null;
     const slow = (why: string | null): string | null => {
       const elapsed = performance.now() - started;
@@ -319,7 +367,17 @@ export class LiveRewriter implements Rewriting {
       let batch: Result<{ edits: StickyEdit[]; reason: string; saved: number }, string>;
       try {
         const read = body();
-        batch = read.ok ? await this.batch(read.value, applyEdits(read.value.messages, session.edits), session, sentTokens, requests.requests, said, sessionRecallDir(this.dirs.recall, agentSession)) : read;
+        batch = read.ok
+          ? await this.batch(
+              read.value,
+              applyEdits(read.value.messages, session.edits),
+              session,
+              sentTokens,
+              requests.requests,
+              said,
+              sessionRecallDir(this.dirs.recall, agentSession),
+            )
+          : read;
       } finally {
         release();
       }
@@ -355,14 +413,35 @@ export class LiveRewriter implements Rewriting {
    * tool-output edits join the session's, each original archived first. A batch too small to be
    * worth a cache rewrite is dropped and not retried before the context grew by as much again.
    */
-  private async batch(body: EngineRequest, messages: readonly WireMessage[], session: SessionState, sentTokens: number, requests: readonly CompactionRequest[], { options, keep }: Said, recall: string): Promise<Result<{ edits: StickyEdit[]; reason: string; saved: number }, string>> {
+  private async batch(
+    body: EngineRequest,
+    messages: readonly WireMessage[],
+    session: SessionState,
+    sentTokens: number,
+    requests: readonly CompactionRequest[],
+    { options, keep }: Said,
+    recall: string,
+  ): Promise<Result<{ edits: StickyEdit[]; reason: string; saved: number }, string>> {
     // Items are sized from this edit generation's calls, as the panel sizes them from the transcript;
     // the byte estimate is only the total when no call measured yet.
-    const context = contextFromMessages({ ...(body.system === undefined ? {} : { system: body.system }), ...(body.tools ? { tools: body.tools } : {}), messages: engineMessages(messages), windowTokens: options.windowTokens, usedTokens: sentTokens, calls: session.calls, vocabulary: EVERY_AGENTS_TOOLS });
+    const context = contextFromMessages({
+      ...(body.system === undefined ? {} : { system: body.system }),
+      ...(body.tools ? { tools: body.tools } : {}),
+      messages: engineMessages(messages),
+      windowTokens: options.windowTokens,
+      usedTokens: sentTokens,
+      calls: session.calls,
+      vocabulary: EVERY_AGENTS_TOOLS,
+    });
     // Earlier edits stay as they are, and what the person keeps stays whole.
-    const kept = context.items.filter((item) => item.kind === 'tool_result' && (session.edits.has(item.toolUseId ?? '') || keep.has(item.toolUseId ?? ''))).map((item) => item.id);
+    const kept = context.items
+      .filter((item) => item.kind === 'tool_result' && (session.edits.has(item.toolUseId ?? '') || keep.has(item.toolUseId ?? '')))
+      .map((item) => item.id);
     const requested = requests.length > 0;
-    const focus = requests.map((request) => request.focus).filter((text) => text.trim() !== '').join('\n');
+    const focus = requests
+      .map((request) => request.focus)
+      .filter((text) => text.trim() !== '')
+      .join('\n');
     const result = await compact(context, batchEngineOptions(options, requested, focus, kept), { tokenizer: estimateTokenizer });
     if (result.status === 'failed-open') return { ok: false, error: `engine: ${result.error ?? result.message}` };
     const afterText = new Map(result.after.items.filter((item) => item.kind === 'tool_result').map((item) => [item.toolUseId ?? '', item.text]));
@@ -374,14 +453,31 @@ export class LiveRewriter implements Rewriting {
       const tier = EDIT_TIERS.find((name) => name === fate.tier);
       const toolUseId = item?.toolUseId;
       const text = afterText.get(toolUseId ?? '');
-      if (fate.fate !== 'compacted' || !item || item.kind !== 'tool_result' || !tier || !toolUseId || text === undefined || session.edits.has(toolUseId) || !textOnly(item.block)) continue;
+      if (
+        fate.fate !== 'compacted' ||
+        !item ||
+        item.kind !== 'tool_result' ||
+        !tier ||
+        !toolUseId ||
+        text === undefined ||
+        session.edits.has(toolUseId) ||
+        !textOnly(item.block)
+      )
+        continue;
       const original = toolResultText(item.block?.content);
       const ref = refOf(toolUseId, original);
       // Archived before it shrinks; what cannot be archived is not edited.
       if (!archiveOriginal(recall, ref, original).ok) continue;
       const stub = stubWithRef(text, ref);
       savedBytes += Buffer.byteLength(JSON.stringify(item.block?.content ?? '')) - Buffer.byteLength(JSON.stringify(stub));
-      edits.push({ toolUseId, tier, text: stub, ref, tokensBefore: fate.tokensBefore, tokensAfter: Math.round(estimateTokenizer.count(stub) * context.tokenScale) });
+      edits.push({
+        toolUseId,
+        tier,
+        text: stub,
+        ref,
+        tokensBefore: fate.tokensBefore,
+        tokensAfter: Math.round(estimateTokenizer.count(stub) * context.tokenScale),
+      });
     }
     const saved = Math.round(savedBytes * session.tokensPerByte);
     const asked = requests.map((request) => request.reason.trim()).filter((text) => text !== '');
@@ -397,7 +493,9 @@ export class LiveRewriter implements Rewriting {
     session.batches += 1;
     // A batch that could not reach the target is not retried on every request: only after growth.
     session.nextBatchAt = sentTokens - saved + options.minBatchTokens;
-    const why = requested ? `compact_context${asked.length > 0 ? `: ${asked.join('; ')}` : ''}` : `over the trigger (${sentTokens} > ${triggerTokensOf(options)} tokens)`;
+    const why = requested
+      ? `compact_context${asked.length > 0 ? `: ${asked.join('; ')}` : ''}`
+      : `over the trigger (${sentTokens} > ${triggerTokensOf(options)} tokens)`;
     return { ok: true, value: { edits, saved, reason: `batch ${session.batches}, ${why}: ${edits.length} edits, −${saved} tokens` } };
   }
 
@@ -406,7 +504,14 @@ export class LiveRewriter implements Rewriting {
    * before the batch)? Undefined without a price for it.
    */
   private breakEvenOf(model: string | null, beforeTokens: number, afterTokens: number): BatchBreakEven | undefined {
-    const rates = model === null ? null : callRates(this.prices, { model, at: new Date().toISOString(), usage: { inputTokens: beforeTokens, cacheCreationInputTokens: 0, cacheReadInputTokens: 0, outputTokens: 0 } });
+    const rates =
+      model === null
+        ? null
+        : callRates(this.prices, {
+            model,
+            at: new Date().toISOString(),
+            usage: { inputTokens: beforeTokens, cacheCreationInputTokens: 0, cacheReadInputTokens: 0, outputTokens: 0 },
+          });
     if (model === null || rates === null) return undefined;
     const { oneOffUsd, savingPerCallUsd, breakEvenCalls, sentence } = compactCostAt({ model, rates }, beforeTokens, afterTokens);
     return { model: model.slice(0, 100), oneOffUsd, savingPerCallUsd, breakEvenCalls, sentence };

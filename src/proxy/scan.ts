@@ -96,7 +96,17 @@ function message(scanner: JsonBytes, at: number, results: ToolResultSpan[]): num
 /** The request's shape and the places the proxy may edit, or why it cannot read it. */
 export function scanMessagesBody(raw: Buffer): Result<MessagesScan, string> {
   const scanner = new JsonBytes(raw);
-  const scan: MessagesScan = { model: null, stream: false, userId: undefined, seed: undefined, agentSession: null, firstMessage: Buffer.alloc(0), hasTools: false, toolResults: [], messageCount: 0 };
+  const scan: MessagesScan = {
+    model: null,
+    stream: false,
+    userId: undefined,
+    seed: undefined,
+    agentSession: null,
+    firstMessage: Buffer.alloc(0),
+    hasTools: false,
+    toolResults: [],
+    messageCount: 0,
+  };
   let messages = false;
   const start = scanner.space(0);
   if (raw[start] !== OPEN_OBJECT) return { ok: false, error: raw[start] === OPEN_ARRAY ? 'no messages array' : 'body is not a JSON object' };
@@ -171,7 +181,12 @@ function encodedStub(edit: StickyEdit, encode: (text: string) => Buffer): Buffer
 }
 
 /** The session's edits spliced into the agent's bytes: the same request applyEdits builds, without parsing it. */
-export function spliceEdits(raw: Buffer, scan: Pick<BodyScan, 'toolResults'>, edits: ReadonlyMap<string, StickyEdit>, encode: (text: string) => Buffer = jsonStringStub): Splice {
+export function spliceEdits(
+  raw: Buffer,
+  scan: Pick<BodyScan, 'toolResults'>,
+  edits: ReadonlyMap<string, StickyEdit>,
+  encode: (text: string) => Buffer = jsonStringStub,
+): Splice {
   const pieces: Buffer[] = [];
   const used: StickyEdit[] = [];
   let from = 0;

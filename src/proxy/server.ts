@@ -97,11 +97,33 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Res
     const path = asked?.path ?? '/';
     const method = request.method ?? 'GET';
     const format = formatOf(method, path);
-    const base = { v: 1 as const, agentSession: null, format: format?.name ?? null, method: method.slice(0, 16), path: path.slice(0, 200), model: null, stream: false, agentTokens: 0, sentTokens: 0, stickyEdits: 0, newEdits: [], restored: [], addedMs: 0, usage: null, error: null };
+    const base = {
+      v: 1 as const,
+      agentSession: null,
+      format: format?.name ?? null,
+      method: method.slice(0, 16),
+      path: path.slice(0, 200),
+      model: null,
+      stream: false,
+      agentTokens: 0,
+      sentTokens: 0,
+      stickyEdits: 0,
+      newEdits: [],
+      restored: [],
+      addedMs: 0,
+      usage: null,
+      error: null,
+    };
     if (!isLocalHost(request.headers.host, port)) {
       // No event: a refused page must not be able to fill the file.
       log(`refused a request for host '${String(request.headers.host).slice(0, 100)}'`);
-      sendError(response, 403, format && format.name !== 'anthropic-messages' ? (format.name === 'gemini' ? 'PERMISSION_DENIED' : 'permission_error') : 'permission_error', 'only loopback hosts are served', format);
+      sendError(
+        response,
+        403,
+        format && format.name !== 'anthropic-messages' ? (format.name === 'gemini' ? 'PERMISSION_DENIED' : 'permission_error') : 'permission_error',
+        'only loopback hosts are served',
+        format,
+      );
       request.resume();
       return;
     }
@@ -133,10 +155,45 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Res
       }
       const body = rewrite ?? { pieces: [raw], bytes: raw.length };
       const event: Omit<ProxyEvent, 'status' | 'usage' | 'error'> = rewrite
-        ? { ...base, time: new Date().toISOString(), session: rewrite.session, agentSession: rewrite.agentSession, action: rewrite.action, reason: rewrite.reason, model: rewrite.model, stream: rewrite.stream, agentTokens: rewrite.agentTokens, sentTokens: rewrite.sentTokens, stickyEdits: rewrite.stickyEdits, newEdits: rewrite.newEdits, ...(rewrite.breakEven ? { breakEven: rewrite.breakEven } : {}), restored: rewrite.restored, addedMs: Math.round(rewrite.addedMs * 1000) / 1000 }
-        : { ...base, time: new Date().toISOString(), session: '', action: format ? 'failed-open' : 'passthrough', reason: format ? 'unknown content encoding' : method === 'POST' ? 'no wire format the proxy reads: passed through untouched' : null };
+        ? {
+            ...base,
+            time: new Date().toISOString(),
+            session: rewrite.session,
+            agentSession: rewrite.agentSession,
+            action: rewrite.action,
+            reason: rewrite.reason,
+            model: rewrite.model,
+            stream: rewrite.stream,
+            agentTokens: rewrite.agentTokens,
+            sentTokens: rewrite.sentTokens,
+            stickyEdits: rewrite.stickyEdits,
+            newEdits: rewrite.newEdits,
+            ...(rewrite.breakEven ? { breakEven: rewrite.breakEven } : {}),
+            restored: rewrite.restored,
+            addedMs: Math.round(rewrite.addedMs * 1000) / 1000,
+          }
+        : {
+            ...base,
+            time: new Date().toISOString(),
+            session: '',
+            action: format ? 'failed-open' : 'passthrough',
+            reason: format ? 'unknown content encoding' : method === 'POST' ? 'no wire format the proxy reads: passed through untouched' : null,
+          };
       const upstream = (format && upstreams.value.byFormat.get(format.name)) || upstreams.value.fallback;
-      written = await forward({ request, response, upstream, target: upstreamTarget(upstream.basePath, asked.path, asked.search), body, changed: rewrite?.changed === true, format, event, sent: rewrite?.sent ?? null, rewriter: options.rewriter, events: options.events, log });
+      written = await forward({
+        request,
+        response,
+        upstream,
+        target: upstreamTarget(upstream.basePath, asked.path, asked.search),
+        body,
+        changed: rewrite?.changed === true,
+        format,
+        event,
+        sent: rewrite?.sent ?? null,
+        rewriter: options.rewriter,
+        events: options.events,
+        log,
+      });
     } finally {
       // Held until the response is done: the body is in memory while it is sent upstream. Its buffer
       // is then read by no one (the rewrite answered, or its thread was let go) and may be reused,

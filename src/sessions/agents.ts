@@ -14,7 +14,14 @@ import type { AgentId } from './types';
  * One adapter per agent id, in the order a file is offered to them. `satisfies` keeps it exhaustive:
  * an id without its adapter, or an adapter of no known id, does not compile.
  */
-const REGISTRY = { codex: codexAdapter, gemini: geminiAdapter, kilo: kiloAdapter, opencode: opencodeAdapter, cline: clineAdapter, 'claude-code': claudeCodeAdapter } satisfies Record<AgentId, AgentAdapter>;
+const REGISTRY = {
+  codex: codexAdapter,
+  gemini: geminiAdapter,
+  kilo: kiloAdapter,
+  opencode: opencodeAdapter,
+  cline: clineAdapter,
+  'claude-code': claudeCodeAdapter,
+} satisfies Record<AgentId, AgentAdapter>;
 
 export const AGENTS: readonly AgentAdapter[] = Object.values(REGISTRY);
 

@@ -28,11 +28,16 @@ const KEPT_KINDS = new Set(['summary', 'reminder', 'system', 'tools', 'user']);
 
 /** The session as it stood just before `event`, read through `adapter` from a copy of the file's bytes before it. */
 export async function contextBefore(adapter: AgentAdapter, live: LiveContext, event: CompactionEvent): Promise<Result<Before>> {
-  if (event.by !== 'agent' || event.offset === undefined || event.offset <= 0) return fail('invalid-input', 'This compaction has no place in the file to read the context before it from', live.session.path);
+  if (event.by !== 'agent' || event.offset === undefined || event.offset <= 0)
+    return fail('invalid-input', 'This compaction has no place in the file to read the context before it from', live.session.path);
   const read = await readPrefix(adapter, live, event.offset);
   if (!read.ok) return read;
   // Read from the copy, written beside the original: a fork of it goes where Apply puts forks.
-  const before: LiveContext = { ...read.value, session: live.session, compactions: live.compactions.filter((other) => other.offset !== undefined && other.offset < (event.offset as number)) };
+  const before: LiveContext = {
+    ...read.value,
+    session: live.session,
+    compactions: live.compactions.filter((other) => other.offset !== undefined && other.offset < (event.offset as number)),
+  };
   return ok({ live: before, context: engineContextOf(before) });
 }
 
@@ -84,9 +89,17 @@ export interface AuditedCompaction {
  * Every agent compaction of the session that can be audited: what it carried and dropped. The
  * context after the latest one is the live context; after an earlier one, the file up to the next.
  */
-export async function auditCompactions(adapter: AgentAdapter, live: LiveContext, context: Context, limit = 10, known: (event: CompactionEvent) => boolean = () => false): Promise<AuditedCompaction[]> {
+export async function auditCompactions(
+  adapter: AgentAdapter,
+  live: LiveContext,
+  context: Context,
+  limit = 10,
+  known: (event: CompactionEvent) => boolean = () => false,
+): Promise<AuditedCompaction[]> {
   const audited: AuditedCompaction[] = [];
-  const events = live.compactions.map((event, index) => ({ event, index })).filter(({ event }) => event.by === 'agent' && event.offset !== undefined && !known(event));
+  const events = live.compactions
+    .map((event, index) => ({ event, index }))
+    .filter(({ event }) => event.by === 'agent' && event.offset !== undefined && !known(event));
   for (const { event, index } of events.slice(-limit)) {
     const before = await contextBefore(adapter, live, event);
     if (!before.ok) continue;

@@ -81,8 +81,7 @@ export interface HookInput {
 /** What one hook run should do, decided by the agent from its input before the session is read. */
 export type HookTurn =
   /** Print nothing (a fresh session, a turn with nothing lost). `why` goes to the event log. */
-  | { readonly print: false; readonly why: string | null }
-  | { readonly print: true; readonly purpose: PinPurpose; readonly why: string | null };
+  { readonly print: false; readonly why: string | null } | { readonly print: true; readonly purpose: PinPurpose; readonly why: string | null };
 
 /** What `ctxlens hook <kind>` needs of an agent that runs our hook commands. */
 export interface AgentHooks {

@@ -1,7 +1,22 @@
 // What a session cost, for `inspect`, `compact` and the panel alike: every call the session paid for
 // (its subagents' too), what carrying each item of the live context has cost, grouped by file, and
 // whether a compaction pays off. The prices are the caller's (bundled, or with the person's merged).
-import { breakEven, type BreakEven, costByResource, type ResourceGroup, callRates, costWithRates, promptOf, type CallRates, itemCosts, type PriceIndex, sessionCost, type SessionCost, cacheHealth, type CacheHealth } from '../pricing';
+import {
+  breakEven,
+  type BreakEven,
+  costByResource,
+  type ResourceGroup,
+  callRates,
+  costWithRates,
+  promptOf,
+  type CallRates,
+  itemCosts,
+  type PriceIndex,
+  sessionCost,
+  type SessionCost,
+  cacheHealth,
+  type CacheHealth,
+} from '../pricing';
 import type { Context } from '../engine';
 import { breakEvenSentence } from '../protocol/format';
 import type { AgentAdapter } from './port';
@@ -50,7 +65,12 @@ export async function costReport(index: PriceIndex, calls: Pick<AgentAdapter, 'r
     items: carried.usd,
     byFile: costByResource(context.items, carried.usd).filter((group) => group.file),
     // A fork of ours starts after our compaction: its first call rewrites what the source had cached.
-    cache: cacheHealth(index, sequence, live.compactions.map((event) => ({ at: event.timestamp })), { startsAfterCompaction: live.session.forkOf !== undefined }),
+    cache: cacheHealth(
+      index,
+      sequence,
+      live.compactions.map((event) => ({ at: event.timestamp })),
+      { startsAfterCompaction: live.session.forkOf !== undefined },
+    ),
   };
 }
 
@@ -75,7 +95,14 @@ export interface TranscriptCost {
 export function transcriptCost(index: PriceIndex, calls: readonly SessionCall[], sequence?: readonly SessionCall[]): TranscriptCost {
   const { total } = sessionCost(index, calls);
   const first = (sequence ?? calls).find((call) => call.count === undefined);
-  return { calls: total.calls, tokens: latestPromptTokens(calls), usd: total.usd, unpriced: total.unpriced.map((row) => row.model), firstPromptTokens: first === undefined ? 0 : promptOf(first.usage), firstAt: first?.at ?? null };
+  return {
+    calls: total.calls,
+    tokens: latestPromptTokens(calls),
+    usd: total.usd,
+    unpriced: total.unpriced.map((row) => row.model),
+    firstPromptTokens: first === undefined ? 0 : promptOf(first.usage),
+    firstAt: first?.at ?? null,
+  };
 }
 
 /** The parent's context when a subagent started: the prompt of its latest call at or before `at` (null: none known). */
@@ -98,11 +125,13 @@ export function parentPromptAt(parent: readonly SessionCall[], at: string | null
 const MOST = 0.8;
 
 /** Whether a subagent started with most of its parent's context (Claude Code's forked subagents inherit all of it). */
-export const inheritedMost = (firstPromptTokens: number, parentTokens: number | null): boolean => parentTokens !== null && parentTokens > 0 && firstPromptTokens >= parentTokens * MOST;
+export const inheritedMost = (firstPromptTokens: number, parentTokens: number | null): boolean =>
+  parentTokens !== null && parentTokens > 0 && firstPromptTokens >= parentTokens * MOST;
 
 /** "started with 84k: most of its parent's 96k context" when it inherited most of it, else "started with 12k". */
 export function startedWithText(firstPromptTokens: number, parentTokens: number | null, tokens: (value: number) => string): string {
-  if (parentTokens !== null && inheritedMost(firstPromptTokens, parentTokens)) return `started with ${tokens(firstPromptTokens)}: most of its parent's ${tokens(parentTokens)} context`;
+  if (parentTokens !== null && inheritedMost(firstPromptTokens, parentTokens))
+    return `started with ${tokens(firstPromptTokens)}: most of its parent's ${tokens(parentTokens)} context`;
   return `started with ${tokens(firstPromptTokens)}`;
 }
 

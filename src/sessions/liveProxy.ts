@@ -29,7 +29,10 @@ export interface LiveProxyPointing {
    */
   point(proxyOrigin: string, env: Readonly<Record<string, string | undefined>>, args: readonly string[]): Result<ProxyPointing, string>;
   /** For new terminals (environment only), when the agent can be pointed that way: the variables. */
-  terminalEnv?(proxyOrigin: string, env: Readonly<Record<string, string | undefined>>): { env: Readonly<Record<string, string>>; upstream: string; format: AgentWireFormat; describe: string } | null;
+  terminalEnv?(
+    proxyOrigin: string,
+    env: Readonly<Record<string, string | undefined>>,
+  ): { env: Readonly<Record<string, string>>; upstream: string; format: AgentWireFormat; describe: string } | null;
 }
 
 /** `base` with the proxy's origin in place of its own: the same path, sent to the proxy. */

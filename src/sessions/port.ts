@@ -153,7 +153,12 @@ export interface AgentAdapter {
    * Watches where the agent would write the workspace's sessions (folders that may not exist yet)
    * and calls `found` with each one that appears there; one already there counts as appearing.
    */
-  waitForSession(workspacePath: string, where: SessionLocations, found: (session: SessionInfo) => void, report: (diagnostic: Diagnostic) => void): Promise<SessionWaiter>;
+  waitForSession(
+    workspacePath: string,
+    where: SessionLocations,
+    found: (session: SessionInfo) => void,
+    report: (diagnostic: Diagnostic) => void,
+  ): Promise<SessionWaiter>;
   /** Forks Context Lens wrote of `session`, oldest first. */
   listForks(session: SessionInfo): Promise<SessionInfo[]>;
   usage(path: string): UsageReader;

@@ -123,5 +123,9 @@ async function openFresh(path: string): Promise<FileHandle> {
   }
   if (stats.isFile()) return handle;
   await handle.close();
-  throw new FailureError({ code: 'io', message: `Not a regular file (${stats.isDirectory() ? 'a folder' : stats.isFIFO() ? 'a named pipe' : stats.isSocket() ? 'a socket' : 'a device'}): ${path}`, path });
+  throw new FailureError({
+    code: 'io',
+    message: `Not a regular file (${stats.isDirectory() ? 'a folder' : stats.isFIFO() ? 'a named pipe' : stats.isSocket() ? 'a socket' : 'a device'}): ${path}`,
+    path,
+  });
 }

@@ -48,7 +48,11 @@ export class ClaudeCliSummarizer implements Summarizer {
       child.on('close', (code) => {
         const text = Buffer.concat(stdout).toString('utf8').trim();
         if (code === 0 && text) finish({ ok: true, value: text });
-        else finish({ ok: false, error: `claude-cli exited with ${code ?? 'signal'}: ${Buffer.concat(stderr).toString('utf8').trim().slice(0, 500) || 'no output'}` });
+        else
+          finish({
+            ok: false,
+            error: `claude-cli exited with ${code ?? 'signal'}: ${Buffer.concat(stderr).toString('utf8').trim().slice(0, 500) || 'no output'}`,
+          });
       });
       // A child that exits before reading stdin raises EPIPE here; 'close' reports the real outcome.
       child.stdin.on('error', () => undefined);

@@ -21,7 +21,10 @@ const THEMES = (
 /** Sonnet 4.5's list prices for the demo's unpriced model, as in cost.test.ts. */
 const DEMO_PRICES = { 'claude-sonnet-5-5': { input: 3, output: 15, cacheWrite: 3.75, cacheWrite1h: 6, cacheRead: 0.3 } };
 const USD = String.raw`\$\d[\d,]*\.\d+`;
-const SUBAGENT = join(__dirname, '../fixtures/claude-code/parallel/projects/-home-user-ledger-service/e82f8412-7d81-442a-9f4a-e5e81e6c341b/subagents/agent-adc56eb8c89a23359.jsonl');
+const SUBAGENT = join(
+  __dirname,
+  '../fixtures/claude-code/parallel/projects/-home-user-ledger-service/e82f8412-7d81-442a-9f4a-e5e81e6c341b/subagents/agent-adc56eb8c89a23359.jsonl',
+);
 
 for (const [suffix, theme] of THEMES) {
   describe(`cache health and the audit of Claude Code's compaction (${suffix} theme)`, { timeout: 300_000 }, () => {
@@ -43,7 +46,7 @@ for (const [suffix, theme] of THEMES) {
       await closeDemoPanel(workbench, workspace, demo);
     });
 
-    it('says the cache\'s health under the gauge and marks the call that missed on the timeline', async () => {
+    it("says the cache's health under the gauge and marks the call that missed on the timeline", async () => {
       const line = frame.locator('[data-testid="cache-health"]');
       await line.waitFor({ state: 'visible', timeout: 30_000 });
       assert.match(await line.innerText(), new RegExp(`^\\s*cache \\d+ % · 1 miss cost ${USD}, a compaction$`));
@@ -64,7 +67,7 @@ for (const [suffix, theme] of THEMES) {
       await page.mouse.move(box.x - 400, box.y - 300);
     });
 
-    it('says what Claude Code\'s compaction dropped of the person\'s in History, and opens on the list', async () => {
+    it("says what Claude Code's compaction dropped of the person's in History, and opens on the list", async () => {
       const audit = frame.locator('[data-testid="history-audit"]');
       await audit.waitFor({ state: 'visible', timeout: 30_000 });
       // The demo's summary (its placeholders padded back to length) holds all of the person's rules and loops.
@@ -79,7 +82,7 @@ for (const [suffix, theme] of THEMES) {
       await screenshot(page, `compaction-audit-${suffix}`);
     });
 
-    it('opens the compaction\'s before/after in the diff editor', async () => {
+    it("opens the compaction's before/after in the diff editor", async () => {
       const audit = frame.locator('[data-testid="history-audit"]');
       await audit.locator('[data-testid="audit-openDiff"]').click();
       // The right side is what the agent kept: its summary.

@@ -29,7 +29,10 @@ function lastTurnPrompt(chat: FakeChat): number {
 
 const summaryText = (used: number): string => `${used.toLocaleString('en-US')} / ${WINDOW.toLocaleString('en-US')} tokens`;
 
-for (const [theme, shade] of [['Default Dark Modern', 'dark'], ['Default Light Modern', 'light']] as const) {
+for (const [theme, shade] of [
+  ['Default Dark Modern', 'dark'],
+  ['Default Light Modern', 'light'],
+] as const) {
   describe(`a Cline session followed live in the panel, in code-server (${theme})`, { timeout: 900_000 }, () => {
     const root = mkdtempSync(join(tmpdir(), 'context-lens-cline-e2e-'));
     const workspace = join(root, 'tally');
@@ -43,9 +46,20 @@ for (const [theme, shade] of [['Default Dark Modern', 'dark'], ['Default Light M
     before(async () => {
       ensureClineCli();
       mkdirSync(workspace, { recursive: true });
-      chat = await startFakeChat({ steps: [{ toolCalls: [{ name: 'run_commands', arguments: { commands: ['echo hi'] } }] }, { text: 'It printed hi.' }, { text: 'Added a test for the retry.' }] });
+      chat = await startFakeChat({
+        steps: [
+          { toolCalls: [{ name: 'run_commands', arguments: { commands: ['echo hi'] } }] },
+          { text: 'It printed hi.' },
+          { text: 'Added a test for the retry.' },
+        ],
+      });
       // A session exists before VS Code starts: the panel opens on it.
-      const first = await runClineTask('Run echo hi and tell me what it printed.', { root: agentRoot, cwd: workspace, baseUrl: chat.url, timeoutMs: RUN_TIMEOUT_MS });
+      const first = await runClineTask('Run echo hi and tell me what it printed.', {
+        root: agentRoot,
+        cwd: workspace,
+        baseUrl: chat.url,
+        timeoutMs: RUN_TIMEOUT_MS,
+      });
       assert.equal(first.code, 0, runOutcome(first));
       const found = await findWorkspaceSession(clineAdapter, workspace, { homes: { cline: [clineDataDir(agentRoot)] } });
       assert.ok(found.ok && found.value, JSON.stringify(found));
@@ -76,7 +90,12 @@ for (const [theme, shade] of [['Default Dark Modern', 'dark'], ['Default Light M
 
     it('follows the turn Cline appends when it resumes the session, to its exact fill', async () => {
       const before = lastTurnPrompt(chat);
-      const resumed = await resumeInTerminal(session.id, 'One more thing: add a test for the retry.', { root: agentRoot, cwd: workspace, baseUrl: chat.url, timeoutMs: RUN_TIMEOUT_MS });
+      const resumed = await resumeInTerminal(session.id, 'One more thing: add a test for the retry.', {
+        root: agentRoot,
+        cwd: workspace,
+        baseUrl: chat.url,
+        timeoutMs: RUN_TIMEOUT_MS,
+      });
       const used = lastTurnPrompt(chat);
       assert.ok(used > before, `the resumed turn was sent\n${runOutcome(resumed)}`);
       await frame.locator('[data-testid="fill-summary"]', { hasText: summaryText(used) }).waitFor({ timeout: 30_000 });

@@ -19,7 +19,9 @@ const RECORDED_CWD = '/home/user/tally';
 
 /** Every rollout file below `folder`. */
 function rollouts(folder: string): string[] {
-  return readdirSync(folder, { recursive: true, encoding: 'utf8' }).filter((path) => path.endsWith('.jsonl') && statSync(join(folder, path)).isFile()).map((path) => join(folder, path));
+  return readdirSync(folder, { recursive: true, encoding: 'utf8' })
+    .filter((path) => path.endsWith('.jsonl') && statSync(join(folder, path)).isFile())
+    .map((path) => join(folder, path));
 }
 
 describe('a Codex CLI session in the panel, in code-server', { timeout: 240_000 }, () => {
@@ -54,7 +56,9 @@ describe('a Codex CLI session in the panel, in code-server', { timeout: 240_000 
     const expected = await readCodexFill(rollout);
     assert.ok(expected.ok);
     const { usedTokens, windowTokens } = expected.value.fill;
-    await frame.locator('[data-testid="fill-summary"]', { hasText: `${usedTokens.toLocaleString('en-US')} / ${windowTokens.toLocaleString('en-US')} tokens` }).waitFor({ timeout: 30_000 });
+    await frame
+      .locator('[data-testid="fill-summary"]', { hasText: `${usedTokens.toLocaleString('en-US')} / ${windowTokens.toLocaleString('en-US')} tokens` })
+      .waitFor({ timeout: 30_000 });
     assert.match(await statusBarItem(page).innerText(), new RegExp(`${Math.round((usedTokens / windowTokens) * 100)}%`));
     // Codex's point (model_auto_compact_token_limit in the recording's config.toml), named as Codex's.
     const mark = frame.locator('.gauge-label.mark-agent');
@@ -84,10 +88,19 @@ describe('a Codex CLI session in the panel, in code-server', { timeout: 240_000 
     await runCommand(page, 'Context Lens: Select Session…');
     const rows = page.locator('.quick-input-widget .monaco-list-row');
     // The command palette's own rows stay until the session picker replaces them: wait for a session.
-    await rows.filter({ hasText: /Codex CLI · / }).first().waitFor({ timeout: 20_000 });
+    await rows
+      .filter({ hasText: /Codex CLI · / })
+      .first()
+      .waitFor({ timeout: 20_000 });
     const texts = await rows.allInnerTexts();
-    assert.ok(texts.some((text) => /Codex CLI · gpt-5\.5/.test(text)), texts.join(' | '));
-    assert.ok(texts.some((text) => /Claude Code · claude-sonnet-5-5/.test(text)), texts.join(' | '));
+    assert.ok(
+      texts.some((text) => /Codex CLI · gpt-5\.5/.test(text)),
+      texts.join(' | '),
+    );
+    assert.ok(
+      texts.some((text) => /Claude Code · claude-sonnet-5-5/.test(text)),
+      texts.join(' | '),
+    );
     await screenshot(page, 'codex-picker-dark');
     await page.keyboard.press('Escape');
   });
@@ -125,7 +138,9 @@ describe('a Codex session started after VS Code, in code-server', { timeout: 240
     writeFileSync(rollout, readFileSync(source, 'utf8').split(RECORDED_CWD).join(workspace));
     const expected = await readCodexFill(rollout);
     assert.ok(expected.ok);
-    await frame.locator('[data-testid="fill-summary"]', { hasText: `${expected.value.fill.usedTokens.toLocaleString('en-US')} / ` }).waitFor({ timeout: 20_000 });
+    await frame
+      .locator('[data-testid="fill-summary"]', { hasText: `${expected.value.fill.usedTokens.toLocaleString('en-US')} / ` })
+      .waitFor({ timeout: 20_000 });
     assert.match(await frame.locator('header').innerText(), /The test in test\/sum\.test\.js fails/);
   });
 });

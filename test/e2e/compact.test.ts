@@ -57,7 +57,9 @@ describe('Compact with focus, apply, settings and hostile content, in code-serve
   });
 
   it('shows the same used tokens as `ctxlens inspect --json`', async () => {
-    const inspected = JSON.parse(execFileSync(process.execPath, [CLI, 'inspect', demo.transcript, '--json', '--window', String(WINDOW)], { encoding: 'utf8' })) as { used: { tokens: number } };
+    const inspected = JSON.parse(
+      execFileSync(process.execPath, [CLI, 'inspect', demo.transcript, '--json', '--window', String(WINDOW)], { encoding: 'utf8' }),
+    ) as { used: { tokens: number } };
     const expected = `${inspected.used.tokens.toLocaleString('en-US')} / ${WINDOW.toLocaleString('en-US')} tokens`;
     await frame.locator('[data-testid="fill-summary"]', { hasText: expected }).waitFor({ timeout: 20_000 });
     await frame.locator('[data-testid="legend"]').waitFor();
@@ -67,7 +69,13 @@ describe('Compact with focus, apply, settings and hostile content, in code-serve
   });
 
   it('shows each item with the tokens `inspect --json` and `compact --json` give it', async () => {
-    const json = <T>(...args: string[]): T => JSON.parse(execFileSync(process.execPath, [CLI, ...args, demo.transcript, '--json', '--window', String(WINDOW)], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })) as T;
+    const json = <T>(...args: string[]): T =>
+      JSON.parse(
+        execFileSync(process.execPath, [CLI, ...args, demo.transcript, '--json', '--window', String(WINDOW)], {
+          encoding: 'utf8',
+          maxBuffer: 64 * 1024 * 1024,
+        }),
+      ) as T;
     const inspected = new Map(json<{ regions: { id: number; tokens: number }[] }>('inspect').regions.map((region) => [region.id, region.tokens]));
     const compacted = new Map(json<{ regions: { id: number; tokensBefore: number }[] }>('compact').regions.map((region) => [region.id, region.tokensBefore]));
     const map = frame.locator('[data-testid="region-map"]');
@@ -115,7 +123,10 @@ describe('Compact with focus, apply, settings and hostile content, in code-serve
     const detail = frame.locator('[data-testid="detail-text"]');
     await detail.waitFor({ timeout: 10_000 });
     const shown = await detail.innerText();
-    assert.ok(shown.includes('<script>window.__pwned=2</script>'), `the item pane shows #${id + 1}: ${await frame.locator('[data-testid="detail-meta"]').innerText()} ${shown.slice(0, 300)}`);
+    assert.ok(
+      shown.includes('<script>window.__pwned=2</script>'),
+      `the item pane shows #${id + 1}: ${await frame.locator('[data-testid="detail-meta"]').innerText()} ${shown.slice(0, 300)}`,
+    );
     assert.equal(await frame.locator('img[src="x"]').count(), 0);
     assert.equal(await frame.locator('#app script').count(), 0);
     assert.equal(await frame.evaluate('typeof window.__pwned'), 'undefined');
@@ -129,7 +140,10 @@ describe('Compact with focus, apply, settings and hostile content, in code-serve
     assert.match(await preview.innerText(), /keep the retry decision/);
     // What a compaction drops is older: back to the top of the map.
     await frame.locator('[data-testid="region-map"]').press('Home');
-    assert.ok((await frame.locator('[data-testid="region-row"][data-fate="compacted"], [data-testid="region-row"][data-fate="dropped"]').count()) > 0, 'something is compacted or dropped');
+    assert.ok(
+      (await frame.locator('[data-testid="region-row"][data-fate="compacted"], [data-testid="region-row"][data-fate="dropped"]').count()) > 0,
+      'something is compacted or dropped',
+    );
     assert.ok((await frame.locator('[data-testid="diff-block"]').count()) > 0, 'the preview shows a diff');
     // The progress notification goes away once the preview is there.
     await compactionProgressGone(page);
@@ -188,7 +202,12 @@ describe('Compact with focus, apply, settings and hostile content, in code-serve
     const line = (await frame.locator('[data-testid="detail-text"]').innerText())
       .split('\n')
       .map((text) => text.trim())
-      .find((text) => /^[\t\x20-\x7e]{30,}$/.test(text) && !summaryText.includes(text) && records.filter((strings) => strings.some((value) => value.includes(text))).length === 1);
+      .find(
+        (text) =>
+          /^[\t\x20-\x7e]{30,}$/.test(text) &&
+          !summaryText.includes(text) &&
+          records.filter((strings) => strings.some((value) => value.includes(text))).length === 1,
+      );
     assert.ok(line, `a line of #${kept} found nowhere else`);
 
     let before = await stats.textContent();
@@ -246,14 +265,25 @@ describe('Compact with focus, apply, settings and hostile content, in code-serve
     assert.equal(afterFiles.length, beforeFiles.length + 1, 'one new session file');
     fork = afterFiles.find((name) => !beforeFiles.includes(name))!.replace('.jsonl', '');
     const written = stringsOf(readFileSync(join(demo.projectDir, `${fork}.jsonl`), 'utf8'));
-    assert.ok(written.some((text) => text.includes(line)), `the kept #${kept} is in the fork`);
-    assert.ok(written.some((text) => text.includes(EDITED)), 'the edited summary is in the fork');
+    assert.ok(
+      written.some((text) => text.includes(line)),
+      `the kept #${kept} is in the fork`,
+    );
+    assert.ok(
+      written.some((text) => text.includes(EDITED)),
+      'the edited summary is in the fork',
+    );
     // One compact boundary in the fork's file, the one Apply wrote.
-    assert.equal(readFileSync(join(demo.projectDir, `${fork}.jsonl`), 'utf8').split('\n').filter((record) => record.includes('"compact_boundary"')).length, 1);
+    assert.equal(
+      readFileSync(join(demo.projectDir, `${fork}.jsonl`), 'utf8')
+        .split('\n')
+        .filter((record) => record.includes('"compact_boundary"')).length,
+      1,
+    );
     await compactionProgressGone(page);
   });
 
-  it('follows the fork after Apply: everything shown is the fork\'s, with our compaction once on its timeline', async () => {
+  it("follows the fork after Apply: everything shown is the fork's, with our compaction once on its timeline", async () => {
     // The panel follows the fork (the workspace's newest session): labelled as a fork, its fill the
     // count the preview promised, as an estimate until Claude Code answers.
     await frame.locator('[data-testid="fork-of"]').waitFor({ timeout: 20_000 });
@@ -280,7 +310,11 @@ describe('Compact with focus, apply, settings and hostile content, in code-serve
     await ours.first().waitFor({ timeout: 20_000 });
     assert.equal(await ours.count(), 1);
     assert.ok((await ours.innerText()).includes(fork), 'the entry names the fork');
-    assert.equal(await frame.locator('[data-testid="history-entry"][data-source="agent"]', { hasText: 'when asked' }).count(), 0, 'our compaction is not listed as the agent\'s');
+    assert.equal(
+      await frame.locator('[data-testid="history-entry"][data-source="agent"]', { hasText: 'when asked' }).count(),
+      0,
+      "our compaction is not listed as the agent's",
+    );
     await frame.locator('header').scrollIntoViewIfNeeded();
     await screenshot(page, 'fork-followed-dark');
     await frame.locator('[data-testid="timeline-section"]').scrollIntoViewIfNeeded();
@@ -317,9 +351,15 @@ describe('Compact with focus, apply, settings and hostile content, in code-serve
     const ours = frame.locator('[data-testid="history-entry"][data-source="contextLens"]');
     await ours.first().waitFor({ timeout: 20_000 });
     // Dated unless today (the recording's own compactions are from another day), newest first.
-    const times = await frame.locator('[data-testid="history-entry"] time').evaluateAll((nodes) => nodes.map((node) => [node.getAttribute('datetime') ?? '', node.textContent ?? '']));
+    const times = await frame
+      .locator('[data-testid="history-entry"] time')
+      .evaluateAll((nodes) => nodes.map((node) => [node.getAttribute('datetime') ?? '', node.textContent ?? '']));
     const stamps = times.map(([iso]) => Date.parse(iso ?? ''));
-    assert.deepEqual(stamps, [...stamps].sort((a, b) => b - a), 'newest first');
+    assert.deepEqual(
+      stamps,
+      [...stamps].sort((a, b) => b - a),
+      'newest first',
+    );
     for (const [iso, text] of times) {
       const today = new Date(iso ?? '').toDateString() === new Date().toDateString();
       assert.match(text ?? '', today ? /^\d\d:\d\d$/ : /^[A-Z][a-z]{2} \d{1,2}( \d{4})?, \d\d:\d\d$/, `${iso} shown as ${text}`);

@@ -60,11 +60,19 @@ describe('Connect and Disconnect Claude Code, in code-server', { timeout: 240_00
   const sessionId = demo.transcript.slice(demo.transcript.lastIndexOf('/') + 1, -'.jsonl'.length);
   /** Runs a hook command exactly as Claude Code would: through a shell, hook JSON on stdin. */
   const runHook = (command: string, input: Record<string, unknown>): string =>
-    execSync(command, { input: JSON.stringify({ session_id: sessionId, transcript_path: demo.transcript, cwd: workspace, ...input }), encoding: 'utf8', shell: '/bin/sh', env: { ...process.env, XDG_STATE_HOME: stateHome } });
+    execSync(command, {
+      input: JSON.stringify({ session_id: sessionId, transcript_path: demo.transcript, cwd: workspace, ...input }),
+      encoding: 'utf8',
+      shell: '/bin/sh',
+      env: { ...process.env, XDG_STATE_HOME: stateHome },
+    });
   let connected: Settings | undefined;
 
   before(async () => {
-    writeWorkspaceSettings(workspace, { 'contextLens.preserve.pinnedConstraints': ['Never modify config/prod.yaml.'], 'contextLens.compaction.focus': 'the retry rework' });
+    writeWorkspaceSettings(workspace, {
+      'contextLens.preserve.pinnedConstraints': ['Never modify config/prod.yaml.'],
+      'contextLens.compaction.focus': 'the retry rework',
+    });
     mkdirSync(join(workspace, '.claude'), { recursive: true });
     writeFileSync(settingsFile, JSON.stringify(THEIRS, null, 2));
     workbench = await startWorkbench({ workspace, theme: 'Default Dark Modern', claudeConfigDir: demo.claudeConfigDir, env: { XDG_STATE_HOME: stateHome } });
@@ -83,7 +91,7 @@ describe('Connect and Disconnect Claude Code, in code-server', { timeout: 240_00
     await screenshot(page, 'hooks-line-disconnected-dark');
   });
 
-  it('shows the diff, asks, then adds the hooks beside the person\'s own settings', async () => {
+  it("shows the diff, asks, then adds the hooks beside the person's own settings", async () => {
     // From the panel's own button: the webview may request this command.
     await (await hooksLine(page, 'disconnected')).locator('button', { hasText: 'Connect…' }).click();
     await page.locator('.monaco-diff-editor').first().waitFor({ timeout: 20_000 });
@@ -92,7 +100,11 @@ describe('Connect and Disconnect Claude Code, in code-server', { timeout: 240_00
     assert.deepEqual(JSON.parse(read()), THEIRS, 'nothing is written before the answer');
     await answerDialog(page, /Connect Claude Code in payments-demo\?/, 'Connect');
 
-    const settings = await waitFor(() => JSON.parse(read()) as Settings, (value) => value.hooks.PreCompact !== undefined, 'the hooks');
+    const settings = await waitFor(
+      () => JSON.parse(read()) as Settings,
+      (value) => value.hooks.PreCompact !== undefined,
+      'the hooks',
+    );
     assert.deepEqual(settings.hooks.Stop, THEIRS.hooks.Stop);
     assert.deepEqual(settings.statusLine, THEIRS.statusLine, 'their status line is kept');
     assert.equal(settings.hooks.SessionStart?.[0]?.matcher, 'compact');
@@ -108,8 +120,12 @@ describe('Connect and Disconnect Claude Code, in code-server', { timeout: 240_00
     connected = settings;
   });
 
-  it('runs the hooks as written and shows what they did around Claude Code\'s own compaction', async () => {
-    const preCompact = runHook(connected?.hooks.PreCompact?.[0]?.hooks[0]?.command ?? '', { hook_event_name: 'PreCompact', trigger: 'manual', custom_instructions: 'focus on tests' });
+  it("runs the hooks as written and shows what they did around Claude Code's own compaction", async () => {
+    const preCompact = runHook(connected?.hooks.PreCompact?.[0]?.hooks[0]?.command ?? '', {
+      hook_event_name: 'PreCompact',
+      trigger: 'manual',
+      custom_instructions: 'focus on tests',
+    });
     assert.match(preCompact, /<pinned>[\s\S]*- Never modify config\/prod\.yaml\.[\s\S]*<\/pinned>/);
     assert.match(preCompact, /Focus the summary on: the retry rework/);
     appendCompaction(demo.transcript, 'Summary: the retry fix is in; never modify config/prod.yaml.', 16_000, 4_000);
@@ -133,7 +149,11 @@ describe('Connect and Disconnect Claude Code, in code-server', { timeout: 240_00
     await waitFor(read, (text) => !text.includes('hook pre-compact'), 'the hooks to go');
     assert.deepEqual(JSON.parse(read()), THEIRS);
     // The files are written one after the other: .mcp.json goes after the settings.
-    await waitFor(() => existsSync(join(workspace, '.mcp.json')), (exists) => !exists, 'the .mcp.json Connect created to go');
+    await waitFor(
+      () => existsSync(join(workspace, '.mcp.json')),
+      (exists) => !exists,
+      'the .mcp.json Connect created to go',
+    );
     await hooksLine(page, 'disconnected');
     await screenshot(page, 'disconnected-dark');
   });

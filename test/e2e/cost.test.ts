@@ -24,7 +24,10 @@ const THEMES = (
 const DEMO_PRICES = { 'claude-sonnet-5-5': { input: 3, output: 15, cacheWrite: 3.75, cacheWrite1h: 6, cacheRead: 0.3 } };
 const USD = String.raw`\$\d[\d,]*\.\d+`;
 /** A subagent transcript recorded by the real CLI (test/fixtures/claude-code/parallel), on the demo's model. */
-const SUBAGENT = join(__dirname, '../fixtures/claude-code/parallel/projects/-home-user-ledger-service/e82f8412-7d81-442a-9f4a-e5e81e6c341b/subagents/agent-adc56eb8c89a23359.jsonl');
+const SUBAGENT = join(
+  __dirname,
+  '../fixtures/claude-code/parallel/projects/-home-user-ledger-service/e82f8412-7d81-442a-9f4a-e5e81e6c341b/subagents/agent-adc56eb8c89a23359.jsonl',
+);
 
 /**
  * Select Session… open with the subagents' costs in. A webview that is still settling right after
@@ -38,12 +41,16 @@ async function pickerWithCosts(page: Page) {
   for (let attempt = 1; ; attempt++) {
     await runCommand(page, 'Context Lens: Select Session…');
     // The picker shows once the sessions are listed: until then the widget is hidden, not closed.
-    await widget.locator('.quick-input-title', { hasText: 'Context Lens: Select Session' }).waitFor({ state: 'visible', timeout: 15_000 }).catch(() => undefined);
+    await widget
+      .locator('.quick-input-title', { hasText: 'Context Lens: Select Session' })
+      .waitFor({ state: 'visible', timeout: 15_000 })
+      .catch(() => undefined);
     const deadline = Date.now() + 30_000;
     while (Date.now() < deadline && (await widget.isVisible()) && !(await priced.first().isVisible())) await page.waitForTimeout(100);
     if (await priced.first().isVisible()) return priced;
     const rows = (await widget.isVisible()) ? await widget.locator('.monaco-list-row').allInnerTexts() : [];
-    if (attempt === 3 || rows.length > 0) throw new Error(`no priced subagent row in Select Session… (attempt ${attempt}): ${rows.length === 0 ? 'the picker closed' : rows.join(' | ')}`);
+    if (attempt === 3 || rows.length > 0)
+      throw new Error(`no priced subagent row in Select Session… (attempt ${attempt}): ${rows.length === 0 ? 'the picker closed' : rows.join(' | ')}`);
     console.log(`cost: Select Session… closed before the costs came in (attempt ${attempt}); opening it again`);
   }
 }
@@ -68,7 +75,7 @@ for (const [suffix, theme] of THEMES) {
       await closeDemoPanel(workbench, workspace, demo);
     });
 
-    it('says the session\'s cost next to the gauge and each call\'s on the timeline', async () => {
+    it("says the session's cost next to the gauge and each call's on the timeline", async () => {
       const total = frame.locator('[data-testid="session-cost"]');
       await total.waitFor({ state: 'visible', timeout: 30_000 });
       assert.match(await total.innerText(), new RegExp(`^\\s*Session cost: ${USD} so far · \\d+ calls`));

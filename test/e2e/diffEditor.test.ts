@@ -51,7 +51,8 @@ async function recordDiffEditor(page: Page): Promise<void> {
     const document = body.ownerDocument;
     const marks = document.defaultView.diffMarks;
     const stamp = (name: string, selector: string, text?: RegExp): void => {
-      if (!marks[name] && [...document.querySelectorAll(selector)].some((element) => text === undefined || text.test(element.textContent ?? ''))) marks[name] = Date.now();
+      if (!marks[name] && [...document.querySelectorAll(selector)].some((element) => text === undefined || text.test(element.textContent ?? '')))
+        marks[name] = Date.now();
     };
     new document.defaultView.MutationObserver(() => {
       stamp('originalAt', '.monaco-diff-editor .editor.original .view-line', /\S/);
@@ -62,7 +63,12 @@ async function recordDiffEditor(page: Page): Promise<void> {
 }
 
 async function resetMarks(...targets: Array<Page | Frame>): Promise<void> {
-  for (const target of targets) await target.locator('body').evaluate((body) => Object.assign(body.ownerDocument.defaultView.diffMarks, { clickAt: 0, pageClickAt: 0, originalAt: 0, modifiedAt: 0, anyModifiedAt: 0 }));
+  for (const target of targets)
+    await target
+      .locator('body')
+      .evaluate((body) =>
+        Object.assign(body.ownerDocument.defaultView.diffMarks, { clickAt: 0, pageClickAt: 0, originalAt: 0, modifiedAt: 0, anyModifiedAt: 0 }),
+      );
 }
 
 async function workbenchMarks(page: Page): Promise<Marks> {
@@ -151,8 +157,17 @@ describe('Open in Diff Editor on the demo, in code-server', { timeout: 300_000 }
         const at = row.getBoundingClientRect();
         return at.top >= box.top - 1 && at.bottom <= box.bottom + 1;
       });
-      const tokens = (row: unknown) => Number(((row as { querySelector(selector: string): { textContent: string } | null }).querySelector('.col-tokens')?.textContent ?? '').split('→')[0]?.replace(/[^\d]/g, '') ?? 0);
-      return { scrollTop: scroller.scrollTop, firstOnScreen: rows.length > 0 ? tokens(rows[0]) : -1, biggest: Math.max(...[...scroller.querySelectorAll('[data-testid="region-row"]')].map(tokens)) };
+      const tokens = (row: unknown) =>
+        Number(
+          ((row as { querySelector(selector: string): { textContent: string } | null }).querySelector('.col-tokens')?.textContent ?? '')
+            .split('→')[0]
+            ?.replace(/[^\d]/g, '') ?? 0,
+        );
+      return {
+        scrollTop: scroller.scrollTop,
+        firstOnScreen: rows.length > 0 ? tokens(rows[0]) : -1,
+        biggest: Math.max(...[...scroller.querySelectorAll('[data-testid="region-row"]')].map(tokens)),
+      };
     });
     console.log(`map sorted by tokens: scrollTop ${top.scrollTop}, first row on screen ${top.firstOnScreen} tokens, biggest rendered ${top.biggest}`);
     assert.equal(top.scrollTop, 0);
@@ -178,7 +193,9 @@ describe('Open in Diff Editor on the demo, in code-server', { timeout: 300_000 }
     // Drawn once VS Code's diff is computed (or given up on, which is when the notice would show).
     await page.locator('.monaco-diff-editor .line-delete, .monaco-diff-editor .line-insert').first().waitFor({ state: 'attached', timeout: 60_000 });
     const bound = TEXT_WITHIN_MS * loadFactor();
-    console.log(`diff editor: click to text ${first.textMs} ms, VS Code's command ${first.vscodeDiffMs} ms of it (documents ${first.documents}); bound ${Math.round(bound)} ms at load ${loadavg()[0]?.toFixed(1)}`);
+    console.log(
+      `diff editor: click to text ${first.textMs} ms, VS Code's command ${first.vscodeDiffMs} ms of it (documents ${first.documents}); bound ${Math.round(bound)} ms at load ${loadavg()[0]?.toFixed(1)}`,
+    );
     assert.equal(first.documents, 'loaded beforehand', 'the documents were loaded while the preview was read');
     assert.ok(first.textMs < bound, `text after ${first.textMs} ms`);
     assert.equal(await page.getByText(/stopped early/i).count(), 0, 'VS Code did not stop its diff early');
@@ -191,7 +208,11 @@ describe('Open in Diff Editor on the demo, in code-server', { timeout: 300_000 }
     // (issue 41 item 14: it stood at line 534 of 288): a changed line is on screen on either side.
     const onScreen = await page.locator('.monaco-diff-editor .editor.modified').first().boundingBox();
     assert.ok(onScreen, 'the diff editor is laid out');
-    const changedRows = await Promise.all((await page.locator('.monaco-diff-editor .editor.modified .line-insert, .monaco-diff-editor .editor.original .line-delete').all()).map((line) => line.boundingBox()));
+    const changedRows = await Promise.all(
+      (await page.locator('.monaco-diff-editor .editor.modified .line-insert, .monaco-diff-editor .editor.original .line-delete').all()).map((line) =>
+        line.boundingBox(),
+      ),
+    );
     const seen = changedRows.filter((box) => box !== null && box.height > 0 && box.y + box.height > onScreen.y && box.y < onScreen.y + onScreen.height);
     console.log(`diff editor: ${seen.length} changed rows on screen after wrapping (of ${changedRows.length} rendered)`);
     assert.ok(seen.length > 0, 'a changed line is on screen after the diff opened and wrapped');
@@ -200,7 +221,12 @@ describe('Open in Diff Editor on the demo, in code-server', { timeout: 300_000 }
     await page.keyboard.press('Control+Home');
     await page.waitForTimeout(1_000);
     // By item number: a wrapped header's first row may break at a different place on the two sides.
-    const rows = async (side: string) => new Map(await Promise.all((await headers(side).all()).map(async (line) => [/#\d+/.exec(await line.innerText())?.[0] ?? '', (await line.boundingBox())?.y] as const)));
+    const rows = async (side: string) =>
+      new Map(
+        await Promise.all(
+          (await headers(side).all()).map(async (line) => [/#\d+/.exec(await line.innerText())?.[0] ?? '', (await line.boundingBox())?.y] as const),
+        ),
+      );
     const [left, right] = [await rows('original'), await rows('modified')];
     const both = [...left.keys()].filter((text) => right.has(text));
     console.log(`diff editor: ${left.size} headers on screen on the left, ${right.size} on the right, ${both.length} on both`);

@@ -34,12 +34,19 @@ describe('first paint on a 100 MB session, in code-server', { timeout: 300_000 }
         row('100 MB', large),
       ].join('\n'),
     );
-    for (const [label, figures] of [['1 MB', small], ['100 MB', large]] as const) {
+    for (const [label, figures] of [
+      ['1 MB', small],
+      ['100 MB', large],
+    ] as const) {
       const moments = JSON.stringify(figures.moments);
       assert.ok(figures.gaugeBeforeMap, `${label}: the exact fill shows, saying it reads the rest, before the map: ${moments}`);
       assert.ok(figures.mapMs >= figures.gaugeMs, `${label}: the map after the gauge: ${moments}`);
       // Between the pick-up and the exact fill the panel says nothing misleading, such as "waiting for the first response".
-      assert.deepEqual(figures.between.filter((text) => /waiting/i.test(text)), [], `${label}: ${moments}`);
+      assert.deepEqual(
+        figures.between.filter((text) => /waiting/i.test(text)),
+        [],
+        `${label}: ${moments}`,
+      );
       assert.ok(Number.isFinite(figures.clickAnsweredMs), `${label}: the click in the panel while it read opened the session picker`);
       assert.ok(figures.gaugeMs < FIRST_PAINT_BOUND_MS, `${label}: gauge in ${figures.gaugeMs} ms`);
       assert.ok(figures.statusBarMs < FIRST_PAINT_BOUND_MS, `${label}: status bar in ${figures.statusBarMs} ms`);

@@ -41,7 +41,8 @@ describe('a Gemini CLI session in the panel, in code-server', { timeout: 300_000
     cpSync(FIXTURE, geminiDir, { recursive: true });
     // The recording's paths are sanitised: point projects.json and the chat's session context at
     // this workspace and this .gemini folder, as if Gemini had run here.
-    const relocate = (path: string) => writeFileSync(path, readFileSync(path, 'utf8').split(RECORDED_GEMINI_DIR).join(geminiDir).split(RECORDED_CWD).join(workspace));
+    const relocate = (path: string) =>
+      writeFileSync(path, readFileSync(path, 'utf8').split(RECORDED_GEMINI_DIR).join(geminiDir).split(RECORDED_CWD).join(workspace));
     relocate(join(geminiDir, 'projects.json'));
     const [name] = readdirSync(chats).filter((file) => file.endsWith('.jsonl'));
     assert.ok(name, 'the fixture has a chat');
@@ -51,7 +52,12 @@ describe('a Gemini CLI session in the panel, in code-server', { timeout: 300_000
     const settings = JSON.parse(readFileSync(settingsPath, 'utf8')) as Record<string, unknown>;
     writeFileSync(settingsPath, JSON.stringify({ ...settings, model: { compressionThreshold: THRESHOLD } }, null, 2));
     // Empty homes for the other agents, so nothing of this machine's own sessions is read.
-    workbench = await startWorkbench({ workspace, theme: 'Default Dark Modern', claudeConfigDir: join(root, 'claude'), env: { GEMINI_CLI_HOME: geminiCliHome, CODEX_HOME: join(root, 'codex') } });
+    workbench = await startWorkbench({
+      workspace,
+      theme: 'Default Dark Modern',
+      claudeConfigDir: join(root, 'claude'),
+      env: { GEMINI_CLI_HOME: geminiCliHome, CODEX_HOME: join(root, 'codex') },
+    });
     page = workbench.page;
     await runCommand(page, 'Context Lens: Open Panel');
     frame = await webviewFrame(page);
@@ -72,13 +78,18 @@ describe('a Gemini CLI session in the panel, in code-server', { timeout: 300_000
     const lastInput = [...readFileSync(chat, 'utf8').matchAll(/"tokens":\{"input":(\d+)/g)].at(-1)?.[1];
     assert.equal(usedTokens, Number(lastInput));
     assert.equal(agentAutoCompactTokens, Math.floor(THRESHOLD * windowTokens));
-    await frame.locator('[data-testid="fill-summary"]', { hasText: `${usedTokens.toLocaleString('en-US')} / ${windowTokens.toLocaleString('en-US')} tokens` }).waitFor({ timeout: 30_000 });
+    await frame
+      .locator('[data-testid="fill-summary"]', { hasText: `${usedTokens.toLocaleString('en-US')} / ${windowTokens.toLocaleString('en-US')} tokens` })
+      .waitFor({ timeout: 30_000 });
     assert.match(await statusBarItem(page).innerText(), new RegExp(`${Math.round((usedTokens / windowTokens) * 100)}%`));
     assert.match(await frame.locator('header').innerText(), /Rule: every change needs a test\. Fix the rounding in src\/fees\.js/);
     const mark = frame.locator('.gauge-label.mark-agent');
     const percent = ((agentAutoCompactTokens / windowTokens) * 100).toFixed(1);
     assert.equal(await mark.innerText(), `Gemini CLI ${percent} %`);
-    assert.match((await mark.getAttribute('title')) ?? '', new RegExp(`^Gemini CLI compacts by itself at about ${percent.replace('.', '\\.')} % of the window\\. Set by model\\.compressionThreshold`));
+    assert.match(
+      (await mark.getAttribute('title')) ?? '',
+      new RegExp(`^Gemini CLI compacts by itself at about ${percent.replace('.', '\\.')} % of the window\\. Set by model\\.compressionThreshold`),
+    );
   });
 
   it('says Gemini CLI has no compaction hooks and names no other agent', async () => {
@@ -100,9 +111,15 @@ describe('a Gemini CLI session in the panel, in code-server', { timeout: 300_000
     await runCommand(page, 'Context Lens: Select Session…');
     const rows = page.locator('.quick-input-widget .monaco-list-row');
     // The command palette's own rows stay until the session picker replaces them: wait for a session.
-    await rows.filter({ hasText: /Gemini CLI/ }).first().waitFor({ timeout: 20_000 });
+    await rows
+      .filter({ hasText: /Gemini CLI/ })
+      .first()
+      .waitFor({ timeout: 20_000 });
     const texts = await rows.allInnerTexts();
-    assert.ok(texts.some((text) => /Gemini CLI · gemini-3\.8-flash/.test(text)), texts.join(' | '));
+    assert.ok(
+      texts.some((text) => /Gemini CLI · gemini-3\.8-flash/.test(text)),
+      texts.join(' | '),
+    );
     assert.ok(!texts.some((text) => /Claude Code · |Codex · /.test(text)), texts.join(' | '));
     await screenshot(page, 'gemini-picker-dark');
     await page.keyboard.press('Escape');

@@ -22,7 +22,6 @@ const RUN_TIMEOUT_MS = 240_000;
 const WINDOW = 200_000;
 const KILO_POINT = 192_000;
 
-
 /** The prompt the stand-in priced for the newest turn request: the exact fill Kilo's last response recorded. */
 function lastTurnPrompt(chat: FakeChat): number {
   const turns = chat.requests.filter((request) => request.kind === 'turn');
@@ -33,7 +32,10 @@ function lastTurnPrompt(chat: FakeChat): number {
 
 const summaryText = (used: number): string => `${used.toLocaleString('en-US')} / ${WINDOW.toLocaleString('en-US')} tokens`;
 
-for (const [theme, shade] of [['Default Dark Modern', 'dark'], ['Default Light Modern', 'light']] as const) {
+for (const [theme, shade] of [
+  ['Default Dark Modern', 'dark'],
+  ['Default Light Modern', 'light'],
+] as const) {
   describe(`a Kilo session followed live in the panel, in code-server (${theme})`, { timeout: 900_000 }, () => {
     const root = mkdtempSync(join(tmpdir(), 'context-lens-kilo-e2e-'));
     const workspace = join(root, 'tally');
@@ -47,12 +49,19 @@ for (const [theme, shade] of [['Default Dark Modern', 'dark'], ['Default Light M
     let page: Page;
     let frame: Frame;
 
-    const run = (args: readonly string[]): Promise<CliRun> => runKilo({ binary, root: agentRoot, cwd: workspace, baseUrl: chat.url, timeoutMs: RUN_TIMEOUT_MS, args });
+    const run = (args: readonly string[]): Promise<CliRun> =>
+      runKilo({ binary, root: agentRoot, cwd: workspace, baseUrl: chat.url, timeoutMs: RUN_TIMEOUT_MS, args });
 
     before(async () => {
       binary = ensureKiloCli();
       mkdirSync(workspace, { recursive: true });
-      chat = await startFakeChat({ steps: [{ text: 'Hello there.' }, { toolCalls: [{ name: 'bash', arguments: { command: 'echo hi', description: 'Say hi' } }] }, { text: 'It printed hi.' }] });
+      chat = await startFakeChat({
+        steps: [
+          { text: 'Hello there.' },
+          { toolCalls: [{ name: 'bash', arguments: { command: 'echo hi', description: 'Say hi' } }] },
+          { text: 'It printed hi.' },
+        ],
+      });
       // A session exists before VS Code starts: the panel opens on it.
       const first = await run(['run', '--format', 'json', 'Say hello.']);
       assert.equal(first.code, 0, runOutcome(first));
@@ -84,7 +93,10 @@ for (const [theme, shade] of [['Default Dark Modern', 'dark'], ['Default Light M
       assert.match(await statusBarItem(page).innerText(), new RegExp(`${Math.round((used / WINDOW) * 100)}%`));
       const mark = frame.locator('.gauge-label.mark-agent');
       assert.equal(await mark.innerText(), `Kilo ${((KILO_POINT / WINDOW) * 100).toFixed(1)} %`);
-      assert.match((await mark.getAttribute('title')) ?? '', new RegExp(`^Kilo compacts by itself at about ${((KILO_POINT / WINDOW) * 100).toFixed(1)} % of the window`));
+      assert.match(
+        (await mark.getAttribute('title')) ?? '',
+        new RegExp(`^Kilo compacts by itself at about ${((KILO_POINT / WINDOW) * 100).toFixed(1)} % of the window`),
+      );
       const panel = await frame.locator('#app').innerText();
       assert.doesNotMatch(panel, /Claude|OpenCode|ses_|kilo\.db/);
       await screenshot(page, `kilo-panel-${shade}`);
@@ -106,7 +118,9 @@ for (const [theme, shade] of [['Default Dark Modern', 'dark'], ['Default Light M
       await frame.locator('[data-testid="session-cost"]', { hasText: `${calls} calls` }).waitFor({ timeout: 30_000 });
       await frame.locator(`[data-testid="timeline-plot"][aria-label^="Fill per API call: ${calls} calls"]`).waitFor({ timeout: 30_000 });
       assert.match(await frame.locator('[data-testid="legend"]').innerText(), /tool calls/);
-      console.error(`kilo e2e (${shade}): fill ${before} → ${used} over ${calls} calls; run ${ran - started} ms, fill caught up ${caughtUp} ms and calls ${Date.now() - ran} ms after it exited`);
+      console.error(
+        `kilo e2e (${shade}): fill ${before} → ${used} over ${calls} calls; run ${ran - started} ms, fill caught up ${caughtUp} ms and calls ${Date.now() - ran} ms after it exited`,
+      );
       const live = await kiloAdapter.readLiveContext(session);
       assert.ok(live.ok);
       assert.equal(live.value.fill.usedTokens, used);

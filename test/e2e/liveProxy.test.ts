@@ -46,7 +46,10 @@ function agentScript(options: { claude: string; workspace: string; project: stri
     `touch ${marks}/paused`,
     'echo "scripted agent: waiting for the test"',
     `while [ ! -f ${marks}/go ]; do sleep 0.2; done`,
-    ...Array.from({ length: ROUNDS_AFTER }, (_, index) => [`echo "scripted agent: round ${ROUNDS_BEFORE + index + 1}"`, run(ROUNDS_BEFORE + index + 1, true)]).flat(),
+    ...Array.from({ length: ROUNDS_AFTER }, (_, index) => [
+      `echo "scripted agent: round ${ROUNDS_BEFORE + index + 1}"`,
+      run(ROUNDS_BEFORE + index + 1, true),
+    ]).flat(),
     `touch ${marks}/done`,
     'echo "scripted agent: done"',
     '',
@@ -86,10 +89,17 @@ describe('the live proxy with a scripted agent in a VS Code terminal, in code-se
     const files = { a: join(workspace, 'alpha.ts'), b: join(workspace, 'beta.ts') };
     writeFileSync(files.a, Array.from({ length: 200 }, (_, line) => `export const alpha${line} = ${line} * 2; // the alpha table\n`).join(''));
     writeFileSync(files.b, Array.from({ length: 200 }, (_, line) => `export const beta${line} = ${line} + 1; // the beta table\n`).join(''));
-    const read = (path: string): Turn => () => reply(toolUse('Read', { file_path: path }));
+    const read =
+      (path: string): Turn =>
+      () =>
+        reply(toolUse('Read', { file_path: path }));
     const round: Turn[] = [read(files.a), read(files.b), read(files.a), () => reply(text('Both tables look fine.'))];
     fake = await startFakeAnthropic({ scenario: { turns: Array.from({ length: ROUNDS_BEFORE + ROUNDS_AFTER }, () => round).flat() } });
-    writeFileSync(join(root, 'agent.sh'), agentScript({ claude: ensureClaudeCli(), workspace, project: projectDir(configDir, workspace), marks, home: join(root, 'home') }), { mode: 0o700 });
+    writeFileSync(
+      join(root, 'agent.sh'),
+      agentScript({ claude: ensureClaudeCli(), workspace, project: projectDir(configDir, workspace), marks, home: join(root, 'home') }),
+      { mode: 0o700 },
+    );
     workbench = await startWorkbench({
       workspace,
       theme: 'Default Dark Modern',
@@ -121,7 +131,11 @@ describe('the live proxy with a scripted agent in a VS Code terminal, in code-se
 
   it('the agent in a new terminal goes through the proxy, and the panel shows its live edits while it runs', async () => {
     // Terminals opened from now on also name the resident reader (host/ResidentCli.ts).
-    await waitFor('the resident reader', () => (hostLogLines(workbench.server.profileDir).join('\n').includes('resident reader on ') ? true : undefined), 30_000);
+    await waitFor(
+      'the resident reader',
+      () => (hostLogLines(workbench.server.profileDir).join('\n').includes('resident reader on ') ? true : undefined),
+      30_000,
+    );
     await runCommand(page, 'Terminal: Create New Terminal');
     const terminal = page.locator('.terminal-wrapper.active .xterm');
     await terminal.waitFor({ state: 'visible', timeout: 30_000 });
@@ -144,7 +158,10 @@ describe('the live proxy with a scripted agent in a VS Code terminal, in code-se
     assert.match(socket, /\.sock$/);
     const cli = join(__dirname, '..', '..', 'dist', 'cli.js');
     const inTerminal = { ...process.env, CLAUDE_CONFIG_DIR: configDir, CONTEXT_LENS_DEBUG: '1' };
-    const served = spawnSync(process.execPath, [cli, 'inspect', transcript, '--json'], { encoding: 'utf8', env: { ...inTerminal, CONTEXT_LENS_RESIDENT: socket } });
+    const served = spawnSync(process.execPath, [cli, 'inspect', transcript, '--json'], {
+      encoding: 'utf8',
+      env: { ...inTerminal, CONTEXT_LENS_RESIDENT: socket },
+    });
     const alone = spawnSync(process.execPath, [cli, 'inspect', transcript, '--json'], { encoding: 'utf8', env: { ...inTerminal, CONTEXT_LENS_RESIDENT: '' } });
     assert.equal(served.status, 0, served.stderr);
     assert.equal(served.stderr, `ctxlens: answered by the resident reader at ${socket}\n`);
@@ -153,17 +170,27 @@ describe('the live proxy with a scripted agent in a VS Code terminal, in code-se
     // The gauge: what reached the model, exactly, against the agent's view.
     const line = frame.locator('[data-testid="live-proxy"]');
     await line.filter({ hasText: 'sent to the model after live edits' }).waitFor({ timeout: 30_000 });
-    assert.match(await line.innerText(), /sent to the model after live edits: [\d,]+ tokens \(exact: [\d,]+ read from the model's cache, [\d,]+ written to it, [\d,]+ uncached\) of the agent's ~[\d,]+ \(−[\d,]+\)/);
+    assert.match(
+      await line.innerText(),
+      /sent to the model after live edits: [\d,]+ tokens \(exact: [\d,]+ read from the model's cache, [\d,]+ written to it, [\d,]+ uncached\) of the agent's ~[\d,]+ \(−[\d,]+\)/,
+    );
     await frame.locator('[data-testid="gauge-held"]').waitFor({ state: 'visible', timeout: 10_000 });
     // The timeline marks the calls the edited requests made.
     await frame.locator('[data-testid="timeline-flag-live"]').first().waitFor({ timeout: 30_000 });
     assert.match(await frame.locator('[data-testid="timeline-events"]').innerText(), /Live proxy edited what reached the model — \d+ stubbed/);
     // The map: the live fate of the reads the proxy stubbed.
-    await frame.locator('[data-testid="live-fates"]').filter({ hasText: /Live proxy: \d+ stubbed/ }).waitFor({ timeout: 30_000 });
-    const stubbedRows = await waitFor('live fates in the map', async () => {
-      const count = await frame.locator('[data-testid="region-row"][data-live="stubbed"]').count();
-      return count > 0 ? count : undefined;
-    }, 30_000);
+    await frame
+      .locator('[data-testid="live-fates"]')
+      .filter({ hasText: /Live proxy: \d+ stubbed/ })
+      .waitFor({ timeout: 30_000 });
+    const stubbedRows = await waitFor(
+      'live fates in the map',
+      async () => {
+        const count = await frame.locator('[data-testid="region-row"][data-live="stubbed"]').count();
+        return count > 0 ? count : undefined;
+      },
+      30_000,
+    );
     assert.ok(stubbedRows > 0);
     // The status bar says what the proxy saved on the last request.
     assert.match(await liveStatus(page).innerText(), /Proxy on · −\d+k/);
@@ -178,7 +205,10 @@ describe('the live proxy with a scripted agent in a VS Code terminal, in code-se
     const row = frame.locator('[data-testid="region-row"][data-live=""]', { hasText: 'tool results' }).last();
     const id = await row.getAttribute('data-id');
     await row.locator('[data-testid="choice-drop"]').click();
-    await frame.locator('[data-testid="choices-bar"]').filter({ hasText: `dropped #${id}` }).waitFor({ timeout: 10_000 });
+    await frame
+      .locator('[data-testid="choices-bar"]')
+      .filter({ hasText: `dropped #${id}` })
+      .waitFor({ timeout: 10_000 });
     const before = fake.requests.length;
     writeFileSync(join(marks, 'go'), '');
     await waitFor('the agent to finish', () => (existsSync(join(marks, 'done')) ? true : undefined));
@@ -188,7 +218,9 @@ describe('the live proxy with a scripted agent in a VS Code terminal, in code-se
     const later = fake.requests.slice(before).filter((request) => request.kind === 'main');
     assert.ok(later.length > 0);
     for (const request of later) {
-      const result = (request.body as MessagesRequest).messages.flatMap((message) => (typeof message.content === 'string' ? [] : message.content)).find((block) => block.type === 'tool_result' && block.tool_use_id === dropped[0]!.toolUseId);
+      const result = (request.body as MessagesRequest).messages
+        .flatMap((message) => (typeof message.content === 'string' ? [] : message.content))
+        .find((block) => block.type === 'tool_result' && block.tool_use_id === dropped[0]!.toolUseId);
       assert.match(JSON.stringify(result?.content), /^"\[DROPPED\] Read .*beta\.ts|^"\[DROPPED\] Read .*alpha\.ts/);
     }
     // The map has grown since: bring the dropped row back on screen (rows are 22 px, in item order).
@@ -208,7 +240,11 @@ describe('the live proxy with a scripted agent in a VS Code terminal, in code-se
     const started = (): number => hostLogLines(workbench.server.profileDir).join('\n').split('resident reader on ').length - 1;
     const before = started();
     writeWorkspaceSettings(workspace, { 'contextLens.terminal.residentReader': false });
-    await waitFor('the reader to be turned off', () => (hostLogLines(workbench.server.profileDir).join('\n').includes('resident reader turned off') && !existsSync(socket) ? true : undefined), 30_000);
+    await waitFor(
+      'the reader to be turned off',
+      () => (hostLogLines(workbench.server.profileDir).join('\n').includes('resident reader turned off') && !existsSync(socket) ? true : undefined),
+      30_000,
+    );
     writeWorkspaceSettings(workspace, { 'contextLens.terminal.residentReader': true });
     await waitFor('the reader to start again', () => (started() > before && existsSync(socket) ? true : undefined), 30_000);
   });

@@ -23,7 +23,6 @@ const RUN_TIMEOUT_MS = 240_000;
 const WINDOW = 200_000;
 const OPENCODE_POINT = 192_000;
 
-
 /** The prompt the stand-in priced for the newest turn request: the exact fill OpenCode's last response recorded. */
 function lastTurnPrompt(chat: FakeChat): number {
   const turns = chat.requests.filter((request) => request.kind === 'turn');
@@ -34,7 +33,10 @@ function lastTurnPrompt(chat: FakeChat): number {
 
 const summaryText = (used: number): string => `${used.toLocaleString('en-US')} / ${WINDOW.toLocaleString('en-US')} tokens`;
 
-for (const [theme, shade] of [['Default Dark Modern', 'dark'], ['Default Light Modern', 'light']] as const) {
+for (const [theme, shade] of [
+  ['Default Dark Modern', 'dark'],
+  ['Default Light Modern', 'light'],
+] as const) {
   describe(`an OpenCode session followed live in the panel, in code-server (${theme})`, { timeout: 900_000 }, () => {
     const root = mkdtempSync(join(tmpdir(), 'context-lens-opencode-e2e-'));
     const workspace = join(root, 'tally');
@@ -48,12 +50,19 @@ for (const [theme, shade] of [['Default Dark Modern', 'dark'], ['Default Light M
     let page: Page;
     let frame: Frame;
 
-    const run = (args: readonly string[]): Promise<OpencodeRun> => runOpencode({ binary, root: agentRoot, cwd: workspace, baseUrl: chat.url, timeoutMs: RUN_TIMEOUT_MS, args });
+    const run = (args: readonly string[]): Promise<OpencodeRun> =>
+      runOpencode({ binary, root: agentRoot, cwd: workspace, baseUrl: chat.url, timeoutMs: RUN_TIMEOUT_MS, args });
 
     before(async () => {
       binary = ensureOpencodeCli();
       mkdirSync(workspace, { recursive: true });
-      chat = await startFakeChat({ steps: [{ text: 'Hello there.' }, { toolCalls: [{ name: 'bash', arguments: { command: 'echo hi', description: 'Say hi' } }] }, { text: 'It printed hi.' }] });
+      chat = await startFakeChat({
+        steps: [
+          { text: 'Hello there.' },
+          { toolCalls: [{ name: 'bash', arguments: { command: 'echo hi', description: 'Say hi' } }] },
+          { text: 'It printed hi.' },
+        ],
+      });
       // A session exists before VS Code starts: the panel opens on it.
       const first = await run(['run', '--format', 'json', 'Say hello.']);
       assert.equal(first.code, 0, runOutcome(first));
@@ -85,7 +94,10 @@ for (const [theme, shade] of [['Default Dark Modern', 'dark'], ['Default Light M
       assert.match(await statusBarItem(page).innerText(), new RegExp(`${Math.round((used / WINDOW) * 100)}%`));
       const mark = frame.locator('.gauge-label.mark-agent');
       assert.equal(await mark.innerText(), `OpenCode ${((OPENCODE_POINT / WINDOW) * 100).toFixed(1)} %`);
-      assert.match((await mark.getAttribute('title')) ?? '', new RegExp(`^OpenCode compacts by itself at about ${((OPENCODE_POINT / WINDOW) * 100).toFixed(1)} % of the window`));
+      assert.match(
+        (await mark.getAttribute('title')) ?? '',
+        new RegExp(`^OpenCode compacts by itself at about ${((OPENCODE_POINT / WINDOW) * 100).toFixed(1)} % of the window`),
+      );
       const panel = await frame.locator('#app').innerText();
       assert.doesNotMatch(panel, /Claude|ses_|opencode\.db/);
       await screenshot(page, `opencode-panel-${shade}`);
@@ -107,7 +119,9 @@ for (const [theme, shade] of [['Default Dark Modern', 'dark'], ['Default Light M
       await frame.locator('[data-testid="session-cost"]', { hasText: `${calls} calls` }).waitFor({ timeout: 30_000 });
       await frame.locator(`[data-testid="timeline-plot"][aria-label^="Fill per API call: ${calls} calls"]`).waitFor({ timeout: 30_000 });
       assert.match(await frame.locator('[data-testid="legend"]').innerText(), /tool calls/);
-      console.error(`opencode e2e (${shade}): fill ${before} → ${used} over ${calls} calls; run ${ran - started} ms, fill caught up ${caughtUp} ms and calls ${Date.now() - ran} ms after it exited`);
+      console.error(
+        `opencode e2e (${shade}): fill ${before} → ${used} over ${calls} calls; run ${ran - started} ms, fill caught up ${caughtUp} ms and calls ${Date.now() - ran} ms after it exited`,
+      );
       const live = await opencodeAdapter.readLiveContext(session);
       assert.ok(live.ok);
       assert.equal(live.value.fill.usedTokens, used);

@@ -30,7 +30,7 @@ for (const [theme, shade] of Object.entries(SHADES)) {
       rmSync(claudeConfigDir, { recursive: true, force: true });
     });
 
-    it('shows the exact fill from the transcript\'s last usage, in the panel and the status bar', async () => {
+    it("shows the exact fill from the transcript's last usage, in the panel and the status bar", async () => {
       const expected = await readFill(transcript);
       assert.ok(expected.ok);
       const { usedTokens, windowTokens } = expected.value.fill;

@@ -32,7 +32,7 @@ for (const [suffix, theme] of THEMES) {
       await closeDemoPanel(workbench, workspace, demo);
     });
 
-    it('shows the demo: both trigger marks below Claude Code\'s point explained, the timeline and the map from the top', async () => {
+    it("shows the demo: both trigger marks below Claude Code's point explained, the timeline and the map from the top", async () => {
       await frame.locator('[data-testid="fill-summary"]', { hasText: '/ 200,000 tokens' }).waitFor({ timeout: 30_000 });
       await frame.locator('#region-map-title', { hasText: /^What Compact… would do/ }).waitFor({ timeout: 20_000 });
       // Left at its default, our trigger sits below Claude Code's auto-compact point, and says so.
@@ -44,7 +44,10 @@ for (const [suffix, theme] of THEMES) {
       assert.ok(await frame.locator('[data-testid="region-row"][data-id="0"]').isVisible());
       // No agent markup or tool schemas in the labels.
       const labels = await frame.locator('[data-testid="region-row"] .col-label').allInnerTexts();
-      assert.ok(labels.every((label) => !label.includes('<system-reminder>') && !label.includes('input_schema')), labels.join(' | '));
+      assert.ok(
+        labels.every((label) => !label.includes('<system-reminder>') && !label.includes('input_schema')),
+        labels.join(' | '),
+      );
       await screenshot(page, `tour-panel-${suffix}`);
     });
 
@@ -106,7 +109,10 @@ for (const [suffix, theme] of THEMES) {
       await compactionProgressGone(page);
       assert.match(await frame.locator('[data-testid="preview-headline"]').innerText(), /^[\d,]+ → [\d,]+ tokens \(−\d+ %\) · target [\d,]+ (met|not met)$/);
       // The person's choices in the words of the choices bar, keeps counted as well as drops.
-      assert.match(await frame.locator('[data-testid="preview-choices"]').innerText(), /^Your choices: kept 1 \(#\d+\) · dropped 1 \(#\d+\) · 1 pinned sentence/);
+      assert.match(
+        await frame.locator('[data-testid="preview-choices"]').innerText(),
+        /^Your choices: kept 1 \(#\d+\) · dropped 1 \(#\d+\) · 1 pinned sentence/,
+      );
       assert.doesNotMatch(await frame.locator('[data-testid="preview-tiers"]').innerText(), /−0 tokens/);
       const rendered = frame.locator('[data-testid="summary-markdown"]');
       if ((await rendered.count()) > 0) {
@@ -119,17 +125,24 @@ for (const [suffix, theme] of THEMES) {
       await screenshot(page, `tour-preview-${suffix}`);
     });
 
-    it('opens the diff in VS Code\'s diff editor as plain text with wrapped lines', async () => {
+    it("opens the diff in VS Code's diff editor as plain text with wrapped lines", async () => {
       await frame.locator('[data-testid="preview-open-diff"]').click();
       await page.locator('.monaco-diff-editor').first().waitFor({ timeout: 20_000 });
       // Plain text: a Markdown document first waits for the extensions that serve Markdown to start.
       // The status bar names the language (it can lag behind on a loaded machine, so the editor's own mode id counts too).
-      await page.locator('[id="status.editor.mode"]:has-text("Plain Text"), .monaco-diff-editor .monaco-editor[data-mode-id="plaintext"]').first().waitFor({ timeout: 30_000 });
+      await page
+        .locator('[id="status.editor.mode"]:has-text("Plain Text"), .monaco-diff-editor .monaco-editor[data-mode-id="plaintext"]')
+        .first()
+        .waitFor({ timeout: 30_000 });
       // Wrapped: no line of the right side runs past the editor's width. The extension turns wrap on
       // once the editor has focus, a moment after it opens: poll rather than read once.
-      const overflowingLines = () => page.locator('.monaco-diff-editor .editor.modified .view-line').evaluateAll((lines) => lines.filter((line) => line.scrollWidth > (line.closest('.monaco-scrollable-element')?.clientWidth ?? Infinity)).length);
+      const overflowingLines = () =>
+        page
+          .locator('.monaco-diff-editor .editor.modified .view-line')
+          .evaluateAll((lines) => lines.filter((line) => line.scrollWidth > (line.closest('.monaco-scrollable-element')?.clientWidth ?? Infinity)).length);
       let overflowing = await overflowingLines();
-      for (const deadline = Date.now() + 10_000; overflowing > 0 && Date.now() < deadline; overflowing = await overflowingLines()) await page.waitForTimeout(200);
+      for (const deadline = Date.now() + 10_000; overflowing > 0 && Date.now() < deadline; overflowing = await overflowingLines())
+        await page.waitForTimeout(200);
       await screenshot(page, `tour-diff-editor-${suffix}`);
       assert.equal(overflowing, 0, 'long lines are wrapped, not clipped');
       await runCommand(page, 'View: Close Editor');
@@ -145,7 +158,10 @@ for (const [suffix, theme] of THEMES) {
       assert.equal(await frame.locator('[data-testid="gauge-mark-target"]').getAttribute('data-percent'), '60');
       await frame.locator('[data-testid="threshold-notes"]').scrollIntoViewIfNeeded();
       await screenshot(page, `tour-settings-validation-${suffix}`);
-      await toast.locator('.codicon-notifications-clear').click().catch(() => undefined);
+      await toast
+        .locator('.codicon-notifications-clear')
+        .click()
+        .catch(() => undefined);
     });
 
     it('applies: the fork is written and followed, the choices are cleared', async () => {

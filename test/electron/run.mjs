@@ -25,7 +25,9 @@ try {
   executable = await downloadAndUnzipVSCode(process.env.CONTEXT_LENS_VSCODE_VERSION ?? 'stable');
 } catch (error) {
   console.error(`test:electron: NOT RUN — desktop VS Code could not be downloaded (${error instanceof Error ? error.message : String(error)}).`);
-  console.error('test:electron: this suite needs internet access; it did not pass. The code-server e2e suite (npm run test:e2e) covers the same checks offline.');
+  console.error(
+    'test:electron: this suite needs internet access; it did not pass. The code-server e2e suite (npm run test:e2e) covers the same checks offline.',
+  );
   process.exit(3);
 }
 

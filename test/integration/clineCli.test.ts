@@ -73,7 +73,12 @@ describe('Cline sessions, with the real CLI offline', { timeout: 300_000 }, () =
     follower.on('contextChanged', (change) => changes.push(change));
     try {
       await follower.start();
-      const resumed = await resumeInTerminal(source.id, 'One more thing: add a test for the retry.', { root, cwd: workspace, baseUrl: chat.url, timeoutMs: RUN_TIMEOUT_MS });
+      const resumed = await resumeInTerminal(source.id, 'One more thing: add a test for the retry.', {
+        root,
+        cwd: workspace,
+        baseUrl: chat.url,
+        timeoutMs: RUN_TIMEOUT_MS,
+      });
       assert.equal(turnPrompts(chat).length, 3, `Cline sent the appended turn\n${runOutcome(resumed)}`);
       const appended = turnPrompts(chat).at(-1);
       const deadline = Date.now() + 10_000;
@@ -96,7 +101,18 @@ describe('Cline sessions, with the real CLI offline', { timeout: 300_000 }, () =
       const live = await ctxlens<InspectedJson>(['inspect', source.id, '--agent', 'cline', '--json']);
       const output = live.regions.find((region) => region.kind === 'tool_result');
       assert.ok(output, 'one read result');
-      const compacted = await ctxlens<CompactedJson>(['compact', source.id, '--agent', 'cline', '--drop', String(output.id), '--write-session', '--json', '--archive-dir', join(root, 'archive')]);
+      const compacted = await ctxlens<CompactedJson>([
+        'compact',
+        source.id,
+        '--agent',
+        'cline',
+        '--drop',
+        String(output.id),
+        '--write-session',
+        '--json',
+        '--archive-dir',
+        join(root, 'archive'),
+      ]);
       assert.equal(compacted.status, 'compacted', compacted.message);
       const fork = compacted.fork;
       assert.ok(fork, 'the fork was written');

@@ -9,7 +9,7 @@ import { runOutcome } from '../support/cliRun';
 import { lastRequestFill, publishedStorages, recordedTaskCost } from '../support/clineFixtures';
 import { eachShippedPass } from '../support/shippedCli';
 
-describe("published Cline task folders, through the shipped ctxlens", { timeout: 300_000 }, () => {
+describe('published Cline task folders, through the shipped ctxlens', { timeout: 300_000 }, () => {
   it('inspects each with the fill Cline counted and costs it as Cline did', async () => {
     const storage = publishedStorages().get('gmfstu-online-card-architecture')!;
     const task = join(storage, 'tasks', '1769053680585');

@@ -63,9 +63,15 @@ describe('a Codex fork written by ctxlens, resumed by the real Codex CLI', { tim
     // Codex 0.117+ compacts remotely into an encrypted `compaction` item; the pinned CLI cannot make
     // one offline against the stand-in, so one is appended by hand in its documented shape (a
     // `compacted` record whose replacement_history is the history so far and it, codex-rs protocol ResponseItem::Compaction).
-    const history = readFileSync(source, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; payload: { type?: string; role?: string } });
+    const history = readFileSync(source, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; payload: { type?: string; role?: string } });
     const kept = history.filter((record) => record.type === 'response_item').map((record) => record.payload);
-    writeFileSync(source, `${readFileSync(source, 'utf8')}${JSON.stringify({ timestamp: new Date().toISOString(), type: 'compacted', payload: { message: '', replacement_history: [...kept, ENCRYPTED] } })}\n`);
+    writeFileSync(
+      source,
+      `${readFileSync(source, 'utf8')}${JSON.stringify({ timestamp: new Date().toISOString(), type: 'compacted', payload: { message: '', replacement_history: [...kept, ENCRYPTED] } })}\n`,
+    );
     const sourceHash = sha256(source);
 
     // What Apply does, through the shipped command in every pass: the person drops the tool output
@@ -83,7 +89,18 @@ describe('a Codex fork written by ctxlens, resumed by the real Codex CLI', { tim
       const live = await ctxlens<InspectedJson>(['inspect', source, '--json']);
       const output = live.regions.find((region) => region.kind === 'tool_result');
       assert.ok(output, 'one exec_command output');
-      const compacted = await ctxlens<CompactedJson>(['compact', source, '--agent', 'codex', '--drop', String(output.id), '--write-session', '--json', '--archive-dir', join(root, 'archive')]);
+      const compacted = await ctxlens<CompactedJson>([
+        'compact',
+        source,
+        '--agent',
+        'codex',
+        '--drop',
+        String(output.id),
+        '--write-session',
+        '--json',
+        '--archive-dir',
+        join(root, 'archive'),
+      ]);
       assert.equal(compacted.status, 'compacted', compacted.message);
       assert.ok(compacted.fork, 'the fork was written');
       assert.equal(compacted.fork.resumeCommand, `codex resume ${compacted.fork.sessionId}`);
@@ -108,11 +125,21 @@ describe('a Codex fork written by ctxlens, resumed by the real Codex CLI', { tim
     assert.equal(sent.length, 1, 'one model call for the resumed turn');
     const input = (sent[0]?.body as { input: { type: string; role?: string }[] }).input;
     const texts = input.map((item) => (item.type === 'message' ? itemText(item) : JSON.stringify(item)));
-    assert.ok(texts.some((text) => text.includes(SUMMARY)), 'our summary reached the model');
-    assert.ok(texts.some((text) => text.includes(FIRST_PROMPT)), 'the kept first prompt reached the model');
+    assert.ok(
+      texts.some((text) => text.includes(SUMMARY)),
+      'our summary reached the model',
+    );
+    assert.ok(
+      texts.some((text) => text.includes(FIRST_PROMPT)),
+      'the kept first prompt reached the model',
+    );
     assert.equal(texts.at(-1), SECOND_PROMPT, 'the new prompt comes last');
     assert.ok(!texts.some((text) => text.includes(SECRET_LINE)), 'the dropped tool output was not sent');
-    assert.deepEqual(input.filter((item) => item.type === 'compaction'), [ENCRYPTED], "Codex's own compaction item was sent verbatim");
+    assert.deepEqual(
+      input.filter((item) => item.type === 'compaction'),
+      [ENCRYPTED],
+      "Codex's own compaction item was sent verbatim",
+    );
     assert.ok(!input.some((item) => item.type === 'function_call' || item.type === 'function_call_output'), 'the dropped call was not sent');
 
     assert.equal(sha256(source), sourceHash, 'the source rollout is untouched');

@@ -46,7 +46,10 @@ describe('Codex connected by ctxlens connect --agent codex: its own compaction k
     // The person's own answers to Codex's safety questions: this folder is trusted (Codex asks at its
     // first start here); the hooks were reviewed (`--dangerously-bypass-hook-trust` stands for that review).
     writeCodexConfig(codexHome, { baseUrl: server.url, extra: { model_auto_compact_token_limit: '24000' } });
-    writeFileSync(join(codexHome, 'config.toml'), `${readFileSync(join(codexHome, 'config.toml'), 'utf8')}\n[projects.${JSON.stringify(cwd)}]\ntrust_level = "trusted"\n`);
+    writeFileSync(
+      join(codexHome, 'config.toml'),
+      `${readFileSync(join(codexHome, 'config.toml'), 'utf8')}\n[projects.${JSON.stringify(cwd)}]\ntrust_level = "trusted"\n`,
+    );
     const from = server.requests.length;
     let id: string | undefined;
     for (const prompt of PROMPTS) {
@@ -85,7 +88,10 @@ describe('Codex connected by ctxlens connect --agent codex: its own compaction k
     const shippedEnv = { ...process.env, ...env };
     const connected = await runShippedOnce(['connect', '--agent', 'codex', '--workspace', cwd], { cwd, env: shippedEnv });
     assert.equal(connected.code, 0, runOutcome(connected));
-    assert.ok(!readFileSync(join(cwd, '.codex', 'hooks.json'), 'utf8').includes(`${tmpdir()}/cl-connect-codex`), 'the hook runs the shipped CLI, not a path in the test folder');
+    assert.ok(
+      !readFileSync(join(cwd, '.codex', 'hooks.json'), 'utf8').includes(`${tmpdir()}/cl-connect-codex`),
+      'the hook runs the shipped CLI, not a path in the test folder',
+    );
 
     const { next, rollout } = await session('connected', env);
     const sent = texts(next);
@@ -93,7 +99,10 @@ describe('Codex connected by ctxlens connect --agent codex: its own compaction k
     assert.ok(sent.includes('Written by the user before this conversation was compacted'), 'the block came from the SessionStart hook');
 
     // The hook's own log says the block went in, for the panel's history and inspect.
-    const events = readFileSync(join(state, 'context-lens', 'hook-events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const events = readFileSync(join(state, 'context-lens', 'hook-events.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     const ours = events.filter((event) => event.agent === 'codex' && event.printed === true);
     assert.ok(ours.length >= 1 && ours.every((event) => event.source === 'compact' && rollout.includes(String(event.sessionId))), JSON.stringify(events));
 

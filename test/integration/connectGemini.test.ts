@@ -66,11 +66,16 @@ describe('Gemini CLI connected by ctxlens connect --agent gemini: its own compre
     const state = join(root, 'state');
     const env = { XDG_STATE_HOME: state };
     const bare = await session('bare', env);
-    assert.deepEqual(PINNED_WORDS.filter((words) => !texts(bare.next).includes(words)), PINNED_WORDS, 'without Connect, the compression loses them all');
+    assert.deepEqual(
+      PINNED_WORDS.filter((words) => !texts(bare.next).includes(words)),
+      PINNED_WORDS,
+      'without Connect, the compression loses them all',
+    );
 
     const cwd = join(root, 'connected');
     mkdirSync(join(cwd, '.gemini'), { recursive: true });
-    const own = '{\n  // mine\n  "ui": { "theme": "GitHub" },\n  "hooks": {\n    "AfterAgent": [{ "hooks": [{ "type": "command", "command": "true" }] }]\n  }\n}\n';
+    const own =
+      '{\n  // mine\n  "ui": { "theme": "GitHub" },\n  "hooks": {\n    "AfterAgent": [{ "hooks": [{ "type": "command", "command": "true" }] }]\n  }\n}\n';
     writeFileSync(join(cwd, '.gemini', 'settings.json'), own);
     const shippedEnv = { ...process.env, ...env };
     const connected = await runShippedOnce(['connect', '--agent', 'gemini', '--workspace', cwd], { cwd, env: shippedEnv });
@@ -82,11 +87,21 @@ describe('Gemini CLI connected by ctxlens connect --agent gemini: its own compre
     assert.ok(sent.includes(`<hook_context>${BLOCK_HEAD}`), 'the block came from the BeforeAgent hook');
     // Pay only when it matters: no turn before the compressing one carried the block.
     const before = turns.filter((request) => request.seq < next.seq);
-    assert.deepEqual(before.filter((request) => texts(request).includes(BLOCK_HEAD)).map((request) => request.seq), []);
+    assert.deepEqual(
+      before.filter((request) => texts(request).includes(BLOCK_HEAD)).map((request) => request.seq),
+      [],
+    );
 
-    const events = readFileSync(join(state, 'context-lens', 'hook-events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const events = readFileSync(join(state, 'context-lens', 'hook-events.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     const gemini = events.filter((event) => event.agent === 'gemini');
-    assert.deepEqual(gemini.map((event) => event.printed), [false, false, false, true], JSON.stringify(gemini));
+    assert.deepEqual(
+      gemini.map((event) => event.printed),
+      [false, false, false, true],
+      JSON.stringify(gemini),
+    );
     assert.equal(gemini.at(-1)?.trigger, 'compression due');
 
     const disconnected = await runShippedOnce(['disconnect', '--agent', 'gemini', '--workspace', cwd], { cwd, env: shippedEnv });

@@ -26,7 +26,8 @@ const COMPACTION = { preserve_recent_tokens: 0 };
 const SUMMARY = '## Goal\nWork on the sync feature.\n\n## Progress\nThe log was read.';
 const BLOCK_HEAD = 'Written by the user before this conversation was compacted';
 
-const texts = (request: LoggedChatRequest): string => request.body.messages.map((message) => (typeof message.content === 'string' ? message.content : JSON.stringify(message.content))).join('\n');
+const texts = (request: LoggedChatRequest): string =>
+  request.body.messages.map((message) => (typeof message.content === 'string' ? message.content : JSON.stringify(message.content))).join('\n');
 
 describe('OpenCode connected by ctxlens connect --agent opencode: its own compaction keeps the person’s words', { timeout: 200_000 }, () => {
   let root: string;
@@ -47,7 +48,16 @@ describe('OpenCode connected by ctxlens connect --agent opencode: its own compac
     try {
       let id: string | undefined;
       for (const prompt of PROMPTS) {
-        const run = await runOpencode({ binary, root: home, cwd, baseUrl: chat.url, limit: LIMIT, config: { compaction: COMPACTION }, timeoutMs: RUN_TIMEOUT_MS, args: ['run', '--format', 'json', ...(id === undefined ? [] : ['--session', id]), prompt] });
+        const run = await runOpencode({
+          binary,
+          root: home,
+          cwd,
+          baseUrl: chat.url,
+          limit: LIMIT,
+          config: { compaction: COMPACTION },
+          timeoutMs: RUN_TIMEOUT_MS,
+          args: ['run', '--format', 'json', ...(id === undefined ? [] : ['--session', id]), prompt],
+        });
         assert.equal(run.code, 0, runOutcome(run));
         id ??= /"sessionID":"(ses_[0-9A-Za-z]+)"/.exec(run.stdout)?.[1];
         assert.ok(id, run.stdout.slice(0, 500));
@@ -62,42 +72,68 @@ describe('OpenCode connected by ctxlens connect --agent opencode: its own compac
   // run made the pasted log the session's first prompt, which the block always carries whole (see the
   // closing note). The plugin's wiring was seen working: the summariser request and every request
   // after the compaction carried the block.
-  it('hands the block to the summariser and puts it back after OpenCode compacts; without Connect they are gone; disconnect removes only the plugin', { skip: 'OpenCode runs too slow here to finish under 90 s; see the note above' }, async () => {
-    const cwd = join(root, 'connected');
-    mkdirSync(join(cwd, '.opencode', 'plugins'), { recursive: true });
-    const ownPlugin = 'export const Mine = async () => ({});\n';
-    const ownConfig = '{ "$schema": "https://opencode.ai/config.json" }\n';
-    writeFileSync(join(cwd, '.opencode', 'plugins', 'mine.js'), ownPlugin);
-    writeFileSync(join(cwd, '.opencode', 'opencode.json'), ownConfig);
-    const connected = await runShippedOnce(['connect', '--agent', 'opencode', '--workspace', cwd], { cwd, env: { ...process.env, XDG_STATE_HOME: join(root, 'connect-state') } });
-    assert.equal(connected.code, 0, runOutcome(connected));
+  it(
+    'hands the block to the summariser and puts it back after OpenCode compacts; without Connect they are gone; disconnect removes only the plugin',
+    { skip: 'OpenCode runs too slow here to finish under 90 s; see the note above' },
+    async () => {
+      const cwd = join(root, 'connected');
+      mkdirSync(join(cwd, '.opencode', 'plugins'), { recursive: true });
+      const ownPlugin = 'export const Mine = async () => ({});\n';
+      const ownConfig = '{ "$schema": "https://opencode.ai/config.json" }\n';
+      writeFileSync(join(cwd, '.opencode', 'plugins', 'mine.js'), ownPlugin);
+      writeFileSync(join(cwd, '.opencode', 'opencode.json'), ownConfig);
+      const connected = await runShippedOnce(['connect', '--agent', 'opencode', '--workspace', cwd], {
+        cwd,
+        env: { ...process.env, XDG_STATE_HOME: join(root, 'connect-state') },
+      });
+      assert.equal(connected.code, 0, runOutcome(connected));
 
-    // The same prompts without Connect and with it, side by side (each OpenCode run takes 15-30 s here).
-    const [bare, { chat, state }] = await Promise.all([session('bare'), session('connected')]);
-    const bareNext = bare.chat.find((request, at) => request.kind === 'turn' && bare.chat.slice(0, at).some((earlier) => earlier.kind === 'summary'));
-    assert.ok(bareNext, `OpenCode did not compact (${bare.chat.map((request) => `${request.kind} ${request.prompt}`).join(', ')})`);
-    assert.deepEqual(PINNED_WORDS.filter((words) => !texts(bareNext).includes(words)), PINNED_WORDS, 'without Connect, the compaction loses them all');
+      // The same prompts without Connect and with it, side by side (each OpenCode run takes 15-30 s here).
+      const [bare, { chat, state }] = await Promise.all([session('bare'), session('connected')]);
+      const bareNext = bare.chat.find((request, at) => request.kind === 'turn' && bare.chat.slice(0, at).some((earlier) => earlier.kind === 'summary'));
+      assert.ok(bareNext, `OpenCode did not compact (${bare.chat.map((request) => `${request.kind} ${request.prompt}`).join(', ')})`);
+      assert.deepEqual(
+        PINNED_WORDS.filter((words) => !texts(bareNext).includes(words)),
+        PINNED_WORDS,
+        'without Connect, the compaction loses them all',
+      );
 
-    const summary = chat.find((request) => request.kind === 'summary');
-    assert.ok(summary, `OpenCode did not compact (${chat.map((request) => request.kind).join(', ')})`);
-    const asked = texts(summary);
-    for (const words of PINNED_WORDS) assert.ok(asked.includes(words), `the summariser was not handed "${words}"`);
-    const next = chat.find((request) => request.n > summary.n && request.kind === 'turn');
-    assert.ok(next, 'no request after the compaction');
-    const sent = texts(next);
-    for (const words of PINNED_WORDS) assert.ok(sent.includes(words), `the request after OpenCode's compaction lacks "${words}"\n${sent.slice(0, 3000)}`);
-    assert.ok(sent.includes(BLOCK_HEAD), 'the block came back through the system prompt');
-    // Before the compaction no request carried it.
-    assert.deepEqual(chat.filter((request) => request.n < summary.n && texts(request).includes(BLOCK_HEAD)).map((request) => request.n), []);
+      const summary = chat.find((request) => request.kind === 'summary');
+      assert.ok(summary, `OpenCode did not compact (${chat.map((request) => request.kind).join(', ')})`);
+      const asked = texts(summary);
+      for (const words of PINNED_WORDS) assert.ok(asked.includes(words), `the summariser was not handed "${words}"`);
+      const next = chat.find((request) => request.n > summary.n && request.kind === 'turn');
+      assert.ok(next, 'no request after the compaction');
+      const sent = texts(next);
+      for (const words of PINNED_WORDS) assert.ok(sent.includes(words), `the request after OpenCode's compaction lacks "${words}"\n${sent.slice(0, 3000)}`);
+      assert.ok(sent.includes(BLOCK_HEAD), 'the block came back through the system prompt');
+      // Before the compaction no request carried it.
+      assert.deepEqual(
+        chat.filter((request) => request.n < summary.n && texts(request).includes(BLOCK_HEAD)).map((request) => request.n),
+        [],
+      );
 
-    const events = readFileSync(join(state, 'context-lens', 'hook-events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-    assert.ok(events.some((event) => event.agent === 'opencode' && event.hook === 'pre-compact' && event.printed === true), JSON.stringify(events));
-    assert.ok(events.some((event) => event.agent === 'opencode' && event.hook === 'session-start' && event.printed === true), JSON.stringify(events));
+      const events = readFileSync(join(state, 'context-lens', 'hook-events.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      assert.ok(
+        events.some((event) => event.agent === 'opencode' && event.hook === 'pre-compact' && event.printed === true),
+        JSON.stringify(events),
+      );
+      assert.ok(
+        events.some((event) => event.agent === 'opencode' && event.hook === 'session-start' && event.printed === true),
+        JSON.stringify(events),
+      );
 
-    const disconnected = await runShippedOnce(['disconnect', '--agent', 'opencode', '--workspace', cwd], { cwd, env: { ...process.env, XDG_STATE_HOME: join(root, 'connect-state') } });
-    assert.equal(disconnected.code, 0, runOutcome(disconnected));
-    assert.ok(!existsSync(join(cwd, '.opencode', 'plugins', 'context-lens.js')));
-    assert.equal(readFileSync(join(cwd, '.opencode', 'plugins', 'mine.js'), 'utf8'), ownPlugin);
-    assert.equal(readFileSync(join(cwd, '.opencode', 'opencode.json'), 'utf8'), ownConfig);
-  });
+      const disconnected = await runShippedOnce(['disconnect', '--agent', 'opencode', '--workspace', cwd], {
+        cwd,
+        env: { ...process.env, XDG_STATE_HOME: join(root, 'connect-state') },
+      });
+      assert.equal(disconnected.code, 0, runOutcome(disconnected));
+      assert.ok(!existsSync(join(cwd, '.opencode', 'plugins', 'context-lens.js')));
+      assert.equal(readFileSync(join(cwd, '.opencode', 'plugins', 'mine.js'), 'utf8'), ownPlugin);
+      assert.equal(readFileSync(join(cwd, '.opencode', 'opencode.json'), 'utf8'), ownConfig);
+    },
+  );
 });

@@ -21,8 +21,17 @@ before(async () => {
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
 async function inspect(path: string, json = false): Promise<string> {
-  const env = { ...process.env, CONTEXT_LENS_CACHE: join(scratch, 'cache'), XDG_STATE_HOME: join(scratch, 'state'), CLAUDE_CONFIG_DIR: join(scratch, 'no-config'), NO_COLOR: '1' };
-  const { stdout } = await promisify(execFile)(process.execPath, [bundles.cli, 'inspect', path, ...(json ? ['--json'] : [])], { env, maxBuffer: 64 * 1024 * 1024 });
+  const env = {
+    ...process.env,
+    CONTEXT_LENS_CACHE: join(scratch, 'cache'),
+    XDG_STATE_HOME: join(scratch, 'state'),
+    CLAUDE_CONFIG_DIR: join(scratch, 'no-config'),
+    NO_COLOR: '1',
+  };
+  const { stdout } = await promisify(execFile)(process.execPath, [bundles.cli, 'inspect', path, ...(json ? ['--json'] : [])], {
+    env,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return stdout;
 }
 
@@ -34,7 +43,7 @@ function copied(folder: string, id: string): string {
   return join(projects, readdirSync(projects)[0] as string, `${id}.jsonl`);
 }
 
-describe('inspect (shipped bundle): the agent\'s own compactions', () => {
+describe("inspect (shipped bundle): the agent's own compactions", () => {
   // Neither boundary records a size after it (was "142,431 → ? tokens"): the first call after it measured it.
   for (const [folder, id, text] of [
     ['spotter-2.1.39', 'ae4a77f8-aedd-4bc1-888f-c94edc91af04', 'agent, manual  142,431 → 45,263 tokens'],
@@ -53,12 +62,18 @@ describe('inspect (shipped bundle): cost', () => {
     const path = copied('spotter-2.1.39', 'ae4a77f8-aedd-4bc1-888f-c94edc91af04');
     const before = JSON.parse(await inspect(path, true)) as { cost: { session: { usd: number; calls: number } } };
     // 2.1.111+'s shape: the parent's assistant lines again (same message and request ids), then its own.
-    const lines = readFileSync(path, 'utf8').split('\n').filter((line) => line.includes('"type":"assistant"') && line.includes('"usage"')).slice(0, 21);
+    const lines = readFileSync(path, 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('"type":"assistant"') && line.includes('"usage"'))
+      .slice(0, 21);
     const own = { ...(JSON.parse(lines[0] as string) as { message: object }), uuid: 'own', requestId: 'req_own' };
     own.message = { ...own.message, id: 'msg_own' };
     const folder = join(path.replace(/\.jsonl$/, ''), 'subagents');
     mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, 'agent-aside_question-5ce17f65a1b2c3d4.jsonl'), [...lines, JSON.stringify(own)].map((line) => line.replace('"isSidechain":false', '"isSidechain":true')).join('\n') + '\n');
+    writeFileSync(
+      join(folder, 'agent-aside_question-5ce17f65a1b2c3d4.jsonl'),
+      [...lines, JSON.stringify(own)].map((line) => line.replace('"isSidechain":false', '"isSidechain":true')).join('\n') + '\n',
+    );
     const report = JSON.parse(await inspect(path, true)) as { cost: { session: { usd: number; calls: number }; subagents: { id: string; calls: number }[] } };
     assert.equal(report.cost.subagents.find((agent) => agent.id.startsWith('agent-aside_question'))?.calls, 1);
     assert.equal(report.cost.session.calls, before.cost.session.calls + 1);
@@ -67,7 +82,10 @@ describe('inspect (shipped bundle): cost', () => {
 
   it('a model in neither price source: "no price", never "$0.00 over N calls"', async () => {
     const path = copied('session-share-2.1.14', '4b2030ed-5563-49ea-b703-6a002f2d3cc8');
-    for (const file of [path, ...readdirSync(join(path.replace(/\.jsonl$/, ''), 'subagents')).map((name) => join(path.replace(/\.jsonl$/, ''), 'subagents', name))]) {
+    for (const file of [
+      path,
+      ...readdirSync(join(path.replace(/\.jsonl$/, ''), 'subagents')).map((name) => join(path.replace(/\.jsonl$/, ''), 'subagents', name)),
+    ]) {
       writeFileSync(file, readFileSync(file, 'utf8').replaceAll('"claude-opus-4-5-20251101"', '"MiniMax-M2"'));
     }
     const text = await inspect(path);

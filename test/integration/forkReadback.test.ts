@@ -35,13 +35,39 @@ function filesUnder(folder: string, pattern: RegExp): string[] {
 }
 
 const cases: Case[] = [
-  { name: 'claude-code/demo', folder: SAMPLES, file: relative(SAMPLES, filesUnder(join(SAMPLES, 'projects'), /^c6b61ed8.*\.jsonl$/)[0] as string), flags: (home) => ['--config-dir', home] },
+  {
+    name: 'claude-code/demo',
+    folder: SAMPLES,
+    file: relative(SAMPLES, filesUnder(join(SAMPLES, 'projects'), /^c6b61ed8.*\.jsonl$/)[0] as string),
+    flags: (home) => ['--config-dir', home],
+  },
   ...claudeFixtures().flatMap((fixture) => {
     const transcript = fixture.transcripts[0];
-    return transcript === undefined ? [] : [{ name: `claude-code/${fixture.name}`, folder: fixture.configDir, file: relative(fixture.configDir, transcript), flags: (home: string) => ['--config-dir', home] }];
+    return transcript === undefined
+      ? []
+      : [
+          {
+            name: `claude-code/${fixture.name}`,
+            folder: fixture.configDir,
+            file: relative(fixture.configDir, transcript),
+            flags: (home: string) => ['--config-dir', home],
+          },
+        ];
   }),
-  ...codexFixtures().flatMap((fixture) => fixture.rollouts.map((rollout) => ({ name: `codex/${fixture.name}/${basename(rollout).slice(0, 40)}`, folder: fixture.codexHome, file: relative(fixture.codexHome, rollout), flags: (home: string) => ['--codex-home', home] }))),
-  ...filesUnder(join(FIXTURES, 'gemini', 'published'), /\.json$/).map((chat) => ({ name: `gemini/published/${basename(chat)}`, folder: chat, file: '', flags: (home: string) => ['--gemini-home', home, '--agent', 'gemini'] })),
+  ...codexFixtures().flatMap((fixture) =>
+    fixture.rollouts.map((rollout) => ({
+      name: `codex/${fixture.name}/${basename(rollout).slice(0, 40)}`,
+      folder: fixture.codexHome,
+      file: relative(fixture.codexHome, rollout),
+      flags: (home: string) => ['--codex-home', home],
+    })),
+  ),
+  ...filesUnder(join(FIXTURES, 'gemini', 'published'), /\.json$/).map((chat) => ({
+    name: `gemini/published/${basename(chat)}`,
+    folder: chat,
+    file: '',
+    flags: (home: string) => ['--gemini-home', home, '--agent', 'gemini'],
+  })),
 ];
 
 interface Region {
@@ -64,7 +90,11 @@ describe('a fork reads back as its preview (issue 41, items 4 and 5)', () => {
   let ran = 0;
   after(() => assert.ok(forks >= ran / 2, `only ${forks} of ${ran} sessions gave a fork`));
 
-  const ctxlens = async (args: string[]): Promise<Record<string, unknown>> => JSON.parse((await run(process.execPath, [cli, ...args], { maxBuffer: 64 * 1024 * 1024, env: { ...process.env, HOME: root } })).stdout) as Record<string, unknown>;
+  const ctxlens = async (args: string[]): Promise<Record<string, unknown>> =>
+    JSON.parse((await run(process.execPath, [cli, ...args], { maxBuffer: 64 * 1024 * 1024, env: { ...process.env, HOME: root } })).stdout) as Record<
+      string,
+      unknown
+    >;
 
   for (const testCase of cases) {
     it(testCase.name, async () => {
@@ -84,7 +114,17 @@ describe('a fork reads back as its preview (issue 41, items 4 and 5)', () => {
       // A target well inside the context, whatever its window.
       const before = await ctxlens(['inspect', file, ...testCase.flags(home), '--json']);
       const target = Math.round(0.4 * (before.context as { tokens: number }).tokens);
-      const compacted = await ctxlens(['compact', file, ...testCase.flags(home), '--target-tokens', String(target), '--write-session', '--json', '--archive-dir', join(root, 'archive')]);
+      const compacted = await ctxlens([
+        'compact',
+        file,
+        ...testCase.flags(home),
+        '--target-tokens',
+        String(target),
+        '--write-session',
+        '--json',
+        '--archive-dir',
+        join(root, 'archive'),
+      ]);
       if (compacted.status !== 'compacted') return; // Nothing to apply: no fork to read.
       forks += 1;
       const fork = compacted.fork as { path: string };
@@ -95,7 +135,10 @@ describe('a fork reads back as its preview (issue 41, items 4 and 5)', () => {
       const breakdown = read.breakdown as { category: string; tokens: number }[];
       const head = breakdown.filter((row) => HEAD.has(row.category)).reduce((sum, row) => sum + row.tokens, 0);
       assert.ok(Math.abs(context.tokens - preview) <= Math.max(2, 0.02 * preview), `${testCase.name}: previewed ${preview}, read back ${context.tokens}`);
-      assert.ok(Math.abs(head - previewHead) <= Math.max(2, 0.02 * previewHead), `${testCase.name}: system + tools ${previewHead} in the preview, ${head} read back`);
+      assert.ok(
+        Math.abs(head - previewHead) <= Math.max(2, 0.02 * previewHead),
+        `${testCase.name}: system + tools ${previewHead} in the preview, ${head} read back`,
+      );
       assert.equal(context.measured, 0, 'no call measured the fork yet');
     });
   }

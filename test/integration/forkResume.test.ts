@@ -38,7 +38,9 @@ function installFixture(scenario: string, configDir: string, cwd: string): strin
   mkdirSync(target, { recursive: true });
   // The sanitised fixtures were recorded in /home/user/<project>.
   const recordedCwd = `/home/user/${folder.slice('-home-user-'.length)}`;
-  const text = readFileSync(join(projects, folder, file), 'utf8').split(recordedCwd).join(cwd);
+  const text = readFileSync(join(projects, folder, file), 'utf8')
+    .split(recordedCwd)
+    .join(cwd);
   writeFileSync(join(target, file), text);
   return join(target, file);
 }
@@ -51,13 +53,22 @@ describe('a fork written by Context Lens, resumed by the real Claude Code CLI', 
 
   before(async () => {
     binary = ensureClaudeCli();
-    server = await startFakeAnthropic({ scenario: { turns: [() => reply(text('Resumed from the summary.'))], fallback: () => reply(text('Resumed from the summary.')) } });
+    server = await startFakeAnthropic({
+      scenario: { turns: [() => reply(text('Resumed from the summary.'))], fallback: () => reply(text('Resumed from the summary.')) },
+    });
   });
 
   /** Resumes `sessionId` with one more prompt; returns the messages of the request the CLI sent. */
   async function resume(cwd: string, sessionId: string): Promise<string> {
     const already = server.requests.length;
-    const run = await runClaude({ binary, args: printArgs({ prompt: 'Carry on with the next step.', resume: sessionId }), cwd, configDir, baseUrl: server.url, timeoutMs: 80_000 });
+    const run = await runClaude({
+      binary,
+      args: printArgs({ prompt: 'Carry on with the next step.', resume: sessionId }),
+      cwd,
+      configDir,
+      baseUrl: server.url,
+      timeoutMs: 80_000,
+    });
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.stdout.trim(), 'Resumed from the summary.');
     const main = server.requests.slice(already).filter((request) => request.kind === 'main');
@@ -81,7 +92,14 @@ describe('a fork written by Context Lens, resumed by the real Claude Code CLI', 
     assert.ok(lastPrompt > 0, 'the fixture has several prompts');
     const preserveUuids = live.value.entries.slice(lastPrompt).flatMap((entry) => entry.uuids);
 
-    const fork = await writeFork({ sourcePath: source, summary: SUMMARY, preserveUuids, focus: 'the timeout option', preTokens: live.value.fill.usedTokens, postTokens: 2_000 });
+    const fork = await writeFork({
+      sourcePath: source,
+      summary: SUMMARY,
+      preserveUuids,
+      focus: 'the timeout option',
+      preTokens: live.value.fill.usedTokens,
+      postTokens: 2_000,
+    });
     assert.ok(fork.ok, fork.ok ? '' : fork.error.message);
     assert.equal(sha256(source), hashBefore, 'the source transcript must not change');
 
@@ -92,32 +110,40 @@ describe('a fork written by Context Lens, resumed by the real Claude Code CLI', 
     assert.ok(!sent.includes(DROPPED), 'dropped content reached the API');
   });
 
-  it('sends the stubs of an in-place compaction instead of the superseded outputs, from ctxlens compact --write-session on every runtime, cold and warm', { timeout: 240_000 }, async () => {
-    const cwd = join(root, 'repeated-reads');
-    mkdirSync(cwd, { recursive: true });
-    const source = installFixture('repeated-reads', configDir, cwd);
-    const hashBefore = sha256(source);
-    // A target one token below the fill: the first tier (stubs for outputs a later read superseded) meets it, no summary is made.
-    const preview = await runShippedOnce(['compact', source, '--json'], { cwd });
-    assert.equal(preview.code, 0, runOutcome(preview));
-    const target = (JSON.parse(preview.stdout) as { before: { tokens: number } }).before.tokens - 1;
-    for (const fork of await shippedForks(source, cwd, ['--target-tokens', String(target)])) {
-      const sent = await resume(cwd, fork);
-      assert.match(sent, /\[COMPACTED\] Earlier (\w+ )?output for /);
-      assert.ok(sent.includes('Context Lens compacted older tool results in place'));
-    }
-    assert.equal(sha256(source), hashBefore, 'the source transcript must not change');
-  });
+  it(
+    'sends the stubs of an in-place compaction instead of the superseded outputs, from ctxlens compact --write-session on every runtime, cold and warm',
+    { timeout: 240_000 },
+    async () => {
+      const cwd = join(root, 'repeated-reads');
+      mkdirSync(cwd, { recursive: true });
+      const source = installFixture('repeated-reads', configDir, cwd);
+      const hashBefore = sha256(source);
+      // A target one token below the fill: the first tier (stubs for outputs a later read superseded) meets it, no summary is made.
+      const preview = await runShippedOnce(['compact', source, '--json'], { cwd });
+      assert.equal(preview.code, 0, runOutcome(preview));
+      const target = (JSON.parse(preview.stdout) as { before: { tokens: number } }).before.tokens - 1;
+      for (const fork of await shippedForks(source, cwd, ['--target-tokens', String(target)])) {
+        const sent = await resume(cwd, fork);
+        assert.match(sent, /\[COMPACTED\] Earlier (\w+ )?output for /);
+        assert.ok(sent.includes('Context Lens compacted older tool results in place'));
+      }
+      assert.equal(sha256(source), hashBefore, 'the source transcript must not change');
+    },
+  );
 
-  it('resumes a compacted session of parallel tool calls and a subagent with every call paired, from ctxlens compact --write-session on every runtime, cold and warm', { timeout: 240_000 }, async () => {
-    const cwd = join(root, 'ledger-service');
-    mkdirSync(cwd, { recursive: true });
-    const source = installFixture('parallel', configDir, cwd);
-    const inspected = await runShippedOnce(['inspect', source, '--json'], { cwd });
-    assert.equal(inspected.code, 0, runOutcome(inspected));
-    assert.deepEqual((JSON.parse(inspected.stdout) as { diagnostics: unknown[] }).diagnostics, []);
-    for (const fork of await shippedForks(source, cwd, ['--target-tokens', '30000'])) assertPaired(await resume(cwd, fork));
-  });
+  it(
+    'resumes a compacted session of parallel tool calls and a subagent with every call paired, from ctxlens compact --write-session on every runtime, cold and warm',
+    { timeout: 240_000 },
+    async () => {
+      const cwd = join(root, 'ledger-service');
+      mkdirSync(cwd, { recursive: true });
+      const source = installFixture('parallel', configDir, cwd);
+      const inspected = await runShippedOnce(['inspect', source, '--json'], { cwd });
+      assert.equal(inspected.code, 0, runOutcome(inspected));
+      assert.deepEqual((JSON.parse(inspected.stdout) as { diagnostics: unknown[] }).diagnostics, []);
+      for (const fork of await shippedForks(source, cwd, ['--target-tokens', '30000'])) assertPaired(await resume(cwd, fork));
+    },
+  );
 });
 
 /** `ctxlens compact <source> <options> --write-session` in every pass of shippedCli.ts: the forks' session ids. */

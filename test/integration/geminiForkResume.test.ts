@@ -22,7 +22,11 @@ const OPEN_LOOP = 'TODO later: partial refunds are not handled yet.';
 /** Only in the file the first turn reads, which the compaction summarises: it must not be sent after the fork. */
 const SECRET = 'DROPPED-OUTPUT-MARKER the auditor visits on friday';
 const PROMPTS = [`${RULE} Read ledger.md and tell me how entries are written.`, `Add a refund entry to ledger.md. ${OPEN_LOOP}`, 'What is left to do?'];
-const LEDGER = ['# Ledger', SECRET, ...Array.from({ length: 60 }, (_, index) => `- entry ${index + 1}: 1250 cents paid by customer ${index + 1}, settled the same day`)].join('\n');
+const LEDGER = [
+  '# Ledger',
+  SECRET,
+  ...Array.from({ length: 60 }, (_, index) => `- entry ${index + 1}: 1250 cents paid by customer ${index + 1}, settled the same day`),
+].join('\n');
 
 const sha256 = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
 
@@ -37,8 +41,17 @@ describe('a Gemini fork written by ctxlens, resumed by the real Gemini CLI', { t
     server = await startFakeGemini({
       scenario: {
         prompts: [
-          { prompt: 'Read ledger.md', steps: [() => reply(call('read_file', { file_path: 'ledger.md' })), () => reply(text('Each entry is one line: an amount in cents and who paid.'))] },
-          { prompt: 'Add a refund entry', steps: [() => reply(call('write_file', { file_path: 'refunds.md', content: '- refund 1: -1250 cents to customer 1\n' })), () => reply(text('Added refunds.md; partial refunds remain open.'))] },
+          {
+            prompt: 'Read ledger.md',
+            steps: [() => reply(call('read_file', { file_path: 'ledger.md' })), () => reply(text('Each entry is one line: an amount in cents and who paid.'))],
+          },
+          {
+            prompt: 'Add a refund entry',
+            steps: [
+              () => reply(call('write_file', { file_path: 'refunds.md', content: '- refund 1: -1250 cents to customer 1\n' })),
+              () => reply(text('Added refunds.md; partial refunds remain open.')),
+            ],
+          },
           { prompt: 'What is left to do?', steps: [() => reply(text('Partial refunds.'))] },
           { prompt: /^continue$/, steps: [() => reply(text('Continuing with partial refunds.'))] },
           { prompt: 'hello', steps: [() => reply(text('Hello.'))] },
@@ -80,7 +93,10 @@ describe('a Gemini fork written by ctxlens, resumed by the real Gemini CLI', { t
     assert.ok(JSON.stringify(live.value.messages).includes(SECRET), 'the source holds the text the fork drops');
     const forks: Array<{ sessionId: string; path: string; resumeCommand: string }> = [];
     await eachShippedPass(async (pass) => {
-      const run = await pass.run(['compact', source, '--agent', 'gemini', '--target-tokens', '1', '--write-session', '--json', '--archive-dir', join(root, 'archive')], { cwd, env: { ...process.env, HOME: home } });
+      const run = await pass.run(
+        ['compact', source, '--agent', 'gemini', '--target-tokens', '1', '--write-session', '--json', '--archive-dir', join(root, 'archive')],
+        { cwd, env: { ...process.env, HOME: home } },
+      );
       assert.equal(run.code, 0, runOutcome(run));
       const compacted = JSON.parse(run.stdout) as { status: string; message: string; fork?: { sessionId: string; path: string; resumeCommand: string } };
       assert.equal(compacted.status, 'compacted', compacted.message);
@@ -116,9 +132,15 @@ describe('a Gemini fork written by ctxlens, resumed by the real Gemini CLI', { t
     // The resume left a stub named after the fork's session id (a header and the session context
     // only); the cleanup deletes it and every file sharing its short id, which the fork's name does not.
     const stub = `-${fork.value.sessionId.slice(0, 8)}.jsonl`;
-    assert.ok(chatFiles(home).some((path) => path.endsWith(stub)), 'the resume left its stub');
+    assert.ok(
+      chatFiles(home).some((path) => path.endsWith(stub)),
+      'the resume left its stub',
+    );
     writeGeminiSettings(home, { retention: true });
-    const listing = (): string => chatFiles(home).map((path) => `${basename(path)} (session ${readFileSync(path, 'utf8').slice(14, 22)}): ${readFileSync(path, 'utf8').split('\n').length} lines`).join('; ');
+    const listing = (): string =>
+      chatFiles(home)
+        .map((path) => `${basename(path)} (session ${readFileSync(path, 'utf8').slice(14, 22)}): ${readFileSync(path, 'utf8').split('\n').length} lines`)
+        .join('; ');
     const beforeCleanup = listing();
     // The CLI starts its cleanup without waiting for it and may exit before it is done (seen on a
     // loaded machine: one group deleted, the next not yet), so a new run continues it.

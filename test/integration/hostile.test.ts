@@ -6,7 +6,20 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  createReadStream,
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -50,7 +63,14 @@ function run(probe: Probe): Promise<Outcome> {
   const started = performance.now();
   const entry = probe.command === 'statusline.js' ? bundles.statusline : bundles.cli;
   const child = spawn(process.execPath, ['--require', preload, entry, ...probe.args], {
-    env: { ...process.env, HOSTILE_RSS_FILE: rssFile, XDG_STATE_HOME: join(scratch, 'state'), CONTEXT_LENS_CACHE: join(scratch, 'cache'), CLAUDE_CONFIG_DIR: join(scratch, 'no-config'), NO_COLOR: '1' },
+    env: {
+      ...process.env,
+      HOSTILE_RSS_FILE: rssFile,
+      XDG_STATE_HOME: join(scratch, 'state'),
+      CONTEXT_LENS_CACHE: join(scratch, 'cache'),
+      CLAUDE_CONFIG_DIR: join(scratch, 'no-config'),
+      NO_COLOR: '1',
+    },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -68,7 +88,16 @@ function run(probe: Probe): Promise<Outcome> {
     child.on('close', (code) => {
       clearTimeout(timer);
       const usage = existsSync(rssFile) ? (JSON.parse(readFileSync(rssFile, 'utf8')) as { rss: number; cpu: number }) : null;
-      resolve({ ...probe, code, timedOut, seconds: (performance.now() - started) / 1000, rssKb: usage?.rss ?? null, cpuSeconds: usage === null ? null : usage.cpu / 1e6, stdout, stderr });
+      resolve({
+        ...probe,
+        code,
+        timedOut,
+        seconds: (performance.now() - started) / 1000,
+        rssKb: usage?.rss ?? null,
+        cpuSeconds: usage === null ? null : usage.cpu / 1e6,
+        stdout,
+        stderr,
+      });
     });
   });
 }
@@ -89,10 +118,29 @@ async function runAll(probes: readonly Probe[]): Promise<Outcome[]> {
 
 function probesFor(input: HostileInput, writableCopy: string): Probe[] {
   const timeoutMs = BIG_INPUTS.has(input.name) ? BIG_TIMEOUT_MS : TIMEOUT_MS;
-  const hookStdin = JSON.stringify({ session_id: input.name, transcript_path: input.path, cwd: scratch, hook_event_name: 'PreCompact', trigger: 'manual', source: 'compact', custom_instructions: '' });
-  const statusStdin = JSON.stringify({ session_id: input.name, transcript_path: input.path, cwd: scratch, model: { id: 'claude-sonnet-5-5', display_name: 'Sonnet' } });
+  const hookStdin = JSON.stringify({
+    session_id: input.name,
+    transcript_path: input.path,
+    cwd: scratch,
+    hook_event_name: 'PreCompact',
+    trigger: 'manual',
+    source: 'compact',
+    custom_instructions: '',
+  });
+  const statusStdin = JSON.stringify({
+    session_id: input.name,
+    transcript_path: input.path,
+    cwd: scratch,
+    model: { id: 'claude-sonnet-5-5', display_name: 'Sonnet' },
+  });
   const archive = ['--archive-dir', join(scratch, 'archive')];
-  const probe = (command: string, args: string[], stdin?: string): Probe => ({ input: input.name, command, args, timeoutMs, ...(stdin !== undefined ? { stdin } : {}) });
+  const probe = (command: string, args: string[], stdin?: string): Probe => ({
+    input: input.name,
+    command,
+    args,
+    timeoutMs,
+    ...(stdin !== undefined ? { stdin } : {}),
+  });
   return [
     probe('inspect', ['inspect', input.path]),
     probe('inspect --json', ['inspect', input.path, '--json']),
@@ -150,10 +198,18 @@ describe('hostile inputs through every CLI command', { timeout: 600_000 }, () =>
     }
     const probes: Probe[] = inputs.flatMap((input) => probesFor(input, join(copies, HOSTILE_PROJECT, `${input.name}.jsonl`)));
     probes.push({ input: '(all)', command: 'sessions --all', args: ['sessions', '--all', '--config-dir', HOSTILE_DIR], timeoutMs: TIMEOUT_MS });
-    probes.push({ input: '(all)', command: 'sessions --all --json', args: ['sessions', '--all', '--json', '--config-dir', HOSTILE_DIR], timeoutMs: TIMEOUT_MS });
+    probes.push({
+      input: '(all)',
+      command: 'sessions --all --json',
+      args: ['sessions', '--all', '--json', '--config-dir', HOSTILE_DIR],
+      timeoutMs: TIMEOUT_MS,
+    });
     outcomes = await runAll(probes);
     if (process.env.HOSTILE_REPORT) {
-      const rows = outcomes.map((o) => `| ${o.input} | ${o.command} | ${o.timedOut ? 'TIMEOUT' : o.code} | ${o.seconds.toFixed(1)} s | ${o.cpuSeconds === null ? '?' : `${o.cpuSeconds.toFixed(1)} s`} | ${o.rssKb === null ? '?' : `${Math.round(o.rssKb / 1024)} MB`} | ${(o.stderr.split('\n')[0] ?? '').slice(0, 140).replace(/\|/g, '\\|')} |`);
+      const rows = outcomes.map(
+        (o) =>
+          `| ${o.input} | ${o.command} | ${o.timedOut ? 'TIMEOUT' : o.code} | ${o.seconds.toFixed(1)} s | ${o.cpuSeconds === null ? '?' : `${o.cpuSeconds.toFixed(1)} s`} | ${o.rssKb === null ? '?' : `${Math.round(o.rssKb / 1024)} MB`} | ${(o.stderr.split('\n')[0] ?? '').slice(0, 140).replace(/\|/g, '\\|')} |`,
+      );
       console.log(['| input | command | exit | wall | CPU | peak RSS | stderr (first line) |', '|---|---|---|---|---|---|---|', ...rows].join('\n'));
     }
   });

@@ -52,7 +52,13 @@ describe('Kilo with the real CLI: exact fill from its log, live follow, a fork K
     binary = ensureKiloCli();
     root = mkdtempSync(join(tmpdir(), 'cl-kilo-'));
     chat = await startFakeChat({
-      steps: [{ toolCalls: [{ name: 'read', arguments: { filePath: 'notes.md' } }] }, { text: 'Noted. I will leave vendor/ alone.' }, { toolCalls: [{ name: 'bash', arguments: { command: 'echo hi', description: 'Say hi' } }] }, { text: 'It printed hi.' }, { text: 'Next: the changelog.' }],
+      steps: [
+        { toolCalls: [{ name: 'read', arguments: { filePath: 'notes.md' } }] },
+        { text: 'Noted. I will leave vendor/ alone.' },
+        { toolCalls: [{ name: 'bash', arguments: { command: 'echo hi', description: 'Say hi' } }] },
+        { text: 'It printed hi.' },
+        { text: 'Next: the changelog.' },
+      ],
     });
   });
   after(async () => {
@@ -64,7 +70,14 @@ describe('Kilo with the real CLI: exact fill from its log, live follow, a fork K
     const workspace = join(root, 'workspace');
     mkdirSync(workspace);
     writeFileSync(join(workspace, 'notes.md'), `${SECRET_LINE}\n`);
-    const first = await runKilo({ binary, root, cwd: workspace, baseUrl: chat.url, timeoutMs: RUN_TIMEOUT_MS, args: ['run', '--format', 'json', FIRST_PROMPT] });
+    const first = await runKilo({
+      binary,
+      root,
+      cwd: workspace,
+      baseUrl: chat.url,
+      timeoutMs: RUN_TIMEOUT_MS,
+      args: ['run', '--format', 'json', FIRST_PROMPT],
+    });
     assert.equal(first.code, 0, runOutcome(first));
     const db = kiloDb(root);
     // Kilo leaves its newest rows in the log after it exits: a reader of the file alone is behind.
@@ -74,7 +87,11 @@ describe('Kilo with the real CLI: exact fill from its log, live follow, a fork K
 
     // Found by its default place (XDG_DATA_HOME/kilo/kilo.db) and told apart from OpenCode's by the registry alone.
     const listed = await runJson<Array<{ readonly id: string; readonly agent: string }>>(['sessions', '--json'], workspace, env);
-    assert.deepEqual(listed.map((session) => session.agent), ['kilo'], 'the workspace has one session, Kilo\'s');
+    assert.deepEqual(
+      listed.map((session) => session.agent),
+      ['kilo'],
+      "the workspace has one session, Kilo's",
+    );
     const source = listed[0]?.id ?? '';
     const fill = lastTurnPrompt(chat);
 
@@ -88,7 +105,14 @@ describe('Kilo with the real CLI: exact fill from its log, live follow, a fork K
     try {
       assert.equal(changes[0]?.reason, 'initial');
       assert.equal(changes[0]?.fill.usedTokens, fill);
-      const second = await runKilo({ binary, root, cwd: workspace, baseUrl: chat.url, timeoutMs: RUN_TIMEOUT_MS, args: ['run', '--format', 'json', '--session', source, 'Run echo hi.'] });
+      const second = await runKilo({
+        binary,
+        root,
+        cwd: workspace,
+        baseUrl: chat.url,
+        timeoutMs: RUN_TIMEOUT_MS,
+        args: ['run', '--format', 'json', '--session', source, 'Run echo hi.'],
+      });
       assert.equal(second.code, 0, runOutcome(second));
       const deadline = Date.now() + 10_000;
       while (changes.at(-1)?.fill.usedTokens !== lastTurnPrompt(chat) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
@@ -112,7 +136,18 @@ describe('Kilo with the real CLI: exact fill from its log, live follow, a fork K
       assert.equal(live.used.source, 'usage');
       const output = live.regions.find((region) => region.kind === 'tool_result');
       assert.ok(output, 'the read result');
-      const compacted = await ctxlens<CompactedJson>(['compact', source, '--agent', 'kilo', '--drop', String(output.id), '--write-session', '--json', '--archive-dir', join(root, 'archive')]);
+      const compacted = await ctxlens<CompactedJson>([
+        'compact',
+        source,
+        '--agent',
+        'kilo',
+        '--drop',
+        String(output.id),
+        '--write-session',
+        '--json',
+        '--archive-dir',
+        join(root, 'archive'),
+      ]);
       assert.equal(compacted.status, 'compacted', compacted.message);
       const fork = compacted.fork;
       assert.ok(fork, 'the fork was written');
@@ -129,13 +164,23 @@ describe('Kilo with the real CLI: exact fill from its log, live follow, a fork K
     const fork = forks.at(-1) ?? '';
     const summary = (await runJson<InspectedJson>(['inspect', fork, '--agent', 'kilo', '--json'], workspace, env)).compactions[0]?.summary ?? '';
     const before = chat.requests.length;
-    const resumed = await runKilo({ binary, root, cwd: workspace, baseUrl: chat.url, timeoutMs: RUN_TIMEOUT_MS, args: ['run', '--format', 'json', '--session', fork, 'What is next?'] });
+    const resumed = await runKilo({
+      binary,
+      root,
+      cwd: workspace,
+      baseUrl: chat.url,
+      timeoutMs: RUN_TIMEOUT_MS,
+      args: ['run', '--format', 'json', '--session', fork, 'What is next?'],
+    });
     assert.equal(resumed.code, 0, runOutcome(resumed));
     assert.deepEqual(chat.errors, []);
     const sent = chat.requests.slice(before).filter((request) => request.kind === 'turn');
     assert.equal(sent.length, 1);
     const text = JSON.stringify(sent[0]?.body.messages.filter((message) => message.role !== 'system'));
-    assert.ok(text.includes(JSON.stringify(summary.split('\n').find((line) => line.trim().length > 20) ?? summary).slice(1, -1)), 'our summary reached the model');
+    assert.ok(
+      text.includes(JSON.stringify(summary.split('\n').find((line) => line.trim().length > 20) ?? summary).slice(1, -1)),
+      'our summary reached the model',
+    );
     assert.ok(text.includes('vendor folder'), 'the standing rule reached the model');
     assert.ok(text.includes('changelog'), 'the open loop reached the model');
     assert.ok(!text.includes(SECRET_LINE), 'the dropped output was not sent');

@@ -41,7 +41,11 @@ describe('an OpenCode fork written by ctxlens, resumed by the real OpenCode CLI'
     binary = ensureOpencodeCli();
     root = mkdtempSync(join(tmpdir(), 'cl-opencode-fork-'));
     chat = await startFakeChat({
-      steps: [{ toolCalls: [{ name: 'read', arguments: { filePath: 'notes.md' } }] }, { text: 'Noted. I will leave vendor/ alone.' }, { text: 'Next: the changelog.' }],
+      steps: [
+        { toolCalls: [{ name: 'read', arguments: { filePath: 'notes.md' } }] },
+        { text: 'Noted. I will leave vendor/ alone.' },
+        { text: 'Next: the changelog.' },
+      ],
     });
   });
   after(async () => {
@@ -53,7 +57,14 @@ describe('an OpenCode fork written by ctxlens, resumed by the real OpenCode CLI'
     const workspace = join(root, 'workspace');
     mkdirSync(workspace);
     writeFileSync(join(workspace, 'notes.md'), `${SECRET_LINE}\n`);
-    const first = await runOpencode({ binary, root, cwd: workspace, baseUrl: chat.url, timeoutMs: RUN_TIMEOUT_MS, args: ['run', '--format', 'json', FIRST_PROMPT] });
+    const first = await runOpencode({
+      binary,
+      root,
+      cwd: workspace,
+      baseUrl: chat.url,
+      timeoutMs: RUN_TIMEOUT_MS,
+      args: ['run', '--format', 'json', FIRST_PROMPT],
+    });
     assert.equal(first.code, 0, runOutcome(first));
     const db = opencodeDb(root);
     // The person's environment (here the test's offline one) with `opencode` on PATH: --write-session runs `opencode import`.
@@ -73,7 +84,18 @@ describe('an OpenCode fork written by ctxlens, resumed by the real OpenCode CLI'
       const live = await ctxlens<InspectedJson>(['inspect', source, '--agent', 'opencode', '--json']);
       const output = live.regions.find((region) => region.kind === 'tool_result');
       assert.ok(output, 'one read result');
-      const compacted = await ctxlens<CompactedJson>(['compact', source, '--agent', 'opencode', '--drop', String(output.id), '--write-session', '--json', '--archive-dir', join(root, 'archive')]);
+      const compacted = await ctxlens<CompactedJson>([
+        'compact',
+        source,
+        '--agent',
+        'opencode',
+        '--drop',
+        String(output.id),
+        '--write-session',
+        '--json',
+        '--archive-dir',
+        join(root, 'archive'),
+      ]);
       assert.equal(compacted.status, 'compacted', compacted.message);
       const fork = compacted.fork;
       assert.ok(fork, 'the fork was written');
@@ -90,13 +112,23 @@ describe('an OpenCode fork written by ctxlens, resumed by the real OpenCode CLI'
     const fork = forks.at(-1) ?? '';
     const summary = (await runJson<InspectedJson>(['inspect', fork, '--agent', 'opencode', '--json'], workspace, env)).compactions[0]?.summary ?? '';
     const before = chat.requests.length;
-    const resumed = await runOpencode({ binary, root, cwd: workspace, baseUrl: chat.url, timeoutMs: RUN_TIMEOUT_MS, args: ['run', '--format', 'json', '--session', fork, 'What is next?'] });
+    const resumed = await runOpencode({
+      binary,
+      root,
+      cwd: workspace,
+      baseUrl: chat.url,
+      timeoutMs: RUN_TIMEOUT_MS,
+      args: ['run', '--format', 'json', '--session', fork, 'What is next?'],
+    });
     assert.equal(resumed.code, 0, runOutcome(resumed));
     assert.deepEqual(chat.errors, []);
     const sent = chat.requests.slice(before).filter((request) => request.kind === 'turn');
     assert.equal(sent.length, 1);
     const text = JSON.stringify(sent[0]?.body.messages.filter((message) => message.role !== 'system'));
-    assert.ok(text.includes(JSON.stringify(summary.split('\n').find((line) => line.trim().length > 20) ?? summary).slice(1, -1)), 'our summary reached the model');
+    assert.ok(
+      text.includes(JSON.stringify(summary.split('\n').find((line) => line.trim().length > 20) ?? summary).slice(1, -1)),
+      'our summary reached the model',
+    );
     assert.ok(text.includes('vendor folder'), 'the standing rule reached the model');
     assert.ok(text.includes('changelog'), 'the open loop reached the model');
     assert.ok(!text.includes(SECRET_LINE), 'the dropped output was not sent');

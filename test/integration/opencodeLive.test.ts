@@ -21,7 +21,6 @@ import { findWorkspaceSession } from '../../src/sessions/handle/defaults';
 /** A run takes 15–60 s on two shared cores. */
 const RUN_TIMEOUT_MS = 180_000;
 
-
 /** The prompt the stand-in priced for the newest turn request: what OpenCode's call was sent. */
 function lastTurnPrompt(chat: FakeChat): number {
   const turns = chat.requests.filter((request) => request.kind === 'turn');
@@ -41,7 +40,13 @@ describe('OpenCode live, with the real CLI', { timeout: 480_000 }, () => {
     root = mkdtempSync(join(tmpdir(), 'cl-opencode-live-'));
     workspace = join(root, 'workspace');
     mkdirSync(workspace);
-    chat = await startFakeChat({ steps: [{ text: 'Hello there.' }, { toolCalls: [{ name: 'bash', arguments: { command: 'echo hi', description: 'Say hi' } }] }, { text: 'It printed hi.' }] });
+    chat = await startFakeChat({
+      steps: [
+        { text: 'Hello there.' },
+        { toolCalls: [{ name: 'bash', arguments: { command: 'echo hi', description: 'Say hi' } }] },
+        { text: 'It printed hi.' },
+      ],
+    });
   });
   after(async () => {
     await chat?.stop();
@@ -49,7 +54,14 @@ describe('OpenCode live, with the real CLI', { timeout: 480_000 }, () => {
   });
 
   it('reads the newest rows from the log with the exact fill, and follows the next run', async () => {
-    const first = await runOpencode({ binary, root, cwd: workspace, baseUrl: chat.url, timeoutMs: RUN_TIMEOUT_MS, args: ['run', '--format', 'json', 'Say hello.'] });
+    const first = await runOpencode({
+      binary,
+      root,
+      cwd: workspace,
+      baseUrl: chat.url,
+      timeoutMs: RUN_TIMEOUT_MS,
+      args: ['run', '--format', 'json', 'Say hello.'],
+    });
     assert.equal(first.code, 0, runOutcome(first));
     const db = opencodeDb(root);
     const where = { homes: { opencode: [db] } } as SessionLocations;
@@ -82,11 +94,19 @@ describe('OpenCode live, with the real CLI', { timeout: 480_000 }, () => {
     follower.on('contextChanged', (change) => changes.push(change));
     await follower.start();
     try {
-      const second = await runOpencode({ binary, root, cwd: workspace, baseUrl: chat.url, timeoutMs: RUN_TIMEOUT_MS, args: ['run', '--format', 'json', '--session', session.id, 'Run echo hi.'] });
+      const second = await runOpencode({
+        binary,
+        root,
+        cwd: workspace,
+        baseUrl: chat.url,
+        timeoutMs: RUN_TIMEOUT_MS,
+        args: ['run', '--format', 'json', '--session', session.id, 'Run echo hi.'],
+      });
       assert.equal(second.code, 0, runOutcome(second));
       // The poll (2 s) or fs.watch has seen the last write by now or within one more poll.
       const deadline = Date.now() + 10_000;
-      while (changes[changes.length - 1]?.fill.usedTokens !== lastTurnPrompt(chat) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      while (changes[changes.length - 1]?.fill.usedTokens !== lastTurnPrompt(chat) && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 100));
       assert.equal(changes[0]?.reason, 'initial');
       assert.equal(changes[changes.length - 1]?.fill.usedTokens, lastTurnPrompt(chat));
       assert.ok(changes.some((change) => change.reason === 'append'));
@@ -95,8 +115,16 @@ describe('OpenCode live, with the real CLI', { timeout: 480_000 }, () => {
     }
     const after = await opencodeAdapter.readLiveContext(session);
     assert.ok(after.ok);
-    assert.deepEqual(after.value.messages.flatMap((message) => message.content.filter((block) => block.type === 'tool_use').map((block) => block.name)), ['bash']);
-    assert.deepEqual(readdirSync(root).filter((name) => name.startsWith('opencode.db')).sort(), ['opencode.db', 'opencode.db-shm', 'opencode.db-wal']);
+    assert.deepEqual(
+      after.value.messages.flatMap((message) => message.content.filter((block) => block.type === 'tool_use').map((block) => block.name)),
+      ['bash'],
+    );
+    assert.deepEqual(
+      readdirSync(root)
+        .filter((name) => name.startsWith('opencode.db'))
+        .sort(),
+      ['opencode.db', 'opencode.db-shm', 'opencode.db-wal'],
+    );
     assert.deepEqual(chat.errors, []);
   });
 });

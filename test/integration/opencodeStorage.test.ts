@@ -21,7 +21,10 @@ describe("the shipped ctxlens on OpenCode's JSON storage", { timeout: 300_000 },
         const run = await pass.run(['inspect', file]);
         assert.notEqual(run.code, 0, `${pass.label}: ${runOutcome(run)}`);
         assert.equal(run.stdout, '');
-        assert.ok(run.stderr.includes(`${file} is an OpenCode storage file (OpenCode 0.x JSON storage), not a session this reads`), `${pass.label}: ${run.stderr}`);
+        assert.ok(
+          run.stderr.includes(`${file} is an OpenCode storage file (OpenCode 0.x JSON storage), not a session this reads`),
+          `${pass.label}: ${run.stderr}`,
+        );
         assert.ok(!/Claude Code|invalid JSON/i.test(run.stderr), `${pass.label}: ${run.stderr}`);
       }
     });

@@ -19,7 +19,12 @@ const temp = mkdtempSync(join(tmpdir(), 'cl-opencode-store-cli-'));
 after(() => rmSync(temp, { recursive: true, force: true }));
 
 /** Every file of `folder` with its bytes. */
-const snapshot = (folder: string): Record<string, string> => Object.fromEntries(readdirSync(folder).sort().map((name) => [name, readFileSync(join(folder, name)).toString('base64')]));
+const snapshot = (folder: string): Record<string, string> =>
+  Object.fromEntries(
+    readdirSync(folder)
+      .sort()
+      .map((name) => [name, readFileSync(join(folder, name)).toString('base64')]),
+  );
 
 /** The newest assistant message's prompt tokens as OpenCode stored them, and its session, by SQLite over the folded image. */
 async function lastCall(db: string): Promise<{ session: string; used: number }> {
@@ -27,7 +32,9 @@ async function lastCall(db: string): Promise<{ session: string; used: number }> 
   assert.ok(image.ok);
   const SQL = await sqliteReady;
   const sqlite = new SQL.Database(image.value);
-  const [result] = sqlite.exec("SELECT session_id, data FROM message WHERE json_extract(data, '$.role') = 'assistant' AND json_extract(data, '$.tokens.input') > 0 ORDER BY id DESC LIMIT 1");
+  const [result] = sqlite.exec(
+    "SELECT session_id, data FROM message WHERE json_extract(data, '$.role') = 'assistant' AND json_extract(data, '$.tokens.input') > 0 ORDER BY id DESC LIMIT 1",
+  );
   sqlite.close();
   const [session, data] = result?.values[0] ?? [];
   const tokens = (JSON.parse(String(data)) as { tokens: { input: number; cache: { read: number; write: number } } }).tokens;
@@ -51,7 +58,7 @@ interface Inspected {
 }
 
 describe('OpenCode databases through the shipped CLI', { timeout: 600_000 }, () => {
-  it('reads rows only in the log, and older releases\' databases with their exact fill, writing nothing', async () => {
+  it("reads rows only in the log, and older releases' databases with their exact fill, writing nothing", async () => {
     const folder = join(temp, 'log-only');
     mkdirSync(folder);
     const db = join(folder, 'opencode.db');
@@ -63,7 +70,14 @@ describe('OpenCode databases through the shipped CLI', { timeout: 600_000 }, () 
     const grown = await imageAfter(await withParts(base, session, 400, 200), "UPDATE session SET title = 'Renamed in the log'");
     writeFileSync(`${db}-wal`, walBetween(base, grown));
 
-    const databases = [db, ...['1.2.27', '1.3.2'].flatMap((version) => ['plain', 'tools', 'compaction'].filter((scenario) => existsSync(join(VERSIONS, version, `${scenario}.db.gz`))).map((scenario) => unpackVersion(version, scenario)))];
+    const databases = [
+      db,
+      ...['1.2.27', '1.3.2'].flatMap((version) =>
+        ['plain', 'tools', 'compaction']
+          .filter((scenario) => existsSync(join(VERSIONS, version, `${scenario}.db.gz`)))
+          .map((scenario) => unpackVersion(version, scenario)),
+      ),
+    ];
     assert.ok(databases.length >= 5, `fixtures of older releases: ${databases.length - 1}`);
     const expected = await Promise.all(databases.map(lastCall));
     const before = databases.map((path) => snapshot(join(path, '..')));
@@ -75,7 +89,10 @@ describe('OpenCode databases through the shipped CLI', { timeout: 600_000 }, () 
         const listed = await pass.run(['sessions', '--all', '--agent', 'opencode', '--opencode-db', path, '--json']);
         assert.equal(listed.code, 0, `${path}: ${listed.stderr}`);
         const sessions = JSON.parse(listed.stdout) as { id: string; title: string }[];
-        assert.ok(sessions.some((row) => row.id === want.session), `${path}: ${listed.stdout}`);
+        assert.ok(
+          sessions.some((row) => row.id === want.session),
+          `${path}: ${listed.stdout}`,
+        );
         const inspected = await pass.run(['inspect', want.session, '--agent', 'opencode', '--opencode-db', path, '--json']);
         assert.equal(inspected.code, 0, `${path}: ${inspected.stderr}`);
         const json = JSON.parse(inspected.stdout) as Inspected;

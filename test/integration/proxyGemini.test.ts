@@ -23,7 +23,9 @@ const LIVE = ['--window', '40000', '--trigger-percent', '50', '--target-percent'
 
 const bodyOf = (request: LoggedRequest): GeminiRequest => request.body as GeminiRequest;
 const responses = (request: LoggedRequest): string[] =>
-  bodyOf(request).contents.flatMap((content) => (content.parts ?? []).flatMap((part) => (part.functionResponse ? [JSON.stringify(part.functionResponse.response)] : [])));
+  bodyOf(request).contents.flatMap((content) =>
+    (content.parts ?? []).flatMap((part) => (part.functionResponse ? [JSON.stringify(part.functionResponse.response)] : [])),
+  );
 
 describe('the live proxy with the real Gemini CLI (ctxlens run -- gemini)', () => {
   const root = mkdtempSync(join(tmpdir(), 'cl-proxy-gemini-'));
@@ -33,7 +35,8 @@ describe('the live proxy with the real Gemini CLI (ctxlens run -- gemini)', () =
   before(() => {
     const entry = ensureGeminiCli();
     mkdirSync(cwd, { recursive: true });
-    for (const name of FILES) writeFileSync(join(cwd, `${name}.txt`), Array.from({ length: 120 }, (_, line) => `${name}${line} = ${line} * 2 # the ${name} table\n`).join(''));
+    for (const name of FILES)
+      writeFileSync(join(cwd, `${name}.txt`), Array.from({ length: 120 }, (_, line) => `${name}${line} = ${line} * 2 # the ${name} table\n`).join(''));
     // `gemini` as npm installs it: a command of that name on PATH (its own Node warnings are not ours to check).
     mkdirSync(bin, { recursive: true });
     writeFileSync(join(bin, 'gemini'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} --no-warnings ${JSON.stringify(entry)} "$@"\n`);
@@ -44,7 +47,10 @@ describe('the live proxy with the real Gemini CLI (ctxlens run -- gemini)', () =
   it('stubs stale reads past the trigger, keeps the prefix and records exact usage, on every runtime cold and warm', { timeout: 600_000 }, async () => {
     let index = 0;
     await eachShippedPass(async (pass) => {
-      const steps = [...Array.from({ length: READS }, (_, read) => () => reply(call('read_file', { file_path: `${FILES[read % FILES.length]}.txt` }))), () => reply(text('Both tables look fine.'))];
+      const steps = [
+        ...Array.from({ length: READS }, (_, read) => () => reply(call('read_file', { file_path: `${FILES[read % FILES.length]}.txt` }))),
+        () => reply(text('Both tables look fine.')),
+      ];
       const fake = await startFakeGemini({ scenario: { prompts: [{ prompt: 'Check the tables.', steps }] } });
       const home = join(root, `home-${index}`);
       const stateDir = join(root, `state-${index++}`);
@@ -52,9 +58,17 @@ describe('the live proxy with the real Gemini CLI (ctxlens run -- gemini)', () =
       const env = { ...geminiEnv({ home, baseUrl: fake.url }), PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`, ...pass.env };
       try {
         // No --upstream: the proxy sends the requests where GOOGLE_GEMINI_BASE_URL pointed.
-        const run = await pass.run(['run', '--state-dir', stateDir, ...LIVE, '--', 'gemini', ...promptArgs('Check the tables.')], { cwd, env, timeoutMs: 120_000 });
+        const run = await pass.run(['run', '--state-dir', stateDir, ...LIVE, '--', 'gemini', ...promptArgs('Check the tables.')], {
+          cwd,
+          env,
+          timeoutMs: 120_000,
+        });
         assert.equal(run.code, 0, runOutcome(run));
-        if (process.env.DEBUG_PROXY_IT) console.log(fake.requests.map((request) => `${request.kind} ${request.path} ${JSON.stringify(request.body).length}`).join('\n'), run.stderr.slice(0, 2000));
+        if (process.env.DEBUG_PROXY_IT)
+          console.log(
+            fake.requests.map((request) => `${request.kind} ${request.path} ${JSON.stringify(request.body).length}`).join('\n'),
+            run.stderr.slice(0, 2000),
+          );
         assert.match(run.stdout, /Both tables look fine/);
         assert.equal(fake.errors.length, 0, fake.errors.map((error) => error.message).join('\n'));
         const turns = fake.requests.filter((request) => request.kind === 'turn');
@@ -64,8 +78,14 @@ describe('the live proxy with the real Gemini CLI (ctxlens run -- gemini)', () =
         const said = events.map((event) => `${event.action}: ${event.reason ?? ''}`).join('\n');
         const served = fake.requests.filter((request) => request.kind !== 'other');
         assert.equal(events.length, served.length, `one event per request\n${said}`);
-        assert.ok(events.every((event) => event.action !== 'failed-open' && event.status === 200), said);
-        assert.ok(events.some((event) => event.action === 'edited'), `the proxy acted\n${said}`);
+        assert.ok(
+          events.every((event) => event.action !== 'failed-open' && event.status === 200),
+          said,
+        );
+        assert.ok(
+          events.some((event) => event.action === 'edited'),
+          `the proxy acted\n${said}`,
+        );
 
         const outputs = responses(turns.at(-1) as LoggedRequest);
         const stubs = outputs.filter((output) => output.includes('ctx-lens:') && !output.includes('# the '));
@@ -79,7 +99,9 @@ describe('the live proxy with the real Gemini CLI (ctxlens run -- gemini)', () =
           if (JSON.stringify(current.slice(0, previous.length)) === JSON.stringify(previous)) kept += 1;
         }
         const share = kept / (turns.length - 1);
-        console.log(`proxy with Gemini CLI [${pass.label}]: ${turns.length} turn requests, ${events.filter((event) => event.action === 'edited').length} batches, prefix kept in ${kept}/${turns.length - 1} (${(share * 100).toFixed(0)} %)`);
+        console.log(
+          `proxy with Gemini CLI [${pass.label}]: ${turns.length} turn requests, ${events.filter((event) => event.action === 'edited').length} batches, prefix kept in ${kept}/${turns.length - 1} (${(share * 100).toFixed(0)} %)`,
+        );
         assert.ok(share >= 0.85, `prefix kept in ${kept} of ${turns.length - 1}`);
 
         // The exact usage of every request, cached tokens inside the prompt as the API counts them.

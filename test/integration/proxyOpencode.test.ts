@@ -34,7 +34,10 @@ describe('the live proxy with the real OpenCode CLI (ctxlens run -- opencode)', 
     mkdirSync(cwd, { recursive: true });
     writeFileSync(files.a, Array.from({ length: 120 }, (_, line) => `alpha${line} = ${line} * 2 # the alpha table\n`).join(''));
     writeFileSync(files.b, Array.from({ length: 120 }, (_, line) => `beta${line} = ${line} + 1 # the beta table\n`).join(''));
-    const steps: ChatStep[] = [...Array.from({ length: READS }, (_, read) => ({ toolCalls: [{ name: 'read', arguments: { filePath: read % 2 === 0 ? files.a : files.b } }] })), { text: 'Both tables look fine.' }];
+    const steps: ChatStep[] = [
+      ...Array.from({ length: READS }, (_, read) => ({ toolCalls: [{ name: 'read', arguments: { filePath: read % 2 === 0 ? files.a : files.b } }] })),
+      { text: 'Both tables look fine.' },
+    ];
     chat = await startFakeChat({ steps });
   });
   after(async () => {
@@ -46,7 +49,11 @@ describe('the live proxy with the real OpenCode CLI (ctxlens run -- opencode)', 
     const stateDir = join(root, 'state');
     const env = opencodeEnv({ root, baseUrl: chat.url });
     // No --upstream: the proxy sends the requests where the provider's baseURL pointed.
-    const run = await runShippedOnce(['run', '--state-dir', stateDir, ...LIVE, '--', binary, 'run', '--format', 'json', 'Check the alpha and beta tables.'], { cwd, env, timeoutMs: 240_000 });
+    const run = await runShippedOnce(['run', '--state-dir', stateDir, ...LIVE, '--', binary, 'run', '--format', 'json', 'Check the alpha and beta tables.'], {
+      cwd,
+      env,
+      timeoutMs: 240_000,
+    });
     assert.equal(run.code, 0, runOutcome(run));
     assert.match(run.stdout, /Both tables look fine/);
     assert.equal(chat.errors.length, 0, chat.errors.map((error) => error.message).join('\n'));
@@ -57,8 +64,14 @@ describe('the live proxy with the real OpenCode CLI (ctxlens run -- opencode)', 
     const events = read.value.filter((event) => event.format === 'openai-chat');
     const said = events.map((event) => `${event.action}: ${event.reason ?? ''}`).join('\n');
     assert.equal(events.length, chat.requests.length, `one event per request\n${said}`);
-    assert.ok(events.every((event) => event.action !== 'failed-open' && event.status === 200), said);
-    assert.ok(events.some((event) => event.action === 'edited'), `the proxy acted\n${said}`);
+    assert.ok(
+      events.every((event) => event.action !== 'failed-open' && event.status === 200),
+      said,
+    );
+    assert.ok(
+      events.some((event) => event.action === 'edited'),
+      `the proxy acted\n${said}`,
+    );
 
     // Past the trigger the older reads reach the model as stubs, the newest whole.
     const last = turns.at(-1)?.body.messages ?? [];
@@ -77,7 +90,9 @@ describe('the live proxy with the real OpenCode CLI (ctxlens run -- opencode)', 
       if (JSON.stringify(current.slice(0, previous.length)) === JSON.stringify(previous)) kept += 1;
     }
     const share = kept / (turns.length - 1);
-    console.log(`proxy with OpenCode: ${turns.length} turn requests, ${events.filter((event) => event.action === 'edited').length} batches, prefix kept in ${kept}/${turns.length - 1} (${(share * 100).toFixed(0)} %); prompts ${turns.map((turn) => turn.prompt).join(' ')}`);
+    console.log(
+      `proxy with OpenCode: ${turns.length} turn requests, ${events.filter((event) => event.action === 'edited').length} batches, prefix kept in ${kept}/${turns.length - 1} (${(share * 100).toFixed(0)} %); prompts ${turns.map((turn) => turn.prompt).join(' ')}`,
+    );
     assert.ok(share >= 0.85, `prefix kept in ${kept} of ${turns.length - 1}`);
 
     // The exact usage of every request, cached tokens inside the prompt as the API counts them.

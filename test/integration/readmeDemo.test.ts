@@ -60,7 +60,8 @@ describe("the README's CLI example on the demo", () => {
     assert.equal(all.length, 2);
     for (const { args, lines } of all) {
       const printed = (await run(args)).split('\n').map((line) => line.trimEnd());
-      for (const line of lines) assert.ok(printed.includes(line.trimEnd()), `${args.slice(0, 2).join(' ')} prints ${JSON.stringify(line)}:\n${printed.slice(0, 20).join('\n')}`);
+      for (const line of lines)
+        assert.ok(printed.includes(line.trimEnd()), `${args.slice(0, 2).join(' ')} prints ${JSON.stringify(line)}:\n${printed.slice(0, 20).join('\n')}`);
     }
   });
 
@@ -76,7 +77,10 @@ describe("the README's CLI example on the demo", () => {
           assert.ok(found, `the panel's demo prints a line like ${JSON.stringify(line)}`);
           numbers(line).forEach((value, at) => {
             const panel = numbers(found)[at] ?? Number.NaN;
-            assert.ok(Math.abs(panel - value) <= (Number.isInteger(value) ? Math.max(2, value * TOLERANCE) : 0.2), `${JSON.stringify(line)} vs the panel's ${JSON.stringify(found)}`);
+            assert.ok(
+              Math.abs(panel - value) <= (Number.isInteger(value) ? Math.max(2, value * TOLERANCE) : 0.2),
+              `${JSON.stringify(line)} vs the panel's ${JSON.stringify(found)}`,
+            );
           });
         }
       }
@@ -86,7 +90,9 @@ describe("the README's CLI example on the demo", () => {
   });
 
   it('lists the prohibition the person lifted later as revoked, not as a constraint (issue 41 item 9)', async () => {
-    const report = JSON.parse(await run(['compact', 'c6b61ed8-d74f-49a3-9726-211b52f81b9b', '--config-dir', join(ROOT, 'samples', 'claude-config'), '--json'])) as { summary: { text: string }; verification: { ok: boolean } };
+    const report = JSON.parse(
+      await run(['compact', 'c6b61ed8-d74f-49a3-9726-211b52f81b9b', '--config-dir', join(ROOT, 'samples', 'claude-config'), '--json']),
+    ) as { summary: { text: string }; verification: { ok: boolean } };
     const constraints = report.summary.text.split('## Constraints\n')[1]?.split('\n## ')[0] ?? '';
     assert.doesNotMatch(constraints, /^- Do not change any provider yet\.$/m);
     assert.match(constraints, /^- Revoked \(no longer applies\): "Do not change any provider yet\."/m);

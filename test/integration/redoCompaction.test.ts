@@ -19,7 +19,7 @@ const DROPPED = ['decision: We decided to keep the HttpError class unchanged.', 
 /** The prompt after Claude Code's compaction: not part of the context Redo compacts. */
 const AFTER = 'Now also stop retrying client errors (4xx).';
 
-describe('the audit of Claude Code\'s own compaction and Redo with Context Lens, on the shipped CLI', () => {
+describe("the audit of Claude Code's own compaction and Redo with Context Lens, on the shipped CLI", () => {
   const root = mkdtempSync(join(tmpdir(), 'cl-redo-'));
   const configDir = join(root, 'config');
   const cwd = join(root, 'payments-audit');
@@ -36,7 +36,9 @@ describe('the audit of Claude Code\'s own compaction and Redo with Context Lens,
     source = join(target, file);
     writeFileSync(source, readFileSync(join(FIXTURE, file), 'utf8').split('/home/user/payments-audit').join(cwd));
     binary = ensureClaudeCli();
-    server = await startFakeAnthropic({ scenario: { turns: [() => reply(text('Resumed from the redo.'))], fallback: () => reply(text('Resumed from the redo.')) } });
+    server = await startFakeAnthropic({
+      scenario: { turns: [() => reply(text('Resumed from the redo.'))], fallback: () => reply(text('Resumed from the redo.')) },
+    });
   });
 
   after(async () => {
@@ -48,7 +50,9 @@ describe('the audit of Claude Code\'s own compaction and Redo with Context Lens,
     await eachShippedPass(async (pass) => {
       const run = await pass.run(['inspect', source, '--json'], { cwd });
       assert.equal(run.code, 0, runOutcome(run));
-      const { compactions } = JSON.parse(run.stdout) as { compactions: { by: string; audit?: { carried: { kind: string; text: string }[]; dropped: { kind: string; text: string }[] } }[] };
+      const { compactions } = JSON.parse(run.stdout) as {
+        compactions: { by: string; audit?: { carried: { kind: string; text: string }[]; dropped: { kind: string; text: string }[] } }[];
+      };
       assert.equal(compactions.length, 1);
       const audit = compactions[0]?.audit;
       assert.ok(audit);
@@ -57,22 +61,33 @@ describe('the audit of Claude Code\'s own compaction and Redo with Context Lens,
     });
   });
 
-  it('compact --redo last --write-session writes a fork of the context before the agent\'s compaction, which Claude Code resumes', { timeout: 120_000 }, async () => {
-    const hash = createHash('sha256').update(readFileSync(source)).digest('hex');
-    const run = await runShippedOnce(['compact', source, '--redo', 'last', '--write-session', '--json', '--archive-dir', join(root, 'archive')], { cwd });
-    assert.equal(run.code, 0, runOutcome(run));
-    const result = JSON.parse(run.stdout) as { status: string; message: string; fork?: { sessionId: string } };
-    assert.equal(result.status, 'compacted', result.message);
-    assert.ok(result.fork);
-    assert.equal(createHash('sha256').update(readFileSync(source)).digest('hex'), hash, 'the source transcript must not change');
-    const resumed = await runClaude({ binary, args: printArgs({ prompt: 'Carry on.', resume: result.fork.sessionId }), cwd, configDir, baseUrl: server.url, timeoutMs: 80_000 });
-    assert.equal(resumed.code, 0, resumed.stderr);
-    assert.equal(resumed.stdout.trim(), 'Resumed from the redo.');
-    const main = server.requests.filter((request) => request.kind === 'main');
-    assert.equal(main.length, 1);
-    const sent = JSON.stringify((main[0]?.body as { messages: unknown }).messages);
-    assert.ok(sent.includes('Always run npm test before you report that a change works.'), 'the rule the agent dropped is sent');
-    assert.ok(sent.includes('We decided to keep the HttpError class unchanged.'), 'the decision the agent dropped is sent');
-    assert.ok(!sent.includes(AFTER), 'the redo compacts the context as it stood before the agent\'s compaction');
-  });
+  it(
+    "compact --redo last --write-session writes a fork of the context before the agent's compaction, which Claude Code resumes",
+    { timeout: 120_000 },
+    async () => {
+      const hash = createHash('sha256').update(readFileSync(source)).digest('hex');
+      const run = await runShippedOnce(['compact', source, '--redo', 'last', '--write-session', '--json', '--archive-dir', join(root, 'archive')], { cwd });
+      assert.equal(run.code, 0, runOutcome(run));
+      const result = JSON.parse(run.stdout) as { status: string; message: string; fork?: { sessionId: string } };
+      assert.equal(result.status, 'compacted', result.message);
+      assert.ok(result.fork);
+      assert.equal(createHash('sha256').update(readFileSync(source)).digest('hex'), hash, 'the source transcript must not change');
+      const resumed = await runClaude({
+        binary,
+        args: printArgs({ prompt: 'Carry on.', resume: result.fork.sessionId }),
+        cwd,
+        configDir,
+        baseUrl: server.url,
+        timeoutMs: 80_000,
+      });
+      assert.equal(resumed.code, 0, resumed.stderr);
+      assert.equal(resumed.stdout.trim(), 'Resumed from the redo.');
+      const main = server.requests.filter((request) => request.kind === 'main');
+      assert.equal(main.length, 1);
+      const sent = JSON.stringify((main[0]?.body as { messages: unknown }).messages);
+      assert.ok(sent.includes('Always run npm test before you report that a change works.'), 'the rule the agent dropped is sent');
+      assert.ok(sent.includes('We decided to keep the HttpError class unchanged.'), 'the decision the agent dropped is sent');
+      assert.ok(!sent.includes(AFTER), "the redo compacts the context as it stood before the agent's compaction");
+    },
+  );
 });

@@ -21,7 +21,16 @@ import { ownPlace } from '../../src/cli/residentTrust';
 import { bytesOf, conversation } from '../support/proxyConversation';
 import { send, sendRaw, slowClients } from '../support/reliability/client';
 import { WATCH_SESSION } from '../support/reliability/upstream';
-import { peakRssKb, runCommand, startObserver, startProxyProcess, type CommandOutcome, type Observer, type ProxyProcess, type Stall } from '../support/reliability/processes';
+import {
+  peakRssKb,
+  runCommand,
+  startObserver,
+  startProxyProcess,
+  type CommandOutcome,
+  type Observer,
+  type ProxyProcess,
+  type Stall,
+} from '../support/reliability/processes';
 import { damagedOpencode, OPENCODE_SESSION, protoGemini, rewindingGemini } from '../support/reliability/stores';
 import { version } from '../../package.json';
 import { compactWhileWriting, forkOntoExistingNames } from '../support/reliability/forkRace';
@@ -71,11 +80,17 @@ async function warmedUp(port: number): Promise<void> {
 /** An event is written just after its response ends: a moment for the last ones to land. */
 const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 300));
 
-const stallColumns = (stall: Stall): Pick<Row, 'stallMs' | 'rawStallMs' | 'ownLagMs'> => ({ stallMs: Math.round(stall.stallMs), rawStallMs: Math.round(stall.rawStallMs), ownLagMs: Math.round(stall.ownLagMs) });
+const stallColumns = (stall: Stall): Pick<Row, 'stallMs' | 'rawStallMs' | 'ownLagMs'> => ({
+  stallMs: Math.round(stall.stallMs),
+  rawStallMs: Math.round(stall.rawStallMs),
+  ownLagMs: Math.round(stall.ownLagMs),
+});
 
 /** The events of the probe's own Messages requests (the watched stream's left out). */
 function probeEvents(stateDir: string): ProxyEvent[] {
-  return eventLines(join(stateDir, 'events.jsonl')).filter((event): event is ProxyEvent => event?.path === '/v1/messages' && event.agentSession !== WATCH_SESSION);
+  return eventLines(join(stateDir, 'events.jsonl')).filter(
+    (event): event is ProxyEvent => event?.path === '/v1/messages' && event.agentSession !== WATCH_SESSION,
+  );
 }
 
 /** Every event line of a file; a line that does not parse is kept as null (a cut line). */
@@ -96,7 +111,11 @@ function filesUnder(folder: string): string[] {
  * One proxy probe: a fresh proxy process, `action` run while a normal stream flows through it, then
  * the stall, the peak RSS and the state folder for the checks. The row is recorded before asserting.
  */
-async function proxyProbe(probe: string, action: (proxy: ProxyProcess, stateDir: string) => Promise<string>, options: { args?: string[]; upstreamPath?: string; prepare?: (stateDir: string) => void } = {}): Promise<{ stall: Stall; peakKb: number | null; stateDir: string; proxy: ProxyProcess; outcome: string }> {
+async function proxyProbe(
+  probe: string,
+  action: (proxy: ProxyProcess, stateDir: string) => Promise<string>,
+  options: { args?: string[]; upstreamPath?: string; prepare?: (stateDir: string) => void } = {},
+): Promise<{ stall: Stall; peakKb: number | null; stateDir: string; proxy: ProxyProcess; outcome: string }> {
   const stateDir = join(scratch, `state-${rows.length}-${probe.replace(/\W+/g, '-')}`);
   mkdirSync(stateDir, { recursive: true });
   options.prepare?.(stateDir);
@@ -112,7 +131,13 @@ async function proxyProbe(probe: string, action: (proxy: ProxyProcess, stateDir:
     return { stall, peakKb, stateDir, proxy, outcome };
   } catch (error) {
     await proxy.stop();
-    rows.push({ probe, outcome: `ERROR ${error instanceof Error ? error.message : String(error)}`, ms: performance.now() - started, rssMb: mb(proxy.peakKb()), stallMs: null });
+    rows.push({
+      probe,
+      outcome: `ERROR ${error instanceof Error ? error.message : String(error)}`,
+      ms: performance.now() - started,
+      rssMb: mb(proxy.peakKb()),
+      stallMs: null,
+    });
     throw error;
   }
 }
@@ -124,7 +149,10 @@ async function proxyProbe(probe: string, action: (proxy: ProxyProcess, stateDir:
 function assertBounded(result: { stall: Stall; peakKb: number | null }, what: string): void {
   assert.equal(result.stall.error, null, `${what}: the watched stream failed`);
   assert.ok(result.stall.events > 10, `${what}: the watched stream flowed (${result.stall.events} events)`);
-  assert.ok(result.stall.stallMs < STALL_LIMIT_MS, `${what}: a concurrent stream stalled ${result.stall.stallMs.toFixed(0)} ms (${result.stall.rawStallMs.toFixed(0)} ms as seen, the witness itself lagging up to ${result.stall.ownLagMs.toFixed(0)} ms)`);
+  assert.ok(
+    result.stall.stallMs < STALL_LIMIT_MS,
+    `${what}: a concurrent stream stalled ${result.stall.stallMs.toFixed(0)} ms (${result.stall.rawStallMs.toFixed(0)} ms as seen, the witness itself lagging up to ${result.stall.ownLagMs.toFixed(0)} ms)`,
+  );
   assert.ok(result.peakKb !== null && result.peakKb < RSS_LIMIT_KB, `${what}: proxy peak RSS ${mb(result.peakKb)} MB`);
 }
 
@@ -133,19 +161,35 @@ const SESSION_A = 'aaaaaaaa-0000-4000-8000-00000000000a';
 const SESSION_B = 'bbbbbbbb-0000-4000-8000-00000000000b';
 
 /** JSON-RPC lines to `cli.js mcp` and its answers. */
-async function mcp(stateDir: string, session: string, lines: readonly string[], cli = bundles?.cli): Promise<{ answers: Record<string, unknown>[]; ms: number; peakKb: number | null; code: number | null }> {
-  const init = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } });
+async function mcp(
+  stateDir: string,
+  session: string,
+  lines: readonly string[],
+  cli = bundles?.cli,
+): Promise<{ answers: Record<string, unknown>[]; ms: number; peakKb: number | null; code: number | null }> {
+  const init = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
+  });
   const stdin = [init, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), ...lines].join('\n') + '\n';
   const last = lines.length;
   const answered = (stdout: string): boolean => stdout.includes(`"id":${last}}`) || stdout.includes(`"id":${last},`);
-  const run = await runCommand(cli, ['mcp', '--state-dir', stateDir], { stdin, env: { CLAUDE_CODE_SESSION_ID: session }, timeoutMs: PROBE_MS, endStdinWhen: answered });
+  const run = await runCommand(cli, ['mcp', '--state-dir', stateDir], {
+    stdin,
+    env: { CLAUDE_CODE_SESSION_ID: session },
+    timeoutMs: PROBE_MS,
+    endStdinWhen: answered,
+  });
   const answers = run.stdout
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as Record<string, unknown>);
   return { answers, ms: run.ms, peakKb: run.peakKb, code: run.code };
 }
-const call = (id: number, name: string, args: Record<string, unknown>): string => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+const call = (id: number, name: string, args: Record<string, unknown>): string =>
+  JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
 
 describe('reliability probes (issue 27) against the built CLI', { timeout: 600_000 }, () => {
   before(async () => {
@@ -157,8 +201,19 @@ describe('reliability probes (issue 27) against the built CLI', { timeout: 600_0
     await observer?.stop();
     rmSync(scratch, { recursive: true, force: true });
     const stall = (row: Row): string => (row.stallMs === null ? '—' : `${row.stallMs} (${row.rawStallMs}/${row.ownLagMs})`);
-    const table = rows.map((row) => `${row.probe.padEnd(44)} ${String(Math.round(row.ms)).padStart(7)} ${(row.rssMb === null ? '—' : row.rssMb.toFixed(1)).padStart(8)} ${stall(row).padStart(15)}  ${row.outcome}`);
-    console.log(['', `reliability (stall limit ${STALL_LIMIT_MS.toFixed(0)} ms, RSS limit 300 MB, load ${loadavg().map((load) => load.toFixed(2)).join(' ')}): probe ms  peak MB  stall ms (as seen/witness lag)  outcome`, ...table].join('\n'));
+    const table = rows.map(
+      (row) =>
+        `${row.probe.padEnd(44)} ${String(Math.round(row.ms)).padStart(7)} ${(row.rssMb === null ? '—' : row.rssMb.toFixed(1)).padStart(8)} ${stall(row).padStart(15)}  ${row.outcome}`,
+    );
+    console.log(
+      [
+        '',
+        `reliability (stall limit ${STALL_LIMIT_MS.toFixed(0)} ms, RSS limit 300 MB, load ${loadavg()
+          .map((load) => load.toFixed(2))
+          .join(' ')}): probe ms  peak MB  stall ms (as seen/witness lag)  outcome`,
+        ...table,
+      ].join('\n'),
+    );
   });
 
   it('1 · compression bombs (gzip, x-gzip, deflate, br) are 413 with an event; an unknown encoding goes as it came', async () => {
@@ -185,7 +240,11 @@ describe('reliability probes (issue 27) against the built CLI', { timeout: 600_0
     });
     assertBounded(result, 'bombs');
     const events = probeEvents(result.stateDir);
-    assert.deepEqual(events.map((event) => event.status), [413, 413, 413, 413, 200], 'one 413 event per bomb');
+    assert.deepEqual(
+      events.map((event) => event.status),
+      [413, 413, 413, 413, 200],
+      'one 413 event per bomb',
+    );
     assert.equal(events.at(-1)?.reason, 'unknown content encoding');
   });
   it('2 · compact_context from session A while B sends: A compacted, B untouched; recall keeps to its session', async () => {
@@ -193,7 +252,10 @@ describe('reliability probes (issue 27) against the built CLI', { timeout: 600_0
     const body = (session: string): Buffer => bytesOf(conversation({ turns: 30, resultChars: 4_000, userId: USER(session) }));
     const result = await proxyProbe('2 compact_context A while B + recall', async (proxy, stateDir) => {
       const asked = await mcp(stateDir, SESSION_A, [call(1, 'compact_context', { reason: 'task done', focus: '' })]);
-      assert.ok(asked.answers.some((answer) => answer.id === 1 && !(answer.result as { isError?: boolean }).isError), JSON.stringify(asked.answers));
+      assert.ok(
+        asked.answers.some((answer) => answer.id === 1 && !(answer.result as { isError?: boolean }).isError),
+        JSON.stringify(asked.answers),
+      );
       const b = await send(proxy.port, { body: body(SESSION_B) });
       const a = await send(proxy.port, { body: body(SESSION_A) });
       assert.equal(b.status, 200);
@@ -232,7 +294,12 @@ describe('reliability probes (issue 27) against the built CLI', { timeout: 600_0
 
   it('5 · the upstream dying mid-event: the real SDK raises a clean API error', async () => {
     const result = await proxyProbe('5 upstream dies mid-event (SDK client)', async (proxy) => {
-      const client = new Anthropic({ apiKey: 'probe', baseURL: `http://127.0.0.1:${proxy.port}`, maxRetries: 0, defaultHeaders: { 'x-reliability': 'die-mid-event' } });
+      const client = new Anthropic({
+        apiKey: 'probe',
+        baseURL: `http://127.0.0.1:${proxy.port}`,
+        maxRetries: 0,
+        defaultHeaders: { 'x-reliability': 'die-mid-event' },
+      });
       let caught: unknown = null;
       try {
         const stream = await client.messages.create({ model: 'claude-sonnet-5-5', max_tokens: 10, stream: true, messages: [{ role: 'user', content: 'hi' }] });
@@ -251,7 +318,8 @@ describe('reliability probes (issue 27) against the built CLI', { timeout: 600_0
 
   it('9 · 16 × 60 MB and 16 × 30 MB bodies at once: 413, or answered or 503; the proxy under 300 MB', async () => {
     // A huge paste: one user message (valid JSON, no tools: read, not compacted).
-    const paste = (bytes: number): Buffer => Buffer.from(JSON.stringify({ model: 'claude-sonnet-5-5', max_tokens: 10, messages: [{ role: 'user', content: 'p'.repeat(bytes) }] }));
+    const paste = (bytes: number): Buffer =>
+      Buffer.from(JSON.stringify({ model: 'claude-sonnet-5-5', max_tokens: 10, messages: [{ role: 'user', content: 'p'.repeat(bytes) }] }));
     const result = await proxyProbe('9 16 × 60 MB, then 16 × 30 MB bodies at once', async (proxy) => {
       const counts: string[] = [];
       for (const body of [paste(60 * MB), paste(30 * MB)]) {
@@ -259,7 +327,10 @@ describe('reliability probes (issue 27) against the built CLI', { timeout: 600_0
         const count = new Map<string, number>();
         for (const answer of answers) count.set(String(answer.status ?? answer.error), (count.get(String(answer.status ?? answer.error)) ?? 0) + 1);
         counts.push(`${Math.round(body.length / MB)} MB: ${[...count].map(([status, n]) => `${n}×${status}`).join(' ')}`);
-        assert.ok(answers.every((answer) => answer.status === 200 || answer.status === 503 || answer.status === 413), counts.join('; '));
+        assert.ok(
+          answers.every((answer) => answer.status === 200 || answer.status === 503 || answer.status === 413),
+          counts.join('; '),
+        );
       }
       return counts.join('; ');
     });
@@ -276,53 +347,73 @@ describe('reliability probes (issue 27) against the built CLI', { timeout: 600_0
     });
     const events = probeEvents(result.stateDir);
     rows[rows.length - 1]!.outcome += `, event ${events.map((event) => event.status).join(',')}`;
-    assert.deepEqual(events.map((event) => event.status), [413]);
+    assert.deepEqual(
+      events.map((event) => event.status),
+      [413],
+    );
     assertBounded(result, 'chunked');
   });
 
   it('9 · events.jsonl and recall/ stay bounded after many requests', async () => {
     const filler = `${JSON.stringify({ v: 1, time: new Date().toISOString(), session: '', agentSession: null, method: 'GET', path: '/', action: 'passthrough', reason: null, model: null, stream: false, agentTokens: 0, sentTokens: 0, stickyEdits: 0, newEdits: [], restored: [], addedMs: 0, status: 200, usage: null, error: null })}\n`;
     const old = new Date(Date.now() - 30 * 86_400_000);
-    const result = await proxyProbe('9 growth: events + recall after many requests', async (proxy, stateDir) => {
-      for (let round = 0; round < 20; round++) {
-        const answers = await Promise.all(Array.from({ length: 8 }, (_, index) => send(proxy.port, { body: bytesOf(conversation({ turns: 30 + round, resultChars: 4_000, userId: USER(`cccccccc-0000-4000-8000-${String(index).padStart(12, '0')}`) })) })));
-        assert.ok(answers.every((answer) => answer.status === 200));
-      }
-      const events = statSync(join(stateDir, 'events.jsonl')).size + (existsSync(join(stateDir, 'events.jsonl.1')) ? statSync(join(stateDir, 'events.jsonl.1')).size : 0);
-      const recall = filesUnder(join(stateDir, 'recall')).filter((file) => statSync(file).isFile());
-      const recallBytes = recall.reduce((sum, file) => sum + statSync(file).size, 0);
-      const stale = recall.filter((file) => statSync(file).mtime < new Date(Date.now() - 8 * 86_400_000));
-      assert.ok(events <= 16 * MB + 100_000, `events ${events} bytes`);
-      assert.ok(recallBytes <= 200 * MB, `recall ${recallBytes} bytes`);
-      assert.equal(stale.length, 0, `${stale.length} archived outputs older than the prune age`);
-      return `events ${(events / MB).toFixed(1)} MB (rotated at 8), recall ${(recallBytes / MB).toFixed(1)} MB in ${recall.length} files, stale 0`;
-    }, {
-      // A window the conversations overflow: every client's requests make batches and archive outputs.
-      args: ['--window', '40000'],
-      prepare: (stateDir) => {
-        // 9 MB of earlier events and 300 MB of month-old archives: what weeks of use leave.
-        writeFileSync(join(stateDir, 'events.jsonl'), filler.repeat(Math.ceil((9 * MB) / filler.length)), { mode: 0o600 });
-        const folder = join(stateDir, 'recall', `session-${SESSION_A}`);
-        mkdirSync(folder, { recursive: true, mode: 0o700 });
-        const chunk = Buffer.alloc(MB, 0x61);
-        for (let index = 0; index < 300; index++) {
-          const file = join(folder, `${index.toString(16).padStart(16, '0')}.txt`);
-          writeFileSync(file, chunk, { mode: 0o600 });
-          utimesSync(file, old, old);
+    const result = await proxyProbe(
+      '9 growth: events + recall after many requests',
+      async (proxy, stateDir) => {
+        for (let round = 0; round < 20; round++) {
+          const answers = await Promise.all(
+            Array.from({ length: 8 }, (_, index) =>
+              send(proxy.port, {
+                body: bytesOf(
+                  conversation({ turns: 30 + round, resultChars: 4_000, userId: USER(`cccccccc-0000-4000-8000-${String(index).padStart(12, '0')}`) }),
+                ),
+              }),
+            ),
+          );
+          assert.ok(answers.every((answer) => answer.status === 200));
         }
+        const events =
+          statSync(join(stateDir, 'events.jsonl')).size + (existsSync(join(stateDir, 'events.jsonl.1')) ? statSync(join(stateDir, 'events.jsonl.1')).size : 0);
+        const recall = filesUnder(join(stateDir, 'recall')).filter((file) => statSync(file).isFile());
+        const recallBytes = recall.reduce((sum, file) => sum + statSync(file).size, 0);
+        const stale = recall.filter((file) => statSync(file).mtime < new Date(Date.now() - 8 * 86_400_000));
+        assert.ok(events <= 16 * MB + 100_000, `events ${events} bytes`);
+        assert.ok(recallBytes <= 200 * MB, `recall ${recallBytes} bytes`);
+        assert.equal(stale.length, 0, `${stale.length} archived outputs older than the prune age`);
+        return `events ${(events / MB).toFixed(1)} MB (rotated at 8), recall ${(recallBytes / MB).toFixed(1)} MB in ${recall.length} files, stale 0`;
       },
-    });
+      {
+        // A window the conversations overflow: every client's requests make batches and archive outputs.
+        args: ['--window', '40000'],
+        prepare: (stateDir) => {
+          // 9 MB of earlier events and 300 MB of month-old archives: what weeks of use leave.
+          writeFileSync(join(stateDir, 'events.jsonl'), filler.repeat(Math.ceil((9 * MB) / filler.length)), { mode: 0o600 });
+          const folder = join(stateDir, 'recall', `session-${SESSION_A}`);
+          mkdirSync(folder, { recursive: true, mode: 0o700 });
+          const chunk = Buffer.alloc(MB, 0x61);
+          for (let index = 0; index < 300; index++) {
+            const file = join(folder, `${index.toString(16).padStart(16, '0')}.txt`);
+            writeFileSync(file, chunk, { mode: 0o600 });
+            utimesSync(file, old, old);
+          }
+        },
+      },
+    );
     assertBounded(result, 'growth');
   });
 
   it('10 · absolute-form and /../ targets stay under the upstream base path', async () => {
-    const result = await proxyProbe('10 absolute-form and /../ targets', async (proxy) => {
-      const absolute = await sendRaw(proxy.port, `GET http://evil.example/v1/models HTTP/1.1\r\nHost: 127.0.0.1:${proxy.port}\r\nConnection: close\r\n\r\n`);
-      const dotted = await send(proxy.port, { method: 'GET', path: '/v1/../../../etc/passwd' });
-      assert.match(absolute, /^HTTP\/1\.1 400/);
-      assert.equal(dotted.headers['x-upstream-path'], '/base/etc/passwd');
-      return `absolute-form → ${absolute.split('\r\n')[0]}; /v1/../../../etc/passwd → upstream ${String(dotted.headers['x-upstream-path'])}`;
-    }, { upstreamPath: '/base' });
+    const result = await proxyProbe(
+      '10 absolute-form and /../ targets',
+      async (proxy) => {
+        const absolute = await sendRaw(proxy.port, `GET http://evil.example/v1/models HTTP/1.1\r\nHost: 127.0.0.1:${proxy.port}\r\nConnection: close\r\n\r\n`);
+        const dotted = await send(proxy.port, { method: 'GET', path: '/v1/../../../etc/passwd' });
+        assert.match(absolute, /^HTTP\/1\.1 400/);
+        assert.equal(dotted.headers['x-upstream-path'], '/base/etc/passwd');
+        return `absolute-form → ${absolute.split('\r\n')[0]}; /v1/../../../etc/passwd → upstream ${String(dotted.headers['x-upstream-path'])}`;
+      },
+      { upstreamPath: '/base' },
+    );
     assertBounded(result, 'targets');
   });
 
@@ -333,17 +424,27 @@ describe('reliability probes (issue 27) against the built CLI', { timeout: 600_0
     mkdirSync(stateDir, { recursive: true });
     const started = performance.now();
     // The proxy in a mount namespace of its own whose state folder is a tmpfs filled to the last byte.
-    const wrap = ['unshare', '-r', '-m', 'sh', '-c', `mount -t tmpfs -o size=256k tmpfs "$0" && head -c 1000000 /dev/zero > "$0/filler" 2>/dev/null; exec "$@"`, stateDir];
+    const wrap = [
+      'unshare',
+      '-r',
+      '-m',
+      'sh',
+      '-c',
+      `mount -t tmpfs -o size=256k tmpfs "$0" && head -c 1000000 /dev/zero > "$0/filler" 2>/dev/null; exec "$@"`,
+      stateDir,
+    ];
     const proxy = await startProxyProcess(bundles.cli, { upstream: observer.url, stateDir, wrap, args: ['--window', '100000'] });
     const inside = `/proc/${proxy.pid}/root${stateDir}`;
     await warmedUp(proxy.port);
     try {
       const { value: statuses, stall } = await observer.during(proxy.port, async () => {
         const out: number[] = [];
-        for (let turn = 0; turn < 6; turn++) out.push((await send(proxy.port, { body: bytesOf(conversation({ turns: 40 + turn, resultChars: 4_000, userId: USER(SESSION_A) })) })).status ?? 0);
+        for (let turn = 0; turn < 6; turn++)
+          out.push((await send(proxy.port, { body: bytesOf(conversation({ turns: 40 + turn, resultChars: 4_000, userId: USER(SESSION_A) })) })).status ?? 0);
         // Room again: the next lines must start on a line of their own.
         rmSync(join(inside, 'filler'), { force: true });
-        for (let turn = 0; turn < 3; turn++) out.push((await send(proxy.port, { body: bytesOf(conversation({ turns: 50 + turn, resultChars: 4_000, userId: USER(SESSION_A) })) })).status ?? 0);
+        for (let turn = 0; turn < 3; turn++)
+          out.push((await send(proxy.port, { body: bytesOf(conversation({ turns: 50 + turn, resultChars: 4_000, userId: USER(SESSION_A) })) })).status ?? 0);
         await new Promise((resolve) => setTimeout(resolve, 200));
         return out;
       });
@@ -353,7 +454,10 @@ describe('reliability probes (issue 27) against the built CLI', { timeout: 600_0
       await proxy.stop();
       const outcome = `statuses ${statuses.join(',')}; ${temps.length} *.tmp; ${lines.filter((line) => line === null).length}/${lines.length} cut lines; log ${named ? 'names ENOSPC' : `"${proxy.stderr().split('\n')[0]}"`}`;
       rows.push({ probe: '8 full state folder (tmpfs 256 KB)', outcome, ms: performance.now() - started, rssMb: mb(proxy.peakKb()), ...stallColumns(stall) });
-      assert.ok(statuses.every((status) => status === 200), outcome);
+      assert.ok(
+        statuses.every((status) => status === 200),
+        outcome,
+      );
       assert.equal(temps.length, 0, outcome);
       assert.ok(lines.length > 0 && lines.every((line) => line !== null), outcome);
       assert.ok(named, outcome);
@@ -382,7 +486,11 @@ describe('reliability probes (issue 27) against the built CLI', { timeout: 600_0
   const FORMAT_PROBES = [
     { format: 'openai-responses', path: '/v1/responses', errorOf: (body: { error?: { message?: string } }) => body.error?.message },
     { format: 'openai-chat', path: '/v1/chat/completions', errorOf: (body: { error?: { message?: string } }) => body.error?.message },
-    { format: 'gemini', path: '/v1beta/models/gemini-2.5-pro:streamGenerateContent', errorOf: (body: { error?: { message?: string; status?: string } }) => (body.error?.status ? body.error.message : undefined) },
+    {
+      format: 'gemini',
+      path: '/v1beta/models/gemini-2.5-pro:streamGenerateContent',
+      errorOf: (body: { error?: { message?: string; status?: string } }) => (body.error?.status ? body.error.message : undefined),
+    },
   ] as const;
   for (const { format, path, errorOf } of FORMAT_PROBES) {
     it(`${format} · a bomb and an oversized body are 413 in its own error shape, garbage and unparseable JSON go as they came, a cut stream ends as an error`, async () => {
@@ -403,14 +511,27 @@ describe('reliability probes (issue 27) against the built CLI', { timeout: 600_0
         // Responses clients raise `response.failed`; Chat Completions and Gemini agree on no error event: the stream is cut.
         if (format === 'openai-responses') assert.match(cut.text, /event: response\.failed\ndata: .*upstream connection closed mid-response/);
         else assert.ok(cut.error !== null || !cut.text.includes('message_stop'), `the cut stream ended as a broken one: ${cut.error ?? cut.text.slice(-80)}`);
-        outcomes.push(`bomb→${inflated.status}`, `40 MB→${oversized.status}`, `garbage→${garbage.status} ${garbage.ms.toFixed(0)} ms`, `unparseable→${broken.status}`, `cut→${cut.error ?? 'response.failed'}`);
+        outcomes.push(
+          `bomb→${inflated.status}`,
+          `40 MB→${oversized.status}`,
+          `garbage→${garbage.status} ${garbage.ms.toFixed(0)} ms`,
+          `unparseable→${broken.status}`,
+          `cut→${cut.error ?? 'response.failed'}`,
+        );
         return outcomes.join(', ');
       });
       assertBounded(result, format);
       await settle();
       const events = eventLines(join(result.stateDir, 'events.jsonl')).filter((event): event is ProxyEvent => event?.path === path);
-      assert.deepEqual(events.map((event) => event.format), events.map(() => format), 'each event names the format');
-      assert.deepEqual(events.map((event) => event.status), [413, 413, 200, 200, 200]);
+      assert.deepEqual(
+        events.map((event) => event.format),
+        events.map(() => format),
+        'each event names the format',
+      );
+      assert.deepEqual(
+        events.map((event) => event.status),
+        [413, 413, 200, 200, 200],
+      );
       assert.equal(events[2]?.action, 'failed-open', 'the garbage body went as it came, and its event says why');
       assert.match(String(events[2]?.reason), /unknown shape|not JSON/);
       assert.match(String(events[4]?.error), /closed mid-response/);
@@ -429,15 +550,32 @@ describe('reliability probes (issue 27) against the built CLI', { timeout: 600_0
 
   // Hooks and the status line (src/cli, src/sessions) read files and stdin the workspace controls.
   const hookProbe = async (probe: string, entry: () => string, args: string[], stdin: string | Buffer, cwd?: string): Promise<void> => {
-    const run = await runCommand(entry(), args, { stdin, env: { XDG_STATE_HOME: join(scratch, 'hook-state'), CLAUDE_CONFIG_DIR: join(scratch, 'no-config') }, timeoutMs: 20_000, ...(cwd ? { cwd } : {}) });
-    const outcome = run.timedOut ? 'HANG (killed at 20 s)' : `exit ${run.code}${run.stderr.trim() ? `: ${run.stderr.trim().split('\n')[0]?.slice(0, 90)}` : ''}`;
+    const run = await runCommand(entry(), args, {
+      stdin,
+      env: { XDG_STATE_HOME: join(scratch, 'hook-state'), CLAUDE_CONFIG_DIR: join(scratch, 'no-config') },
+      timeoutMs: 20_000,
+      ...(cwd ? { cwd } : {}),
+    });
+    const outcome = run.timedOut
+      ? 'HANG (killed at 20 s)'
+      : `exit ${run.code}${run.stderr.trim() ? `: ${run.stderr.trim().split('\n')[0]?.slice(0, 90)}` : ''}`;
     rows.push({ probe, outcome, ms: run.ms, rssMb: mb(run.peakKb), stallMs: null });
     assert.ok(!run.timedOut && run.ms < 10_000, outcome);
     assert.ok(run.code === 0 || run.code === 1, outcome);
     assert.ok(run.peakKb !== null && run.peakKb < RSS_LIMIT_KB, `${probe}: ${mb(run.peakKb)} MB`);
   };
-  const hookStdin = (transcript: string, cwd: string): string => JSON.stringify({ session_id: SESSION_A, transcript_path: transcript, cwd, hook_event_name: 'PreCompact', trigger: 'manual', source: 'compact', custom_instructions: '' });
-  const statusStdin = (transcript: string, cwd: string): string => JSON.stringify({ session_id: SESSION_A, transcript_path: transcript, cwd, model: { id: 'claude-sonnet-5-5', display_name: 'Sonnet' } });
+  const hookStdin = (transcript: string, cwd: string): string =>
+    JSON.stringify({
+      session_id: SESSION_A,
+      transcript_path: transcript,
+      cwd,
+      hook_event_name: 'PreCompact',
+      trigger: 'manual',
+      source: 'compact',
+      custom_instructions: '',
+    });
+  const statusStdin = (transcript: string, cwd: string): string =>
+    JSON.stringify({ session_id: SESSION_A, transcript_path: transcript, cwd, model: { id: 'claude-sonnet-5-5', display_name: 'Sonnet' } });
 
   for (const [kind, make] of [
     ['FIFO', (path: string) => execFileSync('mkfifo', [path])],
@@ -449,7 +587,8 @@ describe('reliability probes (issue 27) against the built CLI', { timeout: 600_0
       make(join(workspace, '.vscode', 'settings.json'));
       const transcript = join(workspace, 't.jsonl');
       writeFileSync(transcript, '');
-      for (const hook of ['pre-compact', 'session-start']) await hookProbe(`3 hook ${hook}, settings.json ${kind}`, () => bundles.cli, ['hook', hook], hookStdin(transcript, workspace), workspace);
+      for (const hook of ['pre-compact', 'session-start'])
+        await hookProbe(`3 hook ${hook}, settings.json ${kind}`, () => bundles.cli, ['hook', hook], hookStdin(transcript, workspace), workspace);
     });
   }
 
@@ -461,13 +600,14 @@ describe('reliability probes (issue 27) against the built CLI', { timeout: 600_0
     rmSync(transcript);
   });
 
-  it("the resident reader: garbage, a 2 MiB line, a silent client and 100 clients at once; the next request answered", async () => {
+  it('the resident reader: garbage, a 2 MiB line, a silent client and 100 clients at once; the next request answered', async () => {
     const socket = join(scratch, 'resident', 'r.sock');
     const server = spawn(process.execPath, [bundles.cli, 'resident', '--socket', socket], { stdio: ['pipe', 'pipe', 'pipe'] });
     const exited = new Promise<number | null>((resolve) => server.once('exit', resolve));
     await new Promise((resolve) => server.stdout.once('data', resolve));
     const started = performance.now();
-    const request = (argv: string[]): string => `${JSON.stringify({ version, argv, cwd: scratch, env: { HOME: scratch, PATH: process.env.PATH ?? '' }, place: ownPlace() })}\n`;
+    const request = (argv: string[]): string =>
+      `${JSON.stringify({ version, argv, cwd: scratch, env: { HOME: scratch, PATH: process.env.PATH ?? '' }, place: ownPlace() })}\n`;
     try {
       const silent = createConnection(socket);
       silent.on('error', () => undefined);
@@ -500,7 +640,6 @@ describe('reliability probes (issue 27) against the built CLI', { timeout: 600_0
     await hookProbe('4 hook pre-compact, 10 MB nested-bracket stdin', () => bundles.cli, ['hook', 'pre-compact'], stdin);
   });
 });
-
 
 // Issue 40's probes (test/support/reliability/forkRace.ts, connectLinks.ts, pipes.ts): forks beside a
 // writing agent, settings files linked out of the workspace, a closed stdout.
@@ -536,7 +675,10 @@ describe('reliability probes (issue 40) against the built CLI', { timeout: 600_0
         assert.ok(outsideUntouched, `${what}: the folder outside changed`);
         assert.ok(workspaceUntouched, `${what}: the workspace changed`);
         assert.equal(run.code, 1, `${what}: exit ${run.code} ${run.stdout} ${run.stderr}`);
-        assert.ok(run.stderr.includes(`${outcome.link} is a symbolic link to ${outcome.target}`) || run.stderr.includes(`${outcome.link} (on the way to`), `${what}: ${run.stderr}`);
+        assert.ok(
+          run.stderr.includes(`${outcome.link} is a symbolic link to ${outcome.target}`) || run.stderr.includes(`${outcome.link} (on the way to`),
+          `${what}: ${run.stderr}`,
+        );
       }
     }
   });
@@ -548,10 +690,14 @@ describe('reliability probes (issue 40) against the built CLI', { timeout: 600_0
     for (const { args, stdin } of printingCommands(root)) {
       const normal = await runCli(process.execPath, [forty.cli, ...args], { cwd: root, env, ...(stdin !== undefined ? { stdin } : {}), timeoutMs: 30_000 });
       const closed = await withStdoutClosed(forty.cli, args, { cwd: root, env, ...(stdin !== undefined ? { stdin } : {}) });
-      if (closed.code !== normal.code || /Unhandled|node:events|\n\s+at /.test(closed.stderr)) problems.push(`${args.join(' ')}: exit ${closed.code} (${normal.code} when read): ${closed.stderr.split('\n').slice(0, 3).join(' | ')}`);
+      if (closed.code !== normal.code || /Unhandled|node:events|\n\s+at /.test(closed.stderr))
+        problems.push(`${args.join(' ')}: exit ${closed.code} (${normal.code} when read): ${closed.stderr.split('\n').slice(0, 3).join(' | ')}`);
     }
     assert.deepEqual(problems, []);
-    for (const args of [['compact', TRANSCRIPT, '--json'], ['connect', join(root, 'ws'), '--dry-run']]) {
+    for (const args of [
+      ['compact', TRANSCRIPT, '--json'],
+      ['connect', join(root, 'ws'), '--dry-run'],
+    ]) {
       const run = behindHead(forty.cli, args, { cwd: root, env });
       assert.equal(run.codes, '0 0', `${args[0]} | head -1: ${run.codes} ${run.stderr}`);
       assert.equal(run.stderr, '');
@@ -564,9 +710,24 @@ describe('reliability probes (issue 40) against the built CLI', { timeout: 600_0
     execFileSync('mkfifo', [join(state, 'context-lens', 'hook-events.jsonl')]);
     const workspace = join(forty.root, 'fifo-ws');
     mkdirSync(workspace, { recursive: true });
-    for (const [hook, event] of [['pre-compact', 'PreCompact'], ['session-start', 'SessionStart']] as const) {
-      const stdin = JSON.stringify({ session_id: SESSION_A, transcript_path: TRANSCRIPT, cwd: workspace, hook_event_name: event, trigger: 'manual', source: 'compact', custom_instructions: '' });
-      const run = await runCommand(forty.cli, ['hook', hook], { stdin, env: { XDG_STATE_HOME: state, CLAUDE_CONFIG_DIR: join(forty.root, 'no-config') }, timeoutMs: 20_000 });
+    for (const [hook, event] of [
+      ['pre-compact', 'PreCompact'],
+      ['session-start', 'SessionStart'],
+    ] as const) {
+      const stdin = JSON.stringify({
+        session_id: SESSION_A,
+        transcript_path: TRANSCRIPT,
+        cwd: workspace,
+        hook_event_name: event,
+        trigger: 'manual',
+        source: 'compact',
+        custom_instructions: '',
+      });
+      const run = await runCommand(forty.cli, ['hook', hook], {
+        stdin,
+        env: { XDG_STATE_HOME: state, CLAUDE_CONFIG_DIR: join(forty.root, 'no-config') },
+        timeoutMs: 20_000,
+      });
       assert.ok(!run.timedOut && run.ms < 5_000, `hook ${hook}: ${run.timedOut ? 'HANG (killed at 20 s)' : `${Math.round(run.ms)} ms`}`);
       assert.equal(run.code, 0, run.stderr);
       assert.match(run.stderr, /hook-events\.jsonl .*(named pipe)/);
@@ -596,7 +757,10 @@ describe('lying session stores (issue 40) against the built CLI', { timeout: 300
   const storeRows: Row[] = [];
   after(() => {
     rmSync(storeScratch, { recursive: true, force: true });
-    const table = storeRows.map((row) => `${row.probe.padEnd(44)} ${String(Math.round(row.ms)).padStart(7)} ${(row.rssMb === null ? '—' : row.rssMb.toFixed(1)).padStart(8)}  ${row.outcome}`);
+    const table = storeRows.map(
+      (row) =>
+        `${row.probe.padEnd(44)} ${String(Math.round(row.ms)).padStart(7)} ${(row.rssMb === null ? '—' : row.rssMb.toFixed(1)).padStart(8)}  ${row.outcome}`,
+    );
     console.log(['', 'lying session stores: probe ms  peak MB  outcome', ...table].join('\n'));
   });
 
@@ -604,7 +768,9 @@ describe('lying session stores (issue 40) against the built CLI', { timeout: 300
   async function storeProbe(probe: string, args: readonly string[]): Promise<CommandOutcome> {
     const run = await runCommand(cli, args, { timeoutMs: STORE_MS * 3, env: { HOME: storeScratch } });
     const lines = run.stdout.split('\n');
-    const said = (run.code === 0 ? (lines.find((line) => /^\s+warning /.test(line)) ?? lines.find((line) => line.includes('"title"')) ?? lines[0]) : run.stderr.trim()) ?? '';
+    const said =
+      (run.code === 0 ? (lines.find((line) => /^\s+warning /.test(line)) ?? lines.find((line) => line.includes('"title"')) ?? lines[0]) : run.stderr.trim()) ??
+      '';
     storeRows.push({ probe, outcome: `exit ${run.code}: ${said.trim().slice(0, 160)}`, ms: run.ms, rssMb: mb(run.peakKb), stallMs: null });
     assert.ok(!run.timedOut && run.ms < STORE_MS, `${probe}: ${Math.round(run.ms)} ms`);
     assert.ok(run.peakKb !== null && run.peakKb < STORE_RSS_KB, `${probe}: peak RSS ${mb(run.peakKb)} MB`);
@@ -632,11 +798,20 @@ describe('lying session stores (issue 40) against the built CLI', { timeout: 300
     try {
       await new Promise((resolve) => server.stdout.once('data', resolve));
       const started = performance.now();
-      const answer = await exchange(socket, `${JSON.stringify({ version, argv: inspectOpencode(db), cwd: storeScratch, env: { HOME: storeScratch, PATH: process.env.PATH ?? '' }, place: ownPlace() })}\n`);
+      const answer = await exchange(
+        socket,
+        `${JSON.stringify({ version, argv: inspectOpencode(db), cwd: storeScratch, env: { HOME: storeScratch, PATH: process.env.PATH ?? '' }, place: ownPlace() })}\n`,
+      );
       const ms = performance.now() - started;
       const peakKb = peakRssKb(server.pid);
       const text = answer.join('\n');
-      storeRows.push({ probe: '5 resident reader, log of 1,000,000 pages', outcome: /wal-ignored/.test(text) ? 'answered, the log named' : text.slice(0, 160), ms, rssMb: mb(peakKb), stallMs: null });
+      storeRows.push({
+        probe: '5 resident reader, log of 1,000,000 pages',
+        outcome: /wal-ignored/.test(text) ? 'answered, the log named' : text.slice(0, 160),
+        ms,
+        rssMb: mb(peakKb),
+        stallMs: null,
+      });
       assert.match(text, /wal-ignored/);
       assert.ok(ms < STORE_MS, `${Math.round(ms)} ms`);
       assert.ok(peakKb !== null && peakKb < STORE_RSS_KB, `resident reader peak RSS ${mb(peakKb)} MB`);
@@ -725,28 +900,44 @@ describe('reliability probes (issue 40): the resident reader trusts nothing it d
   });
   after(() => {
     rmSync(home, { recursive: true, force: true });
-    console.log(['', 'resident reader probes: probe  ms  outcome', ...residentRows.map((row) => `${row.probe.padEnd(52)} ${String(Math.round(row.ms)).padStart(6)}  ${row.outcome}`)].join('\n'));
+    console.log(
+      [
+        '',
+        'resident reader probes: probe  ms  outcome',
+        ...residentRows.map((row) => `${row.probe.padEnd(52)} ${String(Math.round(row.ms)).padStart(6)}  ${row.outcome}`),
+      ].join('\n'),
+    );
   });
 
-  it('another local user made the socket folder first: the terminal sends it nothing and prints nothing of it', { skip: !isRoot && 'needs root to be another user' }, async () => {
-    const started = performance.now();
-    // The old fallback's kind of name: under the temp folder, known in advance.
-    const impostor = await startImpostor(join(tmpdir(), `context-lens-probe-${process.pid}-${Date.now()}`));
-    try {
-      const run = await runLoader(loader, listing, { ...secrets, CLAUDE_CONFIG_DIR: configDir, CONTEXT_LENS_RESIDENT: impostor.socket });
-      const received = impostor.received();
-      residentRows.push({ probe: "another user's socket folder", outcome: `${received.length} bytes sent to it; exit ${run.code}; output ${run.stdout === alone.stdout ? 'as on its own' : 'FORGED'}; stderr: ${run.stderr.trim()}`, ms: performance.now() - started, rssMb: null, stallMs: null });
-      assert.equal(received, '', 'nothing reached the other user');
-      assert.equal(run.code, 0);
-      assert.equal(run.stdout, alone.stdout);
-      assert.match(run.stderr, new RegExp(`not asking the resident reader at .*: .* belongs to user ${OTHER_UID}; running here`));
-    } finally {
-      await impostor.stop();
-      rmSync(dirname(impostor.socket), { recursive: true, force: true });
-    }
-  });
+  it(
+    'another local user made the socket folder first: the terminal sends it nothing and prints nothing of it',
+    { skip: !isRoot && 'needs root to be another user' },
+    async () => {
+      const started = performance.now();
+      // The old fallback's kind of name: under the temp folder, known in advance.
+      const impostor = await startImpostor(join(tmpdir(), `context-lens-probe-${process.pid}-${Date.now()}`));
+      try {
+        const run = await runLoader(loader, listing, { ...secrets, CLAUDE_CONFIG_DIR: configDir, CONTEXT_LENS_RESIDENT: impostor.socket });
+        const received = impostor.received();
+        residentRows.push({
+          probe: "another user's socket folder",
+          outcome: `${received.length} bytes sent to it; exit ${run.code}; output ${run.stdout === alone.stdout ? 'as on its own' : 'FORGED'}; stderr: ${run.stderr.trim()}`,
+          ms: performance.now() - started,
+          rssMb: null,
+          stallMs: null,
+        });
+        assert.equal(received, '', 'nothing reached the other user');
+        assert.equal(run.code, 0);
+        assert.equal(run.stdout, alone.stdout);
+        assert.match(run.stderr, new RegExp(`not asking the resident reader at .*: .* belongs to user ${OTHER_UID}; running here`));
+      } finally {
+        await impostor.stop();
+        rmSync(dirname(impostor.socket), { recursive: true, force: true });
+      }
+    },
+  );
 
-  it("the client hands its reader only the variables inspect and sessions read: no key, no token", async () => {
+  it('the client hands its reader only the variables inspect and sessions read: no key, no token', async () => {
     const started = performance.now();
     const recorder = await startRecorder(join(home, 'recorder'));
     try {
@@ -754,9 +945,18 @@ describe('reliability probes (issue 40): the resident reader trusts nothing it d
       assert.equal(run.code, 0, run.stderr);
       assert.equal(recorder.requests.length, 1);
       const sent = JSON.parse(recorder.requests[0]!) as { env: Record<string, string> };
-      residentRows.push({ probe: 'what the client sends', outcome: `variables: ${Object.keys(sent.env).join(', ')} (of ${Object.keys(process.env).length + 3} in its environment)`, ms: performance.now() - started, rssMb: null, stallMs: null });
+      residentRows.push({
+        probe: 'what the client sends',
+        outcome: `variables: ${Object.keys(sent.env).join(', ')} (of ${Object.keys(process.env).length + 3} in its environment)`,
+        ms: performance.now() - started,
+        rssMb: null,
+        stallMs: null,
+      });
       assert.ok(!recorder.requests[0]!.includes('secret'), recorder.requests[0]);
-      assert.deepEqual(Object.keys(sent.env).filter((name) => !RESIDENT_ENV_NAMES.has(name)), []);
+      assert.deepEqual(
+        Object.keys(sent.env).filter((name) => !RESIDENT_ENV_NAMES.has(name)),
+        [],
+      );
       assert.equal(sent.env.CLAUDE_CONFIG_DIR, configDir);
     } finally {
       recorder.close();
@@ -768,7 +968,13 @@ describe('reliability probes (issue 40): the resident reader trusts nothing it d
     const base = join(home, 'long');
     const socket = join(base, 'd'.repeat(SOCKET_PATH_MAX_BYTES + 10 - base.length), 'r.sock');
     const run = spawnSync(process.execPath, [loader, 'resident', '--socket', socket], { encoding: 'utf8', input: '', timeout: 20_000 });
-    residentRows.push({ probe: `resident --socket of ${Buffer.byteLength(socket)} bytes`, outcome: `exit ${run.status}: ${run.stderr.trim()}`, ms: performance.now() - started, rssMb: null, stallMs: null });
+    residentRows.push({
+      probe: `resident --socket of ${Buffer.byteLength(socket)} bytes`,
+      outcome: `exit ${run.status}: ${run.stderr.trim()}`,
+      ms: performance.now() - started,
+      rssMb: null,
+      stallMs: null,
+    });
     assert.equal(run.status, 1, run.stdout + run.stderr);
     assert.match(run.stderr, new RegExp(`a socket's path can have at most ${SOCKET_PATH_MAX_BYTES}`));
     assert.equal(existsSync(base), false, 'no folder made, no socket bound at a shortened path');
@@ -782,7 +988,13 @@ describe('reliability probes (issue 40): the resident reader trusts nothing it d
       const env = { CLAUDE_CONFIG_DIR: configDir, CONTEXT_LENS_RESIDENT: socket, CONTEXT_LENS_DEBUG: '1' };
       const here = await runLoader(loader, listing, env);
       const sandboxed = await runLoader(loader, listing, env, ['unshare', '--mount']);
-      residentRows.push({ probe: 'a client in another mount namespace', outcome: `same namespace: ${here.stderr.includes('answered by the resident reader') ? 'answered' : 'NOT answered'}; unshare --mount: ${sandboxed.stderr.includes('answered by the resident reader') ? 'ANSWERED' : 'ran itself'}, exit ${sandboxed.code}`, ms: performance.now() - started, rssMb: null, stallMs: null });
+      residentRows.push({
+        probe: 'a client in another mount namespace',
+        outcome: `same namespace: ${here.stderr.includes('answered by the resident reader') ? 'answered' : 'NOT answered'}; unshare --mount: ${sandboxed.stderr.includes('answered by the resident reader') ? 'ANSWERED' : 'ran itself'}, exit ${sandboxed.code}`,
+        ms: performance.now() - started,
+        rssMb: null,
+        stallMs: null,
+      });
       assert.match(here.stderr, /answered by the resident reader/);
       assert.equal(sandboxed.code, 0, sandboxed.stderr);
       assert.equal(sandboxed.stdout, alone.stdout);
@@ -811,7 +1023,13 @@ describe('reliability probes (issue 40): the resident reader trusts nothing it d
       const droppedMs = performance.now() - since;
       const env = { CLAUDE_CONFIG_DIR: configDir, CONTEXT_LENS_RESIDENT: socket, CONTEXT_LENS_DEBUG: '1' };
       const next = await runLoader(loader, listing, env);
-      residentRows.push({ probe: `${CONNECTIONS_MAX} idle clients and a trickle`, outcome: `${greeted} greeted, the next told ${overLine}; all dropped ${Math.round(droppedMs)} ms later (deadline ${REQUEST_DEADLINE_MS} ms); a terminal then ${next.stderr.includes('answered by') ? 'answered' : 'NOT answered'}`, ms: performance.now() - started, rssMb: null, stallMs: null });
+      residentRows.push({
+        probe: `${CONNECTIONS_MAX} idle clients and a trickle`,
+        outcome: `${greeted} greeted, the next told ${overLine}; all dropped ${Math.round(droppedMs)} ms later (deadline ${REQUEST_DEADLINE_MS} ms); a terminal then ${next.stderr.includes('answered by') ? 'answered' : 'NOT answered'}`,
+        ms: performance.now() - started,
+        rssMb: null,
+        stallMs: null,
+      });
       assert.equal(greeted, CONNECTIONS_MAX);
       assert.equal(overLine, '{"local":"busy"}');
       assert.ok(droppedMs < REQUEST_DEADLINE_MS + 1500, `dropped after ${Math.round(droppedMs)} ms`);

@@ -7,7 +7,7 @@ const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/ch
 
 export function chromiumPath(): string {
   const found = CANDIDATES.find((candidate): candidate is string => !!candidate && existsSync(candidate));
-  if (!found) throw new Error('No Chromium found: install Debian\'s `chromium` (apt-get install chromium) or set CHROMIUM_PATH');
+  if (!found) throw new Error("No Chromium found: install Debian's `chromium` (apt-get install chromium) or set CHROMIUM_PATH");
   return found;
 }
 
@@ -15,6 +15,14 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath(),
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
   });
 }

@@ -40,7 +40,13 @@ export function claudeFixtures(): ClaudeFixture[] {
 export function claudeTranscripts(): { name: string; origin: ClaudeFixture['origin']; path: string }[] {
   return claudeFixtures().flatMap((fixture) =>
     fixture.transcripts.map((path) => ({
-      name: fixture.transcripts.length === 1 ? fixture.name : `${fixture.name}/${path.split('/').at(-1)?.replace(/\.jsonl$/, '')}`,
+      name:
+        fixture.transcripts.length === 1
+          ? fixture.name
+          : `${fixture.name}/${path
+              .split('/')
+              .at(-1)
+              ?.replace(/\.jsonl$/, '')}`,
       origin: fixture.origin,
       path,
     })),

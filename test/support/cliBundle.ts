@@ -33,7 +33,9 @@ export async function buildCliLoader(outdir: string): Promise<string> {
     ...NODE_BUNDLE,
     entryPoints: { cli: join(CLI, 'bin.ts'), 'cli-main': join(CLI, 'main.ts') },
     outdir,
-    plugins: [{ name: 'cli-main-beside', setup: (builder) => builder.onResolve({ filter: /^\.\/cli-main\.js$/ }, (args) => ({ path: args.path, external: true })) }],
+    plugins: [
+      { name: 'cli-main-beside', setup: (builder) => builder.onResolve({ filter: /^\.\/cli-main\.js$/ }, (args) => ({ path: args.path, external: true })) },
+    ],
   });
   return join(outdir, 'cli.js');
 }

@@ -44,7 +44,19 @@ export function configureClineProvider(root: string, baseUrl: string): void {
   const folder = join(clineDataDir(root), 'settings');
   mkdirSync(folder, { recursive: true });
   const settings = { provider: 'openai-compatible', apiKey: 'x', model: CLINE_MODEL, baseUrl: `${baseUrl.replace(/\/$/, '')}/v1` };
-  writeFileSync(join(folder, 'providers.json'), JSON.stringify({ version: 1, lastUsedProvider: 'openai-compatible', modes: {}, providers: { 'openai-compatible': { settings, updatedAt: new Date().toISOString(), tokenSource: 'manual' } } }, null, 2));
+  writeFileSync(
+    join(folder, 'providers.json'),
+    JSON.stringify(
+      {
+        version: 1,
+        lastUsedProvider: 'openai-compatible',
+        modes: {},
+        providers: { 'openai-compatible': { settings, updatedAt: new Date().toISOString(), tokenSource: 'manual' } },
+      },
+      null,
+      2,
+    ),
+  );
 }
 
 /** A free loopback port for the hub, so runs never share Cline's fixed default (25463). */
@@ -163,7 +175,11 @@ export async function resumeInTerminal(id: string, prompt: string, options: RunC
   const port = await freePort();
   try {
     const seconds = (ms: number): string => String(ms / 1000);
-    return await runCli('python3', ['-c', PTY_DRIVER, prompt, seconds(options.settleMs ?? 2000), seconds(options.answerMs ?? 5000), ensureClineCli(), '--id', id], { cwd: options.cwd, env: clineEnv(options.root, port), timeoutMs: options.timeoutMs ?? 60_000 });
+    return await runCli(
+      'python3',
+      ['-c', PTY_DRIVER, prompt, seconds(options.settleMs ?? 2000), seconds(options.answerMs ?? 5000), ensureClineCli(), '--id', id],
+      { cwd: options.cwd, env: clineEnv(options.root, port), timeoutMs: options.timeoutMs ?? 60_000 },
+    );
   } finally {
     endHub(port);
   }

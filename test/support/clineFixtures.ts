@@ -71,5 +71,7 @@ export function lastRequestFill(taskFolder: string): number | null {
 /** Every cost Cline recorded in a task's `api_req_started` messages, summed. */
 export function recordedTaskCost(taskFolder: string): number {
   const ui = JSON.parse(readFileSync(join(taskFolder, 'ui_messages.json'), 'utf8')) as { say?: string; text?: string }[];
-  return ui.filter((message) => message.say === 'api_req_started' && message.text !== undefined).reduce((sum, message) => sum + ((JSON.parse(message.text!) as { cost?: number }).cost ?? 0), 0);
+  return ui
+    .filter((message) => message.say === 'api_req_started' && message.text !== undefined)
+    .reduce((sum, message) => sum + ((JSON.parse(message.text!) as { cost?: number }).cost ?? 0), 0);
 }

@@ -101,7 +101,15 @@ export function execArgs(options: ExecArgsOptions): string[] {
   const overrides = Object.entries(options.overrides ?? {}).flatMap(([key, value]) => ['-c', `${key}=${value}`]);
   const head = options.resume === undefined ? ['exec'] : ['exec', 'resume'];
   const where = options.resume === undefined && options.cd !== undefined ? ['-C', options.cd] : [];
-  return [...head, '--dangerously-bypass-approvals-and-sandbox', '--skip-git-repo-check', ...overrides, ...where, ...(options.resume === undefined ? [] : [options.resume]), options.prompt];
+  return [
+    ...head,
+    '--dangerously-bypass-approvals-and-sandbox',
+    '--skip-git-repo-check',
+    ...overrides,
+    ...where,
+    ...(options.resume === undefined ? [] : [options.resume]),
+    options.prompt,
+  ];
 }
 
 export interface RunCodexOptions {

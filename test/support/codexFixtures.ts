@@ -39,7 +39,13 @@ export function codexFixtures(): CodexFixture[] {
 export function codexRollouts(): { name: string; origin: CodexFixture['origin']; codexHome: string; path: string }[] {
   return codexFixtures().flatMap((fixture) =>
     fixture.rollouts.map((path) => ({
-      name: fixture.rollouts.length === 1 ? fixture.name : `${fixture.name}/${path.split('/').at(-1)?.replace(/\.jsonl$/, '')}`,
+      name:
+        fixture.rollouts.length === 1
+          ? fixture.name
+          : `${fixture.name}/${path
+              .split('/')
+              .at(-1)
+              ?.replace(/\.jsonl$/, '')}`,
       origin: fixture.origin,
       codexHome: fixture.codexHome,
       path,

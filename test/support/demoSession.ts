@@ -32,7 +32,10 @@ export function prepareDemoSession(workspace = DEMO_WORKSPACE): DemoSession {
 }
 
 function lastRecord(path: string, type: string): TranscriptRecord {
-  const records = readFileSync(path, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as TranscriptRecord);
+  const records = readFileSync(path, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as TranscriptRecord);
   const found = records.reverse().find((record) => record.type === type);
   assert.ok(found, `no ${type} record in ${path}`);
   return found;
@@ -45,12 +48,23 @@ const nextUuid = () => `0e2e0e2e-0000-4000-8000-${String(++appended).padStart(12
 function responseRecord(path: string, cacheReadInputTokens: number, parentUuid: string | undefined, content?: unknown[]): TranscriptRecord & { uuid: string } {
   const last = lastRecord(path, 'assistant');
   const uuid = nextUuid();
-  const message = { ...last.message, id: `msg_e2e_${appended}`, usage: { input_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: cacheReadInputTokens, output_tokens: 20 }, ...(content ? { content } : {}) };
+  const message = {
+    ...last.message,
+    id: `msg_e2e_${appended}`,
+    usage: { input_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: cacheReadInputTokens, output_tokens: 20 },
+    ...(content ? { content } : {}),
+  };
   return { ...last, uuid, parentUuid: parentUuid ?? last.uuid ?? null, timestamp: new Date().toISOString(), message } as TranscriptRecord & { uuid: string };
 }
 
 /** The uuid of the transcript's newest record: the next one chains after it. */
-const tailUuid = (path: string): string | undefined => readFileSync(path, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as TranscriptRecord).filter((record) => record.uuid).at(-1)?.uuid;
+const tailUuid = (path: string): string | undefined =>
+  readFileSync(path, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as TranscriptRecord)
+    .filter((record) => record.uuid)
+    .at(-1)?.uuid;
 
 /** A further response from the agent: the last assistant record again, with more context used. */
 export function appendResponse(path: string, cacheReadInputTokens: number, content?: unknown[]): string {
@@ -94,8 +108,27 @@ export function appendCompaction(path: string, summary: string, preTokens: numbe
   const user = lastRecord(path, 'user');
   const boundaryUuid = nextUuid();
   const at = new Date().toISOString();
-  const boundary = { ...lastRecord(path, 'system'), parentUuid: null, uuid: boundaryUuid, timestamp: at, type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', compactMetadata: { trigger: 'manual', preTokens, postTokens } };
-  const summaryRecord = { ...user, uuid: nextUuid(), parentUuid: boundaryUuid, timestamp: at, isCompactSummary: true, isVisibleInTranscriptOnly: true, isMeta: undefined, toolUseResult: undefined, message: { role: 'user', content: summary } };
+  const boundary = {
+    ...lastRecord(path, 'system'),
+    parentUuid: null,
+    uuid: boundaryUuid,
+    timestamp: at,
+    type: 'system',
+    subtype: 'compact_boundary',
+    content: 'Conversation compacted',
+    compactMetadata: { trigger: 'manual', preTokens, postTokens },
+  };
+  const summaryRecord = {
+    ...user,
+    uuid: nextUuid(),
+    parentUuid: boundaryUuid,
+    timestamp: at,
+    isCompactSummary: true,
+    isVisibleInTranscriptOnly: true,
+    isMeta: undefined,
+    toolUseResult: undefined,
+    message: { role: 'user', content: summary },
+  };
   appendFileSync(path, `${JSON.stringify(boundary)}\n${JSON.stringify(summaryRecord)}\n`);
   appendResponse(path, postTokens, [{ type: 'text', text: 'Continuing from the summary.' }]);
 }

@@ -22,10 +22,26 @@ export async function startDyingUpstream(): Promise<DyingUpstream> {
       }
       requests += 1;
       response.writeHead(200, { 'content-type': 'text/event-stream' });
-      const start = { type: 'message_start', message: { id: 'msg_dying', type: 'message', role: 'assistant', model: 'claude-sonnet-5-5', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 } } };
+      const start = {
+        type: 'message_start',
+        message: {
+          id: 'msg_dying',
+          type: 'message',
+          role: 'assistant',
+          model: 'claude-sonnet-5-5',
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: 10, output_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+        },
+      };
       response.write(`event: message_start\ndata: ${JSON.stringify(start)}\n\n`);
-      response.write(`event: content_block_start\ndata: ${JSON.stringify({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } })}\n\n`);
-      response.write(`event: content_block_delta\ndata: ${JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hel' } })}\n\n`);
+      response.write(
+        `event: content_block_start\ndata: ${JSON.stringify({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } })}\n\n`,
+      );
+      response.write(
+        `event: content_block_delta\ndata: ${JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hel' } })}\n\n`,
+      );
       setTimeout(() => response.socket?.destroy(), 50);
     });
   });

@@ -82,7 +82,15 @@ async function recordPanel(frame: Frame): Promise<void> {
         empty: text('[data-testid="empty"]'),
       };
       const last = record.moments.at(-1);
-      if (!last || last.title !== moment.title || last.summary !== moment.summary || last.loading !== moment.loading || last.rows !== moment.rows || last.empty !== moment.empty) record.moments.push(moment);
+      if (
+        !last ||
+        last.title !== moment.title ||
+        last.summary !== moment.summary ||
+        last.loading !== moment.loading ||
+        last.rows !== moment.rows ||
+        last.empty !== moment.empty
+      )
+        record.moments.push(moment);
       if (loading && record.clickedAt === 0) {
         record.clickedAt = Date.now();
         [...document.querySelectorAll('vscode-button')].find((button: typeof body) => button.textContent?.includes('Select Session'))?.click();
@@ -182,7 +190,9 @@ export async function measureFirstPaint(options: FirstPaintOptions): Promise<Fir
     const pickedUpAt = moments.findIndex((moment) => moment.title !== null);
     const pickedUp = moments[pickedUpAt];
     const loadingEnd = moments.find((moment, index) => index > exact && !moment.loading);
-    const between = moments.slice(Math.max(0, pickedUpAt), Math.max(0, exact)).flatMap((moment) => [moment.summary, moment.empty].filter((value): value is string => value !== null));
+    const between = moments
+      .slice(Math.max(0, pickedUpAt), Math.max(0, exact))
+      .flatMap((moment) => [moment.summary, moment.empty].filter((value): value is string => value !== null));
     return {
       pickedUpMs: since(t0, pickedUp?.t),
       gaugeMs: since(t0, gauge?.t),

@@ -107,7 +107,12 @@ export function geminiEnv(options: Pick<RunGeminiOptions, 'home' | 'baseUrl' | '
 export function runGemini(options: RunGeminiOptions): Promise<GeminiRun> {
   const entry = options.entry ?? ensureGeminiCli();
   mkdirSync(options.home, { recursive: true });
-  return runCli(process.execPath, [entry, ...options.args], { cwd: options.cwd, env: geminiEnv(options), stdin: options.stdin ?? '', timeoutMs: options.timeoutMs });
+  return runCli(process.execPath, [entry, ...options.args], {
+    cwd: options.cwd,
+    env: geminiEnv(options),
+    stdin: options.stdin ?? '',
+    timeoutMs: options.timeoutMs,
+  });
 }
 
 /** Every chat file under `<home>/.gemini/tmp/*\/chats`, sorted by path. */

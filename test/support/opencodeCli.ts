@@ -48,7 +48,13 @@ export function opencodeConfig(baseUrl: string, extra: Record<string, unknown> =
     small_model: OPENCODE_MODEL,
     autoupdate: false,
     share: 'disabled',
-    provider: { fake: { npm: '@ai-sdk/openai-compatible', options: { baseURL: `${baseUrl.replace(/\/$/, '')}/v1`, apiKey: 'x' }, models: { 'fake-model': { limit, tool_call: true } } } },
+    provider: {
+      fake: {
+        npm: '@ai-sdk/openai-compatible',
+        options: { baseURL: `${baseUrl.replace(/\/$/, '')}/v1`, apiKey: 'x' },
+        models: { 'fake-model': { limit, tool_call: true } },
+      },
+    },
     permission: { edit: 'allow', bash: 'allow', webfetch: 'deny' },
     ...extra,
   });

@@ -23,7 +23,11 @@ async function rootOf(image: Uint8Array, table: string): Promise<number> {
 
 /** `base` with `count` more parts of `sessionId`, each `size` bytes of data: the part table grows interior pages. */
 export async function withParts(base: Uint8Array, sessionId: string, count: number, size: number): Promise<Uint8Array> {
-  const rows = Array.from({ length: count }, (_, index) => `('prt_zz${String(index).padStart(6, '0')}', 'msg_none', '${sessionId}', ${index}, ${index}, '{"type":"text","text":"' || printf('%.${size}c', 'x') || '"}')`);
+  const rows = Array.from(
+    { length: count },
+    (_, index) =>
+      `('prt_zz${String(index).padStart(6, '0')}', 'msg_none', '${sessionId}', ${index}, ${index}, '{"type":"text","text":"' || printf('%.${size}c', 'x') || '"}')`,
+  );
   return imageAfter(base, `INSERT INTO part (id, message_id, session_id, time_created, time_updated, data) VALUES ${rows.join(', ')}`);
 }
 

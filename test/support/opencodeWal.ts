@@ -34,7 +34,7 @@ export interface WalOptions {
 
 /** A log taking `before` to `after` (same page size, read from `after`'s header). */
 export function walBetween(before: Uint8Array, after: Uint8Array, options: WalOptions = {}): Uint8Array {
-  const pageSize = ((after[16] ?? 0) << 8 | (after[17] ?? 0)) === 1 ? 65536 : ((after[16] ?? 0) << 8) | (after[17] ?? 0);
+  const pageSize = (((after[16] ?? 0) << 8) | (after[17] ?? 0)) === 1 ? 65536 : ((after[16] ?? 0) << 8) | (after[17] ?? 0);
   const pages = after.length / pageSize;
   const changed: number[] = [];
   for (let page = 1; page <= pages; page++) {
@@ -90,7 +90,9 @@ export function resealWal(wal: Uint8Array, pageSize: number): Uint8Array {
 
 let loaded: SqlJsStatic | null = null;
 /** SQLite, loaded once; `imageAfterSync` needs it loaded (await this first). */
-export const sqliteReady: Promise<SqlJsStatic> = initSqlJs({ wasmBinary: readFileSync(require.resolve('sql.js/dist/sql-wasm.wasm')) }).then((SQL) => (loaded = SQL));
+export const sqliteReady: Promise<SqlJsStatic> = initSqlJs({ wasmBinary: readFileSync(require.resolve('sql.js/dist/sql-wasm.wasm')) }).then(
+  (SQL) => (loaded = SQL),
+);
 
 /** `image` after `sql` ran on it (in memory, with sql.js); the page layout stays SQLite's own. */
 export async function imageAfter(image: Uint8Array, sql: string, params: unknown[] = []): Promise<Uint8Array> {

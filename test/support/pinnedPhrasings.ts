@@ -12,7 +12,8 @@ interface Phrasing {
 }
 
 const corpus = JSON.parse(readFileSync(join(__dirname, '..', 'fixtures', 'phrasings', 'rules.json'), 'utf8')) as { collected: Phrasing[] };
-const pick = (fixture: string, role: string): string[] => corpus.collected.filter((entry) => entry.fixture === fixture && entry.role === role).map((entry) => entry.text);
+const pick = (fixture: string, role: string): string[] =>
+  corpus.collected.filter((entry) => entry.fixture === fixture && entry.role === role).map((entry) => entry.text);
 
 export const PINNED_RULES = pick('codemie-2.0.76', 'rule').slice(0, 3);
 export const PINNED_LOOPS = [...pick('codemie-2.0.76', 'open-loop'), ...pick('codemie-0.77.0 (codex)', 'open-loop')];
@@ -21,7 +22,10 @@ export const PINNED_WORDS = [...PINNED_RULES, ...PINNED_LOOPS];
 
 /** About `lines` × 75 characters of a sync worker's log, pasted by the person. */
 export function pastedLog(lines: number): string {
-  return Array.from({ length: lines }, (_, at) => `2026-11-28T01:${String(at % 60).padStart(2, '0')}:00Z INFO sync worker ${at} flushed batch ${at * 7} in ${(at * 13) % 97} ms`).join('\n');
+  return Array.from(
+    { length: lines },
+    (_, at) => `2026-11-28T01:${String(at % 60).padStart(2, '0')}:00Z INFO sync worker ${at} flushed batch ${at * 7} in ${(at * 13) % 97} ms`,
+  ).join('\n');
 }
 
 /** Rules, then open loops, then the log, then a prompt the compaction runs before. */

@@ -36,7 +36,13 @@ export function conversation(options: ConversationOptions): Conversation {
   for (let turn = 0; turn < options.turns; turn++) {
     const id = `toolu_${String(turn).padStart(6, '0')}`;
     const file = turn % files;
-    messages.push({ role: 'assistant', content: [{ type: 'text', text: `Reading file ${file} again.` }, { type: 'tool_use', id, name: 'Read', input: { file_path: `/project/src/file${file}.ts` } }] });
+    messages.push({
+      role: 'assistant',
+      content: [
+        { type: 'text', text: `Reading file ${file} again.` },
+        { type: 'tool_use', id, name: 'Read', input: { file_path: `/project/src/file${file}.ts` } },
+      ],
+    });
     messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: fileText(file, turn, chars) }] });
   }
   messages.push({ role: 'assistant', content: [{ type: 'text', text: 'Looked at everything.' }] });
@@ -61,28 +67,71 @@ export function joinedPieces(pieces: readonly Buffer[]): Buffer {
 }
 
 type Wire = Record<string, unknown>;
-const textOf = (content: string | Block[]): string => (typeof content === 'string' ? content : content.filter((block) => block.type === 'text').map((block) => String(block.text)).join('\n'));
+const textOf = (content: string | Block[]): string =>
+  typeof content === 'string'
+    ? content
+    : content
+        .filter((block) => block.type === 'text')
+        .map((block) => String(block.text))
+        .join('\n');
 const calls = (content: string | Block[]): Block[] => (typeof content === 'string' ? [] : content.filter((block) => block.type === 'tool_use'));
 const results = (content: string | Block[]): Block[] => (typeof content === 'string' ? [] : content.filter((block) => block.type === 'tool_result'));
 
 /** The same conversation as an OpenAI Responses request (Codex's shape: `input` items, `prompt_cache_key`). */
 export function asResponses(source: Conversation, sessionId = '01a21fd4-06eb-7560-a093-97e2083337fa'): Wire {
   const input = source.messages.flatMap((message): Wire[] => [
-    ...(textOf(message.content) ? [{ type: 'message', role: message.role, content: [{ type: message.role === 'user' ? 'input_text' : 'output_text', text: textOf(message.content) }] }] : []),
-    ...calls(message.content).map((call) => ({ type: 'function_call', call_id: call.id, name: 'exec_command', arguments: JSON.stringify({ cmd: `cat ${String((call.input as Wire).file_path)}` }) })),
+    ...(textOf(message.content)
+      ? [{ type: 'message', role: message.role, content: [{ type: message.role === 'user' ? 'input_text' : 'output_text', text: textOf(message.content) }] }]
+      : []),
+    ...calls(message.content).map((call) => ({
+      type: 'function_call',
+      call_id: call.id,
+      name: 'exec_command',
+      arguments: JSON.stringify({ cmd: `cat ${String((call.input as Wire).file_path)}` }),
+    })),
     ...results(message.content).map((result) => ({ type: 'function_call_output', call_id: result.tool_use_id, output: result.content })),
   ]);
-  return { model: 'gpt-5.5', instructions: 'You are a coding agent.', input, tools: TOOLS.map((tool) => ({ type: 'function', name: tool.name, parameters: {} })), stream: source.stream, prompt_cache_key: sessionId };
+  return {
+    model: 'gpt-5.5',
+    instructions: 'You are a coding agent.',
+    input,
+    tools: TOOLS.map((tool) => ({ type: 'function', name: tool.name, parameters: {} })),
+    stream: source.stream,
+    prompt_cache_key: sessionId,
+  };
 }
 
 /** The same conversation as a Chat Completions request (OpenCode's shape: `tool_calls`, `role: "tool"`). */
 export function asChat(source: Conversation): Wire {
-  const messages = [{ role: 'system', content: 'You are a coding agent.' }, ...source.messages.flatMap((message): Wire[] => {
-    if (message.role === 'assistant') return [{ role: 'assistant', content: textOf(message.content), ...(calls(message.content).length > 0 ? { tool_calls: calls(message.content).map((call) => ({ id: call.id, type: 'function', function: { name: 'read', arguments: JSON.stringify({ filePath: (call.input as Wire).file_path }) } })) } : {}) }];
-    const tools = results(message.content).map((result) => ({ role: 'tool', tool_call_id: result.tool_use_id, content: result.content }));
-    return tools.length > 0 ? tools : [{ role: 'user', content: textOf(message.content) }];
-  })];
-  return { model: 'fake-model', messages, tools: TOOLS.map((tool) => ({ type: 'function', function: { name: tool.name, parameters: {} } })), stream: source.stream };
+  const messages = [
+    { role: 'system', content: 'You are a coding agent.' },
+    ...source.messages.flatMap((message): Wire[] => {
+      if (message.role === 'assistant')
+        return [
+          {
+            role: 'assistant',
+            content: textOf(message.content),
+            ...(calls(message.content).length > 0
+              ? {
+                  tool_calls: calls(message.content).map((call) => ({
+                    id: call.id,
+                    type: 'function',
+                    function: { name: 'read', arguments: JSON.stringify({ filePath: (call.input as Wire).file_path }) },
+                  })),
+                }
+              : {}),
+          },
+        ];
+      const tools = results(message.content).map((result) => ({ role: 'tool', tool_call_id: result.tool_use_id, content: result.content }));
+      return tools.length > 0 ? tools : [{ role: 'user', content: textOf(message.content) }];
+    }),
+  ];
+  return {
+    model: 'fake-model',
+    messages,
+    tools: TOOLS.map((tool) => ({ type: 'function', function: { name: tool.name, parameters: {} } })),
+    stream: source.stream,
+  };
 }
 
 /** The same conversation as a Gemini request (Gemini CLI's shape: `functionCall` / `functionResponse` parts). */
@@ -95,5 +144,9 @@ export function asGemini(source: Conversation): Wire {
       ...results(message.content).map((result) => ({ functionResponse: { id: result.tool_use_id, name: 'read_file', response: { output: result.content } } })),
     ],
   }));
-  return { contents, systemInstruction: { parts: [{ text: 'You are a coding agent.' }] }, tools: [{ functionDeclarations: TOOLS.map((tool) => ({ name: tool.name, parameters: {} })) }] };
+  return {
+    contents,
+    systemInstruction: { parts: [{ text: 'You are a coding agent.' }] },
+    tools: [{ functionDeclarations: TOOLS.map((tool) => ({ name: tool.name, parameters: {} })) }],
+  };
 }

@@ -83,7 +83,10 @@ export async function listenLoopback(server: Server): Promise<{ url: string; sto
   };
 }
 
-export async function startScriptedServer(handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>, errorBody: (message: string) => unknown): Promise<ScriptedServer> {
+export async function startScriptedServer(
+  handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>,
+  errorBody: (message: string) => unknown,
+): Promise<ScriptedServer> {
   const errors: Error[] = [];
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {

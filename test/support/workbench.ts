@@ -43,7 +43,8 @@ export async function runCommand(page: Page, title: string, timeoutMs = 60_000):
       // The palette's input and rows stay on screen a moment after the click; a quick pick or input
       // box the command opens reuses the same widget. Wait until it no longer holds the palette's
       // `>` query, so the caller never reads or types into the palette.
-      const paletteShown = async (): Promise<boolean> => (await input.isVisible()) && (await input.inputValue({ timeout: 1_000 }).catch(() => '')).startsWith('>');
+      const paletteShown = async (): Promise<boolean> =>
+        (await input.isVisible()) && (await input.inputValue({ timeout: 1_000 }).catch(() => '')).startsWith('>');
       for (let wait = 0; wait < 100 && (await paletteShown()); wait++) await page.waitForTimeout(50);
       return;
     } catch (error) {
@@ -66,7 +67,12 @@ export async function webviewFrame(page: Page, timeoutMs = 30_000): Promise<Fram
     }
     await page.waitForTimeout(200);
   }
-  throw new Error(`No Context Lens webview rendered within ${timeoutMs} ms (frames: ${page.frames().map((frame) => frame.url()).join(', ')})`);
+  throw new Error(
+    `No Context Lens webview rendered within ${timeoutMs} ms (frames: ${page
+      .frames()
+      .map((frame) => frame.url())
+      .join(', ')})`,
+  );
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {
@@ -98,10 +104,22 @@ export interface Workbench {
 }
 
 /** code-server with the built extension on `workspace`, and a browser page showing it. */
-export async function startWorkbench(options: { workspace: string; theme: string; claudeConfigDir: string; settings?: Record<string, unknown>; env?: Record<string, string> }): Promise<Workbench> {
+export async function startWorkbench(options: {
+  workspace: string;
+  theme: string;
+  claudeConfigDir: string;
+  settings?: Record<string, unknown>;
+  env?: Record<string, string>;
+}): Promise<Workbench> {
   const extensionRoot = join(__dirname, '..', '..');
   const env = { ...options.env, CLAUDE_CONFIG_DIR: options.claudeConfigDir };
-  const server = await launchCodeServer({ extensionRoot, workspace: options.workspace, theme: options.theme, env, ...(options.settings ? { settings: options.settings } : {}) });
+  const server = await launchCodeServer({
+    extensionRoot,
+    workspace: options.workspace,
+    theme: options.theme,
+    env,
+    ...(options.settings ? { settings: options.settings } : {}),
+  });
   let browser: Browser | undefined;
   try {
     browser = await launchChromium();
@@ -119,4 +137,3 @@ export async function startWorkbench(options: { workspace: string; theme: string
     throw error;
   }
 }
-

@@ -21,7 +21,11 @@ export function agentHooksLine({ agent, state, where }: AgentHooks): AgentHooksL
       return {
         icon: 'plug',
         text: `${agent} hooks: connected`,
-        action: { label: 'Disconnect', command: 'disconnectAgent', title: `Removes exactly what Connect added to ${where}, after showing the change and asking` },
+        action: {
+          label: 'Disconnect',
+          command: 'disconnectAgent',
+          title: `Removes exactly what Connect added to ${where}, after showing the change and asking`,
+        },
       };
     case 'partial':
       // Connect adds only what is missing, so it is the way to complete a partial connection.

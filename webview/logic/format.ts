@@ -16,7 +16,6 @@ export const FATE_ICONS: Readonly<Record<Fate | 'pinned', string>> = {
   pinned: 'pinned',
 };
 
-
 /** The e2e suite and the CLI agree on this exact text: `124,310 / 200,000 tokens · 62.2 %`. */
 export function fillSummary(fill: Fill): string {
   return `${exactTokens(fill.usedTokens)} / ${exactTokens(fill.windowTokens)} tokens · ${percentOf(fill.usedTokens, fill.windowTokens).toFixed(1)} %`;
@@ -76,7 +75,6 @@ export function triggerText(trigger: string): string {
   if (trigger === 'fork') return 'fork found beside this session';
   return trigger;
 }
-
 
 /**
  * Newest first by timestamp, whatever order the host sent; entries without a time keep their

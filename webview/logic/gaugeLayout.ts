@@ -30,9 +30,14 @@ export function gaugeSegments(fill: Fill, breakdown: Breakdown, reservedOutputTo
   // The breakdown is recounted after the exact total moves (a debounced read of the transcript);
   // until then its shares are spread over the exact total so the bar always matches the number.
   const factor = breakdownTotal > 0 ? fill.usedTokens / breakdownTotal : 0;
-  const used: { key: SegmentKey; tokens: number; count: number }[] = breakdownTotal > 0
-    ? CATEGORIES.map((category) => ({ key: category, tokens: Math.round((byCategory.get(category) ?? 0) * factor), count: byCategory.get(category) ?? 0 })).filter((part) => part.tokens > 0)
-    : [{ key: 'used', tokens: fill.usedTokens, count: fill.usedTokens }];
+  const used: { key: SegmentKey; tokens: number; count: number }[] =
+    breakdownTotal > 0
+      ? CATEGORIES.map((category) => ({
+          key: category,
+          tokens: Math.round((byCategory.get(category) ?? 0) * factor),
+          count: byCategory.get(category) ?? 0,
+        })).filter((part) => part.tokens > 0)
+      : [{ key: 'used', tokens: fill.usedTokens, count: fill.usedTokens }];
   const usedTotal = used.reduce((sum, part) => sum + part.tokens, 0);
   const reserved = Math.max(Math.min(reservedOutputTokens, fill.windowTokens - usedTotal), 0);
   const free = Math.max(fill.windowTokens - usedTotal - reserved, 0);
@@ -90,14 +95,34 @@ export function placeLabels(marks: readonly Mark[], charsAcross: number): Placed
 /** `label`: the followed session's agent (its mark and tooltip name it). */
 export function gaugeMarks(thresholds: Thresholds, label: AgentLabel): Mark[] {
   const marks: Mark[] = [
-    { kind: 'target', percent: thresholds.targetPercent, label: `target ${thresholds.targetPercent} %`, title: `Our target: a compaction shrinks the context to ${thresholds.targetPercent} % of the window. Setting: contextLens.trigger.targetPercent` },
-    { kind: 'trigger', percent: thresholds.triggerPercent, label: `our trigger ${thresholds.triggerPercent} %`, title: `Our trigger: at ${thresholds.triggerPercent} % Context Lens offers to compact (Compact… with a focus, or Preview). Setting: contextLens.trigger.thresholdPercent` },
-    { kind: 'safety', percent: thresholds.safetyNetPercent, label: `safety net ${thresholds.safetyNetPercent} %`, title: `Safety net: at ${thresholds.safetyNetPercent} % Context Lens urges a compaction, even after an offer at the trigger. Setting: contextLens.trigger.safetyNetPercent` },
+    {
+      kind: 'target',
+      percent: thresholds.targetPercent,
+      label: `target ${thresholds.targetPercent} %`,
+      title: `Our target: a compaction shrinks the context to ${thresholds.targetPercent} % of the window. Setting: contextLens.trigger.targetPercent`,
+    },
+    {
+      kind: 'trigger',
+      percent: thresholds.triggerPercent,
+      label: `our trigger ${thresholds.triggerPercent} %`,
+      title: `Our trigger: at ${thresholds.triggerPercent} % Context Lens offers to compact (Compact… with a focus, or Preview). Setting: contextLens.trigger.thresholdPercent`,
+    },
+    {
+      kind: 'safety',
+      percent: thresholds.safetyNetPercent,
+      label: `safety net ${thresholds.safetyNetPercent} %`,
+      title: `Safety net: at ${thresholds.safetyNetPercent} % Context Lens urges a compaction, even after an offer at the trigger. Setting: contextLens.trigger.safetyNetPercent`,
+    },
   ];
   const agent = thresholds.agentAutoCompactPercent;
   // 0 means "no auto-compact point" (tiny override windows), so it gets no mark either.
   if (agent !== null && agent > 0) {
-    marks.push({ kind: 'agent', percent: agent, label: `${label.name} ${agent.toFixed(1)} %`, title: `${label.name} compacts by itself at about ${agent.toFixed(1)} % of the window. Set by ${label.pointSetBy}` });
+    marks.push({
+      kind: 'agent',
+      percent: agent,
+      label: `${label.name} ${agent.toFixed(1)} %`,
+      title: `${label.name} compacts by itself at about ${agent.toFixed(1)} % of the window. Set by ${label.pointSetBy}`,
+    });
   }
   return marks;
 }

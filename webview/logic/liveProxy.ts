@@ -20,7 +20,10 @@ export function liveProxyLine(live: LiveProxyState): string {
     saved > 0
       ? `sent to the model after live edits: ${exactTokens(sent.tokens)} tokens (${how}) of the agent's ~${exactTokens(live.agentTokens)} (−${exactTokens(saved)})`
       : `the last request went through as the agent sent it: ${exactTokens(sent.tokens)} tokens (${how})`;
-  const parts = [`Live proxy · ${last}`, `${plural(live.edits, 'tool result', 'tool results')} stubbed, cleared or truncated and ${exactTokens(live.savedTokens)} tokens not sent over ${plural(live.requests, 'request', 'requests')}`];
+  const parts = [
+    `Live proxy · ${last}`,
+    `${plural(live.edits, 'tool result', 'tool results')} stubbed, cleared or truncated and ${exactTokens(live.savedTokens)} tokens not sent over ${plural(live.requests, 'request', 'requests')}`,
+  ];
   if (live.failedOpen > 0) parts.push(`${plural(live.failedOpen, 'request', 'requests')} forwarded as sent after an error`);
   return parts.join(' · ');
 }
@@ -35,12 +38,19 @@ export function heldNotSent(fill: Fill, live: LiveProxyState): { left: number; w
   const left = Math.min(100, (fill.usedTokens / fill.windowTokens) * 100);
   const width = Math.min(100 - left, (saved / fill.windowTokens) * 100);
   if (width <= 0) return null;
-  return { left, width, title: `Held by the agent, not sent: ~${exactTokens(saved)} tokens the live proxy stubbed, cleared or truncated in the last request (the agent holds ~${exactTokens(live.agentTokens)})` };
+  return {
+    left,
+    width,
+    title: `Held by the agent, not sent: ~${exactTokens(saved)} tokens the live proxy stubbed, cleared or truncated in the last request (the agent holds ~${exactTokens(live.agentTokens)})`,
+  };
 }
 
 /** "3 stubbed, 1 cleared" over the map's items, most frequent first. */
 export function liveFatesText(items: readonly LiveFate[]): string {
   const counts = new Map<string, number>();
   for (const item of items) counts.set(item.fate, (counts.get(item.fate) ?? 0) + 1);
-  return [...counts].sort((a, b) => b[1] - a[1]).map(([fate, count]) => `${exactTokens(count)} ${fate}`).join(', ');
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([fate, count]) => `${exactTokens(count)} ${fate}`)
+    .join(', ');
 }

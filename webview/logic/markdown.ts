@@ -3,7 +3,14 @@
 // summary quotes tool output, and nothing in it should be clickable or fetch anything.
 import MarkdownIt from 'markdown-it';
 
-const markdown = new MarkdownIt({ html: false, linkify: false, typographer: false }).disable(['link', 'image', 'autolink', 'html_inline', 'html_block', 'reference']);
+const markdown = new MarkdownIt({ html: false, linkify: false, typographer: false }).disable([
+  'link',
+  'image',
+  'autolink',
+  'html_inline',
+  'html_block',
+  'reference',
+]);
 
 /** markdown-it's HTML for `text`: raw HTML escaped, links and images left as text. */
 export function markdownHtml(text: string): string {

@@ -27,7 +27,8 @@ export function callCount(points: readonly TimelinePoint[]): number {
 }
 
 /** Why this count differs from the session cost's: said on hover. */
-export const CALLS_NOTE = 'The calls of the conversation the current context grew from. The session cost counts every call the session paid for: before compactions, subagents\' and side calls included.';
+export const CALLS_NOTE =
+  "The calls of the conversation the current context grew from. The session cost counts every call the session paid for: before compactions, subagents' and side calls included.";
 
 /** "18 calls since the last compaction": which calls, so the session cost's larger count is not a contradiction. */
 export function callsText(timeline: readonly TimelinePoint[]): string {

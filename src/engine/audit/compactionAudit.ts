@@ -22,11 +22,76 @@ export interface CompactionAudit {
 }
 
 /** Words too common to show that a paraphrase kept a sentence. */
-const STOP = new Set(['that', 'this', 'with', 'from', 'have', 'will', 'when', 'what', 'then', 'than', 'them', 'they', 'there', 'their', 'which', 'would', 'should', 'could', 'must', 'never', 'always', 'only', 'into', 'also', 'just', 'your', 'yours', 'ours', 'about', 'after', 'before', 'because', 'does', 'make', 'sure', 'please', 'keep', 'every', 'each', 'other', 'here', 'were', 'been', 'being', 'over', 'under', 'some', 'such', 'very', 'more', 'most', 'less', 'these', 'those', 'where', 'while', 'until', 'decided', 'decide', 'lets']);
+const STOP = new Set([
+  'that',
+  'this',
+  'with',
+  'from',
+  'have',
+  'will',
+  'when',
+  'what',
+  'then',
+  'than',
+  'them',
+  'they',
+  'there',
+  'their',
+  'which',
+  'would',
+  'should',
+  'could',
+  'must',
+  'never',
+  'always',
+  'only',
+  'into',
+  'also',
+  'just',
+  'your',
+  'yours',
+  'ours',
+  'about',
+  'after',
+  'before',
+  'because',
+  'does',
+  'make',
+  'sure',
+  'please',
+  'keep',
+  'every',
+  'each',
+  'other',
+  'here',
+  'were',
+  'been',
+  'being',
+  'over',
+  'under',
+  'some',
+  'such',
+  'very',
+  'more',
+  'most',
+  'less',
+  'these',
+  'those',
+  'where',
+  'while',
+  'until',
+  'decided',
+  'decide',
+  'lets',
+]);
 /** Of a sentence's own words, the share the kept text must hold for it to count as carried. */
 const CARRIED_SHARE = 0.7;
 
-const words = (text: string): string[] => text.toLowerCase().replace(/[\u2019']/g, '').match(/[a-z0-9][a-z0-9_./-]*[a-z0-9]|[a-z0-9]/g) ?? [];
+const words = (text: string): string[] =>
+  text
+    .toLowerCase()
+    .replace(/[\u2019']/g, '')
+    .match(/[a-z0-9][a-z0-9_./-]*[a-z0-9]|[a-z0-9]/g) ?? [];
 const contentWords = (text: string): string[] => [...new Set(words(text).filter((word) => word.length >= 4 && !STOP.has(word)))];
 /** A word's first five letters: "modify" and "modified", "retries" and "retrying" meet there. */
 const stem = (word: string): string => word.slice(0, 5);
@@ -76,7 +141,10 @@ export function auditCompaction(before: readonly ContextItem[], keptText: string
   const audit: CompactionAudit = { carried: [], dropped: [] };
   for (const entry of establishedBefore(before, workspace)) {
     // A file is carried when it is named, by its path or, in a summary that shortens it, its name.
-    const carried = entry.kind === 'file' ? kept.flat.includes(entry.text.toLowerCase()) || kept.flat.includes((entry.text.split('/').at(-1) ?? entry.text).toLowerCase()) : holds(kept, entry.text);
+    const carried =
+      entry.kind === 'file'
+        ? kept.flat.includes(entry.text.toLowerCase()) || kept.flat.includes((entry.text.split('/').at(-1) ?? entry.text).toLowerCase())
+        : holds(kept, entry.text);
     (carried ? audit.carried : audit.dropped).push(entry);
   }
   return audit;
@@ -87,6 +155,11 @@ export function droppedSentence(audit: CompactionAudit): string {
   const counts = new Map<AuditKind, number>();
   for (const entry of audit.dropped) counts.set(entry.kind, (counts.get(entry.kind) ?? 0) + 1);
   if (counts.size === 0) return 'dropped nothing of yours';
-  const names: Record<AuditKind, [string, string]> = { rule: ['rule', 'rules'], decision: ['decision', 'decisions'], 'open-loop': ['open loop', 'open loops'], file: ['file', 'files'] };
+  const names: Record<AuditKind, [string, string]> = {
+    rule: ['rule', 'rules'],
+    decision: ['decision', 'decisions'],
+    'open-loop': ['open loop', 'open loops'],
+    file: ['file', 'files'],
+  };
   return `dropped ${[...counts].map(([kind, n]) => `${n} ${names[kind][n === 1 ? 0 : 1]}`).join(', ')}`;
 }

@@ -47,7 +47,10 @@ export interface EscalatedRun<R> {
  * Runs `attempt` with the options as given, then escalates step by step while the target is missed.
  * `attempt` is one full plan (policy and every tier) under the options and escalation it is given.
  */
-export function escalate<R extends { state: LadderState }>(options: EngineOptions, attempt: (options: EngineOptions, escalation: Escalation) => R): EscalatedRun<R> {
+export function escalate<R extends { state: LadderState }>(
+  options: EngineOptions,
+  attempt: (options: EngineOptions, escalation: Escalation) => R,
+): EscalatedRun<R> {
   let run = attempt(options, {});
   const steps: EscalationStep[] = [];
   const missed = (candidate: R): boolean => candidate.state.totalTokens > candidate.state.targetTokens;
@@ -68,7 +71,11 @@ export function escalate<R extends { state: LadderState }>(options: EngineOption
     const percent = Math.min(preserve.recentPercent, window.percent);
     if (turns === preserve.recentTurns && percent === preserve.recentPercent) continue;
     const smaller = { ...options, preserve: { ...preserve, recentTurns: turns, recentPercent: percent } };
-    record('smaller-recent-window', `recent window ${percent} % of the window / ${turns} exchange${turns === 1 ? '' : 's'}`, attempt(smaller, { cutRecentOutputs: true }));
+    record(
+      'smaller-recent-window',
+      `recent window ${percent} % of the window / ${turns} exchange${turns === 1 ? '' : 's'}`,
+      attempt(smaller, { cutRecentOutputs: true }),
+    );
   }
   const smallest = { ...options, preserve: { ...preserve, recentTurns: Math.min(preserve.recentTurns, 1), recentPercent: 0 } };
   for (const cap of SMALLER_CAPS) {
@@ -133,5 +140,10 @@ export function holdingItems(state: LadderState, limit = 8): HoldingItem[] {
     .filter((planned) => planned.item.messageIndex >= 0 && planned.fate !== 'dropped' && planned.tokensAfter > 0)
     .sort((a, b) => b.tokensAfter - a.tokensAfter || a.item.id - b.item.id)
     .slice(0, limit)
-    .map((planned) => ({ id: planned.item.id, kind: planned.item.toolName ? `${planned.item.kind} ${planned.item.toolName}` : planned.item.kind, tokens: planned.tokensAfter, protection: state.policy.protections.get(planned.item.id)?.reason ?? null }));
+    .map((planned) => ({
+      id: planned.item.id,
+      kind: planned.item.toolName ? `${planned.item.kind} ${planned.item.toolName}` : planned.item.kind,
+      tokens: planned.tokensAfter,
+      protection: state.policy.protections.get(planned.item.id)?.reason ?? null,
+    }));
 }

@@ -20,7 +20,15 @@ export function targetMissOf(tokens: number, target: number, floor: PolicyFloor 
   if (!(target > 0) || tokens <= target) return null;
   const reasons: string[] = [];
   if (floor !== undefined && floor.tokens > 0) {
-    const parts = ([['system prompt', floor.system], ['tool definitions', floor.tools], ['pinned', floor.pinned], ['latest prompt', floor.latestPrompt], ['original ask', floor.originalAsk]] as const)
+    const parts = (
+      [
+        ['system prompt', floor.system],
+        ['tool definitions', floor.tools],
+        ['pinned', floor.pinned],
+        ['latest prompt', floor.latestPrompt],
+        ['original ask', floor.originalAsk],
+      ] as const
+    )
       .filter(([, count]) => count > 0)
       .map(([name, count]) => `${name} ${thousands(count)}`);
     reasons.push(`${thousands(floor.tokens)} cannot be removed (${parts.join(', ')})${floor.tokens >= target ? ', more than the target itself' : ''}`);

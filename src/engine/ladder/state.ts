@@ -84,7 +84,11 @@ export function isOpen(planned: PlannedItem): boolean {
  * Every tier's rewrite passes here, so nothing a tier writes (a stub naming a command, the head of
  * a truncated output) carries a secret on: the text is redacted, and recounted only when it changed.
  */
-export function replace(state: LadderState, planned: PlannedItem, change: { fate: Fate; reason: string; tier: TierName; text: string; tokensAfter: number }): number {
+export function replace(
+  state: LadderState,
+  planned: PlannedItem,
+  change: { fate: Fate; reason: string; tier: TierName; text: string; tokensAfter: number },
+): number {
   const redacted = redactSecretsWithCounts(change.text);
   state.redactions += redacted.count;
   // Masking moves the size by what it changed, on the same footing as the tier's own figure: a fresh
@@ -118,7 +122,8 @@ export function initialPlan(context: Context, policy: PolicyAnalysis, compactedE
     const earlier = item.kind === 'tool_result' && compactedEarlier(item.text);
     const unprotected = earlier ? 'kept: already compacted by an earlier run' : 'kept: target reached before this item was needed';
     // Sent once by the agent, never by a fork: gone from any compaction's result, and from its floor.
-    if (item.reattached) return { item, fate: 'dropped', reason: 're-attached by the agent after its own compaction: a fork does not send it', text: '', tokensAfter: 0 };
+    if (item.reattached)
+      return { item, fate: 'dropped', reason: 're-attached by the agent after its own compaction: a fork does not send it', text: '', tokensAfter: 0 };
     return {
       item,
       fate: 'preserved',

@@ -102,7 +102,12 @@ export function settleRefs(state: LadderState, tiers: readonly TierReport[], arc
     }
     if (report) report.acted -= 1;
     const by = planned.prunedBy ?? 'compacted';
-    Object.assign(planned, { fate: 'preserved', reason: `kept whole: its ${by} text (${settledTokens} tokens) would not be smaller than the output (${planned.item.tokens})`, text: planned.item.text, tokensAfter });
+    Object.assign(planned, {
+      fate: 'preserved',
+      reason: `kept whole: its ${by} text (${settledTokens} tokens) would not be smaller than the output (${planned.item.tokens})`,
+      text: planned.item.text,
+      tokensAfter,
+    });
     delete planned.tier;
     delete planned.prunedBy;
   }

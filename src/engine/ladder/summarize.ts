@@ -31,7 +31,8 @@ export function verbatimTailStart(state: LadderState): number {
   const keep = Math.max(1, state.options.ageClear.keepLastToolUses);
   const uses = state.planned.slice(state.policy.openLoopStart).filter((planned) => planned.item.kind === 'tool_use');
   const oldestKept = uses[Math.max(0, uses.length - keep)]?.item;
-  const useStart = oldestKept === undefined ? state.planned.length : state.planned.findIndex((planned) => planned.item.messageIndex === oldestKept.messageIndex);
+  const useStart =
+    oldestKept === undefined ? state.planned.length : state.planned.findIndex((planned) => planned.item.messageIndex === oldestKept.messageIndex);
   return Math.min(state.policy.recentStart, useStart);
 }
 
@@ -64,7 +65,11 @@ export function selectSummarySpan(state: LadderState): SummarySpan | undefined {
   for (const planned of [...chosen]) for (const partner of byUseId.get(planned.item.toolUseId ?? '') ?? []) chosen.add(partner);
 
   const importance = importanceOf(state.context.items);
-  const entries = keepImportant(state, pool.filter((planned) => chosen.has(planned)), importance);
+  const entries = keepImportant(
+    state,
+    pool.filter((planned) => chosen.has(planned)),
+    importance,
+  );
   const first = entries[0];
   if (!first) return undefined;
   return {
@@ -127,7 +132,9 @@ export function summaryRequest(state: LadderState, span: SummarySpan): SummaryRe
   const previousSummary = previous.length > 0 ? previous.join('\n\n') : undefined;
   const { summary } = state.options;
   const originalAsk = state.policy.originalAskId === undefined ? undefined : state.context.items[state.policy.originalAskId]?.text;
-  const markers = span.entries.filter((planned) => planned.markers).map((planned) => ({ itemId: planned.item.id, phrases: distinctPhrases(planned.markers ?? []) }));
+  const markers = span.entries
+    .filter((planned) => planned.markers)
+    .map((planned) => ({ itemId: planned.item.id, phrases: distinctPhrases(planned.markers ?? []) }));
   const promptInput = {
     items,
     later,
@@ -163,6 +170,12 @@ export function dropSpan(state: LadderState, span: SummarySpan, summaryLabel: st
     const markerNote = planned.markers ? ` — second thoughts kept in the summary: ${distinctPhrases(planned.markers).join(' · ')}` : '';
     const score = span.importance.get(planned.item.id);
     const importanceNote = score ? ` — ${describeImportance(score)}` : '';
-    Object.assign(planned, { fate: 'dropped', reason: `summarised into ${summaryLabel} (archived)${markerNote}${importanceNote}`, tier: 'summarize', text: '', tokensAfter: 0 });
+    Object.assign(planned, {
+      fate: 'dropped',
+      reason: `summarised into ${summaryLabel} (archived)${markerNote}${importanceNote}`,
+      tier: 'summarize',
+      text: '',
+      tokensAfter: 0,
+    });
   }
 }

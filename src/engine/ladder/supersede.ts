@@ -75,13 +75,25 @@ export function findStale(items: readonly ContextItem[], options: SupersedeOptio
       continue;
     }
     const newer = newerByKey.get(item.resourceKey) ?? [];
-    const kind = path !== undefined ? 'same file' : item.toolCategory === 'search' ? 'same query' : item.toolCategory?.endsWith('execution') ? 'same command' : 'same resource';
+    const kind =
+      path !== undefined
+        ? 'same file'
+        : item.toolCategory === 'search'
+          ? 'same query'
+          : item.toolCategory?.endsWith('execution')
+            ? 'same command'
+            : 'same resource';
     const newest = newer[0];
     if (newer.length >= options.preserveLastNResults && newest) {
-      stale.set(item.id, { newer: newest, why: `superseded by #${newest.id} (${kind}, newer)`, stubReason: `a newer result for this resource exists later (#${newest.id})` });
+      stale.set(item.id, {
+        newer: newest,
+        why: `superseded by #${newest.id} (${kind}, newer)`,
+        stubReason: `a newer result for this resource exists later (#${newest.id})`,
+      });
     } else if (options.writesSupersedeReads && path !== undefined) {
       const write = lastWriteByPath.get(path);
-      if (write) stale.set(item.id, { newer: write, why: `superseded by #${write.id} (file written later)`, stubReason: `the file was changed later (#${write.id})` });
+      if (write)
+        stale.set(item.id, { newer: write, why: `superseded by #${write.id} (file written later)`, stubReason: `the file was changed later (#${write.id})` });
     }
     newer.unshift(item);
     newerByKey.set(item.resourceKey, newer);
@@ -123,6 +135,7 @@ export function runSupersede(state: LadderState): TierReport {
 /** Resources with at least one copy stubbed by this tier, for the metrics (seed 002 `stale_resources`). */
 export function staleResources(planned: readonly PlannedItem[]): string[] {
   const keys = new Set<string>();
-  for (const entry of planned) if (entry.prunedBy === 'supersede' && entry.item.resourceKey) keys.add(`${entry.item.toolName ?? 'tool'}:${resourceLabel(entry.item.resourceKey)}`);
+  for (const entry of planned)
+    if (entry.prunedBy === 'supersede' && entry.item.resourceKey) keys.add(`${entry.item.toolName ?? 'tool'}:${resourceLabel(entry.item.resourceKey)}`);
   return [...keys];
 }

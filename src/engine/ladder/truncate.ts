@@ -85,7 +85,13 @@ export function runDedupe(state: LadderState): TierReport {
     const text = `[Identical to the output of #${copy.item.id}; omitted here.]`;
     const tokensAfter = countNew(state, text);
     if (tokensAfter >= planned.tokensAfter) continue;
-    report.tokensSaved += replace(state, planned, { fate: 'compacted', reason: `duplicate of #${copy.item.id} (identical output)`, tier: 'dedupe', text, tokensAfter });
+    report.tokensSaved += replace(state, planned, {
+      fate: 'compacted',
+      reason: `duplicate of #${copy.item.id} (identical output)`,
+      tier: 'dedupe',
+      text,
+      tokensAfter,
+    });
     report.acted += 1;
   }
   return report;

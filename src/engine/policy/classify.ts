@@ -42,27 +42,105 @@ export const tagBudget = (): TagBudget => ({ left: TAGGED_SENTENCES_PER_RUN });
 export const MAX_SENTENCE_CHARS = 400;
 
 /** Harness lines in the person's turn, and pasted output: a log line, a stack frame, a prompt, markup. */
-const PASTED = /^(?:\[Request interrupted|\[image\]|at\s+\S+\s+\(|\d{4}-\d{2}-\d{2}[T ]\d|\[?\d{1,2}:\d{2}(?::\d{2})?\]?\s|npm (?:ERR|WARN)|(?:error|warning|warn|info|debug|fatal|traceback)\b\s*[:[(]|\$\s|>{1,3}\s|#!|[{}[\]<]|```|\w+Error:|E\d{3,}\b|\s*\|)/i;
+const PASTED =
+  /^(?:\[Request interrupted|\[image\]|at\s+\S+\s+\(|\d{4}-\d{2}-\d{2}[T ]\d|\[?\d{1,2}:\d{2}(?::\d{2})?\]?\s|npm (?:ERR|WARN)|(?:error|warning|warn|info|debug|fatal|traceback)\b\s*[:[(]|\$\s|>{1,3}\s|#!|[{}[\]<]|```|\w+Error:|E\d{3,}\b|\s*\|)/i;
 /** Words that make a whole sentence chit-chat when nothing else is in it. */
-const CHAT = new Set(['thanks', 'thank', 'you', 'thx', 'ty', 'great', 'nice', 'cool', 'ok', 'okay', 'k', 'yes', 'yep', 'yeah', 'no', 'nope', 'sure', 'lgtm', 'perfect', 'awesome', 'good', 'looks', 'sounds', 'so', 'much', 'a', 'lot', 'job', 'work', 'done', 'wow', 'hi', 'hello', 'hey', 'alright', 'right', 'fine', 'got', 'it', 'makes', 'sense', 'agreed', 'exactly', 'indeed', 'very', 'well', 'excellent', 'amazing']);
+const CHAT = new Set([
+  'thanks',
+  'thank',
+  'you',
+  'thx',
+  'ty',
+  'great',
+  'nice',
+  'cool',
+  'ok',
+  'okay',
+  'k',
+  'yes',
+  'yep',
+  'yeah',
+  'no',
+  'nope',
+  'sure',
+  'lgtm',
+  'perfect',
+  'awesome',
+  'good',
+  'looks',
+  'sounds',
+  'so',
+  'much',
+  'a',
+  'lot',
+  'job',
+  'work',
+  'done',
+  'wow',
+  'hi',
+  'hello',
+  'hey',
+  'alright',
+  'right',
+  'fine',
+  'got',
+  'it',
+  'makes',
+  'sense',
+  'agreed',
+  'exactly',
+  'indeed',
+  'very',
+  'well',
+  'excellent',
+  'amazing',
+]);
 
 /** The old keyword list: a strong signal still, and the highlight `hasRuleKeyword` offers (no longer a gate). */
 export const RULE_KEYWORDS = /\b(never|must|always|do not|don't|dont|must not|mustn't|shall not|under no circumstances|only ever)\b/i;
 /** "Keep the public signatures unchanged", "Leave config/ alone": an imperative to preserve. */
-const PRESERVE = /^(?:please\s+)?(?:also\s+)?(?:keep|leave|preserve|stay)\b.*\b(?:unchanged|untouched|intact|as is|alone|compatib\w*|backwards?[- ]compatible|stable)\b/i;
+const PRESERVE =
+  /^(?:please\s+)?(?:also\s+)?(?:keep|leave|preserve|stay)\b.*\b(?:unchanged|untouched|intact|as is|alone|compatib\w*|backwards?[- ]compatible|stable)\b/i;
 /** Modal and evaluative framing: "you should…", "it's better to…", "we'd rather…", "X is off-limits". */
-const MODAL = /\b(?:should(?:n't| not)?|ought to|(?:has|have|needs?) to|shall|mustn't|may not|is not allowed|are not allowed|not supposed to|is supposed to|are supposed to)\b/i;
-const EVALUATIVE = /\b(?:(?:it'?s|it is|that'?s|that is|this is)\s+(?:(?:much|a lot|way|far|always|usually|generally)\s+)?(?:better|best|preferable|safer|important|essential|crucial|critical|key|vital|mandatory|required|a bad idea|a good idea|bad idea|not ok|not okay|fine to|ok to|okay to)|(?:I'?d|we'?d|I would|we would)\s+(?:rather|prefer)|(?:I|we)\s+prefer\b|prefer(?:ably|red)\b)/i;
-const STATUS = /\b(?:is|are|stays?|remains?|must be|should be)\s+(?:strictly\s+|completely\s+|totally\s+)?(?:off[- ]limits|read[- ]only|readonly|forbidden|frozen|sacred|mandatory|required|crucial|critical|essential|important|a must|non-negotiable|out of scope|a hard requirement|not (?:to be )?(?:touched|changed|modified))\b/i;
+const MODAL =
+  /\b(?:should(?:n't| not)?|ought to|(?:has|have|needs?) to|shall|mustn't|may not|is not allowed|are not allowed|not supposed to|is supposed to|are supposed to)\b/i;
+const EVALUATIVE =
+  /\b(?:(?:it'?s|it is|that'?s|that is|this is)\s+(?:(?:much|a lot|way|far|always|usually|generally)\s+)?(?:better|best|preferable|safer|important|essential|crucial|critical|key|vital|mandatory|required|a bad idea|a good idea|bad idea|not ok|not okay|fine to|ok to|okay to)|(?:I'?d|we'?d|I would|we would)\s+(?:rather|prefer)|(?:I|we)\s+prefer\b|prefer(?:ably|red)\b)/i;
+const STATUS =
+  /\b(?:is|are|stays?|remains?|must be|should be)\s+(?:strictly\s+|completely\s+|totally\s+)?(?:off[- ]limits|read[- ]only|readonly|forbidden|frozen|sacred|mandatory|required|crucial|critical|essential|important|a must|non-negotiable|out of scope|a hard requirement|not (?:to be )?(?:touched|changed|modified))\b/i;
 /** Scope that makes an imperative standing: "in everything you write", "for this whole task". */
-const STANDING = /\b(?:never|always|only|every(?:thing|where)?|all (?:the )?(?:time|code|files|tests)|whole|entire|from now on|going forward|throughout|at all times|for (?:the rest|this (?:whole |entire )?(?:task|session|project|repo))|no matter)\b|^(?:please\s+)?(?:also\s+)?(?:stick|treat|stay|avoid|prefer|keep|leave|refrain|stop|don't|do not|never|always)\b/i;
-const WISH = /\b(?:I|we)\s+(?:(?:really|still|also|just)\s+)?(?:want|need|wish|expect|require)\b|\b(?:I|we)(?:'d| would)\s+(?:like|love|want)\b|^(?:please|pls|plz|kindly)\b|\bthere is a need\b|\bthere'?s a need\b|\bmake sure\b|\bensure\b|\bcan you\b|\bcould you\b|\bwould you\b|\bI'?m asking\b/i;
-const DECISION = /^(?:I|we) (?:think|believe|feel|guess|suspect|agree)\b|\b(?:let'?s|let us|we(?:'ll| will) (?:go with|use|keep|take|do)|(?:we|I)(?:'ve| have)? (?:decided|agreed|settled|chose|chosen)|go with|the plan is|the decision is|decision:)\b/i;
+const STANDING =
+  /\b(?:never|always|only|every(?:thing|where)?|all (?:the )?(?:time|code|files|tests)|whole|entire|from now on|going forward|throughout|at all times|for (?:the rest|this (?:whole |entire )?(?:task|session|project|repo))|no matter)\b|^(?:please\s+)?(?:also\s+)?(?:stick|treat|stay|avoid|prefer|keep|leave|refrain|stop|don't|do not|never|always)\b/i;
+const WISH =
+  /\b(?:I|we)\s+(?:(?:really|still|also|just)\s+)?(?:want|need|wish|expect|require)\b|\b(?:I|we)(?:'d| would)\s+(?:like|love|want)\b|^(?:please|pls|plz|kindly)\b|\bthere is a need\b|\bthere'?s a need\b|\bmake sure\b|\bensure\b|\bcan you\b|\bcould you\b|\bwould you\b|\bI'?m asking\b/i;
+const DECISION =
+  /^(?:I|we) (?:think|believe|feel|guess|suspect|agree)\b|\b(?:let'?s|let us|we(?:'ll| will) (?:go with|use|keep|take|do)|(?:we|I)(?:'ve| have)? (?:decided|agreed|settled|chose|chosen)|go with|the plan is|the decision is|decision:)\b/i;
 /** Open loops in so many words: reminders, undecided points, things to come back to. */
-const OPEN_LOOP = /\b(?:remind me|don'?t (?:let me )?forget|do not forget|(?:we|I) (?:still )?(?:have|need|got) to (?:decide|figure out|settle|discuss|agree|check|confirm|think about)|(?:still|yet) to (?:be )?decide[ds]?|not (?:yet )?decided|undecided|TBD|TODO|FIXME|open question|come back to|follow up on|revisit|not sure (?:yet )?(?:whether|if|about|how)|remains? (?:open|unclear|to be seen)|later on|before we (?:ship|merge|release|deploy))\b/i;
-const QUESTION_START = /^(?:what|why|how|when|where|which|who|whose|whom|is|are|was|were|does|did|can|could|would|will|shall|should|have|has|may|might|any idea|any chance|what about|how about)\b(?!\s+not\b)/i;
+const OPEN_LOOP =
+  /\b(?:remind me|don'?t (?:let me )?forget|do not forget|(?:we|I) (?:still )?(?:have|need|got) to (?:decide|figure out|settle|discuss|agree|check|confirm|think about)|(?:still|yet) to (?:be )?decide[ds]?|not (?:yet )?decided|undecided|TBD|TODO|FIXME|open question|come back to|follow up on|revisit|not sure (?:yet )?(?:whether|if|about|how)|remains? (?:open|unclear|to be seen)|later on|before we (?:ship|merge|release|deploy))\b/i;
+const QUESTION_START =
+  /^(?:what|why|how|when|where|which|who|whose|whom|is|are|was|were|does|did|can|could|would|will|shall|should|have|has|may|might|any idea|any chance|what about|how about)\b(?!\s+not\b)/i;
 /** Words an imperative may be preceded by: "Also keep…", "Please run…", "Then use…". */
-const LEAD_IN = new Set(['please', 'pls', 'also', 'and', 'then', 'just', 'now', 'so', 'ok', 'okay', 'first', 'next', 'finally', 'but', 'again', 'instead', 'simply', 'ideally']);
+const LEAD_IN = new Set([
+  'please',
+  'pls',
+  'also',
+  'and',
+  'then',
+  'just',
+  'now',
+  'so',
+  'ok',
+  'okay',
+  'first',
+  'next',
+  'finally',
+  'but',
+  'again',
+  'instead',
+  'simply',
+  'ideally',
+]);
 
 /** A tagged word as the tagger keeps it (read directly: building its JSON view costs twice the tagging). */
 interface Term {
@@ -71,7 +149,26 @@ interface Term {
 }
 
 /** A word followed by one of these is a verb taking its object: "Cache the results", "Log everything". */
-const OBJECT_START = new Set(['the', 'a', 'an', 'it', 'them', 'this', 'these', 'those', 'everything', 'each', 'every', 'my', 'our', 'your', 'its', 'their', 'me', 'us']);
+const OBJECT_START = new Set([
+  'the',
+  'a',
+  'an',
+  'it',
+  'them',
+  'this',
+  'these',
+  'those',
+  'everything',
+  'each',
+  'every',
+  'my',
+  'our',
+  'your',
+  'its',
+  'their',
+  'me',
+  'us',
+]);
 /** Clauses an imperative may follow: "before providing a proposal, check…". */
 const SUBORDINATE = /^(?:before|after|when|whenever|once|if|while|until|as soon as)\b/i;
 

@@ -6,7 +6,34 @@
 import { stemmer } from 'stemmer';
 
 const FILLER = new Set([
-  'focus', 'focusing', 'especially', 'on', 'the', 'a', 'an', 'and', 'or', 'of', 'to', 'in', 'for', 'with', 'about', 'keep', 'preserve', 'please', 'all', 'any', 'our', 'my', 'that', 'this', 'these', 'those', 'is', 'are',
+  'focus',
+  'focusing',
+  'especially',
+  'on',
+  'the',
+  'a',
+  'an',
+  'and',
+  'or',
+  'of',
+  'to',
+  'in',
+  'for',
+  'with',
+  'about',
+  'keep',
+  'preserve',
+  'please',
+  'all',
+  'any',
+  'our',
+  'my',
+  'that',
+  'this',
+  'these',
+  'those',
+  'is',
+  'are',
 ]);
 
 const WORD = /[\p{L}\p{N}_./-]+/gu;

@@ -21,7 +21,7 @@ const TOP = 8;
 const MAX_CHARS = 20_000;
 
 function words(text: string): string[] {
-  return (text.slice(0, MAX_CHARS).toLowerCase().match(WORD) ?? []);
+  return text.slice(0, MAX_CHARS).toLowerCase().match(WORD) ?? [];
 }
 
 /** Scores of the conversational items; tool outputs count as documents for the rarity of words. */
@@ -38,7 +38,9 @@ export function importanceOf(items: readonly ContextItem[]): Map<number, Importa
   const raw = new Map<number, { value: number; terms: string[] }>();
   for (const [id, tf] of counts) {
     const total = [...tf.values()].reduce((sum, count) => sum + count, 0);
-    const weighted = [...tf].map(([word, count]) => ({ word, weight: (count / Math.max(1, total)) * Math.log(documents.length / (df.get(word) ?? 1)) })).sort((a, b) => b.weight - a.weight);
+    const weighted = [...tf]
+      .map(([word, count]) => ({ word, weight: (count / Math.max(1, total)) * Math.log(documents.length / (df.get(word) ?? 1)) }))
+      .sort((a, b) => b.weight - a.weight);
     const top = weighted.slice(0, TOP);
     // Short messages are not rare for being short: the mean is over TOP slots, filled or not.
     raw.set(id, { value: top.reduce((sum, entry) => sum + entry.weight, 0) / TOP, terms: top.slice(0, 3).map((entry) => entry.word) });

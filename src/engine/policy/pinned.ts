@@ -94,7 +94,8 @@ function compactPins(pins: Required<ExtractedPins>): ExtractedPins {
 }
 
 /** Whether a pins record holds anything at all. */
-export const pinCount = (pins: ExtractedPins): number => pins.constraints.length + pins.openLoops.length + (pins.requests?.length ?? 0) + (pins.revocations?.length ?? 0);
+export const pinCount = (pins: ExtractedPins): number =>
+  pins.constraints.length + pins.openLoops.length + (pins.requests?.length ?? 0) + (pins.revocations?.length ?? 0);
 
 /** Whether a sentence (or, as a cheap first test, a whole text) holds an open-loop marker. */
 export const isOpenLoop = (text: string): boolean => OPEN_LOOP.test(text);
@@ -127,7 +128,9 @@ export function buildPinnedSet(configured: readonly string[], extracted: readonl
     for (const revocation of pins.revocations ?? []) {
       for (const list of ['constraints', 'requests', 'openLoops'] as const) {
         // A permission lifts what was forbidden before it, never a prohibition said with it.
-        const cancelled = set[list].filter((entry) => entry.sourceId !== undefined && (revocation.allows === undefined || entry.sourceId < id) && revokes(revocation, entry.text));
+        const cancelled = set[list].filter(
+          (entry) => entry.sourceId !== undefined && (revocation.allows === undefined || entry.sourceId < id) && revokes(revocation, entry.text),
+        );
         for (const entry of cancelled) {
           seen.delete(entry.text);
           set.revoked = [...set.revoked.filter((old) => old.text !== entry.text), { ...entry, by: revocation.text, byId: id }];

@@ -9,7 +9,8 @@ import { buildPinnedSet, extractMarkedPins, extractPins, pinCount, type Extracte
 import { tagBudget } from './classify';
 import { promptBudgetTokens, promptsWithinBudget } from './prompts';
 
-export type ProtectionKind = 'head' | 'choice' | 'original-ask' | 'latest-prompt' | 'pinned' | 'prompt' | 'recent' | 'in-flight' | 'epistemic' | 'focus' | 'pair';
+export type ProtectionKind =
+  'head' | 'choice' | 'original-ask' | 'latest-prompt' | 'pinned' | 'prompt' | 'recent' | 'in-flight' | 'epistemic' | 'focus' | 'pair';
 
 export const KEPT_BY_YOU = 'your choice (keep)';
 export const DROPPED_BY_YOU = 'your choice (drop)';
@@ -45,7 +46,8 @@ function clip(text: string, max = 80): string {
 function pairsByUseId(items: readonly ContextItem[]): Map<string, ContextItem[]> {
   const byUseId = new Map<string, ContextItem[]>();
   for (const item of items) {
-    if (item.toolUseId && (item.kind === 'tool_use' || item.kind === 'tool_result')) byUseId.set(item.toolUseId, [...(byUseId.get(item.toolUseId) ?? []), item]);
+    if (item.toolUseId && (item.kind === 'tool_use' || item.kind === 'tool_result'))
+      byUseId.set(item.toolUseId, [...(byUseId.get(item.toolUseId) ?? []), item]);
   }
   return byUseId;
 }
@@ -136,7 +138,11 @@ export function latestPrompt(items: readonly ContextItem[], loopStart = openLoop
 type Protect = (item: ContextItem, protection: Protection) => void;
 
 /** What the person typed, protected: the original ask, the latest prompt and prompts within their budget whole, the rest's pins extracted. */
-function protectPrompts(context: Context, options: EngineOptions, protect: Protect): { extracted: { id: number; pins: ExtractedPins }[]; latest: ContextItem[]; loopStart: number } {
+function protectPrompts(
+  context: Context,
+  options: EngineOptions,
+  protect: Protect,
+): { extracted: { id: number; pins: ExtractedPins }[]; latest: ContextItem[]; loopStart: number } {
   const { items } = context;
   const originalAsk = items.find((item) => item.kind === 'user');
   // What the person typed, before the recent window: a prompt kept for being theirs is never cut
@@ -152,7 +158,9 @@ function protectPrompts(context: Context, options: EngineOptions, protect: Prote
   const kept = promptsWithinBudget(wholeable, promptBudgetTokens(context.windowTokens, options.preserve.promptBudgetPercent), always);
   // The tagger's allowance goes to the newest prompts first.
   const tagging = tagBudget();
-  const typedPins = new Map(typed.toReversed().map((item) => [item.id, options.preserve.extractPinned ? extractPins(item.text, tagging) : { constraints: [], openLoops: [] }]));
+  const typedPins = new Map(
+    typed.toReversed().map((item) => [item.id, options.preserve.extractPinned ? extractPins(item.text, tagging) : { constraints: [], openLoops: [] }]),
+  );
   for (const item of items) {
     // A summary carries forward what the person asked before it; it is merged, never pinned whole,
     // and only its explicitly marked sentences count (the rest is the summariser's narration).
@@ -215,7 +223,13 @@ function protectFocus(items: readonly ContextItem[], options: EngineOptions, pro
 }
 
 /** A kept call needs its result and a kept result its call: the API rejects a split pair. */
-function protectPairs(items: readonly ContextItem[], protections: ReadonlyMap<number, Protection>, protect: Protect, byUseId: ReturnType<typeof pairsByUseId>, dropped: ReadonlySet<number>): void {
+function protectPairs(
+  items: readonly ContextItem[],
+  protections: ReadonlyMap<number, Protection>,
+  protect: Protect,
+  byUseId: ReturnType<typeof pairsByUseId>,
+  dropped: ReadonlySet<number>,
+): void {
   for (const [id, protection] of [...protections]) {
     const item = items[id];
     if (!item?.toolUseId || protection.kind === 'head' || dropped.has(id)) continue;

@@ -5,10 +5,13 @@
 import { stemOf } from './focus';
 
 /** "forget / ignore / drop … the <subject> rule|constraint|requirement" and "<subject> rule no longer applies". */
-const CANCEL_VERB = /\b(?:forget|ignore|drop|disregard|scrap|lift|never mind|no need for|you can stop following)\s+(?:about\s+)?(?:the|that|my|our|your)?\s*(.{2,60}?)\s+(?:rule|constraint|requirement|restriction|instruction|limit)s?\b/i;
+const CANCEL_VERB =
+  /\b(?:forget|ignore|drop|disregard|scrap|lift|never mind|no need for|you can stop following)\s+(?:about\s+)?(?:the|that|my|our|your)?\s*(.{2,60}?)\s+(?:rule|constraint|requirement|restriction|instruction|limit)s?\b/i;
 /** "Never mind about the Windows paths", "Forget about the changelog": the whole sentence cancels what it names. */
-const NEVER_MIND = /^(?:(?:ok(?:ay)?|actually|also|and)[,\s]+)?(?:never ?mind|forget|scratch)\s+(?:about\s+)?(?:the\s+|that\s+|my\s+|our\s+)?(.{2,60}?)(?:\s+(?:part|bit|thing|idea|request|point))?\s*(?:[.!;,]|$)/i;
-const NO_LONGER = /\b(?:the|that|my|our)\s+(.{2,60}?)\s+(?:rule|constraint|requirement|restriction|instruction|limit)s?\s+(?:no longer applies|does not apply any more|is (?:lifted|gone|off|void|cancell?ed|revoked))\b/i;
+const NEVER_MIND =
+  /^(?:(?:ok(?:ay)?|actually|also|and)[,\s]+)?(?:never ?mind|forget|scratch)\s+(?:about\s+)?(?:the\s+|that\s+|my\s+|our\s+)?(.{2,60}?)(?:\s+(?:part|bit|thing|idea|request|point))?\s*(?:[.!;,]|$)/i;
+const NO_LONGER =
+  /\b(?:the|that|my|our)\s+(.{2,60}?)\s+(?:rule|constraint|requirement|restriction|instruction|limit)s?\s+(?:no longer applies|does not apply any more|is (?:lifted|gone|off|void|cancell?ed|revoked))\b/i;
 
 const FILLER = new Set(['the', 'a', 'an', 'old', 'earlier', 'previous', 'that', 'this', 'about', 'whole']);
 /** A revocation naming only these names nothing ("forget it"): it revokes nothing. */
@@ -47,12 +50,49 @@ export function revokes(revocation: Revocation, constraint: string): boolean {
 // permission names what it allows; a prohibition all of whose objects it names is lifted.
 
 /** "Do not / don't / never / no need to / avoid <verb> <objects>", "leave <objects> alone", "<objects> is off-limits". */
-const PROHIBITION = /^(?:(?:please|and|also|but|so)[,\s]+)?(?:(?:do not|don't|dont|never|please don't|avoid|refrain from)\s+(?:\w+(?:ing)?\s+)?(.{2,120}?)|leave\s+(.{2,80}?)\s+alone|(.{2,80}?)\s+(?:is|are)\s+off[- ]limits)(?:\s+(?:yet|for now|right now|at this point|until [^.!]*|before [^.!]*))?\s*[.!]?$/i;
+const PROHIBITION =
+  /^(?:(?:please|and|also|but|so)[,\s]+)?(?:(?:do not|don't|dont|never|please don't|avoid|refrain from)\s+(?:\w+(?:ing)?\s+)?(.{2,120}?)|leave\s+(.{2,80}?)\s+alone|(.{2,80}?)\s+(?:is|are)\s+off[- ]limits)(?:\s+(?:yet|for now|right now|at this point|until [^.!]*|before [^.!]*))?\s*[.!]?$/i;
 /** Words saying a thing may now be done. */
-const PERMISSION = /\b(?:go ahead|feel free to|you(?:'re| are) free to|you (?:can|may) now|now you (?:can|may)|you (?:can|may) (?:go ahead|proceed)|(?:it'?s|it is) (?:now )?(?:ok|okay|fine|alright) to|(?:is|are) (?:fine|ok|okay|allowed) now|(?:is|are) now (?:fine|ok|okay|allowed)|you have my (?:go-ahead|permission)|green light)\b/i;
+const PERMISSION =
+  /\b(?:go ahead|feel free to|you(?:'re| are) free to|you (?:can|may) now|now you (?:can|may)|you (?:can|may) (?:go ahead|proceed)|(?:it'?s|it is) (?:now )?(?:ok|okay|fine|alright) to|(?:is|are) (?:fine|ok|okay|allowed) now|(?:is|are) now (?:fine|ok|okay|allowed)|you have my (?:go-ahead|permission)|green light)\b/i;
 /** What a permission allows ends where it goes on to forbid or except something. */
 const EXCEPTION = /\b(?:but|except|apart from|other than|without|don't|do not|never|not)\b/i;
-const PROHIBITION_FILLER = new Set(['any', 'the', 'a', 'an', 'of', 'our', 'my', 'your', 'its', 'their', 'this', 'that', 'these', 'those', 'to', 'in', 'on', 'for', 'with', 'and', 'or', 'yet', 'now', 'it', 'them', 'anything', 'all', 'single', 'one', 'more', 'file', 'files', 'code', 'please']);
+const PROHIBITION_FILLER = new Set([
+  'any',
+  'the',
+  'a',
+  'an',
+  'of',
+  'our',
+  'my',
+  'your',
+  'its',
+  'their',
+  'this',
+  'that',
+  'these',
+  'those',
+  'to',
+  'in',
+  'on',
+  'for',
+  'with',
+  'and',
+  'or',
+  'yet',
+  'now',
+  'it',
+  'them',
+  'anything',
+  'all',
+  'single',
+  'one',
+  'more',
+  'file',
+  'files',
+  'code',
+  'please',
+]);
 
 /** The stems a phrase names: words split at hyphens and dots too ("provider-level" names "provider"). */
 function namedStems(phrase: string): string[] {

@@ -19,7 +19,8 @@ export interface Claim {
 const REVERTED = /\b(?:revert(?:ed|s|ing)?|rolled (?:it |this |that )?back|roll(?:ing)? back|undid|undone|backed out)\b/i;
 const NO_LONGER_FAILS = /\bno longer (?:fail|fails|failing|breaks|broken|crash(?:es)?|errors?)\b|\bstill (?:pass(?:es)?|passing|works?|green)\b/i;
 /** Participles that say work happened; negated, they say it has not. */
-const COMPLETED = 'fixed|done|implemented|resolved|addressed|handled|merged|landed|shipped|finished|completed?|started|wired(?: up)?|tested|working|passing|supported|committed|pushed|deployed|released|applied|closed';
+const COMPLETED =
+  'fixed|done|implemented|resolved|addressed|handled|merged|landed|shipped|finished|completed?|started|wired(?: up)?|tested|working|passing|supported|committed|pushed|deployed|released|applied|closed';
 /** Not done yet, said in the ways people and agents say it. */
 const OPEN = new RegExp(
   [
@@ -53,11 +54,14 @@ const STOP = new Set(
 
 const WORD = /[\p{L}\p{N}_./-]+/gu;
 /** Where the predicate starts: after it, words say what the subject is or does. */
-const PREDICATE = /^(?:is|are|was|were|has|have|had|still|now|not|no|does|do|did|will|should|must|can|could|would|may|fixed|done|passes|fails|uses|now|remains|got|gets)$/i;
+const PREDICATE =
+  /^(?:is|are|was|were|has|have|had|still|now|not|no|does|do|did|will|should|must|can|could|would|may|fixed|done|passes|fails|uses|now|remains|got|gets)$/i;
 
 /** Function words only: what a question asks about includes words like "open" or "failing". */
 const FUNCTION_WORDS = new Set(
-  'a an the and or but of to in on at by for with from into as is are was were be been has have had do does did it its this that there i we you they me us my our your what which who when where why how can will should would could any some so if'.split(' '),
+  'a an the and or but of to in on at by for with from into as is are was were be been has have had do does did it its this that there i we you they me us my our your what which who when where why how can will should would could any some so if'.split(
+    ' ',
+  ),
 );
 
 function stems(words: readonly string[], stop: ReadonlySet<string> = STOP): string[] {

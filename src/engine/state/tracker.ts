@@ -74,7 +74,10 @@ export function trackState(items: readonly SaidItem[]): StateTracker {
         .map((stem) => byStem.get(stem) ?? [])
         .sort((a, b) => a.length - b.length)
         .slice(0, count);
-    const lists = [...(query.subject.length > 0 ? rarest(query.subject, 1) : []), ...(query.topic.length >= 2 ? rarest(query.topic, query.topic.length - topicNeed(query.topic.length) + 1) : [])];
+    const lists = [
+      ...(query.subject.length > 0 ? rarest(query.subject, 1) : []),
+      ...(query.topic.length >= 2 ? rarest(query.topic, query.topic.length - topicNeed(query.topic.length) + 1) : []),
+    ];
     const cursors = lists.map((list) => list.length - 1);
     for (;;) {
       let newest = -1;
@@ -112,7 +115,8 @@ export function trackState(items: readonly SaidItem[]): StateTracker {
       for (const item of next < 0 ? after : after.slice(0, next)) {
         if (item.kind !== 'assistant' || item.text.trim().length < 20) continue;
         const have = new Set(askedAbout(item.text.slice(0, MAX_ITEM_CHARS)));
-        if (asked.filter((stem) => have.has(stem)).length >= Math.max(1, Math.ceil(asked.length / 2))) return { itemId: item.id, text: item.text.replace(/\s+/g, ' ').trim() };
+        if (asked.filter((stem) => have.has(stem)).length >= Math.max(1, Math.ceil(asked.length / 2)))
+          return { itemId: item.id, text: item.text.replace(/\s+/g, ' ').trim() };
       }
       return undefined;
     },
@@ -149,7 +153,10 @@ function superseded(tracker: StateTracker, sentence: string, afterId: number): W
 }
 
 const sameStatement = (query: Claim, later: Claim): boolean =>
-  query.verb !== undefined && later.verb === query.verb && later.subject.length === query.subject.length && query.subject.every((stem) => later.subject.includes(stem));
+  query.verb !== undefined &&
+  later.verb === query.verb &&
+  later.subject.length === query.subject.length &&
+  query.subject.every((stem) => later.subject.includes(stem));
 
 /**
  * The later word a summary sentence is stale against, if any: a sentence saying something is open

@@ -7,10 +7,12 @@ import { filePathOf, resourceLabel } from '../resource';
 import { isOpenLoop, sentencesOf } from '../policy/pinned';
 
 /** A failing run: a test verdict, a non-zero exit, a stack trace. Not file content that says "error". */
-const FAILURE_LINE = /^(?:not ok \d+\b.*|.*\bFAIL(?:ED)?\b.*|\s*\u2716.*|Exit code [1-9]\d*|.*\b(?:Error|Exception|Traceback)\b.*:.*|\s+at \S.*\(.*:\d+:\d+\))$/;
+const FAILURE_LINE =
+  /^(?:not ok \d+\b.*|.*\bFAIL(?:ED)?\b.*|\s*\u2716.*|Exit code [1-9]\d*|.*\b(?:Error|Exception|Traceback)\b.*:.*|\s+at \S.*\(.*:\d+:\d+\))$/;
 const VERDICT_LINE = /^(?:not ok \d+\b|\s*\u2716|.*\bFAIL(?:ED)?\b)/;
 const ROOT_CAUSE = /\b(because|caused by|root cause|due to|the (?:issue|problem|bug) (?:is|was)|fails? (?:since|as))\b/i;
-const STRONG_DECISION = /\b(replac(?:e|es|ed|ing)\b.*\bwith|switch(?:ed|ing)? to|decided|decide to|chose|going with|opted|instead of|rather than|settled on|we'll use|I'll use)\b/i;
+const STRONG_DECISION =
+  /\b(replac(?:e|es|ed|ing)\b.*\bwith|switch(?:ed|ing)? to|decided|decide to|chose|going with|opted|instead of|rather than|settled on|we'll use|I'll use)\b/i;
 const REASON = /\b(because|since|so that|due to|as it)\b/i;
 const FACT = /\b(found|confirmed|turns out|is defined|is located|lives in|uses|contains|returns|passes|passed|succeeded|works|verified)\b/i;
 const STRONG_FACT = /\b(found|confirmed|turns out|lives in|is located|is defined)\b/i;
@@ -48,7 +50,10 @@ export function isFailure(item: ContextItem): boolean {
   if (item.isError) return true;
   // A file's content naming errors is not a failure; only what ran can fail.
   if (item.toolCategory !== undefined && CONSULTED.has(item.toolCategory)) return false;
-  return item.text.slice(0, 20_000).split('\n').some((line) => VERDICT_LINE.test(line) || /^Exit code [1-9]/.test(line));
+  return item.text
+    .slice(0, 20_000)
+    .split('\n')
+    .some((line) => VERDICT_LINE.test(line) || /^Exit code [1-9]/.test(line));
 }
 
 /** The lines that say what failed: test verdicts first, else the first failure-looking lines. */
@@ -109,7 +114,9 @@ function fileActivity(items: readonly ContextItem[], workspace: string | undefin
 }
 
 export function describeFile(file: FileActivity): string {
-  const parts = [file.writes > 0 ? `modified (${file.writes} edit${file.writes === 1 ? '' : 's'})` : '', file.reads > 0 ? `read ${file.reads}×` : ''].filter(Boolean);
+  const parts = [file.writes > 0 ? `modified (${file.writes} edit${file.writes === 1 ? '' : 's'})` : '', file.reads > 0 ? `read ${file.reads}×` : ''].filter(
+    Boolean,
+  );
   return `${file.path} — ${parts.join(', ')}`;
 }
 
@@ -117,7 +124,10 @@ export function describeFile(file: FileActivity): string {
 function statedCause(items: readonly ContextItem[], from: number): string | undefined {
   const after = items.slice(from + 1, from + 6).filter((next) => next.kind === 'assistant' || next.kind === 'thinking');
   const sentences = after.flatMap((next) => sentencesOf(next.text));
-  return sentences.find((sentence) => ROOT_CAUSE.test(sentence) && /\bfail|error|bug|wrong|broken/i.test(sentence)) ?? sentences.find((sentence) => ROOT_CAUSE.test(sentence));
+  return (
+    sentences.find((sentence) => ROOT_CAUSE.test(sentence) && /\bfail|error|bug|wrong|broken/i.test(sentence)) ??
+    sentences.find((sentence) => ROOT_CAUSE.test(sentence))
+  );
 }
 
 interface Ranked {
@@ -150,7 +160,9 @@ export function spanFacts(items: readonly ContextItem[], workspace?: string, lat
       const cause = statedCause(items, index);
       const resolved = passingRerun(items.slice(index + 1), item) ?? passingRerun(later, item);
       const what = `${item.toolName ?? 'tool'} ${commandOf(item)}`.trim();
-      errors.push(`${what} failed: ${failureLines(item.text).join('; ')}${cause ? ` — cause: ${clip(cause, 240)}` : ''}${resolved ? ` (passed later, #${resolved.id})` : ''} (#${item.id})`);
+      errors.push(
+        `${what} failed: ${failureLines(item.text).join('; ')}${cause ? ` — cause: ${clip(cause, 240)}` : ''}${resolved ? ` (passed later, #${resolved.id})` : ''} (#${item.id})`,
+      );
     }
     if (item.kind !== 'assistant' && item.kind !== 'thinking') return;
     // The agent's own prose counts more than its private reasoning.
@@ -159,7 +171,8 @@ export function spanFacts(items: readonly ContextItem[], workspace?: string, lat
     for (const sentence of sentencesOf(item.text)) {
       if (loops && isOpenLoop(sentence) && item.kind === 'assistant') agentLoops.push(sentence);
       const strong = STRONG_DECISION.test(sentence);
-      if (strong || REASON.test(sentence)) decisions.push({ text: clip(sentence, 240), score: (strong ? 2 : 0) + (REASON.test(sentence) ? 1 : 0) + weight - (strong ? 0 : 2), id: item.id });
+      if (strong || REASON.test(sentence))
+        decisions.push({ text: clip(sentence, 240), score: (strong ? 2 : 0) + (REASON.test(sentence) ? 1 : 0) + weight - (strong ? 0 : 2), id: item.id });
       else if (FACT.test(sentence)) facts.push({ text: clip(sentence, 240), score: (STRONG_FACT.test(sentence) ? 2 : 0) + weight, id: item.id });
     }
   });

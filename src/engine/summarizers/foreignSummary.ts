@@ -8,7 +8,8 @@ const REMINDERS = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
 const PREAMBLE = /^\s*This session is being continued from a previous conversation[^\n]*\n+/;
 const SUMMARY_LABEL = /^\s*Summary:\s*\n/;
 /** Closing instructions agents append after the summary; they are about the old turn, not facts. */
-const CLOSING = /\n\s*(?:If you need specific details from before compaction|Please continue the conversation from where we left|Continue the conversation from where it left off)[\s\S]*$/;
+const CLOSING =
+  /\n\s*(?:If you need specific details from before compaction|Please continue the conversation from where we left|Continue the conversation from where it left off)[\s\S]*$/;
 /** `1. Primary Request and Intent:` (Claude Code) or `## Heading` (markdown). */
 const HEADING = /^\s*(?:\d+\.\s+([A-Z][^:\n]{2,60}):\s*(.*?)|#{1,3}\s+(.{3,60}?))\s*$/;
 const LINE_CHARS = 400;
@@ -63,7 +64,10 @@ export function sectionsOfSummary(body: string, maxLineChars = LINE_CHARS): Summ
     const heading = HEADING.exec(line);
     if (heading) {
       const name = heading[1] ?? heading[3] ?? '';
-      current = SECTION_TITLES.find((title) => title.toLowerCase() === name.toLowerCase()) ?? SECTION_OF.find(([pattern]) => pattern.test(name))?.[1] ?? 'Facts established';
+      current =
+        SECTION_TITLES.find((title) => title.toLowerCase() === name.toLowerCase()) ??
+        SECTION_OF.find(([pattern]) => pattern.test(name))?.[1] ??
+        'Facts established';
       headed = true;
       const rest = heading[2] ? bulletOf(heading[2], maxLineChars) : null;
       if (rest) (sections[current] ??= []).push(rest);

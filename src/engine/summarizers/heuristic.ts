@@ -28,7 +28,8 @@ function pushUnique(list: string[], line: string, limit = PER_SECTION): void {
 /** The person's text without the rules they revoked later, each replaced by a note saying so. */
 function withoutRevoked(text: string, request: SummaryRequest): string {
   let out = text;
-  for (const entry of request.pinned.revoked ?? []) if (out.includes(entry.text)) out = out.replace(entry.text, '[a rule here was revoked later, see Constraints]');
+  for (const entry of request.pinned.revoked ?? [])
+    if (out.includes(entry.text)) out = out.replace(entry.text, '[a rule here was revoked later, see Constraints]');
   return out;
 }
 
@@ -57,7 +58,8 @@ export function heuristicSections(request: SummaryRequest): SummarySections {
   // Remaining work is what the span was about to do when it ended: read it from the end.
   for (const item of [...items].reverse()) {
     if (item.kind !== 'assistant' || sections['Remaining work'].length >= 4) continue;
-    for (const sentence of sentencesOf(item.text)) if (REMAINING.test(sentence)) pushUnique(sections['Remaining work'], `${clip(sentence, 240)} (#${item.id})`, 4);
+    for (const sentence of sentencesOf(item.text))
+      if (REMAINING.test(sentence)) pushUnique(sections['Remaining work'], `${clip(sentence, 240)} (#${item.id})`, 4);
   }
   for (const { itemId, phrases } of request.markers) {
     pushUnique(sections['Uncertainty points'], `#${itemId}: ${phrases.map((phrase) => `"${phrase}"`).join(', ')}`);
@@ -73,7 +75,9 @@ export function heuristicSections(request: SummaryRequest): SummarySections {
 /** The person's pinned loops that are questions, by the message that asked them. */
 function questionsAsked(request: SummaryRequest): Map<string, number> {
   const typed = new Set([...request.items, ...(request.later ?? [])].filter((item) => item.kind === 'user').map((item) => item.id));
-  return new Map(request.pinned.openLoops.filter((entry) => entry.sourceId !== undefined && typed.has(entry.sourceId)).map((entry) => [entry.text, entry.sourceId ?? -1]));
+  return new Map(
+    request.pinned.openLoops.filter((entry) => entry.sourceId !== undefined && typed.has(entry.sourceId)).map((entry) => [entry.text, entry.sourceId ?? -1]),
+  );
 }
 
 /**

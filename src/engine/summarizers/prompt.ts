@@ -40,9 +40,9 @@ function laterProse(items: readonly ContextItem[]): string[] {
 }
 
 function renderItem(item: ContextItem, maxToolResultTokens: number): string {
-  const text =
-    item.kind === 'tool_result' && maxToolResultTokens > 0 ? truncateText(item.text, item.tokens, 'head+tail', maxToolResultTokens).text : item.text;
-  const label = item.kind === 'tool_use' ? `tool call ${item.toolName ?? ''}` : item.kind === 'tool_result' ? `tool result${item.isError ? ' (error)' : ''}` : item.kind;
+  const text = item.kind === 'tool_result' && maxToolResultTokens > 0 ? truncateText(item.text, item.tokens, 'head+tail', maxToolResultTokens).text : item.text;
+  const label =
+    item.kind === 'tool_use' ? `tool call ${item.toolName ?? ''}` : item.kind === 'tool_result' ? `tool result${item.isError ? ' (error)' : ''}` : item.kind;
   return `[#${item.id} ${label}]\n${text}`;
 }
 
@@ -65,6 +65,7 @@ export function buildSummaryPrompt(input: PromptInput): string {
   else lines.push('', '[Session excerpt]');
   lines.push(...input.items.map((item) => renderItem(item, input.maxToolResultTokens)));
   const later = laterProse(input.later ?? []);
-  if (later.length > 0) lines.push('', '[Kept after the excerpt, verbatim — do not summarise; it holds the latest word on what the excerpt left open]', ...later);
+  if (later.length > 0)
+    lines.push('', '[Kept after the excerpt, verbatim — do not summarise; it holds the latest word on what the excerpt left open]', ...later);
   return lines.join('\n');
 }

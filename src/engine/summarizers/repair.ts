@@ -9,10 +9,7 @@ import type { SummaryRequest } from './types';
 /** Fewer words than this cannot describe a span worth summarising. */
 const MIN_WORDS = 25;
 
-export type SummaryCheck =
-  | { verdict: 'ok' }
-  | { verdict: 'rejected'; why: string }
-  | { verdict: 'repaired'; text: string; added: string[] };
+export type SummaryCheck = { verdict: 'ok' } | { verdict: 'rejected'; why: string } | { verdict: 'repaired'; text: string; added: string[] };
 
 /** The sections a summary must not lose, and how to tell a line of each is present. */
 const REQUIRED: readonly { title: SectionTitle; key: (line: string) => string }[] = [
@@ -34,7 +31,8 @@ function structured(text: string): boolean {
 
 export function checkSummary(text: string, request: SummaryRequest): SummaryCheck {
   const words = text.trim().split(/\s+/).filter(Boolean).length;
-  if (words < MIN_WORDS || !structured(text)) return { verdict: 'rejected', why: `malformed (${words} word${words === 1 ? '' : 's'}${structured(text) ? '' : ', no sections or bullets'})` };
+  if (words < MIN_WORDS || !structured(text))
+    return { verdict: 'rejected', why: `malformed (${words} word${words === 1 ? '' : 's'}${structured(text) ? '' : ', no sections or bullets'})` };
   const facts = heuristicSections(request);
   const haystack = normal(text);
   const missing: SummarySections = {};
@@ -42,7 +40,9 @@ export function checkSummary(text: string, request: SummaryRequest): SummaryChec
   for (const { title, key } of REQUIRED) {
     // Only changed files must be named; files merely read may be left out. Of what was done, only
     // the person's pinned loops must be: the rest is the model's to tell.
-    const lines = (facts[title] ?? []).filter((line) => (title !== 'Files' || line.includes('modified')) && (title !== 'Done' || request.pinned.openLoops.some((entry) => line.startsWith(entry.text))));
+    const lines = (facts[title] ?? []).filter(
+      (line) => (title !== 'Files' || line.includes('modified')) && (title !== 'Done' || request.pinned.openLoops.some((entry) => line.startsWith(entry.text))),
+    );
     const lost = lines.filter((line) => !haystack.includes(normal(key(line))));
     if (lost.length === 0) continue;
     missing[title] = lost;

@@ -39,7 +39,8 @@ function splitLine(line: string): { sentences: string[]; cited: number } {
   return { sentences: allSentencesOf(match ? line.slice(0, match.index) : line), cited: match ? Number(match[1]) : -1 };
 }
 
-const joinLine = (sentences: readonly string[], cited: number): string => (sentences.length === 0 ? '' : `${sentences.join(' ')}${cited >= 0 ? ` (#${cited})` : ''}`);
+const joinLine = (sentences: readonly string[], cited: number): string =>
+  sentences.length === 0 ? '' : `${sentences.join(' ')}${cited >= 0 ? ` (#${cited})` : ''}`;
 
 function withoutFocus(line: string, focus: string): string {
   const { sentences, cited } = splitLine(line);
@@ -105,7 +106,11 @@ function clauses(line: string): string[] {
 }
 
 function normal(text: string): string {
-  return text.toLowerCase().replace(/[`*"'\u201c\u201d]/g, '').replace(/\s+/g, ' ').replace(/^[\s,.;:-]+|[\s,.;:!?-]+$/g, '');
+  return text
+    .toLowerCase()
+    .replace(/[`*"'\u201c\u201d]/g, '')
+    .replace(/\s+/g, ' ')
+    .replace(/^[\s,.;:-]+|[\s,.;:!?-]+$/g, '');
 }
 
 /**

@@ -75,7 +75,14 @@ export function attribute(items: readonly AttributionItem[], calls: readonly Mea
   const basis: TokenBasis[] = items.map(() => 'estimated');
   const apiDropped = items.map(() => 0);
   if (used.length === 0) {
-    if (fallbackTotal !== undefined && fallbackTotal > 0) spread(items.map((_, index) => index), fallbackTotal, tokens, basis, 'split');
+    if (fallbackTotal !== undefined && fallbackTotal > 0)
+      spread(
+        items.map((_, index) => index),
+        fallbackTotal,
+        tokens,
+        basis,
+        'split',
+      );
     return { tokens, basis, apiDropped, measuredTokens: 0, calls: used };
   }
   // Which segment each item belongs to: the prefix before the first call, a response, or the step after one.

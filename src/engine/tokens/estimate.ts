@@ -28,7 +28,17 @@ const enum Kind {
 
 /** The kind of each ASCII character; accented Latin, Greek, Cyrillic count as letters, CJK, emoji and the rest as wide. */
 const ASCII_KINDS = new Uint8Array(0x80).fill(Kind.Punctuation);
-for (const [from, to, kind] of [[0x61, 0x7a, Kind.Letter], [0x41, 0x5a, Kind.Letter], [0x5f, 0x5f, Kind.Letter], [0x30, 0x39, Kind.Digit], [0x20, 0x20, Kind.Space], [0x09, 0x09, Kind.Space], [0x0a, 0x0a, Kind.Newline], [0x0d, 0x0d, Kind.Newline]] as const) ASCII_KINDS.fill(kind, from, to + 1);
+for (const [from, to, kind] of [
+  [0x61, 0x7a, Kind.Letter],
+  [0x41, 0x5a, Kind.Letter],
+  [0x5f, 0x5f, Kind.Letter],
+  [0x30, 0x39, Kind.Digit],
+  [0x20, 0x20, Kind.Space],
+  [0x09, 0x09, Kind.Space],
+  [0x0a, 0x0a, Kind.Newline],
+  [0x0d, 0x0d, Kind.Newline],
+] as const)
+  ASCII_KINDS.fill(kind, from, to + 1);
 
 const kindOf = (code: number): Kind => (code < 0x80 ? (ASCII_KINDS[code] as Kind) : code < 0x2000 ? Kind.Letter : Kind.Wide);
 

@@ -14,9 +14,15 @@ export class ApiKeyStore {
   async prompt(): Promise<void> {
     const existing = await this.get();
     if (existing) {
-      const choice = await vscode.window.showQuickPick([{ label: '$(key) Replace the stored key…', clear: false }, { label: '$(trash) Clear the stored key', clear: true }], {
-        title: 'Context Lens: Anthropic API Key',
-      });
+      const choice = await vscode.window.showQuickPick(
+        [
+          { label: '$(key) Replace the stored key…', clear: false },
+          { label: '$(trash) Clear the stored key', clear: true },
+        ],
+        {
+          title: 'Context Lens: Anthropic API Key',
+        },
+      );
       if (!choice) return;
       if (choice.clear) return this.clear();
     }

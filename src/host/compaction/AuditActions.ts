@@ -44,7 +44,11 @@ export class AuditActions {
     // Redo: the same engine and fork writer as Apply, on the context as it stood before the agent's compaction.
     const archive = new StagedArchive(new FileSystemArchive(this.deps.archiveFolder));
     const targetTokens = redoTargetTokens(event, before.value.context);
-    const result = await compact(before.value.context, { trigger: 'manual', explicitTarget: true, targetTokens }, { summarizer: new HeuristicSummarizer(), archive });
+    const result = await compact(
+      before.value.context,
+      { trigger: 'manual', explicitTarget: true, targetTokens },
+      { summarizer: new HeuristicSummarizer(), archive },
+    );
     if (result.status !== 'compacted') {
       void vscode.window.showInformationMessage(`Context Lens: nothing to redo — ${result.message}`);
       return;
@@ -56,15 +60,28 @@ export class AuditActions {
         return;
       }
     }
-    const written = await adapter.writeFork({ live: before.value.live, context: before.value.context, result, focus: null, title: snapshot.live.session.title });
+    const written = await adapter.writeFork({
+      live: before.value.live,
+      context: before.value.context,
+      result,
+      focus: null,
+      title: snapshot.live.session.title,
+    });
     if (!written.ok) {
       void vscode.window.showErrorMessage(`Context Lens: ${written.error.message}`);
       return;
     }
     const fork = written.value;
     this.deps.log.info(`Redid ${adapter.name}'s compaction ${event.uuid} with Context Lens as session ${fork.sessionId} (${fork.path})`);
-    const choice = await vscode.window.showInformationMessage(`Context Lens: redone as a new session — resume it with \`${fork.resumeCommand}\`.`, 'Resume in Terminal', 'Copy resume command');
-    if (choice === 'Resume in Terminal') resumeInTerminal({ sessionId: fork.sessionId, path: fork.path, resumeCommand: fork.resumeCommand }, adapter, snapshot.live.session, { claude: this.deps.claudeCliPath() });
+    const choice = await vscode.window.showInformationMessage(
+      `Context Lens: redone as a new session — resume it with \`${fork.resumeCommand}\`.`,
+      'Resume in Terminal',
+      'Copy resume command',
+    );
+    if (choice === 'Resume in Terminal')
+      resumeInTerminal({ sessionId: fork.sessionId, path: fork.path, resumeCommand: fork.resumeCommand }, adapter, snapshot.live.session, {
+        claude: this.deps.claudeCliPath(),
+      });
     else if (choice === 'Copy resume command') await vscode.env.clipboard.writeText(fork.resumeCommand);
   }
 }

@@ -116,7 +116,8 @@ export class CompactionFlow extends Disposables {
     focus = redactSecrets(focus);
     if (askFocus && sessionPath !== undefined) await this.focusMemory.set(sessionPath, focus);
     const outcome = await this.session.show({ focus, summaryOverride: null });
-    if (outcome === 'noContext') void vscode.window.showWarningMessage(`Context Lens: no live context to compact yet — start ${AGENT_COMMANDS} in this folder, or open a session file.`);
+    if (outcome === 'noContext')
+      void vscode.window.showWarningMessage(`Context Lens: no live context to compact yet — start ${AGENT_COMMANDS} in this folder, or open a session file.`);
     else if (outcome === 'busy') void vscode.window.showInformationMessage('Context Lens: a compaction is already running.');
     else if (outcome === 'shown') this.deps.revealPanel();
   }
@@ -127,16 +128,33 @@ export class CompactionFlow extends Disposables {
     const { snapshot } = inputs;
     const chosen = summarizerOf(inputs.summarizer, await this.deps.apiKey.get(), snapshot.live.session.cwd ?? undefined);
     if (!chosen.ok) {
-      void vscode.window.showErrorMessage(`Context Lens: ${chosen.error}`, 'Set API Key').then((choice) => choice && vscode.commands.executeCommand('contextLens.setApiKey'));
+      void vscode.window
+        .showErrorMessage(`Context Lens: ${chosen.error}`, 'Set API Key')
+        .then((choice) => choice && vscode.commands.executeCommand('contextLens.setApiKey'));
       return null;
     }
     const controller = new AbortController();
     this.running = controller;
-    const message = summaryOverride !== null ? 'Computing the preview with your summary…' : automatic ? 'Computing the preview again…' : `Compacting with the ${chosen.value.name} summarizer…`;
+    const message =
+      summaryOverride !== null
+        ? 'Computing the preview with your summary…'
+        : automatic
+          ? 'Computing the preview again…'
+          : `Compacting with the ${chosen.value.name} summarizer…`;
     this.deps.hub.updateProgress({ message, cancellable: true });
     const archive = new StagedArchive(new FileSystemArchive(this.deps.archiveFolder));
     const compute = () =>
-      runCompaction({ id: randomUUID(), focus, engine: inputs.engine, summarizer: chosen.value, context: snapshot.context, archive, signal: controller.signal, choices: inputs.choices, summaryOverride });
+      runCompaction({
+        id: randomUUID(),
+        focus,
+        engine: inputs.engine,
+        summarizer: chosen.value,
+        context: snapshot.context,
+        archive,
+        signal: controller.signal,
+        choices: inputs.choices,
+        summaryOverride,
+      });
     try {
       const outcome = automatic
         ? await compute()
@@ -152,7 +170,9 @@ export class CompactionFlow extends Disposables {
         return null;
       }
       const { preview } = outcome;
-      this.deps.log.info(`Compaction${focus ? ` with focus "${redactSecrets(focus)}"` : ''}${summaryOverride !== null ? ' with the summary edited by the person' : ''}: ${redactSecrets(result.message)}${result.error ? ` (${redactSecrets(result.error)})` : ''}`);
+      this.deps.log.info(
+        `Compaction${focus ? ` with focus "${redactSecrets(focus)}"` : ''}${summaryOverride !== null ? ' with the summary edited by the person' : ''}: ${redactSecrets(result.message)}${result.error ? ` (${redactSecrets(result.error)})` : ''}`,
+      );
       for (const warning of [preview.summaryFallback, preview.overflow]) if (warning) this.deps.log.warn(warning);
       return { preview, result, archive };
     } finally {
@@ -271,7 +291,13 @@ export class CompactionFlow extends Disposables {
     }
     const { adapter } = snapshot;
     // A fork inherits its source's title (pickers say "fork of …"): no suffix piling up over forks of forks.
-    const written = await adapter.writeFork({ live: snapshot.live, context: snapshot.context, result, focus: preview.focus || null, title: snapshot.live.session.title });
+    const written = await adapter.writeFork({
+      live: snapshot.live,
+      context: snapshot.context,
+      result,
+      focus: preview.focus || null,
+      title: snapshot.live.session.title,
+    });
     if (!written.ok) {
       void vscode.window.showErrorMessage(`Context Lens: could not apply the compaction: ${written.error.message}`);
       return null;
@@ -293,14 +319,20 @@ export class CompactionFlow extends Disposables {
       verification: preview.verification,
       fork,
     });
-    this.deps.log.info(`Applied the compaction as session ${fork.sessionId} (${fork.path})${preview.summaryEdited ? ' with the summary edited by the person' : ''}`);
+    this.deps.log.info(
+      `Applied the compaction as session ${fork.sessionId} (${fork.path})${preview.summaryEdited ? ' with the summary edited by the person' : ''}`,
+    );
     return { ...preview, applied: fork };
   }
 
   private async afterApply({ inputs }: Shown, fork: ForkView): Promise<void> {
     const { snapshot } = inputs;
     await this.deps.clearChoices(snapshot.live.session.path);
-    const choice = await vscode.window.showInformationMessage(`Context Lens: compacted session written — resume it with \`${fork.resumeCommand}\`.`, 'Resume in Terminal', 'Copy resume command');
+    const choice = await vscode.window.showInformationMessage(
+      `Context Lens: compacted session written — resume it with \`${fork.resumeCommand}\`.`,
+      'Resume in Terminal',
+      'Copy resume command',
+    );
     if (choice === 'Resume in Terminal') this.resumeInTerminal(fork, snapshot);
     else if (choice === 'Copy resume command') await vscode.env.clipboard.writeText(fork.resumeCommand);
   }
@@ -323,5 +355,4 @@ export class CompactionFlow extends Disposables {
   private resumeInTerminal(fork: ForkView, snapshot: LiveSnapshot): void {
     resumeInTerminal(fork, snapshot.adapter, snapshot.live.session, { claude: this.deps.settings.current.summarizer.claudeCliPath });
   }
-
 }

@@ -51,7 +51,10 @@ export class DiffDocuments extends Disposables implements vscode.TextDocumentCon
   prepare(owner: string, id: string, before: string, after: string, fileName = 'context.txt'): DiffPair {
     const old = this.pairs.get(owner);
     if (old) for (const uri of [old.left, old.right]) this.texts.delete(uri.toString());
-    const pair = { left: vscode.Uri.from({ scheme: DIFF_SCHEME, path: `/${id}/before/${fileName}` }), right: vscode.Uri.from({ scheme: DIFF_SCHEME, path: `/${id}/after/${fileName}` }) };
+    const pair = {
+      left: vscode.Uri.from({ scheme: DIFF_SCHEME, path: `/${id}/before/${fileName}` }),
+      right: vscode.Uri.from({ scheme: DIFF_SCHEME, path: `/${id}/after/${fileName}` }),
+    };
     this.texts.set(pair.left.toString(), before);
     this.texts.set(pair.right.toString(), after);
     this.pairs.set(owner, pair);
@@ -73,7 +76,9 @@ export class DiffDocuments extends Disposables implements vscode.TextDocumentCon
     const first = new vscode.Range(line, 0, line, 0);
     await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true, selection: first });
     // VS Code resolves the command once the diff is computed and its text shown: the figure to watch.
-    this.log.info(`Diff editor "${title}" opened in ${Math.round(performance.now() - asked)} ms (documents ${loaded ? 'loaded beforehand' : 'loaded on opening'})`);
+    this.log.info(
+      `Diff editor "${title}" opened in ${Math.round(performance.now() - asked)} ms (documents ${loaded ? 'loaded beforehand' : 'loaded on opening'})`,
+    );
     if (!(await shown(right))) return;
     // Keyboard focus may still be in the panel's webview, and the diff is what the person reads next
     // (the toggle, too, acts on the focused editor).
@@ -94,7 +99,6 @@ export class DiffDocuments extends Disposables implements vscode.TextDocumentCon
       editor.revealRange(new vscode.Range(above, 0, above, 0), vscode.TextEditorRevealType.AtTop);
     }
   }
-
 }
 
 /** Whether the diff editor wraps by the person's own settings (toggling would then turn it off). */
@@ -117,7 +121,8 @@ const FOCUS_SETTLE_MS = 1_000;
  * and toggling before that would act on another editor, or none, and leave the diff clipped.
  */
 function shown(uri: vscode.Uri, timeoutMs = 15_000): Promise<boolean> {
-  const isIt = (editor: vscode.TextEditor | undefined): boolean => editor !== undefined && editor.document.uri.toString() === uri.toString() && editor.visibleRanges.length > 0;
+  const isIt = (editor: vscode.TextEditor | undefined): boolean =>
+    editor !== undefined && editor.document.uri.toString() === uri.toString() && editor.visibleRanges.length > 0;
   if (isIt(vscode.window.activeTextEditor)) return Promise.resolve(true);
   return new Promise((resolve) => {
     const done = (value: boolean): void => {

@@ -1,6 +1,17 @@
 // A compaction result as the panel previews it: metrics per tier, verification, the summary and one
 // diff block per changed item. Everything shown goes through `redactSecrets` first. Free of `vscode`.
-import { afterTexts, diffSides, diffSlots, EDITED_SUMMARIZER, redactSecrets, SUMMARY_TAG, targetMissText, type CompactionResult, type Context, type Verification } from '../../engine';
+import {
+  afterTexts,
+  diffSides,
+  diffSlots,
+  EDITED_SUMMARIZER,
+  redactSecrets,
+  SUMMARY_TAG,
+  targetMissText,
+  type CompactionResult,
+  type Context,
+  type Verification,
+} from '../../engine';
 import { TIER_NAMES } from '../../protocol/categories';
 import { PREVIEW_WARNING_MAX, type Choices, type DiffBlock, type ItemDetail, type Preview, type VerificationView } from '../../protocol/messages';
 import { NO_CHOICES } from '../context/choices';
@@ -21,7 +32,11 @@ export function verificationView(verification: Verification): VerificationView {
     openLoopsBefore: verification.openLoopsBefore,
     openLoopsAfter: verification.openLoopsAfter,
     filesLost: verification.filesLost,
-    contradictions: verification.contradictions.map(({ line, laterItemId, laterText }) => ({ line: capped(line, 400), laterItemId, laterText: capped(laterText, 400) })),
+    contradictions: verification.contradictions.map(({ line, laterItemId, laterText }) => ({
+      line: capped(line, 400),
+      laterItemId,
+      laterText: capped(laterText, 400),
+    })),
   };
 }
 
@@ -37,7 +52,15 @@ export function diffBlocksOf(context: Context, result: CompactionResult, maxChar
     const item = context.items[fate.id];
     if (item === undefined || fate.fate === 'preserved') return [];
     const after = fate.fate === 'dropped' ? (fate.tier === 'summarize' ? DROPPED_TEXT : `(dropped: ${fate.reason})`) : (compacted.get(fate.id) ?? '');
-    return [{ id: fate.id, label: regionLabel(item, context.workspace), fate: fate.fate, before: capped(redactSecrets(item.text), maxChars), after: capped(redactSecrets(after), maxChars) }];
+    return [
+      {
+        id: fate.id,
+        label: regionLabel(item, context.workspace),
+        fate: fate.fate,
+        before: capped(redactSecrets(item.text), maxChars),
+        after: capped(redactSecrets(after), maxChars),
+      },
+    ];
   });
 }
 
@@ -95,7 +118,12 @@ export function tiersOf(result: CompactionResult): TierSummary[] {
     for (const fate of decided) if (fate.prunedBy && fate.prunedBy !== tier.tier) prunedFirst.set(fate.prunedBy, (prunedFirst.get(fate.prunedBy) ?? 0) + 1);
     const firsts = [...prunedFirst].map(([by, count]) => `${count} of them first by "${TIER_NAMES[by] ?? by}"`);
     const note = [tier.note, ...firsts].filter((part): part is string => Boolean(part)).join('; ');
-    return { tier: tier.tier, items: decided.length, tokensSaved: tier.tier === 'summarize' && decided.length > 0 ? removed - summaryTokens : removed, note: note || null };
+    return {
+      tier: tier.tier,
+      items: decided.length,
+      tokensSaved: tier.tier === 'summarize' && decided.length > 0 ? removed - summaryTokens : removed,
+      note: note || null,
+    };
   });
 }
 
@@ -172,5 +200,9 @@ export function previewOf({ id, focus, summarizer, context, result, choices = NO
 
 /** The detail pane while a preview is shown: the item as that run saw it, with the fate it gave it. */
 export function previewItemDetail(context: Context, result: CompactionResult, id: number): ItemDetail | null {
-  return itemDetailOf(context, id, result.items.find((fate) => fate.id === id));
+  return itemDetailOf(
+    context,
+    id,
+    result.items.find((fate) => fate.id === id),
+  );
 }

@@ -28,7 +28,12 @@ const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.str
 
 /** The same records of the same session (a re-read of an unchanged file makes a new, equal snapshot). */
 function sameContext(a: LiveSnapshot, b: LiveSnapshot): boolean {
-  return a.live.session.path === b.live.session.path && lastRecordOf(a.live) === lastRecordOf(b.live) && a.context.items.length === b.context.items.length && a.context.windowTokens === b.context.windowTokens;
+  return (
+    a.live.session.path === b.live.session.path &&
+    lastRecordOf(a.live) === lastRecordOf(b.live) &&
+    a.context.items.length === b.context.items.length &&
+    a.context.windowTokens === b.context.windowTokens
+  );
 }
 
 /** Why the preview computed from `shown` no longer matches `now`, or null when it does. */

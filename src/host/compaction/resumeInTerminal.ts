@@ -22,7 +22,7 @@ export function resumeInTerminal(fork: ForkView, adapter: AgentAdapter, session:
     const guide = 'Open Install Guide';
     void vscode.window
       .showErrorMessage(
-        `Context Lens: ${adapter.name}'s \`${adapter.command}\` command is not on PATH, so the fork cannot be resumed here. Install it with \`npm install -g ${adapter.installPackage}\`${setting !== undefined ? ' (or set the path of its binary in the settings)' : ''}, then run \`${fork.resumeCommand}\` in ${session.cwd ?? 'the session\'s folder'}.`,
+        `Context Lens: ${adapter.name}'s \`${adapter.command}\` command is not on PATH, so the fork cannot be resumed here. Install it with \`npm install -g ${adapter.installPackage}\`${setting !== undefined ? ' (or set the path of its binary in the settings)' : ''}, then run \`${fork.resumeCommand}\` in ${session.cwd ?? "the session's folder"}.`,
         copy,
         guide,
       )
@@ -36,7 +36,11 @@ export function resumeInTerminal(fork: ForkView, adapter: AgentAdapter, session:
   const cwd = session.cwd ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   const terminal = vscode.window.createTerminal({ name: `${adapter.name} (compacted)`, ...(cwd ? { cwd } : {}) });
   terminal.show();
-  terminal.sendText(configured === '' || commandWord(fork.resumeCommand) !== adapter.command ? fork.resumeCommand : `${shellQuote(configured)}${fork.resumeCommand.slice(commandWord(fork.resumeCommand).length)}`);
+  terminal.sendText(
+    configured === '' || commandWord(fork.resumeCommand) !== adapter.command
+      ? fork.resumeCommand
+      : `${shellQuote(configured)}${fork.resumeCommand.slice(commandWord(fork.resumeCommand).length)}`,
+  );
 }
 
 /** The command word a resume command starts with (`claude` of `claude --resume <id>`). */

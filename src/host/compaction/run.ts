@@ -28,7 +28,17 @@ export interface RunInput {
 
 export type RunOutcome = { cancelled: true; result: CompactionResult } | { cancelled: false; result: CompactionResult; preview: Preview };
 
-export async function runCompaction({ id, focus, engine, summarizer, context, archive, signal, choices = NO_CHOICES, summaryOverride }: RunInput): Promise<RunOutcome> {
+export async function runCompaction({
+  id,
+  focus,
+  engine,
+  summarizer,
+  context,
+  archive,
+  signal,
+  choices = NO_CHOICES,
+  summaryOverride,
+}: RunInput): Promise<RunOutcome> {
   const options = { ...compactOptionsOf(engine, focus, choices), ...(summaryOverride ? { summaryOverride } : {}) };
   const result = await compact(context, options, { summarizer: summarizer.summarizer, archive, signal });
   // Aborting only stops the summarizer, which then falls back to the heuristic: that result is not

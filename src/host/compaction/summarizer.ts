@@ -19,10 +19,20 @@ export function summarizerOf(settings: SummarizerSettings, apiKey: string | unde
         ok: true,
         value: {
           name: `anthropic (${settings.anthropicModel})`,
-          summarizer: new AnthropicSummarizer({ apiKey, model: settings.anthropicModel, ...(settings.anthropicBaseUrl ? { baseURL: settings.anthropicBaseUrl } : {}) }),
+          summarizer: new AnthropicSummarizer({
+            apiKey,
+            model: settings.anthropicModel,
+            ...(settings.anthropicBaseUrl ? { baseURL: settings.anthropicBaseUrl } : {}),
+          }),
         },
       };
     case 'claude-cli':
-      return { ok: true, value: { name: 'claude-cli', summarizer: new ClaudeCliSummarizer({ ...(settings.claudeCliPath ? { path: settings.claudeCliPath } : {}), ...(cwd ? { cwd } : {}) }) } };
+      return {
+        ok: true,
+        value: {
+          name: 'claude-cli',
+          summarizer: new ClaudeCliSummarizer({ ...(settings.claudeCliPath ? { path: settings.claudeCliPath } : {}), ...(cwd ? { cwd } : {}) }),
+        },
+      };
   }
 }

@@ -44,7 +44,13 @@ export class AgentConnector {
 
   /** Where the commands Connect writes run from; the panel's connection status looks for these same commands. */
   async paths(): Promise<CommandPaths> {
-    return { ...commandPaths({ pathEnv: process.env.PATH ?? '', platform: process.platform, execPath: process.execPath, isElectron: process.versions.electron !== undefined }, this.binDir), viaLauncher: await launcherOnPath(hostWhere(process.env, process.platform)) };
+    return {
+      ...commandPaths(
+        { pathEnv: process.env.PATH ?? '', platform: process.platform, execPath: process.execPath, isElectron: process.versions.electron !== undefined },
+        this.binDir,
+      ),
+      viaLauncher: await launcherOnPath(hostWhere(process.env, process.platform)),
+    };
   }
 
   async connect(): Promise<void> {
@@ -67,7 +73,9 @@ export class AgentConnector {
     const saved = await this.save(target);
     if (saved === null) return;
     this.deps.log.info(`Connected ${adapter.name} in ${target.folder.uri.fsPath}: ${target.plan.changes.map((change) => change.target).join(' | ')}`);
-    void vscode.window.showInformationMessage(`Context Lens: ${adapter.name} is connected in ${target.folder.name}. Sessions started from now on use the hooks and the MCP tools.${notesOf(target.plan)}${backupNote(saved)}`);
+    void vscode.window.showInformationMessage(
+      `Context Lens: ${adapter.name} is connected in ${target.folder.name}. Sessions started from now on use the hooks and the MCP tools.${notesOf(target.plan)}${backupNote(saved)}`,
+    );
   }
 
   async disconnect(): Promise<void> {
@@ -85,7 +93,9 @@ export class AgentConnector {
     if (saved === null) return;
     const removed = saved.filter((one) => one.removed).length;
     this.deps.log.info(`Disconnected ${adapter.name} in ${target.folder.uri.fsPath}${removed > 0 ? ` (removed ${removed} file(s) Connect had created)` : ''}`);
-    void vscode.window.showInformationMessage(`Context Lens: ${adapter.name} is disconnected in ${target.folder.name}.${removed > 0 ? ' Files Connect had created are removed.' : ''}${backupNote(saved)}`);
+    void vscode.window.showInformationMessage(
+      `Context Lens: ${adapter.name} is disconnected in ${target.folder.name}.${removed > 0 ? ' Files Connect had created are removed.' : ''}${backupNote(saved)}`,
+    );
   }
 
   /** The agent to connect: the only one, or the one the person picks. */
@@ -107,7 +117,10 @@ export class AgentConnector {
       void vscode.window.showWarningMessage(`Context Lens: open the folder you run \`${agent.adapter.command}\` in, then ${verb} again.`);
       return null;
     }
-    const folder = folders.length === 1 ? folders[0] : await vscode.window.showWorkspaceFolderPick({ placeHolder: `Folder whose ${agent.adapter.name} settings to ${verb}` });
+    const folder =
+      folders.length === 1
+        ? folders[0]
+        : await vscode.window.showWorkspaceFolderPick({ placeHolder: `Folder whose ${agent.adapter.name} settings to ${verb}` });
     if (!folder) return null;
     const planned = await agent.connection.plan(verb, folder.uri.fsPath, await this.paths());
     if (!planned.ok) {
@@ -138,9 +151,16 @@ export class AgentConnector {
     const all = changes.flatMap(({ before, after }) => [before ?? '', after]).join('\n');
     // A fence longer than any run of backticks in the files, so none of their text can end it.
     const fence = '`'.repeat(Math.max(3, ...(all.match(/`+/g) ?? []).map((run) => run.length + 1)));
-    const side = (texts: readonly string[]): string => texts.map((text, index) => `## ${names[index] ?? ''}\n\n${fence}jsonc\n${text}${text.endsWith('\n') || text === '' ? '' : '\n'}${fence}\n`).join('\n');
+    const side = (texts: readonly string[]): string =>
+      texts.map((text, index) => `## ${names[index] ?? ''}\n\n${fence}jsonc\n${text}${text.endsWith('\n') || text === '' ? '' : '\n'}${fence}\n`).join('\n');
     const id = target.agent.adapter.id;
-    const pair = this.deps.diffs.prepare('connect', `${id}-connect-${Date.now()}`, side(changes.map(({ before }) => before ?? '')), side(changes.map(({ after }) => after)), `${id}-connect.md`);
+    const pair = this.deps.diffs.prepare(
+      'connect',
+      `${id}-connect-${Date.now()}`,
+      side(changes.map(({ before }) => before ?? '')),
+      side(changes.map(({ after }) => after)),
+      `${id}-connect.md`,
+    );
     await this.deps.diffs.show(pair, `${names.join(' + ')} (${target.folder.name}) ↔ ${words.action.toLowerCase()}ed`);
     const choice = await vscode.window.showInformationMessage(words.question, { modal: true, detail: `${words.detail}${notesOf(plan)}` }, words.action);
     return choice === words.action;

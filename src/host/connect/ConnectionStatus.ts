@@ -52,7 +52,10 @@ export class ConnectionStatus extends Disposables {
   private watch(): void {
     this.watchers.forEach((watcher) => watcher.dispose());
     const folder = vscode.workspace.workspaceFolders?.[0];
-    this.watchers = folder && this.agent ? this.agent.connection.watchFiles.map((file) => vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, file))) : [];
+    this.watchers =
+      folder && this.agent
+        ? this.agent.connection.watchFiles.map((file) => vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, file)))
+        : [];
     const schedule = () => {
       clearTimeout(this.debounce);
       this.debounce = setTimeout(() => void this.refresh(), DEBOUNCE_MS);
@@ -79,5 +82,4 @@ export class ConnectionStatus extends Disposables {
     this.log.warn(`Could not read ${read.error.path ?? folder} for the ${adapter.name} connection status: ${read.error.message}`);
     return 'disconnected';
   }
-
 }

@@ -103,7 +103,13 @@ export class ContextModel extends Disposables {
     const handle = this.readOf;
     if (this.current === null || handle === null) return [];
     const report = this.costs.of(this.current)?.report ?? null;
-    return withCacheMisses(withCallCosts(timelineOf(this.current.live, (uuid) => handle.usagePoint(uuid), agent, ours), report?.calls ?? null), report);
+    return withCacheMisses(
+      withCallCosts(
+        timelineOf(this.current.live, (uuid) => handle.usagePoint(uuid), agent, ours),
+        report?.calls ?? null,
+      ),
+      report,
+    );
   }
 
   private onSession(): void {

@@ -32,7 +32,12 @@ export async function readAudits(snapshot: LiveSnapshot): Promise<CompactionAudi
   const clip = (entry: AuditEntry) => ({ kind: entry.kind, text: entry.text.slice(0, 500) });
   for (const { index, audit } of audited) {
     const uuid = snapshot.live.compactions[index]?.uuid ?? '';
-    AUDITS.set(keyOf(uuid), { id: uuid.slice(0, 200), sentence: droppedSentence(audit), carried: audit.carried.slice(0, 200).map(clip), dropped: audit.dropped.slice(0, 200).map(clip) });
+    AUDITS.set(keyOf(uuid), {
+      id: uuid.slice(0, 200),
+      sentence: droppedSentence(audit),
+      carried: audit.carried.slice(0, 200).map(clip),
+      dropped: audit.dropped.slice(0, 200).map(clip),
+    });
     if (AUDITS.size > MAX_AUDITS) AUDITS.delete(AUDITS.keys().next().value as string);
   }
   return snapshot.live.compactions.flatMap((event) => AUDITS.get(keyOf(event.uuid)) ?? []).slice(-10);
@@ -50,16 +55,34 @@ export function costViewOf(report: CostReport, problem: string | null, workspace
     unpriced: session.unpriced.map((row) => row.model).slice(0, 50),
     prices: report.prices,
     problem,
-    byResource: report.byFile.slice(0, 5_000).map(({ resource, file, count, tokens, usd }) => ({ resource: shortPath(resource, workspace).slice(0, 500), file, count, tokens, usd })),
+    byResource: report.byFile
+      .slice(0, 5_000)
+      .map(({ resource, file, count, tokens, usd }) => ({ resource: shortPath(resource, workspace).slice(0, 500), file, count, tokens, usd })),
     subagents: report.subagents.slice(0, 500).map(({ title, calls, tokens, usd, unpriced, firstPromptTokens, parentTokens }) => ({
       title: title.slice(0, 200),
       calls,
       tokens,
       usd,
       unpriced: unpriced.slice(0, 50),
-      ...(firstPromptTokens ? { started: startedWithText(firstPromptTokens, parentTokens ?? null, formatTokens).slice(0, 200), inheritedMost: inheritedMost(firstPromptTokens, parentTokens ?? null) } : {}),
+      ...(firstPromptTokens
+        ? {
+            started: startedWithText(firstPromptTokens, parentTokens ?? null, formatTokens).slice(0, 200),
+            inheritedMost: inheritedMost(firstPromptTokens, parentTokens ?? null),
+          }
+        : {}),
     })),
-    cache: report.cache.calls === 0 ? null : { sentence: cacheSentence(report.cache, formatUsd).slice(0, 300), hitRatio: report.cache.hitRatio, misses: report.cache.misses.length, usd: report.cache.usd, detail: report.cache.misses.slice(-20).map((miss) => `${miss.at === null ? '' : `${miss.at.slice(11, 16)} `}${missSentence(miss, formatUsd)}`.slice(0, 300)) },
+    cache:
+      report.cache.calls === 0
+        ? null
+        : {
+            sentence: cacheSentence(report.cache, formatUsd).slice(0, 300),
+            hitRatio: report.cache.hitRatio,
+            misses: report.cache.misses.length,
+            usd: report.cache.usd,
+            detail: report.cache.misses
+              .slice(-20)
+              .map((miss) => `${miss.at === null ? '' : `${miss.at.slice(11, 16)} `}${missSentence(miss, formatUsd)}`.slice(0, 300)),
+          },
   };
 }
 
@@ -71,7 +94,11 @@ export function costViewOf(report: CostReport, problem: string | null, workspace
  */
 export function withCacheMisses(points: readonly TimelinePoint[], report: CostReport | null): TimelinePoint[] {
   if (report === null || report.cache.misses.length === 0) return [...points];
-  const calls = points.flatMap((point, index) => (point.event === null && point.at !== null && Number.isFinite(Date.parse(point.at)) ? [{ index, ms: Date.parse(point.at) }] : [])).sort((a, b) => a.ms - b.ms);
+  const calls = points
+    .flatMap((point, index) =>
+      point.event === null && point.at !== null && Number.isFinite(Date.parse(point.at)) ? [{ index, ms: Date.parse(point.at) }] : [],
+    )
+    .sort((a, b) => a.ms - b.ms);
   const first = calls[0]?.ms ?? Infinity;
   const marked = new Map<number, CostReport['cache']['misses'][number]>();
   for (const miss of report.cache.misses) {
@@ -82,7 +109,12 @@ export function withCacheMisses(points: readonly TimelinePoint[], report: CostRe
   }
   return points.map((point, index) => {
     const miss = marked.get(index);
-    return miss === undefined ? point : { ...point, cacheMiss: { cause: miss.cause, usd: miss.usd === null ? null : Math.max(0, miss.usd), label: missSentence(miss, formatUsd).slice(0, 300) } };
+    return miss === undefined
+      ? point
+      : {
+          ...point,
+          cacheMiss: { cause: miss.cause, usd: miss.usd === null ? null : Math.max(0, miss.usd), label: missSentence(miss, formatUsd).slice(0, 300) },
+        };
   });
 }
 
@@ -108,7 +140,9 @@ export function withCallCosts(points: readonly TimelinePoint[], calls: CostRepor
   if (calls === null) return [...points];
   const byTime = new Map<string, number | null>();
   for (const call of calls) if (call.at !== null && !byTime.has(call.at)) byTime.set(call.at, call.usd);
-  return points.map((point) => (point.event === null && point.at !== null && byTime.has(point.at) ? { ...point, usd: byTime.get(point.at) as number | null } : point));
+  return points.map((point) =>
+    point.event === null && point.at !== null && byTime.has(point.at) ? { ...point, usd: byTime.get(point.at) as number | null } : point,
+  );
 }
 
 /** The preview with its break-even line (a preview shown before the context was read has none). */
@@ -121,5 +155,11 @@ export function withBreakEven(preview: Preview | null, index: PriceIndex, snapsh
 export function breakEvenOf(index: PriceIndex, snapshot: LiveSnapshot, beforeTokens: number, afterTokens: number): BreakEvenView | null {
   const figures = compactCost(index, snapshot.live, beforeTokens, afterTokens);
   if (figures === null) return null;
-  return { model: figures.model.slice(0, 200), oneOffUsd: figures.oneOffUsd, savingPerCallUsd: figures.savingPerCallUsd, breakEvenCalls: figures.breakEvenCalls, sentence: figures.sentence.slice(0, 300) };
+  return {
+    model: figures.model.slice(0, 200),
+    oneOffUsd: figures.oneOffUsd,
+    savingPerCallUsd: figures.savingPerCallUsd,
+    breakEvenCalls: figures.breakEvenCalls,
+    sentence: figures.sentence.slice(0, 300),
+  };
 }

@@ -25,7 +25,10 @@ export async function readSnapshot(handle: SessionHandle): Promise<Result<LiveSn
   const { live, context } = read.value;
   // On the extension host's thread: let other work (a panel's first state, a keystroke) run first.
   await new Promise((resolve) => setImmediate(resolve));
-  return { ok: true, value: { adapter: handle.adapter, live, context, breakdown: breakdownOf(context), reservedOutputTokens: handle.adapter.reservedOutputTokens(live.fill) } };
+  return {
+    ok: true,
+    value: { adapter: handle.adapter, live, context, breakdown: breakdownOf(context), reservedOutputTokens: handle.adapter.reservedOutputTokens(live.fill) },
+  };
 }
 
 /**

@@ -4,7 +4,6 @@
 // them. Never two reads at once: a request during a read reads once more after it.
 import { Disposables } from '../disposables';
 
-
 export class ReadScheduler extends Disposables {
   private timer: NodeJS.Timeout | undefined;
   private reading = false;
@@ -52,5 +51,4 @@ export class ReadScheduler extends Disposables {
       void this.start();
     }
   }
-
 }

@@ -16,7 +16,12 @@ export interface OurCompactionMark {
 }
 
 /** One point per response of the live chain, plus one per compaction (the agent's and ours), oldest first. */
-export function timelineOf(live: Pick<LiveContext, 'entries'>, usage: (uuid: string) => UsagePoint | undefined, agent: readonly CompactionEvent[], ours: readonly OurCompactionMark[]): TimelinePoint[] {
+export function timelineOf(
+  live: Pick<LiveContext, 'entries'>,
+  usage: (uuid: string) => UsagePoint | undefined,
+  agent: readonly CompactionEvent[],
+  ours: readonly OurCompactionMark[],
+): TimelinePoint[] {
   const points: TimelinePoint[] = [];
   const seen = new Set<string>();
   for (const entry of live.entries) {

@@ -50,5 +50,4 @@ export class EventFileLog<T> extends Disposables {
     }
     this.changed.fire();
   }
-
 }

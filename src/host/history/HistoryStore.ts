@@ -27,5 +27,4 @@ export class HistoryStore extends Disposables {
     await this.state.update(KEY, stored);
     this.changed.fire();
   }
-
 }

@@ -37,25 +37,32 @@ export function agentCompactionsOf(inFile: readonly CompactionEvent[], followed:
  * hookEvents.ts). `forks`: forks of this session found beside it; those this window did not apply
  * (the CLI, another window) are listed too, so the original names every fork written of it.
  */
-export function historyOf(agent: readonly CompactionEvent[], ours: readonly OurCompaction[], hooks: ReadonlyMap<string, HookActivity>, forks: readonly SessionInfo[] = []): HistoryEntry[] {
+export function historyOf(
+  agent: readonly CompactionEvent[],
+  ours: readonly OurCompaction[],
+  hooks: ReadonlyMap<string, HookActivity>,
+  forks: readonly SessionInfo[] = [],
+): HistoryEntry[] {
   // A fork opens with our own compact boundary; when this window applied it, the stored entry says more.
   const isOurs = (event: CompactionEvent): boolean => ours.some((entry) => entry.beforeTokens === event.preTokens && entry.afterTokens === event.postTokens);
   const entries: HistoryEntry[] = [
-    ...agent.filter((event) => !isOurs(event)).map((event) => ({
-      id: event.uuid,
-      at: event.timestamp,
-      // A fork written elsewhere (the CLI, another window) still says in its boundary that it is ours.
-      source: event.by === 'context-lens' ? ('contextLens' as const) : ('agent' as const),
-      trigger: event.trigger,
-      focus: event.focus,
-      beforeTokens: event.preTokens,
-      afterTokens: event.postTokens,
-      savingsPct: event.preTokens && event.postTokens !== null ? ((event.preTokens - event.postTokens) / event.preTokens) * 100 : null,
-      summary: event.summary,
-      verification: null,
-      fork: null,
-      hooks: hooks.get(event.uuid) ?? null,
-    })),
+    ...agent
+      .filter((event) => !isOurs(event))
+      .map((event) => ({
+        id: event.uuid,
+        at: event.timestamp,
+        // A fork written elsewhere (the CLI, another window) still says in its boundary that it is ours.
+        source: event.by === 'context-lens' ? ('contextLens' as const) : ('agent' as const),
+        trigger: event.trigger,
+        focus: event.focus,
+        beforeTokens: event.preTokens,
+        afterTokens: event.postTokens,
+        savingsPct: event.preTokens && event.postTokens !== null ? ((event.preTokens - event.postTokens) / event.preTokens) * 100 : null,
+        summary: event.summary,
+        verification: null,
+        fork: null,
+        hooks: hooks.get(event.uuid) ?? null,
+      })),
     ...ours.map((entry) => ({
       id: entry.id,
       at: entry.at,
@@ -103,7 +110,9 @@ function forkEntry(fork: SessionInfo): HistoryEntry {
  */
 export function timelineMarksOf(ours: readonly OurCompaction[], sessionId: string | null, inFile: readonly CompactionEvent[]): OurCompactionMark[] {
   if (inFile.some((event) => event.by === 'context-lens')) return [];
-  return ours.filter((entry) => entry.fork.sessionId === sessionId).map((entry) => ({ at: entry.at, beforeTokens: entry.beforeTokens, afterTokens: entry.afterTokens, focus: entry.focus }));
+  return ours
+    .filter((entry) => entry.fork.sessionId === sessionId)
+    .map((entry) => ({ at: entry.at, beforeTokens: entry.beforeTokens, afterTokens: entry.afterTokens, focus: entry.focus }));
 }
 
 /** Adds one entry to a session's list, keeping the newest `OURS_PER_SESSION`. */

@@ -49,7 +49,9 @@ export function hookActivityOf(sessionId: string, compactions: readonly Compacti
     const after = previous + CLOCK_TOLERANCE_MS;
     const pre = runs.findLast((run) => run.hook === 'pre-compact' && run.timeMs > after && run.timeMs <= at + CLOCK_TOLERANCE_MS);
     const from = pre?.timeMs ?? at - CLOCK_TOLERANCE_MS;
-    const start = runs.find((run) => run.hook === 'session-start' && run.source === 'compact' && run.timeMs >= from && run.timeMs <= at + SESSION_START_WINDOW_MS);
+    const start = runs.find(
+      (run) => run.hook === 'session-start' && run.source === 'compact' && run.timeMs >= from && run.timeMs <= at + SESSION_START_WINDOW_MS,
+    );
     previous = at;
     if (pre === undefined && start === undefined) continue;
     activity.set(uuid, {

@@ -36,5 +36,4 @@ export class EditorPanel extends Disposables {
     });
     this.panel = panel;
   }
-
 }

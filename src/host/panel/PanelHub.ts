@@ -121,5 +121,4 @@ export class PanelHub extends Disposables {
     this.progress = progress;
     for (const connection of this.connections) connection.post({ type: 'progress', progress });
   }
-
 }

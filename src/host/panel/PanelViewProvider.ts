@@ -35,5 +35,4 @@ export class PanelViewProvider extends Disposables implements vscode.WebviewView
     if (this.view) this.view.show(false);
     else void vscode.commands.executeCommand(`${PANEL_VIEW_ID}.focus`);
   }
-
 }

@@ -80,5 +80,4 @@ export class WebviewConnection extends Disposables {
         return;
     }
   }
-
 }

@@ -39,7 +39,8 @@ export function panelStateOf({ settings, view, model, history, hookEvents, proxy
   const adapter = view.handle?.adapter ?? null;
   return {
     session: view.session ? sessionSummary(view) : null,
-    fill: fill && shownFill(fill) ? { usedTokens: fill.usedTokens, windowTokens: fill.windowTokens, source: fill.source, pendingTokens: fill.pendingTokens } : null,
+    fill:
+      fill && shownFill(fill) ? { usedTokens: fill.usedTokens, windowTokens: fill.windowTokens, source: fill.source, pendingTokens: fill.pendingTokens } : null,
     thresholds: thresholdsOf(settings, fill ? (fill.agentAutoCompactTokens / fill.windowTokens) * 100 : null, adapter?.name ?? 'the agent'),
     breakdown: snapshot?.breakdown ?? [],
     reservedOutputTokens: snapshot?.reservedOutputTokens ?? 0,

@@ -56,13 +56,19 @@ export class LiveProxyControl extends Disposables {
     }
     this.proxy = started.value;
     const pointings = this.pointings(this.proxy.url);
-    for (const pointing of pointings) for (const [name, value] of Object.entries(pointing.env)) this.terminals.set(name, value, `Context Lens live proxy: ${pointing.agent} started in this terminal sends its requests through it.`);
+    for (const pointing of pointings)
+      for (const [name, value] of Object.entries(pointing.env))
+        this.terminals.set(name, value, `Context Lens live proxy: ${pointing.agent} started in this terminal sends its requests through it.`);
     this.pointed = pointings.flatMap((pointing) => Object.keys(pointing.env));
     this.log.info(`live proxy on ${this.proxy.url}, events in ${this.proxy.eventsPath}`);
     this.render();
     const byEnv = pointings.map((pointing) => pointing.command).join(' or ');
-    const byRun = AGENTS.filter((adapter) => adapter.liveProxy && !adapter.liveProxy.terminalEnv).map((adapter) => `ctxlens run -- ${adapter.command}`).join(', ');
-    void vscode.window.showInformationMessage(`Context Lens: live proxy on ${this.proxy.url}. Start ${byEnv} in a new terminal to go through it${byRun ? ` (others: ${byRun})` : ''}.`);
+    const byRun = AGENTS.filter((adapter) => adapter.liveProxy && !adapter.liveProxy.terminalEnv)
+      .map((adapter) => `ctxlens run -- ${adapter.command}`)
+      .join(', ');
+    void vscode.window.showInformationMessage(
+      `Context Lens: live proxy on ${this.proxy.url}. Start ${byEnv} in a new terminal to go through it${byRun ? ` (others: ${byRun})` : ''}.`,
+    );
   }
 
   /** The variables set in new terminals while the proxy runs. */
@@ -97,5 +103,4 @@ export class LiveProxyControl extends Disposables {
     this.item.command = Commands.stopLiveProxy;
     this.item.show();
   }
-
 }

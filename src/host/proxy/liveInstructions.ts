@@ -32,7 +32,13 @@ export function liveInstructionsOf({ settings, thresholds, windowTokens, choices
   return {
     ...(windowTokens ? { windowTokens } : {}),
     triggerPercent: thresholds.triggerPercent,
-    engine: { ...engine, ...preserve, targetPercent: thresholds.targetPercent, focus: redactSecrets(settings.compactionFocus), summary: { ...engine.summary, enabled: false } },
+    engine: {
+      ...engine,
+      ...preserve,
+      targetPercent: thresholds.targetPercent,
+      focus: redactSecrets(settings.compactionFocus),
+      summary: { ...engine.summary, enabled: false },
+    },
     keep: toolUseIds(choices.keep, items),
     drop: toolUseIds(choices.drop, items),
   };

@@ -4,7 +4,6 @@ import type { LiveProxyState } from '../../protocol/messages';
 import { formatTokens } from '../../protocol/format';
 import { thousands as exact } from '../../base/format';
 
-
 export function liveProxyStatus(url: string, summary: LiveProxyState | null): { text: string; tooltip: string } {
   const lines = [`Context Lens live proxy on ${url}: claude started in a new terminal goes through it.`];
   let text = '$(radio-tower) Proxy on';

@@ -8,7 +8,6 @@ import { TIMELINE_MAX_POINTS } from '../context/timeline';
 import { LIVE_FATE_OF_TIER } from './liveFates';
 import { thousands as exactTokens } from '../../base/format';
 
-
 /** "2 stubbed, 1 cleared, 1 restored (sent 95,120 of the agent's 120,400 tokens); costs $0.41 once, …: pays off after 4 calls" */
 export function liveEditLabel(event: ProxyEvent): string {
   const counts = new Map<string, number>();

@@ -109,7 +109,9 @@ export class SessionService extends Disposables {
       return;
     }
     this.waiting = waiters.map(({ waiter }) => waiter);
-    this.log.info(`No session found for ${workspacePath}; waiting for one: ${waiters.map(({ adapter, waiter }) => `${adapter.name} in ${waiter.where.join(', ')}`).join('; ')}`);
+    this.log.info(
+      `No session found for ${workspacePath}; waiting for one: ${waiters.map(({ adapter, waiter }) => `${adapter.name} in ${waiter.where.join(', ')}`).join('; ')}`,
+    );
   }
 
   private stopWaiting(): void {
@@ -123,7 +125,10 @@ export class SessionService extends Disposables {
     const everywhere = folder && listed.length === 0 ? await this.listAll(undefined) : listed;
     const items = pickerItems(everywhere);
     if (items.length === 0) {
-      const choice = await vscode.window.showInformationMessage(`No ${AGENT_NAMES} sessions found. Start ${AGENT_COMMANDS} in this folder, or open a session file.`, 'Open Transcript File…');
+      const choice = await vscode.window.showInformationMessage(
+        `No ${AGENT_NAMES} sessions found. Start ${AGENT_COMMANDS} in this folder, or open a session file.`,
+        'Open Transcript File…',
+      );
       if (choice) await this.openTranscript();
       return;
     }
@@ -134,7 +139,13 @@ export class SessionService extends Disposables {
   /** The picker, shown at once; the subagents' costs fill in when their transcripts are read. */
   private pick(items: PickerItem[], sessions: readonly SessionInfo[]): Promise<PickerItem | undefined> {
     const quickPick = vscode.window.createQuickPick<PickerItem>();
-    Object.assign(quickPick, { title: 'Context Lens: Select Session', placeholder: 'Sessions, most recent first (subagents under their session, with their cost)', matchOnDescription: true, matchOnDetail: true, items });
+    Object.assign(quickPick, {
+      title: 'Context Lens: Select Session',
+      placeholder: 'Sessions, most recent first (subagents under their session, with their cost)',
+      matchOnDescription: true,
+      matchOnDetail: true,
+      items,
+    });
     let open = true;
     if (sessions.some((session) => session.isSidechain)) {
       quickPick.busy = true;
@@ -168,7 +179,11 @@ export class SessionService extends Disposables {
   }
 
   async openTranscript(): Promise<void> {
-    const uris = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'Agent transcripts': ['jsonl'], 'All files': ['*'] }, title: 'Open Transcript File' });
+    const uris = await vscode.window.showOpenDialog({
+      canSelectMany: false,
+      filters: { 'Agent transcripts': ['jsonl'], 'All files': ['*'] },
+      title: 'Open Transcript File',
+    });
     const uri = uris?.[0];
     if (!uri) return;
     const told = await identifyFile(uri.fsPath);
@@ -251,7 +266,6 @@ export class SessionService extends Disposables {
     this.view = { ...this.view, ...patch };
     this.changed.fire(this.view);
   }
-
 }
 
 function newest(sessions: readonly SessionInfo[]): SessionInfo | null {

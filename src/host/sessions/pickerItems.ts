@@ -44,20 +44,33 @@ export function subagentCostFacts(cost: TranscriptCost): string {
   return `${plural(cost.calls, 'call')} · fill ${formatTokens(cost.tokens)} · ${dollars}${started}`;
 }
 
-function row(session: SessionInfo, now: number, costs: ReadonlyMap<string, TranscriptCost>, parent?: SessionInfo, subagents: readonly SessionInfo[] = []): PickerItem {
+function row(
+  session: SessionInfo,
+  now: number,
+  costs: ReadonlyMap<string, TranscriptCost>,
+  parent?: SessionInfo,
+  subagents: readonly SessionInfo[] = [],
+): PickerItem {
   // The agent first: a workspace can hold sessions of both, with the same titles.
   const facts = [adapterOf(session.agent).name, session.model ?? 'no response yet', formatAge(lastActiveMs(session), now), formatSize(session.sizeBytes)];
   // The costs open the second line: a long title cuts the first one short.
   const cost = costs.get(session.path);
   const priced = subagents.flatMap((subagent) => costs.get(subagent.path) ?? []);
-  const costFacts = session.isSidechain && cost !== undefined ? subagentCostFacts(cost) : priced.length > 0 ? `${subagents.length} subagent${subagents.length === 1 ? '' : 's'} ${formatUsd(priced.reduce((sum, agent) => sum + agent.usd, 0))}` : null;
+  const costFacts =
+    session.isSidechain && cost !== undefined
+      ? subagentCostFacts(cost)
+      : priced.length > 0
+        ? `${subagents.length} subagent${subagents.length === 1 ? '' : 's'} ${formatUsd(priced.reduce((sum, agent) => sum + agent.usd, 0))}`
+        : null;
   if (session.forkOf) facts.unshift('compacted by Context Lens');
   if (session.isSidechain) facts.unshift(parent ? `subagent of “${parent.title}”` : `subagent of ${session.parentSessionId ?? 'an unknown session'}`);
   const icon = session.isSidechain ? '$(type-hierarchy-sub) ' : session.forkOf ? '$(repo-forked) ' : '';
   // A fork has its original's title: "Fork ·" leads the label, where a long title cut short cannot hide
   // it, and the second line (the full width) names the original.
   const fork = session.forkOf ? 'Fork · ' : '';
-  const origin = session.forkOf ? `fork of “${session.forkOf.title ?? 'another session'}”${session.forkOf.sessionId ? ` (${session.forkOf.sessionId.slice(0, 8)})` : ''}` : null;
+  const origin = session.forkOf
+    ? `fork of “${session.forkOf.title ?? 'another session'}”${session.forkOf.sessionId ? ` (${session.forkOf.sessionId.slice(0, 8)})` : ''}`
+    : null;
   const detail = [origin, costFacts, session.path].filter((part) => part !== null).join(' · ');
   return { label: `${session.isSidechain && parent ? '    ' : ''}${icon}${fork}${session.title}`, description: facts.join(' · '), detail, session };
 }

@@ -51,7 +51,18 @@ export class TriggerNotifier extends Disposables {
     if (decision.action === 'blocked') this.log.info(`Not offering a compaction: ${decision.reason}`);
     const { targetPercent, safetyNetPercent } = this.settings.current;
     const agentName = this.sessions.current.handle?.adapter.name ?? 'the agent';
-    const nudge = nudgeFor(decision, { usedTokens: fill.usedTokens, windowTokens: fill.windowTokens, agentAutoCompactTokens: fill.agentAutoCompactTokens, agentName, targetPercent, safetyNetPercent }, this.state);
+    const nudge = nudgeFor(
+      decision,
+      {
+        usedTokens: fill.usedTokens,
+        windowTokens: fill.windowTokens,
+        agentAutoCompactTokens: fill.agentAutoCompactTokens,
+        agentName,
+        targetPercent,
+        safetyNetPercent,
+      },
+      this.state,
+    );
     if (!nudge) return;
     this.log.info(`Offering a compaction (${nudge.level}): ${decision.reason}`);
     const show = nudge.level === 'safety-net' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
@@ -79,7 +90,6 @@ export class TriggerNotifier extends Disposables {
     const fill = this.sessions.current.fill;
     return fill && fill.windowTokens > 0 ? (fill.agentAutoCompactTokens / fill.windowTokens) * 100 : null;
   }
-
 }
 
 function controllerOf(settings: Settings, agentPercent: number | null): TriggerController {

@@ -41,7 +41,10 @@ export function nudgeFor(decision: TriggerDecision, facts: FillFacts, state: Nud
   if (state.offered === level || state.offered === 'safety-net') return null;
   state.offered = level;
   const fill = `${decision.fillPercent.toFixed(0)} % full (${k(facts.usedTokens)}/${k(facts.windowTokens)})`;
-  const agent = facts.agentAutoCompactTokens > 0 && facts.usedTokens < facts.agentAutoCompactTokens ? ` ${facts.agentName ?? 'The agent'} compacts by itself, without your focus, at ${k(facts.agentAutoCompactTokens)}.` : '';
+  const agent =
+    facts.agentAutoCompactTokens > 0 && facts.usedTokens < facts.agentAutoCompactTokens
+      ? ` ${facts.agentName ?? 'The agent'} compacts by itself, without your focus, at ${k(facts.agentAutoCompactTokens)}.`
+      : '';
   return level === 'safety-net'
     ? { level, message: `Context Lens: the context is ${fill}, past the safety net. Compact now, with a focus, before the agent has to do it blindly.${agent}` }
     : { level, message: `Context Lens: the context is ${fill}, past your trigger. Compact with a focus now?${agent}` };

@@ -21,7 +21,12 @@ export interface CacheHealth extends Omit<FoundMisses, 'misses'> {
 }
 
 /** The calls' cache health, priced with `index`. */
-export function cacheHealth(index: PriceIndex, calls: readonly CacheCall[], boundaries: readonly CacheBoundary[] = [], options: CacheHealthOptions = {}): CacheHealth {
+export function cacheHealth(
+  index: PriceIndex,
+  calls: readonly CacheCall[],
+  boundaries: readonly CacheBoundary[] = [],
+  options: CacheHealthOptions = {},
+): CacheHealth {
   const found = findMisses(calls, boundaries, options);
   const byCause: Record<MissCause, number> = { idle: 0, model: 0, compaction: 0, prefix: 0, unknown: 0 };
   const misses = found.misses.map((miss): CacheMiss => {
@@ -37,7 +42,12 @@ export function asHit(usage: CallUsage, rewritten: number): CallUsage {
   const fromHour = Math.min(hour, rewritten);
   const fromWrite = Math.min(usage.cacheCreationInputTokens, rewritten);
   const fromInput = rewritten - fromWrite;
-  const hit: CallUsage = { ...usage, cacheCreationInputTokens: usage.cacheCreationInputTokens - fromWrite, inputTokens: usage.inputTokens - fromInput, cacheReadInputTokens: usage.cacheReadInputTokens + rewritten };
+  const hit: CallUsage = {
+    ...usage,
+    cacheCreationInputTokens: usage.cacheCreationInputTokens - fromWrite,
+    inputTokens: usage.inputTokens - fromInput,
+    cacheReadInputTokens: usage.cacheReadInputTokens + rewritten,
+  };
   if (usage.cacheWrite1hTokens !== undefined) hit.cacheWrite1hTokens = hour - fromHour;
   return hit;
 }
@@ -63,8 +73,20 @@ export function cacheSentence(health: CacheHealth, usd: (value: number) => strin
   return `${head} · ${count} ${count === 1 ? 'miss' : 'misses'}${cost}${why}`;
 }
 
-const CAUSE_PLURAL: Record<MissCause, string> = { idle: 'idle gaps', model: 'model changes', compaction: 'compactions', prefix: 'system prompt or tools changes', unknown: 'of unknown cause' };
-const CAUSE_ONE: Record<MissCause, string> = { idle: 'an idle gap', model: 'a model change', compaction: 'a compaction', prefix: 'a system prompt or tools change', unknown: 'cause unknown' };
+const CAUSE_PLURAL: Record<MissCause, string> = {
+  idle: 'idle gaps',
+  model: 'model changes',
+  compaction: 'compactions',
+  prefix: 'system prompt or tools changes',
+  unknown: 'of unknown cause',
+};
+const CAUSE_ONE: Record<MissCause, string> = {
+  idle: 'an idle gap',
+  model: 'a model change',
+  compaction: 'a compaction',
+  prefix: 'a system prompt or tools change',
+  unknown: 'cause unknown',
+};
 
 /** "cache miss after 7 min idle: +$0.41" */
 export function missSentence(miss: CacheMiss, usd: (value: number) => string): string {

@@ -88,7 +88,15 @@ export function findMisses(calls: readonly CacheCall[], boundaries: readonly Cac
       const at = timeOf(call.at);
       const before = previous === null ? null : timeOf(previous.at);
       const gapMs = at === null || before === null ? null : at - before;
-      misses.push({ at: call.at, call: k, cause: causeOf(call, previous, gapMs, lifetimeMs, boundaryTimes, before, at), rewrittenTokens: miss, gapMs, lifetimeMs, model: call.model });
+      misses.push({
+        at: call.at,
+        call: k,
+        cause: causeOf(call, previous, gapMs, lifetimeMs, boundaryTimes, before, at),
+        rewrittenTokens: miss,
+        gapMs,
+        lifetimeMs,
+        model: call.model,
+      });
     }
     // The cache this call leaves lives as long as it was written for: 1 h once a call writes 1-hour entries.
     if (call.usage.cacheCreationInputTokens > 0) lifetimeMs = (call.usage.cacheWrite1hTokens ?? 0) > 0 ? ONE_HOUR : FIVE_MINUTES;
@@ -107,7 +115,15 @@ function missAt(call: CacheCall, previousPrompt: number): number | null {
 }
 
 /** The strongest cause the records show: a new history or model forfeits the cache whether or not it expired. */
-function causeOf(call: CacheCall, previous: CacheCall | null, gapMs: number | null, lifetimeMs: number, boundaries: readonly number[], before: number | null, at: number | null): MissCause {
+function causeOf(
+  call: CacheCall,
+  previous: CacheCall | null,
+  gapMs: number | null,
+  lifetimeMs: number,
+  boundaries: readonly number[],
+  before: number | null,
+  at: number | null,
+): MissCause {
   if (previous === null) return 'compaction';
   if (at !== null && before !== null && boundaries.some((ms) => ms > before && ms <= at)) return 'compaction';
   if (call.model !== null && previous.model !== null && call.model !== previous.model) return 'model';
@@ -115,4 +131,3 @@ function causeOf(call: CacheCall, previous: CacheCall | null, gapMs: number | nu
   if (gapMs !== null && gapMs > lifetimeMs) return 'idle';
   return 'unknown';
 }
-

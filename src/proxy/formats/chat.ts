@@ -24,7 +24,8 @@ function message(scanner: JsonBytes, at: number, scan: BodyScan): number {
       return string.end;
     }
     const after = scanner.skip(value);
-    if (key === 'content' && after !== FAILED && (scanner.raw[value] === QUOTE || scanner.raw[value] === OPEN_ARRAY)) read.content = { start: value, end: after };
+    if (key === 'content' && after !== FAILED && (scanner.raw[value] === QUOTE || scanner.raw[value] === OPEN_ARRAY))
+      read.content = { start: value, end: after };
     return after;
   });
   if (end === FAILED) return FAILED;
@@ -34,7 +35,16 @@ function message(scanner: JsonBytes, at: number, scan: BodyScan): number {
 }
 
 function scanChat(raw: Buffer): ReturnType<WireFormat['scan']> {
-  const scan: BodyScan = { model: null, stream: false, seed: null, agentSession: null, firstMessage: Buffer.alloc(0), hasTools: false, toolResults: [], messageCount: 0 };
+  const scan: BodyScan = {
+    model: null,
+    stream: false,
+    seed: null,
+    agentSession: null,
+    firstMessage: Buffer.alloc(0),
+    hasTools: false,
+    toolResults: [],
+    messageCount: 0,
+  };
   let messages = false;
   const scanned = scanObject(raw, TOP, (scanner, key, at) => {
     switch (key) {
@@ -76,7 +86,17 @@ function scanChat(raw: Buffer): ReturnType<WireFormat['scan']> {
 
 function messageOf(value: unknown): WireMessage {
   const entry = record(value) ?? {};
-  if (entry.role === 'tool') return { role: 'user', content: [{ type: 'tool_result', tool_use_id: String(entry.tool_call_id ?? ''), content: typeof entry.content === 'string' ? entry.content : textBlocks(entry.content) }] };
+  if (entry.role === 'tool')
+    return {
+      role: 'user',
+      content: [
+        {
+          type: 'tool_result',
+          tool_use_id: String(entry.tool_call_id ?? ''),
+          content: typeof entry.content === 'string' ? entry.content : textBlocks(entry.content),
+        },
+      ],
+    };
   if (entry.role === 'assistant') {
     const calls = Array.isArray(entry.tool_calls) ? entry.tool_calls : [];
     const uses = calls.map((call: unknown) => {
@@ -103,7 +123,10 @@ export const OPENAI_CHAT: WireFormat = {
     if (!body.ok) return body;
     const { messages, tools } = body.value;
     if (!Array.isArray(messages)) return { ok: false, error: 'unknown shape: no messages array' };
-    return { ok: true, value: { messages: messages.map(messageOf), ...(Array.isArray(tools) ? { tools: tools.map((tool: unknown) => record(tool) ?? {}) } : {}) } };
+    return {
+      ok: true,
+      value: { messages: messages.map(messageOf), ...(Array.isArray(tools) ? { tools: tools.map((tool: unknown) => record(tool) ?? {}) } : {}) },
+    };
   },
   encodeStub: jsonStringStub,
   agentSessionInBody: (raw) => sessionKeyInBody(raw, 'prompt_cache_key'),

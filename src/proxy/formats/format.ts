@@ -76,7 +76,8 @@ export interface WireFormat {
 /** A non-negative integer count, else undefined. */
 export const count = (value: unknown): number | undefined => (typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined);
 
-export const record = (value: unknown): Record<string, unknown> | null => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null);
+export const record = (value: unknown): Record<string, unknown> | null =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
 
 /**
  * OpenAI and Gemini count cached tokens inside the input: the events keep the uncached part as

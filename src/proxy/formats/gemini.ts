@@ -52,7 +52,16 @@ function content(scanner: JsonBytes, at: number, index: number, scan: BodyScan):
 }
 
 function scanGemini(raw: Buffer, path: string): ReturnType<WireFormat['scan']> {
-  const scan: BodyScan = { model: PATH.exec(path)?.[1]?.slice(0, 100) ?? null, stream: path.endsWith(':streamGenerateContent'), seed: null, agentSession: null, firstMessage: Buffer.alloc(0), hasTools: false, toolResults: [], messageCount: 0 };
+  const scan: BodyScan = {
+    model: PATH.exec(path)?.[1]?.slice(0, 100) ?? null,
+    stream: path.endsWith(':streamGenerateContent'),
+    seed: null,
+    agentSession: null,
+    firstMessage: Buffer.alloc(0),
+    hasTools: false,
+    toolResults: [],
+    messageCount: 0,
+  };
   let contents = false;
   const scanned = scanObject(raw, TOP, (scanner, key, at) => {
     if (key === 'tools') {
@@ -80,7 +89,13 @@ function scanGemini(raw: Buffer, path: string): ReturnType<WireFormat['scan']> {
 function partBlock(value: unknown, index: number, order: { calls: number; responses: number }): MessageBlock {
   const part = record(value) ?? {};
   const call = record(part.functionCall);
-  if (call) return { type: 'tool_use', id: typeof call.id === 'string' ? call.id : placeId(index, order.calls++), name: String(call.name ?? 'tool'), input: record(call.args) ?? {} };
+  if (call)
+    return {
+      type: 'tool_use',
+      id: typeof call.id === 'string' ? call.id : placeId(index, order.calls++),
+      name: String(call.name ?? 'tool'),
+      input: record(call.args) ?? {},
+    };
   const response = record(part.functionResponse);
   if (response) {
     const id = typeof response.id === 'string' ? response.id : placeId(index - 1, order.responses);
@@ -116,8 +131,17 @@ export const GEMINI: WireFormat = {
     const { contents, systemInstruction, tools } = body.value;
     if (!Array.isArray(contents)) return { ok: false, error: 'unknown shape: no contents array' };
     const instruction = record(systemInstruction);
-    const system = Array.isArray(instruction?.parts) ? instruction.parts.map((part: unknown) => String(record(part)?.text ?? '')).join('\n') : typeof systemInstruction === 'string' ? systemInstruction : undefined;
-    const declared = Array.isArray(tools) ? tools.flatMap((tool: unknown) => { const list = record(tool)?.functionDeclarations; return Array.isArray(list) ? list.map((entry: unknown) => record(entry) ?? {}) : [record(tool) ?? {}]; }) : undefined;
+    const system = Array.isArray(instruction?.parts)
+      ? instruction.parts.map((part: unknown) => String(record(part)?.text ?? '')).join('\n')
+      : typeof systemInstruction === 'string'
+        ? systemInstruction
+        : undefined;
+    const declared = Array.isArray(tools)
+      ? tools.flatMap((tool: unknown) => {
+          const list = record(tool)?.functionDeclarations;
+          return Array.isArray(list) ? list.map((entry: unknown) => record(entry) ?? {}) : [record(tool) ?? {}];
+        })
+      : undefined;
     return { ok: true, value: { messages: contents.map(messageOf), ...(system === undefined ? {} : { system }), ...(declared ? { tools: declared } : {}) } };
   },
   encodeStub: (text) => Buffer.from(JSON.stringify({ output: text }), 'utf8'),
@@ -126,7 +150,10 @@ export const GEMINI: WireFormat = {
     markers: ['"usageMetadata"'],
     fromEvent: (event) => usageOf(record(event)?.usageMetadata),
     // `streamGenerateContent` without `alt=sse` answers one JSON array of chunks: the last usage counts.
-    fromJson: (body) => (Array.isArray(body) ? body.reduce<UsagePart | null>((found, chunk) => usageOf(record(chunk)?.usageMetadata) ?? found, null) : usageOf(record(body)?.usageMetadata)),
+    fromJson: (body) =>
+      Array.isArray(body)
+        ? body.reduce<UsagePart | null>((found, chunk) => usageOf(record(chunk)?.usageMetadata) ?? found, null)
+        : usageOf(record(body)?.usageMetadata),
   },
   errorBody: (status, type, message) => JSON.stringify({ error: { code: status, message, status: type } }),
   streamError: () => null,

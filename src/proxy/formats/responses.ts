@@ -32,12 +32,22 @@ function item(scanner: JsonBytes, at: number, scan: BodyScan): number {
     return after;
   });
   if (end === FAILED) return FAILED;
-  if (read.type !== undefined && OUTPUTS.has(read.type) && read.callId !== undefined && read.output) scan.toolResults.push({ toolUseId: read.callId, ...read.output });
+  if (read.type !== undefined && OUTPUTS.has(read.type) && read.callId !== undefined && read.output)
+    scan.toolResults.push({ toolUseId: read.callId, ...read.output });
   return end;
 }
 
 function scanResponses(raw: Buffer): ReturnType<WireFormat['scan']> {
-  const scan: BodyScan = { model: null, stream: false, seed: null, agentSession: null, firstMessage: Buffer.alloc(0), hasTools: false, toolResults: [], messageCount: 0 };
+  const scan: BodyScan = {
+    model: null,
+    stream: false,
+    seed: null,
+    agentSession: null,
+    firstMessage: Buffer.alloc(0),
+    hasTools: false,
+    toolResults: [],
+    messageCount: 0,
+  };
   let input = false;
   const scanned = scanObject(raw, TOP, (scanner, key, at) => {
     switch (key) {
@@ -99,7 +109,10 @@ function messageOf(value: unknown): WireMessage {
       return { role: 'assistant', content: [{ type: 'tool_use', id, name: String(entry.name ?? 'tool'), input: { input: String(entry.input ?? '') } }] };
     case 'function_call_output':
     case 'custom_tool_call_output':
-      return { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: typeof entry.output === 'string' ? entry.output : textBlocks(entry.output) }] };
+      return {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: id, content: typeof entry.output === 'string' ? entry.output : textBlocks(entry.output) }],
+      };
     case 'reasoning': {
       const summary = Array.isArray(entry.summary) ? entry.summary.map((part: unknown) => String(record(part)?.text ?? '')).join('\n') : '';
       return { role: 'assistant', content: [{ type: 'thinking', thinking: summary }] };
@@ -125,7 +138,14 @@ export const OPENAI_RESPONSES: WireFormat = {
     const { input, instructions, tools } = body.value;
     const messages = typeof input === 'string' ? [{ role: 'user' as const, content: input }] : Array.isArray(input) ? input.map(messageOf) : null;
     if (!messages) return { ok: false, error: 'unknown shape: no input' };
-    return { ok: true, value: { messages, ...(typeof instructions === 'string' ? { system: instructions } : {}), ...(Array.isArray(tools) ? { tools: tools.map((tool: unknown) => record(tool) ?? {}) } : {}) } };
+    return {
+      ok: true,
+      value: {
+        messages,
+        ...(typeof instructions === 'string' ? { system: instructions } : {}),
+        ...(Array.isArray(tools) ? { tools: tools.map((tool: unknown) => record(tool) ?? {}) } : {}),
+      },
+    };
   },
   encodeStub: jsonStringStub,
   agentSessionInBody: (raw) => sessionKeyInBody(raw, 'prompt_cache_key'),
@@ -136,5 +156,6 @@ export const OPENAI_RESPONSES: WireFormat = {
   },
   errorBody: (_status, type, message) => JSON.stringify({ error: { message, type, param: null, code: null } }),
   // Codex and OpenAI's SDKs raise `response.failed` as the response's error.
-  streamError: (message) => `event: response.failed\ndata: ${JSON.stringify({ type: 'response.failed', response: { id: 'resp_context_lens_proxy', object: 'response', status: 'failed', error: { code: 'server_error', message } } })}\n\n`,
+  streamError: (message) =>
+    `event: response.failed\ndata: ${JSON.stringify({ type: 'response.failed', response: { id: 'resp_context_lens_proxy', object: 'response', status: 'failed', error: { code: 'server_error', message } } })}\n\n`,
 };

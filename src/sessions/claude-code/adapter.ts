@@ -30,7 +30,12 @@ async function listForks(session: SessionInfo): Promise<SessionInfo[]> {
 }
 
 /** The project folder of the workspace in each config folder, watched until `claude` writes there. */
-async function waitForSession(workspacePath: string, where: SessionLocations, found: (session: SessionInfo) => void, report: (diagnostic: Diagnostic) => void): Promise<SessionWaiter> {
+async function waitForSession(
+  workspacePath: string,
+  where: SessionLocations,
+  found: (session: SessionInfo) => void,
+  report: (diagnostic: Diagnostic) => void,
+): Promise<SessionWaiter> {
   const projectDirs = await expectedProjectDirs(workspacePath, configDirs(where));
   const watchers = projectDirs.map((projectDir) => {
     const watcher = new ProjectWatcher(projectDir);
@@ -64,10 +69,22 @@ export const claudeCodeAdapter: AgentAdapter = {
   installGuide: 'https://docs.anthropic.com/en/docs/claude-code/setup',
   // Asked last (see agents.ts): any JSONL file another agent does not claim is read as a transcript.
   owns: (path) => isClaudeCodeTranscript(path),
-  listSessions: async (where, workspacePath) => sessionsOf(await listSessions({ ...configDirs(where), ...(workspacePath !== undefined ? { workspacePath } : {}) })),
+  listSessions: async (where, workspacePath) =>
+    sessionsOf(await listSessions({ ...configDirs(where), ...(workspacePath !== undefined ? { workspacePath } : {}) })),
   readSessionInfo: (path) => readSessionInfo(path),
-  readLiveContext: (session, options = {}) => readLiveContext(session.path, { session, ...(options.windowOverride !== undefined ? { windowOverride: options.windowOverride } : {}), ...(options.env ? { env: options.env } : {}) }),
-  follow: (session, options = {}) => Promise.resolve(new SessionFollower(session.path, { ...(options.windowOverride !== undefined ? { windowOverride: options.windowOverride } : {}), watchProject: !session.isSidechain })),
+  readLiveContext: (session, options = {}) =>
+    readLiveContext(session.path, {
+      session,
+      ...(options.windowOverride !== undefined ? { windowOverride: options.windowOverride } : {}),
+      ...(options.env ? { env: options.env } : {}),
+    }),
+  follow: (session, options = {}) =>
+    Promise.resolve(
+      new SessionFollower(session.path, {
+        ...(options.windowOverride !== undefined ? { windowOverride: options.windowOverride } : {}),
+        watchProject: !session.isSidechain,
+      }),
+    ),
   waitForSession,
   listForks,
   readSessionCalls,

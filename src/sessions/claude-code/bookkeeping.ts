@@ -2,7 +2,17 @@
 // snapshots): never on the conversation chain, and nothing that reads the live context looks at
 // them. The tail read tells them by their first bytes and skips them unparsed: a long live context
 // holds hundreds, and parsing is most of what reading it costs in a new process.
-const TYPES = new Set(['queue-operation', 'last-prompt', 'file-history-snapshot', 'file-history-delta', 'cost-state', 'tools-used', 'atis-latch', 'mode', 'permission-mode']);
+const TYPES = new Set([
+  'queue-operation',
+  'last-prompt',
+  'file-history-snapshot',
+  'file-history-delta',
+  'cost-state',
+  'tools-used',
+  'atis-latch',
+  'mode',
+  'permission-mode',
+]);
 /** Claude Code writes these records with `type` first. */
 const TYPE_FIRST = Buffer.from('{"type":"');
 /** Longer than any name in TYPES: where the search for the closing quote gives up. */
@@ -19,7 +29,12 @@ const CLOSING_BRACE = 0x7d;
  * records start `{"parentUuid"`) are told apart by one comparison of their first bytes.
  */
 export function isBookkeepingLine(bytes: Buffer): boolean {
-  if (bytes[bytes.length - 1] !== CLOSING_BRACE || bytes[2] !== TYPE_FIRST[2] || bytes.compare(TYPE_FIRST, 0, TYPE_FIRST.length, 0, Math.min(bytes.length, TYPE_FIRST.length)) !== 0) return false;
+  if (
+    bytes[bytes.length - 1] !== CLOSING_BRACE ||
+    bytes[2] !== TYPE_FIRST[2] ||
+    bytes.compare(TYPE_FIRST, 0, TYPE_FIRST.length, 0, Math.min(bytes.length, TYPE_FIRST.length)) !== 0
+  )
+    return false;
   const close = bytes.subarray(0, TYPE_FIRST.length + LONGEST_TYPE + 1).indexOf(QUOTE, TYPE_FIRST.length);
   if (close === -1 || close - TYPE_FIRST.length > LONGEST_TYPE || bytes[close + 1] !== COMMA) return false;
   return TYPES.has(bytes.toString('latin1', TYPE_FIRST.length, close)) && bytes.indexOf(TYPE_KEY, close) === -1;

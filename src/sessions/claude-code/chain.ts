@@ -4,7 +4,21 @@
 import { lowerBound } from '../../base/search';
 import type { Diagnostic } from '../types';
 import { withoutUnpaired } from './unpaired';
-import { contentBlocks, isChainRecord, isCompactBoundary, isSidechain, messageOf, obj, parentOf, str, toolResultIds, toolUseIds, uuidOf, type LocatedRecord, type RawRecord } from './records';
+import {
+  contentBlocks,
+  isChainRecord,
+  isCompactBoundary,
+  isSidechain,
+  messageOf,
+  obj,
+  parentOf,
+  str,
+  toolResultIds,
+  toolUseIds,
+  uuidOf,
+  type LocatedRecord,
+  type RawRecord,
+} from './records';
 
 export type WalkStop = 'root' | 'boundary' | 'missing-parent' | 'cycle';
 
@@ -120,12 +134,24 @@ export class RecordGraph {
     const missing: string[] = [];
     let firstBridged: LocatedRecord | null = null;
     const done = (stop: WalkStop): ChainWalk => {
-      if (firstBridged !== null) this.note('info', 'missing-parent-bridged', `${missing.length} record${missing.length === 1 ? ' names a parent' : 's name parents'} not in the transcript (first: ${missing[0]}); the walk went on through the tool call each result answers, else the record before it in the file`, firstBridged);
+      if (firstBridged !== null)
+        this.note(
+          'info',
+          'missing-parent-bridged',
+          `${missing.length} record${missing.length === 1 ? ' names a parent' : 's name parents'} not in the transcript (first: ${missing[0]}); the walk went on through the tool call each result answers, else the record before it in the file`,
+          firstBridged,
+        );
       const walk = this.joinParallel(reversed.reverse(), stop);
       if (firstBridged === null) return walk;
       // A bridge may pass calls whose results were never written (or the reverse): they cannot be sent again.
       const paired = withoutUnpaired(walk.records);
-      if (paired.dropped > 0) this.note('info', 'unpaired-tool-dropped', `${paired.dropped} record${paired.dropped === 1 ? '' : 's'} holding tool calls whose results were never written, or results whose calls were not, left out of the live context`, firstBridged);
+      if (paired.dropped > 0)
+        this.note(
+          'info',
+          'unpaired-tool-dropped',
+          `${paired.dropped} record${paired.dropped === 1 ? '' : 's'} holding tool calls whose results were never written, or results whose calls were not, left out of the live context`,
+          firstBridged,
+        );
       return { ...walk, records: paired.records, missingParent: missing[0] as string, bridged: missing.length };
     };
     let current = leaf;
@@ -144,7 +170,12 @@ export class RecordGraph {
       if (next === undefined) {
         // The file's first record naming a parent: a transcript kept from mid-conversation on, not damage.
         const excerpt = current.offset === 0;
-        this.note(excerpt ? 'info' : 'warning', 'missing-parent', `Parent ${parent} of ${uuid} is not in the transcript${excerpt ? ' (it starts mid-conversation)' : ''}; the live context starts at ${uuid}`, current);
+        this.note(
+          excerpt ? 'info' : 'warning',
+          'missing-parent',
+          `Parent ${parent} of ${uuid} is not in the transcript${excerpt ? ' (it starts mid-conversation)' : ''}; the live context starts at ${uuid}`,
+          current,
+        );
         return { ...done('missing-parent'), missingParent: parent };
       }
       if (!this.byUuid.has(parent)) {
@@ -163,7 +194,8 @@ export class RecordGraph {
    * records not yet on the walk (`seen`), so a bridge never loops.
    */
   private bridge(record: LocatedRecord, seen: ReadonlySet<string>): LocatedRecord | undefined {
-    const usable = (candidate: LocatedRecord | undefined): candidate is LocatedRecord => candidate !== undefined && !seen.has(uuidOf(candidate.record) as string) && isSidechain(candidate.record) === isSidechain(record.record);
+    const usable = (candidate: LocatedRecord | undefined): candidate is LocatedRecord =>
+      candidate !== undefined && !seen.has(uuidOf(candidate.record) as string) && isSidechain(candidate.record) === isSidechain(record.record);
     const logical = this.byUuid.get(str(record.record.logicalParentUuid) ?? '');
     if (usable(logical)) return logical;
     const call = this.callAnswered(record.record);
@@ -238,11 +270,13 @@ export class RecordGraph {
     for (const [id, missedLines] of responses) {
       const lines = [...(pathLines.get(id) ?? []), ...missedLines];
       const calls = new Set(lines.flatMap(({ record }) => toolUseIds(contentBlocks(messageOf(record)))));
-      const results = lines.flatMap(({ record }) => childrenOf.get(uuidOf(record) as string) ?? []).filter((child) => {
-        if (onPath.has(uuidOf(child.record) as string) || child.record.type !== 'user') return false;
-        const ids = toolResultIds(contentBlocks(messageOf(child.record)));
-        return ids.length > 0 && ids.every((toolUseId) => calls.has(toolUseId) && !answered.has(toolUseId));
-      });
+      const results = lines
+        .flatMap(({ record }) => childrenOf.get(uuidOf(record) as string) ?? [])
+        .filter((child) => {
+          if (onPath.has(uuidOf(child.record) as string) || child.record.type !== 'user') return false;
+          const ids = toolResultIds(contentBlocks(messageOf(child.record)));
+          return ids.length > 0 && ids.every((toolUseId) => calls.has(toolUseId) && !answered.has(toolUseId));
+        });
       const joined = [...missedLines, ...results].sort((a, b) => a.offset - b.offset);
       if (joined.length > 0) extras.set(id, joined);
     }

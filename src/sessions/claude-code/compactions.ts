@@ -1,6 +1,19 @@
 // The agent's own compactions: each `compact_boundary` and the summary written right after it.
 import type { CompactionEvent } from '../types';
-import { contentBlocks, contextLensMark, isCompactBoundary, isSidechain, messageOf, num, obj, parentOf, str, usageOf, uuidOf, type LocatedRecord } from './records';
+import {
+  contentBlocks,
+  contextLensMark,
+  isCompactBoundary,
+  isSidechain,
+  messageOf,
+  num,
+  obj,
+  parentOf,
+  str,
+  usageOf,
+  uuidOf,
+  type LocatedRecord,
+} from './records';
 
 /**
  * Collects compactions from records in file order. A summary is matched to the boundary it names
@@ -86,7 +99,12 @@ const COMPACT_COMMAND = /<command-name>\/compact<\/command-name>[\s\S]*?<command
  */
 function focusOf(record: Record<string, unknown>): string | null | undefined {
   const message = messageOf(record);
-  const text = typeof message?.content === 'string' ? message.content : contentBlocks(message).map((block) => (typeof block.text === 'string' ? block.text : '')).join('\n');
+  const text =
+    typeof message?.content === 'string'
+      ? message.content
+      : contentBlocks(message)
+          .map((block) => (typeof block.text === 'string' ? block.text : ''))
+          .join('\n');
   const match = COMPACT_COMMAND.exec(text);
   if (!match) return undefined;
   const focus = (match[1] ?? '').trim();

@@ -7,7 +7,22 @@
 // like `notify.sh && <ours>`, is the person's.
 import type { Result } from '../../base/result';
 import { CLI_COMMAND, type CommandPaths, type ConnectionState } from '../connection';
-import { append, applyEdits, layoutOf, memberOf, parseObject, pretty, properties, remove, replaceString, valueOf, isPretty, type Edit, type Layout, type Node } from '../common/jsoncEdit';
+import {
+  append,
+  applyEdits,
+  layoutOf,
+  memberOf,
+  parseObject,
+  pretty,
+  properties,
+  remove,
+  replaceString,
+  valueOf,
+  isPretty,
+  type Edit,
+  type Layout,
+  type Node,
+} from '../common/jsoncEdit';
 
 export const SETTINGS_FILE = ['.claude', 'settings.local.json'] as const;
 
@@ -52,7 +67,11 @@ export function connectionCommands({ node, electronRunAsNode = false, binDir, pl
 
 /** Our launcher by name: no Node.js path in the person's settings, nothing to re-point when it moves. */
 function launcherCommands(): Record<CommandKey, string> {
-  return { preCompact: `${CONNECT_MARKER} ${CLI_COMMAND} ${LAUNCHER_ARGS.preCompact}`, sessionStart: `${CONNECT_MARKER} ${CLI_COMMAND} ${LAUNCHER_ARGS.sessionStart}`, statusLine: `${CONNECT_MARKER} ${CLI_COMMAND} ${LAUNCHER_ARGS.statusLine}` };
+  return {
+    preCompact: `${CONNECT_MARKER} ${CLI_COMMAND} ${LAUNCHER_ARGS.preCompact}`,
+    sessionStart: `${CONNECT_MARKER} ${CLI_COMMAND} ${LAUNCHER_ARGS.sessionStart}`,
+    statusLine: `${CONNECT_MARKER} ${CLI_COMMAND} ${LAUNCHER_ARGS.statusLine}`,
+  };
 }
 
 /** The settings text after the edit (with whether it changed and what to tell the person), or why the file is left alone. */
@@ -90,13 +109,16 @@ interface Found {
 function findHooks(root: Node | undefined, event: string, commands: ConnectionCommands, key: CommandKey): Found {
   const hooks = valueOf(root, 'hooks');
   const array = valueOf(hooks, event);
-  const groups = array?.type !== 'array' ? [] : (array.children ?? []).flatMap((group) => {
-    const entries = valueOf(group, 'hooks');
-    if (entries?.type !== 'array') return [];
-    const all = entries.children ?? [];
-    const ours = all.filter((entry) => isOurs(commandNode(entry)?.value, commands, key));
-    return ours.length === 0 ? [] : [{ group, ours, all: ours.length === all.length }];
-  });
+  const groups =
+    array?.type !== 'array'
+      ? []
+      : (array.children ?? []).flatMap((group) => {
+          const entries = valueOf(group, 'hooks');
+          if (entries?.type !== 'array') return [];
+          const all = entries.children ?? [];
+          const ours = all.filter((entry) => isOurs(commandNode(entry)?.value, commands, key));
+          return ours.length === 0 ? [] : [{ group, ours, all: ours.length === all.length }];
+        });
   return { groups, array };
 }
 
@@ -114,7 +136,10 @@ function unfit(root: Node | undefined): string | null {
   ];
   if (twice.length > 0) return `"${twice[0] ?? ''}" appears more than once (Claude Code reads only the last)`;
   if (hooks !== undefined && hooks.type !== 'object') return '"hooks" is not an object';
-  const event = OUR_HOOKS.find(({ event: name }) => { const groups = valueOf(hooks, name); return groups !== undefined && groups.type !== 'array'; });
+  const event = OUR_HOOKS.find(({ event: name }) => {
+    const groups = valueOf(hooks, name);
+    return groups !== undefined && groups.type !== 'array';
+  });
   return event === undefined ? null : `"hooks.${event.event}" is not a list of hook groups`;
 }
 
@@ -162,7 +187,10 @@ function run(text: string, steps: readonly Step[]): string {
  * set, our status line; entries of ours that start another Node.js are pointed at the current one.
  */
 export function connect(text: string | null, commands: ConnectionCommands): SettingsEdit {
-  const refused = (reason: string): SettingsEdit => ({ ok: false, error: `.claude/settings.local.json was left alone: ${reason}. Fix or remove it, then connect again.` });
+  const refused = (reason: string): SettingsEdit => ({
+    ok: false,
+    error: `.claude/settings.local.json was left alone: ${reason}. Fix or remove it, then connect again.`,
+  });
   const parsed = parseObject(text ?? '');
   if (!parsed.ok) return refused(parsed.error);
   if (parsed.value === undefined) return { ok: true, value: { text: fresh(commands), changed: true, notes: [] } };
@@ -170,7 +198,8 @@ export function connect(text: string | null, commands: ConnectionCommands): Sett
   if (reason !== null) return refused(reason);
   const notes: string[] = [];
   const before = text as string;
-  const repoint = (command: Node | undefined, key: CommandKey): Edit[] => (command !== undefined && command.value !== commands[key] ? [replaceString(command, commands[key])] : []);
+  const repoint = (command: Node | undefined, key: CommandKey): Edit[] =>
+    command !== undefined && command.value !== commands[key] ? [replaceString(command, commands[key])] : [];
   const steps: Step[] = OUR_HOOKS.map(({ event, key, matcher }) => (current, root, layout) => {
     const found = findHooks(root, event, commands, key);
     if (found.groups.length > 0) return found.groups.flatMap(({ ours }) => ours.flatMap((entry) => repoint(commandNode(entry), key)));
@@ -185,9 +214,11 @@ export function connect(text: string | null, commands: ConnectionCommands): Sett
     return ourStatusLine(root, commands) === undefined ? null : repoint(commandNode(line), 'statusLine');
   });
   const next = run(before, steps);
-  if (valueOf(parsed.value, 'statusLine') !== undefined && ourStatusLine(parsed.value, commands) === undefined) notes.push('Your own status line stays; Context Lens does not replace it.');
+  if (valueOf(parsed.value, 'statusLine') !== undefined && ourStatusLine(parsed.value, commands) === undefined)
+    notes.push('Your own status line stays; Context Lens does not replace it.');
   if (connectionState(before, commands) !== 'disconnected' && next !== before) notes.push(`The Context Lens entries now start ${commands.runner}.`);
-  if (valueOf(parsed.value, 'disableAllHooks')?.value === true) notes.push('"disableAllHooks" is true in this file, so Claude Code will not run the hooks until you remove it.');
+  if (valueOf(parsed.value, 'disableAllHooks')?.value === true)
+    notes.push('"disableAllHooks" is true in this file, so Claude Code will not run the hooks until you remove it.');
   return { ok: true, value: { text: next, changed: next !== before, notes } };
 }
 

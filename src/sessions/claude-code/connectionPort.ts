@@ -18,7 +18,8 @@ export const claudeCodeConnection: AgentConnection = {
     connect:
       'Adds a PreCompact hook (your prompts word for word, your rules, requests and open loops, and the standing focus go into every compaction), a SessionStart hook (re-injects them after a compaction) and, if you have none, the Context Lens status line to .claude/settings.local.json, ' +
       'and the Context Lens MCP server (the agent can ask for a compaction at a task boundary and recall what a live-proxy stub replaced) to .mcp.json. Claude Code asks once before it starts a project MCP server.',
-    disconnect: 'Removes exactly the hooks and status line that Connect added to .claude/settings.local.json and its MCP server from .mcp.json; everything else stays.',
+    disconnect:
+      'Removes exactly the hooks and status line that Connect added to .claude/settings.local.json and its MCP server from .mcp.json; everything else stays.',
   },
   hooks: { kinds: ['pre-compact', 'session-start'], defaultWindowTokens: DEFAULT_WINDOW_TOKENS, forEachPinSource },
   mcp: {

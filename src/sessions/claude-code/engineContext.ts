@@ -48,4 +48,3 @@ export async function forkRequestFromResult(input: ForkInput): Promise<Result<Om
   }
   return ok({ sourcePath: path, ...(end === undefined ? {} : { sourceEnd: end }), summary: plan.summary, preserveUuids, replaceContent, ...plan.meta });
 }
-

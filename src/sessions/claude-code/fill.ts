@@ -8,7 +8,20 @@ import type { ContentBlock, Diagnostic, FillSnapshot, Result, UsageBreakdown } f
 import { numberLines } from '../common/lines';
 import { RecordParser } from './jsonl';
 import { modelContent } from './messages';
-import { contextLensMark, isChainRecord, isCompactBoundary, isSidechain, messageOf, num, obj, str, usageOf, uuidOf, type LocatedRecord, type RawRecord } from './records';
+import {
+  contextLensMark,
+  isChainRecord,
+  isCompactBoundary,
+  isSidechain,
+  messageOf,
+  num,
+  obj,
+  str,
+  usageOf,
+  uuidOf,
+  type LocatedRecord,
+  type RawRecord,
+} from './records';
 import { linesBackward, MAX_TAIL_LINE_BYTES } from '../common/tail';
 import { agentAutoCompactTokens, percentOverrideFromEnv, resolveWindow } from './window';
 import { promptTokensOf } from '../common/usage';
@@ -136,7 +149,13 @@ export class FillTracker {
       maxOutputTokens: options.maxOutputTokens,
       percentOverride: percentOverrideFromEnv(options.env ?? process.env),
     });
-    const base = { windowTokens: window.tokens, windowSource: window.source, agentAutoCompactTokens: autoCompact, model: this.model, timestamp: last?.timestamp ?? null };
+    const base = {
+      windowTokens: window.tokens,
+      windowSource: window.source,
+      agentAutoCompactTokens: autoCompact,
+      model: this.model,
+      timestamp: last?.timestamp ?? null,
+    };
     if (this.boundary !== null || last === null) {
       // Nothing counted covers the live context: a compaction replaced it, or no response yet.
       const boundary = this.boundary;

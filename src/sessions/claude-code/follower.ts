@@ -30,7 +30,10 @@ export class SessionFollower extends AppendFollower<TranscriptState> {
   private project: ProjectWatcher | null = null;
   private readonly sidechain: boolean;
 
-  constructor(path: string, private readonly options: FollowerOptions = {}) {
+  constructor(
+    path: string,
+    private readonly options: FollowerOptions = {},
+  ) {
     super(path, options, 'Transcript');
     this.sidechain = options.sidechain ?? isSubagentTranscript(path);
   }

@@ -13,7 +13,6 @@ import { isSubagentTranscript, subagentParent } from './paths';
 import { closePendingCalls } from './pendingCalls';
 import { CONTEXT_LENS_WRITER, contentBlocks, messageOf, str, toolResultIds, toolUseIds, uuidOf, type LocatedRecord, type RawRecord } from './records';
 
-
 /** Envelope fields every chain record carries; copied from the source so the fork looks native. */
 const ENVELOPE_FIELDS = ['userType', 'entrypoint', 'cwd', 'version', 'gitBranch', 'slug'] as const;
 
@@ -76,7 +75,11 @@ export async function writeFork(request: ForkRequest): Promise<Result<ForkResult
   const stray = Object.keys(request.replaceContent ?? {}).find((uuid) => !request.preserveUuids.includes(uuid));
   if (stray !== undefined) return fail('invalid-input', `Replacement content for ${stray}, which is not preserved`, request.sourcePath);
   // A call still running when the source was read gets its result closed; one whose result exists but was not kept is refused.
-  const closed = closePendingCalls(preserved, records.map((located) => located.record), ENVELOPE_FIELDS);
+  const closed = closePendingCalls(
+    preserved,
+    records.map((located) => located.record),
+    ENVELOPE_FIELDS,
+  );
   const split = splitPair(closed.records);
   if (split !== null) return fail('split-tool-pair', split, request.sourcePath);
 

@@ -14,7 +14,12 @@ const HEAD_RECORDS = 200;
 /** The text a record put into the prompt, for the estimate subtracted from the first call's count. */
 function promptText(record: RawRecord): string {
   const blocks = contentBlocks(messageOf(record));
-  if (blocks.length > 0) return blocks.map((block) => (typeof block.text === 'string' ? block.text : typeof block.content === 'string' ? block.content : JSON.stringify(block.content ?? block.input ?? ''))).join('\n');
+  if (blocks.length > 0)
+    return blocks
+      .map((block) =>
+        typeof block.text === 'string' ? block.text : typeof block.content === 'string' ? block.content : JSON.stringify(block.content ?? block.input ?? ''),
+      )
+      .join('\n');
   const attachment = record.attachment;
   return attachment === undefined ? '' : JSON.stringify(attachment);
 }

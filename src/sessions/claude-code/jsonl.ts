@@ -45,7 +45,8 @@ export async function forEachRecord(
   visit: (located: LocatedRecord) => void,
 ): Promise<ScanEnd & { diagnostics: Diagnostic[] }> {
   const parser = new RecordParser(path);
-  const oversized = (line: number, offset: number): void => parser.add('warning', 'oversized-line', `Line is over ${MAX_LINE_BYTES} bytes; skipped`, line, offset);
+  const oversized = (line: number, offset: number): void =>
+    parser.add('warning', 'oversized-line', `Line is over ${MAX_LINE_BYTES} bytes; skipped`, line, offset);
   const end = await scanLines(path, { ...options, oversized }, (bytes, line, offset, stop, unterminated) => {
     // A cheap byte test first: parsing is most of the cost of reading a big file.
     if (options.wanted !== undefined && !options.wanted(bytes)) return;

@@ -67,7 +67,18 @@ export async function readSessionInfo(path: string, parentSessionId = subagentPa
   return withFile(path, async (handle) => {
     const stats = await handle.stat();
     const sidechain = parentSessionId !== undefined || legacyAgent;
-    const sample: Sample = { sidechain, sessionId: null, forkOf: null, cwd: null, customTitle: null, aiTitle: null, summary: null, firstPrompt: new FirstPrompt(sidechain), model: null, lastRecordAtMs: null };
+    const sample: Sample = {
+      sidechain,
+      sessionId: null,
+      forkOf: null,
+      cwd: null,
+      customTitle: null,
+      aiTitle: null,
+      summary: null,
+      firstPrompt: new FirstPrompt(sidechain),
+      model: null,
+      lastRecordAtMs: null,
+    };
     const parser = new RecordParser(path);
     // Tail first: there the newest title is met first and wins.
     for await (const line of linesBackward(handle, stats.size)) {
@@ -86,7 +97,14 @@ export async function readSessionInfo(path: string, parentSessionId = subagentPa
     const id = basename(path, '.jsonl');
     const parent = parentSessionId ?? (legacyAgent ? (sample.sessionId ?? undefined) : undefined);
     // A fork is named after its source until it gets a title of its own; a command only when nothing was typed.
-    const title = sample.customTitle ?? sample.aiTitle ?? sample.summary ?? sample.forkOf?.sourceTitle ?? sample.firstPrompt.typed ?? sample.firstPrompt.command ?? (sample.sidechain ? `Subagent ${id}` : 'Untitled session');
+    const title =
+      sample.customTitle ??
+      sample.aiTitle ??
+      sample.summary ??
+      sample.forkOf?.sourceTitle ??
+      sample.firstPrompt.typed ??
+      sample.firstPrompt.command ??
+      (sample.sidechain ? `Subagent ${id}` : 'Untitled session');
     const info: SessionInfo = {
       id,
       agent: 'claude-code',
@@ -187,8 +205,7 @@ export async function listProjectSessions(projectDir: string, includeSidechains 
   for (const name of names) {
     if (name.endsWith('.jsonl')) {
       if (includeSidechains || !SUBAGENT_FILE.test(name)) await collect(join(projectDir, name));
-    }
-    else if (includeSidechains) {
+    } else if (includeSidechains) {
       const subagents = join(projectDir, name, 'subagents');
       const agentFiles = await readdir(subagents).catch(() => [] as string[]);
       for (const file of agentFiles) if (SUBAGENT_FILE.test(file)) await collect(join(subagents, file), name);
@@ -205,7 +222,8 @@ export async function listSessions(options: ListOptions = {}): Promise<Result<Se
   const diagnostics: Diagnostic[] = [];
   const cwd = options.workspacePath === undefined ? null : await canonicalCwd(options.workspacePath);
   for (const configDir of configDirs) {
-    const folders = cwd === null ? (await allProjectDirs(configDir)).map((path) => ({ path, match: 'exact' as const })) : await projectDirCandidates(configDir, cwd);
+    const folders =
+      cwd === null ? (await allProjectDirs(configDir)).map((path) => ({ path, match: 'exact' as const })) : await projectDirCandidates(configDir, cwd);
     for (const folder of folders) {
       const listing = await listProjectSessions(folder.path, options.includeSidechains ?? true);
       diagnostics.push(...listing.diagnostics);

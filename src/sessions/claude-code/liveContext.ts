@@ -61,7 +61,13 @@ async function buildChain(scan: TailScan, sidechain: boolean, boundaries: readon
   if (boundary !== undefined && wanted.length > 0) {
     const previous = Math.max(0, ...boundaries.filter((offset) => offset < boundary.offset));
     if (!(await scan.readBackFor(wanted, Math.max(previous, boundary.offset - PRESERVED_SEARCH_BYTES)))) {
-      const diagnostic: Diagnostic = { severity: 'warning', code: 'preserved-segment-missing', message: `The compaction keeps earlier records (${wanted.join(', ')}) that are not in the transcript before it; the live context starts at the compaction`, offset: boundary.offset, path: scan.path };
+      const diagnostic: Diagnostic = {
+        severity: 'warning',
+        code: 'preserved-segment-missing',
+        message: `The compaction keeps earlier records (${wanted.join(', ')}) that are not in the transcript before it; the live context starts at the compaction`,
+        offset: boundary.offset,
+        path: scan.path,
+      };
       if (boundary.line > 0) diagnostic.line = boundary.line;
       missing.push(diagnostic);
     }
@@ -221,7 +227,14 @@ async function useRecordedRequest(context: LiveContext, scan: TailScan, requestI
   const { request } = outcome;
   const sent = aligned(request.messages, context.messages, context.entries);
   if (sent === null) {
-    return [{ severity: 'info', code: 'request-mismatch', message: `Recorded request ${requestId} does not line up with the transcript chain; the chain is shown`, path: scan.path }];
+    return [
+      {
+        severity: 'info',
+        code: 'request-mismatch',
+        message: `Recorded request ${requestId} does not line up with the transcript chain; the chain is shown`,
+        path: scan.path,
+      },
+    ];
   }
   context.source = 'request';
   context.messages = [...sent, ...context.messages.slice(sent.length)];

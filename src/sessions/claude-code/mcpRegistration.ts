@@ -5,7 +5,21 @@
 // Our entry is recognised by its shape (a Node.js running a `cli.js` with `mcp`), so a Node.js that
 // moved keeps it ours, and a `context-lens` server the person wrote some other way stays theirs.
 import type { SettingsEdit } from './connection';
-import { append, applyEdits, layoutOf, memberOf, parseObject, pretty, properties, remove, replaceValue, valueOf, getNodeValue, isPretty, type Node } from '../common/jsoncEdit';
+import {
+  append,
+  applyEdits,
+  layoutOf,
+  memberOf,
+  parseObject,
+  pretty,
+  properties,
+  remove,
+  replaceValue,
+  valueOf,
+  getNodeValue,
+  isPretty,
+  type Node,
+} from '../common/jsoncEdit';
 
 export const MCP_FILE = '.mcp.json';
 
@@ -32,7 +46,14 @@ function isOurs(node: Node | undefined): boolean {
   if (node?.type !== 'object') return false;
   const value = getNodeValue(node) as { command?: unknown; args?: unknown };
   const args = value.args;
-  return typeof value.command === 'string' && Array.isArray(args) && args.length === 2 && typeof args[0] === 'string' && /(^|[\\/])cli\.js$/.test(args[0]) && args[1] === 'mcp';
+  return (
+    typeof value.command === 'string' &&
+    Array.isArray(args) &&
+    args.length === 2 &&
+    typeof args[0] === 'string' &&
+    /(^|[\\/])cli\.js$/.test(args[0]) &&
+    args[1] === 'mcp'
+  );
 }
 
 function refused(reason: string): SettingsEdit {
@@ -44,15 +65,24 @@ export function connectMcp(text: string | null, name: string, entry: McpServerEn
   const parsed = parseObject(text ?? '');
   if (!parsed.ok) return refused(parsed.error);
   const root = parsed.value;
-  if (text === null || root === undefined) return { ok: true, value: { text: `${pretty({ mcpServers: { [name]: entry } }, '', { eol: '\n', unit: '  ' })}\n`, changed: true, notes: [] } };
+  if (text === null || root === undefined)
+    return { ok: true, value: { text: `${pretty({ mcpServers: { [name]: entry } }, '', { eol: '\n', unit: '  ' })}\n`, changed: true, notes: [] } };
   if (properties(root, 'mcpServers').length > 1) return refused('"mcpServers" appears more than once (Claude Code reads only the last)');
   const servers = valueOf(root, 'mcpServers');
   if (servers !== undefined && servers.type !== 'object') return refused('"mcpServers" is not an object');
   if (properties(servers, name).length > 1) return refused(`"${name}" appears more than once in "mcpServers"`);
   const layout = layoutOf(text, root);
   const current = valueOf(servers, name);
-  if (current !== undefined && !isOurs(current)) return { ok: true, value: { text, changed: false, notes: [`Your own "${name}" server in ${MCP_FILE} stays; Context Lens does not replace it.`] } };
-  const edit = servers === undefined ? append(text, root, { [name]: entry }, layout, 'mcpServers') : current === undefined ? append(text, servers, entry, layout, name) : JSON.stringify(getNodeValue(current)) === JSON.stringify(entry) ? null : replaceValue(text, current, entry, layout);
+  if (current !== undefined && !isOurs(current))
+    return { ok: true, value: { text, changed: false, notes: [`Your own "${name}" server in ${MCP_FILE} stays; Context Lens does not replace it.`] } };
+  const edit =
+    servers === undefined
+      ? append(text, root, { [name]: entry }, layout, 'mcpServers')
+      : current === undefined
+        ? append(text, servers, entry, layout, name)
+        : JSON.stringify(getNodeValue(current)) === JSON.stringify(entry)
+          ? null
+          : replaceValue(text, current, entry, layout);
   if (edit === null) return { ok: true, value: { text, changed: false, notes: [] } };
   const next = applyEdits(text, [edit]);
   return { ok: true, value: { text: next, changed: true, notes: [] } };

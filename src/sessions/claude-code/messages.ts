@@ -29,12 +29,22 @@ export function messagesFromChain(records: readonly LocatedRecord[], path?: stri
     if (part === null) continue;
     const messageId = part.role === 'assistant' ? str(messageOf(located.record)?.id) : null;
     let target = -1;
-    if (part.role === 'assistant' && messageId !== null && lastAssistant?.id === messageId && onlyToolResultsSince(messages, lastAssistant.index)) target = lastAssistant.index;
+    if (part.role === 'assistant' && messageId !== null && lastAssistant?.id === messageId && onlyToolResultsSince(messages, lastAssistant.index))
+      target = lastAssistant.index;
     else if (part.role === 'user' && messages.at(-1)?.role === 'user') target = messages.length - 1;
     if (target < 0) {
       target = messages.length;
       messages.push({ role: part.role, content: [] });
-      entries.push({ messageIndex: target, kind: part.kind, uuids: [], recordKinds: [], lines: [], timestamp: str(located.record.timestamp), toolUseIds: [], toolResultIds: [] });
+      entries.push({
+        messageIndex: target,
+        kind: part.kind,
+        uuids: [],
+        recordKinds: [],
+        lines: [],
+        timestamp: str(located.record.timestamp),
+        toolUseIds: [],
+        toolResultIds: [],
+      });
       if (part.role === 'assistant') lastAssistant = { index: target, id: messageId };
     }
     (messages[target] as ApiMessage).content.push(...part.content);
@@ -130,7 +140,8 @@ function pairingDiagnostics(entries: readonly ContextEntry[], path?: string): Di
     diagnostics.push(diagnostic);
   };
   for (const entry of entries) {
-    for (const id of entry.toolUseIds) if (!results.has(id) && entry !== lastAssistant) report(entry, 'orphan-tool-use', `tool_use ${id} has no tool_result in the live context`);
+    for (const id of entry.toolUseIds)
+      if (!results.has(id) && entry !== lastAssistant) report(entry, 'orphan-tool-use', `tool_use ${id} has no tool_result in the live context`);
     for (const id of entry.toolResultIds) if (!uses.has(id)) report(entry, 'orphan-tool-result', `tool_result for ${id} has no tool_use in the live context`);
   }
   return diagnostics;

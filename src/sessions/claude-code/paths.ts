@@ -31,7 +31,13 @@ export function resolveConfigDirs(options: ConfigDirOptions = {}): string[] {
   if (explicit.length > 0) return unique(explicit.map((dir) => resolve(dir)));
   const fromEnv = (options.env ?? process.env).CLAUDE_CONFIG_DIR;
   if (fromEnv !== undefined && fromEnv.trim() !== '') {
-    return unique(fromEnv.split(',').map((dir) => dir.trim()).filter((dir) => dir !== '').map((dir) => resolve(dir)));
+    return unique(
+      fromEnv
+        .split(',')
+        .map((dir) => dir.trim())
+        .filter((dir) => dir !== '')
+        .map((dir) => resolve(dir)),
+    );
   }
   const home = options.home ?? homedir();
   return [join(home, '.claude'), join(home, '.config', 'claude')].filter((dir) => existsSync(dir));

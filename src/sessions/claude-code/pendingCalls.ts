@@ -12,7 +12,12 @@ export const PENDING_RESULT_TEXT =
 /** Tool calls in `records` that have no result anywhere in `source` (the whole transcript). */
 function pendingIds(records: readonly RawRecord[], source: readonly RawRecord[]): Set<string> {
   const answered = new Set(source.filter((record) => record.type === 'user').flatMap((record) => toolResultIds(contentBlocks(messageOf(record)))));
-  return new Set(records.filter((record) => record.type === 'assistant').flatMap((record) => toolUseIds(contentBlocks(messageOf(record)))).filter((id) => !answered.has(id)));
+  return new Set(
+    records
+      .filter((record) => record.type === 'assistant')
+      .flatMap((record) => toolUseIds(contentBlocks(messageOf(record))))
+      .filter((id) => !answered.has(id)),
+  );
 }
 
 const messageIdOf = (record: RawRecord): string | null => str(messageOf(record)?.id);
@@ -43,7 +48,8 @@ export function closePendingCalls(records: readonly RawRecord[], source: readonl
       type: 'user',
       message: { role: 'user', content: waiting.map(({ id }) => ({ type: 'tool_result', tool_use_id: id, content: PENDING_RESULT_TEXT, is_error: true })) },
     });
-    for (const { id, name } of waiting) notes.push(`The source ends mid-call: ${name} (${id}) had no result yet; the fork closes it with an error result saying its outcome is unknown.`);
+    for (const { id, name } of waiting)
+      notes.push(`The source ends mid-call: ${name} (${id}) had no result yet; the fork closes it with an error result saying its outcome is unknown.`);
     waiting = [];
   };
   records.forEach((record, index) => {

@@ -33,7 +33,10 @@ export class ProjectWatcher extends EventEmitter<ProjectWatcherEvents> {
   private readonly runner = new SerialRunner(() => this.check());
   private disposed = false;
 
-  constructor(readonly projectDir: string, private readonly options: ProjectWatcherOptions = {}) {
+  constructor(
+    readonly projectDir: string,
+    private readonly options: ProjectWatcherOptions = {},
+  ) {
     super();
     this.current = options.current ?? null;
   }
@@ -65,7 +68,11 @@ export class ProjectWatcher extends EventEmitter<ProjectWatcherEvents> {
     if (this.disposed || (this.watched?.path === target.path && this.watched.ino === target.ino)) return;
     this.signal?.dispose();
     this.watched = target;
-    this.signal = new ChangeSignal(target.path, { debounceMs: this.options.debounceMs ?? 100, pollMs: this.options.pollMs ?? 2000 }, () => void this.runner.request());
+    this.signal = new ChangeSignal(
+      target.path,
+      { debounceMs: this.options.debounceMs ?? 100, pollMs: this.options.pollMs ?? 2000 },
+      () => void this.runner.request(),
+    );
     // A folder created below before the watch attached sends no event: look once more.
     if (target.path !== this.projectDir) this.signal.schedule();
   }
@@ -77,7 +84,10 @@ export class ProjectWatcher extends EventEmitter<ProjectWatcherEvents> {
     for (const name of names) {
       if (!name.endsWith('.jsonl')) continue;
       const path = join(this.projectDir, name);
-      const size = await stat(path).then((stats) => stats.size, () => 0);
+      const size = await stat(path).then(
+        (stats) => stats.size,
+        () => 0,
+      );
       if (size > 0) files.push(path);
     }
     return files;

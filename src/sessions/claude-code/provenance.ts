@@ -7,7 +7,8 @@ import type { ContentBlock } from '../types';
 import { contentBlocks, messageOf, type RawRecord } from './records';
 
 /** Tags Claude Code wraps around text it writes into user records itself (`ide_*`: what the IDE extension adds). */
-const HARNESS_TAG = /^\s*<(bash-(input|stdout|stderr)|local-command-(stdout|stderr|caveat)|command-(name|message|args)|system-reminder|user-prompt-submit-hook|task-notification|persisted-output|ide_[a-z_]+)\b/;
+const HARNESS_TAG =
+  /^\s*<(bash-(input|stdout|stderr)|local-command-(stdout|stderr|caveat)|command-(name|message|args)|system-reminder|user-prompt-submit-hook|task-notification|persisted-output|ide_[a-z_]+)\b/;
 
 /** Why `block` of a user-side `record` was not typed by the person, or null when it was. */
 export function notTypedBecause(record: RawRecord, block: ContentBlock, siblings: readonly ContentBlock[]): string | null {
@@ -25,5 +26,7 @@ export function notTypedBecause(record: RawRecord, block: ContentBlock, siblings
 export function typedTexts(record: RawRecord): string[] {
   if (record.type !== 'user') return [];
   const blocks = contentBlocks(messageOf(record));
-  return blocks.flatMap((block) => (block.type === 'text' && typeof block.text === 'string' && notTypedBecause(record, block, blocks) === null ? [block.text] : []));
+  return blocks.flatMap((block) =>
+    block.type === 'text' && typeof block.text === 'string' && notTypedBecause(record, block, blocks) === null ? [block.text] : [],
+  );
 }

@@ -21,12 +21,42 @@ const CHAIN_TYPES = new Set(['user', 'assistant', 'system', 'attachment', 'progr
  */
 export const KNOWN_TYPES = new Set([
   ...CHAIN_TYPES,
-  'summary', 'custom-title', 'ai-title', 'last-prompt', 'file-history-snapshot', 'file-history-delta',
-  'queue-operation', 'cost-state', 'tools-used', 'mode', 'permission-mode', 'content-replacement',
-  'api-request-shape', 'api-request-blob', 'api-request', 'tag', 'agent-name', 'agent-color', 'agent-setting',
-  'relocated', 'pr-link', 'worktree-state', 'continued-in', 'fork-context-ref', 'frame-link', 'ended-by-model',
-  'attribution-snapshot', 'bridge-session', 'history-suppression', 'isolation-latch', 'dev-mods', 'memory-mode',
-  'atis-latch', 'observer-ref', 'artifact-comment-monitor', 'artifact-autoreact-ledger',
+  'summary',
+  'custom-title',
+  'ai-title',
+  'last-prompt',
+  'file-history-snapshot',
+  'file-history-delta',
+  'queue-operation',
+  'cost-state',
+  'tools-used',
+  'mode',
+  'permission-mode',
+  'content-replacement',
+  'api-request-shape',
+  'api-request-blob',
+  'api-request',
+  'tag',
+  'agent-name',
+  'agent-color',
+  'agent-setting',
+  'relocated',
+  'pr-link',
+  'worktree-state',
+  'continued-in',
+  'fork-context-ref',
+  'frame-link',
+  'ended-by-model',
+  'attribution-snapshot',
+  'bridge-session',
+  'history-suppression',
+  'isolation-latch',
+  'dev-mods',
+  'memory-mode',
+  'atis-latch',
+  'observer-ref',
+  'artifact-comment-monitor',
+  'artifact-autoreact-ledger',
 ]);
 
 export { num, obj, str };
@@ -142,7 +172,7 @@ export function usageProblem(record: RawRecord): string | null {
 
 /** Ids of the tool_use blocks in a message's content. */
 export function toolUseIds(blocks: readonly ContentBlock[]): string[] {
-  return blocks.flatMap((block) => (block.type === 'tool_use' || block.type === 'server_tool_use') && typeof block.id === 'string' ? [block.id] : []);
+  return blocks.flatMap((block) => ((block.type === 'tool_use' || block.type === 'server_tool_use') && typeof block.id === 'string' ? [block.id] : []));
 }
 
 /** Ids named by the tool_result blocks in a message's content. */

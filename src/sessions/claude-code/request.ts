@@ -38,7 +38,10 @@ export interface ReplaySource {
 class LineLoader {
   private readonly cache = new Map<number, RawRecord | null>();
 
-  constructor(private readonly handle: FileHandle, private readonly parser: RecordParser) {}
+  constructor(
+    private readonly handle: FileHandle,
+    private readonly parser: RecordParser,
+  ) {}
 
   async load(span: LineSpan): Promise<RawRecord | null> {
     if (this.cache.has(span.offset)) return this.cache.get(span.offset) ?? null;
@@ -92,7 +95,11 @@ export async function rebuildRequest(source: ReplaySource, requestId: string, bo
   }
   const blobFloor = boundaries.filter((offset) => offset <= oldest).at(-1) ?? 0;
   const messages: (ApiMessage | null)[] = [];
-  await source.findAll('blobs', segments.flatMap(({ tail, take }) => tail.slice(0, take)), blobFloor);
+  await source.findAll(
+    'blobs',
+    segments.flatMap(({ tail, take }) => tail.slice(0, take)),
+    blobFloor,
+  );
   for (const { tail, take } of segments.reverse()) {
     for (const hash of tail.slice(0, take)) {
       const message = obj((await lookup('blobs', hash, blobFloor))?.record?.message);
@@ -129,7 +136,8 @@ function applyCacheControl(request: RebuiltRequest, marks: unknown): void {
     const value = obj(mark)?.value;
     if (!Array.isArray(path) || value === null) continue;
     let target: unknown = request;
-    for (const step of path) target = typeof step === 'string' || typeof step === 'number' ? (target as Record<string | number, unknown> | undefined)?.[step] : undefined;
+    for (const step of path)
+      target = typeof step === 'string' || typeof step === 'number' ? (target as Record<string | number, unknown> | undefined)?.[step] : undefined;
     const block = obj(target);
     if (block !== null) block.cache_control = value;
   }

@@ -70,22 +70,26 @@ export async function readCompactionHistory(handle: FileHandle, path: string, si
   histories.delete(key);
   const state = known !== undefined && (await continues(handle, known, stats)) ? known : await startHistory(handle, path, sidechain, stats);
   const readFrom = state.nextOffset;
-  const end = await scanHandle(handle, { start: state.nextOffset, startLine: state.nextLine, end: stats.size, keepPending: true }, (bytes, line, offset, stop) => {
-    const replay = replayLine(bytes);
-    if (replay?.kind === 'blobs') state.blobs.add(replay.key);
-    // One search for what all markers share; most lines fail it. Each marker holds it within 16 bytes of its start.
-    const shared = bytes.indexOf(COMPACT_MARKER);
-    const from = Math.max(0, shared - 16);
-    const marked = shared !== -1 && [BOUNDARY_MARKER, SUMMARY_MARKER, COMMAND_MARKER].some((marker) => bytes.indexOf(marker, from) !== -1);
-    // After a boundary without its after size, the next response's usage (one line, then no more).
-    if (!marked && !(state.collector.wantsUsage && bytes.includes(USAGE_MARKER))) {
-      // Not parsed here, and lines before the last compaction are not parsed anywhere: damage is noted now.
-      state.parser.checkEncoding(bytes, line, offset);
-      return;
-    }
-    const located = state.parser.parse(bytes, line, offset, stop);
-    if (located !== null) state.collector.observe(located);
-  });
+  const end = await scanHandle(
+    handle,
+    { start: state.nextOffset, startLine: state.nextLine, end: stats.size, keepPending: true },
+    (bytes, line, offset, stop) => {
+      const replay = replayLine(bytes);
+      if (replay?.kind === 'blobs') state.blobs.add(replay.key);
+      // One search for what all markers share; most lines fail it. Each marker holds it within 16 bytes of its start.
+      const shared = bytes.indexOf(COMPACT_MARKER);
+      const from = Math.max(0, shared - 16);
+      const marked = shared !== -1 && [BOUNDARY_MARKER, SUMMARY_MARKER, COMMAND_MARKER].some((marker) => bytes.indexOf(marker, from) !== -1);
+      // After a boundary without its after size, the next response's usage (one line, then no more).
+      if (!marked && !(state.collector.wantsUsage && bytes.includes(USAGE_MARKER))) {
+        // Not parsed here, and lines before the last compaction are not parsed anywhere: damage is noted now.
+        state.parser.checkEncoding(bytes, line, offset);
+        return;
+      }
+      const located = state.parser.parse(bytes, line, offset, stop);
+      if (located !== null) state.collector.observe(located);
+    },
+  );
   state.nextOffset = end.nextOffset;
   state.nextLine = end.nextLine;
   state.seal = await sealBefore(handle, end.nextOffset);
@@ -117,7 +121,14 @@ async function startHistory(handle: FileHandle, path: string, sidechain: boolean
   if (stored === null || seal === null || blobs === null || !(await readRange(handle, stored.readTo - seal.length, stored.readTo)).equals(seal)) {
     return { ...fresh, nextOffset: 0, nextLine: 1, seal: Buffer.alloc(0), prior: { events: [], diagnostics: [] }, blobs: KeyFilter.empty() };
   }
-  return { ...fresh, nextOffset: stored.resumeOffset, nextLine: stored.resumeLine, seal: Buffer.alloc(0), prior: { events: stored.events, diagnostics: stored.diagnostics }, blobs };
+  return {
+    ...fresh,
+    nextOffset: stored.resumeOffset,
+    nextLine: stored.resumeLine,
+    seal: Buffer.alloc(0),
+    prior: { events: stored.events, diagnostics: stored.diagnostics },
+    blobs,
+  };
 }
 
 /**
@@ -127,7 +138,11 @@ async function startHistory(handle: FileHandle, path: string, sidechain: boolean
  */
 function toStored(state: HistoryState, compactions: readonly CompactionEvent[], diagnostics: readonly Diagnostic[]): StoredHistory {
   const last = compactions.at(-1);
-  const open = last !== undefined && last.offset !== undefined && last.line !== undefined && (last.summary === null || last.postTokens === null || (last.trigger === 'manual' && last.focus === null));
+  const open =
+    last !== undefined &&
+    last.offset !== undefined &&
+    last.line !== undefined &&
+    (last.summary === null || last.postTokens === null || (last.trigger === 'manual' && last.focus === null));
   const resumeOffset = open ? (last.offset as number) : state.nextOffset;
   return {
     resumeOffset,
@@ -151,7 +166,7 @@ async function oldestOfLast(handle: FileHandle, markers: readonly Buffer[], floo
   const overlap = Math.max(0, ...markers.map((marker) => marker.length - 1));
   const buffer = Buffer.allocUnsafe(SEARCH_CHUNK_BYTES + overlap);
   const found = new Map<Buffer, number>();
-  for (let end = to; end > floor && found.size < markers.length; ) {
+  for (let end = to; end > floor && found.size < markers.length;) {
     const start = Math.max(floor, end - SEARCH_CHUNK_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, Math.min(to, end + overlap) - start, start);
     const bytes = buffer.subarray(0, bytesRead);
@@ -183,7 +198,7 @@ async function oldestReplay(handle: FileHandle, kind: ReplayKind, keys: Readonly
     met.add(key);
     oldest = offset;
   };
-  for (let end = to; end > floor && met.size < keys.size; ) {
+  for (let end = to; end > floor && met.size < keys.size;) {
     const start = Math.max(floor, end - SEARCH_CHUNK_BYTES);
     // From the byte before `start`: the newline of a line that starts there.
     const base = Math.max(0, start - 1);
@@ -192,7 +207,8 @@ async function oldestReplay(handle: FileHandle, kind: ReplayKind, keys: Readonly
     // Lines starting in [start, end), newest last: their newlines sit at buffer index (line start - 1 - base).
     const starts: number[] = start === 0 && bytes.subarray(0, prefix.length).toString('latin1') === prefix ? [0] : [];
     // Forward: Buffer's indexOf is several times faster than its lastIndexOf.
-    for (let at = bytes.indexOf(marker, Math.max(0, start - 1 - base)); at !== -1 && at <= end - 2 - base; at = bytes.indexOf(marker, at + 1)) starts.push(at + 1);
+    for (let at = bytes.indexOf(marker, Math.max(0, start - 1 - base)); at !== -1 && at <= end - 2 - base; at = bytes.indexOf(marker, at + 1))
+      starts.push(at + 1);
     for (let index = starts.length - 1; index >= 0; index--) {
       const at = starts[index] as number;
       meet(bytes.subarray(at, at + HEAD_BYTES), base + at);
@@ -219,7 +235,11 @@ const REPLAY_KEYS: ReadonlyArray<[prefix: string, key: RegExp, kind: ReplayKind]
 function replayLine(bytes: Buffer): { kind: ReplayKind; key: string } | undefined {
   // Asked of every line read: one byte (the `a` of `"api-request`; `u` in a chain record's
   // `{"parentUuid"`) turns most away before a comparison.
-  if (bytes[REPLAY_TELL] !== REPLAY_PREFIX[REPLAY_TELL] || bytes.compare(REPLAY_PREFIX, 0, REPLAY_PREFIX.length, 0, Math.min(bytes.length, REPLAY_PREFIX.length)) !== 0) return undefined;
+  if (
+    bytes[REPLAY_TELL] !== REPLAY_PREFIX[REPLAY_TELL] ||
+    bytes.compare(REPLAY_PREFIX, 0, REPLAY_PREFIX.length, 0, Math.min(bytes.length, REPLAY_PREFIX.length)) !== 0
+  )
+    return undefined;
   const head = bytes.toString('latin1', 0, Math.min(bytes.length, HEAD_BYTES));
   for (const [prefix, pattern, kind] of REPLAY_KEYS) {
     const key = head.startsWith(prefix) ? pattern.exec(head)?.[1] : undefined;
@@ -284,7 +304,13 @@ export class TailScan {
       if (this.size - line.line.offset > this.capBytes) {
         this.capped = true;
         this.take(line, false);
-        this.parser.add('warning', 'live-context-truncated', `Live context truncated at this line: read ${Math.round(this.capBytes / (1 << 20))} MB back from the end without finding its start (a compaction or the first message); older records are ignored`, line.number, line.line.end);
+        this.parser.add(
+          'warning',
+          'live-context-truncated',
+          `Live context truncated at this line: read ${Math.round(this.capBytes / (1 << 20))} MB back from the end without finding its start (a compaction or the first message); older records are ignored`,
+          line.number,
+          line.line.end,
+        );
         return false;
       }
       const located = this.take(line, true);
@@ -385,5 +411,4 @@ export class TailScan {
     if (!this.replay[replay.kind].has(replay.key)) this.replay[replay.kind].set(replay.key, { offset: line.offset, end: line.end, line: number });
     return replay.kind;
   }
-
 }

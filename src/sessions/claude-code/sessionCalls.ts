@@ -85,7 +85,20 @@ export async function readFileCalls(path: string, cacheDir = historyIndexDir(), 
   try {
     const stats = await handle.stat();
     const cachePath = indexPath(stats, cacheDir, counted !== undefined);
-    const stored = (await loadStored(handle, stats, cachePath)) ?? { version: VERSION, dev: stats.dev, ino: stats.ino, readTo: 0, seal: '', summed: {}, long: [], open: [], seen: [], trace: [], models: [], traceAt: {} };
+    const stored = (await loadStored(handle, stats, cachePath)) ?? {
+      version: VERSION,
+      dev: stats.dev,
+      ino: stats.ino,
+      readTo: 0,
+      seal: '',
+      summed: {},
+      long: [],
+      open: [],
+      seen: [],
+      trace: [],
+      models: [],
+      traceAt: {},
+    };
     const from = stored.readTo;
     // Nothing appended since (the usual repeated command): no second open, no scan.
     const end = from === stats.size ? from : await readOn(path, stored, stats.size, counted);
@@ -93,7 +106,10 @@ export async function readFileCalls(path: string, cacheDir = historyIndexDir(), 
       const seal = await sealBefore(handle, end);
       await writeCacheEntry(cachePath, { ...stored, readTo: end, seal: seal.toString('base64') });
     }
-    const calls = [...Object.entries(stored.summed).map(([key, sums]) => summedCall(key, sums)), ...[...stored.long, ...stored.open.map(([, call]) => call)].map(unpack)];
+    const calls = [
+      ...Object.entries(stored.summed).map(([key, sums]) => summedCall(key, sums)),
+      ...[...stored.long, ...stored.open.map(([, call]) => call)].map(unpack),
+    ];
     return { calls, sequence: sequenceOf(stored), seen: new Set(stored.seen) };
   } finally {
     await handle.close();
@@ -131,7 +147,15 @@ async function readOn(path: string, stored: StoredCalls, size: number, counted: 
     // Counted in the session's other files, or already folded here (a response repeated far apart).
     if (!known && (counted?.has(print) === true || seen.has(print))) return;
     seen.add(print);
-    const packed: PackedCall = [usage.inputTokens, usage.cacheCreationInputTokens, usage.cacheWrite1hTokens ?? 0, usage.cacheReadInputTokens, usage.outputTokens, str(message?.model), str(record.timestamp)];
+    const packed: PackedCall = [
+      usage.inputTokens,
+      usage.cacheCreationInputTokens,
+      usage.cacheWrite1hTokens ?? 0,
+      usage.cacheReadInputTokens,
+      usage.outputTokens,
+      str(message?.model),
+      str(record.timestamp),
+    ];
     const at = stored.traceAt[key];
     if (known && at !== undefined && stored.trace[at] !== undefined) stored.trace[at] = trace(stored, packed, isSidechain(record));
     if (!known) stored.traceAt[key] = stored.trace.push(trace(stored, packed, isSidechain(record))) - 1;
@@ -202,7 +226,18 @@ async function loadStored(handle: FileHandle, stats: Stats, path: string): Promi
   }
   if (entry === null || typeof entry !== 'object' || entry.version !== VERSION || entry.dev !== stats.dev || entry.ino !== stats.ino) return null;
   if (!Number.isSafeInteger(entry.readTo) || (entry.readTo as number) > stats.size || typeof entry.seal !== 'string') return null;
-  if (entry.summed === null || typeof entry.summed !== 'object' || !Array.isArray(entry.long) || !Array.isArray(entry.open) || !Array.isArray(entry.seen) || !Array.isArray(entry.trace) || !Array.isArray(entry.models) || entry.traceAt === null || typeof entry.traceAt !== 'object') return null;
+  if (
+    entry.summed === null ||
+    typeof entry.summed !== 'object' ||
+    !Array.isArray(entry.long) ||
+    !Array.isArray(entry.open) ||
+    !Array.isArray(entry.seen) ||
+    !Array.isArray(entry.trace) ||
+    !Array.isArray(entry.models) ||
+    entry.traceAt === null ||
+    typeof entry.traceAt !== 'object'
+  )
+    return null;
   const seal = Buffer.from(entry.seal, 'base64');
   const readTo = entry.readTo as number;
   if (!(await readRange(handle, readTo - seal.length, readTo)).equals(seal)) return null;

@@ -76,7 +76,10 @@ async function backUp(file: SettingsFile, env: Env): Promise<Result<string | nul
 
 /** An existing file keeps its mode; a new one is the person's alone. */
 async function write(file: SettingsFile, text: string): Promise<Result<void>> {
-  const mode = await stat(file.target).then((stats) => stats.mode & 0o777, () => 0o600);
+  const mode = await stat(file.target).then(
+    (stats) => stats.mode & 0o777,
+    () => 0o600,
+  );
   return writeAtomically(file.target, text, mode);
 }
 

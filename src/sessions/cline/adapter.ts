@@ -23,11 +23,18 @@ async function listForks(session: SessionInfo): Promise<SessionInfo[]> {
   if (place === null) return [];
   const listed = await listClineSessions({ homes: [place.layout === 'sdk' ? place.dataDir : place.storage] });
   if (!listed.ok) return [];
-  return listed.value.filter((other) => other.forkOf?.sessionId === session.id && other.path !== session.path).sort((a, b) => a.lastActivityMs - b.lastActivityMs);
+  return listed.value
+    .filter((other) => other.forkOf?.sessionId === session.id && other.path !== session.path)
+    .sort((a, b) => a.lastActivityMs - b.lastActivityMs);
 }
 
 /** Polls the workspace's sessions until one appears (the folders may not exist yet). */
-async function waitForSession(workspacePath: string, where: SessionLocations, found: (session: SessionInfo) => void, _report: (diagnostic: Diagnostic) => void): Promise<SessionWaiter> {
+async function waitForSession(
+  workspacePath: string,
+  where: SessionLocations,
+  found: (session: SessionInfo) => void,
+  _report: (diagnostic: Diagnostic) => void,
+): Promise<SessionWaiter> {
   const clineWhere = whereOf(where);
   const seen = new Set<string>();
   const check = async (): Promise<void> => {
@@ -57,15 +64,21 @@ export const clineAdapter: AgentAdapter = {
   installPackage: 'cline',
   installGuide: 'https://docs.cline.bot/cline-cli/overview',
   pointSetBy: "Cline itself, from the model's context window (the window less 27–40k, or 80 % of it)",
-  home: { option: 'cline-dir', env: CLINE_DATA_ENV, describe: "CLINE_DATA_DIR, else ~/.cline/data; and the VS Code extension's globalStorage/saoudrizwan.claude-dev (VS Code, VS Code Insiders)" },
+  home: {
+    option: 'cline-dir',
+    env: CLINE_DATA_ENV,
+    describe: "CLINE_DATA_DIR, else ~/.cline/data; and the VS Code extension's globalStorage/saoudrizwan.claude-dev (VS Code, VS Code Insiders)",
+  },
   tools: CLINE_TOOLS,
   reservedOutputTokens: (fill) => Math.max(0, fill.windowTokens - fill.agentAutoCompactTokens),
   owns: (path) => Promise.resolve(placeOf(path) !== null),
   listSessions: (where, workspacePath) => listClineSessions(whereOf(where), workspacePath),
   findWorkspaceSession: (workspacePath, where) => findClineWorkspaceSession(workspacePath, whereOf(where)),
   readSessionInfo: readClineSessionInfo,
-  readLiveContext: (session, options = {}) => readClineLiveContext(session, session.path, options.windowOverride !== undefined ? { windowOverride: options.windowOverride } : {}),
-  follow: (session, options = {}) => Promise.resolve(new ClineSessionFollower(session, options.windowOverride !== undefined ? { windowOverride: options.windowOverride } : {})),
+  readLiveContext: (session, options = {}) =>
+    readClineLiveContext(session, session.path, options.windowOverride !== undefined ? { windowOverride: options.windowOverride } : {}),
+  follow: (session, options = {}) =>
+    Promise.resolve(new ClineSessionFollower(session, options.windowOverride !== undefined ? { windowOverride: options.windowOverride } : {})),
   waitForSession,
   listForks,
   usage: (path) => new ClineUsageLog(path),

@@ -39,7 +39,10 @@ export class ClineSessionFollower extends EventEmitter implements SessionFollowe
   private seenCompactions = new Set<string>();
   private disposed = false;
 
-  constructor(private readonly session: SessionInfo, private readonly options: ClineFollowerOptions = {}) {
+  constructor(
+    private readonly session: SessionInfo,
+    private readonly options: ClineFollowerOptions = {},
+  ) {
     super();
     const place = placeOf(session.path);
     this.files = place === null ? [session.path] : place.layout === 'sdk' ? [place.messages] : [place.history, place.ui];
@@ -80,7 +83,8 @@ export class ClineSessionFollower extends EventEmitter implements SessionFollowe
     const fill = live.value.fill;
     const changed = initial || newRefs.length > 0 || fill.usedTokens !== this.previous?.usedTokens || fill.pendingTokens !== this.previous.pendingTokens;
     this.seenRefs = new Set(refs);
-    if (changed) this.emit('contextChanged', { fill, previous: this.previous, reason: initial ? 'initial' : newRefs.length > 0 ? 'append' : 'reset', newUuids: newRefs });
+    if (changed)
+      this.emit('contextChanged', { fill, previous: this.previous, reason: initial ? 'initial' : newRefs.length > 0 ? 'append' : 'reset', newUuids: newRefs });
     this.previous = fill;
   }
 

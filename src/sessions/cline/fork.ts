@@ -60,7 +60,15 @@ function keptContent(content: unknown, plan: ForkPlan, messageIndex: number | un
 function forkMessages(source: unknown[], refOf: (message: Json, index: number) => string, input: ForkInput, plan: ForkPlan, nowMs: number): Json[] {
   const indexOf = new Map<string, number>();
   for (const entry of input.live.entries) for (const ref of entry.uuids) if (!indexOf.has(ref)) indexOf.set(ref, entry.messageIndex);
-  const out: Json[] = [{ id: `cl_${nowMs}`, role: 'user', content: [{ type: 'text', text: `${SUMMARY_PREAMBLE}\n\n${plan.summary}` }], ts: nowMs, metadata: { contextLensFork: true } }];
+  const out: Json[] = [
+    {
+      id: `cl_${nowMs}`,
+      role: 'user',
+      content: [{ type: 'text', text: `${SUMMARY_PREAMBLE}\n\n${plan.summary}` }],
+      ts: nowMs,
+      metadata: { contextLensFork: true },
+    },
+  ];
   source.forEach((value, index) => {
     const message = obj(value);
     if (message === null) return;
@@ -133,7 +141,9 @@ async function forkLegacy(place: Extract<ClinePlace, { layout: 'legacy' }>, inpu
   const id = String(nowMs);
   // Beside the source's folder: in the extension's `tasks/`, or next to a task folder copied out.
   const folder = join(dirname(place.folder), id);
-  const messages = forkMessages(document.value, (_message, index) => `h${index}`, input, plan, nowMs).map(({ id: _id, metadata: _metadata, ...message }) => message);
+  const messages = forkMessages(document.value, (_message, index) => `h${index}`, input, plan, nowMs).map(
+    ({ id: _id, metadata: _metadata, ...message }) => message,
+  );
   const title = input.title ?? `${input.live.session.title} (compacted)`;
   // The task opens with its title, as the extension's own tasks do; the mark says whose fork it is.
   const ui = [{ ts: nowMs, type: 'say', say: 'task', text: title, conversationHistoryIndex: -1 }];
@@ -147,7 +157,14 @@ async function forkLegacy(place: Extract<ClinePlace, { layout: 'legacy' }>, inpu
   ]);
   if (!written.ok) return written;
   const path = join(folder, 'api_conversation_history.json');
-  return ok({ sessionId: id, path, resumeCommand: resumeCommandOf(path, id), notes: [`Written as task ${id} beside the source's. The extension lists it once its index has it: run "Cline: Reconstruct Task History" from the Command Palette (Context Lens never writes Cline's index).`] });
+  return ok({
+    sessionId: id,
+    path,
+    resumeCommand: resumeCommandOf(path, id),
+    notes: [
+      `Written as task ${id} beside the source's. The extension lists it once its index has it: run "Cline: Reconstruct Task History" from the Command Palette (Context Lens never writes Cline's index).`,
+    ],
+  });
 }
 
 export async function writeClineFork(input: ForkInput): Promise<Result<WrittenFork>> {

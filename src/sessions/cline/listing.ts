@@ -24,7 +24,12 @@ async function readSmallJson(path: string, cap: number = READ_CAPS.ownRecord): P
   }
 }
 
-const firstLine = (text: string): string => text.replace(/<\/?(task|user_input)[^>]*>/g, '').trim().split('\n')[0]?.slice(0, 200) ?? '';
+const firstLine = (text: string): string =>
+  text
+    .replace(/<\/?(task|user_input)[^>]*>/g, '')
+    .trim()
+    .split('\n')[0]
+    ?.slice(0, 200) ?? '';
 
 interface Described {
   cwd: string | null;
@@ -36,7 +41,13 @@ interface Described {
 
 function describeSdk(manifest: Record<string, unknown> | null, parentId?: string): Described {
   const metadata = obj(manifest?.metadata);
-  if (parentId !== undefined) return { cwd: str(manifest?.cwd) ?? str(manifest?.workspace_root), title: `Subagent of ${str(metadata?.title) ?? parentId}`, model: str(manifest?.model), parentSessionId: parentId };
+  if (parentId !== undefined)
+    return {
+      cwd: str(manifest?.cwd) ?? str(manifest?.workspace_root),
+      title: `Subagent of ${str(metadata?.title) ?? parentId}`,
+      model: str(manifest?.model),
+      parentSessionId: parentId,
+    };
   const mark = obj(metadata?.contextLens);
   const parent = str(manifest?.parent_session_id);
   const forkOf = obj(mark?.forkOf);
@@ -105,9 +116,23 @@ async function infoAt(place: ClinePlace, described: Described): Promise<SessionI
 /** Picker information of a transcript already read. */
 export async function sessionInfoOf(transcript: ClineTranscript): Promise<SessionInfo> {
   const place = transcript.place;
-  const described = place.layout === 'sdk' ? describeSdk(transcript.manifest, place.parentId) : describeLegacy((await taskIndex(place.storage)).get(place.id), transcript);
+  const described =
+    place.layout === 'sdk' ? describeSdk(transcript.manifest, place.parentId) : describeLegacy((await taskIndex(place.storage)).get(place.id), transcript);
   const path = place.layout === 'sdk' ? place.messages : place.history;
-  return (await infoAt(place, described)) ?? { id: place.id, agent: CLINE_ID, path, projectDir: place.folder, cwd: described.cwd, title: described.title, model: described.model, lastActivityMs: 0, sizeBytes: 0, isSidechain: false };
+  return (
+    (await infoAt(place, described)) ?? {
+      id: place.id,
+      agent: CLINE_ID,
+      path,
+      projectDir: place.folder,
+      cwd: described.cwd,
+      title: described.title,
+      model: described.model,
+      lastActivityMs: 0,
+      sizeBytes: 0,
+      isSidechain: false,
+    }
+  );
 }
 
 export async function readClineSessionInfo(path: string): Promise<Result<SessionInfo>> {

@@ -5,7 +5,19 @@
 import { charEstimateTokenizer } from '../../engine';
 import { obj } from '../common/fields';
 import { ok } from '../result';
-import { plannedSizesOf, type ApiMessage, type CompactionEvent, type ContextEntry, type EntryKind, type FillSnapshot, type LiveCall, type LiveContext, type Result, type SessionInfo, type UsageBreakdown } from '../types';
+import {
+  plannedSizesOf,
+  type ApiMessage,
+  type CompactionEvent,
+  type ContextEntry,
+  type EntryKind,
+  type FillSnapshot,
+  type LiveCall,
+  type LiveContext,
+  type Result,
+  type SessionInfo,
+  type UsageBreakdown,
+} from '../types';
 import { sessionInfoOf } from './listing';
 import { readTranscript, type ClineMessage, type ClineTranscript, type ClineUsage } from './records';
 import { clineCompactionPoint, clineWindow } from './window';
@@ -15,17 +27,25 @@ export interface ClineReadOptions {
 }
 
 export function breakdownOf(usage: ClineUsage): UsageBreakdown {
-  return { inputTokens: Math.max(0, usage.prompt - usage.cacheRead - usage.cacheWrite), cacheCreationInputTokens: usage.cacheWrite, cacheReadInputTokens: usage.cacheRead, outputTokens: usage.output };
+  return {
+    inputTokens: Math.max(0, usage.prompt - usage.cacheRead - usage.cacheWrite),
+    cacheCreationInputTokens: usage.cacheWrite,
+    cacheReadInputTokens: usage.cacheRead,
+    outputTokens: usage.output,
+  };
 }
 
 /** The messages Cline sends now, in order. */
 export function liveMessagesOf(transcript: ClineTranscript): ClineMessage[] {
   const { messages, deletedRange } = transcript;
   const range = deletedRange;
-  const kept = range === null ? messages : messages.filter((message) => {
-    const index = Number(message.ref.slice(1));
-    return !(index >= range[0] && index <= range[1]);
-  });
+  const kept =
+    range === null
+      ? messages
+      : messages.filter((message) => {
+          const index = Number(message.ref.slice(1));
+          return !(index >= range[0] && index <= range[1]);
+        });
   const summary = kept.findLastIndex((message) => message.summary);
   return summary < 0 ? kept : kept.slice(summary);
 }
@@ -36,7 +56,8 @@ function kindOf(message: ClineMessage): EntryKind {
   return message.content.length > 0 && message.content.every((block) => block.type === 'tool_result') ? 'tool-result' : 'user';
 }
 
-const estimate = (messages: readonly ApiMessage[]): number => messages.reduce((sum, message) => sum + charEstimateTokenizer.count(JSON.stringify(message.content)), 0);
+const estimate = (messages: readonly ApiMessage[]): number =>
+  messages.reduce((sum, message) => sum + charEstimateTokenizer.count(JSON.stringify(message.content)), 0);
 
 export interface BuiltContext {
   messages: ApiMessage[];
@@ -62,7 +83,8 @@ export function buildContext(live: readonly ClineMessage[]): BuiltContext {
       toolUseIds: message.content.flatMap((block) => (block.type === 'tool_use' && typeof block.id === 'string' ? [block.id] : [])),
       toolResultIds: message.content.flatMap((block) => (block.type === 'tool_result' && typeof block.tool_use_id === 'string' ? [block.tool_use_id] : [])),
     });
-    if (message.role === 'assistant' && message.usage !== null && message.usage.prompt > 0) calls.push({ from: index, to: index, usage: breakdownOf(message.usage), model: message.model, at: message.at });
+    if (message.role === 'assistant' && message.usage !== null && message.usage.prompt > 0)
+      calls.push({ from: index, to: index, usage: breakdownOf(message.usage), model: message.model, at: message.at });
   }
   return { messages, entries, calls };
 }
@@ -109,7 +131,16 @@ export function fillOf(transcript: ClineTranscript, built: BuiltContext, options
 }
 
 export function compactionsOf(transcript: ClineTranscript): CompactionEvent[] {
-  return transcript.compactionNotes.map((note) => ({ uuid: note.ref, by: 'agent', timestamp: note.at, trigger: note.trigger, preTokens: note.preTokens, postTokens: note.postTokens, focus: null, summary: note.summary }));
+  return transcript.compactionNotes.map((note) => ({
+    uuid: note.ref,
+    by: 'agent',
+    timestamp: note.at,
+    trigger: note.trigger,
+    preTokens: note.preTokens,
+    postTokens: note.postTokens,
+    focus: null,
+    summary: note.summary,
+  }));
 }
 
 export async function readClineLiveContext(session: SessionInfo | null, path: string, options: ClineReadOptions = {}): Promise<Result<LiveContext>> {

@@ -30,14 +30,32 @@ export function placeOf(path: string): ClinePlace | null {
   const id = basename(folder);
   if (!SAFE_ID.test(id)) return null;
   const name = basename(path);
-  if (name === `${id}.messages.json`) return { layout: 'sdk', id, folder, manifest: join(folder, `${id}.json`), messages: path, dataDir: dirname(dirname(folder)) };
+  if (name === `${id}.messages.json`)
+    return { layout: 'sdk', id, folder, manifest: join(folder, `${id}.json`), messages: path, dataDir: dirname(dirname(folder)) };
   // A subagent's messages live in its parent's folder, `agent_<agent id>.messages.json`, under the
   // id `<parent>__agent_<agent id>` (its own file's `sessionId`); the parent's manifest says where it ran.
   const agent = SUBAGENT_FILE.exec(name)?.[1];
-  if (agent !== undefined) return { layout: 'sdk', id: `${id}__${agent}`, folder, manifest: join(folder, `${id}.json`), messages: path, dataDir: dirname(dirname(folder)), parentId: id };
+  if (agent !== undefined)
+    return {
+      layout: 'sdk',
+      id: `${id}__${agent}`,
+      folder,
+      manifest: join(folder, `${id}.json`),
+      messages: path,
+      dataDir: dirname(dirname(folder)),
+      parentId: id,
+    };
   // A task folder is read where it lies: in the extension's `tasks/`, or copied out (people export
   // and publish task folders); its storage is the folder above `tasks/`, else the one above it.
-  if (name === LEGACY_HISTORY) return { layout: 'legacy', id, folder, history: path, ui: join(folder, LEGACY_UI), storage: basename(dirname(folder)) === 'tasks' ? dirname(dirname(folder)) : dirname(folder) };
+  if (name === LEGACY_HISTORY)
+    return {
+      layout: 'legacy',
+      id,
+      folder,
+      history: path,
+      ui: join(folder, LEGACY_UI),
+      storage: basename(dirname(folder)) === 'tasks' ? dirname(dirname(folder)) : dirname(folder),
+    };
   return null;
 }
 
@@ -63,7 +81,11 @@ export function defaultGlobalStorages(env: Env, platform: NodeJS.Platform = proc
       ? apps.map((app) => join(home, 'Library', 'Application Support', app, 'User'))
       : platform === 'win32'
         ? apps.map((app) => join(env.APPDATA || join(home, 'AppData', 'Roaming'), app, 'User'))
-        : [...apps.map((app) => join(env.XDG_CONFIG_HOME || join(home, '.config'), app, 'User')), join(home, '.vscode-server', 'data', 'User'), join(home, '.vscode-server-insiders', 'data', 'User')];
+        : [
+            ...apps.map((app) => join(env.XDG_CONFIG_HOME || join(home, '.config'), app, 'User')),
+            join(home, '.vscode-server', 'data', 'User'),
+            join(home, '.vscode-server-insiders', 'data', 'User'),
+          ];
   return userRoots.map((root) => join(root, 'globalStorage', EXTENSION_ID));
 }
 
@@ -86,5 +108,7 @@ export function resolveHomes(where: ClineWhere): string[] {
  * (cline.reconstructTaskHistory) added it to its index. A shell comment, harmless if run.
  */
 export function resumeCommandOf(path: string, id: string): string {
-  return placeOf(path)?.layout === 'legacy' ? `# In VS Code: run "Cline: Reconstruct Task History", then open task ${id} from Cline's History` : `cline --id ${id}`;
+  return placeOf(path)?.layout === 'legacy'
+    ? `# In VS Code: run "Cline: Reconstruct Task History", then open task ${id} from Cline's History`
+    : `cline --id ${id}`;
 }

@@ -91,7 +91,9 @@ export function blocksOf(content: unknown): ContentBlock[] {
     const block = obj(value);
     if (block === null || typeof block.type !== 'string') return [];
     if (block.type === 'tool_result' && block.content !== undefined && typeof block.content !== 'string') {
-      const inner = Array.isArray(block.content) && block.content.every((part) => typeof obj(part)?.type === 'string' && (obj(part)?.type === 'text' || obj(part)?.type === 'image'));
+      const inner =
+        Array.isArray(block.content) &&
+        block.content.every((part) => typeof obj(part)?.type === 'string' && (obj(part)?.type === 'text' || obj(part)?.type === 'image'));
       if (!inner) return [{ ...block, type: 'tool_result', content: JSON.stringify(block.content) }];
     }
     return [block as ContentBlock];
@@ -114,11 +116,15 @@ async function readSdk(place: Extract<ClinePlace, { layout: 'sdk' }>): Promise<R
   const read = await readJson(place.messages);
   if (!read.ok) return read;
   const root = obj(read.value);
-  if (root === null || !Array.isArray(root.messages)) return fail('invalid-input', `Not a Cline session's messages (no \`messages\` list): ${place.messages}`, place.messages);
+  if (root === null || !Array.isArray(root.messages))
+    return fail('invalid-input', `Not a Cline session's messages (no \`messages\` list): ${place.messages}`, place.messages);
   const manifestRead = await readJson(place.manifest);
   const whole = manifestRead.ok ? obj(manifestRead.value) : null;
   // A subagent's manifest is its parent's: where it ran, not the parent's own marks.
-  const manifest = place.parentId === undefined || whole === null ? whole : { cwd: whole.cwd, workspace_root: whole.workspace_root, model: whole.model, metadata: { title: obj(whole.metadata)?.title } };
+  const manifest =
+    place.parentId === undefined || whole === null
+      ? whole
+      : { cwd: whole.cwd, workspace_root: whole.workspace_root, model: whole.model, metadata: { title: obj(whole.metadata)?.title } };
   const diagnostics: Diagnostic[] = [];
   const messages: ClineMessage[] = [];
   const compactionNotes: ClineTranscript['compactionNotes'] = [];
@@ -140,7 +146,11 @@ async function readSdk(place: Extract<ClinePlace, { layout: 'sdk' }>): Promise<R
       summary: kind === 'compaction_summary' || obj(m.metadata)?.contextLensFork === true,
     });
     if (kind === 'compaction_summary') {
-      const text = str(obj(m.metadata)?.summary) ?? blocksOf(m.content).map((block) => (typeof block.text === 'string' ? block.text : '')).join('\n');
+      const text =
+        str(obj(m.metadata)?.summary) ??
+        blocksOf(m.content)
+          .map((block) => (typeof block.text === 'string' ? block.text : ''))
+          .join('\n');
       compactionNotes.push({ ref: str(m.id) ?? `m${index}`, at: isoOf(num(m.ts)), preTokens: null, postTokens: null, trigger: 'auto', summary: text || null });
     }
   });
@@ -163,7 +173,8 @@ function legacyUsage(text: unknown): ClineUsage | null {
   return { prompt: tokensIn + cacheRead + cacheWrite, cacheRead, cacheWrite, output: num(parsed.tokensOut) ?? 0, cost: num(parsed.cost) };
 }
 
-const rangeOf = (value: unknown): [number, number] | null => (Array.isArray(value) && value.length === 2 && value.every((n) => Number.isInteger(n) && (n as number) >= 0) ? [value[0] as number, value[1] as number] : null);
+const rangeOf = (value: unknown): [number, number] | null =>
+  Array.isArray(value) && value.length === 2 && value.every((n) => Number.isInteger(n) && (n as number) >= 0) ? [value[0] as number, value[1] as number] : null;
 
 async function readLegacy(place: Extract<ClinePlace, { layout: 'legacy' }>): Promise<Result<ClineTranscript>> {
   const read = await readJson(place.history);
@@ -171,14 +182,25 @@ async function readLegacy(place: Extract<ClinePlace, { layout: 'legacy' }>): Pro
   if (!Array.isArray(read.value)) return fail('invalid-input', `Not a Cline task's history (not a list of messages): ${place.history}`, place.history);
   const diagnostics: Diagnostic[] = [];
   const uiRead = await readJson(place.ui);
-  if (!uiRead.ok && uiRead.error.code !== 'not-found') diagnostics.push({ severity: 'warning', code: 'ui-messages-unreadable', message: `${uiRead.error.message}: the task's exact counts are not read`, path: place.ui });
+  if (!uiRead.ok && uiRead.error.code !== 'not-found')
+    diagnostics.push({
+      severity: 'warning',
+      code: 'ui-messages-unreadable',
+      message: `${uiRead.error.message}: the task's exact counts are not read`,
+      path: place.ui,
+    });
   const ui = uiRead.ok && Array.isArray(uiRead.value) ? uiRead.value.map(obj).filter((m): m is Record<string, unknown> => m !== null) : [];
   const messages: ClineMessage[] = [];
   (read.value as unknown[]).forEach((value, index) => {
     const m = obj(value);
     const role = m?.role;
     if (m === null || (role !== 'user' && role !== 'assistant')) {
-      diagnostics.push({ severity: 'warning', code: 'unknown-record', message: `History message ${index} is not a user or assistant message`, path: place.history });
+      diagnostics.push({
+        severity: 'warning',
+        code: 'unknown-record',
+        message: `History message ${index} is not a user or assistant message`,
+        path: place.history,
+      });
       return;
     }
     messages.push({ ref: `h${index}`, role, content: blocksOf(m.content), at: isoOf(num(m.ts)), model: modelOfInfo(m.modelInfo), usage: null, summary: false });
@@ -193,7 +215,14 @@ async function readLegacy(place: Extract<ClinePlace, { layout: 'legacy' }>): Pro
     const range = rangeOf(message.conversationHistoryDeletedRange);
     if (range !== null && (deletedRange === null || range[0] !== deletedRange[0] || range[1] !== deletedRange[1])) {
       deletedRange = range;
-      compactionNotes.push({ ref: `ui${num(message.ts) ?? compactionNotes.length}`, at, preTokens: lastPrompt, postTokens: null, trigger: 'auto', summary: null });
+      compactionNotes.push({
+        ref: `ui${num(message.ts) ?? compactionNotes.length}`,
+        at,
+        preTokens: lastPrompt,
+        postTokens: null,
+        trigger: 'auto',
+        summary: null,
+      });
     }
     if (message.say === 'compaction') {
       const detail = (() => {
@@ -203,7 +232,14 @@ async function readLegacy(place: Extract<ClinePlace, { layout: 'legacy' }>): Pro
           return null;
         }
       })();
-      compactionNotes.push({ ref: `ui${num(message.ts) ?? compactionNotes.length}`, at, preTokens: num(detail?.tokensBefore) ?? lastPrompt, postTokens: num(detail?.tokensAfter), trigger: str(detail?.mode) ?? 'auto', summary: str(detail?.summary) });
+      compactionNotes.push({
+        ref: `ui${num(message.ts) ?? compactionNotes.length}`,
+        at,
+        preTokens: num(detail?.tokensBefore) ?? lastPrompt,
+        postTokens: num(detail?.tokensAfter),
+        trigger: str(detail?.mode) ?? 'auto',
+        summary: str(detail?.summary),
+      });
     }
     if (message.say === 'subagent_usage') {
       // `{source: "subagents", tokensIn, tokensOut, cacheWrites, cacheReads, cost}`: the subagents' sum.
@@ -233,6 +269,7 @@ async function readLegacy(place: Extract<ClinePlace, { layout: 'legacy' }>): Pro
 
 export async function readTranscript(path: string): Promise<Result<ClineTranscript>> {
   const place = placeOf(path);
-  if (place === null) return fail('invalid-input', `Not a Cline session file (a task's ${'api_conversation_history.json'} or a session's <id>.messages.json): ${path}`, path);
+  if (place === null)
+    return fail('invalid-input', `Not a Cline session file (a task's ${'api_conversation_history.json'} or a session's <id>.messages.json): ${path}`, path);
   return place.layout === 'sdk' ? readSdk(place) : readLegacy(place);
 }

@@ -33,7 +33,10 @@ export async function readClineSessionCalls(session: SessionInfo): Promise<Resul
   // The extension records only its subagents' sums, one per run of them: each a subagent of its own.
   read.value.subagentRequests.forEach((request, index) => {
     const id = `${session.id}-subagents-${index + 1}`;
-    subagents.push({ session: { ...session, id, title: `Subagents of ${session.title} (${index + 1})`, isSidechain: true, parentSessionId: session.id, model: request.model }, calls: [callOf(request)] });
+    subagents.push({
+      session: { ...session, id, title: `Subagents of ${session.title} (${index + 1})`, isSidechain: true, parentSessionId: session.id, model: request.model },
+      calls: [callOf(request)],
+    });
   });
   if (place?.layout === 'sdk' && !session.isSidechain) {
     const listed = await listClineSessions({ homes: [place.dataDir] });

@@ -56,9 +56,11 @@ export const codexAdapter: AgentAdapter = {
   installPackage: '@openai/codex',
   installGuide: 'https://github.com/openai/codex#installing-and-running-codex-cli',
   owns: (path) => isCodexRollout(path),
-  listSessions: async (where, workspacePath) => sessionsOf(await listCodexSessions({ ...homes(where), ...(workspacePath !== undefined ? { workspacePath } : {}) })),
+  listSessions: async (where, workspacePath) =>
+    sessionsOf(await listCodexSessions({ ...homes(where), ...(workspacePath !== undefined ? { workspacePath } : {}) })),
   readSessionInfo: (path) => readCodexSessionInfo(path),
-  readLiveContext: async (session, options = {}) => readCodexLiveContext(session.path, await withConfiguredLimit(session.path, { session, ...windowOf(options) })),
+  readLiveContext: async (session, options = {}) =>
+    readCodexLiveContext(session.path, await withConfiguredLimit(session.path, { session, ...windowOf(options) })),
   follow: async (session, options = {}) => new CodexSessionFollower(session.path, await withConfiguredLimit(session.path, windowOf(options))),
   waitForSession: (workspacePath, where, found, report) => waitForCodexSession(resolveCodexHomes(homes(where)), workspacePath, found, report),
   listForks,

@@ -39,9 +39,16 @@ async function plan(verb: ConnectVerb, folder: string, paths: CommandPaths) {
   const configFile = await readWorkspaceText(folder, configPath);
   if (!configFile.ok) return configFile;
   const hooks = ourHooks(paths);
-  const edits = verb === 'connect'
-    ? [{ file: hooksFile.value, edit: connectHooks(hooksFile.value.text, hooks, isOurs, '.codex/hooks.json') }, { file: configFile.value, edit: enableHooks(configFile.value.text, '.codex/config.toml') }]
-    : [{ file: hooksFile.value, edit: disconnectHooks(hooksFile.value.text, hooks, isOurs, '.codex/hooks.json') }, { file: configFile.value, edit: disableHooks(configFile.value.text) }];
+  const edits =
+    verb === 'connect'
+      ? [
+          { file: hooksFile.value, edit: connectHooks(hooksFile.value.text, hooks, isOurs, '.codex/hooks.json') },
+          { file: configFile.value, edit: enableHooks(configFile.value.text, '.codex/config.toml') },
+        ]
+      : [
+          { file: hooksFile.value, edit: disconnectHooks(hooksFile.value.text, hooks, isOurs, '.codex/hooks.json') },
+          { file: configFile.value, edit: disableHooks(configFile.value.text) },
+        ];
   return ok(planOf(verb, hooksPath, edits, verb === 'connect' ? NOTES : []));
 }
 
@@ -64,7 +71,8 @@ function output(_name: HookName, text: string): string {
 export const codexConnection: AgentConnection = {
   watchFiles: [CODEX_HOOKS_FILE.join('/'), CODEX_CONFIG_FILE.join('/')],
   describe: {
-    connect: 'Adds a SessionStart hook to .codex/hooks.json (after Codex compacts a session, it puts your rules, decisions and open loops and your recent prompts back into the next request) and turns hooks on in .codex/config.toml.',
+    connect:
+      'Adds a SessionStart hook to .codex/hooks.json (after Codex compacts a session, it puts your rules, decisions and open loops and your recent prompts back into the next request) and turns hooks on in .codex/config.toml.',
     disconnect: 'Removes exactly the hook and the line that Connect added to .codex/hooks.json and .codex/config.toml; everything else stays.',
   },
   hooks: { kinds: ['session-start'], defaultWindowTokens: DEFAULT_CODEX_WINDOW_TOKENS, forEachPinSource: forEachCodexPinSource, output },

@@ -37,8 +37,13 @@ export function enableHooks(text: string | null, file: string): TextEdit {
   if (hooksEnabled(text)) return { ok: true, text };
   const lines = text.split('\n');
   const found = featuresOf(lines);
-  if (found?.hooks === 'false' || /^\s*features\.hooks\s*=/m.test(text)) return { ok: false, error: `${file} was left alone: it turns Codex's hooks off (features.hooks). Set it to true yourself if you want them, then connect again.` };
-  if (found === null && /^\s*features\s*=/m.test(text)) return { ok: false, error: `${file} was left alone: its "features" is an inline table. Add hooks = true to it, then connect again.` };
+  if (found?.hooks === 'false' || /^\s*features\.hooks\s*=/m.test(text))
+    return {
+      ok: false,
+      error: `${file} was left alone: it turns Codex's hooks off (features.hooks). Set it to true yourself if you want them, then connect again.`,
+    };
+  if (found === null && /^\s*features\s*=/m.test(text))
+    return { ok: false, error: `${file} was left alone: its "features" is an inline table. Add hooks = true to it, then connect again.` };
   if (found === null) return { ok: true, text: `${text}\n${BLOCK}` };
   const eol = lines[found.header]?.endsWith('\r') ? '\r' : '';
   return { ok: true, text: [...lines.slice(0, found.header + 1), `${HOOKS_LINE}${eol}`, ...lines.slice(found.header + 1)].join('\n') };

@@ -16,8 +16,21 @@ import { numberLines } from '../common/lines';
 import { usageBreakdownOf } from './calls';
 import { RolloutParser } from './reader';
 import {
-  isModelOutput, itemRef, messageText, outputText, reasoningText, replacementHistory, responseItemOf, str, taskWindowOf, timestampOf, tokenCountOf, turnModelOf,
-  type CodexUsage, type HistoryItem, type LocatedRollout,
+  isModelOutput,
+  itemRef,
+  messageText,
+  outputText,
+  reasoningText,
+  replacementHistory,
+  responseItemOf,
+  str,
+  taskWindowOf,
+  timestampOf,
+  tokenCountOf,
+  turnModelOf,
+  type CodexUsage,
+  type HistoryItem,
+  type LocatedRollout,
 } from './records';
 import { codexAutoCompactTokens, DEFAULT_CODEX_WINDOW_TOKENS } from './window';
 
@@ -96,7 +109,12 @@ export class CodexFillTracker {
       return windowChanged;
     }
     if (record.type === 'compacted') {
-      this.compaction = { ref: itemRef(offset), end, postTokens: null, estimate: replacementHistory(record).reduce((sum, item) => sum + estimateItemTokens(item), 0) };
+      this.compaction = {
+        ref: itemRef(offset),
+        end,
+        postTokens: null,
+        estimate: replacementHistory(record).reduce((sum, item) => sum + estimateItemTokens(item), 0),
+      };
       this.pending = 0;
       this.sinceOutput = 0;
       return true;

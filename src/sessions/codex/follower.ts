@@ -20,7 +20,10 @@ export class CodexSessionFollower extends AppendFollower<RolloutState> {
   /** Compactions are collected across reads: a summary and its post-compaction count may come in a later append. */
   private readonly compactions = new CodexCompactionCollector();
 
-  constructor(path: string, private readonly options: CodexFollowerOptions = {}) {
+  constructor(
+    path: string,
+    private readonly options: CodexFollowerOptions = {},
+  ) {
     super(path, options, 'Rollout');
   }
 

@@ -17,7 +17,20 @@ import { HistoryBuilder } from './liveContext';
 import { codexHomeOf, rolloutPathFor } from './paths';
 import { scanRollout } from './reader';
 import { PendingCallCloser } from './pendingCalls';
-import { callIdOf, CONTEXT_LENS_KEY, CONTEXT_LENS_WRITER, isInjectedUserText, isOpaqueCompaction, isToolCall, isToolOutput, messageText, payloadOf, str, tokenCountOf, type HistoryItem } from './records';
+import {
+  callIdOf,
+  CONTEXT_LENS_KEY,
+  CONTEXT_LENS_WRITER,
+  isInjectedUserText,
+  isOpaqueCompaction,
+  isToolCall,
+  isToolOutput,
+  messageText,
+  payloadOf,
+  str,
+  tokenCountOf,
+  type HistoryItem,
+} from './records';
 
 export interface CodexForkRequest {
   sourcePath: string;
@@ -111,14 +124,17 @@ export async function writeCodexFork(request: CodexForkRequest): Promise<Result<
   const keep = new Set([...request.preserveRefs, ...history.items.filter((placed) => isOpaqueCompaction(placed.item)).map((placed) => placed.ref)]);
   for (const ref of Object.keys(request.replaceOutput ?? {})) {
     if (!keep.has(ref)) return fail('invalid-input', `Replacement output for ${ref}, which is not preserved`, request.sourcePath);
-    if (!isToolOutput(live.get(ref) as HistoryItem)) return fail('invalid-input', `Replacement output for ${ref}, which is not a tool output`, request.sourcePath);
+    if (!isToolOutput(live.get(ref) as HistoryItem))
+      return fail('invalid-input', `Replacement output for ${ref}, which is not a tool output`, request.sourcePath);
   }
   // One group per kept item: the item (its output replaced when asked), and an "aborted" output after a call still pending.
   const closer = new PendingCallCloser(history.items.map((placed) => placed.item));
-  const groups = history.items.filter((placed) => keep.has(placed.ref)).map((placed) => {
-    const text = request.replaceOutput?.[placed.ref];
-    return closer.close(text === undefined ? placed.item : { ...placed.item, output: text });
-  });
+  const groups = history.items
+    .filter((placed) => keep.has(placed.ref))
+    .map((placed) => {
+      const text = request.replaceOutput?.[placed.ref];
+      return closer.close(text === undefined ? placed.item : { ...placed.item, output: text });
+    });
   const kept = groups.flat();
   const split = splitCodexPair(kept);
   if (split !== null) return fail('split-tool-pair', split, request.sourcePath);
@@ -143,25 +159,47 @@ export async function writeCodexFork(request: CodexForkRequest): Promise<Result<
     ...(request.title !== undefined ? { title: request.title } : {}),
   };
   const records: Record<string, unknown>[] = [
-    { type: 'session_meta', payload: { ...meta, id: sessionId, ...('session_id' in meta ? { session_id: sessionId } : {}), timestamp, [CONTEXT_LENS_KEY]: mark } },
+    {
+      type: 'session_meta',
+      payload: { ...meta, id: sessionId, ...('session_id' in meta ? { session_id: sessionId } : {}), timestamp, [CONTEXT_LENS_KEY]: mark },
+    },
     ...(turnContext === null ? [] : [{ type: 'turn_context', payload: turnContext }]),
     {
       type: 'compacted',
       payload: {
         message: summaryText,
         replacement_history: replacement,
-        [CONTEXT_LENS_KEY]: { ...mark, summary: request.summary, focus: request.focus ?? null, pre_tokens: request.preTokens, post_tokens: request.postTokens, ...(request.planned !== undefined ? { planned: request.planned } : {}) },
+        [CONTEXT_LENS_KEY]: {
+          ...mark,
+          summary: request.summary,
+          focus: request.focus ?? null,
+          pre_tokens: request.preTokens,
+          post_tokens: request.postTokens,
+          ...(request.planned !== undefined ? { planned: request.planned } : {}),
+        },
       },
     },
   ];
   if (request.postTokens !== null && request.postTokens > 0) {
     // What Codex writes after its own compactions: no usage yet, the compacted history's estimate in total_tokens.
     const zero = { input_tokens: 0, cached_input_tokens: 0, output_tokens: 0, reasoning_output_tokens: 0 };
-    records.push({ type: 'event_msg', payload: { type: 'token_count', info: { total_token_usage: { ...zero, total_tokens: 0 }, last_token_usage: { ...zero, total_tokens: request.postTokens }, model_context_window: window }, rate_limits: null } });
+    records.push({
+      type: 'event_msg',
+      payload: {
+        type: 'token_count',
+        info: {
+          total_token_usage: { ...zero, total_tokens: 0 },
+          last_token_usage: { ...zero, total_tokens: request.postTokens },
+          model_context_window: window,
+        },
+        rate_limits: null,
+      },
+    });
   }
   const lines = records.map((record, ordinal) => JSON.stringify({ timestamp, ordinal, ...record }));
   const codexHome = codexHomeOf(request.sourcePath);
-  const path = codexHome === null ? join(dirname(request.sourcePath), basename(rolloutPathFor('.', sessionId, now))) : rolloutPathFor(codexHome, sessionId, now);
+  const path =
+    codexHome === null ? join(dirname(request.sourcePath), basename(rolloutPathFor('.', sessionId, now))) : rolloutPathFor(codexHome, sessionId, now);
   try {
     await mkdir(dirname(path), { recursive: true });
   } catch (error) {

@@ -36,5 +36,13 @@ export async function codexForkRequestFromResult(input: ForkInput): Promise<Resu
     }
   }
   // `title` (in the plan's meta) is the fork's own; the source's is the session's, remembered as source_title.
-  return ok({ sourcePath: path, ...(end === undefined ? {} : { sourceEnd: end }), summary: plan.summary, preserveRefs, replaceOutput, ...plan.meta, sourceTitle: input.live.session.title });
+  return ok({
+    sourcePath: path,
+    ...(end === undefined ? {} : { sourceEnd: end }),
+    summary: plan.summary,
+    preserveRefs,
+    replaceOutput,
+    ...plan.meta,
+    sourceTitle: input.live.session.title,
+  });
 }

@@ -10,7 +10,19 @@ import { linesBackward } from '../common/tail';
 import { RolloutParser } from './reader';
 import { codexHomeOf, listRolloutFiles, resolveCodexHomes, sessionIdFromPath, type CodexHomeOptions } from './paths';
 import { typedPrompt } from './typedPrompt';
-import { contextLensMark, messageText, obj, payloadOf, responseItemOf, str, turnModelOf, replacementHistory, type CodexForkMark, type HistoryItem, type RolloutRecord } from './records';
+import {
+  contextLensMark,
+  messageText,
+  obj,
+  payloadOf,
+  responseItemOf,
+  str,
+  turnModelOf,
+  replacementHistory,
+  type CodexForkMark,
+  type HistoryItem,
+  type RolloutRecord,
+} from './records';
 
 /** session_meta carries Codex's base instructions (20 kB and more): the head must hold it and the first prompt. */
 const HEAD_BYTES = 256 * 1024;
@@ -97,7 +109,9 @@ const nonEmpty = (text: string): string | null => (text === '' ? null : text);
 /** The text of a prompt the person typed: a user message without the context Codex and its IDE wrap around it. */
 function promptText(item: HistoryItem | null): string | null {
   if (item?.type !== 'message' || item.role !== 'user') return null;
-  const parts = Array.isArray(item.content) ? item.content.flatMap((part) => (typeof obj(part)?.text === 'string' ? [String(obj(part)?.text)] : [])) : [messageText(item)];
+  const parts = Array.isArray(item.content)
+    ? item.content.flatMap((part) => (typeof obj(part)?.text === 'string' ? [String(obj(part)?.text)] : []))
+    : [messageText(item)];
   return nonEmpty(typedPrompt(parts));
 }
 

@@ -56,12 +56,44 @@ export const codexLiveProxy: LiveProxyPointing = {
     const provider = flags.get('model_provider') ?? tomlString(config, null, 'model_provider') ?? 'openai';
     if (provider === 'openai') {
       const base = flags.get('openai_base_url') ?? tomlString(config, null, 'openai_base_url') ?? OPENAI_DEFAULT;
-      return { ok: true, value: { env: {}, args: ['-c', `openai_base_url=${JSON.stringify(throughProxy(proxyOrigin, base))}`], upstream: originOf(base), format: 'openai-responses', describe: '-c openai_base_url' } };
+      return {
+        ok: true,
+        value: {
+          env: {},
+          args: ['-c', `openai_base_url=${JSON.stringify(throughProxy(proxyOrigin, base))}`],
+          upstream: originOf(base),
+          format: 'openai-responses',
+          describe: '-c openai_base_url',
+        },
+      };
     }
     const key = `model_providers.${provider}.base_url`;
     const base = flags.get(key) ?? tomlString(config, `model_providers.${provider}`, 'base_url');
-    if (base === undefined) return { ok: false, error: `Codex's model provider '${provider}' has no base_url in ${home ?? 'CODEX_HOME'}/config.toml or -c: the proxy cannot tell where its requests go` };
-    if (tomlString(config, `model_providers.${provider}`, 'wire_api') === 'chat') return { ok: true, value: { env: {}, args: ['-c', `${key}=${JSON.stringify(throughProxy(proxyOrigin, base))}`], upstream: originOf(base), format: 'openai-chat', describe: `-c ${key}` } };
-    return { ok: true, value: { env: {}, args: ['-c', `${key}=${JSON.stringify(throughProxy(proxyOrigin, base))}`], upstream: originOf(base), format: 'openai-responses', describe: `-c ${key}` } };
+    if (base === undefined)
+      return {
+        ok: false,
+        error: `Codex's model provider '${provider}' has no base_url in ${home ?? 'CODEX_HOME'}/config.toml or -c: the proxy cannot tell where its requests go`,
+      };
+    if (tomlString(config, `model_providers.${provider}`, 'wire_api') === 'chat')
+      return {
+        ok: true,
+        value: {
+          env: {},
+          args: ['-c', `${key}=${JSON.stringify(throughProxy(proxyOrigin, base))}`],
+          upstream: originOf(base),
+          format: 'openai-chat',
+          describe: `-c ${key}`,
+        },
+      };
+    return {
+      ok: true,
+      value: {
+        env: {},
+        args: ['-c', `${key}=${JSON.stringify(throughProxy(proxyOrigin, base))}`],
+        upstream: originOf(base),
+        format: 'openai-responses',
+        describe: `-c ${key}`,
+      },
+    };
   },
 };

@@ -8,7 +8,20 @@
 import { markBlock, markHarnessBlock, withMeasuredTokens } from '../../engine';
 import type { ApiMessage, ContentBlock, ContextEntry, Diagnostic, EntryKind } from '../types';
 import { thousands } from '../../base/format';
-import { callIdOf, isInjectedUserText, isModelOutput, isOpaqueCompaction, isToolCall, isToolOutput, obj, opaqueCompactionTokens, outputText, reasoningText, str, type HistoryItem } from './records';
+import {
+  callIdOf,
+  isInjectedUserText,
+  isModelOutput,
+  isOpaqueCompaction,
+  isToolCall,
+  isToolOutput,
+  obj,
+  opaqueCompactionTokens,
+  outputText,
+  reasoningText,
+  str,
+  type HistoryItem,
+} from './records';
 
 /** One history item with where it came from. */
 export interface PlacedItem {
@@ -89,7 +102,17 @@ function convert(placed: PlacedItem): Converted | null {
     case 'function_call':
     case 'custom_tool_call':
     case 'local_shell_call':
-      return { blocks: [{ type: 'tool_use', id: callIdOf(item) ?? '', name: str(item.name) ?? (item.type === 'local_shell_call' ? 'local_shell' : ''), input: toolInput(item) }], kinds: ['assistant'] };
+      return {
+        blocks: [
+          {
+            type: 'tool_use',
+            id: callIdOf(item) ?? '',
+            name: str(item.name) ?? (item.type === 'local_shell_call' ? 'local_shell' : ''),
+            input: toolInput(item),
+          },
+        ],
+        kinds: ['assistant'],
+      };
     case 'function_call_output':
     case 'custom_tool_call_output':
       return { blocks: [{ type: 'tool_result', tool_use_id: callIdOf(item) ?? '', content: outputText(item) }], kinds: ['tool-result'] };
@@ -136,7 +159,16 @@ export function messagesFromHistory(items: readonly PlacedItem[], path?: string)
     let entry = entries.at(-1);
     if (message === undefined || entry === undefined || message.role !== role) {
       message = { role, content: [] };
-      entry = { messageIndex: messages.length, kind: role === 'assistant' ? 'assistant' : 'meta', uuids: [], recordKinds: [], lines: [], timestamp: placed.timestamp, toolUseIds: [], toolResultIds: [] };
+      entry = {
+        messageIndex: messages.length,
+        kind: role === 'assistant' ? 'assistant' : 'meta',
+        uuids: [],
+        recordKinds: [],
+        lines: [],
+        timestamp: placed.timestamp,
+        toolUseIds: [],
+        toolResultIds: [],
+      };
       messages.push(message);
       entries.push(entry);
     }
@@ -154,7 +186,8 @@ export function messagesFromHistory(items: readonly PlacedItem[], path?: string)
   for (const entry of entries) {
     for (const id of entry.toolUseIds) {
       // The newest response's calls may still be running; an older unanswered call is damage.
-      if (!answered.has(id) && entry !== lastAssistant) report('info', 'orphan-tool-use', `Tool call ${id} has no output in the live history`, entry.lines[0] ?? 0);
+      if (!answered.has(id) && entry !== lastAssistant)
+        report('info', 'orphan-tool-use', `Tool call ${id} has no output in the live history`, entry.lines[0] ?? 0);
     }
   }
   for (const [type, { count, line }] of skipped) report('info', 'unsupported-item', `${count} history item(s) of type '${type}' not shown to the engine`, line);

@@ -31,7 +31,9 @@ export class PendingCallCloser {
     const id = callIdOf(item);
     if (!isToolCall(item) || id === null || this.answered.has(id)) return [item];
     this.answered.add(id);
-    this.notes.push(`The source ends mid-call: ${str(item.name) ?? item.type} (${id}) had no output yet; the fork closes it with '${ABORTED_OUTPUT}', the output Codex records for an interrupted call.`);
+    this.notes.push(
+      `The source ends mid-call: ${str(item.name) ?? item.type} (${id}) had no output yet; the fork closes it with '${ABORTED_OUTPUT}', the output Codex records for an interrupted call.`,
+    );
     return [item, abortedOutputFor(item, id)];
   }
 }

@@ -27,7 +27,9 @@ export async function forEachCodexPinSource(path: string, visit: (source: PinSou
         return;
       }
       if (item.role !== 'user') return;
-      const parts = Array.isArray(item.content) ? item.content.flatMap((part) => (typeof obj(part)?.text === 'string' ? [String(obj(part)?.text)] : [])) : [messageText(item)];
+      const parts = Array.isArray(item.content)
+        ? item.content.flatMap((part) => (typeof obj(part)?.text === 'string' ? [String(obj(part)?.text)] : []))
+        : [messageText(item)];
       const typed = typedPrompt(parts);
       if (typed !== '') visit({ line, kind: 'typed', text: typed });
     });

@@ -20,7 +20,8 @@ export interface RolloutScan extends ScanEnd {
 /** Parses every record of an open rollout from `options.start`, handing each to `visit` (nothing is kept). */
 export async function scanRollout(handle: FileHandle, path: string, options: ScanOptions, visit: (located: LocatedRollout) => void): Promise<RolloutScan> {
   const parser = new RolloutParser(path);
-  const oversized = (line: number, offset: number): void => parser.add('warning', 'oversized-line', `Line is over ${MAX_LINE_BYTES} bytes; skipped`, line, offset);
+  const oversized = (line: number, offset: number): void =>
+    parser.add('warning', 'oversized-line', `Line is over ${MAX_LINE_BYTES} bytes; skipped`, line, offset);
   const end = await scanHandle(handle, { ...options, oversized }, (bytes, line, offset, stop, unterminated) => {
     const located = parser.parse(bytes, line, offset, stop, unterminated);
     if (located !== null) visit(located);

@@ -61,7 +61,15 @@ export function eventTypeOf(record: RolloutRecord): string | null {
 }
 
 /** Items the model produced (they end a request); everything else in the history is its input. */
-const MODEL_OUTPUT_TYPES = new Set(['reasoning', 'function_call', 'custom_tool_call', 'local_shell_call', 'web_search_call', 'tool_search_call', 'image_generation_call']);
+const MODEL_OUTPUT_TYPES = new Set([
+  'reasoning',
+  'function_call',
+  'custom_tool_call',
+  'local_shell_call',
+  'web_search_call',
+  'tool_search_call',
+  'image_generation_call',
+]);
 const TOOL_OUTPUT_TYPES = new Set(['function_call_output', 'custom_tool_call_output', 'tool_search_output']);
 
 export function isModelOutput(item: HistoryItem): boolean {
@@ -106,10 +114,12 @@ export function opaqueCompactionTokens(item: HistoryItem): number {
 export function messageText(item: HistoryItem): string {
   if (typeof item.content === 'string') return item.content;
   if (!Array.isArray(item.content)) return '';
-  return item.content.flatMap((part) => {
-    const text = obj(part)?.text;
-    return typeof text === 'string' ? [text] : [];
-  }).join('\n');
+  return item.content
+    .flatMap((part) => {
+      const text = obj(part)?.text;
+      return typeof text === 'string' ? [text] : [];
+    })
+    .join('\n');
 }
 
 /** A tool output as text: a string, or content items (text parts kept, images as placeholders). */
@@ -118,19 +128,23 @@ export function outputText(item: HistoryItem): string {
   if (typeof output === 'string') return output;
   const parts = Array.isArray(output) ? output : Array.isArray(obj(output)?.content) ? (obj(output)?.content as unknown[]) : null;
   if (parts === null) return output === undefined || output === null ? '' : JSON.stringify(output);
-  return parts.map((part) => {
-    const text = obj(part)?.text;
-    return typeof text === 'string' ? text : `[${str(obj(part)?.type) ?? 'content'}]`;
-  }).join('\n');
+  return parts
+    .map((part) => {
+      const text = obj(part)?.text;
+      return typeof text === 'string' ? text : `[${str(obj(part)?.type) ?? 'content'}]`;
+    })
+    .join('\n');
 }
 
 /** Reasoning summary text (the encrypted content is opaque). */
 export function reasoningText(item: HistoryItem): string {
   const parts = [...(Array.isArray(item.summary) ? item.summary : []), ...(Array.isArray(item.content) ? item.content : [])];
-  return parts.flatMap((part) => {
-    const text = obj(part)?.text;
-    return typeof text === 'string' ? [text] : [];
-  }).join('\n');
+  return parts
+    .flatMap((part) => {
+      const text = obj(part)?.text;
+      return typeof text === 'string' ? [text] : [];
+    })
+    .join('\n');
 }
 
 /** Token counts of one response (`info.last_token_usage`); `input` includes the cached part. */

@@ -20,7 +20,9 @@ const pad = (value: number): string => String(value).padStart(2, '0');
 
 /** The dated folders a rollout started at `now` (or a day before) is in. */
 export function recentDayFolders(codexHome: string, now: Date): string[] {
-  return [now, new Date(now.getTime() - 24 * 60 * 60 * 1000)].map((day) => join(sessionsDir(codexHome), String(day.getFullYear()), pad(day.getMonth() + 1), pad(day.getDate())));
+  return [now, new Date(now.getTime() - 24 * 60 * 60 * 1000)].map((day) =>
+    join(sessionsDir(codexHome), String(day.getFullYear()), pad(day.getMonth() + 1), pad(day.getDate())),
+  );
 }
 
 export async function waitForCodexSession(
@@ -52,7 +54,15 @@ export async function waitForCodexSession(
       }
     }
   });
-  const timer = setInterval(() => void runner.request().catch((error: unknown) => report({ severity: 'warning', code: 'io', message: `waiting for a Codex session: ${error instanceof Error ? error.message : String(error)}` })), options.pollMs ?? CODEX_WAIT_POLL_MS);
+  const timer = setInterval(
+    () =>
+      void runner
+        .request()
+        .catch((error: unknown) =>
+          report({ severity: 'warning', code: 'io', message: `waiting for a Codex session: ${error instanceof Error ? error.message : String(error)}` }),
+        ),
+    options.pollMs ?? CODEX_WAIT_POLL_MS,
+  );
   await runner.request();
   return {
     where: codexHomes.map(sessionsDir),

@@ -12,12 +12,14 @@ const REQUEST_MARKER = /^##\s*My request(?: for [^:\n]{1,40})?:[ \t]*\n?/im;
  * The headers a wrapper preamble opens with. Named, not any "# …:" line: a person may well start a
  * prompt with a Markdown heading of their own.
  */
-const PREAMBLE_HEADER = /^#\s+(?:Context from my [^\n:]{1,40}|Files (?:mentioned|pasted|attached) by the user|In app browser|Browser comments|Referenced chats with [^\n:]{1,40}|Open tabs|Active file)\s*:[ \t]*(?:\S[^\n]*)?$/i;
+const PREAMBLE_HEADER =
+  /^#\s+(?:Context from my [^\n:]{1,40}|Files (?:mentioned|pasted|attached) by the user|In app browser|Browser comments|Referenced chats with [^\n:]{1,40}|Open tabs|Active file)\s*:[ \t]*(?:\S[^\n]*)?$/i;
 /** Lines of a preamble: its sub-headers ("## Active file: a.ts", "## shot.png:"), their list items and paths. */
 const PREAMBLE_LINE = /^(?:##\s+[^\n]*|[-*]\s+[^\n]*|[A-Za-z]:[\\/][^\n]*|\/[^\s][^\n]*|Distinguish instructions in attached documents[^\n]*)$/;
 /** A block in angle brackets the harness sends (`<recommended_plugins>…</recommended_plugins>`, `<image …>`). */
 const TAG_BLOCK = /^\s*<([a-z][\w-]*)\b[^>]*>(?:[\s\S]*?<\/\1>)?/;
-const HARNESS_TAGS = /^(?:recommended_plugins|image|skill|hook_prompt|realtime_delegation|codex_internal_context|in-app-browser-context|environment_context|user_instructions|turn_aborted|subagent_notification|user_shell_command|apps_instructions|collaboration_mode|permissions)$/;
+const HARNESS_TAGS =
+  /^(?:recommended_plugins|image|skill|hook_prompt|realtime_delegation|codex_internal_context|in-app-browser-context|environment_context|user_instructions|turn_aborted|subagent_notification|user_shell_command|apps_instructions|collaboration_mode|permissions)$/;
 
 /** `text` without a leading wrapper preamble, or '' when it is nothing but one. */
 function withoutPreamble(text: string): string {

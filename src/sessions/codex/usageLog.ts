@@ -30,7 +30,11 @@ export class CodexUsageLog extends UsageLogBase {
   private observe(located: LocatedRollout): void {
     const counted = this.responses.observe(located);
     if (counted === null) return;
-    const point: UsagePoint = { at: timestampOf(located.record), usedTokens: counted.usage.input + counted.usage.output, messageId: `response@${located.offset}` };
+    const point: UsagePoint = {
+      at: timestampOf(located.record),
+      usedTokens: counted.usage.input + counted.usage.output,
+      messageId: `response@${located.offset}`,
+    };
     for (const ref of counted.refs) this.points.set(ref, point);
   }
 }

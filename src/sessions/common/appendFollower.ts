@@ -70,7 +70,11 @@ export abstract class AppendFollower<S extends FollowState> extends EventEmitter
   async start(): Promise<void> {
     await this.runner.request();
     if (this.disposed) return;
-    this.signal = new ChangeSignal(this.path, { debounceMs: this.timing.debounceMs ?? 50, pollMs: this.timing.pollMs ?? 1000 }, () => void this.runner.request());
+    this.signal = new ChangeSignal(
+      this.path,
+      { debounceMs: this.timing.debounceMs ?? 50, pollMs: this.timing.pollMs ?? 1000 },
+      () => void this.runner.request(),
+    );
   }
 
   /** Checks for changes now (tests and hosts that know a write just happened). */
@@ -105,7 +109,8 @@ export abstract class AppendFollower<S extends FollowState> extends EventEmitter
     const read = await this.readAll(ino);
     if (!read.ok) return this.readFailed(read.error);
     const previous = this.state?.fill ?? null;
-    if (previous !== null) this.report('info', this.missing ? 'file-recreated' : 'file-replaced', `${this.noun} was truncated, replaced or recreated; reading it again`);
+    if (previous !== null)
+      this.report('info', this.missing ? 'file-recreated' : 'file-replaced', `${this.noun} was truncated, replaced or recreated; reading it again`);
     this.missing = false;
     this.readSucceeded();
     for (const diagnostic of read.value.diagnostics) this.emit('diagnostic', diagnostic);

@@ -36,10 +36,18 @@ export async function readWorkspaceText(workspace: string, path: string): Promis
 export type TextEdit = { readonly ok: true; readonly text: string; readonly notes?: readonly string[] } | { readonly ok: false; readonly error: string };
 
 /** The plan for a set of files edited independently; the first refusal stops the whole edit (nothing is written). */
-export function planOf(verb: ConnectVerb, settingsPath: string, edits: readonly { readonly file: WorkspaceText; readonly edit: TextEdit }[], notes: readonly string[] = []): ConnectionPlan {
+export function planOf(
+  verb: ConnectVerb,
+  settingsPath: string,
+  edits: readonly { readonly file: WorkspaceText; readonly edit: TextEdit }[],
+  notes: readonly string[] = [],
+): ConnectionPlan {
   const refused = edits.find(({ edit }) => !edit.ok);
-  if (refused !== undefined && !refused.edit.ok) return { verb, settingsPath, refused: { message: refused.edit.error, path: refused.file.path }, changes: [], notes };
-  const changes: FileChange[] = edits.flatMap(({ file, edit }) => (edit.ok && edit.text !== (file.text ?? '') ? [{ path: file.path, target: file.path, before: file.text, after: edit.text }] : []));
+  if (refused !== undefined && !refused.edit.ok)
+    return { verb, settingsPath, refused: { message: refused.edit.error, path: refused.file.path }, changes: [], notes };
+  const changes: FileChange[] = edits.flatMap(({ file, edit }) =>
+    edit.ok && edit.text !== (file.text ?? '') ? [{ path: file.path, target: file.path, before: file.text, after: edit.text }] : [],
+  );
   return { verb, settingsPath, refused: null, changes, notes: [...notes, ...edits.flatMap(({ edit }) => (edit.ok ? (edit.notes ?? []) : []))] };
 }
 
@@ -72,7 +80,10 @@ async function privateFolder(folder: string): Promise<Result<string | null>> {
 }
 
 async function write(target: string, text: string): Promise<Result<void>> {
-  const mode = await stat(target).then((stats) => stats.mode & 0o777, () => 0o600);
+  const mode = await stat(target).then(
+    (stats) => stats.mode & 0o777,
+    () => 0o600,
+  );
   return writeAtomically(target, text, mode);
 }
 
@@ -104,7 +115,13 @@ async function saveOne(workspace: string, verb: ConnectVerb, change: FileChange,
       // The folders Connect made for it go too, innermost first, each only when empty.
       if (madeFrom !== null) {
         for (let folder = dirname(change.target); folder.startsWith(madeFrom); folder = dirname(folder)) {
-          if (!(await rmdir(folder).then(() => true, () => false))) break;
+          if (
+            !(await rmdir(folder).then(
+              () => true,
+              () => false,
+            ))
+          )
+            break;
         }
       }
       await unlink(created).catch(() => undefined);
@@ -127,7 +144,20 @@ async function saveOne(workspace: string, verb: ConnectVerb, change: FileChange,
 /** Writes every change of the plan (backups first); each file's result on its own. */
 export async function saveChanges(workspace: string, plan: ConnectionPlan, env: Env): Promise<SavedChange[]> {
   const folders = [...new Set(plan.changes.map((change) => dirname(change.target)))];
-  const newFolders = new Set((await Promise.all(folders.map(async (folder) => ((await stat(folder).then(() => true, () => false)) ? [] : [folder])))).flat());
+  const newFolders = new Set(
+    (
+      await Promise.all(
+        folders.map(async (folder) =>
+          (await stat(folder).then(
+            () => true,
+            () => false,
+          ))
+            ? []
+            : [folder],
+        ),
+      )
+    ).flat(),
+  );
   const results: SavedChange[] = [];
   for (const change of plan.changes) results.push({ change, saved: await saveOne(workspace, plan.verb, change, env, newFolders) });
   return results;

@@ -112,7 +112,7 @@ export class StringEliding {
    * preceded by an even run of backslashes. Returns the index of the last byte skipped.
    */
   private skip(bytes: Buffer, from: number): number {
-    for (let at = from; ; ) {
+    for (let at = from; ;) {
       const quote = bytes.indexOf(QUOTE, at);
       const stop = quote === -1 ? bytes.length : quote;
       let backslashes = 0;
@@ -180,7 +180,7 @@ export class StringEliding {
 export async function readElidedLines(handle: FileHandle, budgetBytes: number, limits: ElisionLimits, visit: LineVisitor): Promise<void> {
   const eliding = new StringEliding(limits);
   const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-  for (let position = 0; position < budgetBytes; ) {
+  for (let position = 0; position < budgetBytes;) {
     const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK_BYTES, budgetBytes - position), position);
     if (bytesRead === 0) return;
     if (eliding.push(buffer.subarray(0, bytesRead), visit)) return;

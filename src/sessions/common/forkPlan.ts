@@ -49,6 +49,12 @@ export function forkPlanOf(input: ForkInput): Result<ForkPlan> {
       return fate?.fate === 'compacted' ? aligned.compacted.get(fate.id) : undefined;
     },
     summary: aligned.written.length > 0 ? aligned.written.join('\n\n') : IN_PLACE_NOTE,
-    meta: { focus: input.focus ?? null, preTokens: result.metrics.tokensBefore, postTokens: result.metrics.tokensAfter, planned: plannedSizes(input), ...(input.title !== undefined ? { title: input.title } : {}) },
+    meta: {
+      focus: input.focus ?? null,
+      preTokens: result.metrics.tokensBefore,
+      postTokens: result.metrics.tokensAfter,
+      planned: plannedSizes(input),
+      ...(input.title !== undefined ? { title: input.title } : {}),
+    },
   });
 }

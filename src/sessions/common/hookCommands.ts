@@ -8,7 +8,8 @@ import { CLI_COMMAND, type CommandPaths } from '../connection';
 
 export const CONNECT_MARKER = 'CONTEXT_LENS_CONNECT=1';
 
-const quote = (value: string, platform: NodeJS.Platform): string => `"${(platform === 'win32' ? value.replace(/\\/g, '/') : value).replace(/["$`\\]/g, '\\$&')}"`;
+const quote = (value: string, platform: NodeJS.Platform): string =>
+  `"${(platform === 'win32' ? value.replace(/\\/g, '/') : value).replace(/["$`\\]/g, '\\$&')}"`;
 
 /** The line that runs `ctxlens <args>` as `paths` say. */
 export function ctxlensCommand({ node, electronRunAsNode = false, binDir, platform, viaLauncher = false }: CommandPaths, args: string): string {
@@ -21,5 +22,9 @@ export function ctxlensCommand({ node, electronRunAsNode = false, binDir, platfo
 export function isCtxlensCommand(command: string, args: string): boolean {
   if (!command.startsWith(`${CONNECT_MARKER} `)) return false;
   if (command === `${CONNECT_MARKER} ${CLI_COMMAND} ${args}`) return true;
-  return command.endsWith(`/cli.js" ${args}`) && !command.slice(CONNECT_MARKER.length, -args.length).includes('&&') && !/[;|]/.test(command.replace(/"(?:[^"\\]|\\.)*"/g, ''));
+  return (
+    command.endsWith(`/cli.js" ${args}`) &&
+    !command.slice(CONNECT_MARKER.length, -args.length).includes('&&') &&
+    !/[;|]/.test(command.replace(/"(?:[^"\\]|\\.)*"/g, ''))
+  );
 }

@@ -4,7 +4,22 @@
 // one group per hook at the end of its event's list (or re-points an entry of ours at the current
 // command); Disconnect cuts out exactly those, so a file that held nothing of ours before gets its
 // bytes back, and one Connect created from nothing becomes '' (the file is then removed).
-import { append, applyEdits, isPretty, layoutOf, memberOf, parseObject, pretty, properties, remove, replaceString, valueOf, type Edit, type Layout, type Node } from './jsoncEdit';
+import {
+  append,
+  applyEdits,
+  isPretty,
+  layoutOf,
+  memberOf,
+  parseObject,
+  pretty,
+  properties,
+  remove,
+  replaceString,
+  valueOf,
+  type Edit,
+  type Layout,
+  type Node,
+} from './jsoncEdit';
 import type { TextEdit } from './connectFiles';
 
 export interface OurHook {
@@ -37,13 +52,19 @@ interface Found {
 
 function find(root: Node | undefined, hook: OurHook, isOurs: IsOurs): Found {
   const array = valueOf(valueOf(root, 'hooks'), hook.event);
-  const groups = array?.type !== 'array' ? [] : (array.children ?? []).flatMap((one) => {
-    const entries = valueOf(one, 'hooks');
-    if (entries?.type !== 'array') return [];
-    const all = entries.children ?? [];
-    const ours = all.filter((entry) => { const command = commandNode(entry)?.value; return typeof command === 'string' && isOurs(command, hook); });
-    return ours.length === 0 ? [] : [{ group: one, ours, all: ours.length === all.length }];
-  });
+  const groups =
+    array?.type !== 'array'
+      ? []
+      : (array.children ?? []).flatMap((one) => {
+          const entries = valueOf(one, 'hooks');
+          if (entries?.type !== 'array') return [];
+          const all = entries.children ?? [];
+          const ours = all.filter((entry) => {
+            const command = commandNode(entry)?.value;
+            return typeof command === 'string' && isOurs(command, hook);
+          });
+          return ours.length === 0 ? [] : [{ group: one, ours, all: ours.length === all.length }];
+        });
   return { groups, array };
 }
 
@@ -91,7 +112,13 @@ export function connectHooks(text: string | null, hooks: readonly OurHook[], isO
   if (reason !== null) return { ok: false, error: `${file} was left alone: ${reason}. Fix or remove it, then connect again.` };
   const steps: Step[] = hooks.map((hook) => (current, root, layout) => {
     const found = find(root, hook, isOurs);
-    if (found.groups.length > 0) return found.groups.flatMap(({ ours }) => ours.flatMap((entry) => { const node = commandNode(entry); return node !== undefined && node.value !== hook.command ? [replaceString(node, hook.command)] : []; }));
+    if (found.groups.length > 0)
+      return found.groups.flatMap(({ ours }) =>
+        ours.flatMap((entry) => {
+          const node = commandNode(entry);
+          return node !== undefined && node.value !== hook.command ? [replaceString(node, hook.command)] : [];
+        }),
+      );
     const object = valueOf(root, 'hooks');
     if (object === undefined) return [append(current, root, { [hook.event]: [group(hook)] }, layout, 'hooks')];
     if (found.array === undefined) return [append(current, object, [group(hook)], layout, hook.event)];

@@ -150,7 +150,8 @@ function bracketsExceed(text: string, limit: number): boolean {
  */
 export function flatten(root: unknown, limit: number): boolean {
   let cut = false;
-  const stack: Array<{ value: Record<string, unknown> | unknown[]; depth: number }> = typeof root === 'object' && root !== null ? [{ value: root as Record<string, unknown>, depth: 1 }] : [];
+  const stack: Array<{ value: Record<string, unknown> | unknown[]; depth: number }> =
+    typeof root === 'object' && root !== null ? [{ value: root as Record<string, unknown>, depth: 1 }] : [];
   for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
     const container = next.value as Record<string, unknown>;
     for (const key of Object.keys(container)) {

@@ -37,7 +37,10 @@ export function parseObject(text: string): ParsedJsonc {
   const [first] = errors;
   if (first !== undefined) {
     const before = source.slice(0, first.offset).split('\n');
-    return { ok: false, error: `it is not valid JSON (${printParseErrorCode(first.error)} at line ${before.length}, column ${(before.at(-1) ?? '').length + 1})` };
+    return {
+      ok: false,
+      error: `it is not valid JSON (${printParseErrorCode(first.error)} at line ${before.length}, column ${(before.at(-1) ?? '').length + 1})`,
+    };
   }
   if (root?.type !== 'object') return { ok: false, error: 'it does not hold a JSON object' };
   return { ok: true, value: root };
@@ -82,7 +85,9 @@ export function layoutOf(text: string, root: Node | undefined): Layout {
 
 /** `value` as JSON.stringify indents it, its lines continuing at `base`. */
 export function pretty(value: unknown, base: string, layout: Layout): string {
-  return JSON.stringify(value, null, layout.unit).split('\n').join(layout.eol + base);
+  return JSON.stringify(value, null, layout.unit)
+    .split('\n')
+    .join(layout.eol + base);
 }
 
 /** True when `node`'s text is exactly `pretty` of its value where it stands: how Connect writes a container it creates. */
@@ -107,7 +112,8 @@ export function append(text: string, container: Node, value: unknown, layout: La
   const indent = childIndent(text, container, layout);
   const member = (base: string): string => `${key === undefined ? '' : `${JSON.stringify(key)}: `}${pretty(value, base, layout)}`;
   if (last !== undefined) return { offset: end(last), length: 0, content: `,${layout.eol}${indent}${member(indent)}` };
-  if (container.parent === undefined) return { offset: container.offset + 1, length: 0, content: `${layout.eol}${indent}${member(indent)}${layout.eol}${lineIndent(text, container.offset)}` };
+  if (container.parent === undefined)
+    return { offset: container.offset + 1, length: 0, content: `${layout.eol}${indent}${member(indent)}${layout.eol}${lineIndent(text, container.offset)}` };
   return { offset: container.offset + 1, length: 0, content: member(lineIndent(text, container.offset)) };
 }
 
@@ -145,16 +151,24 @@ export function remove(text: string, member: Node, layout: Layout): Edit[] {
   const index = siblings.indexOf(member);
   const previous = siblings[index - 1];
   const next = siblings[index + 1];
-  if (next === undefined && previous !== undefined && /^\s*,\s*$/.test(text.slice(end(previous), member.offset))) return [{ offset: end(previous), length: end(member) - end(previous), content: '' }];
+  if (next === undefined && previous !== undefined && /^\s*,\s*$/.test(text.slice(end(previous), member.offset)))
+    return [{ offset: end(previous), length: end(member) - end(previous), content: '' }];
   if (siblings.length === 1) {
     const closing = `${layout.eol}${lineIndent(text, parent.offset)}`;
     const opened = /^\r?\n[ \t]*$/.test(text.slice(parent.offset + 1, member.offset));
-    if (parent.parent === undefined && opened && text.startsWith(closing, end(member))) return [{ offset: parent.offset + 1, length: end(member) + closing.length - parent.offset - 1, content: '' }];
+    if (parent.parent === undefined && opened && text.startsWith(closing, end(member)))
+      return [{ offset: parent.offset + 1, length: end(member) + closing.length - parent.offset - 1, content: '' }];
     if (parent.parent !== undefined && member.offset === parent.offset + 1) return [{ offset: member.offset, length: member.length, content: '' }];
   }
-  if (next !== undefined && isBlank(text.slice(end(member), next.offset).replace(',', ''))) return [{ offset: member.offset, length: next.offset - member.offset, content: '' }];
+  if (next !== undefined && isBlank(text.slice(end(member), next.offset).replace(',', '')))
+    return [{ offset: member.offset, length: next.offset - member.offset, content: '' }];
   // Comments sit around it: take the member, its comma, and the line it leaves empty, nothing else.
-  const comma = next !== undefined ? commaIn(text, end(member), next.offset) : previous !== undefined ? commaIn(text, end(previous), member.offset) : commaIn(text, end(member), end(parent) - 1);
+  const comma =
+    next !== undefined
+      ? commaIn(text, end(member), next.offset)
+      : previous !== undefined
+        ? commaIn(text, end(previous), member.offset)
+        : commaIn(text, end(member), end(parent) - 1);
   const from = lineStart(text, member.offset);
   const rest = text.indexOf('\n', end(member));
   const wholeLine = startsLine(text, member.offset) && rest !== -1 && isBlank(text.slice(end(member), rest)) && (comma < end(member) || comma > rest);

@@ -136,7 +136,6 @@ export class LineSplitter {
   }
 }
 
-
 export interface ScanOptions {
   start?: number;
   startLine?: number;
@@ -237,7 +236,7 @@ const SEAL_BYTES = 256;
 export async function countNewlines(handle: FileHandle, from: number, to: number): Promise<number> {
   const buffer = Buffer.allocUnsafe(Math.min(FORWARD_CHUNK_BYTES, Math.max(1, to - from)));
   let count = 0;
-  for (let position = from; position < to; ) {
+  for (let position = from; position < to;) {
     const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, to - position), position);
     if (bytesRead === 0) break;
     const bytes = buffer.subarray(0, bytesRead);

@@ -63,7 +63,9 @@ export async function* linesBackward(handle: FileHandle, size: number, options: 
   let terminated = false;
   let position = size;
   const lineOf = (bytes: Buffer, offset: number): TailLine => {
-    const line: TailLine = oversized ? { bytes: Buffer.alloc(0), offset, end: terminated ? segmentEnd + 1 : segmentEnd, terminated, oversized } : { bytes, offset, end: terminated ? segmentEnd + 1 : segmentEnd, terminated };
+    const line: TailLine = oversized
+      ? { bytes: Buffer.alloc(0), offset, end: terminated ? segmentEnd + 1 : segmentEnd, terminated, oversized }
+      : { bytes, offset, end: terminated ? segmentEnd + 1 : segmentEnd, terminated };
     pieces = [];
     gathered = 0;
     oversized = false;

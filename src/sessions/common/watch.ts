@@ -17,7 +17,11 @@ export class ChangeSignal {
   private pending = false;
   private disposed = false;
 
-  constructor(private readonly path: string, private readonly options: ChangeSignalOptions, private readonly fire: () => void) {
+  constructor(
+    private readonly path: string,
+    private readonly options: ChangeSignalOptions,
+    private readonly fire: () => void,
+  ) {
     // Following is an active subscription: it keeps the process alive until dispose().
     this.poll = setInterval(() => this.fire(), options.pollMs);
     this.rewatch();

@@ -34,7 +34,10 @@ export async function workspaceFile(workspace: string, path: string): Promise<Re
 
 /** The sentence for a link on the way to `path`: which link, where it points, what to do. */
 async function linkRefusal(link: string, path: string): Promise<string> {
-  const target = await readlink(link).then((to) => resolve(dirname(link), to), () => 'an unreadable target');
+  const target = await readlink(link).then(
+    (to) => resolve(dirname(link), to),
+    () => 'an unreadable target',
+  );
   const what = link === path ? link : `${link} (on the way to ${path})`;
   return `${what} is a symbolic link to ${target}; Context Lens does not write through links, which a repository can point anywhere. Nothing was written. Replace the link with a file (or a folder) of its own to connect.`;
 }
@@ -47,7 +50,8 @@ async function insideByRealpath(workspace: string, path: string): Promise<Result
     for (;;) {
       try {
         const real = await realpath(folder);
-        if (real !== root && !real.startsWith(root.endsWith(sep) ? root : root + sep)) return fail('invalid-input', `${folder} resolves to ${real}, outside the workspace ${root}; nothing was written.`, path);
+        if (real !== root && !real.startsWith(root.endsWith(sep) ? root : root + sep))
+          return fail('invalid-input', `${folder} resolves to ${real}, outside the workspace ${root}; nothing was written.`, path);
         return ok(path);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || folder === workspace) throw error;

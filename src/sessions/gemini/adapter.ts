@@ -25,7 +25,11 @@ function homes(where: SessionLocations): GeminiHomeOptions {
 
 /** The read options with the session's compression threshold from its settings files. */
 async function fillOptions(session: SessionInfo, options: { windowOverride?: number; env?: Readonly<Record<string, string | undefined>> }) {
-  const compressionThreshold = await readCompressionThreshold({ geminiDir: chatPlaceOf(session.path)?.geminiDir ?? null, cwd: session.cwd, ...(options.env ? { env: options.env } : {}) });
+  const compressionThreshold = await readCompressionThreshold({
+    geminiDir: chatPlaceOf(session.path)?.geminiDir ?? null,
+    cwd: session.cwd,
+    ...(options.env ? { env: options.env } : {}),
+  });
   return { compressionThreshold, ...(options.windowOverride !== undefined ? { windowOverride: options.windowOverride } : {}) };
 }
 
@@ -35,7 +39,9 @@ async function listForks(session: SessionInfo): Promise<SessionInfo[]> {
   if (place === null) return [];
   const listed = await listGeminiSessions({ geminiHomes: [place.geminiDir] });
   if (!listed.ok) return [];
-  return listed.value.sessions.filter((other) => other.forkOf?.sessionId === session.id && other.path !== session.path).sort((a, b) => a.lastActivityMs - b.lastActivityMs);
+  return listed.value.sessions
+    .filter((other) => other.forkOf?.sessionId === session.id && other.path !== session.path)
+    .sort((a, b) => a.lastActivityMs - b.lastActivityMs);
 }
 
 /** This agent's id among the agents Context Lens reads (types.ts). */
@@ -58,7 +64,8 @@ export const geminiAdapter: AgentAdapter = {
   // Its threshold is a share of the model's whole limit: nothing is held back below the window.
   reservedOutputTokens: () => 0,
   owns: (path) => isGeminiChat(path),
-  listSessions: async (where, workspacePath) => sessionsOf(await listGeminiSessions({ ...homes(where), ...(workspacePath !== undefined ? { workspacePath } : {}) })),
+  listSessions: async (where, workspacePath) =>
+    sessionsOf(await listGeminiSessions({ ...homes(where), ...(workspacePath !== undefined ? { workspacePath } : {}) })),
   readSessionInfo: (path) => readGeminiSessionInfo(path),
   readLiveContext: async (session, options = {}) => readGeminiLiveContext(session.path, { session, ...(await fillOptions(session, options)) }),
   follow: async (session, options = {}) => new GeminiSessionFollower(session.path, await fillOptions(session, options)),

@@ -36,7 +36,14 @@ export class GeminiCompactionCollector {
       return message !== undefined && isSummary(message) ? this.found([message], located, conversation) : [];
     }
     if (change !== 'snapshot') return [];
-    return this.found(conversation.list().map((placed) => placed.message).filter(isSummary), located, conversation);
+    return this.found(
+      conversation
+        .list()
+        .map((placed) => placed.message)
+        .filter(isSummary),
+      located,
+      conversation,
+    );
   }
 
   private found(summaries: readonly MessageRecord[], { line, offset }: LocatedRecord, conversation: Conversation): CompactionEvent[] {

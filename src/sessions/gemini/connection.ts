@@ -55,7 +55,8 @@ async function turn(_name: HookName, input: HookInput): Promise<HookTurn> {
   if (!read.ok) return { print: false, why: `chat not read: ${read.error.message}` };
   const live = read.value.state.conversation.list().map((placed) => placed.message);
   const summary = live.findLastIndex(isSummary);
-  if (summary !== -1 && !live.slice(summary + 1).some((message) => promptOf(message) !== null)) return { print: true, purpose: 'reinject', why: 'first turn after a compression' };
+  if (summary !== -1 && !live.slice(summary + 1).some((message) => promptOf(message) !== null))
+    return { print: true, purpose: 'reinject', why: 'first turn after a compression' };
   const place = chatPlaceOf(path);
   const threshold = await readCompressionThreshold({ geminiDir: place?.geminiDir ?? null, cwd: str(input.cwd) });
   const fill = read.value.state.fill({ compressionThreshold: threshold });

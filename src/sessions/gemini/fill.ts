@@ -22,7 +22,12 @@ export interface GeminiFillOptions {
 /** Gemini reports no cache writes: `cached` is what was read from the cache, inside `input`. */
 export function usageBreakdownOf(tokens: GeminiTokens): UsageBreakdown {
   // Thoughts are billed as output; candidatesTokenCount leaves them out.
-  return { inputTokens: tokens.input - tokens.cached, cacheCreationInputTokens: 0, cacheReadInputTokens: tokens.cached, outputTokens: tokens.output + tokens.thoughts };
+  return {
+    inputTokens: tokens.input - tokens.cached,
+    cacheCreationInputTokens: 0,
+    cacheReadInputTokens: tokens.cached,
+    outputTokens: tokens.output + tokens.thoughts,
+  };
 }
 
 /**

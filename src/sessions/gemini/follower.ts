@@ -26,7 +26,10 @@ interface ChatFollowState extends FollowState {
 }
 
 export class GeminiSessionFollower extends AppendFollower<ChatFollowState> {
-  constructor(path: string, private readonly options: GeminiFollowerOptions = {}) {
+  constructor(
+    path: string,
+    private readonly options: GeminiFollowerOptions = {},
+  ) {
     super(path, options, 'Chat');
   }
 
@@ -37,7 +40,9 @@ export class GeminiSessionFollower extends AppendFollower<ChatFollowState> {
     return ok({ state: { ...read.value.position, chat, ino, fill: chat.fill(this.options) }, diagnostics });
   }
 
-  private async readWhole(): Promise<Result<{ chat: ChatState; diagnostics: ChatRead['diagnostics']; position: Pick<ChatFollowState, 'splitter' | 'legacy' | 'head'> }>> {
+  private async readWhole(): Promise<
+    Result<{ chat: ChatState; diagnostics: ChatRead['diagnostics']; position: Pick<ChatFollowState, 'splitter' | 'legacy' | 'head'> }>
+  > {
     const read = await readChat(this.path, true);
     if (!read.ok) return read;
     const head = await withFile(this.path, async (handle) => ok(await readRange(handle, 0, Math.min(HEAD_CHECK_BYTES, read.value.resumeOffset))));
@@ -74,7 +79,8 @@ export class GeminiSessionFollower extends AppendFollower<ChatFollowState> {
     if (!read.ok) return { changed: false, newRefs: [] };
     const known = new Set(state.chat.compactions.all().map((event: CompactionEvent) => event.uuid));
     Object.assign(state, read.value.position, { chat: read.value.chat });
-    if (!state.legacy) this.emit('diagnostic', { severity: 'info', code: 'file-rewritten', message: 'Chat was rewritten in place; reading it again', path: this.path });
+    if (!state.legacy)
+      this.emit('diagnostic', { severity: 'info', code: 'file-rewritten', message: 'Chat was rewritten in place; reading it again', path: this.path });
     for (const event of read.value.chat.compactions.all()) if (!known.has(event.uuid)) this.emit('compacted', event);
     return { changed: true, newRefs: [] };
   }

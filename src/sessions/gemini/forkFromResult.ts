@@ -75,7 +75,8 @@ class MessageFilter {
     const result = this.plan.toolFate('tool_result', id)?.fate;
     const kept = call !== 'dropped';
     this.lost ||= !kept;
-    if (result !== undefined && (result !== 'dropped') !== kept) this.split ??= `tool call ${id} would be ${kept ? 'kept without' : 'dropped but keep'} its result`;
+    if (result !== undefined && (result !== 'dropped') !== kept)
+      this.split ??= `tool call ${id} would be ${kept ? 'kept without' : 'dropped but keep'} its result`;
     return kept;
   }
 

@@ -13,7 +13,18 @@ import { ok, withFile } from '../result';
 import type { Diagnostic, Result, SessionInfo } from '../types';
 import { Conversation } from './conversation';
 import { liveModel } from './fill';
-import { chatPlaceOf, isChatFileName, listChatFiles, listProjectDirs, projectDirsFor, projectRootOf, readProjects, resolveGeminiDirs, shortIdOf, type GeminiHomeOptions } from './paths';
+import {
+  chatPlaceOf,
+  isChatFileName,
+  listChatFiles,
+  listProjectDirs,
+  projectDirsFor,
+  projectRootOf,
+  readProjects,
+  resolveGeminiDirs,
+  shortIdOf,
+  type GeminiHomeOptions,
+} from './paths';
 import { scanChat } from './reader';
 import { asMessage, GEMINI_AGENT, isHeader, isResumable, isSummary, obj, promptOf, type ChatRecord } from './records';
 
@@ -101,7 +112,8 @@ export async function readGeminiSession(path: string, knownCwd?: string | null):
     const forkOf = conversation.forkOf;
     const subagent = conversation.kind === 'subagent' || place?.parentSessionId !== undefined;
     // The CLI names a session by its `summary` (a generated title, or the one a fork was given) when it has one.
-    const title = conversation.summary ?? firstPrompt ?? (forkOf?.title ? `Fork of ${forkOf.title}` : subagent ? `Subagent ${basename(path)}` : 'Untitled session');
+    const title =
+      conversation.summary ?? firstPrompt ?? (forkOf?.title ? `Fork of ${forkOf.title}` : subagent ? `Subagent ${basename(path)}` : 'Untitled session');
     const lastUpdated = Date.parse(typeof conversation.metadata.lastUpdated === 'string' ? conversation.metadata.lastUpdated : '');
     const info: SessionInfo = {
       id: conversation.sessionId ?? shortIdOf(path) ?? basename(path),

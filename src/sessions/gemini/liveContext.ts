@@ -27,7 +27,16 @@ export function liveCalls(live: readonly PlacedMessage[], entries: readonly Cont
     const index = messageOf.get(message.id);
     if (tokens === null || index === undefined || (compactedAt !== null && offset <= compactedAt)) return [];
     // Billed for its thoughts, but the CLI strips them from the history it sends next.
-    return [{ from: index, to: index, usage: usageBreakdownOf(tokens), carriedOutputTokens: tokens.output, model: modelOf(message), at: typeof message.timestamp === 'string' ? message.timestamp : null }];
+    return [
+      {
+        from: index,
+        to: index,
+        usage: usageBreakdownOf(tokens),
+        carriedOutputTokens: tokens.output,
+        model: modelOf(message),
+        at: typeof message.timestamp === 'string' ? message.timestamp : null,
+      },
+    ];
   });
 }
 

@@ -8,7 +8,12 @@ const GEMINI_DEFAULT = 'https://generativelanguage.googleapis.com';
 
 const pointing = (proxyOrigin: string, env: Readonly<Record<string, string | undefined>>) => {
   const base = env.GOOGLE_GEMINI_BASE_URL || GEMINI_DEFAULT;
-  return { env: { GOOGLE_GEMINI_BASE_URL: throughProxy(proxyOrigin, base) }, upstream: originOf(base), format: 'gemini' as const, describe: 'GOOGLE_GEMINI_BASE_URL' };
+  return {
+    env: { GOOGLE_GEMINI_BASE_URL: throughProxy(proxyOrigin, base) },
+    upstream: originOf(base),
+    format: 'gemini' as const,
+    describe: 'GOOGLE_GEMINI_BASE_URL',
+  };
 };
 
 export const geminiLiveProxy: LiveProxyPointing = {

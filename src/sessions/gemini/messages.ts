@@ -54,7 +54,12 @@ function otherPart(part: Record<string, unknown>): ContentBlock {
 }
 
 /** Blocks of user-side parts (a prompt, the CLI's context, function responses). */
-function userBlocks(parts: readonly Record<string, unknown>[], message: MessageRecord, answered: Set<string>, duplicates: { count: number }): { blocks: ContentBlock[]; kind: EntryKind } {
+function userBlocks(
+  parts: readonly Record<string, unknown>[],
+  message: MessageRecord,
+  answered: Set<string>,
+  duplicates: { count: number },
+): { blocks: ContentBlock[]; kind: EntryKind } {
   const blocks: ContentBlock[] = [];
   let kind: EntryKind = 'meta';
   const summary = isSummary(message);
@@ -103,7 +108,15 @@ function callsOf(message: MessageRecord): StoredCall[] {
     const call = obj(value);
     if (call === null) return [];
     const status = str(call.status);
-    return [{ id: str(call.id) ?? `${message.id}:${index}`, name: str(call.name) ?? 'unknown', args: obj(call.args) ?? {}, result: call.result, failed: status === 'error' || status === 'cancelled' }];
+    return [
+      {
+        id: str(call.id) ?? `${message.id}:${index}`,
+        name: str(call.name) ?? 'unknown',
+        args: obj(call.args) ?? {},
+        result: call.result,
+        failed: status === 'error' || status === 'cancelled',
+      },
+    ];
   });
 }
 
@@ -114,7 +127,13 @@ function modelBlocks(message: MessageRecord): ContentBlock[] {
   const fromContent = parts.some((part) => obj(part.functionCall) !== null || part.thought === true);
   for (const part of parts) {
     const call = obj(part.functionCall);
-    if (call !== null) blocks.push({ type: 'tool_use', id: str(call.id) ?? `${message.id}:${str(call.name) ?? 'call'}`, name: str(call.name) ?? 'unknown', input: obj(call.args) ?? {} });
+    if (call !== null)
+      blocks.push({
+        type: 'tool_use',
+        id: str(call.id) ?? `${message.id}:${str(call.name) ?? 'call'}`,
+        name: str(call.name) ?? 'unknown',
+        input: obj(call.args) ?? {},
+      });
     else if (part.thought === true) continue;
     else if (typeof part.text === 'string') {
       if (part.text !== '') blocks.push({ type: 'text', text: part.text });
@@ -142,7 +161,8 @@ function resultBlocks(message: MessageRecord, answered: Set<string>, duplicates:
       continue;
     }
     answered.add(call.id);
-    const { text, isError } = typeof call.result === 'string' ? { text: call.result, isError: false } : responseText(obj(obj(call.result)?.functionResponse)?.response ?? call.result);
+    const { text, isError } =
+      typeof call.result === 'string' ? { text: call.result, isError: false } : responseText(obj(obj(call.result)?.functionResponse)?.response ?? call.result);
     blocks.push({ type: 'tool_result', tool_use_id: call.id, content: text, ...(isError || call.failed ? { is_error: true } : {}) });
   }
   return blocks;
@@ -182,7 +202,16 @@ export function liveMessages(placed: readonly PlacedMessage[], path?: string): L
       let entry = entries.at(-1);
       if (message === undefined || entry === undefined || message.role !== piece.role) {
         message = { role: piece.role, content: [] };
-        entry = { messageIndex: messages.length, kind: piece.kind, uuids: [], recordKinds: [], lines: [], timestamp: str(item.message.timestamp), toolUseIds: [], toolResultIds: [] };
+        entry = {
+          messageIndex: messages.length,
+          kind: piece.kind,
+          uuids: [],
+          recordKinds: [],
+          lines: [],
+          timestamp: str(item.message.timestamp),
+          toolUseIds: [],
+          toolResultIds: [],
+        };
         messages.push(message);
         entries.push(entry);
       } else if (piece.role === 'user') entry.kind = userKind(entry.kind, piece.kind);
@@ -197,7 +226,12 @@ export function liveMessages(placed: readonly PlacedMessage[], path?: string): L
     }
   }
   if (duplicates.count > 0) {
-    diagnostics.push({ severity: 'info', code: 'duplicate-tool-result', message: `${duplicates.count} tool result(s) stored twice (a resume writes them back a second time); each is shown once`, ...(path !== undefined ? { path } : {}) });
+    diagnostics.push({
+      severity: 'info',
+      code: 'duplicate-tool-result',
+      message: `${duplicates.count} tool result(s) stored twice (a resume writes them back a second time); each is shown once`,
+      ...(path !== undefined ? { path } : {}),
+    });
   }
   return { messages, entries, diagnostics };
 }

@@ -81,7 +81,8 @@ export async function readProjects(geminiDir: string): Promise<Map<string, strin
   if (!text.ok || text.value === null) return projects;
   try {
     const entries = obj(obj(JSON.parse(withoutBom(text.value)) as unknown)?.projects) ?? {};
-    for (const [cwd, name] of Object.entries(entries)) if (typeof name === 'string' && name !== '' && !name.includes('/') && !name.includes('\\')) projects.set(cwd, name);
+    for (const [cwd, name] of Object.entries(entries))
+      if (typeof name === 'string' && name !== '' && !name.includes('/') && !name.includes('\\')) projects.set(cwd, name);
   } catch {
     // Damaged: the CLI resets it too; we find the folders by listing tmp/.
   }
@@ -119,12 +120,19 @@ export async function listProjectDirs(geminiDir: string): Promise<string[]> {
 /** The chat files of one project folder (main sessions only; subagents' are in subfolders). */
 export async function listChatFiles(projectDir: string): Promise<string[]> {
   const names = await readdir(join(projectDir, 'chats')).catch(() => [] as string[]);
-  return names.filter(isChatFileName).sort().reverse().map((name) => join(projectDir, 'chats', name));
+  return names
+    .filter(isChatFileName)
+    .sort()
+    .reverse()
+    .map((name) => join(projectDir, 'chats', name));
 }
 
 /** A subagent's chats: `chats/<session id>/*.jsonl`. */
 export async function listSubagentFiles(projectDir: string, sessionId: string): Promise<string[]> {
   const folder = join(projectDir, 'chats', sessionId);
   const names = await readdir(folder).catch(() => [] as string[]);
-  return names.filter((name) => /\.jsonl?$/.test(name)).sort().map((name) => join(folder, name));
+  return names
+    .filter((name) => /\.jsonl?$/.test(name))
+    .sort()
+    .map((name) => join(folder, name));
 }

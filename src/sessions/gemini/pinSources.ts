@@ -23,7 +23,11 @@ export async function forEachGeminiPinSource(path: string, visit: (source: PinSo
   try {
     await scanChat(handle, path, { keepPending: false }, ({ record }) => {
       const snapshot = setPatch(record)?.messages;
-      if (Array.isArray(snapshot)) for (const value of snapshot) { const message = asMessage(value); if (message !== null) take(message); }
+      if (Array.isArray(snapshot))
+        for (const value of snapshot) {
+          const message = asMessage(value);
+          if (message !== null) take(message);
+        }
       const message = asMessage(record);
       if (message !== null && (message.type === 'user' || message.type === 'gemini')) take(message);
     });
@@ -39,7 +43,10 @@ function sourceOf(message: MessageRecord, line: number): PinSource | null {
     return text === '' ? null : { line, kind: 'agent', text };
   }
   if (message.type !== 'user') return null;
-  const typed = partsOf(message.content).flatMap((part) => (typeof part.text === 'string' && part.thought !== true && !isSessionContext(part.text) ? [part.text] : [])).join('\n').trim();
+  const typed = partsOf(message.content)
+    .flatMap((part) => (typeof part.text === 'string' && part.thought !== true && !isSessionContext(part.text) ? [part.text] : []))
+    .join('\n')
+    .trim();
   // Slash commands (`/compress`) and `?` help are the CLI's, not a prompt.
   return typed === '' || typed.startsWith('/') || typed.startsWith('?') ? null : { line, kind: 'typed', text: typed };
 }

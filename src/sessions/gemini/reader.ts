@@ -34,7 +34,8 @@ export async function scanChat(handle: FileHandle, path: string, options: ScanOp
       return { nextOffset: whole.size, nextLine: 2, size: whole.size, diagnostics: parser.diagnostics(), legacy: true };
     }
   }
-  const oversized = (line: number, offset: number): void => parser.add('warning', 'oversized-line', `Line is over ${MAX_LINE_BYTES} bytes; skipped`, line, offset);
+  const oversized = (line: number, offset: number): void =>
+    parser.add('warning', 'oversized-line', `Line is over ${MAX_LINE_BYTES} bytes; skipped`, line, offset);
   const end = await scanHandle(handle, { ...options, oversized }, (bytes, line, offset, stop, unterminated) => {
     const located = parser.parse(bytes, line, offset, stop, unterminated);
     if (located !== null) visit(located);
@@ -51,7 +52,10 @@ async function readLegacy(handle: FileHandle, parser: ChatLineParser): Promise<{
   }
   const bytes = Buffer.alloc(size);
   const { bytesRead } = await handle.read(bytes, 0, size, 0);
-  const text = bytes.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '');
+  const text = bytes
+    .subarray(0, bytesRead)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '');
   // A JSONL file has several values; only a file that is one object whole is the legacy shape.
   if (!text.trimStart().startsWith('{')) return null;
   let value: unknown;
@@ -62,7 +66,8 @@ async function readLegacy(handle: FileHandle, parser: ChatLineParser): Promise<{
   }
   const record = obj(value);
   if (record === null) return null;
-  if (flatten(record, MAX_NESTING)) parser.add('warning', 'too-deep', `Chat nests deeper than ${MAX_NESTING} levels; the deeper part was replaced by a placeholder`, 1, 0);
+  if (flatten(record, MAX_NESTING))
+    parser.add('warning', 'too-deep', `Chat nests deeper than ${MAX_NESTING} levels; the deeper part was replaced by a placeholder`, 1, 0);
   if (!isUtf8(bytes.subarray(0, bytesRead))) parser.add('warning', 'invalid-utf8', 'File is not valid UTF-8; undecodable bytes were replaced', 1, 0);
   return { located: { record, line: 1, offset: 0, end: bytesRead }, size: bytesRead };
 }

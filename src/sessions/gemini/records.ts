@@ -108,7 +108,9 @@ export function partsOf(content: unknown): Record<string, unknown>[] {
 
 /** The text parts of `content`, joined (thought parts left out). */
 export function textOf(content: unknown): string {
-  return partsOf(content).flatMap((part) => (typeof part.text === 'string' && part.thought !== true ? [part.text] : [])).join('');
+  return partsOf(content)
+    .flatMap((part) => (typeof part.text === 'string' && part.thought !== true ? [part.text] : []))
+    .join('');
 }
 
 /**
@@ -117,7 +119,9 @@ export function textOf(content: unknown): string {
  */
 export function isHarnessOrCommand(text: string): boolean {
   const trimmed = text.trim();
-  return trimmed === '' || trimmed.startsWith('/') || trimmed.startsWith('?') || trimmed.startsWith('<session_context>') || trimmed.startsWith('<hook_context>');
+  return (
+    trimmed === '' || trimmed.startsWith('/') || trimmed.startsWith('?') || trimmed.startsWith('<session_context>') || trimmed.startsWith('<hook_context>')
+  );
 }
 
 export function isSessionContext(text: string): boolean {
@@ -188,7 +192,16 @@ export function forkMarkOf(record: ChatRecord): GeminiForkMark | null {
   const forkOf = obj(mark?.forkOf);
   if (mark === null || forkOf === null) return null;
   const planned = plannedSizesOf(mark.planned);
-  return { sessionId: str(forkOf.sessionId), title: str(forkOf.title), summary: str(mark.summary), focus: str(mark.focus), preTokens: num(mark.preTokens), postTokens: num(mark.postTokens), lastId: str(mark.lastId), ...(planned ? { planned } : {}) };
+  return {
+    sessionId: str(forkOf.sessionId),
+    title: str(forkOf.title),
+    summary: str(mark.summary),
+    focus: str(mark.focus),
+    preTokens: num(mark.preTokens),
+    postTokens: num(mark.postTokens),
+    lastId: str(mark.lastId),
+    ...(planned ? { planned } : {}),
+  };
 }
 
 /** JSON text of a value someone else wrote, never throwing (a cycle cannot come from JSON, but depth can). */

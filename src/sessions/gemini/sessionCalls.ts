@@ -19,7 +19,11 @@ async function callsOf(path: string): Promise<Result<SessionCall[]>> {
         const message = asMessage(value);
         const tokens = message === null ? null : tokensOf(message);
         if (message === null || tokens === null) continue;
-        byId.set(message.id, { usage: usageBreakdownOf(tokens), model: modelOf(message), at: typeof message.timestamp === 'string' ? message.timestamp : null });
+        byId.set(message.id, {
+          usage: usageBreakdownOf(tokens),
+          model: modelOf(message),
+          at: typeof message.timestamp === 'string' ? message.timestamp : null,
+        });
       }
     });
     return ok([...byId.values()]);

@@ -36,7 +36,12 @@ export async function waitForGeminiSession(
       }
     }
   });
-  const poll = (): void => void runner.request().catch((error: unknown) => report({ severity: 'warning', code: 'io', message: `waiting for a Gemini CLI session: ${error instanceof Error ? error.message : String(error)}` }));
+  const poll = (): void =>
+    void runner
+      .request()
+      .catch((error: unknown) =>
+        report({ severity: 'warning', code: 'io', message: `waiting for a Gemini CLI session: ${error instanceof Error ? error.message : String(error)}` }),
+      );
   const timer = setInterval(poll, options.pollMs ?? GEMINI_WAIT_POLL_MS);
   await runner.request();
   return {

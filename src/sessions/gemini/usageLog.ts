@@ -24,7 +24,11 @@ export class GeminiUsageLog extends UsageLogBase {
           const message = asMessage(value);
           const tokens = message === null ? null : tokensOf(message);
           if (message === null || tokens === null) continue;
-          this.points.set(message.id, { at: typeof message.timestamp === 'string' ? message.timestamp : null, usedTokens: tokens.input, messageId: `call@${message.id}` });
+          this.points.set(message.id, {
+            at: typeof message.timestamp === 'string' ? message.timestamp : null,
+            usedTokens: tokens.input,
+            messageId: `call@${message.id}`,
+          });
         }
       });
     } finally {

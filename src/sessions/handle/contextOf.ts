@@ -13,7 +13,12 @@ export function contextOf(live: LiveContext, vocabulary: ToolVocabulary, estimat
     // Rebuilt from the chain: the request's system prompt and tools were sent but not recorded.
     headNotRecorded: live.system === undefined && live.tools === undefined,
     messages: live.messages,
-    calls: live.calls.map((call) => ({ from: call.from, to: call.to, promptTokens: promptTokensOf(call.usage), outputTokens: call.carriedOutputTokens ?? call.usage.outputTokens })),
+    calls: live.calls.map((call) => ({
+      from: call.from,
+      to: call.to,
+      promptTokens: promptTokensOf(call.usage),
+      outputTokens: call.carriedOutputTokens ?? call.usage.outputTokens,
+    })),
     // Without usable calls: the gauge's exact number (readFill) plus the estimate of what was written
     // after the last response. 0 means nothing counted the live context yet: count ourselves.
     ...(live.fill.usedTokens > 0 ? { usedTokens: live.fill.usedTokens + live.fill.pendingTokens } : {}),

@@ -85,7 +85,8 @@ function viewOf(file: FileHandle, bytes: TailBytes): FileHandle {
   return new Proxy(file, {
     get(target, property) {
       if (property === 'close') return () => Promise.resolve();
-      if (property === 'read') return (buffer: unknown, offset?: unknown, length?: unknown, position?: unknown) => bytes.read(target, buffer, offset, length, position);
+      if (property === 'read')
+        return (buffer: unknown, offset?: unknown, length?: unknown, position?: unknown) => bytes.read(target, buffer, offset, length, position);
       const value: unknown = Reflect.get(target, property, target);
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },

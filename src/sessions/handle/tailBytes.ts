@@ -50,7 +50,13 @@ export class TailBytes {
 
   /** `FileHandle.read` by position, from the kept bytes where it can; other forms go to the file. */
   async read(file: FileHandle, buffer: unknown, offset?: unknown, length?: unknown, position?: unknown): Promise<{ bytesRead: number; buffer: Buffer }> {
-    if (!Buffer.isBuffer(buffer) || typeof position !== 'number' || position < 0 || (offset !== undefined && typeof offset !== 'number') || (length !== undefined && typeof length !== 'number')) {
+    if (
+      !Buffer.isBuffer(buffer) ||
+      typeof position !== 'number' ||
+      position < 0 ||
+      (offset !== undefined && typeof offset !== 'number') ||
+      (length !== undefined && typeof length !== 'number')
+    ) {
       return (file.read as (...args: unknown[]) => Promise<{ bytesRead: number; buffer: Buffer }>)(buffer, offset, length, position);
     }
     const at = offset ?? 0;

@@ -18,8 +18,14 @@ const OPENCODE_BUDGET_WINDOW_TOKENS = 200_000;
 
 function edit(verb: ConnectVerb, text: string | null, paths: CommandPaths): TextEdit {
   const ours = text !== null && text.startsWith(PLUGIN_MARKER);
-  if (text !== null && !ours) return { ok: false, error: `${PLUGIN_FILE.join('/')} was left alone: it is not a file Context Lens wrote. Rename yours, then connect again.` };
-  if (verb === 'connect') return { ok: true, text: pluginText(paths), ...(ours && text !== pluginText(paths) ? { notes: ['The Context Lens plugin now runs the current ctxlens.'] } : {}) };
+  if (text !== null && !ours)
+    return { ok: false, error: `${PLUGIN_FILE.join('/')} was left alone: it is not a file Context Lens wrote. Rename yours, then connect again.` };
+  if (verb === 'connect')
+    return {
+      ok: true,
+      text: pluginText(paths),
+      ...(ours && text !== pluginText(paths) ? { notes: ['The Context Lens plugin now runs the current ctxlens.'] } : {}),
+    };
   return { ok: true, text: '' };
 }
 
@@ -54,16 +60,25 @@ async function sessionOf(input: HookInput): Promise<string | null> {
 async function turn(name: HookName, input: HookInput): Promise<HookTurn> {
   if (name === 'pre-compact') return { print: true, purpose: 'summariser', why: null };
   const path = await sessionOf(input);
-  return path !== null && (await opencodeCompacted(path)) ? { print: true, purpose: 'reinject', why: 'after a compaction' } : { print: false, why: 'no compaction yet' };
+  return path !== null && (await opencodeCompacted(path))
+    ? { print: true, purpose: 'reinject', why: 'after a compaction' }
+    : { print: false, why: 'no compaction yet' };
 }
 
 export const opencodeConnection: AgentConnection = {
   watchFiles: [PLUGIN_FILE.join('/')],
   describe: {
-    connect: 'Adds a Context Lens plugin to .opencode/plugins/: your rules, decisions and open loops and your recent prompts go into OpenCode\'s own compaction prompt and, after a compaction, into the session\'s system prompt.',
+    connect:
+      "Adds a Context Lens plugin to .opencode/plugins/: your rules, decisions and open loops and your recent prompts go into OpenCode's own compaction prompt and, after a compaction, into the session's system prompt.",
     disconnect: 'Removes the Context Lens plugin file from .opencode/plugins/; nothing else changes.',
   },
-  hooks: { kinds: ['pre-compact', 'session-start'], defaultWindowTokens: OPENCODE_BUDGET_WINDOW_TOKENS, forEachPinSource: forEachOpencodePinSource, sessionPath: sessionOf, turn },
+  hooks: {
+    kinds: ['pre-compact', 'session-start'],
+    defaultWindowTokens: OPENCODE_BUDGET_WINDOW_TOKENS,
+    forEachPinSource: forEachOpencodePinSource,
+    sessionPath: sessionOf,
+    turn,
+  },
   plan,
   save: (planned, env) => saveChanges(dirname(dirname(dirname(planned.settingsPath))), planned, env),
   state,

@@ -19,7 +19,12 @@ const BUILT_IN: Readonly<Record<string, { base: string; format: AgentWireFormat 
   anthropic: { base: 'https://api.anthropic.com/v1', format: 'anthropic-messages' },
   google: { base: 'https://generativelanguage.googleapis.com/v1beta', format: 'gemini' },
 };
-const BY_PACKAGE: Readonly<Record<string, AgentWireFormat>> = { '@ai-sdk/openai-compatible': 'openai-chat', '@ai-sdk/openai': 'openai-responses', '@ai-sdk/anthropic': 'anthropic-messages', '@ai-sdk/google': 'gemini' };
+const BY_PACKAGE: Readonly<Record<string, AgentWireFormat>> = {
+  '@ai-sdk/openai-compatible': 'openai-chat',
+  '@ai-sdk/openai': 'openai-responses',
+  '@ai-sdk/anthropic': 'anthropic-messages',
+  '@ai-sdk/google': 'gemini',
+};
 
 function readConfig(path: string): Json | null {
   try {
@@ -32,7 +37,12 @@ function readConfig(path: string): Json | null {
 /** OpenCode's configs, weakest first: the global files, the project's, then OPENCODE_CONFIG_CONTENT. */
 function configs(cwd: string, env: Readonly<Record<string, string | undefined>>): Json[] {
   const configHome = env.XDG_CONFIG_HOME || join(env.HOME ?? homedir(), '.config');
-  const files = [join(configHome, 'opencode', 'opencode.json'), join(configHome, 'opencode', 'opencode.jsonc'), join(cwd, 'opencode.json'), join(cwd, 'opencode.jsonc')];
+  const files = [
+    join(configHome, 'opencode', 'opencode.json'),
+    join(configHome, 'opencode', 'opencode.jsonc'),
+    join(cwd, 'opencode.json'),
+    join(cwd, 'opencode.jsonc'),
+  ];
   const found = files.map(readConfig).filter((config): config is Json => config !== null);
   const inline = env.OPENCODE_CONFIG_CONTENT ? obj(parse(env.OPENCODE_CONFIG_CONTENT)) : null;
   return inline ? [...found, inline] : found;
@@ -52,9 +62,14 @@ export const opencodeLiveProxy: LiveProxyPointing = {
   commands: ['opencode', 'opencode.exe'],
   point(proxyOrigin, env, args) {
     const found = configs(process.cwd(), env);
-    const model = modelFlag(args) ?? found.reduce<string | undefined>((chosen, config) => (typeof config.model === 'string' ? config.model : chosen), undefined);
+    const model =
+      modelFlag(args) ?? found.reduce<string | undefined>((chosen, config) => (typeof config.model === 'string' ? config.model : chosen), undefined);
     const provider = model?.split('/')[0];
-    if (!provider) return { ok: false, error: 'OpenCode names no model (its config `model` or --model provider/model): the proxy cannot tell which provider to point at it' };
+    if (!provider)
+      return {
+        ok: false,
+        error: 'OpenCode names no model (its config `model` or --model provider/model): the proxy cannot tell which provider to point at it',
+      };
     const entry = found.reduce<Json>((merged, config) => ({ ...merged, ...obj(obj(config.provider)?.[provider]) }), {});
     const options = found.reduce<Json>((merged, config) => ({ ...merged, ...obj(obj(obj(config.provider)?.[provider])?.options) }), {});
     const base = typeof options.baseURL === 'string' ? options.baseURL : BUILT_IN[provider]?.base;
@@ -64,7 +79,19 @@ export const opencodeLiveProxy: LiveProxyPointing = {
     const inline = env.OPENCODE_CONFIG_CONTENT ? (obj(parse(env.OPENCODE_CONFIG_CONTENT)) ?? {}) : {};
     const providers = obj(inline.provider) ?? {};
     const own = obj(providers[provider]) ?? {};
-    const layered = { ...inline, provider: { ...providers, [provider]: { ...own, options: { ...obj(own.options), baseURL: throughProxy(proxyOrigin, base) } } } };
-    return { ok: true, value: { env: { OPENCODE_CONFIG_CONTENT: JSON.stringify(layered) }, args: [], upstream: originOf(base), format, describe: `OPENCODE_CONFIG_CONTENT (provider.${provider}.options.baseURL)` } };
+    const layered = {
+      ...inline,
+      provider: { ...providers, [provider]: { ...own, options: { ...obj(own.options), baseURL: throughProxy(proxyOrigin, base) } } },
+    };
+    return {
+      ok: true,
+      value: {
+        env: { OPENCODE_CONFIG_CONTENT: JSON.stringify(layered) },
+        args: [],
+        upstream: originOf(base),
+        format,
+        describe: `OPENCODE_CONFIG_CONTENT (provider.${provider}.options.baseURL)`,
+      },
+    };
   },
 };

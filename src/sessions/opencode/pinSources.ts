@@ -11,7 +11,10 @@ import { ok } from '../result';
 
 /** The text parts of a message that OpenCode did not make up (`synthetic`) or hide (`ignored`). */
 function textOf(message: MessageRow): string {
-  return message.parts.flatMap(({ data }) => (data.type === 'text' && typeof data.text === 'string' && data.synthetic !== true && data.ignored !== true ? [data.text] : [])).join('\n').trim();
+  return message.parts
+    .flatMap(({ data }) => (data.type === 'text' && typeof data.text === 'string' && data.synthetic !== true && data.ignored !== true ? [data.text] : []))
+    .join('\n')
+    .trim();
 }
 
 export async function forEachOpencodePinSource(path: string, visit: (source: PinSource) => void): Promise<void> {

@@ -15,7 +15,8 @@ describe('Context Lens in desktop VS Code', () => {
 
   it('registers its panel commands', async () => {
     const registered = new Set(await vscode.commands.getCommands(true));
-    for (const id of [Commands.openPanel, Commands.openInEditor, Commands.openSettings, Commands.showLog]) assert.ok(registered.has(id), `${id} is not registered`);
+    for (const id of [Commands.openPanel, Commands.openInEditor, Commands.openSettings, Commands.showLog])
+      assert.ok(registered.has(id), `${id} is not registered`);
   });
 
   it('opens the panel and the editor tab without errors', async () => {

@@ -9,7 +9,10 @@ import { copyInto, count, jsonLines, record } from './lines';
 const where = (configDir: string) => ({ homes: { 'claude-code': [configDir] } });
 
 export const claudeCodeSubject: ContractSubject = {
-  sessions: () => claudeFixtures().flatMap((fixture) => fixture.transcripts.map((path) => ({ name: `${fixture.name}/${path.split('/').at(-1)}`, where: where(fixture.configDir), path }))),
+  sessions: () =>
+    claudeFixtures().flatMap((fixture) =>
+      fixture.transcripts.map((path) => ({ name: `${fixture.name}/${path.split('/').at(-1)}`, where: where(fixture.configDir), path })),
+    ),
   // Claude Code's fill is the last call's prompt, plus its output once a message follows it.
   lastFillTokens(path) {
     // Walk back from the newest record along its parents (the live branch) to the last counted call.
@@ -35,16 +38,46 @@ export const claudeCodeSubject: ContractSubject = {
     const demo = claudeFixtures().find((fixture) => fixture.name === 'demo');
     if (demo === undefined) throw new Error(`no demo fixture under ${CLAUDE_FIXTURES}`);
     const path = copyInto(dir, demo.configDir, demo.transcripts[0]!);
-    const cwd = jsonLines(path).map((line) => line.cwd).find((value): value is string => typeof value === 'string');
+    const cwd = jsonLines(path)
+      .map((line) => line.cwd)
+      .find((value): value is string => typeof value === 'string');
     return { where: where(dir), workspace: cwd ?? '/', path, file: path };
   },
   appendTurn(session: ScratchSession, fillTokens) {
     const lines = jsonLines(session.file);
     const last = lines.findLast((line) => typeof line.uuid === 'string' && line.isSidechain !== true);
-    const base = { sessionId: last?.sessionId, cwd: last?.cwd, version: last?.version, isSidechain: false, userType: 'external', timestamp: new Date().toISOString() };
-    const user = { ...base, type: 'user', uuid: randomUUID(), parentUuid: last?.uuid ?? null, message: { role: 'user', content: 'One more thing: add a test for the retry.' } };
+    const base = {
+      sessionId: last?.sessionId,
+      cwd: last?.cwd,
+      version: last?.version,
+      isSidechain: false,
+      userType: 'external',
+      timestamp: new Date().toISOString(),
+    };
+    const user = {
+      ...base,
+      type: 'user',
+      uuid: randomUUID(),
+      parentUuid: last?.uuid ?? null,
+      message: { role: 'user', content: 'One more thing: add a test for the retry.' },
+    };
     const usage = { input_tokens: 10, cache_creation_input_tokens: 90, cache_read_input_tokens: fillTokens - 100, output_tokens: 12 };
-    const answer = { ...base, type: 'assistant', uuid: randomUUID(), parentUuid: user.uuid, requestId: `req_${randomUUID()}`, message: { id: `msg_${randomUUID()}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'Added.' }], stop_reason: 'end_turn', usage } };
+    const answer = {
+      ...base,
+      type: 'assistant',
+      uuid: randomUUID(),
+      parentUuid: user.uuid,
+      requestId: `req_${randomUUID()}`,
+      message: {
+        id: `msg_${randomUUID()}`,
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-sonnet-4-5',
+        content: [{ type: 'text', text: 'Added.' }],
+        stop_reason: 'end_turn',
+        usage,
+      },
+    };
     appendFileSync(session.file, `${JSON.stringify(user)}\n${JSON.stringify(answer)}\n`);
   },
 };

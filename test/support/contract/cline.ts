@@ -18,7 +18,11 @@ export const clineSubject: ContractSubject = {
       return { name: `recorded/${fixture}/${id}`, where: where(home), path: recordedPath(home, id) };
     });
     const published: RecordedSession[] = [...publishedStorages()].flatMap(([source, storage]) =>
-      readdirSync(join(storage, 'tasks')).map((task) => ({ name: `published/${source}/${task}`, where: where(storage), path: join(storage, 'tasks', task, 'api_conversation_history.json') })),
+      readdirSync(join(storage, 'tasks')).map((task) => ({
+        name: `published/${source}/${task}`,
+        where: where(storage),
+        path: join(storage, 'tasks', task, 'api_conversation_history.json'),
+      })),
     );
     return [...recorded, ...published];
   },
@@ -40,8 +44,20 @@ export const clineSubject: ContractSubject = {
     const n = ++turns;
     const now = Date.now();
     document.messages.push(
-      { id: `contract-user-${n}`, role: 'user', content: [{ type: 'text', text: '<user_input mode="act">One more thing: add a test for the retry.</user_input>' }], ts: now },
-      { id: `contract-answer-${n}`, role: 'assistant', content: [{ type: 'text', text: 'Added.' }], ts: now + 1, modelInfo: { id: 'fake-model', provider: 'openai-compatible' }, metrics: { inputTokens: fillTokens, outputTokens: 12, cacheReadTokens: fillTokens - 100, cacheWriteTokens: 0 } },
+      {
+        id: `contract-user-${n}`,
+        role: 'user',
+        content: [{ type: 'text', text: '<user_input mode="act">One more thing: add a test for the retry.</user_input>' }],
+        ts: now,
+      },
+      {
+        id: `contract-answer-${n}`,
+        role: 'assistant',
+        content: [{ type: 'text', text: 'Added.' }],
+        ts: now + 1,
+        modelInfo: { id: 'fake-model', provider: 'openai-compatible' },
+        metrics: { inputTokens: fillTokens, outputTokens: 12, cacheReadTokens: fillTokens - 100, cacheWriteTokens: 0 },
+      },
     );
     const temp = `${session.file}.tmp-${n}`;
     writeFileSync(temp, JSON.stringify(document, null, 2));

@@ -8,7 +8,10 @@ import { copyInto, count, jsonLines, record } from './lines';
 const where = (codexHome: string) => ({ homes: { codex: [codexHome] } });
 
 export const codexSubject: ContractSubject = {
-  sessions: () => codexFixtures().flatMap((fixture) => fixture.rollouts.map((path) => ({ name: `${fixture.name}/${path.split('/').at(-1)}`, where: where(fixture.codexHome), path }))),
+  sessions: () =>
+    codexFixtures().flatMap((fixture) =>
+      fixture.rollouts.map((path) => ({ name: `${fixture.name}/${path.split('/').at(-1)}`, where: where(fixture.codexHome), path })),
+    ),
   // Codex counts the context as the last response's input plus its output.
   lastFillTokens(path) {
     let last: number | null = null;
@@ -35,7 +38,23 @@ export const codexSubject: ContractSubject = {
     const lines = [
       item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'One more thing: add a test for the retry.' }] }),
       item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Added.' }] }),
-      JSON.stringify({ timestamp: at, type: 'event_msg', payload: { type: 'token_count', info: { last_token_usage: { input_tokens: fillTokens - 12, cached_input_tokens: fillTokens - 112, output_tokens: 12, reasoning_output_tokens: 0, total_tokens: fillTokens }, model_context_window: 258_400 } } }),
+      JSON.stringify({
+        timestamp: at,
+        type: 'event_msg',
+        payload: {
+          type: 'token_count',
+          info: {
+            last_token_usage: {
+              input_tokens: fillTokens - 12,
+              cached_input_tokens: fillTokens - 112,
+              output_tokens: 12,
+              reasoning_output_tokens: 0,
+              total_tokens: fillTokens,
+            },
+            model_context_window: 258_400,
+          },
+        },
+      }),
     ];
     appendFileSync(session.file, `${lines.join('\n')}\n`);
   },

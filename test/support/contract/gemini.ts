@@ -15,7 +15,11 @@ function chatsUnder(folder: string): string[] {
     .sort()
     .flatMap((name) => {
       const path = join(folder, name);
-      return statSync(path).isDirectory() ? chatsUnder(path) : /^session-.*\.jsonl?$/.test(name) || (folder.includes('published') && name.endsWith('.json')) ? [path] : [];
+      return statSync(path).isDirectory()
+        ? chatsUnder(path)
+        : /^session-.*\.jsonl?$/.test(name) || (folder.includes('published') && name.endsWith('.json'))
+          ? [path]
+          : [];
     });
 }
 
@@ -44,7 +48,15 @@ export const geminiSubject: ContractSubject = {
   appendTurn(session: ScratchSession, fillTokens) {
     const at = new Date().toISOString();
     const user = { id: randomUUID(), timestamp: at, type: 'user', content: [{ text: 'One more thing: add a test for the retry.' }] };
-    const answer = { id: randomUUID(), timestamp: at, type: 'gemini', content: 'Added.', thoughts: [], tokens: { input: fillTokens, output: 12, cached: fillTokens - 100, thoughts: 0, tool: 0, total: fillTokens + 12 }, model: 'gemini-2.5-pro' };
+    const answer = {
+      id: randomUUID(),
+      timestamp: at,
+      type: 'gemini',
+      content: 'Added.',
+      thoughts: [],
+      tokens: { input: fillTokens, output: 12, cached: fillTokens - 100, thoughts: 0, tool: 0, total: fillTokens + 12 },
+      model: 'gemini-2.5-pro',
+    };
     appendFileSync(session.file, `${JSON.stringify(user)}\n${JSON.stringify(answer)}\n`);
   },
 };

@@ -50,11 +50,12 @@ function putCliOnPath(dir: string): void {
 }
 
 export const kiloSubject: ContractSubject = {
-  sessions: () => RECORDED.map(({ fixture, id }) => {
-    const db = join(unpacked, fixture, 'kilo.db');
-    if (!existsSync(db)) kiloFixture(fixture, unpacked);
-    return { name: `${fixture}/${id}`, where: where(db), path: `${db}#${id}` };
-  }),
+  sessions: () =>
+    RECORDED.map(({ fixture, id }) => {
+      const db = join(unpacked, fixture, 'kilo.db');
+      if (!existsSync(db)) kiloFixture(fixture, unpacked);
+      return { name: `${fixture}/${id}`, where: where(db), path: `${db}#${id}` };
+    }),
   lastFillTokens: (path) => RECORDED.find((recorded) => path.endsWith(`#${recorded.id}`))?.fill ?? null,
   scratch(dir) {
     putCliOnPath(unpacked);

@@ -20,7 +20,12 @@ export interface AgentInput {
  * A call of the subagent tool (`Agent` in Claude Code 2.1.328, `Task` before) whose conversation
  * the stand-in answers from `turns`.
  */
-export const agent = (input: AgentInput, turns: readonly Turn[], toolName = 'Agent'): ReplyBlock => ({ type: 'tool_use', name: toolName, input: { ...input }, subagent: turns });
+export const agent = (input: AgentInput, turns: readonly Turn[], toolName = 'Agent'): ReplyBlock => ({
+  type: 'tool_use',
+  name: toolName,
+  input: { ...input },
+  subagent: turns,
+});
 
 /** Side calls ask for a title, a topic or a yes/no; a short neutral phrase satisfies all of them. */
 export function defaultSide(_request: MessagesRequest): Reply {

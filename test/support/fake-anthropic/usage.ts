@@ -85,5 +85,8 @@ export class UsageModel {
 
 /** A count_tokens answer: the same estimate, without caching. */
 export function countTokens(request: MessagesRequest): number {
-  return Math.max(1, segments(request).reduce((total, part) => total + part.tokens, 0));
+  return Math.max(
+    1,
+    segments(request).reduce((total, part) => total + part.tokens, 0),
+  );
 }

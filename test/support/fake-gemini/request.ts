@@ -44,7 +44,9 @@ export function lastContent(request: GeminiRequest): Content | undefined {
 
 /** Ids and bodies of the tool results a content carries. */
 export function functionResponses(content: Content | undefined): { readonly id: string | undefined; readonly response: unknown }[] {
-  return (content?.parts ?? []).flatMap((part) => (part.functionResponse === undefined ? [] : [{ id: part.functionResponse.id, response: part.functionResponse.response }]));
+  return (content?.parts ?? []).flatMap((part) =>
+    part.functionResponse === undefined ? [] : [{ id: part.functionResponse.id, response: part.functionResponse.response }],
+  );
 }
 
 /** Every text the request sends (system instruction and contents): what tests search for our summary and rules. */

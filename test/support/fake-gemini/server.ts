@@ -37,7 +37,15 @@ export async function startFakeGemini(options: FakeGeminiOptions): Promise<FakeG
     const path = pathOf(request);
     const route = routeOf(path);
     const kind = classify(route, body);
-    const base = { seq: requests.next, method: request.method ?? 'GET', path, model: route?.model ?? null, stream: route?.stream ?? false, headers: loggedHeaders(request, LOGGED_HEADERS), body };
+    const base = {
+      seq: requests.next,
+      method: request.method ?? 'GET',
+      path,
+      model: route?.model ?? null,
+      stream: route?.stream ?? false,
+      headers: loggedHeaders(request, LOGGED_HEADERS),
+      body,
+    };
     if (route === null || kind === 'other') {
       // Probes (model lists, token counts, anything a newer client tries) get a plain 404.
       requests.add({ ...base, kind: 'other' });

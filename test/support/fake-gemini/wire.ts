@@ -12,7 +12,13 @@ export function usageFor(request: GeminiRequest, parts: readonly Record<string, 
   const prompt = estimateTokens(JSON.stringify([request.systemInstruction ?? null, request.contents, request.tools ?? []]));
   const thoughts = parts.filter((part) => part.thought === true).reduce((total, part) => total + estimateTokens(JSON.stringify(part)), 0);
   const candidates = Math.max(1, estimateTokens(JSON.stringify(parts.filter((part) => part.thought !== true))));
-  return { promptTokenCount: prompt, candidatesTokenCount: candidates, cachedContentTokenCount: 0, thoughtsTokenCount: thoughts, totalTokenCount: prompt + candidates + thoughts };
+  return {
+    promptTokenCount: prompt,
+    candidatesTokenCount: candidates,
+    cachedContentTokenCount: 0,
+    thoughtsTokenCount: thoughts,
+    totalTokenCount: prompt + candidates + thoughts,
+  };
 }
 
 /** Parts as the API sends them; `callId` names the n-th function call of this reply. */

@@ -62,7 +62,10 @@ export interface FakeChat {
 const textOf = (content: unknown): string => (typeof content === 'string' ? content : JSON.stringify(content ?? ''));
 
 export function kindOf(request: ChatRequest): CallKind {
-  const system = request.messages.filter((message) => message.role === 'system').map((message) => textOf(message.content)).join('\n');
+  const system = request.messages
+    .filter((message) => message.role === 'system')
+    .map((message) => textOf(message.content))
+    .join('\n');
   if (/title generator/i.test(system)) return 'title';
   if (/summariz/i.test(system) && (request.tools ?? []).length === 0) return 'summary';
   return 'turn';
@@ -75,7 +78,8 @@ export async function startFakeChat(options: FakeChatOptions): Promise<FakeChat>
   let callId = 0;
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const path = pathOf(request);
-    if (request.method !== 'POST' || !path.endsWith('/chat/completions')) return sendJson(response, 404, { error: { message: `no route ${request.method} ${path}` } });
+    if (request.method !== 'POST' || !path.endsWith('/chat/completions'))
+      return sendJson(response, 404, { error: { message: `no route ${request.method} ${path}` } });
     const body = (await readJsonBody(request)) as ChatRequest;
     const kind = kindOf(body);
     let reply: ChatReply;
@@ -91,11 +95,21 @@ export async function startFakeChat(options: FakeChatOptions): Promise<FakeChat>
     requests.add({ n: requests.next, kind, prompt: counted.prompt_tokens, body });
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const chunk = (choices: unknown[], extra: Record<string, unknown> = {}): void => {
-      response.write(`data: ${JSON.stringify({ id: `chatcmpl-${requests.next}`, object: 'chat.completion.chunk', created: 1_780_000_000, model: body.model, choices, ...extra })}\n\n`);
+      response.write(
+        `data: ${JSON.stringify({ id: `chatcmpl-${requests.next}`, object: 'chat.completion.chunk', created: 1_780_000_000, model: body.model, choices, ...extra })}\n\n`,
+      );
     };
     chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]);
     if (reply.text !== undefined) chunk([{ index: 0, delta: { content: reply.text }, finish_reason: null }]);
-    calls.forEach((call, index) => chunk([{ index: 0, delta: { tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }] }, finish_reason: null }]));
+    calls.forEach((call, index) =>
+      chunk([
+        {
+          index: 0,
+          delta: { tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }] },
+          finish_reason: null,
+        },
+      ]),
+    );
     chunk([{ index: 0, delta: {}, finish_reason: calls.length > 0 ? 'tool_calls' : 'stop' }]);
     chunk([], { usage: counted });
     response.end('data: [DONE]\n\n');

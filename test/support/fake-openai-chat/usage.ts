@@ -32,6 +32,11 @@ export class ChatUsageModel {
     const sum = (to: number): number => sizes.slice(0, to).reduce((total, size) => total + size, 0);
     const prompt = tools + sum(sizes.length);
     const output = Math.max(1, estimateTokens(reply));
-    return { prompt_tokens: prompt, completion_tokens: output, total_tokens: prompt + output, prompt_tokens_details: { cached_tokens: shared === 0 ? 0 : tools + sum(shared) } };
+    return {
+      prompt_tokens: prompt,
+      completion_tokens: output,
+      total_tokens: prompt + output,
+      prompt_tokens_details: { cached_tokens: shared === 0 ? 0 : tools + sum(shared) },
+    };
   }
 }

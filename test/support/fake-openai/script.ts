@@ -8,14 +8,20 @@ import { itemText, outputText } from './request';
 import type { InputItem, Reply, ReplyItem, ResponsesRequest, Scenario, Step } from './types';
 
 export const message = (text: string): ReplyItem => ({ type: 'message', text });
-export const reasoning = (summary: string, encrypted?: string): ReplyItem => ({ type: 'reasoning', summary, ...(encrypted === undefined ? {} : { encrypted }) });
+export const reasoning = (summary: string, encrypted?: string): ReplyItem => ({
+  type: 'reasoning',
+  summary,
+  ...(encrypted === undefined ? {} : { encrypted }),
+});
 export const exec = (cmd: string): ReplyItem => ({ type: 'function_call', name: 'exec_command', arguments: { cmd } });
 export const applyPatch = (patch: string): ReplyItem => ({ type: 'custom_tool_call', name: 'apply_patch', input: patch });
 export const reply = (...items: ReplyItem[]): Reply => ({ items });
 
 /** A patch in `apply_patch`'s own format that replaces lines of one file. */
 export function updatePatch(path: string, remove: readonly string[], add: readonly string[]): string {
-  return ['*** Begin Patch', `*** Update File: ${path}`, '@@', ...remove.map((line) => `-${line}`), ...add.map((line) => `+${line}`), '*** End Patch'].join('\n');
+  return ['*** Begin Patch', `*** Update File: ${path}`, '@@', ...remove.map((line) => `-${line}`), ...add.map((line) => `+${line}`), '*** End Patch'].join(
+    '\n',
+  );
 }
 
 export function defaultSummary(request: ResponsesRequest): string {
@@ -35,7 +41,10 @@ export class OpenAIScript {
 
   answer(request: ResponsesRequest, last: InputItem | undefined): { reply: Reply; position: ScriptPosition | null } {
     const isPrompt = last?.type === 'message' && last.role === 'user';
-    const { step, position } = this.cursor.next({ resultIds: typeof last?.call_id === 'string' ? [last.call_id] : [], ...(isPrompt ? { promptText: itemText(last) } : {}) });
+    const { step, position } = this.cursor.next({
+      resultIds: typeof last?.call_id === 'string' ? [last.call_id] : [],
+      ...(isPrompt ? { promptText: itemText(last) } : {}),
+    });
     return { reply: (step ?? this.scenario.fallback ?? defaultFallback)({ request, last, output: outputText(last) }), position };
   }
 

@@ -48,7 +48,10 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeO
 
     const responsesRequest = body as ResponsesRequest;
     const last = lastItem(responsesRequest);
-    const chosen = kind === 'compaction' ? { reply: { items: [message((scenario.summary ?? defaultSummary)(responsesRequest))] } as Reply, position: null } : cursor.answer(responsesRequest, last);
+    const chosen =
+      kind === 'compaction'
+        ? { reply: { items: [message((scenario.summary ?? defaultSummary)(responsesRequest))] } as Reply, position: null }
+        : cursor.answer(responsesRequest, last);
     responses += 1;
     // Deterministic ids keep re-recorded fixtures stable where the client adds no randomness.
     const output = outputItems(chosen.reply.items, {
@@ -56,7 +59,10 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeO
       itemId: (prefix) => `${prefix}_fake${String(++items).padStart(6, '0')}`,
       callId: () => `call_fake${String(++calls).padStart(6, '0')}`,
     });
-    cursor.issued(chosen.position, output.flatMap((item) => (typeof item.call_id === 'string' ? [item.call_id] : [])));
+    cursor.issued(
+      chosen.position,
+      output.flatMap((item) => (typeof item.call_id === 'string' ? [item.call_id] : [])),
+    );
     const usage: Usage = { ...usageModel.price(responsesRequest, chosen.reply.items), ...chosen.reply.usage };
     requests.add({ ...base, kind, usage });
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });

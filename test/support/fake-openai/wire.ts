@@ -16,11 +16,29 @@ export function outputItems(items: readonly ReplyItem[], ids: WireIds): Record<s
   return items.map((item) => {
     switch (item.type) {
       case 'message':
-        return { type: 'message', id: ids.itemId('msg'), role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: item.text, annotations: [] }] };
+        return {
+          type: 'message',
+          id: ids.itemId('msg'),
+          role: 'assistant',
+          status: 'completed',
+          content: [{ type: 'output_text', text: item.text, annotations: [] }],
+        };
       case 'reasoning':
-        return { type: 'reasoning', id: ids.itemId('rs'), summary: [{ type: 'summary_text', text: item.summary }], ...(item.encrypted === undefined ? {} : { encrypted_content: item.encrypted }) };
+        return {
+          type: 'reasoning',
+          id: ids.itemId('rs'),
+          summary: [{ type: 'summary_text', text: item.summary }],
+          ...(item.encrypted === undefined ? {} : { encrypted_content: item.encrypted }),
+        };
       case 'function_call':
-        return { type: 'function_call', id: ids.itemId('fc'), call_id: ids.callId(calls++), name: item.name, arguments: JSON.stringify(item.arguments), status: 'completed' };
+        return {
+          type: 'function_call',
+          id: ids.itemId('fc'),
+          call_id: ids.callId(calls++),
+          name: item.name,
+          arguments: JSON.stringify(item.arguments),
+          status: 'completed',
+        };
       case 'custom_tool_call':
         return { type: 'custom_tool_call', id: ids.itemId('ctc'), call_id: ids.callId(calls++), name: item.name, input: item.input, status: 'completed' };
     }

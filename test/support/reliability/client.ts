@@ -31,13 +31,16 @@ export function send(port: number, options: Send): Promise<Answer> {
       resolve({ ...answer, ms: performance.now() - started });
     };
     const headers = { 'content-type': 'application/json', ...(options.chunked ? {} : { 'content-length': body.length }), ...options.headers };
-    const outgoing = request({ host: '127.0.0.1', port, path: options.path ?? '/v1/messages', method: options.method ?? 'POST', headers, agent: false }, (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (text = (text + chunk).slice(-100_000)));
-      response.on('end', () => done({ status: response.statusCode ?? null, headers: response.headers, text, error: null }));
-      response.on('error', (error) => done({ status: response.statusCode ?? null, headers: response.headers, text, error: error.message }));
-    });
+    const outgoing = request(
+      { host: '127.0.0.1', port, path: options.path ?? '/v1/messages', method: options.method ?? 'POST', headers, agent: false },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text = (text + chunk).slice(-100_000)));
+        response.on('end', () => done({ status: response.statusCode ?? null, headers: response.headers, text, error: null }));
+        response.on('error', (error) => done({ status: response.statusCode ?? null, headers: response.headers, text, error: error.message }));
+      },
+    );
     outgoing.on('error', (error) => done({ status: null, headers: {}, text: '', error: error.message }));
     if (!options.chunked) {
       outgoing.end(body);
@@ -83,7 +86,9 @@ export function slowClients(port: number, headers: number, bodies: number, every
     const socket = connect(port, '127.0.0.1');
     socket.on('error', () => undefined);
     const slowBody = index >= headers;
-    const head = slowBody ? 'POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1048576\r\n\r\n' : 'POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ' + 'a'.repeat(10_000);
+    const head = slowBody
+      ? 'POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1048576\r\n\r\n'
+      : 'POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ' + 'a'.repeat(10_000);
     let at = 0;
     if (slowBody) socket.write(head);
     const timer = setInterval(() => {

@@ -22,7 +22,10 @@ function tree(folder: string): string {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
-      else lines.push(`${relative(folder, path)} ${entry.isSymbolicLink() ? 'link' : readFileSync(path, 'base64')} ${entry.isSymbolicLink() ? '' : statSync(path).mode}`);
+      else
+        lines.push(
+          `${relative(folder, path)} ${entry.isSymbolicLink() ? 'link' : readFileSync(path, 'base64')} ${entry.isSymbolicLink() ? '' : statSync(path).mode}`,
+        );
     }
   };
   walk(folder);
@@ -31,24 +34,36 @@ function tree(folder: string): string {
 
 export async function connectThroughLinks(cli: string, root: string): Promise<LinkCase[]> {
   const cases: [string, (workspace: string, outside: string) => { link: string; target: string }][] = [
-    ['.claude/settings.local.json a link to a file outside', (workspace, outside) => {
-      mkdirSync(join(workspace, '.claude'));
-      symlinkSync(join(outside, 'settings.json'), join(workspace, '.claude', 'settings.local.json'));
-      return { link: join(workspace, '.claude', 'settings.local.json'), target: join(outside, 'settings.json') };
-    }],
-    ['.mcp.json a link to a file outside', (workspace, outside) => {
-      symlinkSync(join(outside, 'settings.json'), join(workspace, '.mcp.json'));
-      return { link: join(workspace, '.mcp.json'), target: join(outside, 'settings.json') };
-    }],
-    ['.claude a link to a folder outside', (workspace, outside) => {
-      symlinkSync(outside, join(workspace, '.claude'));
-      return { link: join(workspace, '.claude'), target: outside };
-    }],
-    ['.claude/settings.local.json a dangling link outside', (workspace, outside) => {
-      mkdirSync(join(workspace, '.claude'));
-      symlinkSync(join(outside, 'not-yet.json'), join(workspace, '.claude', 'settings.local.json'));
-      return { link: join(workspace, '.claude', 'settings.local.json'), target: join(outside, 'not-yet.json') };
-    }],
+    [
+      '.claude/settings.local.json a link to a file outside',
+      (workspace, outside) => {
+        mkdirSync(join(workspace, '.claude'));
+        symlinkSync(join(outside, 'settings.json'), join(workspace, '.claude', 'settings.local.json'));
+        return { link: join(workspace, '.claude', 'settings.local.json'), target: join(outside, 'settings.json') };
+      },
+    ],
+    [
+      '.mcp.json a link to a file outside',
+      (workspace, outside) => {
+        symlinkSync(join(outside, 'settings.json'), join(workspace, '.mcp.json'));
+        return { link: join(workspace, '.mcp.json'), target: join(outside, 'settings.json') };
+      },
+    ],
+    [
+      '.claude a link to a folder outside',
+      (workspace, outside) => {
+        symlinkSync(outside, join(workspace, '.claude'));
+        return { link: join(workspace, '.claude'), target: outside };
+      },
+    ],
+    [
+      '.claude/settings.local.json a dangling link outside',
+      (workspace, outside) => {
+        mkdirSync(join(workspace, '.claude'));
+        symlinkSync(join(outside, 'not-yet.json'), join(workspace, '.claude', 'settings.local.json'));
+        return { link: join(workspace, '.claude', 'settings.local.json'), target: join(outside, 'not-yet.json') };
+      },
+    ],
   ];
   const outcomes: LinkCase[] = [];
   for (const [index, [name, make]] of cases.entries()) {
@@ -62,7 +77,12 @@ export async function connectThroughLinks(cli: string, root: string): Promise<Li
     const env = { PATH: process.env.PATH ?? '', HOME: root, XDG_STATE_HOME: join(root, 'state'), NO_COLOR: '1' };
     const runs: LinkCase['runs'] = [];
     // `mcp --register` writes .mcp.json alone: asked where that is the link.
-    const commands = [['connect', workspace], ['connect', workspace, '--dry-run'], ['disconnect', workspace], ...(link.endsWith('.mcp.json') ? [['mcp', '--register', workspace]] : [])];
+    const commands = [
+      ['connect', workspace],
+      ['connect', workspace, '--dry-run'],
+      ['disconnect', workspace],
+      ...(link.endsWith('.mcp.json') ? [['mcp', '--register', workspace]] : []),
+    ];
     for (const args of commands) {
       // Looked at after each command: a disconnect would undo what a connect wrote through the link.
       const run = await runCli(process.execPath, [cli, ...args], { cwd: root, env, timeoutMs: 20_000 });

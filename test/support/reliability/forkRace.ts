@@ -117,7 +117,10 @@ export async function forkOntoExistingNames(cli: string, root: string): Promise<
   writeFileSync(preload, "const crypto = require('node:crypto'); crypto.randomUUID = () => process.env.FORCED_UUID;\n");
   const cases: ExistingNameOutcome['cases'] = [];
   const temps: string[] = [];
-  for (const [name, id] of [['the source itself', SESSION], ['another session', other]] as const) {
+  for (const [name, id] of [
+    ['the source itself', SESSION],
+    ['another session', other],
+  ] as const) {
     const caseRoot = join(root, id);
     const { config, transcript } = seedSession(caseRoot, 442);
     const project = join(config, 'projects', PROJECT);

@@ -58,23 +58,38 @@ function watch(port: number): Watch {
   lag.enable();
   const state: Watch = { events: [], chunks: 0, error: null, gaps: [], lag, stop: () => undefined };
   const stopNoting = noteGaps(state.gaps);
-  const body = JSON.stringify({ model: 'claude-sonnet-5-5', max_tokens: 10, stream: true, messages: [{ role: 'user', content: 'watch' }], metadata: { user_id: JSON.stringify({ session_id: WATCH_SESSION }) } });
-  const outgoing = request({ host: '127.0.0.1', port, path: '/v1/messages', method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-reliability': `paced:${EVENTS}:${PACE_MS}` } }, (response) => {
-    let rest = '';
-    response.setEncoding('utf8');
-    response.on('data', (chunk: string) => {
-      const now = nowMs();
-      state.chunks += 1;
-      rest += chunk;
-      const events = rest.split('\n\n');
-      rest = events.pop() ?? '';
-      for (const text of events) {
-        const at = /"at":([0-9.]+)/.exec(text);
-        if (at) state.events.push({ written: Number(at[1]), read: now });
-      }
-    });
-    response.on('error', () => undefined);
+  const body = JSON.stringify({
+    model: 'claude-sonnet-5-5',
+    max_tokens: 10,
+    stream: true,
+    messages: [{ role: 'user', content: 'watch' }],
+    metadata: { user_id: JSON.stringify({ session_id: WATCH_SESSION }) },
   });
+  const outgoing = request(
+    {
+      host: '127.0.0.1',
+      port,
+      path: '/v1/messages',
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-reliability': `paced:${EVENTS}:${PACE_MS}` },
+    },
+    (response) => {
+      let rest = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        const now = nowMs();
+        state.chunks += 1;
+        rest += chunk;
+        const events = rest.split('\n\n');
+        rest = events.pop() ?? '';
+        for (const text of events) {
+          const at = /"at":([0-9.]+)/.exec(text);
+          if (at) state.events.push({ written: Number(at[1]), read: now });
+        }
+      });
+      response.on('error', () => undefined);
+    },
+  );
   outgoing.on('error', (error) => (state.error ??= error.message));
   outgoing.end(body);
   state.stop = () => {
@@ -99,7 +114,16 @@ function stallOf(delays: readonly number[]): { median: number; stall: number } {
 function summary(id: string, state: Watch): unknown {
   const raw = stallOf(state.events.map((event) => event.read - event.written));
   const net = stallOf(state.events.map((event) => event.read - event.written - ownTime(state.gaps, event.written, event.read)));
-  return { id, events: state.events.length, chunks: state.chunks, error: state.error, medianDelayMs: raw.median, stallMs: net.stall, rawStallMs: raw.stall, ownLagMs: state.lag.max / 1e6 };
+  return {
+    id,
+    events: state.events.length,
+    chunks: state.chunks,
+    error: state.error,
+    medianDelayMs: raw.median,
+    stallMs: net.stall,
+    rawStallMs: raw.stall,
+    ownLagMs: state.lag.max / 1e6,
+  };
 }
 
 async function main(): Promise<void> {

@@ -19,7 +19,11 @@ export interface ClosedOutRun {
  * Runs a command whose reader closes stdout before it is written to: every write gets EPIPE, the
  * same as behind `head -1` once head has its line, but on every run and whatever the output's size.
  */
-export function withStdoutClosed(cli: string, args: readonly string[], options: { stdin?: string; env: NodeJS.ProcessEnv; cwd: string }): Promise<ClosedOutRun> {
+export function withStdoutClosed(
+  cli: string,
+  args: readonly string[],
+  options: { stdin?: string; env: NodeJS.ProcessEnv; cwd: string },
+): Promise<ClosedOutRun> {
   const started = performance.now();
   const child = spawn(process.execPath, [cli, ...args], { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
   child.stdout.destroy();
@@ -39,7 +43,12 @@ export function withStdoutClosed(cli: string, args: readonly string[], options: 
 /** `node cli.js ARGS | head -1` through the shell, as a person types it: head's exit status and the command's. */
 export function behindHead(cli: string, args: readonly string[], options: { env: NodeJS.ProcessEnv; cwd: string }): { codes: string; stderr: string } {
   const quoted = [process.execPath, cli, ...args].map((arg) => `'${arg.replace(/'/g, "'\\''")}'`).join(' ');
-  const run = spawnSync('bash', ['-c', `${quoted} 2>"$ERR_FILE" | head -1 >/dev/null; echo "\${PIPESTATUS[@]}"; cat "$ERR_FILE"`], { cwd: options.cwd, env: { ...options.env, ERR_FILE: join(options.cwd, `head-${process.pid}.err`) }, encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync('bash', ['-c', `${quoted} 2>"$ERR_FILE" | head -1 >/dev/null; echo "\${PIPESTATUS[@]}"; cat "$ERR_FILE"`], {
+    cwd: options.cwd,
+    env: { ...options.env, ERR_FILE: join(options.cwd, `head-${process.pid}.err`) },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   const [codes = '', ...rest] = run.stdout.split('\n');
   return { codes: codes.trim(), stderr: rest.join('\n').trim() };
 }
@@ -48,8 +57,20 @@ export function behindHead(cli: string, args: readonly string[], options: { env:
 export function printingCommands(root: string): { args: string[]; stdin?: string }[] {
   const workspace = join(root, 'ws');
   mkdirSync(workspace, { recursive: true });
-  const hookInput = JSON.stringify({ session_id: 'probe', transcript_path: TRANSCRIPT, cwd: workspace, hook_event_name: 'PreCompact', trigger: 'manual', custom_instructions: '' });
-  const statusInput = JSON.stringify({ session_id: 'probe', transcript_path: TRANSCRIPT, cwd: workspace, model: { id: 'claude-sonnet-5-5', display_name: 'Sonnet' } });
+  const hookInput = JSON.stringify({
+    session_id: 'probe',
+    transcript_path: TRANSCRIPT,
+    cwd: workspace,
+    hook_event_name: 'PreCompact',
+    trigger: 'manual',
+    custom_instructions: '',
+  });
+  const statusInput = JSON.stringify({
+    session_id: 'probe',
+    transcript_path: TRANSCRIPT,
+    cwd: workspace,
+    model: { id: 'claude-sonnet-5-5', display_name: 'Sonnet' },
+  });
   return [
     { args: ['--help'] },
     { args: ['--version'] },

@@ -100,7 +100,10 @@ export interface ProxyProcess {
 }
 
 /** `cli.js proxy` in its own process, as `ctxlens proxy` runs; `wrap` puts a command before node (e.g. unshare). */
-export async function startProxyProcess(cli: string, options: { upstream: string; stateDir: string; args?: readonly string[]; wrap?: readonly string[]; env?: NodeJS.ProcessEnv }): Promise<ProxyProcess> {
+export async function startProxyProcess(
+  cli: string,
+  options: { upstream: string; stateDir: string; args?: readonly string[]; wrap?: readonly string[]; env?: NodeJS.ProcessEnv },
+): Promise<ProxyProcess> {
   const argv = [process.execPath, cli, 'proxy', '--upstream', options.upstream, '--state-dir', options.stateDir, ...(options.args ?? [])];
   const [command, ...rest] = [...(options.wrap ?? []), ...argv] as [string, ...string[]];
   const child = spawn(command, rest, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
@@ -140,9 +143,17 @@ export interface CommandOutcome {
 }
 
 /** A one-shot command of the built CLI, killed at `timeoutMs`; peak RSS polled every 20 ms. */
-export function runCommand(entry: string, args: readonly string[], options: { stdin?: string | Buffer; env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs: number; endStdinWhen?: (stdout: string) => boolean }): Promise<CommandOutcome> {
+export function runCommand(
+  entry: string,
+  args: readonly string[],
+  options: { stdin?: string | Buffer; env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs: number; endStdinWhen?: (stdout: string) => boolean },
+): Promise<CommandOutcome> {
   const started = performance.now();
-  const child = spawn(process.execPath, [entry, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', ...options.env }, ...(options.cwd ? { cwd: options.cwd } : {}) });
+  const child = spawn(process.execPath, [entry, ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1', ...options.env },
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+  });
   let stdout = '';
   let stderr = '';
   let peak: number | null = null;

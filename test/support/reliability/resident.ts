@@ -114,7 +114,11 @@ export async function startRecorder(folder: string): Promise<{ socket: string; r
 }
 
 /** The shipped reader on `socket`, once it says it serves. */
-export async function startReader(loader: string, socket: string, env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; stderr: () => string; stop(): Promise<number | null> }> {
+export async function startReader(
+  loader: string,
+  socket: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ child: ChildProcess; stderr: () => string; stop(): Promise<number | null> }> {
   const child = spawn(process.execPath, [loader, 'resident', '--socket', socket], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let errors = '';
   child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString('utf8')));

@@ -10,7 +10,8 @@ import { imageAfter, resealWal, unpackFixture, walBetween } from '../opencodeWal
 /** The recorded fixture's one session. */
 export const OPENCODE_SESSION = 'ses_deb3ad31fffe8qZSLwam00riJe';
 
-export type OpencodeDamage = 'page-size-1000' | 'page-size-1001' | 'commit-1000000-pages' | 'truncated' | 'invalid-json-row' | 'btree-cycle' | 'row-of-256-mib' | 'overflow-loop';
+export type OpencodeDamage =
+  'page-size-1000' | 'page-size-1001' | 'commit-1000000-pages' | 'truncated' | 'invalid-json-row' | 'btree-cycle' | 'row-of-256-mib' | 'overflow-loop';
 
 /** `<folder>/opencode.db` (and `-wal`) from the recorded `plain` session, damaged as named; returns the database's path. */
 export async function damagedOpencode(folder: string, damage: OpencodeDamage): Promise<string> {
@@ -31,7 +32,7 @@ export async function damagedOpencode(folder: string, damage: OpencodeDamage): P
   }
   if (damage === 'invalid-json-row') {
     // The newest message's data cut mid-value: the rest of the session must still be read.
-    writeFileSync(db, await imageAfter(base, "UPDATE message SET data = substr(data, 1, 20) WHERE id = (SELECT max(id) FROM message)"));
+    writeFileSync(db, await imageAfter(base, 'UPDATE message SET data = substr(data, 1, 20) WHERE id = (SELECT max(id) FROM message)'));
     return db;
   }
   const wal = walBetween(base, await imageAfter(base, "UPDATE session SET title = 'Renamed by the log'"));
@@ -48,7 +49,12 @@ export async function damagedOpencode(folder: string, damage: OpencodeDamage): P
   return db;
 }
 
-const HEADER = { sessionId: '0badc0de-1111-4222-8333-444455556666', projectHash: 'f'.repeat(64), startTime: '2026-11-25T10:00:00.000Z', lastUpdated: '2026-11-25T10:00:00.000Z' };
+const HEADER = {
+  sessionId: '0badc0de-1111-4222-8333-444455556666',
+  projectHash: 'f'.repeat(64),
+  startTime: '2026-11-25T10:00:00.000Z',
+  lastUpdated: '2026-11-25T10:00:00.000Z',
+};
 const message = (id: string, text: string): string => `${JSON.stringify({ id, timestamp: '2026-11-25T10:00:01.000Z', type: 'user', content: [{ text }] })}\n`;
 
 /** A Gemini home holding one chat, `lines` after its header; returns the home (for --gemini-home). */
@@ -73,5 +79,8 @@ export function rewindingGemini(folder: string, kept: number, rewinds: number): 
 
 /** A chat whose `$set` names `__proto__` with a summary and a subagent kind: neither may become the session's. */
 export function protoGemini(folder: string): string {
-  return geminiHome(folder, `${message('m0', 'the first prompt')}${JSON.stringify({ $set: JSON.parse('{"__proto__":{"summary":"INJECTED","kind":"subagent"},"constructor":{"prototype":{"polluted":true}}}') as unknown })}\n`);
+  return geminiHome(
+    folder,
+    `${message('m0', 'the first prompt')}${JSON.stringify({ $set: JSON.parse('{"__proto__":{"summary":"INJECTED","kind":"subagent"},"constructor":{"prototype":{"polluted":true}}}') as unknown })}\n`,
+  );
 }

@@ -23,12 +23,34 @@ export interface Upstream {
 
 const event = (type: string, data: unknown): string => `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
 
-const START = { type: 'message_start', message: { id: 'msg_rel', type: 'message', role: 'assistant', model: 'claude-sonnet-5-5', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 100, output_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 } } };
+const START = {
+  type: 'message_start',
+  message: {
+    id: 'msg_rel',
+    type: 'message',
+    role: 'assistant',
+    model: 'claude-sonnet-5-5',
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: { input_tokens: 100, output_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+  },
+};
 
 /** The SSE answer `stream:<seed>` sends: a whole message whose text depends on the seed. */
 export function streamBytes(seed: number): Buffer {
-  const parts = [event('message_start', START), event('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } })];
-  for (let index = 0; index < 12; index++) parts.push(event('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: `seed ${seed} piece ${index} ${'x'.repeat((seed * 31 + index * 17) % 200)}` } }));
+  const parts = [
+    event('message_start', START),
+    event('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
+  ];
+  for (let index = 0; index < 12; index++)
+    parts.push(
+      event('content_block_delta', {
+        type: 'content_block_delta',
+        index: 0,
+        delta: { type: 'text_delta', text: `seed ${seed} piece ${index} ${'x'.repeat((seed * 31 + index * 17) % 200)}` },
+      }),
+    );
   parts.push(event('content_block_stop', { type: 'content_block_stop', index: 0 }));
   parts.push(event('message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 12 } }));
   parts.push(event('message_stop', { type: 'message_stop' }));
@@ -71,13 +93,28 @@ export async function startUpstream(): Promise<Upstream> {
         response.end();
       } else if (mode === 'die-mid-event') {
         response.writeHead(200, { 'content-type': 'text/event-stream' });
-        response.write(event('message_start', START) + event('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }));
+        response.write(
+          event('message_start', START) + event('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
+        );
         response.write('event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_del');
         setTimeout(() => response.socket?.destroy(), 30);
       } else {
-        const body = JSON.stringify({ id: 'msg_rel', type: 'message', role: 'assistant', model: 'claude-sonnet-5-5', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 100, output_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 } });
+        const body = JSON.stringify({
+          id: 'msg_rel',
+          type: 'message',
+          role: 'assistant',
+          model: 'claude-sonnet-5-5',
+          content: [{ type: 'text', text: 'ok' }],
+          stop_reason: 'end_turn',
+          stop_sequence: null,
+          usage: { input_tokens: 100, output_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+        });
         // The path it was asked for, so a test can tell where a request target led.
-        response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-upstream-path': encodeURI(request.url ?? '') });
+        response.writeHead(200, {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          'x-upstream-path': encodeURI(request.url ?? ''),
+        });
         response.end(body);
       }
     });

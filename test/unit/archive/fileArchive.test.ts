@@ -27,7 +27,12 @@ const context = () =>
     ],
     { windowTokens: 12_000 },
   );
-const entry = (id: string, bytes = 10): ArchiveEntry => ({ id, createdAt: '2025-01-01T00:00:00.000Z', reason: 'manual', context: { items: [], windowTokens: 1, usedTokens: 0, usedSource: 'estimate', tokenScale: 1, pad: 'x'.repeat(bytes) } as never });
+const entry = (id: string, bytes = 10): ArchiveEntry => ({
+  id,
+  createdAt: '2025-01-01T00:00:00.000Z',
+  reason: 'manual',
+  context: { items: [], windowTokens: 1, usedTokens: 0, usedSource: 'estimate', tokenScale: 1, pad: 'x'.repeat(bytes) } as never,
+});
 
 describe('FileSystemArchive', () => {
   it('writes entries 0600 in a 0700 folder', async () => {
@@ -89,7 +94,10 @@ describe('StagedArchive', () => {
     try {
       for (let attempt = 0; attempt < 3; attempt++) {
         const committed = await archive.commit(id);
-        assert.equal(committed.ok ? '' : committed.error, `could not archive the context in ${folder}: No space left on the disk while writing ${join(folder, `${id}.json`)}`);
+        assert.equal(
+          committed.ok ? '' : committed.error,
+          `could not archive the context in ${folder}: No space left on the disk while writing ${join(folder, `${id}.json`)}`,
+        );
       }
     } finally {
       (fsPromises as { writeFile: typeof fsPromises.writeFile }).writeFile = original;
@@ -112,7 +120,12 @@ describe('pruneArchive', () => {
     }
     return folder;
   }
-  const names = ['2025-01-01T00-00-00-000Z-aaaaaa.json', '2025-05-01T00-00-00-000Z-bbbbbb.json', '2025-06-20T00-00-00-000Z-cccccc.json', '2025-06-29T00-00-00-000Z-dddddd.json'];
+  const names = [
+    '2025-01-01T00-00-00-000Z-aaaaaa.json',
+    '2025-05-01T00-00-00-000Z-bbbbbb.json',
+    '2025-06-20T00-00-00-000Z-cccccc.json',
+    '2025-06-29T00-00-00-000Z-dddddd.json',
+  ];
   const sample = () => folderWith(names.map((name, index) => ({ name, kb: 400, daysOld: [180, 60, 10, 1][index] ?? 0 })));
 
   it('removes entries past the age cap, then the oldest beyond the size cap', async () => {
@@ -120,11 +133,14 @@ describe('pruneArchive', () => {
     writeFileSync(join(folder, 'unrelated.json'), 'not ours');
     const pruned = await pruneArchive(folder, { maxAgeDays: 30, maxMegabytes: 0.5, now });
     assert.ok(pruned.ok);
-    assert.deepEqual(pruned.value.removed.map((file) => [file.name, file.reason]), [
-      [names[0], 'age'],
-      [names[1], 'age'],
-      [names[2], 'size'],
-    ]);
+    assert.deepEqual(
+      pruned.value.removed.map((file) => [file.name, file.reason]),
+      [
+        [names[0], 'age'],
+        [names[1], 'age'],
+        [names[2], 'size'],
+      ],
+    );
     assert.deepEqual(readdirSync(folder).sort(), [names[3], 'unrelated.json']);
     assert.equal(pruned.value.keptEntries, 1);
     assert.equal(pruned.value.keptBytes, 400 * 1024);
@@ -149,7 +165,10 @@ describe('pruneArchive', () => {
     ]);
     const pruned = await pruneArchive(folder, { maxAgeDays: 30, maxMegabytes: 1, now, keep: [names[3] ?? ''] });
     assert.ok(pruned.ok);
-    assert.deepEqual(pruned.value.removed.map((file) => file.reason), ['temp']);
+    assert.deepEqual(
+      pruned.value.removed.map((file) => file.reason),
+      ['temp'],
+    );
     assert.deepEqual(readdirSync(folder).sort(), [`${names[1] ?? ''}.456.tmp`, names[3]]);
   });
 

@@ -6,7 +6,10 @@ import { lowerBound } from '../../../src/base/search';
 
 describe('thousands', () => {
   it('writes whole numbers as en-US does', () => {
-    fc.assert(fc.property(fc.integer({ min: -1e12, max: 1e12 }), (value) => assert.equal(thousands(value), value.toLocaleString('en-US'))), { numRuns: 500, seed: 9 });
+    fc.assert(
+      fc.property(fc.integer({ min: -1e12, max: 1e12 }), (value) => assert.equal(thousands(value), value.toLocaleString('en-US'))),
+      { numRuns: 500, seed: 9 },
+    );
   });
 });
 
@@ -33,7 +36,10 @@ describe('lowerBound', () => {
       fc.property(fc.array(fc.integer({ min: 0, max: 50 })), fc.integer({ min: -5, max: 55 }), (values, key) => {
         const sorted = [...values].sort((a, b) => a - b);
         const linear = sorted.findIndex((value) => value >= key);
-        assert.equal(lowerBound(sorted, (value) => value < key), linear === -1 ? sorted.length : linear);
+        assert.equal(
+          lowerBound(sorted, (value) => value < key),
+          linear === -1 ? sorted.length : linear,
+        );
       }),
       { numRuns: 300, seed: 3 },
     );

@@ -24,7 +24,9 @@ describe('ctxlens compact and the archive', () => {
   it('--write-session archives first, 0600 in a 0700 folder, and no secret of the focus text reaches the archive or the fork', async () => {
     const copy = copyScenario('multi-prompt');
     const state = tempDir('cl-state-');
-    const result = await run(['compact', copy.transcript, '--json', '--write-session', '--focus', `keep the deploy, key ${SECRET}`, ...squeeze], { XDG_STATE_HOME: state });
+    const result = await run(['compact', copy.transcript, '--json', '--write-session', '--focus', `keep the deploy, key ${SECRET}`, ...squeeze], {
+      XDG_STATE_HOME: state,
+    });
     assert.equal(result.code, 0, result.err);
     assert.ok(!result.out.includes(SECRET), 'not in the report');
     const report = JSON.parse(result.out) as { archive: { location: string } | null; fork: { path: string } };
@@ -44,7 +46,12 @@ describe('ctxlens compact and the archive', () => {
     // are kept word for word, so the summary no longer quotes them).
     const lines = readFileSync(copy.transcript, 'utf8')
       .split('\n')
-      .map((line) => line.replace('TODO: document the default in the README.', 'TODO: document the default in the README, with token ghp_16C7e42F292c6912E7710c838347Ae178B4a.'));
+      .map((line) =>
+        line.replace(
+          'TODO: document the default in the README.',
+          'TODO: document the default in the README, with token ghp_16C7e42F292c6912E7710c838347Ae178B4a.',
+        ),
+      );
     writeFileSync(copy.transcript, lines.join('\n'));
     const result = await run(['compact', copy.transcript, ...squeeze]);
     assert.equal(result.code, 0, result.err);
@@ -57,7 +64,11 @@ describe('ctxlens archive prune', () => {
   function archive(): string {
     const folder = tempDir('cl-archive-');
     const day = 24 * 60 * 60 * 1000;
-    [['2025-01-01T00-00-00-000Z-aaaaaa', 90], ['2025-03-01T00-00-00-000Z-bbbbbb', 2], ['2025-03-02T00-00-00-000Z-cccccc', 1]].forEach(([id, daysOld]) => {
+    [
+      ['2025-01-01T00-00-00-000Z-aaaaaa', 90],
+      ['2025-03-01T00-00-00-000Z-bbbbbb', 2],
+      ['2025-03-02T00-00-00-000Z-cccccc', 1],
+    ].forEach(([id, daysOld]) => {
       const path = join(folder, `${id}.json`);
       writeFileSync(path, 'x'.repeat(600 * 1024));
       const at = new Date(Date.now() - Number(daysOld) * day);
@@ -80,7 +91,10 @@ describe('ctxlens archive prune', () => {
     const result = await run(['archive', 'prune', '--archive-dir', folder, '--max-age-days', '0', '--max-mb', '1', '--json']);
     assert.equal(result.code, 0, result.err);
     const report = JSON.parse(result.out) as { removed: { name: string; reason: string }[]; keptEntries: number };
-    assert.deepEqual(report.removed.map((file) => file.reason), ['size', 'size']);
+    assert.deepEqual(
+      report.removed.map((file) => file.reason),
+      ['size', 'size'],
+    );
     assert.deepEqual(readdirSync(folder), ['2025-03-02T00-00-00-000Z-cccccc.json']);
   });
 

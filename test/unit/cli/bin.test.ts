@@ -20,7 +20,10 @@ describe('dist/cli.js as a process', () => {
     assert.equal(versionRun.status, 0);
     assert.equal(versionRun.stdout.trim(), version);
     const copy = copyScenario('commands');
-    const inspect = spawnSync(process.execPath, [bin, 'inspect', copy.sessionId, '--json'], { encoding: 'utf8', env: { ...process.env, CLAUDE_CONFIG_DIR: copy.configDir } });
+    const inspect = spawnSync(process.execPath, [bin, 'inspect', copy.sessionId, '--json'], {
+      encoding: 'utf8',
+      env: { ...process.env, CLAUDE_CONFIG_DIR: copy.configDir },
+    });
     assert.equal(inspect.status, 0, inspect.stderr);
     assert.equal((JSON.parse(inspect.stdout) as { session: { id: string } }).session.id, copy.sessionId);
     const missing = spawnSync(process.execPath, [bin, 'inspect', '/nonexistent.jsonl'], { encoding: 'utf8' });
@@ -44,7 +47,9 @@ describe('dist/cli.js with the resident reader', () => {
     server.stderr.on('data', (chunk: Buffer) => (serverErr += chunk.toString('utf8')));
     const exited = new Promise<number | null>((settle) => server.on('exit', settle));
     await new Promise<void>((settle, reject) => {
-      server.stdout.once('data', (chunk: Buffer) => (chunk.toString('utf8').startsWith(`Serving on ${socket}`) ? settle() : reject(new Error(chunk.toString('utf8')))));
+      server.stdout.once('data', (chunk: Buffer) =>
+        chunk.toString('utf8').startsWith(`Serving on ${socket}`) ? settle() : reject(new Error(chunk.toString('utf8'))),
+      );
       server.once('exit', () => reject(new Error(`the reader exited: ${serverErr}`)));
     });
     const alone = spawnSync(process.execPath, [loader, 'inspect', copy.sessionId, '--json'], { encoding: 'utf8', env });

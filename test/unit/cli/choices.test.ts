@@ -24,7 +24,10 @@ describe('compact --keep / --drop', () => {
   it('takes the ids inspect --json numbers, labelled without markup', async () => {
     const inspected = await run(['inspect', copy.transcript, '--json']);
     const regions = (JSON.parse(inspected.out) as { regions: Region[] }).regions;
-    assert.deepEqual(regions.map((region) => region.id), regions.map((_, index) => index));
+    assert.deepEqual(
+      regions.map((region) => region.id),
+      regions.map((_, index) => index),
+    );
     for (const region of regions) assert.doesNotMatch(region.label, /<\/?system-reminder>|"input_schema"/);
   });
 
@@ -62,8 +65,12 @@ describe('compact --keep / --drop', () => {
     assert.match(result.out, /^compacted \d/);
   });
 
-  it('sessions shows the transcript\'s last timestamp, not the file\'s mtime (a copy moves the mtime)', async () => {
-    const json = JSON.parse((await run(['sessions', '--all', '--json', '--config-dir', copy.configDir])).out) as { id: string; lastRecordAtMs: number | null; lastActivityMs: number }[];
+  it("sessions shows the transcript's last timestamp, not the file's mtime (a copy moves the mtime)", async () => {
+    const json = JSON.parse((await run(['sessions', '--all', '--json', '--config-dir', copy.configDir])).out) as {
+      id: string;
+      lastRecordAtMs: number | null;
+      lastActivityMs: number;
+    }[];
     const session = json.find((entry) => entry.id === copy.sessionId);
     assert.ok(session?.lastRecordAtMs);
     assert.ok(session.lastRecordAtMs < session.lastActivityMs, 'recorded before the test copied it');

@@ -33,7 +33,10 @@ describe('ctxlens sessions', () => {
     const copy = copyScenario('commands');
     const result = await run(['sessions', '--json', '--config-dir', copy.configDir, '--workspace', '/home/user/commands']);
     assert.equal(result.code, 0, result.err);
-    assert.deepEqual((JSON.parse(result.out) as { id: string }[]).map((session) => session.id), [copy.sessionId]);
+    assert.deepEqual(
+      (JSON.parse(result.out) as { id: string }[]).map((session) => session.id),
+      [copy.sessionId],
+    );
   });
 
   it('escapes a newline or ESC in an id taken from a file name: one row per session, nothing the terminal acts on', async () => {
@@ -71,12 +74,21 @@ describe('ctxlens inspect', () => {
       assert.equal(report.used.tokens, fill.value.fill.usedTokens);
       assert.equal(report.window.tokens, fill.value.fill.windowTokens);
       assert.equal(report.session.id, copy.sessionId);
-      assert.deepEqual(report.breakdown.map((row) => row.category), ['system', 'tools', 'unrecorded', 'user', 'assistant', 'thinking', 'tool_use', 'tool_result', 'reminder', 'summary']);
+      assert.deepEqual(
+        report.breakdown.map((row) => row.category),
+        ['system', 'tools', 'unrecorded', 'user', 'assistant', 'thinking', 'tool_use', 'tool_result', 'reminder', 'summary'],
+      );
       // The parts add up to what the next request holds: the last call's exact prompt and output, and
       // the estimate of what was written after it, item by item.
-      assert.equal(report.breakdown.reduce((sum, row) => sum + row.tokens, 0), report.context.tokens);
+      assert.equal(
+        report.breakdown.reduce((sum, row) => sum + row.tokens, 0),
+        report.context.tokens,
+      );
       assert.equal(report.context.measured, report.used.tokens + report.used.outputTokensPending);
-      assert.equal(report.regions.filter((region) => region.basis === 'estimated').reduce((sum, region) => sum + region.tokens, 0), report.context.estimated);
+      assert.equal(
+        report.regions.filter((region) => region.basis === 'estimated').reduce((sum, region) => sum + region.tokens, 0),
+        report.context.estimated,
+      );
       assert.equal(report.compactions.length, ['compact', 'compact-audit', 'demo', 'hook-inputs', 'long-compacted', 'long-demo'].includes(scenario) ? 1 : 0);
       assert.deepEqual(report.diagnostics, []);
     });
@@ -115,7 +127,12 @@ describe('ctxlens compact', () => {
     const before = readdirSync(dirname(copy.transcript));
     const result = await run(['compact', copy.transcript, '--json', '--archive-dir', archive, ...squeeze]);
     assert.equal(result.code, 0, result.err);
-    const report = JSON.parse(result.out) as Record<string, unknown> & { before: { tokens: number }; after: { tokens: number }; regions: { fate: string; reason: string; tier: string | null }[]; summary: { text: string } };
+    const report = JSON.parse(result.out) as Record<string, unknown> & {
+      before: { tokens: number };
+      after: { tokens: number };
+      regions: { fate: string; reason: string; tier: string | null }[];
+      summary: { text: string };
+    };
     assert.equal(report.status, 'compacted');
     assert.ok(report.after.tokens < report.before.tokens);
     assert.ok((report.savingsPct as number) > 0);
@@ -134,7 +151,14 @@ describe('ctxlens compact', () => {
       status: string;
       tiers: { tier: string }[];
       regions: { fate: string; kind: string }[];
-      metrics: { tokensBefore: number; tokensAfter: number; reinjectedTokens: number; toolResultsPruned: number; staleResources: string[]; perTier: Record<string, { items: number; tokensSaved: number }> };
+      metrics: {
+        tokensBefore: number;
+        tokensAfter: number;
+        reinjectedTokens: number;
+        toolResultsPruned: number;
+        staleResources: string[];
+        perTier: Record<string, { items: number; tokensSaved: number }>;
+      };
     }
     const compactJson = async (...flags: string[]): Promise<Report> => {
       const result = await run(['compact', copy.transcript, '--json', '--window', '80000', '--archive-dir', archive, ...flags]);
@@ -145,8 +169,14 @@ describe('ctxlens compact', () => {
     const gentle = await compactJson('--target-percent', '75');
     const full = await compactJson();
     assert.equal(loose.status, 'noop');
-    assert.deepEqual(gentle.tiers.map((tier) => tier.tier), ['supersede']);
-    assert.deepEqual(full.tiers.map((tier) => tier.tier), ['supersede', 'age-clear', 'dedupe', 'truncate', 'summarize']);
+    assert.deepEqual(
+      gentle.tiers.map((tier) => tier.tier),
+      ['supersede'],
+    );
+    assert.deepEqual(
+      full.tiers.map((tier) => tier.tier),
+      ['supersede', 'age-clear', 'dedupe', 'truncate', 'summarize'],
+    );
     for (const report of [gentle, full]) {
       const { metrics } = report;
       const tierSum = Object.values(metrics.perTier).reduce((sum, tier) => sum + tier.tokensSaved, 0);
@@ -163,7 +193,10 @@ describe('ctxlens compact', () => {
     const copy = copyScenario('demo');
     const source = hash(copy.transcript);
     const state = tempDir('cl-state-');
-    const result = await run(['compact', copy.sessionId, '--write-session', '--focus', 'retry logic', ...squeeze], { CLAUDE_CONFIG_DIR: copy.configDir, XDG_STATE_HOME: state });
+    const result = await run(['compact', copy.sessionId, '--write-session', '--focus', 'retry logic', ...squeeze], {
+      CLAUDE_CONFIG_DIR: copy.configDir,
+      XDG_STATE_HOME: state,
+    });
     assert.equal(result.code, 0, result.err);
     assert.match(result.out, /Resume it with: claude --resume [0-9a-f-]{36}/);
     assert.equal(hash(copy.transcript), source);

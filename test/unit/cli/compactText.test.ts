@@ -41,7 +41,8 @@ describe('compact, as text', () => {
     // Each shown line is the summary's own (long ones cut with an ellipsis); each run names its own archive entry.
     const same = (line: string): string => line.replace(/archive="[^"]*"/, 'archive=""');
     head.forEach((line, index) => assert.ok(same(lines[index] ?? '').startsWith(same(line.slice('  │ '.length).replace(/…$/, '').trimEnd())), line));
-    if (lines.length > SUMMARY_HEAD_LINES) assert.match(text, new RegExp(`│ … ${lines.length - SUMMARY_HEAD_LINES} more lines: the whole summary is in --json \\(\\.summary\\.text\\)`));
+    if (lines.length > SUMMARY_HEAD_LINES)
+      assert.match(text, new RegExp(`│ … ${lines.length - SUMMARY_HEAD_LINES} more lines: the whole summary is in --json \\(\\.summary\\.text\\)`));
   });
 
   it('says so when the focus kept nothing the ladder would have touched', async () => {

@@ -27,15 +27,16 @@ describe('ctxlens connect / disconnect', () => {
     assert.equal(existsSync(file), false);
   });
 
-  it('connects beside the person\'s settings, keeps the file mode, and disconnects back byte for byte', async () => {
-    const original = '{\n  "permissions": { "allow": ["Bash(ls:*)"] }, // mine\n  "cleanupPeriodDays": 12345678901234567890,\n  "hooks": {"PreCompact": [{"hooks": [{"type": "command", "command": "notify.sh && \\"/usr/bin/node\\" \\"/x/cli.js\\" hook pre-compact"}]}]}\n}\n';
+  it("connects beside the person's settings, keeps the file mode, and disconnects back byte for byte", async () => {
+    const original =
+      '{\n  "permissions": { "allow": ["Bash(ls:*)"] }, // mine\n  "cleanupPeriodDays": 12345678901234567890,\n  "hooks": {"PreCompact": [{"hooks": [{"type": "command", "command": "notify.sh && \\"/usr/bin/node\\" \\"/x/cli.js\\" hook pre-compact"}]}]}\n}\n';
     const { dir, file } = project(original);
     const env = { XDG_STATE_HOME: tempDir('cl-state-') };
     const connected = await run(['connect', dir], env);
     assert.equal(connected.code, 0, connected.err);
     assert.match(connected.out, /Wrote .*settings\.local\.json\nThe previous content is in .*settings-backups.*\nWrote .*\.mcp\.json\n$/);
     const text = readFileSync(file, 'utf8');
-    assert.ok(text.startsWith(original.slice(0, original.indexOf('"hooks"'))), 'the person\'s text is untouched');
+    assert.ok(text.startsWith(original.slice(0, original.indexOf('"hooks"'))), "the person's text is untouched");
     assert.match(text, /notify\.sh && /);
     assert.match(text, /CONTEXT_LENS_CONNECT=1 .*statusline\.js/);
     assert.equal(statSync(file).mode & 0o777, 0o640);
@@ -63,7 +64,10 @@ describe('ctxlens connect / disconnect', () => {
     symlinkSync(real, linked.file);
     const refused = await run(['connect', linked.dir], env);
     assert.notEqual(refused.code, 0);
-    assert.match(refused.err, new RegExp(`${linked.file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is a symbolic link to ${real.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    assert.match(
+      refused.err,
+      new RegExp(`${linked.file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is a symbolic link to ${real.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),
+    );
     assert.ok(lstatSync(linked.file).isSymbolicLink());
     assert.equal(readFileSync(real, 'utf8'), '{}\n');
     assert.equal(existsSync(join(linked.dir, '.mcp.json')), false, 'the other file is not written either');
@@ -117,7 +121,7 @@ describe('ctxlens connect / disconnect', () => {
     }
   });
 
-  it('registers the MCP server in .mcp.json beside the person\'s servers, and disconnect gives the file back byte for byte', async () => {
+  it("registers the MCP server in .mcp.json beside the person's servers, and disconnect gives the file back byte for byte", async () => {
     const env = { XDG_STATE_HOME: tempDir('cl-state-') };
     const { dir } = project();
     const mcp = join(dir, '.mcp.json');
@@ -125,7 +129,8 @@ describe('ctxlens connect / disconnect', () => {
     writeFileSync(mcp, theirs);
     const connected = await run(['connect', dir], env);
     assert.equal(connected.code, 0, connected.err);
-    const entry = (JSON.parse(readFileSync(mcp, 'utf8').replace(/^\s*\/\/.*$/m, '')) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers;
+    const entry = (JSON.parse(readFileSync(mcp, 'utf8').replace(/^\s*\/\/.*$/m, '')) as { mcpServers: Record<string, { command: string; args: string[] }> })
+      .mcpServers;
     assert.deepEqual(Object.keys(entry), ['docs', 'context-lens']);
     assert.match(entry['context-lens']?.args[0] ?? '', /cli\.js$/);
     assert.equal(entry['context-lens']?.args[1], 'mcp');

@@ -52,7 +52,10 @@ describe('inspect: what the session cost', () => {
       assert.equal(cost.subagents.length, session.subagents);
       assert.deepEqual(cost.session.unpriced, []);
       const items = report.regions.reduce((sum, region) => sum + region.cost.usd, 0);
-      assert.ok(Math.abs(items + cost.context.unassignedUsd - cost.context.promptUsd) < 1e-9, `${items} + ${cost.context.unassignedUsd} vs ${cost.context.promptUsd}`);
+      assert.ok(
+        Math.abs(items + cost.context.unassignedUsd - cost.context.promptUsd) < 1e-9,
+        `${items} + ${cost.context.unassignedUsd} vs ${cost.context.promptUsd}`,
+      );
       assert.ok(cost.calls.every((call) => call.usd !== null && call.usd > 0));
       assert.match(cost.prices.source, /genai-prices/);
     });
@@ -72,7 +75,10 @@ describe('inspect: what the session cost', () => {
     const copy = copyScenario('multi-prompt');
     const unknown = await inspectJson(copy.transcript);
     assert.equal(unknown.cost.session.usd, 0);
-    assert.deepEqual(unknown.cost.session.unpriced.map((row) => row.model), ['claude-sonnet-5-5']);
+    assert.deepEqual(
+      unknown.cost.session.unpriced.map((row) => row.model),
+      ['claude-sonnet-5-5'],
+    );
     // No call priced: "no price", as the panel says, not "$0.00 over 5 calls".
     const said = (await run(['inspect', copy.transcript])).out;
     assert.match(said, /session {2}no price over \d+ calls: claude-sonnet-5-5 \(tokens only/);
@@ -115,7 +121,8 @@ describe('inspect: models of third-party endpoints (the second price source)', (
   it('a subagent on a model with no price says "no price" in the subagents line, not "$0.00"', async () => {
     const path = publicSession('session-share-2.1.14', '4b2030ed-5563-49ea-b703-6a002f2d3cc8');
     const folder = join(path.replace(/\.jsonl$/, ''), 'subagents');
-    for (const name of readdirSync(folder)) writeFileSync(join(folder, name), readFileSync(join(folder, name), 'utf8').replaceAll('"claude-opus-4-5-20251101"', '"MiniMax-M2"'));
+    for (const name of readdirSync(folder))
+      writeFileSync(join(folder, name), readFileSync(join(folder, name), 'utf8').replaceAll('"claude-opus-4-5-20251101"', '"MiniMax-M2"'));
     const text = (await run(['inspect', path])).out;
     assert.match(text, /subagents 1: .* no price\n/);
     assert.doesNotMatch(text, /\$0\.00 of it/);
@@ -124,7 +131,10 @@ describe('inspect: models of third-party endpoints (the second price source)', (
   it('MiniMax-M2 (in neither source) says "no price", not "$0.00 over N calls"', async () => {
     const path = renamed('MiniMax-M2');
     const { cost } = await inspectJson(path);
-    assert.deepEqual(cost.session.unpriced.map((row) => row.model), ['MiniMax-M2']);
+    assert.deepEqual(
+      cost.session.unpriced.map((row) => row.model),
+      ['MiniMax-M2'],
+    );
     const text = (await run(['inspect', path])).out;
     assert.match(text, /session {2}no price over \d+ calls: MiniMax-M2/);
     assert.doesNotMatch(text, /\$0\.00 over/);
@@ -132,14 +142,17 @@ describe('inspect: models of third-party endpoints (the second price source)', (
 });
 
 describe('inspect: a Codex session', () => {
-  it('prices its calls on the turn\'s model (cached input as cache reads), and the items add up', async () => {
+  it("prices its calls on the turn's model (cached input as cache reads), and the items add up", async () => {
     const folder = join(FIXTURES, '..', 'codex', 'public', 'codemie-0.125.0');
     const copy = join(tempDir('cl-cost-codex-'), 'home');
     cpSync(folder, copy, { recursive: true });
     const file = join(copy, 'sessions', '2026', '05', '11', 'rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl');
     const report = await inspectJson(file);
     const { cost } = report;
-    assert.deepEqual(cost.session.byModel.map((row) => row.model), ['gpt-5.5']);
+    assert.deepEqual(
+      cost.session.byModel.map((row) => row.model),
+      ['gpt-5.5'],
+    );
     assert.equal(cost.session.calls, 66);
     assert.ok(cost.session.usd > 0);
     const items = report.regions.reduce((sum, region) => sum + region.cost.usd, 0);
@@ -153,7 +166,9 @@ describe('compact: does it pay?', () => {
     const path = publicSession('spotter-2.1.39', 'ae4a77f8-aedd-4bc1-888f-c94edc91af04');
     const result = await run(['compact', path, '--json']);
     assert.equal(result.code, 0, result.err);
-    const { cost } = JSON.parse(result.out) as { cost: { breakEvenCalls: number; oneOffUsd: number; savingPerCallUsd: number; model: string; sentence: string } };
+    const { cost } = JSON.parse(result.out) as {
+      cost: { breakEvenCalls: number; oneOffUsd: number; savingPerCallUsd: number; model: string; sentence: string };
+    };
     assert.ok(cost.breakEvenCalls >= 1 && cost.oneOffUsd > 0 && cost.savingPerCallUsd > 0);
     assert.equal(cost.breakEvenCalls, Math.ceil(cost.oneOffUsd / cost.savingPerCallUsd - 1e-9));
     assert.equal(cost.model, 'claude-opus-4-6');

@@ -50,7 +50,11 @@ function setup(settings?: string | Record<string, unknown>) {
     writeFileSync(join(cwd, '.vscode', 'settings.json'), typeof settings === 'string' ? settings : JSON.stringify(settings));
   }
   const env = { XDG_STATE_HOME: tempDir('cl-hook-state-') };
-  const local = (input: Record<string, unknown>) => ({ ...input, transcript_path: String(input.transcript_path).replace(RECORDED_CONFIG_DIR, copy.configDir), cwd });
+  const local = (input: Record<string, unknown>) => ({
+    ...input,
+    transcript_path: String(input.transcript_path).replace(RECORDED_CONFIG_DIR, copy.configDir),
+    cwd,
+  });
   return {
     env,
     copy,
@@ -95,9 +99,27 @@ describe('ctxlens hook pre-compact', () => {
     assert.equal(result.code, 0);
     const [header, ...block] = result.out.split('\n');
     assert.match(header ?? '', /^Keep the user's words below verbatim in the summary/);
-    assert.deepEqual(block, ['<pinned>', 'Constraints:', '- Use pnpm, never npm.', `- ${TYPED_CONSTRAINT}`, `- ${TYPED_RULE}`, ...DONE_SINCE, '</pinned>', ...PROMPTS, '']);
+    assert.deepEqual(block, [
+      '<pinned>',
+      'Constraints:',
+      '- Use pnpm, never npm.',
+      `- ${TYPED_CONSTRAINT}`,
+      `- ${TYPED_RULE}`,
+      ...DONE_SINCE,
+      '</pinned>',
+      ...PROMPTS,
+      '',
+    ]);
     assert.deepEqual(
-      events(env).map(({ hook: name, sessionId, trigger, focus, constraints, openLoops, printed }) => ({ name, sessionId, trigger, focus, constraints, openLoops, printed })),
+      events(env).map(({ hook: name, sessionId, trigger, focus, constraints, openLoops, printed }) => ({
+        name,
+        sessionId,
+        trigger,
+        focus,
+        constraints,
+        openLoops,
+        printed,
+      })),
       [{ name: 'pre-compact', sessionId: copy.sessionId, trigger: 'manual', focus: 'focus on the retry logic', constraints: 3, openLoops: 0, printed: true }],
     );
   });
@@ -172,7 +194,7 @@ describe('ctxlens hook pre-compact', () => {
     assert.equal(events(env).length, 3);
   });
 
-  it("a workspace settings file that is a named pipe, /dev/zero or too big is refused at once, never waited on or read without end", async () => {
+  it('a workspace settings file that is a named pipe, /dev/zero or too big is refused at once, never waited on or read without end', async () => {
     for (const make of [
       (path: string) => execFileSync('mkfifo', [path]),
       (path: string) => symlinkSync('/dev/zero', path),
@@ -227,7 +249,12 @@ describe('ctxlens hook session-start', () => {
     for (const source of ['startup', 'resume', 'clear']) assert.deepEqual(await hook('session-start', sessionStart(source), env), { code: 0, out: '' });
     assert.deepEqual(
       events(env).map((event) => [event.source, event.printed]),
-      [['compact', true], ['startup', false], ['resume', false], ['clear', false]],
+      [
+        ['compact', true],
+        ['startup', false],
+        ['resume', false],
+        ['clear', false],
+      ],
     );
   });
 
@@ -246,7 +273,11 @@ describe('the hooks on prompts phrased as people write (issue 23)', () => {
   const { rule, revocation } = PHRASINGS.revocations[0] ?? { rule: '', revocation: '' };
   const prompts = [...PHRASINGS.collected.map((entry) => entry.text), rule, ...PHRASINGS.heldout, revocation];
   /** Text the person did not type, with rule words in it: none of it may reach the hooks' output. */
-  const NOT_TYPED = ['You must always deploy on Fridays (skill body).', 'Never run the migrations (bash output).', 'Always print the whole file (tool output).'];
+  const NOT_TYPED = [
+    'You must always deploy on Fridays (skill body).',
+    'Never run the migrations (bash output).',
+    'Always print the whole file (tool output).',
+  ];
 
   /** A transcript of these prompts, each answered, with a skill body, bash output and a tool result among them. */
   function transcript(): { path: string; cwd: string } {
@@ -271,11 +302,17 @@ describe('the hooks on prompts phrased as people write (issue 23)', () => {
       const { path, cwd } = transcript();
       const env = { XDG_STATE_HOME: tempDir('cl-hook-state-') };
       const { out } = await hook(name, JSON.stringify({ transcript_path: path, cwd, trigger: 'auto', source: 'compact' }), env);
-      assert.deepEqual(prompts.filter((text) => text !== rule && !out.includes(text)), []);
+      assert.deepEqual(
+        prompts.filter((text) => text !== rule && !out.includes(text)),
+        [],
+      );
       assert.ok(out.includes(`${rule} [REVOKED later by: "${revocation}"]`), out);
       assert.ok(out.includes(`"${rule}" (revoked by: "${revocation}")`), out);
       assert.ok(!out.split('\n').some((line) => line === `- ${rule}`), 'never listed as a live rule');
-      assert.deepEqual(NOT_TYPED.filter((text) => out.includes(text)), []);
+      assert.deepEqual(
+        NOT_TYPED.filter((text) => out.includes(text)),
+        [],
+      );
     });
   }
 
@@ -286,8 +323,13 @@ describe('the hooks on prompts phrased as people write (issue 23)', () => {
     const env = { XDG_STATE_HOME: tempDir('cl-hook-state-') };
     const { out } = await hook('pre-compact', JSON.stringify({ transcript_path: path, cwd, trigger: 'auto' }), env);
     const [first] = prompts;
-    assert.ok(out.includes(`<user-prompts>\nThe user's prompts, word for word, oldest first:\n- ${first ?? ''}\n</user-prompts>`), 'only the first prompt is printed whole');
-    assert.deepEqual(PHRASINGS.collected.map((entry) => entry.text).filter((text) => !out.includes(text)), []);
+    assert.ok(
+      out.includes(`<user-prompts>\nThe user's prompts, word for word, oldest first:\n- ${first ?? ''}\n</user-prompts>`),
+      'only the first prompt is printed whole',
+    );
+    assert.deepEqual(
+      PHRASINGS.collected.map((entry) => entry.text).filter((text) => !out.includes(text)),
+      [],
+    );
   });
 });
-

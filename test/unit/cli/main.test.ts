@@ -20,7 +20,7 @@ describe('the ctxlens CLI', () => {
     for (const command of ['sessions', 'inspect', 'compact']) assert.match(result.out, new RegExp(`ctxlens ${command}`));
   });
 
-  it("names no one agent for `sessions` in the overview, and every registered one in `sessions --help`", async () => {
+  it('names no one agent for `sessions` in the overview, and every registered one in `sessions --help`', async () => {
     // The overview must not load the registry (every adapter) to stay cheap: it names none.
     const overview = (await run(['--help'])).out;
     const line = overview.split('\n').find((text) => text.includes('ctxlens sessions')) ?? '';
@@ -50,7 +50,7 @@ describe('the ctxlens CLI', () => {
     assert.match(target.err, /exclude each other/);
   });
 
-  it('refuses a file no agent wrote by name, exit 1, instead of reading it as Claude Code\'s', async () => {
+  it("refuses a file no agent wrote by name, exit 1, instead of reading it as Claude Code's", async () => {
     const path = join(tempDir('cl-unknown-'), 'clicks.jsonl');
     writeFileSync(path, '{"event": "click", "x": 1}\n');
     for (const command of ['inspect', 'compact']) {
@@ -62,4 +62,3 @@ describe('the ctxlens CLI', () => {
     }
   });
 });
-

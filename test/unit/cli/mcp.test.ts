@@ -16,7 +16,7 @@ describe('ctxlens mcp', () => {
     assert.deepEqual(config.mcpServers['context-lens']?.args.slice(-1), ['mcp']);
   });
 
-  it('--register adds it beside the person\'s servers once, backing up what was there', async () => {
+  it("--register adds it beside the person's servers once, backing up what was there", async () => {
     const dir = tempDir('cl-mcp-register-');
     const env = { XDG_STATE_HOME: tempDir('cl-state-') };
     writeFileSync(join(dir, '.mcp.json'), '{\n  "mcpServers": {\n    "docs": { "command": "docs" }\n  }\n}\n');
@@ -26,7 +26,10 @@ describe('ctxlens mcp', () => {
     const servers = (JSON.parse(readFileSync(join(dir, '.mcp.json'), 'utf8')) as { mcpServers: Record<string, unknown> }).mcpServers;
     assert.deepEqual(Object.keys(servers), ['docs', 'context-lens']);
     const backups = readdirSync(join(env.XDG_STATE_HOME, 'context-lens', 'settings-backups'));
-    assert.ok(backups.some((name) => name.endsWith('.mcp.json')), backups.join(', '));
+    assert.ok(
+      backups.some((name) => name.endsWith('.mcp.json')),
+      backups.join(', '),
+    );
     assert.match((await run(['mcp', '--register', dir], env)).out, /^Already registered/);
     const invalid = tempDir('cl-mcp-register-');
     writeFileSync(join(invalid, '.mcp.json'), '{ oops');

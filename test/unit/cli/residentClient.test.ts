@@ -15,7 +15,10 @@ const KEY = 'k'.repeat(64);
  * socket, unless told otherwise) and answers every request with `respond`; `received` is every
  * byte any client sent it.
  */
-async function fakeServer(respond: (socket: Socket, request: string) => void, hello: string | null = KEY): Promise<{ path: string; received: () => string; close(): void }> {
+async function fakeServer(
+  respond: (socket: Socket, request: string) => void,
+  hello: string | null = KEY,
+): Promise<{ path: string; received: () => string; close(): void }> {
   const path = join(tempDir('cl-resc-'), 's.sock');
   writeFileSync(residentKeyPath(path), KEY, { mode: 0o600 });
   let received = '';
@@ -33,11 +36,20 @@ async function fakeServer(respond: (socket: Socket, request: string) => void, he
   return { path, received: () => received, close: () => server.close() };
 }
 
-async function ask(path: string, timeouts = { acceptMs: 2000, replyMs: 2000 }, env: Record<string, string | undefined> = { HOME: '/home/me', UNSET: undefined }) {
+async function ask(
+  path: string,
+  timeouts = { acceptMs: 2000, replyMs: 2000 },
+  env: Record<string, string | undefined> = { HOME: '/home/me', UNSET: undefined },
+) {
   let out = '';
   let err = '';
   const place = { mnt: 'mnt:[1]', root: '1:2' };
-  const code = await askResident(path, { argv: ['inspect', 'x'], cwd: '/somewhere', env, place, out: { write: (text) => (out += text) }, err: { write: (text) => (err += text) } }, (socket) => connect(socket), timeouts);
+  const code = await askResident(
+    path,
+    { argv: ['inspect', 'x'], cwd: '/somewhere', env, place, out: { write: (text) => (out += text) }, err: { write: (text) => (err += text) } },
+    (socket) => connect(socket),
+    timeouts,
+  );
   return { code, out, err };
 }
 
@@ -49,7 +61,8 @@ describe('the resident reader client', () => {
   it('asks only for the commands that only read, and only where a socket is named', () => {
     assert.equal(residentSocketFor(['inspect', 'x'], { [RESIDENT_ENV]: '/run/s.sock' }), '/run/s.sock');
     assert.equal(residentSocketFor(['sessions'], { [RESIDENT_ENV]: '/run/s.sock' }), '/run/s.sock');
-    for (const argv of [['compact', 'x'], ['hook', 'pre-compact'], ['connect'], ['resident', '--socket', 'x'], []]) assert.equal(residentSocketFor(argv, { [RESIDENT_ENV]: '/run/s.sock' }), undefined, argv.join(' '));
+    for (const argv of [['compact', 'x'], ['hook', 'pre-compact'], ['connect'], ['resident', '--socket', 'x'], []])
+      assert.equal(residentSocketFor(argv, { [RESIDENT_ENV]: '/run/s.sock' }), undefined, argv.join(' '));
     assert.equal(residentSocketFor(['inspect', 'x'], {}), undefined);
     assert.equal(residentSocketFor(['inspect', 'x'], { [RESIDENT_ENV]: '' }), undefined);
   });
@@ -69,7 +82,10 @@ describe('the resident reader client', () => {
     assert.equal(answer.code, 3);
     assert.equal(answer.out, `${big}\n`);
     assert.equal(answer.err, 'warning\n');
-    assert.deepEqual({ ...(asked as object), version: 'v' }, { version: 'v', argv: ['inspect', 'x'], cwd: '/somewhere', env: { HOME: '/home/me' }, place: { mnt: 'mnt:[1]', root: '1:2' } });
+    assert.deepEqual(
+      { ...(asked as object), version: 'v' },
+      { version: 'v', argv: ['inspect', 'x'], cwd: '/somewhere', env: { HOME: '/home/me' }, place: { mnt: 'mnt:[1]', root: '1:2' } },
+    );
   });
 
   it('sends only the variables inspect and sessions read: no API key, no token, nothing else of the terminal', async () => {
@@ -78,7 +94,18 @@ describe('the resident reader client', () => {
       asked = JSON.parse(request) as typeof asked;
       socket.end(line({ started: true }) + line({ code: 0, out: '', err: '' }));
     });
-    const env = { HOME: '/home/me', CLAUDE_CONFIG_DIR: '/cfg', CODEX_HOME: '/codex', XDG_DATA_HOME: '/data', ANTHROPIC_API_KEY: 'sk-ant-secret', OPENAI_API_KEY: 'sk-secret', GITHUB_TOKEN: 'ghp_secret', AWS_SECRET_ACCESS_KEY: 'secret', PATH: '/bin', SSH_AUTH_SOCK: '/tmp/agent' };
+    const env = {
+      HOME: '/home/me',
+      CLAUDE_CONFIG_DIR: '/cfg',
+      CODEX_HOME: '/codex',
+      XDG_DATA_HOME: '/data',
+      ANTHROPIC_API_KEY: 'sk-ant-secret',
+      OPENAI_API_KEY: 'sk-secret',
+      GITHUB_TOKEN: 'ghp_secret',
+      AWS_SECRET_ACCESS_KEY: 'secret',
+      PATH: '/bin',
+      SSH_AUTH_SOCK: '/tmp/agent',
+    };
     assert.equal((await ask(server.path, undefined, env)).code, 0);
     server.close();
     assert.deepEqual(asked?.env, { HOME: '/home/me', CLAUDE_CONFIG_DIR: '/cfg', CODEX_HOME: '/codex', XDG_DATA_HOME: '/data' });
@@ -87,7 +114,11 @@ describe('the resident reader client', () => {
   });
 
   it('sends nothing to a server that does not greet with the key beside its socket, and says so', async () => {
-    for (const [what, hello] of [['another key', 'x'.repeat(64)], ['no greeting', null], ['an empty key', '']] as const) {
+    for (const [what, hello] of [
+      ['another key', 'x'.repeat(64)],
+      ['no greeting', null],
+      ['an empty key', ''],
+    ] as const) {
       const server = await fakeServer((socket) => socket.end(line({ started: true }) + line({ code: 0, out: 'forged\u001b]0;owned\u0007', err: '' })), hello);
       const answer = await ask(server.path, { acceptMs: 300, replyMs: 300 });
       server.close();

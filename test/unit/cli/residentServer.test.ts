@@ -34,7 +34,8 @@ async function ask(socket: string, argv: string[], cwd: string, env: Record<stri
   return { code, out: out.text, err: err.text };
 }
 
-const request = (argv: string[], extra: Record<string, unknown> = {}): string => `${JSON.stringify({ version, argv, cwd: tmpdir(), env: { HOME: tmpdir() }, place: ownPlace(), ...extra })}\n`;
+const request = (argv: string[], extra: Record<string, unknown> = {}): string =>
+  `${JSON.stringify({ version, argv, cwd: tmpdir(), env: { HOME: tmpdir() }, place: ownPlace(), ...extra })}\n`;
 
 /** What a client that is not ours gets for `payload`: the greeting, then one reply. */
 function greetedThen(lines: string[], what: string): Record<string, unknown> {
@@ -47,7 +48,11 @@ describe('the resident reader', () => {
   let server: ResidentServer;
   const logged: string[] = [];
   before(async () => {
-    const started = await ResidentServer.listen(socketIn('main'), (argv, out, err, env) => main(argv, out, err, env), (line) => logged.push(line));
+    const started = await ResidentServer.listen(
+      socketIn('main'),
+      (argv, out, err, env) => main(argv, out, err, env),
+      (line) => logged.push(line),
+    );
     assert.ok(started.ok, started.ok ? '' : started.error);
     server = started.value;
   });
@@ -68,8 +73,14 @@ describe('the resident reader', () => {
     assert.equal((JSON.parse(relative.out) as { session: { id: string } }).session.id, copy.sessionId);
     // `sessions` lists the client's folder's sessions, from the client's CLAUDE_CONFIG_DIR.
     const listed = await ask(server.socketPath, ['sessions', '--all', '--json', '--agent', 'claude-code'], tmpdir(), env);
-    assert.deepEqual((JSON.parse(listed.out) as Array<{ id: string }>).map((session) => session.id), [copy.sessionId]);
-    const elsewhere = await ask(server.socketPath, ['sessions', '--all', '--json', '--agent', 'claude-code'], tmpdir(), { ...env, CLAUDE_CONFIG_DIR: tempDir('cl-empty-') });
+    assert.deepEqual(
+      (JSON.parse(listed.out) as Array<{ id: string }>).map((session) => session.id),
+      [copy.sessionId],
+    );
+    const elsewhere = await ask(server.socketPath, ['sessions', '--all', '--json', '--agent', 'claude-code'], tmpdir(), {
+      ...env,
+      CLAUDE_CONFIG_DIR: tempDir('cl-empty-'),
+    });
     assert.deepEqual(JSON.parse(elsewhere.out), []);
     // The server's own environment and folder are back as they were.
     assert.equal(process.env.CLAUDE_CONFIG_DIR, undefined);
@@ -138,7 +149,10 @@ describe('the resident reader under load and in odd places', () => {
       release();
       assert.deepEqual(await slow, { code: 0, out: 'inspect slow\n', err: '' });
       const answers = await Promise.all(queued);
-      assert.deepEqual(answers.map((answer) => answer.out), Array.from({ length: QUEUE_MAX - 1 }, (_, index) => `inspect queued-${index}\n`));
+      assert.deepEqual(
+        answers.map((answer) => answer.out),
+        Array.from({ length: QUEUE_MAX - 1 }, (_, index) => `inspect queued-${index}\n`),
+      );
       assert.ok(!ran.includes('inspect gone'));
       assert.ok(!ran.includes('inspect one-too-many'));
     } finally {
@@ -151,7 +165,11 @@ describe('the resident reader under load and in odd places', () => {
     mkdirSync(dirname(path), { recursive: true });
     // A folder of the person's that others may enter is refused, its mode left as it is.
     chmodSync(dirname(path), 0o755);
-    const open = await ResidentServer.listen(path, () => Promise.resolve(0), () => undefined);
+    const open = await ResidentServer.listen(
+      path,
+      () => Promise.resolve(0),
+      () => undefined,
+    );
     assert.equal(open.ok, false);
     assert.match(open.ok ? '' : open.error, /is open to other users \(mode 755\).*chmod 700/);
     assert.equal(statSync(dirname(path)).mode & 0o777, 0o755);
@@ -159,19 +177,31 @@ describe('the resident reader under load and in odd places', () => {
     // A socket another reader still answers on is left to it.
     const live = createServer().listen(path);
     await new Promise((settle) => live.on('listening', settle));
-    const second = await ResidentServer.listen(path, () => Promise.resolve(0), () => undefined);
+    const second = await ResidentServer.listen(
+      path,
+      () => Promise.resolve(0),
+      () => undefined,
+    );
     assert.equal(second.ok, false);
     assert.match(second.ok ? '' : second.error, /another resident reader serves/);
     await new Promise((settle) => live.close(settle));
     // A socket left by a reader that was killed (the file stays, no one answers) is replaced.
     spawnSync(process.execPath, ['-e', `require('node:net').createServer().listen(${JSON.stringify(path)}, () => process.kill(process.pid, 'SIGKILL'))`]);
     assert.ok(lstatSync(path).isSocket());
-    const first = await ResidentServer.listen(path, () => Promise.resolve(0), () => undefined);
+    const first = await ResidentServer.listen(
+      path,
+      () => Promise.resolve(0),
+      () => undefined,
+    );
     assert.ok(first.ok, first.ok ? '' : first.error);
     assert.equal(statSync(dirname(path)).mode & 0o777, 0o700);
     await first.value.close();
     writeFileSync(path, 'not a socket');
-    const refused = await ResidentServer.listen(path, () => Promise.resolve(0), () => undefined);
+    const refused = await ResidentServer.listen(
+      path,
+      () => Promise.resolve(0),
+      () => undefined,
+    );
     assert.equal(refused.ok, false);
     assert.match(refused.ok ? '' : refused.error, /exists and is not a socket/);
   });
@@ -179,7 +209,11 @@ describe('the resident reader under load and in odd places', () => {
 
 describe('the resident reader against clients that are not its own', () => {
   it('greets with the key only its user can read, and takes it away when it stops', async () => {
-    const started = await ResidentServer.listen(socketIn('key'), () => Promise.resolve(0), () => undefined);
+    const started = await ResidentServer.listen(
+      socketIn('key'),
+      () => Promise.resolve(0),
+      () => undefined,
+    );
     assert.ok(started.ok);
     const keyPath = residentKeyPath(started.value.socketPath);
     assert.equal(statSync(keyPath).mode & 0o777, 0o600);
@@ -193,7 +227,11 @@ describe('the resident reader against clients that are not its own', () => {
 
   it('refuses a socket path Node would cut short, naming the limit', async () => {
     const deep = join(tempDir('cl-res-'), 'd'.repeat(SOCKET_PATH_MAX_BYTES), 'r.sock');
-    const refused = await ResidentServer.listen(deep, () => Promise.resolve(0), () => undefined);
+    const refused = await ResidentServer.listen(
+      deep,
+      () => Promise.resolve(0),
+      () => undefined,
+    );
     assert.equal(refused.ok, false);
     assert.match(refused.ok ? '' : refused.error, new RegExp(`bytes long: a socket's path can have at most ${SOCKET_PATH_MAX_BYTES}`));
     assert.equal(existsSync(dirname(deep)), false, 'nothing made');
@@ -201,10 +239,14 @@ describe('the resident reader against clients that are not its own', () => {
 
   it('runs a command with only the variables the commands read, whatever the client sent', async () => {
     let seen: { given: Record<string, string>; process: string[] } | undefined;
-    const started = await ResidentServer.listen(socketIn('env'), (_argv, _out, _err, env) => {
-      seen = { given: { ...env }, process: Object.keys(process.env) };
-      return Promise.resolve(0);
-    }, () => undefined);
+    const started = await ResidentServer.listen(
+      socketIn('env'),
+      (_argv, _out, _err, env) => {
+        seen = { given: { ...env }, process: Object.keys(process.env) };
+        return Promise.resolve(0);
+      },
+      () => undefined,
+    );
     assert.ok(started.ok);
     await exchange(started.value.socketPath, request(['sessions'], { env: { HOME: '/h', ANTHROPIC_API_KEY: 'sk-ant-secret', PATH: '/bin' } }));
     await started.value.close();
@@ -214,7 +256,12 @@ describe('the resident reader against clients that are not its own', () => {
 
   it('drops a connection that has not sent its request by the deadline, however it trickles, and holds only so many', { timeout: 30_000 }, async () => {
     const logged: string[] = [];
-    const started = await ResidentServer.listen(socketIn('limits'), () => Promise.resolve(0), (line) => logged.push(line), { deadlineMs: 400, drainMs: 200, connectionsMax: 3 });
+    const started = await ResidentServer.listen(
+      socketIn('limits'),
+      () => Promise.resolve(0),
+      (line) => logged.push(line),
+      { deadlineMs: 400, drainMs: 200, connectionsMax: 3 },
+    );
     assert.ok(started.ok);
     const server = started.value;
     try {
@@ -227,7 +274,10 @@ describe('the resident reader against clients that are not its own', () => {
       await waitFor(() => server.connected === 0);
       stubborn.destroy();
       const firstLines = await Promise.all(Array.from({ length: 3 }, () => firstLine(server.socketPath, open)));
-      assert.ok(firstLines.every((text) => text.startsWith('{"hello":')), firstLines.join(' | '));
+      assert.ok(
+        firstLines.every((text) => text.startsWith('{"hello":')),
+        firstLines.join(' | '),
+      );
       // One over the cap: told busy at once, not greeted.
       assert.equal(await firstLine(server.socketPath, open), '{"local":"busy"}');
       // A byte every 100 ms, never a whole line: dropped at the deadline all the same.

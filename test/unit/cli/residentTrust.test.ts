@@ -41,7 +41,8 @@ describe("what the resident reader's client trusts", () => {
 
   it('quietly nothing where there is nothing yet: no folder, no socket, no key', async () => {
     const { folder } = await readerPlace();
-    for (const path of [join(folder, 'missing', 'r.sock'), join(folder, 'other.sock')]) assert.equal((trustedKey(path) as { hostile: boolean }).hostile, false, path);
+    for (const path of [join(folder, 'missing', 'r.sock'), join(folder, 'other.sock')])
+      assert.equal((trustedKey(path) as { hostile: boolean }).hostile, false, path);
     const keyless = join(folder, 'keyless.sock');
     const server = createServer();
     servers.push(server);
@@ -115,15 +116,37 @@ describe("where the resident reader's socket goes", () => {
 describe('the variables a client sends', () => {
   // Every variable the CLI's commands read by name: each must be sent, or be on this list of those
   // inspect and sessions do not read (what another command, or the loader, reads).
-  const NOT_READ_BY_INSPECT_OR_SESSIONS = new Set(['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'GOOGLE_GEMINI_BASE_URL', 'CONTEXT_LENS_RESIDENT', 'CONTEXT_LENS_STATUSLINE_COST', 'CONTEXT_LENS_STATUSLINE_CACHE', 'CONTEXT_LENS_CONNECT', 'CONTEXT_LENS_KEY', 'CONTEXT_LENS_WRITER', 'XDG_RUNTIME_DIR', 'NODE_COMPILE_CACHE']);
-  const files = (folder: string): string[] => readdirSync(folder, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.ts')).map((name) => join(folder, name));
+  const NOT_READ_BY_INSPECT_OR_SESSIONS = new Set([
+    'ANTHROPIC_API_KEY',
+    'ANTHROPIC_BASE_URL',
+    'GOOGLE_GEMINI_BASE_URL',
+    'CONTEXT_LENS_RESIDENT',
+    'CONTEXT_LENS_STATUSLINE_COST',
+    'CONTEXT_LENS_STATUSLINE_CACHE',
+    'CONTEXT_LENS_CONNECT',
+    'CONTEXT_LENS_KEY',
+    'CONTEXT_LENS_WRITER',
+    'XDG_RUNTIME_DIR',
+    'NODE_COMPILE_CACHE',
+  ]);
+  const files = (folder: string): string[] =>
+    readdirSync(folder, { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith('.ts'))
+      .map((name) => join(folder, name));
 
   it('are every one the sessions and CLI code reads by name, and nothing else', () => {
     const src = join(__dirname, '..', '..', '..', 'src');
     const read = new Set<string>();
-    for (const file of [...files(join(src, 'sessions')), ...files(join(src, 'cli')), ...files(join(src, 'engine')), ...files(join(src, 'contracts')), ...files(join(src, 'base'))]) {
+    for (const file of [
+      ...files(join(src, 'sessions')),
+      ...files(join(src, 'cli')),
+      ...files(join(src, 'engine')),
+      ...files(join(src, 'contracts')),
+      ...files(join(src, 'base')),
+    ]) {
       const text = readFileSync(file, 'utf8');
-      for (const match of text.matchAll(/\benv(?:\?\.|\.|\[')([A-Z][A-Z0-9_]+)|\benv: '([A-Z][A-Z0-9_]+)'|_ENV = '([A-Z][A-Z0-9_]+)'/g)) read.add((match[1] ?? match[2] ?? match[3])!);
+      for (const match of text.matchAll(/\benv(?:\?\.|\.|\[')([A-Z][A-Z0-9_]+)|\benv: '([A-Z][A-Z0-9_]+)'|_ENV = '([A-Z][A-Z0-9_]+)'/g))
+        read.add((match[1] ?? match[2] ?? match[3])!);
     }
     const missing = [...read].filter((name) => !RESIDENT_ENV_NAMES.has(name) && !NOT_READ_BY_INSPECT_OR_SESSIONS.has(name));
     assert.deepEqual(missing, [], 'read by the code but neither sent nor listed as not needed');

@@ -18,7 +18,18 @@ const FIXTURES = join(__dirname, '..', '..', 'fixtures');
 
 /** An agent (the real one's name and home) that lists exactly these ids. */
 function listing(base: AgentAdapter, ids: readonly string[]): AgentAdapter {
-  const session = (id: string): SessionInfo => ({ id, agent: base.id, path: `/sessions/${base.id}/${id}`, projectDir: '/sessions', cwd: null, title: `title of ${id}`, model: null, lastActivityMs: 0, sizeBytes: 0, isSidechain: false });
+  const session = (id: string): SessionInfo => ({
+    id,
+    agent: base.id,
+    path: `/sessions/${base.id}/${id}`,
+    projectDir: '/sessions',
+    cwd: null,
+    title: `title of ${id}`,
+    model: null,
+    lastActivityMs: 0,
+    sizeBytes: 0,
+    isSidechain: false,
+  });
   return { ...base, listSessions: () => Promise.resolve({ ok: true, value: ids.map(session) }) };
 }
 
@@ -58,13 +69,17 @@ describe('session ids and their prefixes', () => {
 
   it('resolves a prefix exactly when one id starts with it (property)', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.uniqueArray(fc.stringMatching(/^[0-9a-f]{1,6}$/), { minLength: 1, maxLength: 8 }), fc.stringMatching(/^[0-9a-f]{1,3}$/), async (ids, prefix) => {
-        const adapters = [listing(first, ids)];
-        const starting = ids.filter((id) => id.startsWith(prefix));
-        const expected = ids.includes(prefix) ? prefix : starting.length === 1 ? starting[0] : undefined;
-        if (expected !== undefined) assert.equal((await findSessionById(prefix, adapters, where)).path, `/sessions/${first.id}/${expected}`);
-        else assert.match(await failure(findSessionById(prefix, adapters, where)), starting.length === 0 ? /^unknown/ : /^ambiguous/);
-      }),
+      fc.asyncProperty(
+        fc.uniqueArray(fc.stringMatching(/^[0-9a-f]{1,6}$/), { minLength: 1, maxLength: 8 }),
+        fc.stringMatching(/^[0-9a-f]{1,3}$/),
+        async (ids, prefix) => {
+          const adapters = [listing(first, ids)];
+          const starting = ids.filter((id) => id.startsWith(prefix));
+          const expected = ids.includes(prefix) ? prefix : starting.length === 1 ? starting[0] : undefined;
+          if (expected !== undefined) assert.equal((await findSessionById(prefix, adapters, where)).path, `/sessions/${first.id}/${expected}`);
+          else assert.match(await failure(findSessionById(prefix, adapters, where)), starting.length === 0 ? /^unknown/ : /^ambiguous/);
+        },
+      ),
     );
   });
 });
@@ -87,7 +102,10 @@ describe('short session ids on the command line', () => {
     const [session] = JSON.parse(listed.out) as { id: string }[];
     assert.ok(session);
     const short = session.id.slice(0, 'ses_'.length + 4);
-    for (const argv of [['inspect', short, '--opencode-db', db, '--json'], ['inspect', `${db}#${short}`, '--json']]) {
+    for (const argv of [
+      ['inspect', short, '--opencode-db', db, '--json'],
+      ['inspect', `${db}#${short}`, '--json'],
+    ]) {
       const result = await run(argv);
       assert.equal(result.code, 0, `${argv.join(' ')}: ${result.err}`);
       assert.equal((JSON.parse(result.out) as { session: { id: string } }).session.id, session.id);

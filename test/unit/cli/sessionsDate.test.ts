@@ -19,7 +19,12 @@ describe('sessions and the picker: one date, forks marked', () => {
   cpSync(DEMO, configDir, { recursive: true });
 
   it('the demo copied a moment ago: both say when it was recorded', async () => {
-    const [listed] = JSON.parse((await run(['sessions', '--all', '--json', '--config-dir', configDir])).out) as { id: string; path: string; lastRecordAtMs: number; lastActivityMs: number }[];
+    const [listed] = JSON.parse((await run(['sessions', '--all', '--json', '--config-dir', configDir])).out) as {
+      id: string;
+      path: string;
+      lastRecordAtMs: number;
+      lastActivityMs: number;
+    }[];
     assert.ok(listed && listed.lastRecordAtMs < listed.lastActivityMs - 60_000, 'recorded well before this copy');
     const text = (await run(['sessions', '--all', '--config-dir', configDir])).out;
     assert.ok(text.includes(new Date(listed.lastRecordAtMs).toISOString().replace('T', ' ').slice(0, 16)));

@@ -19,7 +19,10 @@ describe('sessions in a store, on the command line', () => {
     const [session] = JSON.parse(listed.out) as { id: string; path: string }[];
     assert.ok(session);
     assert.equal(session.path, `${db}#${session.id}`);
-    for (const argv of [['inspect', session.path, '--json'], ['inspect', session.id, '--opencode-db', db, '--json']]) {
+    for (const argv of [
+      ['inspect', session.path, '--json'],
+      ['inspect', session.id, '--opencode-db', db, '--json'],
+    ]) {
       const inspected = await run(argv);
       assert.equal(inspected.code, 0, `${argv.join(' ')}: ${inspected.err}`);
       const report = JSON.parse(inspected.out) as { session: { agent: string }; used: { tokens: number; source: string } };

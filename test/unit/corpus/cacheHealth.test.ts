@@ -50,7 +50,12 @@ function allHitting(calls: readonly SessionCall[]): SessionCall[] {
     const shared = Math.max(0, Math.min(Math.min(previous, promptOf(usage)) - usage.cacheReadInputTokens, usage.cacheCreationInputTokens + usage.inputTokens));
     const hour = Math.min(usage.cacheWrite1hTokens ?? 0, usage.cacheCreationInputTokens);
     const fromWrite = Math.min(usage.cacheCreationInputTokens, shared);
-    const hit: CallUsage = { ...usage, cacheReadInputTokens: usage.cacheReadInputTokens + shared, cacheCreationInputTokens: usage.cacheCreationInputTokens - fromWrite, inputTokens: usage.inputTokens - (shared - fromWrite) };
+    const hit: CallUsage = {
+      ...usage,
+      cacheReadInputTokens: usage.cacheReadInputTokens + shared,
+      cacheCreationInputTokens: usage.cacheCreationInputTokens - fromWrite,
+      inputTokens: usage.inputTokens - (shared - fromWrite),
+    };
     if (usage.cacheWrite1hTokens !== undefined) hit.cacheWrite1hTokens = hour - Math.min(hour, shared);
     return { ...call, usage: hit };
   });
@@ -79,7 +84,10 @@ describe('cache health over the corpus (issue 39)', () => {
         assert.ok(miss.rewrittenTokens > 0);
         if (miss.cause === 'idle') assert.ok((miss.gapMs ?? 0) > miss.lifetimeMs);
       }
-      assert.equal(cache.misses.length, Object.values(cache.byCause).reduce((sum, n) => sum + n, 0));
+      assert.equal(
+        cache.misses.length,
+        Object.values(cache.byCause).reduce((sum, n) => sum + n, 0),
+      );
       missesSeen += cache.misses.length;
       const paid = sessionCost(index, sequence).total.usd;
       const hitting = sessionCost(index, allHitting(sequence)).total.usd;

@@ -12,8 +12,30 @@ import { compact } from '../../../src/engine/compact';
 import { claudeCodeAdapter } from '../../../src/sessions/claude-code/adapter';
 import { engineContextOf } from '../../../src/sessions/engineContext';
 
-const SPOTTER = join(__dirname, '..', '..', 'fixtures', 'claude-code', 'public', 'spotter-2.1.39', 'projects', '-home-USER-projects-spotter-worktrees-spotter-4te', 'ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl');
-const CODEMIE = join(__dirname, '..', '..', 'fixtures', 'claude-code', 'public', 'codemie-2.0.76', 'projects', '-Users-user-repo', '624a4a58-b34c-462d-a70d-13421c8125a8.jsonl');
+const SPOTTER = join(
+  __dirname,
+  '..',
+  '..',
+  'fixtures',
+  'claude-code',
+  'public',
+  'spotter-2.1.39',
+  'projects',
+  '-home-USER-projects-spotter-worktrees-spotter-4te',
+  'ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl',
+);
+const CODEMIE = join(
+  __dirname,
+  '..',
+  '..',
+  'fixtures',
+  'claude-code',
+  'public',
+  'codemie-2.0.76',
+  'projects',
+  '-Users-user-repo',
+  '624a4a58-b34c-462d-a70d-13421c8125a8.jsonl',
+);
 
 async function contextOf(path: string) {
   const info = await claudeCodeAdapter.readSessionInfo(path);
@@ -49,7 +71,9 @@ describe('what Claude Code re-attached after its compaction is not a floor (issu
   });
 
   it('a session without a compaction of the agent has no re-attached part', async () => {
-    const { live } = await contextOf(join(__dirname, '..', '..', '..', 'samples', 'claude-config', 'projects', '-home-user-payments-demo', 'c6b61ed8-d74f-49a3-9726-211b52f81b9b.jsonl'));
+    const { live } = await contextOf(
+      join(__dirname, '..', '..', '..', 'samples', 'claude-config', 'projects', '-home-user-payments-demo', 'c6b61ed8-d74f-49a3-9726-211b52f81b9b.jsonl'),
+    );
     assert.equal(live.headResent, undefined);
   });
 });

@@ -110,6 +110,9 @@ describe('the demo: a target the floor allows is met, one below the floor says s
   it('3,000: missed, by how much, and the floor above the target is the reason', async () => {
     const result = await run(3_000);
     assert.equal(result.metrics.targetMet, false);
-    assert.match(result.message, /; target 3,000 missed by [\d,]+: 10,649 cannot be removed \(system prompt 1,677, tool definitions 8,823, pinned 65, latest prompt 65, original ask 19\), more than the target itself$/);
+    assert.match(
+      result.message,
+      /; target 3,000 missed by [\d,]+: 10,649 cannot be removed \(system prompt 1,677, tool definitions 8,823, pinned 65, latest prompt 65, original ask 19\), more than the target itself$/,
+    );
   });
 });

@@ -30,7 +30,8 @@ const conversation = [
 const context = () => build(conversation, { windowTokens: 12_000 });
 
 /** A model's summary of acceptable shape that names none of the span's facts. */
-const MODEL_SUMMARY = '## Task and intent\n- Refactor the module the user pointed at, keeping its behaviour the same while the structure changes.\n## Remaining work\n- Finish the remaining steps of the refactoring and run the checks again afterwards.';
+const MODEL_SUMMARY =
+  '## Task and intent\n- Refactor the module the user pointed at, keeping its behaviour the same while the structure changes.\n## Remaining work\n- Finish the remaining steps of the refactoring and run the checks again afterwards.';
 
 describe('compact', () => {
   it('climbs the ladder to the target and reports every item', async () => {
@@ -57,7 +58,10 @@ describe('compact', () => {
         if (block.type === 'tool_use') uses.add(String(block.id));
         if (block.type === 'tool_result') {
           answered.add(String(block.tool_use_id));
-          assert.ok(previous?.content.some((prior) => prior.type === 'tool_use' && prior.id === block.tool_use_id), 'result follows its call');
+          assert.ok(
+            previous?.content.some((prior) => prior.type === 'tool_use' && prior.id === block.tool_use_id),
+            'result follows its call',
+          );
         }
       }
       if (previous) assert.notEqual(previous.role, message.role, 'roles alternate');
@@ -105,7 +109,9 @@ describe('compact', () => {
 
   it('repairs a model summary that lost a constraint from the extracted facts, and says so', async () => {
     const long = `Never modify config/prod.yaml.\n${'pasted log line\n'.repeat(1_000)}`;
-    const ctx = build([user('Start.'), user(long), ...read('r', '/x', big('x', 9_000)), assistant('ok'), user('next'), assistant('done')], { windowTokens: 20_000 });
+    const ctx = build([user('Start.'), user(long), ...read('r', '/x', big('x', 9_000)), assistant('ok'), user('next'), assistant('done')], {
+      windowTokens: 20_000,
+    });
     const llm: Summarizer = { name: 'llm', summarize: async () => ({ ok: true, value: MODEL_SUMMARY }) };
     const result = await compact(ctx, { trigger: 'manual', preserve: { recentTurns: 1 } }, { tokenizer, archive: new MemoryArchive(), summarizer: llm });
     assert.equal(result.summary?.summarizer, 'llm');
@@ -116,9 +122,12 @@ describe('compact', () => {
 
   it('re-injects a lost constraint and reports it', async () => {
     const long = `Never modify config/prod.yaml.\n${'pasted log line\n'.repeat(1_000)}`;
-    const ctx = build([user('Start.'), user(long), ...read('r', '/x', big('x', 9_000)), assistant('ok'), user('next'), assistant('done')], { windowTokens: 20_000 });
+    const ctx = build([user('Start.'), user(long), ...read('r', '/x', big('x', 9_000)), assistant('ok'), user('next'), assistant('done')], {
+      windowTokens: 20_000,
+    });
     // A summary builder that leaves constraints out: only the re-injected block can bring them back.
-    const summaryBuilder = (sections: SummarySections): string => markdownSummaryBuilder({ 'Remaining work': sections['Remaining work']?.length ? sections['Remaining work'] : ['(this builder leaves the rest out)'] });
+    const summaryBuilder = (sections: SummarySections): string =>
+      markdownSummaryBuilder({ 'Remaining work': sections['Remaining work']?.length ? sections['Remaining work'] : ['(this builder leaves the rest out)'] });
     const result = await compact(ctx, { trigger: 'manual', preserve: { recentTurns: 1 } }, { tokenizer, archive: new MemoryArchive(), summaryBuilder });
     assert.deepEqual(result.verification?.reinjected, ['Never modify config/prod.yaml.']);
     assert.equal(result.verification?.ok, false);
@@ -136,7 +145,12 @@ describe('compact', () => {
   });
 
   it('fails open on any error and still runs the after hook', async () => {
-    const throwingTokenizer = { name: 'broken', count: () => { throw new Error('tokenizer exploded'); } };
+    const throwingTokenizer = {
+      name: 'broken',
+      count: () => {
+        throw new Error('tokenizer exploded');
+      },
+    };
     const seen: string[] = [];
     const original = context();
     const result = await compact(original, {}, { tokenizer: throwingTokenizer, hooks: { onAfterCompaction: (r) => void seen.push(r.status) } });
@@ -145,9 +159,24 @@ describe('compact', () => {
     assert.equal(result.after, original);
     assert.equal(result.metrics.failedOpen, true);
     assert.deepEqual(seen, ['failed-open']);
-    const hookFailure = await compact(original, {}, { tokenizer, hooks: { onBeforeCompaction: () => { throw new Error('hook'); } } });
+    const hookFailure = await compact(
+      original,
+      {},
+      {
+        tokenizer,
+        hooks: {
+          onBeforeCompaction: () => {
+            throw new Error('hook');
+          },
+        },
+      },
+    );
     assert.equal(hookFailure.status, 'failed-open');
-    const archiveFailure = await compact(original, { trigger: 'manual' }, { tokenizer, archive: { put: () => Promise.reject(new Error('disk full')), get: async () => undefined } });
+    const archiveFailure = await compact(
+      original,
+      { trigger: 'manual' },
+      { tokenizer, archive: { put: () => Promise.reject(new Error('disk full')), get: async () => undefined } },
+    );
     assert.deepEqual([archiveFailure.status, archiveFailure.error], ['failed-open', 'disk full']);
   });
 
@@ -202,7 +231,11 @@ describe('metrics', () => {
 
   it('counts the summary really inserted (repaired) and the re-injected pins, not the plan’s preview', async () => {
     const llm: Summarizer = { name: 'llm', summarize: async () => ({ ok: true, value: MODEL_SUMMARY }) };
-    const result = await compact(context(), { trigger: 'manual', preserve: { pinned: ['Never force-push.'] } }, { tokenizer, archive: new MemoryArchive(), summarizer: llm });
+    const result = await compact(
+      context(),
+      { trigger: 'manual', preserve: { pinned: ['Never force-push.'] } },
+      { tokenizer, archive: new MemoryArchive(), summarizer: llm },
+    );
     const { summary, metrics } = result;
     assert.ok(summary?.repaired?.includes('Constraints: 2'), 'the pins are carried by the repaired summary');
     if (!summary) return;
@@ -226,13 +259,16 @@ describe('plan', () => {
   it('exposes epistemic marker offsets per item', () => {
     const ctx = build([user('go'), assistant('Hmm, wait. Actually that is wrong.'), user('ok'), assistant('fine'), user('more'), assistant('yes')]);
     const item = plan(ctx, { preserve: { recentTurns: 1, recentPercent: 0 } }, { tokenizer }).items.find((entry) => entry.markers);
-    assert.deepEqual(item?.markers?.map((marker) => marker.phrase), ['hmm', 'wait', 'actually']);
+    assert.deepEqual(
+      item?.markers?.map((marker) => marker.phrase),
+      ['hmm', 'wait', 'actually'],
+    );
     assert.equal(item?.reason, '3 second thoughts: hmm · wait · actually');
   });
 });
 
 describe('a summary written by the person', () => {
-  it('is used instead of the summarizer\'s (which is not called), framed, masked and verified', async () => {
+  it("is used instead of the summarizer's (which is not called), framed, masked and verified", async () => {
     let called = false;
     const llm: Summarizer = { name: 'llm', summarize: async () => ((called = true), { ok: true, value: MODEL_SUMMARY }) };
     const mine = '## Done\n- The parser streams its input. Never modify config/prod.yaml. token=sk-ant-api03-abcdefghijklmnopqrstuv';
@@ -244,11 +280,18 @@ describe('a summary written by the person', () => {
     assert.ok(result.summary?.text.includes('The parser streams its input.'));
     assert.ok(!result.summary?.text.includes('abcdefghijklmnopqrstuv'), 'a pasted key is masked');
     assert.ok(result.verification, 'verified');
-    assert.ok(result.after.items.some((item) => item.text.includes('The parser streams its input.')), 'and written');
+    assert.ok(
+      result.after.items.some((item) => item.text.includes('The parser streams its input.')),
+      'and written',
+    );
   });
 
   it('is verified like a generated one: a constraint it leaves out is reported and re-injected', async () => {
-    const result = await compact(context(), { trigger: 'manual', summaryOverride: 'Parser refactor under way.', preserve: { pinned: ['Never force-push.'] } }, { tokenizer, archive: new MemoryArchive() });
+    const result = await compact(
+      context(),
+      { trigger: 'manual', summaryOverride: 'Parser refactor under way.', preserve: { pinned: ['Never force-push.'] } },
+      { tokenizer, archive: new MemoryArchive() },
+    );
     assert.equal(result.summary?.summarizer, EDITED_SUMMARIZER);
     assert.deepEqual(result.verification?.reinjected, ['Never force-push.'], 'the lost rule comes back');
     assert.ok(result.conversation.messages.length > 0);

@@ -4,7 +4,17 @@ import fc from 'fast-check';
 import { diffLines } from 'diff';
 import { charEstimateTokenizer, compact, MemoryArchive } from '../../../src/engine';
 import { afterTexts } from '../../../src/engine/afterTexts';
-import { CHANGED_LINES_BUDGET, diffSides, diffSlots, itemHeader, LINE_MAX_CHARS, originalHeader, unifiedDiff, wrapLongLines, writtenHeader } from '../../../src/engine/diff';
+import {
+  CHANGED_LINES_BUDGET,
+  diffSides,
+  diffSlots,
+  itemHeader,
+  LINE_MAX_CHARS,
+  originalHeader,
+  unifiedDiff,
+  wrapLongLines,
+  writtenHeader,
+} from '../../../src/engine/diff';
 import type { Context, ContextItem } from '../../../src/engine/model';
 import type { CompactionResult, ItemFate } from '../../../src/engine/result';
 import { assistant, big, build, call, read, results, user } from './support/build';
@@ -32,12 +42,17 @@ async function compacted(): Promise<{ context: Context; result: CompactionResult
     ],
     { windowTokens: 10_000, sourceRefs: Array.from({ length: 15 }, (_, index) => [`uuid-${index}`]) },
   );
-  const result = await compact(context, { trigger: 'manual', focus: 'keep the retry decision', preserve: { recentTurns: 1, recentPercent: 0 } }, { archive: new MemoryArchive(), tokenizer: charEstimateTokenizer });
+  const result = await compact(
+    context,
+    { trigger: 'manual', focus: 'keep the retry decision', preserve: { recentTurns: 1, recentPercent: 0 } },
+    { archive: new MemoryArchive(), tokenizer: charEstimateTokenizer },
+  );
   assert.equal(result.status, 'compacted', result.message);
   return { context, result };
 }
 
-const slotsOf = (context: Context, result: CompactionResult) => diffSlots(context.items, result.items, afterTexts(result) ?? assert.fail('aligned')) ?? assert.fail('slots');
+const slotsOf = (context: Context, result: CompactionResult) =>
+  diffSlots(context.items, result.items, afterTexts(result) ?? assert.fail('aligned')) ?? assert.fail('slots');
 
 const headerLines = (text: string): string[] => text.split('\n').filter((line) => /^=== #\d+ /.test(line) && !line.endsWith(' before compaction ==='));
 
@@ -49,8 +64,14 @@ describe('diffSlots', () => {
     const { before, after } = diffSides(slots);
     const fates = new Map(result.items.map((fate) => [fate.id, fate.fate]));
     const survivors = context.items.filter((item) => fates.get(item.id) !== 'dropped');
-    assert.deepEqual(headerLines(after), survivors.map((item) => itemHeader(item)));
-    assert.deepEqual(headerLines(before), context.items.map((item) => itemHeader(item)));
+    assert.deepEqual(
+      headerLines(after),
+      survivors.map((item) => itemHeader(item)),
+    );
+    assert.deepEqual(
+      headerLines(before),
+      context.items.map((item) => itemHeader(item)),
+    );
     for (const item of context.items.filter((entry) => fates.get(entry.id) === 'preserved')) {
       const block = `${itemHeader(item)}\n${item.text}\n\n`;
       assert.ok(before.includes(block) && after.includes(block), `#${item.id} is the same on both sides`);
@@ -78,7 +99,9 @@ describe('diffSlots', () => {
     const { context, result } = await compacted();
     const { before, after } = diffSides(slotsOf(context, result));
     const changes = diffLines(before, after);
-    changes.forEach((change, index) => assert.ok(!(change.removed && changes[index + 1]?.added) && !(change.added && changes[index + 1]?.removed), `no replaced block at change ${index}`));
+    changes.forEach((change, index) =>
+      assert.ok(!(change.removed && changes[index + 1]?.added) && !(change.added && changes[index + 1]?.removed), `no replaced block at change ${index}`),
+    );
   });
 
   it('shows a long original up to its share of the budget and says how much is left out', async () => {
@@ -105,14 +128,24 @@ describe('diffSlots past the budget', () => {
     const { before, after } = diffSides(diffSlots(context.items, result.items, afterTexts(result) ?? assert.fail('aligned')) ?? []);
     assert.ok(before.includes('=== #100–#599: 500 items dropped ===\n\n=== #600 '));
     assert.ok(before.includes('=== #601–#1099: 499 items dropped ===\n\n=== new summary ===\n\n=== #1100 '));
-    assert.equal(diffLines(before, after).filter((change) => change.removed).reduce((sum, change) => sum + (change.count ?? 0), 0), 4);
+    assert.equal(
+      diffLines(before, after)
+        .filter((change) => change.removed)
+        .reduce((sum, change) => sum + (change.count ?? 0), 0),
+      4,
+    );
   });
 });
 
 describe('wrapLongLines', () => {
   it('cuts long lines the same way every time, keeping surrogate pairs whole', () => {
     const line = 'a'.repeat(LINE_MAX_CHARS * 2 + 5);
-    assert.deepEqual(wrapLongLines(`x\n${line}`).split('\n').map((part) => part.length), [1, LINE_MAX_CHARS, LINE_MAX_CHARS, 5]);
+    assert.deepEqual(
+      wrapLongLines(`x\n${line}`)
+        .split('\n')
+        .map((part) => part.length),
+      [1, LINE_MAX_CHARS, LINE_MAX_CHARS, 5],
+    );
     const emoji = `${'b'.repeat(9)}😀c`;
     assert.deepEqual(wrapLongLines(emoji, 10).split('\n'), ['b'.repeat(9), '😀c']);
     assert.equal(wrapLongLines('short'), 'short');
@@ -121,11 +154,30 @@ describe('wrapLongLines', () => {
 
 /** A context and a result with arbitrary fates, without running the engine. */
 function synthetic(texts: string[], fates: ItemFate['fate'][], summaryAt: number | null): { context: { items: ContextItem[] }; result: CompactionResult } {
-  const items = texts.map((text, id): ContextItem => ({ id, kind: 'tool_result', role: 'user', turn: id, messageIndex: id, text, tokens: 1, sourceRef: [`u${id}`] }));
-  const itemFates = items.map((item, index): ItemFate => ({ id: item.id, kind: item.kind, role: item.role, turn: item.turn, fate: fates[index] ?? 'preserved', reason: '', tokensBefore: 1, tokensAfter: 1 }));
+  const items = texts.map((text, id): ContextItem => ({
+    id,
+    kind: 'tool_result',
+    role: 'user',
+    turn: id,
+    messageIndex: id,
+    text,
+    tokens: 1,
+    sourceRef: [`u${id}`],
+  }));
+  const itemFates = items.map((item, index): ItemFate => ({
+    id: item.id,
+    kind: item.kind,
+    role: item.role,
+    turn: item.turn,
+    fate: fates[index] ?? 'preserved',
+    reason: '',
+    tokensBefore: 1,
+    tokensAfter: 1,
+  }));
   const afterItems: ContextItem[] = [];
   items.forEach((item, index) => {
-    if (index === summaryAt) afterItems.push({ ...item, id: -1, kind: 'summary', text: `summary\n${texts.slice(0, 3).join('\n')}`, sourceRef: undefined } as ContextItem);
+    if (index === summaryAt)
+      afterItems.push({ ...item, id: -1, kind: 'summary', text: `summary\n${texts.slice(0, 3).join('\n')}`, sourceRef: undefined } as ContextItem);
     const fate = itemFates[index]?.fate;
     if (fate === 'compacted') afterItems.push({ ...item, text: `[stub]\n${item.text.split('\n').slice(0, 2).join('\n')}` });
     else if (fate === 'preserved') afterItems.push(item);
@@ -146,7 +198,11 @@ describe('diffSlots (property)', () => {
         // The summary stands before a survivor (or at the end), as the engine puts it.
         const survivorsAt = fates.flatMap((itemFate, index) => (itemFate === 'dropped' ? [] : [index]));
         const summaryAt = survivorsAt.length === 0 ? null : (survivorsAt[at % survivorsAt.length] ?? null);
-        const { context, result } = synthetic(cases.map(([itemText]) => itemText), fates, summaryAt);
+        const { context, result } = synthetic(
+          cases.map(([itemText]) => itemText),
+          fates,
+          summaryAt,
+        );
         const slots = diffSlots(context.items, result.items, afterTexts(result) ?? assert.fail('aligned'));
         assert.ok(slots);
         const { before, after } = diffSides(slots);
@@ -155,7 +211,8 @@ describe('diffSlots (property)', () => {
         const quotedLines = after.split('\n').filter((entry) => entry.startsWith('>')).length;
         // Only what the engine wrote is new: every other line of the after side is matched.
         assert.equal(added, quotedLines);
-        for (const [index, change] of changes.entries()) assert.ok(!(change.removed && changes[index + 1]?.added) && !(change.added && changes[index + 1]?.removed), 'no replaced block');
+        for (const [index, change] of changes.entries())
+          assert.ok(!(change.removed && changes[index + 1]?.added) && !(change.added && changes[index + 1]?.removed), 'no replaced block');
         // Kept items read the same on both sides.
         for (const item of context.items.filter((entry) => fates[entry.id] === 'preserved')) {
           const block = `${itemHeader(item)}\n${wrapLongLines(item.text)}\n\n`;

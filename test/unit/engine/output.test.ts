@@ -13,7 +13,19 @@ describe('anthropicFormatter', () => {
       { kind: 'user', role: 'user', text: 'ask', tokens: 1, changed: true },
       { kind: 'summary', role: 'user', text: 'summary', tokens: 1, changed: true },
     ]);
-    assert.deepEqual(conversation, { system: [{ type: 'text', text: 's' }], tools: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'ask' }, { type: 'text', text: 'summary' }] }] });
+    assert.deepEqual(conversation, {
+      system: [{ type: 'text', text: 's' }],
+      tools: [],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'ask' },
+            { type: 'text', text: 'summary' },
+          ],
+        },
+      ],
+    });
   });
 
   it('rewrites changed tool results and keeps unchanged blocks as they were', () => {
@@ -33,7 +45,10 @@ describe('unifiedDiff', () => {
       { before: 'key sk-ant-abcdefghijkl\n', after: 'stub\n' },
       { before: '', after: 'new\n' },
     ]);
-    assert.equal(diff, ['--- context (before)', '+++ context (after)', '@@ -3,1 +3,1 @@', '-key [REDACTED]', '+stub', '@@ -3,0 +4,1 @@', '+new', ''].join('\n'));
+    assert.equal(
+      diff,
+      ['--- context (before)', '+++ context (after)', '@@ -3,1 +3,1 @@', '-key [REDACTED]', '+stub', '@@ -3,0 +4,1 @@', '+new', ''].join('\n'),
+    );
     assert.equal(unifiedDiff([{ before: 'x\n', after: 'x\n' }]), '');
   });
 });

@@ -30,7 +30,11 @@ const arbitraryCase = fc.record({
 type Case = typeof arbitraryCase extends fc.Arbitrary<infer T> ? T : never;
 
 function contextOf(testCase: Case): Context {
-  return contextFromMessages({ ...generateMessages({ targetChars: testCase.chars, seed: testCase.seed, inFlight: testCase.inFlight, turnEvery: testCase.turnEvery }), windowTokens: testCase.windowTokens, tokenizer });
+  return contextFromMessages({
+    ...generateMessages({ targetChars: testCase.chars, seed: testCase.seed, inFlight: testCase.inFlight, turnEvery: testCase.turnEvery }),
+    windowTokens: testCase.windowTokens,
+    tokenizer,
+  });
 }
 
 function optionsOf(testCase: Case): EngineOptionsInput {
@@ -54,7 +58,9 @@ describe('compaction properties', () => {
           }
         }
         for (const id of answered) assert.ok(uses.has(id), `result ${id} without its call`);
-        const inFlight = context.items.filter((item) => item.kind === 'tool_use' && !context.items.some((other) => other.kind === 'tool_result' && other.toolUseId === item.toolUseId));
+        const inFlight = context.items.filter(
+          (item) => item.kind === 'tool_use' && !context.items.some((other) => other.kind === 'tool_result' && other.toolUseId === item.toolUseId),
+        );
         for (const item of inFlight) assert.ok(uses.has(item.toolUseId ?? ''), 'in-flight call kept');
         for (const id of uses) if (!inFlight.some((item) => item.toolUseId === id)) assert.ok(answered.has(id), `call ${id} without its result`);
       }),
@@ -69,13 +75,20 @@ describe('compaction properties', () => {
         const result = await compact(context, optionsOf(testCase), { tokenizer, archive: new MemoryArchive() });
         for (const item of result.items) {
           // Issue 13: a missed target cuts oversized outputs of the recent window to head+tail.
-          const escalated = result.escalation.length > 0 && (item.protection === 'recent' || item.protection === 'pair') && item.fate === 'compacted' && item.tier === 'truncate';
+          const escalated =
+            result.escalation.length > 0 &&
+            (item.protection === 'recent' || item.protection === 'pair') &&
+            item.fate === 'compacted' &&
+            item.tier === 'truncate';
           if (item.protection) assert.ok(item.fate === 'preserved' || escalated, `#${item.id} ${item.protection} ${item.fate}`);
         }
         const lastUser = context.items.findLast((item) => item.kind === 'user');
         const openLoop = result.items.filter((entry) => lastUser && entry.id >= lastUser.id);
-        const lastUses = context.items.filter((entry) => lastUser && entry.id >= lastUser.id && entry.kind === 'tool_use').slice(-DEFAULT_OPTIONS.ageClear.keepLastToolUses);
-        for (const item of openLoop.filter((entry) => entry.kind === 'user' || lastUses.some((use) => use.id === entry.id))) assert.notEqual(item.fate, 'dropped', `#${item.id} latest prompt or last tool use`);
+        const lastUses = context.items
+          .filter((entry) => lastUser && entry.id >= lastUser.id && entry.kind === 'tool_use')
+          .slice(-DEFAULT_OPTIONS.ageClear.keepLastToolUses);
+        for (const item of openLoop.filter((entry) => entry.kind === 'user' || lastUses.some((use) => use.id === entry.id)))
+          assert.notEqual(item.fate, 'dropped', `#${item.id} latest prompt or last tool use`);
         const outputText = result.after.items.map((item) => item.text).join('\n');
         for (const item of context.items.filter((entry) => result.items[entry.id]?.protection === 'pinned')) assert.ok(outputText.includes(item.text));
         assert.ok(result.metrics.tokensAfter <= result.metrics.tokensBefore, `${result.metrics.tokensAfter} > ${result.metrics.tokensBefore}`);
@@ -103,7 +116,11 @@ describe('compaction properties', () => {
         }
         for (const tier of ['supersede', 'age-clear', 'dedupe', 'truncate'] as const) assert.equal(second.metrics.perTier[tier].items, 0, tier);
         assert.ok(second.metrics.savingsPercent < resolveOptions().minSavingsPercent, `${second.message}`);
-        if (second.summary) assert.ok(second.items.some((item) => item.fate === 'dropped' && item.kind !== 'summary'), 'a summary alone is not re-summarised');
+        if (second.summary)
+          assert.ok(
+            second.items.some((item) => item.fate === 'dropped' && item.kind !== 'summary'),
+            'a summary alone is not re-summarised',
+          );
       }),
       settings,
     );
@@ -117,27 +134,39 @@ describe('compaction properties', () => {
       fc.asyncProperty(arbitraryCase, fc.boolean(), fc.boolean(), async (testCase, useTerse, withPin) => {
         const options = optionsOf(testCase);
         const input: EngineOptionsInput = { ...options, preserve: { ...options.preserve, pinned: withPin ? ['Never force-push to main.'] : [] } };
-        const { metrics, items } = await compact(contextOf(testCase), input, { tokenizer, archive: new MemoryArchive(), ...(useTerse ? { summarizer: terse } : {}) });
+        const { metrics, items } = await compact(contextOf(testCase), input, {
+          tokenizer,
+          archive: new MemoryArchive(),
+          ...(useTerse ? { summarizer: terse } : {}),
+        });
         const tierSum = Object.values(metrics.perTier).reduce((sum, tier) => sum + tier.tokensSaved, 0);
         assert.equal(tierSum - metrics.reinjectedTokens, metrics.tokensBefore - metrics.tokensAfter);
         const pruned = items.filter((item) => item.prunedBy !== undefined);
         assert.ok(pruned.every((item) => item.kind === 'tool_result' && item.fate !== 'preserved'));
         assert.equal(metrics.toolResultsPruned, pruned.length);
-        for (const tier of ['supersede', 'age-clear', 'dedupe', 'truncate'] as const) assert.equal(metrics.perTier[tier].items, pruned.filter((item) => item.prunedBy === tier).length, tier);
+        for (const tier of ['supersede', 'age-clear', 'dedupe', 'truncate'] as const)
+          assert.equal(metrics.perTier[tier].items, pruned.filter((item) => item.prunedBy === tier).length, tier);
         assert.equal(metrics.perTier.summarize.items, items.filter((item) => item.fate === 'dropped').length);
-        const stale = pruned.filter((item) => item.prunedBy === 'supersede').map((item) => `${item.toolName ?? 'tool'}:${resourceLabel(item.resourceKey ?? '')}`);
+        const stale = pruned
+          .filter((item) => item.prunedBy === 'supersede')
+          .map((item) => `${item.toolName ?? 'tool'}:${resourceLabel(item.resourceKey ?? '')}`);
         assert.deepEqual(new Set(metrics.staleResources), new Set(stale));
       }),
       settings,
     );
   });
 
-  it('no tier ever makes an item bigger, and the last escalation step reports the result\'s own total', async () => {
+  it("no tier ever makes an item bigger, and the last escalation step reports the result's own total", async () => {
     await fc.assert(
       fc.asyncProperty(arbitraryCase, fc.integer({ min: 1, max: 60 }), async (testCase, targetPercent) => {
         const context = contextOf(testCase);
-        const result = await compact(context, { ...optionsOf(testCase), explicitTarget: true, targetPercent, ageClear: { clearAtLeastTokens: 0 } }, { tokenizer, archive: new MemoryArchive() });
-        for (const fate of result.items) assert.ok(fate.tokensAfter <= fate.tokensBefore, `#${fate.id} (${fate.kind}, ${fate.tier ?? fate.fate}) ${fate.tokensBefore} → ${fate.tokensAfter}`);
+        const result = await compact(
+          context,
+          { ...optionsOf(testCase), explicitTarget: true, targetPercent, ageClear: { clearAtLeastTokens: 0 } },
+          { tokenizer, archive: new MemoryArchive() },
+        );
+        for (const fate of result.items)
+          assert.ok(fate.tokensAfter <= fate.tokensBefore, `#${fate.id} (${fate.kind}, ${fate.tier ?? fate.fate}) ${fate.tokensBefore} → ${fate.tokensAfter}`);
         const last = result.escalation.at(-1);
         if (last && result.status === 'compacted') {
           assert.equal(last.tokensAfter, result.metrics.tokensAfter);
@@ -153,22 +182,30 @@ describe('compaction properties', () => {
     // context's token scale (×54) and a secret in a recent output makes the rewrite be re-counted.
     const secret = 'AKIAABCDEFGHIJKLMNOP';
     await fc.assert(
-      fc.asyncProperty(arbitraryCase, fc.integer({ min: 1, max: 40 }), fc.double({ min: 0.5, max: 80, noNaN: true }), fc.boolean(), async (testCase, targetPercent, tokenScale, secrets) => {
-        const generated = contextOf(testCase);
-        const items = generated.items.map((item) => (secrets && item.kind === 'tool_result' ? { ...item, text: `${secret}\n${item.text}\n${secret}` } : item));
-        const context: Context = { ...generated, items, tokenScale };
-        const start = context.items.reduce((sum, item) => sum + (item.reattached ? 0 : item.tokens), 0);
-        const input = { ...optionsOf(testCase), trigger: 'manual' as const, explicitTarget: true, targetPercent };
-        const planned = plan(context, input, { tokenizer });
-        let previous = start;
-        for (const step of planned.escalation) {
-          assert.ok(step.tokensAfter <= previous, `${step.step} (${step.detail}): ${step.tokensAfter} > ${previous}`);
-          previous = step.tokensAfter;
-        }
-        for (const fate of planned.items) assert.ok(fate.tokensAfter <= fate.tokensBefore, `#${fate.id} ${fate.tokensBefore} → ${fate.tokensAfter}`);
-        const result = await compact(context, input, { tokenizer, archive: new MemoryArchive() });
-        if (result.status === 'compacted') assert.ok((result.escalation.at(-1)?.tokensAfter ?? 0) <= result.metrics.tokensBefore);
-      }),
+      fc.asyncProperty(
+        arbitraryCase,
+        fc.integer({ min: 1, max: 40 }),
+        fc.double({ min: 0.5, max: 80, noNaN: true }),
+        fc.boolean(),
+        async (testCase, targetPercent, tokenScale, secrets) => {
+          const generated = contextOf(testCase);
+          const items = generated.items.map((item) =>
+            secrets && item.kind === 'tool_result' ? { ...item, text: `${secret}\n${item.text}\n${secret}` } : item,
+          );
+          const context: Context = { ...generated, items, tokenScale };
+          const start = context.items.reduce((sum, item) => sum + (item.reattached ? 0 : item.tokens), 0);
+          const input = { ...optionsOf(testCase), trigger: 'manual' as const, explicitTarget: true, targetPercent };
+          const planned = plan(context, input, { tokenizer });
+          let previous = start;
+          for (const step of planned.escalation) {
+            assert.ok(step.tokensAfter <= previous, `${step.step} (${step.detail}): ${step.tokensAfter} > ${previous}`);
+            previous = step.tokensAfter;
+          }
+          for (const fate of planned.items) assert.ok(fate.tokensAfter <= fate.tokensBefore, `#${fate.id} ${fate.tokensBefore} → ${fate.tokensAfter}`);
+          const result = await compact(context, input, { tokenizer, archive: new MemoryArchive() });
+          if (result.status === 'compacted') assert.ok((result.escalation.at(-1)?.tokensAfter ?? 0) <= result.metrics.tokensBefore);
+        },
+      ),
       settings,
     );
   });
@@ -178,14 +215,38 @@ describe('compaction properties', () => {
     await fc.assert(
       fc.asyncProperty(arbitraryCase, faults, async (testCase, fault) => {
         const context = contextOf(testCase);
-        const throwingSummarizer: Summarizer = { name: 'bad', summarize: () => { throw new Error('injected'); } };
+        const throwingSummarizer: Summarizer = {
+          name: 'bad',
+          summarize: () => {
+            throw new Error('injected');
+          },
+        };
         let formatted = 0;
-        const result = await compact(context, { ...optionsOf(testCase), trigger: 'manual' }, {
-          archive: fault === 'archive' ? { put: () => Promise.reject(new Error('injected')), get: async () => undefined } : new MemoryArchive(),
-          tokenizer: fault === 'tokenizer' ? { name: 'bad', count: () => { throw new Error('injected'); } } : tokenizer,
-          ...(fault === 'summarizer-throws' ? { summarizer: throwingSummarizer } : {}),
-          ...(fault === 'formatter-once' ? { formatter: () => { if (formatted++ === 0) throw new Error('injected'); return { system: [], tools: [], messages: [] }; } } : {}),
-        });
+        const result = await compact(
+          context,
+          { ...optionsOf(testCase), trigger: 'manual' },
+          {
+            archive: fault === 'archive' ? { put: () => Promise.reject(new Error('injected')), get: async () => undefined } : new MemoryArchive(),
+            tokenizer:
+              fault === 'tokenizer'
+                ? {
+                    name: 'bad',
+                    count: () => {
+                      throw new Error('injected');
+                    },
+                  }
+                : tokenizer,
+            ...(fault === 'summarizer-throws' ? { summarizer: throwingSummarizer } : {}),
+            ...(fault === 'formatter-once'
+              ? {
+                  formatter: () => {
+                    if (formatted++ === 0) throw new Error('injected');
+                    return { system: [], tools: [], messages: [] };
+                  },
+                }
+              : {}),
+          },
+        );
         if (fault === 'summarizer-throws') {
           // A throwing summarizer is a summarizer failure, not an engine failure: heuristic fallback.
           assert.ok(result.status !== 'failed-open');

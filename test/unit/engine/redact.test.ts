@@ -45,7 +45,10 @@ describe('redactSecrets', () => {
       assert.ok(!redacted.includes(secret), redacted);
       assert.ok(redacted.includes(REDACTED));
       assert.ok((counts[kind] ?? 0) >= 1, JSON.stringify(counts));
-      assert.equal(count, Object.values(counts).reduce((sum, n) => sum + n, 0));
+      assert.equal(
+        count,
+        Object.values(counts).reduce((sum, n) => sum + n, 0),
+      );
       // Masking twice masks nothing more: counts stay honest when text is redacted at several steps.
       assert.equal(redactSecretsWithCounts(redacted).count, 0, redacted);
     });
@@ -85,7 +88,13 @@ describe('redactSecrets', () => {
 
   it('never masks hex hashes or UUIDs (property)', () => {
     const hex = fc.stringMatching(/^[0-9a-f]{7,64}$/);
-    fc.assert(fc.property(fc.oneof(hex, fc.uuid()), fc.constantFrom('commit ', 'id=', 'sha ', ''), (value, label) => redactSecrets(`${label}${value}`) === `${label}${value}`));
+    fc.assert(
+      fc.property(
+        fc.oneof(hex, fc.uuid()),
+        fc.constantFrom('commit ', 'id=', 'sha ', ''),
+        (value, label) => redactSecrets(`${label}${value}`) === `${label}${value}`,
+      ),
+    );
   });
 
   it('stays fast on hostile runs (no pattern backtracks over the text)', () => {

@@ -61,7 +61,11 @@ describe('secrets in a compaction', () => {
 
   it('a stub naming a command with a password does not carry it', async () => {
     // Command outputs are denied to tier 1 by default.
-    const result = await compact(context(), { trigger: 'manual', supersede: { deniedCategories: [] }, summary: { enabled: false }, truncate: { enabled: false } }, { tokenizer });
+    const result = await compact(
+      context(),
+      { trigger: 'manual', supersede: { deniedCategories: [] }, summary: { enabled: false }, truncate: { enabled: false } },
+      { tokenizer },
+    );
     const stub = result.items.find((fate) => fate.tier === 'supersede');
     assert.ok(stub, 'the first deploy output was superseded');
     const text = result.after.items.find((item) => item.kind === 'tool_result' && item.toolUseId === 'd1')?.text ?? '';
@@ -76,7 +80,10 @@ describe('secrets in a compaction', () => {
       name: 'llm',
       summarize: (request) => {
         prompts.push(request.prompt);
-        return Promise.resolve({ ok: true, value: `## Errors and root causes\n- The deploy failed with ${KEYS.anthropic} and ${KEYS.aws} because the key had expired.\n## Remaining work\n- Rotate the key, then run the deploy again with the staging key and check it.` });
+        return Promise.resolve({
+          ok: true,
+          value: `## Errors and root causes\n- The deploy failed with ${KEYS.anthropic} and ${KEYS.aws} because the key had expired.\n## Remaining work\n- Rotate the key, then run the deploy again with the staging key and check it.`,
+        });
       },
     };
     const result = await compact(context(), { trigger: 'manual' }, { tokenizer, archive: new MemoryArchive(), summarizer: llm });
@@ -86,7 +93,7 @@ describe('secrets in a compaction', () => {
     assert.deepEqual(leaked(prompts[0] ?? ''), []);
   });
 
-  it('the archive holds no key, nor the focus text\'s', async () => {
+  it("the archive holds no key, nor the focus text's", async () => {
     const folder = tempDir('secrets-archive-');
     const result = await compact(context(), { trigger: 'manual', focus: `deploy with ${KEYS.focus}` }, { tokenizer, archive: new FileSystemArchive(folder) });
     assert.ok(result.archive);
@@ -105,7 +112,17 @@ describe('secrets in a compaction', () => {
   });
 
   it('nothing to mask: no redaction reported', async () => {
-    const clean = build([user('Refactor it.'), assistant(call('r', 'Bash', { command: 'npm test' })), results({ id: 'r', output: big('ok', 9_000) }), assistant('done'), user('next'), assistant('ok')], { windowTokens: 12_000 });
+    const clean = build(
+      [
+        user('Refactor it.'),
+        assistant(call('r', 'Bash', { command: 'npm test' })),
+        results({ id: 'r', output: big('ok', 9_000) }),
+        assistant('done'),
+        user('next'),
+        assistant('ok'),
+      ],
+      { windowTokens: 12_000 },
+    );
     const result = await compact(clean, { trigger: 'manual' }, { tokenizer, archive: new MemoryArchive() });
     assert.equal(result.metrics.redactions, 0);
   });

@@ -6,7 +6,18 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { CLI_NAME, installLauncher, isOurLauncher, launcherOnPath, launcherPlace, launcherScript, refreshLauncher, uninstallLauncher, type LauncherRuntime, type LauncherWhere } from '../../../src/host/cliLauncher';
+import {
+  CLI_NAME,
+  installLauncher,
+  isOurLauncher,
+  launcherOnPath,
+  launcherPlace,
+  launcherScript,
+  refreshLauncher,
+  uninstallLauncher,
+  type LauncherRuntime,
+  type LauncherWhere,
+} from '../../../src/host/cliLauncher';
 import { tempDir } from '../../support/tempDir';
 
 const posix = process.platform !== 'win32';
@@ -17,7 +28,8 @@ function setUp(onPath: readonly string[], cliFolderName = "dist o'clock $x"): { 
   const dist = join(home, 'ext', cliFolderName);
   mkdirSync(dist, { recursive: true });
   const cli = join(dist, 'cli.js');
-  const echo = (bundle: string) => `process.stdout.write(JSON.stringify({ bundle: '${bundle}', args: process.argv.slice(2), electron: process.env.ELECTRON_RUN_AS_NODE ?? null }));`;
+  const echo = (bundle: string) =>
+    `process.stdout.write(JSON.stringify({ bundle: '${bundle}', args: process.argv.slice(2), electron: process.env.ELECTRON_RUN_AS_NODE ?? null }));`;
   writeFileSync(cli, echo('cli'));
   writeFileSync(join(dist, 'statusline.js'), echo('statusline'));
   const pathEnv = [...onPath.map((folder) => join(home, folder)), '/usr/bin', '/bin'].join(':');
@@ -44,7 +56,8 @@ describe('the ctxlens launcher', { skip: !posix && 'sh launchers are for POSIX s
   it('runs `statusline` with the light status line bundle, and its --help with the CLI', async () => {
     const { where, runtime } = setUp(['.local/bin']);
     await installLauncher(runtime, where);
-    const ran = (...args: string[]) => JSON.parse(spawnSync(CLI_NAME, args, { env: { PATH: where.pathEnv }, encoding: 'utf8' }).stdout) as { bundle: string; args: string[] };
+    const ran = (...args: string[]) =>
+      JSON.parse(spawnSync(CLI_NAME, args, { env: { PATH: where.pathEnv }, encoding: 'utf8' }).stdout) as { bundle: string; args: string[] };
     assert.deepEqual(ran('statusline', '--cost'), { bundle: 'statusline', args: ['--cost'], electron: null });
     assert.deepEqual(ran('statusline', '--help'), { bundle: 'cli', args: ['statusline', '--help'], electron: null });
   });
@@ -77,7 +90,7 @@ describe('the ctxlens launcher', { skip: !posix && 'sh launchers are for POSIX s
     assert.equal(readFileSync(theirs, 'utf8'), '#!/bin/sh\necho mine\n');
   });
 
-  it('takes a named pipe, a link to /dev/zero or a big program of that name for someone else\'s, at once (never read without end)', async () => {
+  it("takes a named pipe, a link to /dev/zero or a big program of that name for someone else's, at once (never read without end)", async () => {
     for (const [name, make] of [
       ['a named pipe', (path: string) => assert.equal(spawnSync('mkfifo', [path]).status, 0)],
       ['a link to /dev/zero', (path: string) => symlinkSync('/dev/zero', path)],

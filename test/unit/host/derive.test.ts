@@ -6,10 +6,21 @@ import { CATEGORIES } from '../../../src/protocol/messages';
 import { assistant, big, build, read, user } from '../engine/support/build';
 
 const context = () =>
-  build([user('Fix the retry. Never modify config/prod.yaml.'), ...read('t1', '/w/retry.ts', big('v1', 8_000)), ...read('t2', '/w/retry.ts', big('v2', 8_000)), assistant('Wait, actually the timing is off.'), user('ok')], { windowTokens: 10_000 });
+  build(
+    [
+      user('Fix the retry. Never modify config/prod.yaml.'),
+      ...read('t1', '/w/retry.ts', big('v1', 8_000)),
+      ...read('t2', '/w/retry.ts', big('v2', 8_000)),
+      assistant('Wait, actually the timing is off.'),
+      user('ok'),
+    ],
+    { windowTokens: 10_000 },
+  );
 
-const planAt = (targetPercent: number, extra: EngineOptionsInput = {}) => (ctx: ReturnType<typeof context>) =>
-  plan(ctx, { targetPercent, ...extra, preserve: { recentTurns: 1, recentPercent: 0, ...extra.preserve } }, { tokenizer: charEstimateTokenizer });
+const planAt =
+  (targetPercent: number, extra: EngineOptionsInput = {}) =>
+  (ctx: ReturnType<typeof context>) =>
+    plan(ctx, { targetPercent, ...extra, preserve: { recentTurns: 1, recentPercent: 0, ...extra.preserve } }, { tokenizer: charEstimateTokenizer });
 
 describe('host derivations', () => {
   it('sums tokens per category in the gauge order, leaving empty categories out', () => {
@@ -28,8 +39,14 @@ describe('host derivations', () => {
     assert.equal(regionLabel({ kind: 'tool_use', text: 'Read {}', toolName: 'Read', resourceKey: 'file:/w/retry.ts' }), 'Read /w/retry.ts');
     assert.equal(regionLabel({ kind: 'tool_use', text: 'Bash {}', toolName: 'Bash', resourceKey: 'cmd:cat untrusted.html' }), 'Bash cat untrusted.html');
     // Inside the agent's working directory, paths read relative to it (the file name fits the column).
-    assert.equal(regionLabel({ kind: 'tool_use', text: 'Read {}', toolName: 'Read', resourceKey: 'file:/w/src/retry.ts#1+20' }, '/w'), 'Read src/retry.ts#1+20');
-    assert.equal(regionLabel({ kind: 'tool_use', text: 'Grep {}', toolName: 'Grep', resourceKey: 'search:Grep:withRetry in /w/src' }, '/w'), 'Grep withRetry in src');
+    assert.equal(
+      regionLabel({ kind: 'tool_use', text: 'Read {}', toolName: 'Read', resourceKey: 'file:/w/src/retry.ts#1+20' }, '/w'),
+      'Read src/retry.ts#1+20',
+    );
+    assert.equal(
+      regionLabel({ kind: 'tool_use', text: 'Grep {}', toolName: 'Grep', resourceKey: 'search:Grep:withRetry in /w/src' }, '/w'),
+      'Grep withRetry in src',
+    );
     assert.equal(regionLabel({ kind: 'tool_use', text: 'Read {}', toolName: 'Read', resourceKey: 'file:/elsewhere/a.ts' }, '/w'), 'Read /elsewhere/a.ts');
     assert.equal(regionLabel({ kind: 'user', text: '  hello\n  world ' }), 'hello world');
     assert.equal(regionLabel({ kind: 'user', text: 'x'.repeat(500) }).length, 60);
@@ -47,7 +64,10 @@ describe('host derivations', () => {
     const view = planViewOf(ctx, planned, 1);
     assert.equal(view.regions.length, ctx.items.length);
     assert.equal(view.beforeTokens, planned.metrics.tokensBefore);
-    assert.ok(view.regions.some((region) => region.fate !== 'preserved'), 'something is compacted');
+    assert.ok(
+      view.regions.some((region) => region.fate !== 'preserved'),
+      'something is compacted',
+    );
     const marked = view.regions.find((region) => region.label.startsWith('Wait'));
     assert.ok(marked);
     assert.equal(marked.markerCount, planned.items[marked.id]?.markers?.length ?? 0);

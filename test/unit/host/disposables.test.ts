@@ -16,7 +16,8 @@ class Service extends Disposables {
 }
 
 const HOST = join(__dirname, '..', '..', '..', 'src', 'host');
-const sources = (dir: string): string[] => readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? sources(join(dir, name)) : name.endsWith('.ts') ? [join(dir, name)] : []));
+const sources = (dir: string): string[] =>
+  readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? sources(join(dir, name)) : name.endsWith('.ts') ? [join(dir, name)] : []));
 
 describe('Disposables', () => {
   it('releases everything it owns once, newest first', () => {
@@ -52,8 +53,13 @@ describe('Disposables', () => {
   it('is the only dispose() in the host: every service owns what it releases through it', () => {
     const handWritten = sources(HOST)
       .filter((path) => !path.endsWith('disposables.ts'))
-      .filter((path) => /^\s+dispose\(\)(: void)? \{/m.test(readFileSync(path, 'utf8')) || /implements [^{]*vscode\.Disposable\b/.test(readFileSync(path, 'utf8')));
-    assert.deepEqual(handWritten.map((path) => relative(HOST, path)), []);
+      .filter(
+        (path) => /^\s+dispose\(\)(: void)? \{/m.test(readFileSync(path, 'utf8')) || /implements [^{]*vscode\.Disposable\b/.test(readFileSync(path, 'utf8')),
+      );
+    assert.deepEqual(
+      handWritten.map((path) => relative(HOST, path)),
+      [],
+    );
   });
 
   it('leaves no event emitter, status item, watcher or command unowned', () => {
@@ -61,7 +67,10 @@ describe('Disposables', () => {
       readFileSync(path, 'utf8')
         .split('\n')
         .map((line, index) => ({ line, at: `${relative(HOST, path)}:${index + 1}` }))
-        .filter(({ line }) => /= new vscode\.EventEmitter|= vscode\.window\.createStatusBarItem|vscode\.commands\.registerCommand\(/.test(line) && !/own\(/.test(line))
+        .filter(
+          ({ line }) =>
+            /= new vscode\.EventEmitter|= vscode\.window\.createStatusBarItem|vscode\.commands\.registerCommand\(/.test(line) && !/own\(/.test(line),
+        )
         .map(({ at }) => at),
     );
     assert.deepEqual(unowned, []);

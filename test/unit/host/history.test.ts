@@ -8,7 +8,16 @@ import { UsageLog } from '../../../src/sessions/claude-code/usageLog';
 import type { CompactionEvent } from '../../../src/sessions/types';
 import { tempDir } from '../../support/tempDir';
 
-const agent: CompactionEvent = { uuid: 'b1', by: 'agent', timestamp: '2025-05-01T10:00:00Z', trigger: 'auto', preTokens: 167_000, postTokens: 31_000, focus: null, summary: 'S' };
+const agent: CompactionEvent = {
+  uuid: 'b1',
+  by: 'agent',
+  timestamp: '2025-05-01T10:00:00Z',
+  trigger: 'auto',
+  preTokens: 167_000,
+  postTokens: 31_000,
+  focus: null,
+  summary: 'S',
+};
 const ours: OurCompaction = {
   id: 'o1',
   at: '2025-05-01T11:00:00Z',
@@ -29,9 +38,25 @@ describe('history and timeline', () => {
   it('lists the agent compactions and ours by time, ours once even when the fork reports its boundary', () => {
     const ourBoundary: CompactionEvent = { ...agent, uuid: 'b2', timestamp: ours.at, preTokens: 96_000, postTokens: 41_000, trigger: 'manual' };
     const hooks = { preCompact: { constraints: 2, openLoops: 1, workspaceFocus: null, error: null }, sessionStart: null };
-    const entries = historyOf([agent, ourBoundary], [ours], new Map([['b1', hooks], ['b2', hooks]]));
-    assert.deepEqual(entries.map((entry) => [entry.source, entry.id]), [['agent', 'b1'], ['contextLens', 'o1']]);
-    assert.deepEqual(entries.map((entry) => entry.hooks), [hooks, null]);
+    const entries = historyOf(
+      [agent, ourBoundary],
+      [ours],
+      new Map([
+        ['b1', hooks],
+        ['b2', hooks],
+      ]),
+    );
+    assert.deepEqual(
+      entries.map((entry) => [entry.source, entry.id]),
+      [
+        ['agent', 'b1'],
+        ['contextLens', 'o1'],
+      ],
+    );
+    assert.deepEqual(
+      entries.map((entry) => entry.hooks),
+      [hooks, null],
+    );
     assert.ok(Math.abs((entries[0]?.savingsPct ?? 0) - 81.4) < 0.1);
     assert.equal(entries[1]?.fork?.resumeCommand, 'claude --resume f');
   });
@@ -53,7 +78,15 @@ describe('history and timeline', () => {
     const live = { entries: [{ uuids: ['a1', 'a1b'] }, { uuids: ['u1'] }, { uuids: ['a2'] }] } as Parameters<typeof timelineOf>[0];
     // Session f is the fork our entry wrote, and its file holds no boundary of ours: the entry marks it.
     const points = timelineOf(live, (uuid) => log.get(uuid), [agent], timelineMarksOf([ours], 'f', [agent]));
-    assert.deepEqual(points.map((point) => [point.usedTokens, point.event?.kind ?? null]), [[31_000, 'agent'], [100, null], [300, null], [41_000, 'ours']]);
+    assert.deepEqual(
+      points.map((point) => [point.usedTokens, point.event?.kind ?? null]),
+      [
+        [31_000, 'agent'],
+        [100, null],
+        [300, null],
+        [41_000, 'ours'],
+      ],
+    );
     // What happened, in the panel's number format; who did it is the panel's to say.
     assert.equal(points[0]?.event?.label, 'by itself, 167,000 → 31,000 tokens');
     assert.equal(points[3]?.event?.label, '96,000 → 41,000 tokens, "retry"');
@@ -63,9 +96,21 @@ describe('history and timeline', () => {
   it('marks our compaction once on the fork, and not at all on the original it was stored under too', () => {
     const live = { entries: [] } as Parameters<typeof timelineOf>[0];
     // The fork's file opens with our boundary (same counts as the stored entry): one mark, from the file.
-    const boundary: CompactionEvent = { ...agent, uuid: 'b2', by: 'context-lens', timestamp: ours.at, trigger: 'manual', preTokens: 96_000, postTokens: 41_000, focus: 'retry' };
+    const boundary: CompactionEvent = {
+      ...agent,
+      uuid: 'b2',
+      by: 'context-lens',
+      timestamp: ours.at,
+      trigger: 'manual',
+      preTokens: 96_000,
+      postTokens: 41_000,
+      focus: 'retry',
+    };
     const onFork = timelineOf(live, () => undefined, [boundary], timelineMarksOf([ours], 'f', [boundary]));
-    assert.deepEqual(onFork.map((point) => point.event?.kind), ['ours']);
+    assert.deepEqual(
+      onFork.map((point) => point.event?.kind),
+      ['ours'],
+    );
     // The original's calls go on unchanged: the fork is not one of them.
     assert.deepEqual(timelineMarksOf([ours], 's', []), []);
     assert.deepEqual(timelineMarksOf([ours], null, []), []);
@@ -76,18 +121,42 @@ describe('agentCompactionsOf', () => {
   it('lists the compactions already in the file and those seen since, once each, oldest first', () => {
     const later: CompactionEvent = { ...agent, uuid: 'b2', timestamp: '2025-05-01T12:00:00Z' };
     const earlier: CompactionEvent = { ...agent, uuid: 'b0', timestamp: '2025-05-01T09:00:00Z' };
-    assert.deepEqual(agentCompactionsOf([earlier, agent], [agent, later]).map((event) => event.uuid), ['b0', 'b1', 'b2']);
+    assert.deepEqual(
+      agentCompactionsOf([earlier, agent], [agent, later]).map((event) => event.uuid),
+      ['b0', 'b1', 'b2'],
+    );
     assert.deepEqual(agentCompactionsOf([], [later]), [later]);
   });
 });
 
 describe('historyOf and forks', () => {
   it('names the forks found beside the session, once, and labels a fork boundary as ours', () => {
-    const fork = { id: 'f1', agent: 'claude-code' as const, path: '/p/f1.jsonl', projectDir: '/p', cwd: null, title: 'T', model: null, lastActivityMs: Date.parse('2025-05-01T12:00:00Z'), sizeBytes: 10, isSidechain: false, forkOf: { sessionId: 's', title: 'T' } };
+    const fork = {
+      id: 'f1',
+      agent: 'claude-code' as const,
+      path: '/p/f1.jsonl',
+      projectDir: '/p',
+      cwd: null,
+      title: 'T',
+      model: null,
+      lastActivityMs: Date.parse('2025-05-01T12:00:00Z'),
+      sizeBytes: 10,
+      isSidechain: false,
+      forkOf: { sessionId: 's', title: 'T' },
+    };
     const entries = historyOf([{ ...agent, uuid: 'b2', by: 'context-lens' }], [], new Map(), [fork]);
-    assert.deepEqual(entries.map((entry) => [entry.source, entry.trigger]), [['contextLens', 'auto'], ['contextLens', 'fork']]);
+    assert.deepEqual(
+      entries.map((entry) => [entry.source, entry.trigger]),
+      [
+        ['contextLens', 'auto'],
+        ['contextLens', 'fork'],
+      ],
+    );
     assert.equal(entries[1]?.fork?.resumeCommand, 'claude --resume f1');
     // Applied from this window: the stored entry already names it.
-    assert.equal(historyOf([], [{ ...ours, fork: { sessionId: 'f1', path: '/p/f1.jsonl', resumeCommand: 'claude --resume f1' } }], new Map(), [fork]).length, 1);
+    assert.equal(
+      historyOf([], [{ ...ours, fork: { sessionId: 'f1', path: '/p/f1.jsonl', resumeCommand: 'claude --resume f1' } }], new Map(), [fork]).length,
+      1,
+    );
   });
 });

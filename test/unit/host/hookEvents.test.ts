@@ -11,14 +11,25 @@ import { tempDir } from '../../support/tempDir';
 const T1 = Date.parse('2025-05-01T10:00:00Z');
 const T2 = Date.parse('2025-05-01T11:00:00Z');
 const iso = (ms: number): string => new Date(ms).toISOString();
-const boundary = (uuid: string, at: number | null): CompactionEvent => ({ uuid, by: 'agent', timestamp: at === null ? null : iso(at), trigger: 'auto', preTokens: 167_000, postTokens: 31_000, focus: null, summary: null });
+const boundary = (uuid: string, at: number | null): CompactionEvent => ({
+  uuid,
+  by: 'agent',
+  timestamp: at === null ? null : iso(at),
+  trigger: 'auto',
+  preTokens: 167_000,
+  postTokens: 31_000,
+  focus: null,
+  summary: null,
+});
 
 /** A line as `ctxlens hook` writes it. */
 function line(fields: Record<string, unknown>): string {
   return `${JSON.stringify({ sessionId: 's1', trigger: null, source: null, focus: null, ...fields })}\n`;
 }
-const pre = (at: number, fields: Record<string, unknown> = {}): string => line({ time: iso(at), hook: 'pre-compact', trigger: 'auto', constraints: 2, openLoops: 1, workspaceFocus: null, printed: true, ...fields });
-const start = (at: number, fields: Record<string, unknown> = {}): string => line({ time: iso(at), hook: 'session-start', source: 'compact', constraints: 2, openLoops: 1, workspaceFocus: null, printed: true, ...fields });
+const pre = (at: number, fields: Record<string, unknown> = {}): string =>
+  line({ time: iso(at), hook: 'pre-compact', trigger: 'auto', constraints: 2, openLoops: 1, workspaceFocus: null, printed: true, ...fields });
+const start = (at: number, fields: Record<string, unknown> = {}): string =>
+  line({ time: iso(at), hook: 'session-start', source: 'compact', constraints: 2, openLoops: 1, workspaceFocus: null, printed: true, ...fields });
 
 function activity(text: string, compactions: CompactionEvent[]) {
   return hookActivityOf('s1', compactions, parseHookEvents(text));
@@ -38,7 +49,13 @@ describe('hook events: parsing', () => {
       pre(T2).slice(0, 30),
     ].join('');
     const events = parseHookEvents(text);
-    assert.deepEqual(events.map((event) => [event.hook, event.timeMs]), [['pre-compact', T1], ['session-start', T1 + 1000]]);
+    assert.deepEqual(
+      events.map((event) => [event.hook, event.timeMs]),
+      [
+        ['pre-compact', T1],
+        ['session-start', T1 + 1000],
+      ],
+    );
     assert.equal(events[0]?.constraints, 2);
     // Wrong types read as "nothing": no count, not printed.
     assert.deepEqual([events[1]?.constraints, events[1]?.printed], [0, false]);
@@ -56,13 +73,31 @@ describe('hook events: parsing', () => {
   it('never throws, and whatever it keeps fits the protocol once matched', () => {
     const field = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.string({ minLength: HOOK_TEXT_MAX, maxLength: HOOK_TEXT_MAX + 50 }));
     const event = fc.record(
-      { time: fc.oneof(fc.constant(iso(T1)), fc.constant(iso(T1 + 60_000)), fc.string()), hook: fc.constantFrom('pre-compact', 'session-start', 'other'), sessionId: fc.constantFrom('s1', ''), source: fc.constantFrom('compact', 'startup'), constraints: field, openLoops: field, workspaceFocus: field, printed: field, error: field },
+      {
+        time: fc.oneof(fc.constant(iso(T1)), fc.constant(iso(T1 + 60_000)), fc.string()),
+        hook: fc.constantFrom('pre-compact', 'session-start', 'other'),
+        sessionId: fc.constantFrom('s1', ''),
+        source: fc.constantFrom('compact', 'startup'),
+        constraints: field,
+        openLoops: field,
+        workspaceFocus: field,
+        printed: field,
+        error: field,
+      },
       { requiredKeys: [] },
     );
     fc.assert(
-      fc.property(fc.array(fc.oneof(event.map((fields) => JSON.stringify(fields)), fc.string())), (lines) => {
-        for (const value of activity(lines.join('\n'), [boundary('b1', T1)]).values()) assert.equal(hookActivitySchema.safeParse(value).success, true);
-      }),
+      fc.property(
+        fc.array(
+          fc.oneof(
+            event.map((fields) => JSON.stringify(fields)),
+            fc.string(),
+          ),
+        ),
+        (lines) => {
+          for (const value of activity(lines.join('\n'), [boundary('b1', T1)]).values()) assert.equal(hookActivitySchema.safeParse(value).success, true);
+        },
+      ),
     );
   });
 });
@@ -83,7 +118,10 @@ describe('hook events: reading the tail', () => {
     writeFileSync(path, `é${cut}${last}`);
     for (const extra of [0, 1]) {
       const events = await readHookEvents(path, Buffer.byteLength(cut + last) + extra);
-      assert.deepEqual(events.map((event) => event.workspaceFocus), ['the retry rework']);
+      assert.deepEqual(
+        events.map((event) => event.workspaceFocus),
+        ['the retry rework'],
+      );
     }
     assert.deepEqual(await readHookEvents(path, 10), []);
     writeFileSync(path, cut + last);
@@ -124,7 +162,10 @@ describe('hook events: matching to the agent compactions', () => {
   });
 
   it('reports failures and skips boundaries without a time', () => {
-    const matched = activity(pre(T1, { error: 'Unexpected token } in JSON', constraints: undefined, openLoops: undefined, printed: undefined }), [boundary('b1', T1), boundary('b0', null)]);
+    const matched = activity(pre(T1, { error: 'Unexpected token } in JSON', constraints: undefined, openLoops: undefined, printed: undefined }), [
+      boundary('b1', T1),
+      boundary('b0', null),
+    ]);
     assert.deepEqual(matched.get('b1')?.preCompact, { constraints: 0, openLoops: 0, workspaceFocus: null, error: 'Unexpected token } in JSON' });
     assert.equal(matched.has('b0'), false);
   });

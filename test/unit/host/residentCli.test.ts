@@ -49,7 +49,10 @@ describe("the window's resident reader (host/ResidentCli.ts) with the built CLI"
     delete process.env.XDG_RUNTIME_DIR;
   });
   after(() => {
-    for (const [name, value] of [['CONTEXT_LENS_CACHE', saved.cache], ['XDG_RUNTIME_DIR', saved.runtime]] as const) {
+    for (const [name, value] of [
+      ['CONTEXT_LENS_CACHE', saved.cache],
+      ['XDG_RUNTIME_DIR', saved.runtime],
+    ] as const) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }
@@ -71,7 +74,10 @@ describe("the window's resident reader (host/ResidentCli.ts) with the built CLI"
     process.env.CONTEXT_LENS_CACHE = join(extension, 'cache');
     const { socket, told } = await lifetime();
     assert.equal(socket, join(extension, 'cache', 'run', `${process.pid}.sock`));
-    assert.deepEqual(told, [{ value: socket, servedThen: true }, { value: undefined, servedThen: false }]);
+    assert.deepEqual(told, [
+      { value: socket, servedThen: true },
+      { value: undefined, servedThen: false },
+    ]);
   });
 
   it('where no usual place fits a socket, a new folder of a name no one could have made first, removed at the end', async () => {

@@ -11,7 +11,15 @@ describe('settings → engine options', () => {
 
   it('sets every engine knob, so none is stuck at its default: only the per-run options are left out', () => {
     // Choices are the person's, per session (the map), and so is an edited summary: never a setting.
-    const { trigger: _trigger, explicitTarget: _explicitTarget, focus: _focus, targetTokens: _targetTokens, choices: _choices, summaryOverride: _summaryOverride, ...knobs } = DEFAULT_OPTIONS;
+    const {
+      trigger: _trigger,
+      explicitTarget: _explicitTarget,
+      focus: _focus,
+      targetTokens: _targetTokens,
+      choices: _choices,
+      summaryOverride: _summaryOverride,
+      ...knobs
+    } = DEFAULT_OPTIONS;
     assert.deepEqual(engineOptionsOf(SETTING_DEFAULTS, DEFAULT_OPTIONS.targetPercent), knobs);
   });
 
@@ -45,7 +53,10 @@ describe('settings → engine options', () => {
     assert.deepEqual(options.supersede.deniedCategories, ['search']);
     assert.deepEqual(options.ageClear.excludeTools, ['TodoWrite']);
     assert.deepEqual(options.truncate.perCategory.search, { mode: 'head', capTokens: 300 });
-    assert.deepEqual(options.truncate.perCategory.command_execution, { mode: 'head+tail', capTokens: DEFAULT_OPTIONS.truncate.perCategory.command_execution.capTokens });
+    assert.deepEqual(options.truncate.perCategory.command_execution, {
+      mode: 'head+tail',
+      capTokens: DEFAULT_OPTIONS.truncate.perCategory.command_execution.capTokens,
+    });
     assert.equal(options.truncate.dedupe, false);
     assert.equal(options.supersede.writesSupersedeReads, false);
     assert.equal(options.preserve.epistemicBudgetPercent, 5);

@@ -17,7 +17,13 @@ async function restricted(code: string, file: string): Promise<string[]> {
 
 describe('adapter import boundaries', () => {
   it('an adapter importing another adapter is an error, in every form', async () => {
-    for (const code of ["import x from '../claude-code/records';\nexport { x };\n", "export { num } from '../claude-code/records';\n", "import type { RawRecord } from '../claude-code/records';\nexport type { RawRecord };\n", "import { claudeCodeAdapter } from '../claude-code';\nexport { claudeCodeAdapter };\n", "import '../../sessions/claude-code/paths';\n"]) {
+    for (const code of [
+      "import x from '../claude-code/records';\nexport { x };\n",
+      "export { num } from '../claude-code/records';\n",
+      "import type { RawRecord } from '../claude-code/records';\nexport type { RawRecord };\n",
+      "import { claudeCodeAdapter } from '../claude-code';\nexport { claudeCodeAdapter };\n",
+      "import '../../sessions/claude-code/paths';\n",
+    ]) {
       const messages = await restricted(code, 'src/sessions/codex/x.ts');
       assert.equal(messages.length, 1, code);
       assert.match(messages[0] ?? '', /never imports another adapter/);
@@ -26,7 +32,8 @@ describe('adapter import boundaries', () => {
   });
 
   it('an adapter may import the shared helpers, the port and its own files', async () => {
-    const code = "export { num } from '../common/fields';\nexport type { AgentAdapter } from '../port';\nexport { ok } from '../result';\nexport { writeAtomically } from '../atomicWrite';\nexport { RolloutParser } from './reader';\n";
+    const code =
+      "export { num } from '../common/fields';\nexport type { AgentAdapter } from '../port';\nexport { ok } from '../result';\nexport { writeAtomically } from '../atomicWrite';\nexport { RolloutParser } from './reader';\n";
     assert.deepEqual(await restricted(code, 'src/sessions/codex/x.ts'), []);
   });
 
@@ -35,7 +42,11 @@ describe('adapter import boundaries', () => {
       const up = '../'.repeat(file.split('/').length - 2);
       assert.equal((await restricted(`export { codexAdapter } from '${up}sessions/codex/adapter';\n`, file)).length, 1, file);
       assert.equal((await restricted(`export { claudeCodeAdapter } from '${up}sessions/claude-code';\n`, file)).length, 1, file);
-      assert.deepEqual(await restricted(`export { AGENTS } from '${up}sessions/agents';\nexport { connectableAgent } from '${up}sessions/connectable';\n`, file), [], file);
+      assert.deepEqual(
+        await restricted(`export { AGENTS } from '${up}sessions/agents';\nexport { connectableAgent } from '${up}sessions/connectable';\n`, file),
+        [],
+        file,
+      );
     }
   });
 });

@@ -15,13 +15,32 @@ async function restricted(code: string, file: string): Promise<string[]> {
 }
 
 /** Every kind of folder in src/ that has its own rule set, so no set forgets the doors. */
-const OUTSIDE = ['src/x.ts', 'src/cli/x.ts', 'src/host/x.ts', 'src/host/context/x.ts', 'src/proxy/x.ts', 'src/mcp/x.ts', 'src/sessions/x.ts', 'src/sessions/codex/x.ts', 'src/sessions/common/x.ts', 'src/protocol/x.ts', 'src/archive/x.ts', 'src/summarizers/x.ts', 'src/contracts/x.ts', 'src/base/x.ts'];
+const OUTSIDE = [
+  'src/x.ts',
+  'src/cli/x.ts',
+  'src/host/x.ts',
+  'src/host/context/x.ts',
+  'src/proxy/x.ts',
+  'src/mcp/x.ts',
+  'src/sessions/x.ts',
+  'src/sessions/codex/x.ts',
+  'src/sessions/common/x.ts',
+  'src/protocol/x.ts',
+  'src/archive/x.ts',
+  'src/summarizers/x.ts',
+  'src/contracts/x.ts',
+  'src/base/x.ts',
+];
 const up = (file: string): string => (file.split('/').length === 2 ? './' : '../'.repeat(file.split('/').length - 2));
 
 describe('the engine and pricing doors', () => {
   it('a deep import into the engine is an error everywhere outside it, in every form', async () => {
     for (const file of [...OUTSIDE, 'src/pricing/x.ts']) {
-      for (const code of [`import { plan } from '${up(file)}engine/plan';\nexport { plan };\n`, `import type { Context } from '${up(file)}engine/model';\nexport type { Context };\n`, `export { pinnedBlock } from '${up(file)}engine/policy/pinned';\n`]) {
+      for (const code of [
+        `import { plan } from '${up(file)}engine/plan';\nexport { plan };\n`,
+        `import type { Context } from '${up(file)}engine/model';\nexport type { Context };\n`,
+        `export { pinnedBlock } from '${up(file)}engine/policy/pinned';\n`,
+      ]) {
         const messages = await restricted(code, file);
         assert.equal(messages.length, 1, `${file}: ${code}`);
         assert.match(messages[0] ?? '', /through its door, src\/engine\/index\.ts/);
@@ -39,7 +58,11 @@ describe('the engine and pricing doors', () => {
 
   it('the doors themselves are open', async () => {
     for (const file of OUTSIDE) {
-      assert.deepEqual(await restricted(`export { compact } from '${up(file)}engine';\nexport { BUNDLED_PRICES } from '${up(file)}pricing';\n`, file), [], file);
+      assert.deepEqual(
+        await restricted(`export { compact } from '${up(file)}engine';\nexport { BUNDLED_PRICES } from '${up(file)}pricing';\n`, file),
+        [],
+        file,
+      );
     }
     assert.deepEqual(await restricted("export { compact } from '../engine';\nexport { prices } from './prices';\n", 'src/pricing/x.ts'), []);
   });

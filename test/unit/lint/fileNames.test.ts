@@ -14,7 +14,14 @@ async function nameErrors(file: string): Promise<string[]> {
 
 describe('file names', () => {
   it('camelCase, PascalCase and dotted suffixes pass, in folders of any case', async () => {
-    for (const file of ['src/host/liveContext.ts', 'src/host/context/ContextModel.ts', 'test/unit/proxy/rewrite.property.test.ts', 'bench/firstPaint.bench.ts', 'src/sessions/claude-code/records.ts', 'test/support/fake-anthropic/types.ts']) {
+    for (const file of [
+      'src/host/liveContext.ts',
+      'src/host/context/ContextModel.ts',
+      'test/unit/proxy/rewrite.property.test.ts',
+      'bench/firstPaint.bench.ts',
+      'src/sessions/claude-code/records.ts',
+      'test/support/fake-anthropic/types.ts',
+    ]) {
       assert.deepEqual(await nameErrors(file), [], file);
     }
   });

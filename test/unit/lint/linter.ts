@@ -9,6 +9,10 @@ export const root = join(__dirname, '..', '..', '..');
 export function untypedLinter(): ESLint {
   return new ESLint({
     cwd: root,
-    overrideConfig: { files: ['**/*.ts'], languageOptions: { parserOptions: { projectService: false } }, rules: { '@typescript-eslint/no-floating-promises': 'off' } },
+    overrideConfig: {
+      files: ['**/*.ts'],
+      languageOptions: { parserOptions: { projectService: false } },
+      rules: { '@typescript-eslint/no-floating-promises': 'off' },
+    },
   });
 }

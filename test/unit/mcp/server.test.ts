@@ -18,7 +18,11 @@ import { tempDir } from '../../support/tempDir';
 
 /** A real 2.0.76 session (Sonnet 4.5, 222 lines, a compaction in it) whose live context the gentle tiers shrink. */
 const PUBLISHED = { configDir: join(__dirname, '../../fixtures/claude-code/public/codemie-2.0.76'), session: '624a4a58-b34c-462d-a70d-13421c8125a8' };
-const estimateIn = (models = BUNDLED_PRICES.models): EstimateInputs => ({ adapter: adapterOf('claude-code'), where: { homes: { 'claude-code': [PUBLISHED.configDir] } }, prices: indexPrices({ ...BUNDLED_PRICES, models }) });
+const estimateIn = (models = BUNDLED_PRICES.models): EstimateInputs => ({
+  adapter: adapterOf('claude-code'),
+  where: { homes: { 'claude-code': [PUBLISHED.configDir] } },
+  prices: indexPrices({ ...BUNDLED_PRICES, models }),
+});
 
 async function connected(session: string | null = null, estimate?: EstimateInputs): Promise<{ client: Client; stateDir: string }> {
   const stateDir = tempDir('cl-mcp-');
@@ -29,7 +33,8 @@ async function connected(session: string | null = null, estimate?: EstimateInput
   return { client, stateDir };
 }
 
-const textOf = (result: Awaited<ReturnType<Client['callTool']>>): string => (result.content as { type: string; text: string }[]).map((part) => part.text).join('');
+const textOf = (result: Awaited<ReturnType<Client['callTool']>>): string =>
+  (result.content as { type: string; text: string }[]).map((part) => part.text).join('');
 
 describe('the MCP server', () => {
   it('lists compact_context and recall', async () => {
@@ -46,7 +51,10 @@ describe('the MCP server', () => {
     assert.equal(result.isError, undefined);
     assert.match(textOf(result), /^Compaction requested \([\w-]+\)\. This tool changed nothing by itself/);
     const taken = takeCompactionRequests(requestsDir(stateDir));
-    assert.deepEqual(taken.requests.map(({ reason, focus, session }) => ({ reason, focus, session })), [{ reason: 'finished the refactor', focus: 'the auth module', session: null }]);
+    assert.deepEqual(
+      taken.requests.map(({ reason, focus, session }) => ({ reason, focus, session })),
+      [{ reason: 'finished the refactor', focus: 'the auth module', session: null }],
+    );
     await client.close();
   });
 
@@ -58,7 +66,10 @@ describe('the MCP server', () => {
     const { client, stateDir } = await connected(session);
     await client.callTool({ name: TOOL_NAMES.compact, arguments: { reason: 'done with the parser' } });
     assert.deepEqual(takeCompactionRequests(requestsDir(stateDir), (request) => request.session === 'another').requests, []);
-    assert.deepEqual(takeCompactionRequests(requestsDir(stateDir), (request) => request.session === session).requests.map((request) => request.session), [session]);
+    assert.deepEqual(
+      takeCompactionRequests(requestsDir(stateDir), (request) => request.session === session).requests.map((request) => request.session),
+      [session],
+    );
     await client.close();
   });
 
@@ -66,7 +77,11 @@ describe('the MCP server', () => {
     const { client } = await connected(PUBLISHED.session, estimateIn());
     const result = await client.callTool({ name: TOOL_NAMES.compact, arguments: { reason: 'tests pass, next: the docs' } });
     assert.equal(result.isError, undefined);
-    const structured = result.structuredContent as { requestId: string; cost: { model: string; beforeTokens: number; afterTokens: number; oneOffUsd: number; savingPerCallUsd: number; breakEvenCalls: number }; costText: string };
+    const structured = result.structuredContent as {
+      requestId: string;
+      cost: { model: string; beforeTokens: number; afterTokens: number; oneOffUsd: number; savingPerCallUsd: number; breakEvenCalls: number };
+      costText: string;
+    };
     const { cost } = structured;
     assert.equal(cost.model, 'claude-sonnet-4-5-20250929');
     assert.ok(cost.afterTokens < cost.beforeTokens, `${cost.afterTokens} < ${cost.beforeTokens}`);
@@ -74,7 +89,10 @@ describe('the MCP server', () => {
     assert.ok(Math.abs(cost.oneOffUsd - (cost.afterTokens * 3.45) / 1e6) < 1e-9);
     assert.ok(Math.abs(cost.savingPerCallUsd - ((cost.beforeTokens - cost.afterTokens) * 0.3) / 1e6) < 1e-9);
     assert.equal(cost.breakEvenCalls, Math.ceil(cost.oneOffUsd / cost.savingPerCallUsd));
-    assert.equal(structured.costText, `At claude-sonnet-4-5-20250929's prices it ${breakEvenSentence(cost)} (${cost.beforeTokens.toLocaleString('en-US')} → ${cost.afterTokens.toLocaleString('en-US')} tokens, estimated from the transcript).`);
+    assert.equal(
+      structured.costText,
+      `At claude-sonnet-4-5-20250929's prices it ${breakEvenSentence(cost)} (${cost.beforeTokens.toLocaleString('en-US')} → ${cost.afterTokens.toLocaleString('en-US')} tokens, estimated from the transcript).`,
+    );
     assert.match(structured.costText, /it costs \$0\.\d+ once, saves \$0\.\d+ per call: pays off after \d+ calls/);
     assert.ok(textOf(result).startsWith(`Compaction requested (${structured.requestId}).`));
     assert.ok(textOf(result).endsWith(structured.costText));
@@ -85,7 +103,10 @@ describe('the MCP server', () => {
   it('compact_context says "no price for <model>" when the model is not priced, and why there is no estimate when the session is unknown', async () => {
     const unpriced = await connected(PUBLISHED.session, estimateIn([]));
     const result = await unpriced.client.callTool({ name: TOOL_NAMES.compact, arguments: { reason: 'done' } });
-    const structured = result.structuredContent as { cost: { model: string; oneOffUsd: number | null; breakEvenCalls: number | null; afterTokens: number }; costText: string };
+    const structured = result.structuredContent as {
+      cost: { model: string; oneOffUsd: number | null; breakEvenCalls: number | null; afterTokens: number };
+      costText: string;
+    };
     assert.deepEqual([structured.cost.model, structured.cost.oneOffUsd, structured.cost.breakEvenCalls], ['claude-sonnet-4-5-20250929', null, null]);
     assert.match(structured.costText, /^No price for claude-sonnet-4-5-20250929: tokens only \([\d,]+ → [\d,]+ tokens, estimated from the transcript\)\.$/);
     await unpriced.client.close();

@@ -13,7 +13,29 @@ const CODEX_A = '01a21fd4-06eb-7560-a093-97e2083337fa';
 const CODEX_B = '01a21fd4-1111-7560-a093-97e2083337fb';
 
 function event(fields: Partial<ProxyEvent>): ProxyEvent {
-  return { v: 1, time: new Date(NOW - 60_000).toISOString(), session: 'k1', agentSession: null, format: 'openai-responses', method: 'POST', path: '/v1/responses', action: 'unchanged', reason: null, model: null, stream: true, agentTokens: 1, sentTokens: 1, stickyEdits: 0, newEdits: [], restored: [], addedMs: 0, status: 200, usage: null, error: null, ...fields };
+  return {
+    v: 1,
+    time: new Date(NOW - 60_000).toISOString(),
+    session: 'k1',
+    agentSession: null,
+    format: 'openai-responses',
+    method: 'POST',
+    path: '/v1/responses',
+    action: 'unchanged',
+    reason: null,
+    model: null,
+    stream: true,
+    agentTokens: 1,
+    sentTokens: 1,
+    stickyEdits: 0,
+    newEdits: [],
+    restored: [],
+    addedMs: 0,
+    status: 200,
+    usage: null,
+    error: null,
+    ...fields,
+  };
 }
 
 async function stateWith(events: ProxyEvent[]): Promise<string> {
@@ -31,7 +53,11 @@ describe('sessionOfCall', () => {
   });
 
   it("without one, the one conversation the proxy served lately, by the agent's own id", async () => {
-    const dir = await stateWith([event({ agentSession: CODEX_A }), event({ agentSession: CODEX_A, action: 'edited' }), event({ session: '', action: 'passthrough', path: '/v1/models' })]);
+    const dir = await stateWith([
+      event({ agentSession: CODEX_A }),
+      event({ agentSession: CODEX_A, action: 'edited' }),
+      event({ session: '', action: 'passthrough', path: '/v1/models' }),
+    ]);
     assert.deepEqual(await sessionOfCall(null, dir, NOW), { ok: true, value: CODEX_A });
   });
 
@@ -43,7 +69,10 @@ describe('sessionOfCall', () => {
     // Requests that named no session (Gemini CLI, OpenCode) are told apart by the proxy's own key.
     const unnamed = await stateWith([event({ format: 'gemini' }), event({ format: 'gemini', session: 'k2' })]);
     assert.equal((await sessionOfCall(null, unnamed, NOW)).ok, false);
-    const old = await stateWith([event({ agentSession: CODEX_A, time: new Date(NOW - 3_600_000).toISOString() }), event({ session: 'k2', agentSession: CODEX_B })]);
+    const old = await stateWith([
+      event({ agentSession: CODEX_A, time: new Date(NOW - 3_600_000).toISOString() }),
+      event({ session: 'k2', agentSession: CODEX_B }),
+    ]);
     assert.deepEqual(await sessionOfCall(null, old, NOW), { ok: true, value: CODEX_B });
   });
 

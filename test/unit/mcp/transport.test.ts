@@ -56,7 +56,11 @@ describe('BoundedStdioTransport', () => {
     // Errors are written as soon as a line is refused, replies when the server has answered: by id, not order.
     assert.ok(replies.some((reply) => reply.id === 1 && reply.error === undefined));
     const errors = replies.filter((reply) => reply.error).map((reply) => [reply.id, reply.error?.code]);
-    assert.deepEqual(errors, [[null, -32600], [null, -32700], [7, -32600]]);
+    assert.deepEqual(errors, [
+      [null, -32600],
+      [null, -32700],
+      [7, -32600],
+    ]);
     assert.match(replies.find((reply) => reply.error)?.error?.message ?? '', /over 65536 bytes/);
     const tools = replies.find((reply) => reply.id === 2);
     assert.deepEqual(tools?.result?.tools?.map((tool) => tool.name).sort(), ['compact_context', 'recall']);
@@ -66,13 +70,17 @@ describe('BoundedStdioTransport', () => {
   it('answers an oversized request under its own id, so the caller waiting on it hears back (issue 40)', async () => {
     const { input, next } = await serve(64 * 1024);
     input.write(request(1, 'initialize', INIT));
-    const huge = (id: number | string): string => `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'recall', arguments: { ref: 'x'.repeat(200 * 1024) } } })}\n`;
+    const huge = (id: number | string): string =>
+      `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'recall', arguments: { ref: 'x'.repeat(200 * 1024) } } })}\n`;
     input.write(huge(41));
     input.write(huge('call-"42"'));
     input.write(request(3, 'tools/list'));
     const replies = await next(4);
     const errors = replies.filter((reply) => reply.error).map((reply) => [reply.id, reply.error?.code]);
-    assert.deepEqual(errors, [[41, -32600], ['call-"42"', -32600]]);
+    assert.deepEqual(errors, [
+      [41, -32600],
+      ['call-"42"', -32600],
+    ]);
     assert.ok(replies.some((reply) => reply.id === 3 && reply.result));
     input.end();
   });

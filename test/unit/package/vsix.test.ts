@@ -7,7 +7,16 @@ import { describe, it } from 'node:test';
 import { version } from '../../../package.json';
 
 const ROOT = join(__dirname, '..', '..', '..');
-const ALLOWED = [/^extension\/package\.json$/, /^extension\/dist\//, /^extension\/media\//, /^extension\/readme\.md$/, /^extension\/changelog\.md$/, /^extension\/LICENSE\.txt$/, /^extension\.vsixmanifest$/, /^\[Content_Types\]\.xml$/];
+const ALLOWED = [
+  /^extension\/package\.json$/,
+  /^extension\/dist\//,
+  /^extension\/media\//,
+  /^extension\/readme\.md$/,
+  /^extension\/changelog\.md$/,
+  /^extension\/LICENSE\.txt$/,
+  /^extension\.vsixmanifest$/,
+  /^\[Content_Types\]\.xml$/,
+];
 
 describe('npm run package', { timeout: 120_000 }, () => {
   it('produces a .vsix with only dist/, media/, README, CHANGELOG and LICENSE', () => {
@@ -20,10 +29,23 @@ describe('npm run package', { timeout: 120_000 }, () => {
     const vsix = join(ROOT, 'dist-vsix', `context-lens-${version}.vsix`);
     assert.ok(existsSync(vsix), `${vsix} was not written`);
     const listing = execFileSync('unzip', ['-Z1', vsix], { encoding: 'utf8' }).trim().split('\n');
-    for (const entry of listing) assert.ok(ALLOWED.some((pattern) => pattern.test(entry)), `unexpected file in the .vsix: ${entry}`);
+    for (const entry of listing)
+      assert.ok(
+        ALLOWED.some((pattern) => pattern.test(entry)),
+        `unexpected file in the .vsix: ${entry}`,
+      );
     // Connect copies cli.js (and the CLI proper it loads, cli-main.js), statusline.js and the shared files for the hooks.
     const shared = ['cli-main.js', 'proxy-worker.js', 'zod.js', 'anthropic-sdk.js', 'mcp-sdk.js', 'nlp.js'].map((name) => `extension/dist/${name}`);
-    for (const required of ['extension/dist/extension.js', 'extension/dist/cli.js', 'extension/dist/statusline.js', ...shared, 'extension/dist/webview/main.js', 'extension/readme.md', 'extension/changelog.md', 'extension/LICENSE.txt']) {
+    for (const required of [
+      'extension/dist/extension.js',
+      'extension/dist/cli.js',
+      'extension/dist/statusline.js',
+      ...shared,
+      'extension/dist/webview/main.js',
+      'extension/readme.md',
+      'extension/changelog.md',
+      'extension/LICENSE.txt',
+    ]) {
       assert.ok(listing.includes(required), `${required} missing from the .vsix`);
     }
     assert.ok(!listing.some((entry) => entry.endsWith('.map')), 'source maps must not ship');

@@ -20,8 +20,14 @@ describe('breakEven', () => {
   });
 
   it('reads in one go', () => {
-    assert.equal(breakEvenSentence({ oneOffUsd: 0.41, savingPerCallUsd: 0.12, breakEvenCalls: 4 }), 'costs $0.41 once, saves $0.12 per call: pays off after 4 calls');
-    assert.equal(breakEvenSentence({ oneOffUsd: 0, savingPerCallUsd: 0.12, breakEvenCalls: 1 }), 'costs $0.00 once, saves $0.12 per call: pays off after 1 call');
+    assert.equal(
+      breakEvenSentence({ oneOffUsd: 0.41, savingPerCallUsd: 0.12, breakEvenCalls: 4 }),
+      'costs $0.41 once, saves $0.12 per call: pays off after 4 calls',
+    );
+    assert.equal(
+      breakEvenSentence({ oneOffUsd: 0, savingPerCallUsd: 0.12, breakEvenCalls: 1 }),
+      'costs $0.00 once, saves $0.12 per call: pays off after 1 call',
+    );
     assert.equal(breakEvenSentence({ oneOffUsd: 0.2, savingPerCallUsd: 0, breakEvenCalls: null }), 'costs $0.20 once, saves $0.00 per call: never pays off');
   });
 });

@@ -8,12 +8,30 @@ const table: PriceTable = {
   source: 'test',
   taken: '2026-01-01',
   models: [
-    { model: 'claude-test', periods: [{ input: 3, output: 15, cacheWrite: 3.75, cacheWrite1h: 6, cacheRead: 0.3, longContext: { aboveTokens: 200_000, input: 6, output: 22.5, cacheWrite: 7.5, cacheWrite1h: 12, cacheRead: 0.6 } }] },
+    {
+      model: 'claude-test',
+      periods: [
+        {
+          input: 3,
+          output: 15,
+          cacheWrite: 3.75,
+          cacheWrite1h: 6,
+          cacheRead: 0.3,
+          longContext: { aboveTokens: 200_000, input: 6, output: 22.5, cacheWrite: 7.5, cacheWrite1h: 12, cacheRead: 0.6 },
+        },
+      ],
+    },
     { model: 'gpt-test', periods: [{ input: 1.25, output: 10, cacheRead: 0.125 }] },
   ],
 };
 const index = indexPrices(table);
-const usage = (input: number, write: number, read: number, output: number, hour = 0) => ({ inputTokens: input, cacheCreationInputTokens: write, cacheReadInputTokens: read, outputTokens: output, ...(hour > 0 ? { cacheWrite1hTokens: hour } : {}) });
+const usage = (input: number, write: number, read: number, output: number, hour = 0) => ({
+  inputTokens: input,
+  cacheCreationInputTokens: write,
+  cacheReadInputTokens: read,
+  outputTokens: output,
+  ...(hour > 0 ? { cacheWrite1hTokens: hour } : {}),
+});
 const close = (actual: number, expected: number) => assert.ok(Math.abs(actual - expected) < 1e-12, `${actual} ≠ ${expected}`);
 
 describe('costOfCall', () => {
@@ -75,7 +93,10 @@ describe('sessionCost', () => {
     close(total.outputUsd, 10);
     assert.equal(total.calls, 4);
     assert.deepEqual(total.unpriced, [{ model: 'mystery-1', calls: 2 }]);
-    assert.deepEqual(total.byModel.map((row) => row.model), ['gpt-test', 'claude-test', 'mystery-1']);
+    assert.deepEqual(
+      total.byModel.map((row) => row.model),
+      ['gpt-test', 'claude-test', 'mystery-1'],
+    );
     assert.equal(perCall[2], null);
   });
 });

@@ -17,7 +17,8 @@ describe('the bundled price table', () => {
   });
 
   it('has the models the agents run on: Anthropic, OpenAI and Google', () => {
-    for (const model of ['claude-sonnet-4-5', 'claude-opus-4-6', 'claude-haiku-4-5', 'gpt-5', 'gpt-5.1-codex-mini', 'gemini-2.5-pro']) assert.notEqual(modelOf(model), null, model);
+    for (const model of ['claude-sonnet-4-5', 'claude-opus-4-6', 'claude-haiku-4-5', 'gpt-5', 'gpt-5.1-codex-mini', 'gemini-2.5-pro'])
+      assert.notEqual(modelOf(model), null, model);
   });
 
   it('holds Anthropic list prices: Sonnet 4.5 $3 in, $15 out, $3.75 / $6 cache write (5 min / 1 h), $0.30 read, doubled past 200k', () => {
@@ -88,7 +89,14 @@ describe('your own prices', () => {
 describe('withBroaderSource: the bundled table with models.dev for the models genai-prices leaves out', () => {
   it('adds what the primary table does not price, keeps the primary price where both do, and names both sources', () => {
     const primary: PriceTable = { source: 'primary 1', taken: '2026-01-01', models: [{ model: 'claude-sonnet-4-5', periods: [{ input: 3, output: 15 }] }] };
-    const broader: PriceTable = { source: 'models.dev (x 1)', taken: '2026-02-02', models: [{ model: 'claude-sonnet-4-5-20250929', periods: [{ input: 99, output: 99 }] }, { model: 'glm-4.5', periods: [{ input: 0.6, output: 2.2 }] }] };
+    const broader: PriceTable = {
+      source: 'models.dev (x 1)',
+      taken: '2026-02-02',
+      models: [
+        { model: 'claude-sonnet-4-5-20250929', periods: [{ input: 99, output: 99 }] },
+        { model: 'glm-4.5', periods: [{ input: 0.6, output: 2.2 }] },
+      ],
+    };
     const table = withBroaderSource(primary, broader);
     const index = indexPrices(table);
     assert.equal(findModel(index, 'claude-sonnet-4-5-20250929')?.periods[0]?.input, 3);

@@ -5,7 +5,7 @@ import { checkTriggerSettings, effectiveTrigger } from '../../../src/pricing/tri
 const defaults = { thresholdPercent: 85, thresholdSet: false, targetPercent: 60, safetyNetPercent: 95, defaultTargetPercent: 60 };
 
 describe('trigger points', () => {
-  it('left at its default, the trigger sits 5 points below Claude Code\'s own point and says so', () => {
+  it("left at its default, the trigger sits 5 points below Claude Code's own point and says so", () => {
     const trigger = effectiveTrigger(defaults, 60, 83.5, 'Claude Code');
     assert.equal(trigger.percent, 78.5);
     assert.match(trigger.note ?? '', /5 points below Claude Code's auto-compact point \(83\.5 %\)/);

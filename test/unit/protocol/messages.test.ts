@@ -4,7 +4,15 @@ import fc from 'fast-check';
 import { parseHostMessage, parseWebviewMessage, type PanelState } from '../../../src/protocol/messages';
 
 const state: PanelState = {
-  session: { id: 'abc', title: 'Fix the retry', agent: 'claude-code', agentLabel: { name: 'Claude Code', pointSetBy: 'the CLAUDE_AUTOCOMPACT_PCT_OVERRIDE environment variable' }, model: 'claude-opus-4-5', path: '/tmp/abc.jsonl', live: true },
+  session: {
+    id: 'abc',
+    title: 'Fix the retry',
+    agent: 'claude-code',
+    agentLabel: { name: 'Claude Code', pointSetBy: 'the CLAUDE_AUTOCOMPACT_PCT_OVERRIDE environment variable' },
+    model: 'claude-opus-4-5',
+    path: '/tmp/abc.jsonl',
+    live: true,
+  },
   fill: { usedTokens: 124_310, windowTokens: 200_000, source: 'usage' },
   thresholds: { triggerPercent: 85, targetPercent: 60, safetyNetPercent: 95, agentAutoCompactPercent: 83.5, notes: [] },
   breakdown: [{ category: 'tool_result', tokens: 88_000 }],
@@ -32,7 +40,8 @@ describe('host → webview messages', () => {
   });
 
   it("carries the agent's hooks state, null without a workspace folder, and nothing else", () => {
-    for (const hooks of ['none', 'connected', 'partial', 'disconnected'].map((kind) => ({ ...state.hooks!, state: kind })).concat([null as never])) assert.equal(parseHostMessage({ type: 'state', state: { ...state, hooks } }).ok, true, JSON.stringify(hooks));
+    for (const hooks of ['none', 'connected', 'partial', 'disconnected'].map((kind) => ({ ...state.hooks!, state: kind })).concat([null as never]))
+      assert.equal(parseHostMessage({ type: 'state', state: { ...state, hooks } }).ok, true, JSON.stringify(hooks));
     const unknown = parseHostMessage({ type: 'state', state: { ...state, hooks: { ...state.hooks!, state: 'yes' } } });
     assert.equal(unknown.ok, false);
     if (!unknown.ok) assert.match(unknown.error, /hooks/);

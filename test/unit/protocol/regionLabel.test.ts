@@ -7,12 +7,28 @@ import { regionLabel } from '../../../src/protocol/regionLabel';
 
 /** The rule on the whole text: tags out, whitespace folded, the first 60 characters. */
 function wholeTextLabel(text: string, kind: string): string {
-  const flat = text.replace(/<\/?[a-z][a-z0-9-]*(?:\s[^>]*)?>/gi, ' ').replace(/\s+/g, ' ').trim();
+  const flat = text
+    .replace(/<\/?[a-z][a-z0-9-]*(?:\s[^>]*)?>/gi, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return (flat.length > 60 ? `${flat.slice(0, 59)}…` : flat) || kind;
 }
 
 const piece = fc.oneof(
-  fc.constantFrom('<system-reminder>', '</system-reminder>', '<command-name>', '<a href="x">', `<a title="${'t'.repeat(700)}">`, '<', '>', ' ', '\n\n  ', 'word ', 'x'.repeat(3000), ' '.repeat(1500)),
+  fc.constantFrom(
+    '<system-reminder>',
+    '</system-reminder>',
+    '<command-name>',
+    '<a href="x">',
+    `<a title="${'t'.repeat(700)}">`,
+    '<',
+    '>',
+    ' ',
+    '\n\n  ',
+    'word ',
+    'x'.repeat(3000),
+    ' '.repeat(1500),
+  ),
   fc.string({ maxLength: 40 }),
 );
 

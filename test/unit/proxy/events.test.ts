@@ -8,13 +8,36 @@ import { formatProxyEvent, parseProxyEvent, ProxyEventWriter, readProxyEvents, t
 import { tempDir } from '../../support/tempDir';
 
 const event = (index: number): ProxyEvent => ({
-  v: 1, time: new Date(1_700_000_000_000 + index).toISOString(), session: `s${index}`, agentSession: null, method: 'POST', path: '/v1/messages', action: 'unchanged', reason: null,
-  model: null, stream: false, agentTokens: index, sentTokens: index, stickyEdits: 0, newEdits: [], restored: [], addedMs: 0, status: 200, usage: null, error: null,
+  v: 1,
+  time: new Date(1_700_000_000_000 + index).toISOString(),
+  session: `s${index}`,
+  agentSession: null,
+  method: 'POST',
+  path: '/v1/messages',
+  action: 'unchanged',
+  reason: null,
+  model: null,
+  stream: false,
+  agentTokens: index,
+  sentTokens: index,
+  stickyEdits: 0,
+  newEdits: [],
+  restored: [],
+  addedMs: 0,
+  status: 200,
+  usage: null,
+  error: null,
 });
 
 describe('proxy events', () => {
   it("carry a batch's break-even when there is one; a line written before it existed reads as before", () => {
-    const breakEven = { model: 'claude-sonnet-4-5', oneOffUsd: 0.41, savingPerCallUsd: 0.12, breakEvenCalls: 4, sentence: 'costs $0.41 once, saves $0.12 per call: pays off after 4 calls' };
+    const breakEven = {
+      model: 'claude-sonnet-4-5',
+      oneOffUsd: 0.41,
+      savingPerCallUsd: 0.12,
+      breakEvenCalls: 4,
+      sentence: 'costs $0.41 once, saves $0.12 per call: pays off after 4 calls',
+    };
     const edited: ProxyEvent = { ...event(1), action: 'edited', breakEven };
     assert.deepEqual(parseProxyEvent(formatProxyEvent(edited))?.breakEven, breakEven);
     const older = JSON.parse(formatProxyEvent(event(2))) as Record<string, unknown>;
@@ -54,7 +77,10 @@ describe('ProxyEventWriter', () => {
     await writer.flush();
     const read = await readProxyEvents(path);
     assert.ok(read.ok);
-    assert.deepEqual(read.value.map((entry) => entry.session), ['s2']);
+    assert.deepEqual(
+      read.value.map((entry) => entry.session),
+      ['s2'],
+    );
     assert.ok(existsSync(path) && readFileSync(path, 'utf8').endsWith('\n'));
   });
 });

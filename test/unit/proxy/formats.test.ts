@@ -9,7 +9,14 @@ import { spliceEdits } from '../../../src/proxy/scan';
 import type { StickyEdit } from '../../../src/proxy/session';
 import { asChat, asGemini, asResponses, bytesOf, conversation, joinedPieces } from '../../support/proxyConversation';
 
-const edit = (toolUseId: string, text: string): StickyEdit => ({ toolUseId, tier: 'supersede', text, ref: 'ctx-lens:0123456789abcdef', tokensBefore: 100, tokensAfter: 10 });
+const edit = (toolUseId: string, text: string): StickyEdit => ({
+  toolUseId,
+  tier: 'supersede',
+  text,
+  ref: 'ctx-lens:0123456789abcdef',
+  tokensBefore: 100,
+  tokensAfter: 10,
+});
 const ENCRYPTED = 'gAAAAABo+enc/0123456789+/=\u00e9"quoted"\\';
 
 describe('wire formats', () => {
@@ -46,11 +53,17 @@ describe('wire formats', () => {
     const parsed = FORMATS['openai-responses'].parse(raw);
     assert.ok(parsed.ok);
     assert.equal(parsed.value.messages.length, input.length, 'one engine message per item');
-    assert.equal(parsed.value.messages.flatMap((message) => (Array.isArray(message.content) ? message.content : [])).filter((block) => block.type === 'tool_use').length, 6);
+    assert.equal(
+      parsed.value.messages.flatMap((message) => (Array.isArray(message.content) ? message.content : [])).filter((block) => block.type === 'tool_use').length,
+      6,
+    );
   });
 
   it('Chat Completions and Gemini: the same, on their shapes', () => {
-    for (const [name, body, path] of [['openai-chat', asChat(conversation({ turns: 5 })), '/v1/chat/completions'], ['gemini', asGemini(conversation({ turns: 5 })), '/v1beta/models/gemini-2.5-pro:generateContent']] as const) {
+    for (const [name, body, path] of [
+      ['openai-chat', asChat(conversation({ turns: 5 })), '/v1/chat/completions'],
+      ['gemini', asGemini(conversation({ turns: 5 })), '/v1beta/models/gemini-2.5-pro:generateContent'],
+    ] as const) {
       const format = FORMATS[name];
       const raw = bytesOf(body);
       const scan = format.scan(raw, path);
@@ -67,35 +80,75 @@ describe('wire formats', () => {
       const uses = blocks.filter((block) => block.type === 'tool_use').map((block) => block.id);
       const results = blocks.filter((block) => block.type === 'tool_result').map((block) => block.tool_use_id);
       assert.deepEqual(results, uses, `${name}: every result pairs with its call`);
-      assert.deepEqual(scan.value.toolResults.map((result) => result.toolUseId), results, `${name}: the scan and the engine name the same results`);
+      assert.deepEqual(
+        scan.value.toolResults.map((result) => result.toolUseId),
+        results,
+        `${name}: the scan and the engine name the same results`,
+      );
     }
   });
 
   it('Gemini calls without ids are named by their places, the same in the scan and the engine', () => {
-    const body = { contents: [{ role: 'user', parts: [{ text: 'go' }] }, { role: 'model', parts: [{ functionCall: { name: 'read_file', args: { file_path: 'a' } } }, { functionCall: { name: 'read_file', args: { file_path: 'b' } } }] }, { role: 'user', parts: [{ functionResponse: { name: 'read_file', response: { output: 'A' } } }, { functionResponse: { name: 'read_file', response: { output: 'B' } } }] }] };
+    const body = {
+      contents: [
+        { role: 'user', parts: [{ text: 'go' }] },
+        {
+          role: 'model',
+          parts: [{ functionCall: { name: 'read_file', args: { file_path: 'a' } } }, { functionCall: { name: 'read_file', args: { file_path: 'b' } } }],
+        },
+        {
+          role: 'user',
+          parts: [
+            { functionResponse: { name: 'read_file', response: { output: 'A' } } },
+            { functionResponse: { name: 'read_file', response: { output: 'B' } } },
+          ],
+        },
+      ],
+    };
     const raw = bytesOf(body);
     const scan = FORMATS.gemini.scan(raw, '/v1beta/models/x:generateContent');
     assert.ok(scan.ok);
     const parsed = FORMATS.gemini.parse(raw);
     assert.ok(parsed.ok);
     const blocks = parsed.value.messages.flatMap((message) => (Array.isArray(message.content) ? message.content : []));
-    assert.deepEqual(blocks.filter((block) => block.type === 'tool_use').map((block) => block.id), ['gemini-call-1-0', 'gemini-call-1-1']);
-    assert.deepEqual(scan.value.toolResults.map((result) => result.toolUseId), ['gemini-call-1-0', 'gemini-call-1-1']);
+    assert.deepEqual(
+      blocks.filter((block) => block.type === 'tool_use').map((block) => block.id),
+      ['gemini-call-1-0', 'gemini-call-1-1'],
+    );
+    assert.deepEqual(
+      scan.value.toolResults.map((result) => result.toolUseId),
+      ['gemini-call-1-0', 'gemini-call-1-1'],
+    );
   });
 
   it('refuses what it cannot read, with the reason (the bytes then go as they came)', () => {
-    for (const [name, text] of [['openai-responses', '{"input": 3}'], ['openai-responses', '[1]'], ['openai-chat', '{"messages":[{"content":"no role"}]}'], ['gemini', '{"contents":[{"parts":[{"functionResponse":"x"}]}]}'], ['openai-chat', '{"messages":[]} trailing']] as const) {
+    for (const [name, text] of [
+      ['openai-responses', '{"input": 3}'],
+      ['openai-responses', '[1]'],
+      ['openai-chat', '{"messages":[{"content":"no role"}]}'],
+      ['gemini', '{"contents":[{"parts":[{"functionResponse":"x"}]}]}'],
+      ['openai-chat', '{"messages":[]} trailing'],
+    ] as const) {
       const scan = FORMATS[name].scan(Buffer.from(text), '/v1beta/models/x:generateContent');
       assert.equal(scan.ok, false, `${name}: ${text}`);
     }
   });
 
   it("each API's usage gives the exact fill, cached tokens counted inside the input for OpenAI and Gemini", () => {
-    const responses = FORMATS['openai-responses'].usage.fromEvent({ type: 'response.completed', response: { usage: { input_tokens: 1000, input_tokens_details: { cached_tokens: 800 }, output_tokens: 50 } } });
+    const responses = FORMATS['openai-responses'].usage.fromEvent({
+      type: 'response.completed',
+      response: { usage: { input_tokens: 1000, input_tokens_details: { cached_tokens: 800 }, output_tokens: 50 } },
+    });
     assert.deepEqual(responses, { inputTokens: 200, cacheReadTokens: 800, cacheCreationTokens: 0, outputTokens: 50 });
-    const chat = FORMATS['openai-chat'].usage.fromEvent({ choices: [], usage: { prompt_tokens: 900, completion_tokens: 7, prompt_tokens_details: { cached_tokens: 100 } } });
+    const chat = FORMATS['openai-chat'].usage.fromEvent({
+      choices: [],
+      usage: { prompt_tokens: 900, completion_tokens: 7, prompt_tokens_details: { cached_tokens: 100 } },
+    });
     assert.deepEqual(chat, { inputTokens: 800, cacheReadTokens: 100, cacheCreationTokens: 0, outputTokens: 7 });
-    const gemini = FORMATS.gemini.usage.fromJson([{ candidates: [] }, { usageMetadata: { promptTokenCount: 500, cachedContentTokenCount: 300, candidatesTokenCount: 20, thoughtsTokenCount: 5 } }]);
+    const gemini = FORMATS.gemini.usage.fromJson([
+      { candidates: [] },
+      { usageMetadata: { promptTokenCount: 500, cachedContentTokenCount: 300, candidatesTokenCount: 20, thoughtsTokenCount: 5 } },
+    ]);
     assert.deepEqual(gemini, { inputTokens: 200, cacheReadTokens: 300, cacheCreationTokens: 0, outputTokens: 25 });
     assert.equal(FORMATS['openai-chat'].usage.fromEvent({ usage: null }), null);
   });

@@ -20,7 +20,11 @@ const userId = (session: string): string => JSON.stringify({ device_id: 'd', acc
 /** A conversation of the agent session whose panel said something. */
 const ours = (turns: number): Conversation => conversation({ turns, userId: userId(SESSION) });
 
-function rewriter(options: Partial<LiveOptions> = {}): { live: LiveRewriter; recall: string; say: (instructions: LiveInstructions, session?: string) => Promise<void> } {
+function rewriter(options: Partial<LiveOptions> = {}): {
+  live: LiveRewriter;
+  recall: string;
+  say: (instructions: LiveInstructions, session?: string) => Promise<void>;
+} {
   const root = tempDir('cl-proxy-instr-');
   const recall = join(root, 'recall');
   const panel = join(root, 'panel');
@@ -43,7 +47,10 @@ describe("the panel's say in the live proxy", () => {
     const first = await live.rewrite(bytesOf(body));
     assert.equal(first.action, 'edited', first.reason ?? '');
     assert.match(first.reason ?? '', /1 dropped by you/);
-    assert.deepEqual(first.newEdits.map((edit) => [edit.toolUseId, edit.tier]), [['toolu_000001', 'choice']]);
+    assert.deepEqual(
+      first.newEdits.map((edit) => [edit.toolUseId, edit.tier]),
+      [['toolu_000001', 'choice']],
+    );
     const stub = String(resultText(sent(joinedPieces(first.pieces)), 'toolu_000001'));
     assert.match(stub, /^\[DROPPED\] Read \/project\/src\/file1\.ts output/);
     const recalled = recallOriginal(sessionRecallDir(recall, SESSION), first.newEdits[0]!.ref);
@@ -156,6 +163,7 @@ describe('agentSessionOf', () => {
     const id = 'E312C332-1269-4f82-b8fb-6059e3c67fa5';
     assert.equal(agentSessionOf(JSON.stringify({ device_id: 'd', session_id: id })), id.toLowerCase());
     assert.equal(agentSessionOf(`user_abc_account_11111111-2222-3333-4444-555555555555_session_${id}`), id.toLowerCase());
-    for (const other of [undefined, 42, 'user_test_session_1', '{"session_id":"not-a-uuid"}', '{broken', JSON.stringify({ session_id: 7 })]) assert.equal(agentSessionOf(other), null);
+    for (const other of [undefined, 42, 'user_test_session_1', '{"session_id":"not-a-uuid"}', '{broken', JSON.stringify({ session_id: 7 })])
+      assert.equal(agentSessionOf(other), null);
   });
 });

@@ -20,7 +20,13 @@ function folder(): { dir: string; reader: PanelInstructionsReader; reports: stri
 describe('panel instructions for the live proxy', () => {
   it('are read back as written, in a file and folder only the user can read', async () => {
     const { dir, reader } = folder();
-    const said = { windowTokens: 80_000, triggerPercent: 50, engine: { targetPercent: 40, focus: 'the retry fix', preserve: { pinned: ['never touch prod'] } }, keep: ['toolu_a'], drop: ['toolu_b'] };
+    const said = {
+      windowTokens: 80_000,
+      triggerPercent: 50,
+      engine: { targetPercent: 40, focus: 'the retry fix', preserve: { pinned: ['never touch prod'] } },
+      keep: ['toolu_a'],
+      drop: ['toolu_b'],
+    };
     assert.ok((await writePanelInstructions(dir, SESSION, said)).ok);
     assert.deepEqual(reader.of(SESSION), said);
     assert.equal(statSync(join(dir, `${SESSION}.json`)).mode & 0o777, 0o600);
@@ -45,11 +51,16 @@ describe('panel instructions for the live proxy', () => {
     assert.deepEqual(reader.of(SESSION).drop, ['toolu_b']);
   });
 
-  it('invalid, huge, another session\'s or not a file: no say, one diagnostic each, no throw', () => {
+  it("invalid, huge, another session's or not a file: no say, one diagnostic each, no throw", () => {
     const { dir, reader, reports } = folder();
     mkdirSync(dir, { recursive: true });
     const file = join(dir, `${SESSION}.json`);
-    for (const text of ['{"v":1,', JSON.stringify({ v: 1, agentSession: OTHER, time: new Date().toISOString(), keep: [], drop: [] }), JSON.stringify({ v: 1, agentSession: SESSION, time: 'x', keep: 'all', drop: [] }), 'x'.repeat(3 * 1024 * 1024)]) {
+    for (const text of [
+      '{"v":1,',
+      JSON.stringify({ v: 1, agentSession: OTHER, time: new Date().toISOString(), keep: [], drop: [] }),
+      JSON.stringify({ v: 1, agentSession: SESSION, time: 'x', keep: 'all', drop: [] }),
+      'x'.repeat(3 * 1024 * 1024),
+    ]) {
       writeFileSync(file, text);
       utimesSync(file, new Date(), new Date(Date.now() + reports.length * 1000));
       assert.deepEqual(reader.of(SESSION), {});

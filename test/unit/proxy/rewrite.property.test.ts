@@ -44,8 +44,18 @@ describe('the live rewrite (fast-check)', () => {
         const root = mkdtempSync(join(tmpdir(), 'cl-proxy-prop-'));
         try {
           const dirs = { recall: join(root, 'recall'), requests: join(root, 'requests'), panel: join(root, 'panel') };
-          const live = new LiveRewriter({ ...DEFAULT_LIVE_OPTIONS, windowTokens: generated.windowTokens, triggerPercent: generated.triggerPercent, minBatchTokens: generated.minBatchTokens, budgetMs: 60_000 }, dirs);
-          if (generated.drops.length > 0) await writePanelInstructions(dirs.panel, SESSION, { drop: generated.drops.map((turn) => `toolu_${String(turn).padStart(6, '0')}`) });
+          const live = new LiveRewriter(
+            {
+              ...DEFAULT_LIVE_OPTIONS,
+              windowTokens: generated.windowTokens,
+              triggerPercent: generated.triggerPercent,
+              minBatchTokens: generated.minBatchTokens,
+              budgetMs: 60_000,
+            },
+            dirs,
+          );
+          if (generated.drops.length > 0)
+            await writePanelInstructions(dirs.panel, SESSION, { drop: generated.drops.map((turn) => `toolu_${String(turn).padStart(6, '0')}`) });
           const sentBefore = new Map<string, unknown>();
           let previous: Conversation | undefined;
           let turns = 0;
@@ -75,7 +85,8 @@ describe('the live rewrite (fast-check)', () => {
             for (const block of sentBlocks) {
               if (block.type !== 'tool_result') continue;
               const id = String(block.tool_use_id);
-              if (sentBefore.has(id) && sentBefore.get(id) !== blocks(original).find((one) => one.tool_use_id === id)?.content) assert.equal(block.content, sentBefore.get(id), `${id} sent as before`);
+              if (sentBefore.has(id) && sentBefore.get(id) !== blocks(original).find((one) => one.tool_use_id === id)?.content)
+                assert.equal(block.content, sentBefore.get(id), `${id} sent as before`);
               sentBefore.set(id, block.content);
             }
             // A request with no new edit keeps the previous one's messages as its prefix (the prompt cache).
@@ -92,11 +103,16 @@ describe('the live rewrite (fast-check)', () => {
 
   it('forwards any body it cannot read byte for byte, and never throws', async () => {
     const root = mkdtempSync(join(tmpdir(), 'cl-proxy-prop-'));
-    const live = new LiveRewriter({ ...DEFAULT_LIVE_OPTIONS, windowTokens: 1_000, triggerPercent: 10 }, { recall: join(root, 'recall'), requests: join(root, 'requests'), panel: join(root, 'panel') });
+    const live = new LiveRewriter(
+      { ...DEFAULT_LIVE_OPTIONS, windowTokens: 1_000, triggerPercent: 10 },
+      { recall: join(root, 'recall'), requests: join(root, 'requests'), panel: join(root, 'panel') },
+    );
     const body = fc.oneof(
       fc.uint8Array({ maxLength: 2_000 }).map((bytes) => Buffer.from(bytes)),
       fc.json().map((text) => Buffer.from(text)),
-      fc.record({ messages: fc.array(fc.anything(), { maxLength: 5 }), tools: fc.anything(), system: fc.anything() }, { requiredKeys: ['messages'] }).map((value) => Buffer.from(JSON.stringify(value) ?? '')),
+      fc
+        .record({ messages: fc.array(fc.anything(), { maxLength: 5 }), tools: fc.anything(), system: fc.anything() }, { requiredKeys: ['messages'] })
+        .map((value) => Buffer.from(JSON.stringify(value) ?? '')),
     );
     try {
       await fc.assert(

@@ -23,11 +23,17 @@ const resultText = (body: Conversation, id: string): unknown =>
   body.messages.flatMap((message) => (typeof message.content === 'string' ? [] : message.content)).find((block) => block.tool_use_id === id)?.content;
 
 describe('LiveRewriter', () => {
-  it("never changes a word the person typed, even with the summary tier on (issue 23)", async () => {
+  it('never changes a word the person typed, even with the summary tier on (issue 23)', async () => {
     const { live } = rewriter({ windowTokens: 20_000, triggerPercent: 50, engine: { summary: { enabled: true } } });
     const body = conversation({ turns: 12 });
-    body.messages.splice(1, 0, { role: 'assistant', content: [{ type: 'text', text: 'Noted.' }] }, { role: 'user', content: 'Stick to two-space indentation in everything you write. Remind me to ask about Windows paths before we ship.' });
-    const typed = (conversation: Conversation): unknown[] => conversation.messages.filter((message) => message.role === 'user' && typeof message.content === 'string').map((message) => message.content);
+    body.messages.splice(
+      1,
+      0,
+      { role: 'assistant', content: [{ type: 'text', text: 'Noted.' }] },
+      { role: 'user', content: 'Stick to two-space indentation in everything you write. Remind me to ask about Windows paths before we ship.' },
+    );
+    const typed = (conversation: Conversation): unknown[] =>
+      conversation.messages.filter((message) => message.role === 'user' && typeof message.content === 'string').map((message) => message.content);
     const result = await live.rewrite(bytesOf(body));
     assert.equal(result.action, 'edited', result.reason ?? '');
     assert.deepEqual(typed(sent(joinedPieces(result.pieces))), typed(body));
@@ -126,7 +132,12 @@ describe('LiveRewriter', () => {
     const { live } = rewriter({ windowTokens: 100, triggerPercent: 10 });
     // Padded past the trigger: smaller bodies go unread, as they came.
     const pad = ' '.repeat(200);
-    for (const raw of [Buffer.from(`not json${pad}`), Buffer.from(`${JSON.stringify({ messages: 'x' })}${pad}`), Buffer.from(`${JSON.stringify({ messages: [{ role: 'robot', content: 'x' }] })}${pad}`), Buffer.from(`${JSON.stringify({ messages: [{ role: 'user', content: [{ text: 'no type' }] }] })}${pad}`)]) {
+    for (const raw of [
+      Buffer.from(`not json${pad}`),
+      Buffer.from(`${JSON.stringify({ messages: 'x' })}${pad}`),
+      Buffer.from(`${JSON.stringify({ messages: [{ role: 'robot', content: 'x' }] })}${pad}`),
+      Buffer.from(`${JSON.stringify({ messages: [{ role: 'user', content: [{ text: 'no type' }] }] })}${pad}`),
+    ]) {
       const result = await live.rewrite(raw);
       assert.equal(result.action, 'failed-open');
       assert.equal(joinedPieces(result.pieces), raw);
@@ -161,7 +172,10 @@ describe('LiveRewriter', () => {
     assert.match(result.reason ?? '', /compact_context: task boundary/);
     assert.deepEqual(readdirSync(dirs.requests), []);
     // The focus keeps what mentions it verbatim.
-    assert.ok(result.newEdits.every((edit) => !String(resultText(body, edit.toolUseId)).includes('file2.ts')), 'focus');
+    assert.ok(
+      result.newEdits.every((edit) => !String(resultText(body, edit.toolUseId)).includes('file2.ts')),
+      'focus',
+    );
     const again = await live.rewrite(bytesOf(body));
     assert.equal(again.action, 'sticky');
   });
@@ -178,7 +192,12 @@ describe('LiveRewriter', () => {
       const raw = bytesOf(conversation({ turns }));
       const result = await live.rewrite(raw);
       assert.equal(result.action, 'unchanged');
-      live.recordUsage(result.session, raw.length, { inputTokens: 10, cacheReadTokens: promptOf(turns) - 10, cacheCreationTokens: 0, outputTokens: 10 }, result.sent);
+      live.recordUsage(
+        result.session,
+        raw.length,
+        { inputTokens: 10, cacheReadTokens: promptOf(turns) - 10, cacheCreationTokens: 0, outputTokens: 10 },
+        result.sent,
+      );
     }
     assert.ok(writeCompactionRequest(dirs.requests, { reason: 'measured', focus: '' }).ok);
     const batch = await live.rewrite(bytesOf(conversation({ turns: 30 })));

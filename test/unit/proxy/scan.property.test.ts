@@ -12,16 +12,30 @@ import type { StickyEdit } from '../../../src/proxy/session';
 import { applyEdits, type RequestBody } from '../../../src/proxy/wire';
 import { joinedPieces } from '../../support/proxyConversation';
 
-const text = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'grapheme', maxLength: 20 }), fc.constantFrom('', '\\', '"', '\\"', '\\\\', '}]', '中文', '😀', '\u0000\u001f\u2028'));
+const text = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: 'grapheme', maxLength: 20 }),
+  fc.constantFrom('', '\\', '"', '\\"', '\\\\', '}]', '中文', '😀', '\u0000\u001f\u2028'),
+);
 const id = fc.integer({ min: 0, max: 12 }).map((n) => `toolu_${n}`);
 
 const block = fc.oneof(
   fc.record({ type: fc.constant('text'), text }),
   fc.record({ type: fc.constant('tool_use'), id, name: fc.constant('Read'), input: fc.jsonValue({ maxDepth: 3 }) }),
-  fc.record({ type: fc.constant('tool_result'), tool_use_id: id, content: fc.oneof(text, fc.array(fc.record({ type: fc.constant('text'), text }), { maxLength: 3 })), is_error: fc.boolean() }, { requiredKeys: ['type', 'tool_use_id'] }),
+  fc.record(
+    {
+      type: fc.constant('tool_result'),
+      tool_use_id: id,
+      content: fc.oneof(text, fc.array(fc.record({ type: fc.constant('text'), text }), { maxLength: 3 })),
+      is_error: fc.boolean(),
+    },
+    { requiredKeys: ['type', 'tool_use_id'] },
+  ),
   fc.record({ type: fc.constant('image'), source: fc.record({ type: fc.constant('base64'), data: fc.base64String({ maxLength: 40 }) }) }),
 );
-const message = fc.record({ role: fc.constantFrom('user', 'assistant', 'system'), content: fc.oneof(text, fc.array(block, { maxLength: 5 })), cache: fc.boolean() }).map(({ role, content, cache }) => ({ role, content, ...(cache ? { cache_control: { type: 'ephemeral' } } : {}) }));
+const message = fc
+  .record({ role: fc.constantFrom('user', 'assistant', 'system'), content: fc.oneof(text, fc.array(block, { maxLength: 5 })), cache: fc.boolean() })
+  .map(({ role, content, cache }) => ({ role, content, ...(cache ? { cache_control: { type: 'ephemeral' } } : {}) }));
 const request = fc.record(
   {
     model: text,
@@ -49,7 +63,10 @@ function shuffled<T>(items: T[], seed: number): T[] {
   return out;
 }
 
-function written(value: unknown, { seed, indent, escape, escapeKeys }: { seed: number; indent: number | string; escape: boolean; escapeKeys: boolean }): Buffer {
+function written(
+  value: unknown,
+  { seed, indent, escape, escapeKeys }: { seed: number; indent: number | string; escape: boolean; escapeKeys: boolean },
+): Buffer {
   const reorder = (inner: unknown): unknown => {
     if (Array.isArray(inner)) return inner.map(reorder);
     if (typeof inner !== 'object' || inner === null) return inner;
@@ -65,7 +82,9 @@ function written(value: unknown, { seed, indent, escape, escapeKeys }: { seed: n
 const stubs = fc.dictionary(id, text, { maxKeys: 6 });
 
 const resultsOf = (body: RequestBody): string[] =>
-  body.messages.flatMap((one) => (one.role === 'user' && Array.isArray(one.content) ? one.content.filter((item) => item.type === 'tool_result').map((item) => String(item.tool_use_id)) : []));
+  body.messages.flatMap((one) =>
+    one.role === 'user' && Array.isArray(one.content) ? one.content.filter((item) => item.type === 'tool_result').map((item) => String(item.tool_use_id)) : [],
+  );
 
 describe('scanMessagesBody and spliceEdits (fast-check)', () => {
   it('find what JSON.parse finds and splice what applyEdits builds, however the request is written', () => {
@@ -79,7 +98,12 @@ describe('scanMessagesBody and spliceEdits (fast-check)', () => {
           scan.value.toolResults.map((result) => result.toolUseId),
           resultsOf(body),
         );
-        const edits = new Map(Object.entries(texts).map(([toolUseId, stub]): [string, StickyEdit] => [toolUseId, { toolUseId, tier: 'supersede', text: stub, ref: 'ctx-lens:x', tokensBefore: 0, tokensAfter: 0 }]));
+        const edits = new Map(
+          Object.entries(texts).map(([toolUseId, stub]): [string, StickyEdit] => [
+            toolUseId,
+            { toolUseId, tier: 'supersede', text: stub, ref: 'ctx-lens:x', tokensBefore: 0, tokensAfter: 0 },
+          ]),
+        );
         const splice = spliceEdits(raw, scan.value, edits);
         const out = joinedPieces(splice.pieces);
         assert.deepEqual(JSON.parse(out.toString('utf8')), { ...body, messages: applyEdits(body.messages, edits) });
@@ -94,8 +118,12 @@ describe('scanMessagesBody and spliceEdits (fast-check)', () => {
     const bytes = fc.oneof(
       fc.uint8Array({ maxLength: 500 }).map((array) => Buffer.from(array)),
       fc.json().map((json) => Buffer.from(json)),
-      fc.tuple(valid, fc.nat(), fc.nat()).map(([raw, from, to]) => Buffer.concat([raw.subarray(0, from % (raw.length + 1)), raw.subarray(to % (raw.length + 1))])),
-      fc.tuple(valid, fc.nat(), fc.uint8Array({ minLength: 1, maxLength: 4 })).map(([raw, at, insert]) => Buffer.concat([raw.subarray(0, at % (raw.length + 1)), Buffer.from(insert), raw.subarray(at % (raw.length + 1))])),
+      fc
+        .tuple(valid, fc.nat(), fc.nat())
+        .map(([raw, from, to]) => Buffer.concat([raw.subarray(0, from % (raw.length + 1)), raw.subarray(to % (raw.length + 1))])),
+      fc
+        .tuple(valid, fc.nat(), fc.uint8Array({ minLength: 1, maxLength: 4 }))
+        .map(([raw, at, insert]) => Buffer.concat([raw.subarray(0, at % (raw.length + 1)), Buffer.from(insert), raw.subarray(at % (raw.length + 1))])),
     );
     fc.assert(
       fc.property(bytes, (raw) => {

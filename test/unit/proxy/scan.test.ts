@@ -42,7 +42,11 @@ const edit = (toolUseId: string, text: string): StickyEdit => ({ toolUseId, tier
 
 /** The tool results of user messages as JSON.parse sees them, in order. */
 function parsedResults(body: RequestBody): string[] {
-  return body.messages.flatMap((message) => (message.role === 'user' && Array.isArray(message.content) ? message.content.filter((block) => block.type === 'tool_result').map((block) => String(block.tool_use_id)) : []));
+  return body.messages.flatMap((message) =>
+    message.role === 'user' && Array.isArray(message.content)
+      ? message.content.filter((block) => block.type === 'tool_result').map((block) => String(block.tool_use_id))
+      : [],
+  );
 }
 
 function scanned(raw: Buffer): BodyScan {
@@ -79,7 +83,11 @@ describe('scanMessagesBody on the real CLI’s requests', () => {
       assert.equal(scan.userId, body.metadata?.user_id, name);
       assert.equal(scan.hasTools, (body.tools?.length ?? 0) > 0, name);
       assert.deepEqual(JSON.parse(scan.firstMessage.toString('utf8')), body.messages[0], name);
-      const edits = new Map(scan.toolResults.filter((_, index) => index % 2 === 0).map((result) => [result.toolUseId, edit(result.toolUseId, `[COMPACTED] ${result.toolUseId} — «stub» "quoted" \\ 中文`)]));
+      const edits = new Map(
+        scan.toolResults
+          .filter((_, index) => index % 2 === 0)
+          .map((result) => [result.toolUseId, edit(result.toolUseId, `[COMPACTED] ${result.toolUseId} — «stub» "quoted" \\ 中文`)]),
+      );
       assertSpliceMatches(raw, edits);
       results += scan.toolResults.length;
     }
@@ -110,17 +118,36 @@ describe('scanMessagesBody', () => {
     assert.equal(scan.stream, true);
     assert.equal(scan.hasTools, true);
     assert.equal(scan.userId, 'u');
-    assertSpliceMatches(raw, new Map([['toolu_1', edit('toolu_1', 'stub one')], ['toolu_2', edit('toolu_2', 'stub two')]]));
+    assertSpliceMatches(
+      raw,
+      new Map([
+        ['toolu_1', edit('toolu_1', 'stub one')],
+        ['toolu_2', edit('toolu_2', 'stub two')],
+      ]),
+    );
   });
 
   it('gives a tool result without content the stub’s content, and leaves results outside user messages alone', () => {
-    const raw = Buffer.from(JSON.stringify({ messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'a' }] }, { role: 'assistant', content: [{ type: 'tool_result', tool_use_id: 'b', content: 'x' }] }] }));
+    const raw = Buffer.from(
+      JSON.stringify({
+        messages: [
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'a' }] },
+          { role: 'assistant', content: [{ type: 'tool_result', tool_use_id: 'b', content: 'x' }] },
+        ],
+      }),
+    );
     const scan = scanned(raw);
     assert.deepEqual(
       scan.toolResults.map((result) => result.toolUseId),
       ['a'],
     );
-    const out = assertSpliceMatches(raw, new Map([['a', edit('a', 'stub')], ['b', edit('b', 'stub')]]));
+    const out = assertSpliceMatches(
+      raw,
+      new Map([
+        ['a', edit('a', 'stub')],
+        ['b', edit('b', 'stub')],
+      ]),
+    );
     assert.match(out.toString('utf8'), /"tool_use_id":"a","content":"stub"/);
   });
 

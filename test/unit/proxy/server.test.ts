@@ -38,17 +38,29 @@ async function upstream(respond: (seen: Seen, response: ServerResponse) => void)
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, server };
 }
 
-function call(proxy: { port: number }, options: { path: string; body?: Buffer; headers?: Record<string, string>; onChunk?: (chunk: string, at: number) => void }): Promise<{ status: number; text: string; headers: IncomingMessage['headers'] }> {
+function call(
+  proxy: { port: number },
+  options: { path: string; body?: Buffer; headers?: Record<string, string>; onChunk?: (chunk: string, at: number) => void },
+): Promise<{ status: number; text: string; headers: IncomingMessage['headers'] }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: proxy.port, path: options.path, method: options.body ? 'POST' : 'GET', headers: { 'content-type': 'application/json', ...options.headers } }, (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => {
-        text += chunk.toString('utf8');
-        options.onChunk?.(chunk.toString('utf8'), Date.now());
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text, headers: res.headers }));
-      res.on('error', reject);
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: proxy.port,
+        path: options.path,
+        method: options.body ? 'POST' : 'GET',
+        headers: { 'content-type': 'application/json', ...options.headers },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => {
+          text += chunk.toString('utf8');
+          options.onChunk?.(chunk.toString('utf8'), Date.now());
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text, headers: res.headers }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(options.body);
   });
@@ -74,7 +86,13 @@ describe('proxy server', () => {
   it('forwards headers and the original bytes untouched, never logs them, and records exact usage from the JSON body', async () => {
     const up = await upstream((_seen, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ type: 'message', content: [], usage: { input_tokens: 50, output_tokens: 7, cache_read_input_tokens: 900, cache_creation_input_tokens: 10 } }));
+      res.end(
+        JSON.stringify({
+          type: 'message',
+          content: [],
+          usage: { input_tokens: 50, output_tokens: 7, cache_read_input_tokens: 900, cache_creation_input_tokens: 10 },
+        }),
+      );
     });
     stops.push(() => new Promise((resolve) => up.server.close(() => resolve())));
     const proxy = await proxyTo(up.url);
@@ -135,7 +153,11 @@ describe('proxy server', () => {
     const proxy = await proxyTo(up.url);
     const started = Date.now();
     const arrivals: number[] = [];
-    const answer = await call(proxy, { path: '/v1/messages', body: bytesOf(conversation({ turns: 1, stream: true })), onChunk: (_chunk, at) => arrivals.push(at - started) });
+    const answer = await call(proxy, {
+      path: '/v1/messages',
+      body: bytesOf(conversation({ turns: 1, stream: true })),
+      onChunk: (_chunk, at) => arrivals.push(at - started),
+    });
     assert.match(answer.text, /message_stop/);
     assert.ok((arrivals[0] ?? Infinity) < 250, `first event after ${arrivals[0]} ms: not buffered`);
     await proxy.stop(100);
@@ -226,11 +248,20 @@ describe('proxy server', () => {
     assert.ok(started.ok);
     stops.push(() => started.value.stop(100));
     const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: started.value.port, path: '/v1/messages', method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      });
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: started.value.port,
+          path: '/v1/messages',
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        },
+      );
       req.on('error', reject);
       const part = Buffer.alloc(16 * 1024, 0x20);
       for (let index = 0; index < 32; index++) req.write(part);
@@ -250,16 +281,33 @@ describe('proxy server', () => {
     const body = Buffer.alloc(8 * 1024 * 1024, 0x20);
     // agent: false sends `Connection: close`; answered before the upload ended, Node closed the socket under it (EPIPE).
     const answers = await Promise.all(
-      Array.from({ length: 8 }, () => new Promise<number | string>((resolve) => {
-        const req = request({ host: '127.0.0.1', port: started.value.port, path: '/v1/messages', method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': body.length } }, (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode ?? 0));
-        });
-        req.on('error', (error) => resolve(error.message));
-        req.end(body);
-      })),
+      Array.from(
+        { length: 8 },
+        () =>
+          new Promise<number | string>((resolve) => {
+            const req = request(
+              {
+                host: '127.0.0.1',
+                port: started.value.port,
+                path: '/v1/messages',
+                method: 'POST',
+                agent: false,
+                headers: { 'content-type': 'application/json', 'content-length': body.length },
+              },
+              (res) => {
+                res.resume();
+                res.on('end', () => resolve(res.statusCode ?? 0));
+              },
+            );
+            req.on('error', (error) => resolve(error.message));
+            req.end(body);
+          }),
+      ),
     );
-    assert.deepEqual(answers, Array.from({ length: 8 }, () => 413));
+    assert.deepEqual(
+      answers,
+      Array.from({ length: 8 }, () => 413),
+    );
     assert.equal(up.seen.length, 0);
   });
 

@@ -29,7 +29,10 @@ describe('splicedOver / piecesOf', () => {
     const inside = memory.subarray(50, 114);
     raw.copy(inside);
     const body = splicedOver(inside, [inside.subarray(0, 39), stub, inside.subarray(63)]);
-    assert.deepEqual(body.spans.filter((_, index) => index % 3 !== 0), [0, 39, 0, stub.length, 63, 64]);
+    assert.deepEqual(
+      body.spans.filter((_, index) => index % 3 !== 0),
+      [0, 39, 0, stub.length, 63, 64],
+    );
     assert.ok(Buffer.concat(piecesOf(inside, body)).equals(Buffer.concat(pieces)));
   });
 });

@@ -52,8 +52,15 @@ describe('WorkerRewriter', () => {
       assert.equal(there.bytes, joinedPieces(there.pieces).length);
       // A changed body comes back as views of the shared request between the stubs: no copy of it.
       if (there.changed) assert.ok(there.pieces.filter((piece) => piece.buffer === raw.buffer).reduce((sum, piece) => sum + piece.length, 0) > there.bytes / 2);
-      if (there.sent && here.sent) worker.recordUsage(there.session, there.bytes, { inputTokens: 1, cacheReadTokens: there.sentTokens, cacheCreationTokens: 0, outputTokens: 10 }, there.sent);
-      if (here.sent) inline.recordUsage(here.session, here.bytes, { inputTokens: 1, cacheReadTokens: here.sentTokens, cacheCreationTokens: 0, outputTokens: 10 }, here.sent);
+      if (there.sent && here.sent)
+        worker.recordUsage(
+          there.session,
+          there.bytes,
+          { inputTokens: 1, cacheReadTokens: there.sentTokens, cacheCreationTokens: 0, outputTokens: 10 },
+          there.sent,
+        );
+      if (here.sent)
+        inline.recordUsage(here.session, here.bytes, { inputTokens: 1, cacheReadTokens: here.sentTokens, cacheCreationTokens: 0, outputTokens: 10 }, here.sent);
     }
   });
 

@@ -18,10 +18,17 @@ function runTests(name: string, body: string, flags: string[] = []): { status: n
   const tmp = join(folder, 'tmp');
   mkdirSync(tmp, { recursive: true });
   const file = join(folder, 'probe.test.ts');
-  writeFileSync(file, `import { mkdtempSync, writeFileSync } from 'node:fs';\nimport { tmpdir } from 'node:os';\nimport { join } from 'node:path';\nimport { it } from 'node:test';\nimport { tempDir } from ${JSON.stringify(join(ROOT, 'test', 'support', 'tempDir'))};\n${body}\n`);
+  writeFileSync(
+    file,
+    `import { mkdtempSync, writeFileSync } from 'node:fs';\nimport { tmpdir } from 'node:os';\nimport { join } from 'node:path';\nimport { it } from 'node:test';\nimport { tempDir } from ${JSON.stringify(join(ROOT, 'test', 'support', 'tempDir'))};\n${body}\n`,
+  );
   // Without NODE_TEST_CONTEXT: the inner runner would take itself for a test inside this one and run nothing.
   const { NODE_TEST_CONTEXT: _inner, ...env } = process.env;
-  const run = spawnSync(process.execPath, [join(ROOT, 'scripts', 'run-tests.mjs'), file, ...flags], { cwd: ROOT, env: { ...env, TMPDIR: tmp }, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [join(ROOT, 'scripts', 'run-tests.mjs'), file, ...flags], {
+    cwd: ROOT,
+    env: { ...env, TMPDIR: tmp },
+    encoding: 'utf8',
+  });
   return { status: run.status, stderr: run.stderr, leftInTmp: readdirSync(tmp) };
 }
 
@@ -40,7 +47,11 @@ describe('the test runner and the temporary folder', () => {
   });
 
   it('tempDir folders are gone when the test file ends, even after a failing test', () => {
-    const run = runTests('helper', "it('fails after making folders', () => { tempDir('cl-helper-'); writeFileSync(join(tempDir('cl-helper-'), 'f'), 'x'); throw new Error('on purpose'); });", ['--no-tmp-leftovers']);
+    const run = runTests(
+      'helper',
+      "it('fails after making folders', () => { tempDir('cl-helper-'); writeFileSync(join(tempDir('cl-helper-'), 'f'), 'x'); throw new Error('on purpose'); });",
+      ['--no-tmp-leftovers'],
+    );
     assert.equal(run.status, 1, 'the failing test fails the run');
     assert.doesNotMatch(run.stderr, /left \d+ kind/);
     assert.deepEqual(run.leftInTmp, []);

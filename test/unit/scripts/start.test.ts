@@ -17,7 +17,10 @@ const temp = mkdtempSync(join(tmpdir(), 'cl-start-'));
 after(() => rmSync(temp, { recursive: true, force: true }));
 
 describe('npm start: prerequisites of building code-server', () => {
-  const probe = (commands: string[], headers: string[]): Probe => ({ hasCommand: (command) => commands.includes(command), hasHeader: (header) => headers.includes(header) });
+  const probe = (commands: string[], headers: string[]): Probe => ({
+    hasCommand: (command) => commands.includes(command),
+    hasHeader: (header) => headers.includes(header),
+  });
 
   it('names nothing when the toolchain, Python 3 and the Kerberos header are there', () => {
     assert.deepEqual(missingPrerequisites(probe(['c++', 'make', 'python3'], ['gssapi/gssapi.h'])), []);
@@ -39,7 +42,11 @@ describe('npm start: prerequisites of building code-server', () => {
     ];
     for (const [commands, packages] of cases) {
       const headers = ['gssapi/gssapi.h'];
-      assert.match(prerequisitesMessage(missingPrerequisites(probe(commands, headers))) ?? '', new RegExp(`apt-get install ${packages}\\n`), commands.join(','));
+      assert.match(
+        prerequisitesMessage(missingPrerequisites(probe(commands, headers))) ?? '',
+        new RegExp(`apt-get install ${packages}\\n`),
+        commands.join(','),
+      );
     }
   });
 });
@@ -52,7 +59,10 @@ describe('npm start: the demo configuration', () => {
     const project = join(configDir, 'projects', encodeProjectDirName(workspace));
     const bundled = bundledDemoFiles();
     assert.ok(bundled.some((file) => file.endsWith('.jsonl')));
-    const transcript = join(project, bundled.find((file) => file.endsWith('.jsonl'))!);
+    const transcript = join(
+      project,
+      bundled.find((file) => file.endsWith('.jsonl'))!,
+    );
     const original = readFileSync(transcript, 'utf8');
     assert.ok(original.includes(workspace), 'relocated to the workspace');
     // The person's run: a fork beside the demo, notes of theirs, and the demo itself damaged.
@@ -64,14 +74,21 @@ describe('npm start: the demo configuration', () => {
     assert.equal(readFileSync(fork, 'utf8'), '{"type":"user"}\n');
     assert.equal(readFileSync(join(configDir, 'history.jsonl'), 'utf8'), 'theirs\n');
     assert.equal(readFileSync(transcript, 'utf8'), original);
-    assert.deepEqual(readdirSync(configDir).filter((name) => name.startsWith('.demo-staging')), []);
+    assert.deepEqual(
+      readdirSync(configDir).filter((name) => name.startsWith('.demo-staging')),
+      [],
+    );
   });
 });
 
 /** `npm start` as the person runs it (tsx scripts/start.ts), with a private cache; its exit and output. */
 function npmStart(port: number): Promise<{ code: number | null; output: string; ms: number }> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'start.ts')], { cwd: ROOT, env: { ...process.env, CONTEXT_LENS_PORT: String(port), CONTEXT_LENS_CACHE: join(temp, 'cache') }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'start.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, CONTEXT_LENS_PORT: String(port), CONTEXT_LENS_CACHE: join(temp, 'cache') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -107,11 +107,11 @@ describe('writeNewAtomically', () => {
   it('an existing name fails with "exists", its bytes untouched, no temp file left', async () => {
     const dir = fresh();
     const path = join(dir, 'source.jsonl');
-    writeFileSync(path, 'the agent\'s own session\n');
+    writeFileSync(path, "the agent's own session\n");
     const written = await writeNewAtomically(path, 'a fork\n');
     assert.equal(written.ok ? '' : written.error.code, 'exists');
     assert.match(written.ok ? '' : written.error.message, /already exists; it was left as it is/);
-    assert.equal(readFileSync(path, 'utf8'), 'the agent\'s own session\n');
+    assert.equal(readFileSync(path, 'utf8'), "the agent's own session\n");
     assert.deepEqual(readdirSync(dir), ['source.jsonl']);
   });
 

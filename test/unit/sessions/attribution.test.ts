@@ -26,7 +26,9 @@ function contextAtCall(live: LiveContext, k: number): Context {
     ...(live.tools ? { tools: live.tools } : {}),
     headNotRecorded: live.system === undefined && live.tools === undefined,
     messages: live.messages.slice(0, call.to + 1),
-    calls: live.calls.slice(0, k + 1).map((measured) => ({ from: measured.from, to: measured.to, promptTokens: promptTokensOf(measured.usage), outputTokens: measured.usage.outputTokens })),
+    calls: live.calls
+      .slice(0, k + 1)
+      .map((measured) => ({ from: measured.from, to: measured.to, promptTokens: promptTokensOf(measured.usage), outputTokens: measured.usage.outputTokens })),
     windowTokens: live.fill.windowTokens,
     tokenizer: estimateTokenizer,
   });

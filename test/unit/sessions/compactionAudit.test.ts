@@ -13,10 +13,11 @@ import { engineContextOf } from '../../../src/sessions/engineContext';
 const FIXTURE = join(__dirname, '..', '..', 'fixtures', 'claude-code', 'compact-audit', 'projects', '-home-user-payments-audit');
 const transcript = (): string => join(FIXTURE, readdirSync(FIXTURE).find((name) => name.endsWith('.jsonl')) as string);
 
-const item = (id: number, kind: ContextItem['kind'], text: string): ContextItem => ({ id, kind, role: kind === 'user' ? 'user' : 'assistant', text, tokens: Math.ceil(text.length / 4) }) as ContextItem;
+const item = (id: number, kind: ContextItem['kind'], text: string): ContextItem =>
+  ({ id, kind, role: kind === 'user' ? 'user' : 'assistant', text, tokens: Math.ceil(text.length / 4) }) as ContextItem;
 
-describe('the audit of an agent\'s own compaction', () => {
-  it('Claude Code\'s /compact whose summary dropped one rule and one decision: exactly those are dropped, the others carried', async () => {
+describe("the audit of an agent's own compaction", () => {
+  it("Claude Code's /compact whose summary dropped one rule and one decision: exactly those are dropped, the others carried", async () => {
     const path = transcript();
     const { adapter } = await identifyFile(path);
     assert.ok(adapter, 'no agent reads ' + path);
@@ -27,8 +28,15 @@ describe('the audit of an agent\'s own compaction', () => {
     const [audited] = await auditCompactions(adapter, live.value, engineContextOf(live.value));
     assert.ok(audited);
     const texts = (entries: { kind: string; text: string }[]) => entries.map((entry) => `${entry.kind}: ${entry.text}`).sort();
-    assert.deepEqual(texts(audited.audit.dropped), ['decision: We decided to keep the HttpError class unchanged.', 'rule: Always run npm test before you report that a change works.']);
-    assert.deepEqual(texts(audited.audit.carried), ['decision: Let\'s go with exponential backoff for the retry delays.', 'file: src/retry.ts', 'rule: Never modify config/prod.yaml.']);
+    assert.deepEqual(texts(audited.audit.dropped), [
+      'decision: We decided to keep the HttpError class unchanged.',
+      'rule: Always run npm test before you report that a change works.',
+    ]);
+    assert.deepEqual(texts(audited.audit.carried), [
+      "decision: Let's go with exponential backoff for the retry delays.",
+      'file: src/retry.ts',
+      'rule: Never modify config/prod.yaml.',
+    ]);
     assert.equal(droppedSentence(audited.audit), 'dropped 1 rule, 1 decision');
     // The context before it is the session as it stood then: the first prompt and the fix, not the prompt after.
     const before = await contextBefore(adapter, live.value, live.value.compactions[0]!);
@@ -38,7 +46,7 @@ describe('the audit of an agent\'s own compaction', () => {
     assert.ok(!before.value.context.items.some((entry) => entry.text.includes('stop retrying client errors')));
   });
 
-  it('Codex\'s own compaction (recorded with the real CLI): the person\'s message it keeps carries their open loop', async () => {
+  it("Codex's own compaction (recorded with the real CLI): the person's message it keeps carries their open loop", async () => {
     const root = join(__dirname, '..', '..', 'fixtures', 'codex', 'tally', 'sessions');
     const day = (dir: string): string => join(dir, readdirSync(dir).sort()[0] as string);
     const folder = day(day(day(root)));
@@ -61,7 +69,10 @@ describe('the audit of an agent\'s own compaction', () => {
       item(2, 'assistant', 'Done.'),
     ];
     const audit = auditCompaction(before, 'The user asked that the billing tables are never touched. Open: benchmark of the worker pool.');
-    assert.deepEqual(audit.dropped.map((entry) => entry.kind), ['decision']);
+    assert.deepEqual(
+      audit.dropped.map((entry) => entry.kind),
+      ['decision'],
+    );
     assert.deepEqual(audit.carried.map((entry) => entry.kind).sort(), ['open-loop', 'rule']);
     assert.equal(droppedSentence(auditCompaction(before, before.map((entry) => entry.text).join('\n'))), 'dropped nothing of yours');
   });

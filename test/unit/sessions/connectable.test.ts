@@ -7,7 +7,10 @@ import { connectableAgent, connectableAgents } from '../../../src/sessions/conne
 
 describe('connectable agents', () => {
   it('are the registered adapters with a connection, in the registry order', () => {
-    assert.deepEqual(connectableAgents().map(({ adapter }) => adapter.id), AGENTS.filter((adapter) => adapter.connection).map((adapter) => adapter.id));
+    assert.deepEqual(
+      connectableAgents().map(({ adapter }) => adapter.id),
+      AGENTS.filter((adapter) => adapter.connection).map((adapter) => adapter.id),
+    );
     assert.ok(connectableAgents().some(({ adapter }) => adapter.id === 'claude-code'));
   });
 

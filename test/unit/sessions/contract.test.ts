@@ -30,7 +30,12 @@ const scratchDir = (): string => {
 };
 
 /** The next `contextChanged` that `accept` takes, or a failure naming what arrived instead. */
-function nextChange(adapter: AgentAdapter, on: (listener: (change: ContextChange) => void) => void, accept: (change: ContextChange) => boolean, what: string): Promise<ContextChange> {
+function nextChange(
+  adapter: AgentAdapter,
+  on: (listener: (change: ContextChange) => void) => void,
+  accept: (change: ContextChange) => boolean,
+  what: string,
+): Promise<ContextChange> {
   const seen: string[] = [];
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${adapter.id}: no ${what} within 10 s (saw ${seen.join(', ') || 'nothing'})`)), 10_000);
@@ -55,7 +60,11 @@ async function planDeepest(adapter: AgentAdapter, path: string): Promise<{ info:
   const read = await adapter.readLiveContext(info);
   assert.ok(read.ok, read.ok ? '' : read.error.message);
   const context = engineContextOf(read.value);
-  const result = await compact(context, { targetPercent: 1, minSavingsPercent: 0, preserve: { recentTurns: 0, recentPercent: 0 } }, { archive: new MemoryArchive() });
+  const result = await compact(
+    context,
+    { targetPercent: 1, minSavingsPercent: 0, preserve: { recentTurns: 0, recentPercent: 0 } },
+    { archive: new MemoryArchive() },
+  );
   assert.equal(result.status, 'compacted', result.message);
   return { info, live: read.value, context, result };
 }
@@ -100,11 +109,21 @@ for (const adapter of AGENTS) {
       const follower = await adapter.follow(info);
       const changes: ((change: ContextChange) => void)[] = [];
       follower.on('contextChanged', (change) => changes.forEach((listener) => listener(change)));
-      const initial = nextChange(adapter, (listener) => changes.push(listener), () => true, 'first read');
+      const initial = nextChange(
+        adapter,
+        (listener) => changes.push(listener),
+        () => true,
+        'first read',
+      );
       try {
         await follower.start();
         await initial;
-        const appended = nextChange(adapter, (listener) => changes.push(listener), (change) => change.fill.usedTokens === 123_456, 'fill of the appended call');
+        const appended = nextChange(
+          adapter,
+          (listener) => changes.push(listener),
+          (change) => change.fill.usedTokens === 123_456,
+          'fill of the appended call',
+        );
         subject!.appendTurn(scratch, 123_456);
         const change = await appended;
         assert.equal(change.fill.source, 'usage');
@@ -119,7 +138,12 @@ for (const adapter of AGENTS) {
       const handle = openSession(adapter, info);
       const changes: ((change: ContextChange) => void)[] = [];
       handle.on('contextChanged', (change) => changes.forEach((listener) => listener(change)));
-      const initial = nextChange(adapter, (listener) => changes.push(listener), () => true, 'first read');
+      const initial = nextChange(
+        adapter,
+        (listener) => changes.push(listener),
+        () => true,
+        'first read',
+      );
       try {
         await handle.follow();
         await initial;
@@ -131,10 +155,18 @@ for (const adapter of AGENTS) {
         assert.ok(direct.ok);
         assert.equal(first.value.live.messages.length, direct.value.messages.length);
         assert.equal(first.value.live.fill.usedTokens, direct.value.fill.usedTokens);
-        assert.deepEqual(first.value.context.items.map((item) => item.tokens), engineContextOf(direct.value).items.map((item) => item.tokens));
+        assert.deepEqual(
+          first.value.context.items.map((item) => item.tokens),
+          engineContextOf(direct.value).items.map((item) => item.tokens),
+        );
         const calls = await handle.calls();
         assert.ok(calls.ok);
-        const appended = nextChange(adapter, (listener) => changes.push(listener), (change) => change.fill.usedTokens === 123_456, 'fill of the appended call');
+        const appended = nextChange(
+          adapter,
+          (listener) => changes.push(listener),
+          (change) => change.fill.usedTokens === 123_456,
+          'fill of the appended call',
+        );
         subject!.appendTurn(scratch, 123_456);
         await appended;
         assert.equal(handle.fill?.usedTokens, 123_456);
@@ -160,12 +192,20 @@ for (const adapter of AGENTS) {
       assert.deepEqual(readFileSync(scratch.file), before, 'the source is only read');
       const fork = await infoOf(adapter, written.value.path);
       assert.equal(fork.forkOf?.sessionId, info.id);
-      assert.ok((await adapter.listForks(info)).some((listed) => listed.id === written.value.sessionId), 'listed as a fork of its source');
+      assert.ok(
+        (await adapter.listForks(info)).some((listed) => listed.id === written.value.sessionId),
+        'listed as a fork of its source',
+      );
       const readBack = await adapter.readLiveContext(fork);
       assert.ok(readBack.ok);
       // The summary's words reach the fork as the agent will send them (compared JSON-escaped, as stored).
       assert.ok(result.summary, 'a summary was written');
-      const words = result.summary.text.split('\n').find((line) => line.trim().length > 20)?.trim().slice(0, 40) ?? '';
+      const words =
+        result.summary.text
+          .split('\n')
+          .find((line) => line.trim().length > 20)
+          ?.trim()
+          .slice(0, 40) ?? '';
       assert.ok(JSON.stringify(readBack.value.messages).includes(JSON.stringify(words).slice(1, -1)), `the fork carries the summary ("${words}")`);
     });
 
@@ -189,10 +229,13 @@ for (const adapter of AGENTS) {
         ['torn last line', () => writeFileSync(scratch.file, readFileSync(scratch.file).subarray(0, Math.max(0, readFileSync(scratch.file).length - 7)))],
         ['invalid UTF-8', () => writeFileSync(scratch.file, Buffer.concat([readFileSync(scratch.file), Buffer.from([0xff, 0xfe, 0x0a, 0xc3, 0x28, 0x0a])]))],
         ['empty', () => truncateSync(scratch.file, 0)],
-        ['a named pipe', () => {
-          rmSync(scratch.file);
-          execFileSync('mkfifo', [scratch.file]);
-        }],
+        [
+          'a named pipe',
+          () => {
+            rmSync(scratch.file);
+            execFileSync('mkfifo', [scratch.file]);
+          },
+        ],
       ];
       for (const [what, harm] of damage) {
         harm();

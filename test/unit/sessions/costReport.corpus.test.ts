@@ -26,7 +26,10 @@ function homes(): string[] {
   const folders = ['claude-code', 'codex'].flatMap((agent) => {
     const root = join(FIXTURES, agent);
     const publicRoot = join(root, 'public');
-    return [...readdirSync(root).map((name) => join(root, name)), ...(existsSync(publicRoot) ? readdirSync(publicRoot).map((name) => join(publicRoot, name)) : [])];
+    return [
+      ...readdirSync(root).map((name) => join(root, name)),
+      ...(existsSync(publicRoot) ? readdirSync(publicRoot).map((name) => join(publicRoot, name)) : []),
+    ];
   });
   return folders.filter((folder) => existsSync(join(folder, 'projects')) || existsSync(join(folder, 'sessions')));
 }
@@ -45,7 +48,7 @@ async function mainSessions(): Promise<SessionInfo[]> {
 const close = (a: number, b: number): boolean => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
 
 describe('the cost report on the corpus', () => {
-  it('prices every item, file group and subagent of every priced session, and the items plus the rest are the prompts\' cost', async () => {
+  it("prices every item, file group and subagent of every priced session, and the items plus the rest are the prompts' cost", async () => {
     const sessions = await mainSessions();
     let checked = 0;
     let subagents = 0;
@@ -69,11 +72,18 @@ describe('the cost report on the corpus', () => {
       assert.equal(report.items.length, context.items.length, where);
       report.items.forEach((usd, id) => assert.ok(Number.isFinite(usd) && usd >= 0, `${where}: item #${id} costs ${usd}`));
       // The head (system prompt, tool definitions) is in every prompt: it always has paid.
-      for (const item of context.items.filter((candidate) => candidate.messageIndex === -1 && candidate.tokens > 0)) assert.ok((report.items[item.id] ?? 0) > 0, `${where}: head item #${item.id}`);
+      for (const item of context.items.filter((candidate) => candidate.messageIndex === -1 && candidate.tokens > 0))
+        assert.ok((report.items[item.id] ?? 0) > 0, `${where}: head item #${item.id}`);
       // An item sent in any call paid for it: only what came after the last call is still free.
       const lastFrom = Math.max(...live.value.calls.map((call) => call.from));
-      for (const item of context.items) if (item.tokens > 0 && item.messageIndex < lastFrom) assert.ok((report.items[item.id] ?? 0) > 0, `${where}: item #${item.id} (message ${item.messageIndex}) sent but free`);
-      for (const group of report.byFile) assert.ok(Number.isFinite(group.usd) && group.usd >= 0 && (group.tokens === 0 || group.usd > 0), `${where}: ${group.resource} ${JSON.stringify(group)}`);
+      for (const item of context.items)
+        if (item.tokens > 0 && item.messageIndex < lastFrom)
+          assert.ok((report.items[item.id] ?? 0) > 0, `${where}: item #${item.id} (message ${item.messageIndex}) sent but free`);
+      for (const group of report.byFile)
+        assert.ok(
+          Number.isFinite(group.usd) && group.usd >= 0 && (group.tokens === 0 || group.usd > 0),
+          `${where}: ${group.resource} ${JSON.stringify(group)}`,
+        );
       const prompts = costs.reduce((sum, cost) => sum + (cost?.prompt ?? 0), 0);
       const items = report.items.reduce((sum, usd) => sum + usd, 0);
       assert.ok(close(report.context.promptUsd, prompts), `${where}: ${report.context.promptUsd} vs the calls' ${prompts}`);

@@ -20,7 +20,13 @@ const dir = (): string => tempDir('cl-hostile-unit-');
 const user = (uuid: string, parent: string | null, text: string): string =>
   JSON.stringify({ type: 'user', uuid, parentUuid: parent, timestamp: '2026-01-01T00:00:00Z', message: { role: 'user', content: text } });
 const assistant = (uuid: string, parent: string, usage: Record<string, unknown>): string =>
-  JSON.stringify({ type: 'assistant', uuid, parentUuid: parent, timestamp: '2026-01-01T00:00:01Z', message: { id: `m-${uuid}`, role: 'assistant', model: 'claude-sonnet-5-5', content: [{ type: 'text', text: 'ok' }], usage } });
+  JSON.stringify({
+    type: 'assistant',
+    uuid,
+    parentUuid: parent,
+    timestamp: '2026-01-01T00:00:01Z',
+    message: { id: `m-${uuid}`, role: 'assistant', model: 'claude-sonnet-5-5', content: [{ type: 'text', text: 'ok' }], usage },
+  });
 
 describe('reading hostile transcripts', () => {
   it('strips a UTF-8 byte-order mark before line 1', async () => {
@@ -33,7 +39,13 @@ describe('reading hostile transcripts', () => {
 
   it('names every line with invalid UTF-8, also before the last compaction, and keeps its content', async () => {
     const path = join(dir(), 's.jsonl');
-    const lines = [user('u1', null, 'caf\u00e9 one'), assistant('a1', 'u1', { input_tokens: 10, output_tokens: 1 }), JSON.stringify({ type: 'system', subtype: 'compact_boundary', uuid: 'b1', parentUuid: null }), user('u2', 'b1', 'caf\u00e9 two'), assistant('a2', 'u2', { input_tokens: 20, output_tokens: 1 })];
+    const lines = [
+      user('u1', null, 'caf\u00e9 one'),
+      assistant('a1', 'u1', { input_tokens: 10, output_tokens: 1 }),
+      JSON.stringify({ type: 'system', subtype: 'compact_boundary', uuid: 'b1', parentUuid: null }),
+      user('u2', 'b1', 'caf\u00e9 two'),
+      assistant('a2', 'u2', { input_tokens: 20, output_tokens: 1 }),
+    ];
     // Latin-1 é (0xE9) on lines 1 and 4: invalid UTF-8, valid JSON once replaced.
     const bytes = Buffer.from(`${lines.join('\n')}\n`.replace(/\u00e9/g, '\u0001'));
     for (let at = bytes.indexOf(1); at !== -1; at = bytes.indexOf(1, at + 1)) bytes[at] = 0xe9;
@@ -59,7 +71,12 @@ describe('reading hostile transcripts', () => {
 
   it('ignores negative, fractional, infinite and absurd usage with a diagnostic', () => {
     const parser = new RecordParser();
-    for (const usage of [{ input_tokens: -500_000 }, { input_tokens: 1e300 }, { input_tokens: 10, cache_read_input_tokens: 1.5 }, { input_tokens: 10, output_tokens: 'NaN' }]) {
+    for (const usage of [
+      { input_tokens: -500_000 },
+      { input_tokens: 1e300 },
+      { input_tokens: 10, cache_read_input_tokens: 1.5 },
+      { input_tokens: 10, output_tokens: 'NaN' },
+    ]) {
       const located = parser.parse(Buffer.from(assistant('a', 'u', usage)), 1, 0, 1);
       assert.ok(located);
       assert.equal(usageOf(located.record), null, JSON.stringify(usage));
@@ -84,7 +101,10 @@ describe('reading hostile transcripts', () => {
   it('stops reading a live context back at the cap and says so', async () => {
     const path = join(dir(), 's.jsonl');
     const lines: string[] = [];
-    for (let i = 0; i < 200; i++) lines.push(i % 2 === 0 ? user(`r${i}`, i === 0 ? null : `r${i - 1}`, 'step') : assistant(`r${i}`, `r${i - 1}`, { input_tokens: 100 + i, output_tokens: 1 }));
+    for (let i = 0; i < 200; i++)
+      lines.push(
+        i % 2 === 0 ? user(`r${i}`, i === 0 ? null : `r${i - 1}`, 'step') : assistant(`r${i}`, `r${i - 1}`, { input_tokens: 100 + i, output_tokens: 1 }),
+      );
     writeFileSync(path, `${lines.join('\n')}\n`);
     const handle = await open(path, 'r');
     try {
@@ -122,12 +142,16 @@ writeAtomically(${JSON.stringify(join(folder, 'big.jsonl'))}, 'x'.repeat(400 * 1
     const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
     await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
     // Kill as soon as the temp file exists, before the rename.
-    for (let tries = 0; tries < 500 && !readdirSync(folder).some((name) => name.endsWith('.context-lens-tmp')); tries++) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let tries = 0; tries < 500 && !readdirSync(folder).some((name) => name.endsWith('.context-lens-tmp')); tries++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     child.kill('SIGKILL');
     await new Promise((resolve) => child.once('close', resolve));
     assert.ok(readdirSync(folder).every((name) => !name.endsWith('.jsonl') || name === 'big.jsonl'));
     assert.ok(!readdirSync(folder).includes('big.jsonl'), 'killed before the rename');
-    assert.ok(readdirSync(folder).some((name) => name.endsWith('.context-lens-tmp')), 'the temp file was there to clean');
+    assert.ok(
+      readdirSync(folder).some((name) => name.endsWith('.context-lens-tmp')),
+      'the temp file was there to clean',
+    );
     assert.ok((await writeAtomically(join(folder, 'next.jsonl'), '{}\n')).ok);
     assert.deepEqual(readdirSync(folder), ['next.jsonl']);
   });

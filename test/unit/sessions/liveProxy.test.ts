@@ -15,7 +15,8 @@ const PROXY = 'http://127.0.0.1:4321';
 describe('live proxy pointing', () => {
   it("Codex: its own provider's base_url overridden by -c, the upstream where it pointed; the built-in one by openai_base_url; config.toml untouched", () => {
     const home = tempDir('cl-codex-point-');
-    const toml = 'model = "gpt-5.5"\nmodel_provider = "corp"\n\n[model_providers.corp]\nname = "Corp"\nbase_url = "https://llm.corp.example/openai/v1"\nwire_api = "responses"\n';
+    const toml =
+      'model = "gpt-5.5"\nmodel_provider = "corp"\n\n[model_providers.corp]\nname = "Corp"\nbase_url = "https://llm.corp.example/openai/v1"\nwire_api = "responses"\n';
     writeFileSync(join(home, 'config.toml'), toml);
     const pointed = codexLiveProxy.point(PROXY, { CODEX_HOME: home }, ['exec', 'hi']);
     assert.ok(pointed.ok);
@@ -35,10 +36,17 @@ describe('live proxy pointing', () => {
   it("OpenCode: the model's provider gets the proxy as baseURL in OPENCODE_CONFIG_CONTENT, the person's own content kept", () => {
     const root = tempDir('cl-opencode-point-');
     mkdirSync(join(root, 'config', 'opencode'), { recursive: true });
-    const inline = JSON.stringify({ model: 'fake/fake-model', share: 'disabled', provider: { fake: { npm: '@ai-sdk/openai-compatible', options: { baseURL: 'http://127.0.0.1:9999/v1', apiKey: 'x' } } } });
+    const inline = JSON.stringify({
+      model: 'fake/fake-model',
+      share: 'disabled',
+      provider: { fake: { npm: '@ai-sdk/openai-compatible', options: { baseURL: 'http://127.0.0.1:9999/v1', apiKey: 'x' } } },
+    });
     const pointed = opencodeLiveProxy.point(PROXY, { XDG_CONFIG_HOME: join(root, 'config'), HOME: root, OPENCODE_CONFIG_CONTENT: inline }, ['run', 'hi']);
     assert.ok(pointed.ok, pointed.ok ? '' : pointed.error);
-    const layered = JSON.parse(pointed.value.env.OPENCODE_CONFIG_CONTENT ?? '{}') as { share: string; provider: { fake: { options: { baseURL: string; apiKey: string } } } };
+    const layered = JSON.parse(pointed.value.env.OPENCODE_CONFIG_CONTENT ?? '{}') as {
+      share: string;
+      provider: { fake: { options: { baseURL: string; apiKey: string } } };
+    };
     assert.equal(layered.share, 'disabled');
     assert.deepEqual(layered.provider.fake.options, { baseURL: 'http://127.0.0.1:4321/v1', apiKey: 'x' });
     assert.equal(pointed.value.upstream, 'http://127.0.0.1:9999');
@@ -51,6 +59,11 @@ describe('live proxy pointing', () => {
     const gemini = geminiLiveProxy.terminalEnv?.(PROXY, {});
     assert.deepEqual(gemini?.env, { GOOGLE_GEMINI_BASE_URL: PROXY });
     assert.equal(gemini?.upstream, 'https://generativelanguage.googleapis.com');
-    assert.deepEqual(AGENTS.filter((adapter) => ['claude-code', 'codex', 'gemini', 'opencode'].includes(adapter.id) && adapter.liveProxy === undefined).map((adapter) => adapter.id), []);
+    assert.deepEqual(
+      AGENTS.filter((adapter) => ['claude-code', 'codex', 'gemini', 'opencode'].includes(adapter.id) && adapter.liveProxy === undefined).map(
+        (adapter) => adapter.id,
+      ),
+      [],
+    );
   });
 });

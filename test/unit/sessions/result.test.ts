@@ -18,10 +18,16 @@ describe('describeFsError', () => {
   it('names the cause and the operation: a full disk is never "Cannot read", a read-only disk never "No such file"', () => {
     assert.equal(describeFsError(error('ENOSPC'), '/s/a.json', 'write'), 'No space left on the disk while writing /s/a.json');
     assert.equal(describeFsError(error('EROFS'), '/s/a.json', 'write'), '/s is on a read-only file system (while writing /s/a.json)');
-    assert.equal(describeFsError(error('EROFS'), '/s/backups', 'create-folder'), '/s/backups is on a read-only file system (while creating the folder /s/backups)');
+    assert.equal(
+      describeFsError(error('EROFS'), '/s/backups', 'create-folder'),
+      '/s/backups is on a read-only file system (while creating the folder /s/backups)',
+    );
     assert.equal(describeFsError(error('EACCES'), '/s/a.json', 'write'), 'Permission denied writing /s/a.json');
     assert.equal(describeFsError(error('EACCES'), '/s/backups', 'create-folder'), 'Permission denied creating the folder /s/backups');
-    assert.equal(describeFsError(error('ENOENT'), '/s/backups', 'create-folder'), 'Cannot create the folder /s/backups: the disk there is read-only, or a folder above it cannot be made');
+    assert.equal(
+      describeFsError(error('ENOENT'), '/s/backups', 'create-folder'),
+      'Cannot create the folder /s/backups: the disk there is read-only, or a folder above it cannot be made',
+    );
     assert.equal(describeFsError(error('ENOENT'), '/s/a.json', 'write'), 'No such folder: /s (while writing /s/a.json)');
     assert.equal(describeFsError(error('ENOENT'), '/s/a.json', 'read'), 'No such file: /s/a.json');
   });

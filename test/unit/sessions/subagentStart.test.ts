@@ -16,7 +16,14 @@ import { tempDir } from '../../support/tempDir';
 process.env.CONTEXT_LENS_CACHE = tempDir('cl-subagent-start-');
 const CLAUDE = join(__dirname, '..', '..', 'fixtures', 'claude-code');
 /** A published Claude Code 2.1.39 session: a compaction subagent that starts from its parent's whole history, and an Explore-like one. */
-const SPOTTER = join(CLAUDE, 'public', 'spotter-2.1.39', 'projects', '-home-USER-projects-spotter-worktrees-spotter-4te', 'ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl');
+const SPOTTER = join(
+  CLAUDE,
+  'public',
+  'spotter-2.1.39',
+  'projects',
+  '-home-USER-projects-spotter-worktrees-spotter-4te',
+  'ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl',
+);
 const index = indexPrices(BUNDLED_PRICES);
 
 async function report(path: string) {
@@ -30,10 +37,10 @@ async function report(path: string) {
 }
 
 describe('what a subagent started with', () => {
-  it('says when a subagent started with most of its parent\'s context, and what a fresh one started with', async () => {
+  it("says when a subagent started with most of its parent's context, and what a fresh one started with", async () => {
     const { report: cost, adapter, info } = await report(SPOTTER);
     const texts = cost.subagents.map((agent) => startedWithText(agent.firstPromptTokens ?? 0, agent.parentTokens, formatTokens));
-    assert.deepEqual(texts.sort(), ["started with 140k: most of its parent's 142k context", "started with 14k"]);
+    assert.deepEqual(texts.sort(), ["started with 140k: most of its parent's 142k context", 'started with 14k']);
     // The same in Select Session…: each subagent's row, its parent read once.
     const listed = await adapter.listSessions({ homes: { 'claude-code': [join(CLAUDE, 'public', 'spotter-2.1.39')] } as never });
     assert.ok(listed.ok);

@@ -5,7 +5,14 @@ import { reply, startFakeAnthropic, text, type FakeAnthropic } from '../../suppo
 import { AnthropicSummarizer } from '../../../src/summarizers/anthropic';
 import type { SummaryRequest } from '../../../src/engine/summarizers/types';
 
-const request: SummaryRequest = { items: [], focus: '', pinned: { constraints: [], openLoops: [] }, markers: [], maxTokens: 300, prompt: 'Compress the agent session excerpt below.\n[#3 user]\nhello' };
+const request: SummaryRequest = {
+  items: [],
+  focus: '',
+  pinned: { constraints: [], openLoops: [] },
+  markers: [],
+  maxTokens: 300,
+  prompt: 'Compress the agent session excerpt below.\n[#3 user]\nhello',
+};
 
 describe('AnthropicSummarizer', () => {
   let server: FakeAnthropic;

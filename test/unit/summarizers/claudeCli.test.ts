@@ -20,7 +20,9 @@ function script(body: string): string {
 
 describe('ClaudeCliSummarizer', () => {
   it('passes the prompt on stdin and returns stdout', async () => {
-    const path = script(`let input = ''; process.stdin.on('data', (d) => (input += d)); process.stdin.on('end', () => console.log('summary of ' + input + ' args ' + process.argv.slice(2).join(' ')));`);
+    const path = script(
+      `let input = ''; process.stdin.on('data', (d) => (input += d)); process.stdin.on('end', () => console.log('summary of ' + input + ' args ' + process.argv.slice(2).join(' ')));`,
+    );
     const result = await new ClaudeCliSummarizer({ path, model: 'haiku' }).summarize(request, new AbortController().signal);
     assert.deepEqual(result, { ok: true, value: 'summary of PROMPT-BODY args -p --output-format text --model haiku' });
   });

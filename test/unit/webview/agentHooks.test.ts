@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { agentHooksLine } from '../../../webview/logic/agentHooks';
 
-const hooks = (state: 'none' | 'connected' | 'partial' | 'disconnected', agent = 'Claude Code', where = '.claude/settings.local.json') => ({ agent, state, where });
+const hooks = (state: 'none' | 'connected' | 'partial' | 'disconnected', agent = 'Claude Code', where = '.claude/settings.local.json') => ({
+  agent,
+  state,
+  where,
+});
 
 describe('agent hooks line', () => {
   it('says connected, with an icon, and offers Disconnect', () => {

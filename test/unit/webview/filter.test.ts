@@ -4,7 +4,21 @@ import type { Region } from '../../../src/protocol/messages';
 import { filterRegions, parseFilter } from '../../../webview/logic/filter';
 
 function region(id: number, overrides: Partial<Region> = {}): Region {
-  return { id, turn: 0, kind: 'tool_result', label: `Read file${id}.ts`, tokens: 100, tokensAfter: 100, fate: 'preserved', reason: 'recent', tier: null, protection: null, pinned: false, markerCount: 0, ...overrides };
+  return {
+    id,
+    turn: 0,
+    kind: 'tool_result',
+    label: `Read file${id}.ts`,
+    tokens: 100,
+    tokensAfter: 100,
+    fate: 'preserved',
+    reason: 'recent',
+    tier: null,
+    protection: null,
+    pinned: false,
+    markerCount: 0,
+    ...overrides,
+  };
 }
 
 const regions = [

@@ -45,7 +45,15 @@ describe('eventTime', () => {
 
 describe('newestFirst', () => {
   it('orders by time descending and puts untimed entries last, stably', () => {
-    const entries = [{ id: 'a', at: '2025-05-01T09:00:00Z' }, { id: 'b', at: null }, { id: 'c', at: '2025-05-01T10:00:00Z' }, { id: 'd', at: null }];
-    assert.deepEqual(newestFirst(entries).map((entry) => entry.id), ['c', 'a', 'b', 'd']);
+    const entries = [
+      { id: 'a', at: '2025-05-01T09:00:00Z' },
+      { id: 'b', at: null },
+      { id: 'c', at: '2025-05-01T10:00:00Z' },
+      { id: 'd', at: null },
+    ];
+    assert.deepEqual(
+      newestFirst(entries).map((entry) => entry.id),
+      ['c', 'a', 'b', 'd'],
+    );
   });
 });

@@ -8,24 +8,51 @@ const thresholds = { triggerPercent: 85, targetPercent: 60, safetyNetPercent: 95
 
 describe('gaugeSegments', () => {
   it('stacks categories in protocol order, then free, then reserved output', () => {
-    const segments = gaugeSegments({ usedTokens: 30_000, windowTokens: 100_000, source: 'usage' }, [
-      { category: 'tool_result', tokens: 20_000 },
-      { category: 'system', tokens: 10_000 },
-      { category: 'user', tokens: 0 },
-    ], 20_000);
-    assert.deepEqual(segments.map((segment) => [segment.key, segment.percent]), [['system', 10], ['tool_result', 20], ['free', 50], ['reserved', 20]]);
+    const segments = gaugeSegments(
+      { usedTokens: 30_000, windowTokens: 100_000, source: 'usage' },
+      [
+        { category: 'tool_result', tokens: 20_000 },
+        { category: 'system', tokens: 10_000 },
+        { category: 'user', tokens: 0 },
+      ],
+      20_000,
+    );
+    assert.deepEqual(
+      segments.map((segment) => [segment.key, segment.percent]),
+      [
+        ['system', 10],
+        ['tool_result', 20],
+        ['free', 50],
+        ['reserved', 20],
+      ],
+    );
   });
 
   it('spreads a stale breakdown over the exact total, so the bar always matches the number', () => {
-    const segments = gaugeSegments({ usedTokens: 60_000, windowTokens: 100_000, source: 'usage' }, [
-      { category: 'tool_result', tokens: 20_000 },
-      { category: 'system', tokens: 10_000 },
-    ], 20_000);
-    assert.deepEqual(segments.map((segment) => [segment.key, segment.tokens]), [['system', 20_000], ['tool_result', 40_000], ['free', 20_000], ['reserved', 20_000]]);
+    const segments = gaugeSegments(
+      { usedTokens: 60_000, windowTokens: 100_000, source: 'usage' },
+      [
+        { category: 'tool_result', tokens: 20_000 },
+        { category: 'system', tokens: 10_000 },
+      ],
+      20_000,
+    );
+    assert.deepEqual(
+      segments.map((segment) => [segment.key, segment.tokens]),
+      [
+        ['system', 20_000],
+        ['tool_result', 40_000],
+        ['free', 20_000],
+        ['reserved', 20_000],
+      ],
+    );
   });
 
   it('the legend and the hover say the breakdown\'s own count, as the status bar and the CLI do (was "assistant 620" against 621)', () => {
-    const breakdown = [{ category: 'system' as const, tokens: 33_287 }, { category: 'assistant' as const, tokens: 621 }];
+    const breakdown = [
+      { category: 'system' as const, tokens: 33_287 },
+      { category: 'assistant' as const, tokens: 621 },
+    ];
     // The exact total moved before the breakdown was recounted: the bar spreads the shares over it.
     const segments = gaugeSegments({ usedTokens: 33_860, windowTokens: 200_000, source: 'usage' }, breakdown, 0);
     const assistant = segments.find((segment) => segment.key === 'assistant');
@@ -36,8 +63,18 @@ describe('gaugeSegments', () => {
 
   it('draws one used segment without a breakdown and never overflows the bar', () => {
     const segments = gaugeSegments({ usedTokens: 150, windowTokens: 100, source: 'estimate' }, [], 10);
-    assert.deepEqual(segments.map((segment) => [segment.key, segment.tokens]), [['used', 150], ['free', 0], ['reserved', 0]]);
-    assert.equal(segments.reduce((sum, segment) => sum + segment.percent, 0), 100);
+    assert.deepEqual(
+      segments.map((segment) => [segment.key, segment.tokens]),
+      [
+        ['used', 150],
+        ['free', 0],
+        ['reserved', 0],
+      ],
+    );
+    assert.equal(
+      segments.reduce((sum, segment) => sum + segment.percent, 0),
+      100,
+    );
   });
 });
 
@@ -46,7 +83,15 @@ const claude = { name: 'Claude Code', pointSetBy: 'the CLAUDE_AUTOCOMPACT_PCT_OV
 describe('gaugeMarks', () => {
   it('names every mark with its meaning and setting', () => {
     const marks = gaugeMarks(thresholds, claude);
-    assert.deepEqual(marks.map((mark) => [mark.kind, mark.percent, mark.label]), [['target', 60, 'target 60 %'], ['trigger', 85, 'our trigger 85 %'], ['safety', 95, 'safety net 95 %'], ['agent', 83.5, 'Claude Code 83.5 %']]);
+    assert.deepEqual(
+      marks.map((mark) => [mark.kind, mark.percent, mark.label]),
+      [
+        ['target', 60, 'target 60 %'],
+        ['trigger', 85, 'our trigger 85 %'],
+        ['safety', 95, 'safety net 95 %'],
+        ['agent', 83.5, 'Claude Code 83.5 %'],
+      ],
+    );
     assert.match(marks[0]!.title, /contextLens\.trigger\.targetPercent/);
     assert.match(marks[1]!.title, /contextLens\.trigger\.thresholdPercent/);
     assert.match(marks[2]!.title, /contextLens\.trigger\.safetyNetPercent/);
@@ -71,7 +116,7 @@ describe('placeLabels', () => {
   const marks = gaugeMarks(thresholds, claude);
   const rows = (across: number) => Object.fromEntries(placeLabels(marks, across).map((label) => [label.kind, label.row]));
 
-  it('puts close marks on different lines, and each line\'s labels clear each other', () => {
+  it("puts close marks on different lines, and each line's labels clear each other", () => {
     // 83.5 (Claude Code), 85 (our trigger) and 95 (safety net) are close: three lines at a typical width.
     assert.deepEqual(rows(150), { target: 0, agent: 0, trigger: 1, safety: 2 });
     for (const across of [40, 80, 150, 400, 2000]) {
@@ -81,7 +126,8 @@ describe('placeLabels', () => {
         const mark = marks.find((candidate) => candidate.kind === kind)!;
         const width = ((mark.label.length + 1) / across) * 100;
         const from = align === 'start' ? mark.percent : align === 'end' ? mark.percent - width : mark.percent - width / 2;
-        for (const [start, end] of byRow.get(row) ?? []) assert.ok(from + width <= start + 1e-9 || from >= end - 1e-9, `${kind} overlaps on line ${row} at ${across}`);
+        for (const [start, end] of byRow.get(row) ?? [])
+          assert.ok(from + width <= start + 1e-9 || from >= end - 1e-9, `${kind} overlaps on line ${row} at ${across}`);
         byRow.set(row, [...(byRow.get(row) ?? []), [from, from + width]]);
       }
     }

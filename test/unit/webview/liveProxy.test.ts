@@ -29,7 +29,10 @@ describe('the live proxy line', () => {
 
   it('says a request went through unchanged (an estimate without usage), and counts those forwarded as sent after an error', () => {
     const line = liveProxyLine({ ...live, sentTokens: 121_000, usage: null, edits: 1, requests: 1, failedOpen: 1, savedTokens: 0 });
-    assert.equal(line, 'Live proxy · the last request went through as the agent sent it: 121,000 tokens (estimate) · 1 tool result stubbed, cleared or truncated and 0 tokens not sent over 1 request · 1 request forwarded as sent after an error');
+    assert.equal(
+      line,
+      'Live proxy · the last request went through as the agent sent it: 121,000 tokens (estimate) · 1 tool result stubbed, cleared or truncated and 0 tokens not sent over 1 request · 1 request forwarded as sent after an error',
+    );
   });
 });
 

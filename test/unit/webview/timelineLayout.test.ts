@@ -6,8 +6,14 @@ const point = (usedTokens: number) => ({ at: null, usedTokens, event: null });
 
 describe('timeline layout', () => {
   it('scales bars to the window, or to the peak when a call overshot it', () => {
-    assert.deepEqual(timelineBars([point(50), point(100)], 200).map((bar) => bar.height), [0.25, 0.5]);
-    assert.deepEqual(timelineBars([point(50), point(400)], 200).map((bar) => bar.height), [0.125, 1]);
+    assert.deepEqual(
+      timelineBars([point(50), point(100)], 200).map((bar) => bar.height),
+      [0.25, 0.5],
+    );
+    assert.deepEqual(
+      timelineBars([point(50), point(400)], 200).map((bar) => bar.height),
+      [0.125, 1],
+    );
     assert.deepEqual(timelineBars([], null), []);
   });
 
@@ -30,11 +36,14 @@ describe('timeline layout', () => {
     assert.equal(barAt(0.99, 100, 60), 99);
   });
 
-  it('numbers the calls only: a compaction\'s point is drawn but is no call', () => {
+  it("numbers the calls only: a compaction's point is drawn but is no call", () => {
     const compaction = { at: null, usedTokens: 40, event: { kind: 'ours' as const, label: '100 → 40 tokens' } };
     const live = { at: null, usedTokens: 90, event: { kind: 'live' as const, label: '2 stubbed' } };
     const points = [point(100), compaction, point(50), live];
-    assert.deepEqual(timelineBars(points, 200).map((bar) => bar.call), [1, null, 2, 3]);
+    assert.deepEqual(
+      timelineBars(points, 200).map((bar) => bar.call),
+      [1, null, 2, 3],
+    );
     assert.equal(callCount(points), 3);
     // A fork opens with our compaction: "0 calls" until the agent answers, not "1 call".
     assert.equal(callCount([compaction]), 0);

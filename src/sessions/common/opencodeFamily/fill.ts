@@ -15,9 +15,15 @@ export interface OpencodeFillOptions {
   model: string | null;
 }
 
-const estimate = (messages: readonly ApiMessage[]): number => messages.reduce((total, message) => total + charEstimateTokenizer.count(JSON.stringify(message.content)), 0);
+const estimate = (messages: readonly ApiMessage[]): number =>
+  messages.reduce((total, message) => total + charEstimateTokenizer.count(JSON.stringify(message.content)), 0);
 
-export function fillOf(built: BuiltMessages, refOf: (messageIndex: number) => string | null, compactedAfterLastCall: boolean, options: OpencodeFillOptions): FillSnapshot {
+export function fillOf(
+  built: BuiltMessages,
+  refOf: (messageIndex: number) => string | null,
+  compactedAfterLastCall: boolean,
+  options: OpencodeFillOptions,
+): FillSnapshot {
   const override = options.windowOverride !== undefined && options.windowOverride > 0 ? options.windowOverride : null;
   const last = built.calls[built.calls.length - 1];
   const base = {

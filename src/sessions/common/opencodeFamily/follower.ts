@@ -25,7 +25,11 @@ export class OpencodeSessionFollower extends EventEmitter implements SessionFoll
   private seenCompactions = new Set<string>();
   private disposed = false;
 
-  constructor(private readonly flavour: OpencodeFlavour, private readonly session: SessionInfo, private readonly options: OpencodeFollowerOptions = {}) {
+  constructor(
+    private readonly flavour: OpencodeFlavour,
+    private readonly session: SessionInfo,
+    private readonly options: OpencodeFollowerOptions = {},
+  ) {
     super();
   }
 
@@ -36,7 +40,12 @@ export class OpencodeSessionFollower extends EventEmitter implements SessionFoll
   async start(): Promise<void> {
     const parsed = parseSessionPath(this.session.path);
     if (parsed === null) {
-      this.emit('diagnostic', { severity: 'error', code: 'invalid-path', message: `Not a session of ${this.flavour.name}: ${this.session.path}`, path: this.session.path });
+      this.emit('diagnostic', {
+        severity: 'error',
+        code: 'invalid-path',
+        message: `Not a session of ${this.flavour.name}: ${this.session.path}`,
+        path: this.session.path,
+      });
       return;
     }
     const timing = { debounceMs: this.options.debounceMs ?? 150, pollMs: this.options.pollMs ?? 2000 };
@@ -70,7 +79,8 @@ export class OpencodeSessionFollower extends EventEmitter implements SessionFoll
     const fill = live.value.fill;
     const changed = initial || newRefs.length > 0 || fill.usedTokens !== this.previous?.usedTokens || fill.pendingTokens !== this.previous.pendingTokens;
     this.seenRefs = new Set(refs);
-    if (changed) this.emit('contextChanged', { fill, previous: this.previous, reason: initial ? 'initial' : newRefs.length > 0 ? 'append' : 'reset', newUuids: newRefs });
+    if (changed)
+      this.emit('contextChanged', { fill, previous: this.previous, reason: initial ? 'initial' : newRefs.length > 0 ? 'append' : 'reset', newUuids: newRefs });
     this.previous = fill;
   }
 

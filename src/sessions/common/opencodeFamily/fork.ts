@@ -59,10 +59,20 @@ export async function writeOpencodeFork(flavour: OpencodeFlavour, input: ForkInp
   const cwd = directory !== '' && existsSync(directory) ? directory : dirname(db);
   const run = await runImport(flavour, file, db, cwd);
   const command = flavour.command;
-  if (run.missing) return fail('not-found', `${flavour.name}'s CLI (${command}) is not on PATH, so the fork was not imported. It is written to ${file}: \`${command} import ${file}\` adds it.`, file);
+  if (run.missing)
+    return fail(
+      'not-found',
+      `${flavour.name}'s CLI (${command}) is not on PATH, so the fork was not imported. It is written to ${file}: \`${command} import ${file}\` adds it.`,
+      file,
+    );
   if (run.code !== 0) return fail('io', `${command} import ${file} failed (exit ${run.code ?? 'killed'}): ${run.output.trim().slice(-500)}`, file);
   const path = sessionPath(db, sessionId);
   const imported = await readOpencodeSessionInfo(flavour, path);
   if (!imported.ok) return fail('io', `${command} import ${file} ran, but the session is not in ${db}: ${imported.error.message}`, file);
-  return ok({ sessionId, path, resumeCommand: `${command} --session ${sessionId}`, notes: [`Imported with \`${command} import ${file}\`; \`${command} run --session ${sessionId}\` continues it from ${directory || 'its folder'}.`] });
+  return ok({
+    sessionId,
+    path,
+    resumeCommand: `${command} --session ${sessionId}`,
+    notes: [`Imported with \`${command} import ${file}\`; \`${command} run --session ${sessionId}\` continues it from ${directory || 'its folder'}.`],
+  });
 }

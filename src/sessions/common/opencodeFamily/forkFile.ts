@@ -103,12 +103,29 @@ export async function forkFileOf(flavour: OpencodeFlavour, input: ForkInput, now
       const id = ids.next('msg');
       const at = clock++;
       const time = { ...obj(info.time), created: at, ...(obj(info.time)?.completed !== undefined || info.role === 'assistant' ? { completed: at } : {}) };
-      return { info: { ...info, time, id, sessionID: sessionId }, parts: parts.map((part) => ({ ...part, id: ids.next('prt'), sessionID: sessionId, messageID: id })) };
+      return {
+        info: { ...info, time, id, sessionID: sessionId },
+        parts: parts.map((part) => ({ ...part, id: ids.next('prt'), sessionID: sessionId, messageID: id })),
+      };
     };
-    const request = message({ role: 'user', time: { created: nowMs }, agent: str(row.agent) ?? 'build', model: modelRef }, [{ type: 'compaction', auto: false }]);
+    const request = message({ role: 'user', time: { created: nowMs }, agent: str(row.agent) ?? 'build', model: modelRef }, [
+      { type: 'compaction', auto: false },
+    ]);
     const requestId = String(obj(request.info)?.id);
     const summary = message(
-      { parentID: requestId, role: 'assistant', mode: 'compaction', agent: 'compaction', summary: true, path: { cwd: directory, root: '/' }, cost: 0, tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } }, ...modelRef, time: { created: nowMs, completed: nowMs }, finish: 'stop' },
+      {
+        parentID: requestId,
+        role: 'assistant',
+        mode: 'compaction',
+        agent: 'compaction',
+        summary: true,
+        path: { cwd: directory, root: '/' },
+        cost: 0,
+        tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
+        ...modelRef,
+        time: { created: nowMs, completed: nowMs },
+        finish: 'stop',
+      },
       [{ type: 'text', text: `${SUMMARY_PREAMBLE}\n\n${plan.summary}` }],
     );
     const messages: Json[] = [request, summary];

@@ -53,7 +53,8 @@ export function readMessages(store: OpencodeStore, sessionId: string, report: (d
 export const isUser = (message: MessageRow): boolean => message.data.role === 'user';
 export const isAssistant = (message: MessageRow): boolean => message.data.role === 'assistant';
 export const isSummary = (message: MessageRow): boolean => isAssistant(message) && message.data.summary === true;
-export const compactionPartOf = (message: MessageRow): PartRow | undefined => (isUser(message) ? message.parts.find((part) => part.data.type === 'compaction') : undefined);
+export const compactionPartOf = (message: MessageRow): PartRow | undefined =>
+  isUser(message) ? message.parts.find((part) => part.data.type === 'compaction') : undefined;
 
 /** A finished summary answers its compaction request (its `parentID`); an unfinished one does not count yet. */
 function finishedSummaryParents(messages: readonly MessageRow[]): Set<string> {

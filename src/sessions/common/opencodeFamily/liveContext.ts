@@ -39,8 +39,21 @@ export function compactionsOf(messages: readonly MessageRow[]): CompactionEvent[
     const part = compactionPartOf(message);
     if (part === undefined) continue;
     const summary = messages.find((other) => isSummary(other) && str(other.data.parentID) === message.id);
-    const text = summary?.parts.filter((p) => p.data.type === 'text').map((p) => str(p.data.text) ?? '').join('\n') ?? null;
-    awaitingPost = { uuid: message.id, by: 'agent', timestamp: isoOf(message.timeCreated), trigger: part.data.auto === true ? 'auto' : 'manual', preTokens: lastPrompt, postTokens: null, focus: null, summary: text };
+    const text =
+      summary?.parts
+        .filter((p) => p.data.type === 'text')
+        .map((p) => str(p.data.text) ?? '')
+        .join('\n') ?? null;
+    awaitingPost = {
+      uuid: message.id,
+      by: 'agent',
+      timestamp: isoOf(message.timeCreated),
+      trigger: part.data.auto === true ? 'auto' : 'manual',
+      preTokens: lastPrompt,
+      postTokens: null,
+      focus: null,
+      summary: text,
+    };
     events.push(awaitingPost);
   }
   return events;
@@ -55,7 +68,8 @@ export async function readOpencodeLiveContext(flavour: OpencodeFlavour, session:
     if (!current.ok) return current;
     const info = current.value[0];
     if (info === undefined) return fail('not-found', `No session ${parsed.sessionId} in ${parsed.db}`, session.path);
-    const diagnostics: Diagnostic[] = store.walProblem === null ? [] : [{ severity: 'warning', code: 'wal-ignored', message: store.walProblem, path: `${parsed.db}-wal` }];
+    const diagnostics: Diagnostic[] =
+      store.walProblem === null ? [] : [{ severity: 'warning', code: 'wal-ignored', message: store.walProblem, path: `${parsed.db}-wal` }];
     const all = readMessages(store, parsed.sessionId, (diagnostic) => diagnostics.push({ ...diagnostic, path: parsed.db }));
     if (!all.ok) return all;
     const live = all.value.slice(liveStart(all.value));
@@ -64,7 +78,11 @@ export async function readOpencodeLiveContext(flavour: OpencodeFlavour, session:
     const lastCall = built.calls[built.calls.length - 1];
     const summaryIndex = built.entries.findLastIndex((entry) => entry.kind === 'compact-summary');
     const compacted = summaryIndex >= 0 && (lastCall === undefined || lastCall.from < summaryIndex);
-    const fill = fillOf(built, (index) => built.entries[index]?.uuids[0] ?? null, compacted, { window, model: info.model, ...(options.windowOverride !== undefined ? { windowOverride: options.windowOverride } : {}) });
+    const fill = fillOf(built, (index) => built.entries[index]?.uuids[0] ?? null, compacted, {
+      window,
+      model: info.model,
+      ...(options.windowOverride !== undefined ? { windowOverride: options.windowOverride } : {}),
+    });
     return ok({
       session: info,
       source: 'chain',

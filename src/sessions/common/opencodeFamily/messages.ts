@@ -68,7 +68,14 @@ export function buildMessages(live: readonly MessageRow[]): BuiltMessages {
   const entries: ContextEntry[] = [];
   const calls: LiveCall[] = [];
   // Consecutive user-side content (tool results, then a prompt) is one message, as the API receives it.
-  const push = (role: ApiMessage['role'], content: ContentBlock[], ref: string, kind: EntryKind, timestamp: string | null, toolIds: { uses?: string[]; results?: string[] } = {}): number => {
+  const push = (
+    role: ApiMessage['role'],
+    content: ContentBlock[],
+    ref: string,
+    kind: EntryKind,
+    timestamp: string | null,
+    toolIds: { uses?: string[]; results?: string[] } = {},
+  ): number => {
     const last = messages[messages.length - 1];
     const lastEntry = entries[entries.length - 1];
     if (role === 'user' && last?.role === 'user' && lastEntry !== undefined) {
@@ -80,7 +87,16 @@ export function buildMessages(live: readonly MessageRow[]): BuiltMessages {
       return messages.length - 1;
     }
     messages.push({ role, content });
-    entries.push({ messageIndex: messages.length - 1, kind, uuids: [ref], recordKinds: [kind], lines: [], timestamp, toolUseIds: toolIds.uses ?? [], toolResultIds: toolIds.results ?? [] });
+    entries.push({
+      messageIndex: messages.length - 1,
+      kind,
+      uuids: [ref],
+      recordKinds: [kind],
+      lines: [],
+      timestamp,
+      toolUseIds: toolIds.uses ?? [],
+      toolResultIds: toolIds.results ?? [],
+    });
     return messages.length - 1;
   };
   for (const message of live) {
@@ -92,13 +108,32 @@ export function buildMessages(live: readonly MessageRow[]): BuiltMessages {
     }
     const { blocks, results, resultRefs } = assistantBlocks(message);
     if (blocks.length === 0 && results.length === 0) continue;
-    const index = push('assistant', blocks.length > 0 ? blocks : [{ type: 'text', text: '' }], message.id, isSummary(message) ? 'compact-summary' : 'assistant', at, { uses: results.map((block) => String(block.tool_use_id)) });
+    const index = push(
+      'assistant',
+      blocks.length > 0 ? blocks : [{ type: 'text', text: '' }],
+      message.id,
+      isSummary(message) ? 'compact-summary' : 'assistant',
+      at,
+      { uses: results.map((block) => String(block.tool_use_id)) },
+    );
     const tokens = tokensOf(message.data.tokens);
     // The summariser's call was sent the old history, not this one: it sizes nothing here.
     if (tokens !== null && promptOf(tokens) > 0 && !isSummary(message)) {
-      calls.push({ from: index, to: index, usage: { inputTokens: tokens.input, cacheCreationInputTokens: tokens.cacheWrite, cacheReadInputTokens: tokens.cacheRead, outputTokens: tokens.output + tokens.reasoning }, model: modelOf(message), at });
+      calls.push({
+        from: index,
+        to: index,
+        usage: {
+          inputTokens: tokens.input,
+          cacheCreationInputTokens: tokens.cacheWrite,
+          cacheReadInputTokens: tokens.cacheRead,
+          outputTokens: tokens.output + tokens.reasoning,
+        },
+        model: modelOf(message),
+        at,
+      });
     }
-    if (results.length > 0) push('user', results, resultRefs[0] ?? message.id, 'tool-result', at, { results: results.map((block) => String(block.tool_use_id)) });
+    if (results.length > 0)
+      push('user', results, resultRefs[0] ?? message.id, 'tool-result', at, { results: results.map((block) => String(block.tool_use_id)) });
     for (const ref of resultRefs.slice(1)) entries[entries.length - 1]?.uuids.push(ref);
   }
   return { messages, entries, calls };

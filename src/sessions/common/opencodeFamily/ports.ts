@@ -15,7 +15,18 @@ import { OpencodeUsageLog } from './usageLog';
 /** What the family builds; the rest of AgentAdapter is the agent's own. */
 export type OpencodeFamilyPorts = Pick<
   AgentAdapter,
-  'reservedOutputTokens' | 'resumeCommand' | 'listSessions' | 'findWorkspaceSession' | 'readSessionInfo' | 'readLiveContext' | 'follow' | 'waitForSession' | 'listForks' | 'usage' | 'readSessionCalls' | 'writeFork'
+  | 'reservedOutputTokens'
+  | 'resumeCommand'
+  | 'listSessions'
+  | 'findWorkspaceSession'
+  | 'readSessionInfo'
+  | 'readLiveContext'
+  | 'follow'
+  | 'waitForSession'
+  | 'listForks'
+  | 'usage'
+  | 'readSessionCalls'
+  | 'writeFork'
 >;
 
 const windowOf = (options: { windowOverride?: number; env?: Readonly<Record<string, string | undefined>> }) => ({
@@ -37,7 +48,12 @@ export function opencodeFamilyPorts(flavour: OpencodeFlavour): OpencodeFamilyPor
   }
 
   /** Polls the workspace's sessions until one appears (the database may not exist yet), reading only when a database moved. */
-  async function waitForSession(workspacePath: string, where: SessionLocations, found: (session: SessionInfo) => void, report: (diagnostic: Diagnostic) => void): Promise<SessionWaiter> {
+  async function waitForSession(
+    workspacePath: string,
+    where: SessionLocations,
+    found: (session: SessionInfo) => void,
+    report: (diagnostic: Diagnostic) => void,
+  ): Promise<SessionWaiter> {
     const familyWhere = whereOf(where);
     const seen = new Set<string>();
     let reported = false;

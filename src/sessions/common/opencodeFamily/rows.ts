@@ -40,7 +40,14 @@ export function tokensOf(value: unknown): OpencodeTokens | null {
   const tokens = obj(value);
   if (tokens === null) return null;
   const cache = obj(tokens.cache);
-  return { input: num(tokens.input), output: num(tokens.output), reasoning: num(tokens.reasoning), cacheRead: num(cache?.read), cacheWrite: num(cache?.write), total: num(tokens.total) };
+  return {
+    input: num(tokens.input),
+    output: num(tokens.output),
+    reasoning: num(tokens.reasoning),
+    cacheRead: num(cache?.read),
+    cacheWrite: num(cache?.write),
+    total: num(tokens.total),
+  };
 }
 
 /** What the model was sent: `input` excludes the cached part (checked against the stand-in's usage). */
@@ -72,7 +79,6 @@ export function sessionRowOf(row: Json): SessionRow | null {
     model: modelId === null ? null : `${str(model?.providerID) ?? ''}${str(model?.providerID) ? '/' : ''}${modelId}`,
   };
 }
-
 
 export interface MessageRow {
   id: string;

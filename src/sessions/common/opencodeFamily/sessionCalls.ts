@@ -18,7 +18,18 @@ function callsOf(store: OpencodeStore, sessionId: string): Result<SessionCall[]>
     messages.value.flatMap((message) => {
       const tokens = isAssistant(message) ? tokensOf(message.data.tokens) : null;
       if (tokens === null || promptOf(tokens) + tokens.output === 0) return [];
-      return [{ usage: { inputTokens: tokens.input, cacheCreationInputTokens: tokens.cacheWrite, cacheReadInputTokens: tokens.cacheRead, outputTokens: tokens.output + tokens.reasoning }, model: modelOf(message), at: isoOf(message.timeCreated) }];
+      return [
+        {
+          usage: {
+            inputTokens: tokens.input,
+            cacheCreationInputTokens: tokens.cacheWrite,
+            cacheReadInputTokens: tokens.cacheRead,
+            outputTokens: tokens.output + tokens.reasoning,
+          },
+          model: modelOf(message),
+          at: isoOf(message.timeCreated),
+        },
+      ];
     }),
   );
 }

@@ -50,7 +50,15 @@ export async function storageFileOf(path: string): Promise<StorageFile | null> {
   const read = await withFile(path, async (handle) => {
     const head = Buffer.alloc(HEAD_BYTES);
     const { bytesRead } = await handle.read(head, 0, HEAD_BYTES, 0);
-    const record = bytesRead < HEAD_BYTES ? parseJson(head.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '')) : null;
+    const record =
+      bytesRead < HEAD_BYTES
+        ? parseJson(
+            head
+              .subarray(0, bytesRead)
+              .toString('utf8')
+              .replace(/^\uFEFF/, ''),
+          )
+        : null;
     return ok(record !== null && isStorageRecord(record));
   });
   return read.ok && read.value ? { owner: '' } : null;

@@ -52,7 +52,10 @@ async function readJsonc(path: string, cap: number = READ_CAPS.settings): Promis
 /** Configs in OpenCode's order of precedence, the strongest last. */
 async function configs(flavour: OpencodeFlavour, directory: string | null, env: Readonly<Record<string, string | undefined>>): Promise<Json[]> {
   const configHome = env.XDG_CONFIG_HOME || join(env.HOME ?? homedir(), '.config');
-  const files = [...flavour.globalConfigs.map((name) => join(configHome, flavour.folder, name)), ...(directory ? flavour.projectConfigs.map((name) => join(directory, name)) : [])];
+  const files = [
+    ...flavour.globalConfigs.map((name) => join(configHome, flavour.folder, name)),
+    ...(directory ? flavour.projectConfigs.map((name) => join(directory, name)) : []),
+  ];
   const found: Json[] = [];
   for (const file of files) {
     const config = await readJsonc(file);
@@ -72,7 +75,12 @@ function limitsFrom(models: unknown, model: string): ModelLimits | null {
 }
 
 /** The window and compaction point of `provider/model`, for a session run in `directory`. */
-export async function readOpencodeWindow(flavour: OpencodeFlavour, model: string | null, directory: string | null, env: Readonly<Record<string, string | undefined>> = process.env): Promise<OpencodeWindow> {
+export async function readOpencodeWindow(
+  flavour: OpencodeFlavour,
+  model: string | null,
+  directory: string | null,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<OpencodeWindow> {
   const found = await configs(flavour, directory, env);
   const compaction = found.reduce<Json | null>((merged, config) => ({ ...merged, ...obj(config.compaction) }), null);
   const [provider, ...rest] = (model ?? '').split('/');

@@ -57,7 +57,8 @@ export class BTrees {
     const bytes = once ? this.pager.pageOnce(number) : this.pager.page(number);
     const base = number === 1 ? 100 : 0;
     const type = bytes[base] ?? 0;
-    if (type !== INTERIOR_INDEX && type !== INTERIOR_TABLE && type !== LEAF_INDEX && type !== LEAF_TABLE) throw new CorruptError(`${this.where(number)} is not a b-tree page (type ${type})`);
+    if (type !== INTERIOR_INDEX && type !== INTERIOR_TABLE && type !== LEAF_INDEX && type !== LEAF_TABLE)
+      throw new CorruptError(`${this.where(number)} is not a b-tree page (type ${type})`);
     const interior = type === INTERIOR_INDEX || type === INTERIOR_TABLE;
     const headerSize = interior ? 12 : 8;
     const count = ((bytes[base + 3] ?? 0) << 8) | (bytes[base + 4] ?? 0);
@@ -84,7 +85,14 @@ export class BTrees {
   }
 
   /** The payload at `at` on `page` (its local bytes, and where its overflow chain starts). */
-  private payload<T extends Payload>(make: new (...args: ConstructorParameters<typeof Payload>) => T, number: number, page: Uint8Array, at: number, size: number, tableLeaf: boolean): T {
+  private payload<T extends Payload>(
+    make: new (...args: ConstructorParameters<typeof Payload>) => T,
+    number: number,
+    page: Uint8Array,
+    at: number,
+    size: number,
+    tableLeaf: boolean,
+  ): T {
     const localSize = this.localSize(size, tableLeaf);
     if (at + localSize > this.pager.usable) throw new CorruptError(`${this.where(number)}: a cell runs past the page`);
     const local = page.subarray(at, at + localSize);
@@ -98,7 +106,8 @@ export class BTrees {
     const room = this.pager.usable - 4;
     if (size > MAX_PAYLOAD) throw new CorruptError(`${this.where(number)}: a row of ${size} bytes, over the ${MAX_PAYLOAD}-byte limit of this reader`);
     const pages = Math.ceil((size - local.length) / room);
-    if (pages > this.pager.pageCount) throw new CorruptError(`${this.where(number)}: a row of ${size} bytes needs ${pages} overflow pages, more than the database has`);
+    if (pages > this.pager.pageCount)
+      throw new CorruptError(`${this.where(number)}: a row of ${size} bytes needs ${pages} overflow pages, more than the database has`);
     const whole = new Uint8Array(size);
     whole.set(local);
     let filled = local.length;

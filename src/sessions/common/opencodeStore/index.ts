@@ -27,7 +27,8 @@ function openPageStore(path: string): Result<PageStore> {
     return ok(new PageStore(pager));
   } catch (error) {
     pager?.close();
-    if (error instanceof CorruptError || error instanceof ChangedError) return fail('invalid-input', error.message.startsWith(path) || error.message.includes(path) ? error.message : `${path}: ${error.message}`, path);
+    if (error instanceof CorruptError || error instanceof ChangedError)
+      return fail('invalid-input', error.message.startsWith(path) || error.message.includes(path) ? error.message : `${path}: ${error.message}`, path);
     return failFromError(error, path);
   }
 }

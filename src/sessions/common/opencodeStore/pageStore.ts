@@ -90,7 +90,11 @@ export class PageStore implements OpencodeStore {
       const dataColumn = table.columns.findIndex((column) => column.name === 'data');
       if (sessionColumn < 0 || dataColumn < 0) throw new CorruptError(`${this.pager.path}: table part has no session_id or data column`);
       if (sessionIds.length <= SIZES_BY_INDEX) {
-        for (const id of sessionIds) sizes.set(id, this.bySession('part', id).reduce((sum, row) => sum + textLength(row.data), 0));
+        for (const id of sessionIds)
+          sizes.set(
+            id,
+            this.bySession('part', id).reduce((sum, row) => sum + textLength(row.data), 0),
+          );
         return sizes;
       }
       // One pass over the leaf pages: each cell's header says the data's length, its overflow is never read.

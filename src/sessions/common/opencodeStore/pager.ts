@@ -11,7 +11,6 @@ const MAGIC = 'SQLite format 3\0';
 /** Bytes of recent pages kept (interior pages of the b-trees are read again and again). */
 const CACHE_BYTES = 8 * 1024 * 1024;
 
-
 /** A database that cannot be read as SQLite (truncated, a cycle, a lying size): the message says where. */
 export class CorruptError extends Error {}
 /** The log was restarted or the file changed under the read: reading again sees a consistent state. */
@@ -36,7 +35,9 @@ function openRegularSync(path: string): OpenFile | null {
   const stats = fstatSync(fd);
   if (!stats.isFile()) {
     closeSync(fd);
-    throw new Error(`Not a regular file (${stats.isDirectory() ? 'a folder' : stats.isFIFO() ? 'a named pipe' : stats.isSocket() ? 'a socket' : 'a device'}): ${path}`);
+    throw new Error(
+      `Not a regular file (${stats.isDirectory() ? 'a folder' : stats.isFIFO() ? 'a named pipe' : stats.isSocket() ? 'a socket' : 'a device'}): ${path}`,
+    );
   }
   return { fd, size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino };
 }
@@ -104,7 +105,8 @@ export class Pager {
       this.cache.set(number, cached);
       return cached;
     }
-    if (!first && (!Number.isInteger(number) || number < 1 || number > this.pageCount)) throw new CorruptError(`${this.path}: page ${number} is outside the database (${this.pageCount} pages)`);
+    if (!first && (!Number.isInteger(number) || number < 1 || number > this.pageCount))
+      throw new CorruptError(`${this.path}: page ${number} is outside the database (${this.pageCount} pages)`);
     const bytes = first ? this.readPage(number, this.log.pageSize ?? 0) : this.readPage(number, this.pageSize);
     this.pagesRead++;
     this.remember(number, bytes);
@@ -115,7 +117,8 @@ export class Pager {
   pageOnce(number: number): Uint8Array {
     const cached = this.cache.get(number);
     if (cached !== undefined) return cached;
-    if (!Number.isInteger(number) || number < 1 || number > this.pageCount) throw new CorruptError(`${this.path}: page ${number} is outside the database (${this.pageCount} pages)`);
+    if (!Number.isInteger(number) || number < 1 || number > this.pageCount)
+      throw new CorruptError(`${this.path}: page ${number} is outside the database (${this.pageCount} pages)`);
     this.pagesRead++;
     return this.readPage(number, this.pageSize, this.scratch);
   }
@@ -133,7 +136,8 @@ export class Pager {
       // The frame's header again: salts other than the indexed ones mean the log was restarted since.
       const frame = readAt(this.wal.fd, 24 + size, offset - 24, into);
       const view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
-      if (frame.length < 24 + size || `${view.getUint32(8, false)}:${view.getUint32(12, false)}` !== this.log.salt) throw new ChangedError(`${this.path}-wal was restarted while it was read`);
+      if (frame.length < 24 + size || `${view.getUint32(8, false)}:${view.getUint32(12, false)}` !== this.log.salt)
+        throw new ChangedError(`${this.path}-wal was restarted while it was read`);
       return frame.subarray(24);
     }
     // Page 1 before the page size is known: the database header says it (100 bytes suffice to start).

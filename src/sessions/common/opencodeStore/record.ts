@@ -30,7 +30,7 @@ export function serialTypes(bytes: Uint8Array): { types: number[]; bodyStart: nu
   if (headerSize > bytes.length) return null;
   if (headerSize < length) throw new CorruptError(`a record header of ${headerSize} bytes`);
   const types: number[] = [];
-  for (let at = length; at < headerSize; ) {
+  for (let at = length; at < headerSize;) {
     const [type, used] = varint(bytes, at);
     if (type === 10 || type === 11) throw new CorruptError(`serial type ${type} is reserved`);
     types.push(type);

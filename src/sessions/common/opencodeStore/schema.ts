@@ -35,7 +35,8 @@ export interface Schema {
 function unquote(name: string): string {
   const first = name[0];
   const last = name[name.length - 1];
-  if ((first === '`' && last === '`') || (first === '"' && last === '"') || (first === "'" && last === "'") || (first === '[' && last === ']')) return name.slice(1, -1);
+  if ((first === '`' && last === '`') || (first === '"' && last === '"') || (first === "'" && last === "'") || (first === '[' && last === ']'))
+    return name.slice(1, -1);
   return name;
 }
 

@@ -36,7 +36,8 @@ export interface OpencodeStore {
 
 /** Sessions first by newest update, then by id descending (the order OpenCode's own list shows). */
 export function newestFirst(a: StoreRow, b: StoreRow): number {
-  const at = (row: StoreRow): number => (typeof row.time_updated === 'number' ? row.time_updated : typeof row.time_updated === 'bigint' ? Number(row.time_updated) : 0);
+  const at = (row: StoreRow): number =>
+    typeof row.time_updated === 'number' ? row.time_updated : typeof row.time_updated === 'bigint' ? Number(row.time_updated) : 0;
   const byTime = at(b) - at(a);
   if (byTime !== 0) return byTime;
   return byText(String(b.id ?? ''), String(a.id ?? ''));
@@ -47,5 +48,9 @@ export const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 
 
 /** Whether a `session` row passes `filter`. */
 export function matches(row: StoreRow, filter: SessionFilter): boolean {
-  return (filter.id === undefined || row.id === filter.id) && (filter.directory === undefined || row.directory === filter.directory) && (filter.parentId === undefined || row.parent_id === filter.parentId);
+  return (
+    (filter.id === undefined || row.id === filter.id) &&
+    (filter.directory === undefined || row.directory === filter.directory) &&
+    (filter.parentId === undefined || row.parent_id === filter.parentId)
+  );
 }

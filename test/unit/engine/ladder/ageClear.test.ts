@@ -5,7 +5,12 @@ import { CLEARED_PLACEHOLDER } from '../../../../src/engine/options';
 import { assistant, big, build, read, user } from '../support/build';
 import { ladderState } from './helpers';
 
-const conversation = [user('go'), ...['1', '2', '3', '4', '5', '6'].flatMap((n) => read(`t${n}`, `/f${n}.ts`, big(`out ${n}`, 4_000))), user('ok'), assistant('done')];
+const conversation = [
+  user('go'),
+  ...['1', '2', '3', '4', '5', '6'].flatMap((n) => read(`t${n}`, `/f${n}.ts`, big(`out ${n}`, 4_000))),
+  user('ok'),
+  assistant('done'),
+];
 
 describe('tier 2: age-based clearing', () => {
   it('clears results older than the last N tool uses', () => {
@@ -13,9 +18,16 @@ describe('tier 2: age-based clearing', () => {
     const report = runAgeClear(state);
     const cleared = state.planned.filter((planned) => planned.tier === 'age-clear');
     assert.equal(report.acted, 3);
-    assert.deepEqual(cleared.map((planned) => planned.item.text.split('\n')[0]), ['out 1', 'out 2', 'out 3']);
+    assert.deepEqual(
+      cleared.map((planned) => planned.item.text.split('\n')[0]),
+      ['out 1', 'out 2', 'out 3'],
+    );
     // Claude Code's placeholder, then what the output was and where the archive keeps it (issue 13).
-    for (const planned of cleared) assert.match(planned.text, new RegExp(`^\\[Old tool result content cleared\\] \\S+ .*\\(\\d[\\d,]* bytes, ~[\\d,]+ tokens\\); ref: archive-pending#${planned.item.id}$`));
+    for (const planned of cleared)
+      assert.match(
+        planned.text,
+        new RegExp(`^\\[Old tool result content cleared\\] \\S+ .*\\(\\d[\\d,]* bytes, ~[\\d,]+ tokens\\); ref: archive-pending#${planned.item.id}$`),
+      );
     assert.ok(cleared.every((planned) => planned.text.startsWith(CLEARED_PLACEHOLDER)));
   });
 

@@ -16,7 +16,10 @@ const turn = () =>
   build(
     [
       user('Port the parser. Never touch vendor/.'),
-      ...Array.from({ length: 12 }, (_, index) => [assistant(`Reading part ${index}: the rules there order identifiers and nothing else, so the parser can keep its shape.`), ...read(`r${index}`, `/w/src/part${index}.ts`, big(`part ${index}`, 3_000))]).flat(),
+      ...Array.from({ length: 12 }, (_, index) => [
+        assistant(`Reading part ${index}: the rules there order identifiers and nothing else, so the parser can keep its shape.`),
+        ...read(`r${index}`, `/w/src/part${index}.ts`, big(`part ${index}`, 3_000)),
+      ]).flat(),
       assistant('Two big files left.'),
       ...read('big1', '/w/vendor/range.js', big('range', 24_000)),
       assistant(call('big2', 'Read', { file_path: '/w/vendor/compare.js' })),
@@ -28,7 +31,11 @@ const turn = () =>
 describe('escalation inside the protected windows', () => {
   it('summarises the aged part of a single long turn and keeps its prompt and last tool uses', async () => {
     // Without clearing by age, only a summary of the turn's aged part can reach the target.
-    const result = await compact(turn(), { trigger: 'manual', explicitTarget: true, targetPercent: 10, ageClear: { enabled: false } }, { tokenizer, archive: new MemoryArchive() });
+    const result = await compact(
+      turn(),
+      { trigger: 'manual', explicitTarget: true, targetPercent: 10, ageClear: { enabled: false } },
+      { tokenizer, archive: new MemoryArchive() },
+    );
     assert.equal(result.status, 'compacted');
     assert.ok(result.summary, 'the current turn is summarised once aged');
     assert.equal(result.items.find((item) => item.kind === 'user')?.fate, 'preserved');
@@ -49,7 +56,10 @@ describe('escalation inside the protected windows', () => {
   });
 
   it('reports the policy floor: system, tools, pinned, the latest prompt, the original ask', () => {
-    const context = build([user('Start.'), assistant('ok'), user('Never touch vendor/.'), assistant('ok'), user(`Now this: ${big('prompt', 8_000)}`)], { system: 'You are a coding agent.', windowTokens: 20_000 });
+    const context = build([user('Start.'), assistant('ok'), user('Never touch vendor/.'), assistant('ok'), user(`Now this: ${big('prompt', 8_000)}`)], {
+      system: 'You are a coding agent.',
+      windowTokens: 20_000,
+    });
     const planned = plan(context, { trigger: 'manual', explicitTarget: true, targetTokens: 100 }, { tokenizer });
     const { floor } = planned;
     assert.ok(floor.system > 0 && floor.latestPrompt > 2_000 && floor.pinned > 0 && floor.originalAsk > 0);
@@ -63,8 +73,13 @@ describe('escalation inside the protected windows', () => {
     // the first smaller window 900, the rest 800; the target (100) is never met.
     const sizes = [1_000, 1_200, 900, 800, 800, 800, 800];
     let attempt = 0;
-    const escalated = escalate(resolveOptions({ preserve: { recentTurns: 3, recentPercent: 10 } }), () => ({ state: { totalTokens: sizes[attempt++] ?? 800, targetTokens: 100 } as LadderState }));
-    assert.deepEqual(escalated.steps.map((step) => step.tokensAfter), [900, 800, 800]);
+    const escalated = escalate(resolveOptions({ preserve: { recentTurns: 3, recentPercent: 10 } }), () => ({
+      state: { totalTokens: sizes[attempt++] ?? 800, targetTokens: 100 } as LadderState,
+    }));
+    assert.deepEqual(
+      escalated.steps.map((step) => step.tokensAfter),
+      [900, 800, 800],
+    );
     assert.equal(escalated.steps[0]?.step, 'smaller-recent-window');
     assert.equal(escalated.run.state.totalTokens, 800);
   });

@@ -5,7 +5,16 @@ import assert from 'node:assert/strict';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { compact, MemoryArchive, plan, type CompactionResult, type Context, type ContextItem, type EngineOptionsInput, type Summarizer } from '../../../../src/engine';
+import {
+  compact,
+  MemoryArchive,
+  plan,
+  type CompactionResult,
+  type Context,
+  type ContextItem,
+  type EngineOptionsInput,
+  type Summarizer,
+} from '../../../../src/engine';
 import { runAgeClear } from '../../../../src/engine/ladder/ageClear';
 import { countNew, type LadderState, type PlannedItem } from '../../../../src/engine/ladder/state';
 import { findStale, runSupersede } from '../../../../src/engine/ladder/supersede';
@@ -28,8 +37,12 @@ async function fixtureContext(scenario: string): Promise<Context> {
   return engineContextOf(live.value, charEstimateTokenizer);
 }
 
-const results = (context: Context, tool?: string): ContextItem[] => context.items.filter((item) => item.kind === 'tool_result' && (tool === undefined || item.toolName === tool));
-const pathEnds = (suffix: string) => (item: ContextItem): boolean => filePathOf(item.resourceKey)?.endsWith(suffix) ?? false;
+const results = (context: Context, tool?: string): ContextItem[] =>
+  context.items.filter((item) => item.kind === 'tool_result' && (tool === undefined || item.toolName === tool));
+const pathEnds =
+  (suffix: string) =>
+  (item: ContextItem): boolean =>
+    filePathOf(item.resourceKey)?.endsWith(suffix) ?? false;
 const plannedOf = (state: LadderState, item: ContextItem): PlannedItem => state.planned[item.id] as PlannedItem;
 const only = <T>(list: T[], what: string): T => {
   assert.equal(list.length, 1, what);
@@ -38,7 +51,10 @@ const only = <T>(list: T[], what: string): T => {
 
 /** The tiers a test does not look at, switched off, and a one-turn recent window (each fixture is far below 10 % of 200k). */
 const ISOLATE: EngineOptionsInput = { trigger: 'manual', preserve: { recentTurns: 1, recentPercent: 0 } };
-const withoutTiers = (...tiers: ('supersede' | 'ageClear' | 'truncate' | 'summary')[]): EngineOptionsInput => ({ ...ISOLATE, ...Object.fromEntries(tiers.map((tier) => [tier, { enabled: false }])) });
+const withoutTiers = (...tiers: ('supersede' | 'ageClear' | 'truncate' | 'summary')[]): EngineOptionsInput => ({
+  ...ISOLATE,
+  ...Object.fromEntries(tiers.map((tier) => [tier, { enabled: false }])),
+});
 
 describe('tier 1 on recorded transcripts: superseded tool outputs', () => {
   it('repeated-reads: older reads of a file go stale behind the newest, paged reads behind the later edit', async () => {
@@ -75,10 +91,17 @@ describe('tier 1 on recorded transcripts: superseded tool outputs', () => {
       const [, offset, limit] = /#(\d+)\+(\d+)$/.exec(page.resourceKey ?? '') ?? [];
       const size = `${Buffer.byteLength(page.text, 'utf8').toLocaleString('en-US')} bytes, ~${page.tokens.toLocaleString('en-US')} tokens`;
       assert.equal(planned.fate, 'compacted');
-      assert.equal(planned.text, `[COMPACTED] Earlier Read output for ${filePathOf(page.resourceKey)} (offset ${offset}, limit ${limit}) (${size}) removed: the file was changed later (#${changelogEdit.id}). ref: archive-pending#${page.id}`);
+      assert.equal(
+        planned.text,
+        `[COMPACTED] Earlier Read output for ${filePathOf(page.resourceKey)} (offset ${offset}, limit ${limit}) (${size}) removed: the file was changed later (#${changelogEdit.id}). ref: archive-pending#${page.id}`,
+      );
     }
     for (const edit of results(context, 'Edit')) assert.equal(plannedOf(state, edit).fate, 'preserved', 'file_write is denied by default');
-    for (const read of [...staleConfig.filter((stale) => !stubbedConfig.includes(stale)), ...results(context, 'Read').filter(pathEnds('/src/config.ts')).slice(-1)]) assert.equal(plannedOf(state, read).text, read.text);
+    for (const read of [
+      ...staleConfig.filter((stale) => !stubbedConfig.includes(stale)),
+      ...results(context, 'Read').filter(pathEnds('/src/config.ts')).slice(-1),
+    ])
+      assert.equal(plannedOf(state, read).text, read.text);
   });
 
   it('repeated-reads: with a stub shorter than the file, the older config reads are stubbed and the newest stays verbatim', async () => {
@@ -87,10 +110,13 @@ describe('tier 1 on recorded transcripts: superseded tool outputs', () => {
     runSupersede(state);
     const [first, second, newest] = results(context, 'Read').filter(pathEnds('/src/config.ts')) as [ContextItem, ContextItem, ContextItem];
     const stub = `[COMPACTED] Earlier output for ${filePathOf(newest.resourceKey)}.`;
-    assert.deepEqual([first, second].map((read) => [plannedOf(state, read).text, plannedOf(state, read).reason]), [
-      [stub, `superseded by #${second.id} (same file, newer)`],
-      [stub, `superseded by #${newest.id} (same file, newer)`],
-    ]);
+    assert.deepEqual(
+      [first, second].map((read) => [plannedOf(state, read).text, plannedOf(state, read).reason]),
+      [
+        [stub, `superseded by #${second.id} (same file, newer)`],
+        [stub, `superseded by #${newest.id} (same file, newer)`],
+      ],
+    );
     assert.equal(plannedOf(state, newest).fate, 'preserved');
     assert.equal(plannedOf(state, newest).text, newest.text);
   });
@@ -128,7 +154,9 @@ describe('tier 1 on recorded transcripts: superseded tool outputs', () => {
     assert.equal(result.status, 'compacted', result.message);
     assert.ok(result.items.some((fate) => fate.tier === 'supersede'));
     assertPaired(result, context);
-    const stubbed = result.conversation.messages.flatMap((message) => message.content).filter((block) => block.type === 'tool_result' && String(block.content).startsWith('[COMPACTED] '));
+    const stubbed = result.conversation.messages
+      .flatMap((message) => message.content)
+      .filter((block) => block.type === 'tool_result' && String(block.content).startsWith('[COMPACTED] '));
     assert.equal(stubbed.length, result.metrics.perTier.supersede.items);
   });
 });
@@ -136,13 +164,17 @@ describe('tier 1 on recorded transcripts: superseded tool outputs', () => {
 /** Every call answered in the very next message, and the same calls as before compaction. */
 function assertPaired(result: CompactionResult, context: Context): void {
   const { messages } = result.conversation;
-  const idsOf = (index: number, type: string, key: string): string[] => (messages[index]?.content ?? []).filter((block) => block.type === type).map((block) => String(block[key]));
+  const idsOf = (index: number, type: string, key: string): string[] =>
+    (messages[index]?.content ?? []).filter((block) => block.type === type).map((block) => String(block[key]));
   messages.forEach((message, index) => {
     if (message.role === 'assistant') assert.deepEqual(idsOf(index + 1, 'tool_result', 'tool_use_id'), idsOf(index, 'tool_use', 'id'), `message ${index}`);
   });
   const kept = new Set(result.items.filter((fate) => fate.fate !== 'dropped').map((fate) => fate.id));
   const keptUses = context.items.filter((item) => item.kind === 'tool_use' && kept.has(item.id)).map((item) => item.toolUseId);
-  assert.deepEqual(messages.flatMap((_message, index) => idsOf(index, 'tool_use', 'id')), keptUses);
+  assert.deepEqual(
+    messages.flatMap((_message, index) => idsOf(index, 'tool_use', 'id')),
+    keptUses,
+  );
 }
 
 describe('tier 2 on recorded transcripts: age-based clearing (commands)', () => {
@@ -158,7 +190,10 @@ describe('tier 2 on recorded transcripts: age-based clearing (commands)', () => 
     // Each stub names the tool and what it ran on, keeps a failing run's verdict, and cites its archive ref.
     for (const item of all.slice(0, -keep)) {
       const text = plannedOf(state, item).text;
-      assert.ok(text.startsWith(`${CLEARED_PLACEHOLDER} ${item.toolName ?? ''} `) && text.endsWith(`ref: archive-pending#${item.id}`), `${item.toolName} #${item.id}`);
+      assert.ok(
+        text.startsWith(`${CLEARED_PLACEHOLDER} ${item.toolName ?? ''} `) && text.endsWith(`ref: archive-pending#${item.id}`),
+        `${item.toolName} #${item.id}`,
+      );
       if (item.isError) assert.match(text, / failed: Exit code 1/);
     }
     for (const item of all.slice(-keep)) assert.equal(plannedOf(state, item).text, item.text, `${item.toolName} #${item.id}`);
@@ -169,7 +204,9 @@ describe('tier 2 on recorded transcripts: age-based clearing (commands)', () => 
     const context = await fixtureContext('commands');
     const probe = ladderState(context, { ageClear: { clearAtLeastTokens: 0 } });
     runAgeClear(probe);
-    const clearable = probe.planned.filter((planned) => planned.tier === 'age-clear').reduce((sum, planned) => sum + planned.item.tokens - planned.tokensAfter, 0);
+    const clearable = probe.planned
+      .filter((planned) => planned.tier === 'age-clear')
+      .reduce((sum, planned) => sum + planned.item.tokens - planned.tokensAfter, 0);
 
     const enough = ladderState(context, { ageClear: { clearAtLeastTokens: clearable } });
     assert.equal(runAgeClear(enough).acted, cleared(probe).length);
@@ -185,8 +222,14 @@ describe('tier 2 on recorded transcripts: age-based clearing (commands)', () => 
     const state = ladderState(context, { ageClear: { clearAtLeastTokens: 0, excludeTools: ['Bash'] } });
     runAgeClear(state);
     const aged = results(context).slice(0, -DEFAULT_OPTIONS.ageClear.keepLastToolUses);
-    assert.ok(aged.some((item) => item.toolName === 'Bash'), 'the failing test run is among the aged results');
-    assert.deepEqual(cleared(state), aged.filter((item) => item.toolName !== 'Bash'));
+    assert.ok(
+      aged.some((item) => item.toolName === 'Bash'),
+      'the failing test run is among the aged results',
+    );
+    assert.deepEqual(
+      cleared(state),
+      aged.filter((item) => item.toolName !== 'Bash'),
+    );
     for (const bash of results(context, 'Bash')) assert.equal(plannedOf(state, bash).text, bash.text);
   });
 });
@@ -194,22 +237,33 @@ describe('tier 2 on recorded transcripts: age-based clearing (commands)', () => 
 describe('tier 3 on recorded transcripts: truncation', () => {
   const MARKER = /\[… [\d,]+ tokens \(([\d,]+) chars\) elided …\]/;
   const elidedChars = (text: string): number => Number((MARKER.exec(text)?.[1] ?? 'NaN').replace(/,/g, ''));
-  const persistedOutput = (context: Context): ContextItem => only(results(context, 'Bash').filter((item) => item.text.startsWith('<persisted-output>')), 'one persisted output');
+  const persistedOutput = (context: Context): ContextItem =>
+    only(
+      results(context, 'Bash').filter((item) => item.text.startsWith('<persisted-output>')),
+      'one persisted output',
+    );
 
-  it('big-output: the live context holds Claude Code\'s <persisted-output> preview, not the 32 KB output saved aside', async () => {
+  it("big-output: the live context holds Claude Code's <persisted-output> preview, not the 32 KB output saved aside", async () => {
     const context = await fixtureContext('big-output');
     const persisted = persistedOutput(context);
     const saved = /Full output saved to: (\/home\/user\/\.claude\/(\S+))\n/.exec(persisted.text);
     assert.ok(saved, persisted.text.slice(0, 200));
     const savedBytes = statSync(join(FIXTURES, 'big-output', saved[2] as string)).size;
     assert.ok(savedBytes > 30_000 && persisted.text.length < savedBytes / 10, `${persisted.text.length} chars in context, ${savedBytes} bytes saved`);
-    assert.ok(results(context, 'Read').some((read) => filePathOf(read.resourceKey) === saved[1]), 'the agent paged through the saved file');
+    assert.ok(
+      results(context, 'Read').some((read) => filePathOf(read.resourceKey) === saved[1]),
+      'the agent paged through the saved file',
+    );
   });
 
   it('big-output: cuts each output above its category cap (tail for commands, head+tail for reads) with an exact elision marker', async () => {
     const context = await fixtureContext('big-output');
     // Caps below both outputs' measured sizes (the preview and the page are a few hundred tokens).
-    const perCategory = { ...DEFAULT_OPTIONS.truncate.perCategory, command_execution: { mode: 'tail' as const, capTokens: 200 }, file_read: { mode: 'head+tail' as const, capTokens: 150 } };
+    const perCategory = {
+      ...DEFAULT_OPTIONS.truncate.perCategory,
+      command_execution: { mode: 'tail' as const, capTokens: 200 },
+      file_read: { mode: 'head+tail' as const, capTokens: 150 },
+    };
     const state = ladderState(context, { truncate: { perCategory } });
     runTruncate(state);
     const markerTokens = countNew(state, elisionMarker(0, 0));
@@ -229,16 +283,20 @@ describe('tier 3 on recorded transcripts: truncation', () => {
     const page = plannedOf(state, only(results(context, 'Read'), 'one paged read'));
     const [head, rest] = page.text.split(MARKER.exec(page.text)?.[0] ?? '\u0000') as [string, string];
     assert.equal(page.reason, `truncated head+tail (cap ${perCategory.file_read.capTokens.toLocaleString('en-US')} tokens)`);
-    assert.ok(page.item.text.startsWith(head.slice(0, -1)) && page.item.text.endsWith(rest.slice(1)), 'head and tail are the original\'s, joined by the marker');
+    assert.ok(page.item.text.startsWith(head.slice(0, -1)) && page.item.text.endsWith(rest.slice(1)), "head and tail are the original's, joined by the marker");
     assert.equal(head.length - 1 + rest.length - 1 + elidedChars(page.text), page.item.text.length);
 
-    for (const cut of [persisted, page]) assert.ok(cut.tokensAfter <= perCategory[cut.item.toolCategory ?? 'other'].capTokens + markerTokens, `#${cut.item.id}: ${cut.tokensAfter} tokens`);
-    for (const small of results(context).filter((item) => item.tokens <= perCategory[item.toolCategory ?? 'other'].capTokens)) assert.equal(plannedOf(state, small).text, small.text);
+    for (const cut of [persisted, page])
+      assert.ok(cut.tokensAfter <= perCategory[cut.item.toolCategory ?? 'other'].capTokens + markerTokens, `#${cut.item.id}: ${cut.tokensAfter} tokens`);
+    for (const small of results(context).filter((item) => item.tokens <= perCategory[item.toolCategory ?? 'other'].capTokens))
+      assert.equal(plannedOf(state, small).text, small.text);
   });
 
   it('big-output: head mode keeps the start of the persisted output, with the path of the saved file', async () => {
     const context = await fixtureContext('big-output');
-    const state = ladderState(context, { truncate: { perCategory: { ...DEFAULT_OPTIONS.truncate.perCategory, command_execution: { mode: 'head', capTokens: 500 } } } });
+    const state = ladderState(context, {
+      truncate: { perCategory: { ...DEFAULT_OPTIONS.truncate.perCategory, command_execution: { mode: 'head', capTokens: 500 } } },
+    });
     runTruncate(state);
     const persisted = plannedOf(state, persistedOutput(context));
     const head = persisted.text.slice(0, persisted.text.lastIndexOf('\n'));
@@ -253,7 +311,10 @@ describe('tier 3 on recorded transcripts: truncation', () => {
     // A read cap below the changelog pages' measured ~700 tokens, above the config file's ~90.
     const truncate = { perCategory: { ...DEFAULT_OPTIONS.truncate.perCategory, file_read: { mode: 'head+tail' as const, capTokens: 300 } } };
     const preview = plan(context, { ...withoutTiers('supersede', 'ageClear', 'summary'), truncate }, { tokenizer: charEstimateTokenizer });
-    assert.deepEqual(preview.tiers.map((tier) => tier.tier), ['dedupe', 'truncate']);
+    assert.deepEqual(
+      preview.tiers.map((tier) => tier.tier),
+      ['dedupe', 'truncate'],
+    );
     const [beforeEdit, afterEdit, last] = results(context, 'Read').filter(pathEnds('/src/config.ts')) as [ContextItem, ContextItem, ContextItem];
     assert.equal(afterEdit.text, last.text, 'Claude Code returned the unchanged file in full again');
     const fate = (item: ContextItem) => preview.items[item.id];
@@ -271,10 +332,12 @@ describe('tier 4 on recorded transcripts: summarisation', () => {
   function sectionsOf(summary: string): Map<string, string[]> {
     const body = new RegExp(`<${SUMMARY_TAG} [^>]*>\\n([\\s\\S]*)\\n</${SUMMARY_TAG}>$`).exec(summary)?.[1];
     assert.ok(body, summary);
-    return new Map(body.split(/\n\n(?=## )/).map((block) => {
-      const [heading = '', ...bullets] = block.split('\n');
-      return [heading.replace(/^## /, ''), bullets.map((bullet) => bullet.replace(/^- /, ''))];
-    }));
+    return new Map(
+      body.split(/\n\n(?=## )/).map((block) => {
+        const [heading = '', ...bullets] = block.split('\n');
+        return [heading.replace(/^## /, ''), bullets.map((bullet) => bullet.replace(/^- /, ''))];
+      }),
+    );
   }
 
   /** The current turn: the message holding the latest user text and everything after it. */
@@ -312,7 +375,11 @@ describe('tier 4 on recorded transcripts: summarisation', () => {
     const log: string[] = [];
     const archive = new OrderedArchive(log);
     const summarizer = recording(log);
-    const result = await compact(context, { ...withoutTiers('supersede', 'ageClear', 'truncate'), ...options }, { tokenizer: charEstimateTokenizer, archive, summarizer });
+    const result = await compact(
+      context,
+      { ...withoutTiers('supersede', 'ageClear', 'truncate'), ...options },
+      { tokenizer: charEstimateTokenizer, archive, summarizer },
+    );
     assert.equal(result.status, 'compacted', result.message);
     assert.ok(result.summary);
     return { result, summary: result.summary, log, archive, prompts: summarizer.prompts };
@@ -323,16 +390,25 @@ describe('tier 4 on recorded transcripts: summarisation', () => {
     const { result, summary } = await summarise(context);
     const sections = sectionsOf(summary.text);
     const order = [...sections.keys()].map((title) => SECTION_TITLES.indexOf(title as (typeof SECTION_TITLES)[number]));
-    assert.ok(order.every((index, at) => index >= 0 && (at === 0 || index > (order[at - 1] ?? -1))), `template sections in order: ${[...sections.keys()].join(', ')}`);
+    assert.ok(
+      order.every((index, at) => index >= 0 && (at === 0 || index > (order[at - 1] ?? -1))),
+      `template sections in order: ${[...sections.keys()].join(', ')}`,
+    );
 
     const ask = context.items.find((item) => item.kind === 'user') as ContextItem;
     const constraint = ask.text.slice(ask.text.indexOf('Constraints:'));
-    assert.ok(sections.get('Constraints')?.includes(constraint), 'the person\'s constraints, word for word');
+    assert.ok(sections.get('Constraints')?.includes(constraint), "the person's constraints, word for word");
     const dropped = new Set(result.items.filter((fate) => fate.fate === 'dropped').map((fate) => fate.id));
-    const touched = context.items.filter((item) => item.kind === 'tool_use' && dropped.has(item.id) && filePathOf(item.resourceKey) !== undefined).map((item) => filePathOf(item.resourceKey) ?? '');
+    const touched = context.items
+      .filter((item) => item.kind === 'tool_use' && dropped.has(item.id) && filePathOf(item.resourceKey) !== undefined)
+      .map((item) => filePathOf(item.resourceKey) ?? '');
     assert.ok(touched.length > 0);
     // Relative to the workspace, changed files first with what was done to them.
-    for (const path of touched) assert.ok(sections.get('Files')?.some((line) => line.startsWith(`${path.replace('/home/user/multi-prompt/', '')} — `)), path);
+    for (const path of touched)
+      assert.ok(
+        sections.get('Files')?.some((line) => line.startsWith(`${path.replace('/home/user/multi-prompt/', '')} — `)),
+        path,
+      );
     // The agent's TODO is listed once, as an open loop, not again as remaining work.
     const todo = context.items.find((item) => dropped.has(item.id) && item.kind === 'assistant' && item.text.includes('TODO:'));
     const todoText = /TODO:[^\n]*/.exec(todo?.text ?? '')?.[0] ?? '';
@@ -342,10 +418,17 @@ describe('tier 4 on recorded transcripts: summarisation', () => {
 
     assert.equal(result.items[ask.id]?.fate, 'preserved');
     for (const item of currentTurn(context)) assert.notEqual(result.items[item.id]?.fate, 'dropped', `#${item.id} ${item.kind} is in the current turn`);
-    assert.ok(result.items.filter((fate) => fate.fate === 'dropped').every((fate) => fate.tier === 'summarize' && fate.reason.startsWith('summarised into the summary (archived)')));
+    assert.ok(
+      result.items
+        .filter((fate) => fate.fate === 'dropped')
+        .every((fate) => fate.tier === 'summarize' && fate.reason.startsWith('summarised into the summary (archived)')),
+    );
     assertPaired(result, context);
     // The agent's own open question is a loop too: kept word for word, so verification holds.
-    assert.ok(sections.get('Open loops')?.some((line) => line.startsWith('Open question: should `timeoutMs` apply per attempt')), 'the agent\'s open question');
+    assert.ok(
+      sections.get('Open loops')?.some((line) => line.startsWith('Open question: should `timeoutMs` apply per attempt')),
+      "the agent's open question",
+    );
     assert.equal(result.verification?.ok, true);
   });
 
@@ -359,7 +442,10 @@ describe('tier 4 on recorded transcripts: summarisation', () => {
     assert.equal(entry.reason, 'manual');
     const dropped = result.items.filter((fate) => fate.fate === 'dropped');
     assert.ok(dropped.length > 0);
-    assert.deepEqual(entry.context.items.map((item) => item.text), context.items.map((item) => item.text));
+    assert.deepEqual(
+      entry.context.items.map((item) => item.text),
+      context.items.map((item) => item.text),
+    );
   });
 
   it('multi-prompt: focus keeps the matching messages verbatim and steers the summarizer with the focus text as given', async () => {
@@ -382,13 +468,19 @@ describe('tier 4 on recorded transcripts: summarisation', () => {
     }
   });
 
-  it('compact: merges the agent\'s own /compact summary whole, sections mapped onto the template, framing gone', async () => {
+  it("compact: merges the agent's own /compact summary whole, sections mapped onto the template, framing gone", async () => {
     const context = await fixtureContext('compact');
-    const previous = only(context.items.filter((item) => item.kind === 'summary'), 'the agent\'s summary');
+    const previous = only(
+      context.items.filter((item) => item.kind === 'summary'),
+      "the agent's summary",
+    );
     const { result, summary } = await summarise(context);
     assert.equal(result.items[previous.id]?.fate, 'dropped');
     assert.ok(result.metrics.previousSummaryReused);
-    assert.doesNotMatch(summary.text, /This session is being continued|system-reminder|tools-used-before-summary|^Summary:|If you need specific details|Continue the conversation/m);
+    assert.doesNotMatch(
+      summary.text,
+      /This session is being continued|system-reminder|tools-used-before-summary|^Summary:|If you need specific details|Continue the conversation/m,
+    );
 
     // Claude Code's numbered sections, read straight from the recorded text.
     const recorded = new Map<string, string[]>();
@@ -413,18 +505,26 @@ describe('tier 4 on recorded transcripts: summarisation', () => {
     for (const [title, lines] of recorded) {
       assert.ok(lines.length > 0, title);
       // A pending task a later item completed is listed as done, with where, in the summary's words.
-      const done = (line: string): boolean => sections.get('Done')?.some((entry) => entry.startsWith(line) && / — (?:done|passed) \(#\d+\): /.test(entry)) ?? false;
-      for (const line of lines) assert.ok(sections.get(mapping[title] ?? '')?.includes(withoutFocus(line)) || done(line), `${title} → ${mapping[title]}: ${line}`);
+      const done = (line: string): boolean =>
+        sections.get('Done')?.some((entry) => entry.startsWith(line) && / — (?:done|passed) \(#\d+\): /.test(entry)) ?? false;
+      for (const line of lines)
+        assert.ok(sections.get(mapping[title] ?? '')?.includes(withoutFocus(line)) || done(line), `${title} → ${mapping[title]}: ${line}`);
     }
-    assert.ok(sections.get('Done')?.some((entry) => entry.startsWith('Stop retrying client errors (4xx). — passed')), 'the 4xx task, done in the turn after the summary');
+    assert.ok(
+      sections.get('Done')?.some((entry) => entry.startsWith('Stop retrying client errors (4xx). — passed')),
+      'the 4xx task, done in the turn after the summary',
+    );
     assert.doesNotMatch(summary.text, /Focus: focus on/);
   });
 
-  it('compact: in the turn after the agent\'s compaction, the prompt and the last tool uses stay verbatim; the aged part may be summarised', async () => {
+  it("compact: in the turn after the agent's compaction, the prompt and the last tool uses stay verbatim; the aged part may be summarised", async () => {
     const context = await fixtureContext('compact');
     const { result } = await summarise(context);
     const turn = currentTurn(context);
-    assert.ok(turn.some((item) => item.kind === 'reminder' && item.text.includes('Result of calling the Read tool')), 'Claude Code re-attached the file it had read');
+    assert.ok(
+      turn.some((item) => item.kind === 'reminder' && item.text.includes('Result of calling the Read tool')),
+      'Claude Code re-attached the file it had read',
+    );
     // Issue 13: a long current turn is summarised like any span, except what the agent is acting on.
     for (const item of turn.filter((entry) => entry.kind === 'user')) assert.equal(result.items[item.id]?.fate, 'preserved', `#${item.id} the latest prompt`);
     const lastUses = turn.filter((item) => item.kind === 'tool_use').slice(-DEFAULT_OPTIONS.ageClear.keepLastToolUses);

@@ -18,7 +18,11 @@ async function hookOutput(transcript: string, cwd: string): Promise<string> {
   const out = new PassThrough();
   let text = '';
   out.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-  await runHook('pre-compact', JSON.stringify({ transcript_path: transcript, cwd }), { out, err: new PassThrough(), env: { XDG_STATE_HOME: tempDir('cl-long-') } });
+  await runHook('pre-compact', JSON.stringify({ transcript_path: transcript, cwd }), {
+    out,
+    err: new PassThrough(),
+    env: { XDG_STATE_HOME: tempDir('cl-long-') },
+  });
   return text;
 }
 
@@ -30,14 +34,22 @@ describe('long recorded sessions, compacted to 15 % of the window', () => {
       const result = await compact(loaded.context, { trigger: 'manual', explicitTarget: true, targetPercent: 15 }, { archive: new MemoryArchive() });
       assert.ok(result.metrics.targetMet, `${result.metrics.tokensAfter} > ${result.metrics.targetTokens}`);
       const scores = scoreFacts(session, loaded.context, result);
-      assert.deepEqual(scores.filter((score) => score.missing).map((score) => score.fact.id), [], 'every planted fact is in the recording');
+      assert.deepEqual(
+        scores.filter((score) => score.missing).map((score) => score.fact.id),
+        [],
+        'every planted fact is in the recording',
+      );
       const compacted = scores.filter((score) => score.compacted);
       const lost = compacted.filter((score) => !score.reached).map((score) => score.fact.id);
       assert.ok(compacted.length - lost.length >= 0.9 * compacted.length, `lost: ${lost.join(', ')}`);
       assert.deepEqual(revokedPresented(writtenText(result), session.revoked), []);
       const hook = await hookOutput(loaded.transcript, loaded.cwd);
       const live = session.facts.filter((fact) => fact.kind === 'constraint' || fact.kind === 'open-loop');
-      assert.deepEqual(live.filter((fact) => !fact.expect.every((pattern) => holds(hook, pattern))).map((fact) => fact.id), [], 'the hook carries every live constraint and open loop');
+      assert.deepEqual(
+        live.filter((fact) => !fact.expect.every((pattern) => holds(hook, pattern))).map((fact) => fact.id),
+        [],
+        'the hook carries every live constraint and open loop',
+      );
       assert.deepEqual(revokedPresented(hook, session.revoked), []);
     });
   }

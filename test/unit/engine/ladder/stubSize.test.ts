@@ -14,12 +14,15 @@ import { ladderState } from './helpers';
 
 /** Twelve Bash calls whose outputs are a few characters longer than a cleared stub. */
 function smallOutputs(extra: number) {
-  const calls = Array.from({ length: 12 }, (_, index) => [assistant(call(`b${index}`, 'Bash', { command: `echo ${index}` })), results({ id: `b${index}`, output: 'x'.repeat(extra) })]).flat();
+  const calls = Array.from({ length: 12 }, (_, index) => [
+    assistant(call(`b${index}`, 'Bash', { command: `echo ${index}` })),
+    results({ id: `b${index}`, output: 'x'.repeat(extra) }),
+  ]).flat();
   return build([user('go'), ...calls, assistant('done'), user('next'), assistant('ok')], { windowTokens: 4_000 });
 }
 
 describe('stub sizes', () => {
-  it('counts a stub with an id of the real archive id\'s length, not the short placeholder', () => {
+  it("counts a stub with an id of the real archive id's length, not the short placeholder", () => {
     const state = ladderState(smallOutputs(10));
     const text = `ref: ${PENDING_ARCHIVE_ID}#3`;
     assert.ok(countStub(state, text) > countNew(state, text), 'the real id is longer than the placeholder');
@@ -60,13 +63,21 @@ describe('stub sizes', () => {
     assert.equal(planned.tokensAfter, planned.item.tokens);
     assert.match(planned.reason, /kept whole: its age-clear text \(\d+ tokens\) would not be smaller/);
     assert.equal(tiers[0]?.acted, 0);
-    assert.equal(state.totalTokens, state.planned.reduce((sum, entry) => sum + entry.tokensAfter, 0), 'the running total is exact');
+    assert.equal(
+      state.totalTokens,
+      state.planned.reduce((sum, entry) => sum + entry.tokensAfter, 0),
+      'the running total is exact',
+    );
   });
 
   it('never writes a stub bigger than its output in a whole compaction', async () => {
     for (const extra of [0, 20, 60, 90, 140]) {
       const context = smallOutputs(extra);
-      const result = await compact(context, { trigger: 'manual', explicitTarget: true, targetPercent: 1, summary: { enabled: false }, ageClear: { clearAtLeastTokens: 0 } }, { tokenizer, archive: new MemoryArchive() });
+      const result = await compact(
+        context,
+        { trigger: 'manual', explicitTarget: true, targetPercent: 1, summary: { enabled: false }, ageClear: { clearAtLeastTokens: 0 } },
+        { tokenizer, archive: new MemoryArchive() },
+      );
       for (const fate of result.items) assert.ok(fate.tokensAfter <= fate.tokensBefore, `${extra}: #${fate.id} ${fate.tokensBefore} → ${fate.tokensAfter}`);
     }
   });

@@ -10,7 +10,7 @@ import { assistant, big, build, call, read, results, user } from '../support/bui
 const numbered = (from: number, to: number): string => Array.from({ length: to - from + 1 }, (_, index) => `${from + index}\tline ${from + index}`).join('\n');
 
 describe('stubs that say what they were', () => {
-  it('names the tool, the path and line range or the command, the size, a failure\'s verdict and the ref', () => {
+  it("names the tool, the path and line range or the command, the size, a failure's verdict and the ref", () => {
     const context = build([
       user('go'),
       ...read('r1', '/w/a.ts', numbered(40, 120), { offset: 40, limit: 81 }),
@@ -20,12 +20,27 @@ describe('stubs that say what they were', () => {
     const [readResult, bashResult] = context.items.filter((item) => item.kind === 'tool_result');
     const calls = context.items.filter((item) => item.kind === 'tool_use');
     assert.ok(readResult && bashResult);
-    assert.match(describeOutput(readResult, calls[0]), new RegExp(`^Read /w/a\\.ts lines 40–120 \\([\\d,]+ bytes, ~[\\d,]+ tokens\\); ref: ${PENDING_ARCHIVE_ID}#${readResult.id}$`));
-    assert.match(describeOutput(bashResult, calls[1], 'a1'), new RegExp(`^Bash \`npm test\` failed: Exit code 1; not ok 3 - parses dates \\(.*\\); ref: a1#${bashResult.id}$`));
+    assert.match(
+      describeOutput(readResult, calls[0]),
+      new RegExp(`^Read /w/a\\.ts lines 40–120 \\([\\d,]+ bytes, ~[\\d,]+ tokens\\); ref: ${PENDING_ARCHIVE_ID}#${readResult.id}$`),
+    );
+    assert.match(
+      describeOutput(bashResult, calls[1], 'a1'),
+      new RegExp(`^Bash \`npm test\` failed: Exit code 1; not ok 3 - parses dates \\(.*\\); ref: a1#${bashResult.id}$`),
+    );
   });
 
   it('cites the archive entry once compact has archived the context, and nothing without an archive', async () => {
-    const context = build([user('go'), ...Array.from({ length: 6 }, (_, index) => read(`r${index}`, `/w/f${index}.ts`, big(`f${index}`, 4_000))).flat(), assistant('done'), user('next'), assistant('ok')], { windowTokens: 8_000 });
+    const context = build(
+      [
+        user('go'),
+        ...Array.from({ length: 6 }, (_, index) => read(`r${index}`, `/w/f${index}.ts`, big(`f${index}`, 4_000))).flat(),
+        assistant('done'),
+        user('next'),
+        assistant('ok'),
+      ],
+      { windowTokens: 8_000 },
+    );
     const options = { trigger: 'manual' as const, explicitTarget: true, targetPercent: 50, summary: { enabled: false }, ageClear: { clearAtLeastTokens: 0 } };
     const archive = new MemoryArchive();
     const archived = await compact(context, options, { tokenizer, archive });

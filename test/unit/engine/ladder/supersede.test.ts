@@ -40,11 +40,18 @@ describe('tier 1: superseded tool outputs', () => {
     const report = runSupersede(state);
     const compacted = state.planned.filter((planned) => planned.fate === 'compacted');
     assert.equal(report.acted, 2);
-    assert.ok(compacted.every((planned) => planned.text.startsWith('[COMPACTED] Earlier Read output for /src/') && planned.text.endsWith(`ref: archive-pending#${planned.item.id}`)));
+    assert.ok(
+      compacted.every(
+        (planned) => planned.text.startsWith('[COMPACTED] Earlier Read output for /src/') && planned.text.endsWith(`ref: archive-pending#${planned.item.id}`),
+      ),
+    );
     assert.match(compacted[0]?.text ?? '', /\(2,\d+ bytes, ~\d+ tokens\) removed: a newer result/);
     assert.ok(!compacted.some((planned) => planned.item.text.startsWith('build')), 'command outputs are denied by default');
     assert.deepEqual(staleResources(state.planned).sort(), ['Read:/src/a.ts', 'Read:/src/b.ts']);
-    assert.equal(state.totalTokens, state.planned.reduce((sum, planned) => sum + planned.tokensAfter, 0));
+    assert.equal(
+      state.totalTokens,
+      state.planned.reduce((sum, planned) => sum + planned.tokensAfter, 0),
+    );
   });
 
   it('keeps the newest N per resource and redacts identifiers on request', () => {
@@ -65,7 +72,10 @@ describe('tier 1: superseded tool outputs', () => {
   });
 
   it('fills every template placeholder', () => {
-    assert.equal(fillStubTemplate('{resource}|{bytes}|{size}|{tokens}|{reason}', { resource: 'r', bytes: 2500, tokens: 625, reason: 'why' }), 'r|2,500|2,500|625|why');
+    assert.equal(
+      fillStubTemplate('{resource}|{bytes}|{size}|{tokens}|{reason}', { resource: 'r', bytes: 2500, tokens: 625, reason: 'why' }),
+      'r|2,500|2,500|625|why',
+    );
   });
   it('recognises its own stubs, whatever the template', () => {
     const values = { resource: '/src/a.ts', bytes: 8_000, tokens: 2_000, reason: 'a newer result for this resource exists later (#9)' };
@@ -76,12 +86,30 @@ describe('tier 1: superseded tool outputs', () => {
   });
 
   it('leaves the stubs and cuts of an earlier run to tier 4: rewriting them again saves nothing', () => {
-    const stub = fillStubTemplate(DEFAULT_OPTIONS.supersede.stubTemplate, { resource: '/src/a.ts', bytes: 80_000, tokens: 20_000, reason: 'a newer result for this resource exists later (#9)' });
+    const stub = fillStubTemplate(DEFAULT_OPTIONS.supersede.stubTemplate, {
+      resource: '/src/a.ts',
+      bytes: 80_000,
+      tokens: 20_000,
+      reason: 'a newer result for this resource exists later (#9)',
+    });
     const cut = truncateText(big('log', 40_000), 8_000, 'head', 2_000).text;
-    const state = ladderState(build([user('go'), ...read('a1', '/src/a.ts', stub), ...read('a2', '/src/a.ts', big('a v2', 200)), ...read('l1', '/log', cut), user('ok'), assistant('done')]), { ageClear: { keepLastToolUses: 0, clearAtLeastTokens: 0 } });
+    const state = ladderState(
+      build([
+        user('go'),
+        ...read('a1', '/src/a.ts', stub),
+        ...read('a2', '/src/a.ts', big('a v2', 200)),
+        ...read('l1', '/log', cut),
+        user('ok'),
+        assistant('done'),
+      ]),
+      { ageClear: { keepLastToolUses: 0, clearAtLeastTokens: 0 } },
+    );
     assert.deepEqual([runSupersede(state).acted, runAgeClear(state).acted, runTruncate(state).acted], [0, 1, 0]);
     const earlier = state.planned.filter((planned) => planned.compactedEarlier);
-    assert.deepEqual(earlier.map((planned) => planned.item.text), [stub, cut]);
+    assert.deepEqual(
+      earlier.map((planned) => planned.item.text),
+      [stub, cut],
+    );
     assert.ok(earlier.every((planned) => planned.fate === 'preserved' && planned.reason === 'kept: already compacted by an earlier run'));
   });
 });

@@ -70,12 +70,20 @@ describe('user choices (keep / drop)', () => {
   it('drops only with an archive: compact archives first, and without one leaves the item and says so', async () => {
     const resultB = idOf('b\nxxx', 'tool_result');
     const archive = new MemoryArchive();
-    const applied = await compact(context(), { trigger: 'manual', explicitTarget: true, targetTokens: 100_000, choices: { keep: [], drop: [resultB] } }, { tokenizer, archive });
+    const applied = await compact(
+      context(),
+      { trigger: 'manual', explicitTarget: true, targetTokens: 100_000, choices: { keep: [], drop: [resultB] } },
+      { tokenizer, archive },
+    );
     assert.equal(applied.status, 'compacted');
     assert.ok(applied.archive, 'archived before dropping');
     assert.ok(!applied.after.items.some((item) => item.text.includes('b\nxxx')));
 
-    const without = await compact(context(), { trigger: 'manual', explicitTarget: true, targetTokens: 100_000, choices: { keep: [], drop: [resultB] } }, { tokenizer });
+    const without = await compact(
+      context(),
+      { trigger: 'manual', explicitTarget: true, targetTokens: 100_000, choices: { keep: [], drop: [resultB] } },
+      { tokenizer },
+    );
     assert.equal(without.status, 'noop');
   });
 });

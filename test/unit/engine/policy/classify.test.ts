@@ -11,7 +11,10 @@ const carried = (text: string): boolean => rolesOf(text).some((role) => role !==
 describe('sentence classification', () => {
   it(`reads every phrasing collected from real sessions as a rule, decision, request or open loop (${PHRASINGS.collected.length})`, () => {
     assert.ok(PHRASINGS.collected.length >= 40);
-    assert.deepEqual(PHRASINGS.collected.filter((entry) => !carried(entry.text)).map((entry) => entry.text), []);
+    assert.deepEqual(
+      PHRASINGS.collected.filter((entry) => !carried(entry.text)).map((entry) => entry.text),
+      [],
+    );
     for (const entry of PHRASINGS.collected) assert.ok(entry.source.includes('(') && entry.fixture !== '', `${entry.text}: source and license`);
   });
 
@@ -22,7 +25,10 @@ describe('sentence classification', () => {
   });
 
   it('reads chit-chat, pasted logs, tool output and harness lines as none', () => {
-    assert.deepEqual(PHRASINGS.nonRules.filter((text) => classifySentence(text) !== 'none'), []);
+    assert.deepEqual(
+      PHRASINGS.nonRules.filter((text) => classifySentence(text) !== 'none'),
+      [],
+    );
   });
 
   it('reads the phrasings of issue 23 as a person would', () => {
@@ -43,8 +49,17 @@ describe('sentence classification', () => {
   it('reads a revocation as one, and it wins over the rule it names', () => {
     for (const { rule, revocation } of PHRASINGS.revocations) {
       assert.equal(classifySentence(revocation), 'revocation', revocation);
-      const set = buildPinnedSet([], [{ id: 1, pins: extractPins(rule) }, { id: 2, pins: extractPins(revocation) }]);
-      assert.deepEqual(set.revoked?.map((entry) => [entry.text, entry.by]), [[rule, revocation]]);
+      const set = buildPinnedSet(
+        [],
+        [
+          { id: 1, pins: extractPins(rule) },
+          { id: 2, pins: extractPins(revocation) },
+        ],
+      );
+      assert.deepEqual(
+        set.revoked?.map((entry) => [entry.text, entry.by]),
+        [[rule, revocation]],
+      );
       assert.ok(!set.constraints.some((entry) => entry.text === rule));
     }
     assert.notEqual(classifySentence('Forget it.'), 'revocation', 'a revocation naming nothing revokes nothing');

@@ -29,7 +29,10 @@ describe('focus matching', () => {
   });
 
   it('the plan lists the items the focus kept verbatim', () => {
-    const context = build([user('go'), assistant(`The decision on retries: three at most. ${big('why', 2_000)}`), assistant(big('other', 4_000)), user('next'), assistant('ok')], { windowTokens: 4_000 });
+    const context = build(
+      [user('go'), assistant(`The decision on retries: three at most. ${big('why', 2_000)}`), assistant(big('other', 4_000)), user('next'), assistant('ok')],
+      { windowTokens: 4_000 },
+    );
     const planned = plan(context, { trigger: 'manual', focus: 'keep the retry decision', preserve: { recentTurns: 1, recentPercent: 0 } }, { tokenizer });
     const kept = context.items.find((item) => item.text.startsWith('The decision on retries'));
     assert.deepEqual(planned.focusKept, [kept?.id]);

@@ -10,7 +10,11 @@ const routine = (index: number): string => `Reading the next file now, part ${in
 
 describe('importance', () => {
   it('scores a message of rare words above routine ones, naming the words', () => {
-    const context = build([user('go'), ...[1, 2, 3, 4].map((index) => assistant(routine(index))), assistant('The gateway rejects idempotency keys longer than 64 bytes; truncation corrupts reconciliation.')]);
+    const context = build([
+      user('go'),
+      ...[1, 2, 3, 4].map((index) => assistant(routine(index))),
+      assistant('The gateway rejects idempotency keys longer than 64 bytes; truncation corrupts reconciliation.'),
+    ]);
     const scores = importanceOf(context.items);
     const rare = context.items.find((item) => item.text.startsWith('The gateway'));
     const ordinary = context.items.find((item) => item.text.startsWith('Reading the next file now, part 2'));
@@ -33,13 +37,42 @@ describe('importance', () => {
       ],
       { windowTokens: 10_000 },
     );
-    const planned = plan(context, { trigger: 'manual', explicitTarget: true, targetTokens: 2_300, summary: { maxTokens: 300 }, preserve: { recentTurns: 1, recentPercent: 0 }, ageClear: { enabled: false }, supersede: { enabled: false }, truncate: { enabled: false } }, { tokenizer });
+    const planned = plan(
+      context,
+      {
+        trigger: 'manual',
+        explicitTarget: true,
+        targetTokens: 2_300,
+        summary: { maxTokens: 300 },
+        preserve: { recentTurns: 1, recentPercent: 0 },
+        ageClear: { enabled: false },
+        supersede: { enabled: false },
+        truncate: { enabled: false },
+      },
+      { tokenizer },
+    );
     const rare = planned.items.find((item) => item.id === context.items.find((entry) => entry.text.startsWith('The gateway'))?.id);
     assert.equal(rare?.fate, 'preserved');
     assert.match(rare?.reason ?? '', /^kept verbatim: importance 1\.00 \(rare words: .+\), room left under the target$/);
     // Under pressure (more than twice the target) routine messages no longer clear the bar.
-    const tight = plan(context, { trigger: 'manual', explicitTarget: true, targetTokens: 1_500, summary: { maxTokens: 300 }, preserve: { recentTurns: 1, recentPercent: 0 }, ageClear: { enabled: false }, supersede: { enabled: false }, truncate: { enabled: false } }, { tokenizer });
+    const tight = plan(
+      context,
+      {
+        trigger: 'manual',
+        explicitTarget: true,
+        targetTokens: 1_500,
+        summary: { maxTokens: 300 },
+        preserve: { recentTurns: 1, recentPercent: 0 },
+        ageClear: { enabled: false },
+        supersede: { enabled: false },
+        truncate: { enabled: false },
+      },
+      { tokenizer },
+    );
     const routineIds = context.items.filter((item) => item.text.startsWith('Reading the next file')).map((item) => item.id);
-    assert.ok(routineIds.every((id) => /^summarised into the summary \(archived\) — importance 0\.\d\d/.test(tight.items[id]?.reason ?? '')), JSON.stringify(routineIds.map((id) => tight.items[id]?.reason)));
+    assert.ok(
+      routineIds.every((id) => /^summarised into the summary \(archived\) — importance 0\.\d\d/.test(tight.items[id]?.reason ?? '')),
+      JSON.stringify(routineIds.map((id) => tight.items[id]?.reason)),
+    );
   });
 });

@@ -10,31 +10,59 @@ describe('a later permission lifts an earlier prohibition', () => {
   it('lifts exactly the prohibitions a person would read as lifted', () => {
     assert.ok(PHRASINGS.permissions.length >= 10);
     for (const { rule, permission, lifts } of PHRASINGS.permissions) {
-      const set = buildPinnedSet([], [{ id: 1, pins: extractPins(rule) }, { id: 2, pins: extractPins(permission) }]);
+      const set = buildPinnedSet(
+        [],
+        [
+          { id: 1, pins: extractPins(rule) },
+          { id: 2, pins: extractPins(permission) },
+        ],
+      );
       const revoked = (set.revoked ?? []).find((entry) => entry.text === rule);
       assert.equal(revoked !== undefined, lifts, `${rule} ← ${permission}`);
       if (revoked) assert.deepEqual([revoked.by, revoked.byId], [permission, 2]);
-      assert.equal(set.constraints.some((entry) => entry.text === rule), !lifts, `${rule} stays a constraint: ${String(!lifts)}`);
+      assert.equal(
+        set.constraints.some((entry) => entry.text === rule),
+        !lifts,
+        `${rule} stays a constraint: ${String(!lifts)}`,
+      );
     }
   });
 
   it('keeps the permission as what the person asked for', () => {
     const [pair] = PHRASINGS.permissions;
     assert.ok(pair);
-    const set = buildPinnedSet([], [{ id: 1, pins: extractPins(pair.rule) }, { id: 2, pins: extractPins(pair.permission) }]);
-    assert.ok([...set.requests ?? [], ...set.constraints].some((entry) => entry.text === pair.permission));
+    const set = buildPinnedSet(
+      [],
+      [
+        { id: 1, pins: extractPins(pair.rule) },
+        { id: 2, pins: extractPins(pair.permission) },
+      ],
+    );
+    assert.ok([...(set.requests ?? []), ...set.constraints].some((entry) => entry.text === pair.permission));
   });
 
   it('never lifts a prohibition said before it in the same message, nor one said after it', () => {
     const permission = 'Go ahead and edit the migrations.';
     const same = buildPinnedSet([], [{ id: 1, pins: extractPins(`Don't edit the migrations yet. ${permission}`) }]);
     assert.ok(same.constraints.some((entry) => entry.text === "Don't edit the migrations yet."));
-    const after = buildPinnedSet([], [{ id: 1, pins: extractPins(permission) }, { id: 2, pins: extractPins("Don't edit the migrations yet.") }]);
+    const after = buildPinnedSet(
+      [],
+      [
+        { id: 1, pins: extractPins(permission) },
+        { id: 2, pins: extractPins("Don't edit the migrations yet.") },
+      ],
+    );
     assert.ok(after.constraints.some((entry) => entry.text === "Don't edit the migrations yet."));
   });
 
   it('reads no permission in text the person did not type (an agent summary of their words)', () => {
-    const set = buildPinnedSet([], [{ id: 1, pins: extractPins('Do not change any provider yet.') }, { id: 2, pins: extractMarkedPins('You can now change any provider, the audit is done.') }]);
+    const set = buildPinnedSet(
+      [],
+      [
+        { id: 1, pins: extractPins('Do not change any provider yet.') },
+        { id: 2, pins: extractMarkedPins('You can now change any provider, the audit is done.') },
+      ],
+    );
     assert.ok(set.constraints.some((entry) => entry.text === 'Do not change any provider yet.'));
   });
 });

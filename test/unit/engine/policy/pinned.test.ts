@@ -4,7 +4,8 @@ import { buildPinnedSet, countOpenLoops, extractPins, sentencesOf } from '../../
 
 describe('pinned extraction', () => {
   it('extracts constraint and open-loop sentences verbatim', () => {
-    const text = 'Please speed up the parser. Never modify config/prod.yaml. You must keep tests green.\n- TODO: benchmark 1M tokens\nOpen question: do we need Windows paths?';
+    const text =
+      'Please speed up the parser. Never modify config/prod.yaml. You must keep tests green.\n- TODO: benchmark 1M tokens\nOpen question: do we need Windows paths?';
     assert.deepEqual(extractPins(text), {
       constraints: ['Never modify config/prod.yaml.', 'You must keep tests green.'],
       openLoops: ['TODO: benchmark 1M tokens', 'Open question: do we need Windows paths?'],

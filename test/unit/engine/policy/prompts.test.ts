@@ -5,13 +5,22 @@ import { promptBudgetTokens, promptsWithinBudget } from '../../../../src/engine/
 
 describe('the prompt budget', () => {
   it('keeps the newest prompts that fit, skipping one too large for what is left', () => {
-    const prompts = [{ id: 1, tokens: 30 }, { id: 2, tokens: 50 }, { id: 3, tokens: 90 }, { id: 4, tokens: 40 }];
+    const prompts = [
+      { id: 1, tokens: 30 },
+      { id: 2, tokens: 50 },
+      { id: 3, tokens: 90 },
+      { id: 4, tokens: 40 },
+    ];
     assert.deepEqual([...promptsWithinBudget(prompts, 120)].sort(), [1, 2, 4]);
     assert.deepEqual([...promptsWithinBudget(prompts, 100)].sort(), [2, 4]);
   });
 
   it('keeps the always-kept prompts outside the budget', () => {
-    const prompts = [{ id: 1, tokens: 500 }, { id: 2, tokens: 20 }, { id: 3, tokens: 900 }];
+    const prompts = [
+      { id: 1, tokens: 500 },
+      { id: 2, tokens: 20 },
+      { id: 3, tokens: 900 },
+    ];
     assert.deepEqual([...promptsWithinBudget(prompts, 30, new Set([1, 3]))].sort(), [1, 2, 3]);
   });
 

@@ -76,12 +76,20 @@ describe('trackState', () => {
     const tracker = trackState(items);
     assert.equal(tracker.latest('The session cache eviction is fixed.', -1)?.status, 'reverted');
     assert.equal(staleAgainst(tracker, 'The session cache eviction is fixed.', items[0]?.id ?? 0, false)?.status, 'reverted');
-    const redone = trackState([...items, ...itemsOf(assistant('x'), assistant('The session cache eviction now uses an LRU and is merged.')).map((item) => ({ ...item, id: item.id + 100 }))]);
+    const redone = trackState([
+      ...items,
+      ...itemsOf(assistant('x'), assistant('The session cache eviction now uses an LRU and is merged.')).map((item) => ({ ...item, id: item.id + 100 })),
+    ]);
     assert.equal(redone.closedBy('TODO: session cache eviction', -1)?.status, 'done');
   });
 
   it('a plain fact restated later with its value changed ("now") is superseded; one merely added to is not', () => {
-    const items = itemsOf(assistant('The parser uses a regex tokenizer.'), user('ok'), assistant('The parser now uses a streaming reader.'), assistant('The parser now handles CRLF line ends.'));
+    const items = itemsOf(
+      assistant('The parser uses a regex tokenizer.'),
+      user('ok'),
+      assistant('The parser now uses a streaming reader.'),
+      assistant('The parser now handles CRLF line ends.'),
+    );
     const tracker = trackState(items);
     const first = items[0]?.id ?? 0;
     assert.match(staleAgainst(tracker, 'The parser uses a regex tokenizer.', first, false)?.text ?? '', /streaming reader/);

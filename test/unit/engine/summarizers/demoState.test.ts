@@ -11,7 +11,18 @@ import type { Summarizer } from '../../../../src/engine/summarizers/types';
 import { readLiveContext } from '../../../../src/sessions/claude-code/liveContext';
 import { engineContextOf } from '../../../../src/sessions/engineContext';
 
-const DEMO = join(__dirname, '..', '..', '..', '..', 'samples', 'claude-config', 'projects', '-home-user-payments-demo', 'c6b61ed8-d74f-49a3-9726-211b52f81b9b.jsonl');
+const DEMO = join(
+  __dirname,
+  '..',
+  '..',
+  '..',
+  '..',
+  'samples',
+  'claude-config',
+  'projects',
+  '-home-user-payments-demo',
+  'c6b61ed8-d74f-49a3-9726-211b52f81b9b.jsonl',
+);
 const FOCUS = 'keep the retry decision';
 
 async function demoContext(): Promise<Context> {
@@ -46,7 +57,10 @@ describe('the demo: state, not history', () => {
     assert.doesNotMatch(text, /still linear|not fixed yet/);
     assert.ok(!(by.get('Remaining work') ?? []).some((line) => /exponential backoff/i.test(line)), by.get('Remaining work')?.join('\n'));
     assert.ok(!(by.get('Open loops') ?? []).some((line) => /exponential backoff/i.test(line)));
-    assert.ok((by.get('Done') ?? []).some((line) => /^TODO: exponential backoff with jitter\. .*— done \(#36\): The backoff is now exponential with jitter/.test(line)), by.get('Done')?.join('\n'));
+    assert.ok(
+      (by.get('Done') ?? []).some((line) => /^TODO: exponential backoff with jitter\. .*— done \(#36\): The backoff is now exponential with jitter/.test(line)),
+      by.get('Done')?.join('\n'),
+    );
 
     const task = by.get('Task and intent') ?? [];
     assert.equal(task.filter((line) => /fix the retry bug/i.test(line)).length, 1, task.join('\n'));
@@ -99,7 +113,12 @@ describe('the demo: state, not history', () => {
     const constraints = by.get('Constraints') ?? [];
     // "Do not change any provider yet." was lifted by "Go ahead: remove the provider-level retry loops…".
     assert.ok(!constraints.includes('Do not change any provider yet.'), constraints.join('\n'));
-    assert.ok(constraints.some((line) => /^Revoked \(no longer applies\): "Do not change any provider yet\." — revoked by: "Go ahead: remove the provider-level retry loops/.test(line)), constraints.join('\n'));
+    assert.ok(
+      constraints.some((line) =>
+        /^Revoked \(no longer applies\): "Do not change any provider yet\." — revoked by: "Go ahead: remove the provider-level retry loops/.test(line),
+      ),
+      constraints.join('\n'),
+    );
     // Said in the same message as the permission, not lifted by it.
     assert.ok(constraints.includes('Do not touch the decline tables.'));
     assert.ok(!(result.verification?.constraints ?? []).some((entry) => entry.text === 'Do not change any provider yet.'));
@@ -111,7 +130,17 @@ describe('the demo: state, not history', () => {
   it('flags a summary that still lists the lifted prohibition as a constraint: stale in the summary', async () => {
     const stale: Summarizer = {
       name: 'stale-model',
-      summarize: () => Promise.resolve({ ok: true, value: ['## Task and intent', '- Fix the retry bug in src/retry.ts, then audit the payment providers and remove their own retry loops.', '## Constraints', '- Do not change any provider yet.', '- Do not touch the decline tables.'].join('\n') }),
+      summarize: () =>
+        Promise.resolve({
+          ok: true,
+          value: [
+            '## Task and intent',
+            '- Fix the retry bug in src/retry.ts, then audit the payment providers and remove their own retry loops.',
+            '## Constraints',
+            '- Do not change any provider yet.',
+            '- Do not touch the decline tables.',
+          ].join('\n'),
+        }),
     };
     const result = await compact(await demoContext(), { trigger: 'manual' }, { archive: new MemoryArchive(), summarizer: stale });
     const flagged = result.verification?.contradictions ?? [];

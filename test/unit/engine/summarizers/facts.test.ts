@@ -7,7 +7,10 @@ import { assistant, build, call, results, user } from '../support/build';
 
 const context = build([
   user('Fix diff.'),
-  assistant('Replacing the max subcommand with bump because nobody calls max. Found it: the changelog lives in docs/CHANGES.md.', call('r1', 'Read', { file_path: '/w/vendor/a.js' })),
+  assistant(
+    'Replacing the max subcommand with bump because nobody calls max. Found it: the changelog lives in docs/CHANGES.md.',
+    call('r1', 'Read', { file_path: '/w/vendor/a.js' }),
+  ),
   results({ id: 'r1', output: '1\tthrow new Error("bad version");\n2\t// error handling' }),
   assistant(call('r2', 'Read', { file_path: '/w/vendor/a.js' })),
   results({ id: 'r2', output: '1\tthrow new Error("bad version");' }),
@@ -23,19 +26,31 @@ const items = context.items.filter((item) => item.kind !== 'system');
 
 describe('facts a summary must carry (issue 13)', () => {
   it('errors are failing runs with their verdict lines and the stated cause, not file content that says "error"', () => {
-    assert.deepEqual(items.filter(isFailure).map((item) => item.toolName), ['Bash']);
+    assert.deepEqual(
+      items.filter(isFailure).map((item) => item.toolName),
+      ['Bash'],
+    );
     const [error] = spanFacts(items).errors;
-    assert.match(error ?? '', /^Bash node test\/run\.mjs failed: not ok 9 - diff prerelease to release — cause: Test 9 fails because diff\(\) returns preminor for equal tuples\. \(passed later, #\d+\) \(#\d+\)$/);
+    assert.match(
+      error ?? '',
+      /^Bash node test\/run\.mjs failed: not ok 9 - diff prerelease to release — cause: Test 9 fails because diff\(\) returns preminor for equal tuples\. \(passed later, #\d+\) \(#\d+\)$/,
+    );
   });
 
   it('files changed come first, then those read again and again, relative to the workspace', () => {
     assert.equal(workspaceOf(['/w/vendor/a.js', '/w/src/diff.js']), '/w');
     assert.equal(workspaceOf(['/w/src/a.js', '/w/src/b.js']), '/w/src', 'the shared folder');
     assert.equal(workspaceOf(['/w/src/a.js']), undefined);
-    assert.deepEqual(spanFacts(items).files.map((file) => [file.path, file.writes, file.reads]), [['src/diff.js', 1, 0], ['vendor/a.js', 0, 2]]);
+    assert.deepEqual(
+      spanFacts(items).files.map((file) => [file.path, file.writes, file.reads]),
+      [
+        ['src/diff.js', 1, 0],
+        ['vendor/a.js', 0, 2],
+      ],
+    );
   });
 
-  it('decisions with reasons, facts and the agent\'s open loops', () => {
+  it("decisions with reasons, facts and the agent's open loops", () => {
     const facts = spanFacts(items);
     assert.match(facts.decisions[0] ?? '', /^Replacing the max subcommand with bump because nobody calls max\. \(#\d+\)$/);
     assert.match(facts.facts[0] ?? '', /the changelog lives in docs\/CHANGES\.md/);
@@ -44,8 +59,16 @@ describe('facts a summary must carry (issue 13)', () => {
 });
 
 describe('a model summary is checked (issue 13)', () => {
-  const request: SummaryRequest = { items, focus: '', pinned: { constraints: [{ text: 'Never add dependencies.' }], openLoops: [] }, markers: [], maxTokens: 2_000, prompt: '' };
-  const shaped = '## Task and intent\n- Fix the diff subcommand so that a prerelease going to its own release is reported as a prerelease change, then run the tests again to confirm the fix.';
+  const request: SummaryRequest = {
+    items,
+    focus: '',
+    pinned: { constraints: [{ text: 'Never add dependencies.' }], openLoops: [] },
+    markers: [],
+    maxTokens: 2_000,
+    prompt: '',
+  };
+  const shaped =
+    '## Task and intent\n- Fix the diff subcommand so that a prerelease going to its own release is reported as a prerelease change, then run the tests again to confirm the fix.';
 
   it('rejects a reply of a few words or without any structure', () => {
     assert.deepEqual(checkSummary('Summary done.', request), { verdict: 'rejected', why: 'malformed (2 words, no sections or bullets)' });

@@ -23,11 +23,19 @@ async function compacted(read: () => ReturnType<typeof readLiveContext>): Promis
   const live = await read();
   assert.ok(live.ok);
   const context = engineContextOf(live.value);
-  const result = await compact(context, { trigger: 'manual', targetTokens: Math.max(1, Math.floor(context.usedTokens * 0.15)) }, { archive: new MemoryArchive() });
+  const result = await compact(
+    context,
+    { trigger: 'manual', targetTokens: Math.max(1, Math.floor(context.usedTokens * 0.15)) },
+    { archive: new MemoryArchive() },
+  );
   return { context, result };
 }
 
-const doneLines = (result: CompactionResult): string[] => /## Done\n((?:- .*\n?)*)/.exec(result.summary?.text ?? '')?.[1]?.split('\n').filter(Boolean) ?? [];
+const doneLines = (result: CompactionResult): string[] =>
+  /## Done\n((?:- .*\n?)*)/
+    .exec(result.summary?.text ?? '')?.[1]
+    ?.split('\n')
+    .filter(Boolean) ?? [];
 
 describe('state, not history, on real transcripts', () => {
   for (const { name, read } of transcripts) {
@@ -46,7 +54,10 @@ describe('state, not history, on real transcripts', () => {
     const { context, result } = await compacted(transcript.read);
     const fix = context.items.find((item) => item.kind === 'assistant' && /expectedCredit.*now rounds to the nearest cent/.test(item.text));
     assert.ok(fix);
-    assert.ok(doneLines(result).some((line) => line.startsWith('- TODO: src/reconcile.ts:11 still rounds down') && line.includes(`— done (#${fix.id})`)), doneLines(result).join('\n'));
+    assert.ok(
+      doneLines(result).some((line) => line.startsWith('- TODO: src/reconcile.ts:11 still rounds down') && line.includes(`— done (#${fix.id})`)),
+      doneLines(result).join('\n'),
+    );
     assert.doesNotMatch(/## Open loops\n(?:- .*\n?)*/.exec(result.summary?.text ?? '')?.[0] ?? '', /still rounds down/);
   });
 
@@ -54,6 +65,9 @@ describe('state, not history, on real transcripts', () => {
     const transcript = transcripts.find((entry) => entry.name === 'hook-inputs');
     assert.ok(transcript);
     const { result } = await compacted(transcript.read);
-    assert.ok(doneLines(result).some((line) => /4xx errors are retried is still open.* — done \(#\d+\): Client errors \(4xx\) are now thrown at once/.test(line)), doneLines(result).join('\n'));
+    assert.ok(
+      doneLines(result).some((line) => /4xx errors are retried is still open.* — done \(#\d+\): Client errors \(4xx\) are now thrown at once/.test(line)),
+      doneLines(result).join('\n'),
+    );
   });
 });

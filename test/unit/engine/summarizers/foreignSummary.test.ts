@@ -29,7 +29,7 @@ describe('foreign summaries', () => {
     assert.match(body, /6\. Current Work:\nThe attempt-count fix is in; the 4xx test is still red\.$/);
   });
 
-  it('maps Claude Code\'s numbered sections onto our template', () => {
+  it("maps Claude Code's numbered sections onto our template", () => {
     assert.deepEqual(sectionsOfSummary(summaryBody(recorded)), {
       'Task and intent': ['Fix withRetry in src/retry.ts, which makes one attempt too few, and run the tests.'],
       'Facts established': ['Retry loop bounds, backoff delay, HttpError status codes. Focus: focus on the retry logic.'],
@@ -53,9 +53,22 @@ describe('foreign summaries', () => {
     });
   });
 
-  it('keeps all of the agent\'s summary when the heuristic summarizer merges past it', () => {
-    const merged = heuristicSummary({ items: [], previousSummary: summaryBody(recorded), focus: '', pinned: { constraints: [], openLoops: [] }, markers: [], maxTokens: 4_000, prompt: '' });
-    for (const line of ['- Stop retrying client errors (4xx).', '- test/retry.test.ts: two tests (attempt count; no retry on 4xx).', '- Off-by-one in the retry loop: fixed.']) assert.ok(merged.includes(line), line);
+  it("keeps all of the agent's summary when the heuristic summarizer merges past it", () => {
+    const merged = heuristicSummary({
+      items: [],
+      previousSummary: summaryBody(recorded),
+      focus: '',
+      pinned: { constraints: [], openLoops: [] },
+      markers: [],
+      maxTokens: 4_000,
+      prompt: '',
+    });
+    for (const line of [
+      '- Stop retrying client errors (4xx).',
+      '- test/retry.test.ts: two tests (attempt count; no retry on 4xx).',
+      '- Off-by-one in the retry loop: fixed.',
+    ])
+      assert.ok(merged.includes(line), line);
     assert.doesNotMatch(merged, /Earlier summary|system-reminder/);
   });
 });

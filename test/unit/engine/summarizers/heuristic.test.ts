@@ -35,7 +35,10 @@ describe('heuristic summarizer', () => {
     assert.match(sections['Decisions and reasons']?.[0] ?? '', /^I decided to stream the file because .* \(#\d+\)$/);
     assert.match(sections['Facts established']?.join('\n') ?? '', /Found that parse\(\) returns early/);
     assert.deepEqual(sections.Files, ['/src/parser.ts — modified (1 edit), read 1×']);
-    assert.match(sections['Errors and root causes']?.[0] ?? '', /^Bash npm test failed: FAIL parser\.test\.ts — cause: The test failed because the offset was off by one\. \(#\d+\)$/);
+    assert.match(
+      sections['Errors and root causes']?.[0] ?? '',
+      /^Bash npm test failed: FAIL parser\.test\.ts — cause: The test failed because the offset was off by one\. \(#\d+\)$/,
+    );
     assert.deepEqual(sections.Constraints, ['Never modify config/prod.yaml.']);
     assert.deepEqual(sections['Open loops'], ['TODO: benchmark']);
     assert.match(sections['Remaining work']?.[0] ?? '', /Next I need to fix the offset/);

@@ -3,12 +3,25 @@ import { describe, it } from 'node:test';
 import { runSummarizer } from '../../../../src/engine/summarizers/run';
 import type { Summarizer, SummaryRequest } from '../../../../src/engine/summarizers/types';
 
-const request: SummaryRequest = { items: [], focus: '', pinned: { constraints: [], openLoops: [] }, markers: [], originalAsk: 'Do it.', maxTokens: 100, prompt: 'p' };
+const request: SummaryRequest = {
+  items: [],
+  focus: '',
+  pinned: { constraints: [], openLoops: [] },
+  markers: [],
+  originalAsk: 'Do it.',
+  maxTokens: 100,
+  prompt: 'p',
+};
 
 describe('runSummarizer', () => {
   it('uses the summarizer when it answers in time', async () => {
     const quick: Summarizer = { name: 'quick', summarize: async () => ({ ok: true, value: 'S' }) };
-    assert.deepEqual((({ durationMs: _d, ...rest }) => rest)(await runSummarizer(quick, request, { timeoutMs: 1_000 })), { text: 'S', summarizer: 'quick', fellBack: false, redactions: 0 });
+    assert.deepEqual((({ durationMs: _d, ...rest }) => rest)(await runSummarizer(quick, request, { timeoutMs: 1_000 })), {
+      text: 'S',
+      summarizer: 'quick',
+      fellBack: false,
+      redactions: 0,
+    });
   });
 
   it('falls back to the heuristic on error, exception and timeout, and says why', async () => {
@@ -26,11 +39,14 @@ describe('runSummarizer', () => {
         }),
     };
     const outcomes = await Promise.all([failing, throwing, slow].map((summarizer) => runSummarizer(summarizer, request, { timeoutMs: 30 })));
-    assert.deepEqual(outcomes.map((outcome) => [outcome.summarizer, outcome.fellBack, outcome.error]), [
-      ['heuristic', true, 'HTTP 500'],
-      ['heuristic', true, 'throwing: boom'],
-      ['heuristic', true, 'slow timed out after 30 ms'],
-    ]);
+    assert.deepEqual(
+      outcomes.map((outcome) => [outcome.summarizer, outcome.fellBack, outcome.error]),
+      [
+        ['heuristic', true, 'HTTP 500'],
+        ['heuristic', true, 'throwing: boom'],
+        ['heuristic', true, 'slow timed out after 30 ms'],
+      ],
+    );
     assert.ok(outcomes.every((outcome) => outcome.text.includes('Do it.')));
     assert.ok(aborted, 'the slow summarizer saw the abort');
   });

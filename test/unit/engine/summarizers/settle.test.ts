@@ -6,12 +6,25 @@ import type { SummaryRequest } from '../../../../src/engine/summarizers/types';
 import { assistant, build, call, results, user } from '../support/build';
 
 /** The span is everything up to `spanEnd` (exclusive); the rest stays after it. */
-function request(messages: Parameters<typeof build>[0], spanEnd: number, extra: Partial<SummaryRequest> = {}): { request: SummaryRequest; items: ContextItem[] } {
+function request(
+  messages: Parameters<typeof build>[0],
+  spanEnd: number,
+  extra: Partial<SummaryRequest> = {},
+): { request: SummaryRequest; items: ContextItem[] } {
   const items = build(messages).items.filter((item) => item.kind !== 'system');
   const span = items.filter((item) => item.messageIndex < spanEnd);
   return {
     items,
-    request: { items: span, later: items.filter((item) => item.messageIndex >= spanEnd), focus: '', pinned: { constraints: [], openLoops: [] }, markers: [], maxTokens: 2_000, prompt: '', ...extra },
+    request: {
+      items: span,
+      later: items.filter((item) => item.messageIndex >= spanEnd),
+      focus: '',
+      pinned: { constraints: [], openLoops: [] },
+      markers: [],
+      maxTokens: 2_000,
+      prompt: '',
+      ...extra,
+    },
   };
 }
 
@@ -32,10 +45,13 @@ describe('the heuristic summary states the latest word', () => {
     assert.deepEqual(sections['Remaining work'] ?? [], []);
     assert.equal(sections.Done?.length, 1, sections.Done?.join('\n'));
     // The plan to do the same thing is closed by the same words: one line.
-    assert.match(sections.Done?.[0] ?? '', new RegExp(`^TODO: stream the parser input instead of loading it whole\\. (?:.* )?— done \\(#${where}\\): The parser input is now streamed`));
+    assert.match(
+      sections.Done?.[0] ?? '',
+      new RegExp(`^TODO: stream the parser input instead of loading it whole\\. (?:.* )?— done \\(#${where}\\): The parser input is now streamed`),
+    );
   });
 
-  it('an earlier summary\'s stale claim gives way to the later item, and its old focus instruction is not a fact', () => {
+  it("an earlier summary's stale claim gives way to the later item, and its old focus instruction is not a fact", () => {
     const previousSummary = [
       '## Facts established',
       '- The retry loop uses a fixed delay. Focus: focus on the retry logic.',
@@ -44,7 +60,11 @@ describe('the heuristic summary states the latest word', () => {
       '## Remaining work',
       '- TODO: plug the rate limiter leak.',
     ].join('\n');
-    const { request: req } = request([user('Go on.'), assistant('The rate limiter no longer leaks tokens: the refill is now clamped, and the soak test passes.')], 0, { previousSummary });
+    const { request: req } = request(
+      [user('Go on.'), assistant('The rate limiter no longer leaks tokens: the refill is now clamped, and the soak test passes.')],
+      0,
+      { previousSummary },
+    );
     const sections = heuristicSections(req);
     assert.deepEqual(sections['Facts established'], ['The retry loop uses a fixed delay.']);
     assert.equal(sections['Errors and root causes']?.length, 1);
@@ -75,14 +95,22 @@ describe('the heuristic summary states the latest word', () => {
     // stated cause, each passing later. The lines ran past the 400 characters of a "sentence" and
     // were cut down to "(passed later, #124) (#43)" or lost.
     const verdicts = (n: number): string =>
-      [1, 2, 3].map((k) => `not ok ${n}${k} - provider ${k} settles the refund for order ${'x'.repeat(40)} within the settlement window after the retry budget is spent`).join('\n');
-    const cause = (n: number): string => `The root cause is that run ${n} fails because the settlement window is computed from the first attempt instead of the last one, so every retried refund after the budget is spent falls outside it and is reported twice.`;
+      [1, 2, 3]
+        .map(
+          (k) => `not ok ${n}${k} - provider ${k} settles the refund for order ${'x'.repeat(40)} within the settlement window after the retry budget is spent`,
+        )
+        .join('\n');
+    const cause = (n: number): string =>
+      `The root cause is that run ${n} fails because the settlement window is computed from the first attempt instead of the last one, so every retried refund after the budget is spent falls outside it and is reported twice.`;
     const messages = [1, 2, 3].flatMap((n) => [
       assistant(call(`f${n}`, 'Bash', { command: `npm test -- suite${n}` })),
       results({ id: `f${n}`, output: `${verdicts(n)}\nExit code 1`, isError: true }),
       assistant(cause(n)),
     ]);
-    const reruns = [1, 2, 3].flatMap((n) => [assistant(call(`p${n}`, 'Bash', { command: `npm test -- suite${n}` })), results({ id: `p${n}`, output: `ok ${n}1\n# pass 3` })]);
+    const reruns = [1, 2, 3].flatMap((n) => [
+      assistant(call(`p${n}`, 'Bash', { command: `npm test -- suite${n}` })),
+      results({ id: `p${n}`, output: `ok ${n}1\n# pass 3` }),
+    ]);
     const { request: req } = request([...messages, ...reruns], messages.length);
     const errors = heuristicSections(req)['Errors and root causes'] ?? [];
     assert.equal(errors.length, 3, errors.join('\n'));
@@ -103,7 +131,9 @@ describe('the heuristic summary states the latest word', () => {
     ];
     const items = build(messages).items.filter((item) => item.kind !== 'system');
     const asked = (text: string) => ({ text, sourceId: items.find((item) => item.text === text)?.id ?? -1 });
-    const { request: req } = request(messages, 4, { pinned: { constraints: [], openLoops: [asked('What is still open?'), asked('Should we also support Node 18?')] } });
+    const { request: req } = request(messages, 4, {
+      pinned: { constraints: [], openLoops: [asked('What is still open?'), asked('Should we also support Node 18?')] },
+    });
     const sections = heuristicSections(req);
     assert.ok(sections['Open loops']?.some((line) => line.startsWith('Should we also support Node 18?')));
     assert.ok(!sections['Open loops']?.some((line) => line.startsWith('What is still open?')));
@@ -117,7 +147,10 @@ describe('the heuristic summary states the latest word', () => {
       '5. All user messages:',
       '- Fix the retry bug in src/retry.ts. Constraints: never modify config/prod.yaml.',
     ].join('\n');
-    const { request: req } = request([user('Go on.')], 0, { previousSummary, pinned: { constraints: [{ text: 'Constraints: never modify config/prod.yaml.' }], openLoops: [] } });
+    const { request: req } = request([user('Go on.')], 0, {
+      previousSummary,
+      pinned: { constraints: [{ text: 'Constraints: never modify config/prod.yaml.' }], openLoops: [] },
+    });
     const task = heuristicSections(req)['Task and intent'] ?? [];
     assert.equal(task.filter((line) => /fix the retry bug/i.test(line)).length, 1, task.join('\n'));
   });

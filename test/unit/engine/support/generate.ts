@@ -28,7 +28,10 @@ export function rng(seed: number): () => number {
   };
 }
 
-const WORDS = 'the function returns value config parser token session window compact summary result file module export import async await error handler request response cache index buffer stream'.split(' ');
+const WORDS =
+  'the function returns value config parser token session window compact summary result file module export import async await error handler request response cache index buffer stream'.split(
+    ' ',
+  );
 
 function sentence(random: () => number, words = 12): string {
   const parts = Array.from({ length: words }, () => WORDS[Math.floor(random() * WORDS.length)] ?? 'x');
@@ -36,7 +39,10 @@ function sentence(random: () => number, words = 12): string {
 }
 
 function codeLines(random: () => number, lines: number, file: string): string {
-  return Array.from({ length: lines }, (_, index) => `${String(index + 1).padStart(5)}\t  const ${file.replace(/\W/g, '_')}_${index} = ${sentence(random, 6)}`).join('\n');
+  return Array.from(
+    { length: lines },
+    (_, index) => `${String(index + 1).padStart(5)}\t  const ${file.replace(/\W/g, '_')}_${index} = ${sentence(random, 6)}`,
+  ).join('\n');
 }
 
 let useCounter = 0;
@@ -45,7 +51,10 @@ export function generateMessages(options: GenerateOptions): { system: string; to
   const random = rng(options.seed ?? 1);
   const files = Array.from({ length: options.files ?? 12 }, (_, index) => `/work/project/src/module${index}/file${index}.ts`);
   const messages: AnthropicMessage[] = [
-    { role: 'user', content: [{ type: 'text', text: 'Refactor the session parser for speed. Never modify config/prod.yaml. TODO: keep the public API stable.' }] },
+    {
+      role: 'user',
+      content: [{ type: 'text', text: 'Refactor the session parser for speed. Never modify config/prod.yaml. TODO: keep the public API stable.' }],
+    },
   ];
   const turnEvery = options.turnEvery ?? 25;
   const lines = (base: number, spread: number): number => Math.max(1, Math.round((base + Math.floor(random() * spread)) * (options.outputScale ?? 1)));
@@ -82,9 +91,14 @@ export function generateMessages(options: GenerateOptions): { system: string; to
     messages.push({ role: 'assistant', content: [{ type: 'text', text }, use] });
     messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: output, ...(isError ? { is_error: true } : {}) }] });
     chars += text.length + output.length;
-    if (round % turnEvery === 0) messages.push({ role: 'assistant', content: [{ type: 'text', text: 'Progress so far is good. Next I will look at the tokenizer.' }] }, { role: 'user', content: [{ type: 'text', text: 'Continue. Do not touch the CLI.' }] });
+    if (round % turnEvery === 0)
+      messages.push(
+        { role: 'assistant', content: [{ type: 'text', text: 'Progress so far is good. Next I will look at the tokenizer.' }] },
+        { role: 'user', content: [{ type: 'text', text: 'Continue. Do not touch the CLI.' }] },
+      );
   }
-  if (options.inFlight) messages.push({ role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${++useCounter}`, name: 'Read', input: { file_path: files[0] } }] });
+  if (options.inFlight)
+    messages.push({ role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${++useCounter}`, name: 'Read', input: { file_path: files[0] } }] });
   return {
     system: 'You are a coding agent. Follow the user instructions carefully.',
     tools: ['Read', 'Write', 'Edit', 'Bash', 'Grep', 'Glob'].map((name) => ({ name, description: `${name} tool`, input_schema: { type: 'object' } })),

@@ -7,7 +7,13 @@ import fc from 'fast-check';
 import { attribute, shareOut, type AttributionItem, type MeasuredCall } from '../../../../src/engine/tokens/attribute';
 import { tokensFor } from '../../../../src/engine/tokens/image';
 
-const item = (messageIndex: number, role: AttributionItem['role'], kind: AttributionItem['kind'], estimate: number, extra: Partial<AttributionItem> = {}): AttributionItem => ({ messageIndex, role, kind, estimate, ...extra });
+const item = (
+  messageIndex: number,
+  role: AttributionItem['role'],
+  kind: AttributionItem['kind'],
+  estimate: number,
+  extra: Partial<AttributionItem> = {},
+): AttributionItem => ({ messageIndex, role, kind, estimate, ...extra });
 const sum = (values: readonly number[]): number => values.reduce((total, value) => total + value, 0);
 
 describe('attribute', () => {
@@ -40,7 +46,13 @@ describe('attribute', () => {
   });
 
   it('takes a shrinking prompt back from earlier thinking and notes it, the step staying a measured share', () => {
-    const items = [item(0, 'user', 'user', 10), item(1, 'assistant', 'thinking', 300), item(1, 'assistant', 'assistant', 20), item(2, 'user', 'user', 12), item(3, 'assistant', 'assistant', 5)];
+    const items = [
+      item(0, 'user', 'user', 10),
+      item(1, 'assistant', 'thinking', 300),
+      item(1, 'assistant', 'assistant', 20),
+      item(2, 'user', 'user', 12),
+      item(3, 'assistant', 'assistant', 5),
+    ];
     // The API dropped the earlier turn's thinking when the new prompt came: the prompt grew by less than the prompt itself.
     const calls: MeasuredCall[] = [
       { from: 1, to: 1, promptTokens: 1_000, outputTokens: 320 },
@@ -56,10 +68,21 @@ describe('attribute', () => {
     // Found by the property below: every message estimated empty, the second prompt smaller than the first.
     const items: AttributionItem[] = [
       { messageIndex: -1, role: 'system', kind: 'system', estimate: 0, unrecordedHead: true },
-      ...[0, 1, 2, 3].map((index): AttributionItem => ({ messageIndex: index, role: index % 2 === 0 ? 'user' : 'assistant', kind: index % 2 === 0 ? 'user' : 'assistant', estimate: 0 })),
+      ...[0, 1, 2, 3].map((index): AttributionItem => ({
+        messageIndex: index,
+        role: index % 2 === 0 ? 'user' : 'assistant',
+        kind: index % 2 === 0 ? 'user' : 'assistant',
+        estimate: 0,
+      })),
     ];
-    const result = attribute(items, [{ from: 1, to: 1, promptTokens: 2, outputTokens: 0 }, { from: 3, to: 3, promptTokens: 1, outputTokens: 0 }]);
-    assert.equal(result.tokens.reduce((sum, count) => sum + count, 0), 1);
+    const result = attribute(items, [
+      { from: 1, to: 1, promptTokens: 2, outputTokens: 0 },
+      { from: 3, to: 3, promptTokens: 1, outputTokens: 0 },
+    ]);
+    assert.equal(
+      result.tokens.reduce((sum, count) => sum + count, 0),
+      1,
+    );
     assert.deepEqual([result.tokens[0], result.apiDropped[0]], [1, 1]);
   });
 
@@ -88,8 +111,18 @@ const conversation = fc
     head: fc.boolean(),
     turns: fc.array(
       fc.record({
-        step: fc.array(fc.record({ kind: fc.constantFrom('user', 'tool_result', 'reminder') as fc.Arbitrary<AttributionItem['kind']>, estimate: fc.nat(5_000) }), { minLength: 1, maxLength: 4 }),
-        response: fc.array(fc.record({ kind: fc.constantFrom('assistant', 'tool_use', 'thinking') as fc.Arbitrary<AttributionItem['kind']>, estimate: fc.nat(2_000), hidden: fc.boolean() }), { minLength: 1, maxLength: 4 }),
+        step: fc.array(
+          fc.record({ kind: fc.constantFrom('user', 'tool_result', 'reminder') as fc.Arbitrary<AttributionItem['kind']>, estimate: fc.nat(5_000) }),
+          { minLength: 1, maxLength: 4 },
+        ),
+        response: fc.array(
+          fc.record({
+            kind: fc.constantFrom('assistant', 'tool_use', 'thinking') as fc.Arbitrary<AttributionItem['kind']>,
+            estimate: fc.nat(2_000),
+            hidden: fc.boolean(),
+          }),
+          { minLength: 1, maxLength: 4 },
+        ),
         measured: fc.boolean(),
         output: fc.nat(3_000),
         // What the prompt grew by beyond the step's estimate (negative: the API dropped something).
@@ -107,7 +140,16 @@ const conversation = fc
     turns.forEach((turn, index) => {
       for (const part of turn.step) items.push(item(messageIndex, 'user', part.kind, part.estimate));
       messageIndex += 1;
-      for (const part of turn.response) items.push(item(messageIndex, 'assistant', part.kind, part.kind === 'thinking' && part.hidden ? 0 : part.estimate, part.kind === 'thinking' && part.hidden ? { hidden: true } : {}));
+      for (const part of turn.response)
+        items.push(
+          item(
+            messageIndex,
+            'assistant',
+            part.kind,
+            part.kind === 'thinking' && part.hidden ? 0 : part.estimate,
+            part.kind === 'thinking' && part.hidden ? { hidden: true } : {},
+          ),
+        );
       if (index > 0) prompt = Math.max(1, prompt + sum(turn.step.map((part) => part.estimate)) + turn.drift);
       if (turn.measured || index === 0) {
         calls.push({ from: messageIndex, to: messageIndex, promptTokens: prompt, outputTokens: turn.output });
@@ -149,7 +191,11 @@ describe('attribute: properties', () => {
   });
 
   it('shareOut sums exactly to its total', () => {
-    fc.assert(fc.property(fc.array(fc.nat(10_000), { minLength: 1, maxLength: 20 }), fc.nat(1_000_000), (weights, total) => assert.equal(sum(shareOut(weights, total)), total)));
+    fc.assert(
+      fc.property(fc.array(fc.nat(10_000), { minLength: 1, maxLength: 20 }), fc.nat(1_000_000), (weights, total) =>
+        assert.equal(sum(shareOut(weights, total)), total),
+      ),
+    );
   });
 });
 

@@ -38,8 +38,14 @@ function byRuns(text: string): number {
 
 describe('estimateTokens', () => {
   it('is the sum of its runs, for any text', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary' }), (text) => estimateTokens(text) === byRuns(text)), { numRuns: 2000 });
-    fc.assert(fc.property(fc.stringMatching(/^[ a-zA-Z0-9\n\t\r_.:{}\u00e9\u4e00-]*$/), (text) => estimateTokens(text) === byRuns(text)), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => estimateTokens(text) === byRuns(text)),
+      { numRuns: 2000 },
+    );
+    fc.assert(
+      fc.property(fc.stringMatching(/^[ a-zA-Z0-9\n\t\r_.:{}\u00e9\u4e00-]*$/), (text) => estimateTokens(text) === byRuns(text)),
+      { numRuns: 2000 },
+    );
   });
 
   it('counts what a BPE makes one token of', () => {

@@ -104,18 +104,21 @@ describe('the preview is Apply', () => {
     assert.equal(fateOf(shown.preview, id), 'preserved');
     assert.deepEqual(shown.preview.choices.keep, [id]);
     assert.ok(shown.preview.afterTokens > first.preview.afterTokens, 'the total moved with the keep');
-    assert.deepEqual(session.beginApply(first.preview.id), { ok: false, error: null }, 'the old preview\'s button does nothing');
+    assert.deepEqual(session.beginApply(first.preview.id), { ok: false, error: null }, "the old preview's button does nothing");
     const grant = session.beginApply(shown.preview.id);
     assert.ok(grant.ok);
     // What Apply writes is the granted result: the kept item is in the context after it.
-    assert.ok(grant.value.result.after.items.some((item) => written(item.text)), 'the kept item is in the fork');
+    assert.ok(
+      grant.value.result.after.items.some((item) => written(item.text)),
+      'the kept item is in the fork',
+    );
     session.endApply({ ...grant.value.preview, applied: { sessionId: 'f', path: '/s/f.jsonl', resumeCommand: 'claude --resume f' } });
     live.choices = NO_CHOICES;
     session.inputsChanged();
     assert.equal(session.shown!.preview.stale, null, 'an applied preview is never marked out of date');
   });
 
-  it('refuses Apply while the choices differ from the preview\'s when recomputing would call a model, until refreshed', async () => {
+  it("refuses Apply while the choices differ from the preview's when recomputing would call a model, until refreshed", async () => {
     const { ctx, live, session, computations } = harness({ ...HEURISTIC, provider: 'anthropic' });
     await session.show({ focus: 'retry', summaryOverride: null });
     const id = resultIdOf(ctx);
@@ -136,7 +139,7 @@ describe('the preview is Apply', () => {
     assert.ok(session.beginApply(fresh.id).ok);
   });
 
-  it('is fresh again when the choices go back to the preview\'s (no recomputation)', async () => {
+  it("is fresh again when the choices go back to the preview's (no recomputation)", async () => {
     const { ctx, live, session, computations } = harness({ ...HEURISTIC, provider: 'claude-cli' });
     await session.show({ focus: '', summaryOverride: null });
     live.choices = { keep: [resultIdOf(ctx)], drop: [], pins: [] };
@@ -163,21 +166,27 @@ describe('the preview is Apply', () => {
     assert.equal(session.shown!.preview.stale, null);
   });
 
-  it('goes when the panel follows another session, applied or not: never next to another session\'s gauge and map', async () => {
+  it("goes when the panel follows another session, applied or not: never next to another session's gauge and map", async () => {
     const { ctx, live, session, published } = harness();
     await session.show({ focus: '', summaryOverride: null });
     const grant = session.beginApply(session.shown!.preview.id);
     assert.ok(grant.ok);
     session.endApply({ ...grant.value.preview, applied: { sessionId: 'f', path: '/s/f.jsonl', resumeCommand: 'claude --resume f' } });
     // After Apply the panel follows the fork.
-    live.snapshot = { ...snapshotOf(ctx, 'f1'), live: { session: { path: '/s/f.jsonl', agent: 'claude-code', cwd: null }, entries: [{ uuids: ['f1'] }] } as unknown as LiveContext };
+    live.snapshot = {
+      ...snapshotOf(ctx, 'f1'),
+      live: { session: { path: '/s/f.jsonl', agent: 'claude-code', cwd: null }, entries: [{ uuids: ['f1'] }] } as unknown as LiveContext,
+    };
     session.inputsChanged();
     assert.equal(session.shown, null);
     assert.equal(published.at(-1), null, 'the webviews are told');
     // An unapplied preview goes the same way when the person picks another session.
     live.snapshot = snapshotOf(ctx, 'u1');
     await session.show({ focus: '', summaryOverride: null });
-    live.snapshot = { ...snapshotOf(ctx, 'f1'), live: { session: { path: '/s/other.jsonl', agent: 'claude-code', cwd: null }, entries: [{ uuids: ['f1'] }] } as unknown as LiveContext };
+    live.snapshot = {
+      ...snapshotOf(ctx, 'f1'),
+      live: { session: { path: '/s/other.jsonl', agent: 'claude-code', cwd: null }, entries: [{ uuids: ['f1'] }] } as unknown as LiveContext,
+    };
     session.inputsChanged();
     assert.equal(session.shown, null);
   });
@@ -192,7 +201,7 @@ describe('the preview is Apply', () => {
     assert.ok(session.beginApply(session.shown!.preview.id).ok, 'recomputed with the setting, then applicable');
   });
 
-  it('writes and verifies the person\'s edited summary, and keeps it through a recomputation', async () => {
+  it("writes and verifies the person's edited summary, and keeps it through a recomputation", async () => {
     const { ctx, live, session } = harness();
     await session.show({ focus: '', summaryOverride: null });
     const generated = session.shown!.preview;
@@ -204,7 +213,10 @@ describe('the preview is Apply', () => {
     assert.equal(edited.preview.summaryEdited, true);
     assert.ok(edited.preview.summaryBody?.startsWith('Retry fixed: exponential backoff with jitter, tests pass.'));
     assert.ok(!edited.result.summary?.text.includes('hunter2'), 'a pasted secret is masked');
-    assert.ok(edited.result.after.items.some((item) => item.text.includes('Retry fixed: exponential backoff')), 'the edited text is what is written');
+    assert.ok(
+      edited.result.after.items.some((item) => item.text.includes('Retry fixed: exponential backoff')),
+      'the edited text is what is written',
+    );
     assert.ok(edited.preview.verification, 'and it is verified');
 
     live.choices = { keep: [], drop: [resultIdOf(ctx) + 1], pins: [] };

@@ -2,7 +2,17 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { charEstimateTokenizer, compact, MemoryArchive, type Summarizer } from '../../../../src/engine';
 import { afterTexts } from '../../../../src/engine';
-import { DROPPED_TEXT, diffBlocksOf, diffDocuments, previewItemDetail, previewOf, readableSummary, summaryBodyOf, tiersOf, VSCODE_LINEAR_DIFF_LINES } from '../../../../src/host/compaction/preview';
+import {
+  DROPPED_TEXT,
+  diffBlocksOf,
+  diffDocuments,
+  previewItemDetail,
+  previewOf,
+  readableSummary,
+  summaryBodyOf,
+  tiersOf,
+  VSCODE_LINEAR_DIFF_LINES,
+} from '../../../../src/host/compaction/preview';
 import { PREVIEW_WARNING_MAX, previewSchema } from '../../../../src/protocol/messages';
 import { itemDetailOf, DETAIL_MAX_CHARS } from '../../../../src/host/context/itemDetail';
 import { assistant, big, build, call, read, results, user } from '../../engine/support/build';
@@ -27,12 +37,22 @@ const context = () =>
 describe('compaction preview', () => {
   it('shows one redacted diff block per changed item and the engine-written texts in the diff documents', async () => {
     const ctx = context();
-    const result = await compact(ctx, { trigger: 'manual', focus: 'keep the retry decision', preserve: { recentTurns: 1, recentPercent: 0 } }, { archive: new MemoryArchive(), tokenizer: charEstimateTokenizer });
+    const result = await compact(
+      ctx,
+      { trigger: 'manual', focus: 'keep the retry decision', preserve: { recentTurns: 1, recentPercent: 0 } },
+      { archive: new MemoryArchive(), tokenizer: charEstimateTokenizer },
+    );
     assert.equal(result.status, 'compacted');
     const blocks = diffBlocksOf(ctx, result);
     const changed = result.items.filter((fate) => fate.fate !== 'preserved');
-    assert.deepEqual(blocks.map((block) => block.id), changed.map((fate) => fate.id));
-    assert.ok(blocks.every((block) => !block.before.includes('hunter2') && !block.after.includes('hunter2')), 'secrets are redacted');
+    assert.deepEqual(
+      blocks.map((block) => block.id),
+      changed.map((fate) => fate.id),
+    );
+    assert.ok(
+      blocks.every((block) => !block.before.includes('hunter2') && !block.after.includes('hunter2')),
+      'secrets are redacted',
+    );
     for (const block of blocks.filter((entry) => entry.fate === 'dropped')) assert.ok(block.after.startsWith('(dropped'), block.after);
     if (changed.some((fate) => fate.fate === 'dropped' && fate.tier === 'summarize')) assert.ok(blocks.some((block) => block.after === DROPPED_TEXT));
 
@@ -58,7 +78,11 @@ describe('compaction preview', () => {
 
   it('caps diff blocks for the webview', async () => {
     const ctx = context();
-    const result = await compact(ctx, { trigger: 'manual', preserve: { recentTurns: 1, recentPercent: 0 } }, { archive: new MemoryArchive(), tokenizer: charEstimateTokenizer });
+    const result = await compact(
+      ctx,
+      { trigger: 'manual', preserve: { recentTurns: 1, recentPercent: 0 } },
+      { archive: new MemoryArchive(), tokenizer: charEstimateTokenizer },
+    );
     const blocks = diffBlocksOf(ctx, result, 100);
     assert.ok(blocks.length > 0);
     assert.ok(blocks.every((block) => block.before.length < 200));
@@ -70,12 +94,24 @@ describe('compaction preview', () => {
     const index = ctx.items.findIndex((item) => item.text.startsWith('Wait'));
     const detail = itemDetailOf(ctx, index, undefined);
     assert.ok(detail);
-    assert.deepEqual(detail.markers.map((marker) => detail.text.slice(marker.start, marker.end).toLowerCase()), detail.markers.map((marker) => marker.phrase));
+    assert.deepEqual(
+      detail.markers.map((marker) => detail.text.slice(marker.start, marker.end).toLowerCase()),
+      detail.markers.map((marker) => marker.phrase),
+    );
     assert.ok(detail.markers.length >= 2);
     assert.equal(detail.fate, null);
     assert.equal(itemDetailOf(ctx, 999, undefined), null);
     const huge = build([user('x'.repeat(DETAIL_MAX_CHARS + 10))]);
-    const long = itemDetailOf(huge, huge.items.length - 1, { id: 0, kind: 'user', role: 'user', turn: 1, fate: 'compacted', reason: 'why', tokensBefore: 1, tokensAfter: 1 });
+    const long = itemDetailOf(huge, huge.items.length - 1, {
+      id: 0,
+      kind: 'user',
+      role: 'user',
+      turn: 1,
+      fate: 'compacted',
+      reason: 'why',
+      tokensBefore: 1,
+      tokensAfter: 1,
+    });
     assert.equal(long?.truncated, true);
     assert.equal(long?.text.length, DETAIL_MAX_CHARS);
     assert.equal(long?.reason, 'why');
@@ -83,8 +119,15 @@ describe('compaction preview', () => {
 
   it('says so when the summarizer fell back: why (redacted, bounded), and that the heuristic summary was used', async () => {
     const ctx = context();
-    const failing: Summarizer = { name: 'anthropic', summarize: () => Promise.resolve({ ok: false, error: `anthropic failed: 401 invalid x-api-key sk-ant-api03-abcdefghijklmnop ${'detail '.repeat(300)}` }) };
-    const result = await compact(ctx, { trigger: 'manual', preserve: { recentTurns: 1, recentPercent: 0 } }, { archive: new MemoryArchive(), tokenizer: charEstimateTokenizer, summarizer: failing });
+    const failing: Summarizer = {
+      name: 'anthropic',
+      summarize: () => Promise.resolve({ ok: false, error: `anthropic failed: 401 invalid x-api-key sk-ant-api03-abcdefghijklmnop ${'detail '.repeat(300)}` }),
+    };
+    const result = await compact(
+      ctx,
+      { trigger: 'manual', preserve: { recentTurns: 1, recentPercent: 0 } },
+      { archive: new MemoryArchive(), tokenizer: charEstimateTokenizer, summarizer: failing },
+    );
     assert.equal(result.summary?.fellBack, true);
     const preview = previewOf({ id: 'p1', focus: '', summarizer: 'anthropic', context: ctx, result });
     assert.ok(preview.summaryFallback);
@@ -98,13 +141,22 @@ describe('compaction preview', () => {
 
   it('gives the summary readable (no frame sentence, no tags, the pinned block kept) beside the raw text, and the target for the headline', async () => {
     const ctx = context();
-    const result = await compact(ctx, { trigger: 'manual', preserve: { recentTurns: 1, recentPercent: 0 } }, { archive: new MemoryArchive(), tokenizer: charEstimateTokenizer });
+    const result = await compact(
+      ctx,
+      { trigger: 'manual', preserve: { recentTurns: 1, recentPercent: 0 } },
+      { archive: new MemoryArchive(), tokenizer: charEstimateTokenizer },
+    );
     const preview = previewOf({ id: 'p1', focus: '', summarizer: 'heuristic', context: ctx, result });
     assert.ok(preview.summary?.includes('<context-summary'));
-    assert.ok(preview.summaryReadable && !preview.summaryReadable.includes('<context-summary') && !preview.summaryReadable.includes('Treat it as background reference'));
+    assert.ok(
+      preview.summaryReadable && !preview.summaryReadable.includes('<context-summary') && !preview.summaryReadable.includes('Treat it as background reference'),
+    );
     assert.equal(preview.targetTokens, result.metrics.targetTokens);
     assert.equal(preview.targetMet, result.metrics.targetMet);
-    assert.equal(readableSummary('Preamble.\n<context-summary items="2">\n## Goal\n- x\n</context-summary>\n\n[pinned] never y'), '## Goal\n- x\n\n[pinned] never y');
+    assert.equal(
+      readableSummary('Preamble.\n<context-summary items="2">\n## Goal\n- x\n</context-summary>\n\n[pinned] never y'),
+      '## Goal\n- x\n\n[pinned] never y',
+    );
     assert.equal(readableSummary('no frame'), 'no frame');
     assert.equal(summaryBodyOf('Preamble.\n<context-summary items="2">\n## Goal\n- x\n</context-summary>\n\n[pinned] never y'), '## Goal\n- x');
     assert.equal(preview.summaryBody, summaryBodyOf(preview.summary ?? ''));
@@ -118,13 +170,19 @@ describe('compaction preview', () => {
     const preview = previewOf({ id: 'p1', focus: '', summarizer: 'heuristic', context: ctx, result: missed });
     assert.equal(preview.targetMet, false);
     assert.match(preview.targetMiss ?? '', /^target 5 missed by [\d,]+: .*cannot be removed/);
-    assert.ok(missed.message.endsWith(preview.targetMiss ?? '?'), 'the same words as the engine\'s message');
+    assert.ok(missed.message.endsWith(preview.targetMiss ?? '?'), "the same words as the engine's message");
     assert.ok(previewSchema.safeParse(preview).success);
-    const met = previewOf({ id: 'p2', focus: '', summarizer: 'heuristic', context: ctx, result: await compact(ctx, { trigger: 'manual', explicitTarget: true, targetTokens: 9_000 }, deps) });
+    const met = previewOf({
+      id: 'p2',
+      focus: '',
+      summarizer: 'heuristic',
+      context: ctx,
+      result: await compact(ctx, { trigger: 'manual', explicitTarget: true, targetTokens: 9_000 }, deps),
+    });
     assert.equal(met.targetMiss, null);
   });
 
-  it('carries the engine\'s overflow warning, and no warnings when all went well', async () => {
+  it("carries the engine's overflow warning, and no warnings when all went well", async () => {
     const ctx = context();
     const options = { trigger: 'manual' as const, preserve: { recentTurns: 1, recentPercent: 0 } };
     const deps = { archive: new MemoryArchive(), tokenizer: charEstimateTokenizer };
@@ -138,9 +196,13 @@ describe('compaction preview', () => {
     assert.equal(fine.summaryFallback, null);
   });
 
-  it('answers item detail from the preview\'s own context and fates', async () => {
+  it("answers item detail from the preview's own context and fates", async () => {
     const ctx = context();
-    const result = await compact(ctx, { trigger: 'manual', preserve: { recentTurns: 1, recentPercent: 0 } }, { archive: new MemoryArchive(), tokenizer: charEstimateTokenizer });
+    const result = await compact(
+      ctx,
+      { trigger: 'manual', preserve: { recentTurns: 1, recentPercent: 0 } },
+      { archive: new MemoryArchive(), tokenizer: charEstimateTokenizer },
+    );
     const dropped = result.items.find((fate) => fate.fate === 'dropped');
     assert.ok(dropped, 'the run drops something');
     const detail = previewItemDetail(ctx, result, dropped.id);
@@ -177,7 +239,10 @@ describe('compaction preview', () => {
     const regions = previewOf({ id: 'p', focus: '', summarizer: 'heuristic', context: ctx, result }).regions;
     for (const tier of tiers) assert.equal(tier.items, regions.filter((region) => region.tier === tier.tier && region.fate !== 'preserved').length, tier.tier);
     assert.equal(tiers.find((tier) => tier.tier === 'supersede')?.items ?? 0, result.items.filter((fate) => fate.tier === 'supersede').length);
-    assert.match(tiers.find((tier) => tier.tier === 'summarize')?.note ?? '', new RegExp(`${stubbedThenSummarised.length} of them first by "stale results stubbed`));
+    assert.match(
+      tiers.find((tier) => tier.tier === 'summarize')?.note ?? '',
+      new RegExp(`${stubbedThenSummarised.length} of them first by "stale results stubbed`),
+    );
     const saved = tiers.reduce((sum, tier) => sum + tier.tokensSaved, 0);
     assert.equal(saved - result.metrics.reinjectedTokens, result.metrics.savedTokens);
   });

@@ -23,7 +23,7 @@ const engine = { preserve: { recentTurns: 1, recentPercent: 0 } };
 const heuristic = { name: 'heuristic', summarizer: new HeuristicSummarizer() };
 
 describe('a Compact… run', () => {
-  it('is a manual compaction with the given focus over the settings\' engine knobs', () => {
+  it("is a manual compaction with the given focus over the settings' engine knobs", () => {
     const options = resolveOptions(compactOptionsOf({ ...engine, targetPercent: 40 }, 'keep the retry decision'));
     assert.equal(options.trigger, 'manual');
     assert.equal(options.focus, 'keep the retry decision');
@@ -32,7 +32,15 @@ describe('a Compact… run', () => {
   });
 
   it('ends in a preview of its result', async () => {
-    const outcome = await runCompaction({ id: 'p1', focus: 'retry', engine, summarizer: heuristic, context: context(), archive: new MemoryArchive(), signal: new AbortController().signal });
+    const outcome = await runCompaction({
+      id: 'p1',
+      focus: 'retry',
+      engine,
+      summarizer: heuristic,
+      context: context(),
+      archive: new MemoryArchive(),
+      signal: new AbortController().signal,
+    });
     assert.ok(!outcome.cancelled);
     assert.equal(outcome.preview.id, 'p1');
     assert.equal(outcome.preview.focus, 'retry');
@@ -50,7 +58,15 @@ describe('a Compact… run', () => {
         return new Promise((resolve) => signal.addEventListener('abort', () => resolve({ ok: false, error: 'anthropic: aborted' }), { once: true }));
       },
     };
-    const outcome = await runCompaction({ id: 'p1', focus: '', engine, summarizer: { name: 'anthropic', summarizer: slow }, context: context(), archive: new MemoryArchive(), signal: controller.signal });
+    const outcome = await runCompaction({
+      id: 'p1',
+      focus: '',
+      engine,
+      summarizer: { name: 'anthropic', summarizer: slow },
+      context: context(),
+      archive: new MemoryArchive(),
+      signal: controller.signal,
+    });
     assert.equal(outcome.cancelled, true);
     assert.equal(outcome.result.summary?.fellBack, true, 'the engine fell back to the heuristic');
     assert.ok(!('preview' in outcome));

@@ -8,7 +8,18 @@ import { claudeCodeAdapter } from '../../../../src/sessions/claude-code/adapter'
 import { readLiveContext } from '../../../../src/sessions/claude-code/liveContext';
 import { appendResponse } from '../../../support/demoSession';
 
-const DEMO = join(__dirname, '..', '..', '..', 'fixtures', 'claude-code', 'demo', 'projects', '-home-user-payments-demo', '1184e54e-cc88-4ddf-ba37-ec450f40e74c.jsonl');
+const DEMO = join(
+  __dirname,
+  '..',
+  '..',
+  '..',
+  'fixtures',
+  'claude-code',
+  'demo',
+  'projects',
+  '-home-user-payments-demo',
+  '1184e54e-cc88-4ddf-ba37-ec450f40e74c.jsonl',
+);
 
 describe('whether a session moved on since a preview', () => {
   it('is false until the agent appends a turn, then true', async () => {

@@ -12,9 +12,20 @@ import { SETTING_DEFAULTS } from '../../../../src/host/settingDefaults';
 import { parseWebviewMessage } from '../../../../src/protocol/messages';
 import { readSessionInfo } from '../../../../src/sessions/claude-code/listing';
 
-const DEMO = join(__dirname, '..', '..', '..', 'fixtures', 'claude-code', 'demo', 'projects', '-home-user-payments-demo', '1184e54e-cc88-4ddf-ba37-ec450f40e74c.jsonl');
+const DEMO = join(
+  __dirname,
+  '..',
+  '..',
+  '..',
+  'fixtures',
+  'claude-code',
+  'demo',
+  'projects',
+  '-home-user-payments-demo',
+  '1184e54e-cc88-4ddf-ba37-ec450f40e74c.jsonl',
+);
 
-describe('the person\'s choices', () => {
+describe("the person's choices", () => {
   it('keep and drop exclude each other on an item, the newest wins; undo and clear all', () => {
     let choices = applyChoice(NO_CHOICES, { kind: 'keep', id: 7 });
     choices = applyChoice(choices, { kind: 'keep', id: 3 });
@@ -29,7 +40,7 @@ describe('the person\'s choices', () => {
     assert.deepEqual(applyChoice(choices, { kind: 'clearAll' }), NO_CHOICES);
   });
 
-  it('reach the engine as ids and as pinned constraints beside the settings\' own', () => {
+  it("reach the engine as ids and as pinned constraints beside the settings' own", () => {
     const engine = withChoices({ preserve: { pinned: ['a'] } }, { keep: [1], drop: [2], pins: ['b', 'a'] });
     assert.deepEqual(engine.choices, { keep: [1], drop: [2] });
     assert.deepEqual(engine.preserve?.pinned, ['a', 'b']);
@@ -90,6 +101,9 @@ describe('the person\'s choices', () => {
     assert.ok(!compacted.cancelled);
     const fates = (items: readonly { id: number; fate: string; reason: string }[]) => items.map(({ id, fate, reason }) => ({ id, fate, reason }));
     assert.deepEqual(fates(live.items), fates(compacted.result.items));
-    assert.ok(compacted.result.conversation.messages.some((message) => JSON.stringify(message).includes('Keep the retry budget at 3.')), 'the pinned sentence is in what the model sees next');
+    assert.ok(
+      compacted.result.conversation.messages.some((message) => JSON.stringify(message).includes('Keep the retry budget at 3.')),
+      'the pinned sentence is in what the model sees next',
+    );
   });
 });

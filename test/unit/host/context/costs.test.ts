@@ -1,7 +1,18 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { breakEvenOf, costViewOf, itemUsdOf, pricesOf, readAudits, readCosts, withBreakEven, withCacheMisses, withCallCosts, withItemCosts } from '../../../../src/host/context/costs';
+import {
+  breakEvenOf,
+  costViewOf,
+  itemUsdOf,
+  pricesOf,
+  readAudits,
+  readCosts,
+  withBreakEven,
+  withCacheMisses,
+  withCallCosts,
+  withItemCosts,
+} from '../../../../src/host/context/costs';
 import { planViewOf } from '../../../../src/host/context/derive';
 import { livePlan } from '../../../../src/host/context/liveSnapshot';
 import { snapshotOf } from './snapshotOf';
@@ -10,8 +21,30 @@ import { SETTING_DEFAULTS } from '../../../../src/host/settingDefaults';
 import { costViewSchema, type Preview, type TimelinePoint } from '../../../../src/protocol/messages';
 import { readSessionInfo } from '../../../../src/sessions/claude-code/listing';
 
-const DEMO = join(__dirname, '..', '..', '..', 'fixtures', 'claude-code', 'demo', 'projects', '-home-user-payments-demo', '1184e54e-cc88-4ddf-ba37-ec450f40e74c.jsonl');
-const LONG_DEMO = join(__dirname, '..', '..', '..', 'fixtures', 'claude-code', 'long-demo', 'projects', '-home-user-payments-demo', 'c6b61ed8-d74f-49a3-9726-211b52f81b9b.jsonl');
+const DEMO = join(
+  __dirname,
+  '..',
+  '..',
+  '..',
+  'fixtures',
+  'claude-code',
+  'demo',
+  'projects',
+  '-home-user-payments-demo',
+  '1184e54e-cc88-4ddf-ba37-ec450f40e74c.jsonl',
+);
+const LONG_DEMO = join(
+  __dirname,
+  '..',
+  '..',
+  '..',
+  'fixtures',
+  'claude-code',
+  'long-demo',
+  'projects',
+  '-home-user-payments-demo',
+  'c6b61ed8-d74f-49a3-9726-211b52f81b9b.jsonl',
+);
 /** The demo's model has no bundled price: the e2e demo gives it Sonnet 4.5's, as here. */
 const SONNET_PRICES = { 'claude-sonnet-5-5': { input: 3, output: 15, cacheWrite: 3.75, cacheWrite1h: 6, cacheRead: 0.3 } };
 
@@ -23,8 +56,8 @@ async function demo() {
   return { snapshot: read.value, handle };
 }
 
-describe('the panel\'s costs', () => {
-  it('prices every item of the map, groups the file reads costliest first, and the shares add up to the prompts\' cost', async () => {
+describe("the panel's costs", () => {
+  it("prices every item of the map, groups the file reads costliest first, and the shares add up to the prompts' cost", async () => {
     const { snapshot, handle } = await demo();
     const { prices, pricesProblem } = pricesOf(SONNET_PRICES);
     assert.equal(pricesProblem, null);
@@ -36,10 +69,16 @@ describe('the panel\'s costs', () => {
     // Grouped by file: costliest first, each with its reads, tokens now and cost so far.
     assert.ok(view.byResource.length > 0);
     for (const [a, b] of view.byResource.slice(1).map((group, k) => [view.byResource[k]!, group] as const)) assert.ok(a.usd >= b.usd);
-    assert.ok(view.byResource.some((group) => group.file && group.count >= 2), 'the demo re-reads a file');
+    assert.ok(
+      view.byResource.some((group) => group.file && group.count >= 2),
+      'the demo re-reads a file',
+    );
     // Named as the map's labels name them: relative to the workspace.
     const named = costViewOf(report, null, snapshot.context.workspace);
-    assert.ok(named.byResource.some((group) => group.resource.startsWith('src/')), named.byResource.map((group) => group.resource).join(', '));
+    assert.ok(
+      named.byResource.some((group) => group.resource.startsWith('src/')),
+      named.byResource.map((group) => group.resource).join(', '),
+    );
 
     const plan = planViewOf(snapshot.context, livePlan(snapshot, { engine: engineOptionsOf(SETTING_DEFAULTS, 60), compactionFocus: '' }), 1);
     const regions = withItemCosts(plan.regions, itemUsdOf(report));
@@ -63,7 +102,7 @@ describe('the panel\'s costs', () => {
     assert.equal(breakEvenOf(prices, snapshot, 30_000, 10_000), null);
   });
 
-  it('says the session\'s cache health under the gauge and marks the call that missed on the timeline, by its instant (issue 39)', async () => {
+  it("says the session's cache health under the gauge and marks the call that missed on the timeline, by its instant (issue 39)", async () => {
     // The long demo: Claude Code's own /compact, after which the next call rewrote its history to the cache.
     const info = await readSessionInfo(LONG_DEMO);
     assert.ok(info.ok);
@@ -74,12 +113,22 @@ describe('the panel\'s costs', () => {
     const view = costViewOf(report, null);
     assert.ok(costViewSchema.safeParse(view).success);
     assert.match(view.cache?.sentence ?? '', /^cache \d+ % · 1 miss cost \$\d+\.\d\d, a compaction$/);
-    assert.deepEqual(report.cache.misses.map((miss) => miss.cause), ['compaction']);
+    assert.deepEqual(
+      report.cache.misses.map((miss) => miss.cause),
+      ['compaction'],
+    );
     const at = report.cache.misses[0]!.at!;
     // The miss is dated as its call on the live chain is (the response's newest line): the timeline's point joins it.
-    assert.ok(read.value.live.calls.some((call) => call.at === at), at);
+    assert.ok(
+      read.value.live.calls.some((call) => call.at === at),
+      at,
+    );
     // The timeline's point is dated by the response's first line, a few milliseconds before its newest.
-    const points: TimelinePoint[] = [{ at: new Date(Date.parse(at) - 3).toISOString(), usedTokens: 100, event: null }, { at: '2020-01-01T00:00:00Z', usedTokens: 50, event: null }, { at: new Date(Date.parse(at) + 60_000).toISOString(), usedTokens: 120, event: null }];
+    const points: TimelinePoint[] = [
+      { at: new Date(Date.parse(at) - 3).toISOString(), usedTokens: 100, event: null },
+      { at: '2020-01-01T00:00:00Z', usedTokens: 50, event: null },
+      { at: new Date(Date.parse(at) + 60_000).toISOString(), usedTokens: 120, event: null },
+    ];
     const marked = withCacheMisses(points, report);
     assert.match(marked[0]!.cacheMiss?.label ?? '', /^cache miss after a compaction: \+\$\d/);
     assert.equal(marked[0]!.cacheMiss?.cause, 'compaction');
@@ -87,7 +136,7 @@ describe('the panel\'s costs', () => {
     assert.equal(marked[2]!.cacheMiss, undefined);
   });
 
-  it('audits the agent\'s own compaction for History, by its id, once (issue 39)', async () => {
+  it("audits the agent's own compaction for History, by its id, once (issue 39)", async () => {
     const dir = join(__dirname, '..', '..', '..', 'fixtures', 'claude-code', 'compact-audit', 'projects', '-home-user-payments-audit');
     const info = await readSessionInfo(join(dir, 'c6546f91-05eb-4b3c-895f-ea3eaa4f650b.jsonl'));
     assert.ok(info.ok);
@@ -103,7 +152,7 @@ describe('the panel\'s costs', () => {
     assert.equal((await readAudits(read.value))[0], audits[0]);
   });
 
-  it('puts each call\'s cost on its timeline point, joined by the response\'s time; compaction marks get none', () => {
+  it("puts each call's cost on its timeline point, joined by the response's time; compaction marks get none", () => {
     const calls = [
       { at: '2026-01-01T00:00:01Z', model: 'm', usd: 0.25 },
       { at: '2026-01-01T00:00:02Z', model: 'm', usd: 0.5 },
@@ -121,7 +170,7 @@ describe('the panel\'s costs', () => {
     assert.deepEqual(withCallCosts(points, null), points);
   });
 
-  it('the preview\'s break-even line is at the latest priced call\'s cache prices', async () => {
+  it("the preview's break-even line is at the latest priced call's cache prices", async () => {
     const { snapshot } = await demo();
     const { prices } = pricesOf(SONNET_PRICES);
     const figures = breakEvenOf(prices, snapshot, 30_000, 10_000);

@@ -9,7 +9,18 @@ import { engineOptionsOf } from '../../../../src/host/engineOptions';
 import { SETTING_DEFAULTS } from '../../../../src/host/settingDefaults';
 import { readSessionInfo } from '../../../../src/sessions/claude-code/listing';
 
-const DEMO = join(__dirname, '..', '..', '..', 'fixtures', 'claude-code', 'demo', 'projects', '-home-user-payments-demo', '1184e54e-cc88-4ddf-ba37-ec450f40e74c.jsonl');
+const DEMO = join(
+  __dirname,
+  '..',
+  '..',
+  '..',
+  'fixtures',
+  'claude-code',
+  'demo',
+  'projects',
+  '-home-user-payments-demo',
+  '1184e54e-cc88-4ddf-ba37-ec450f40e74c.jsonl',
+);
 
 describe('the live plan', () => {
   it('gives every item the fate Compact… gives it with its default options (the standing focus)', async () => {
@@ -33,7 +44,10 @@ describe('the live plan', () => {
     });
     const fates = (items: readonly { id: number; fate: string; reason: string }[]) => items.map(({ id, fate, reason }) => ({ id, fate, reason }));
     assert.deepEqual(fates(live.items), fates(compacted.result.items));
-    assert.ok(live.items.some((item) => item.fate !== 'preserved'), 'Compact… changes something in the demo session');
+    assert.ok(
+      live.items.some((item) => item.fate !== 'preserved'),
+      'Compact… changes something in the demo session',
+    );
     // What the map used to show: an automatic plan at the target, far above this small session.
     assert.ok(plan(snapshot.context, settings.engine).items.every((item) => item.fate === 'preserved'));
   });

@@ -5,7 +5,10 @@ import { openSession } from '../../../../src/sessions/handle/open';
 import type { SessionHandle } from '../../../../src/sessions/port';
 import type { SessionInfo } from '../../../../src/sessions/types';
 
-export async function snapshotOf(session: SessionInfo, windowOverride: number): Promise<{ read: Awaited<ReturnType<typeof readSnapshot>>; handle: SessionHandle }> {
+export async function snapshotOf(
+  session: SessionInfo,
+  windowOverride: number,
+): Promise<{ read: Awaited<ReturnType<typeof readSnapshot>>; handle: SessionHandle }> {
   const handle = openSession(adapterOf(session.agent), session, { windowOverride });
   try {
     return { read: await readSnapshot(handle), handle };

@@ -33,7 +33,11 @@ describe('StateDelta', () => {
   });
 
   it('patches applied in order rebuild every newest state', () => {
-    const change = fc.record({ used: fc.integer({ min: 0, max: 200_000 }), hooks: fc.constantFrom('connected' as const, 'partial' as const, 'disconnected' as const), diagnostics: fc.array(fc.string({ maxLength: 8 }), { maxLength: 2 }) });
+    const change = fc.record({
+      used: fc.integer({ min: 0, max: 200_000 }),
+      hooks: fc.constantFrom('connected' as const, 'partial' as const, 'disconnected' as const),
+      diagnostics: fc.array(fc.string({ maxLength: 8 }), { maxLength: 2 }),
+    });
     fc.assert(
       fc.property(fc.array(change, { maxLength: 20 }), (changes) => {
         const delta = new StateDelta(initial);

@@ -4,10 +4,33 @@ import fc from 'fast-check';
 import { editsInForce, liveFatesOf } from '../../../../src/host/proxy/liveFates';
 import { EDIT_TIERS, type ProxyEdit, type ProxyEvent } from '../../../../src/proxy/events';
 
-const edit = (toolUseId: string, tier: ProxyEdit['tier'] = 'supersede'): ProxyEdit => ({ toolUseId, tier, ref: `ctx-lens:${toolUseId}`, tokensBefore: 900, tokensAfter: 30 });
+const edit = (toolUseId: string, tier: ProxyEdit['tier'] = 'supersede'): ProxyEdit => ({
+  toolUseId,
+  tier,
+  ref: `ctx-lens:${toolUseId}`,
+  tokensBefore: 900,
+  tokensAfter: 30,
+});
 const call = (newEdits: ProxyEdit[], restored: string[] = []): ProxyEvent => ({
-  v: 1, time: '2026-11-24T16:00:00.000Z', session: 's', agentSession: null, method: 'POST', path: '/v1/messages', action: 'edited', reason: null, model: null, stream: true,
-  agentTokens: 0, sentTokens: 0, stickyEdits: 0, newEdits, restored, addedMs: 1, status: 200, usage: null, error: null,
+  v: 1,
+  time: '2026-11-24T16:00:00.000Z',
+  session: 's',
+  agentSession: null,
+  method: 'POST',
+  path: '/v1/messages',
+  action: 'edited',
+  reason: null,
+  model: null,
+  stream: true,
+  agentTokens: 0,
+  sentTokens: 0,
+  stickyEdits: 0,
+  newEdits,
+  restored,
+  addedMs: 1,
+  status: 200,
+  usage: null,
+  error: null,
 });
 
 describe('live fates', () => {
@@ -19,7 +42,12 @@ describe('live fates', () => {
     ]);
     assert.deepEqual(
       liveFatesOf(events, [...items, { id: 99, kind: 'user' }]).map((fate) => [fate.id, fate.fate]),
-      [[1, 'stubbed'], [5, 'truncated'], [7, 'dropped'], [9, 'stubbed']],
+      [
+        [1, 'stubbed'],
+        [5, 'truncated'],
+        [7, 'dropped'],
+        [9, 'stubbed'],
+      ],
     );
   });
 

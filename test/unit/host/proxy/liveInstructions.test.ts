@@ -33,13 +33,25 @@ describe("the proxy's instructions from the panel", () => {
 
   it('mask a secret a pinned sentence or the focus quoted: they are written to a file', () => {
     const key = 'sk-ant-api03-' + 'a'.repeat(40);
-    const instructions = liveInstructionsOf({ settings: { engine: {}, compactionFocus: `the key ${key}` }, thresholds: { triggerPercent: 75, targetPercent: 60 }, windowTokens: null, choices: { keep: [], drop: [], pins: [`use ${key}`] }, items: [] });
+    const instructions = liveInstructionsOf({
+      settings: { engine: {}, compactionFocus: `the key ${key}` },
+      thresholds: { triggerPercent: 75, targetPercent: 60 },
+      windowTokens: null,
+      choices: { keep: [], drop: [], pins: [`use ${key}`] },
+      items: [],
+    });
     assert.ok(!JSON.stringify(instructions).includes(key));
     assert.match(instructions.engine?.preserve?.pinned?.[0] ?? '', /^use /);
   });
 
   it('without a followed session the proxy keeps its own window', () => {
-    const instructions = liveInstructionsOf({ settings: { engine: {}, compactionFocus: '' }, thresholds: { triggerPercent: 75, targetPercent: 60 }, windowTokens: null, choices: { keep: [], drop: [], pins: [] }, items: [] });
+    const instructions = liveInstructionsOf({
+      settings: { engine: {}, compactionFocus: '' },
+      thresholds: { triggerPercent: 75, targetPercent: 60 },
+      windowTokens: null,
+      choices: { keep: [], drop: [], pins: [] },
+      items: [],
+    });
     assert.equal('windowTokens' in instructions, false);
     assert.deepEqual([instructions.keep, instructions.drop], [[], []]);
   });

@@ -4,8 +4,18 @@ import { liveProxyStatus } from '../../../../src/host/proxy/liveProxyStatus';
 import type { LiveProxyState } from '../../../../src/protocol/messages';
 
 const summary: LiveProxyState = {
-  at: '2026-11-24T16:03:00.000Z', action: 'sticky', reason: null, agentTokens: 121_000, sentTokens: 95_700, usage: null,
-  requests: 12, editedRequests: 4, edits: 8, failedOpen: 0, savedTokens: 61_300, items: [],
+  at: '2026-11-24T16:03:00.000Z',
+  action: 'sticky',
+  reason: null,
+  agentTokens: 121_000,
+  sentTokens: 95_700,
+  usage: null,
+  requests: 12,
+  editedRequests: 4,
+  edits: 8,
+  failedOpen: 0,
+  savedTokens: 61_300,
+  items: [],
 };
 
 describe('the live proxy status bar item', () => {

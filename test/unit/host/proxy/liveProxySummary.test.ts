@@ -86,7 +86,10 @@ describe('the live proxy in the panel', () => {
   it("reads the file's valid lines, skipping torn and foreign ones", async () => {
     const path = join(tempDir('cl-proxy-events-'), 'events.jsonl');
     writeFileSync(path, [formatProxyEvent(event({})), '{"v":2}', 'not json', formatProxyEvent(event({ action: 'edited' })), '{"v":1,"ti'].join('\n'));
-    assert.deepEqual((await readProxyEventTail(path)).map((read) => read.action), ['unchanged', 'edited']);
+    assert.deepEqual(
+      (await readProxyEventTail(path)).map((read) => read.action),
+      ['unchanged', 'edited'],
+    );
     assert.deepEqual(await readProxyEventTail(join(path, '..', 'missing.jsonl')), []);
   });
 });

@@ -42,7 +42,13 @@ describe('subagentCosts', () => {
     const costs = await subagentCosts(prices, sessions);
     const rows = pickerItems(sessions, Date.now(), costs);
     assert.equal(rows[0]?.session.id, '4c2ddfdc-b619-4525-8d03-1950fb1b0257');
-    assert.deepEqual(rows.slice(1).map((row) => row.session.id).sort(), ['agent-36541525', 'agent-50243ee8']);
+    assert.deepEqual(
+      rows
+        .slice(1)
+        .map((row) => row.session.id)
+        .sort(),
+      ['agent-36541525', 'agent-50243ee8'],
+    );
     assert.equal(costs.size, 2);
     for (const row of rows.slice(1)) {
       assert.match(row.label, /^ {4}\$\(type-hierarchy-sub\) /);

@@ -18,14 +18,30 @@ function walk(fills: number[], controller = new TriggerController()): (string | 
 
 describe('nudgeFor', () => {
   it('offers once past the trigger, once more past the safety net, and again only after going under the target', () => {
-    assert.deepEqual(walk([50, 84, 86, 88, 90, 96, 97, 80, 70, 86, 59, 86]), [null, null, 'trigger', null, null, 'safety-net', null, null, null, null, null, 'trigger']);
+    assert.deepEqual(walk([50, 84, 86, 88, 90, 96, 97, 80, 70, 86, 59, 86]), [
+      null,
+      null,
+      'trigger',
+      null,
+      null,
+      'safety-net',
+      null,
+      null,
+      null,
+      null,
+      null,
+      'trigger',
+    ]);
   });
 
   it('says how full, and that Claude Code would compact without the focus', () => {
     const state: NudgeState = { offered: null };
     const used = 0.86 * WINDOW;
     const nudge = nudgeFor(new TriggerController().decide({ usedTokens: used, windowTokens: WINDOW }), { ...facts(used), agentName: 'Claude Code' }, state);
-    assert.equal(nudge?.message, 'Context Lens: the context is 86 % full (860k/1000k), past your trigger. Compact with a focus now? Claude Code compacts by itself, without your focus, at 967k.');
+    assert.equal(
+      nudge?.message,
+      'Context Lens: the context is 86 % full (860k/1000k), past your trigger. Compact with a focus now? Claude Code compacts by itself, without your focus, at 967k.',
+    );
   });
 
   it('stays silent while the circuit breaker is open after low-savings compactions', () => {

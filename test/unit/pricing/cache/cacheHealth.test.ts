@@ -9,7 +9,13 @@ const index = indexPrices(BUNDLED_PRICES);
 const SONNET = 'claude-sonnet-4-5-20250929';
 const at = (minutes: number): string => new Date(Date.UTC(2026, 0, 1) + minutes * 60_000).toISOString();
 const call = (minute: number, read: number, write: number, extra: Partial<CacheCall> & { input?: number; hour?: number } = {}): CacheCall => ({
-  usage: { inputTokens: extra.input ?? 10, cacheCreationInputTokens: write, cacheReadInputTokens: read, outputTokens: 100, ...(extra.hour ? { cacheWrite1hTokens: extra.hour } : {}) },
+  usage: {
+    inputTokens: extra.input ?? 10,
+    cacheCreationInputTokens: write,
+    cacheReadInputTokens: read,
+    outputTokens: 100,
+    ...(extra.hour ? { cacheWrite1hTokens: extra.hour } : {}),
+  },
   model: extra.model ?? SONNET,
   at: at(minute),
   ...(extra.prefix !== undefined ? { prefix: extra.prefix } : {}),
@@ -44,7 +50,7 @@ describe('cacheHealth', () => {
     // It reads what the previous call sent (21,010), out of what it wrote.
     assert.equal(health.misses[0]?.rewrittenTokens, 21_010);
     // Sonnet 4.5: write $3.75, read $0.30 a million tokens.
-    assert.ok(Math.abs((health.misses[0]?.usd ?? 0) - 21_010 * (3.75 - 0.3) / 1e6) < 1e-12);
+    assert.ok(Math.abs((health.misses[0]?.usd ?? 0) - (21_010 * (3.75 - 0.3)) / 1e6) < 1e-12);
     assert.match(missSentence(health.misses[0]!, usd), /^cache miss after 8 min idle: \+\$0\.07$/);
     assert.equal(health.byCause.idle, 1);
     assert.match(cacheSentence(health, usd), /^cache \d+ % · 5 misses cost \$\d+\.\d\d, 1 of them idle gaps$/);
@@ -52,14 +58,30 @@ describe('cacheHealth', () => {
 
   it('a 1-hour write keeps the cache an hour: a 30-minute gap is then no idle miss', () => {
     const health = cacheHealth(index, [call(0, 0, 20_000, { hour: 20_000 }), call(1, 20_000, 10, { hour: 10 }), call(31, 0, 20_500), call(100, 0, 20_600)]);
-    assert.deepEqual(health.misses.map((miss) => [miss.cause, miss.lifetimeMs]), [['unknown', 3_600_000], ['idle', 300_000]]);
+    assert.deepEqual(
+      health.misses.map((miss) => [miss.cause, miss.lifetimeMs]),
+      [
+        ['unknown', 3_600_000],
+        ['idle', 300_000],
+      ],
+    );
     // The 1-hour write priced at its own rate: the rewrite moves 1-hour tokens first.
-    assert.deepEqual(asHit({ inputTokens: 5, cacheCreationInputTokens: 100, cacheWrite1hTokens: 60, cacheReadInputTokens: 0, outputTokens: 1 }, 80), { inputTokens: 5, cacheCreationInputTokens: 20, cacheWrite1hTokens: 0, cacheReadInputTokens: 80, outputTokens: 1 });
+    assert.deepEqual(asHit({ inputTokens: 5, cacheCreationInputTokens: 100, cacheWrite1hTokens: 60, cacheReadInputTokens: 0, outputTokens: 1 }, 80), {
+      inputTokens: 5,
+      cacheCreationInputTokens: 20,
+      cacheWrite1hTokens: 0,
+      cacheReadInputTokens: 80,
+      outputTokens: 1,
+    });
   });
 
   it('OpenAI and Gemini (no cache writes: cached tokens inside the input): the rest was paid as input', () => {
     const gpt = 'gpt-5';
-    const health = cacheHealth(index, [call(0, 0, 0, { input: 30_000, model: gpt }), call(1, 29_000, 0, { input: 2_000, model: gpt }), call(20, 0, 0, { input: 32_000, model: gpt })]);
+    const health = cacheHealth(index, [
+      call(0, 0, 0, { input: 30_000, model: gpt }),
+      call(1, 29_000, 0, { input: 2_000, model: gpt }),
+      call(20, 0, 0, { input: 32_000, model: gpt }),
+    ]);
     assert.equal(health.misses.length, 1);
     assert.equal(health.misses[0]?.cause, 'idle');
     assert.equal(health.misses[0]?.rewrittenTokens, 31_000);
@@ -76,10 +98,17 @@ describe('cacheHealth', () => {
 
   it('a fork of ours: its first call rewrites after our compaction; an unpriced model has tokens, no dollars', () => {
     const fork = cacheHealth(index, [call(0, 2_000, 30_000)], [], { startsAfterCompaction: true });
-    assert.deepEqual(fork.misses.map((miss) => [miss.cause, miss.rewrittenTokens]), [['compaction', 30_010]]);
+    assert.deepEqual(
+      fork.misses.map((miss) => [miss.cause, miss.rewrittenTokens]),
+      [['compaction', 30_010]],
+    );
     const unpriced = cacheHealth(index, [call(0, 0, 20_000, { model: 'glm-4.7' }), call(10, 0, 20_000, { model: 'glm-4.7' })]);
     assert.equal(unpriced.misses.length, 0, 'never read: caching off');
-    const priced = cacheHealth(index, [call(0, 0, 20_000, { model: 'glm-4.7' }), call(1, 20_000, 10, { model: 'glm-4.7' }), call(10, 0, 20_000, { model: 'glm-4.7' })]);
+    const priced = cacheHealth(index, [
+      call(0, 0, 20_000, { model: 'glm-4.7' }),
+      call(1, 20_000, 10, { model: 'glm-4.7' }),
+      call(10, 0, 20_000, { model: 'glm-4.7' }),
+    ]);
     assert.equal(priced.misses[0]?.usd, null);
     assert.equal(priced.usd, 0);
     assert.match(missSentence(priced.misses[0]!, usd), /tokens rewritten/);

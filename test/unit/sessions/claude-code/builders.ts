@@ -24,7 +24,11 @@ export class TranscriptBuilder {
   private counter = 0;
   private clock = Date.parse('2026-01-01T00:00:00.000Z');
 
-  constructor(readonly sessionId = 'session-1', readonly cwd = '/home/user/project', private readonly sidechain = false) {}
+  constructor(
+    readonly sessionId = 'session-1',
+    readonly cwd = '/home/user/project',
+    private readonly sidechain = false,
+  ) {}
 
   private nextUuid(): string {
     this.counter++;
@@ -125,17 +129,30 @@ export class TranscriptBuilder {
    * parent. The chain continues from the last result. `order` permutes the order the results are
    * written in (tools finish in any order).
    */
-  parallel(messageId: string, calls: { id: string; name?: string; input?: Json; result: string }[], usage: Usage, order?: number[]): { uses: string[]; results: string[] } {
+  parallel(
+    messageId: string,
+    calls: { id: string; name?: string; input?: Json; result: string }[],
+    usage: Usage,
+    order?: number[],
+  ): { uses: string[]; results: string[] } {
     const uses = this.assistant(
       messageId,
-      calls.map((call) => ({ type: 'tool_use', id: call.id, name: call.name ?? 'Read', input: call.input ?? { file_path: `/home/user/project/${call.id}.ts` } })),
+      calls.map((call) => ({
+        type: 'tool_use',
+        id: call.id,
+        name: call.name ?? 'Read',
+        input: call.input ?? { file_path: `/home/user/project/${call.id}.ts` },
+      })),
       usage,
     );
     const results: string[] = [];
     for (const index of order ?? calls.map((_, position) => position)) {
       const call = calls[index]!;
       this.from(uses[index]!);
-      results[index] = this.user([{ type: 'tool_result', tool_use_id: call.id, content: call.result }], { toolUseResult: { stdout: call.result }, sourceToolAssistantUUID: uses[index] });
+      results[index] = this.user([{ type: 'tool_result', tool_use_id: call.id, content: call.result }], {
+        toolUseResult: { stdout: call.result },
+        sourceToolAssistantUUID: uses[index],
+      });
     }
     return { uses, results };
   }
@@ -173,7 +190,14 @@ export class TranscriptBuilder {
 /** A short, ordinary session: prompt, tool call, result, answer. */
 export function basicSession(builder = new TranscriptBuilder()): TranscriptBuilder {
   builder.user('Fix the retry bug');
-  builder.assistant('msg_1', [{ type: 'text', text: 'Let me look.' }, { type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: 'a.ts' } }], { input: 10, cacheCreation: 1000, cacheRead: 0, output: 40 });
+  builder.assistant(
+    'msg_1',
+    [
+      { type: 'text', text: 'Let me look.' },
+      { type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: 'a.ts' } },
+    ],
+    { input: 10, cacheCreation: 1000, cacheRead: 0, output: 40 },
+  );
   builder.toolResult('toolu_1', 'export const a = 1;');
   builder.text('msg_2', 'Fixed.', { input: 5, cacheCreation: 100, cacheRead: 1040, output: 12 });
   return builder;

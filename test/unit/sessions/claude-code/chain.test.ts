@@ -17,7 +17,15 @@ function graphOf(records: RawRecord[]): RecordGraph {
 }
 
 const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, second)).toISOString();
-const user = (uuid: string, parentUuid: string | null, second: number, extra: RawRecord = {}): RawRecord => ({ type: 'user', uuid, parentUuid, timestamp: at(second), isSidechain: false, message: { role: 'user', content: uuid }, ...extra });
+const user = (uuid: string, parentUuid: string | null, second: number, extra: RawRecord = {}): RawRecord => ({
+  type: 'user',
+  uuid,
+  parentUuid,
+  timestamp: at(second),
+  isSidechain: false,
+  message: { role: 'user', content: uuid },
+  ...extra,
+});
 
 describe('RecordGraph', () => {
   it('picks the newest non-sidechain leaf by timestamp and walks to the root', () => {
@@ -25,7 +33,10 @@ describe('RecordGraph', () => {
     const leaf = graph.liveLeaf();
     assert.equal(leaf?.record.uuid, 'c');
     const walk = graph.walk(leaf as LocatedRecord);
-    assert.deepEqual(walk.records.map((record) => record.record.uuid), ['a', 'b', 'c']);
+    assert.deepEqual(
+      walk.records.map((record) => record.record.uuid),
+      ['a', 'b', 'c'],
+    );
     assert.equal(walk.stop, 'root');
     assert.equal(graph.liveLeaf(true)?.record.uuid, 'side');
   });
@@ -36,9 +47,17 @@ describe('RecordGraph', () => {
   });
 
   it('stops at a compact boundary', () => {
-    const graph = graphOf([user('a', null, 1), { type: 'system', subtype: 'compact_boundary', uuid: 'cb', parentUuid: null, logicalParentUuid: 'a', timestamp: at(2) }, user('sum', 'cb', 3, { isCompactSummary: true }), user('d', 'sum', 4)]);
+    const graph = graphOf([
+      user('a', null, 1),
+      { type: 'system', subtype: 'compact_boundary', uuid: 'cb', parentUuid: null, logicalParentUuid: 'a', timestamp: at(2) },
+      user('sum', 'cb', 3, { isCompactSummary: true }),
+      user('d', 'sum', 4),
+    ]);
     const walk = graph.walk(graph.liveLeaf() as LocatedRecord);
-    assert.deepEqual(walk.records.map((record) => record.record.uuid), ['cb', 'sum', 'd']);
+    assert.deepEqual(
+      walk.records.map((record) => record.record.uuid),
+      ['cb', 'sum', 'd'],
+    );
     assert.equal(walk.stop, 'boundary');
   });
 
@@ -46,7 +65,10 @@ describe('RecordGraph', () => {
     const graph = graphOf([user('a', 'c', 1), user('b', 'a', 2), user('c', 'b', 3), user('leaf', 'c', 4)]);
     const walk = graph.walk(graph.get('leaf') as LocatedRecord);
     assert.equal(walk.stop, 'cycle');
-    assert.deepEqual(walk.records.map((record) => record.record.uuid), ['a', 'b', 'c', 'leaf'].slice(0, 4));
+    assert.deepEqual(
+      walk.records.map((record) => record.record.uuid),
+      ['a', 'b', 'c', 'leaf'].slice(0, 4),
+    );
     const [diagnostic] = graph.diagnostics();
     assert.equal(diagnostic?.code, 'cycle');
     assert.equal(diagnostic?.severity, 'error');
@@ -59,8 +81,14 @@ describe('RecordGraph', () => {
     assert.equal(leaf?.record.uuid, 'b', 'the newest on this side: the sidechain record is not');
     const walk = graph.walk(leaf as LocatedRecord);
     assert.equal(walk.stop, 'cycle');
-    assert.deepEqual(walk.records.map((record) => record.record.uuid), ['a', 'b']);
-    assert.deepEqual(graph.diagnostics().map(({ code, line }) => [code, line]), [['cycle', 2]]);
+    assert.deepEqual(
+      walk.records.map((record) => record.record.uuid),
+      ['a', 'b'],
+    );
+    assert.deepEqual(
+      graph.diagnostics().map(({ code, line }) => [code, line]),
+      [['cycle', 2]],
+    );
   });
 
   it('pure cycle with equal timestamps: the later record in the file leads', () => {
@@ -74,8 +102,14 @@ describe('RecordGraph', () => {
     builder.text('msg_1', 'reply', { input: 10, output: 2 }, undefined, { uuid: 'b' });
     const read = await readLiveContext(builder.write(tempDir()));
     assert.ok(read.ok);
-    assert.deepEqual(read.value.messages.map((message) => message.role), ['user', 'assistant']);
-    assert.ok(read.value.diagnostics.some((diagnostic) => diagnostic.code === 'cycle' && diagnostic.line !== undefined), JSON.stringify(read.value.diagnostics));
+    assert.deepEqual(
+      read.value.messages.map((message) => message.role),
+      ['user', 'assistant'],
+    );
+    assert.ok(
+      read.value.diagnostics.some((diagnostic) => diagnostic.code === 'cycle' && diagnostic.line !== undefined),
+      JSON.stringify(read.value.diagnostics),
+    );
   });
 
   it('missing parent: keeps what was found and says where the context starts', () => {
@@ -83,7 +117,10 @@ describe('RecordGraph', () => {
     const walk = graph.walk(graph.liveLeaf() as LocatedRecord);
     assert.equal(walk.stop, 'missing-parent');
     assert.equal(walk.missingParent, 'gone');
-    assert.deepEqual(walk.records.map((record) => record.record.uuid), ['b', 'c']);
+    assert.deepEqual(
+      walk.records.map((record) => record.record.uuid),
+      ['b', 'c'],
+    );
     assert.equal(graph.diagnostics()[0]?.code, 'missing-parent');
     assert.equal(graph.diagnostics()[0]?.line, 1);
   });
@@ -99,13 +136,24 @@ describe('RecordGraph', () => {
     const graph = graphOf([
       user('a', null, 1),
       user('kept', 'a', 2),
-      { type: 'system', subtype: 'compact_boundary', uuid: 'cb', parentUuid: null, logicalParentUuid: 'kept', timestamp: at(3), compactMetadata: { preservedSegment: { headUuid: 'kept', anchorUuid: 'sum', tailUuid: 'kept' } } },
+      {
+        type: 'system',
+        subtype: 'compact_boundary',
+        uuid: 'cb',
+        parentUuid: null,
+        logicalParentUuid: 'kept',
+        timestamp: at(3),
+        compactMetadata: { preservedSegment: { headUuid: 'kept', anchorUuid: 'sum', tailUuid: 'kept' } },
+      },
       user('sum', 'cb', 4, { isCompactSummary: true }),
       user('next', 'sum', 5),
     ]);
     graph.relinkPreserved((graph.get('cb') as LocatedRecord).record);
     const walk = graph.walk(graph.liveLeaf() as LocatedRecord);
-    assert.deepEqual(walk.records.map((record) => record.record.uuid), ['cb', 'sum', 'kept', 'next']);
+    assert.deepEqual(
+      walk.records.map((record) => record.record.uuid),
+      ['cb', 'sum', 'kept', 'next'],
+    );
   });
 
   it('property: for any parent graph the walk terminates and never repeats a record', () => {

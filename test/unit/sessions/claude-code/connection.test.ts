@@ -29,8 +29,15 @@ describe('connection commands', () => {
   });
 
   it('writes Windows paths with forward slashes, which bash and cmd both accept', () => {
-    const windows = connectionCommands({ node: 'C:\\Program Files\\nodejs\\node.exe', binDir: 'C:\\Users\\Ann Lee\\AppData\\Roaming\\Code\\User\\globalStorage\\context-lens.context-lens\\bin', platform: 'win32' });
-    assert.equal(windows.preCompact, 'CONTEXT_LENS_CONNECT=1 "C:/Program Files/nodejs/node.exe" "C:/Users/Ann Lee/AppData/Roaming/Code/User/globalStorage/context-lens.context-lens/bin/cli.js" hook pre-compact');
+    const windows = connectionCommands({
+      node: 'C:\\Program Files\\nodejs\\node.exe',
+      binDir: 'C:\\Users\\Ann Lee\\AppData\\Roaming\\Code\\User\\globalStorage\\context-lens.context-lens\\bin',
+      platform: 'win32',
+    });
+    assert.equal(
+      windows.preCompact,
+      'CONTEXT_LENS_CONNECT=1 "C:/Program Files/nodejs/node.exe" "C:/Users/Ann Lee/AppData/Roaming/Code/User/globalStorage/context-lens.context-lens/bin/cli.js" hook pre-compact',
+    );
   });
 
   it('survives a shell on folder names with spaces, quotes, dollars and backticks', () => {
@@ -42,9 +49,17 @@ describe('connection commands', () => {
     assert.deepEqual(argv, [join(binDir, 'cli.js'), 'hook', 'pre-compact']);
   });
 
-  it('runs VS Code\'s own runtime as Node where no node is installed', () => {
-    const electron = connectionCommands({ node: '/Applications/Visual Studio Code.app/Contents/MacOS/Electron', electronRunAsNode: true, binDir: '/tmp/bin', platform: 'darwin' });
-    assert.equal(electron.statusLine, 'CONTEXT_LENS_CONNECT=1 ELECTRON_RUN_AS_NODE=1 "/Applications/Visual Studio Code.app/Contents/MacOS/Electron" "/tmp/bin/statusline.js"');
+  it("runs VS Code's own runtime as Node where no node is installed", () => {
+    const electron = connectionCommands({
+      node: '/Applications/Visual Studio Code.app/Contents/MacOS/Electron',
+      electronRunAsNode: true,
+      binDir: '/tmp/bin',
+      platform: 'darwin',
+    });
+    assert.equal(
+      electron.statusLine,
+      'CONTEXT_LENS_CONNECT=1 ELECTRON_RUN_AS_NODE=1 "/Applications/Visual Studio Code.app/Contents/MacOS/Electron" "/tmp/bin/statusline.js"',
+    );
   });
 });
 
@@ -62,7 +77,7 @@ describe('connect', () => {
     assert.equal(connectionState(text, commands), 'connected');
   });
 
-  it('adds its own groups beside the person\'s hooks and keeps their status line', () => {
+  it("adds its own groups beside the person's hooks and keeps their status line", () => {
     const theirs = {
       permissions: { allow: ['Bash(npm test:*)'] },
       hooks: { PreCompact: [{ hooks: [{ type: 'command', command: 'echo mine' }] }], Stop: [{ hooks: [{ type: 'command', command: 'notify-send done' }] }] },
@@ -100,7 +115,11 @@ describe('connect', () => {
 });
 
 describe('a Node.js that moved', () => {
-  const before = connectionCommands({ node: '/home/user/.nvm/versions/node/v20.1.0/bin/node', binDir: '/home/user/.vscode/globalStorage/context-lens/bin/', platform: 'linux' });
+  const before = connectionCommands({
+    node: '/home/user/.nvm/versions/node/v20.1.0/bin/node',
+    binDir: '/home/user/.vscode/globalStorage/context-lens/bin/',
+    platform: 'linux',
+  });
   const connectedBefore = edited(connect(null, before)).text;
 
   it('still counts as connected, and Connect points the entries at the current one', () => {
@@ -115,14 +134,19 @@ describe('a Node.js that moved', () => {
     assert.ok(isEmptySettings(edited(disconnect(connectedBefore, commands)).text));
   });
 
-  it('leaves alone the same command for another installation\'s scripts', () => {
+  it("leaves alone the same command for another installation's scripts", () => {
     const elsewhere = connectionCommands({ node: '/usr/bin/node', binDir: '/opt/other/bin', platform: 'linux' });
     assert.equal(connectionState(edited(connect(null, elsewhere)).text, commands), 'disconnected');
   });
 });
 
 describe('through the ctxlens launcher', () => {
-  const launcher = connectionCommands({ node: '/usr/bin/node', binDir: '/home/user/.vscode/globalStorage/context-lens/bin/', platform: 'linux', viaLauncher: true });
+  const launcher = connectionCommands({
+    node: '/usr/bin/node',
+    binDir: '/home/user/.vscode/globalStorage/context-lens/bin/',
+    platform: 'linux',
+    viaLauncher: true,
+  });
 
   it('names the launcher, no Node.js path, the status line by its own command', () => {
     assert.equal(launcher.preCompact, 'CONTEXT_LENS_CONNECT=1 ctxlens hook pre-compact');
@@ -152,7 +176,18 @@ describe('disconnect', () => {
   });
 
   it('removes our entry from a group the person added another hook to, and keeps theirs', () => {
-    const shared = { hooks: { PreCompact: [{ hooks: [{ type: 'command', command: commands.preCompact }, { type: 'command', command: 'echo mine' }] }] } };
+    const shared = {
+      hooks: {
+        PreCompact: [
+          {
+            hooks: [
+              { type: 'command', command: commands.preCompact },
+              { type: 'command', command: 'echo mine' },
+            ],
+          },
+        ],
+      },
+    };
     const { text } = edited(disconnect(JSON.stringify(shared), commands));
     assert.deepEqual(JSON.parse(text), { hooks: { PreCompact: [{ hooks: [{ type: 'command', command: 'echo mine' }] }] } });
   });
@@ -164,16 +199,21 @@ describe('disconnect', () => {
 });
 
 const hookEntry = fc.record({ type: fc.constant('command'), command: fc.string({ maxLength: 20 }) });
-const group = fc.record({ matcher: fc.option(fc.constantFrom('compact', 'startup', '*', 'Bash'), { nil: undefined }), hooks: fc.array(hookEntry, { maxLength: 3 }) }, { requiredKeys: ['hooks'] });
-const theirSettings = fc.record(
-  {
-    permissions: fc.record({ allow: fc.array(fc.string({ maxLength: 10 }), { maxLength: 3 }) }),
-    model: fc.string({ maxLength: 10 }),
-    hooks: fc.dictionary(fc.constantFrom('PreCompact', 'SessionStart', 'Stop', 'PostToolUse'), fc.array(group, { minLength: 1, maxLength: 3 })),
-    statusLine: fc.record({ type: fc.constant('command'), command: fc.string({ maxLength: 20 }) }),
-  },
-  { requiredKeys: [] },
-).filter((settings) => settings.hooks === undefined || Object.keys(settings.hooks).length > 0);
+const group = fc.record(
+  { matcher: fc.option(fc.constantFrom('compact', 'startup', '*', 'Bash'), { nil: undefined }), hooks: fc.array(hookEntry, { maxLength: 3 }) },
+  { requiredKeys: ['hooks'] },
+);
+const theirSettings = fc
+  .record(
+    {
+      permissions: fc.record({ allow: fc.array(fc.string({ maxLength: 10 }), { maxLength: 3 }) }),
+      model: fc.string({ maxLength: 10 }),
+      hooks: fc.dictionary(fc.constantFrom('PreCompact', 'SessionStart', 'Stop', 'PostToolUse'), fc.array(group, { minLength: 1, maxLength: 3 })),
+      statusLine: fc.record({ type: fc.constant('command'), command: fc.string({ maxLength: 20 }) }),
+    },
+    { requiredKeys: [] },
+  )
+  .filter((settings) => settings.hooks === undefined || Object.keys(settings.hooks).length > 0);
 
 describe('connect / disconnect properties', () => {
   it('disconnect after connect gives back exactly the settings that were there', () => {
@@ -187,13 +227,16 @@ describe('connect / disconnect properties', () => {
     );
   });
 
-  it('connect keeps every entry of the person\'s settings', () => {
+  it("connect keeps every entry of the person's settings", () => {
     fc.assert(
       fc.property(theirSettings, (settings) => {
-        const connected = JSON.parse(edited(connect(JSON.stringify(settings), commands)).text) as Record<string, unknown> & { hooks: Record<string, unknown[]> };
+        const connected = JSON.parse(edited(connect(JSON.stringify(settings), commands)).text) as Record<string, unknown> & {
+          hooks: Record<string, unknown[]>;
+        };
         const plain = JSON.parse(JSON.stringify(settings)) as Record<string, unknown>;
         for (const [key, value] of Object.entries(plain)) if (key !== 'hooks') assert.deepEqual(connected[key], value);
-        for (const [event, groups] of Object.entries(settings.hooks ?? {})) assert.deepEqual(connected.hooks[event]?.slice(0, groups.length), JSON.parse(JSON.stringify(groups)));
+        for (const [event, groups] of Object.entries(settings.hooks ?? {}))
+          assert.deepEqual(connected.hooks[event]?.slice(0, groups.length), JSON.parse(JSON.stringify(groups)));
       }),
       { numRuns: 200, seed: 11 },
     );
@@ -202,7 +245,7 @@ describe('connect / disconnect properties', () => {
 
 const text = (edit: ReturnType<typeof connect>): string => edited(edit).text;
 
-describe('the person\'s look-alike commands', () => {
+describe("the person's look-alike commands", () => {
   const theirs = `notify.sh && ${commands.preCompact.replace('CONTEXT_LENS_CONNECT=1 ', '')}`;
   const lookAlikes = [
     theirs,
@@ -226,7 +269,7 @@ describe('the person\'s look-alike commands', () => {
   });
 });
 
-describe('the file\'s own text', () => {
+describe("the file's own text", () => {
   const original = [
     '// my local settings',
     '{',
@@ -285,7 +328,11 @@ function render(doc: Doc, tape: readonly string[], trailing: boolean): string {
   const print = (node: Doc): string => {
     if (node.kind === 'raw') return node.text;
     if (node.kind === 'array') return list('[', ']', node.items.map(print));
-    return list('{', '}', node.entries.map(([key, value]) => `${JSON.stringify(key)}${ws()}:${ws()}${print(value)}`));
+    return list(
+      '{',
+      '}',
+      node.entries.map(([key, value]) => `${JSON.stringify(key)}${ws()}:${ws()}${print(value)}`),
+    );
   };
   return print(doc);
 }
@@ -298,18 +345,34 @@ const lookAlike = fc.constantFrom(
   'CONTEXT_LENS_CONNECT=1 ./my-hook',
 );
 const command = fc.oneof(lookAlike, fc.string({ maxLength: 12 }));
-const entry = command.map((text): Doc => ({ kind: 'object', entries: [['type', raw('command')], ['command', raw(text)]] }));
+const entry = command.map((text): Doc => ({
+  kind: 'object',
+  entries: [
+    ['type', raw('command')],
+    ['command', raw(text)],
+  ],
+}));
 const hookGroup = fc
   .tuple(fc.option(fc.constantFrom('compact', 'startup', '*'), { nil: undefined }), fc.array(entry, { maxLength: 2 }))
-  .map(([matcher, entries]): Doc => ({ kind: 'object', entries: [...(matcher === undefined ? [] : [['matcher', raw(matcher)] as [string, Doc]]), ['hooks', { kind: 'array', items: entries }]] }));
+  .map(([matcher, entries]): Doc => ({
+    kind: 'object',
+    entries: [...(matcher === undefined ? [] : [['matcher', raw(matcher)] as [string, Doc]]), ['hooks', { kind: 'array', items: entries }]],
+  }));
 const hooksDoc = fc
   .uniqueArray(fc.constantFrom('PreCompact', 'SessionStart', 'Stop', 'Notification'), { maxLength: 3 })
-  .chain((events) => fc.tuple(...events.map((event) => fc.array(hookGroup, { maxLength: 2 }).map((groups): [string, Doc] => [event, { kind: 'array', items: groups }]))))
+  .chain((events) =>
+    fc.tuple(...events.map((event) => fc.array(hookGroup, { maxLength: 2 }).map((groups): [string, Doc] => [event, { kind: 'array', items: groups }]))),
+  )
   .map((entries): Doc => ({ kind: 'object', entries }));
 const number = fc.constantFrom('12345678901234567890', '1.50', '-0', '1e400', '0.1000', '7');
 const other = fc.tuple(
   fc.constantFrom('model', 'permissions', 'env', 'cleanupPeriodDays', 'x'),
-  fc.oneof(number.map((text): Doc => ({ kind: 'raw', text })), fc.string({ maxLength: 8 }).map(raw), fc.constant<Doc>({ kind: 'array', items: [] }), fc.constant<Doc>({ kind: 'object', entries: [] })),
+  fc.oneof(
+    number.map((text): Doc => ({ kind: 'raw', text })),
+    fc.string({ maxLength: 8 }).map(raw),
+    fc.constant<Doc>({ kind: 'array', items: [] }),
+    fc.constant<Doc>({ kind: 'object', entries: [] }),
+  ),
 );
 const settingsDoc = fc
   .tuple(fc.array(other, { maxLength: 4 }), fc.option(hooksDoc, { nil: undefined }), fc.option(command, { nil: undefined }), fc.array(other, { maxLength: 2 }))
@@ -318,12 +381,32 @@ const settingsDoc = fc
     entries: [
       ...before,
       ...(hooks === undefined ? [] : [['hooks', hooks] as [string, Doc]]),
-      ...(statusLine === undefined ? [] : [['statusLine', { kind: 'object', entries: [['type', raw('command')], ['command', raw(statusLine)]] }] as [string, Doc]]),
+      ...(statusLine === undefined
+        ? []
+        : [
+            [
+              'statusLine',
+              {
+                kind: 'object',
+                entries: [
+                  ['type', raw('command')],
+                  ['command', raw(statusLine)],
+                ],
+              },
+            ] as [string, Doc],
+          ]),
       ...after,
     ],
   }));
 const settingsText = fc
-  .tuple(settingsDoc, fc.array(gap, { maxLength: 12 }), fc.boolean(), fc.boolean(), fc.constantFrom('', '\n', '\n\n', ' // end\n'), fc.constantFrom('', '// head\n', '\n'))
+  .tuple(
+    settingsDoc,
+    fc.array(gap, { maxLength: 12 }),
+    fc.boolean(),
+    fc.boolean(),
+    fc.constantFrom('', '\n', '\n\n', ' // end\n'),
+    fc.constantFrom('', '// head\n', '\n'),
+  )
   .map(([doc, tape, trailing, crlf, tail, head]) => {
     const body = `${head}${render(doc, tape, trailing)}${tail}`;
     return crlf ? body.replace(/\n/g, '\r\n') : body;

@@ -84,7 +84,8 @@ describe('forkRequestFromResult', () => {
     assert.deepEqual(forked.value.diagnostics, []);
     const sent = JSON.stringify(forked.value.messages);
     assert.match(sent, /\[COMPACTED\] Earlier Read output for /);
-    const ids = (messages: typeof forked.value.messages) => messages.flatMap((message) => message.content.filter((block) => block.type === 'tool_use').map((block) => block.id));
+    const ids = (messages: typeof forked.value.messages) =>
+      messages.flatMap((message) => message.content.filter((block) => block.type === 'tool_use').map((block) => block.id));
     assert.deepEqual(ids(forked.value.messages), ids(live.value.messages));
   });
 });

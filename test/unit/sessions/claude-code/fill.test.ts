@@ -27,7 +27,14 @@ describe('readFill (tail first)', () => {
   it('counts input + cache creation + cache read of the last response, and its output once a user line follows', async () => {
     const builder = new TranscriptBuilder();
     builder.user('go');
-    builder.assistant('msg_1', [{ type: 'text', text: 'a' }, { type: 'tool_use', id: 't1', name: 'Bash', input: {} }], { input: 3, cacheCreation: 2000, cacheRead: 50_000, output: 70 });
+    builder.assistant(
+      'msg_1',
+      [
+        { type: 'text', text: 'a' },
+        { type: 'tool_use', id: 't1', name: 'Bash', input: {} },
+      ],
+      { input: 3, cacheCreation: 2000, cacheRead: 50_000, output: 70 },
+    );
     let read = await fillOf(builder);
     assert.equal(read.fill.usedTokens, 52_003);
     assert.equal(read.fill.outputTokensPending, 70, 'output of the newest line of the response, still pending');
@@ -42,7 +49,19 @@ describe('readFill (tail first)', () => {
 
   it('skips synthetic and API-error assistant lines', async () => {
     const builder = basicSession();
-    builder.record({ type: 'assistant', uuid: 'syn', parentUuid: builder.head, isSidechain: false, message: { id: 'x', role: 'assistant', model: '<synthetic>', content: [{ type: 'text', text: 'No response requested.' }], usage: { input_tokens: 0, output_tokens: 0 } } });
+    builder.record({
+      type: 'assistant',
+      uuid: 'syn',
+      parentUuid: builder.head,
+      isSidechain: false,
+      message: {
+        id: 'x',
+        role: 'assistant',
+        model: '<synthetic>',
+        content: [{ type: 'text', text: 'No response requested.' }],
+        usage: { input_tokens: 0, output_tokens: 0 },
+      },
+    });
     const read = await fillOf(builder);
     assert.equal(read.fill.usedTokens, 1145);
   });
@@ -142,7 +161,13 @@ describe('readFill (tail first)', () => {
     const read = await readFill(path);
     assert.ok(read.ok);
     assert.equal(read.value.fill.usedTokens, 1145);
-    assert.deepEqual(read.value.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.line]), [['invalid-json', 6], ['invalid-utf8', 7]]);
+    assert.deepEqual(
+      read.value.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.line]),
+      [
+        ['invalid-json', 6],
+        ['invalid-utf8', 7],
+      ],
+    );
     assert.equal(read.value.diagnostics[0]?.offset, Buffer.byteLength(basicSession().toString()));
   });
 
@@ -153,11 +178,29 @@ describe('readFill (tail first)', () => {
     assert.equal(before.value.fill.pendingTokens, 0);
     const prompt = 'Now make the retry delay configurable. '.repeat(20);
     const output = 'PASS test/retry.test.ts (3 tests)\n'.repeat(200);
-    const head = readFileSync(path, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>).filter((record) => typeof record.uuid === 'string').at(-1);
-    const envelope = { isSidechain: false, userType: 'external', sessionId: head?.sessionId, cwd: head?.cwd, version: head?.version, timestamp: '2099-01-01T00:00:00.000Z' };
-    appendFileSync(path, `${JSON.stringify({ ...envelope, type: 'user', uuid: 'pending-1', parentUuid: head?.uuid, message: { role: 'user', content: prompt } })}\n`);
+    const head = readFileSync(path, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((record) => typeof record.uuid === 'string')
+      .at(-1);
+    const envelope = {
+      isSidechain: false,
+      userType: 'external',
+      sessionId: head?.sessionId,
+      cwd: head?.cwd,
+      version: head?.version,
+      timestamp: '2099-01-01T00:00:00.000Z',
+    };
+    appendFileSync(
+      path,
+      `${JSON.stringify({ ...envelope, type: 'user', uuid: 'pending-1', parentUuid: head?.uuid, message: { role: 'user', content: prompt } })}\n`,
+    );
     const result = { type: 'tool_result', tool_use_id: 'toolu_pending', content: [{ type: 'text', text: output }] };
-    appendFileSync(path, `${JSON.stringify({ ...envelope, type: 'user', uuid: 'pending-2', parentUuid: 'pending-1', message: { role: 'user', content: [result] }, toolUseResult: { stdout: output } })}\n`);
+    appendFileSync(
+      path,
+      `${JSON.stringify({ ...envelope, type: 'user', uuid: 'pending-2', parentUuid: 'pending-1', message: { role: 'user', content: [result] }, toolUseResult: { stdout: output } })}\n`,
+    );
     const expected = Math.ceil(prompt.length / 4) + Math.ceil(output.length / 4);
     const after = await readFill(path);
     assert.ok(after.ok);

@@ -24,7 +24,10 @@ interface NaiveRecord {
 
 /** The fill rule applied by brute force: parse everything, keep the last of each thing. */
 function naive(path: string): Expected {
-  const records = readFileSync(path, 'utf8').split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as NaiveRecord);
+  const records = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as NaiveRecord);
   let used = 0;
   let output = 0;
   let followed = false;
@@ -65,7 +68,10 @@ describe('recorded Claude Code fixtures', () => {
       assert.ok(live.ok);
       const context = live.value;
       // Notes on how a real file was read (a bridged parent, a file starting mid-conversation) are not problems.
-      assert.deepEqual(context.diagnostics.filter((diagnostic) => diagnostic.severity !== 'info'), []);
+      assert.deepEqual(
+        context.diagnostics.filter((diagnostic) => diagnostic.severity !== 'info'),
+        [],
+      );
       assert.equal(context.compactions.length, expected.boundaries);
       assert.equal(context.fill.usedTokens, expected.used);
       if (origin === 'recorded') {
@@ -78,7 +84,10 @@ describe('recorded Claude Code fixtures', () => {
       const lastAssistant = context.entries.findLast((entry) => entry.kind === 'assistant');
       const uses = context.entries.filter((entry) => entry !== lastAssistant).flatMap((entry) => entry.toolUseIds);
       const results = new Set(context.entries.flatMap((entry) => entry.toolResultIds));
-      assert.ok(uses.every((id) => results.has(id)), 'every finished tool call has its result');
+      assert.ok(
+        uses.every((id) => results.has(id)),
+        'every finished tool call has its result',
+      );
       if (expected.boundaries > 0) assert.equal(context.entries[0]?.kind, 'compact-summary');
       // Every recorded compaction ran `/compact focus on the retry logic`, but long-compacted's and compact-audit's plain `/compact`.
       for (const compaction of origin === 'recorded' ? context.compactions : []) {

@@ -17,7 +17,10 @@ afterEach(() => {
   mock.restoreAll();
 });
 
-async function follow(path: string, options: FollowerOptions = {}): Promise<{ follower: SessionFollower; changes: ContextChange[]; diagnostics: Diagnostic[]; compactions: CompactionEvent[] }> {
+async function follow(
+  path: string,
+  options: FollowerOptions = {},
+): Promise<{ follower: SessionFollower; changes: ContextChange[]; diagnostics: Diagnostic[]; compactions: CompactionEvent[] }> {
   const follower = new SessionFollower(path, { debounceMs: DEBOUNCE, pollMs: 200, ...options });
   followers.push(follower);
   const changes: ContextChange[] = [];
@@ -87,7 +90,10 @@ describe('SessionFollower', () => {
     const reads = changes.filter((change) => change.reason === 'append');
     assert.ok(reads.length <= 10, `${reads.length} reads for 100 appends`);
     assert.equal(changes.at(-1)?.fill.usedTokens, 3099);
-    assert.equal(reads.reduce((sum, change) => sum + change.newUuids.length, 0), 100);
+    assert.equal(
+      reads.reduce((sum, change) => sum + change.newUuids.length, 0),
+      100,
+    );
   });
 
   it('gives a bad appended line its line number in the file', async () => {
@@ -100,10 +106,19 @@ describe('SessionFollower', () => {
     const { follower, diagnostics } = await follow(path);
     appendFileSync(path, `${pending.slice(30)}{"type":"user","mess\n`);
     await follower.refresh();
-    assert.deepEqual(diagnostics.map(({ code, line }) => [code, line]), [['invalid-json', complete + 2]]);
+    assert.deepEqual(
+      diagnostics.map(({ code, line }) => [code, line]),
+      [['invalid-json', complete + 2]],
+    );
     appendFileSync(path, responseLine(builder, 'msg_m', 3100) + 'not json\n');
     await follower.refresh();
-    assert.deepEqual(diagnostics.map(({ code, line }) => [code, line]), [['invalid-json', complete + 2], ['invalid-json', complete + 4]]);
+    assert.deepEqual(
+      diagnostics.map(({ code, line }) => [code, line]),
+      [
+        ['invalid-json', complete + 2],
+        ['invalid-json', complete + 4],
+      ],
+    );
   });
 
   it('keeps a partial line pending until its newline arrives', async () => {
@@ -147,7 +162,10 @@ describe('SessionFollower', () => {
     rmSync(path);
     await follower.refresh();
     await follower.refresh();
-    assert.deepEqual(diagnostics.map((diagnostic) => diagnostic.code), ['file-deleted']);
+    assert.deepEqual(
+      diagnostics.map((diagnostic) => diagnostic.code),
+      ['file-deleted'],
+    );
     builder.write(join(path, '..'));
     await follower.refresh();
     assert.equal(changes.at(-1)?.reason, 'reset');
@@ -170,7 +188,10 @@ describe('SessionFollower', () => {
     appendFileSync(path, responseLine(builder, 'msg_r', 2500));
     await follower.refresh();
     await follower.refresh();
-    assert.deepEqual(diagnostics.map(({ code, path: where }) => [code, where]), [['file-deleted', path]]);
+    assert.deepEqual(
+      diagnostics.map(({ code, path: where }) => [code, where]),
+      [['file-deleted', path]],
+    );
     builder.write(join(path, '..'));
     await follower.refresh();
     assert.equal(changes.at(-1)?.reason, 'reset');
@@ -208,7 +229,11 @@ describe('SessionFollower', () => {
         follower.dispose();
         process.stdout.write(JSON.stringify(events));
       })();`;
-    const child = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { encoding: 'utf8', cwd: root, ...(asRoot ? { uid: 65534, gid: 65534 } : {}) });
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], {
+      encoding: 'utf8',
+      cwd: root,
+      ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
+    });
     assert.equal(child.status, 0, child.stderr);
     const events = JSON.parse(child.stdout) as Record<string, unknown>[];
     assert.deepEqual(events, [

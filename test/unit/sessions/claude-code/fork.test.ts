@@ -8,7 +8,7 @@ import { splitPair, writeFork } from '../../../../src/sessions/claude-code/fork'
 import { readFill } from '../../../../src/sessions/claude-code/fill';
 import { readLiveContext } from '../../../../src/sessions/claude-code/liveContext';
 import type { RawRecord } from '../../../../src/sessions/claude-code/records';
-import type { TranscriptBuilder} from './builders';
+import type { TranscriptBuilder } from './builders';
 import { basicSession, tempDir } from './builders';
 
 const hash = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
@@ -26,16 +26,30 @@ describe('writeFork', () => {
     const { path, uuids } = session();
     const before = hash(path);
     const preserved = uuids.slice(5);
-    const result = await writeFork({ sourcePath: path, summary: 'Summary: fixed retries.', preserveUuids: preserved, focus: 'retry logic', preTokens: 2300, postTokens: 400, title: 'Fork of retry fix' });
+    const result = await writeFork({
+      sourcePath: path,
+      summary: 'Summary: fixed retries.',
+      preserveUuids: preserved,
+      focus: 'retry logic',
+      preTokens: 2300,
+      postTokens: 400,
+      title: 'Fork of retry fix',
+    });
     assert.ok(result.ok, result.ok ? '' : result.error.message);
     const fork = result.value;
     assert.equal(hash(path), before);
     assert.equal(dirname(fork.path), dirname(path));
     assert.match(fork.sessionId, /^[0-9a-f-]{36}$/);
     assert.equal(fork.resumeCommand, `claude --resume ${fork.sessionId}`);
-    assert.deepEqual(readdirSync(dirname(path)).filter((name) => name.endsWith('.tmp')), []);
+    assert.deepEqual(
+      readdirSync(dirname(path)).filter((name) => name.endsWith('.tmp')),
+      [],
+    );
 
-    const records = readFileSync(fork.path, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as RawRecord);
+    const records = readFileSync(fork.path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as RawRecord);
     const [boundary, summary, ...rest] = records;
     assert.equal(boundary?.subtype, 'compact_boundary');
     assert.equal(boundary?.parentUuid, null);
@@ -57,16 +71,23 @@ describe('writeFork', () => {
 
     const live = await readLiveContext(fork.path);
     assert.ok(live.ok);
-    assert.deepEqual(live.value.entries.map((entry) => entry.kind), ['compact-summary', 'assistant']);
+    assert.deepEqual(
+      live.value.entries.map((entry) => entry.kind),
+      ['compact-summary', 'assistant'],
+    );
     assert.equal(live.value.compactions[0]?.focus, 'retry logic');
     assert.deepEqual(live.value.diagnostics, []);
   });
 
-  it('does not carry pre-compaction usage into the fork: its fill is the boundary\'s postTokens until the next call', async () => {
+  it("does not carry pre-compaction usage into the fork: its fill is the boundary's postTokens until the next call", async () => {
     const { path, uuids } = session();
     const result = await writeFork({ sourcePath: path, summary: 'Summary.', preserveUuids: uuids.slice(5), preTokens: 2300, postTokens: 400 });
     assert.ok(result.ok);
-    const copied = readFileSync(result.value.path, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as RawRecord).filter((record) => record.type === 'assistant');
+    const copied = readFileSync(result.value.path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as RawRecord)
+      .filter((record) => record.type === 'assistant');
     assert.ok(copied.length > 0);
     for (const record of copied) assert.equal('usage' in (record.message as object), false);
     const fill = await readFill(result.value.path);
@@ -88,19 +109,32 @@ describe('writeFork', () => {
   it('closes a call still running when the source was read (no result anywhere) with an error result, and says so', async () => {
     const builder = basicSession();
     builder.user('Now run the tests');
-    builder.assistant('msg_3', [{ type: 'text', text: 'Running them.' }, { type: 'tool_use', id: 'toolu_run', name: 'Bash', input: { command: 'npm test' } }], { input: 5, cacheRead: 1200, output: 20 });
+    builder.assistant(
+      'msg_3',
+      [
+        { type: 'text', text: 'Running them.' },
+        { type: 'tool_use', id: 'toolu_run', name: 'Bash', input: { command: 'npm test' } },
+      ],
+      { input: 5, cacheRead: 1200, output: 20 },
+    );
     const path = builder.write(tempDir());
     const uuids = builder.lines.map((line) => (JSON.parse(line) as { uuid: string }).uuid);
     const result = await writeFork({ sourcePath: path, summary: 'Summary.', preserveUuids: uuids.slice(4), preTokens: 1300, postTokens: 300 });
     assert.ok(result.ok, result.ok ? '' : result.error.message);
     assert.equal(result.value.notes.length, 1);
     assert.match(result.value.notes[0] ?? '', /Bash \(toolu_run\) had no result yet/);
-    const records = readFileSync(result.value.path, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as RawRecord);
+    const records = readFileSync(result.value.path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as RawRecord);
     const at = records.findIndex((record) => JSON.stringify(record.message ?? '').includes('"id":"toolu_run"'));
     // Right after the response's last record, in the chain, looking like its neighbours.
     const closing = records.slice(at + 1).find((record) => record.type !== 'assistant');
     const content = (closing?.message as { content: { type: string; tool_use_id: string; is_error: boolean }[] }).content;
-    assert.deepEqual(content.map((block) => [block.type, block.tool_use_id, block.is_error]), [['tool_result', 'toolu_run', true]]);
+    assert.deepEqual(
+      content.map((block) => [block.type, block.tool_use_id, block.is_error]),
+      [['tool_result', 'toolu_run', true]],
+    );
     assert.equal(closing?.parentUuid, records.slice(0, records.indexOf(closing as RawRecord)).at(-1)?.uuid);
     assert.equal(closing?.cwd, '/home/user/project');
     const live = await readLiveContext(result.value.path);
@@ -114,11 +148,24 @@ describe('writeFork', () => {
 
   it('keeps a pair intact and remaps sourceToolAssistantUUID', async () => {
     const { path, uuids } = session();
-    const result = await writeFork({ sourcePath: path, summary: 's', preserveUuids: uuids.slice(1, 4), preTokens: 1, postTokens: 1, newUuid: (() => { let n = 0; return () => `00000000-0000-4000-8000-9${String(++n).padStart(11, '0')}`; })() });
+    const result = await writeFork({
+      sourcePath: path,
+      summary: 's',
+      preserveUuids: uuids.slice(1, 4),
+      preTokens: 1,
+      postTokens: 1,
+      newUuid: (() => {
+        let n = 0;
+        return () => `00000000-0000-4000-8000-9${String(++n).padStart(11, '0')}`;
+      })(),
+    });
     assert.ok(result.ok);
     const live = await readLiveContext(result.value.path);
     assert.ok(live.ok);
-    assert.deepEqual(live.value.entries.map((entry) => entry.kind), ['compact-summary', 'assistant', 'tool-result']);
+    assert.deepEqual(
+      live.value.entries.map((entry) => entry.kind),
+      ['compact-summary', 'assistant', 'tool-result'],
+    );
     assert.deepEqual(live.value.diagnostics, []);
   });
 
@@ -126,7 +173,14 @@ describe('writeFork', () => {
     const { path, uuids } = session();
     const resultUuid = uuids[3] as string;
     const stub = [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '[COMPACTED] stub' }];
-    const result = await writeFork({ sourcePath: path, summary: 's', preserveUuids: uuids.slice(1, 4), replaceContent: { [resultUuid]: stub }, preTokens: 1, postTokens: 1 });
+    const result = await writeFork({
+      sourcePath: path,
+      summary: 's',
+      preserveUuids: uuids.slice(1, 4),
+      replaceContent: { [resultUuid]: stub },
+      preTokens: 1,
+      postTokens: 1,
+    });
     assert.ok(result.ok, result.ok ? '' : result.error.message);
     const live = await readLiveContext(result.value.path);
     assert.ok(live.ok);
@@ -138,9 +192,23 @@ describe('writeFork', () => {
   it('refuses replacements that change tool ids or target records it does not keep', async () => {
     const { path, uuids } = session();
     const resultUuid = uuids[3] as string;
-    const otherId = await writeFork({ sourcePath: path, summary: 's', preserveUuids: uuids.slice(1, 4), replaceContent: { [resultUuid]: [{ type: 'tool_result', tool_use_id: 'toolu_9', content: 'x' }] }, preTokens: 1, postTokens: 1 });
+    const otherId = await writeFork({
+      sourcePath: path,
+      summary: 's',
+      preserveUuids: uuids.slice(1, 4),
+      replaceContent: { [resultUuid]: [{ type: 'tool_result', tool_use_id: 'toolu_9', content: 'x' }] },
+      preTokens: 1,
+      postTokens: 1,
+    });
     assert.equal(otherId.ok ? 'ok' : otherId.error.code, 'invalid-input');
-    const notKept = await writeFork({ sourcePath: path, summary: 's', preserveUuids: uuids.slice(4), replaceContent: { [resultUuid]: 'x' }, preTokens: 1, postTokens: 1 });
+    const notKept = await writeFork({
+      sourcePath: path,
+      summary: 's',
+      preserveUuids: uuids.slice(4),
+      replaceContent: { [resultUuid]: 'x' },
+      preTokens: 1,
+      postTokens: 1,
+    });
     assert.equal(notKept.ok ? 'ok' : notKept.error.code, 'invalid-input');
     assert.equal(readdirSync(dirname(path)).length, 1, 'nothing written on refusal');
   });

@@ -28,7 +28,12 @@ function manualTarget(context: Context): number {
 
 async function compactToFork(live: LiveContext): Promise<{ context: Context; result: CompactionResult; path: string | null }> {
   const context = engineContextOf(live);
-  const result = await compact(context, { trigger: 'manual', targetTokens: manualTarget(context), explicitTarget: true, preserve: { recentTurns: 1, recentPercent: 0 } });
+  const result = await compact(context, {
+    trigger: 'manual',
+    targetTokens: manualTarget(context),
+    explicitTarget: true,
+    preserve: { recentTurns: 1, recentPercent: 0 },
+  });
   if (result.status !== 'compacted') return { context, result, path: null };
   const request = await forkRequestFromResult({ live, context, result, focus: null, title: live.session.title });
   assert.ok(request.ok, request.ok ? '' : request.error.message);
@@ -84,7 +89,12 @@ describe('forks read back as their preview', () => {
       assert.equal(lastPrompt(context), lastPrompt(first.context), 'the latest prompt survives the first compaction');
 
       // A second compaction keeps the latest prompt: the preserved turns are not summary.
-      const second = await compact(context, { trigger: 'manual', targetTokens: manualTarget(context), explicitTarget: true, preserve: { recentTurns: 1, recentPercent: 0 } });
+      const second = await compact(context, {
+        trigger: 'manual',
+        targetTokens: manualTarget(context),
+        explicitTarget: true,
+        preserve: { recentTurns: 1, recentPercent: 0 },
+      });
       const prompt = lastPrompt(context);
       if (prompt !== undefined) {
         const fate = second.items.find((item) => context.items[item.id]?.text === prompt && context.items[item.id]?.kind === 'user');

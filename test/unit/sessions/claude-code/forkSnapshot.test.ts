@@ -20,7 +20,7 @@ describe('a Claude Code fork written while the agent appends', () => {
   const root = mkdtempSync(join(tmpdir(), 'cl-fork-snapshot-'));
   after(() => rmSync(root, { recursive: true, force: true }));
 
-  it('is written from the plan\'s read: a result arriving meanwhile neither splits a pair nor enters the fork', async () => {
+  it("is written from the plan's read: a result arriving meanwhile neither splits a pair nor enters the fork", async () => {
     const lines = readFileSync(FIXTURE, 'utf8').split('\n').filter(Boolean);
     // Up to a tool call whose result is the next records: the call is running when the plan reads.
     const call = lines.findIndex((line, index) => index > 200 && line.includes('"type":"tool_use"') && !lines[index + 1]?.includes('"type":"tool_use"'));
@@ -42,13 +42,21 @@ describe('a Claude Code fork written while the agent appends', () => {
 
     const fork = await adapter.writeFork({ live: live.value, context, result: planned, title: session.value.title });
     assert.ok(fork.ok, fork.ok ? '' : fork.error.message);
-    assert.ok(fork.value.notes?.some((note) => /had no result/i.test(note) || /closed/i.test(note)), JSON.stringify(fork.value.notes));
+    assert.ok(
+      fork.value.notes?.some((note) => /had no result/i.test(note) || /closed/i.test(note)),
+      JSON.stringify(fork.value.notes),
+    );
     // The call has one result in the fork: the one closing it, not the one written after the plan.
     const resultId = /"tool_use_id":"([^"]+)"/.exec(lines[result] ?? '')?.[1] ?? '';
     type Block = { type?: string; tool_use_id?: string; content?: unknown };
     const appended = (JSON.parse(lines[result] ?? '{}') as { message: { content: Block[] } }).message.content[0]?.content;
-    const results = readFileSync(fork.value.path, 'utf8').split('\n').filter(Boolean)
-      .flatMap((line) => { const content = (JSON.parse(line) as { message?: { content?: unknown } }).message?.content; return Array.isArray(content) ? (content as Block[]) : []; })
+    const results = readFileSync(fork.value.path, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .flatMap((line) => {
+        const content = (JSON.parse(line) as { message?: { content?: unknown } }).message?.content;
+        return Array.isArray(content) ? (content as Block[]) : [];
+      })
       .filter((block) => block.type === 'tool_result' && block.tool_use_id === resultId);
     assert.equal(results.length, 1);
     assert.notDeepEqual(results[0]?.content, appended);

@@ -46,7 +46,10 @@ describe('compaction history index', () => {
       builder.compact('second summary', { postTokens: 400 });
       appendFileSync(path, `${builder.lines.slice(-2).join('\n')}\n`);
       const third = await history(path, `${path}#third`);
-      assert.deepEqual(third.compactions.map((event) => event.summary?.split('\n').at(-1)), ['first summary', 'second summary']);
+      assert.deepEqual(
+        third.compactions.map((event) => event.summary?.split('\n').at(-1)),
+        ['first summary', 'second summary'],
+      );
       assert.equal(third.lastLine, first.lastLine + 2);
 
       // Rewritten in place: the bytes before where reading stopped changed, so it starts over.

@@ -20,7 +20,10 @@ describe('tolerant JSONL reading', () => {
     const read = await readForward(file(text));
     assert.deepEqual(read.diagnostics, []);
     assert.equal(read.records.length, 5);
-    assert.deepEqual(read.records.map((record) => record.line), [1, 2, 3, 4, 5]);
+    assert.deepEqual(
+      read.records.map((record) => record.line),
+      [1, 2, 3, 4, 5],
+    );
     const second = read.records[1];
     assert.equal(text.slice(second?.offset, second?.end).trim(), text.split('\n')[1]);
   });
@@ -67,7 +70,9 @@ describe('tolerant JSONL reading', () => {
     const bad = Buffer.from(good);
     bad[bad.indexOf('caf') + 3] = 0xe9; // Latin-1 é: not UTF-8
     bad[bad.indexOf('caf') + 4] = 0x22;
-    const read = await readForward(file(Buffer.concat([Buffer.from('{"type":"summary","summary":"s"}\n'), bad.subarray(0, bad.indexOf('caf') + 5), Buffer.from('}}\n')])));
+    const read = await readForward(
+      file(Buffer.concat([Buffer.from('{"type":"summary","summary":"s"}\n'), bad.subarray(0, bad.indexOf('caf') + 5), Buffer.from('}}\n')])),
+    );
     assert.deepEqual(codes(read.diagnostics), ['invalid-utf8']);
     assert.equal(read.diagnostics[0]?.line, 2);
     assert.equal(read.records.length, 2);
@@ -111,7 +116,8 @@ describe('LineSplitter', () => {
     for (let size = 1; size <= text.length; size++) {
       const splitter = new LineSplitter();
       const seen: string[] = [];
-      for (let at = 0; at < text.length; at += size) splitter.push(Buffer.from(text.slice(at, at + size)), (bytes, line, offset, end) => seen.push(`${line}:${bytes}:${offset}-${end}`));
+      for (let at = 0; at < text.length; at += size)
+        splitter.push(Buffer.from(text.slice(at, at + size)), (bytes, line, offset, end) => seen.push(`${line}:${bytes}:${offset}-${end}`));
       assert.deepEqual(seen, ['1:alpha:0-6', '2:beta:6-11', '3:gamma:11-17']);
       assert.equal(splitter.pendingBytes, 0);
     }

@@ -22,7 +22,10 @@ describe('session listing', () => {
   it('titles: custom-title, else ai-title, else summary, else first real prompt (truncated)', async () => {
     const { config, workspace, project } = setup();
     const custom = basicSession(new TranscriptBuilder('s-custom', workspace));
-    custom.record({ type: 'summary', summary: 'old summary' }).record({ type: 'custom-title', customTitle: 'First name', sessionId: 's-custom' }).record({ type: 'custom-title', customTitle: 'My title', sessionId: 's-custom' });
+    custom
+      .record({ type: 'summary', summary: 'old summary' })
+      .record({ type: 'custom-title', customTitle: 'First name', sessionId: 's-custom' })
+      .record({ type: 'custom-title', customTitle: 'My title', sessionId: 's-custom' });
     custom.write(project);
     const summary = basicSession(new TranscriptBuilder('s-summary', workspace));
     summary.record({ type: 'summary', summary: 'Retry fix' });
@@ -75,7 +78,10 @@ describe('session listing', () => {
     writeFileSync(join(project, 'empty.jsonl'), '');
     const listed = await listSessions({ configDirs: [config], workspacePath: workspace });
     assert.ok(listed.ok);
-    assert.deepEqual(listed.value.sessions.map((session) => session.title), ['Untitled session']);
+    assert.deepEqual(
+      listed.value.sessions.map((session) => session.title),
+      ['Untitled session'],
+    );
     assert.equal(listed.value.diagnostics[0]?.code, 'io');
   });
 
@@ -87,6 +93,9 @@ describe('session listing', () => {
     basicSession(new TranscriptBuilder('theirs', `${workspace}2`)).write(join(config, 'projects', `${prefix}-third`));
     const listed = await listSessions({ configDirs: [config], workspacePath: workspace });
     assert.ok(listed.ok);
-    assert.deepEqual(listed.value.sessions.map((session) => session.id), ['ours']);
+    assert.deepEqual(
+      listed.value.sessions.map((session) => session.id),
+      ['ours'],
+    );
   });
 });

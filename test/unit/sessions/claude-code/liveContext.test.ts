@@ -19,12 +19,18 @@ describe('readLiveContext (synthetic)', () => {
     assert.ok(result.ok);
     const context = result.value;
     assert.equal(context.source, 'chain');
-    assert.deepEqual(context.entries.map((entry) => entry.kind), ['compact-summary', 'assistant']);
+    assert.deepEqual(
+      context.entries.map((entry) => entry.kind),
+      ['compact-summary', 'assistant'],
+    );
     assert.equal(context.entries[0]?.uuids[0], second.summary);
-    assert.deepEqual(context.compactions.map((event) => [event.trigger, event.postTokens, event.focus]), [
-      ['manual', 2000, 'focus on retries'],
-      ['auto', 2500, null],
-    ]);
+    assert.deepEqual(
+      context.compactions.map((event) => [event.trigger, event.postTokens, event.focus]),
+      [
+        ['manual', 2000, 'focus on retries'],
+        ['auto', 2500, null],
+      ],
+    );
     assert.match(context.compactions[1]?.summary ?? '', /second summary/);
     assert.equal(context.fill.usedTokens, 3600);
     assert.equal(context.model, 'claude-sonnet-4-5');
@@ -41,8 +47,14 @@ describe('readLiveContext (synthetic)', () => {
     builder.text('m2', 'retried', { input: 20, output: 2 });
     const result = await readLiveContext(builder.write(tempDir()));
     assert.ok(result.ok);
-    assert.deepEqual(result.value.messages.map((message) => message.content[0]?.text), ['start', 'retried']);
-    assert.deepEqual(result.value.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.line]), [['invalid-json', 3]]);
+    assert.deepEqual(
+      result.value.messages.map((message) => message.content[0]?.text),
+      ['start', 'retried'],
+    );
+    assert.deepEqual(
+      result.value.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.line]),
+      [['invalid-json', 3]],
+    );
   });
 
   it('re-reads from the start when a record after the boundary names an earlier parent', async () => {
@@ -53,7 +65,10 @@ describe('readLiveContext (synthetic)', () => {
     builder.user('resumed from before the compaction');
     const result = await readLiveContext(builder.write(tempDir()));
     assert.ok(result.ok);
-    assert.deepEqual(result.value.messages.flatMap((message) => message.content.map((block) => block.text)), ['early', 'resumed from before the compaction']);
+    assert.deepEqual(
+      result.value.messages.flatMap((message) => message.content.map((block) => block.text)),
+      ['early', 'resumed from before the compaction'],
+    );
     assert.deepEqual(result.value.entries[0]?.lines, [1, 4]);
   });
 
@@ -62,14 +77,34 @@ describe('readLiveContext (synthetic)', () => {
     builder.user('dropped by the compaction', { uuid: 'old' });
     builder.user('kept one', { uuid: 'k1' });
     builder.user('kept two', { uuid: 'k2' });
-    builder.record({ type: 'system', subtype: 'compact_boundary', uuid: 'cb', parentUuid: null, logicalParentUuid: 'k2', isSidechain: false, timestamp: '2026-01-01T00:01:00.000Z', compactMetadata: { trigger: 'manual', preTokens: 9000, postTokens: 900, preservedSegment: { headUuid: 'k1', anchorUuid: 'sum', tailUuid: 'k2' } } });
+    builder.record({
+      type: 'system',
+      subtype: 'compact_boundary',
+      uuid: 'cb',
+      parentUuid: null,
+      logicalParentUuid: 'k2',
+      isSidechain: false,
+      timestamp: '2026-01-01T00:01:00.000Z',
+      compactMetadata: { trigger: 'manual', preTokens: 9000, postTokens: 900, preservedSegment: { headUuid: 'k1', anchorUuid: 'sum', tailUuid: 'k2' } },
+    });
     builder.from('cb');
     builder.user('summary', { uuid: 'sum', isCompactSummary: true });
     builder.user('next', { uuid: 'next' });
     const result = await readLiveContext(builder.write(tempDir()));
     assert.ok(result.ok);
-    assert.deepEqual(result.value.entries.map((entry) => [entry.uuids, entry.lines]), [[['sum', 'k1', 'k2', 'next'], [5, 2, 3, 6]]]);
-    assert.deepEqual(result.value.compactions.map((event) => [event.uuid, event.line]), [['cb', 4]]);
+    assert.deepEqual(
+      result.value.entries.map((entry) => [entry.uuids, entry.lines]),
+      [
+        [
+          ['sum', 'k1', 'k2', 'next'],
+          [5, 2, 3, 6],
+        ],
+      ],
+    );
+    assert.deepEqual(
+      result.value.compactions.map((event) => [event.uuid, event.line]),
+      [['cb', 4]],
+    );
   });
 
   it('a torn last line is reported with its line number', async () => {
@@ -77,7 +112,10 @@ describe('readLiveContext (synthetic)', () => {
     appendFileSync(path, '{"type":"user","mess');
     const result = await readLiveContext(path);
     assert.ok(result.ok);
-    assert.deepEqual(result.value.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.line]), [['truncated-line', 6]]);
+    assert.deepEqual(
+      result.value.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.line]),
+      [['truncated-line', 6]],
+    );
     assert.equal(result.value.messages.length, 4);
   });
 
@@ -87,13 +125,22 @@ describe('readLiveContext (synthetic)', () => {
     const path = builder.write(tempDir());
     const first = await readLiveContext(path);
     assert.ok(first.ok);
-    assert.deepEqual(first.value.compactions.map((event) => [event.trigger, event.line]), [['manual', 6]]);
+    assert.deepEqual(
+      first.value.compactions.map((event) => [event.trigger, event.line]),
+      [['manual', 6]],
+    );
     const more = new TranscriptBuilder();
     more.compact('second summary', { trigger: 'auto', postTokens: 2500 });
     appendFileSync(path, more.toString());
     const second = await readLiveContext(path);
     assert.ok(second.ok);
-    assert.deepEqual(second.value.compactions.map((event) => [event.trigger, event.line, event.summary?.includes('second') ?? false]), [['manual', 6, false], ['auto', 8, true]]);
+    assert.deepEqual(
+      second.value.compactions.map((event) => [event.trigger, event.line, event.summary?.includes('second') ?? false]),
+      [
+        ['manual', 6, false],
+        ['auto', 8, true],
+      ],
+    );
     assert.equal(first.value.compactions.length, 1, 'what an earlier caller got stays as it was');
     // Same path, same size or larger, other content: read again from the start.
     const other = new TranscriptBuilder('session-2');
@@ -141,7 +188,10 @@ describe('readLiveContext on a compaction whose preserved segment is not in the 
     buildTranscript(template(), present, { bytes: 2 * MB, liveBytes: 200 * 1024, preserved: 'present' });
     const dangling = await readLiveContext(path);
     assert.ok(dangling.ok);
-    assert.deepEqual(dangling.value.diagnostics.map((diagnostic) => diagnostic.code), ['preserved-segment-missing']);
+    assert.deepEqual(
+      dangling.value.diagnostics.map((diagnostic) => diagnostic.code),
+      ['preserved-segment-missing'],
+    );
     const kept = await readLiveContext(present);
     assert.ok(kept.ok);
     assert.deepEqual(kept.value.diagnostics, []);

@@ -38,18 +38,23 @@ describe('the MCP server in .mcp.json', () => {
     assert.equal(removed.value.text, text);
   });
 
-  it('re-points its own entry at a Node.js that moved, and runs VS Code\'s runtime as Node where none is installed', () => {
+  it("re-points its own entry at a Node.js that moved, and runs VS Code's runtime as Node where none is installed", () => {
     const old = connected('{}');
     const moved = mcpEntry({ node: '/opt/code/code', electronRunAsNode: true, cli: entry.args[0]! });
     const edit = connectMcp(old, NAME, moved);
     assert.ok(edit.ok && edit.value.changed);
-    assert.deepEqual(JSON.parse(edit.value.text).mcpServers[NAME], { type: 'stdio', command: '/opt/code/code', args: [entry.args[0], 'mcp'], env: { ELECTRON_RUN_AS_NODE: '1' } });
+    assert.deepEqual(JSON.parse(edit.value.text).mcpServers[NAME], {
+      type: 'stdio',
+      command: '/opt/code/code',
+      args: [entry.args[0], 'mcp'],
+      env: { ELECTRON_RUN_AS_NODE: '1' },
+    });
     const removed = disconnectMcp(edit.value.text, NAME);
     assert.ok(removed.ok);
     assert.equal(removed.value.text, '{}');
   });
 
-  it('leaves a context-lens server of the person\'s own alone, and says so', () => {
+  it("leaves a context-lens server of the person's own alone, and says so", () => {
     const text = '{ "mcpServers": { "context-lens": { "command": "npx", "args": ["context-lens", "mcp", "--state-dir", "/x"] } } }';
     const edit = connectMcp(text, NAME, entry);
     assert.ok(edit.ok && !edit.value.changed);

@@ -11,13 +11,19 @@ function chainOf(builder: TranscriptBuilder): LocatedRecord[] {
 describe('messagesFromChain', () => {
   it('merges streamed lines of one response and keeps one entry per message', () => {
     const built = messagesFromChain(chainOf(basicSession()));
-    assert.deepEqual(built.messages.map((message) => [message.role, message.content.map((block) => block.type).join('+')]), [
-      ['user', 'text'],
-      ['assistant', 'text+tool_use'],
-      ['user', 'tool_result'],
-      ['assistant', 'text'],
-    ]);
-    assert.deepEqual(built.entries.map((entry) => entry.kind), ['user', 'assistant', 'tool-result', 'assistant']);
+    assert.deepEqual(
+      built.messages.map((message) => [message.role, message.content.map((block) => block.type).join('+')]),
+      [
+        ['user', 'text'],
+        ['assistant', 'text+tool_use'],
+        ['user', 'tool_result'],
+        ['assistant', 'text'],
+      ],
+    );
+    assert.deepEqual(
+      built.entries.map((entry) => entry.kind),
+      ['user', 'assistant', 'tool-result', 'assistant'],
+    );
     assert.deepEqual(built.entries[1]?.lines, [2, 3]);
     assert.deepEqual(built.entries[1]?.toolUseIds, ['toolu_1']);
     assert.deepEqual(built.entries[2]?.toolResultIds, ['toolu_1']);
@@ -34,7 +40,10 @@ describe('messagesFromChain', () => {
     builder.record({ type: 'attachment', uuid: 'att', parentUuid: builder.head, rendered: [{ content: '<system-reminder>\nx\n</system-reminder>' }] });
     builder.user('meta', { isMeta: true });
     const built = messagesFromChain(chainOf(builder));
-    assert.deepEqual(built.messages.map((message) => message.role), ['user', 'assistant', 'user']);
+    assert.deepEqual(
+      built.messages.map((message) => message.role),
+      ['user', 'assistant', 'user'],
+    );
     assert.deepEqual(built.entries[1]?.toolUseIds, ['a', 'b']);
     assert.deepEqual(built.entries[2]?.recordKinds, ['tool-result', 'tool-result', 'attachment', 'meta']);
     assert.equal(built.entries[2]?.kind, 'tool-result');
@@ -48,10 +57,13 @@ describe('messagesFromChain', () => {
     builder.toolResult('never-asked', 'x');
     builder.toolUse('m2', 'running', { input: 1, output: 1 });
     const built = messagesFromChain(chainOf(builder));
-    assert.deepEqual(built.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.line]), [
-      ['orphan-tool-use', 2],
-      ['orphan-tool-result', 3],
-    ]);
+    assert.deepEqual(
+      built.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.line]),
+      [
+        ['orphan-tool-use', 2],
+        ['orphan-tool-result', 3],
+      ],
+    );
   });
 
   it('skips bookkeeping: attachments without rendered text, system lines, API errors', () => {
@@ -59,7 +71,13 @@ describe('messagesFromChain', () => {
     builder.user('go');
     builder.record({ type: 'attachment', uuid: 'snap', parentUuid: builder.head, attachment: { type: 'prompt_snapshot' } });
     builder.record({ type: 'system', subtype: 'turn_duration', uuid: 'sys', parentUuid: 'snap' });
-    builder.record({ type: 'assistant', uuid: 'err', parentUuid: 'sys', isApiErrorMessage: true, message: { role: 'assistant', content: [{ type: 'text', text: 'API Error' }] } });
+    builder.record({
+      type: 'assistant',
+      uuid: 'err',
+      parentUuid: 'sys',
+      isApiErrorMessage: true,
+      message: { role: 'assistant', content: [{ type: 'text', text: 'API Error' }] },
+    });
     assert.equal(messagesFromChain(chainOf(builder)).messages.length, 1);
   });
 });

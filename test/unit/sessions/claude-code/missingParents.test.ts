@@ -23,10 +23,19 @@ function legacyAgent(calls: number, perResponse = 1): TranscriptBuilder {
   builder.user('Find where retries are configured', envelope);
   for (let call = 1; call <= calls; call++) {
     const ids = Array.from({ length: perResponse }, (_, index) => `toolu_${call}_${index}`);
-    builder.assistant(`msg_${call}`, ids.map((id) => ({ type: 'tool_use', id, name: 'Grep', input: { pattern: id } })), { input: 1000 * call, output: 20 }, 'claude-haiku-4-5-20251001', envelope);
+    builder.assistant(
+      `msg_${call}`,
+      ids.map((id) => ({ type: 'tool_use', id, name: 'Grep', input: { pattern: id } })),
+      { input: 1000 * call, output: 20 },
+      'claude-haiku-4-5-20251001',
+      envelope,
+    );
     for (const id of ids) {
       builder.from(`never-written-${id}`);
-      builder.user([{ tool_use_id: id, type: 'tool_result', content: `src/${id}.ts:1: retry` }], { ...envelope, toolUseResult: { mode: 'content', numFiles: 1 } });
+      builder.user([{ tool_use_id: id, type: 'tool_result', content: `src/${id}.ts:1: retry` }], {
+        ...envelope,
+        toolUseResult: { mode: 'content', numFiles: 1 },
+      });
     }
   }
   builder.text('msg_final', 'Retries are configured in src/retry.ts.', { input: 9000, output: 30 }, 'claude-haiku-4-5-20251001', envelope);
@@ -52,7 +61,10 @@ describe('parents that were never written', () => {
     assert.equal(bridged.length, 1);
     assert.equal(bridged[0]?.severity, 'info');
     assert.match(bridged[0]?.message ?? '', /^6 records name parents/);
-    assert.deepEqual(live.diagnostics.filter((diagnostic) => diagnostic.severity !== 'info'), []);
+    assert.deepEqual(
+      live.diagnostics.filter((diagnostic) => diagnostic.severity !== 'info'),
+      [],
+    );
   });
 
   it('parallel calls whose results all name unwritten parents: every result joins its response', async () => {
@@ -68,15 +80,37 @@ describe('parents that were never written', () => {
     builder.user('Explain the retry loop');
     builder.text('msg_1', 'It retries three times.', { input: 3000, output: 10 });
     builder.from('never-written');
-    builder.record({ parentUuid: 'never-written', isSidechain: false, type: 'system', subtype: 'turn_duration', durationMs: 5000, uuid: 'turn-1', timestamp: '2026-01-01T00:00:03.500Z' });
+    builder.record({
+      parentUuid: 'never-written',
+      isSidechain: false,
+      type: 'system',
+      subtype: 'turn_duration',
+      durationMs: 5000,
+      uuid: 'turn-1',
+      timestamp: '2026-01-01T00:00:03.500Z',
+    });
     builder.from('turn-1');
     builder.user('And the backoff?');
     builder.text('msg_2', 'Exponential.', { input: 3100, output: 12 });
-    builder.record({ parentUuid: 'also-never-written', isSidechain: false, type: 'system', subtype: 'turn_duration', durationMs: 4000, uuid: 'turn-2', timestamp: '2026-01-01T00:00:09.000Z' });
+    builder.record({
+      parentUuid: 'also-never-written',
+      isSidechain: false,
+      type: 'system',
+      subtype: 'turn_duration',
+      durationMs: 4000,
+      uuid: 'turn-2',
+      timestamp: '2026-01-01T00:00:09.000Z',
+    });
     const read = await readLiveContext(builder.write(tempDir()));
     assert.ok(read.ok);
-    assert.deepEqual(read.value.messages.map((message) => message.role), ['user', 'assistant', 'user', 'assistant']);
-    assert.deepEqual(read.value.diagnostics.map(({ code }) => code), ['missing-parent-bridged']);
+    assert.deepEqual(
+      read.value.messages.map((message) => message.role),
+      ['user', 'assistant', 'user', 'assistant'],
+    );
+    assert.deepEqual(
+      read.value.diagnostics.map(({ code }) => code),
+      ['missing-parent-bridged'],
+    );
   });
 
   it('calls whose results were never written (and a result whose call was not) are left out, so the context forks', async () => {
@@ -88,7 +122,14 @@ describe('parents that were never written', () => {
     builder.toolResult('toolu_read', 'export const a = 1;');
     builder.from('never-written-1');
     builder.user([{ type: 'tool_result', tool_use_id: 'toolu_unknown', content: 'orphan result' }]);
-    builder.assistant('msg_2', [{ type: 'tool_use', id: 'toolu_a', name: 'Grep', input: { pattern: 'x' } }, { type: 'tool_use', id: 'toolu_b', name: 'Glob', input: { pattern: '*' } }], { input: 3100, output: 10 });
+    builder.assistant(
+      'msg_2',
+      [
+        { type: 'tool_use', id: 'toolu_a', name: 'Grep', input: { pattern: 'x' } },
+        { type: 'tool_use', id: 'toolu_b', name: 'Glob', input: { pattern: '*' } },
+      ],
+      { input: 3100, output: 10 },
+    );
     builder.record({ type: 'queue-operation', operation: 'enqueue', timestamp: '2026-01-01T00:00:30.000Z', content: 'x' });
     builder.from('never-written-2');
     builder.text('msg_3', 'The provider retries on throttling.', { input: 3300, output: 12 });
@@ -97,10 +138,22 @@ describe('parents that were never written', () => {
     assert.ok(read.ok);
     const live = read.value;
     assert.deepEqual(unpaired(live), []);
-    assert.deepEqual(live.entries.flatMap((entry) => entry.toolUseIds), ['toolu_read']);
-    assert.deepEqual(live.diagnostics.map(({ code, severity }) => `${severity} ${code}`), ['info missing-parent-bridged', 'info unpaired-tool-dropped']);
+    assert.deepEqual(
+      live.entries.flatMap((entry) => entry.toolUseIds),
+      ['toolu_read'],
+    );
+    assert.deepEqual(
+      live.diagnostics.map(({ code, severity }) => `${severity} ${code}`),
+      ['info missing-parent-bridged', 'info unpaired-tool-dropped'],
+    );
     assert.match(live.diagnostics[1]?.message ?? '', /^3 records/);
-    const fork = await writeFork({ sourcePath: path, summary: 'Looked at the provider.', preserveUuids: live.entries.flatMap((entry) => entry.uuids), preTokens: 3300, postTokens: 100 });
+    const fork = await writeFork({
+      sourcePath: path,
+      summary: 'Looked at the provider.',
+      preserveUuids: live.entries.flatMap((entry) => entry.uuids),
+      preTokens: 3300,
+      postTokens: 100,
+    });
     assert.ok(fork.ok, fork.ok ? '' : fork.error.message);
   });
 
@@ -114,7 +167,11 @@ describe('parents that were never written', () => {
     ];
     records.forEach((record, index) => graph.add({ record, line: index + 1, offset: index * 100, end: index * 100 + 99 }));
     const walk = graph.walk(graph.get('d') as LocatedRecord);
-    assert.deepEqual(walk.records.map(({ record }) => record.uuid), ['a', 'c', 'd'], 'd → c (the record before it), c → a (its logical parent)');
+    assert.deepEqual(
+      walk.records.map(({ record }) => record.uuid),
+      ['a', 'c', 'd'],
+      'd → c (the record before it), c → a (its logical parent)',
+    );
     assert.equal(walk.stop, 'root');
     assert.equal(walk.bridged, 2);
     const lonely = new RecordGraph('t.jsonl');
@@ -130,7 +187,9 @@ describe('parents that were never written', () => {
     for (const file of files) {
       const read = await readLiveContext(file);
       assert.ok(read.ok, file);
-      const orphans = read.value.diagnostics.filter((diagnostic) => diagnostic.severity !== 'info' && ['orphan-tool-use', 'orphan-tool-result', 'missing-parent'].includes(diagnostic.code));
+      const orphans = read.value.diagnostics.filter(
+        (diagnostic) => diagnostic.severity !== 'info' && ['orphan-tool-use', 'orphan-tool-result', 'missing-parent'].includes(diagnostic.code),
+      );
       assert.deepEqual(orphans, [], file);
     }
   });
@@ -146,7 +205,9 @@ function agentFiles(configDir: string): string[] {
       if (!entry.isDirectory()) return [];
       const subagents = join(folder, entry.name, 'subagents');
       try {
-        return readdirSync(subagents).filter((name) => name.endsWith('.jsonl')).map((name) => join(subagents, name));
+        return readdirSync(subagents)
+          .filter((name) => name.endsWith('.jsonl'))
+          .map((name) => join(subagents, name));
       } catch {
         return [];
       }

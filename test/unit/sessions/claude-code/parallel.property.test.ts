@@ -13,7 +13,11 @@ import type { LiveContext } from '../../../../src/sessions/types';
 import { TranscriptBuilder, tempDir } from './builders';
 
 /** One response: how many calls, and a permutation of the order their results are written in. */
-const response = fc.integer({ min: 1, max: 5 }).chain((calls) => fc.tuple(fc.constant(calls), fc.shuffledSubarray([...Array(calls).keys()], { minLength: calls, maxLength: calls }), fc.integer({ min: 50, max: 3000 })));
+const response = fc
+  .integer({ min: 1, max: 5 })
+  .chain((calls) =>
+    fc.tuple(fc.constant(calls), fc.shuffledSubarray([...Array(calls).keys()], { minLength: calls, maxLength: calls }), fc.integer({ min: 50, max: 3000 })),
+  );
 
 function pairs(live: LiveContext): { uses: string[]; results: string[] } {
   return { uses: live.entries.flatMap((entry) => entry.toolUseIds).sort(), results: live.entries.flatMap((entry) => entry.toolResultIds).sort() };
@@ -29,7 +33,12 @@ describe('parallel tool call trees (property)', () => {
         responses.forEach(([calls, order, size], index) => {
           const ids = [...Array(calls).keys()].map((call) => `toolu_${index}_${call}`);
           input += calls * size;
-          builder.parallel(`msg_${index}`, ids.map((id) => ({ id, result: `${id} `.repeat(size / 8) })), { input, output: 40 }, order);
+          builder.parallel(
+            `msg_${index}`,
+            ids.map((id) => ({ id, result: `${id} `.repeat(size / 8) })),
+            { input, output: 40 },
+            order,
+          );
           if (promptBetween && index % 2 === 1) {
             builder.text(`msg_${index}_text`, 'Noted.', { input: input + 10, output: 5 });
             builder.user(`Next step ${index}`);
@@ -43,7 +52,12 @@ describe('parallel tool call trees (property)', () => {
         assert.deepEqual(live.value.diagnostics, []);
 
         const context = engineContextOf(live.value);
-        const result = await compact(context, { trigger: 'manual', targetTokens: Math.round(context.usedTokens / 3), explicitTarget: true, preserve: { recentTurns: 1, recentPercent: 0 } });
+        const result = await compact(context, {
+          trigger: 'manual',
+          targetTokens: Math.round(context.usedTokens / 3),
+          explicitTarget: true,
+          preserve: { recentTurns: 1, recentPercent: 0 },
+        });
         if (result.status !== 'compacted') return;
         const request = await forkRequestFromResult({ live: live.value, context, result });
         assert.ok(request.ok, request.ok ? '' : request.error.message);

@@ -23,12 +23,18 @@ function parallelSession(order?: number[]): TranscriptBuilder {
 }
 
 describe('parallel tool calls', () => {
-  for (const [name, order] of [['in call order', undefined], ['in another order', [2, 0, 1]]] as const) {
+  for (const [name, order] of [
+    ['in call order', undefined],
+    ['in another order', [2, 0, 1]],
+  ] as const) {
     it(`joins every sibling result to its response (results written ${name})`, async () => {
       const result = await readLiveContext(parallelSession(order ? [...order] : undefined).write(tempDir()));
       assert.ok(result.ok);
       const context = result.value;
-      assert.deepEqual(context.messages.map((message) => message.role), ['user', 'assistant', 'user', 'assistant']);
+      assert.deepEqual(
+        context.messages.map((message) => message.role),
+        ['user', 'assistant', 'user', 'assistant'],
+      );
       assert.deepEqual(context.entries[1]?.toolUseIds, ['toolu_a', 'toolu_b', 'toolu_c']);
       assert.deepEqual([...(context.entries[2]?.toolResultIds ?? [])].sort(), ['toolu_a', 'toolu_b', 'toolu_c']);
       assert.deepEqual(context.diagnostics, []);

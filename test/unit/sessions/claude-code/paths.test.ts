@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { encodeProjectDirName, expectedProjectDirs, nodeRuntimePathHash, projectDirCandidates, resolveConfigDirs } from '../../../../src/sessions/claude-code/paths';
+import {
+  encodeProjectDirName,
+  expectedProjectDirs,
+  nodeRuntimePathHash,
+  projectDirCandidates,
+  resolveConfigDirs,
+} from '../../../../src/sessions/claude-code/paths';
 import { tempDir } from './builders';
 
 describe('Claude Code paths', () => {
@@ -44,6 +50,9 @@ describe('Claude Code paths', () => {
     mkdirSync(join(config, 'projects', `${prefix}-bunhash`), { recursive: true });
     mkdirSync(join(config, 'projects', encodeProjectDirName(cwd)), { recursive: true });
     const candidates = await projectDirCandidates(config, cwd);
-    assert.deepEqual(candidates.map((candidate) => candidate.match), ['exact', 'prefix']);
+    assert.deepEqual(
+      candidates.map((candidate) => candidate.match),
+      ['exact', 'prefix'],
+    );
   });
 });

@@ -27,7 +27,10 @@ describe('TailScan', () => {
       assert.equal(history.lastLine, lines);
       assert.equal(await scan.readUntil(({ record }) => isCompactBoundary(record)), true);
       // The api-request line (lines - 1) and the blob are indexed, not parsed: the request is parsed when asked for.
-      assert.deepEqual(scan.records.map((located) => located.line), [lines, lines - 3, lines - 4]);
+      assert.deepEqual(
+        scan.records.map((located) => located.line),
+        [lines, lines - 3, lines - 4],
+      );
       const requests = [];
       for await (const request of scan.requestsNewestFirst()) requests.push([request.record.id, request.line]);
       assert.deepEqual(requests, [['r-live', lines - 1]]);

@@ -23,23 +23,38 @@ describe('readFileCalls', () => {
     const cache = join(dir, 'cache');
     const path = join(dir, 's.jsonl');
     writeFileSync(path, line('msg_1', 5) + line('msg_1', 50) + line('msg_2', 7));
-    assert.deepEqual((await readFileCalls(path, cache)).calls.map((call) => call.usage.outputTokens), [50, 7]);
+    assert.deepEqual(
+      (await readFileCalls(path, cache)).calls.map((call) => call.usage.outputTokens),
+      [50, 7],
+    );
     // One by one in order for cache health, each response once, at its newest line's time (as its live call is).
     assert.equal((await readFileCalls(path, cache)).sequence.length, 2);
     appendFileSync(path, line('msg_2', 70) + line('msg_3', 3, { cache_creation: { ephemeral_1h_input_tokens: 40, ephemeral_5m_input_tokens: 60 } }));
     const { calls } = await readFileCalls(path, cache);
-    assert.deepEqual(calls.map((call) => call.usage.outputTokens), [50, 70, 3]);
+    assert.deepEqual(
+      calls.map((call) => call.usage.outputTokens),
+      [50, 70, 3],
+    );
     assert.equal(calls[2]?.usage.cacheWrite1hTokens, 40);
     assert.equal(calls[0]?.model, 'claude-sonnet-4-5-20250929');
     // Many responses later, the older ones come back summed per model and day, counted as calls.
     appendFileSync(path, Array.from({ length: 100 }, (_, k) => line(`msg_n${k}`, 1)).join(''));
     const { calls: many } = await readFileCalls(path, cache);
-    assert.equal(many.reduce((sum, call) => sum + (call.count ?? 1), 0), 103);
-    assert.equal(many.reduce((sum, call) => sum + call.usage.outputTokens, 0), 50 + 70 + 3 + 100);
+    assert.equal(
+      many.reduce((sum, call) => sum + (call.count ?? 1), 0),
+      103,
+    );
+    assert.equal(
+      many.reduce((sum, call) => sum + call.usage.outputTokens, 0),
+      50 + 70 + 3 + 100,
+    );
     assert.ok(many.length < 103);
     // Rewritten in place (not only appended): the index no longer fits, everything is read again.
     writeFileSync(path, line('msg_9', 1));
-    assert.deepEqual((await readFileCalls(path, cache)).calls.map((call) => call.usage.outputTokens), [1]);
+    assert.deepEqual(
+      (await readFileCalls(path, cache)).calls.map((call) => call.usage.outputTokens),
+      [1],
+    );
   });
 });
 
@@ -56,7 +71,10 @@ describe('readSessionCalls', () => {
 
   it('counts the subagents of a 2.1.x session, in <session>/subagents/', async () => {
     const read = await callsOf('session-share-2.1.15', '-Users-pete-tmp-claude-code-sessions', '0ccf1a04-1b4c-43b6-8aa5-79e41db43a68');
-    assert.deepEqual(read.subagents.map((agent) => agent.session.id), ['agent-a5bdbc1', 'agent-a9cad17', 'agent-aa5ef13', 'agent-ac27727', 'agent-afbbf75']);
+    assert.deepEqual(
+      read.subagents.map((agent) => agent.session.id),
+      ['agent-a5bdbc1', 'agent-a9cad17', 'agent-aa5ef13', 'agent-ac27727', 'agent-afbbf75'],
+    );
     for (const agent of read.subagents) {
       assert.equal(agent.session.parentSessionId, '0ccf1a04-1b4c-43b6-8aa5-79e41db43a68');
       assert.ok(summed(agent.calls) > 0, agent.session.id);
@@ -65,12 +83,18 @@ describe('readSessionCalls', () => {
 
   it('counts the sidechain files a 2.0.x session wrote beside it (isSidechain, its sessionId), and only its own', async () => {
     const read = await callsOf('codemie-2.0.64', '-tmp-private', '4c2ddfdc-b619-4525-8d03-1950fb1b0257');
-    assert.deepEqual(read.subagents.map((agent) => [agent.session.id, agent.session.parentSessionId, agent.calls.map((call) => call.model)]), [
-      ['agent-36541525', '4c2ddfdc-b619-4525-8d03-1950fb1b0257', ['claude-sonnet-4-5-20250929']],
-      ['agent-50243ee8', '4c2ddfdc-b619-4525-8d03-1950fb1b0257', ['converse/jp.anthropic.claude-haiku-4-5-20251001-v1:0']],
-    ]);
+    assert.deepEqual(
+      read.subagents.map((agent) => [agent.session.id, agent.session.parentSessionId, agent.calls.map((call) => call.model)]),
+      [
+        ['agent-36541525', '4c2ddfdc-b619-4525-8d03-1950fb1b0257', ['claude-sonnet-4-5-20250929']],
+        ['agent-50243ee8', '4c2ddfdc-b619-4525-8d03-1950fb1b0257', ['converse/jp.anthropic.claude-haiku-4-5-20251001-v1:0']],
+      ],
+    );
     const warmup = await callsOf('claude-history-2.0.74', '-Users-user-project', 'a751b8dd-6b29-4eed-8cb9-64bc9a916a39');
-    assert.deepEqual(warmup.subagents.map((agent) => agent.session.id), ['agent-a62673e']);
+    assert.deepEqual(
+      warmup.subagents.map((agent) => agent.session.id),
+      ['agent-a62673e'],
+    );
     // The other session of the folder has none: the agent file names a751b8dd.
     assert.deepEqual((await callsOf('claude-history-2.0.74', '-Users-user-project', '0d3b22c1-ba90-4fd3-b8d2-056ffc626725')).subagents, []);
   });
@@ -106,7 +130,14 @@ describe('readSessionCalls: a subagent that starts from a copy of the parent his
     }
     const agentId = name.replace(/^agent-|\.jsonl$/g, '');
     const copied = parentCalls.map((text) => JSON.stringify({ ...JSON.parse(text), isSidechain: true, agentId }));
-    const own = JSON.stringify({ ...JSON.parse(parentCalls[0] as string), isSidechain: true, agentId, uuid: 'own-call', requestId: 'req_own', message: { ...(JSON.parse(parentCalls[0] as string) as { message: object }).message, id: 'msg_own' } });
+    const own = JSON.stringify({
+      ...JSON.parse(parentCalls[0] as string),
+      isSidechain: true,
+      agentId,
+      uuid: 'own-call',
+      requestId: 'req_own',
+      message: { ...(JSON.parse(parentCalls[0] as string) as { message: object }).message, id: 'msg_own' },
+    });
     writeFileSync(join(project, ID, 'subagents', name), [...copied, own].join('\n') + '\n');
     return join(project, `${ID}.jsonl`);
   };

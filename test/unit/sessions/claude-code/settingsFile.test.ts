@@ -44,7 +44,10 @@ describe('Claude Code settings file', () => {
     symlinkSync(outside, settingsPath(linkedFile));
     const linkedFolder = temp('cl-settings-');
     symlinkSync(elsewhere, join(linkedFolder, '.claude'));
-    for (const [project, link, target] of [[linkedFile, settingsPath(linkedFile), outside], [linkedFolder, join(linkedFolder, '.claude'), elsewhere]] as const) {
+    for (const [project, link, target] of [
+      [linkedFile, settingsPath(linkedFile), outside],
+      [linkedFolder, join(linkedFolder, '.claude'), elsewhere],
+    ] as const) {
       const path = settingsPath(project);
       const file = value(await readSettings(path));
       const saved = await saveConnected(file, editedText(connect(file.text, commands)), env());

@@ -27,7 +27,10 @@ function copyFixture(name: string): string {
 }
 
 function records(path: string): RawRecord[] {
-  return readFileSync(path, 'utf8').split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as RawRecord);
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as RawRecord);
 }
 
 /** The fork reads back as a main session of the parent's project, every chain record its own. */
@@ -69,7 +72,10 @@ describe('forking a subagent transcript', () => {
     const sessions = JSON.parse(listed.out) as { id: string; isSidechain: boolean }[];
     assert.equal(sessions.find((session) => session.id === fork.sessionId)?.isSidechain, false);
     // The subagent's History names its fork.
-    assert.deepEqual((await claudeCodeAdapter.listForks(source.value)).map((session) => session.id), [fork.sessionId]);
+    assert.deepEqual(
+      (await claudeCodeAdapter.listForks(source.value)).map((session) => session.id),
+      [fork.sessionId],
+    );
   });
 
   it('2.0.74 subagent (agent-*.jsonl beside the sessions) through the writer', async () => {
@@ -78,12 +84,22 @@ describe('forking a subagent transcript', () => {
     const live = await readLiveContext(agent);
     assert.ok(live.ok);
     assert.equal(live.value.messages.length, 2);
-    const written = await writeFork({ sourcePath: agent, summary: 'The agent warmed up.', preserveUuids: live.value.entries.flatMap((entry) => entry.uuids), preTokens: 1547, postTokens: 100, title: live.value.session.title });
+    const written = await writeFork({
+      sourcePath: agent,
+      summary: 'The agent warmed up.',
+      preserveUuids: live.value.entries.flatMap((entry) => entry.uuids),
+      preTokens: 1547,
+      postTokens: 100,
+      title: live.value.session.title,
+    });
     assert.ok(written.ok, written.ok ? '' : written.error.message);
     await assertMainSession(written.value.path, join(configDir, LEGACY_PROJECT), 'agent-a62673e', 'Warmup');
     const forked = await readLiveContext(written.value.path);
     assert.ok(forked.ok);
-    assert.deepEqual(forked.value.messages.map((message) => message.role), ['user', 'assistant']);
+    assert.deepEqual(
+      forked.value.messages.map((message) => message.role),
+      ['user', 'assistant'],
+    );
     assert.equal(readdirSync(join(configDir, LEGACY_PROJECT)).length, 4, 'one new file, in the project folder');
   });
 });

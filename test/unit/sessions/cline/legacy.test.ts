@@ -53,7 +53,10 @@ describe('Cline extension task folders (published, extension 3.51.0)', () => {
       assert.ok(calls.ok);
       const ours = sessionCost(indexPrices(BUNDLED_PRICES), calls.value.calls).total;
       assert.deepEqual(ours.unpriced, []);
-      assert.ok(Math.abs(ours.usd - recordedTaskCost(join(storage, 'tasks', task))) < 1e-9, `${task}: ${ours.usd} against Cline's ${recordedTaskCost(join(storage, 'tasks', task))}`);
+      assert.ok(
+        Math.abs(ours.usd - recordedTaskCost(join(storage, 'tasks', task))) < 1e-9,
+        `${task}: ${ours.usd} against Cline's ${recordedTaskCost(join(storage, 'tasks', task))}`,
+      );
     }
   });
 
@@ -63,7 +66,13 @@ describe('Cline extension task folders (published, extension 3.51.0)', () => {
     const folder = join(root, 'tasks', TASKS[0]!);
     const ui = JSON.parse(readFileSync(join(folder, 'ui_messages.json'), 'utf8')) as Record<string, unknown>[];
     const usage = { source: 'subagents', tokensIn: 1200, tokensOut: 300, cacheWrites: 4000, cacheReads: 20_000, cost: 0.0291 };
-    ui.push({ ts: 1769060000001, type: 'say', say: 'subagent_usage', text: JSON.stringify(usage), modelInfo: { providerId: 'anthropic', modelId: 'claude-sonnet-4-5-20250929', mode: 'act' } });
+    ui.push({
+      ts: 1769060000001,
+      type: 'say',
+      say: 'subagent_usage',
+      text: JSON.stringify(usage),
+      modelInfo: { providerId: 'anthropic', modelId: 'claude-sonnet-4-5-20250929', mode: 'act' },
+    });
     writeFileSync(join(folder, 'ui_messages.json'), JSON.stringify(ui));
     const { info, live: context } = await live(historyOf(root, TASKS[0]!));
     assert.equal(context.fill.usedTokens, 66_115, "the subagents' context is not the task's");
@@ -71,7 +80,12 @@ describe('Cline extension task folders (published, extension 3.51.0)', () => {
     assert.ok(calls.ok);
     assert.equal(calls.value.calls.length, 47);
     assert.equal(calls.value.subagents.length, 1);
-    assert.deepEqual(calls.value.subagents[0]?.calls[0]?.usage, { inputTokens: 1200, cacheCreationInputTokens: 4000, cacheReadInputTokens: 20_000, outputTokens: 300 });
+    assert.deepEqual(calls.value.subagents[0]?.calls[0]?.usage, {
+      inputTokens: 1200,
+      cacheCreationInputTokens: 4000,
+      cacheReadInputTokens: 20_000,
+      outputTokens: 300,
+    });
     const priced = sessionCost(indexPrices(BUNDLED_PRICES), calls.value.subagents[0]!.calls).total.usd;
     // Sonnet 4.5: 1200 × $3 + 4000 × $3.75 + 20 000 × $0.30 + 300 × $15 per million = $0.0291, what Cline would record.
     assert.ok(Math.abs(priced - usage.cost) < 1e-9, `${priced}`);
@@ -84,11 +98,23 @@ describe('Cline extension task folders (published, extension 3.51.0)', () => {
     const ui = JSON.parse(readFileSync(join(folder, 'ui_messages.json'), 'utf8')) as Record<string, unknown>[];
     const last = ui.findLastIndex((message) => message.say === 'api_req_started');
     // Cline took messages 2–41 out of what it sends, then reported a compaction, before the last request.
-    ui.splice(last, 0, { ts: 1769060000000, type: 'say', say: 'compaction', text: JSON.stringify({ status: 'completed', mode: 'auto', tokensBefore: 64_000, tokensAfter: 30_000 }), conversationHistoryDeletedRange: [2, 41] });
+    ui.splice(last, 0, {
+      ts: 1769060000000,
+      type: 'say',
+      say: 'compaction',
+      text: JSON.stringify({ status: 'completed', mode: 'auto', tokensBefore: 64_000, tokensAfter: 30_000 }),
+      conversationHistoryDeletedRange: [2, 41],
+    });
     writeFileSync(join(folder, 'ui_messages.json'), JSON.stringify(ui));
     const { live: context } = await live(historyOf(root, TASKS[0]!));
     assert.equal(context.compactions.length, 2, 'the range and the compaction message');
-    assert.deepEqual(context.compactions.map((event) => [event.by, event.preTokens, event.postTokens]), [['agent', 58_417 + 2_054 + 10, null], ['agent', 64_000, 30_000]]);
+    assert.deepEqual(
+      context.compactions.map((event) => [event.by, event.preTokens, event.postTokens]),
+      [
+        ['agent', 58_417 + 2_054 + 10, null],
+        ['agent', 64_000, 30_000],
+      ],
+    );
     assert.equal(context.messages.length, 94 - 40, 'the deleted range is not sent');
     assert.equal(context.entries[2]?.uuids[0], 'h42');
   });
@@ -100,7 +126,11 @@ describe('Cline extension task folders (published, extension 3.51.0)', () => {
     const before = readFileSync(path);
     const { info, live: context } = await live(path);
     const engine = engineContextOf(context);
-    const result = await compact(engine, { targetPercent: 10, minSavingsPercent: 0, preserve: { recentTurns: 1, recentPercent: 0 } }, { archive: new MemoryArchive() });
+    const result = await compact(
+      engine,
+      { targetPercent: 10, minSavingsPercent: 0, preserve: { recentTurns: 1, recentPercent: 0 } },
+      { archive: new MemoryArchive() },
+    );
     assert.equal(result.status, 'compacted', result.message);
     const written = await clineAdapter.writeFork({ live: context, context: engine, result, title: 'Cards (compacted)' });
     assert.ok(written.ok, written.ok ? '' : written.error.message);
@@ -115,6 +145,9 @@ describe('Cline extension task folders (published, extension 3.51.0)', () => {
     assert.ok((await clineAdapter.listForks(info)).some((listed) => listed.id === written.value.sessionId));
     const sent = JSON.parse(readFileSync(written.value.path, 'utf8')) as { role: string }[];
     assert.equal(sent[0]?.role, 'user');
-    assert.ok(sent.every((message, index) => index === 0 || message.role !== sent[index - 1]?.role), 'roles alternate');
+    assert.ok(
+      sent.every((message, index) => index === 0 || message.role !== sent[index - 1]?.role),
+      'roles alternate',
+    );
   });
 });

@@ -21,7 +21,13 @@ describe('Cline SDK sessions (CLI 3.0.65)', () => {
     const tools = RECORDED_CLINE.find((recorded) => recorded.fixture === 'tools')!;
     const path = recordedPath(home, tools.id);
     const document = JSON.parse(readFileSync(path, 'utf8')) as { messages: unknown[] };
-    const summary = { id: 'sum-1', role: 'user', content: [{ type: 'text', text: 'Summary: notes read, answer fixed to 42.' }], ts: Date.now(), metadata: { kind: 'compaction_summary', displayRole: 'system', userRunSpan: 1, summary: 'Summary: notes read, answer fixed to 42.' } };
+    const summary = {
+      id: 'sum-1',
+      role: 'user',
+      content: [{ type: 'text', text: 'Summary: notes read, answer fixed to 42.' }],
+      ts: Date.now(),
+      metadata: { kind: 'compaction_summary', displayRole: 'system', userRunSpan: 1, summary: 'Summary: notes read, answer fixed to 42.' },
+    };
     document.messages.push(summary);
     writeFileSync(path, JSON.stringify(document));
     const info = await clineAdapter.readSessionInfo(path);
@@ -30,7 +36,10 @@ describe('Cline SDK sessions (CLI 3.0.65)', () => {
     assert.ok(live.ok);
     assert.equal(live.value.messages.length, 1);
     assert.equal(live.value.entries[0]?.kind, 'compact-summary');
-    assert.deepEqual(live.value.compactions.map((event) => [event.uuid, event.by, event.summary]), [['sum-1', 'agent', 'Summary: notes read, answer fixed to 42.']]);
+    assert.deepEqual(
+      live.value.compactions.map((event) => [event.uuid, event.by, event.summary]),
+      [['sum-1', 'agent', 'Summary: notes read, answer fixed to 42.']],
+    );
     assert.equal(live.value.fill.source, 'estimate');
     assert.equal(live.value.fill.compactedSinceUsage, true);
   });
@@ -49,7 +58,10 @@ describe('Cline SDK sessions (CLI 3.0.65)', () => {
     const calls = await clineAdapter.readSessionCalls(main);
     assert.ok(calls.ok);
     assert.equal(calls.value.calls.length, 2);
-    assert.deepEqual(calls.value.subagents.map((agent) => [agent.session.id, agent.calls.length]), [[child!.id, 2]]);
+    assert.deepEqual(
+      calls.value.subagents.map((agent) => [agent.session.id, agent.calls.length]),
+      [[child!.id, 2]],
+    );
   });
 
   it("looks in CLINE_DATA_DIR (else ~/.cline/data) and in VS Code's and VS Code Insiders' globalStorage on each system", () => {
@@ -80,7 +92,20 @@ describe('Cline SDK sessions (CLI 3.0.65)', () => {
   });
 
   it("takes only Cline's files by their name and place", async () => {
-    for (const path of ['/x/sessions/abc/abc.json', '/x/sessions/abc/other.messages.json', '/x/tasks/1/ui_messages.json', '/x/session-1.jsonl', '/x/tasks/../api_conversation_history.json']) assert.equal(await clineAdapter.owns(path), false, path);
-    for (const path of ['/x/sessions/abc/abc.messages.json', '/x/sessions/abc/agent_12_x.messages.json', '/s/tasks/1769053680585/api_conversation_history.json', '/repo/exported_task_1769064454592/api_conversation_history.json']) assert.equal(await clineAdapter.owns(path), true, path);
+    for (const path of [
+      '/x/sessions/abc/abc.json',
+      '/x/sessions/abc/other.messages.json',
+      '/x/tasks/1/ui_messages.json',
+      '/x/session-1.jsonl',
+      '/x/tasks/../api_conversation_history.json',
+    ])
+      assert.equal(await clineAdapter.owns(path), false, path);
+    for (const path of [
+      '/x/sessions/abc/abc.messages.json',
+      '/x/sessions/abc/agent_12_x.messages.json',
+      '/s/tasks/1769053680585/api_conversation_history.json',
+      '/repo/exported_task_1769064454592/api_conversation_history.json',
+    ])
+      assert.equal(await clineAdapter.owns(path), true, path);
   });
 });

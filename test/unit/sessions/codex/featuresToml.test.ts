@@ -15,7 +15,16 @@ const roundTrip = (text: string | null): string => {
 
 describe('Codex features.hooks edit', () => {
   it('gives back every shape of file byte for byte', () => {
-    for (const text of ['model = "x"\n', 'model = "x"', 'model = "x"\n\n', '', '  \n', 'a = 1\r\n[features]\r\nmemories = false\r\n', '# mine\n[features]\nmemories = false\n[other]\nb = 2\n', '[features] # tools\n']) {
+    for (const text of [
+      'model = "x"\n',
+      'model = "x"',
+      'model = "x"\n\n',
+      '',
+      '  \n',
+      'a = 1\r\n[features]\r\nmemories = false\r\n',
+      '# mine\n[features]\nmemories = false\n[other]\nb = 2\n',
+      '[features] # tools\n',
+    ]) {
       assert.equal(roundTrip(text), text, JSON.stringify(text));
     }
     assert.equal(roundTrip(null), '');

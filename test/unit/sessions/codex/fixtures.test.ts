@@ -12,7 +12,8 @@ import { listRolloutFiles } from '../../../../src/sessions/codex/paths';
 import type { LiveContext } from '../../../../src/sessions/types';
 
 const HOME = join(__dirname, '..', '..', '..', 'fixtures', 'codex', 'tally');
-const SUMMARY = 'Progress: fixed src/sum.js (loop started at 1), `node --test test/` passes. Current task: count the entries of data/ledger.csv; it was read in full and its first 400 lines again. Next: count the lines.';
+const SUMMARY =
+  'Progress: fixed src/sum.js (loop started at 1), `node --test test/` passes. Current task: count the entries of data/ledger.csv; it was read in full and its first 400 lines again. Next: count the lines.';
 
 async function rollout(): Promise<string> {
   const [path] = await listRolloutFiles(HOME);
@@ -22,7 +23,10 @@ async function rollout(): Promise<string> {
 
 /** The last token_count's last_token_usage, read straight from the file. */
 function lastTokenCount(path: string): { input_tokens: number; output_tokens: number } {
-  const counts = readFileSync(path, 'utf8').split('\n').filter((line) => line.includes('"type":"token_count"')).map((line) => JSON.parse(line).payload.info.last_token_usage);
+  const counts = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.includes('"type":"token_count"'))
+    .map((line) => JSON.parse(line).payload.info.last_token_usage);
   return counts.at(-1);
 }
 
@@ -31,7 +35,10 @@ function assertPaired(live: LiveContext): void {
   live.messages.forEach((message, index) => {
     for (const block of message.content.filter((candidate) => candidate.type === 'tool_use')) {
       const next = live.messages[index + 1];
-      assert.ok(next?.content.some((candidate) => candidate.type === 'tool_result' && candidate.tool_use_id === block.id), `call ${String(block.id)} has its output`);
+      assert.ok(
+        next?.content.some((candidate) => candidate.type === 'tool_result' && candidate.tool_use_id === block.id),
+        `call ${String(block.id)} has its output`,
+      );
     }
   });
 }
@@ -71,7 +78,7 @@ describe('Codex adapter on the recorded tally rollout', () => {
     assert.deepEqual(read.value.diagnostics, []);
   });
 
-  it('lists the compaction with its summary and Codex\'s counts, and rebuilds the live context after it', async () => {
+  it("lists the compaction with its summary and Codex's counts, and rebuilds the live context after it", async () => {
     const path = await rollout();
     const live = await readCodexLiveContext(path);
     assert.ok(live.ok);
@@ -91,7 +98,9 @@ describe('Codex adapter on the recorded tally rollout', () => {
     assert.deepEqual(first?.recordKinds, ['user', 'meta', 'meta', 'user', 'compact-summary']);
     assert.ok(first?.uuids.every((ref) => ref.startsWith(`o${compaction?.offset}.r`)));
     assert.ok(live.value.system?.[0]?.text, 'the base instructions as system prompt');
-    const calls = live.value.messages.flatMap((message) => message.content.filter((block) => block.type === 'tool_use').map((block) => (block.input as { cmd: string }).cmd));
+    const calls = live.value.messages.flatMap((message) =>
+      message.content.filter((block) => block.type === 'tool_use').map((block) => (block.input as { cmd: string }).cmd),
+    );
     assert.deepEqual(calls, ['wc -l data/ledger.csv', 'head -n 2 data/ledger.csv', 'tail -n 1 data/ledger.csv']);
   });
 
@@ -116,7 +125,10 @@ describe('Codex adapter on the recorded tally rollout', () => {
       ['exec_command', 'file_read', 'file:data/ledger.csv'],
       ['exec_command', 'file_read', 'file:data/ledger.csv#1+400'],
     ]);
-    assert.ok(context.items.some((item) => item.kind === 'thinking'), 'the reasoning item');
+    assert.ok(
+      context.items.some((item) => item.kind === 'thinking'),
+      'the reasoning item',
+    );
   });
 
   it('finds the configured limit only beside the rollout', async () => {
@@ -124,6 +136,6 @@ describe('Codex adapter on the recorded tally rollout', () => {
     copyFileSync(await rollout(), copy);
     const read = await readCodexFill(copy);
     assert.ok(read.ok);
-    assert.equal(read.value.fill.agentAutoCompactTokens, 244_800, '90 % of gpt-5.5\'s 272000-token window');
+    assert.equal(read.value.fill.agentAutoCompactTokens, 244_800, "90 % of gpt-5.5's 272000-token window");
   });
 });

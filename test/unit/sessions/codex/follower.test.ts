@@ -18,7 +18,9 @@ describe('CodexSessionFollower', () => {
   it('reports the fill per token_count and the compaction as the rollout grows', async () => {
     const [fixture] = await listRolloutFiles(HOME);
     assert.ok(fixture);
-    const lines = readFileSync(fixture, 'utf8').split('\n').filter((line) => line !== '');
+    const lines = readFileSync(fixture, 'utf8')
+      .split('\n')
+      .filter((line) => line !== '');
     const compactedAt = lines.findIndex((line) => line.includes('"type":"compacted"'));
     const path = join(temp, 'rollout.jsonl');
     writeFileSync(path, `${lines.slice(0, 40).join('\n')}\n`);

@@ -28,15 +28,31 @@ describe('writeCodexFork', () => {
     const preserveRefs = live.value.entries.flatMap((entry) => entry.uuids).filter((ref) => !dropped.includes(ref));
     const tail = live.value.entries[8]?.uuids[0];
     assert.ok(tail);
-    const fork = await writeCodexFork({ sourcePath: source, summary: 'OUR SUMMARY', preserveRefs, replaceOutput: { [tail]: '[COMPACTED] tail output' }, preTokens: 9824, postTokens: 4000, sourceTitle: 'tally', now: () => NOW, newId: () => ID });
+    const fork = await writeCodexFork({
+      sourcePath: source,
+      summary: 'OUR SUMMARY',
+      preserveRefs,
+      replaceOutput: { [tail]: '[COMPACTED] tail output' },
+      preTokens: 9824,
+      postTokens: 4000,
+      sourceTitle: 'tally',
+      now: () => NOW,
+      newId: () => ID,
+    });
     assert.ok(fork.ok, fork.ok ? '' : fork.error.message);
     assert.equal(sessionIdFromPath(fork.value.path), ID);
     assert.ok(fork.value.path.includes(join('sessions', String(NOW.getFullYear()))));
     assert.equal(fork.value.resumeCommand, `codex resume ${ID}`);
     assert.equal(readFileSync(source, 'utf8'), before, 'the source is untouched');
 
-    const records = readFileSync(fork.value.path, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
-    assert.deepEqual(records.map((record) => record.type), ['session_meta', 'turn_context', 'compacted', 'event_msg']);
+    const records = readFileSync(fork.value.path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    assert.deepEqual(
+      records.map((record) => record.type),
+      ['session_meta', 'turn_context', 'compacted', 'event_msg'],
+    );
     assert.equal(records[0].payload.id, ID);
     assert.equal(records[0].payload.cwd, '/home/user/tally');
     const history = records[2].payload.replacement_history as { type: string; role?: string; content?: { text: string }[]; output?: string }[];
@@ -62,7 +78,13 @@ describe('writeCodexFork', () => {
     assert.ok(live.ok);
     const all = live.value.entries.flatMap((entry) => entry.uuids);
     const callRef = live.value.entries[1]?.uuids[0];
-    const split = await writeCodexFork({ sourcePath: source, summary: 's', preserveRefs: all.filter((ref) => ref !== callRef), preTokens: null, postTokens: null });
+    const split = await writeCodexFork({
+      sourcePath: source,
+      summary: 's',
+      preserveRefs: all.filter((ref) => ref !== callRef),
+      preTokens: null,
+      postTokens: null,
+    });
     assert.equal(split.ok ? null : split.error.code, 'split-tool-pair');
     const unknown = await writeCodexFork({ sourcePath: source, summary: 's', preserveRefs: ['o1'], preTokens: null, postTokens: null });
     assert.equal(unknown.ok ? null : unknown.error.code, 'invalid-input');

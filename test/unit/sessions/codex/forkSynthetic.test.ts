@@ -32,7 +32,10 @@ async function compactAndFork(path: string, drop: (kind: string, index: number) 
 }
 
 const records = (path: string): { type: string; payload: Record<string, unknown> }[] =>
-  readFileSync(path, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; payload: Record<string, unknown> });
+  readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { type: string; payload: Record<string, unknown> });
 
 describe('Codex forks of synthetic rollouts', () => {
   const home = mkdtempSync(join(tmpdir(), 'cl-codex-synth-'));
@@ -73,10 +76,17 @@ describe('Codex forks of synthetic rollouts', () => {
       assert.notEqual(opaque[0]?.basis, 'estimated');
       assert.ok(fork.ok, fork.ok ? '' : fork.error.message);
       const history = records(fork.value.path).find((record) => record.type === 'compacted')?.payload.replacement_history as Record<string, unknown>[];
-      assert.deepEqual(history.filter((entry) => entry.type === 'compaction'), [ENCRYPTED], 'kept byte for byte');
+      assert.deepEqual(
+        history.filter((entry) => entry.type === 'compaction'),
+        [ENCRYPTED],
+        'kept byte for byte',
+      );
       const again = await readCodexLiveContext(fork.value.path);
       assert.ok(again.ok);
-      assert.ok(again.value.system?.some((block) => String(block.text).startsWith("[Codex's own compaction")), 'and read again from the fork');
+      assert.ok(
+        again.value.system?.some((block) => String(block.text).startsWith("[Codex's own compaction")),
+        'and read again from the fork',
+      );
     });
   }
 
@@ -93,9 +103,10 @@ describe('Codex forks of synthetic rollouts', () => {
     assert.equal(info.value.forkOf?.title, 'Count the ledger lines.');
   });
 
-  it('an output Codex writes between the plan and the fork stays out of it: the fork is of the plan\'s read (issue 40)', async () => {
+  it("an output Codex writes between the plan and the fork stays out of it: the fork is of the plan's read (issue 40)", async () => {
     const path = rollout([meta(), turnContext(), ...work, item(user('Run the tests.')), item(call('c3', 'npm test'))]);
-    const answered = (): void => appendFileSync(path, `${JSON.stringify({ timestamp: '2026-11-23T22:18:00.000Z', type: 'response_item', payload: output('c3', 'all green') })}\n`);
+    const answered = (): void =>
+      appendFileSync(path, `${JSON.stringify({ timestamp: '2026-11-23T22:18:00.000Z', type: 'response_item', payload: output('c3', 'all green') })}\n`);
     const { fork } = await compactAndFork(path, (kind, index) => kind === 'tool_result' && index < 5, answered);
     assert.ok(fork.ok, fork.ok ? '' : fork.error.message);
     const history = records(fork.value.path).find((record) => record.type === 'compacted')?.payload.replacement_history as Record<string, unknown>[];

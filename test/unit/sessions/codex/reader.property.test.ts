@@ -14,9 +14,13 @@ const HOME = join(__dirname, '..', '..', '..', 'fixtures', 'codex', 'tally');
 /** A line that is wrong in one of the ways a rollout can be: torn, not JSON, unknown, mis-shaped. */
 const badLine = fc.oneof(
   fc.string({ maxLength: 40 }),
-  fc.constant('{"timestamp":"2026-01-01T00:00:00Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"cut'),
+  fc.constant(
+    '{"timestamp":"2026-01-01T00:00:00Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"cut',
+  ),
   fc.record({ type: fc.string({ maxLength: 12 }), payload: fc.anything({ maxDepth: 3 }) }).map((value) => JSON.stringify(value)),
-  fc.record({ type: fc.constantFrom('response_item', 'event_msg', 'compacted', 'turn_context', 'session_meta'), payload: fc.anything({ maxDepth: 3 }) }).map((value) => JSON.stringify(value)),
+  fc
+    .record({ type: fc.constantFrom('response_item', 'event_msg', 'compacted', 'turn_context', 'session_meta'), payload: fc.anything({ maxDepth: 3 }) })
+    .map((value) => JSON.stringify(value)),
   fc.constantFrom(
     '{"type":"event_msg","payload":{"type":"token_count","info":{"last_token_usage":{"input_tokens":-5,"output_tokens":"x"}}}}',
     '{"type":"event_msg","payload":{"type":"token_count","info":null}}',
@@ -34,7 +38,10 @@ describe('Codex rollout reading on bad input (fast-check)', () => {
   it('reads the fill and the live context of any mix of good and bad lines', async () => {
     const [fixture] = await listRolloutFiles(HOME);
     assert.ok(fixture);
-    const good = readFileSync(fixture, 'utf8').split('\n').filter((line) => line !== '').slice(0, 40);
+    const good = readFileSync(fixture, 'utf8')
+      .split('\n')
+      .filter((line) => line !== '')
+      .slice(0, 40);
     let run = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(fc.oneof(fc.constantFrom(...good), badLine), { maxLength: 30 }), fc.boolean(), async (lines, cutLast) => {
@@ -50,7 +57,8 @@ describe('Codex rollout reading on bad input (fast-check)', () => {
         for (const message of live.value.messages) {
           for (const block of message.content) if (block.type === 'tool_result') assert.ok(calls.has(block.tool_use_id), 'no output without its call');
         }
-        if (lines.some((line) => line.trim() !== '' && !line.trim().startsWith('{') && !line.includes('\u0000'))) assert.ok(live.value.diagnostics.length > 0, 'bad lines are reported');
+        if (lines.some((line) => line.trim() !== '' && !line.trim().startsWith('{') && !line.includes('\u0000')))
+          assert.ok(live.value.diagnostics.length > 0, 'bad lines are reported');
       }),
       { numRuns: 60 },
     );

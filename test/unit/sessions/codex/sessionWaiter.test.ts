@@ -31,12 +31,18 @@ describe('waiting for a Codex session', () => {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'cl-codex-wait-')));
   after(() => rmSync(root, { recursive: true, force: true }));
 
-  it('finds the workspace\'s first rollout once Codex writes its first record, and only that one', async () => {
+  it("finds the workspace's first rollout once Codex writes its first record, and only that one", async () => {
     const home = join(root, 'codex');
     const workspace = join(root, 'tally');
     mkdirSync(workspace, { recursive: true });
     const found: SessionInfo[] = [];
-    const waiter = await waitForCodexSession([home], workspace, (session) => found.push(session), (diagnostic) => assert.fail(diagnostic.message), { pollMs: 20 });
+    const waiter = await waitForCodexSession(
+      [home],
+      workspace,
+      (session) => found.push(session),
+      (diagnostic) => assert.fail(diagnostic.message),
+      { pollMs: 20 },
+    );
     try {
       assert.deepEqual(waiter.where, [join(home, 'sessions')]);
       const [today] = recentDayFolders(home, new Date());
@@ -46,7 +52,7 @@ describe('waiting for a Codex session', () => {
       const ours = join(today, 'rollout-2026-11-24T10-00-01-01a20a7c-91ba-7042-b356-3b768f64638e.jsonl');
       writeFileSync(ours, '');
       await new Promise((resolve) => setTimeout(resolve, 100));
-      assert.equal(found.length, 0, 'an empty rollout and another workspace\'s are not it');
+      assert.equal(found.length, 0, "an empty rollout and another workspace's are not it");
       writeFileSync(ours, await rolloutText(workspace));
       await until(() => found.length > 0, 'the rollout');
       assert.equal(found[0]?.path, ours);
@@ -62,7 +68,7 @@ describe('waiting for a Codex session', () => {
     }
   });
 
-  it('looks in yesterday\'s folder too (a session started just before midnight)', () => {
+  it("looks in yesterday's folder too (a session started just before midnight)", () => {
     const [today, yesterday] = recentDayFolders('/h', new Date(2026, 0, 1, 0, 0, 5));
     assert.equal(today, join('/h', 'sessions', '2026', '01', '01'));
     assert.equal(yesterday, join('/h', 'sessions', '2025', '12', '31'));

@@ -14,19 +14,39 @@ export type Line = { type: string; payload: Record<string, unknown> };
 export const user = (text: string): Item => ({ type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
 export const assistant = (text: string): Item => ({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] });
 export const call = (id: string, cmd: string): Item => ({ type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd }), call_id: id });
-export const output = (id: string, text: string): Item => ({ type: 'function_call_output', call_id: id, output: `Chunk ID: 1\nWall time: 0.0000 seconds\nProcess exited with code 0\nOutput:\n${text}` });
+export const output = (id: string, text: string): Item => ({
+  type: 'function_call_output',
+  call_id: id,
+  output: `Chunk ID: 1\nWall time: 0.0000 seconds\nProcess exited with code 0\nOutput:\n${text}`,
+});
 /** Codex 0.117+'s remote compaction output: an encrypted summary (base64). */
 export const compaction = (bytes: number): Item => ({ type: 'compaction', encrypted_content: Buffer.alloc(bytes, 7).toString('base64') });
 
 export const meta = (): Line => ({
   type: 'session_meta',
-  payload: { id: SESSION_ID, session_id: SESSION_ID, timestamp: TIME, cwd: '/home/user/tally', originator: 'codex_exec', cli_version: '0.169.0', source: 'exec', model_provider: 'fake', base_instructions: { text: 'You are Codex.' } },
+  payload: {
+    id: SESSION_ID,
+    session_id: SESSION_ID,
+    timestamp: TIME,
+    cwd: '/home/user/tally',
+    originator: 'codex_exec',
+    cli_version: '0.169.0',
+    source: 'exec',
+    model_provider: 'fake',
+    base_instructions: { text: 'You are Codex.' },
+  },
 });
-export const turnContext = (): Line => ({ type: 'turn_context', payload: { cwd: '/home/user/tally', approval_policy: 'never', sandbox_policy: { type: 'danger-full-access' }, model: 'gpt-5.5' } });
+export const turnContext = (): Line => ({
+  type: 'turn_context',
+  payload: { cwd: '/home/user/tally', approval_policy: 'never', sandbox_policy: { type: 'danger-full-access' }, model: 'gpt-5.5' },
+});
 export const item = (payload: Item): Line => ({ type: 'response_item', payload });
 export const tokenCount = (input: number, output = 10): Line => {
   const usage = { input_tokens: input, cached_input_tokens: 0, output_tokens: output, reasoning_output_tokens: 0, total_tokens: input + output };
-  return { type: 'event_msg', payload: { type: 'token_count', info: { total_token_usage: usage, last_token_usage: usage, model_context_window: 258400 }, rate_limits: null } };
+  return {
+    type: 'event_msg',
+    payload: { type: 'token_count', info: { total_token_usage: usage, last_token_usage: usage, model_context_window: 258400 }, rate_limits: null },
+  };
 };
 export const compacted = (message: string, replacement: Item[]): Line => ({ type: 'compacted', payload: { message, replacement_history: replacement } });
 

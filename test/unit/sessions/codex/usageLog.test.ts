@@ -32,7 +32,9 @@ describe('CodexUsageLog on the recorded tally rollout', () => {
     assert.ok(live.ok);
     const log = new CodexUsageLog(path);
     await log.update(live.value.startOffset);
-    const points = new Map(live.value.entries.flatMap((entry) => entry.uuids.flatMap((ref) => (log.get(ref) ? [[log.get(ref)!.messageId, log.get(ref)!]] : []))));
+    const points = new Map(
+      live.value.entries.flatMap((entry) => entry.uuids.flatMap((ref) => (log.get(ref) ? [[log.get(ref)!.messageId, log.get(ref)!]] : []))),
+    );
     assert.ok(points.size > 0, 'bars for the live context');
     const counted = countedResponses(path).map((usage) => usage.input_tokens + usage.output_tokens);
     // Every bar is a response Codex counted, and the newest is the gauge's exact fill.
@@ -52,11 +54,14 @@ describe('CodexUsageLog on the recorded tally rollout', () => {
     await log.update();
     const refsAt = (text: string): string[] => {
       let offset = 0;
-      return text.split('\n').filter(Boolean).flatMap((line) => {
-        const at = offset;
-        offset += Buffer.byteLength(line) + 1;
-        return log.get(`o${at}`) ? [`o${at}`] : [];
-      });
+      return text
+        .split('\n')
+        .filter(Boolean)
+        .flatMap((line) => {
+          const at = offset;
+          offset += Buffer.byteLength(line) + 1;
+          return log.get(`o${at}`) ? [`o${at}`] : [];
+        });
     };
     const before = refsAt(readFileSync(path, 'utf8')).length;
     assert.ok(before > 0);

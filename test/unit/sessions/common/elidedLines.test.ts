@@ -16,14 +16,24 @@ function cut(bytes: Buffer, chunk: number, keepBytes: number, maxLineBytes: numb
 
 describe('StringEliding', () => {
   it('gives the same lines whole as byte by byte (short lines skip the loop, long ones go through it)', () => {
-    const value = fc.oneof(fc.string({ maxLength: 30 }), fc.string({ unit: 'grapheme', maxLength: 200 }), fc.constantFrom('\\"\t\u00e9\ud83d\ude00'.repeat(30)));
+    const value = fc.oneof(
+      fc.string({ maxLength: 30 }),
+      fc.string({ unit: 'grapheme', maxLength: 200 }),
+      fc.constantFrom('\\"\t\u00e9\ud83d\ude00'.repeat(30)),
+    );
     fc.assert(
-      fc.property(fc.array(fc.dictionary(fc.constantFrom('a', 'text', 'type'), value), { minLength: 1, maxLength: 8 }), fc.integer({ min: 16, max: 600 }), fc.integer({ min: 64, max: 4096 }), fc.integer({ min: 1, max: 5000 }), (records, keepBytes, maxLineBytes, chunk) => {
-        const bytes = Buffer.from(`${records.map((record) => JSON.stringify(record)).join('\n')}\n`);
-        const bytewise = cut(bytes, 1, keepBytes, maxLineBytes);
-        assert.deepEqual(cut(bytes, bytes.length, keepBytes, maxLineBytes), bytewise);
-        assert.deepEqual(cut(bytes, chunk, keepBytes, maxLineBytes), bytewise);
-      }),
+      fc.property(
+        fc.array(fc.dictionary(fc.constantFrom('a', 'text', 'type'), value), { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 16, max: 600 }),
+        fc.integer({ min: 64, max: 4096 }),
+        fc.integer({ min: 1, max: 5000 }),
+        (records, keepBytes, maxLineBytes, chunk) => {
+          const bytes = Buffer.from(`${records.map((record) => JSON.stringify(record)).join('\n')}\n`);
+          const bytewise = cut(bytes, 1, keepBytes, maxLineBytes);
+          assert.deepEqual(cut(bytes, bytes.length, keepBytes, maxLineBytes), bytewise);
+          assert.deepEqual(cut(bytes, chunk, keepBytes, maxLineBytes), bytewise);
+        },
+      ),
       { numRuns: 300 },
     );
   });

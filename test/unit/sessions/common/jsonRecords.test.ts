@@ -18,7 +18,10 @@ describe('JsonRecordParser nesting', () => {
     const deep = `{"type":"user","x":${'['.repeat(MAX_NESTING + 5)}1${']'.repeat(MAX_NESTING + 5)}}`;
     const reading = parser();
     assert.ok(reading.parse(Buffer.from(deep), 1, 0, 1));
-    assert.deepEqual(reading.diagnostics().map((diagnostic) => diagnostic.code), ['too-deep']);
+    assert.deepEqual(
+      reading.diagnostics().map((diagnostic) => diagnostic.code),
+      ['too-deep'],
+    );
     const shallow = `{"type":"user","x":${'['.repeat(MAX_NESTING - 2)}1${']'.repeat(MAX_NESTING - 2)}}`;
     const again = parser();
     assert.ok(again.parse(Buffer.from(shallow), 1, 0, 1));

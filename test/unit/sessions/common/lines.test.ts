@@ -23,18 +23,34 @@ function split(text: string, chunk: number, max: number): { lines: string[]; ski
 describe('LineSplitter with a line cap', () => {
   it('skips lines over the cap, in any chunking, and numbers and places every line', () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ unit: fc.constantFrom('a', 'b', 'é'), maxLength: 40 }), { minLength: 1, maxLength: 12 }), fc.integer({ min: 1, max: 17 }), (texts, chunk) => {
-        const max = 10;
-        const { lines, skipped } = split(texts.join('\n'), chunk, max);
-        const long = texts.map((text, index) => [index, Buffer.byteLength(text)] as const).filter(([, length]) => length > max);
-        assert.deepEqual(skipped.map(([line]) => line), long.map(([index]) => index + 1));
-        const fits = (text: string): boolean => Buffer.byteLength(text) <= max;
-        // Every line ended by a newline, then the last one if it has any bytes.
-        const last = texts.at(-1) ?? '';
-        assert.deepEqual(lines, [...texts.slice(0, -1).filter(fits), ...(last !== '' && fits(last) ? [last] : [])]);
-        // Each skipped line is placed where it is in the file.
-        for (const [line, offset] of skipped) assert.equal(offset, Buffer.byteLength(texts.slice(0, line - 1).map((text) => `${text}\n`).join('')));
-      }),
+      fc.property(
+        fc.array(fc.string({ unit: fc.constantFrom('a', 'b', 'é'), maxLength: 40 }), { minLength: 1, maxLength: 12 }),
+        fc.integer({ min: 1, max: 17 }),
+        (texts, chunk) => {
+          const max = 10;
+          const { lines, skipped } = split(texts.join('\n'), chunk, max);
+          const long = texts.map((text, index) => [index, Buffer.byteLength(text)] as const).filter(([, length]) => length > max);
+          assert.deepEqual(
+            skipped.map(([line]) => line),
+            long.map(([index]) => index + 1),
+          );
+          const fits = (text: string): boolean => Buffer.byteLength(text) <= max;
+          // Every line ended by a newline, then the last one if it has any bytes.
+          const last = texts.at(-1) ?? '';
+          assert.deepEqual(lines, [...texts.slice(0, -1).filter(fits), ...(last !== '' && fits(last) ? [last] : [])]);
+          // Each skipped line is placed where it is in the file.
+          for (const [line, offset] of skipped)
+            assert.equal(
+              offset,
+              Buffer.byteLength(
+                texts
+                  .slice(0, line - 1)
+                  .map((text) => `${text}\n`)
+                  .join(''),
+              ),
+            );
+        },
+      ),
     );
   });
 });
@@ -48,8 +64,13 @@ describe('linesBackward with a line cap and a floor', () => {
     try {
       const { size } = await handle.stat();
       const all = [];
-      for await (const line of linesBackward(handle, size, { blockBytes: 16, maxLineBytes: 100 })) all.push([line.bytes.toString(), line.oversized === true, line.offset]);
-      assert.deepEqual(all, [['last', false, 157], ['', true, 6], ['first', false, 0]]);
+      for await (const line of linesBackward(handle, size, { blockBytes: 16, maxLineBytes: 100 }))
+        all.push([line.bytes.toString(), line.oversized === true, line.offset]);
+      assert.deepEqual(all, [
+        ['last', false, 157],
+        ['', true, 6],
+        ['first', false, 0],
+      ]);
       const near = [];
       for await (const line of linesBackward(handle, size, { blockBytes: 16, floor: size - 50 })) near.push(line.bytes.toString());
       assert.deepEqual(near, ['last']);

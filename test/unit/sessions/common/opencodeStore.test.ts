@@ -74,7 +74,10 @@ describe('opencodeStore: the page reader', () => {
     const [session] = await sqlRows(base, 'SELECT id FROM session');
     let image = await withParts(base, String(session?.id), 3000, 300);
     // Other sessions' parts around it, so the equal keys sit between others in the index.
-    image = await imageAfter(image, "INSERT INTO session SELECT 'ses_a' || id, project_id, workspace_id, parent_id, slug, directory, path, title, version, share_url, summary_additions, summary_deletions, summary_files, summary_diffs, metadata, cost, tokens_input, tokens_output, tokens_reasoning, tokens_cache_read, tokens_cache_write, revert, permission, agent, model, time_created, time_updated + 1, time_compacting, time_archived FROM session");
+    image = await imageAfter(
+      image,
+      "INSERT INTO session SELECT 'ses_a' || id, project_id, workspace_id, parent_id, slug, directory, path, title, version, share_url, summary_additions, summary_deletions, summary_files, summary_diffs, metadata, cost, tokens_input, tokens_output, tokens_reasoning, tokens_cache_read, tokens_cache_write, revert, permission, agent, model, time_created, time_updated + 1, time_compacting, time_archived FROM session",
+    );
     image = await imageAfter(image, "INSERT INTO part SELECT 'prt_b' || id, message_id, 'ses_a' || session_id, time_created, time_updated, data FROM part");
     const path = join(temp, 'many.db');
     writeFileSync(path, image);

@@ -12,13 +12,17 @@ const temp = mkdtempSync(join(tmpdir(), 'cl-opencode-wal-'));
 after(() => rmSync(temp, { recursive: true, force: true }));
 
 /** Header bytes 18–19 are the only difference the fold leaves: it marks the image as not using a log. */
-const sameDatabase = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((byte, index) => index === 18 || index === 19 || byte === b[index]);
+const sameDatabase = (a: Uint8Array, b: Uint8Array): boolean =>
+  a.length === b.length && a.every((byte, index) => index === 18 || index === 19 || byte === b[index]);
 
 describe('foldWal', () => {
   const base = unpackFixture('plain', join(temp, 'plain.db'));
 
   it('applies a committed transaction, in either checksum byte order', async () => {
-    const changed = await imageAfter(base, "UPDATE session SET title = 'Renamed'; INSERT INTO todo VALUES ((SELECT id FROM session), 'x', 'pending', 'high', 0, 1, 1)");
+    const changed = await imageAfter(
+      base,
+      "UPDATE session SET title = 'Renamed'; INSERT INTO todo VALUES ((SELECT id FROM session), 'x', 'pending', 'high', 0, 1, 1)",
+    );
     for (const big of [false, true]) {
       const folded = foldWal(base, walBetween(base, changed, { big }));
       assert.ok(folded.frames > 0);
@@ -38,7 +42,8 @@ describe('foldWal', () => {
   });
 
   it('keeps the database as it is for an absent, empty or foreign log, and never throws on arbitrary bytes', () => {
-    for (const wal of [null, new Uint8Array(0), new Uint8Array(31), new TextEncoder().encode('x'.repeat(5000))]) assert.ok(sameDatabase(foldWal(base, wal).image, base));
+    for (const wal of [null, new Uint8Array(0), new Uint8Array(31), new TextEncoder().encode('x'.repeat(5000))])
+      assert.ok(sameDatabase(foldWal(base, wal).image, base));
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 9000 }), fc.boolean(), (noise, withMagic) => {
         const wal = noise.slice();
@@ -65,7 +70,7 @@ describe('foldWal', () => {
     }
   });
 
-  it('never sizes the image by a commit frame\'s claim: a lie ends the fold at the commit before it', async () => {
+  it("never sizes the image by a commit frame's claim: a lie ends the fold at the commit before it", async () => {
     const first = await imageAfter(base, "UPDATE session SET title = 'First'");
     const wal = walBetween(base, first);
     const pageSize = new DataView(wal.buffer).getUint32(8);

@@ -47,7 +47,8 @@ function model(ops: readonly Op[]): { id: string; text: string; input: number }[
 
 function line(op: Op): string {
   if (op.kind === 'message') return JSON.stringify(record(op));
-  if (op.kind === 'snapshot') return JSON.stringify({ $set: { messages: op.ids.map((snapshotId) => ({ id: snapshotId, type: 'user', content: [{ text: 'snap' }] })) } });
+  if (op.kind === 'snapshot')
+    return JSON.stringify({ $set: { messages: op.ids.map((snapshotId) => ({ id: snapshotId, type: 'user', content: [{ text: 'snap' }] })) } });
   return JSON.stringify({ $rewindTo: op.id });
 }
 
@@ -58,28 +59,33 @@ describe('Gemini chat reading (fast-check)', () => {
 
   it('last line for an id wins, snapshots replace, rewinds cut: the live history equals the model, whatever damage is mixed in', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.oneof({ weight: 8, arbitrary: op.map((value) => ({ value })) }, { weight: 1, arbitrary: damaged.map((text) => ({ text })) }), { maxLength: 40 }), async (items) => {
-        const path = join(temp, `chat-${runs++}.jsonl`);
-        writeFileSync(path, [JSON.stringify(HEADER), ...items.map((item) => ('value' in item ? line(item.value) : item.text))].join('\n') + '\n');
-        const read = await readChat(path, false);
-        assert.ok(read.ok);
-        const ops = items.flatMap((item) => ('value' in item ? [item.value] : []));
-        const expected = model(ops);
-        const live = read.value.state.conversation.list();
-        assert.deepEqual(
-          live.map(({ message }) => message.id),
-          expected.map((message) => message.id),
-        );
-        assert.deepEqual(
-          live.map(({ message }) => (typeof message.content === 'string' ? message.content : (message.content as { text: string }[])[0]?.text)),
-          expected.map((message) => message.text),
-        );
-        // No compression in these chats: the fill is the newest live count.
-        const newest = expected.findLast((message) => message.input > 0);
-        const fill = read.value.state.fill({});
-        assert.equal(fill.usedTokens, newest?.input ?? 0);
-        assert.equal(fill.source, newest === undefined ? 'estimate' : 'usage');
-      }),
+      fc.asyncProperty(
+        fc.array(fc.oneof({ weight: 8, arbitrary: op.map((value) => ({ value })) }, { weight: 1, arbitrary: damaged.map((text) => ({ text })) }), {
+          maxLength: 40,
+        }),
+        async (items) => {
+          const path = join(temp, `chat-${runs++}.jsonl`);
+          writeFileSync(path, [JSON.stringify(HEADER), ...items.map((item) => ('value' in item ? line(item.value) : item.text))].join('\n') + '\n');
+          const read = await readChat(path, false);
+          assert.ok(read.ok);
+          const ops = items.flatMap((item) => ('value' in item ? [item.value] : []));
+          const expected = model(ops);
+          const live = read.value.state.conversation.list();
+          assert.deepEqual(
+            live.map(({ message }) => message.id),
+            expected.map((message) => message.id),
+          );
+          assert.deepEqual(
+            live.map(({ message }) => (typeof message.content === 'string' ? message.content : (message.content as { text: string }[])[0]?.text)),
+            expected.map((message) => message.text),
+          );
+          // No compression in these chats: the fill is the newest live count.
+          const newest = expected.findLast((message) => message.input > 0);
+          const fill = read.value.state.fill({});
+          assert.equal(fill.usedTokens, newest?.input ?? 0);
+          assert.equal(fill.source, newest === undefined ? 'estimate' : 'usage');
+        },
+      ),
       { numRuns: 200 },
     );
   });

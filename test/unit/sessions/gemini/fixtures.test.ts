@@ -31,7 +31,12 @@ const publishedChats = filesUnder(PUBLISHED, /\.json$/);
 /** The design's rule, read straight from the file: the last gemini record with a prompt count. */
 function lastGeminiInput(path: string): number | null {
   const text = readFileSync(path, 'utf8');
-  const messages: Record<string, unknown>[] = path.endsWith('.json') ? JSON.parse(text).messages : text.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line));
+  const messages: Record<string, unknown>[] = path.endsWith('.json')
+    ? JSON.parse(text).messages
+    : text
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => JSON.parse(line));
   const counted = messages.filter((message) => message.type === 'gemini' && ((message.tokens as { input?: number } | undefined)?.input ?? 0) > 0);
   return (counted.at(-1)?.tokens as { input: number } | undefined)?.input ?? null;
 }
@@ -58,7 +63,10 @@ function assertPaired(live: LiveContext): void {
     for (const block of message.content.filter((candidate) => candidate.type === 'tool_use')) {
       const next = live.messages[index + 1];
       if (index === lastAssistant && next === undefined) continue;
-      assert.ok(next?.content.some((candidate) => candidate.type === 'tool_result' && candidate.tool_use_id === block.id), `call ${String(block.id)} has its result`);
+      assert.ok(
+        next?.content.some((candidate) => candidate.type === 'tool_result' && candidate.tool_use_id === block.id),
+        `call ${String(block.id)} has its result`,
+      );
     }
   });
 }
@@ -83,7 +91,10 @@ describe('Gemini adapter on every fixture', () => {
       assert.equal(await geminiAdapter.owns(path), true);
       const { info, live } = await read(path);
       assert.equal(info.agent, GEMINI_AGENT);
-      assert.deepEqual(live.diagnostics.filter((diagnostic) => diagnostic.severity !== 'info'), []);
+      assert.deepEqual(
+        live.diagnostics.filter((diagnostic) => diagnostic.severity !== 'info'),
+        [],
+      );
       const expected = lastGeminiInput(path);
       const stub = !(await readGeminiSession(path)).ok || !(await readGeminiSession(path).then((r) => r.ok && r.value.resumable));
       if (expected === null || stub) {
@@ -146,7 +157,10 @@ describe('Gemini adapter on every fixture', () => {
     const home = join(RECORDED, 'resume', 'gemini');
     const listed = await listGeminiSessions({ geminiHomes: [home], workspacePath: '/home/user/cli-tool' });
     assert.ok(listed.ok);
-    assert.deepEqual(listed.value.sessions.map((session) => session.path.split('/').at(-1)), ['session-2026-11-25T22-22-a3d3c3e6.jsonl']);
+    assert.deepEqual(
+      listed.value.sessions.map((session) => session.path.split('/').at(-1)),
+      ['session-2026-11-25T22-22-a3d3c3e6.jsonl'],
+    );
     assert.equal(listed.value.sessions[0]?.cwd, '/home/user/cli-tool');
     assert.match(listed.value.sessions[0]?.title ?? '', /^Standing rule: no new dependencies\./);
     const withStubs = await listGeminiSessions({ geminiHomes: [home], includeStubs: true });
@@ -189,10 +203,17 @@ describe('Gemini adapter on every fixture', () => {
       const info = await geminiAdapter.readSessionInfo(source);
       assert.ok(info.ok);
       const lines = readFileSync(source, 'utf8').split('\n');
-      const header = { ...JSON.parse(lines[0] as string), sessionId: '99999999-aaaa-4bbb-8ccc-dddddddddddd', contextLens: { forkOf: { sessionId: info.value.id, title: info.value.title } } };
+      const header = {
+        ...JSON.parse(lines[0] as string),
+        sessionId: '99999999-aaaa-4bbb-8ccc-dddddddddddd',
+        contextLens: { forkOf: { sessionId: info.value.id, title: info.value.title } },
+      };
       writeFileSync(join(source, '..', 'session-2026-11-25T23-00-99999999.jsonl'), [JSON.stringify(header), ...lines.slice(1)].join('\n'));
       const forks = await geminiAdapter.listForks(info.value);
-      assert.deepEqual(forks.map((fork) => fork.id), ['99999999-aaaa-4bbb-8ccc-dddddddddddd']);
+      assert.deepEqual(
+        forks.map((fork) => fork.id),
+        ['99999999-aaaa-4bbb-8ccc-dddddddddddd'],
+      );
       assert.deepEqual(forks[0]?.forkOf, { sessionId: info.value.id, title: info.value.title });
     });
 
@@ -201,9 +222,18 @@ describe('Gemini adapter on every fixture', () => {
       cpSync(join(RECORDED, 'tools', 'gemini'), home, { recursive: true });
       const [source] = filesUnder(home, /^session-.*\.jsonl$/);
       assert.ok(source);
-      const records = readFileSync(source, 'utf8').split('\n').filter((line) => line !== '').map((line) => JSON.parse(line));
+      const records = readFileSync(source, 'utf8')
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line));
       const last = records.filter((record) => record.type === 'gemini').at(-1);
-      const mark = { forkOf: { sessionId: records[0].sessionId, title: 'fees' }, summary: 'Fixed the rounding.', focus: 'tests', preTokens: 12173, postTokens: 900 };
+      const mark = {
+        forkOf: { sessionId: records[0].sessionId, title: 'fees' },
+        summary: 'Fixed the rounding.',
+        focus: 'tests',
+        preTokens: 12173,
+        postTokens: 900,
+      };
       const fork = [
         { ...records[0], sessionId: '77777777-aaaa-4bbb-8ccc-dddddddddddd', contextLens: mark },
         { id: 'summary-1', timestamp: '2026-11-25T23:00:00.000Z', type: 'user', content: [{ text: `${SUMMARY_PREAMBLE}\n\nFixed the rounding.` }] },

@@ -17,7 +17,10 @@ function recordedLines(scenario: string): string[] {
   const [project] = readdirSync(chats);
   const folder = join(chats, project as string, 'chats');
   const [name] = readdirSync(folder).sort();
-  return readFileSync(join(folder, name as string), 'utf8').split('\n').filter((line) => line !== '').map((line) => `${line}\n`);
+  return readFileSync(join(folder, name as string), 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => `${line}\n`);
 }
 
 function follow(path: string): { follower: GeminiSessionFollower; changes: ContextChange[]; compactions: CompactionEvent[]; diagnostics: Diagnostic[] } {
@@ -81,7 +84,10 @@ describe('GeminiSessionFollower', () => {
     writeFileSync(path, lines([HEADER, sessionContext(), user('u1', 'first'), gemini('g1', 'one', 1000)]));
     const { follower, changes } = follow(path);
     await follower.start();
-    writeFileSync(`${path}.tmp`, lines([HEADER, sessionContext(), user('u1', 'first'), gemini('g1', 'one', 1000), user('u2', 'second'), gemini('g2', 'two', 2500)]));
+    writeFileSync(
+      `${path}.tmp`,
+      lines([HEADER, sessionContext(), user('u1', 'first'), gemini('g1', 'one', 1000), user('u2', 'second'), gemini('g2', 'two', 2500)]),
+    );
     renameSync(`${path}.tmp`, path);
     await follower.refresh();
     assert.equal(changes.at(-1)?.reason, 'reset');
@@ -94,11 +100,23 @@ describe('GeminiSessionFollower', () => {
     writeFileSync(path, lines([HEADER, user('u1', 'first'), gemini('g1', 'one', 1000)]));
     const { follower, changes, diagnostics } = follow(path);
     await follower.start();
-    writeFileSync(path, lines([{ ...HEADER, startTime: '2026-11-25T11:00:00.000Z' }, user('u1', 'first, rewritten'), gemini('g1', 'one', 1000), user('u2', 'second'), gemini('g2', 'two', 3300)]));
+    writeFileSync(
+      path,
+      lines([
+        { ...HEADER, startTime: '2026-11-25T11:00:00.000Z' },
+        user('u1', 'first, rewritten'),
+        gemini('g1', 'one', 1000),
+        user('u2', 'second'),
+        gemini('g2', 'two', 3300),
+      ]),
+    );
     await follower.refresh();
     assert.equal(changes.at(-1)?.fill.usedTokens, 3300);
     assert.ok(diagnostics.some((diagnostic) => diagnostic.code === 'file-rewritten'));
-    assert.deepEqual(diagnostics.filter((diagnostic) => diagnostic.code === 'invalid-json'), []);
+    assert.deepEqual(
+      diagnostics.filter((diagnostic) => diagnostic.code === 'invalid-json'),
+      [],
+    );
     follower.dispose();
   });
 

@@ -21,7 +21,10 @@ const NOW = new Date('2026-11-24T10:20:30Z');
 const ID = '0a1b2c3d-4e5f-4a00-8000-000000000001';
 const FILE_ID = 'f1e2d3c4-0000-4000-8000-000000000002';
 /** The ids the writer draws: the session's, then the one its file name takes its short id from. */
-const ids = (...drawn: string[]): (() => string) => () => drawn.shift() ?? '';
+const ids =
+  (...drawn: string[]): (() => string) =>
+  () =>
+    drawn.shift() ?? '';
 
 type Rec = Record<string, unknown> & { type?: string; content?: unknown; toolCalls?: { id: string; result?: unknown }[] };
 
@@ -46,7 +49,11 @@ async function compacted(path: string, options: EngineOptionsInput): Promise<For
   return { live: live.value, context, result, title: 'fork title' };
 }
 
-const records = (path: string): Rec[] => readFileSync(path, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Rec);
+const records = (path: string): Rec[] =>
+  readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Rec);
 const textOf = (record: Rec | undefined): string => (typeof record?.content === 'string' ? record.content : JSON.stringify(record?.content ?? ''));
 
 describe('writeGeminiFork', () => {
@@ -77,17 +84,26 @@ describe('writeGeminiFork', () => {
     const summary = textOf(messages[summaryAt]);
     assert.equal(messages[summaryAt]?.type, 'user');
     assert.match(summary, /Standing rule: no new dependencies/, 'the rule the person typed');
-    assert.ok(messages.some((record) => textOf(record).includes('we still need a --help flag')), 'the open loop the person left');
+    assert.ok(
+      messages.some((record) => textOf(record).includes('we still need a --help flag')),
+      'the open loop the person left',
+    );
     assert.equal(messages[summaryAt + 1]?.type, 'gemini', 'the model answers the summary: the history alternates');
     assert.equal(messages.at(-1)?.type, 'gemini');
-    assert.ok(messages.some((record) => textOf(record).includes('continue')), 'the recent turn is kept verbatim');
+    assert.ok(
+      messages.some((record) => textOf(record).includes('continue')),
+      'the recent turn is kept verbatim',
+    );
     assert.ok(!messages.some((record) => 'tokens' in record), "the source's token counts are not the fork's");
     assert.ok(!messages.some((record) => textOf(record).includes('<session_context>')), 'the CLI adds its own context on resume');
 
     const read = await readGeminiLiveContext(fork.value.path);
     assert.ok(read.ok, read.ok ? '' : read.error.message);
     assert.equal(read.value.session.forkOf?.sessionId, sourceId);
-    assert.deepEqual(read.value.diagnostics.filter((diagnostic) => diagnostic.severity === 'error'), []);
+    assert.deepEqual(
+      read.value.diagnostics.filter((diagnostic) => diagnostic.severity === 'error'),
+      [],
+    );
   });
 
   it('drops a call together with its result, keeps every other call with its result once, and closes nothing that was answered', async () => {
@@ -106,14 +122,21 @@ describe('writeGeminiFork', () => {
 
     const messages = records(fork.value.path).slice(1);
     const calls = messages.flatMap((record) => record.toolCalls ?? []);
-    assert.deepEqual(calls.map((call) => call.id.split('__')[0]), ['replace', 'write_file', 'run_shell_command']);
+    assert.deepEqual(
+      calls.map((call) => call.id.split('__')[0]),
+      ['replace', 'write_file', 'run_shell_command'],
+    );
     for (const call of calls) assert.ok(Array.isArray(call.result) && call.result.length === 1, `${call.id} keeps its result`);
     assert.ok(!JSON.stringify(messages).includes(readId), 'nothing of the dropped call is left');
     assert.ok(!messages.some((record) => JSON.stringify(record.content ?? '').includes('functionResponse')), 'each result once, inside its call');
     // The summary stands where the dropped call stood: after the prompt, before the message that made it.
     assert.ok(textOf(messages[1]).includes(SUMMARY_PREAMBLE));
     assert.equal(messages[2]?.type, 'gemini');
-    assert.equal(messages.filter((record) => textOf(record) === JSON.stringify(SUMMARY_ACK) || record.content === SUMMARY_ACK).length, 0, 'no acknowledgement before a model message');
+    assert.equal(
+      messages.filter((record) => textOf(record) === JSON.stringify(SUMMARY_ACK) || record.content === SUMMARY_ACK).length,
+      0,
+      'no acknowledgement before a model message',
+    );
   });
 
   it('refuses to keep a call without its result', async () => {
@@ -121,7 +144,11 @@ describe('writeGeminiFork', () => {
     const live = await readGeminiLiveContext(source);
     assert.ok(live.ok);
     const context = engineContextOf(live.value);
-    const result = await compact(context, { trigger: 'manual', choices: { keep: [], drop: [context.items.findIndex((item) => item.kind === 'tool_result')] } }, { archive: new MemoryArchive() });
+    const result = await compact(
+      context,
+      { trigger: 'manual', choices: { keep: [], drop: [context.items.findIndex((item) => item.kind === 'tool_result')] } },
+      { archive: new MemoryArchive() },
+    );
     assert.equal(result.status, 'compacted');
     const write = context.items.find((item) => item.kind === 'tool_result' && item.toolUseId?.startsWith('write_file'));
     assert.ok(write);
@@ -129,8 +156,14 @@ describe('writeGeminiFork', () => {
     const survivors = result.items.filter((fate) => fate.fate !== 'dropped');
     let copied = -1;
     const at = survivors.findIndex((fate) => fate.id === write.id);
-    const afterItems = result.after.items.filter((item) => !((item.kind === 'system' || item.kind === 'tools' || item.sourceRef !== undefined) && ++copied === at));
-    const split = { ...result, items: result.items.map((fate) => (fate.id === write.id ? { ...fate, fate: 'dropped' as const } : fate)), after: { ...result.after, items: afterItems } };
+    const afterItems = result.after.items.filter(
+      (item) => !((item.kind === 'system' || item.kind === 'tools' || item.sourceRef !== undefined) && ++copied === at),
+    );
+    const split = {
+      ...result,
+      items: result.items.map((fate) => (fate.id === write.id ? { ...fate, fate: 'dropped' as const } : fate)),
+      after: { ...result.after, items: afterItems },
+    };
     const fork = await writeGeminiFork({ live: live.value, context, result: split });
     assert.equal(fork.ok ? null : fork.error.code, 'split-tool-pair');
     assert.equal(readdirSync(dirname(source)).length, 1, 'nothing written');

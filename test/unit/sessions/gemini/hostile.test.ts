@@ -32,7 +32,10 @@ describe('Gemini readers on hostile chats', () => {
     const live = await readGeminiLiveContext(path);
     assert.ok(live.ok);
     assert.equal(live.value.fill.usedTokens, 1200);
-    assert.deepEqual(live.value.diagnostics.map((diagnostic) => diagnostic.code), ['truncated-line']);
+    assert.deepEqual(
+      live.value.diagnostics.map((diagnostic) => diagnostic.code),
+      ['truncated-line'],
+    );
   });
 
   it('names a line that is not UTF-8 and keeps its content', async () => {
@@ -41,7 +44,10 @@ describe('Gemini readers on hostile chats', () => {
     bytes[bytes.indexOf(1)] = 0xe9;
     const live = await readGeminiLiveContext(chat(bytes));
     assert.ok(live.ok);
-    assert.deepEqual(live.value.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.line]), [['invalid-utf8', 2]]);
+    assert.deepEqual(
+      live.value.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.line]),
+      [['invalid-utf8', 2]],
+    );
     assert.equal(live.value.messages.length, 2);
   });
 
@@ -50,7 +56,10 @@ describe('Gemini readers on hostile chats', () => {
     const path = chat(`${lines([HEADER])}${huge}\n${lines([user('u1', 'after'), gemini('g1', 'ok', 5000)])}`);
     const live = await readGeminiLiveContext(path);
     assert.ok(live.ok);
-    assert.deepEqual(live.value.diagnostics.map((diagnostic) => diagnostic.code), ['oversized-line']);
+    assert.deepEqual(
+      live.value.diagnostics.map((diagnostic) => diagnostic.code),
+      ['oversized-line'],
+    );
     assert.equal(live.value.fill.usedTokens, 5000);
     const info = await geminiAdapter.readSessionInfo(path);
     assert.ok(info.ok);
@@ -93,18 +102,22 @@ describe('Gemini readers on hostile chats', () => {
       lines([HEADER, sessionContext(), user('u1', 'go')]) +
         `${deepCall}\n` +
         lines([
-        gemini('g2', 'negative', 0, { tokens: { input: -5, output: 'x' } }),
-        gemini('g3', 'huge', 0, { tokens: { input: 1e300 } }),
-        set({ messages: 'not a list' }),
-        { $rewindTo: 42 },
-        { id: 7, type: 'user', content: 'numeric id' },
-        user('u2', 'tail'),
-      ]) + '[1,2]\n"text"\nnull\n',
+          gemini('g2', 'negative', 0, { tokens: { input: -5, output: 'x' } }),
+          gemini('g3', 'huge', 0, { tokens: { input: 1e300 } }),
+          set({ messages: 'not a list' }),
+          { $rewindTo: 42 },
+          { id: 7, type: 'user', content: 'numeric id' },
+          user('u2', 'tail'),
+        ]) +
+        '[1,2]\n"text"\nnull\n',
     );
     const live = await readGeminiLiveContext(path);
     assert.ok(live.ok);
     assert.equal(live.value.fill.usedTokens, 1000);
-    assert.deepEqual(live.value.diagnostics.map((diagnostic) => diagnostic.code), ['too-deep', 'not-an-object', 'not-an-object', 'not-an-object']);
+    assert.deepEqual(
+      live.value.diagnostics.map((diagnostic) => diagnostic.code),
+      ['too-deep', 'not-an-object', 'not-an-object', 'not-an-object'],
+    );
     assert.doesNotThrow(() => engineContextOf(live.value));
   });
 
@@ -116,7 +129,10 @@ describe('Gemini readers on hostile chats', () => {
 
   it('a $set or header naming __proto__, constructor or prototype adds keys: it changes no prototype, no title, no kind', async () => {
     const header = { sessionId: HEADER.sessionId, projectHash: HEADER.projectHash, startTime: HEADER.startTime };
-    for (const patch of ['{"__proto__":{"summary":"INJECTED","kind":"subagent"}}', '{"constructor":{"prototype":{"summary":"INJECTED"}},"prototype":{"kind":"subagent"}}']) {
+    for (const patch of [
+      '{"__proto__":{"summary":"INJECTED","kind":"subagent"}}',
+      '{"constructor":{"prototype":{"summary":"INJECTED"}},"prototype":{"kind":"subagent"}}',
+    ]) {
       const hostileHeader = JSON.parse(`{${JSON.stringify(header).slice(1, -1)},"__proto__":{"kind":"subagent"}}`) as Record<string, unknown>;
       const path = chat(`${lines([hostileHeader, user('u1', 'the first prompt'), gemini('g1', 'b', 100)])}{"$set":${patch}}\n`);
       const read = await readGeminiSessionInfo(path);
@@ -130,5 +146,16 @@ describe('Gemini readers on hostile chats', () => {
 });
 
 function fakeInfo(path: string): SessionInfo {
-  return { id: 'x', agent: GEMINI_AGENT, path, projectDir: join(path, '..'), cwd: null, title: 'x', model: null, lastActivityMs: 0, sizeBytes: 0, isSidechain: false };
+  return {
+    id: 'x',
+    agent: GEMINI_AGENT,
+    path,
+    projectDir: join(path, '..'),
+    cwd: null,
+    title: 'x',
+    model: null,
+    lastActivityMs: 0,
+    sizeBytes: 0,
+    isSidechain: false,
+  };
 }

@@ -52,7 +52,8 @@ describe('Gemini: the context after a call is what the next call sends', () => {
         assert.ok((context.measuredTokens ?? context.usedTokens) <= sent, label);
         // The rest is our four-characters-a-token estimate of the results written since (a subagent's
         // chat records replies without their calls or results: nothing to estimate there).
-        if (recordsWhatItSent(chat.messages[counted[k] as number] as Message)) assert.ok(Math.abs(context.usedTokens - sent) <= Math.max(300, 0.1 * sent), label);
+        if (recordsWhatItSent(chat.messages[counted[k] as number] as Message))
+          assert.ok(Math.abs(context.usedTokens - sent) <= Math.max(300, 0.1 * sent), label);
         thoughtsAfter += (chat.messages[counted[k] as number] as Message).tokens?.thoughts ?? 0;
         compared++;
       }

@@ -18,7 +18,13 @@ describe('waitForGeminiSession', () => {
     const workspace = join(temp, 'work');
     mkdirSync(workspace);
     const found: SessionInfo[] = [];
-    const waiter = await waitForGeminiSession([geminiDir], workspace, (session) => found.push(session), () => undefined, { pollMs: 20 });
+    const waiter = await waitForGeminiSession(
+      [geminiDir],
+      workspace,
+      (session) => found.push(session),
+      () => undefined,
+      { pollMs: 20 },
+    );
     try {
       mkdirSync(join(geminiDir, 'tmp', 'work', 'chats'), { recursive: true });
       writeFileSync(join(geminiDir, 'projects.json'), JSON.stringify({ projects: { [workspace]: 'work' } }));
@@ -28,7 +34,10 @@ describe('waitForGeminiSession', () => {
       assert.equal(found.length, 0, 'a stub is no session yet');
       appendFileSync(chat, lines([user('u1', 'start here')]));
       for (let tries = 0; tries < 100 && found.length === 0; tries++) await new Promise((resolve) => setTimeout(resolve, 20));
-      assert.deepEqual(found.map((session) => [session.path, session.title, session.cwd]), [[chat, 'start here', workspace]]);
+      assert.deepEqual(
+        found.map((session) => [session.path, session.title, session.cwd]),
+        [[chat, 'start here', workspace]],
+      );
       await new Promise((resolve) => setTimeout(resolve, 100));
       assert.equal(found.length, 1, 'announced once');
     } finally {

@@ -1,7 +1,18 @@
 // Chat lines as the Gemini CLI 0.61 writes them, for tests that need a shape the recordings lack.
-export const HEADER = { sessionId: '0badc0de-1111-4222-8333-444455556666', projectHash: 'f'.repeat(64), startTime: '2026-11-25T10:00:00.000Z', lastUpdated: '2026-11-25T10:00:00.000Z', kind: 'main' };
+export const HEADER = {
+  sessionId: '0badc0de-1111-4222-8333-444455556666',
+  projectHash: 'f'.repeat(64),
+  startTime: '2026-11-25T10:00:00.000Z',
+  lastUpdated: '2026-11-25T10:00:00.000Z',
+  kind: 'main',
+};
 
-export const sessionContext = (id = 'ctx'): Record<string, unknown> => ({ id, timestamp: '2026-11-25T10:00:00.000Z', type: 'user', content: [{ text: '<session_context>\nThis is the Gemini CLI.\n</session_context>' }] });
+export const sessionContext = (id = 'ctx'): Record<string, unknown> => ({
+  id,
+  timestamp: '2026-11-25T10:00:00.000Z',
+  type: 'user',
+  content: [{ text: '<session_context>\nThis is the Gemini CLI.\n</session_context>' }],
+});
 export const user = (id: string, text: string): Record<string, unknown> => ({ id, timestamp: '2026-11-25T10:00:01.000Z', type: 'user', content: [{ text }] });
 export const gemini = (id: string, text: string, input: number, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
   id,
@@ -20,7 +31,12 @@ export const call = (id: string, name: string, args: Record<string, unknown>, ou
   result: [{ functionResponse: { id, name, response: { output } } }],
   status: 'success',
 });
-export const response = (id: string, callId: string, name: string, output: string): Record<string, unknown> => ({ id, timestamp: '2026-11-25T10:00:03.000Z', type: 'user', content: [{ functionResponse: { id: callId, name, response: { output } } }] });
+export const response = (id: string, callId: string, name: string, output: string): Record<string, unknown> => ({
+  id,
+  timestamp: '2026-11-25T10:00:03.000Z',
+  type: 'user',
+  content: [{ functionResponse: { id: callId, name, response: { output } } }],
+});
 export const set = (patch: Record<string, unknown>): Record<string, unknown> => ({ $set: patch });
 export const rewind = (id: string): Record<string, unknown> => ({ $rewindTo: id });
 

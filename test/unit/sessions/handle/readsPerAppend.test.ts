@@ -15,7 +15,18 @@ import type { SessionHandle } from '../../../../src/sessions/port';
 import { openRegular } from '../../../../src/sessions/result';
 import { tempDir } from '../../../support/tempDir';
 
-const DEMO = join(__dirname, '..', '..', '..', 'fixtures', 'claude-code', 'demo', 'projects', '-home-user-payments-demo', '1184e54e-cc88-4ddf-ba37-ec450f40e74c.jsonl');
+const DEMO = join(
+  __dirname,
+  '..',
+  '..',
+  '..',
+  'fixtures',
+  'claude-code',
+  'demo',
+  'projects',
+  '-home-user-payments-demo',
+  '1184e54e-cc88-4ddf-ba37-ec450f40e74c.jsonl',
+);
 /** What a check for a rewrite reads again of the bytes kept (tailBytes.ts). */
 const SEAL_BYTES = 256;
 

@@ -26,13 +26,19 @@ describe('Kilo recorded sessions', () => {
   it("lists Kilo's own two compactions with their summaries, and only what follows the newest as live", async () => {
     const { info, live: context } = await live('compaction', 'ses_de0465080ffeotOxeaB0jfXMm1');
     assert.equal(info.agent, 'kilo');
-    assert.deepEqual(context.compactions.map((event) => [event.by, event.trigger, event.preTokens]), [['agent', 'auto', 12_315], ['agent', 'auto', 12_531]]);
+    assert.deepEqual(
+      context.compactions.map((event) => [event.by, event.trigger, event.preTokens]),
+      [
+        ['agent', 'auto', 12_315],
+        ['agent', 'auto', 12_531],
+      ],
+    );
     assert.ok(context.compactions.every((event) => (event.summary ?? '').length > 0));
     assert.equal(context.fill.usedTokens, 12_498);
     assert.equal(context.entries.filter((entry) => entry.kind === 'compact-summary').length, 1);
   });
 
-  it('counts every call it paid for, the summariser\'s too: 3 turns and 2 summaries, 6 turns in the tools session', async () => {
+  it("counts every call it paid for, the summariser's too: 3 turns and 2 summaries, 6 turns in the tools session", async () => {
     const compaction = await live('compaction', 'ses_de0465080ffeotOxeaB0jfXMm1');
     const calls = await kiloAdapter.readSessionCalls(compaction.info);
     assert.ok(calls.ok);
@@ -40,11 +46,17 @@ describe('Kilo recorded sessions', () => {
     const tools = await live('tools', 'ses_de04758b6ffe4pjQ3kkOFPuxHv');
     const toolCalls = await kiloAdapter.readSessionCalls(tools.info);
     assert.ok(toolCalls.ok);
-    assert.deepEqual(toolCalls.value.calls.map((call) => call.usage.inputTokens + call.usage.cacheReadInputTokens + call.usage.cacheCreationInputTokens), [12_301, 12_403, 12_473, 12_567, 12_636, 12_730]);
-    assert.deepEqual(tools.live.messages.flatMap((message) => message.content.filter((block) => block.type === 'tool_use').map((block) => block.name)), ['read', 'bash', 'read', 'edit']);
+    assert.deepEqual(
+      toolCalls.value.calls.map((call) => call.usage.inputTokens + call.usage.cacheReadInputTokens + call.usage.cacheCreationInputTokens),
+      [12_301, 12_403, 12_473, 12_567, 12_636, 12_730],
+    );
+    assert.deepEqual(
+      tools.live.messages.flatMap((message) => message.content.filter((block) => block.type === 'tool_use').map((block) => block.name)),
+      ['read', 'bash', 'read', 'edit'],
+    );
   });
 
-  it("gives a kilo.db session to Kilo and an opencode.db one to OpenCode, Kilo being offered first", async () => {
+  it('gives a kilo.db session to Kilo and an opencode.db one to OpenCode, Kilo being offered first', async () => {
     const owner = async (path: string) => {
       for (const adapter of AGENTS) if (await adapter.owns(path)) return adapter.id;
       return null;
@@ -61,7 +73,10 @@ describe('Kilo recorded sessions', () => {
     copyFileSync(kiloFixture('tools', join(dir, 'source')), renamed);
     const kilo = await kiloAdapter.listSessions({ homes: { kilo: [renamed] } });
     assert.ok(kilo.ok);
-    assert.deepEqual(kilo.value.map((session) => [session.agent, session.id]), [['kilo', 'ses_de04758b6ffe4pjQ3kkOFPuxHv']]);
+    assert.deepEqual(
+      kilo.value.map((session) => [session.agent, session.id]),
+      [['kilo', 'ses_de04758b6ffe4pjQ3kkOFPuxHv']],
+    );
     const opencode = await adapterOf('opencode').listSessions({ homes: { opencode: [renamed] } });
     assert.ok(opencode.ok);
     assert.deepEqual(opencode.value, []);

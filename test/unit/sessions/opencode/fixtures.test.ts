@@ -65,7 +65,10 @@ describe('OpenCode recorded sessions', () => {
     assert.equal(live.value.fill.usedTokens, 7363);
     assert.equal(live.value.fill.source, 'usage');
     assert.equal(live.value.fill.outputTokensPending, 5);
-    assert.deepEqual(live.value.messages.map((message) => message.role), ['user', 'assistant', 'user', 'assistant']);
+    assert.deepEqual(
+      live.value.messages.map((message) => message.role),
+      ['user', 'assistant', 'user', 'assistant'],
+    );
     assert.equal(live.value.calls.length, 2);
   });
 
@@ -83,7 +86,7 @@ describe('OpenCode recorded sessions', () => {
     assert.equal(live.value.calls.length, 5);
   });
 
-  it('starts the live context at OpenCode\'s own compaction, and reports it', async () => {
+  it("starts the live context at OpenCode's own compaction, and reports it", async () => {
     const [session] = await only('compaction');
     assert.ok(session);
     const live = await opencodeAdapter.readLiveContext(session);
@@ -109,7 +112,10 @@ describe('OpenCode recorded sessions', () => {
   it('reads the compaction point from the config the run had', async () => {
     const [session] = await only('compaction');
     assert.ok(session);
-    const env = { HOME: temp, OPENCODE_CONFIG_CONTENT: JSON.stringify({ provider: { fake: { models: { 'fake-model': { limit: { context: 10000, output: 1000 } } } } } }) };
+    const env = {
+      HOME: temp,
+      OPENCODE_CONFIG_CONTENT: JSON.stringify({ provider: { fake: { models: { 'fake-model': { limit: { context: 10000, output: 1000 } } } } } }),
+    };
     const live = await opencodeAdapter.readLiveContext(session, { env });
     assert.ok(live.ok);
     assert.equal(live.value.fill.windowTokens, 10000);

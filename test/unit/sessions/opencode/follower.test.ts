@@ -32,7 +32,7 @@ describe('OpenCode follower', () => {
     const full = unpackFixture('plain', join(temp, 'full.db'));
     const db = join(temp, 'opencode.db');
     // The session before its last answer: the newest message and its parts not written yet.
-    const newest = "(SELECT id FROM message ORDER BY id DESC LIMIT 1)";
+    const newest = '(SELECT id FROM message ORDER BY id DESC LIMIT 1)';
     const before = await imageAfter(full, `DELETE FROM part WHERE message_id = ${newest}; DELETE FROM message WHERE id = ${newest}`);
     writeFileSync(db, before);
     const listed = await opencodeAdapter.listSessions({ homes: { opencode: [db] } } as SessionLocations);

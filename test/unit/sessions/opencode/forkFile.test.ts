@@ -20,11 +20,14 @@ after(() => rmSync(temp, { recursive: true, force: true }));
 
 interface Doc {
   info: { id: string; title: string; directory: string };
-  messages: { info: { id: string; sessionID: string; role: string; summary?: boolean; parentID?: string }; parts: { type: string; text?: string; tool?: string; callID?: string; messageID: string }[] }[];
+  messages: {
+    info: { id: string; sessionID: string; role: string; summary?: boolean; parentID?: string };
+    parts: { type: string; text?: string; tool?: string; callID?: string; messageID: string }[];
+  }[];
 }
 
 describe('forkFileOf', () => {
-  it('writes our summary as OpenCode\'s compaction, then the kept messages, without the dropped call', async () => {
+  it("writes our summary as OpenCode's compaction, then the kept messages, without the dropped call", async () => {
     const db = join(temp, 'tools.db');
     unpackFixture('tools', db);
     const listed = await opencodeAdapter.listSessions({ homes: { opencode: [db] } } as SessionLocations);
@@ -45,7 +48,10 @@ describe('forkFileOf', () => {
     assert.equal(doc.info.id, file.value.sessionId);
     assert.equal(doc.info.title, 'Offline session (compacted)');
     const [request, summary, ...kept] = doc.messages;
-    assert.deepEqual(request?.parts.map((part) => part.type), ['compaction']);
+    assert.deepEqual(
+      request?.parts.map((part) => part.type),
+      ['compaction'],
+    );
     assert.equal(summary?.info.summary, true);
     assert.equal(summary?.info.parentID, request?.info.id);
     assert.ok((summary?.parts[0]?.text ?? '').length > 100);

@@ -59,7 +59,7 @@ describe('OpenCode hostile databases', () => {
     assert.deepEqual(missing, { ok: true, value: [] });
   });
 
-  it('reads a database missing one of OpenCode\'s tables as an error, not a crash', async () => {
+  it("reads a database missing one of OpenCode's tables as an error, not a crash", async () => {
     const db = join(temp, 'other.db');
     writeFileSync(db, await imageAfter(good, 'DROP TABLE part'));
     const bytes = readFileSync(db);

@@ -31,11 +31,11 @@ async function refusalOf(path: string): Promise<{ agent: string; unrecognised: b
 }
 
 describe("OpenCode's JSON storage", () => {
-  it('refuses every file of 1.1.65\'s storage by name, as OpenCode\'s', async () => {
+  it("refuses every file of 1.1.65's storage by name, as OpenCode's", async () => {
     const files = filesUnder(STORAGE);
     assert.equal(files.length, 6);
     for (const file of files) {
-    const refused = await refusalOf(file);
+      const refused = await refusalOf(file);
       assert.deepEqual([refused.agent, refused.unrecognised], ['opencode', false], relative(STORAGE, file));
       assert.ok(refused.message.startsWith(`${file} is an OpenCode storage file (OpenCode 0.x JSON storage), not a session this reads`), refused.message);
     }
@@ -43,7 +43,17 @@ describe("OpenCode's JSON storage", () => {
 
   it("refuses 0.5.x's layout (project/<id>/storage/session/…) and a copy elsewhere, by what it holds", async () => {
     const dir = tempDir('cl-json-storage-');
-    const old = join(dir, 'opencode', 'project', 'global', 'storage', 'session', 'message', 'ses_de03ed516ffeaqjKss9exuoI2A', 'msg_21fc13030001CetjC7tBFIzEj1.json');
+    const old = join(
+      dir,
+      'opencode',
+      'project',
+      'global',
+      'storage',
+      'session',
+      'message',
+      'ses_de03ed516ffeaqjKss9exuoI2A',
+      'msg_21fc13030001CetjC7tBFIzEj1.json',
+    );
     mkdirSync(join(old, '..'), { recursive: true });
     copyFileSync(MESSAGE, old);
     const copy = join(dir, 'downloads', 'message.json');
@@ -52,7 +62,7 @@ describe("OpenCode's JSON storage", () => {
     const record = JSON.parse(readFileSync(MESSAGE, 'utf8')) as Record<string, unknown>;
     writeFileSync(copy, JSON.stringify(Object.fromEntries(Object.entries(record).reverse())));
     for (const file of [old, copy]) {
-    const refused = await refusalOf(file);
+      const refused = await refusalOf(file);
       assert.equal(refused.agent, 'opencode');
       assert.match(refused.message, /is an OpenCode storage file \(OpenCode 0\.x JSON storage\), not a session this reads/);
     }

@@ -13,7 +13,7 @@ const temp = mkdtempSync(join(tmpdir(), 'cl-opencode-wait-'));
 after(() => rmSync(temp, { recursive: true, force: true }));
 
 describe('OpenCode waitForSession', () => {
-  it('finds the workspace\'s session once the database appears, and not a subagent', async () => {
+  it("finds the workspace's session once the database appears, and not a subagent", async () => {
     const source = join(temp, 'source.db');
     unpackFixture('subagent', source);
     const listed = await opencodeAdapter.listSessions({ homes: { opencode: [source] } } as SessionLocations);
@@ -21,7 +21,12 @@ describe('OpenCode waitForSession', () => {
     const workspace = listed.value[0]?.cwd ?? '';
     const db = join(temp, 'later', 'opencode.db');
     const found: SessionInfo[] = [];
-    const waiter = await opencodeAdapter.waitForSession(workspace, { homes: { opencode: [db] } } as SessionLocations, (session) => found.push(session), () => undefined);
+    const waiter = await opencodeAdapter.waitForSession(
+      workspace,
+      { homes: { opencode: [db] } } as SessionLocations,
+      (session) => found.push(session),
+      () => undefined,
+    );
     try {
       assert.deepEqual(waiter.where, [db]);
       assert.equal(found.length, 0);
