@@ -854,7 +854,7 @@ describe('lying session stores (issue 40) against the built CLI', { timeout: 300
     const db = await damagedOpencode(join(storeScratch, 'invalid-json'), 'invalid-json-row');
     const run = await storeProbe('5 opencode row of invalid JSON', inspectOpencode(db));
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stdout, new RegExp(`invalid-json: OpenCode message msg_\\w+ of session ${OPENCODE_SESSION} left out`));
+    assert.match(run.stdout, new RegExp(`invalid-json: message msg_\\w+ of session ${OPENCODE_SESSION} left out`));
     assert.match(run.stdout, /context {2}[1-9]\d* messages/);
   });
 

@@ -28,6 +28,8 @@ export class Conversation {
    */
   private readonly order: string[] = [];
   private readonly place = new Map<string, number>();
+  /** Each message's usage as its own line recorded it, by id: what a resume's snapshot leaves out. */
+  private readonly recordedTokens = new Map<string, unknown>();
   /** No prototype: a `$set` or header naming `__proto__` adds a key, it cannot change what every key reads. */
   metadata: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   /** Mark of the first header that carries one: a fork Context Lens wrote. */
@@ -51,8 +53,11 @@ export class Conversation {
       const { messages, ...rest } = patch;
       Object.assign(this.metadata, rest);
       if (!Array.isArray(messages)) return 'metadata';
+      // A resume writes the history again without each reply's `tokens` (0.61 drops them), after a
+      // snapshot of the session context alone: a message it repeats keeps the usage its own line
+      // recorded, so the fill stays exact across a resume.
       this.clear();
-      this.addAll(messages, line, offset, end);
+      this.addAll(messages, line, offset, end, this.recordedTokens);
       return 'snapshot';
     }
     if (isHeader(record)) {
@@ -66,15 +71,18 @@ export class Conversation {
     return 'none';
   }
 
-  private addAll(messages: readonly unknown[], line: number, offset: number, end: number): void {
+  private addAll(messages: readonly unknown[], line: number, offset: number, end: number, recorded?: ReadonlyMap<string, unknown>): void {
     for (const value of messages) {
       const message = asMessage(value);
-      if (message !== null) this.put(message, line, offset, end, true);
+      if (message === null) continue;
+      const tokens = message.tokens === undefined ? recorded?.get(message.id) : undefined;
+      this.put(tokens === undefined ? message : { ...message, tokens }, line, offset, end, true);
     }
   }
 
   /** A new id goes last; a known one is replaced where it stands. */
   private put(message: MessageRecord, line: number, offset: number, end: number, inSnapshot: boolean): void {
+    if (message.tokens !== undefined) this.recordedTokens.set(message.id, message.tokens);
     if (!this.place.has(message.id)) {
       this.place.set(message.id, this.order.length);
       this.order.push(message.id);
