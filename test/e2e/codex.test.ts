@@ -69,7 +69,10 @@ describe('a Codex CLI session in the panel, in code-server', { timeout: 240_000 
 
   it("lists Codex's own compaction, says Codex has no hooks, and names no other agent", async () => {
     await frame.locator('[data-testid="history-entry"][data-source="agent"]').first().waitFor({ timeout: 20_000 });
-    assert.match(await frame.locator('[data-testid="agent-hooks"]').innerText(), /Codex CLI has no compaction hooks/);
+    assert.match(
+      await frame.locator('[data-testid="agent-hooks"]').innerText(),
+      /Codex CLI hooks: not connected — keep your constraints through Codex CLI's own compactions/,
+    );
     const header = await frame.locator('header').innerText();
     assert.match(header, /The test in test\/sum\.test\.js fails/);
     // The map of what Compact… would do is there for Codex sessions too.
