@@ -1,27 +1,6 @@
-// OpenCode's tools by their exact names (as recorded from 1.18.33: read, bash, edit, task; the rest
-// from its built-in tool list) and what kind of context each brings in, for the engine.
+// OpenCode's tools, for the engine: the family's built-in ones (common/opencodeFamily/tools.ts).
 import type { ToolVocabulary } from '../../engine';
+import { OPENCODE_BUILT_IN_TOOLS } from '../common/opencodeFamily/tools';
 
 /** OpenCode has a read tool: its bash commands stay commands. */
-export const OPENCODE_TOOLS: ToolVocabulary = {
-  categories: {
-    read: 'file_read',
-    write: 'file_write',
-    edit: 'file_write',
-    multiedit: 'file_write',
-    patch: 'file_write',
-    apply_patch: 'file_write',
-    bash: 'command_execution',
-    grep: 'search',
-    glob: 'search',
-    codesearch: 'search',
-    websearch: 'search',
-    list: 'list_directory',
-    webfetch: 'view_file',
-    task: 'other',
-    todowrite: 'other',
-    todoread: 'other',
-    skill: 'other',
-    question: 'other',
-  },
-};
+export const OPENCODE_TOOLS: ToolVocabulary = { categories: OPENCODE_BUILT_IN_TOOLS };
