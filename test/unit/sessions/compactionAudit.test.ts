@@ -11,6 +11,12 @@ import { auditCompactions, contextBefore } from '../../../src/sessions/compactio
 import { engineContextOf } from '../../../src/sessions/engineContext';
 
 const FIXTURE = join(__dirname, '..', '..', 'fixtures', 'claude-code', 'compact-audit', 'projects', '-home-user-payments-audit');
+/** The one rollout of a Codex fixture recorded with the real CLI. */
+function codexRollout(name: string): string {
+  const day = (dir: string): string => join(dir, readdirSync(dir).sort()[0] as string);
+  const folder = day(day(day(join(__dirname, '..', '..', 'fixtures', 'codex', name, 'sessions'))));
+  return join(folder, readdirSync(folder).find((entry) => entry.endsWith('.jsonl')) as string);
+}
 const transcript = (): string => join(FIXTURE, readdirSync(FIXTURE).find((name) => name.endsWith('.jsonl')) as string);
 
 const item = (id: number, kind: ContextItem['kind'], text: string): ContextItem =>
@@ -46,11 +52,37 @@ describe("the audit of an agent's own compaction", () => {
     assert.ok(!before.value.context.items.some((entry) => entry.text.includes('stop retrying client errors')));
   });
 
+  it("Codex's own compaction whose summary dropped one rule and one decision (recorded with the real CLI): exactly those are dropped, the others carried", async () => {
+    // Codex keeps the person's messages beside its summary up to a budget; the pasted log filled it,
+    // so the first prompt (the rules and decisions) survives only through the summary.
+    const path = codexRollout('compact-audit');
+    const { adapter } = await identifyFile(path);
+    assert.ok(adapter, 'no agent reads ' + path);
+    const info = await adapter.readSessionInfo(path);
+    assert.ok(info.ok);
+    const live = await adapter.readLiveContext(info.value);
+    assert.ok(live.ok);
+    assert.equal(live.value.compactions.length, 1);
+    const [audited] = await auditCompactions(adapter, live.value, engineContextOf(live.value));
+    assert.ok(audited);
+    const texts = (entries: { kind: string; text: string }[]) => entries.map((entry) => `${entry.kind}: ${entry.text}`).sort();
+    assert.deepEqual(texts(audited.audit.dropped), [
+      'decision: We decided to keep the HttpError class unchanged.',
+      'rule: Always run npm test before you report that a change works.',
+    ]);
+    assert.deepEqual(texts(audited.audit.carried), [
+      "decision: Let's go with exponential backoff for the retry delays.",
+      'file: src/retry.js',
+      'rule: Never modify config/prod.yaml.',
+    ]);
+    const before = await contextBefore(adapter, live.value, live.value.compactions[0]!);
+    assert.ok(before.ok);
+    assert.ok(before.value.context.items.some((entry) => entry.text.includes('Never modify config/prod.yaml')));
+    assert.ok(!before.value.context.items.some((entry) => entry.text.includes('stop retrying client errors')));
+  });
+
   it("Codex's own compaction (recorded with the real CLI): the person's message it keeps carries their open loop", async () => {
-    const root = join(__dirname, '..', '..', 'fixtures', 'codex', 'tally', 'sessions');
-    const day = (dir: string): string => join(dir, readdirSync(dir).sort()[0] as string);
-    const folder = day(day(day(root)));
-    const path = join(folder, readdirSync(folder).find((name) => name.endsWith('.jsonl')) as string);
+    const path = codexRollout('tally');
     const { adapter } = await identifyFile(path);
     assert.ok(adapter, 'no agent reads ' + path);
     const info = await adapter.readSessionInfo(path);
