@@ -97,10 +97,14 @@ export async function auditCompactions(
   known: (event: CompactionEvent) => boolean = () => false,
 ): Promise<AuditedCompaction[]> {
   const audited: AuditedCompaction[] = [];
+  // The latest `limit` first, then those already known left out: a caller that knows the latest ones
+  // must not have older ones audited (each a copy and a read of the file) that it will never show.
   const events = live.compactions
     .map((event, index) => ({ event, index }))
-    .filter(({ event }) => event.by === 'agent' && event.offset !== undefined && !known(event));
-  for (const { event, index } of events.slice(-limit)) {
+    .filter(({ event }) => event.by === 'agent' && event.offset !== undefined)
+    .slice(-limit)
+    .filter(({ event }) => !known(event));
+  for (const { event, index } of events) {
     const before = await contextBefore(adapter, live, event);
     if (!before.ok) continue;
     const next = live.compactions.slice(index + 1).find((other) => other.offset !== undefined);

@@ -1,8 +1,9 @@
 // Issue 39, item 2: what the agent's own compaction carried of what the person had established, and
 // what it dropped; on Claude Code's real /compact (recorded offline, scripted summary) and on made-up text.
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { auditCompaction, droppedSentence } from '../../../src/engine/audit/compactionAudit';
 import type { ContextItem } from '../../../src/engine/model';
@@ -93,6 +94,35 @@ describe("the audit of an agent's own compaction", () => {
     assert.ok(audited);
     assert.deepEqual(audited.audit.dropped, []);
     assert.ok(audited.audit.carried.some((entry) => entry.kind === 'open-loop' && entry.text.includes('data/ledger.csv')));
+  });
+
+  it('audits only the latest `limit` compactions: knowing those, it reads none of the older ones', async () => {
+    // Codex's compact-audit rollout with its compaction record written again at the end: two compactions.
+    const dir = mkdtempSync(join(tmpdir(), 'cl-audit-limit-'));
+    try {
+      const source = codexRollout('compact-audit');
+      const path = join(dir, basename(source));
+      const text = readFileSync(source, 'utf8');
+      const compacted = text.split('\n').find((line) => line.includes('"type":"compacted"'));
+      assert.ok(compacted);
+      writeFileSync(path, `${text}${compacted}\n`);
+      const { adapter } = await identifyFile(path);
+      assert.ok(adapter);
+      const info = await adapter.readSessionInfo(path);
+      assert.ok(info.ok);
+      const live = await adapter.readLiveContext(info.value);
+      assert.ok(live.ok);
+      assert.equal(live.value.compactions.length, 2);
+      const context = engineContextOf(live.value);
+      const latest = live.value.compactions[1];
+      assert.deepEqual(
+        (await auditCompactions(adapter, live.value, context, 1)).map(({ index }) => index),
+        [1],
+      );
+      assert.deepEqual(await auditCompactions(adapter, live.value, context, 1, (event) => event === latest), []);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a paraphrase carries a rule, a summary that never names it drops it; files changed are carried when named', () => {
