@@ -44,7 +44,7 @@ export function panelStateOf({ settings, view, model, history, hookEvents, proxy
     thresholds: thresholdsOf(settings, fill ? (fill.agentAutoCompactTokens / fill.windowTokens) * 100 : null, adapter?.name ?? 'the agent'),
     breakdown: snapshot?.breakdown ?? [],
     reservedOutputTokens: snapshot?.reservedOutputTokens ?? 0,
-    timeline: withLiveEdits(model.timeline(agent, timelineMarksOf(ours, view.session?.id ?? null, agent)), followedCalls(proxyEvents, followed.sessionId)),
+    timeline: withLiveEdits(model.timeline(agent, timelineMarksOf(ours, view.session?.id ?? null, agent)), followedCalls(proxyEvents, followed)),
     history: historyOf(agent, ours, hooks, view.forks),
     empty: emptyReason(view, hasWorkspace),
     diagnostics: view.diagnostics.map((diagnostic) => `${diagnostic.line ? `line ${diagnostic.line}: ` : ''}${diagnostic.message}`),

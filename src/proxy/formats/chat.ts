@@ -8,7 +8,7 @@ import { jsonStringStub } from '../scan';
 import { agentSessionIdOf } from '../session';
 import type { WireMessage } from '../wire';
 import { argumentsOf, cachedInside, parsedJson, record, textBlocks, type BodyScan, type UsagePart, type WireFormat } from './format';
-import { readString, scanObject, sessionKeyInBody } from './scanning';
+import { lastStringMemberInBody, readString, scanObject, sessionKeyInBody } from './scanning';
 
 const TOP = new Keys(['messages', 'model', 'stream', 'tools', 'prompt_cache_key']);
 const MESSAGE = new Keys(['role', 'tool_call_id', 'content']);
@@ -130,6 +130,7 @@ export const OPENAI_CHAT: WireFormat = {
   },
   encodeStub: jsonStringStub,
   agentSessionInBody: (raw) => sessionKeyInBody(raw, 'prompt_cache_key'),
+  toolCallInBody: (raw) => lastStringMemberInBody(raw, 'tool_call_id'),
   usage: {
     markers: ['"usage"'],
     fromEvent: (event) => usageOf(record(event)?.usage),

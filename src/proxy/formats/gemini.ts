@@ -5,7 +5,7 @@
 // conversation grows. One engine message per content; only a response's `response` is replaced
 // (by `{"output": stub}`). The model is in the path; usage in `usageMetadata`, whose
 // `promptTokenCount` holds the cached ones.
-import { FAILED, Keys, OPEN_ARRAY, OPEN_OBJECT, type JsonBytes } from '../jsonBytes';
+import { FAILED, JsonBytes, Keys, OPEN_ARRAY, OPEN_OBJECT } from '../jsonBytes';
 import type { WireMessage } from '../wire';
 import type { MessageBlock } from '../../engine';
 import { cachedInside, count, parsedJson, record, type BodyScan, type UsagePart, type WireFormat } from './format';
@@ -86,6 +86,27 @@ function scanGemini(raw: Buffer, path: string): ReturnType<WireFormat['scan']> {
   return { ok: true, value: scan };
 }
 
+const FUNCTION_RESPONSE = '"functionResponse":{';
+const ID = new Keys(['id']);
+
+/**
+ * The `id` of the body's last functionResponse, read from its end (only that object is walked):
+ * Gemini CLI names each response with the call id its chat file records. Null without one.
+ */
+function toolCallInBody(raw: Buffer): string | null {
+  const at = raw.lastIndexOf(FUNCTION_RESPONSE);
+  if (at === -1) return null;
+  const scanner = new JsonBytes(raw);
+  let id: string | undefined;
+  scanner.object(at + FUNCTION_RESPONSE.length - 1, ID, (key, start) => {
+    if (key !== 'id') return scanner.skip(start);
+    const string = readString(scanner, start);
+    id = string.value;
+    return string.end;
+  });
+  return id ?? null;
+}
+
 function partBlock(value: unknown, index: number, order: { calls: number; responses: number }): MessageBlock {
   const part = record(value) ?? {};
   const call = record(part.functionCall);
@@ -146,6 +167,7 @@ export const GEMINI: WireFormat = {
   },
   encodeStub: (text) => Buffer.from(JSON.stringify({ output: text }), 'utf8'),
   agentSessionInBody: () => null,
+  toolCallInBody,
   usage: {
     markers: ['"usageMetadata"'],
     fromEvent: (event) => usageOf(record(event)?.usageMetadata),

@@ -9,7 +9,7 @@ import { jsonStringStub } from '../scan';
 import { agentSessionIdOf } from '../session';
 import type { WireMessage } from '../wire';
 import { argumentsOf, cachedInside, parsedJson, record, textBlocks, type BodyScan, type UsagePart, type WireFormat } from './format';
-import { readString, scanObject, sessionKeyInBody } from './scanning';
+import { lastStringMemberInBody, readString, scanObject, sessionKeyInBody } from './scanning';
 
 const TOP = new Keys(['input', 'model', 'stream', 'tools', 'prompt_cache_key']);
 const ITEM = new Keys(['type', 'call_id', 'output']);
@@ -149,6 +149,7 @@ export const OPENAI_RESPONSES: WireFormat = {
   },
   encodeStub: jsonStringStub,
   agentSessionInBody: (raw) => sessionKeyInBody(raw, 'prompt_cache_key'),
+  toolCallInBody: (raw) => lastStringMemberInBody(raw, 'call_id'),
   usage: {
     markers: ['"response.completed"', '"response.incomplete"', '"response.failed"'],
     fromEvent: (event) => usageOf(record(record(event)?.response)?.usage),
