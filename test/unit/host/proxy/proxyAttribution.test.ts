@@ -5,6 +5,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { attributeProxyEvents } from '../../../../src/host/proxy/proxyAttribution';
 import { liveProxyOf } from '../../../../src/host/proxy/liveProxySummary';
+import { wireItemsOf } from '../../../../src/host/proxy/wireItems';
+import { AGENTS, adapterOf } from '../../../../src/sessions/agents';
 import type { ProxyEvent } from '../../../../src/proxy/events';
 
 let clock = Date.parse('2026-11-28T05:00:00.000Z');
@@ -129,5 +131,28 @@ describe('live proxy requests attributed to the followed session', () => {
     const all = attributeProxyEvents(events, { sessionId: null, items: [] });
     assert.equal(all.calls.length, 2);
     assert.deepEqual(all.unmatched, []);
+  });
+  it("matches a Gemini CLI chat, which records `<tool>__<id>` while its requests carry `<id>`, through the adapter's wire ids", () => {
+    // As Gemini CLI 0.61 wrote them: the model's ids prefixed with the tool's name; an MCP tool's name holds `__` itself.
+    const recorded = [
+      { id: 3, kind: 'tool_use', toolUseId: 'read_file__call_Zx81', toolName: 'read_file' },
+      { id: 4, kind: 'tool_result', toolUseId: 'read_file__call_Zx81', toolName: 'read_file' },
+      { id: 5, kind: 'tool_use', toolUseId: 'tracker__open__call_Qa02', toolName: 'tracker__open' },
+      { id: 6, kind: 'tool_result', toolUseId: 'tracker__open__call_Qa02', toolName: 'tracker__open' },
+      { id: 7, kind: 'tool_result', toolUseId: 'generic_tool__synth_p1_1764306012345_4' },
+    ];
+    const gemini = adapterOf('gemini');
+    assert.deepEqual(
+      wireItemsOf(gemini, recorded).map((item) => item.toolUseId),
+      ['call_Zx81', 'call_Zx81', 'call_Qa02', 'call_Qa02', 'synth_p1_1764306012345_4'],
+    );
+    const events = [event({ session: 'g1', toolCall: 'call_Qa02', action: 'edited', agentTokens: 24_000, sentTokens: 20_000, newEdits: [edit('call_Zx81')] })];
+    // Read with the recorded ids, nothing matches: the line would say "no match".
+    assert.equal(liveProxyOf(events, { sessionId: 'chat-g', items: recorded })?.requests, 0);
+    const live = liveProxyOf(events, { sessionId: 'chat-g', items: wireItemsOf(gemini, recorded) });
+    assert.equal(live?.requests, 1);
+    assert.deepEqual(live?.items, [{ id: 4, fate: 'stubbed', tokensSent: 30, ref: edit('call_Zx81').ref }]);
+    // Every other agent sends the ids it records: its items go through as they are.
+    for (const adapter of AGENTS.filter((agent) => agent.liveProxy?.wireCallId === undefined)) assert.equal(wireItemsOf(adapter, recorded), recorded);
   });
 });
