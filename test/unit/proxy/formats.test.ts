@@ -190,5 +190,23 @@ describe('wire formats', () => {
     assert.equal(FORMATS.gemini.toolCallInBody(Buffer.from('{"contents":[{"parts":[{"functionResponse":{"name":"x","response":{}}}]}]}')), null);
     assert.equal(FORMATS.gemini.toolCallInBody(Buffer.from('{"contents":[{"parts":[{"functionResponse":{"name":"x","respo')), null);
     assert.equal(FORMATS['openai-chat'].toolCallInBody(Buffer.from('{"messages":[{"role":"tool","tool_call_id":"call_cut')), null);
+    // An `id` inside the response object is the output's, not the call's.
+    const nested = '{"contents":[{"parts":[{"functionResponse":{"name":"t","response":{"id":"inner","output":"o"},"id":"t__call_Out1"}}]}]}';
+    assert.equal(FORMATS.gemini.toolCallInBody(Buffer.from(nested)), 't__call_Out1');
+  });
+
+  it('finding the tool call id of a hostile body is bounded: 24 MB of nesting after the marker, or none at all, answer null at once', () => {
+    const deep = Buffer.concat([Buffer.from('{"contents":[{"parts":[{"functionResponse":{"response":'), Buffer.alloc(24 * 1024 * 1024, '[')]);
+    const plain = Buffer.alloc(24 * 1024 * 1024, '[');
+    for (const [name, body] of [
+      ['gemini', deep],
+      ['gemini', plain],
+      ['openai-chat', plain],
+      ['openai-responses', plain],
+    ] as const) {
+      const started = performance.now();
+      assert.equal(FORMATS[name].toolCallInBody(body), null);
+      assert.ok(performance.now() - started < 500, `${name}: ${Math.round(performance.now() - started)} ms`);
+    }
   });
 });
