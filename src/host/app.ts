@@ -24,6 +24,7 @@ import { EditorPanel } from './panel/EditorPanel';
 import { PanelHub } from './panel/PanelHub';
 import { panelStateOf } from './panel/panelState';
 import { LiveProxyControl } from './proxy/LiveProxyControl';
+import { wireItemsOf } from './proxy/wireItems';
 import { PanelInstructionsWriter } from './proxy/PanelInstructionsWriter';
 import { PANEL_VIEW_ID, PanelViewProvider } from './panel/PanelViewProvider';
 import { ResidentCli } from './ResidentCli';
@@ -228,7 +229,7 @@ export class ContextLensApp extends Disposables {
     const session = this.sessions.current.session;
     // The proxy speaks the Messages API of the agents with hooks (Claude Code); others never go through it.
     if (session === undefined || session === null || this.sessions.current.handle?.adapter.connection === undefined) return;
-    const items = this.model.snapshot?.context.items ?? [];
+    const items = wireItemsOf(this.sessions.current.handle?.adapter, this.model.snapshot?.context.items ?? []);
     this.panelInstructions.update(
       session.id,
       liveInstructionsOf({

@@ -95,6 +95,13 @@ export const proxyEventSchema = z.object({
    * session it follows; null when unknown (a request the proxy did not need to read, older lines).
    */
   agentSession: z.string().max(100).nullable().default(null),
+  /**
+   * The id of the last tool call the request carried (its output's `tool_call_id`, `call_id`,
+   * `tool_use_id` or a functionResponse's `id`): the agent's transcript records the same id, so the
+   * panel attributes a request that names no session to the session holding that call. Null when
+   * it carried none; absent in lines written before it existed.
+   */
+  toolCall: z.string().max(200).nullable().optional(),
   /** The wire format that read the request (null: none did, or a line written before formats existed). */
   format: z.enum(FORMAT_NAMES).nullable().optional(),
   method: z.string().max(16),

@@ -100,6 +100,7 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Res
     const base = {
       v: 1 as const,
       agentSession: null,
+      toolCall: null,
       format: format?.name ?? null,
       method: method.slice(0, 16),
       path: path.slice(0, 200),
@@ -142,6 +143,7 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Res
     if (!read.ok) return refuse(read.error.status, read.error.message);
     const raw = read.value;
     let inflated = 0;
+    let toolCall: string | null = null;
     let written = false;
     try {
       let rewrite: Rewrite | undefined;
@@ -150,6 +152,8 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Res
         if (!json.ok) return refuse(json.error.status, json.error.message);
         inflated = json.value && json.value !== raw ? json.value.length : 0;
         rewrite = json.value ? await options.rewriter.rewrite(json.value, format.name, path) : undefined;
+        // Read here, on every request the format reads: what names the conversation when the request names no session.
+        if (json.value) toolCall = format.toolCallInBody(json.value);
         // A rewrite of a compressed body that changed nothing sends the compressed original.
         if (rewrite && !rewrite.changed) rewrite = { ...rewrite, pieces: [raw], bytes: raw.length };
       }
@@ -160,6 +164,7 @@ export async function startProxyServer(options: ProxyServerOptions): Promise<Res
             time: new Date().toISOString(),
             session: rewrite.session,
             agentSession: rewrite.agentSession,
+            toolCall,
             action: rewrite.action,
             reason: rewrite.reason,
             model: rewrite.model,

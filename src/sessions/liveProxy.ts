@@ -28,6 +28,12 @@ export interface LiveProxyPointing {
    * An error says why it cannot be pointed (then the command is not started).
    */
   point(proxyOrigin: string, env: Readonly<Record<string, string | undefined>>, args: readonly string[]): Result<ProxyPointing, string>;
+  /**
+   * The id the agent's requests carry for a tool call its transcript records as `recordedId` (of the
+   * tool `toolName`), when the two differ; absent: the same id. The panel matches the proxy's events
+   * (which name calls by what the request carried) to the transcript's items through it.
+   */
+  wireCallId?(recordedId: string, toolName: string | undefined): string;
   /** For new terminals (environment only), when the agent can be pointed that way: the variables. */
   terminalEnv?(
     proxyOrigin: string,

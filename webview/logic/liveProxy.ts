@@ -2,7 +2,7 @@
 // last request, exactly, with the cache figures; what our edits took out), the part of the bar the
 // agent holds but the model did not get, and the map's live fates in words. DOM-free, unit-tested.
 import type { Fill, LiveFate, LiveProxyState } from '../../src/protocol/messages';
-import { exactTokens, plural } from './format';
+import { eventTime, exactTokens, plural } from './format';
 
 /** What reached the model: exact from the response's usage (input + cache read + cache write), else our estimate. */
 export function sentToModel(live: LiveProxyState): { tokens: number; exact: boolean } {
@@ -10,7 +10,13 @@ export function sentToModel(live: LiveProxyState): { tokens: number; exact: bool
   return usage ? { tokens: usage.inputTokens + usage.cacheReadTokens + usage.cacheCreationTokens, exact: true } : { tokens: live.sentTokens, exact: false };
 }
 
+/** The honest line when no request through the proxy matched the followed session. */
+function noMatchLine(unmatched: NonNullable<LiveProxyState['unmatched']>): string {
+  return `Live proxy · no match for this session: ${plural(unmatched.requests, 'request', 'requests')} through it (the newest at ${eventTime(unmatched.at)}) name no session and carry none of its tool calls`;
+}
+
 export function liveProxyLine(live: LiveProxyState): string {
+  if (live.requests === 0) return live.unmatched ? noMatchLine(live.unmatched) : 'Live proxy · no request of this session yet';
   const saved = live.agentTokens - live.sentTokens;
   const sent = sentToModel(live);
   const how = live.usage
@@ -25,6 +31,9 @@ export function liveProxyLine(live: LiveProxyState): string {
     `${plural(live.edits, 'tool result', 'tool results')} stubbed, cleared or truncated and ${exactTokens(live.savedTokens)} tokens not sent over ${plural(live.requests, 'request', 'requests')}`,
   ];
   if (live.failedOpen > 0) parts.push(`${plural(live.failedOpen, 'request', 'requests')} forwarded as sent after an error`);
+  // A session its requests do not name was found by a tool call of its transcript: say so, it is an inference.
+  if (live.matchedBy === 'tool-call') parts.push('matched by its tool call ids');
+  if (live.unmatched) parts.push(`${plural(live.unmatched.requests, 'later request', 'later requests')} matched no session`);
   return parts.join(' · ');
 }
 

@@ -11,6 +11,7 @@ import type { HistoryStore } from '../history/HistoryStore';
 import { hookActivityOf, type HookEvent } from '../history/hookEvents';
 import { followedCalls, liveProxyOf } from '../proxy/liveProxySummary';
 import { withLiveEdits } from '../proxy/liveTimeline';
+import { wireItemsOf } from '../proxy/wireItems';
 import type { SessionView } from '../sessions/SessionService';
 import { thresholdsOf, type Settings } from '../settings';
 
@@ -35,8 +36,9 @@ export function panelStateOf({ settings, view, model, history, hookEvents, proxy
   const ours = view.session ? history.of(view.session.path) : [];
   const agent = agentCompactionsOf(snapshot?.live.compactions ?? [], view.compactions);
   const hooks = view.session ? hookActivityOf(view.session.id, agent, hookEvents) : new Map();
-  const followed = { sessionId: view.session?.id ?? null, items: snapshot?.context.items ?? [] };
   const adapter = view.handle?.adapter ?? null;
+  // Tool call ids as the agent's requests carry them: the proxy's events name calls that way.
+  const followed = { sessionId: view.session?.id ?? null, items: wireItemsOf(adapter, snapshot?.context.items ?? []) };
   return {
     session: view.session ? sessionSummary(view) : null,
     fill:
@@ -44,7 +46,7 @@ export function panelStateOf({ settings, view, model, history, hookEvents, proxy
     thresholds: thresholdsOf(settings, fill ? (fill.agentAutoCompactTokens / fill.windowTokens) * 100 : null, adapter?.name ?? 'the agent'),
     breakdown: snapshot?.breakdown ?? [],
     reservedOutputTokens: snapshot?.reservedOutputTokens ?? 0,
-    timeline: withLiveEdits(model.timeline(agent, timelineMarksOf(ours, view.session?.id ?? null, agent)), followedCalls(proxyEvents, followed.sessionId)),
+    timeline: withLiveEdits(model.timeline(agent, timelineMarksOf(ours, view.session?.id ?? null, agent)), followedCalls(proxyEvents, followed)),
     history: historyOf(agent, ours, hooks, view.forks),
     empty: emptyReason(view, hasWorkspace),
     diagnostics: view.diagnostics.map((diagnostic) => `${diagnostic.line ? `line ${diagnostic.line}: ` : ''}${diagnostic.message}`),

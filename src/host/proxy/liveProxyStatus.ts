@@ -7,7 +7,8 @@ import { thousands as exact } from '../../base/format';
 export function liveProxyStatus(url: string, summary: LiveProxyState | null): { text: string; tooltip: string } {
   const lines = [`Context Lens live proxy on ${url}: claude started in a new terminal goes through it.`];
   let text = '$(radio-tower) Proxy on';
-  if (summary) {
+  // No request of the followed session yet (only unmatched ones): nothing saved to report.
+  if (summary && summary.requests > 0) {
     const saved = summary.agentTokens - summary.sentTokens;
     if (saved > 0) text += ` · −${formatTokens(saved)}`;
     lines.push(

@@ -5,7 +5,25 @@
 import type { LiveProxyState } from '../../protocol/messages';
 import { parseProxyEvent, type ProxyEvent } from '../../proxy/events';
 import { readTail } from '../events/readTail';
-import { liveFatesOf, type ToolResultItem } from './liveFates';
+import { liveFatesOf } from './liveFates';
+import { attributeProxyEvents, type FollowedContext } from './proxyAttribution';
+
+export type { FollowedContext } from './proxyAttribution';
+
+/** The line's figures when no request matched the followed session (only `unmatched` says something). */
+const NO_CALLS: Omit<LiveProxyState, 'at'> = {
+  action: 'unchanged',
+  reason: null,
+  agentTokens: 0,
+  sentTokens: 0,
+  usage: null,
+  requests: 0,
+  editedRequests: 0,
+  edits: 0,
+  failedOpen: 0,
+  savedTokens: 0,
+  items: [],
+};
 
 /** Valid events of the file's tail, oldest first; torn or foreign lines are skipped. */
 export async function readProxyEventTail(path: string): Promise<ProxyEvent[]> {
@@ -15,28 +33,19 @@ export async function readProxyEventTail(path: string): Promise<ProxyEvent[]> {
   });
 }
 
-/** The session the panel follows: its agent's id and its context's items (for their live fates). */
-export interface FollowedContext {
-  readonly sessionId: string | null;
-  readonly items: readonly ToolResultItem[];
-}
-
 const NOTHING_FOLLOWED: FollowedContext = { sessionId: null, items: [] };
 
-/**
- * The conversation calls (not count_tokens or other passthrough calls) of the followed session:
- * those naming it, and those the proxy did not read (it names no session then). Another agent
- * session going through the same proxy is left out.
- */
-export function followedCalls(events: readonly ProxyEvent[], sessionId: string | null): ProxyEvent[] {
-  return events.filter((event) => event.action !== 'passthrough' && (event.agentSession === null || sessionId === null || event.agentSession === sessionId));
+/** The followed session's conversation calls (see proxyAttribution.ts). */
+export function followedCalls(events: readonly ProxyEvent[], followed: FollowedContext): ProxyEvent[] {
+  return attributeProxyEvents(events, followed).calls;
 }
 
 /** The panel's view of the followed session through the proxy, or null before any request went through. */
 export function liveProxyOf(events: readonly ProxyEvent[], followed: FollowedContext = NOTHING_FOLLOWED): LiveProxyState | null {
-  const calls = followedCalls(events, followed.sessionId);
+  const { calls, matchedBy, unmatched } = attributeProxyEvents(events, followed);
+  const noMatch = unmatched.length > 0 ? { requests: unmatched.length, at: unmatched.at(-1)!.time } : null;
   const last = calls.at(-1);
-  if (last === undefined) return null;
+  if (last === undefined) return noMatch ? { ...NO_CALLS, at: noMatch.at, matchedBy: null, unmatched: noMatch } : null;
   // The newest conversation the proxy saw: an agent restarted through it is a new one.
   const session = calls.filter((event) => event.session === last.session);
   return {
@@ -52,5 +61,7 @@ export function liveProxyOf(events: readonly ProxyEvent[], followed: FollowedCon
     failedOpen: session.filter((event) => event.action === 'failed-open').length,
     savedTokens: session.reduce((sum, event) => sum + Math.max(0, event.agentTokens - event.sentTokens), 0),
     items: liveFatesOf(calls, followed.items),
+    matchedBy,
+    unmatched: noMatch,
   };
 }

@@ -5,6 +5,7 @@ import { jsonStringStub, scanMessagesBody } from '../scan';
 import { agentSessionInBody } from '../session';
 import { parseScannedBody } from '../wire';
 import { count, record, type UsagePart, type WireFormat } from './format';
+import { lastStringMemberInBody } from './scanning';
 
 function usageOf(raw: unknown): UsagePart | null {
   const usage = record(raw);
@@ -30,6 +31,7 @@ export const ANTHROPIC_MESSAGES: WireFormat = {
   parse: (raw) => parseScannedBody(raw),
   encodeStub: jsonStringStub,
   agentSessionInBody,
+  toolCallInBody: (raw) => lastStringMemberInBody(raw, 'tool_use_id'),
   usage: {
     markers: ['"message_start"', '"message_delta"'],
     fromEvent(event) {

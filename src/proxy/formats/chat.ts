@@ -3,86 +3,19 @@
 // messages carry the outputs by `tool_call_id`. One engine message per message; only a tool
 // message's `content` is ever replaced. Usage comes from the chunk that carries it (streamed with
 // `stream_options.include_usage`) or the body; `prompt_tokens` holds the cached ones.
-import { FAILED, Keys, OPEN_ARRAY, OPEN_OBJECT, QUOTE, type JsonBytes } from '../jsonBytes';
 import { jsonStringStub } from '../scan';
-import { agentSessionIdOf } from '../session';
 import type { WireMessage } from '../wire';
-import { argumentsOf, cachedInside, parsedJson, record, textBlocks, type BodyScan, type UsagePart, type WireFormat } from './format';
-import { readString, scanObject, sessionKeyInBody } from './scanning';
+import { argumentsOf, cachedInside, parsedJson, record, textBlocks, type UsagePart, type WireFormat } from './format';
+import { openAIScan } from './openaiScan';
+import { lastStringMemberInBody, sessionKeyInBody } from './scanning';
 
-const TOP = new Keys(['messages', 'model', 'stream', 'tools', 'prompt_cache_key']);
-const MESSAGE = new Keys(['role', 'tool_call_id', 'content']);
-
-function message(scanner: JsonBytes, at: number, scan: BodyScan): number {
-  if (scanner.raw[at] !== OPEN_OBJECT) return scanner.refuse('a message that is not an object');
-  const read: { role?: string; id?: string; content?: { start: number; end: number } } = {};
-  const end = scanner.object(at, MESSAGE, (key, value) => {
-    if (key === 'role' || key === 'tool_call_id') {
-      const string = readString(scanner, value);
-      if (key === 'role') read.role = string.value;
-      else read.id = string.value;
-      return string.end;
-    }
-    const after = scanner.skip(value);
-    if (key === 'content' && after !== FAILED && (scanner.raw[value] === QUOTE || scanner.raw[value] === OPEN_ARRAY))
-      read.content = { start: value, end: after };
-    return after;
-  });
-  if (end === FAILED) return FAILED;
-  if (read.role === undefined) return scanner.refuse('a message without a role');
-  if (read.role === 'tool' && read.id !== undefined && read.content) scan.toolResults.push({ toolUseId: read.id, ...read.content });
-  return end;
-}
-
-function scanChat(raw: Buffer): ReturnType<WireFormat['scan']> {
-  const scan: BodyScan = {
-    model: null,
-    stream: false,
-    seed: null,
-    agentSession: null,
-    firstMessage: Buffer.alloc(0),
-    hasTools: false,
-    toolResults: [],
-    messageCount: 0,
-  };
-  let messages = false;
-  const scanned = scanObject(raw, TOP, (scanner, key, at) => {
-    switch (key) {
-      case 'messages':
-        messages = true;
-        if (raw[at] !== OPEN_ARRAY) return scanner.refuse('no messages array');
-        return scanner.array(at, (start) => {
-          const end = message(scanner, start, scan);
-          if (end !== FAILED && scan.messageCount === 0) scan.firstMessage = raw.subarray(start, end);
-          scan.messageCount += 1;
-          return end;
-        });
-      case 'tools':
-        if (raw[at] !== OPEN_ARRAY) return scanner.refuse('tools of unknown shape');
-        return scanner.array(at, (start) => {
-          scan.hasTools = true;
-          return scanner.skip(start);
-        });
-      case 'model':
-      case 'prompt_cache_key': {
-        const string = readString(scanner, at);
-        if (key === 'model') scan.model = string.value ?? null;
-        else scan.seed = string.value ?? null;
-        return string.end;
-      }
-      case 'stream': {
-        const end = scanner.skip(at);
-        if (end !== FAILED) scan.stream = scanner.value(at, end) === true;
-        return end;
-      }
-      default:
-        return scanner.skip(at);
-    }
-  });
-  if (!scanned.ok) return scanned;
-  if (!messages) return { ok: false, error: 'no messages array' };
-  return { ok: true, value: { ...scan, agentSession: agentSessionIdOf(scan.seed) } };
-}
+const scanChat = openAIScan({
+  listKey: 'messages',
+  entry: { kindKey: 'role', idKey: 'tool_call_id', valueKey: 'content', isOutput: (role) => role === 'tool', what: 'a message', kindRequired: true },
+  stringAllowed: false,
+  missing: 'no messages array',
+  notArray: 'no messages array',
+});
 
 function messageOf(value: unknown): WireMessage {
   const entry = record(value) ?? {};
@@ -130,6 +63,7 @@ export const OPENAI_CHAT: WireFormat = {
   },
   encodeStub: jsonStringStub,
   agentSessionInBody: (raw) => sessionKeyInBody(raw, 'prompt_cache_key'),
+  toolCallInBody: (raw) => lastStringMemberInBody(raw, 'tool_call_id'),
   usage: {
     markers: ['"usage"'],
     fromEvent: (event) => usageOf(record(event)?.usage),

@@ -66,6 +66,8 @@ export interface WireFormat {
   encodeStub(text: string): Buffer;
   /** The agent session from a body not scanned (below the trigger), when cheap to find; else null. */
   agentSessionInBody(raw: Buffer): string | null;
+  /** The id of the last tool call the body carries, found from its end without a scan; null when none. */
+  toolCallInBody(raw: Buffer): string | null;
   readonly usage: UsageReader;
   /** The API's own error body, so the agent's client reports a refusal like any API error. */
   errorBody(status: number, type: string, message: string): string;

@@ -86,6 +86,77 @@ function scanGemini(raw: Buffer, path: string): ReturnType<WireFormat['scan']> {
   return { ok: true, value: scan };
 }
 
+const FUNCTION_RESPONSE = '"functionResponse":{';
+/** How far past the last functionResponse its `id` is looked for: the walk runs on the proxy's main thread. */
+export const MAX_ID_WALK = 4 * 1024 * 1024;
+// Bytes as local constants: an imported binding is a property read per byte where modules are not bundled.
+const QUOTE_BYTE = 0x22;
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+const COLON = 0x3a;
+const BACKSLASH = 0x5c;
+const I = 0x69;
+const D = 0x64;
+
+/** The index of the quote closing the string that opens at `at`, or -1 before `end`. */
+function stringClose(raw: Buffer, at: number, end: number): number {
+  let from = at + 1;
+  for (;;) {
+    const quote = raw.indexOf(QUOTE_BYTE, from);
+    if (quote === -1 || quote >= end) return -1;
+    let backslashes = 0;
+    while (raw[quote - 1 - backslashes] === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+    from = quote + 1;
+  }
+}
+
+const spaceAfter = (raw: Buffer, at: number): number => {
+  while (raw[at] === 0x20 || raw[at] === 0x0a || raw[at] === 0x0d || raw[at] === 0x09) at++;
+  return at;
+};
+
+/**
+ * The `id` of the body's last functionResponse, read from its end without a scan: Gemini CLI sends
+ * `{"name":…,"response":{…},"id":"…"}`, the id after the (large) output, so the object is walked
+ * with a depth count (no stack: a hostile nesting costs no memory) and strings jumped natively,
+ * at most MAX_ID_WALK bytes. Null without one.
+ */
+function toolCallInBody(raw: Buffer): string | null {
+  const at = raw.lastIndexOf(FUNCTION_RESPONSE);
+  if (at === -1) return null;
+  const end = Math.min(raw.length, at + MAX_ID_WALK);
+  let depth = 0;
+  for (let index = at + FUNCTION_RESPONSE.length - 1; index < end; index++) {
+    const byte = raw[index];
+    if (byte === QUOTE_BYTE) {
+      const close = stringClose(raw, index, end);
+      if (close === -1) return null;
+      // A key of the object itself (depth 1, a colon after it) named `id`: its value is the call's id.
+      if (depth === 1 && close === index + 3 && raw[index + 1] === I && raw[index + 2] === D) {
+        const colon = spaceAfter(raw, close + 1);
+        const value = raw[colon] === COLON ? spaceAfter(raw, colon + 1) : -1;
+        if (value !== -1 && raw[value] === QUOTE_BYTE) {
+          const valueEnd = stringClose(raw, value, end);
+          if (valueEnd === -1 || valueEnd - value - 1 > 200) return null;
+          const id = raw.toString('utf8', value + 1, valueEnd);
+          return id === '' || id.includes('\\') ? null : id;
+        }
+      }
+      index = close;
+      continue;
+    }
+    if (byte === OPEN_BRACE || byte === OPEN_BRACKET) depth++;
+    else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
+      depth--;
+      if (depth === 0) return null;
+    }
+  }
+  return null;
+}
+
 function partBlock(value: unknown, index: number, order: { calls: number; responses: number }): MessageBlock {
   const part = record(value) ?? {};
   const call = record(part.functionCall);
@@ -146,6 +217,7 @@ export const GEMINI: WireFormat = {
   },
   encodeStub: (text) => Buffer.from(JSON.stringify({ output: text }), 'utf8'),
   agentSessionInBody: () => null,
+  toolCallInBody,
   usage: {
     markers: ['"usageMetadata"'],
     fromEvent: (event) => usageOf(record(event)?.usageMetadata),

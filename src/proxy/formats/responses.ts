@@ -4,94 +4,21 @@
 // so every other byte (reasoning included) goes upstream as the agent sent it. Codex names its
 // conversation in `prompt_cache_key`. Usage comes from `response.completed`; `input_tokens` holds
 // the cached ones.
-import { FAILED, Keys, OPEN_ARRAY, OPEN_OBJECT, QUOTE, type JsonBytes } from '../jsonBytes';
 import { jsonStringStub } from '../scan';
-import { agentSessionIdOf } from '../session';
 import type { WireMessage } from '../wire';
-import { argumentsOf, cachedInside, parsedJson, record, textBlocks, type BodyScan, type UsagePart, type WireFormat } from './format';
-import { readString, scanObject, sessionKeyInBody } from './scanning';
+import { argumentsOf, cachedInside, parsedJson, record, textBlocks, type UsagePart, type WireFormat } from './format';
+import { openAIScan } from './openaiScan';
+import { lastStringMemberInBody, sessionKeyInBody } from './scanning';
 
-const TOP = new Keys(['input', 'model', 'stream', 'tools', 'prompt_cache_key']);
-const ITEM = new Keys(['type', 'call_id', 'output']);
 const OUTPUTS = new Set(['function_call_output', 'custom_tool_call_output']);
 
-/** One input item: a tool output's value joins the spans. */
-function item(scanner: JsonBytes, at: number, scan: BodyScan): number {
-  if (scanner.raw[at] !== OPEN_OBJECT) return scanner.refuse('an input item that is not an object');
-  const read: { type?: string; callId?: string; output?: { start: number; end: number } } = {};
-  const end = scanner.object(at, ITEM, (key, value) => {
-    if (key === 'type' || key === 'call_id') {
-      const string = readString(scanner, value);
-      if (key === 'type') read.type = string.value;
-      else read.callId = string.value;
-      return string.end;
-    }
-    const after = scanner.skip(value);
-    // Text or content parts: anything else is not an output the proxy may replace.
-    if (key === 'output' && after !== FAILED && (scanner.raw[value] === QUOTE || scanner.raw[value] === OPEN_ARRAY)) read.output = { start: value, end: after };
-    return after;
-  });
-  if (end === FAILED) return FAILED;
-  if (read.type !== undefined && OUTPUTS.has(read.type) && read.callId !== undefined && read.output)
-    scan.toolResults.push({ toolUseId: read.callId, ...read.output });
-  return end;
-}
-
-function scanResponses(raw: Buffer): ReturnType<WireFormat['scan']> {
-  const scan: BodyScan = {
-    model: null,
-    stream: false,
-    seed: null,
-    agentSession: null,
-    firstMessage: Buffer.alloc(0),
-    hasTools: false,
-    toolResults: [],
-    messageCount: 0,
-  };
-  let input = false;
-  const scanned = scanObject(raw, TOP, (scanner, key, at) => {
-    switch (key) {
-      case 'input':
-        input = true;
-        if (raw[at] === QUOTE) {
-          const end = scanner.stringEnd(at);
-          scan.firstMessage = raw.subarray(at, Math.max(at, end));
-          scan.messageCount = 1;
-          return end;
-        }
-        if (raw[at] !== OPEN_ARRAY) return scanner.refuse('input of unknown shape');
-        return scanner.array(at, (start) => {
-          const end = item(scanner, start, scan);
-          if (end !== FAILED && scan.messageCount === 0) scan.firstMessage = raw.subarray(start, end);
-          scan.messageCount += 1;
-          return end;
-        });
-      case 'tools':
-        if (raw[at] !== OPEN_ARRAY) return scanner.refuse('tools of unknown shape');
-        return scanner.array(at, (start) => {
-          scan.hasTools = true;
-          return scanner.skip(start);
-        });
-      case 'model':
-      case 'prompt_cache_key': {
-        const string = readString(scanner, at);
-        if (key === 'model') scan.model = string.value ?? null;
-        else scan.seed = string.value ?? null;
-        return string.end;
-      }
-      case 'stream': {
-        const end = scanner.skip(at);
-        if (end !== FAILED) scan.stream = scanner.value(at, end) === true;
-        return end;
-      }
-      default:
-        return scanner.skip(at);
-    }
-  });
-  if (!scanned.ok) return scanned;
-  if (!input) return { ok: false, error: 'no input' };
-  return { ok: true, value: { ...scan, agentSession: agentSessionIdOf(scan.seed) } };
-}
+const scanResponses = openAIScan({
+  listKey: 'input',
+  entry: { kindKey: 'type', idKey: 'call_id', valueKey: 'output', isOutput: (type) => OUTPUTS.has(type), what: 'an input item', kindRequired: false },
+  stringAllowed: true,
+  missing: 'no input',
+  notArray: 'input of unknown shape',
+});
 
 /** One input item as one engine message. */
 function messageOf(value: unknown): WireMessage {
@@ -149,6 +76,7 @@ export const OPENAI_RESPONSES: WireFormat = {
   },
   encodeStub: jsonStringStub,
   agentSessionInBody: (raw) => sessionKeyInBody(raw, 'prompt_cache_key'),
+  toolCallInBody: (raw) => lastStringMemberInBody(raw, 'call_id'),
   usage: {
     markers: ['"response.completed"', '"response.incomplete"', '"response.failed"'],
     fromEvent: (event) => usageOf(record(record(event)?.response)?.usage),

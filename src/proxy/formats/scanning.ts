@@ -23,6 +23,26 @@ export function readString(scanner: JsonBytes, at: number, max = 200): { end: nu
   return { end, value: typeof value === 'string' ? value.slice(0, max) : undefined };
 }
 
+/** Longest tool call id kept (the events' limit). */
+const MAX_CALL_ID = 200;
+
+/**
+ * The value of the last `"key":"…"` member of a body, from its end: the marker's quotes are bare, so
+ * it cannot match inside a string value (a tool output's quotes are escaped there). Compact JSON
+ * only, as every agent sends; null when absent or not a plain short string.
+ */
+export function lastStringMemberInBody(raw: Buffer, key: string): string | null {
+  const marker = `"${key}":"`;
+  const at = raw.lastIndexOf(marker);
+  if (at === -1) return null;
+  const start = at + marker.length;
+  const end = raw.indexOf(QUOTE, start);
+  if (end === -1 || end - start > MAX_CALL_ID || end === start) return null;
+  const value = raw.toString('utf8', start, end);
+  // An escape would need JSON's reading; ids have none.
+  return value.includes('\\') ? null : value;
+}
+
 /** A top-level string member found from the end of a body not scanned (`"key":"<uuid>"`), as an agent session id. */
 export function sessionKeyInBody(raw: Buffer, key: string): string | null {
   const marker = `"${key}":"`;

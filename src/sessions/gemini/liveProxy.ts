@@ -16,8 +16,19 @@ const pointing = (proxyOrigin: string, env: Readonly<Record<string, string | und
   };
 };
 
+/**
+ * Gemini CLI 0.61 records each call as `<tool>__<id>` and strips that prefix before it sends the
+ * history (its stripToolCallIdPrefixes), so a request carries the bare id; a call without a tool
+ * name goes by `generic_tool`, as in the CLI.
+ */
+function wireCallId(recordedId: string, toolName: string | undefined): string {
+  const prefix = `${toolName?.trim() || 'generic_tool'}__`;
+  return recordedId.startsWith(prefix) ? recordedId.slice(prefix.length) : recordedId;
+}
+
 export const geminiLiveProxy: LiveProxyPointing = {
   commands: ['gemini', 'gemini.exe'],
+  wireCallId,
   point: (proxyOrigin, env) => ({ ok: true, value: { ...pointing(proxyOrigin, env), args: [] } }),
   terminalEnv: pointing,
 };

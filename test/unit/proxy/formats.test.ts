@@ -152,4 +152,61 @@ describe('wire formats', () => {
     assert.deepEqual(gemini, { inputTokens: 200, cacheReadTokens: 300, cacheCreationTokens: 0, outputTokens: 25 });
     assert.equal(FORMATS['openai-chat'].usage.fromEvent({ usage: null }), null);
   });
+  it("each format finds the request's last tool call id from the body's end; a look-alike inside a tool output never counts", () => {
+    // A file read by the agent that itself holds JSON with the same key: inside a string its quotes are escaped.
+    const trap = JSON.stringify({ tool_call_id: 'call_fake', call_id: 'call_fake', tool_use_id: 'toolu_fake', functionResponse: { id: 'fake' } });
+    const chat = JSON.stringify({
+      model: 'm',
+      messages: [
+        { role: 'user', content: 'read it' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'call_7Hq2mX', type: 'function', function: { name: 'read', arguments: '{}' } }] },
+        { role: 'tool', tool_call_id: 'call_7Hq2mX', content: trap },
+      ],
+      tools: [{ type: 'function', function: { name: 'read', parameters: { type: 'object' } } }],
+    });
+    assert.equal(FORMATS['openai-chat'].toolCallInBody(Buffer.from(chat)), 'call_7Hq2mX');
+    const responses = JSON.stringify({
+      model: 'm',
+      input: [
+        { type: 'function_call', call_id: 'call_R1', name: 'shell', arguments: '{}' },
+        { type: 'function_call_output', call_id: 'call_R1', output: trap },
+      ],
+      prompt_cache_key: '019ec8a1-7b2c-7d40-9e15-3a6f0c2d8b71',
+    });
+    assert.equal(FORMATS['openai-responses'].toolCallInBody(Buffer.from(responses)), 'call_R1');
+    // Gemini: the id may come after the (large) response object; only the last functionResponse is walked.
+    const gemini = JSON.stringify({
+      contents: [
+        { role: 'user', parts: [{ text: 'go' }] },
+        { role: 'model', parts: [{ functionCall: { name: 'read_file', args: {} } }] },
+        { role: 'user', parts: [{ functionResponse: { name: 'read_file', response: { output: trap }, id: 'read_file-1764306012345-8a1f3c' } }] },
+      ],
+    });
+    assert.equal(FORMATS.gemini.toolCallInBody(Buffer.from(gemini)), 'read_file-1764306012345-8a1f3c');
+    const anthropic = JSON.stringify({ messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01Xy', content: trap }] }] });
+    assert.equal(FORMATS['anthropic-messages'].toolCallInBody(Buffer.from(anthropic)), 'toolu_01Xy');
+    // None carried, a call without an id, a cut body: null, never a throw.
+    assert.equal(FORMATS['openai-chat'].toolCallInBody(Buffer.from('{"messages":[{"role":"user","content":"hi"}]}')), null);
+    assert.equal(FORMATS.gemini.toolCallInBody(Buffer.from('{"contents":[{"parts":[{"functionResponse":{"name":"x","response":{}}}]}]}')), null);
+    assert.equal(FORMATS.gemini.toolCallInBody(Buffer.from('{"contents":[{"parts":[{"functionResponse":{"name":"x","respo')), null);
+    assert.equal(FORMATS['openai-chat'].toolCallInBody(Buffer.from('{"messages":[{"role":"tool","tool_call_id":"call_cut')), null);
+    // An `id` inside the response object is the output's, not the call's.
+    const nested = '{"contents":[{"parts":[{"functionResponse":{"name":"t","response":{"id":"inner","output":"o"},"id":"t__call_Out1"}}]}]}';
+    assert.equal(FORMATS.gemini.toolCallInBody(Buffer.from(nested)), 't__call_Out1');
+  });
+
+  it('finding the tool call id of a hostile body is bounded: 24 MB of nesting after the marker, or none at all, answer null at once', () => {
+    const deep = Buffer.concat([Buffer.from('{"contents":[{"parts":[{"functionResponse":{"response":'), Buffer.alloc(24 * 1024 * 1024, '[')]);
+    const plain = Buffer.alloc(24 * 1024 * 1024, '[');
+    for (const [name, body] of [
+      ['gemini', deep],
+      ['gemini', plain],
+      ['openai-chat', plain],
+      ['openai-responses', plain],
+    ] as const) {
+      const started = performance.now();
+      assert.equal(FORMATS[name].toolCallInBody(body), null);
+      assert.ok(performance.now() - started < 500, `${name}: ${Math.round(performance.now() - started)} ms`);
+    }
+  });
 });

@@ -36,6 +36,20 @@ describe('the live proxy line', () => {
   });
 });
 
+describe('the live proxy line when no request is known to be this session', () => {
+  it('says "no match" with how many requests and when, rather than showing another session\'s figures', () => {
+    const none = { ...live, requests: 0, agentTokens: 0, sentTokens: 0, usage: null, edits: 0, savedTokens: 0, matchedBy: null };
+    const line = liveProxyLine({ ...none, unmatched: { requests: 3, at: '2020-01-02T03:04:00.000Z' } });
+    assert.match(line, /^Live proxy · no match for this session: 3 requests through it \(the newest at Jan 2 2020, \d\d:04\) name no session and carry none of its tool calls$/);
+  });
+
+  it('says when the session was found by its tool calls, and counts later requests that matched none', () => {
+    const line = liveProxyLine({ ...live, matchedBy: 'tool-call', unmatched: { requests: 1, at: live.at } });
+    assert.ok(line.endsWith(' · matched by its tool call ids · 1 later request matched no session'), line);
+    assert.ok(!liveProxyLine({ ...live, matchedBy: 'session' }).includes('matched'));
+  });
+});
+
 describe('the gauge stretch held but not sent', () => {
   const fill = { usedTokens: 95_010, windowTokens: 200_000, source: 'usage' as const };
 

@@ -57,6 +57,8 @@ describe('the live proxy in the panel', () => {
       failedOpen: 0,
       savedTokens: 25_280 + 25_300,
       items: [],
+      matchedBy: null,
+      unmatched: null,
     });
   });
 
