@@ -1,0 +1,153 @@
+// The panel following a session of a big OpenCode database while OpenCode appends turns to it: the
+// probe (opencodeFollowProbe.ts, bundled as the extension is) follows in a process of its own under
+// the runtime given, a writer (opencodeTurnWriter.mjs, node:sqlite) appends turns as OpenCode does,
+// and each turn's figures are taken: from the writer's last commit to the host's reads done, the
+// bytes the follower read for it, the probe's peak RSS. Shared by the integration test and the bench.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { buildSync } from 'esbuild';
+
+const ROOT = join(__dirname, '..', '..');
+
+export interface ProbeLine {
+  usedTokens: number;
+  lastRef: string | null;
+  doneAt: number;
+  bytesRead: number;
+  reads: number;
+  maxRssMiB: number;
+}
+
+export interface TurnFigure {
+  turn: number;
+  /** From the writer's last commit of the turn to the host's reads of it done (includes the follower's debounce). */
+  latencyMs: number;
+  /** Bytes read from files for the turn, over every change it made (the writer commits 7 times a turn). */
+  bytesRead: number;
+  /** Changes the probe read for the turn. */
+  updates: number;
+  usedTokens: number;
+}
+
+export interface FollowFigures {
+  initial: ProbeLine & { ms: number };
+  turns: TurnFigure[];
+  maxRssMiB: number;
+}
+
+/** The probe bundled like the extension (node, cjs, production), in a temp folder removed at exit. */
+export function bundleProbe(): string {
+  const folder = mkdtempSync(join(tmpdir(), 'cl-oc-probe-'));
+  process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
+  const outfile = join(folder, 'probe.js');
+  buildSync({
+    entryPoints: [join(ROOT, 'test', 'support', 'opencodeFollowProbe.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    minify: true,
+    mainFields: ['module', 'main'],
+    define: { 'process.env.NODE_ENV': '"production"' },
+    logLevel: 'error',
+    outfile,
+  });
+  return outfile;
+}
+
+/** JSON lines of a child's stdout, one at a time, failing with its stderr if it exits first. */
+function linesOf(child: ChildProcessWithoutNullStreams, name: string): () => Promise<Record<string, unknown>> {
+  const queue: Record<string, unknown>[] = [];
+  const waiting: { resolve: (line: Record<string, unknown>) => void; reject: (error: Error) => void }[] = [];
+  let stderr = '';
+  let ended: Error | null = null;
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    const parsed = JSON.parse(line) as Record<string, unknown>;
+    const next = waiting.shift();
+    if (next) next.resolve(parsed);
+    else queue.push(parsed);
+  });
+  child.on('exit', (code, signal) => {
+    ended = new Error(`${name} exited (${code ?? signal}):\n${stderr}`);
+    for (const next of waiting.splice(0)) next.reject(ended);
+  });
+  return () => {
+    const next = queue.shift();
+    if (next) return Promise.resolve(next);
+    if (ended) return Promise.reject(ended);
+    return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
+  };
+}
+
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise.finally(() => clearTimeout(timer)),
+    new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: nothing after ${ms} ms`)), ms))),
+  ]);
+}
+
+export interface FollowOptions {
+  /** The probe's runtime (a shipped one). */
+  node: string;
+  /** A Node with node:sqlite, for the writer. */
+  writerNode: string;
+  probe: string;
+  db: string;
+  sessionId: string;
+  turns: number;
+  /** The prompt of the first appended call; each later one grows by 1,000. */
+  firstPrompt: number;
+}
+
+/** Follows `sessionId` of `db` while `turns` turns are appended; both processes are ended before it returns. */
+export async function followWhileAppending(options: FollowOptions): Promise<FollowFigures> {
+  const startedAt = performance.timeOrigin + performance.now();
+  const probe = spawn(options.node, [options.probe, options.db, options.sessionId], { stdio: 'pipe', env: { ...process.env, NODE_OPTIONS: '' } });
+  const writer = spawn(options.writerNode, ['--no-warnings', join(__dirname, 'opencodeTurnWriter.mjs'), options.db, options.sessionId], { stdio: 'pipe' });
+  try {
+    const probeLine = linesOf(probe, 'the follower');
+    const writerLine = linesOf(writer, 'the writer');
+    const first = (await within(probeLine(), 60_000, 'the first read')) as unknown as ProbeLine;
+    await within(writerLine(), 30_000, 'the writer');
+    const turns: TurnFigure[] = [];
+    let maxRssMiB = first.maxRssMiB;
+    for (let turn = 1; turn <= options.turns; turn++) {
+      const prompt = options.firstPrompt + (turn - 1) * 1000;
+      const output = 20;
+      writer.stdin.write(`${JSON.stringify({ turn, input: 100, cacheRead: prompt - 100, output })}\n`);
+      const { committedAt } = (await within(writerLine(), 30_000, `turn ${turn}'s write`)) as { committedAt: number };
+      let bytesRead = 0;
+      let updates = 0;
+      for (;;) {
+        const line = (await within(probeLine(), 30_000, `turn ${turn}'s update`)) as unknown as ProbeLine;
+        bytesRead += line.bytesRead;
+        updates++;
+        maxRssMiB = Math.max(maxRssMiB, line.maxRssMiB);
+        if (line.usedTokens !== prompt) continue;
+        turns.push({ turn, latencyMs: line.doneAt - committedAt, bytesRead, updates, usedTokens: line.usedTokens });
+        break;
+      }
+    }
+    return { initial: { ...first, ms: first.doneAt - startedAt }, turns, maxRssMiB };
+  } finally {
+    writer.stdin.end();
+    probe.stdin.end();
+    await Promise.all([exited(writer), exited(probe)]);
+  }
+}
+
+function exited(child: ChildProcessWithoutNullStreams): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
