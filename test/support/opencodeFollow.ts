@@ -4,7 +4,7 @@
 // and each turn's figures are taken: from the writer's last commit to the host's reads done, the
 // bytes the follower read for it, the probe's peak RSS. Shared by the integration test and the bench.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -29,6 +29,8 @@ export interface TurnFigure {
   bytesRead: number;
   /** Changes the probe read for the turn. */
   updates: number;
+  /** What the turn's commits wrote to the log (its size grew by): the new pages a reader has to read. */
+  walBytes: number;
   usedTokens: number;
 }
 
@@ -119,6 +121,7 @@ export async function followWhileAppending(options: FollowOptions): Promise<Foll
     for (let turn = 1; turn <= options.turns; turn++) {
       const prompt = options.firstPrompt + (turn - 1) * 1000;
       const output = 20;
+      const walBefore = walSize(options.db);
       writer.stdin.write(`${JSON.stringify({ turn, input: 100, cacheRead: prompt - 100, output })}\n`);
       const { committedAt } = (await within(writerLine(), 30_000, `turn ${turn}'s write`)) as { committedAt: number };
       let bytesRead = 0;
@@ -129,7 +132,7 @@ export async function followWhileAppending(options: FollowOptions): Promise<Foll
         updates++;
         maxRssMiB = Math.max(maxRssMiB, line.maxRssMiB);
         if (line.usedTokens !== prompt) continue;
-        turns.push({ turn, latencyMs: line.doneAt - committedAt, bytesRead, updates, usedTokens: line.usedTokens });
+        turns.push({ turn, latencyMs: line.doneAt - committedAt, bytesRead, updates, walBytes: walSize(options.db) - walBefore, usedTokens: line.usedTokens });
         break;
       }
     }
@@ -140,6 +143,8 @@ export async function followWhileAppending(options: FollowOptions): Promise<Foll
     await Promise.all([exited(writer), exited(probe)]);
   }
 }
+
+const walSize = (db: string): number => statSync(`${db}-wal`, { throwIfNoEntry: false })?.size ?? 0;
 
 function exited(child: ChildProcessWithoutNullStreams): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();

@@ -7,6 +7,7 @@
 // doneAt is performance.timeOrigin + performance.now() when the host's reads of the change were done;
 // bytesRead counts every byte read from a file (fs.readSync and FileHandle reads) since the line before.
 // Usage: node probe.js <database> <session id>; ends when stdin closes.
+import type * as Fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { open } from 'node:fs/promises';
 import { adapterOf } from '../../src/sessions/agents';
@@ -21,7 +22,7 @@ let reads = 0;
 /** Counts what every file read returns: the page reader's readSync, the held files' FileHandle reads. */
 async function countReads(): Promise<void> {
   // The module object itself (the bundle's imports of node:fs read its properties at each call).
-  const fs = createRequire(__filename)('node:fs') as typeof import('node:fs');
+  const fs = createRequire(__filename)('node:fs') as typeof Fs;
   const readSync = fs.readSync;
   fs.readSync = ((...args: Parameters<typeof fs.readSync>) => {
     const got = readSync(...args);

@@ -8,6 +8,7 @@
 // { turn, committedAt } (performance.timeOrigin + performance.now(), ms) once the last write committed.
 import { DatabaseSync } from 'node:sqlite';
 import { createInterface } from 'node:readline';
+import { performance } from 'node:perf_hooks';
 
 const [db, sessionId] = process.argv.slice(2);
 const connection = new DatabaseSync(db);
@@ -29,13 +30,37 @@ function appendTurn({ turn, input, cacheRead, output }) {
   let now = Date.now();
   const user = idOf('msg', turn, 'a');
   const assistant = idOf('msg', turn, 'b');
-  insertMessage.run(user, sessionId, now, now, JSON.stringify({ role: 'user', time: { created: now }, agent: 'build', model: { providerID: lastData.providerID, modelID: lastData.modelID } }));
+  insertMessage.run(
+    user,
+    sessionId,
+    now,
+    now,
+    JSON.stringify({ role: 'user', time: { created: now }, agent: 'build', model: { providerID: lastData.providerID, modelID: lastData.modelID } }),
+  );
   insertPart.run(idOf('prt', turn, 'a'), user, sessionId, now, now, JSON.stringify({ type: 'text', text: `Appended question ${turn}: what changed?` }));
-  const running = { parentID: user, role: 'assistant', mode: 'build', agent: 'build', path: lastData.path, cost: 0, tokens: { total: 0, input: 0, output: 0, reasoning: 0, cache: { write: 0, read: 0 } }, modelID: lastData.modelID, providerID: lastData.providerID, time: { created: now } };
+  const running = {
+    parentID: user,
+    role: 'assistant',
+    mode: 'build',
+    agent: 'build',
+    path: lastData.path,
+    cost: 0,
+    tokens: { total: 0, input: 0, output: 0, reasoning: 0, cache: { write: 0, read: 0 } },
+    modelID: lastData.modelID,
+    providerID: lastData.providerID,
+    time: { created: now },
+  };
   insertMessage.run(assistant, sessionId, now, now, JSON.stringify(running));
   insertPart.run(idOf('prt', turn, 'b'), assistant, sessionId, now, now, JSON.stringify({ type: 'step-start' }));
   const tokens = { total: input + cacheRead + output, input, output, reasoning: 0, cache: { write: 0, read: cacheRead } };
-  insertPart.run(idOf('prt', turn, 'c'), assistant, sessionId, now, now, JSON.stringify({ type: 'text', text: `Appended answer ${turn}: `.padEnd(400, 'x'), time: { start: now, end: now } }));
+  insertPart.run(
+    idOf('prt', turn, 'c'),
+    assistant,
+    sessionId,
+    now,
+    now,
+    JSON.stringify({ type: 'text', text: `Appended answer ${turn}: `.padEnd(400, 'x'), time: { start: now, end: now } }),
+  );
   insertPart.run(idOf('prt', turn, 'd'), assistant, sessionId, now, now, JSON.stringify({ reason: 'stop', type: 'step-finish', tokens, cost: 0 }));
   now = Date.now();
   updateMessage.run(JSON.stringify({ ...running, tokens, time: { created: running.time.created, completed: now }, finish: 'stop' }), now, assistant);
