@@ -3,8 +3,8 @@
 // the runtime given, a writer (opencodeTurnWriter.mjs, node:sqlite) appends turns as OpenCode does,
 // and each turn's figures are taken: from the writer's last commit to the host's reads done, the
 // bytes the follower read for it, the probe's peak RSS. Shared by the integration test and the bench.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -27,6 +27,8 @@ export interface TurnFigure {
   latencyMs: number;
   /** Bytes read from files for the turn, over every change it made (the writer commits 7 times a turn). */
   bytesRead: number;
+  /** The newest entry of the live context the host read: the turn's answer, `msg_~<turn, 4 digits>b`. */
+  lastRef: string | null;
   /** Changes the probe read for the turn. */
   updates: number;
   /** What the turn's commits wrote to the log (its size grew by): the new pages a reader has to read. */
@@ -40,13 +42,21 @@ export interface FollowFigures {
   maxRssMiB: number;
 }
 
-/** The probe bundled like the extension (node, cjs, production), in a temp folder removed at exit. */
-export function bundleProbe(): string {
+/**
+ * The probe bundled like the extension (node, cjs, production), in a temp folder removed at exit.
+ * `root`: the checkout whose sources it is built from (another one: a before/after figure).
+ */
+export function bundleProbe(root = ROOT): string {
   const folder = mkdtempSync(join(tmpdir(), 'cl-oc-probe-'));
   process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
   const outfile = join(folder, 'probe.js');
   buildSync({
-    entryPoints: [join(ROOT, 'test', 'support', 'opencodeFollowProbe.ts')],
+    stdin: {
+      contents: readFileSync(join(ROOT, 'test', 'support', 'opencodeFollowProbe.ts'), 'utf8'),
+      resolveDir: join(root, 'test', 'support'),
+      sourcefile: 'opencodeFollowProbe.ts',
+      loader: 'ts',
+    },
     bundle: true,
     platform: 'node',
     format: 'cjs',
@@ -58,6 +68,22 @@ export function bundleProbe(): string {
     outfile,
   });
   return outfile;
+}
+
+export interface BigDb {
+  path: string;
+  sessionId: string;
+}
+
+/**
+ * The heavy user's database of bench/support/opencodeDb.ts (1,002 sessions, ~400 MB by default),
+ * built in `folder` by `node` (one with node:sqlite) in a few seconds.
+ */
+export function buildBigDb(node: string, folder: string, sessions = 1002, repeats = 12): BigDb {
+  const script = `const b = require(${JSON.stringify(join(ROOT, 'bench', 'support', 'opencodeDb.ts'))}).buildOpencodeDb(${JSON.stringify(folder)}, ${sessions}, ${repeats}); process.stdout.write(JSON.stringify(b));`;
+  const run = spawnSync(node, ['--no-warnings', '--import', 'tsx', '-e', script], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+  if (run.status !== 0) throw new Error(`building the database failed (exit ${run.status ?? run.signal}):\n${run.stderr}`);
+  return JSON.parse(run.stdout) as BigDb;
 }
 
 /** JSON lines of a child's stdout, one at a time, failing with its stderr if it exits first. */
@@ -104,6 +130,8 @@ export interface FollowOptions {
   turns: number;
   /** The prompt of the first appended call; each later one grows by 1,000. */
   firstPrompt: number;
+  /** The first turn's number (turns' ids are made of it: a second run on the same database goes on from the first's). */
+  firstTurn?: number;
 }
 
 /** Follows `sessionId` of `db` while `turns` turns are appended; both processes are ended before it returns. */
@@ -118,8 +146,9 @@ export async function followWhileAppending(options: FollowOptions): Promise<Foll
     await within(writerLine(), 30_000, 'the writer');
     const turns: TurnFigure[] = [];
     let maxRssMiB = first.maxRssMiB;
-    for (let turn = 1; turn <= options.turns; turn++) {
-      const prompt = options.firstPrompt + (turn - 1) * 1000;
+    const firstTurn = options.firstTurn ?? 1;
+    for (let turn = firstTurn; turn < firstTurn + options.turns; turn++) {
+      const prompt = options.firstPrompt + (turn - firstTurn) * 1000;
       const output = 20;
       const walBefore = walSize(options.db);
       writer.stdin.write(`${JSON.stringify({ turn, input: 100, cacheRead: prompt - 100, output })}\n`);
@@ -132,7 +161,15 @@ export async function followWhileAppending(options: FollowOptions): Promise<Foll
         updates++;
         maxRssMiB = Math.max(maxRssMiB, line.maxRssMiB);
         if (line.usedTokens !== prompt) continue;
-        turns.push({ turn, latencyMs: line.doneAt - committedAt, bytesRead, updates, walBytes: walSize(options.db) - walBefore, usedTokens: line.usedTokens });
+        turns.push({
+          turn,
+          latencyMs: line.doneAt - committedAt,
+          bytesRead,
+          updates,
+          walBytes: walSize(options.db) - walBefore,
+          lastRef: line.lastRef,
+          usedTokens: line.usedTokens,
+        });
         break;
       }
     }
