@@ -18,6 +18,7 @@ export interface ProbeLine {
   doneAt: number;
   bytesRead: number;
   reads: number;
+  cpuMs: number;
   maxRssMiB: number;
 }
 
@@ -29,6 +30,8 @@ export interface TurnFigure {
   bytesRead: number;
   /** The newest entry of the live context the host read: the turn's answer, `msg_~<turn, 4 digits>b`. */
   lastRef: string | null;
+  /** The follower process's CPU time for the turn (its reads of every change the turn made). */
+  cpuMs: number;
   /** Changes the probe read for the turn. */
   updates: number;
   /** What the turn's commits wrote to the log (its size grew by): the new pages a reader has to read. */
@@ -154,10 +157,12 @@ export async function followWhileAppending(options: FollowOptions): Promise<Foll
       writer.stdin.write(`${JSON.stringify({ turn, input: 100, cacheRead: prompt - 100, output })}\n`);
       const { committedAt } = (await within(writerLine(), 30_000, `turn ${turn}'s write`)) as { committedAt: number };
       let bytesRead = 0;
+      let cpuMs = 0;
       let updates = 0;
       for (;;) {
         const line = (await within(probeLine(), 30_000, `turn ${turn}'s update`)) as unknown as ProbeLine;
         bytesRead += line.bytesRead;
+        cpuMs += line.cpuMs;
         updates++;
         maxRssMiB = Math.max(maxRssMiB, line.maxRssMiB);
         if (line.usedTokens !== prompt) continue;
@@ -165,6 +170,7 @@ export async function followWhileAppending(options: FollowOptions): Promise<Foll
           turn,
           latencyMs: line.doneAt - committedAt,
           bytesRead,
+          cpuMs,
           updates,
           walBytes: walSize(options.db) - walBefore,
           lastRef: line.lastRef,

@@ -3,9 +3,10 @@
 // registry's adapter, `openSession` (the handle SessionService keeps), its follow, and on each change
 // the reads ContextModel makes (readSnapshot: the live context, the engine's context, its breakdown;
 // readCosts: the calls and their costs). One JSON line on stdout per change:
-//   { usedTokens, lastRef, doneAt, bytesRead, reads, maxRssMiB }
+//   { usedTokens, lastRef, doneAt, bytesRead, reads, cpuMs, maxRssMiB }
 // doneAt is performance.timeOrigin + performance.now() when the host's reads of the change were done;
-// bytesRead counts every byte read from a file (fs.readSync and FileHandle reads) since the line before.
+// bytesRead counts every byte read from a file (fs.readSync and FileHandle reads) since the line before,
+// cpuMs the process's CPU time (user + system) since then.
 // Usage: node probe.js <database> <session id>; ends when stdin closes.
 import type * as Fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -18,6 +19,7 @@ import { BUNDLED_PRICES, indexPrices } from '../../src/pricing';
 
 let bytesRead = 0;
 let reads = 0;
+let cpu = process.cpuUsage();
 
 /** Counts what every file read returns: the page reader's readSync, the held files' FileHandle reads. */
 async function countReads(): Promise<void> {
@@ -40,6 +42,12 @@ async function countReads(): Promise<void> {
     reads++;
     return result;
   };
+}
+
+function cpuSince(): number {
+  const used = process.cpuUsage(cpu);
+  cpu = process.cpuUsage();
+  return (used.user + used.system) / 1000;
 }
 
 async function main(): Promise<void> {
@@ -72,6 +80,7 @@ async function main(): Promise<void> {
           doneAt: performance.timeOrigin + performance.now(),
           bytesRead,
           reads,
+          cpuMs: cpuSince(),
           maxRssMiB: process.resourceUsage().maxRSS / 1024,
         })}\n`,
       );
