@@ -10,6 +10,7 @@ import { readOpencodeLiveContext, type OpencodeReadOptions } from './liveContext
 import type { OpencodeFlavour } from './flavour';
 import { parseSessionPath } from './paths';
 import { databaseStamp } from './stamp';
+import { keepReads } from '../opencodeStore';
 
 export interface OpencodeFollowerOptions extends OpencodeReadOptions {
   debounceMs?: number;
@@ -24,6 +25,8 @@ export class OpencodeSessionFollower extends EventEmitter implements SessionFoll
   private seenRefs = new Set<string>();
   private seenCompactions = new Set<string>();
   private disposed = false;
+  /** While following, the reads of the database keep what they read: a change reads what it changed. */
+  private kept: { release(): void } | null = null;
 
   constructor(
     private readonly flavour: OpencodeFlavour,
@@ -48,6 +51,7 @@ export class OpencodeSessionFollower extends EventEmitter implements SessionFoll
       });
       return;
     }
+    this.kept ??= keepReads(parsed.db);
     const timing = { debounceMs: this.options.debounceMs ?? 150, pollMs: this.options.pollMs ?? 2000 };
     for (const path of [parsed.db, `${parsed.db}-wal`]) this.signals.push(new ChangeSignal(path, timing, () => void this.runner.request()));
     await this.runner.request();
@@ -86,6 +90,8 @@ export class OpencodeSessionFollower extends EventEmitter implements SessionFoll
 
   dispose(): void {
     this.disposed = true;
+    this.kept?.release();
+    this.kept = null;
     for (const signal of this.signals) signal.dispose();
     this.signals.length = 0;
     this.removeAllListeners();

@@ -123,12 +123,15 @@ export class BTrees {
     return whole;
   }
 
-  /** Every leaf cell of the table whose root is `root`, in rowid order; a cell's bytes are valid only during its visit. */
-  scanTable(root: number, visit: (cell: TableCell) => void): void {
+  /**
+   * Every leaf cell of the table whose root is `root`, in rowid order; a cell's bytes are valid only
+   * during its visit. `small`: a table read on every open (the schema), its pages kept like an index's.
+   */
+  scanTable(root: number, visit: (cell: TableCell) => void, small = false): void {
     const seen = new Set<number>();
     const walk = (number: number, depth: number): void => {
       this.enter(number, depth, seen);
-      let page = this.view(number, true);
+      let page = this.view(number, !small);
       // An interior page outlives the reads of its children: its own copy.
       if (page.type !== LEAF_TABLE) page = { ...page, bytes: page.bytes.slice() };
       if (page.type === LEAF_TABLE) {

@@ -9,6 +9,7 @@ import type { OpencodeStore } from './store';
 export type { OpencodeStore, SessionFilter, StoreRow } from './store';
 export { databasePageSize, foldWal, walSalt, type FoldedImage } from './walFold';
 export { foldedImage } from './image';
+export { keepReads } from './keptReads';
 
 /** A read that met the files changing (a checkpoint, a restarted log) is made again, this often at most. */
 const ATTEMPTS = 3;

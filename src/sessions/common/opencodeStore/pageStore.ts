@@ -52,11 +52,16 @@ export class PageStore implements OpencodeStore {
 
   /** Rows of `table` whose `session_id` is `sessionId`: through an index led by that column, else a scan. */
   private bySession(name: string, sessionId: string): StoreRow[] {
+    return this.whereEquals(name, 'session_id', sessionId).sort((a, b) => byText(String(a.id ?? ''), String(b.id ?? '')));
+  }
+
+  /** Rows of table `name` whose text `column` is `value`: through an index led by that column, else a scan. */
+  private whereEquals(name: string, column: string, value: string): StoreRow[] {
     const table = this.table(name);
-    const index = this.schema.indexes.find((candidate) => candidate.table === name && candidate.columns[0] === 'session_id');
+    const index = this.schema.indexes.find((candidate) => candidate.table === name && candidate.columns[0] === column);
     const rows: StoreRow[] = [];
     if (index !== undefined && this.pager.encoding === 1) {
-      for (const rowid of this.trees.indexEquals(index.root, new TextEncoder().encode(sessionId))) {
+      for (const rowid of this.trees.indexEquals(index.root, new TextEncoder().encode(value))) {
         const cell = this.trees.findRow(table.root, rowid);
         if (cell === null) throw new CorruptError(`${this.pager.path}: index of ${name} names row ${rowid}, which the table lacks`);
         rows.push(this.row(table, cell));
@@ -64,14 +69,20 @@ export class PageStore implements OpencodeStore {
     } else {
       this.trees.scanTable(table.root, (cell) => {
         const row = this.row(table, cell);
-        if (row.session_id === sessionId) rows.push(row);
+        if (row[column] === value) rows.push(row);
       });
     }
-    return rows.sort((a, b) => byText(String(a.id ?? ''), String(b.id ?? '')));
+    return rows;
   }
 
   sessions(filter: SessionFilter = {}): Result<StoreRow[]> {
     return this.guard(() => {
+      // One session, or one's children: through the id's or parent's index (a followed session is
+      // read on every change; the table holds every session of every project).
+      if (filter.id !== undefined || filter.parentId !== undefined) {
+        const found = filter.id !== undefined ? this.whereEquals('session', 'id', filter.id) : this.whereEquals('session', 'parent_id', filter.parentId ?? '');
+        return found.filter((row) => matches(row, filter)).sort(newestFirst);
+      }
       const table = this.table('session');
       const rows: StoreRow[] = [];
       this.trees.scanTable(table.root, (cell) => {

@@ -5,6 +5,7 @@
 import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import { databasePageSize } from './walFold';
 import { indexWal, readAt, type WalIndex } from './walIndex';
+import { checkKept, keepPage, keptPage, keptReadsOf, type KeptReads } from './keptReads';
 
 /** The database file format's magic (the first 16 bytes of page 1). */
 const MAGIC = 'SQLite format 3\0';
@@ -60,6 +61,8 @@ export class Pager {
     private readonly db: OpenFile,
     private readonly wal: OpenFile | null,
     readonly log: WalIndex,
+    /** Pages kept from earlier reads of a followed database (keptReads.ts), or undefined. */
+    private readonly kept?: KeptReads,
   ) {
     const header = this.page(1, true);
     if (new TextDecoder().decode(header.subarray(0, 16)) !== MAGIC) throw new CorruptError(`Not an SQLite database: ${path}`);
@@ -87,9 +90,18 @@ export class Pager {
       const dbPageSize = databasePageSize(header);
       if (dbPageSize === null && (wal === null || wal.size === 0)) throw new CorruptError(`Not an SQLite database: ${path}`);
       const dbPages = dbPageSize === null ? 0 : Math.floor(db.size / dbPageSize);
-      const log = wal === null ? indexWal(-1, 0, header, dbPages) : indexWal(wal.fd, wal.size, header, dbPages);
+      // A followed database: the log is read on from its last commit read, when it is the same log.
+      const kept = keptReadsOf(path);
+      const dbStamp = `${db.ino}:${db.size}:${db.mtimeMs}`;
+      const walIno = `${wal?.ino ?? '-'}:`;
+      const from = kept !== undefined && kept.dbStamp === dbStamp && kept.walStamp.startsWith(walIno) ? kept.resume : null;
+      const log = wal === null ? indexWal(-1, 0, header, dbPages) : indexWal(wal.fd, wal.size, header, dbPages, from);
       if (dbPageSize === null && log.pageCount === null) throw new CorruptError(`Not an SQLite database: ${path}`);
-      return new Pager(path, db, wal, log);
+      if (kept !== undefined) {
+        checkKept(kept, dbStamp, `${walIno}${log.salt}`);
+        kept.resume = log.resume;
+      }
+      return new Pager(path, db, wal, log, kept);
     } catch (error) {
       closeSync(db.fd);
       if (wal !== null) closeSync(wal.fd);
@@ -107,10 +119,24 @@ export class Pager {
     }
     if (!first && (!Number.isInteger(number) || number < 1 || number > this.pageCount))
       throw new CorruptError(`${this.path}: page ${number} is outside the database (${this.pageCount} pages)`);
+    const key = this.keptKey(number);
+    const wasKept = key === undefined ? undefined : keptPage(this.kept as KeptReads, key);
+    if (wasKept !== undefined) {
+      this.remember(number, wasKept);
+      return wasKept;
+    }
     const bytes = first ? this.readPage(number, this.log.pageSize ?? 0) : this.readPage(number, this.pageSize);
     this.pagesRead++;
     this.remember(number, bytes);
+    if (key !== undefined) keepPage(this.kept as KeptReads, key, bytes);
     return bytes;
+  }
+
+  /** Where page `number` comes from, as the kept reads name it; undefined when nothing is kept. */
+  private keptKey(number: number): string | undefined {
+    if (this.kept === undefined) return undefined;
+    const offset = this.log.frames.get(number);
+    return offset !== undefined && this.wal !== null ? `w${offset}` : `d${number}`;
   }
 
   /** Page `number` for one look: from the cache, else read into a buffer reused by the next call (a scan's leaves are read once; caching them would only churn memory). */
@@ -119,6 +145,9 @@ export class Pager {
     if (cached !== undefined) return cached;
     if (!Number.isInteger(number) || number < 1 || number > this.pageCount)
       throw new CorruptError(`${this.path}: page ${number} is outside the database (${this.pageCount} pages)`);
+    const key = this.keptKey(number);
+    const wasKept = key === undefined ? undefined : keptPage(this.kept as KeptReads, key);
+    if (wasKept !== undefined) return wasKept;
     this.pagesRead++;
     return this.readPage(number, this.pageSize, this.scratch);
   }

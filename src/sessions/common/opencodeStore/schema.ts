@@ -11,6 +11,8 @@ export interface Column {
   rowid: boolean;
   /** What a row written before the column was added holds (its DEFAULT, else NULL). */
   fallback: Value;
+  /** Declared PRIMARY KEY on its own line (not the rowid): SQLite indexes it (an automatic index). */
+  key?: boolean;
 }
 
 export interface Table {
@@ -94,7 +96,8 @@ export function tableColumns(sql: string, name: string): Column[] {
     .filter((item) => item !== '' && !CONSTRAINT.test(item))
     .map((item) => {
       const [column, rest] = splitName(item);
-      return { name: column, rowid: /^INTEGER\s+PRIMARY\s+KEY\b/i.test(rest.trim()) && !/\bDESC\b/i.test(rest), fallback: defaultOf(rest) };
+      const rowid = /^INTEGER\s+PRIMARY\s+KEY\b/i.test(rest.trim()) && !/\bDESC\b/i.test(rest);
+      return { name: column, rowid, fallback: defaultOf(rest), ...(!rowid && /\bPRIMARY\s+KEY\b/i.test(rest) ? { key: true } : {}) };
     });
 }
 
@@ -103,18 +106,34 @@ const text = (value: Value | undefined): string | null => (typeof value === 'str
 export function readSchema(trees: BTrees, encoding: number): Schema {
   const tables = new Map<string, Table>();
   const indexes: Index[] = [];
-  trees.scanTable(1, (cell) => {
-    const [type, name, table, root, sql] = decodeRecord(cell.whole(), encoding);
-    const rootPage = typeof root === 'number' ? root : 0;
-    const definition = text(sql);
-    if (text(name) === null || rootPage <= 0 || definition === null) return;
-    if (type === 'table') tables.set(text(name) ?? '', { name: text(name) ?? '', root: rootPage, columns: tableColumns(definition, text(name) ?? '') });
-    else if (type === 'index' && text(table) !== null) {
-      // CREATE INDEX name ON table (col, …): the list after ON.
-      const on = /\bON\s+\S+\s*(\([\s\S]*)$/i.exec(definition)?.[1];
-      const parsed = on === undefined ? null : parenthesised(on);
-      if (parsed !== null) indexes.push({ table: text(table) ?? '', root: rootPage, columns: parsed.items.map((item) => unquote(item.split(/\s+/)[0] ?? '')) });
-    }
-  });
+  /** Automatic indexes (no SQL) by table: SQLite's own, for a PRIMARY KEY or UNIQUE constraint. */
+  const automatic = new Map<string, number[]>();
+  trees.scanTable(
+    1,
+    (cell) => {
+      const [type, name, table, root, sql] = decodeRecord(cell.whole(), encoding);
+      const rootPage = typeof root === 'number' ? root : 0;
+      const definition = text(sql);
+      if (type === 'index' && definition === null && text(table) !== null && rootPage > 0 && text(name)?.startsWith('sqlite_autoindex_'))
+        automatic.set(text(table) ?? '', [...(automatic.get(text(table) ?? '') ?? []), rootPage]);
+      if (text(name) === null || rootPage <= 0 || definition === null) return;
+      if (type === 'table') tables.set(text(name) ?? '', { name: text(name) ?? '', root: rootPage, columns: tableColumns(definition, text(name) ?? '') });
+      else if (type === 'index' && text(table) !== null) {
+        // CREATE INDEX name ON table (col, …): the list after ON.
+        const on = /\bON\s+\S+\s*(\([\s\S]*)$/i.exec(definition)?.[1];
+        const parsed = on === undefined ? null : parenthesised(on);
+        if (parsed !== null)
+          indexes.push({ table: text(table) ?? '', root: rootPage, columns: parsed.items.map((item) => unquote(item.split(/\s+/)[0] ?? '')) });
+      }
+    },
+    true,
+  );
+  // A table whose only automatic index can only be its one PRIMARY KEY column's (OpenCode's text ids):
+  // a row found by id through it, not by scanning the table.
+  for (const [name, roots] of automatic) {
+    const keys = tables.get(name)?.columns.filter((column) => column.key === true) ?? [];
+    const [root] = roots;
+    if (roots.length === 1 && root !== undefined && keys.length === 1 && keys[0] !== undefined) indexes.push({ table: name, root, columns: [keys[0].name] });
+  }
   return { tables, indexes };
 }

@@ -18,12 +18,39 @@ export interface WalIndex {
   salt: string;
   /** Why the log, or its end, was left out, or null. */
   problem: string | null;
+  /** Where the scan may go on from when the log grew (its last commit), or null: scan it anew. */
+  resume: WalResume | null;
+}
+
+/**
+ * The scan as of the log's last commit: a follower's next read goes on from here and reads only the
+ * frames written since. Not from the last frame seen: frames after the last commit may be rewritten
+ * (a rolled-back transaction's are overwritten by the next one), so they are read again.
+ */
+export interface WalResume {
+  readonly salt: string;
+  /** The database's page count the scan was made against (a checkpoint changes it: scan anew). */
+  readonly dbPages: number;
+  readonly at: number;
+  readonly sums: readonly [number, number];
+  readonly committed: ReadonlyMap<number, number>;
+  readonly beyond: ReadonlySet<number>;
+  readonly pageCount: number | null;
+  readonly commits: number;
 }
 
 /** Frames read at once: enough to make each read worth a system call, small enough to bound memory. */
 const CHUNK_FRAMES = 64;
 
-const none = (salt: string, problem: string | null): WalIndex => ({ frames: new Map(), pageCount: null, pageSize: null, commits: 0, salt, problem });
+const none = (salt: string, problem: string | null): WalIndex => ({
+  frames: new Map(),
+  pageCount: null,
+  pageSize: null,
+  commits: 0,
+  salt,
+  problem,
+  resume: null,
+});
 
 /** Reads exactly `length` bytes at `position` (fewer only at the end of the file), into `into` when given (reused, not kept). */
 export function readAt(fd: number, length: number, position: number, into?: Uint8Array): Uint8Array {
@@ -42,7 +69,7 @@ export function readAt(fd: number, length: number, position: number, into?: Uint
  * and which holds `dbPages` pages. Frames after the last commit, of another generation (salts), or
  * breaking the checksum chain are ignored, as SQLite ignores them.
  */
-export function indexWal(fd: number, size: number, dbHeader: Uint8Array, dbPages: number): WalIndex {
+export function indexWal(fd: number, size: number, dbHeader: Uint8Array, dbPages: number, from: WalResume | null = null): WalIndex {
   if (size < WAL_HEADER) return none('', null);
   const header = readAt(fd, WAL_HEADER, 0);
   const salt = walSalt(header);
@@ -54,16 +81,22 @@ export function indexWal(fd: number, size: number, dbHeader: Uint8Array, dbPages
   const pageSize = headerView.getUint32(8, false);
   const salt1 = headerView.getUint32(16, false);
   const salt2 = headerView.getUint32(20, false);
-  let sums = checksum(headerView, 0, 24, big, [0, 0]);
   const frameSize = FRAME_HEADER + pageSize;
+  // The same log (its salts), grown or as it was, against the same database: go on from its last commit.
+  const resumed = from !== null && from.salt === salt && from.dbPages === dbPages && from.at <= size ? from : null;
+  let sums: [number, number] = resumed !== null ? [resumed.sums[0], resumed.sums[1]] : checksum(headerView, 0, 24, big, [0, 0]);
 
   const pending = new Map<number, number>();
-  const committed = new Map<number, number>();
-  const beyond = new Set<number>();
-  let pageCount: number | null = null;
-  let commits = 0;
+  // Copies: a store still open on the previous read keeps its own.
+  const committed = new Map<number, number>(resumed?.committed ?? []);
+  const beyond = new Set<number>(resumed?.beyond ?? []);
+  let pageCount: number | null = resumed?.pageCount ?? null;
+  let commits = resumed?.commits ?? 0;
   let problem: string | null = null;
-  let at = WAL_HEADER;
+  let at = resumed?.at ?? WAL_HEADER;
+  let resume: WalResume = { salt, dbPages, at, sums, committed: new Map(committed), beyond: new Set(beyond), pageCount, commits };
+  let committedAt: number | null = null;
+  let committedSums: [number, number] | null = null;
   scan: while (at + frameSize <= size) {
     const count = Math.min(CHUNK_FRAMES, Math.floor((size - at) / frameSize));
     const chunk = readAt(fd, count * frameSize, at);
@@ -87,11 +120,17 @@ export function indexWal(fd: number, size: number, dbHeader: Uint8Array, dbPages
       pending.clear();
       pageCount = commitSize;
       commits++;
+      committedAt = at + frameSize;
+      committedSums = sums;
     }
     if (chunk.length < count * frameSize) break;
   }
-  if (commits === 0) return { ...none(salt, problem), pageSize };
+  if (committedAt !== null && committedSums !== null) {
+    const beyondCommitted = new Set([...beyond].filter((page) => committed.has(page)));
+    resume = { salt, dbPages, at: committedAt, sums: committedSums, committed: new Map(committed), beyond: beyondCommitted, pageCount, commits };
+  }
+  if (commits === 0) return { ...none(salt, problem), pageSize, resume };
   // Pages past the committed size (a transaction that shrank the database) no longer exist.
   for (const page of committed.keys()) if (pageCount !== null && page > pageCount) committed.delete(page);
-  return { frames: committed, pageCount, pageSize, commits, salt, problem };
+  return { frames: committed, pageCount, pageSize, commits, salt, problem, resume };
 }
