@@ -1,0 +1,89 @@
+// One computation of a preview at a time, with its progress and its Cancel: the summarizer chosen
+// (or the person sent to set a key), the engine run against a staged archive, progress in a
+// notification (or, for a recomputation nobody clicked for, in the panel only), and the outcome logged.
+import { randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
+import { FileSystemArchive, StagedArchive } from '../../archive/fileArchive';
+import { redactSecrets } from '../../engine';
+import type { FlowDeps } from './flowDeps';
+import type { Computed, PreviewRequest } from './PreviewSession';
+import type { PreviewInputs } from './previewInputs';
+import { runCompaction } from './run';
+import { summarizerOf } from './summarizer';
+
+export type ComputerDeps = Pick<FlowDeps, 'hub' | 'apiKey' | 'archiveFolder' | 'log'>;
+
+export class PreviewComputer {
+  private running: AbortController | null = null;
+
+  constructor(private readonly deps: ComputerDeps) {}
+
+  /** A run is under way (a second Compact… is refused, not queued). */
+  get busy(): boolean {
+    return this.running !== null;
+  }
+
+  /** Stops the run under way, if any: from the panel's Cancel, the notification's, or the window closing. */
+  cancel(): void {
+    this.running?.abort();
+  }
+
+  /** One computation of a preview; `automatic` ones (a keep pressed in the map) show progress in the panel only. */
+  async compute(request: PreviewRequest, inputs: PreviewInputs, automatic: boolean): Promise<Computed | null> {
+    const { focus, summaryOverride } = request;
+    const { snapshot } = inputs;
+    const chosen = summarizerOf(inputs.summarizer, await this.deps.apiKey.get(), snapshot.live.session.cwd ?? undefined);
+    if (!chosen.ok) {
+      void vscode.window
+        .showErrorMessage(`Context Lens: ${chosen.error}`, 'Set API Key')
+        .then((choice) => choice && vscode.commands.executeCommand('contextLens.setApiKey'));
+      return null;
+    }
+    const controller = new AbortController();
+    this.running = controller;
+    const message =
+      summaryOverride !== null
+        ? 'Computing the preview with your summary…'
+        : automatic
+          ? 'Computing the preview again…'
+          : `Compacting with the ${chosen.value.name} summarizer…`;
+    this.deps.hub.updateProgress({ message, cancellable: true });
+    const archive = new StagedArchive(new FileSystemArchive(this.deps.archiveFolder));
+    const compute = () =>
+      runCompaction({
+        id: randomUUID(),
+        focus,
+        engine: inputs.engine,
+        summarizer: chosen.value,
+        context: snapshot.context,
+        archive,
+        signal: controller.signal,
+        choices: inputs.choices,
+        summaryOverride,
+      });
+    try {
+      const outcome = automatic
+        ? await compute()
+        : await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Context Lens', cancellable: true }, (progress, token) => {
+            progress.report({ message });
+            token.onCancellationRequested(() => controller.abort());
+            return compute();
+          });
+      const { result } = outcome;
+      if (outcome.cancelled) {
+        this.deps.log.info('Compaction cancelled');
+        if (!automatic) void vscode.window.showInformationMessage('Context Lens: Compaction cancelled.');
+        return null;
+      }
+      const { preview } = outcome;
+      this.deps.log.info(
+        `Compaction${focus ? ` with focus "${redactSecrets(focus)}"` : ''}${summaryOverride !== null ? ' with the summary edited by the person' : ''}: ${redactSecrets(result.message)}${result.error ? ` (${redactSecrets(result.error)})` : ''}`,
+      );
+      for (const warning of [preview.summaryFallback, preview.overflow]) if (warning) this.deps.log.warn(warning);
+      return { preview, result, archive };
+    } finally {
+      this.running = null;
+      this.deps.hub.updateProgress(null);
+    }
+  }
+}
