@@ -10,6 +10,7 @@ import type { ItemDetail } from '../../protocol/messages';
 import { withBreakEven } from '../context/costs';
 import { AGENT_COMMANDS } from '../../sessions/agents';
 import type { PreviewActionMessage } from '../panel/WebviewConnection';
+import { inBackground } from '../background';
 import { Disposables } from '../disposables';
 import { applyPreview, resumeFork, type ApplyDeps } from './applyPreview';
 import type { FlowDeps } from './flowDeps';
@@ -44,7 +45,7 @@ export class CompactionFlow extends Disposables {
     });
     this.diff = this.own(new PreviewDiff(deps.diffs, () => this.session.shown));
     this.focusMemory = new FocusMemory(deps.state);
-    this.applyDeps = { ...deps, session: this.session, compactAgain: (focus) => void this.run(true, focus) };
+    this.applyDeps = { ...deps, session: this.session, compactAgain: (focus) => inBackground(this.run(true, focus), deps.log, 'Compact… again') };
     this.own(deps.planChanged(() => this.session.inputsChanged()));
     this.own(deps.settings.onDidChange(() => this.session.inputsChanged()));
     // A run still under way stops with the window (the diff's pending load is owned above).
@@ -102,7 +103,18 @@ export class CompactionFlow extends Disposables {
     return shown ? previewItemDetail(shown.inputs.snapshot.context, shown.result, id) : null;
   }
 
+  /** A button of the preview; never rejects (the panel does not wait): a failure is logged and said. */
   async onAction(message: PreviewActionMessage): Promise<void> {
+    try {
+      await this.act(message);
+    } catch (error) {
+      const text = error instanceof Error ? error.message : String(error);
+      this.deps.log.error(`Preview action ${message.type === 'editSummary' ? 'editSummary' : message.action} failed: ${text}`);
+      void vscode.window.showErrorMessage(`Context Lens: ${text}`);
+    }
+  }
+
+  private async act(message: PreviewActionMessage): Promise<void> {
     const shown = this.session.shown;
     // A stale webview may still show an older preview: ignore its buttons.
     if (shown === null || shown.preview.id !== message.previewId) return;

@@ -5,6 +5,8 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { FileSystemArchive, StagedArchive } from '../../archive/fileArchive';
 import { redactSecrets } from '../../engine';
+import { inBackground } from '../background';
+import { Commands } from '../commands';
 import type { FlowDeps } from './flowDeps';
 import type { Computed, PreviewRequest } from './PreviewSession';
 import type { PreviewInputs } from './previewInputs';
@@ -28,15 +30,30 @@ export class PreviewComputer {
     this.running?.abort();
   }
 
-  /** One computation of a preview; `automatic` ones (a keep pressed in the map) show progress in the panel only. */
+  /**
+   * One computation of a preview; `automatic` ones (a keep pressed in the map) show progress in the panel only.
+   * Never rejects: a failure (the key store, the engine) is logged and said, and no preview comes of it.
+   */
   async compute(request: PreviewRequest, inputs: PreviewInputs, automatic: boolean): Promise<Computed | null> {
+    try {
+      return await this.computeOnce(request, inputs, automatic);
+    } catch (error) {
+      const message = redactSecrets(error instanceof Error ? error.message : String(error));
+      this.deps.log.error(`Compaction failed: ${message}`);
+      void vscode.window.showErrorMessage(`Context Lens: the compaction failed: ${message}`);
+      return null;
+    }
+  }
+
+  private async computeOnce(request: PreviewRequest, inputs: PreviewInputs, automatic: boolean): Promise<Computed | null> {
     const { focus, summaryOverride } = request;
     const { snapshot } = inputs;
     const chosen = summarizerOf(inputs.summarizer, await this.deps.apiKey.get(), snapshot.live.session.cwd ?? undefined);
     if (!chosen.ok) {
-      void vscode.window
-        .showErrorMessage(`Context Lens: ${chosen.error}`, 'Set API Key')
-        .then((choice) => choice && vscode.commands.executeCommand('contextLens.setApiKey'));
+      const setKey = 'Set API Key';
+      void vscode.window.showErrorMessage(`Context Lens: ${chosen.error}`, setKey).then((choice) => {
+        if (choice === setKey) inBackground(vscode.commands.executeCommand(Commands.setApiKey), this.deps.log, 'Set API Key');
+      });
       return null;
     }
     const controller = new AbortController();

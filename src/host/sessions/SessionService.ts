@@ -228,7 +228,12 @@ export class SessionService extends Disposables {
       void this.follow(change.session, false);
     });
     this.log.info(`Following ${session.path}`);
-    await follower.follow();
+    // Callers start this without waiting (a newer session, a changed setting): a failure is said here.
+    try {
+      await follower.follow();
+    } catch (error) {
+      this.log.warn(`Following ${session.path} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   private async findForks(handle: SessionHandle, generation: number): Promise<void> {
