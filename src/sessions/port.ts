@@ -159,8 +159,11 @@ export interface AgentAdapter {
     found: (session: SessionInfo) => void,
     report: (diagnostic: Diagnostic) => void,
   ): Promise<SessionWaiter>;
-  /** Forks Context Lens wrote of `session`, oldest first. */
-  listForks(session: SessionInfo): Promise<SessionInfo[]>;
+  /**
+   * The sessions stored where `session` is (its project folder, CODEX_HOME, data folder, database):
+   * where a fork of it is written, so where its forks are looked for (`listForks`, handle/defaults.ts).
+   */
+  sessionsBeside(session: SessionInfo): Promise<Result<SessionInfo[]>>;
   usage(path: string): UsageReader;
   /** Every call the session paid for (the whole file, each response once) and its subagents' calls: what it cost. */
   readSessionCalls(session: SessionInfo): Promise<Result<SessionCalls>>;

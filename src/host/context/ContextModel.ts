@@ -32,7 +32,9 @@ export class ContextModel extends Disposables {
   /** The handle `current` was read with. */
   private readOf: SessionHandle | null = null;
   private current: LiveSnapshot | null = null;
-  private readonly reads = this.own(new ReadScheduler(() => this.read(), READ_DEBOUNCE_MS));
+  private readonly reads = this.own(new ReadScheduler(() => this.read(), READ_DEBOUNCE_MS, (error) =>
+    this.log.warn(`Reading the live context failed: ${error instanceof Error ? error.message : String(error)}`),
+  ));
   private lastFill: unknown = null;
   private readonly plans: PlanKeeper;
   private readonly costs = new CostKeeper();

@@ -8,7 +8,6 @@ import { droppedSentence, type AuditEntry } from '../../engine';
 import { cacheSentence, missSentence } from '../../pricing';
 import { formatTokens, formatUsd } from '../../protocol/format';
 import { auditCompactions } from '../../sessions/compactionAudit';
-import { adapterOf } from '../../sessions/agents';
 import type { LiveSnapshot } from './liveSnapshot';
 import { shortPath } from '../../base/format';
 
@@ -28,7 +27,7 @@ export function readCosts(index: PriceIndex, handle: SessionHandle, snapshot: Li
 export async function readAudits(snapshot: LiveSnapshot): Promise<CompactionAuditView[]> {
   // A compaction's audit never changes once written (the bytes before it and the summary stay): each is read once.
   const keyOf = (uuid: string): string => `${snapshot.live.session.path}\u0000${uuid}`;
-  const audited = await auditCompactions(adapterOf(snapshot.live.session.agent), snapshot.live, snapshot.context, 10, (event) => AUDITS.has(keyOf(event.uuid)));
+  const audited = await auditCompactions(snapshot.adapter, snapshot.live, snapshot.context, 10, (event) => AUDITS.has(keyOf(event.uuid)));
   const clip = (entry: AuditEntry) => ({ kind: entry.kind, text: entry.text.slice(0, 500) });
   for (const { index, audit } of audited) {
     const uuid = snapshot.live.compactions[index]?.uuid ?? '';

@@ -12,6 +12,8 @@ export class ReadScheduler extends Disposables {
   constructor(
     private readonly read: () => Promise<void>,
     private readonly debounceMs: number,
+    /** A read that threw: said here, and the reads after it still happen. */
+    private readonly failed: (error: unknown) => void,
   ) {
     super();
     this.onDispose(() => {
@@ -43,6 +45,8 @@ export class ReadScheduler extends Disposables {
     this.reading = true;
     try {
       await this.read();
+    } catch (error) {
+      this.failed(error);
     } finally {
       this.reading = false;
     }

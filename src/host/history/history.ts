@@ -1,7 +1,7 @@
 // The History section: the agent's own compactions of the session and the ones Context Lens
 // applied, newest last. Free of `vscode`; the store persists ours.
 import type { ForkView, HistoryEntry, HookActivity, VerificationView } from '../../protocol/messages';
-import { adapterOf } from '../../sessions/agents';
+import type { AgentAdapter } from '../../sessions/port';
 import type { CompactionEvent, SessionInfo } from '../../sessions/types';
 import type { OurCompactionMark } from '../context/timeline';
 
@@ -34,14 +34,15 @@ export function agentCompactionsOf(inFile: readonly CompactionEvent[], followed:
 
 /**
  * `hooks`: what our Claude Code hooks did around the agent's compactions, by boundary uuid (see
- * hookEvents.ts). `forks`: forks of this session found beside it; those this window did not apply
- * (the CLI, another window) are listed too, so the original names every fork written of it.
+ * hookEvents.ts). `found`: forks of this session found beside it, with the followed session's adapter
+ * (it resumes them); those this window did not apply (the CLI, another window) are listed too, so the
+ * original names every fork written of it.
  */
 export function historyOf(
   agent: readonly CompactionEvent[],
   ours: readonly OurCompaction[],
   hooks: ReadonlyMap<string, HookActivity>,
-  forks: readonly SessionInfo[] = [],
+  found: { readonly forks: readonly SessionInfo[]; readonly adapter: Pick<AgentAdapter, 'resumeCommand'> } | null = null,
 ): HistoryEntry[] {
   // A fork opens with our own compact boundary; when this window applied it, the stored entry says more.
   const isOurs = (event: CompactionEvent): boolean => ours.some((entry) => entry.beforeTokens === event.preTokens && entry.afterTokens === event.postTokens);
@@ -77,7 +78,7 @@ export function historyOf(
       fork: entry.fork,
       hooks: null,
     })),
-    ...forks.filter((fork) => !ours.some((entry) => entry.fork.sessionId === fork.id)).map(forkEntry),
+    ...(found?.forks ?? []).filter((fork) => !ours.some((entry) => entry.fork.sessionId === fork.id)).map((fork) => forkEntry(fork, found!.adapter)),
   ];
   const time = (entry: HistoryEntry): number => (entry.at === null ? 0 : Date.parse(entry.at) || 0);
   entries.sort((a, b) => time(a) - time(b));
@@ -85,7 +86,7 @@ export function historyOf(
 }
 
 /** A fork found on disk: its counts are in its own file, the entry names it and how to resume it. */
-function forkEntry(fork: SessionInfo): HistoryEntry {
+function forkEntry(fork: SessionInfo, adapter: Pick<AgentAdapter, 'resumeCommand'>): HistoryEntry {
   return {
     id: fork.id,
     at: new Date(fork.lastActivityMs).toISOString(),
@@ -97,7 +98,7 @@ function forkEntry(fork: SessionInfo): HistoryEntry {
     savingsPct: null,
     summary: null,
     verification: null,
-    fork: { sessionId: fork.id, path: fork.path, resumeCommand: adapterOf(fork.agent).resumeCommand(fork) },
+    fork: { sessionId: fork.id, path: fork.path, resumeCommand: adapter.resumeCommand(fork) },
     hooks: null,
   };
 }

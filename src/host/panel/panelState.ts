@@ -2,7 +2,6 @@
 // together, so the app only wires services. Free of `vscode` so it is unit-tested under node.
 import type { AgentHooks, PanelState } from '../../protocol/messages';
 import type { ProxyEvent } from '../../proxy/events';
-import { adapterOf } from '../../sessions/agents';
 import type { AgentAdapter } from '../../sessions/port';
 import type { FillSnapshot, SessionInfo } from '../../sessions/types';
 import type { ContextModel } from '../context/ContextModel';
@@ -40,14 +39,14 @@ export function panelStateOf({ settings, view, model, history, hookEvents, proxy
   // Tool call ids as the agent's requests carry them: the proxy's events name calls that way.
   const followed = { sessionId: view.session?.id ?? null, items: wireItemsOf(adapter, snapshot?.context.items ?? []) };
   return {
-    session: view.session ? sessionSummary(view) : null,
+    session: view.session && view.handle ? sessionSummary(view, view.session, view.handle.adapter) : null,
     fill:
       fill && shownFill(fill) ? { usedTokens: fill.usedTokens, windowTokens: fill.windowTokens, source: fill.source, pendingTokens: fill.pendingTokens } : null,
     thresholds: thresholdsOf(settings, fill ? (fill.agentAutoCompactTokens / fill.windowTokens) * 100 : null, adapter?.name ?? 'the agent'),
     breakdown: snapshot?.breakdown ?? [],
     reservedOutputTokens: snapshot?.reservedOutputTokens ?? 0,
     timeline: withLiveEdits(model.timeline(agent, timelineMarksOf(ours, view.session?.id ?? null, agent)), followedCalls(proxyEvents, followed)),
-    history: historyOf(agent, ours, hooks, view.forks),
+    history: historyOf(agent, ours, hooks, adapter ? { forks: view.forks, adapter } : null),
     empty: emptyReason(view, hasWorkspace),
     diagnostics: view.diagnostics.map((diagnostic) => `${diagnostic.line ? `line ${diagnostic.line}: ` : ''}${diagnostic.message}`),
     hooks: adapter && view.session ? hooksOf(adapter, view.session, connection) : null,
@@ -63,9 +62,8 @@ function hooksOf(adapter: AgentAdapter, session: SessionInfo, connection: Connec
   return connection === null ? null : { agent: adapter.name, state: connection, where: adapter.connection.watchFiles.join(' and ') };
 }
 
-function sessionSummary(view: SessionView): PanelState['session'] {
-  const session = view.session!;
-  const adapter = view.handle?.adapter ?? adapterOf(session.agent);
+/** The followed session as the panel names it; its handle (set with it) holds its adapter. */
+function sessionSummary(view: SessionView, session: SessionInfo, adapter: AgentAdapter): PanelState['session'] {
   return {
     id: session.id,
     title: session.title,

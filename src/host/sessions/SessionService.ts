@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { AGENT_COMMANDS, AGENT_NAMES, AGENTS, adapterOf, identifyFile } from '../../sessions/agents';
 import type { SessionHandle, SessionLocations, SessionWaiter } from '../../sessions/port';
 import { openSession } from '../../sessions/handle/open';
-import { findWorkspaceSession } from '../../sessions/handle/defaults';
+import { findWorkspaceSession, listForks } from '../../sessions/handle/defaults';
 import { lastActiveMs, type CompactionEvent, type Diagnostic, type FillSnapshot, type SessionInfo } from '../../sessions/types';
 import type { Settings, SettingsWatcher } from '../settings';
 import { pickerItems, type PickerItem } from './pickerItems';
@@ -228,11 +228,16 @@ export class SessionService extends Disposables {
       void this.follow(change.session, false);
     });
     this.log.info(`Following ${session.path}`);
-    await follower.follow();
+    // Callers start this without waiting (a newer session, a changed setting): a failure is said here.
+    try {
+      await follower.follow();
+    } catch (error) {
+      this.log.warn(`Following ${session.path} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   private async findForks(handle: SessionHandle, generation: number): Promise<void> {
-    const forks = await handle.adapter.listForks(handle.session);
+    const forks = await listForks(handle.adapter, handle.session);
     if (generation === this.generation && forks.length > 0) this.update({ forks });
   }
 

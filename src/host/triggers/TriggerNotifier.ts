@@ -9,6 +9,7 @@ import type { HistoryStore } from '../history/HistoryStore';
 import type { SessionService } from '../sessions/SessionService';
 import { triggerOf, type Settings, type SettingsWatcher } from '../settings';
 import { nudgeFor, type NudgeState } from './nudge';
+import { inBackground } from '../background';
 import { Disposables } from '../disposables';
 
 export class TriggerNotifier extends Disposables {
@@ -67,8 +68,8 @@ export class TriggerNotifier extends Disposables {
     this.log.info(`Offering a compaction (${nudge.level}): ${decision.reason}`);
     const show = nudge.level === 'safety-net' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
     void show(nudge.message, 'Compact…', 'Preview').then((choice) => {
-      if (choice === 'Compact…') void vscode.commands.executeCommand(Commands.compact);
-      else if (choice === 'Preview') void vscode.commands.executeCommand(Commands.previewCompaction);
+      if (choice === 'Compact…') inBackground(vscode.commands.executeCommand(Commands.compact), this.log, 'Compact… from the notification');
+      else if (choice === 'Preview') inBackground(vscode.commands.executeCommand(Commands.previewCompaction), this.log, 'Preview from the notification');
     });
   }
 

@@ -2,6 +2,7 @@
 // followed with the project folder watched for newer sessions, forks written beside their source.
 import { homesOf, type AgentAdapter, type ForkInput, type SessionLocations, type SessionWaiter, type WrittenFork } from '../port';
 import { sessionsOf } from '../common/listed';
+import { ok } from '../result';
 import type { Diagnostic, Result, SessionInfo } from '../types';
 import { claudeCodeConnection } from './connectionPort';
 import { forkRequestFromResult } from './engineContext';
@@ -23,10 +24,9 @@ async function writeForkFromResult(input: ForkInput): Promise<Result<WrittenFork
   return request.ok ? writeFork(request.value) : request;
 }
 
-/** Forks are written in their source's project folder (see fork.ts), a subagent's too. */
-async function listForks(session: SessionInfo): Promise<SessionInfo[]> {
-  const listing = await listProjectSessions(session.projectDir, false);
-  return listing.sessions.filter((other) => other.forkOf?.sessionId === session.id).sort((a, b) => a.lastActivityMs - b.lastActivityMs);
+/** Forks are written in their source's project folder (see fork.ts), a subagent's too, as main sessions. */
+async function sessionsBeside(session: SessionInfo): Promise<Result<SessionInfo[]>> {
+  return ok((await listProjectSessions(session.projectDir, false)).sessions);
 }
 
 /** The project folder of the workspace in each config folder, watched until `claude` writes there. */
@@ -86,7 +86,7 @@ export const claudeCodeAdapter: AgentAdapter = {
       }),
     ),
   waitForSession,
-  listForks,
+  sessionsBeside,
   readSessionCalls,
   resumeCommand: (session) => `claude --resume ${session.id}`,
   usage: (path) => new UsageLog(path),

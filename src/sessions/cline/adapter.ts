@@ -3,7 +3,8 @@
 // folders (its globalStorage in VS Code or VS Code Insiders). A session is named by its messages
 // file. Forks are written as new sessions (SDK: `cline --id <id>` resumes them) or new task folders.
 import { homesOf, type AgentAdapter, type SessionLocations, type SessionWaiter } from '../port';
-import type { Diagnostic, SessionInfo } from '../types';
+import { ok } from '../result';
+import type { Diagnostic, Result, SessionInfo } from '../types';
 import { writeClineFork } from './fork';
 import { ClineSessionFollower } from './follower';
 import { findClineWorkspaceSession, listClineSessions, readClineSessionInfo } from './listing';
@@ -18,14 +19,9 @@ function whereOf(where: SessionLocations): ClineWhere {
 }
 
 /** Forks are written beside their source: its data folder (or task storage) is enough to look in. */
-async function listForks(session: SessionInfo): Promise<SessionInfo[]> {
+async function sessionsBeside(session: SessionInfo): Promise<Result<SessionInfo[]>> {
   const place = placeOf(session.path);
-  if (place === null) return [];
-  const listed = await listClineSessions({ homes: [place.layout === 'sdk' ? place.dataDir : place.storage] });
-  if (!listed.ok) return [];
-  return listed.value
-    .filter((other) => other.forkOf?.sessionId === session.id && other.path !== session.path)
-    .sort((a, b) => a.lastActivityMs - b.lastActivityMs);
+  return place === null ? ok([]) : listClineSessions({ homes: [place.layout === 'sdk' ? place.dataDir : place.storage] });
 }
 
 /** Polls the workspace's sessions until one appears (the folders may not exist yet). */
@@ -80,7 +76,7 @@ export const clineAdapter: AgentAdapter = {
   follow: (session, options = {}) =>
     Promise.resolve(new ClineSessionFollower(session, options.windowOverride !== undefined ? { windowOverride: options.windowOverride } : {})),
   waitForSession,
-  listForks,
+  sessionsBeside,
   usage: (path) => new ClineUsageLog(path),
   readSessionCalls: readClineSessionCalls,
   resumeCommand: (session) => resumeCommandOf(session.path, session.id),

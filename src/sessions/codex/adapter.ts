@@ -3,6 +3,7 @@
 // written as new rollouts that `codex resume <id>` continues.
 import { homesOf, type AgentAdapter, type ForkInput, type SessionLocations, type WrittenFork } from '../port';
 import { sessionsOf } from '../common/listed';
+import { ok } from '../result';
 import type { Result, SessionInfo } from '../types';
 import { withConfiguredLimit } from './index';
 import { CodexSessionFollower } from './follower';
@@ -25,12 +26,9 @@ async function writeForkFromResult(input: ForkInput): Promise<Result<WrittenFork
 }
 
 /** Forks are written into the source's CODEX_HOME: its sessions are enough to look in. */
-async function listForks(session: SessionInfo): Promise<SessionInfo[]> {
+async function sessionsBeside(session: SessionInfo): Promise<Result<SessionInfo[]>> {
   const home = codexHomeOf(session.path);
-  if (home === null) return [];
-  const listed = await listCodexSessions({ codexHomes: [home] });
-  if (!listed.ok) return [];
-  return listed.value.sessions.filter((other) => other.forkOf?.sessionId === session.id).sort((a, b) => a.lastActivityMs - b.lastActivityMs);
+  return home === null ? ok([]) : sessionsOf(await listCodexSessions({ codexHomes: [home] }));
 }
 
 const homes = (where: SessionLocations): CodexHomeOptions => ({ codexHomes: homesOf(where, 'codex'), ...(where.env ? { env: where.env } : {}) });
@@ -63,7 +61,7 @@ export const codexAdapter: AgentAdapter = {
     readCodexLiveContext(session.path, await withConfiguredLimit(session.path, { session, ...windowOf(options) })),
   follow: async (session, options = {}) => new CodexSessionFollower(session.path, await withConfiguredLimit(session.path, windowOf(options))),
   waitForSession: (workspacePath, where, found, report) => waitForCodexSession(resolveCodexHomes(homes(where)), workspacePath, found, report),
-  listForks,
+  sessionsBeside,
   readSessionCalls: readCodexSessionCalls,
   resumeCommand: (session) => `codex resume ${session.id}`,
   usage: (path) => new CodexUsageLog(path),

@@ -3,7 +3,8 @@
 // settings files, forks written as new chats that `gemini -r <id>` resumes.
 import { homesOf, type AgentAdapter, type SessionLocations } from '../port';
 import { sessionsOf } from '../common/listed';
-import type { SessionInfo } from '../types';
+import { ok } from '../result';
+import type { Result, SessionInfo } from '../types';
 import { GeminiSessionFollower } from './follower';
 import { writeGeminiFork } from './forkFromResult';
 import { isGeminiChat, listGeminiSessions, readGeminiSessionInfo } from './listing';
@@ -34,14 +35,9 @@ async function fillOptions(session: SessionInfo, options: { windowOverride?: num
 }
 
 /** Forks are written next to their source: its folder is enough to look in. */
-async function listForks(session: SessionInfo): Promise<SessionInfo[]> {
+async function sessionsBeside(session: SessionInfo): Promise<Result<SessionInfo[]>> {
   const place = chatPlaceOf(session.path);
-  if (place === null) return [];
-  const listed = await listGeminiSessions({ geminiHomes: [place.geminiDir] });
-  if (!listed.ok) return [];
-  return listed.value.sessions
-    .filter((other) => other.forkOf?.sessionId === session.id && other.path !== session.path)
-    .sort((a, b) => a.lastActivityMs - b.lastActivityMs);
+  return place === null ? ok([]) : sessionsOf(await listGeminiSessions({ geminiHomes: [place.geminiDir] }));
 }
 
 /** This agent's id among the agents Context Lens reads (types.ts). */
@@ -70,7 +66,7 @@ export const geminiAdapter: AgentAdapter = {
   readLiveContext: async (session, options = {}) => readGeminiLiveContext(session.path, { session, ...(await fillOptions(session, options)) }),
   follow: async (session, options = {}) => new GeminiSessionFollower(session.path, await fillOptions(session, options)),
   waitForSession: async (workspacePath, where, found, report) => waitForGeminiSession(await resolveGeminiDirs(homes(where)), workspacePath, found, report),
-  listForks,
+  sessionsBeside,
   readSessionCalls: readGeminiSessionCalls,
   resumeCommand: (session) => `gemini -r ${session.id}`,
   usage: (path) => new GeminiUsageLog(path),

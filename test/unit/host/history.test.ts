@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { agentCompactionsOf, appended, historyOf, OURS_PER_SESSION, timelineMarksOf, type OurCompaction } from '../../../src/host/history/history';
 import { TIMELINE_MAX_POINTS, timelineOf } from '../../../src/host/context/timeline';
+import { claudeCodeAdapter } from '../../../src/sessions/claude-code/adapter';
 import { UsageLog } from '../../../src/sessions/claude-code/usageLog';
 import type { CompactionEvent } from '../../../src/sessions/types';
 import { tempDir } from '../../support/tempDir';
@@ -144,7 +145,7 @@ describe('historyOf and forks', () => {
       isSidechain: false,
       forkOf: { sessionId: 's', title: 'T' },
     };
-    const entries = historyOf([{ ...agent, uuid: 'b2', by: 'context-lens' }], [], new Map(), [fork]);
+    const entries = historyOf([{ ...agent, uuid: 'b2', by: 'context-lens' }], [], new Map(), { forks: [fork], adapter: claudeCodeAdapter });
     assert.deepEqual(
       entries.map((entry) => [entry.source, entry.trigger]),
       [
@@ -155,7 +156,7 @@ describe('historyOf and forks', () => {
     assert.equal(entries[1]?.fork?.resumeCommand, 'claude --resume f1');
     // Applied from this window: the stored entry already names it.
     assert.equal(
-      historyOf([], [{ ...ours, fork: { sessionId: 'f1', path: '/p/f1.jsonl', resumeCommand: 'claude --resume f1' } }], new Map(), [fork]).length,
+      historyOf([], [{ ...ours, fork: { sessionId: 'f1', path: '/p/f1.jsonl', resumeCommand: 'claude --resume f1' } }], new Map(), { forks: [fork], adapter: claudeCodeAdapter }).length,
       1,
     );
   });

@@ -16,7 +16,7 @@ import { engineContextOf } from '../../../src/sessions/engineContext';
 import type { AgentAdapter } from '../../../src/sessions/port';
 import { heldPaths } from '../../../src/sessions/handle/heldFile';
 import { openSession } from '../../../src/sessions/handle/open';
-import { findWorkspaceSession } from '../../../src/sessions/handle/defaults';
+import { findWorkspaceSession, listForks } from '../../../src/sessions/handle/defaults';
 import type { ContextChange, LiveContext, SessionInfo } from '../../../src/sessions/types';
 import { CONTRACT_SUBJECTS } from '../../support/contract';
 
@@ -193,7 +193,7 @@ for (const adapter of AGENTS) {
       const fork = await infoOf(adapter, written.value.path);
       assert.equal(fork.forkOf?.sessionId, info.id);
       assert.ok(
-        (await adapter.listForks(info)).some((listed) => listed.id === written.value.sessionId),
+        (await listForks(adapter, info)).some((listed) => listed.id === written.value.sessionId),
         'listed as a fork of its source',
       );
       const readBack = await adapter.readLiveContext(fork);

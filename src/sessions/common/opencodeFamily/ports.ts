@@ -1,7 +1,8 @@
 // The adapter port's reading and writing for an agent of the OpenCode family, built from its flavour:
 // the agent's folder adds what only it knows (its names, install, tools, home) and nothing else.
 import { homesOf, type AgentAdapter, type SessionLocations, type SessionWaiter } from '../../port';
-import type { Diagnostic, SessionInfo } from '../../types';
+import { ok } from '../../result';
+import type { Diagnostic, Result, SessionInfo } from '../../types';
 import type { OpencodeFlavour } from './flavour';
 import { writeOpencodeFork } from './fork';
 import { OpencodeSessionFollower } from './follower';
@@ -23,7 +24,7 @@ export type OpencodeFamilyPorts = Pick<
   | 'readLiveContext'
   | 'follow'
   | 'waitForSession'
-  | 'listForks'
+  | 'sessionsBeside'
   | 'usage'
   | 'readSessionCalls'
   | 'writeFork'
@@ -38,13 +39,10 @@ export function opencodeFamilyPorts(flavour: OpencodeFlavour): OpencodeFamilyPor
   /** The databases named for this agent (none: its defaults). */
   const whereOf = (where: SessionLocations): OpencodeWhere => ({ databases: homesOf(where, flavour.id), ...(where.env ? { env: where.env } : {}) });
 
-  /** Forks are imported into their source's database: its sessions with a fork note naming the source. */
-  async function listForks(session: SessionInfo): Promise<SessionInfo[]> {
+  /** Forks are imported into their source's database: its sessions are enough to look in. */
+  async function sessionsBeside(session: SessionInfo): Promise<Result<SessionInfo[]>> {
     const parsed = parseSessionPath(session.path);
-    if (parsed === null) return [];
-    const listed = await listOpencodeSessions(flavour, { databases: [parsed.db] });
-    if (!listed.ok) return [];
-    return listed.value.filter((other) => other.forkOf?.sessionId === session.id).sort((a, b) => a.lastActivityMs - b.lastActivityMs);
+    return parsed === null ? ok([]) : listOpencodeSessions(flavour, { databases: [parsed.db] });
   }
 
   /** Polls the workspace's sessions until one appears (the database may not exist yet), reading only when a database moved. */
@@ -89,7 +87,7 @@ export function opencodeFamilyPorts(flavour: OpencodeFlavour): OpencodeFamilyPor
     readLiveContext: (session, options = {}) => readOpencodeLiveContext(flavour, session, windowOf(options)),
     follow: (session, options = {}) => Promise.resolve(new OpencodeSessionFollower(flavour, session, windowOf(options))),
     waitForSession,
-    listForks,
+    sessionsBeside,
     usage: (path) => new OpencodeUsageLog(path),
     readSessionCalls: (session) => readOpencodeSessionCalls(flavour, session),
     writeFork: (input) => writeOpencodeFork(flavour, input),

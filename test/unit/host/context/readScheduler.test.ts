@@ -20,19 +20,22 @@ function reads(): { count: () => number; finish: () => Promise<void>; read: () =
   };
 }
 
+/** A scheduler whose reads do not fail: a failure reported is a test failure. */
+const unexpected = (error: unknown): void => assert.fail(`unexpected read failure: ${String(error)}`);
+
 describe('ReadScheduler', () => {
   beforeEach(() => mock.timers.enable({ apis: ['setTimeout'] }));
   afterEach(() => mock.timers.reset());
 
   it('reads a session the first time at once, without waiting for the debounce', () => {
     const probe = reads();
-    new ReadScheduler(probe.read, 300).request(true);
+    new ReadScheduler(probe.read, 300, unexpected).request(true);
     assert.equal(probe.count(), 1);
   });
 
   it('reads a burst of changes once, the debounce after the first of them', () => {
     const probe = reads();
-    const scheduler = new ReadScheduler(probe.read, 300);
+    const scheduler = new ReadScheduler(probe.read, 300, unexpected);
     scheduler.request(false);
     mock.timers.tick(200);
     scheduler.request(false);
@@ -45,7 +48,7 @@ describe('ReadScheduler', () => {
 
   it('never reads twice at once: requests during a read make one more read after it', async () => {
     const probe = reads();
-    const scheduler = new ReadScheduler(probe.read, 300);
+    const scheduler = new ReadScheduler(probe.read, 300, unexpected);
     scheduler.request(true);
     scheduler.request(true);
     scheduler.request(true);
@@ -58,7 +61,7 @@ describe('ReadScheduler', () => {
 
   it('a first read replaces a pending debounced one', () => {
     const probe = reads();
-    const scheduler = new ReadScheduler(probe.read, 300);
+    const scheduler = new ReadScheduler(probe.read, 300, unexpected);
     scheduler.request(false);
     scheduler.request(true);
     mock.timers.tick(300);
@@ -67,11 +70,39 @@ describe('ReadScheduler', () => {
 
   it('reads nothing once disposed', () => {
     const probe = reads();
-    const scheduler = new ReadScheduler(probe.read, 300);
+    const scheduler = new ReadScheduler(probe.read, 300, unexpected);
     scheduler.request(false);
     scheduler.dispose();
     mock.timers.tick(300);
     scheduler.request(true);
     assert.equal(probe.count(), 0);
+  });
+
+  it('a read that throws is reported, not left an unhandled rejection, and the read asked for during it still happens', async () => {
+    const failures: unknown[] = [];
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      let calls = 0;
+      let fail: (error: Error) => void = () => undefined;
+      const read = (): Promise<void> => {
+        calls++;
+        return calls === 1 ? new Promise((_, reject) => (fail = reject)) : Promise.resolve();
+      };
+      const scheduler = new ReadScheduler(read, 300, (error) => failures.push(error));
+      scheduler.request(true);
+      scheduler.request(true);
+      fail(new Error('EIO: the disk went away'));
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(
+        failures.map((error) => (error as Error).message),
+        ['EIO: the disk went away'],
+      );
+      assert.equal(calls, 2, 'the read requested during the failed one still ran');
+      assert.deepEqual(unhandled, []);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 });

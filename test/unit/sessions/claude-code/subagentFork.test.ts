@@ -14,6 +14,7 @@ import type { RawRecord } from '../../../../src/sessions/claude-code/records';
 import { CLAUDE_FIXTURES } from '../../../support/claudeFixtures';
 import { run } from '../../cli/support';
 import { tempDir } from '../../../support/tempDir';
+import { listForks } from '../../../../src/sessions/handle/defaults';
 
 const PARALLEL_PROJECT = join('projects', '-home-user-ledger-service');
 const PARALLEL_AGENT = join(PARALLEL_PROJECT, 'e82f8412-7d81-442a-9f4a-e5e81e6c341b', 'subagents', 'agent-adc56eb8c89a23359.jsonl');
@@ -73,7 +74,7 @@ describe('forking a subagent transcript', () => {
     assert.equal(sessions.find((session) => session.id === fork.sessionId)?.isSidechain, false);
     // The subagent's History names its fork.
     assert.deepEqual(
-      (await claudeCodeAdapter.listForks(source.value)).map((session) => session.id),
+      (await listForks(claudeCodeAdapter, source.value)).map((session) => session.id),
       [fork.sessionId],
     );
   });

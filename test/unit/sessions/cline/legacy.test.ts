@@ -15,6 +15,7 @@ import { sessionCost } from '../../../../src/pricing/sessionCost';
 import { clineAdapter } from '../../../../src/sessions/cline/adapter';
 import { engineContextOf } from '../../../../src/sessions/engineContext';
 import { lastRequestFill, publishedStorages, recordedTaskCost } from '../../../support/clineFixtures';
+import { listForks } from '../../../../src/sessions/handle/defaults';
 
 const scratch = mkdtempSync(join(tmpdir(), 'cl-cline-legacy-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -142,7 +143,7 @@ describe('Cline extension task folders (published, extension 3.51.0)', () => {
     assert.equal(fork.info.cwd, info.cwd);
     assert.equal(fork.live.fill.source, 'estimate');
     assert.equal(fork.live.fill.usedTokens, result.metrics.tokensAfter, 'read back as its plan until its first call');
-    assert.ok((await clineAdapter.listForks(info)).some((listed) => listed.id === written.value.sessionId));
+    assert.ok((await listForks(clineAdapter, info)).some((listed) => listed.id === written.value.sessionId));
     const sent = JSON.parse(readFileSync(written.value.path, 'utf8')) as { role: string }[];
     assert.equal(sent[0]?.role, 'user');
     assert.ok(

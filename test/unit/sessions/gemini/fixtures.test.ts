@@ -13,6 +13,7 @@ import { geminiAdapter } from '../../../../src/sessions/gemini/adapter';
 import { listGeminiSessions, readGeminiSession } from '../../../../src/sessions/gemini/listing';
 import { GEMINI_AGENT } from '../../../../src/sessions/gemini/records';
 import type { LiveContext, SessionInfo } from '../../../../src/sessions/types';
+import { listForks } from '../../../../src/sessions/handle/defaults';
 
 const FIXTURES = join(__dirname, '..', '..', '..', 'fixtures', 'gemini');
 const RECORDED = join(FIXTURES, 'recorded');
@@ -209,7 +210,7 @@ describe('Gemini adapter on every fixture', () => {
         contextLens: { forkOf: { sessionId: info.value.id, title: info.value.title } },
       };
       writeFileSync(join(source, '..', 'session-2026-11-25T23-00-99999999.jsonl'), [JSON.stringify(header), ...lines.slice(1)].join('\n'));
-      const forks = await geminiAdapter.listForks(info.value);
+      const forks = await listForks(geminiAdapter, info.value);
       assert.deepEqual(
         forks.map((fork) => fork.id),
         ['99999999-aaaa-4bbb-8ccc-dddddddddddd'],
