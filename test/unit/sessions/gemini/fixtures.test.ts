@@ -81,7 +81,7 @@ async function read(path: string): Promise<{ info: SessionInfo; live: LiveContex
 
 describe('Gemini adapter on every fixture', () => {
   it('finds the fixtures', () => {
-    assert.equal(recordedChats.length, 6);
+    assert.equal(recordedChats.length, 7);
     assert.equal(publishedChats.length, 6);
   });
 
