@@ -33,7 +33,7 @@ export async function lineEnd(path: string, offset: number): Promise<number> {
   const handle = await open(path, 'r');
   try {
     const buffer = Buffer.alloc(CHUNK);
-    for (let at = offset; ; ) {
+    for (let at = offset; ;) {
       const { bytesRead } = await handle.read(buffer, 0, CHUNK, at);
       if (bytesRead === 0) return at;
       const newline = buffer.subarray(0, bytesRead).indexOf(0x0a);

@@ -14,7 +14,8 @@ export async function readGeminiCompaction(
   read: (session: SessionInfo) => Promise<Result<LiveContext>>,
 ): Promise<Result<CompactionSides>> {
   const path = live.session.path;
-  if (event.offset === undefined || event.offset <= 0) return fail('invalid-input', 'This compression has no place in the chat to read the history before it from', path);
+  if (event.offset === undefined || event.offset <= 0)
+    return fail('invalid-input', 'This compression has no place in the chat to read the history before it from', path);
   const at = (end: number) => readFilePrefix(path, end, (copy) => read({ ...live.session, path: copy }));
   const before = await at(event.offset);
   if (!before.ok) return before;

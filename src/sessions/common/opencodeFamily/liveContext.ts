@@ -72,7 +72,9 @@ export async function readOpencodeLiveContext(flavour: OpencodeFlavour, session:
       store.walProblem === null ? [] : [{ severity: 'warning', code: 'wal-ignored', message: store.walProblem, path: `${parsed.db}-wal` }];
     const all = readMessages(store, parsed.sessionId, (diagnostic) => diagnostics.push({ ...diagnostic, path: parsed.db }));
     if (!all.ok) return all;
-    return ok(liveContextOf(info, all.value, { window, ...(options.windowOverride !== undefined ? { windowOverride: options.windowOverride } : {}) }, diagnostics));
+    return ok(
+      liveContextOf(info, all.value, { window, ...(options.windowOverride !== undefined ? { windowOverride: options.windowOverride } : {}) }, diagnostics),
+    );
   });
 }
 
