@@ -47,10 +47,7 @@ describe("the audit of the Gemini CLI's and OpenCode's own compactions, on the s
     const seen = await audits([chat], { ...process.env, HOME: home, GEMINI_CLI_HOME: home }, cwd);
     assert.equal(seen.length, 4);
     for (const audit of seen) {
-      assert.deepEqual(audit.dropped, [
-        'decision: We decided to keep the SKU format unchanged.',
-        'rule: Always run npm test before you report that a change works.',
-      ]);
+      assert.deepEqual(audit.dropped, ['decision: We decided to store prices in pence.', 'rule: Always run the linter before you commit.']);
       assert.deepEqual(audit.carried, [
         "decision: Let's go with plain Error objects for stock errors.",
         'file: src/stock.js',

@@ -42,10 +42,7 @@ describe("the audit of the Gemini CLI's own compression", () => {
     assert.equal(live.compactions.length, 1);
     const [audited] = await auditCompactions(geminiAdapter, live, engineContextOf(live));
     assert.ok(audited);
-    assert.deepEqual(texts(audited.audit.dropped), [
-      'decision: We decided to keep the SKU format unchanged.',
-      'rule: Always run npm test before you report that a change works.',
-    ]);
+    assert.deepEqual(texts(audited.audit.dropped), ['decision: We decided to store prices in pence.', 'rule: Always run the linter before you commit.']);
     assert.deepEqual(texts(audited.audit.carried), [
       "decision: Let's go with plain Error objects for stock errors.",
       'file: src/stock.js',
@@ -62,14 +59,14 @@ describe("the audit of the Gemini CLI's own compression", () => {
     assert.ok(before.ok, before.ok ? '' : before.error.message);
     assert.equal(before.value.live.session.path, path);
     const said = before.value.context.items.map((item) => item.text).join('\n');
-    assert.ok(said.includes('Always run npm test before you report that a change works.'));
+    assert.ok(said.includes('Always run the linter before you commit.'));
     assert.ok(said.includes('TODO for later: negative quantities.'));
     assert.ok(!said.includes('<state_snapshot>'));
     assert.ok(!said.includes('reserve() now throws'));
     assert.deepEqual(before.value.live.compactions, []);
     // What it kept: the summary, the model's acknowledgement and the prompt kept verbatim, nothing the model said after.
     assert.ok(before.value.kept?.includes('<state_snapshot>'));
-    assert.ok(before.value.kept?.includes('Next: make reserve() refuse to go below zero.'));
+    assert.ok(before.value.kept?.includes('Read CHANGELOG.md, then make reserve() refuse to go below zero.'));
     assert.ok(!before.value.kept?.includes('reserve() now throws'));
   });
 
