@@ -7,10 +7,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { MemoryArchive } from '../../../../src/engine/archive';
 import { droppedSentence } from '../../../../src/engine/audit/compactionAudit';
+import { compact } from '../../../../src/engine/compact';
+import { forkFileOf } from '../../../../src/sessions/common/opencodeFamily/forkFile';
 import { auditCompactions, contextBefore } from '../../../../src/sessions/compactionAudit';
 import { engineContextOf } from '../../../../src/sessions/engineContext';
 import { opencodeAdapter } from '../../../../src/sessions/opencode/adapter';
+import { OPENCODE_FLAVOUR } from '../../../../src/sessions/opencode/flavour';
 import type { SessionLocations } from '../../../../src/sessions/port';
 import { unpackFixture } from '../../../support/opencodeWal';
 
@@ -65,6 +69,25 @@ describe("the audit of OpenCode's own compaction", () => {
     assert.ok(before.value.kept?.includes('The user said big.txt must never be edited.'));
     assert.ok(before.value.kept?.includes('Continue if you have next steps'));
     assert.ok(!before.value.kept?.includes('Anything else?'));
+  });
+
+  it("Redo: the fork of the context before OpenCode's compaction keeps that context's messages, not what came after it", async () => {
+    const live = await liveOf('compaction-audit');
+    const before = await contextBefore(opencodeAdapter, live, live.compactions[0]!);
+    assert.ok(before.ok);
+    const { context } = before.value;
+    const read = context.items.findIndex((item) => item.kind === 'tool_result');
+    const result = await compact(context, { trigger: 'manual', choices: { keep: [], drop: [read] } }, { archive: new MemoryArchive() });
+    assert.equal(result.status, 'compacted', result.status === 'compacted' ? '' : result.message);
+    const file = await forkFileOf(OPENCODE_FLAVOUR, { live: before.value.live, context, result }, 1_795_700_000_000);
+    assert.ok(file.ok, file.ok ? '' : file.error.message);
+    const doc = file.value.document as { messages: { info: { role: string }; parts: { type: string; text?: string }[] }[] };
+    const texts = doc.messages.flatMap((message) => message.parts.flatMap((part) => (part.type === 'text' ? [part.text ?? ''] : []))).join('\n');
+    // Kept verbatim after our summary: the first prompt (all four of the person's rules and decisions) and the answer before the compaction.
+    assert.ok(texts.includes('Always run npm test before you report that a change works.'), texts.slice(0, 2000));
+    assert.ok(texts.includes('It repeats one sentence about a fox.'));
+    assert.ok(!texts.includes('Anything else?'));
+    assert.ok(!texts.includes('The user said big.txt must never be edited.'), "OpenCode's own summary is what ours replaces");
   });
 
   it('the earlier compaction recording is audited too (nothing of the person to carry)', async () => {
