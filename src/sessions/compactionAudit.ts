@@ -1,13 +1,12 @@
 // The agent's own compactions, audited (engine/audit): for each, the context as it stood before it
 // and what the agent kept (its summary and the messages it kept), for `inspect`, the panel's History
-// and Redo. The context before a compaction is the session file read up to the compaction's record:
-// an append-only transcript's first bytes are the session as it was then. Those bytes are copied to a
-// private temporary file (the agent's own file is only read) and read by the same adapter, so every
-// agent whose compactions carry a byte offset (Claude Code, Codex) is audited the same way.
-import { copyFile, mkdtemp, open, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+// and Redo. An adapter that can say what stood on either side of a compaction does
+// (`readCompaction`: a database's rows, a chat's rewritten history); otherwise the context before it
+// is the session file read up to the compaction's record: an append-only transcript's first bytes are
+// the session as it was then (common/filePrefix.ts), so every agent whose compactions carry a byte
+// offset (Claude Code, Codex) is audited the same way.
 import { auditCompaction, type CompactionAudit, type Context } from '../engine';
+import { readFilePrefix } from './common/filePrefix';
 import { engineContextOf } from './engineContext';
 import type { AgentAdapter } from './port';
 import { fail, ok } from './result';
@@ -17,6 +16,8 @@ export interface Before {
   /** The live context as it stood before the compaction, its session the original one (a fork is written beside it). */
   live: LiveContext;
   context: Context;
+  /** What the agent kept (its summary and the messages after it), when its adapter reads the compaction's sides; else `keptText`. */
+  kept?: string;
 }
 
 /**
@@ -26,8 +27,14 @@ export interface Before {
  */
 const KEPT_KINDS = new Set(['summary', 'reminder', 'system', 'tools', 'user']);
 
-/** The session as it stood just before `event`, read through `adapter` from a copy of the file's bytes before it. */
+/** The session as it stood just before `event`, read through `adapter` (its own sides, else a copy of the file's bytes before it). */
 export async function contextBefore(adapter: AgentAdapter, live: LiveContext, event: CompactionEvent): Promise<Result<Before>> {
+  if (event.by === 'agent' && adapter.readCompaction !== undefined) {
+    const sides = await adapter.readCompaction(live, event);
+    if (!sides.ok) return sides;
+    const before: LiveContext = { ...sides.value.before, session: live.session };
+    return ok({ live: before, context: engineContextOf(before), kept: keptOf(event, engineContextOf(sides.value.after)) });
+  }
   if (event.by !== 'agent' || event.offset === undefined || event.offset <= 0)
     return fail('invalid-input', 'This compaction has no place in the file to read the context before it from', live.session.path);
   const read = await readPrefix(adapter, live, event.offset);
@@ -41,24 +48,14 @@ export async function contextBefore(adapter: AgentAdapter, live: LiveContext, ev
   return ok({ live: before, context: engineContextOf(before) });
 }
 
-async function readPrefix(adapter: AgentAdapter, live: LiveContext, end: number): Promise<Result<LiveContext>> {
-  const dir = await mkdtemp(join(tmpdir(), 'context-lens-before-'));
-  try {
-    // The same name: an agent may tell its files by it (Codex's rollout-…, Gemini's session-…).
-    const copy = join(dir, basename(live.session.path));
-    await copyFile(live.session.path, copy);
-    const handle = await open(copy, 'r+');
-    try {
-      await handle.truncate(end);
-    } finally {
-      await handle.close();
-    }
-    return await adapter.readLiveContext({ ...live.session, path: copy });
-  } catch (error) {
-    return fail('io', `Could not read the session before its compaction: ${(error as Error).message}`, live.session.path);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+function readPrefix(adapter: AgentAdapter, live: LiveContext, end: number): Promise<Result<LiveContext>> {
+  return readFilePrefix(live.session.path, end, (copy) => adapter.readLiveContext({ ...live.session, path: copy }));
+}
+
+/** What the agent's own account of a compaction kept: its summary and every message of the context right after it. */
+function keptOf(event: CompactionEvent, after: Context): string {
+  const texts = after.items.filter((item) => item.kind !== 'system' && item.kind !== 'tools').map((item) => item.text);
+  return [event.summary ?? '', ...texts].join('\n\n');
 }
 
 /** The text the agent kept at `event`: its summary and what the context after it opens with before the conversation goes on. */
@@ -99,21 +96,26 @@ export async function auditCompactions(
   const audited: AuditedCompaction[] = [];
   // The latest `limit` first, then those already known left out: a caller that knows the latest ones
   // must not have older ones audited (each a copy and a read of the file) that it will never show.
+  const own = adapter.readCompaction !== undefined;
   const events = live.compactions
     .map((event, index) => ({ event, index }))
-    .filter(({ event }) => event.by === 'agent' && event.offset !== undefined)
+    .filter(({ event }) => event.by === 'agent' && (own || event.offset !== undefined))
     .slice(-limit)
     .filter(({ event }) => !known(event));
   for (const { event, index } of events) {
     const before = await contextBefore(adapter, live, event);
     if (!before.ok) continue;
-    const next = live.compactions.slice(index + 1).find((other) => other.offset !== undefined);
-    let after: Context | null = context;
-    if (next?.offset !== undefined) {
-      const read = await readPrefix(adapter, live, next.offset);
-      after = read.ok ? engineContextOf(read.value) : null;
+    let kept = before.value.kept;
+    if (kept === undefined) {
+      const next = live.compactions.slice(index + 1).find((other) => other.offset !== undefined);
+      let after: Context | null = context;
+      if (next?.offset !== undefined) {
+        const read = await readPrefix(adapter, live, next.offset);
+        after = read.ok ? engineContextOf(read.value) : null;
+      }
+      kept = keptText(event, after);
     }
-    audited.push({ index, audit: auditCompaction(before.value.context.items, keptText(event, after), before.value.context.workspace) });
+    audited.push({ index, audit: auditCompaction(before.value.context.items, kept, before.value.context.workspace) });
   }
   return audited;
 }

@@ -4,7 +4,7 @@
 import type { Context, CompactionResult, ToolVocabulary } from '../engine';
 import type { AgentConnection } from './connection';
 import type { LiveProxyPointing } from './liveProxy';
-import type { AgentId, Diagnostic, FillSnapshot, FollowerEvents, LiveContext, Result, SessionCalls, SessionInfo } from './types';
+import type { AgentId, CompactionEvent, Diagnostic, FillSnapshot, FollowerEvents, LiveContext, Result, SessionCalls, SessionInfo } from './types';
 
 /** A live context with the engine's context of it (items sized), as every caller reads it. */
 export interface LiveRead {
@@ -117,6 +117,14 @@ export interface WrittenFork {
   notes?: string[];
 }
 
+/** One of the agent's own compactions as the session stood on either side of it (sessions/compactionAudit.ts). */
+export interface CompactionSides {
+  /** Just before it: the messages the model read then; `compactions` the earlier ones. */
+  before: LiveContext;
+  /** Just after it, before the model spoke again: its summary and everything it kept. */
+  after: LiveContext;
+}
+
 export interface AgentAdapter {
   /** Its folder's name under src/sessions/. */
   readonly id: AgentId;
@@ -169,6 +177,12 @@ export interface AgentAdapter {
   readSessionCalls(session: SessionInfo): Promise<Result<SessionCalls>>;
   /** What a person types (in the session's working directory) to continue `session`. */
   resumeCommand(session: SessionInfo): string;
+  /**
+   * The session on either side of one of its own compactions (`event`, from `live.compactions`), for
+   * the audit of what it dropped and for Redo. Optional: without it, a compaction with a byte
+   * `offset` is read from the file's bytes before it (compactionAudit.ts).
+   */
+  readCompaction?(live: LiveContext, event: CompactionEvent): Promise<Result<CompactionSides>>;
   /** Writes the compaction as a new session the agent resumes; the source is only read. */
   writeFork(input: ForkInput): Promise<Result<WrittenFork>>;
   /**

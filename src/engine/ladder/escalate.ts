@@ -59,7 +59,10 @@ export function escalate<R extends { state: LadderState }>(
   const record = (step: EscalationStepName, detail: string, next: R): void => {
     // Each step reaches further than the last, so it should weigh no more; should a rewrite ever
     // weigh more than what it replaced, the step is not taken: escalation never grows the result.
-    if (next.state.totalTokens > run.state.totalTokens) return;
+    // One that gains nothing (no window smaller than what the last step kept) is not taken either:
+    // the last step taken reports what was written (re-injected pins included), which an earlier
+    // step of the same weight, counted without them, would seem to undercut.
+    if (next.state.totalTokens >= run.state.totalTokens) return;
     steps.push({ step, detail, tokensAfter: next.state.totalTokens, targetMet: !missed(next) });
     run = next;
   };

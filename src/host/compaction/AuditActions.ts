@@ -34,10 +34,15 @@ export class AuditActions {
       return;
     }
     if (action === 'openDiff') {
-      // What the agent kept, when this is its latest compaction: the live context opens with it.
+      // What the agent kept: as its adapter reads it, else (its latest compaction) what the live context opens with.
       const latest = snapshot.live.compactions.filter((candidate) => candidate.by === 'agent').at(-1) === event;
       const beforeText = before.value.context.items.map((item) => `#${item.id} ${item.kind}\n${item.text}`).join('\n\n');
-      const pair = this.deps.diffs.prepare('audit', `audit-${event.uuid.slice(0, 40)}`, beforeText, keptText(event, latest ? snapshot.context : null));
+      const pair = this.deps.diffs.prepare(
+        'audit',
+        `audit-${event.uuid.slice(0, 40)}`,
+        beforeText,
+        before.value.kept ?? keptText(event, latest ? snapshot.context : null),
+      );
       await this.deps.diffs.show(pair, `${adapter.name}'s compaction: before ↔ what it kept`);
       return;
     }

@@ -9,6 +9,7 @@ import { GeminiSessionFollower } from './follower';
 import { writeGeminiFork } from './forkFromResult';
 import { isGeminiChat, listGeminiSessions, readGeminiSessionInfo } from './listing';
 import { readGeminiLiveContext } from './liveContext';
+import { readGeminiCompaction } from './compactionSides';
 import { chatPlaceOf, GEMINI_HOME_ENV, resolveGeminiDirs, type GeminiHomeOptions } from './paths';
 import { GEMINI_AGENT } from './records';
 import { readGeminiSessionCalls } from './sessionCalls';
@@ -64,6 +65,7 @@ export const geminiAdapter: AgentAdapter = {
     sessionsOf(await listGeminiSessions({ ...homes(where), ...(workspacePath !== undefined ? { workspacePath } : {}) })),
   readSessionInfo: (path) => readGeminiSessionInfo(path),
   readLiveContext: async (session, options = {}) => readGeminiLiveContext(session.path, { session, ...(await fillOptions(session, options)) }),
+  readCompaction: (live, event) => readGeminiCompaction(live, event, (session) => readGeminiLiveContext(session.path, { session })),
   follow: async (session, options = {}) => new GeminiSessionFollower(session.path, await fillOptions(session, options)),
   waitForSession: async (workspacePath, where, found, report) => waitForGeminiSession(await resolveGeminiDirs(homes(where)), workspacePath, found, report),
   sessionsBeside,

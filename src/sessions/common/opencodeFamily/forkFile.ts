@@ -86,10 +86,11 @@ export async function forkFileOf(flavour: OpencodeFlavour, input: ForkInput, now
     if (!all.ok) return all;
     const indexOf = new Map<string, number>();
     for (const entry of input.live.entries) for (const ref of entry.uuids) if (!indexOf.has(ref)) indexOf.set(ref, entry.messageIndex);
-    // This read is newer than the plan's: messages the agent added since are not the plan's to keep.
-    const whole = all.value.slice(liveStart(all.value));
-    const lastPlanned = whole.findLastIndex((message) => indexOf.has(message.id));
-    const live = whole.slice(0, lastPlanned + 1);
+    // This read is newer than the plan's: messages the agent added since (a compaction too) are not
+    // the plan's to keep. The plan may be of the context before one of its compactions (Redo): the
+    // history it saw starts at the newest compaction before its last message.
+    const planned = all.value.slice(0, all.value.findLastIndex((message) => indexOf.has(message.id)) + 1);
+    const live = planned.slice(liveStart(planned));
 
     const ids = new IdMaker(nowMs);
     const sessionId = ids.next('ses');

@@ -72,29 +72,38 @@ export async function readOpencodeLiveContext(flavour: OpencodeFlavour, session:
       store.walProblem === null ? [] : [{ severity: 'warning', code: 'wal-ignored', message: store.walProblem, path: `${parsed.db}-wal` }];
     const all = readMessages(store, parsed.sessionId, (diagnostic) => diagnostics.push({ ...diagnostic, path: parsed.db }));
     if (!all.ok) return all;
-    const live = all.value.slice(liveStart(all.value));
-    const built = buildMessages(live);
-    // A summary newer than the last counted call: that count was of the history it replaced.
-    const lastCall = built.calls[built.calls.length - 1];
-    const summaryIndex = built.entries.findLastIndex((entry) => entry.kind === 'compact-summary');
-    const compacted = summaryIndex >= 0 && (lastCall === undefined || lastCall.from < summaryIndex);
-    const fill = fillOf(built, (index) => built.entries[index]?.uuids[0] ?? null, compacted, {
-      window,
-      model: info.model,
-      ...(options.windowOverride !== undefined ? { windowOverride: options.windowOverride } : {}),
-    });
-    return ok({
-      session: info,
-      source: 'chain',
-      model: fill.model ?? info.model,
-      messages: built.messages,
-      entries: built.entries,
-      fill,
-      compactions: compactionsOf(all.value),
-      diagnostics,
-      calls: built.calls,
-    } satisfies LiveContext);
+    return ok(
+      liveContextOf(info, all.value, { window, ...(options.windowOverride !== undefined ? { windowOverride: options.windowOverride } : {}) }, diagnostics),
+    );
   });
+}
+
+/** The window a session's fill is measured against: its model's, or the person's override. */
+export interface OpencodeWindowChoice {
+  window: Awaited<ReturnType<typeof readOpencodeWindow>>;
+  windowOverride?: number;
+}
+
+/** What the model sees of `rows` (a session's messages, oldest first, maybe only the first of them): from the newest finished compaction on. */
+export function liveContextOf(info: SessionInfo, rows: readonly MessageRow[], choice: OpencodeWindowChoice, diagnostics: Diagnostic[] = []): LiveContext {
+  const live = rows.slice(liveStart(rows));
+  const built = buildMessages(live);
+  // A summary newer than the last counted call: that count was of the history it replaced.
+  const lastCall = built.calls[built.calls.length - 1];
+  const summaryIndex = built.entries.findLastIndex((entry) => entry.kind === 'compact-summary');
+  const compacted = summaryIndex >= 0 && (lastCall === undefined || lastCall.from < summaryIndex);
+  const fill = fillOf(built, (index) => built.entries[index]?.uuids[0] ?? null, compacted, { ...choice, model: info.model });
+  return {
+    session: info,
+    source: 'chain',
+    model: fill.model ?? info.model,
+    messages: built.messages,
+    entries: built.entries,
+    fill,
+    compactions: compactionsOf(rows),
+    diagnostics,
+    calls: built.calls,
+  } satisfies LiveContext;
 }
 
 export { readOpencodeSessionInfo };

@@ -8,6 +8,7 @@ import { writeOpencodeFork } from './fork';
 import { OpencodeSessionFollower } from './follower';
 import { findOpencodeWorkspaceSession, listOpencodeSessions, readOpencodeSessionInfo } from './listing';
 import { readOpencodeLiveContext } from './liveContext';
+import { readOpencodeCompaction } from './compactionSides';
 import { parseSessionPath, resolveDatabases, type OpencodeWhere } from './paths';
 import { readOpencodeSessionCalls } from './sessionCalls';
 import { databaseStamp } from './stamp';
@@ -22,6 +23,7 @@ export type OpencodeFamilyPorts = Pick<
   | 'findWorkspaceSession'
   | 'readSessionInfo'
   | 'readLiveContext'
+  | 'readCompaction'
   | 'follow'
   | 'waitForSession'
   | 'sessionsBeside'
@@ -85,6 +87,7 @@ export function opencodeFamilyPorts(flavour: OpencodeFlavour): OpencodeFamilyPor
     findWorkspaceSession: (workspacePath, where) => findOpencodeWorkspaceSession(flavour, workspacePath, whereOf(where)),
     readSessionInfo: (path) => readOpencodeSessionInfo(flavour, path),
     readLiveContext: (session, options = {}) => readOpencodeLiveContext(flavour, session, windowOf(options)),
+    readCompaction: (live, event) => readOpencodeCompaction(flavour, live, event),
     follow: (session, options = {}) => Promise.resolve(new OpencodeSessionFollower(flavour, session, windowOf(options))),
     waitForSession,
     sessionsBeside,
