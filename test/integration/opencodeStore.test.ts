@@ -15,6 +15,7 @@ import { imageAfter, sqliteReady, unpackFixture, walBetween } from '../support/o
 import { eachShippedPass } from '../support/shippedCli';
 
 const VERSIONS = join(__dirname, '..', 'fixtures', 'opencode', 'versions');
+const PUBLISHED = join(__dirname, '..', 'fixtures', 'opencode', 'published');
 const temp = mkdtempSync(join(tmpdir(), 'cl-opencode-store-cli-'));
 after(() => rmSync(temp, { recursive: true, force: true }));
 
@@ -106,5 +107,46 @@ describe('OpenCode databases through the shipped CLI', { timeout: 600_000 }, () 
       before,
       'a database, its log or the folder changed (a -shm or -wal created?)',
     );
+  });
+
+  it('reads a database OpenCode 1.4.0 left in a published home folder (every row in the log) with the fill it recorded, writing nothing', async () => {
+    const folder = join(temp, 'published-1.4.0');
+    mkdirSync(folder);
+    const db = join(folder, 'opencode.db');
+    writeFileSync(db, gunzipSync(readFileSync(join(PUBLISHED, '1.4.0', 'opencode.db.gz'))));
+    writeFileSync(`${db}-wal`, gunzipSync(readFileSync(join(PUBLISHED, '1.4.0', 'opencode.db-wal.gz'))));
+    // What OpenCode recorded, by SQLite over the folded image: its one answer counted 0 tokens.
+    const image = await foldedImage(db);
+    assert.ok(image.ok);
+    const SQL = await sqliteReady;
+    const sqlite = new SQL.Database(image.value);
+    const [sessionRow] = sqlite.exec('SELECT id, title, version FROM session')[0]?.values ?? [];
+    const tokens = sqlite.exec("SELECT json_extract(data, '$.tokens') FROM message WHERE json_extract(data, '$.role') = 'assistant'")[0]?.values ?? [];
+    sqlite.close();
+    assert.equal(sessionRow?.[2], '1.4.0');
+    assert.deepEqual(
+      tokens.map(([json]) => JSON.parse(String(json)) as unknown),
+      [{ input: 0, output: 0, reasoning: 0, cache: { write: 0, read: 0 } }],
+    );
+    const id = String(sessionRow?.[0]);
+    const before = snapshot(folder);
+
+    await eachShippedPass(async (pass) => {
+      const listed = await pass.run(['sessions', '--all', '--agent', 'opencode', '--opencode-db', db, '--json']);
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.deepEqual(
+        (JSON.parse(listed.stdout) as { id: string; title: string }[]).map((row) => [row.id, row.title]),
+        [[id, String(sessionRow?.[1])]],
+      );
+      const inspected = await pass.run(['inspect', id, '--agent', 'opencode', '--opencode-db', db, '--json']);
+      assert.equal(inspected.code, 0, inspected.stderr);
+      const json = JSON.parse(inspected.stdout) as Inspected & { pending: { tokens: number; source: string }; messages: number };
+      // No call counted anything: nothing measured, the prompt estimated.
+      assert.deepEqual(json.used, { tokens: 0, source: 'estimate', outputTokensPending: 0 });
+      assert.equal(json.pending.source, 'estimate');
+      assert.ok(json.pending.tokens > 0);
+      assert.equal(json.messages, 1);
+    });
+    assert.deepEqual(snapshot(folder), before, 'the database, its log or the folder changed');
   });
 });

@@ -18,7 +18,7 @@ import { CostKeeper } from './costKeeper';
 import { withCacheMisses, withCallCosts } from './costs';
 import { readSnapshot, type LiveSnapshot } from './liveSnapshot';
 import { PlanKeeper } from './planKeeper';
-import { ReadScheduler } from './readScheduler';
+import { ReadScheduler, type ReadOutcome } from './readScheduler';
 import { timelineOf, type OurCompactionMark } from './timeline';
 
 /** Reading the live context is O(live context): coalesce bursts of appends into one read. */
@@ -32,9 +32,13 @@ export class ContextModel extends Disposables {
   /** The handle `current` was read with. */
   private readOf: SessionHandle | null = null;
   private current: LiveSnapshot | null = null;
-  private readonly reads = this.own(new ReadScheduler(() => this.read(), READ_DEBOUNCE_MS, (error) =>
-    this.log.warn(`Reading the live context failed: ${error instanceof Error ? error.message : String(error)}`),
-  ));
+  private readonly reads = this.own(
+    new ReadScheduler(
+      () => this.read(),
+      READ_DEBOUNCE_MS,
+      (error) => this.log.warn(`Reading the live context failed: ${error instanceof Error ? error.message : String(error)}`),
+    ),
+  );
   private lastFill: unknown = null;
   private readonly plans: PlanKeeper;
   private readonly costs = new CostKeeper();
@@ -135,10 +139,10 @@ export class ContextModel extends Disposables {
     this.reads.request(this.firstReadOf === handle);
   }
 
-  private async read(): Promise<void> {
+  private async read(): Promise<ReadOutcome> {
     const handle = this.readOf;
     try {
-      await this.readOnce();
+      return await this.readOnce();
     } finally {
       if (handle !== null && this.firstReadOf === handle) {
         // Read or failed (the log says why): either way the panel stops saying it is reading.
@@ -148,18 +152,19 @@ export class ContextModel extends Disposables {
     }
   }
 
-  private async readOnce(): Promise<void> {
+  /** `failed`: the snapshot or its costs could not be read this time; the scheduler reads again later. */
+  private async readOnce(): Promise<ReadOutcome> {
     const handle = this.readOf;
-    if (handle === null) return;
+    if (handle === null) return 'done';
     const read = await readSnapshot(handle);
     if (!read.ok) {
       this.log.warn(`Reading the live context of ${handle.session.path} failed: ${read.error.message}`);
-      return;
+      return 'failed';
     }
     // The user switched sessions while we read: that session's read is already scheduled.
-    if (this.readOf !== handle) return;
+    if (this.readOf !== handle) return 'done';
     this.setSnapshot(read.value);
-    await this.readCosts();
+    return (await this.readCosts()) ? 'done' : 'failed';
   }
 
   /** Prices may have changed with any setting: cheap next to a read, and settings change seldom. */
@@ -168,19 +173,21 @@ export class ContextModel extends Disposables {
     void this.readCosts();
   }
 
-  private async readCosts(): Promise<void> {
+  /** False when pricing failed (a newer snapshot reading its own costs is no failure). */
+  private async readCosts(): Promise<boolean> {
     const snapshot = this.current;
     const handle = this.readOf;
-    if (snapshot === null || handle === null) return;
+    if (snapshot === null || handle === null) return true;
     const { prices, pricesProblem } = this.settings.current;
     try {
-      if (!(await this.costs.read(prices, pricesProblem, handle, snapshot, () => this.current))) return;
+      if (!(await this.costs.read(prices, pricesProblem, handle, snapshot, () => this.current))) return true;
     } catch (error) {
       this.log.warn(`Pricing the calls of ${snapshot.live.session.path} failed: ${error instanceof Error ? error.message : String(error)}`);
-      return;
+      return false;
     }
     this.replan();
     this.changed.fire();
+    return true;
   }
 
   private setSnapshot(snapshot: LiveSnapshot | null): void {

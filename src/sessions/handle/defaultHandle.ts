@@ -9,12 +9,24 @@ import type { FillSnapshot, FollowerEvents, Result, SessionCalls, SessionInfo } 
 import { contextOf } from './contextOf';
 import { holdFile } from './heldFile';
 
-/** One read per change: the promise of the read for the current change, shared by whoever asks meanwhile. */
-class PerChange<T> {
+/**
+ * One read per change: the promise of the read for the current change, shared by whoever asks
+ * meanwhile. A read that failed is not what the change holds (the agent's files caught mid-write):
+ * it is forgotten once settled, so the next ask reads again instead of getting the failure until
+ * the agent writes once more.
+ */
+class PerChange<T extends Result<unknown>> {
   private value: { change: number; read: Promise<T> } | null = null;
   constructor(private readonly read: () => Promise<T>) {}
   get(change: number): Promise<T> {
-    if (this.value?.change !== change) this.value = { change, read: this.read() };
+    if (this.value?.change !== change) {
+      const entry = { change, read: this.read() };
+      this.value = entry;
+      const forget = (): void => {
+        if (this.value === entry) this.value = null;
+      };
+      entry.read.then((result) => (result.ok ? undefined : forget()), forget);
+    }
     return this.value.read;
   }
 }

@@ -1,16 +1,7 @@
 // What changes when OpenCode writes: the database's or its log's inode, size or time. Pollers
 // compare stamps and read the session again only when it moved.
-import { stat } from 'node:fs/promises';
+import { filesStamp } from '../pollingFollower';
 
-async function fileStamp(path: string): Promise<string> {
-  try {
-    const stats = await stat(path);
-    return `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
-  } catch {
-    return '-';
-  }
-}
-
-export async function databaseStamp(db: string): Promise<string> {
-  return `${await fileStamp(db)}|${await fileStamp(`${db}-wal`)}`;
+export function databaseStamp(db: string): Promise<string> {
+  return filesStamp([db, `${db}-wal`]);
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
-import { ReadScheduler } from '../../../../src/host/context/readScheduler';
+import { ReadScheduler, RETRY_FIRST_MS, RETRY_TIMES, type ReadOutcome } from '../../../../src/host/context/readScheduler';
 
 /** A read that stays under way until the test ends it. */
 function reads(): { count: () => number; finish: () => Promise<void>; read: () => Promise<void> } {
@@ -105,4 +105,85 @@ describe('ReadScheduler', () => {
       process.off('unhandledRejection', onUnhandled);
     }
   });
+
+  it('makes a failed read again later, each wait twice the last, a few times at most', async () => {
+    let count = 0;
+    const scheduler = new ReadScheduler(
+      () => {
+        count++;
+        return Promise.resolve<ReadOutcome>('failed');
+      },
+      300,
+      unexpected,
+    );
+    scheduler.request(true);
+    await settle();
+    assert.equal(count, 1);
+    for (let retry = 0; retry < RETRY_TIMES; retry++) {
+      mock.timers.tick(RETRY_FIRST_MS * 2 ** retry - 1);
+      await settle();
+      assert.equal(count, 1 + retry, `retry ${retry + 1} came early`);
+      mock.timers.tick(1);
+      await settle();
+      assert.equal(count, 2 + retry);
+    }
+    mock.timers.tick(RETRY_FIRST_MS * 2 ** (RETRY_TIMES + 2));
+    await settle();
+    assert.equal(count, 1 + RETRY_TIMES);
+    scheduler.dispose();
+  });
+
+  it('stops retrying once a read lands, and a new change starts the retries over', async () => {
+    const outcomes: ReadOutcome[] = ['failed', 'done', 'failed', 'failed', 'done'];
+    let count = 0;
+    const scheduler = new ReadScheduler(() => Promise.resolve(outcomes[count++] ?? 'done'), 300, unexpected);
+    scheduler.request(true);
+    await settle();
+    mock.timers.tick(RETRY_FIRST_MS);
+    await settle();
+    assert.equal(count, 2);
+    mock.timers.tick(RETRY_FIRST_MS * 100);
+    await settle();
+    assert.equal(count, 2);
+    scheduler.request(true);
+    await settle();
+    mock.timers.tick(RETRY_FIRST_MS);
+    await settle();
+    assert.equal(count, 4);
+    // The second failure in a row waits twice as long; a change meanwhile reads after its debounce instead.
+    scheduler.request(false);
+    mock.timers.tick(300);
+    await settle();
+    assert.equal(count, 5);
+    mock.timers.tick(RETRY_FIRST_MS * 100);
+    await settle();
+    assert.equal(count, 5);
+    scheduler.dispose();
+  });
+
+  it('counts a read that throws as failed, and retries nothing once disposed', async () => {
+    let count = 0;
+    const scheduler = new ReadScheduler(
+      () => {
+        count++;
+        return Promise.reject(new Error('torn'));
+      },
+      300,
+      () => undefined,
+    );
+    scheduler.request(true);
+    await settle();
+    mock.timers.tick(RETRY_FIRST_MS);
+    await settle();
+    assert.equal(count, 2);
+    scheduler.dispose();
+    mock.timers.tick(RETRY_FIRST_MS * 100);
+    await settle();
+    assert.equal(count, 2);
+  });
 });
+
+/** Lets the scheduler see a read's end (a few promise turns). */
+async function settle(): Promise<void> {
+  for (let turn = 0; turn < 5; turn++) await Promise.resolve();
+}
