@@ -227,8 +227,8 @@ export class ContextLensApp extends Disposables {
   /** The gauge's window and thresholds, the settings' engine knobs and the map's choices, for any live proxy. */
   private instructProxy(state: PanelState): void {
     const session = this.sessions.current.session;
-    // The proxy speaks the Messages API of the agents with hooks (Claude Code); others never go through it.
-    if (session === undefined || session === null || this.sessions.current.handle?.adapter.connection === undefined) return;
+    // Every agent the proxy speaks for gets the panel's say: by the session id its requests name, else by its tool call ids.
+    if (session === undefined || session === null) return;
     const items = wireItemsOf(this.sessions.current.handle?.adapter, this.model.snapshot?.context.items ?? []);
     this.panelInstructions.update(
       session.id,

@@ -18,7 +18,7 @@ export { DEFAULT_UPSTREAM, isLocalHost, type RunningProxy } from './server';
 export { proxyEventsPath, proxyStateDir, readProxyEvents, type ProxyEvent } from './events';
 export { requestsDir, takeCompactionRequests, writeCompactionRequest } from './control';
 export { recallDir, recallOriginal, REF_IN_TEXT } from './recall';
-export { panelDir, writePanelInstructions } from './panelInstructions';
+export { panelDir, writePanelInstructions, type PanelSay } from './panelInstructions';
 
 /** When the engine is warmed up after the proxy starts listening. */
 export const WARM_UP_AFTER_MS = 1_000;

@@ -65,6 +65,8 @@ interface Said {
   options: LiveOptions;
   keep: ReadonlySet<string>;
   drop: ReadonlySet<string>;
+  /** Why the panel's say was not applied (the request's tool calls are in several sessions), for the event. */
+  note?: string;
 }
 
 /** What to send and what to record about it. */
@@ -190,8 +192,16 @@ export class LiveRewriter implements Rewriting {
    * The panel's thresholds, engine knobs and keep/drop choices for this agent session over the
    * proxy's own options (its flags); a session the panel said nothing about gets the proxy's own.
    */
-  private said(agentSession: string | null): Said {
-    const instructions: LiveInstructions = this.panel.of(agentSession);
+  private said(agentSession: string | null, callIds: readonly string[] = []): Said {
+    let instructions: LiveInstructions = this.panel.of(agentSession);
+    let note: string | undefined;
+    // A request that names no session (Gemini CLI, OpenCode) gets the say of the one session holding its tool calls.
+    if (agentSession === null) {
+      const placed = this.panel.byToolCalls(callIds);
+      if (placed.kind === 'one') instructions = placed.instructions;
+      else if (placed.kind === 'several')
+        note = `the panel's choices not applied: this request names no session and its tool calls are in ${placed.agentSessions.length} sessions (${placed.agentSessions.join(', ')})`;
+    }
     const keep = new Set(instructions.keep ?? []);
     return {
       options: {
@@ -202,6 +212,7 @@ export class LiveRewriter implements Rewriting {
       },
       keep,
       drop: new Set((instructions.drop ?? []).filter((id) => !keep.has(id))),
+      ...(note ? { note } : {}),
     };
   }
 
@@ -305,17 +316,20 @@ export class LiveRewriter implements Rewriting {
   private async attempt(raw: Buffer, name: FormatName, path: string, started: number): Promise<Rewrite> {
     const format = FORMATS[name];
     const early = format.agentSessionInBody(raw);
-    let said = this.said(early);
+    const lastCall = early === null ? format.toolCallInBody(raw) : null;
+    let said = this.said(early, lastCall === null ? [] : [lastCall]);
     // Nothing to re-apply or drop anywhere, nothing asked for, and too small to come near the trigger:
     // no scan. From half the trigger on, requests are read so their responses' usage measures the
     // messages the first batch will size (a batch with no measured call can only estimate them).
     if (
       !this.sessions.anyEdits &&
       said.drop.size === 0 &&
+      // A drop of a session found by its calls, whose newest call the panel has not read yet.
+      !(lastCall !== null && this.panel.dropsByCalls()) &&
       raw.length * this.sessions.maxTokensPerByte <= triggerTokensOf(said.options) / 2 &&
       !hasCompactionRequests(this.dirs.requests)
     ) {
-      return this.original(raw, started, 'unchanged', null, { agentSession: early });
+      return this.original(raw, started, 'unchanged', said.note ?? null, { agentSession: early });
     }
     const scanned = format.scan(raw, path);
     if (!scanned.ok) return this.original(raw, started, 'failed-open', `unknown shape: ${scanned.error}`);
@@ -323,7 +337,8 @@ export class LiveRewriter implements Rewriting {
     // The format joins the key: the same first bytes in two APIs are two conversations.
     const session = this.sessions.get(sessionKeyOf(name === 'anthropic-messages' ? scan.seed : [name, scan.seed], scan.firstMessage));
     const agentSession = scan.agentSession;
-    if (agentSession !== early) said = this.said(agentSession);
+    if (agentSession !== early || agentSession === null)
+      said = this.said(agentSession, agentSession === null ? scan.toolResults.map((result) => result.toolUseId) : []);
     const { options } = said;
     const fields = { session: session.key, agentSession, model: scan.model, stream: scan.stream, agentTokens: Math.round(raw.length * session.tokensPerByte) };
     // The agent loop offers tools; side calls (titles, topics) do not and are never compacted.
@@ -355,7 +370,8 @@ export class LiveRewriter implements Rewriting {
     ]
       .filter(Boolean)
       .join(', ');
-    let reason: string | null = [requests.discarded.length > 0 ? `discarded: ${requests.discarded.join('; ')}` : '', yours].filter(Boolean).join('; ') || null;
+    let reason: string | null =
+      [requests.discarded.length > 0 ? `discarded: ${requests.discarded.join('; ')}` : '', yours, said.note ?? ''].filter(Boolean).join('; ') || null;
     const slow = (why: string | null): string | null => {
       const elapsed = performance.now() - started;
       return elapsed <= options.budgetMs ? why : [why, `slow: ${elapsed.toFixed(1)} ms, over the ${options.budgetMs} ms budget`].filter(Boolean).join('; ');
@@ -382,7 +398,7 @@ export class LiveRewriter implements Rewriting {
         release();
       }
       if (!batch.ok) return this.original(raw, started, 'failed-open', batch.error, { ...fields, restored });
-      reason = [batch.value.reason, yours].filter(Boolean).join('; ');
+      reason = [batch.value.reason, yours, said.note ?? ''].filter(Boolean).join('; ');
       breakEven = batch.value.edits.length > 0 ? this.breakEvenOf(scan.model, sentTokens, sentTokens - batch.value.saved) : undefined;
       if (batch.value.edits.length > 0) sticky = spliceEdits(raw, scan, session.edits, format.encodeStub);
     }

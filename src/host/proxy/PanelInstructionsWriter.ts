@@ -1,9 +1,10 @@
-// Leaves the panel's say about the followed Claude Code session where every live proxy looks for it
+// Leaves the panel's say about the followed session where every live proxy looks for it
 // (the one this window runs and one started in a terminal alike), so the next request through any
-// of them follows the gauge's thresholds and the map's choices. Written only when it changed, one
-// write at a time, the latest winning. Free of `vscode`.
+// of them follows the gauge's thresholds and the map's choices, with the session's tool call ids so a
+// request naming no session (Gemini CLI, OpenCode) is placed by them. Written only when it changed,
+// one write at a time, the latest winning. Free of `vscode`.
 import { panelDir, writePanelInstructions } from '../../proxy';
-import type { LiveInstructions } from '../../proxy/instructions';
+import type { PanelSay } from '../../proxy';
 
 export class PanelInstructionsWriter {
   private readonly dir: string;
@@ -19,8 +20,8 @@ export class PanelInstructionsWriter {
     this.dir = panelDir(stateDir);
   }
 
-  /** `agentSession`: the followed Claude Code session's id; other agents do not go through the proxy. */
-  update(agentSession: string, instructions: LiveInstructions): void {
+  /** `agentSession`: the followed session's id, whatever its agent. */
+  update(agentSession: string, instructions: PanelSay): void {
     const text = JSON.stringify(instructions);
     if (this.written.get(agentSession) === text) return;
     this.written.set(agentSession, text);

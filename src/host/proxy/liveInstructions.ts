@@ -4,7 +4,7 @@
 // the proxy never summarises unless asked. Free of `vscode`.
 import { redactSecrets } from '../../engine';
 import type { Choices, Thresholds } from '../../protocol/messages';
-import type { LiveInstructions } from '../../proxy/instructions';
+import type { PanelSay } from '../../proxy';
 import { withChoices } from '../context/choices';
 import type { Settings } from '../settings';
 import type { ToolResultItem } from './liveFates';
@@ -25,7 +25,12 @@ function toolUseIds(ids: readonly number[], items: readonly ToolResultItem[]): s
   return [...new Set(items.flatMap((item) => (chosen.has(item.id) && item.toolUseId !== undefined ? [item.toolUseId] : [])))];
 }
 
-export function liveInstructionsOf({ settings, thresholds, windowTokens, choices, items }: InstructionInput): LiveInstructions {
+/** Every tool call id of the followed context, once each, in order: how a proxy places a request that names no session. */
+function toolCallIds(items: readonly ToolResultItem[]): string[] {
+  return [...new Set(items.flatMap((item) => (item.toolUseId === undefined ? [] : [item.toolUseId])))];
+}
+
+export function liveInstructionsOf({ settings, thresholds, windowTokens, choices, items }: InstructionInput): PanelSay {
   const engine = withChoices(settings.engine, { keep: [], drop: [], pins: choices.pins });
   // They are written to a file the proxies read: no secret a pinned sentence quoted goes with them.
   const preserve = engine.preserve?.pinned ? { preserve: { ...engine.preserve, pinned: engine.preserve.pinned.map(redactSecrets) } } : {};
@@ -41,5 +46,6 @@ export function liveInstructionsOf({ settings, thresholds, windowTokens, choices
     },
     keep: toolUseIds(choices.keep, items),
     drop: toolUseIds(choices.drop, items),
+    toolCalls: toolCallIds(items),
   };
 }

@@ -59,7 +59,7 @@ describe('panel instructions for the live proxy', () => {
       '{"v":1,',
       JSON.stringify({ v: 1, agentSession: OTHER, time: new Date().toISOString(), keep: [], drop: [] }),
       JSON.stringify({ v: 1, agentSession: SESSION, time: 'x', keep: 'all', drop: [] }),
-      'x'.repeat(3 * 1024 * 1024),
+      'x'.repeat(5 * 1024 * 1024),
     ]) {
       writeFileSync(file, text);
       utimesSync(file, new Date(), new Date(Date.now() + reports.length * 1000));
@@ -79,5 +79,43 @@ describe('panel instructions for the live proxy', () => {
     utimesSync(join(dir, `${OTHER}.json`), old, old);
     await writePanelInstructions(dir, SESSION, {});
     assert.deepEqual(readdirSync(dir), [`${SESSION}.json`]);
+  });
+
+  it('a session of an agent whose requests name none (OpenCode ses_ ids, Gemini uuids) is found by its tool call ids', async () => {
+    const { dir, reader } = folder();
+    await writePanelInstructions(dir, 'ses_3f2a9c1e7ffeAbCdEf', { drop: ['call_2'], keep: ['call_1'], toolCalls: ['call_1', 'call_2', 'call_3'] });
+    await writePanelInstructions(dir, SESSION, { drop: ['toolu_x'], toolCalls: ['toolu_w', 'toolu_x'] });
+    assert.deepEqual(reader.of('ses_3f2a9c1e7ffeAbCdEf'), { keep: ['call_1'], drop: ['call_2'] });
+    assert.deepEqual(reader.byToolCalls(['call_1', 'call_3']), {
+      kind: 'one',
+      agentSession: 'ses_3f2a9c1e7ffeAbCdEf',
+      instructions: { keep: ['call_1'], drop: ['call_2'] },
+    });
+    assert.equal(reader.byToolCalls(['toolu_x']).kind, 'one');
+    // The newest call not read by the panel yet: the older ones still place the request.
+    assert.equal(reader.byToolCalls(['call_1', 'call_4']).kind, 'one');
+    assert.deepEqual(reader.byToolCalls(['call_9']), { kind: 'none' });
+    assert.deepEqual(reader.byToolCalls([]), { kind: 'none' });
+    assert.ok(reader.dropsByCalls());
+  });
+
+  it('two sessions holding the same calls (a compacted copy) are never guessed between; the one holding the newest call decides', async () => {
+    const { dir, reader } = folder();
+    await writePanelInstructions(dir, SESSION, { drop: ['call_1'], toolCalls: ['call_1', 'call_2'] });
+    await writePanelInstructions(dir, OTHER, { keep: ['call_1'], toolCalls: ['call_1', 'call_2'] });
+    assert.deepEqual(reader.byToolCalls(['call_1', 'call_2']), { kind: 'several', agentSessions: [OTHER, SESSION].sort() });
+    // The copy went on: its newest call is its own.
+    await writePanelInstructions(dir, OTHER, { keep: ['call_1'], toolCalls: ['call_1', 'call_2', 'call_5'] });
+    const placed = reader.byToolCalls(['call_1', 'call_2', 'call_5']);
+    assert.equal(placed.kind === 'one' && placed.agentSession, OTHER);
+  });
+
+  it('a file without tool calls (an older build) is still read by its session id and places nothing', async () => {
+    const { dir, reader } = folder();
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${SESSION}.json`), JSON.stringify({ v: 1, agentSession: SESSION, time: new Date().toISOString(), keep: [], drop: ['a'] }));
+    assert.deepEqual(reader.of(SESSION), { keep: [], drop: ['a'] });
+    assert.deepEqual(reader.byToolCalls(['a']), { kind: 'none' });
+    assert.equal(reader.dropsByCalls(), false);
   });
 });

@@ -29,6 +29,8 @@ describe("the proxy's instructions from the panel", () => {
     // A message (#1) cannot be kept or dropped live: only tool calls and their results.
     assert.deepEqual(instructions.keep, ['toolu_a']);
     assert.deepEqual(instructions.drop, ['toolu_b']);
+    // Every call of the context once, in order: how a proxy places a request that names no session.
+    assert.deepEqual(instructions.toolCalls, ['toolu_a', 'toolu_b']);
   });
 
   it('mask a secret a pinned sentence or the focus quoted: they are written to a file', () => {
