@@ -110,6 +110,7 @@ describe('OpenCode connected by ctxlens connect --agent opencode: its own compac
     for (const words of PINNED_WORDS) assert.ok(asked.includes(words), `the summariser was not handed "${words}"`);
     const later = chat.filter((request) => request.n > summary.n && request.kind === 'turn');
     assert.ok(later.length >= 2, 'no turns after the compaction');
+    const blocks = new Set<string>();
     for (const next of later) {
       const sent = texts(next);
       for (const words of PINNED_WORDS) assert.ok(sent.includes(words), `the request after OpenCode's compaction lacks "${words}"\n${sent.slice(0, 3000)}`);
@@ -120,7 +121,11 @@ describe('OpenCode connected by ctxlens connect --agent opencode: its own compac
       // What it costs each turn: within the prompt budget's 5 % of the window, the pasted log left out.
       assert.ok(estimateTokens(JSON.stringify(block)) < LIMIT.context * 0.05, String(block.content));
       assert.ok(!String(block.content).includes('flushed batch'));
+      blocks.add(String(block.content));
     }
+    // The same block on every turn until the next compaction, whichever process built it (the second
+    // prompt is a new `opencode run`): the provider's prompt cache keeps it.
+    assert.equal(blocks.size, 1, [...blocks].join('\n---\n'));
     // Before the compaction no request carried it.
     assert.deepEqual(
       chat.filter((request) => request.n < summary.n && texts(request).includes(BLOCK_HEAD)).map((request) => request.n),
