@@ -6,7 +6,7 @@
 // `PinSource`s and writes the text in its own wire format (a hook's stdout, a plugin's context).
 import { tagBudget, type TagBudget } from './policy/classify';
 import { buildPinnedSet, extractMarkedPins, extractPins, type ExtractedPins, type PinnedEntry, type PinnedSet } from './policy/pinned';
-import { promptBudgetTokens, promptsWithinBudget } from './policy/prompts';
+import { promptBudgetTokens, promptsWithinCap } from './policy/prompts';
 import { resolutionOf, trackState, type Resolution, type SaidItem } from './state/tracker';
 import { pinnableSummaryText } from './summarizers/foreignSummary';
 import { charEstimateTokenizer } from './tokens/tokenizer';
@@ -81,7 +81,9 @@ function collect(sources: readonly PinSource[], settings: PinSettings, windowTok
   }));
   const typed = sources.filter((source) => source.kind === 'typed').map(({ line, text }) => ({ line, text }));
   const sizes = typed.map((prompt) => ({ id: prompt.line, tokens: charEstimateTokenizer.count(prompt.text) }));
-  const whole = promptsWithinBudget(
+  // The block goes back into every turn after the compaction: the first ask is kept whole only
+  // within the budget too, or a pasted first prompt alone could fill a small window.
+  const whole = promptsWithinCap(
     sizes,
     promptBudgetTokens(windowTokens, settings.promptBudgetPercent),
     new Set(typed.slice(0, 1).map((prompt) => prompt.line)),

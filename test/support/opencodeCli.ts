@@ -1,7 +1,7 @@
 // The real OpenCode CLI, pinned, installed once into the tool cache (never into the project's
 // node_modules), and run offline against the loopback chat-completions stand-in with everything set
 // from the environment (see shared/design/gemini-opencode.md): a private HOME, XDG folders, TMPDIR
-// (each run leaves a 5.5 MB .so in the temp folder) and database. Used by the fixture recorder and
+// (each run leaves a 5.5 MB .so in the temp folder), database, and npm offline. Used by the fixture recorder and
 // the integration tests.
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -100,6 +100,10 @@ export function opencodeEnv(options: Pick<RunOpencodeOptions, 'root' | 'baseUrl'
     OPENCODE_DISABLE_MODELS_FETCH: 'true',
     OPENCODE_DISABLE_AUTOUPDATE: 'true',
     OPENCODE_DISABLE_LSP_DOWNLOAD: 'true',
+    // OpenCode 1.18 npm-installs its plugin SDK into every config folder (the config home and each
+    // project `.opencode/`) and, once any plugin is there, waits for it before the first request:
+    // from the registry that took ~30 s a run and left 64 MB in the project. Offline it fails in ~1 s.
+    npm_config_offline: 'true',
     ...options.env,
   };
 }

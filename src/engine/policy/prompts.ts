@@ -15,6 +15,36 @@ export interface PromptSize {
  */
 export function promptsWithinBudget(prompts: readonly PromptSize[], budgetTokens: number, always: ReadonlySet<number> = new Set()): Set<number> {
   const kept = new Set(prompts.filter((prompt) => always.has(prompt.id)).map((prompt) => prompt.id));
+  newestFirst(prompts, budgetTokens, kept);
+  return kept;
+}
+
+/**
+ * Ids of the prompts kept whole in a block that must fit the window it is put into (the pinned
+ * block an agent's own compaction is handed and that goes back into every later turn): the `first`
+ * ones are offered first, then the rest newest first, and every prompt kept counts, so the total
+ * never passes `budgetTokens`. A first prompt larger than the budget is a paste: not kept whole, its
+ * rules and open loops are still pinned one by one. (Kept whole outside the budget, a pasted first
+ * prompt made the block alone overflow a small window: the agent compacted again on every turn.)
+ */
+export function promptsWithinCap(prompts: readonly PromptSize[], budgetTokens: number, first: ReadonlySet<number> = new Set()): Set<number> {
+  const kept = new Set<number>();
+  let left = budgetTokens;
+  for (const prompt of prompts) {
+    if (!first.has(prompt.id) || prompt.tokens > left) continue;
+    kept.add(prompt.id);
+    left -= prompt.tokens;
+  }
+  newestFirst(
+    prompts.filter((prompt) => !first.has(prompt.id)),
+    left,
+    kept,
+  );
+  return kept;
+}
+
+/** Adds to `kept` the prompts not in it yet that fit what is left of `budgetTokens`, newest first. */
+function newestFirst(prompts: readonly PromptSize[], budgetTokens: number, kept: Set<number>): void {
   let left = budgetTokens;
   for (let index = prompts.length - 1; index >= 0; index--) {
     const prompt = prompts[index];
@@ -22,7 +52,6 @@ export function promptsWithinBudget(prompts: readonly PromptSize[], budgetTokens
     kept.add(prompt.id);
     left -= prompt.tokens;
   }
-  return kept;
 }
 
 /** The budget in tokens: `percent` of the window. */

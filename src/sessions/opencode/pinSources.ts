@@ -1,5 +1,6 @@
 // Where the hooks look for the person's rules and open loops in an OpenCode session (`<db>#<id>`):
-// every message of the session, before its compactions too, from one snapshot of the database.
+// every message up to its latest compaction request, before earlier compactions too, from one
+// snapshot of the database.
 // What the person typed (text parts OpenCode did not add itself), the agent's text (open loops
 // only) and the summaries of earlier compactions (`summary: true`).
 import type { PinSource } from '../connection';
@@ -22,9 +23,14 @@ export async function forEachOpencodePinSource(path: string, visit: (source: Pin
   if (parsed === null) throw new Error(`Not an OpenCode session: ${path}`);
   const read = await withStore(parsed.db, (store) => readMessages(store, parsed.sessionId));
   if (!read.ok) throw new Error(read.error.message);
+  // What the latest compaction summarised (the one under way, for the summariser): what came after
+  // it is in the conversation word for word. So the block stays the same from one compaction to the
+  // next, whichever \`opencode\` process builds it, and the provider's prompt cache keeps it (built
+  // from every message, it grew with each prompt and moved the cached prefix on each start).
+  const end = read.value.findLastIndex((message) => compactionPartOf(message) !== undefined);
   read.value.forEach((message, index) => {
     const text = textOf(message);
-    if (text === '' || compactionPartOf(message) !== undefined) return;
+    if (text === '' || compactionPartOf(message) !== undefined || (end >= 0 && index > end)) return;
     const line = index + 1;
     if (isSummary(message)) visit({ line, kind: 'summary', text });
     else visit({ line, kind: message.data.role === 'user' ? 'typed' : 'agent', text });
