@@ -56,7 +56,14 @@ export function timelineChart(
     }
   }
   chart.appendChild(svg('path', { class: 'timeline-bars', d: barsPath(bars, WIDTH, HEIGHT, geometry.slots) }));
-  const highlight = svg('rect', { class: 'timeline-highlight', x: '0', y: '0', width: String(Math.max(geometry.step * 0.8, 0.5)), height: '0', visibility: 'hidden' });
+  const highlight = svg('rect', {
+    class: 'timeline-highlight',
+    x: '0',
+    y: '0',
+    width: String(Math.max(geometry.step * 0.8, 0.5)),
+    height: '0',
+    visibility: 'hidden',
+  });
   chart.appendChild(highlight);
   return { chart, highlight };
 }

@@ -29,6 +29,8 @@ export function eventList(events: readonly TimelineBar[], agent: AgentLabel): HT
   return el(
     'ul',
     { class: 'timeline-events small', 'data-testid': 'timeline-events' },
-    ...events.map((bar) => el('li', { class: `event-${bar.point.event!.kind}` }, icon(eventFlag(bar.point.event!.kind, agent).icon), ` ${eventListLine(bar, agent)}`)),
+    ...events.map((bar) =>
+      el('li', { class: `event-${bar.point.event!.kind}` }, icon(eventFlag(bar.point.event!.kind, agent).icon), ` ${eventListLine(bar, agent)}`),
+    ),
   );
 }

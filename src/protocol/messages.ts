@@ -320,7 +320,10 @@ export const liveProxySchema = z.object({
   /** How the requests were known to be the followed session's: the session id they name, or a tool call its transcript holds. */
   matchedBy: z.enum(['session', 'tool-call']).nullable().optional(),
   /** The newest requests through the proxy that name no session and carry none of this one's tool calls: the panel says "no match". */
-  unmatched: z.object({ requests: tokens, at: z.string().max(40) }).nullable().optional(),
+  unmatched: z
+    .object({ requests: tokens, at: z.string().max(40) })
+    .nullable()
+    .optional(),
 });
 export type LiveProxyState = z.infer<typeof liveProxySchema>;
 

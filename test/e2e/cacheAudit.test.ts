@@ -131,8 +131,7 @@ for (const [suffix, theme] of THEMES) {
       mkdirSync(workspace, { recursive: true });
       cpSync(CODEX_FIXTURE, codexHome, { recursive: true });
       // The recording's cwd is sanitised: point it at this workspace, as if Codex had run here.
-      for (const path of rollouts(join(codexHome, 'sessions')))
-        writeFileSync(path, readFileSync(path, 'utf8').split(CODEX_RECORDED_CWD).join(workspace));
+      for (const path of rollouts(join(codexHome, 'sessions'))) writeFileSync(path, readFileSync(path, 'utf8').split(CODEX_RECORDED_CWD).join(workspace));
       [source] = rollouts(join(codexHome, 'sessions')) as [string];
       workbench = await startWorkbench({ workspace, theme, claudeConfigDir: join(root, 'claude'), env: { CODEX_HOME: codexHome } });
       page = workbench.page;

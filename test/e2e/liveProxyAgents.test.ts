@@ -79,7 +79,10 @@ async function codexRun({ root, workspace, wait }: Layout): Promise<AgentRun> {
   // Codex's instructions and tools are ~9k tokens, each read ~1.5k: the trigger (22k) is crossed after about nine reads.
   const reads = Array.from({ length: 12 }, (_, read) => () => codexReply(exec(`cat ${FILES[read % 2]}.txt`)));
   // Codex hands a command still running back to the model after at most 30 s: the stand-in asks it to wait again.
-  const waits = Array.from({ length: 8 }, () => () => codexReply({ type: 'function_call', name: 'exec_command', arguments: { cmd: wait, yield_time_ms: 30_000 } }));
+  const waits = Array.from(
+    { length: 8 },
+    () => () => codexReply({ type: 'function_call', name: 'exec_command', arguments: { cmd: wait, yield_time_ms: 30_000 } }),
+  );
   const prompt = 'Check the alpha and beta tables.';
   const fake = await startFakeOpenAI({ scenario: { prompts: [{ prompt, steps: [...reads, ...waits, () => codexReply(message('Both tables look fine.'))] }] } });
   const codexHome = join(root, 'codex');
@@ -89,7 +92,14 @@ async function codexRun({ root, workspace, wait }: Layout): Promise<AgentRun> {
   return {
     label: 'codex',
     command: [binary, ...execArgs({ prompt, cd: workspace })],
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', HOME: home, CODEX_HOME: codexHome, FAKE_API_KEY: 'sk-fake-offline-0000000000000000', RUST_LOG: 'error' },
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      LANG: 'C.UTF-8',
+      HOME: home,
+      CODEX_HOME: codexHome,
+      FAKE_API_KEY: 'sk-fake-offline-0000000000000000',
+      RUST_LOG: 'error',
+    },
     hostEnv: { CODEX_HOME: codexHome },
     stop: () => fake.stop(),
     errors: () => fake.errors,
@@ -191,7 +201,11 @@ for (const [name, start] of [
 
     it(`shows the ${name} session's fill and the proxy's live edits while the CLI runs, then the CLI finishes its turn`, async () => {
       const stateDir = proxyStateDir({ XDG_STATE_HOME: state });
-      run = runShippedOnce(['run', '--state-dir', stateDir, ...LIVE, '--', ...agent.command], { cwd: layout.workspace, env: agent.env, timeoutMs: RUN_TIMEOUT_MS });
+      run = runShippedOnce(['run', '--state-dir', stateDir, ...LIVE, '--', ...agent.command], {
+        cwd: layout.workspace,
+        env: agent.env,
+        timeoutMs: RUN_TIMEOUT_MS,
+      });
       const ended = run.then((outcome) => outcome);
       await waitFor(
         `${name} to reach its waiting command`,
@@ -222,7 +236,14 @@ for (const [name, start] of [
       writeFileSync(join(layout.marks, 'go'), '');
       const outcome = await ended;
       assert.equal(outcome.code, 0, runOutcome(outcome));
-      assert.equal(agent.errors().length, 0, agent.errors().map((error) => error.message).join('\n'));
+      assert.equal(
+        agent.errors().length,
+        0,
+        agent
+          .errors()
+          .map((error) => error.message)
+          .join('\n'),
+      );
     });
   });
 }

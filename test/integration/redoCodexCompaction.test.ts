@@ -28,9 +28,7 @@ type Audited = { kind: string; text: string };
 const sha256 = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
 
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)],
-  );
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)]));
 }
 
 describe("the audit of Codex's own compaction and Redo with Context Lens, on the shipped CLI", { timeout: 240_000 }, () => {
@@ -101,8 +99,14 @@ describe("the audit of Codex's own compaction and Redo with Context Lens, on the
     assert.equal(turns.length, 1, 'one model call for the resumed turn');
     const input = (turns[0]?.body as { input: { type: string; role?: string }[] }).input;
     const texts = input.map((item) => (item.type === 'message' ? itemText(item) : JSON.stringify(item)));
-    assert.ok(texts.some((text) => text.includes(RULE)), 'the rule Codex dropped is sent');
-    assert.ok(texts.some((text) => text.includes(DECISION)), 'the decision Codex dropped is sent');
+    assert.ok(
+      texts.some((text) => text.includes(RULE)),
+      'the rule Codex dropped is sent',
+    );
+    assert.ok(
+      texts.some((text) => text.includes(DECISION)),
+      'the decision Codex dropped is sent',
+    );
     assert.ok(!texts.some((text) => text.includes(AFTER)), "the redo compacts the context as it stood before Codex's compaction");
     assert.equal(texts.at(-1), NEXT, 'the new prompt comes last');
     assert.equal(sha256(source), hash, 'the source rollout is untouched');

@@ -47,7 +47,8 @@ function entry(scanner: JsonBytes, at: number, scan: BodyScan, shape: EntryShape
       return string.end;
     }
     const after = scanner.skip(value);
-    if (key === shape.valueKey && after !== FAILED && (scanner.raw[value] === QUOTE || scanner.raw[value] === OPEN_ARRAY)) read.value = { start: value, end: after };
+    if (key === shape.valueKey && after !== FAILED && (scanner.raw[value] === QUOTE || scanner.raw[value] === OPEN_ARRAY))
+      read.value = { start: value, end: after };
     return after;
   });
   if (end === FAILED) return FAILED;

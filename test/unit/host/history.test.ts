@@ -156,7 +156,10 @@ describe('historyOf and forks', () => {
     assert.equal(entries[1]?.fork?.resumeCommand, 'claude --resume f1');
     // Applied from this window: the stored entry already names it.
     assert.equal(
-      historyOf([], [{ ...ours, fork: { sessionId: 'f1', path: '/p/f1.jsonl', resumeCommand: 'claude --resume f1' } }], new Map(), { forks: [fork], adapter: claudeCodeAdapter }).length,
+      historyOf([], [{ ...ours, fork: { sessionId: 'f1', path: '/p/f1.jsonl', resumeCommand: 'claude --resume f1' } }], new Map(), {
+        forks: [fork],
+        adapter: claudeCodeAdapter,
+      }).length,
       1,
     );
   });

@@ -40,7 +40,10 @@ describe('the live proxy line when no request is known to be this session', () =
   it('says "no match" with how many requests and when, rather than showing another session\'s figures', () => {
     const none = { ...live, requests: 0, agentTokens: 0, sentTokens: 0, usage: null, edits: 0, savedTokens: 0, matchedBy: null };
     const line = liveProxyLine({ ...none, unmatched: { requests: 3, at: '2020-01-02T03:04:00.000Z' } });
-    assert.match(line, /^Live proxy · no match for this session: 3 requests through it \(the newest at Jan 2 2020, \d\d:04\) name no session and carry none of its tool calls$/);
+    assert.match(
+      line,
+      /^Live proxy · no match for this session: 3 requests through it \(the newest at Jan 2 2020, \d\d:04\) name no session and carry none of its tool calls$/,
+    );
   });
 
   it('says when the session was found by its tool calls, and counts later requests that matched none', () => {

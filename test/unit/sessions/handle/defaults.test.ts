@@ -27,7 +27,14 @@ describe('port defaults: listForks', () => {
   const source = info('src', 10);
 
   it('lists the sessions beside the source that name it, oldest first, and not the source itself', async () => {
-    const beside = [info('newer', 30, 'src'), source, info('other-fork', 25, 'elsewhere'), info('plain', 5), info('older', 20, 'src'), info('unnamed', 1, null)];
+    const beside = [
+      info('newer', 30, 'src'),
+      source,
+      info('other-fork', 25, 'elsewhere'),
+      info('plain', 5),
+      info('older', 20, 'src'),
+      info('unnamed', 1, null),
+    ];
     const self = { ...source, forkOf: { sessionId: 'src', title: null } };
     const forks = await listForks(storing({ ok: true, value: [...beside, self] }), source);
     assert.deepEqual(
