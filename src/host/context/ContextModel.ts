@@ -163,6 +163,8 @@ export class ContextModel extends Disposables {
     }
     // The user switched sessions while we read: that session's read is already scheduled.
     if (this.readOf !== handle) return 'done';
+    // Shown: the panel stops saying it is reading now, not after the calls are priced below.
+    if (this.firstReadOf === handle) this.firstReadOf = null;
     this.setSnapshot(read.value);
     return (await this.readCosts()) ? 'done' : 'failed';
   }
