@@ -85,7 +85,7 @@ export function askResident(socketPath: string, asked: Asked, connect: (path: st
           return finish(null);
         }
         greeted = true;
-        const request = { version, argv: asked.argv, cwd: asked.cwd, env: residentEnv(asked.env), place: asked.place ?? ownPlace() };
+        const request = { version, argv: asked.argv, cwd: asked.cwd, env: residentEnv(asked.env, reply.env), place: asked.place ?? ownPlace() };
         socket.write(`${JSON.stringify(request)}\n`);
         return;
       }

@@ -14,6 +14,7 @@ import { dirname, resolve } from 'node:path';
 import { version } from '../../package.json';
 import type { Result } from '../sessions/types';
 import { parseJson } from '../base/json';
+import { agentEnvNames } from '../sessions/agents';
 import {
   CONNECTIONS_MAX,
   QUEUE_MAX,
@@ -34,6 +35,9 @@ import {
 } from '../contracts/residentWire';
 import { ownPlace } from './residentTrust';
 import type { Output } from './stdio';
+
+/** Each agent's own variables, by its adapter: said in the hello, so the client sends them. */
+const AGENT_ENV = agentEnvNames();
 
 type Outcome<T> = Result<T, string>;
 const ok = <T>(value: T): Outcome<T> => ({ ok: true, value });
@@ -145,7 +149,7 @@ export class ResidentServer {
     }
     this.connections++;
     socket.once('close', () => this.connections--);
-    socket.write(`${JSON.stringify({ hello: this.key })}\n`);
+    socket.write(`${JSON.stringify({ hello: this.key, env: AGENT_ENV })}\n`);
     const chunks: Buffer[] = [];
     let size = 0;
     // From the connection's start, whatever it sends meanwhile: a byte now and then does not keep it.
@@ -225,7 +229,7 @@ export class ResidentServer {
       return { local: 'the working folder cannot be entered here' };
     }
     // Only what the commands read, whatever a client sent.
-    const env = residentEnv(request.env);
+    const env = residentEnv(request.env, AGENT_ENV);
     replaceEnv(env);
     const out = new Captured();
     const errors = new Captured();

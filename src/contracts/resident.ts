@@ -34,10 +34,12 @@ export const REPLY_DRAIN_MS = 30_000;
 export const CONNECTIONS_MAX = 32;
 
 /**
- * The only variables a client sends: those `inspect` and `sessions` read (where the agents keep
- * their sessions and settings, the cache, prices, the time zone dates are printed in). Never the
+ * The variables a client sends: those `inspect` and `sessions` read. The agent-neutral ones are
+ * here (the home folder, XDG folders, the cache, prices, the time zone dates are printed in); each
+ * agent's own (where it keeps its sessions and settings) are named by its adapter, and the server,
+ * which has them all, lists them in its `hello` — so adding an agent edits nothing here. Never the
  * rest of a terminal's environment (API keys, tokens): the server does not need it, and a unit
- * test keeps this list in step with what the commands read.
+ * test keeps the lists in step with what the commands read.
  */
 export const RESIDENT_ENV_NAMES: ReadonlySet<string> = new Set([
   'HOME',
@@ -46,27 +48,21 @@ export const RESIDENT_ENV_NAMES: ReadonlySet<string> = new Set([
   'XDG_CONFIG_HOME',
   'XDG_DATA_HOME',
   'XDG_STATE_HOME',
-  'CLAUDE_CONFIG_DIR',
-  'CLAUDE_AUTOCOMPACT_PCT_OVERRIDE',
-  'CODEX_HOME',
-  'GEMINI_CLI_HOME',
-  'GEMINI_CLI_SYSTEM_SETTINGS_PATH',
-  'OPENCODE_DB',
-  'OPENCODE_CONFIG_CONTENT',
-  'CLINE_DATA_DIR',
-  'APPDATA',
-  'USERPROFILE',
-  'KILO_DB',
-  'KILO_CONFIG_CONTENT',
   'CONTEXT_LENS_CACHE',
   'CONTEXT_LENS_PRICES',
   'CONTEXT_LENS_DEBUG',
 ]);
 
-/** `env` cut down to RESIDENT_ENV_NAMES (both ends apply it: the server runs with nothing else). */
-export function residentEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+/** An agent's variable as a server may name it: a bounded name of a bounded list, nothing else taken. */
+const ENV_NAME = /^[A-Z_][A-Z0-9_]{0,63}$/;
+/** Names of secrets: never an agent's sessions folder, so never sent, whoever asks (the key checked or not). */
+const SECRET_NAME = /KEY|TOKEN|SECRET|PASS|AUTH|COOKIE|CREDENTIAL|SESSION_ID/;
+export const AGENT_ENV_NAMES_MAX = 64;
+
+/** `env` cut down to the neutral names and `agents'` (both ends apply it: the server runs with nothing else). */
+export function residentEnv(env: Readonly<Record<string, string | undefined>>, agents: readonly string[] = []): Record<string, string> {
   const kept: Record<string, string> = {};
-  for (const name of RESIDENT_ENV_NAMES) {
+  for (const name of [...RESIDENT_ENV_NAMES, ...agents]) {
     const value = env[name];
     if (value !== undefined) kept[name] = value;
   }
@@ -89,7 +85,7 @@ export interface ResidentRequest {
   version: string;
   argv: string[];
   cwd: string;
-  /** Only RESIDENT_ENV_NAMES. */
+  /** Only RESIDENT_ENV_NAMES and the agents' names the server's hello listed. */
   env: Record<string, string>;
   place: Place;
 }
@@ -100,14 +96,23 @@ export interface ResidentRequest {
  * leaves the queue, then the command's exit code and output, or `local` when the client should run
  * it itself (busy, output too large, a working folder the server cannot enter, another place).
  */
-export type ResidentReply = { hello: string } | { started: true } | { code: number; out: string; err: string } | { local: string };
+export type ResidentReply = { hello: string; env?: string[] } | { started: true } | { code: number; out: string; err: string } | { local: string };
 
 /** One reply line, checked by hand (see the header); null for anything else. */
 export function readReply(line: string): ResidentReply | null {
   const value = parseJson(line);
   if (typeof value !== 'object' || value === null) return null;
   const reply = value as Record<string, unknown>;
-  if (typeof reply.hello === 'string') return { hello: reply.hello };
+  if (typeof reply.hello === 'string') {
+    // The agents' variables to send, from a server the client has not checked yet: kept only if the
+    // whole list has the expected shape (the client uses it only once the key matched).
+    const env = reply.env;
+    const names =
+      Array.isArray(env) &&
+      env.length <= AGENT_ENV_NAMES_MAX &&
+      env.every((name) => typeof name === 'string' && ENV_NAME.test(name) && !SECRET_NAME.test(name));
+    return names ? { hello: reply.hello, env: env as string[] } : { hello: reply.hello };
+  }
   if (reply.started === true) return { started: true };
   if (typeof reply.local === 'string') return { local: reply.local };
   if (Number.isInteger(reply.code) && typeof reply.out === 'string' && typeof reply.err === 'string')

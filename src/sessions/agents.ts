@@ -25,6 +25,11 @@ const REGISTRY = {
 
 export const AGENTS: readonly AgentAdapter[] = Object.values(REGISTRY);
 
+/** Every environment variable an agent's reading depends on, by the agents' own word. */
+export function agentEnvNames(): string[] {
+  return [...new Set(AGENTS.flatMap(({ home }) => [...(home.env ? [home.env] : []), ...(home.otherEnv ?? [])]))];
+}
+
 /** The adapter of `id`; every id has one (the registry is exhaustive), none is guessed. */
 export function adapterOf(id: AgentId): AgentAdapter {
   const adapter: AgentAdapter | undefined = REGISTRY[id];

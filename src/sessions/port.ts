@@ -56,6 +56,11 @@ export interface AgentHome {
   readonly option: string;
   /** The environment variable the agent itself reads for it, when there is one. */
   readonly env?: string;
+  /**
+   * Other environment variables its reading depends on (its config, window overrides): with `env`,
+   * what the resident reader is sent to read as a terminal would (registry.ts collects them).
+   */
+  readonly otherEnv?: readonly string[];
   /** The defaults in words, for usage texts and "nothing found" messages: "CODEX_HOME, else ~/.codex". */
   readonly describe: string;
 }

@@ -16,6 +16,7 @@ import { parseProxyEvent, type ProxyEvent } from '../../src/proxy/events';
 import { WARM_UP_AFTER_MS } from '../../src/proxy';
 import { buildCliBundles, buildCliLoader, type CliBundles } from '../support/cliBundle';
 import { holdConnection, OTHER_UID, runLoader, startImpostor, startReader, startRecorder, type Run } from '../support/reliability/resident';
+import { agentEnvNames } from '../../src/sessions/agents';
 import { CONNECTIONS_MAX, REQUEST_DEADLINE_MS, RESIDENT_ENV_NAMES, SOCKET_PATH_MAX_BYTES } from '../../src/contracts/resident';
 import { ownPlace } from '../../src/cli/residentTrust';
 import { bytesOf, conversation } from '../support/proxyConversation';
@@ -954,7 +955,7 @@ describe('reliability probes (issue 40): the resident reader trusts nothing it d
       });
       assert.ok(!recorder.requests[0]!.includes('secret'), recorder.requests[0]);
       assert.deepEqual(
-        Object.keys(sent.env).filter((name) => !RESIDENT_ENV_NAMES.has(name)),
+        Object.keys(sent.env).filter((name) => !RESIDENT_ENV_NAMES.has(name) && !agentEnvNames().includes(name)),
         [],
       );
       assert.equal(sent.env.CLAUDE_CONFIG_DIR, configDir);

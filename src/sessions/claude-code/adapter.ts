@@ -61,7 +61,12 @@ export const claudeCodeAdapter: AgentAdapter = {
   liveProxy: claudeCodeLiveProxy,
   name: 'Claude Code',
   pointSetBy: 'the CLAUDE_AUTOCOMPACT_PCT_OVERRIDE environment variable (or contextLens.window.overrideTokens for the window size)',
-  home: { option: 'config-dir', env: 'CLAUDE_CONFIG_DIR', describe: 'CLAUDE_CONFIG_DIR, else ~/.claude and ~/.config/claude' },
+  home: {
+    option: 'config-dir',
+    env: 'CLAUDE_CONFIG_DIR',
+    otherEnv: ['CLAUDE_AUTOCOMPACT_PCT_OVERRIDE'],
+    describe: 'CLAUDE_CONFIG_DIR, else ~/.claude and ~/.config/claude',
+  },
   tools: CLAUDE_CODE_TOOLS,
   reservedOutputTokens,
   command: 'claude',

@@ -63,6 +63,8 @@ export const clineAdapter: AgentAdapter = {
   home: {
     option: 'cline-dir',
     env: CLINE_DATA_ENV,
+    // Where VS Code keeps the extension's task folders on Windows.
+    otherEnv: ['APPDATA', 'USERPROFILE'],
     describe: "CLINE_DATA_DIR, else ~/.cline/data; and the VS Code extension's globalStorage/saoudrizwan.claude-dev (VS Code, VS Code Insiders)",
   },
   tools: CLINE_TOOLS,

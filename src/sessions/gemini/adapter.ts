@@ -56,7 +56,7 @@ export const geminiAdapter: AgentAdapter = {
   installPackage: '@google/gemini-cli',
   installGuide: 'https://github.com/google-gemini/gemini-cli#-installation',
   pointSetBy: 'model.compressionThreshold in its settings.json (default 0.5 of the model’s limit)',
-  home: { option: 'gemini-home', env: GEMINI_HOME_ENV, describe: '$GEMINI_CLI_HOME/.gemini, else ~/.gemini' },
+  home: { option: 'gemini-home', env: GEMINI_HOME_ENV, otherEnv: ['GEMINI_CLI_SYSTEM_SETTINGS_PATH'], describe: '$GEMINI_CLI_HOME/.gemini, else ~/.gemini' },
   tools: GEMINI_TOOLS,
   // Its threshold is a share of the model's whole limit: nothing is held back below the window.
   reservedOutputTokens: () => 0,

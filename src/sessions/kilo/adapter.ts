@@ -23,7 +23,12 @@ export const kiloAdapter: AgentAdapter = {
   installPackage: '@kilocode/cli',
   installGuide: 'https://kilo.ai/docs/cli',
   pointSetBy: "Kilo's `compaction.reserved` and the model's limit in its config",
-  home: { option: 'kilo-db', env: 'KILO_DB', describe: 'KILO_DB, else $XDG_DATA_HOME/kilo/kilo.db (~/.local/share/kilo/kilo.db)' },
+  home: {
+    option: 'kilo-db',
+    env: 'KILO_DB',
+    otherEnv: ['KILO_CONFIG_CONTENT'],
+    describe: 'KILO_DB, else $XDG_DATA_HOME/kilo/kilo.db (~/.local/share/kilo/kilo.db)',
+  },
   tools: KILO_TOOLS,
   // Its sessions, and the files of its own JSON storage (`kilo/storage/…`, refused by name when read).
   owns: async (path: string) => isKiloSessionPath(path) || (await storageFileOf(path))?.owner === KILO_FLAVOUR.folder,

@@ -26,7 +26,12 @@ export const opencodeAdapter: AgentAdapter = {
   installPackage: 'opencode-ai',
   installGuide: 'https://opencode.ai/docs/#install',
   pointSetBy: "OpenCode's `compaction.reserved` and the model's limit in its config",
-  home: { option: 'opencode-db', env: 'OPENCODE_DB', describe: 'OPENCODE_DB, else $XDG_DATA_HOME/opencode/opencode.db (~/.local/share/opencode/opencode.db)' },
+  home: {
+    option: 'opencode-db',
+    env: 'OPENCODE_DB',
+    otherEnv: ['OPENCODE_CONFIG_CONTENT'],
+    describe: 'OPENCODE_DB, else $XDG_DATA_HOME/opencode/opencode.db (~/.local/share/opencode/opencode.db)',
+  },
   tools: OPENCODE_TOOLS,
   // Its sessions, and any file of its JSON storage (refused by name when read): Kilo is offered a path first (agents.ts).
   owns: async (path: string) => parseSessionPath(path) !== null || (await storageFileOf(path)) !== null,

@@ -2,6 +2,7 @@
 // `cli-main.js` beside it, built by cliBundle.ts) does when its socket is another local user's,
 // what it sends, and what the shipped reader does with a socket path too long, a client in another
 // mount namespace, and clients that hold on. Each a process, as a person would run it.
+import { agentEnvNames } from '../../../src/sessions/agents';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
@@ -101,7 +102,8 @@ export async function startRecorder(folder: string): Promise<{ socket: string; r
   const server: Server = createServer((client) => {
     let text = '';
     client.on('error', () => undefined);
-    client.write(`${JSON.stringify({ hello: key })}\n`);
+    // The agents' variables as the shipped reader lists them (its registry's).
+    client.write(`${JSON.stringify({ hello: key, env: agentEnvNames() })}\n`);
     client.on('data', (chunk) => {
       text += chunk.toString('utf8');
       if (!text.includes('\n')) return;

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { agentEnvNames } from '../../../src/sessions/agents';
 import { writeFileSync } from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -23,7 +24,8 @@ async function fakeServer(
   writeFileSync(residentKeyPath(path), KEY, { mode: 0o600 });
   let received = '';
   const server = createServer((socket) => {
-    if (hello !== null) socket.write(line({ hello }));
+    // As the reader greets: with its agents' variables.
+    if (hello !== null) socket.write(line({ hello, env: agentEnvNames() }));
     socket.on('data', (chunk) => (received += chunk.toString('utf8')));
     let text = '';
     socket.on('error', () => undefined);
@@ -110,7 +112,7 @@ describe('the resident reader client', () => {
     server.close();
     assert.deepEqual(asked?.env, { HOME: '/home/me', CLAUDE_CONFIG_DIR: '/cfg', CODEX_HOME: '/codex', XDG_DATA_HOME: '/data' });
     assert.ok(!server.received().includes('secret'));
-    for (const name of Object.keys(asked?.env ?? {})) assert.ok(RESIDENT_ENV_NAMES.has(name), name);
+    for (const name of Object.keys(asked?.env ?? {})) assert.ok(RESIDENT_ENV_NAMES.has(name) || agentEnvNames().includes(name), name);
   });
 
   it('sends nothing to a server that does not greet with the key beside its socket, and says so', async () => {

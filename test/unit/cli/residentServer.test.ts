@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { agentEnvNames } from '../../../src/sessions/agents';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { connect, createConnection, createServer, type Socket } from 'node:net';
@@ -220,7 +221,8 @@ describe('the resident reader against clients that are not its own', () => {
     const key = readFileSync(keyPath, 'utf8');
     assert.match(key, /^[0-9a-f]{64}$/);
     const lines = await exchange(started.value.socketPath, request(['sessions']));
-    assert.deepEqual(JSON.parse(lines[0] as string), { hello: key });
+    // The agents' own variables, by their adapters: what the client is to send besides the neutral ones.
+    assert.deepEqual(JSON.parse(lines[0] as string), { hello: key, env: agentEnvNames() });
     await started.value.close();
     assert.equal(existsSync(keyPath), false);
   });

@@ -3,7 +3,8 @@ import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, rmSync, sta
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { RESIDENT_ENV_NAMES, residentKeyPath, residentSocketPath, SOCKET_PATH_MAX_BYTES } from '../../../src/contracts/resident';
+import { AGENTS, agentEnvNames } from '../../../src/sessions/agents';
+import { readReply, RESIDENT_ENV_NAMES, residentEnv, residentKeyPath, residentSocketPath, SOCKET_PATH_MAX_BYTES } from '../../../src/contracts/resident';
 import { ownPlace, trustedKey } from '../../../src/cli/residentTrust';
 import { tempDir } from '../../support/tempDir';
 
@@ -134,6 +135,34 @@ describe('the variables a client sends', () => {
       .filter((name) => name.endsWith('.ts'))
       .map((name) => join(folder, name));
 
+  it("name no agent here: each agent's own come from its adapter, through the registry", () => {
+    const agents = agentEnvNames();
+    for (const adapter of AGENTS) {
+      const own = [...(adapter.home.env ? [adapter.home.env] : []), ...(adapter.home.otherEnv ?? [])];
+      for (const name of own) assert.ok(agents.includes(name), `${adapter.id}: ${name}`);
+      for (const name of own) assert.ok(!RESIDENT_ENV_NAMES.has(name), `${name} (${adapter.id}'s) is listed in the contract too`);
+    }
+    // What the client keeps of a terminal's environment, given the names a server listed.
+    const env = { HOME: '/h', KILO_DB: '/k', ANTHROPIC_API_KEY: 'secret', OPENAI_API_KEY: 'secret' };
+    assert.deepEqual(residentEnv(env, agents), { HOME: '/h', KILO_DB: '/k' });
+    assert.deepEqual(residentEnv(env), { HOME: '/h' });
+  });
+
+  it("takes a server's list of names only whole and well-formed", () => {
+    const hello = (env: unknown): string => JSON.stringify({ hello: 'k', env });
+    assert.deepEqual(readReply(hello(['KILO_DB', 'CODEX_HOME'])), { hello: 'k', env: ['KILO_DB', 'CODEX_HOME'] });
+    for (const bad of [
+      ['KILO_DB', 'OPENAI_API_KEY'],
+      ['GITHUB_TOKEN'],
+      ['KILO_DB', 'not a name'],
+      ['__proto__x', 7],
+      Array.from({ length: 65 }, (_, i) => `N${i}`),
+      'KILO_DB',
+      { KILO_DB: 1 },
+    ])
+      assert.deepEqual(readReply(hello(bad)), { hello: 'k' }, JSON.stringify(bad));
+  });
+
   it('are every one the sessions and CLI code reads by name, and nothing else', () => {
     const src = join(__dirname, '..', '..', '..', 'src');
     const read = new Set<string>();
@@ -148,8 +177,9 @@ describe('the variables a client sends', () => {
       for (const match of text.matchAll(/\benv(?:\?\.|\.|\[')([A-Z][A-Z0-9_]+)|\benv: '([A-Z][A-Z0-9_]+)'|_ENV = '([A-Z][A-Z0-9_]+)'/g))
         read.add((match[1] ?? match[2] ?? match[3])!);
     }
-    const missing = [...read].filter((name) => !RESIDENT_ENV_NAMES.has(name) && !NOT_READ_BY_INSPECT_OR_SESSIONS.has(name));
+    const sent = new Set([...RESIDENT_ENV_NAMES, ...agentEnvNames()]);
+    const missing = [...read].filter((name) => !sent.has(name) && !NOT_READ_BY_INSPECT_OR_SESSIONS.has(name));
     assert.deepEqual(missing, [], 'read by the code but neither sent nor listed as not needed');
-    for (const name of RESIDENT_ENV_NAMES) if (name !== 'TZ') assert.ok(read.has(name), `${name} is sent but nothing reads it`);
+    for (const name of sent) if (name !== 'TZ') assert.ok(read.has(name), `${name} is sent but nothing reads it`);
   });
 });
