@@ -40,7 +40,7 @@ const CASES: Case[] = [
     lookalike: 'Added commandline flags, the transactions table and a retry-catcher.',
   },
   {
-    source: 'codex/public/codemie-0.125.0',
+    source: 'claude-code/public/codemie-2.1.7',
     rule: "Don't block CLI if migration fails.",
     reworded: 'The CLI must never be blocked by a failing migration.',
     lookalike: 'Moved the blockchain code, added emigrationStats and failsafe defaults.',
@@ -52,7 +52,7 @@ const CASES: Case[] = [
     lookalike: 'Reviewed the biometrics dashboard, the nonexisting profile, the backtracking parser, the filesystem and the disunified config.',
   },
   {
-    source: 'claude-code/public/codemie-2.1.7',
+    source: 'claude-code/public/spotter-2.1.39',
     rule: 'Never store raw request bodies or large file contents as span attributes.',
     reworded: 'Span attributes must not store raw request bodies or the contents of large files.',
     lookalike: 'Touched the datastore, requestid, somebodies, the enlarged profile, tablecontents, the spanner and attributesmap.',
@@ -82,19 +82,19 @@ const CASES: Case[] = [
     lookalike: 'The minority report, the permissionless mode, the irreversible migration and the selfimprovements backlog.',
   },
   {
-    source: 'claude-code/public/spotter-2.1.39',
+    source: 'claude-code/public/codemie-2.0.76',
     rule: "Don't save conversationId if API call fails.",
     reworded: 'If the API call fails, the conversationId is not saved.',
     lookalike: 'Autosave, recall, failsafe and the conversationIdMap were wired up.',
   },
   {
-    source: 'codex/public (system prompt of the recorded session)',
+    source: 'codex/public/codemie-0.128.0-alpha.1',
     rule: 'NEVER use the built in `browser-client` library.',
     reworded: 'The built-in browser-client library is off limits.',
     lookalike: 'Rebuilt the browser-clientele and the libraryloader.',
   },
   {
-    source: 'codex/public (system prompt of the recorded session)',
+    source: 'codex/public/codemie-0.125.0',
     rule: 'Never praise your plan by contrasting it with an implied worse alternative.',
     reworded: 'Do not praise a plan by contrast with an implied worse alternative.',
     lookalike: 'The appraisers reviewed the planner, the worsening flakiness and the nonalternative path.',
