@@ -4,6 +4,7 @@
 // engine's items of the context as it stood before the compaction and the text the agent kept.
 import type { ContextItem } from '../model';
 import { classifySentence } from '../policy/classify';
+import { stemOf } from '../policy/focus';
 import { sentencesOf } from '../policy/pinned';
 import { spanFacts } from '../summarizers/facts';
 
@@ -93,20 +94,66 @@ const words = (text: string): string[] =>
     .replace(/[\u2019']/g, '')
     .match(/[a-z0-9][a-z0-9_./-]*[a-z0-9]|[a-z0-9]/g) ?? [];
 const contentWords = (text: string): string[] => [...new Set(words(text).filter((word) => word.length >= 4 && !STOP.has(word)))];
-/** A word's first five letters: "modify" and "modified", "retries" and "retrying" meet there. */
-const stem = (word: string): string => word.slice(0, 5);
 const flat = (text: string): string => text.replace(/\s+/g, ' ').trim().toLowerCase();
 
+/** What a kept text is matched against: its flattened text and the (Porter) stems of its whole words. */
+export interface KeptText {
+  flat: string;
+  stems: ReadonlySet<string>;
+}
+
 /**
- * Whether `kept` holds `text`: word for word, or most of its own words (an agent's summary
- * paraphrases: "never touch config/prod.yaml" may come back as "config/prod.yaml must not be modified").
+ * The kept text's word stems, a path or identifier also by its parts ("src/auth/login.ts" holds "auth"
+ * and "login"). Whole words only: "works" is not in "workspace", nor "change" in "changelog".
  */
-export function holds(kept: { flat: string; stems: ReadonlySet<string> }, text: string): boolean {
-  if (kept.flat.includes(flat(text))) return true;
+export function keptText(text: string): KeptText {
+  const stems = new Set<string>();
+  for (const word of words(text)) {
+    stems.add(stemOf(word));
+    if (/[./_-]/.test(word)) for (const part of word.split(/[./_-]+/)) if (part !== '') stems.add(stemOf(part));
+  }
+  return { flat: flat(text), stems };
+}
+
+/**
+ * Whether `needle` occurs in `hay` with nothing joined on either side: no character `joins` matches
+ * before it or after it, and no "." followed by a letter after it (a sentence's full stop is fine,
+ * but "a.ts" is not in "a.tsx" nor in "a.ts.bak").
+ */
+function atBoundary(hay: string, needle: string, joinsBefore: RegExp, joinsAfter: RegExp): boolean {
+  if (needle === '') return false;
+  for (let at = hay.indexOf(needle); at >= 0; at = hay.indexOf(needle, at + 1)) {
+    const before = hay[at - 1] ?? ' ';
+    const after = hay.slice(at + needle.length, at + needle.length + 2);
+    const joinedAfter = joinsAfter.test(after[0] ?? ' ') || (after[0] === '.' && /[a-z0-9]/.test(after[1] ?? ' '));
+    if (!joinsBefore.test(before) && !joinedAfter) return true;
+  }
+  return false;
+}
+const WORD_CHAR = /^[a-z0-9_]$/;
+/** Before a file's name, "/" does not join ("src/a.ts" names "a.ts"); "-", "_" and "." do ("my-a.ts"). */
+const PATH_BEFORE = /^[a-z0-9_.-]$/;
+const PATH_AFTER = /^[a-z0-9_/-]$/;
+
+/**
+ * Whether `kept` holds `text`: word for word at word boundaries, or most of its own words as whole
+ * words or their stems (an agent's summary paraphrases: "never touch config/prod.yaml" may come back as
+ * "config/prod.yaml must not be modified"). A word only inside a longer word does not count.
+ */
+export function holds(kept: KeptText, text: string): boolean {
+  if (atBoundary(kept.flat, flat(text), WORD_CHAR, WORD_CHAR)) return true;
   const own = contentWords(text);
   if (own.length === 0) return false;
-  const found = own.filter((word) => kept.stems.has(stem(word)) || kept.flat.includes(word)).length;
+  // A path the rule names ("prod.yaml") is found as a whole path, also at the end of a longer one.
+  const found = own.filter((word) => kept.stems.has(stemOf(word)) || (/[./_-]/.test(word) && atBoundary(kept.flat, word, PATH_BEFORE, PATH_AFTER))).length;
   return found / own.length >= CARRIED_SHARE;
+}
+
+/** Whether `kept` names a file: its path, or (a summary shortens it) its name, each as a whole path. */
+export function namesFile(kept: KeptText, path: string): boolean {
+  const lower = path.toLowerCase();
+  const name = lower.split('/').at(-1) ?? lower;
+  return atBoundary(kept.flat, lower, PATH_BEFORE, PATH_AFTER) || atBoundary(kept.flat, name, PATH_BEFORE, PATH_AFTER);
 }
 
 /** The person's rules, decisions and open loops, the agent's own open loops, and the files it changed. */
@@ -136,15 +183,12 @@ export function establishedBefore(items: readonly ContextItem[], workspace?: str
 }
 
 /** Each entry established before the compaction, carried by `keptText` (the agent's summary and kept messages) or dropped. */
-export function auditCompaction(before: readonly ContextItem[], keptText: string, workspace?: string): CompactionAudit {
-  const kept = { flat: flat(keptText), stems: new Set(words(keptText).map(stem)) };
+export function auditCompaction(before: readonly ContextItem[], keptTextOf: string, workspace?: string): CompactionAudit {
+  const kept = keptText(keptTextOf);
   const audit: CompactionAudit = { carried: [], dropped: [] };
   for (const entry of establishedBefore(before, workspace)) {
     // A file is carried when it is named, by its path or, in a summary that shortens it, its name.
-    const carried =
-      entry.kind === 'file'
-        ? kept.flat.includes(entry.text.toLowerCase()) || kept.flat.includes((entry.text.split('/').at(-1) ?? entry.text).toLowerCase())
-        : holds(kept, entry.text);
+    const carried = entry.kind === 'file' ? namesFile(kept, entry.text) : holds(kept, entry.text);
     (carried ? audit.carried : audit.dropped).push(entry);
   }
   return audit;
