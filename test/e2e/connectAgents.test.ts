@@ -106,7 +106,7 @@ const codex: AgentCase = {
     );
     assert.match(printed, /"additionalContext":"[\s\S]*<pinned>/);
   },
-  mark: /^pinned block re-injected after compaction: \d+ constraints?/,
+  mark: /pinned block re-injected after compaction: \d+ constraints?/,
 };
 
 const gemini: AgentCase = {
@@ -136,7 +136,9 @@ const gemini: AgentCase = {
     const at = messages.findIndex((message) => message.content[0]?.text?.startsWith('<state_snapshot>'));
     assert.ok(at > 0 && sessionId);
     const now = new Date().toISOString();
-    const kept = messages.slice(0, at + 2).map((message, index) => (index < at ? message : { ...message, id: `${message.id.slice(0, -4)}c0${index}0`, timestamp: now }));
+    const kept = messages
+      .slice(0, at + 2)
+      .map((message, index) => (index < at ? message : { ...message, id: `${message.id.slice(0, -4)}c0${index}0`, timestamp: now }));
     writeFileSync(chat, `${JSON.stringify({ $set: { messages: kept } })}\n`, { flag: 'a' });
     // The person's next turn: BeforeAgent sees the compression and adds the block to it.
     const printed = runHook(
@@ -146,7 +148,7 @@ const gemini: AgentCase = {
     );
     assert.match(printed, /"additionalContext":"[\s\S]*<pinned>/);
   },
-  mark: /^pinned block re-injected after compaction: \d+ constraints?/,
+  mark: /pinned block re-injected after compaction: \d+ constraints?/,
 };
 
 const OPENCODE_SESSION = 'ses_deb3931d1ffebhOPh4OagtOIAt';
@@ -169,7 +171,9 @@ const opencode: AgentCase = {
     const copy = join(root, 'plugin.mjs');
     writeFileSync(copy, readFileSync(join(workspace, '.opencode', 'plugins', 'context-lens.js'), 'utf8'));
     const load = new Function('url', 'return import(url)') as (url: string) => Promise<Record<string, unknown>>;
-    const plugin = (await load(pathToFileURL(copy).href)).ContextLens as (input: { directory: string }) => Promise<Record<string, (...args: unknown[]) => Promise<void>>>;
+    const plugin = (await load(pathToFileURL(copy).href)).ContextLens as (input: {
+      directory: string;
+    }) => Promise<Record<string, (...args: unknown[]) => Promise<void>>>;
     const saved = { ...process.env };
     Object.assign(process.env, env);
     try {
@@ -181,8 +185,14 @@ const opencode: AgentCase = {
       const now = Date.now();
       const row = (table: string, id: string, message: string | null, time: number, data: unknown) =>
         table === 'message'
-          ? [`INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?)`, [id, OPENCODE_SESSION, time, time, JSON.stringify(data)]]
-          : [`INSERT INTO part (id, message_id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?, ?)`, [id, message, OPENCODE_SESSION, time, time, JSON.stringify(data)]];
+          ? [
+              `INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?)`,
+              [id, OPENCODE_SESSION, time, time, JSON.stringify(data)],
+            ]
+          : [
+              `INSERT INTO part (id, message_id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?, ?)`,
+              [id, message, OPENCODE_SESSION, time, time, JSON.stringify(data)],
+            ];
       const request = 'msg_214c90000001CtxLensCompactQ';
       const summary = 'msg_214c90000002CtxLensCompactS';
       const model = { providerID: 'fake', modelID: 'fake-model' };
@@ -217,7 +227,7 @@ const opencode: AgentCase = {
       Object.assign(process.env, saved);
     }
   },
-  mark: /^pinned block sent: \d+ constraints?.* · re-injected after compaction/,
+  mark: /pinned block sent: \d+ constraints?.* · re-injected after compaction/,
 };
 
 /** The panel's connection line, once it shows `state`. */
@@ -250,7 +260,10 @@ for (const agent of [codex, gemini, opencode]) {
       mkdirSync(workspace, { recursive: true });
       // The person's standing rule, which the block carries whatever the session says.
       mkdirSync(join(workspace, '.vscode'), { recursive: true });
-      writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify({ 'contextLens.preserve.pinnedConstraints': ['Never modify config/prod.yaml.'] }));
+      writeFileSync(
+        join(workspace, '.vscode', 'settings.json'),
+        JSON.stringify({ 'contextLens.preserve.pinnedConstraints': ['Never modify config/prod.yaml.'] }),
+      );
       // Empty homes for the other agents, so nothing of this machine's own sessions is read.
       const empty = (name: string) => {
         mkdirSync(join(root, name), { recursive: true });
@@ -276,7 +289,10 @@ for (const agent of [codex, gemini, opencode]) {
 
     it(`shows ${agent.name}'s own connection line, not connected, and connects it from the panel`, async () => {
       const line = await hooksLine(frame, 'disconnected');
-      assert.match(await line.innerText(), new RegExp(`${agent.name} hooks: not connected — keep your constraints through ${agent.name}'s own compactions · Connect…`));
+      assert.match(
+        await line.innerText(),
+        new RegExp(`${agent.name} hooks: not connected — keep your constraints through ${agent.name}'s own compactions · Connect…`),
+      );
       // What Connect would install and inject, on hover.
       assert.match((await line.getAttribute('title')) ?? '', /your rules, decisions and open loops/);
       await screenshot(page, `connect-${agent.id}-disconnected-dark`);
@@ -297,9 +313,13 @@ for (const agent of [codex, gemini, opencode]) {
 
     it(`shows in the History that the block went in when ${agent.name} compacted itself`, async () => {
       await agent.compact(root, workspace, env);
-      const mark = frame.locator('[data-testid="history-hooks"]', { hasText: 'pinned block' });
-      await mark.waitFor({ timeout: 30_000 });
-      assert.match((await mark.innerText()).trim(), agent.mark);
+      // The compaction and the hook runs reach the panel one after the other (the database, then the events
+      // file): wait for the whole mark, not the first half of it.
+      const mark = frame.locator('[data-testid="history-hooks"]', { hasText: agent.mark });
+      await mark.waitFor({ timeout: 30_000 }).catch(async (error: unknown) => {
+        const shown = await frame.locator('[data-testid="history-hooks"]').allInnerTexts();
+        throw new Error(`the History's hook lines say ${JSON.stringify(shown)}`, { cause: error });
+      });
       assert.equal(await mark.getAttribute('data-failed'), 'false');
       await mark.scrollIntoViewIfNeeded();
       await screenshot(page, `connect-${agent.id}-history-dark`);

@@ -160,7 +160,12 @@ export class AgentConnector {
     // A fence longer than any run of backticks in the files, so none of their text can end it.
     const fence = '`'.repeat(Math.max(3, ...(all.match(/`+/g) ?? []).map((run) => run.length + 1)));
     const side = (texts: readonly string[]): string =>
-      texts.map((text, index) => `## ${names[index] ?? ''}\n\n${fence}jsonc\n${text}${text.endsWith('\n') || text === '' ? '' : '\n'}${fence}\n`).join('\n');
+      texts
+        .map(
+          (text, index) =>
+            `## ${names[index] ?? ''}\n\n${fence}${fenceLanguage(names[index] ?? '')}\n${text}${text.endsWith('\n') || text === '' ? '' : '\n'}${fence}\n`,
+        )
+        .join('\n');
     const id = target.agent.adapter.id;
     const pair = this.deps.diffs.prepare(
       'connect',
@@ -193,4 +198,10 @@ function backupNote(saved: readonly Saved[]): string {
 
 function notesOf(plan: ConnectionPlan): string {
   return plan.notes.length > 0 ? ` ${plan.notes.join(' ')}` : '';
+}
+
+/** The highlighting of a file's block in the diff: Codex's config is TOML, OpenCode's plugin JavaScript, the rest JSON with comments. */
+function fenceLanguage(name: string): string {
+  if (name.endsWith('.toml')) return 'toml';
+  return /\.[cm]?[jt]s$/.test(name) ? 'js' : 'jsonc';
 }

@@ -194,7 +194,10 @@ describe('hook events: matching to the agent compactions', () => {
       sessionStart: { printed: true, error: null, constraints: 3, openLoops: 2 },
     });
     // A /compress between turns: the next turn's run puts the block back.
-    assert.equal(activity(beforeAgent(T1 + 60_000, { trigger: 'first turn after a compression' }), [boundary('b1', T1)]).get('b1')?.sessionStart?.printed, true);
+    assert.equal(
+      activity(beforeAgent(T1 + 60_000, { trigger: 'first turn after a compression' }), [boundary('b1', T1)]).get('b1')?.sessionStart?.printed,
+      true,
+    );
     // Turns that printed nothing say nothing, and a run long before the boundary is another turn's.
     assert.equal(activity(beforeAgent(T1 + 10_000, { printed: false }), [boundary('b1', T1)]).has('b1'), false);
     assert.equal(activity(beforeAgent(T1 - BEFORE_AGENT_LEAD_MS - 1_000), [boundary('b1', T1)]).has('b1'), false);

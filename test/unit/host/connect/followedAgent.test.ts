@@ -55,7 +55,10 @@ describe("the panel's connection line", () => {
 
   it('says, once connected, what the agent still needs before it runs the hooks (Codex: trust)', () => {
     const trusting = connectable.filter(({ connection }) => connection.caveat !== undefined);
-    assert.ok(trusting.some(({ connection }) => /trust/.test(connection.caveat ?? '')), 'an agent that needs trust says so');
+    assert.ok(
+      trusting.some(({ connection }) => /trust/.test(connection.caveat ?? '')),
+      'an agent that needs trust says so',
+    );
     for (const { adapter, connection } of trusting) {
       for (const state of ['connected', 'partial'] as const)
         assert.equal(hooksOf(adapter, session(adapter.id), { agentId: adapter.id, state })?.caveat, connection.caveat);
