@@ -25,7 +25,20 @@ function hooksLine(state: AgentHooks | null | undefined): HTMLElement[] {
   const action = line.action
     ? [' · ', requesting(el('button', { class: 'link-button', type: 'button', title: line.action.title }, line.action.label), line.action.command)]
     : [];
-  return [el('span', { 'data-testid': 'agent-hooks', 'data-state': state.state }, icon(line.icon), ' ', line.text, ...action)];
+  const caveat = line.caveat
+    ? [' · ', el('span', { class: 'agent-hooks-caveat', 'data-testid': 'agent-hooks-caveat' }, icon('warning'), ' ', line.caveat)]
+    : [];
+  return [
+    el(
+      'span',
+      { 'data-testid': 'agent-hooks', 'data-state': state.state, ...(line.title ? { title: line.title } : {}) },
+      icon(line.icon),
+      ' ',
+      line.text,
+      ...action,
+      ...caveat,
+    ),
+  ];
 }
 
 function sessionLine(session: SessionSummary | null): (Node | string)[] {

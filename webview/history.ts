@@ -99,7 +99,7 @@ function renderEntry(entry: HistoryEntry, agent: AgentLabel, disclosures: Disclo
   );
 }
 
-/** What our Claude Code hooks did around one of the agent's compactions. */
+/** What our hooks (or plugin) did around one of the agent's compactions. */
 function renderHooks(hooks: HookActivity): HTMLElement {
   const { failed, text } = hookActivityLine(hooks);
   return el(

@@ -13,6 +13,7 @@ import { AuditActions } from './compaction/AuditActions';
 import { DiffDocuments } from './compaction/DiffDocuments';
 import { AgentConnector } from './connect/AgentConnector';
 import { ConnectionStatus } from './connect/ConnectionStatus';
+import { followedAgent } from './connect/followedAgent';
 import { ContextModel } from './context/ContextModel';
 import { itemDetailOf } from './context/itemDetail';
 import { HistoryStore } from './history/HistoryStore';
@@ -81,18 +82,18 @@ export class ContextLensApp extends Disposables {
       claudeCliPath: () => this.settings.current.summarizer.claudeCliPath,
       log: this.log,
     });
-    // The panel's line and the Connect command still follow the default agent only, as before Codex,
-    // Gemini CLI and OpenCode could be connected (from the CLI: `ctxlens connect --agent`); following
-    // the session's agent is issue 35's host part, not done yet.
-    const connectable = connectableAgents().filter(({ connection }) => connection.byDefault === true);
-    this.connector = new AgentConnector(connectable, {
+    // The panel's line and the Connect commands follow the viewed session's agent (any the registry can connect).
+    const connectable = connectableAgents();
+    const followed = () => followedAgent(this.sessions.current.handle?.adapter, connectable);
+    this.connector = new AgentConnector(connectable, followed, {
       extensionUri: context.extensionUri,
       globalStorageUri: context.globalStorageUri,
       version: context.extension.packageJSON.version as string,
       diffs,
       log: this.log,
     });
-    this.connection = this.own(new ConnectionStatus(connectable[0], () => this.connector.paths(), this.log));
+    this.connection = this.own(new ConnectionStatus(followed(), () => this.connector.paths(), this.log));
+    this.own(this.sessions.onDidChange(() => this.connection.follow(followed())));
     this.hub = this.own(
       new PanelHub(
         this.computeState(),

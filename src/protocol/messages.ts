@@ -226,7 +226,7 @@ export const SUMMARY_EDIT_MAX = 200_000;
 export const HOOK_TEXT_MAX = 500;
 const hookText = z.string().max(HOOK_TEXT_MAX);
 
-/** What our Claude Code hooks did around one of the agent's own compactions, from their events file. */
+/** What our hooks (or plugin) did around one of the agent's own compactions, from their events file. */
 export const hookActivitySchema = z.object({
   /** `hook pre-compact`, which appended the pinned block to the compaction instructions; null when no run was found. */
   preCompact: z
@@ -237,8 +237,19 @@ export const hookActivitySchema = z.object({
       error: hookText.nullable(),
     })
     .nullable(),
-  /** `hook session-start` (source "compact"), which printed the block again into the fresh context. */
-  sessionStart: z.object({ printed: z.boolean(), error: hookText.nullable() }).nullable(),
+  /**
+   * The run that put the block back into the context after the compaction: `hook session-start`
+   * (source "compact"), or a `before-agent` run that added it to the turn the compaction keeps. Its
+   * counts are those of the block it printed (absent in a state from an earlier version).
+   */
+  sessionStart: z
+    .object({
+      printed: z.boolean(),
+      error: hookText.nullable(),
+      constraints: z.number().int().nonnegative().optional(),
+      openLoops: z.number().int().nonnegative().optional(),
+    })
+    .nullable(),
 });
 export type HookActivity = z.infer<typeof hookActivitySchema>;
 
@@ -283,6 +294,10 @@ export const agentHooksSchema = z.object({
   state: z.enum(['none', 'connected', 'partial', 'disconnected']),
   /** The settings file Connect edits; for `none`, the command the fork is continued with. */
   where: z.string().max(300),
+  /** What Connect installs and what it puts into the agent's context, in a sentence (the line's tooltip). */
+  detail: z.string().max(600).optional(),
+  /** What the agent itself still needs before it runs what Connect wrote (Codex: trusting the folder and the hook). */
+  caveat: z.string().max(300).nullable().optional(),
 });
 export type AgentHooks = z.infer<typeof agentHooksSchema>;
 

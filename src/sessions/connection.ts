@@ -116,6 +116,12 @@ export interface AgentConnection {
   readonly watchFiles: readonly string[];
   /** What Connect adds and Disconnect removes, in a sentence each, for the confirmation. */
   readonly describe: { readonly connect: string; readonly disconnect: string };
+  /**
+   * What the agent itself still needs before it runs what Connect wrote, which no file of the
+   * workspace tells (Codex runs a project's hook only once the person trusts the folder and the
+   * hook): the panel says it beside "connected" rather than claim the hooks run.
+   */
+  readonly caveat?: string;
   /** Set when Connect installs our hook commands. */
   readonly hooks?: AgentHooks;
   /** Set when Connect registers our MCP server. */

@@ -114,7 +114,7 @@ describe('Connect and Disconnect Claude Code, in code-server', { timeout: 240_00
     const mcp = JSON.parse(readFileSync(join(workspace, '.mcp.json'), 'utf8')) as { mcpServers: Record<string, { command: string; args: string[] }> };
     assert.deepEqual(mcp.mcpServers['context-lens']?.args.slice(1), ['mcp']);
     assert.match(mcp.mcpServers['context-lens']?.args[0] ?? '', /[\\/]bin[\\/]cli\.js$/);
-    assert.match(await (await hooksLine(page, 'connected')).innerText(), /Claude Code hooks: connected · Disconnect/);
+    assert.match(await (await hooksLine(page, 'connected')).innerText(), /Claude Code hooks: connected in \.claude\/settings\.local\.json · Disconnect/);
     await screenshot(page, 'hooks-line-connected-dark');
 
     connected = settings;
@@ -144,7 +144,7 @@ describe('Connect and Disconnect Claude Code, in code-server', { timeout: 240_00
   });
 
   it('disconnects back to exactly the settings that were there', async () => {
-    await runCommand(page, 'Context Lens: Disconnect Claude Code');
+    await runCommand(page, 'Context Lens: Disconnect Agent…');
     await answerDialog(page, /Disconnect Claude Code in payments-demo\?/, 'Disconnect');
     await waitFor(read, (text) => !text.includes('hook pre-compact'), 'the hooks to go');
     assert.deepEqual(JSON.parse(read()), THEIRS);
@@ -161,6 +161,6 @@ describe('Connect and Disconnect Claude Code, in code-server', { timeout: 240_00
   it('notices a hand edit of the settings file: half the hooks is a partial connection', async () => {
     writeFileSync(settingsFile, JSON.stringify({ ...THEIRS, hooks: { ...THEIRS.hooks, PreCompact: connected?.hooks.PreCompact } }, null, 2));
     const line = await hooksLine(page, 'partial');
-    assert.match(await line.innerText(), /Claude Code hooks: partly connected · Connect…/);
+    assert.match(await line.innerText(), /Claude Code hooks: partly connected or outdated in \.claude\/settings\.local\.json · Connect…/);
   });
 });

@@ -1,6 +1,7 @@
 // The header's line saying whether the followed agent runs Context Lens's hooks around its own
-// compactions, and the action that changes it; for an agent without such hooks, how to steer it
-// instead. DOM-free so it is unit-tested under node; words and an icon, never colour alone.
+// compactions, where they are, what the agent still needs before it runs them, and the action that
+// changes it; for an agent without such hooks, how to steer it instead. DOM-free so it is
+// unit-tested under node; words and an icon, never colour alone.
 import type { AgentHooks, WebviewCommand } from '../../src/protocol/messages';
 
 export interface AgentHooksLine {
@@ -9,9 +10,22 @@ export interface AgentHooksLine {
   text: string;
   /** None where nothing can be connected. */
   action?: { label: string; command: WebviewCommand; title: string };
+  /** The line's tooltip: what Connect installs and injects. */
+  title?: string;
+  /** Said after the line with a warning icon: the agent will not run the hooks until the person does this. */
+  caveat?: string;
 }
 
-export function agentHooksLine({ agent, state, where }: AgentHooks): AgentHooksLine {
+export function agentHooksLine(hooks: AgentHooks): AgentHooksLine {
+  const line = stateLine(hooks);
+  return {
+    ...line,
+    ...(hooks.detail ? { title: hooks.detail } : {}),
+    ...(hooks.caveat && hooks.state !== 'none' && hooks.state !== 'disconnected' ? { caveat: hooks.caveat } : {}),
+  };
+}
+
+function stateLine({ agent, state, where }: AgentHooks): AgentHooksLine {
   const connectTitle = `Shows the change to ${where} in the diff editor and asks before writing`;
   switch (state) {
     case 'none':
@@ -20,7 +34,7 @@ export function agentHooksLine({ agent, state, where }: AgentHooks): AgentHooksL
     case 'connected':
       return {
         icon: 'plug',
-        text: `${agent} hooks: connected`,
+        text: `${agent} hooks: connected in ${where}`,
         action: {
           label: 'Disconnect',
           command: 'disconnectAgent',
@@ -29,7 +43,12 @@ export function agentHooksLine({ agent, state, where }: AgentHooks): AgentHooksL
       };
     case 'partial':
       // Connect adds only what is missing, so it is the way to complete a partial connection.
-      return { icon: 'warning', text: `${agent} hooks: partly connected`, action: { label: 'Connect…', command: 'connectAgent', title: connectTitle } };
+      // Also what an outdated connection reads as (hooks that run another ctxlens than this one).
+      return {
+        icon: 'warning',
+        text: `${agent} hooks: partly connected or outdated in ${where}`,
+        action: { label: 'Connect…', command: 'connectAgent', title: `Completes or updates it. ${connectTitle}` },
+      };
     case 'disconnected':
       return {
         icon: 'debug-disconnect',

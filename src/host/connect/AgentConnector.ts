@@ -1,12 +1,15 @@
-// Connect / Disconnect an agent (any adapter with a `connection`; today Claude Code: its hooks,
-// status line and our MCP server in the workspace's settings files), after showing each change in
-// VS Code's diff editor and asking. Never clobbers: a file the agent's connection cannot edit
-// safely is left alone, only our entries change, and the previous content is backed up. The
-// commands keep their ids (contextLens.connectClaudeCode, …) so key bindings and menus still work.
+// Connect / Disconnect an agent (any adapter with a `connection`: Claude Code's hooks, status line
+// and MCP server, Codex's and Gemini CLI's hooks, OpenCode's plugin, in the workspace's files), after
+// showing each change in VS Code's diff editor and asking. The agent is the viewed session's
+// (followedAgent.ts); with none, the person picks. Never clobbers: a file the agent's connection
+// cannot edit safely is left alone, only our entries change, and the previous content is backed
+// up. The commands keep their ids (contextLens.connectClaudeCode, …) so key bindings and menus
+// still work.
 import * as vscode from 'vscode';
 import type { CommandPaths, ConnectionPlan, ConnectVerb, Saved } from '../../sessions/connection';
 import type { Connectable } from '../../sessions/connectable';
 import type { DiffDocuments } from '../compaction/DiffDocuments';
+import { agentWithoutAsking } from './followedAgent';
 import { commandPaths, installBundles, refreshBundles } from './launcher';
 import { hostWhere, launcherOnPath } from '../cliLauncher';
 
@@ -28,9 +31,13 @@ export class AgentConnector {
   private readonly distDir: string;
   private readonly binDir: string;
 
-  /** `agents`: those that can be connected, in the registry's order (asked which when there are several). */
+  /**
+   * `agents`: those that can be connected, in the registry's order; `followed`: the viewed session's,
+   * acted on without asking (with none, the person picks among `agents` when there are several).
+   */
   constructor(
     private readonly agents: readonly Connectable[],
+    private readonly followed: () => Connectable | undefined,
     private readonly deps: ConnectorDeps,
   ) {
     this.distDir = vscode.Uri.joinPath(deps.extensionUri, 'dist').fsPath;
@@ -74,7 +81,7 @@ export class AgentConnector {
     if (saved === null) return;
     this.deps.log.info(`Connected ${adapter.name} in ${target.folder.uri.fsPath}: ${target.plan.changes.map((change) => change.target).join(' | ')}`);
     void vscode.window.showInformationMessage(
-      `Context Lens: ${adapter.name} is connected in ${target.folder.name}. Sessions started from now on use the hooks and the MCP tools.${notesOf(target.plan)}${backupNote(saved)}`,
+      `Context Lens: ${adapter.name} is connected in ${target.folder.name}. ${adapter.name} sessions started from now on use it.${notesOf(target.plan)}${backupNote(saved)}`,
     );
   }
 
@@ -98,12 +105,13 @@ export class AgentConnector {
     );
   }
 
-  /** The agent to connect: the only one, or the one the person picks. */
+  /** The agent to act on: the viewed session's, the only one, or the one the person picks. */
   private async agent(verb: ConnectVerb): Promise<Connectable | null> {
-    if (this.agents.length <= 1) return this.agents[0] ?? null;
+    const known = agentWithoutAsking(this.followed(), this.agents);
+    if (known !== null || this.agents.length === 0) return known;
     const picked = await vscode.window.showQuickPick(
-      this.agents.map((agent) => ({ label: agent.adapter.name, agent })),
-      { placeHolder: `Agent to ${verb}` },
+      this.agents.map((agent) => ({ label: agent.adapter.name, description: agent.connection.watchFiles.join(', '), agent })),
+      { placeHolder: `Agent to ${verb} in this workspace (no session of a connectable agent is open in the panel)` },
     );
     return picked?.agent ?? null;
   }
@@ -152,7 +160,12 @@ export class AgentConnector {
     // A fence longer than any run of backticks in the files, so none of their text can end it.
     const fence = '`'.repeat(Math.max(3, ...(all.match(/`+/g) ?? []).map((run) => run.length + 1)));
     const side = (texts: readonly string[]): string =>
-      texts.map((text, index) => `## ${names[index] ?? ''}\n\n${fence}jsonc\n${text}${text.endsWith('\n') || text === '' ? '' : '\n'}${fence}\n`).join('\n');
+      texts
+        .map(
+          (text, index) =>
+            `## ${names[index] ?? ''}\n\n${fence}${fenceLanguage(names[index] ?? '')}\n${text}${text.endsWith('\n') || text === '' ? '' : '\n'}${fence}\n`,
+        )
+        .join('\n');
     const id = target.agent.adapter.id;
     const pair = this.deps.diffs.prepare(
       'connect',
@@ -185,4 +198,10 @@ function backupNote(saved: readonly Saved[]): string {
 
 function notesOf(plan: ConnectionPlan): string {
   return plan.notes.length > 0 ? ` ${plan.notes.join(' ')}` : '';
+}
+
+/** The highlighting of a file's block in the diff: Codex's config is TOML, OpenCode's plugin JavaScript, the rest JSON with comments. */
+function fenceLanguage(name: string): string {
+  if (name.endsWith('.toml')) return 'toml';
+  return /\.[cm]?[jt]s$/.test(name) ? 'js' : 'jsonc';
 }

@@ -1,9 +1,11 @@
-// Whether an agent is connected in the first workspace folder, for the panel: re-read when its
-// settings files change (the agent, the person or the CLI may edit them) and after Connect or
-// Disconnect, matched against the same commands Connect writes.
+// Whether the followed agent (the viewed session's, followedAgent.ts) is connected in the first
+// workspace folder, for the panel: re-read when that agent's files change (the agent, the person or
+// the CLI may edit them), when another agent is followed, and after Connect or Disconnect, matched
+// against the same commands Connect writes.
 import * as vscode from 'vscode';
 import type { CommandPaths, ConnectionState } from '../../sessions/connection';
 import type { Connectable } from '../../sessions/connectable';
+import type { FollowedConnection } from './followedAgent';
 import { SerialRunner } from '../../sessions/common/watch';
 import { Disposables } from '../disposables';
 
@@ -16,11 +18,11 @@ export class ConnectionStatus extends Disposables {
   private readonly runner = new SerialRunner(() => this.read());
   private watchers: vscode.FileSystemWatcher[] = [];
   private debounce: NodeJS.Timeout | undefined;
-  private state: ConnectionState | null = null;
+  private state: FollowedConnection | null = null;
 
   constructor(
-    /** Undefined when no registered agent can be connected: the state is then always null. */
-    private readonly agent: Connectable | undefined,
+    /** Undefined when no agent is followed (no session, or its agent cannot be connected): the state is then null. */
+    private agent: Connectable | undefined,
     private readonly paths: () => Promise<CommandPaths>,
     private readonly log: vscode.LogOutputChannel,
   ) {
@@ -39,9 +41,17 @@ export class ConnectionStatus extends Disposables {
     void this.refresh();
   }
 
-  /** null when no workspace folder is open (or no agent can be connected). */
-  get current(): ConnectionState | null {
+  /** null when no workspace folder is open or no agent is followed. */
+  get current(): FollowedConnection | null {
     return this.state;
+  }
+
+  /** Follows `agent` from now on (its files watched, its state read); the same agent again changes nothing. */
+  follow(agent: Connectable | undefined): void {
+    if (agent?.adapter.id === this.agent?.adapter.id) return;
+    this.agent = agent;
+    this.watch();
+    void this.refresh();
   }
 
   /** Re-reads now; resolves once the newest state is known (and announced if it changed). */
@@ -69,8 +79,9 @@ export class ConnectionStatus extends Disposables {
 
   private async read(): Promise<void> {
     const folder = vscode.workspace.workspaceFolders?.[0];
-    const state = folder && this.agent ? await this.stateOf(this.agent, folder.uri.fsPath) : null;
-    if (state === this.state) return;
+    const agent = this.agent;
+    const state = folder && agent ? { agentId: agent.adapter.id, state: await this.stateOf(agent, folder.uri.fsPath) } : null;
+    if (state?.agentId === this.state?.agentId && state?.state === this.state?.state) return;
     this.state = state;
     this.changed.fire();
   }

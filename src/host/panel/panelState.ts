@@ -1,9 +1,11 @@
 // What the panel shows, built from the host's services: the one place the panel's state is put
 // together, so the app only wires services. Free of `vscode` so it is unit-tested under node.
-import type { AgentHooks, PanelState } from '../../protocol/messages';
+import type { PanelState } from '../../protocol/messages';
 import type { ProxyEvent } from '../../proxy/events';
 import type { AgentAdapter } from '../../sessions/port';
 import type { FillSnapshot, SessionInfo } from '../../sessions/types';
+import { hooksOf } from '../connect/connectionLine';
+import type { FollowedConnection } from '../connect/followedAgent';
 import type { ContextModel } from '../context/ContextModel';
 import { agentCompactionsOf, historyOf, timelineMarksOf } from '../history/history';
 import type { HistoryStore } from '../history/HistoryStore';
@@ -14,8 +16,6 @@ import { wireItemsOf } from '../proxy/wireItems';
 import type { SessionView } from '../sessions/SessionService';
 import { thresholdsOf, type Settings } from '../settings';
 
-type ConnectionState = Exclude<AgentHooks['state'], 'none'>;
-
 /** Everything the panel's state is read from, as the services hold it now. */
 export interface PanelSources {
   readonly settings: Settings;
@@ -24,8 +24,8 @@ export interface PanelSources {
   readonly history: Pick<HistoryStore, 'of'>;
   readonly hookEvents: readonly HookEvent[];
   readonly proxyEvents: readonly ProxyEvent[];
-  /** How much of Connect is in the workspace's settings, for an agent that has hooks. */
-  readonly connection: ConnectionState | null;
+  /** How much of Connect is in the workspace's files, for the agent it was read for (the viewed session's). */
+  readonly connection: FollowedConnection | null;
   readonly hasWorkspace: boolean;
 }
 
@@ -54,12 +54,6 @@ export function panelStateOf({ settings, view, model, history, hookEvents, proxy
     liveProxy: liveProxyOf(proxyEvents, followed),
     cost: model.cost,
   };
-}
-
-function hooksOf(adapter: AgentAdapter, session: SessionInfo, connection: ConnectionState | null): AgentHooks | null {
-  // The command that resumes a fork (the bare binary would start a new session); its id is known once Apply writes it.
-  if (adapter.connection === undefined) return { agent: adapter.name, state: 'none', where: adapter.resumeCommand({ ...session, id: '<fork id>' }) };
-  return connection === null ? null : { agent: adapter.name, state: connection, where: adapter.connection.watchFiles.join(' and ') };
 }
 
 /** The followed session as the panel names it; its handle (set with it) holds its adapter. */

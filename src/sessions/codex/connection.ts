@@ -75,6 +75,7 @@ export const codexConnection: AgentConnection = {
       'Adds a SessionStart hook to .codex/hooks.json (after Codex compacts a session, it puts your rules, decisions and open loops and your recent prompts back into the next request) and turns hooks on in .codex/config.toml.',
     disconnect: 'Removes exactly the hook and the line that Connect added to .codex/hooks.json and .codex/config.toml; everything else stays.',
   },
+  caveat: 'Codex runs it only once you trust this folder and the hook: start `codex` here and accept both (or use /hooks); until then `codex exec` skips it.',
   hooks: { kinds: ['session-start'], defaultWindowTokens: DEFAULT_CODEX_WINDOW_TOKENS, forEachPinSource: forEachCodexPinSource, output },
   plan,
   save: (planned, env) => saveChanges(workspaceOf(planned.settingsPath), planned, env),

@@ -75,6 +75,7 @@ export const geminiConnection: AgentConnection = {
     connect: `Adds a BeforeAgent hook to .gemini/settings.json: on the turn Gemini CLI compresses the chat (and the first turn after a /compress, or when a prompt holds ${ASK_FOR_PINNED}) it adds your rules, decisions and open loops and your recent prompts to that turn; other turns get nothing.`,
     disconnect: 'Removes exactly the hook that Connect added to .gemini/settings.json; everything else stays.',
   },
+  caveat: 'Gemini CLI reads .gemini/settings.json only in a folder you trust: accept the question at its first start here.',
   hooks: { kinds: ['before-agent'], defaultWindowTokens: DEFAULT_GEMINI_WINDOW_TOKENS, forEachPinSource: forEachGeminiPinSource, turn, output },
   plan,
   save: (planned, env) => saveChanges(dirname(dirname(planned.settingsPath)), planned, env),

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { hookActivityOf, parseHookEvents, readHookEvents, SESSION_START_WINDOW_MS } from '../../../src/host/history/hookEvents';
+import { BEFORE_AGENT_LEAD_MS, hookActivityOf, parseHookEvents, readHookEvents, SESSION_START_WINDOW_MS } from '../../../src/host/history/hookEvents';
 import { HOOK_TEXT_MAX, hookActivitySchema } from '../../../src/protocol/messages';
 import type { CompactionEvent } from '../../../src/sessions/types';
 import { tempDir } from '../../support/tempDir';
@@ -28,6 +28,9 @@ function line(fields: Record<string, unknown>): string {
 }
 const pre = (at: number, fields: Record<string, unknown> = {}): string =>
   line({ time: iso(at), hook: 'pre-compact', trigger: 'auto', constraints: 2, openLoops: 1, workspaceFocus: null, printed: true, ...fields });
+/** Gemini CLI's hook: runs on every turn, prints on the turns that need the block (`trigger` says why). */
+const beforeAgent = (at: number, fields: Record<string, unknown> = {}): string =>
+  line({ time: iso(at), hook: 'before-agent', agent: 'gemini', constraints: 3, openLoops: 2, printed: true, ...fields });
 const start = (at: number, fields: Record<string, unknown> = {}): string =>
   line({ time: iso(at), hook: 'session-start', source: 'compact', constraints: 2, openLoops: 1, workspaceFocus: null, printed: true, ...fields });
 
@@ -141,7 +144,7 @@ describe('hook events: matching to the agent compactions', () => {
     ].join('');
     assert.deepEqual(activity(text, [boundary('b1', T1)]).get('b1'), {
       preCompact: { constraints: 2, openLoops: 1, workspaceFocus: 'the retry rework', error: null },
-      sessionStart: { printed: true, error: null },
+      sessionStart: { printed: true, error: null, constraints: 2, openLoops: 1 },
     });
   });
 
@@ -158,7 +161,10 @@ describe('hook events: matching to the agent compactions', () => {
 
   it('looks for the session-start run only within a few minutes of the boundary', () => {
     assert.equal(activity(start(T1 + SESSION_START_WINDOW_MS + 1), [boundary('b1', T1)]).has('b1'), false);
-    assert.deepEqual(activity(start(T1 + 30_000), [boundary('b1', T1)]).get('b1'), { preCompact: null, sessionStart: { printed: true, error: null } });
+    assert.deepEqual(activity(start(T1 + 30_000), [boundary('b1', T1)]).get('b1'), {
+      preCompact: null,
+      sessionStart: { printed: true, error: null, constraints: 2, openLoops: 1 },
+    });
   });
 
   it('reports failures and skips boundaries without a time', () => {
@@ -168,5 +174,46 @@ describe('hook events: matching to the agent compactions', () => {
     ]);
     assert.deepEqual(matched.get('b1')?.preCompact, { constraints: 0, openLoops: 0, workspaceFocus: null, error: 'Unexpected token } in JSON' });
     assert.equal(matched.has('b0'), false);
+  });
+
+  // The other agents' hooks, as `ctxlens hook --agent X` logs them (test/integration/connect*.test.ts runs them for real).
+  it("Codex's session-start alone (no way into its summariser): the block put back, with its counts", () => {
+    const text = start(T1 + 20_000, { agent: 'codex', constraints: 4, openLoops: 0 });
+    assert.deepEqual(activity(text, [boundary('b1', T1)]).get('b1'), {
+      preCompact: null,
+      sessionStart: { printed: true, error: null, constraints: 4, openLoops: 0 },
+    });
+  });
+
+  it("Gemini CLI's before-agent: the run that printed, shortly before the compression it triggered or after a /compress", () => {
+    // The turn at the compression point: the hook fires, then Gemini summarises (a model call), then records the boundary.
+    const due = beforeAgent(T1 - 40_000, { trigger: 'compression due' });
+    const quiet = beforeAgent(T1 - 90_000, { printed: false, constraints: 0, openLoops: 0 });
+    assert.deepEqual(activity(quiet + due, [boundary('b1', T1)]).get('b1'), {
+      preCompact: null,
+      sessionStart: { printed: true, error: null, constraints: 3, openLoops: 2 },
+    });
+    // A /compress between turns: the next turn's run puts the block back.
+    assert.equal(
+      activity(beforeAgent(T1 + 60_000, { trigger: 'first turn after a compression' }), [boundary('b1', T1)]).get('b1')?.sessionStart?.printed,
+      true,
+    );
+    // Turns that printed nothing say nothing, and a run long before the boundary is another turn's.
+    assert.equal(activity(beforeAgent(T1 + 10_000, { printed: false }), [boundary('b1', T1)]).has('b1'), false);
+    assert.equal(activity(beforeAgent(T1 - BEFORE_AGENT_LEAD_MS - 1_000), [boundary('b1', T1)]).has('b1'), false);
+    // Nor does the lead reach back past the previous boundary.
+    const previous = T1 - 30_000;
+    const matched = activity(beforeAgent(previous + 1_000), [boundary('b0', previous), boundary('b1', T1)]);
+    assert.ok(matched.has('b0'));
+    assert.equal(matched.has('b1'), false);
+  });
+
+  it("OpenCode's plugin: the session-start that printed wins over the one asked during the compaction (nothing recorded yet)", () => {
+    const text = [
+      pre(T1 - 3_000, { agent: 'opencode' }),
+      start(T1 - 1_000, { agent: 'opencode', printed: false, trigger: 'no compaction yet' }),
+      start(T1 + 2_000, { agent: 'opencode', trigger: 'after a compaction' }),
+    ].join('');
+    assert.deepEqual(activity(text, [boundary('b1', T1)]).get('b1')?.sessionStart, { printed: true, error: null, constraints: 2, openLoops: 1 });
   });
 });

@@ -11,7 +11,7 @@ const hooks = (state: 'none' | 'connected' | 'partial' | 'disconnected', agent =
 describe('agent hooks line', () => {
   it('says connected, with an icon, and offers Disconnect', () => {
     const line = agentHooksLine(hooks('connected'));
-    assert.equal(line.text, 'Claude Code hooks: connected');
+    assert.equal(line.text, 'Claude Code hooks: connected in .claude/settings.local.json');
     assert.equal(line.icon, 'plug');
     assert.deepEqual([line.action?.label, line.action?.command], ['Disconnect', 'disconnectAgent']);
     assert.match(line.action?.title ?? '', /\.claude\/settings\.local\.json/);
@@ -25,7 +25,7 @@ describe('agent hooks line', () => {
 
   it('offers Connect to complete a partial connection, which has its own words and icon', () => {
     const line = agentHooksLine(hooks('partial'));
-    assert.equal(line.text, 'Claude Code hooks: partly connected');
+    assert.equal(line.text, 'Claude Code hooks: partly connected or outdated in .claude/settings.local.json');
     assert.deepEqual([line.action?.label, line.action?.command], ['Connect…', 'connectAgent']);
     const icons = new Set((['connected', 'partial', 'disconnected', 'none'] as const).map((state) => agentHooksLine(hooks(state)).icon));
     assert.equal(icons.size, 4, 'each state has its own icon, so none relies on colour');
@@ -35,5 +35,20 @@ describe('agent hooks line', () => {
     const line = agentHooksLine(hooks('none', 'Codex CLI', 'codex resume <fork id>'));
     assert.equal(line.text, 'Codex CLI has no compaction hooks: compact here with Compact…, then continue the fork with `codex resume <fork id>`');
     assert.equal(line.action, undefined);
+  });
+
+  it('says what the agent still needs once connected, and what Connect injects on hover', () => {
+    const codex = {
+      ...hooks('connected', 'Codex CLI', '.codex/hooks.json and .codex/config.toml'),
+      detail: 'Adds a SessionStart hook…',
+      caveat: 'Codex runs it only once you trust this folder and the hook',
+    };
+    const line = agentHooksLine(codex);
+    assert.equal(line.text, 'Codex CLI hooks: connected in .codex/hooks.json and .codex/config.toml');
+    assert.equal(line.caveat, 'Codex runs it only once you trust this folder and the hook');
+    assert.equal(line.title, 'Adds a SessionStart hook…');
+    // Not connected: nothing to trust yet (Connect's dialog says it).
+    assert.equal(agentHooksLine({ ...codex, state: 'disconnected' }).caveat, undefined);
+    assert.equal(agentHooksLine(hooks('connected')).caveat, undefined);
   });
 });

@@ -31,4 +31,13 @@ describe('hook activity line', () => {
       text: 'pinned block sent: 2 constraints, 1 open loop · focus ‘the retry rework’ · session-start hook failed: EACCES',
     });
   });
+
+  it('says what was put back when no block went to the summariser (Codex, Gemini CLI)', () => {
+    assert.deepEqual(hookActivityLine({ preCompact: null, sessionStart: { printed: true, error: null, constraints: 3, openLoops: 1 } }), {
+      failed: false,
+      text: 'pinned block re-injected after compaction: 3 constraints, 1 open loop',
+    });
+    // A state saved by an earlier version has no counts.
+    assert.equal(hookActivityLine({ preCompact: null, sessionStart: { printed: true, error: null } }).text, 'pinned block re-injected after compaction');
+  });
 });
