@@ -15,7 +15,10 @@ const prompt = (text: string): ContextItem[] => [
 const carried = (rule: string, summary: string): boolean => {
   const audit = auditCompaction(prompt(rule), summary);
   const all = [...audit.carried, ...audit.dropped];
-  assert.ok(all.some((entry) => entry.text === rule && entry.kind !== 'file'), `the audit finds "${rule}" as a rule or decision`);
+  assert.ok(
+    all.some((entry) => entry.text === rule && entry.kind !== 'file'),
+    `the audit finds "${rule}" as a rule or decision`,
+  );
   return audit.carried.some((entry) => entry.text === rule);
 };
 
@@ -109,7 +112,10 @@ describe("the compaction audit's word matching", () => {
 
   it('a rule about "change" is not carried by a summary that only says "changelog" (regression)', () => {
     const rule = 'Always check the content of the file after changes or not finding a string to match.';
-    assert.equal(carried(rule, 'Updated the changelog, the checklist, the profile, the substring helper, the rematch logic and the contentious pathfinding notes.'), false);
+    assert.equal(
+      carried(rule, 'Updated the changelog, the checklist, the profile, the substring helper, the rematch logic and the contentious pathfinding notes.'),
+      false,
+    );
     // The whole text is matched only at word boundaries too.
     assert.equal(holds(keptText('We reuse pnpmx now.'), 'use pnpm'), false);
     assert.equal(holds(keptText('We use pnpm now.'), 'use pnpm'), true);
@@ -142,15 +148,20 @@ describe("the compaction audit's word matching", () => {
     const wrap = fc.stringMatching(/^[jkqxz]{0,3}$/);
     const filler = fc.array(fc.constantFrom('the', 'a', 'and', 'was', 'updated', 'logs', 'ok'), { maxLength: 6 });
     fc.assert(
-      fc.property(fc.uniqueArray(ruleWord, { minLength: 1, maxLength: 6 }), fc.array(fc.tuple(wrap, wrap), { minLength: 6, maxLength: 6 }), filler, (ruleWords, wraps, noise) => {
-        const pieces = ruleWords.map((word, at) => {
-          const [before, after] = wraps[at] ?? ['', ''];
-          return before === '' && after === '' ? `q${word}` : `${before}${word}${after}`;
-        });
-        const summary = [...noise, ...pieces, ...noise].join(' ');
-        assert.equal(holds(keptText(summary), ruleWords.join(' ')), false, summary);
-        assert.equal(holds(keptText(summary), `Never ${ruleWords.join(' ')}.`), false, summary);
-      }),
+      fc.property(
+        fc.uniqueArray(ruleWord, { minLength: 1, maxLength: 6 }),
+        fc.array(fc.tuple(wrap, wrap), { minLength: 6, maxLength: 6 }),
+        filler,
+        (ruleWords, wraps, noise) => {
+          const pieces = ruleWords.map((word, at) => {
+            const [before, after] = wraps[at] ?? ['', ''];
+            return before === '' && after === '' ? `q${word}` : `${before}${word}${after}`;
+          });
+          const summary = [...noise, ...pieces, ...noise].join(' ');
+          assert.equal(holds(keptText(summary), ruleWords.join(' ')), false, summary);
+          assert.equal(holds(keptText(summary), `Never ${ruleWords.join(' ')}.`), false, summary);
+        },
+      ),
       { numRuns: 300 },
     );
   });
