@@ -8,6 +8,17 @@ import { encodeProjectDirName } from '../../src/sessions/claude-code/paths';
 import { tempDir } from './tempDir';
 
 export const DEMO_WORKSPACE = join(__dirname, '..', '..', 'samples', 'demo-workspace');
+/** The demo's transcript as committed (read-only: copy it to write to it). */
+export const DEMO_SESSION = join(
+  __dirname,
+  '..',
+  'fixtures',
+  'claude-code',
+  'demo',
+  'projects',
+  '-home-user-payments-demo',
+  '1184e54e-cc88-4ddf-ba37-ec450f40e74c.jsonl',
+);
 
 interface TranscriptRecord {
   type?: string;

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { DEMO_SESSION, appendResponse } from '../../../support/demoSession';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -6,20 +7,8 @@ import { describe, it } from 'node:test';
 import { lastRecordOf, sessionMovedOn } from '../../../../src/host/compaction/stale';
 import { claudeCodeAdapter } from '../../../../src/sessions/claude-code/adapter';
 import { readLiveContext } from '../../../../src/sessions/claude-code/liveContext';
-import { appendResponse } from '../../../support/demoSession';
 
-const DEMO = join(
-  __dirname,
-  '..',
-  '..',
-  '..',
-  'fixtures',
-  'claude-code',
-  'demo',
-  'projects',
-  '-home-user-payments-demo',
-  '1184e54e-cc88-4ddf-ba37-ec450f40e74c.jsonl',
-);
+const DEMO = DEMO_SESSION;
 
 describe('whether a session moved on since a preview', () => {
   it('is false until the agent appends a turn, then true', async () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
+import { DEMO_SESSION } from '../../../support/demoSession';
 import { describe, it } from 'node:test';
 import { HeuristicSummarizer, MemoryArchive } from '../../../../src/engine';
 import { runCompaction } from '../../../../src/host/compaction/run';
@@ -12,18 +12,7 @@ import { SETTING_DEFAULTS } from '../../../../src/host/settingDefaults';
 import { parseWebviewMessage } from '../../../../src/protocol/messages';
 import { readSessionInfo } from '../../../../src/sessions/claude-code/listing';
 
-const DEMO = join(
-  __dirname,
-  '..',
-  '..',
-  '..',
-  'fixtures',
-  'claude-code',
-  'demo',
-  'projects',
-  '-home-user-payments-demo',
-  '1184e54e-cc88-4ddf-ba37-ec450f40e74c.jsonl',
-);
+const DEMO = DEMO_SESSION;
 
 describe("the person's choices", () => {
   it('keep and drop exclude each other on an item, the newest wins; undo and clear all', () => {

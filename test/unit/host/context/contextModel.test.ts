@@ -2,9 +2,9 @@
 // breakdown and map are shown it is gone, though the session's calls are still being priced (a
 // Gemini and an OpenCode session through the live proxy showed "Reading the live context…" beside
 // their map, because the note was cleared only after the costs).
+import { DEMO_SESSION } from '../../../support/demoSession';
 import '../../../support/vscodeStub';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ContextModel } from '../../../../src/host/context/ContextModel';
 import type { SessionService } from '../../../../src/host/sessions/SessionService';
@@ -13,18 +13,7 @@ import { adapterOf } from '../../../../src/sessions/agents';
 import { readSessionInfo } from '../../../../src/sessions/claude-code/listing';
 import { openSession } from '../../../../src/sessions/handle/open';
 
-const DEMO = join(
-  __dirname,
-  '..',
-  '..',
-  '..',
-  'fixtures',
-  'claude-code',
-  'demo',
-  'projects',
-  '-home-user-payments-demo',
-  '1184e54e-cc88-4ddf-ba37-ec450f40e74c.jsonl',
-);
+const DEMO = DEMO_SESSION;
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as ConstructorParameters<typeof ContextModel>[2];
 const memory = new Map<string, unknown>();
 const state = {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { DEMO_SESSION } from '../../../support/demoSession';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import {
@@ -21,18 +22,7 @@ import { SETTING_DEFAULTS } from '../../../../src/host/settingDefaults';
 import { costViewSchema, type Preview, type TimelinePoint } from '../../../../src/protocol/messages';
 import { readSessionInfo } from '../../../../src/sessions/claude-code/listing';
 
-const DEMO = join(
-  __dirname,
-  '..',
-  '..',
-  '..',
-  'fixtures',
-  'claude-code',
-  'demo',
-  'projects',
-  '-home-user-payments-demo',
-  '1184e54e-cc88-4ddf-ba37-ec450f40e74c.jsonl',
-);
+const DEMO = DEMO_SESSION;
 const LONG_DEMO = join(
   __dirname,
   '..',

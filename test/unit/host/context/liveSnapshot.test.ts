@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
+import { DEMO_SESSION } from '../../../support/demoSession';
 import { describe, it } from 'node:test';
 import { HeuristicSummarizer, MemoryArchive, plan } from '../../../../src/engine';
 import { runCompaction } from '../../../../src/host/compaction/run';
@@ -9,18 +9,7 @@ import { engineOptionsOf } from '../../../../src/host/engineOptions';
 import { SETTING_DEFAULTS } from '../../../../src/host/settingDefaults';
 import { readSessionInfo } from '../../../../src/sessions/claude-code/listing';
 
-const DEMO = join(
-  __dirname,
-  '..',
-  '..',
-  '..',
-  'fixtures',
-  'claude-code',
-  'demo',
-  'projects',
-  '-home-user-payments-demo',
-  '1184e54e-cc88-4ddf-ba37-ec450f40e74c.jsonl',
-);
+const DEMO = DEMO_SESSION;
 
 describe('the live plan', () => {
   it('gives every item the fate Compact… gives it with its default options (the standing focus)', async () => {

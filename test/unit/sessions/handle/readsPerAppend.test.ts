@@ -1,6 +1,7 @@
 // The panel's reading of a followed session, counted at the file: per burst of appended lines the
 // follower, the live context, the usage points and the calls (what the host asks on every change)
 // read the appended bytes from the disk once, and nothing read before again.
+import { DEMO_SESSION } from '../../../support/demoSession';
 import assert from 'node:assert/strict';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
@@ -15,18 +16,7 @@ import type { SessionHandle } from '../../../../src/sessions/port';
 import { openRegular } from '../../../../src/sessions/result';
 import { tempDir } from '../../../support/tempDir';
 
-const DEMO = join(
-  __dirname,
-  '..',
-  '..',
-  '..',
-  'fixtures',
-  'claude-code',
-  'demo',
-  'projects',
-  '-home-user-payments-demo',
-  '1184e54e-cc88-4ddf-ba37-ec450f40e74c.jsonl',
-);
+const DEMO = DEMO_SESSION;
 /** What a check for a rewrite reads again of the bytes kept (tailBytes.ts). */
 const SEAL_BYTES = 256;
 
