@@ -6,7 +6,6 @@
 import * as vscode from 'vscode';
 import { FileSystemArchive, StagedArchive } from '../../archive/fileArchive';
 import { compact, HeuristicSummarizer } from '../../engine';
-import { adapterOf } from '../../sessions/agents';
 import { contextBefore, keptText, redoTargetTokens } from '../../sessions/compactionAudit';
 import type { LiveSnapshot } from '../context/liveSnapshot';
 import type { DiffDocuments } from './DiffDocuments';
@@ -27,7 +26,7 @@ export class AuditActions {
     const snapshot = this.deps.snapshot();
     const event = snapshot?.live.compactions.find((candidate) => candidate.uuid === compactionId && candidate.by === 'agent');
     if (snapshot === null || event === undefined) return;
-    const adapter = adapterOf(snapshot.live.session.agent);
+    const adapter = snapshot.adapter;
     const before = await contextBefore(adapter, snapshot.live, event);
     if (!before.ok) {
       void vscode.window.showErrorMessage(`Context Lens: ${before.error.message}`);
