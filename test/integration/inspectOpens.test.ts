@@ -33,8 +33,8 @@ const counted = (object, name) => {
     return original.call(this, path, ...rest);
   };
 };
-for (const name of ['open', 'openSync', 'readFile', 'readFileSync', 'createReadStream']) counted(fs, name);
-for (const name of ['open', 'readFile']) counted(fs.promises, name);
+for (const name of ['open', 'openSync', 'readFile', 'readFileSync', 'createReadStream', 'copyFile', 'copyFileSync', 'cp', 'cpSync']) counted(fs, name);
+for (const name of ['open', 'readFile', 'copyFile', 'cp']) counted(fs.promises, name);
 process.on('exit', () => writeFileSync(out, String(opens)));
 `;
 
