@@ -84,13 +84,18 @@ for (const [suffix, theme] of THEMES) {
     it("says what Claude Code's compaction dropped of the person's in History, and opens on the list", async () => {
       const audit = frame.locator('[data-testid="history-audit"]');
       await audit.waitFor({ state: 'visible', timeout: 30_000 });
-      // The demo's summary (its placeholders padded back to length) holds all of the person's rules and loops.
-      assert.match(await audit.locator('summary').innerText(), /^\s*Claude Code's compaction at .+ dropped nothing of yours \(5 carried\)$/);
+      // The demo's summary keeps the open question's first half only ("take the retry budget from
+      // config/prod.yaml?"), not its alternative (the constant in src/payments.ts): matched by whole
+      // words, that open loop is dropped; the rules, the other loops and the file are carried.
+      assert.match(await audit.locator('summary').innerText(), /^\s*Claude Code's compaction at .+ dropped 1 open loop \(4 carried\)$/);
       await audit.locator('summary').click();
       const carried = audit.locator('[data-testid="audit-carried"]');
       await carried.first().waitFor({ state: 'visible' });
-      assert.equal(await carried.count(), 5);
-      assert.equal(await audit.locator('[data-testid="audit-dropped"]').count(), 0);
+      assert.equal(await carried.count(), 4);
+      assert.match(
+        (await audit.locator('[data-testid="audit-dropped"]').allInnerTexts()).join('\n'),
+        /Open question: should the retry budget come from config\/prod\.yaml/,
+      );
       assert.match((await carried.allInnerTexts()).join('\n'), /carried · rule: Constraints: never modify config\/prod\.yaml/);
       await audit.scrollIntoViewIfNeeded();
       await screenshot(page, `compaction-audit-${suffix}`);
