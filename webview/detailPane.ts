@@ -35,6 +35,11 @@ export class DetailPane {
     this.element.replaceChildren(this.heading(`Item #${id}`), el('p', { class: 'muted' }, 'Loading…'));
   }
 
+  /** Whether a reply for item `id` is still wanted: asked for, and not closed since (a late reply after a session switch is not). */
+  wants(id: number): boolean {
+    return this.requested === id;
+  }
+
   show(detail: ItemDetail): boolean {
     if (this.requested !== null && detail.id !== this.requested) return false;
     this.requested = detail.id;

@@ -161,7 +161,8 @@ function handle(message: HostMessage): void {
       progress.update(message.progress);
       return;
     case 'itemDetail':
-      if (detail.show(message.detail)) {
+      // Only a reply the pane still waits for: one asked before a session switch closed it must not reopen the old session's item.
+      if (detail.wants(message.detail.id) && detail.show(message.detail)) {
         saveState({ detail: message.detail });
         // At the default panel height the pane sits below the map: bring it into view (once).
         if (message.detail.id !== refreshingDetail) detail.element.scrollIntoView({ block: 'nearest' });
