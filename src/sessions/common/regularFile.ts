@@ -26,7 +26,7 @@ export const READ_CAPS = {
   ownRecord: 16 * MiB,
   /** One archived context (redacted JSON): a whole session's worth of dropped items. */
   archiveEntry: 256 * MiB,
-  /** OpenCode's SQLite database (and its write-ahead log), read whole into memory by sql.js. */
+  /** An OpenCode database and its log read whole: only a fixture's or a test's copy (the agent's own is read page by page). */
   database: 1024 * MiB,
 } as const;
 
