@@ -1,7 +1,17 @@
 // Entry point of the panel webview. It renders what the host sends and computes nothing itself:
 // each section is built once and updated from the messages, so a 10/s stream of states never
 // rebuilds the region map or loses the user's focus, selection or scroll position.
-import { parseHostMessage, previewSchema, type ChoiceAction, type HostMessage, type PanelState, type PlanView, type Preview } from '../src/protocol/messages';
+import {
+  parseHostMessage,
+  previewSchema,
+  REFUSED_DETAIL_MAX,
+  salvageStateMessage,
+  type ChoiceAction,
+  type HostMessage,
+  type PanelState,
+  type PlanView,
+  type Preview,
+} from '../src/protocol/messages';
 import { DetailPane } from './detailPane';
 import { Disclosures } from './disclosure';
 import { el, KeyedSection } from './dom';
@@ -174,11 +184,13 @@ function handle(message: HostMessage): void {
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
   const parsed = parseHostMessage(event.data);
-  if (!parsed.ok) {
-    console.warn(`Context Lens: ignored a malformed message from the host: ${parsed.error}`);
-    return;
-  }
-  handle(parsed.value);
+  if (parsed.ok) return handle(parsed.value);
+  // A state that broke the contract still shows its good parts; the host's log says what was refused.
+  const salvaged = salvageStateMessage(event.data);
+  const detail = salvaged ? salvaged.refused.join('\n') : parsed.error;
+  console.warn(`Context Lens: refused ${salvaged ? 'part of the state' : 'a malformed message'} from the host: ${detail}`);
+  post({ type: 'refused', detail: detail.slice(0, REFUSED_DETAIL_MAX) });
+  if (salvaged) handle({ type: 'statePatch', patch: salvaged.patch });
 });
 
 // `/` jumps to the filter from anywhere except a text field, as in VS Code's own lists.

@@ -51,15 +51,19 @@ export function gauge(usedTokens: number, windowTokens: number, agentAutoCompact
     agentKnown ? agentPercent : null,
     agentName,
   ).percent;
-  const marks = [targetPercent, thresholdPercent, safetyNetPercent, ...(agentKnown ? [agentPercent] : [])].map((mark) =>
+  // A window smaller than the model's (an override) can put the agent's point beyond it: no mark then.
+  const agentInside = agentKnown && agentPercent <= 100;
+  const marks = [targetPercent, thresholdPercent, safetyNetPercent, ...(agentInside ? [agentPercent] : [])].map((mark) =>
     Math.min(GAUGE_CELLS - 1, Math.round((mark / 100) * GAUGE_CELLS)),
   );
   const filled = Math.min(GAUGE_CELLS, Math.round((fill / 100) * GAUGE_CELLS));
   let bar = '';
   for (let cell = 0; cell < GAUGE_CELLS; cell++) bar += marks.includes(cell) ? '│' : cell < filled ? '█' : '░';
-  const point = agentKnown
+  const point = agentInside
     ? `${percent(agentPercent)} ${agentName} auto-compact (${tokens(agentAutoCompactTokens)})`
-    : `no ${agentName} auto-compact point in this window`;
+    : agentKnown
+      ? `${agentName} auto-compacts at ${tokens(agentAutoCompactTokens)}, beyond this window`
+      : `no ${agentName} auto-compact point in this window`;
   const legend = `│ marks: ${targetPercent} % target, ${thresholdPercent} % trigger, ${safetyNetPercent} % safety net, ${point}`;
   return `[${bar}] ${percent(fill)}  ${tokens(usedTokens)} / ${tokens(windowTokens)}\n${legend}`;
 }

@@ -3,7 +3,9 @@
 import { SETTINGS_SECTION } from '../contracts/hookEvents';
 import * as vscode from 'vscode';
 import type { ArchiveCaps, EngineOptionsInput } from '../engine';
+import { exactTokens } from '../protocol/format';
 import type { Thresholds } from '../protocol/messages';
+import type { FillSnapshot } from '../sessions/types';
 import { engineOptionsOf } from './engineOptions';
 import { type PriceIndex, checkTriggerSettings, effectiveTrigger } from '../pricing';
 import { pricesOf } from './context/costs';
@@ -108,14 +110,34 @@ export function triggerOf(settings: Settings, agentAutoCompactPercent: number | 
   );
 }
 
-export function thresholdsOf(settings: Settings, agentAutoCompactPercent: number | null, agentName?: string): Thresholds {
-  const trigger = triggerOf(settings, agentAutoCompactPercent, agentName);
+/** Where the agent compacts by itself as a percent of the window the fill is read against; null when unknown. */
+export function agentPercentOf(fill: Pick<FillSnapshot, 'agentAutoCompactTokens' | 'windowTokens'> | null): number | null {
+  if (fill === null || !(fill.windowTokens > 0) || !(fill.agentAutoCompactTokens > 0)) return null;
+  return (fill.agentAutoCompactTokens / fill.windowTokens) * 100;
+}
+
+/**
+ * The gauge's marks. The agent's own point can lie beyond the window shown: its limit is the model's,
+ * and a window set in contextLens.window.overrideTokens (or one another agent's model reports) may be
+ * smaller. That point is not drawn; a note says where it is.
+ */
+export function thresholdsOf(
+  settings: Settings,
+  fill: Pick<FillSnapshot, 'agentAutoCompactTokens' | 'windowTokens' | 'windowSource'> | null,
+  agentName = 'the agent',
+): Thresholds {
+  const agentPercent = agentPercentOf(fill);
+  const trigger = triggerOf(settings, agentPercent, agentName);
+  const beyond = fill !== null && agentPercent !== null && agentPercent > 100;
+  const beyondNote = beyond
+    ? `${agentName} compacts by itself at ${exactTokens(fill.agentAutoCompactTokens)} tokens, beyond this ${exactTokens(fill.windowTokens)}-token window${fill.windowSource === 'override' ? ' (set in contextLens.window.overrideTokens)' : ''}: its mark is not drawn.`
+    : null;
   return {
     triggerPercent: trigger.percent,
-    notes: [...settings.triggerProblems, ...(trigger.note ? [trigger.note] : [])],
+    notes: [...settings.triggerProblems, ...(trigger.note ? [trigger.note] : []), ...(beyondNote ? [beyondNote] : [])],
     targetPercent: settings.targetPercent,
     safetyNetPercent: settings.safetyNetPercent,
-    agentAutoCompactPercent,
+    agentAutoCompactPercent: beyond ? null : agentPercent,
   };
 }
 

@@ -453,6 +453,8 @@ export const webviewCommandSchema = z.enum([
 ]);
 export type WebviewCommand = z.infer<typeof webviewCommandSchema>;
 
+export const REFUSED_DETAIL_MAX = 2_000;
+
 export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
   z.object({ type: z.literal('command'), command: webviewCommandSchema }),
@@ -468,6 +470,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('choice'), action: choiceActionSchema }),
   /** History: one of the agent's own compactions (by its id), its before/after in the diff editor or redone by Context Lens. */
   z.object({ type: z.literal('auditAction'), compactionId: z.string().max(200), action: z.enum(['openDiff', 'redo']) }),
+  /** Parts of the host's state the webview refused (a bug of ours), for the host's log: the rest was shown. */
+  z.object({ type: z.literal('refused'), detail: z.string().max(REFUSED_DETAIL_MAX) }),
 ]);
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
 
@@ -478,4 +482,27 @@ function parseWith<T>(schema: z.ZodType<T>, raw: unknown): Result<T> {
 }
 
 export const parseHostMessage = (raw: unknown): Result<HostMessage> => parseWith(hostMessageSchema, raw);
+
+/**
+ * What can still be shown of a state or patch that broke the contract: the parts that hold to it, as
+ * a patch over the state the webview holds, and what was refused. One bad figure (a mark beyond the
+ * window) must not freeze the whole panel on its last good state. Null for any other message.
+ */
+export function salvageStateMessage(raw: unknown): { patch: Partial<PanelState>; refused: string[] } | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const { type } = raw as { type?: unknown };
+  const body = type === 'statePatch' ? (raw as { patch?: unknown }).patch : type === 'state' ? (raw as { state?: unknown }).state : undefined;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
+  const shape = panelStateSchema.shape;
+  const patch: Partial<PanelState> = {};
+  const refused: string[] = [];
+  for (const [key, value] of Object.entries(body)) {
+    // Unknown parts are dropped, as the whole-state schema drops them.
+    if (!Object.hasOwn(shape, key)) continue;
+    const result = shape[key as keyof PanelState].safeParse(value);
+    if (result.success) Object.assign(patch, { [key]: result.data });
+    else refused.push(`${key}: ${z.prettifyError(result.error)}`);
+  }
+  return { patch, refused };
+}
 export const parseWebviewMessage = (raw: unknown): Result<WebviewMessage> => parseWith(webviewMessageSchema, raw);

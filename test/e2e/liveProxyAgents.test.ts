@@ -21,7 +21,7 @@ import { startFakeChat } from '../support/fake-openai-chat';
 import { ensureGeminiCli, geminiEnv, promptArgs, writeGeminiSettings } from '../support/geminiCli';
 import { ensureOpencodeCli, opencodeDb, opencodeEnv } from '../support/opencodeCli';
 import { runShippedOnce } from '../support/shippedCli';
-import { runCommand, screenshot, startWorkbench, webviewFrame, type Workbench } from '../support/workbench';
+import { hostLogLines, runCommand, screenshot, startWorkbench, webviewFrame, type Workbench } from '../support/workbench';
 
 /** The proxy's window and trigger, the same in the panel's settings (which it sends the proxy for a session it names). */
 const WINDOW = 44_000;
@@ -54,6 +54,8 @@ interface AgentRun {
   readonly errors: () => readonly Error[];
   /** How the panel knows the requests are the session's: by the id they name, or by its tool calls. */
   readonly matchedByToolCalls: boolean;
+  /** The agent compacts by itself beyond the test's window (the panel says so instead of a mark). */
+  readonly beyondWindow: boolean;
 }
 
 interface Layout {
@@ -104,6 +106,7 @@ async function codexRun({ root, workspace, wait }: Layout): Promise<AgentRun> {
     stop: () => fake.stop(),
     errors: () => fake.errors,
     matchedByToolCalls: false,
+    beyondWindow: false,
   };
 }
 
@@ -132,6 +135,7 @@ async function geminiRun({ root, wait }: Layout): Promise<AgentRun> {
     stop: () => fake.stop(),
     errors: () => fake.errors,
     matchedByToolCalls: true,
+    beyondWindow: true,
   };
 }
 
@@ -158,6 +162,7 @@ async function opencodeRun({ root, workspace, wait }: Layout): Promise<AgentRun>
     stop: () => chat.stop(),
     errors: () => chat.errors,
     matchedByToolCalls: true,
+    beyondWindow: false,
   };
 }
 
@@ -218,7 +223,37 @@ for (const [name, start] of [
         RUN_TIMEOUT_MS,
       );
       // The session's own fill, exact from its last response.
-      await frame.locator('[data-testid="fill-summary"]', { hasText: `/ ${WINDOW.toLocaleString('en-US')} tokens` }).waitFor({ timeout: 60_000 });
+      try {
+        await frame.locator('[data-testid="fill-summary"]', { hasText: `/ ${WINDOW.toLocaleString('en-US')} tokens` }).waitFor({ timeout: 60_000 });
+      } catch (error) {
+        // Which session the host followed, and what the panel shows instead: a failure here says why.
+        console.error(`host log:\n${hostLogLines(workbench.server.profileDir).slice(-60).join('\n')}`);
+        console.error(
+          `browser console:\n${workbench
+            .consoleLines()
+            .filter((line) => /Context Lens/.test(line))
+            .join('\n')}`,
+        );
+        console.error(
+          `fill line: ${await frame
+            .locator('[data-testid="fill-summary"]')
+            .textContent()
+            .catch(() => '(none)')}`,
+        );
+        await screenshot(page, `live-proxy-${agent.label}-failed`);
+        throw error;
+      }
+      // An agent's own point beyond the 44,000-token window (Gemini CLI's: half of 1,048,576) is not drawn, and said.
+      if (agent.beyondWindow) {
+        await frame
+          .locator('[data-testid="threshold-notes"]', { hasText: /compacts by itself at [\d,]+ tokens, beyond this 44,000-token window/ })
+          .waitFor({ timeout: 10_000 });
+      }
+      assert.deepEqual(
+        workbench.consoleLines().filter((line) => /Context Lens: refused/.test(line)),
+        [],
+        'the panel refused none of the state',
+      );
       // The live line: what reached the model after the proxy's edits, and how the session was known.
       const line = frame.locator('[data-testid="live-proxy"]');
       await line.filter({ hasText: 'sent to the model after live edits' }).waitFor({ timeout: 60_000 });

@@ -100,6 +100,8 @@ export interface Workbench {
   readonly server: RunningCodeServer;
   readonly browser: Browser;
   readonly page: Page;
+  /** What the workbench and the webviews wrote to the browser console (warnings and errors), oldest first. */
+  consoleLines(): readonly string[];
   close(): Promise<void>;
 }
 
@@ -124,13 +126,18 @@ export async function startWorkbench(options: {
   try {
     browser = await launchChromium();
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const logged: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning' || message.type() === 'error') logged.push(`${message.type()}: ${message.text()}`.slice(0, 2000));
+      if (logged.length > 500) logged.splice(0, logged.length - 500);
+    });
     await openWorkbench(page, server.url);
     const opened = browser;
     const close = async () => {
       await opened.close();
       await server.stop();
     };
-    return { server, browser: opened, page, close };
+    return { server, browser: opened, page, consoleLines: () => logged, close };
   } catch (error) {
     await browser?.close();
     await server.stop();

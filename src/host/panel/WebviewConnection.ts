@@ -20,9 +20,12 @@ export interface ConnectionHandlers {
   readonly log: vscode.LogOutputChannel;
 }
 
+const MAX_REFUSALS_LOGGED = 20;
+
 export class WebviewConnection extends Disposables {
   private ready = false;
   private pending: HostMessage[] = [];
+  private readonly refusals = new Set<string>();
 
   constructor(
     private readonly webview: vscode.Webview,
@@ -77,6 +80,12 @@ export class WebviewConnection extends Disposables {
         return;
       case 'auditAction':
         this.handlers.onAuditAction?.(message.compactionId, message.action);
+        return;
+      case 'refused':
+        // Our own bug, said once per kind in the log a person sends with a report; the webview showed the rest.
+        if (this.refusals.has(message.detail) || this.refusals.size >= MAX_REFUSALS_LOGGED) return;
+        this.refusals.add(message.detail);
+        this.handlers.log.error(`The panel refused part of the state the host sent (a Context Lens bug): ${message.detail}`);
         return;
     }
   }

@@ -42,7 +42,7 @@ export function panelStateOf({ settings, view, model, history, hookEvents, proxy
     session: view.session && view.handle ? sessionSummary(view, view.session, view.handle.adapter) : null,
     fill:
       fill && shownFill(fill) ? { usedTokens: fill.usedTokens, windowTokens: fill.windowTokens, source: fill.source, pendingTokens: fill.pendingTokens } : null,
-    thresholds: thresholdsOf(settings, fill ? (fill.agentAutoCompactTokens / fill.windowTokens) * 100 : null, adapter?.name ?? 'the agent'),
+    thresholds: thresholdsOf(settings, fill, adapter?.name ?? 'the agent'),
     breakdown: snapshot?.breakdown ?? [],
     reservedOutputTokens: snapshot?.reservedOutputTokens ?? 0,
     timeline: withLiveEdits(model.timeline(agent, timelineMarksOf(ours, view.session?.id ?? null, agent)), followedCalls(proxyEvents, followed)),

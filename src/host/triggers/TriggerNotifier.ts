@@ -7,7 +7,7 @@ import { Commands } from '../commands';
 import type { OurCompaction } from '../history/history';
 import type { HistoryStore } from '../history/HistoryStore';
 import type { SessionService } from '../sessions/SessionService';
-import { triggerOf, type Settings, type SettingsWatcher } from '../settings';
+import { agentPercentOf, triggerOf, type Settings, type SettingsWatcher } from '../settings';
 import { nudgeFor, type NudgeState } from './nudge';
 import { inBackground } from '../background';
 import { Disposables } from '../disposables';
@@ -88,8 +88,7 @@ export class TriggerNotifier extends Disposables {
   }
 
   private agentPercent(): number | null {
-    const fill = this.sessions.current.fill;
-    return fill && fill.windowTokens > 0 ? (fill.agentAutoCompactTokens / fill.windowTokens) * 100 : null;
+    return agentPercentOf(this.sessions.current.fill);
   }
 }
 

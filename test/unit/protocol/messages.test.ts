@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { parseHostMessage, parseWebviewMessage, type PanelState } from '../../../src/protocol/messages';
+import { parseHostMessage, parseWebviewMessage, REFUSED_DETAIL_MAX, salvageStateMessage, type PanelState } from '../../../src/protocol/messages';
 
 const state: PanelState = {
   session: {
@@ -47,6 +47,36 @@ describe('host → webview messages', () => {
     if (!unknown.ok) assert.match(unknown.error, /hooks/);
     const { hooks: _omitted, ...withoutField } = state;
     assert.equal(parseHostMessage({ type: 'state', state: withoutField }).ok, false, 'the field is required (null, not missing)');
+  });
+});
+
+describe('a state or patch that breaks the contract', () => {
+  it('keeps the parts that hold to it and names the refused one, for a patch and a whole state', () => {
+    const bad = { fill: { ...state.fill!, usedTokens: 123 }, thresholds: { ...state.thresholds, agentAutoCompactPercent: 1191.6 } };
+    for (const message of [
+      { type: 'statePatch', patch: bad },
+      { type: 'state', state: { ...state, ...bad } },
+    ]) {
+      assert.equal(parseHostMessage(message).ok, false);
+      const salvaged = salvageStateMessage(message);
+      assert.ok(salvaged);
+      assert.equal(salvaged.patch.fill?.usedTokens, 123, 'the fill still shows');
+      assert.equal('thresholds' in salvaged.patch, false);
+      assert.equal(salvaged.refused.length, 1);
+      assert.match(salvaged.refused[0]!, /^thresholds: .*agentAutoCompactPercent/s);
+    }
+  });
+
+  it('salvages nothing of another message or a body that is not an object, and drops unknown parts', () => {
+    assert.equal(salvageStateMessage({ type: 'plan', plan: null }), null);
+    assert.equal(salvageStateMessage({ type: 'statePatch', patch: [1] }), null);
+    assert.equal(salvageStateMessage('state'), null);
+    assert.deepEqual(salvageStateMessage({ type: 'statePatch', patch: { later: 1, contextLoading: true } }), { patch: { contextLoading: true }, refused: [] });
+  });
+
+  it('lets the webview tell the host what it refused, within a bound', () => {
+    assert.equal(parseWebviewMessage({ type: 'refused', detail: 'thresholds: too big' }).ok, true);
+    assert.equal(parseWebviewMessage({ type: 'refused', detail: 'x'.repeat(REFUSED_DETAIL_MAX + 1) }).ok, false);
   });
 });
 
