@@ -136,6 +136,9 @@ export async function startWorkbench(options: {
     const close = async () => {
       await opened.close();
       await server.stop();
+      // A state the webview refused is a host bug even where the test's own checks passed (the rest was shown).
+      const refused = logged.filter((line) => line.includes('Context Lens: refused'));
+      if (refused.length > 0) throw new Error(`the panel refused part of the host's state:\n${refused.join('\n')}`);
     };
     return { server, browser: opened, page, consoleLines: () => logged, close };
   } catch (error) {
