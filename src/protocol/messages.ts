@@ -298,6 +298,8 @@ export const agentHooksSchema = z.object({
   detail: z.string().max(600).optional(),
   /** What the agent itself still needs before it runs what Connect wrote (Codex: trusting the folder and the hook). */
   caveat: z.string().max(300).nullable().optional(),
+  /** What Connect installs for this agent, as the line names it; absent: hooks. */
+  installs: z.enum(['hooks', 'plugin']).optional(),
 });
 export type AgentHooks = z.infer<typeof agentHooksSchema>;
 

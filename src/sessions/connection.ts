@@ -122,6 +122,8 @@ export interface AgentConnection {
    * hook): the panel says it beside "connected" rather than claim the hooks run.
    */
   readonly caveat?: string;
+  /** What Connect installs, as the panel names it ("OpenCode plugin: connected"); absent: hooks. */
+  readonly installs?: 'hooks' | 'plugin';
   /** Set when Connect installs our hook commands. */
   readonly hooks?: AgentHooks;
   /** Set when Connect registers our MCP server. */

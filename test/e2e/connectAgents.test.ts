@@ -30,6 +30,8 @@ interface AgentCase {
   readonly folder: string;
   /** The files Connect writes, relative to the workspace, as the line names them. */
   readonly where: string;
+  /** What the line calls what Connect installs. */
+  readonly installs: 'hooks' | 'plugin';
   /** Puts the session where the agent keeps it, for `workspace`; the environment the extension (and the hooks) need. */
   setUp(root: string, workspace: string): Promise<Record<string, string>>;
   /** The agent compacts itself now, with the connected hooks running as it runs them. */
@@ -82,6 +84,7 @@ const codex: AgentCase = {
   id: 'codex',
   folder: 'tally',
   where: '.codex/hooks.json and .codex/config.toml',
+  installs: 'hooks',
   async setUp(root, workspace) {
     const codexHome = join(root, 'codex');
     cpSync(join(FIXTURES, 'codex', 'tally'), codexHome, { recursive: true });
@@ -114,6 +117,7 @@ const gemini: AgentCase = {
   id: 'gemini',
   folder: 'inventory',
   where: '.gemini/settings.json',
+  installs: 'hooks',
   async setUp(root, workspace) {
     const geminiDir = join(root, 'gemini-home', '.gemini');
     cpSync(join(FIXTURES, 'gemini', 'recorded', 'compress', 'gemini'), geminiDir, { recursive: true });
@@ -158,6 +162,7 @@ const opencode: AgentCase = {
   id: 'opencode',
   folder: 'workspace',
   where: '.opencode/plugins/context-lens.js',
+  installs: 'plugin',
   async setUp(root, workspace) {
     const db = join(root, 'opencode', 'opencode.db');
     mkdirSync(join(root, 'opencode'), { recursive: true });
@@ -291,7 +296,7 @@ for (const agent of [codex, gemini, opencode]) {
       const line = await hooksLine(frame, 'disconnected');
       assert.match(
         await line.innerText(),
-        new RegExp(`${agent.name} hooks: not connected — keep your constraints through ${agent.name}'s own compactions · Connect…`),
+        new RegExp(`${agent.name} ${agent.installs}: not connected — keep your constraints through ${agent.name}'s own compactions · Connect…`),
       );
       // What Connect would install and inject, on hover.
       assert.match((await line.getAttribute('title')) ?? '', /your rules, decisions and open loops/);
@@ -305,7 +310,7 @@ for (const agent of [codex, gemini, opencode]) {
 
       const connected = await hooksLine(frame, 'connected');
       const text = await connected.innerText();
-      assert.match(text, new RegExp(`${agent.name} hooks: connected in ${agent.where.replace(/\./g, '\\.')} · Disconnect`));
+      assert.match(text, new RegExp(`${agent.name} ${agent.installs}: connected in ${agent.where.replace(/\./g, '\\.')} · Disconnect`));
       // Codex runs a project's hook only once the person trusts it: the line says so instead of claiming it works.
       if (agent === codex) assert.match(text, /Codex runs it only once you trust this folder and the hook/);
       await screenshot(page, `connect-${agent.id}-connected-dark`);

@@ -25,7 +25,7 @@ export function agentHooksLine(hooks: AgentHooks): AgentHooksLine {
   };
 }
 
-function stateLine({ agent, state, where }: AgentHooks): AgentHooksLine {
+function stateLine({ agent, state, where, installs = 'hooks' }: AgentHooks): AgentHooksLine {
   const connectTitle = `Shows the change to ${where} in the diff editor and asks before writing`;
   switch (state) {
     case 'none':
@@ -34,7 +34,7 @@ function stateLine({ agent, state, where }: AgentHooks): AgentHooksLine {
     case 'connected':
       return {
         icon: 'plug',
-        text: `${agent} hooks: connected in ${where}`,
+        text: `${agent} ${installs}: connected in ${where}`,
         action: {
           label: 'Disconnect',
           command: 'disconnectAgent',
@@ -46,13 +46,13 @@ function stateLine({ agent, state, where }: AgentHooks): AgentHooksLine {
       // Also what an outdated connection reads as (hooks that run another ctxlens than this one).
       return {
         icon: 'warning',
-        text: `${agent} hooks: partly connected or outdated in ${where}`,
+        text: `${agent} ${installs}: partly connected or outdated in ${where}`,
         action: { label: 'Connect…', command: 'connectAgent', title: `Completes or updates it. ${connectTitle}` },
       };
     case 'disconnected':
       return {
         icon: 'debug-disconnect',
-        text: `${agent} hooks: not connected — keep your constraints through ${agent}'s own compactions`,
+        text: `${agent} ${installs}: not connected — keep your constraints through ${agent}'s own compactions`,
         action: { label: 'Connect…', command: 'connectAgent', title: connectTitle },
       };
   }

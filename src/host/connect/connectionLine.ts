@@ -11,9 +11,10 @@ export function hooksOf(adapter: AgentAdapter, session: SessionInfo, connection:
   // The command that resumes a fork (the bare binary would start a new session); its id is known once Apply writes it.
   if (adapter.connection === undefined) return { agent: adapter.name, state: 'none', where: adapter.resumeCommand({ ...session, id: '<fork id>' }) };
   if (connection === null || connection.agentId !== adapter.id) return null;
-  const { watchFiles, describe, caveat } = adapter.connection;
+  const { watchFiles, describe, caveat, installs } = adapter.connection;
   return {
     agent: adapter.name,
+    ...(installs !== undefined ? { installs } : {}),
     state: connection.state,
     where: watchFiles.join(' and '),
     detail: describe.connect,

@@ -67,6 +67,7 @@ async function turn(name: HookName, input: HookInput): Promise<HookTurn> {
 
 export const opencodeConnection: AgentConnection = {
   watchFiles: [PLUGIN_FILE.join('/')],
+  installs: 'plugin',
   describe: {
     connect:
       "Adds a Context Lens plugin to .opencode/plugins/: your rules, decisions and open loops and your recent prompts go into OpenCode's own compaction prompt and, after a compaction, into the session's system prompt.",

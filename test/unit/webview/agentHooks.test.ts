@@ -51,4 +51,11 @@ describe('agent hooks line', () => {
     assert.equal(agentHooksLine({ ...codex, state: 'disconnected' }).caveat, undefined);
     assert.equal(agentHooksLine(hooks('connected')).caveat, undefined);
   });
+
+  it('names a plugin a plugin (OpenCode), in every state', () => {
+    const opencode = { ...hooks('connected', 'OpenCode', '.opencode/plugins/context-lens.js'), installs: 'plugin' as const };
+    assert.equal(agentHooksLine(opencode).text, 'OpenCode plugin: connected in .opencode/plugins/context-lens.js');
+    assert.match(agentHooksLine({ ...opencode, state: 'partial' }).text, /^OpenCode plugin: partly connected or outdated/);
+    assert.match(agentHooksLine({ ...opencode, state: 'disconnected' }).text, /^OpenCode plugin: not connected — keep your constraints/);
+  });
 });

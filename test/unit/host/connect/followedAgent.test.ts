@@ -38,12 +38,21 @@ describe("the panel's connection line", () => {
       const line = hooksOf(adapter, session(adapter.id), { agentId: adapter.id, state: 'disconnected' });
       assert.deepEqual(line, {
         agent: adapter.name,
+        ...(connection.installs !== undefined ? { installs: connection.installs } : {}),
         state: 'disconnected',
         where: connection.watchFiles.join(' and '),
         detail: connection.describe.connect,
         caveat: null,
       });
     }
+  });
+
+  it('calls what Connect installs by its name: a plugin for OpenCode, hooks for the others', () => {
+    const named = connectable.map(
+      ({ adapter }) => `${adapter.id}: ${hooksOf(adapter, session(adapter.id), { agentId: adapter.id, state: 'connected' })?.installs ?? 'hooks'}`,
+    );
+    assert.ok(named.includes('opencode: plugin'), named.join(', '));
+    assert.ok(named.includes('codex: hooks') && named.includes('gemini: hooks'), named.join(', '));
   });
 
   it('never shows a state read for another agent (the previous session’s)', () => {
