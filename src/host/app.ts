@@ -5,7 +5,7 @@ import type { PanelState } from '../protocol/messages';
 import { hookEventsPath } from '../contracts/hookEvents';
 import { proxyEventsPath, proxyStateDir, type ProxyEvent } from '../proxy/events';
 import { connectableAgents } from '../sessions/connectable';
-import { CliLauncherCommands } from './cliLauncherCommands';
+import { CliLauncherCommands, extensionRuntime } from './cliLauncherCommands';
 import { Commands, webviewCommandIds } from './commands';
 import { ApiKeyStore } from './compaction/ApiKeyStore';
 import { CompactionFlow } from './compaction/CompactionFlow';
@@ -136,7 +136,13 @@ export class ContextLensApp extends Disposables {
     this.own(vscode.window.registerWebviewViewProvider(PANEL_VIEW_ID, this.view));
     this.registerCommands();
     const terminals = new TerminalEnvironment(context.environmentVariableCollection);
-    this.liveProxy = this.own(new LiveProxyControl(terminals, this.log, () => this.settings.current.prices));
+    this.liveProxy = this.own(
+      new LiveProxyControl(terminals, this.log, () => this.settings.current.prices, {
+        // The extension's own storage: private to the person, and where a new terminal's PATH may point.
+        parent: context.globalStorageUri.fsPath,
+        runtime: extensionRuntime(context.extensionUri),
+      }),
+    );
     this.own(new CliLauncherCommands(context.extensionUri, this.log));
     this.own(new ResidentCli(context.extensionUri, this.settings, terminals, this.log));
     this.own(

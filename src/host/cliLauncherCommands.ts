@@ -6,6 +6,11 @@ import { CLI_NAME, hostWhere, installLauncher, refreshLauncher, uninstallLaunche
 import { Commands } from './commands';
 import { Disposables } from './disposables';
 
+/** The extension host's own runtime and the bundled CLI: a Node the CLI supports wherever VS Code runs. */
+export function extensionRuntime(extensionUri: vscode.Uri): LauncherRuntime {
+  return { execPath: process.execPath, isElectron: process.versions.electron !== undefined, cli: vscode.Uri.joinPath(extensionUri, 'dist', 'cli.js').fsPath };
+}
+
 export class CliLauncherCommands extends Disposables {
   private readonly runtime: LauncherRuntime;
 
@@ -14,12 +19,7 @@ export class CliLauncherCommands extends Disposables {
     private readonly log: vscode.LogOutputChannel,
   ) {
     super();
-    // The extension host's own runtime: a Node the CLI supports wherever VS Code runs.
-    this.runtime = {
-      execPath: process.execPath,
-      isElectron: process.versions.electron !== undefined,
-      cli: vscode.Uri.joinPath(extensionUri, 'dist', 'cli.js').fsPath,
-    };
+    this.runtime = extensionRuntime(extensionUri);
     this.own(vscode.commands.registerCommand(Commands.installCli, () => this.install()));
     this.own(vscode.commands.registerCommand(Commands.uninstallCli, () => this.uninstall()));
     void refreshLauncher(this.runtime, this.where()).then(

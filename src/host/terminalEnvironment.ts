@@ -1,5 +1,5 @@
 // The variables this extension puts into VS Code's new terminals (the live proxy's
-// ANTHROPIC_BASE_URL, the resident reader's socket). One owner, because the collection has one
+// ANTHROPIC_BASE_URL, its commands' folder on PATH, the resident reader's socket). One owner, because the collection has one
 // description for all of them and clearing it for one would silently drop the others.
 import type * as vscode from 'vscode';
 
@@ -17,6 +17,13 @@ export class TerminalEnvironment {
   set(name: string, value: string, reason: string): void {
     this.reasons.set(name, reason);
     this.collection.replace(name, value);
+    this.describe();
+  }
+
+  /** `value` put before the variable's own (a folder first on PATH, `value` ending in the delimiter). */
+  prepend(name: string, value: string, reason: string): void {
+    this.reasons.set(name, reason);
+    this.collection.prepend(name, value);
     this.describe();
   }
 

@@ -6,7 +6,7 @@
 // status bar); a tool result dropped in the map then reaches the model as a stub on the next prompt.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -14,7 +14,9 @@ import type { Frame, Page } from 'playwright-core';
 import { proxyEventsPath, readProxyEvents, type ProxyEvent } from '../../src/proxy/events';
 import { ensureClaudeCli, printArgs, projectDir } from '../support/claudeCli';
 import { reply, startFakeAnthropic, text, toolUse, type FakeAnthropic, type MessagesRequest, type Turn } from '../support/fake-anthropic';
+import { ensureCodexCli, writeCodexConfig } from '../support/codexCli';
 import { writeWorkspaceSettings } from '../support/demoSession';
+import { message, reply as codexReply, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai';
 import { hostLogLines, runCommand, screenshot, startWorkbench, webviewFrame, type Workbench } from '../support/workbench';
 
 /** Rounds before the agent waits for the test, and after. */
@@ -80,6 +82,9 @@ describe('the live proxy with a scripted agent in a VS Code terminal, in code-se
   const marks = join(root, 'marks');
   const eventsFile = proxyEventsPath({ XDG_STATE_HOME: state });
   let fake: FakeAnthropic;
+  let fakeOpenAI: FakeOpenAI;
+  const codexHome = join(root, 'codex');
+  const codexBin = join(root, 'codex-bin');
   let workbench: Workbench;
   let page: Page;
   let frame: Frame;
@@ -100,6 +105,11 @@ describe('the live proxy with a scripted agent in a VS Code terminal, in code-se
       agentScript({ claude: ensureClaudeCli(), workspace, project: projectDir(configDir, workspace), marks, home: join(root, 'home') }),
       { mode: 0o700 },
     );
+    // Codex CLI for the last test: its provider is the Responses stand-in, its command on the window's PATH.
+    fakeOpenAI = await startFakeOpenAI({ scenario: { prompts: [{ prompt: 'Say hello.', steps: [() => codexReply(message('Hello through the proxy.'))] }] } });
+    writeCodexConfig(codexHome, { baseUrl: fakeOpenAI.url });
+    mkdirSync(codexBin, { recursive: true });
+    symlinkSync(ensureCodexCli(), join(codexBin, 'codex'));
     workbench = await startWorkbench({
       workspace,
       theme: 'Default Dark Modern',
@@ -107,7 +117,7 @@ describe('the live proxy with a scripted agent in a VS Code terminal, in code-se
       // A small window so a few rounds of reads cross the trigger; the proxy takes both from the panel.
       settings: { 'contextLens.window.overrideTokens': 80_000, 'contextLens.trigger.thresholdPercent': 50, 'contextLens.trigger.targetPercent': 40 },
       // The proxy forwards to where the agent would have gone: the window's ANTHROPIC_BASE_URL.
-      env: { XDG_STATE_HOME: state, ANTHROPIC_BASE_URL: fake.url },
+      env: { XDG_STATE_HOME: state, ANTHROPIC_BASE_URL: fake.url, CODEX_HOME: codexHome, PATH: `${codexBin}:${process.env.PATH ?? '/usr/bin:/bin'}` },
     });
     page = workbench.page;
     // In an editor tab: the panel's own view shares the bottom area with the terminal.
@@ -120,6 +130,7 @@ describe('the live proxy with a scripted agent in a VS Code terminal, in code-se
     writeFileSync(join(marks, 'go'), '');
     await workbench?.close();
     await fake?.stop();
+    await fakeOpenAI?.stop();
     rmSync(root, { recursive: true, force: true });
   });
 
@@ -247,6 +258,36 @@ describe('the live proxy with a scripted agent in a VS Code terminal, in code-se
     );
     writeWorkspaceSettings(workspace, { 'contextLens.terminal.residentReader': true });
     await waitFor('the reader to start again', () => (started() > before && existsSync(socket) ? true : undefined), 30_000);
+  });
+
+  it('Codex CLI typed in a new terminal goes through the same proxy (no variable points it: a script first on PATH does)', async () => {
+    const config = readFileSync(join(codexHome, 'config.toml'), 'utf8');
+    await runCommand(page, 'Terminal: Create New Terminal');
+    const terminal = page.locator('.terminal-wrapper.active .xterm');
+    await terminal.waitFor({ state: 'visible', timeout: 30_000 });
+    await terminal.click();
+    // Outside the workspace, so the panel stays on the Claude Code session; a private HOME, as the integration tests give Codex.
+    const elsewhere = join(root, 'elsewhere');
+    mkdirSync(join(elsewhere, 'home'), { recursive: true });
+    const out = join(marks, 'codex.out');
+    const typed = [
+      `cd ${quote(elsewhere)}`,
+      `command -v codex > ${quote(join(marks, 'codex-path'))}`,
+      `HOME=${quote(join(elsewhere, 'home'))} FAKE_API_KEY=sk-fake-offline-0000000000000000 RUST_LOG=error codex exec --dangerously-bypass-approvals-and-sandbox --skip-git-repo-check 'Say hello.' > ${quote(out)} 2>&1`,
+      `echo $? > ${quote(join(marks, 'codex-exit'))}`,
+    ].join('; ');
+    await page.keyboard.type(`${typed}\n`);
+    await waitFor('codex to finish', () => (existsSync(join(marks, 'codex-exit')) ? true : undefined), 180_000);
+    const said = readFileSync(out, 'utf8');
+    assert.equal(readFileSync(join(marks, 'codex-exit'), 'utf8').trim(), '0', said);
+    assert.match(readFileSync(join(marks, 'codex-path'), 'utf8'), /\/live-proxy-[^/]+\/codex\n$/, 'the terminal finds the script first');
+    assert.match(said, /Hello through the proxy/);
+    assert.doesNotMatch(said, /without the live proxy/);
+    const responses = (await events(eventsFile)).filter((event) => event.format === 'openai-responses');
+    assert.equal(responses.length, 1, 'the turn went through the proxy');
+    assert.ok(responses[0]!.status === 200 && responses[0]!.usage !== null, 'with its exact usage');
+    assert.equal(fakeOpenAI.errors.length, 0, fakeOpenAI.errors.map((error) => error.message).join('\n'));
+    assert.equal(readFileSync(join(codexHome, 'config.toml'), 'utf8'), config, 'config.toml only read');
   });
 });
 
