@@ -6,6 +6,7 @@
 // Node 18 rule") wins: the rule moves to `revoked` and is no longer pinned.
 import { classifySentence, hasRuleKeyword, MAX_SENTENCE_CHARS, type TagBudget } from './classify';
 import { permissionOf, revocationOf, revokes, type Revocation } from './revoke';
+import { splitClauses } from './sentences';
 
 export interface PinnedEntry {
   text: string;
@@ -58,7 +59,7 @@ export interface ExtractedPins {
 /** The rules, decisions, requests, open loops and revocations in a text the person typed. */
 export function extractPins(text: string, budget?: TagBudget): ExtractedPins {
   const pins = { constraints: [] as string[], openLoops: [] as string[], requests: [] as string[], revocations: [] as Revocation[] };
-  for (const sentence of sentencesOf(text)) {
+  for (const sentence of sentencesOf(text).flatMap((whole) => pinUnits(whole, (part) => kindOf(classifySentence(part))))) {
     const role = classifySentence(sentence, budget);
     const revocation = role === 'revocation' ? revocationOf(sentence) : undefined;
     // A permission ("Go ahead: remove the retry loops") is also what it asks for: both are kept.
@@ -78,13 +79,34 @@ export function extractPins(text: string, budget?: TagBudget): ExtractedPins {
  */
 export function extractMarkedPins(text: string): ExtractedPins {
   const pins = { constraints: [] as string[], openLoops: [] as string[], requests: [] as string[], revocations: [] as Revocation[] };
-  for (const sentence of sentencesOf(text)) {
+  for (const sentence of sentencesOf(text).flatMap((whole) => pinUnits(whole, markedKind))) {
     const revocation = revocationOf(sentence);
     if (revocation) pins.revocations.push(revocation);
     else if (OPEN_LOOP.test(sentence)) pins.openLoops.push(sentence);
     else if (hasRuleKeyword(sentence)) pins.constraints.push(sentence);
   }
   return compactPins(pins);
+}
+
+type PinKind = 'constraint' | 'open-loop' | 'request' | 'revocation' | null;
+
+const kindOf = (role: ReturnType<typeof classifySentence>): PinKind =>
+  role === 'rule' || role === 'decision' ? 'constraint' : role === 'open-loop' || role === 'request' || role === 'revocation' ? role : null;
+
+const markedKind = (text: string): PinKind =>
+  revocationOf(text) ? 'revocation' : OPEN_LOOP.test(text) ? 'open-loop' : hasRuleKeyword(text) ? 'constraint' : null;
+
+/**
+ * A sentence as it is pinned: whole, its words together, unless its lower-case clauses are of
+ * different kinds ("todo: fix the parser. never touch prod."): then clause by clause, so the rule is
+ * not filed as an open loop. A clause that pins nothing stays with its sentence ("errors are handled
+ * in metrics. don't overcomplicate" is one rule, its reason kept).
+ */
+function pinUnits(sentence: string, kindOfPart: (text: string) => PinKind): string[] {
+  const clauses = splitClauses(sentence);
+  if (clauses.length < 2) return [sentence];
+  const kinds = new Set(clauses.map(kindOfPart).filter((kind) => kind !== null));
+  return kinds.size > 1 ? clauses : [sentence];
 }
 
 /** Empty optional lists left out, so a text without requests or revocations reads as before. */
