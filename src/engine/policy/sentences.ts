@@ -16,8 +16,8 @@ const ABBREVIATIONS = new Set('etc vs cf al approx incl esp resp viz ca mr mrs m
 /** A candidate end: the mark(s) and the whitespace after them. */
 const END = /[.!?]+\s+/g;
 /** What may open a sentence after an end. */
-const OPENS = /^[\p{L}"'`(\[]/u;
-const CAPITAL_OR_QUOTE = /^[\p{Lu}"'`(\[]/u;
+const OPENS = /^[\p{L}"'`([]/u;
+const CAPITAL_OR_QUOTE = /^[\p{Lu}"'`([]/u;
 
 /** The clauses of one sentence, trimmed; the text between them is kept whole. */
 export function splitClauses(line: string): string[] {
