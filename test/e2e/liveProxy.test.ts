@@ -105,7 +105,7 @@ describe('the live proxy with a scripted agent in a VS Code terminal, in code-se
       agentScript({ claude: ensureClaudeCli(), workspace, project: projectDir(configDir, workspace), marks, home: join(root, 'home') }),
       { mode: 0o700 },
     );
-    // Codex CLI for the last test: its provider is the Responses stand-in, its command on the window's PATH.
+    // Codex CLI for the last test: its provider is the Responses stand-in.
     fakeOpenAI = await startFakeOpenAI({ scenario: { prompts: [{ prompt: 'Say hello.', steps: [() => codexReply(message('Hello through the proxy.'))] }] } });
     writeCodexConfig(codexHome, { baseUrl: fakeOpenAI.url });
     mkdirSync(codexBin, { recursive: true });
@@ -117,7 +117,7 @@ describe('the live proxy with a scripted agent in a VS Code terminal, in code-se
       // A small window so a few rounds of reads cross the trigger; the proxy takes both from the panel.
       settings: { 'contextLens.window.overrideTokens': 80_000, 'contextLens.trigger.thresholdPercent': 50, 'contextLens.trigger.targetPercent': 40 },
       // The proxy forwards to where the agent would have gone: the window's ANTHROPIC_BASE_URL.
-      env: { XDG_STATE_HOME: state, ANTHROPIC_BASE_URL: fake.url, CODEX_HOME: codexHome, PATH: `${codexBin}:${process.env.PATH ?? '/usr/bin:/bin'}` },
+      env: { XDG_STATE_HOME: state, ANTHROPIC_BASE_URL: fake.url, CODEX_HOME: codexHome },
     });
     page = workbench.page;
     // In an editor tab: the panel's own view shares the bottom area with the terminal.
@@ -272,9 +272,12 @@ describe('the live proxy with a scripted agent in a VS Code terminal, in code-se
     const out = join(marks, 'codex.out');
     const typed = [
       `cd ${quote(elsewhere)}`,
+      // The terminal's shell sets PATH from its profile: where a person's codex is installed comes after the script's folder.
+      `export PATH="$PATH:"${quote(codexBin)}`,
       `command -v codex > ${quote(join(marks, 'codex-path'))}`,
       `HOME=${quote(join(elsewhere, 'home'))} FAKE_API_KEY=sk-fake-offline-0000000000000000 RUST_LOG=error codex exec --dangerously-bypass-approvals-and-sandbox --skip-git-repo-check 'Say hello.' > ${quote(out)} 2>&1`,
       `echo $? > ${quote(join(marks, 'codex-exit'))}`,
+      `clear; echo "codex exited $(cat ${quote(join(marks, 'codex-exit'))}):"; tail -n 3 ${quote(out)}`,
     ].join('; ');
     await page.keyboard.type(`${typed}\n`);
     await waitFor('codex to finish', () => (existsSync(join(marks, 'codex-exit')) ? true : undefined), 180_000);
@@ -288,6 +291,12 @@ describe('the live proxy with a scripted agent in a VS Code terminal, in code-se
     assert.ok(responses[0]!.status === 200 && responses[0]!.usage !== null, 'with its exact usage');
     assert.equal(fakeOpenAI.errors.length, 0, fakeOpenAI.errors.map((error) => error.message).join('\n'));
     assert.equal(readFileSync(join(codexHome, 'config.toml'), 'utf8'), config, 'config.toml only read');
+    // The terminal as the person sees it: Codex's answer, and the status bar's proxy item.
+    await page
+      .locator('.terminal-wrapper.active .xterm-rows', { hasText: 'codex exited 0' })
+      .waitFor({ timeout: 15_000 })
+      .catch(() => undefined);
+    await screenshot(page, 'live-proxy-codex-terminal-light');
   });
 });
 
