@@ -25,7 +25,7 @@ import {
   type Turn,
 } from '../support/fake-anthropic';
 import { startDyingUpstream } from '../support/dyingUpstream';
-import { eachShippedPass } from '../support/shippedCli';
+import { eachShippedPass, proxyListening } from '../support/shippedCli';
 
 const RUN_TIMEOUT_MS = 90_000;
 const PROMPTS = 6;
@@ -199,15 +199,7 @@ describe('the live proxy with the real Claude Code CLI', () => {
         // As a person would start it in a terminal: the shipped command, its own process, the default options.
         const child = pass.start(['proxy', '--state-dir', stateDir, '--upstream', terminalFake.url]);
         try {
-          const url = await new Promise<string>((resolve, reject) => {
-            let out = '';
-            child.stdout.on('data', (chunk: Buffer) => {
-              out += chunk.toString('utf8');
-              const found = /Listening on (\S+)/.exec(out)?.[1];
-              if (found) resolve(found);
-            });
-            child.once('exit', (code) => reject(new Error(`the proxy exited with ${code}`)));
-          });
+          const url = await proxyListening(child);
           const configDir = join(root, `config-terminal-${index++}`);
           const first = await runClaude({
             binary,

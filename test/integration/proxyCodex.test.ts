@@ -17,7 +17,7 @@ import { sessionIdFromPath } from '../../src/sessions/codex/paths';
 import { runOutcome } from '../support/cliRun';
 import { ensureCodexCli, execArgs, rolloutFiles, runCodex, writeCodexConfig } from '../support/codexCli';
 import { exec, message, reasoning, reply, startFakeOpenAI, type InputItem, type LoggedRequest, type ResponsesRequest } from '../support/fake-openai';
-import { eachShippedPass } from '../support/shippedCli';
+import { eachShippedPass, proxyListening } from '../support/shippedCli';
 
 const PROMPTS = [1, 2, 3, 4, 5].map((round) => `Check the tables, round ${round}.`);
 /** Opaque to everyone but the provider: it must come back byte for byte. */
@@ -58,15 +58,7 @@ describe('the live proxy with the real Codex CLI (ctxlens run -- codex)', () => 
         const stateDir = join(root, `state-${index++}`);
         const proxy = pass.start(['proxy', '--upstream', fake.url, '--state-dir', stateDir, ...LIVE]);
         try {
-          const url = await new Promise<string>((resolve, reject) => {
-            let out = '';
-            proxy.stdout.on('data', (chunk: Buffer) => {
-              out += chunk.toString('utf8');
-              const found = /Listening on (\S+)/.exec(out)?.[1];
-              if (found) resolve(found);
-            });
-            proxy.once('exit', (code) => reject(new Error(`the proxy exited with ${code}`)));
-          });
+          const url = await proxyListening(proxy);
           writeCodexConfig(codexHome, { baseUrl: url });
           let session: string | undefined;
           for (const prompt of PROMPTS) {

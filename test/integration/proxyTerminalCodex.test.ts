@@ -16,7 +16,7 @@ import { readProxyEvents } from '../../src/proxy/events';
 import { runCli, runOutcome } from '../support/cliRun';
 import { ensureCodexCli, execArgs, writeCodexConfig } from '../support/codexCli';
 import { message, reply, startFakeOpenAI } from '../support/fake-openai';
-import { eachShippedPass, shippedBundle } from '../support/shippedCli';
+import { eachShippedPass, proxyListening, shippedBundle } from '../support/shippedCli';
 
 const PROMPTS = ['Say hello.', 'Say hello again.', 'Say hello once more.', 'Say hello a last time.'];
 
@@ -44,15 +44,7 @@ describe('Codex CLI in a terminal Start Live Proxy prepared (the real CLI, the s
       const config = readFileSync(join(codexHome, 'config.toml'), 'utf8');
       const proxy = pass.start(['proxy', '--upstream', fake.url, '--state-dir', stateDir]);
       try {
-        const url = await new Promise<string>((resolve, reject) => {
-          let out = '';
-          proxy.stdout.on('data', (chunk: Buffer) => {
-            out += chunk.toString('utf8');
-            const found = /Listening on (\S+)/.exec(out)?.[1];
-            if (found) resolve(found);
-          });
-          proxy.once('exit', (code) => reject(new Error(`the proxy exited with ${code}`)));
-        });
+        const url = await proxyListening(proxy);
         const made = await makeShimFolder(join(root, `storage-${index}`));
         assert.ok(made.ok);
         const folder = made.value;

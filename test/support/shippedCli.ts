@@ -123,6 +123,19 @@ export async function eachShippedPass(flow: (pass: ShippedPass) => Promise<void>
   }
 }
 
+/** The URL a `ctxlens proxy` started by `pass.start` says it listens on; rejects if it exits first. */
+export function proxyListening(proxy: ChildProcessByStdio<null, Readable, Readable>): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let out = '';
+    proxy.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      const found = /Listening on (\S+)/.exec(out)?.[1];
+      if (found) resolve(found);
+    });
+    proxy.once('exit', (code) => reject(new Error(`the proxy exited with ${code}`)));
+  });
+}
+
 /** `ctxlens <args>` in every pass; the runs in pass order. */
 export async function runShippedCli(args: readonly string[], options: ShippedRunOptions = {}): Promise<Array<CliRun & { readonly label: string }>> {
   const runs: Array<CliRun & { readonly label: string }> = [];
