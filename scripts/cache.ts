@@ -42,11 +42,20 @@ export function installIntoCache(install: CacheInstall): void {
   writeFileSync(join(scratch, 'package.json'), JSON.stringify({ private: true, description: 'Context Lens tool cache' }));
   log(`Installing ${install.spec} into ${install.folder} (once; this can take several minutes)…`);
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const result = spawnSync(npm, ['install', '--no-audit', '--no-fund', '--no-save', '--loglevel=error', install.spec], {
-    cwd: scratch,
-    env: environmentFor(install.env),
-    stdio: ['ignore', install.output ?? 'inherit', install.output ?? 'inherit'],
-  });
+  // Install scripts may run the tool once (opencode-ai's and Kilo's run `--version`, which makes its
+  // data folders): that goes to a throwaway place, not the person's ~/.local/share.
+  const xdg = `${scratch}-xdg`;
+  const env = { XDG_DATA_HOME: join(xdg, 'data'), XDG_STATE_HOME: join(xdg, 'state'), ...install.env };
+  let result;
+  try {
+    result = spawnSync(npm, ['install', '--no-audit', '--no-fund', '--no-save', '--loglevel=error', install.spec], {
+      cwd: scratch,
+      env: environmentFor(env),
+      stdio: ['ignore', install.output ?? 'inherit', install.output ?? 'inherit'],
+    });
+  } finally {
+    rmSync(xdg, { recursive: true, force: true });
+  }
   if (result.status !== 0 || !install.isInstalled(scratch)) {
     rmSync(scratch, { recursive: true, force: true });
     throw new Error(
