@@ -10,6 +10,7 @@ import { basename } from 'node:path';
 import { AGENTS } from '../sessions/agents';
 import type { LiveProxyPointing } from '../sessions/liveProxy';
 import { inputError, parse, usageError, type Io } from './io';
+import { loopbackListeners } from './listenerOwner';
 import { PROXY_OPTIONS, PROXY_OPTIONS_USAGE, startFromFlags } from './proxy';
 
 export const RUN_USAGE = `ctxlens run [proxy options] -- <command> [args…]
@@ -21,7 +22,8 @@ export const RUN_USAGE = `ctxlens run [proxy options] -- <command> [args…]
 ctxlens run --via http://127.0.0.1:PORT [--via-upstream URL] -- <command> [args…]
   Points the command at a live proxy already running (VS Code's Start Live Proxy prepares its new
   terminals this way for an agent no variable points) instead of starting one. The command runs
-  as it is, with a note, when that proxy does not answer or sends the command's API elsewhere.
+  as it is, with a note, when that proxy does not answer, sends the command's API elsewhere, or
+  its port is another user's.
 ${PROXY_OPTIONS_USAGE}`;
 
 const RUN_OPTIONS = { ...PROXY_OPTIONS, via: { type: 'string' }, 'via-upstream': { type: 'string' } } as const;
@@ -89,6 +91,10 @@ async function runVia(origin: string, expectedUpstream: string | undefined, comm
   if (expectedUpstream !== undefined && sameOrigin(pointed.value.upstream, expectedUpstream) === false)
     return asItIs(`its requests go to ${pointed.value.upstream} here; the proxy sends that API to ${expectedUpstream}`);
   if (!(await answers(origin))) return asItIs(`nothing answers on ${origin} (the proxy stopped?)`);
+  // The port of a proxy that stopped without a word may be anyone's now: never another user's.
+  const me = process.getuid?.();
+  const others = (loopbackListeners(Number(new URL(origin).port)) ?? []).filter((uid) => uid !== me);
+  if (me !== undefined && others.length > 0) return asItIs(`${origin} is another user's (uid ${others[0]}), not a proxy of yours`);
   return runChild(command, [...pointed.value.args, ...commandArgs], { ...io.env, ...pointed.value.env }, io);
 }
 

@@ -2,6 +2,7 @@
 // runs in VS Code), or run as it is, with a note, when it cannot be: never sent to a port where
 // nothing of ours answers, nor to a proxy that sends its API elsewhere.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
@@ -73,6 +74,34 @@ describe('ctxlens run --via', () => {
     });
     assert.equal(noProvider.code, 0);
     assert.deepEqual(codex.argsSeen().slice(0, 1), ['-c'], 'the built-in provider is pointed through -c openai_base_url');
+  });
+
+  it("never sends them to a port another local user listens on (a stopped proxy's port, taken)", async (t) => {
+    if (process.getuid?.() !== 0) return t.skip('needs root to listen as another user');
+    const root = tempDir('cl-run-via-');
+    const codex = fakeCodex(root);
+    const listener = spawn(
+      process.execPath,
+      ['-e', "require('node:net').createServer(s=>s.destroy()).listen(0,'127.0.0.1',function(){console.log(this.address().port)})"],
+      {
+        uid: 65534,
+        gid: 65534,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    try {
+      const port = await new Promise<string>((resolve) => listener.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
+      const env = { PATH: process.env.PATH, CODEX_HOME: codexHome(root, 'http://127.0.0.1:7000') };
+      const ran = await run(['run', '--via', `http://127.0.0.1:${port}`, '--', codex.command, 'exec', 'hi'], env);
+      assert.equal(ran.code, 0);
+      assert.match(
+        ran.err,
+        new RegExp(`codex runs without the live proxy: http://127\\.0\\.0\\.1:${port} is another user's \\(uid 65534\\), not a proxy of yours`),
+      );
+      assert.deepEqual(codex.argsSeen(), ['exec', 'hi']);
+    } finally {
+      listener.kill();
+    }
   });
 
   it('takes only a loopback origin, and no options of a proxy it does not start', async () => {
