@@ -92,6 +92,10 @@ for (const adapter of AGENTS) {
           assert.equal(live.value.fill.usedTokens, expected, `${recorded.name}: the fill is what the agent counted`);
           exact++;
         }
+        // The gauge's window and the agent's own point, as the panel's contract takes them (a window of 0 would leave it empty).
+        const { windowTokens, agentAutoCompactTokens } = live.value.fill;
+        assert.ok(Number.isInteger(windowTokens) && windowTokens > 0, `${recorded.name}: a window (${windowTokens})`);
+        assert.ok(Number.isFinite(agentAutoCompactTokens) && agentAutoCompactTokens >= 0, `${recorded.name}: the agent's point (${agentAutoCompactTokens})`);
         // The engine builds its view of every session (an empty one too).
         assert.ok(Array.isArray(engineContextOf(live.value).items));
       }
