@@ -78,7 +78,8 @@ function loopbackOrigin(value: string): string {
 
 /**
  * The command through a proxy that runs already, or as it is (fail open) when it cannot be: the
- * agent cannot be pointed, the proxy sends its API elsewhere, or nothing answers on the port.
+ * agent cannot be pointed, the proxy sends its API elsewhere, nothing answers on the port, or
+ * another user listens there.
  */
 async function runVia(origin: string, expectedUpstream: string | undefined, command: string, commandArgs: readonly string[], io: Io): Promise<number> {
   const asItIs = (why: string): Promise<number> => {
