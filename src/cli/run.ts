@@ -7,8 +7,9 @@ import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { constants } from 'node:os';
 import { basename } from 'node:path';
+import { isLoopbackHostname } from '../proxy/http';
 import { AGENTS } from '../sessions/agents';
-import type { LiveProxyPointing } from '../sessions/liveProxy';
+import { PLANNING_ORIGIN, type LiveProxyPointing } from '../sessions/liveProxy';
 import { inputError, parse, usageError, type Io } from './io';
 import { loopbackListeners } from './listenerOwner';
 import { PROXY_OPTIONS, PROXY_OPTIONS_USAGE, startFromFlags } from './proxy';
@@ -34,9 +35,6 @@ function pointingOf(command: string): LiveProxyPointing | undefined {
   return AGENTS.find((adapter) => adapter.liveProxy?.commands.includes(name))?.liveProxy;
 }
 
-/** Where the command's requests go without `--upstream`, checked before the proxy starts. */
-const PLACEHOLDER_ORIGIN = 'http://127.0.0.1:1';
-
 export async function runCommand(args: readonly string[], io: Io): Promise<number> {
   const split = args.indexOf('--');
   if (split === -1 || split === args.length - 1) throw usageError('missing the command to run after --');
@@ -50,7 +48,8 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
   }
   if (viaUpstream !== undefined) throw usageError('--via-upstream goes with --via');
   const agent = pointingOf(command);
-  const planned = agent?.point(PLACEHOLDER_ORIGIN, io.env, commandArgs);
+  // Where the command's requests go without `--upstream`, checked before the proxy starts.
+  const planned = agent?.point(PLANNING_ORIGIN, io.env, commandArgs);
   if (planned && !planned.ok) throw inputError(`ctxlens run: ${planned.error}`);
   const proxy = await startFromFlags(planned ? { ...proxyValues, upstream: proxyValues.upstream ?? planned.value.upstream } : proxyValues, io);
   const pointed = agent?.point(proxy.url, io.env, commandArgs);
@@ -70,8 +69,7 @@ function loopbackOrigin(value: string): string {
   } catch {
     throw usageError(`--via must be http://127.0.0.1:PORT, got '${value}'`);
   }
-  const loopback = url.hostname === '127.0.0.1' || url.hostname === 'localhost' || url.hostname === '[::1]';
-  if (url.protocol !== 'http:' || !loopback || url.port === '' || url.pathname !== '/' || url.search !== '' || url.username !== '')
+  if (url.protocol !== 'http:' || !isLoopbackHostname(url.hostname) || url.port === '' || url.pathname !== '/' || url.search !== '' || url.username !== '')
     throw usageError(`--via must be http://127.0.0.1:PORT, got '${value}'`);
   return url.origin;
 }

@@ -6,6 +6,7 @@ import { rm, mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import type { Result } from '../base/result';
+import { shellWord } from '../base/shell';
 import { writeAtomically } from '../sessions/atomicWrite';
 import { READ_CAPS, readRegularText } from '../sessions/common/regularFile';
 import { CLI_COMMAND } from '../sessions/connection';
@@ -33,9 +34,6 @@ export interface LauncherWhere {
 
 /** `onPath` false: the folder is not on PATH; the person is told how to add it. */
 export type LauncherOutcome = Result<{ readonly path: string; readonly onPath: boolean; readonly changed: boolean }>;
-
-/** A word for sh: single-quoted, a quote inside written as '\'' (nothing else is special there). */
-const shellWord = (value: string): string => `'${value.replace(/'/g, "'\\''")}'`;
 
 /**
  * `ctxlens statusline` runs the status line's own small bundle beside cli.js (Claude Code starts it

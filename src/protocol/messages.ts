@@ -484,6 +484,7 @@ function parseWith<T>(schema: z.ZodType<T>, raw: unknown): Result<T> {
 }
 
 export const parseHostMessage = (raw: unknown): Result<HostMessage> => parseWith(hostMessageSchema, raw);
+export const parseWebviewMessage = (raw: unknown): Result<WebviewMessage> => parseWith(webviewMessageSchema, raw);
 
 /**
  * What can still be shown of a state or patch that broke the contract: the parts that hold to it, as
@@ -507,4 +508,3 @@ export function salvageStateMessage(raw: unknown): { patch: Partial<PanelState>;
   }
   return { patch, refused };
 }
-export const parseWebviewMessage = (raw: unknown): Result<WebviewMessage> => parseWith(webviewMessageSchema, raw);

@@ -17,11 +17,14 @@ const HOP_BY_HOP = new Set([
 ]);
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
+/** A URL's hostname is this machine's loopback, as the proxy serves it (and `ctxlens run --via` sends to it). */
+export const isLoopbackHostname = (hostname: string): boolean => LOCAL_HOSTS.has(hostname.toLowerCase());
+
 /** The Host header names us (loopback, any port or ours); anything else may be a rebinding page. */
 export function isLocalHost(host: string | undefined, port: number): boolean {
   if (!host) return false;
   const match = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(host.trim().toLowerCase());
-  if (!match?.[1] || !LOCAL_HOSTS.has(match[1])) return false;
+  if (!match?.[1] || !isLoopbackHostname(match[1])) return false;
   return match[2] === undefined || Number(match[2]) === port;
 }
 

@@ -41,6 +41,9 @@ export interface LiveProxyPointing {
   ): { env: Readonly<Record<string, string>>; upstream: string; format: AgentWireFormat; describe: string } | null;
 }
 
+/** An origin no proxy listens on, to ask an agent's pointing where its requests would go before a proxy starts. */
+export const PLANNING_ORIGIN = 'http://127.0.0.1:1';
+
 /** `base` with the proxy's origin in place of its own: the same path, sent to the proxy. */
 export function throughProxy(proxyOrigin: string, base: string): string {
   const url = new URL(base);

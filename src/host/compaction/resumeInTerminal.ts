@@ -1,13 +1,11 @@
 // Resume in Terminal after Apply: the agent's resume command in a terminal at the session's folder,
 // or, when the agent's command is not installed, what is missing and how to get it.
 import * as vscode from 'vscode';
+import { shellWord } from '../../base/shell';
 import type { AgentAdapter } from '../../sessions/port';
 import type { SessionInfo } from '../../sessions/types';
 import type { ForkView } from '../../protocol/messages';
 import { executableOnPath } from '../connect/launcher';
-
-/** A path as one POSIX shell word. */
-const shellQuote = (path: string): string => `'${path.replace(/'/g, `'\\''`)}'`;
 
 /**
  * `binaries`: commands whose binary a setting names, by command (e.g. the `claude -p` summarizer's
@@ -39,7 +37,7 @@ export function resumeInTerminal(fork: ForkView, adapter: AgentAdapter, session:
   terminal.sendText(
     configured === '' || commandWord(fork.resumeCommand) !== adapter.command
       ? fork.resumeCommand
-      : `${shellQuote(configured)}${fork.resumeCommand.slice(commandWord(fork.resumeCommand).length)}`,
+      : `${shellWord(configured)}${fork.resumeCommand.slice(commandWord(fork.resumeCommand).length)}`,
   );
 }
 

@@ -12,7 +12,7 @@ import type { LiveProxyState } from '../../protocol/messages';
 import type { PriceIndex } from '../../pricing';
 import { startLiveProxy, type LiveProxy } from '../../proxy';
 import { AGENTS } from '../../sessions/agents';
-import type { AgentWireFormat } from '../../sessions/liveProxy';
+import { PLANNING_ORIGIN, type AgentWireFormat } from '../../sessions/liveProxy';
 import type { LauncherRuntime } from '../cliLauncher';
 import { Commands } from '../commands';
 import { makeShimFolder, removeShims, writeShimScripts, type ShimCommand } from './commandShims';
@@ -29,12 +29,12 @@ export interface ShimPlace {
 /** An agent no variable points, but `ctxlens run` can: its commands, and where its API goes. */
 interface ByCommand {
   readonly agent: string;
+  /** The agent's command as the messages name it (`codex`). */
+  readonly command: string;
   readonly commands: readonly string[];
   readonly upstream: string;
   readonly format: AgentWireFormat;
 }
-
-const PLACEHOLDER_ORIGIN = 'http://127.0.0.1:1';
 
 export class LiveProxyControl extends Disposables {
   private proxy: LiveProxy | undefined;
@@ -75,7 +75,7 @@ export class LiveProxyControl extends Disposables {
     }
     // Where each agent would have gone: the variable the window was started with, else its API. Its
     // break-even is priced as the panel prices the session, so the two never disagree.
-    const pointings = this.pointings(PLACEHOLDER_ORIGIN);
+    const pointings = this.pointings(PLANNING_ORIGIN);
     const byCommand = this.byCommand().filter(
       (agent) => !pointings.some((pointing) => pointing.format === agent.format && pointing.upstream !== agent.upstream),
     );
@@ -130,7 +130,7 @@ export class LiveProxyControl extends Disposables {
       `${this.shimFolder}${delimiter}`,
       `Context Lens live proxy: ${commands.map((command) => command.name).join(', ')} started in this terminal go through it.`,
     );
-    return agents.map((agent) => AGENTS.find((adapter) => adapter.name === agent.agent)?.command ?? agent.agent);
+    return agents.map((agent) => agent.command);
   }
 
   /** The folder of the terminals' scripts, once written; removed when the window closes. */
@@ -143,12 +143,12 @@ export class LiveProxyControl extends Disposables {
     return AGENTS.flatMap((adapter) => {
       const proxy = adapter.liveProxy;
       if (proxy === undefined || proxy.terminalEnv !== undefined) return [];
-      const planned = proxy.point(PLACEHOLDER_ORIGIN, process.env, []);
+      const planned = proxy.point(PLANNING_ORIGIN, process.env, []);
       if (!planned.ok) {
         this.log.warn(`Live proxy: ${adapter.name} in new terminals goes without it: ${planned.error}`);
         return [];
       }
-      return [{ agent: adapter.name, commands: proxy.commands, upstream: planned.value.upstream, format: planned.value.format }];
+      return [{ agent: adapter.name, command: adapter.command, commands: proxy.commands, upstream: planned.value.upstream, format: planned.value.format }];
     });
   }
 

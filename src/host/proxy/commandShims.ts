@@ -10,6 +10,7 @@
 import { chmod, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Result } from '../../base/result';
+import { shellWord } from '../../base/shell';
 import type { LauncherRuntime } from '../cliLauncher';
 
 /** The line that says a script is ours. */
@@ -21,8 +22,6 @@ export interface ShimCommand {
   readonly agent: string;
   readonly upstream: string;
 }
-
-const shellWord = (value: string): string => `'${value.replace(/'/g, "'\\''")}'`;
 
 /** A name a script may have: a plain file name, nothing the shell or a path would read otherwise. */
 const PLAIN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
