@@ -12,11 +12,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { keepReads, withStore, type OpencodeStore } from '../../../../src/sessions/common/opencodeStore';
+import { keepReads } from '../../../../src/sessions/common/opencodeStore';
 import { indexWal, type WalIndex } from '../../../../src/sessions/common/opencodeStore/walIndex';
-import type { Result } from '../../../../src/sessions/types';
 import { withParts } from '../../../support/opencodeDamage';
-import { imageAfter, sqliteReady, unpackFixture, walBetween } from '../../../support/opencodeWal';
+import { imageAfter, unpackFixture, walBetween } from '../../../support/opencodeWal';
+import { read, sqlRows } from './opencodeStoreSupport';
 
 const temp = mkdtempSync(join(tmpdir(), 'cl-opencode-kept-'));
 after(() => rmSync(temp, { recursive: true, force: true }));
@@ -52,20 +52,6 @@ function sums(bytes: Uint8Array, start: [number, number]): [number, number] {
     b = (b + view.getUint32(at + 4, true) + a) >>> 0;
   }
   return [a, b];
-}
-
-async function sqlRows(image: Uint8Array, sql: string, params: unknown[] = []): Promise<Record<string, unknown>[]> {
-  const SQL = await sqliteReady;
-  const db = new SQL.Database(image);
-  const [result] = db.exec(sql, params);
-  db.close();
-  return result === undefined ? [] : result.values.map((values) => Object.fromEntries(result.columns.map((column, index) => [column, values[index]])));
-}
-
-async function read<T>(path: string, query: (store: OpencodeStore) => Result<T>): Promise<T> {
-  const result = await withStore(path, query);
-  assert.ok(result.ok, result.ok ? '' : result.error.message);
-  return result.value;
 }
 
 /** Bytes read from files while `run` runs (the page reader reads with readSync). */

@@ -7,28 +7,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { withStore, type OpencodeStore } from '../../../../src/sessions/common/opencodeStore';
-import type { Result } from '../../../../src/sessions/types';
+import { withStore } from '../../../../src/sessions/common/opencodeStore';
 import { btreeCycle, overflowDamage, withParts } from '../../../support/opencodeDamage';
-import { imageAfter, sqliteReady, unpackFixture, walBetween } from '../../../support/opencodeWal';
+import { imageAfter, unpackFixture, walBetween } from '../../../support/opencodeWal';
+import { read, sqlRows } from './opencodeStoreSupport';
 
 const temp = mkdtempSync(join(tmpdir(), 'cl-opencode-store-'));
 after(() => rmSync(temp, { recursive: true, force: true }));
-
-/** Rows by SQLite itself. */
-async function sqlRows(image: Uint8Array, sql: string, params: unknown[] = []): Promise<Record<string, unknown>[]> {
-  const SQL = await sqliteReady;
-  const db = new SQL.Database(image);
-  const [result] = db.exec(sql, params);
-  db.close();
-  return result === undefined ? [] : result.values.map((values) => Object.fromEntries(result.columns.map((column, index) => [column, values[index]])));
-}
-
-async function read<T>(path: string, query: (store: OpencodeStore) => Result<T>): Promise<T> {
-  const result = await withStore(path, query);
-  assert.ok(result.ok, result.ok ? '' : result.error.message);
-  return result.value;
-}
 
 /** Our rows and SQLite's for every session of `image` (written to `path`, with `wal` beside it when given). */
 async function assertSameRows(path: string, image: Uint8Array): Promise<void> {
